@@ -1,0 +1,119 @@
+"""Core data types shared by every part of psan.tool.
+
+Offsets are Unicode code point offsets into the document text (Python ``str``
+indexing), end exclusive.  Token ids are global within a document and start
+at 0; token ranges (``first_token``/``end_token``) are end exclusive too, so
+``tokens[first_token:end_token]`` is the covered slice.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Category(str, enum.Enum):
+    """Coarse categories used for display, rules and output tags."""
+
+    PERSON = "PERSON"
+    LOCATION = "LOCATION"
+    ORGANIZATION = "ORGANIZATION"
+    DATE = "DATE"
+    ID = "ID"
+    CONTACT = "CONTACT"
+    OTHER = "OTHER"
+
+
+class Decision(str, enum.Enum):
+    """What a span finally is."""
+
+    PUBLIC = "PUBLIC"
+    PRIVATE = "PRIVATE"
+    SUSPICIOUS = "SUSPICIOUS"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token: its global id and character offsets into the text."""
+
+    id: int
+    start: int
+    end: int
+
+    def text(self, source: str) -> str:
+        return source[self.start:self.end]
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence as a token range (end exclusive)."""
+
+    first_token: int
+    end_token: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A recognized span of tokens.
+
+    ``type`` is the recognizer's native code (CNEC ``pf``, OntoNotes ``GPE``,
+    pattern name ``EMAIL`` …); ``category`` its coarse class.  ``source``
+    names the recognizer, ``score`` is its confidence in [0, 1].
+    """
+
+    first_token: int
+    end_token: int
+    type: str
+    category: Category = Category.OTHER
+    source: str = ""
+    score: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class CharSpan:
+    """A character-offset candidate from a recognizer before it is aligned to tokens."""
+
+    start: int
+    end: int
+    type: str
+    category: Category
+    source: str
+    score: float = 1.0
+    priority: int = 0
+
+
+@dataclass(slots=True)
+class Document:
+    """A recognized document: the text plus tokens, sentences and entities."""
+
+    text: str
+    tokens: list[Token] = field(default_factory=list)
+    sentences: list[Sentence] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    language: str = ""
+
+    def token_text(self, token_id: int) -> str:
+        return self.tokens[token_id].text(self.text)
+
+    def span_text(self, first_token: int, end_token: int) -> str:
+        """Text covered by a token range, including the gaps inside it."""
+        return self.text[self.tokens[first_token].start:self.tokens[end_token - 1].end]
+
+    def char_range(self, first_token: int, end_token: int) -> tuple[int, int]:
+        return self.tokens[first_token].start, self.tokens[end_token - 1].end
+
+
+class Recognizer:
+    """Base class of every recognizer component (NER adapter, pattern, gazetteer).
+
+    A recognizer looks at the raw text (and, when it needs them, the tokens
+    already produced) and yields character-offset candidates.  The pipeline
+    aligns candidates to tokens and the merger resolves overlaps, so a
+    recognizer never needs to know about other recognizers.
+    """
+
+    name: str = "recognizer"
+    #: higher wins when two candidates cover the same text (validated IDs > NER guesses)
+    priority: int = 0
+
+    def analyze(self, text: str, doc: Document) -> list[CharSpan]:  # pragma: no cover - interface
+        raise NotImplementedError
