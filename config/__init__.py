@@ -1,0 +1,1 @@
+"""Layered configuration: default ← debug/production ← instance/config.py ← PSAN_* environment."""

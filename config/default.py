@@ -1,0 +1,56 @@
+"""Settings shared by every mode.  Each value can be overridden by instance/config.py or PSAN_<NAME>."""
+import os
+
+#: marker value; production refuses to start while the secret key still equals it
+INSECURE_DEFAULT_SECRET_KEY = "psan-insecure-default-secret-key"
+SECRET_KEY = INSECURE_DEFAULT_SECRET_KEY
+
+# --- services -----------------------------------------------------------------------------------
+#: PostgreSQL URL (``postgresql://user:pass@host:5432/db``); required
+DATABASE_URL = None
+DB_POOL_MIN = 1
+DB_POOL_MAX = 20
+#: Redis URL used as Celery broker, result backend and rate-limit storage
+REDIS_URL = None
+CELERY_TASK_ALWAYS_EAGER = False
+
+# --- public address (used in links sent by e-mail and printed on first start) --------------------
+SERVER_URL = "http://127.0.0.1:5000"
+
+# --- e-mail -------------------------------------------------------------------------------------
+SMTP_HOST = None  # e-mail is disabled while unset; reset links are then logged for the admin
+SMTP_PORT = 25
+SMTP_USERNAME = None
+SMTP_PASSWORD = None
+SMTP_STARTTLS = False
+SMTP_SSL = False
+SMTP_TIMEOUT = 10
+MAIL_FROM = "psan@localhost"
+
+# --- accounts -----------------------------------------------------------------------------------
+PASSWORD_MIN_LENGTH = 10
+PASSWORD_RESET_MAX_AGE = 3600  # seconds
+REGISTRATION_MAX_AGE = 7 * 24 * 3600
+DEFAULT_WINDOW_SIZE = 300  # tokens
+LOGIN_RATE_LIMIT = "10 per minute; 50 per hour"
+RESET_RATE_LIMIT = "5 per minute; 20 per hour"
+RATELIMIT_ENABLED = True
+
+# --- web ----------------------------------------------------------------------------------------
+MAX_CONTENT_LENGTH = 64 * 1024 * 1024
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = False
+REMEMBER_COOKIE_HTTPONLY = True
+REMEMBER_COOKIE_SAMESITE = "Lax"
+REMEMBER_COOKIE_SECURE = False
+PERMANENT_SESSION_LIFETIME = 12 * 3600
+WTF_CSRF_TIME_LIMIT = None  # the token lives as long as the session; annotation sessions are long
+BOOTSTRAP_SERVE_LOCAL = True  # never load Bootstrap from a CDN
+#: number of reverse proxies in front of the app whose X-Forwarded-* headers are trusted
+PROXY_FIX_X_FOR = 0
+HSTS_SECONDS = 0
+
+# --- NLP ----------------------------------------------------------------------------------------
+#: folder with NameTag models (*.ner); see README "NER models"
+NAMETAG_MODELS_DIR = os.environ.get("PSAN_NAMETAG_MODELS")

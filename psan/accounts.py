@@ -1,0 +1,156 @@
+"""Accounts: loading, creation and the rules that keep at least one active admin."""
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg2
+from flask import current_app
+from flask_login import LoginManager, UserMixin
+
+from psan import db
+from psan.passwords import hash_password
+
+
+class Role(str, enum.Enum):
+    ADMIN = "ADMIN"
+    USER = "USER"
+
+
+class AccountError(ValueError):
+    """A requested account change is not allowed; the message is shown to the admin."""
+
+
+@dataclass
+class Account(UserMixin):
+    id: int
+    email: str
+    name: str
+    role: Role
+    window_size: int
+    active: bool
+    password_hash: str | None = None
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role is Role.ADMIN
+
+    @property
+    def is_active(self) -> bool:  # Flask-Login refuses inactive accounts
+        return self.active
+
+    def get_id(self) -> str:
+        # the session is bound to the password: changing or resetting it logs out every other session
+        return f"{self.id}:{password_fingerprint(self.password_hash)}"
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Account:
+        return cls(id=row["id"], email=row["email"], name=row["name"], role=Role(row["role"]),
+                   window_size=row["window_size"], active=row["active"], password_hash=row.get("password_hash"))
+
+
+def password_fingerprint(password_hash: str | None) -> str:
+    """A short digest of the password hash, used to bind sessions and reset tokens to the current password."""
+    return hashlib.sha256((password_hash or "").encode()).hexdigest()[:16]
+
+
+COLUMNS = "id, email, name, role, window_size, active, password_hash"
+
+
+def normalize_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def get(account_id: int, conn=None) -> Account | None:
+    row = db.query_one(f"SELECT {COLUMNS} FROM account WHERE id = %s", (account_id,), conn)  # noqa: S608 - constant columns
+    return Account.from_row(row) if row else None
+
+
+def get_by_email(email: str, conn=None) -> Account | None:
+    row = db.query_one(f"SELECT {COLUMNS} FROM account WHERE email = %s",  # noqa: S608 - constant columns
+                       (normalize_email(email),), conn)
+    return Account.from_row(row) if row else None
+
+
+def list_all(conn=None) -> list[Account]:
+    rows = db.query(f"SELECT {COLUMNS} FROM account ORDER BY lower(name), email", None, conn)  # noqa: S608
+    return [Account.from_row(r) for r in rows]
+
+
+def count(conn=None) -> int:
+    return db.query_one("SELECT count(*) AS n FROM account", None, conn)["n"]
+
+
+def create(email: str, name: str, role: Role, password: str | None, window_size: int | None = None,
+           conn=None) -> Account:
+    """Create an account; a ``None`` password leaves it without one until the invitation link is used."""
+    window = window_size or current_app.config["DEFAULT_WINDOW_SIZE"]
+    try:
+        row = db.query_one(
+            f"INSERT INTO account (email, name, role, password_hash, window_size) VALUES (%s, %s, %s, %s, %s) "
+            f"RETURNING {COLUMNS}",
+            (normalize_email(email), name.strip(), role.value, hash_password(password) if password else None, window),
+            conn,
+        )
+    except psycopg2.errors.UniqueViolation as exc:
+        raise AccountError("An account with this e-mail already exists.") from exc
+    return Account.from_row(row)
+
+
+def set_password(account_id: int, password: str, conn=None) -> None:
+    db.execute("UPDATE account SET password_hash = %s WHERE id = %s", (hash_password(password), account_id), conn)
+
+
+def _lock_active_admins(conn=None) -> list[int]:
+    """Lock the active admins' rows so two concurrent demotions cannot both pass the last-admin check."""
+    rows = db.query("SELECT id FROM account WHERE role = 'ADMIN' AND active ORDER BY id FOR UPDATE", None, conn)
+    return [r["id"] for r in rows]
+
+
+def _ensure_not_last_admin(account_id: int, conn=None) -> None:
+    admins = _lock_active_admins(conn)
+    if admins == [account_id]:
+        raise AccountError("This is the last active admin: create or activate another admin first.")
+
+
+def update(account_id: int, *, name: str, role: Role, window_size: int, active: bool, conn=None) -> None:
+    current = get(account_id, conn)
+    if current is None:
+        raise AccountError("No such account.")
+    if current.is_admin and current.active and (role is not Role.ADMIN or not active):
+        _ensure_not_last_admin(account_id, conn)
+    db.execute("UPDATE account SET name = %s, role = %s, window_size = %s, active = %s WHERE id = %s",
+               (name.strip(), role.value, window_size, active, account_id), conn)
+
+
+def delete(account_id: int, conn=None) -> None:
+    current = get(account_id, conn)
+    if current is None:
+        raise AccountError("No such account.")
+    if current.is_admin and current.active:
+        _ensure_not_last_admin(account_id, conn)
+    db.execute("DELETE FROM account WHERE id = %s", (account_id,), conn)
+
+
+def record_login(account_id: int) -> None:
+    db.execute("UPDATE account SET last_login_at = now() WHERE id = %s", (account_id,))
+
+
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+login_manager.login_message_category = "info"
+login_manager.session_protection = "basic"
+
+
+@login_manager.user_loader
+def _load_user(session_id: str) -> Account | None:
+    account_id, _, fingerprint = session_id.partition(":")
+    try:
+        account = get(int(account_id))
+    except (TypeError, ValueError):
+        return None
+    if account is None or not account.active or fingerprint != password_fingerprint(account.password_hash):
+        return None
+    return account

@@ -1,0 +1,153 @@
+"""Account views.  Error messages never reveal whether an e-mail address has an account."""
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlsplit
+
+from flask import current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_user, logout_user
+
+from psan import accounts, mail, tokens
+from psan.access import public, user
+from psan.auth import bp
+from psan.auth.forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, NewPasswordForm, RegisterAdminForm
+from psan.extensions import limiter
+from psan.passwords import needs_rehash, verify_password
+
+log = logging.getLogger(__name__)
+
+LOGIN_FAILED = "Invalid e-mail or password."
+
+
+def _safe_next(target: str | None) -> str:
+    """Only follow same-site relative redirects (no open redirect through ``?next=``)."""
+    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc \
+            and "\\" not in target:
+        return target
+    return url_for("main.index")
+
+
+def _login_limit() -> str:
+    return current_app.config["LOGIN_RATE_LIMIT"]
+
+
+def _reset_limit() -> str:
+    return current_app.config["RESET_RATE_LIMIT"]
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(_login_limit, methods=["POST"])
+@public
+def login():
+    if current_user.is_authenticated:
+        return redirect(url_for("main.index"))
+    form = LoginForm()
+    if form.validate_on_submit():
+        account = accounts.get_by_email(form.email.data)
+        ok = verify_password(account.password_hash if account else None, form.password.data)
+        if account and ok and account.active:
+            if needs_rehash(account.password_hash):
+                accounts.set_password(account.id, form.password.data)
+                account = accounts.get(account.id)
+            login_user(account, remember=form.remember.data)
+            accounts.record_login(account.id)
+            return redirect(_safe_next(request.args.get("next")))
+        flash(LOGIN_FAILED, "danger")
+    elif request.method == "POST":
+        flash(LOGIN_FAILED, "danger")
+    return render_template("auth/login.html", form=form, reset_available=mail.is_configured())
+
+
+@bp.route("/logout", methods=["POST"])
+@public
+def logout():
+    logout_user()
+    flash("You have been logged out.", "info")
+    return redirect(url_for("auth.login"))
+
+
+@bp.route("/register/<token>", methods=["GET", "POST"])
+@public
+def register(token: str):
+    """The one-time link printed at the first start of an empty instance creates the first admin."""
+    try:
+        tokens.check_registration_token(token)
+    except tokens.InvalidToken as exc:
+        return render_template("error.html", status=404, title="Link not valid", message=str(exc)), 404
+    form = RegisterAdminForm()
+    if form.validate_on_submit():
+        account = accounts.create(form.email.data, form.name.data, accounts.Role.ADMIN, form.password.data)
+        tokens.consume_registration()
+        login_user(account)
+        flash("Welcome! Your admin account is ready.", "success")
+        return redirect(url_for("main.index"))
+    return render_template("auth/register.html", form=form)
+
+
+@bp.route("/password", methods=["GET", "POST"])
+@user
+def change_password():
+    form = ChangePasswordForm()
+    if form.validate_on_submit():
+        if not verify_password(current_user.password_hash, form.current.data):
+            form.current.errors.append("The current password is wrong.")
+        else:
+            accounts.set_password(current_user.id, form.password.data)
+            login_user(accounts.get(current_user.id))  # re-bind this session to the new password
+            flash("Your password has been changed; other sessions were logged out.", "success")
+            return redirect(url_for("main.index"))
+    return render_template("auth/change_password.html", form=form)
+
+
+@bp.route("/forgot", methods=["GET", "POST"])
+@limiter.limit(_reset_limit, methods=["POST"])
+@public
+def forgot_password():
+    form = ForgotPasswordForm()
+    if form.validate_on_submit():
+        account = accounts.get_by_email(form.email.data)
+        if account and account.active:
+            send_reset_link(account)
+        # same answer whether or not the account exists
+        flash("If an active account uses this address, a reset link is on its way.", "info")
+        return redirect(url_for("auth.login"))
+    return render_template("auth/forgot.html", form=form, mail_configured=mail.is_configured())
+
+
+def reset_link(account: accounts.Account) -> str:
+    return current_app.config["SERVER_URL"].rstrip("/") + url_for("auth.reset_password",
+                                                                  token=tokens.make_reset_token(account))
+
+
+def send_reset_link(account: accounts.Account, subject: str = "psan: set your password") -> bool:
+    """E-mail a reset/invitation link; returns False when mail is not configured or fails."""
+    link = reset_link(account)
+    minutes = current_app.config["PASSWORD_RESET_MAX_AGE"] // 60
+    body = (f"Hello {account.name or account.email},\n\nopen this link to set your psan password "
+            f"(valid for {minutes} minutes, usable once):\n\n{link}\n\n"
+            "If you did not ask for it, ignore this message.\n")
+    try:
+        mail.send(account.email, subject, body)
+        return True
+    except mail.MailNotConfigured:
+        log.warning("password reset requested for account %s but SMTP is not configured", account.id)
+    except OSError:
+        log.exception("could not send the reset e-mail for account %s", account.id)
+    return False
+
+
+@bp.route("/reset/<token>", methods=["GET", "POST"])
+@limiter.limit(_reset_limit, methods=["POST"])
+@public
+def reset_password(token: str):
+    try:
+        account = tokens.account_for_reset_token(token)
+    except tokens.InvalidToken as exc:
+        return render_template("error.html", status=404, title="Link not valid", message=str(exc)), 404
+    form = NewPasswordForm()
+    if form.validate_on_submit():
+        accounts.set_password(account.id, form.password.data)
+        logout_user()
+        flash("Your password has been set. Log in with it now.", "success")
+        return redirect(url_for("auth.login"))
+    return render_template("auth/reset.html", form=form, account=account)

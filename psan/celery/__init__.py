@@ -1,0 +1,37 @@
+"""Celery wiring (Flask's "Background Tasks with Celery" pattern): tasks run inside an app context.
+
+Redis is broker and result backend.  Tasks are acknowledged late so a worker killed mid-task
+leaves the message in the queue and another worker retries it; tasks are written to be idempotent.
+"""
+from __future__ import annotations
+
+from celery import Celery, Task
+from flask import Flask
+
+
+def celery_init_app(app: Flask) -> Celery:
+    class FlaskTask(Task):
+        def __call__(self, *args, **kwargs):
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    redis_url = app.config.get("REDIS_URL") or "memory://"
+    celery_app = Celery(app.name, task_cls=FlaskTask)
+    celery_app.conf.update(
+        broker_url=redis_url,
+        result_backend=app.config.get("REDIS_URL") or "cache+memory://",
+        task_ignore_result=False,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        result_expires=3600,
+        broker_connection_retry_on_startup=True,
+        task_always_eager=app.config.get("CELERY_TASK_ALWAYS_EAGER", False),
+        imports=("psan.celery.tasks",),
+    )
+    celery_app.set_default()
+    app.extensions["celery"] = celery_app
+    return celery_app

@@ -1,0 +1,136 @@
+"""PostgreSQL access: a per-process connection pool and one transaction per request or task.
+
+Why not an ORM: the annotation queries are set-based SQL over large token tables, and psycopg2
+with explicit SQL keeps them visible and fast.  Connections come from a ``ThreadedConnectionPool``
+created lazily in each process (so uWSGI/Celery forks never share a socket); a request borrows
+one connection, commits when the view returns normally and rolls back otherwise.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import psycopg2
+import psycopg2.extras
+import psycopg2.pool
+from flask import Flask, current_app, g
+
+_pools: dict[tuple[int, str], psycopg2.pool.ThreadedConnectionPool] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(url: str, minconn: int, maxconn: int) -> psycopg2.pool.ThreadedConnectionPool:
+    key = (os.getpid(), url)
+    pool = _pools.get(key)
+    if pool is None:
+        with _pools_lock:
+            pool = _pools.get(key)
+            if pool is None:
+                pool = psycopg2.pool.ThreadedConnectionPool(minconn, maxconn, url)
+                _pools[key] = pool
+    return pool
+
+
+def app_pool(app: Flask | None = None) -> psycopg2.pool.ThreadedConnectionPool:
+    app = app or current_app
+    return _pool(app.config["DATABASE_URL"], app.config["DB_POOL_MIN"], app.config["DB_POOL_MAX"])
+
+
+def close_pools() -> None:
+    """Close every pool of this process (tests, worker shutdown)."""
+    with _pools_lock:
+        for key, pool in list(_pools.items()):
+            if key[0] == os.getpid():
+                pool.closeall()
+                del _pools[key]
+
+
+def get_conn() -> psycopg2.extensions.connection:
+    """The request's connection; the transaction ends in :func:`_end_request`."""
+    if "db_conn" not in g:
+        conn = app_pool().getconn()
+        conn.autocommit = False
+        g.db_conn = conn
+    return g.db_conn
+
+
+def _commit_response(response):
+    """Commit before the response leaves, so a failed commit becomes an error instead of lost data.
+
+    Error responses (status >= 400, including ``abort()`` inside a view) roll back.
+    """
+    conn = g.get("db_conn")
+    if conn is not None and response.status_code < 400 and not g.pop("db_rollback", False):
+        conn.commit()
+        g.db_committed = True
+    return response
+
+
+def _end_request(exc: BaseException | None) -> None:
+    conn = g.pop("db_conn", None)
+    if conn is None:
+        return
+    broken = conn.closed != 0
+    try:
+        if not g.pop("db_committed", False) and not broken:
+            conn.rollback()
+    except psycopg2.Error:
+        broken = True
+    finally:
+        app_pool().putconn(conn, close=broken)
+
+
+def mark_rollback() -> None:
+    """Roll the request's transaction back even though the view returns normally (e.g. a form error)."""
+    g.db_rollback = True
+
+
+@contextlib.contextmanager
+def transaction(app: Flask | None = None) -> Iterator[psycopg2.extensions.connection]:
+    """A connection with one transaction outside a request (CLI, Celery tasks)."""
+    pool = app_pool(app)
+    conn = pool.getconn()
+    conn.autocommit = False
+    broken = False
+    try:
+        yield conn
+        conn.commit()
+    except BaseException:
+        with contextlib.suppress(psycopg2.Error):
+            conn.rollback()
+        broken = conn.closed != 0
+        raise
+    finally:
+        pool.putconn(conn, close=broken)
+
+
+def query(sql: str, params: Sequence[Any] | dict[str, Any] | None = None,
+          conn: psycopg2.extensions.connection | None = None) -> list[dict[str, Any]]:
+    """Run a statement and return all rows as dicts (empty list for statements without rows)."""
+    conn = conn or get_conn()
+    with conn.cursor(cursor_factory=psycopg2.extras.RealDictCursor) as cur:
+        cur.execute(sql, params)
+        return [dict(row) for row in cur.fetchall()] if cur.description else []
+
+
+def query_one(sql: str, params: Sequence[Any] | dict[str, Any] | None = None,
+              conn: psycopg2.extensions.connection | None = None) -> dict[str, Any] | None:
+    rows = query(sql, params, conn)
+    return rows[0] if rows else None
+
+
+def execute(sql: str, params: Sequence[Any] | dict[str, Any] | None = None,
+            conn: psycopg2.extensions.connection | None = None) -> int:
+    """Run a statement and return the number of affected rows."""
+    conn = conn or get_conn()
+    with conn.cursor() as cur:
+        cur.execute(sql, params)
+        return cur.rowcount
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(_commit_response)
+    app.teardown_request(_end_request)

@@ -1,0 +1,52 @@
+"""Home page, health endpoint and the admin's system status page."""
+from __future__ import annotations
+
+import secrets
+
+import redis
+from celery.exceptions import TimeoutError as CeleryTimeout
+from flask import current_app, jsonify, render_template
+
+from psan import db
+from psan.access import admin, public, user
+from psan.main import bp
+
+
+@bp.route("/")
+@user
+def index():
+    return render_template("main/index.html")
+
+
+@bp.route("/health")
+@public
+def health():
+    """Liveness for load balancers and the Docker healthcheck: the database answers."""
+    db.query_one("SELECT 1 AS ok")
+    return jsonify(status="ok")
+
+
+def check_worker(timeout: float = 10.0) -> dict:
+    """Send the health-check task through Redis to a worker and wait for its answer."""
+    from psan.celery.tasks import health_check
+    nonce = secrets.token_hex(8)
+    try:
+        result = health_check.delay(nonce).get(timeout=timeout)
+    except CeleryTimeout:
+        return {"ok": False, "error": f"no worker answered within {timeout:.0f} s"}
+    except (redis.RedisError, OSError) as exc:
+        return {"ok": False, "error": f"broker unreachable: {exc.__class__.__name__}"}
+    return {"ok": result.get("nonce") == nonce, **result}
+
+
+@bp.route("/system")
+@admin
+def system():
+    database = db.query_one("SELECT version() AS version, current_database() AS name")
+    try:
+        redis.Redis.from_url(current_app.config["REDIS_URL"]).ping()
+        broker = {"ok": True}
+    except (redis.RedisError, OSError, TypeError, ValueError) as exc:
+        broker = {"ok": False, "error": exc.__class__.__name__}
+    worker = check_worker(timeout=5) if broker["ok"] else {"ok": False, "error": "broker down"}
+    return render_template("main/system.html", database=database, broker=broker, worker=worker)

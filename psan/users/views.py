@@ -1,0 +1,89 @@
+"""Account administration.  The last active admin can be neither deleted, disabled nor demoted."""
+from __future__ import annotations
+
+from flask import abort, current_app, flash, redirect, render_template, url_for
+from flask_login import current_user
+
+from psan import accounts, db
+from psan.access import admin
+from psan.auth.views import reset_link, send_reset_link
+from psan.users import bp
+from psan.users.forms import AccountForm, DeleteForm, NewAccountForm
+
+
+@bp.route("/")
+@admin
+def index():
+    return render_template("users/index.html", accounts=accounts.list_all(), delete_form=DeleteForm())
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@admin
+def create():
+    form = NewAccountForm()
+    if not form.is_submitted():
+        form.window_size.data = current_app.config["DEFAULT_WINDOW_SIZE"]
+    if form.validate_on_submit():
+        try:
+            account = accounts.create(form.email.data, form.name.data, accounts.Role(form.role.data),
+                                      form.password.data or None, form.window_size.data)
+        except accounts.AccountError as exc:
+            form.email.errors.append(str(exc))
+            db.mark_rollback()
+        else:
+            if not form.active.data:
+                accounts.update(account.id, name=account.name, role=account.role,
+                                window_size=account.window_size, active=False)
+            if form.password.data:
+                flash(f"Account {account.email} created.", "success")
+            elif send_reset_link(account, subject="psan: you have been invited"):
+                flash(f"Account {account.email} created; an invitation was e-mailed.", "success")
+            else:
+                flash(f"Account {account.email} created. E-mail is not configured: give the user this link "
+                      f"(valid {current_app.config['PASSWORD_RESET_MAX_AGE'] // 60} min): {reset_link(account)}",
+                      "warning")
+            return redirect(url_for("users.index"))
+    return render_template("users/edit.html", form=form, account=None)
+
+
+@bp.route("/<int:account_id>", methods=["GET", "POST"])
+@admin
+def edit(account_id: int):
+    account = accounts.get(account_id) or abort(404)
+    form = AccountForm(obj=account if not _submitted() else None)
+    if not _submitted():
+        form.role.data = account.role.value
+    if form.validate_on_submit():
+        try:
+            accounts.update(account_id, name=form.name.data, role=accounts.Role(form.role.data),
+                            window_size=form.window_size.data, active=form.active.data)
+        except accounts.AccountError as exc:
+            flash(str(exc), "danger")
+            db.mark_rollback()
+        else:
+            flash("Account saved.", "success")
+            return redirect(url_for("users.index"))
+    return render_template("users/edit.html", form=form, account=account)
+
+
+@bp.route("/<int:account_id>/delete", methods=["POST"])
+@admin
+def delete(account_id: int):
+    form = DeleteForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        accounts.delete(account_id)
+    except accounts.AccountError as exc:
+        flash(str(exc), "danger")
+        db.mark_rollback()
+    else:
+        flash("Account deleted.", "success")
+        if account_id == current_user.id:
+            return redirect(url_for("auth.login"))
+    return redirect(url_for("users.index"))
+
+
+def _submitted() -> bool:
+    from flask import request
+    return request.method == "POST"
