@@ -5,7 +5,7 @@ import getpass
 
 import click
 from flask import Flask, current_app, url_for
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from psan import accounts, db, migrate, tokens
 
@@ -27,6 +27,7 @@ def db_status() -> None:
 
 
 @click.command("create-admin")
+@with_appcontext
 @click.option("--email", prompt=True)
 @click.option("--name", default="", help="Display name")
 @click.option("--password", default=None, help="Read from a prompt when omitted (safer than the command line)")
@@ -58,6 +59,7 @@ def registration_link() -> str | None:
 
 
 @click.command("registration-link")
+@with_appcontext
 def print_registration_link() -> None:
     """Print the one-time link that creates the first admin (only while no account exists)."""
     link = registration_link()

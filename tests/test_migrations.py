@@ -1,0 +1,73 @@
+"""Migrations on a real PostgreSQL: apply to an empty database, re-run is a no-op, schema constraints hold."""
+import psycopg2
+import pytest
+
+from psan import migrate
+from tests import services
+
+
+@pytest.fixture()
+def empty_database_url():
+    with services.postgres_server() as server, services.fresh_database(server) as url:
+        yield url
+
+
+def test_upgrade_applies_then_is_noop(empty_database_url):
+    applied = migrate.upgrade(empty_database_url)
+    assert applied and applied[0].startswith("0001")
+    assert migrate.upgrade(empty_database_url) == []
+    assert all(done for _, done in migrate.status(empty_database_url))
+    with psycopg2.connect(empty_database_url) as conn, conn.cursor() as cur:
+        cur.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        tables = {r[0] for r in cur.fetchall()}
+        cur.execute("SELECT name FROM project WHERE is_default")
+        assert cur.fetchone() == ("Default",)
+    conn.close()
+    assert {"account", "project", "document", "token", "sentence", "named_entity", "annotation", "rule",
+            "annotation_rule", "label", "decision_log", "annotation_window"} <= tables
+
+
+def test_constraints(database_url):
+    conn = psycopg2.connect(database_url)
+    try:
+        with conn.cursor() as cur:
+            for bad in [
+                "INSERT INTO account (email) VALUES ('Not-Lower@x.org')",
+                "INSERT INTO account (email, window_size) VALUES ('w@x.org', 0)",
+                "INSERT INTO project (name, language) VALUES ('p', 'english')",
+                "INSERT INTO project (name, public_threshold, private_threshold) VALUES ('q', -1, 1)",
+            ]:
+                with pytest.raises(psycopg2.IntegrityError):
+                    cur.execute(bad)
+                conn.rollback()
+    finally:
+        conn.close()
+
+
+def test_deleting_a_document_deletes_its_data(database_url):
+    conn = psycopg2.connect(database_url)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT id FROM project WHERE is_default")
+            project = cur.fetchone()[0]
+            cur.execute("INSERT INTO document (project_id, name, language, text) VALUES (%s, 'd', 'en', 'Jan Novak') "
+                        "RETURNING id", (project,))
+            doc = cur.fetchone()[0]
+            cur.execute("INSERT INTO token VALUES (%s, 0, 0, 3), (%s, 1, 4, 9)", (doc, doc))
+            cur.execute("INSERT INTO sentence VALUES (%s, 0, 0, 2)", (doc,))
+            cur.execute("INSERT INTO annotation (document_id, first_token, end_token) VALUES (%s, 0, 2) RETURNING id",
+                        (doc,))
+            ann = cur.fetchone()[0]
+            cur.execute("INSERT INTO rule (project_id, type, condition, annotation_id) VALUES (%s, 'WORD_TYPE', "
+                        "'Jan Novak', %s) RETURNING id", (project, ann))
+            cur.execute("INSERT INTO decision_log (project_id, document_id, action) VALUES (%s, %s, 'test')",
+                        (project, doc))
+            cur.execute("DELETE FROM document WHERE id = %s", (doc,))
+            for table in ("token", "sentence", "annotation", "decision_log"):
+                cur.execute(f"SELECT count(*) FROM {table} WHERE document_id = %s", (doc,))
+                assert cur.fetchone()[0] == 0, table
+            cur.execute("SELECT count(*) FROM rule WHERE annotation_id = %s", (ann,))
+            assert cur.fetchone()[0] == 0
+        conn.rollback()
+    finally:
+        conn.close()
