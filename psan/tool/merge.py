@@ -1,0 +1,136 @@
+"""Resolve overlapping recognizer candidates into one consistent set of entities.
+
+Rules (applied to token ranges by :func:`resolve`, to character ranges by
+:func:`resolve_char_spans`):
+
+1. **Alignment** – a candidate covers every token it overlaps by at least one
+   character; a candidate that overlaps no token (whitespace, text outside
+   the tokens) is dropped.
+2. **Duplicates** – candidates with the same range, type and source collapse
+   into one, keeping the highest score.
+3. **Ranking** – candidates are ranked by (priority, score, length) – higher
+   first – and accepted greedily; a candidate is dropped when it conflicts
+   with an already accepted one:
+
+   * *crossing* (partial overlap, neither contains the other) → conflict:
+     validated PESEL beats a NER span that reaches into it;
+   * *identical range*, different source → conflict (a competing guess for the
+     same text); same source but a different type → both kept (CNEC gives
+     one stretch two labels);
+   * *nested* inside an accepted candidate of a **different source with
+     higher priority** → conflict (NER ``PERSON`` on the digits of a validated
+     ID, a gazetteer first name inside a NER person);
+   * nested inside a candidate of the **same source** or of a different
+     source with equal priority → kept (CNEC ``P`` ⊃ ``pf``, ``ps``);
+   * an accepted candidate nested inside a lower-ranked one → both kept
+     (a date inside a NER organisation name is still a date).
+
+The output is sorted by (start, longest first, type) so that nested spans
+follow their parent.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from psan.tool.model import CharSpan, Document, Entity, Token
+
+
+@dataclass(frozen=True, slots=True)
+class _Cand:
+    start: int  # token index or char offset
+    end: int
+    type: str
+    source: str
+    score: float
+    priority: int
+    payload: CharSpan
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    def rank(self) -> tuple[int, float, int, int, str]:
+        # earlier start and type name only make the order deterministic
+        return (-self.priority, -self.score, -self.length, self.start, self.type)
+
+
+def _conflicts(winner: _Cand, other: _Cand) -> bool:
+    """True when ``other`` (ranked lower) must go because ``winner`` is kept."""
+    if other.end <= winner.start or winner.end <= other.start:
+        return False  # disjoint
+    same_source = winner.source == other.source
+    if winner.start == other.start and winner.end == other.end:
+        return not same_source or winner.type == other.type
+    if winner.start <= other.start and other.end <= winner.end:  # other nested in winner
+        return not same_source and winner.priority > other.priority
+    if other.start <= winner.start and winner.end <= other.end:  # winner nested in other
+        return False
+    return True  # crossing
+
+
+def _select(cands: Iterable[_Cand]) -> list[_Cand]:
+    best: dict[tuple[int, int, str, str], _Cand] = {}
+    for cand in cands:
+        key = (cand.start, cand.end, cand.type, cand.source)
+        if key not in best or cand.score > best[key].score:
+            best[key] = cand
+    kept: list[_Cand] = []
+    for cand in sorted(best.values(), key=_Cand.rank):
+        if not any(_conflicts(k, cand) for k in kept if k.start < cand.end and cand.start < k.end):
+            kept.append(cand)
+    kept.sort(key=lambda c: (c.start, -c.length, c.type, c.source))
+    return kept
+
+
+def align(tokens: Sequence[Token], start: int, end: int) -> tuple[int, int] | None:
+    """Token range ``[first, end)`` of the tokens overlapping ``[start, end)``, or ``None``.
+
+    Tokens must be sorted and non-overlapping (as every tokenizer produces them).
+    """
+    if end <= start or not tokens:
+        return None
+    ends = _Ends(tokens)
+    first = bisect_right(ends, start)  # first token whose end > start
+    starts = _Starts(tokens)
+    last = bisect_left(starts, end)  # tokens[first:last] start before end
+    if first >= last:
+        return None
+    return tokens[first].id, tokens[last - 1].id + 1
+
+
+class _Ends(Sequence[int]):
+    """Lazy view of token ends for bisect without building a list per call."""
+
+    __slots__ = ("tokens",)
+
+    def __init__(self, tokens: Sequence[Token]) -> None:
+        self.tokens = tokens
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self.tokens[i].end
+
+
+class _Starts(_Ends):
+    def __getitem__(self, i):  # type: ignore[override]
+        return self.tokens[i].start
+
+
+def resolve(doc: Document, candidates: Iterable[CharSpan]) -> list[Entity]:
+    """Align ``candidates`` to ``doc.tokens`` and resolve overlaps (see module docstring)."""
+    aligned: list[_Cand] = []
+    for span in candidates:
+        rng = align(doc.tokens, span.start, span.end)
+        if rng is not None:
+            aligned.append(_Cand(rng[0], rng[1], span.type, span.source, span.score, span.priority, span))
+    return [Entity(c.start, c.end, c.type, c.payload.category, c.source, c.score) for c in _select(aligned)]
+
+
+def resolve_char_spans(candidates: Iterable[CharSpan]) -> list[CharSpan]:
+    """The same rules on character offsets (evaluation without tokens); empty spans are dropped."""
+    cands = (_Cand(s.start, s.end, s.type, s.source, s.score, s.priority, s) for s in candidates if s.end > s.start)
+    return [c.payload for c in _select(cands)]

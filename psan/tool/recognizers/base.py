@@ -1,0 +1,144 @@
+"""Shared machinery for regex recognizers: validation and context words.
+
+A :class:`PatternRecognizer` finds candidates with one precompiled regex,
+asks an optional validator whether the match really is what it looks like
+(checksum, calendar date, phone number plan …) and raises the score when a
+context word (``tel.``, ``PESEL``, ``IBAN`` …) stands shortly before the
+match.  Invalid matches are *not* emitted: a pattern that fails its checksum
+is far more often an unrelated number than a mistyped ID, and the pipeline
+has other recognizers for "some number".
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from psan.tool.model import Category, CharSpan, Document, Recognizer
+
+#: priorities (higher wins on overlap); NER adapters use 0, gazetteers are below NER
+PRIORITY_VALIDATED_ID = 50
+PRIORITY_SECRET = 45
+PRIORITY_EMAIL_URL = 40
+PRIORITY_IP = 40
+PRIORITY_USERNAME = 35
+PRIORITY_PHONE = 30
+PRIORITY_WEAK_ID = 25
+PRIORITY_DATE = 20
+PRIORITY_AGE = 15
+PRIORITY_POSTAL = 10
+PRIORITY_GAZETTEER = -10
+
+#: how far before (and after) a match context words are looked for, in characters
+CONTEXT_WINDOW_BEFORE = 40
+CONTEXT_WINDOW_AFTER = 15
+
+#: a validator says whether the matched text really is what the pattern looks like
+Validator = Callable[[str], bool]
+
+
+def compile_context(words: Iterable[str]) -> re.Pattern[str] | None:
+    """One case-insensitive alternation of context words, matched on word boundaries."""
+    words = sorted({w.lower() for w in words if w}, key=len, reverse=True)
+    if not words:
+        return None
+    alternation = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
+
+
+def preceded_by(text: str, start: int, chars: str = "", word: bool = True) -> bool:
+    """True when the character before ``start`` is a word character (if ``word``) or one of ``chars``.
+
+    Used instead of a leading regex look-behind: a pattern that starts with a
+    look-behind cannot use the regex engine's first-character scan and runs
+    several times slower.
+    """
+    if start == 0:
+        return False
+    ch = text[start - 1]
+    return (word and (ch.isalnum() or ch == "_")) or ch in chars
+
+
+def has_context(text: str, start: int, end: int, context: re.Pattern[str] | None,
+                before: int = CONTEXT_WINDOW_BEFORE, after: int = CONTEXT_WINDOW_AFTER) -> bool:
+    """True when a context word occurs in the window around ``text[start:end]``."""
+    if context is None:
+        return False
+    if context.search(text, max(0, start - before), start):
+        return True
+    return bool(after and context.search(text, end, min(len(text), end + after)))
+
+
+class PatternRecognizer(Recognizer):
+    """Regex + validator + context words → :class:`CharSpan` candidates.
+
+    ``group`` selects the regex group that forms the span (so a pattern may
+    include required left/right context such as ``password:``).  ``score`` is
+    used without context, ``context_score`` with it; ``require_context`` drops
+    matches that have no context word nearby (for weak formats such as
+    8-digit IČO or Slovenian 4-digit postal codes).
+    """
+
+    def __init__(self, name: str, type_: str, category: Category, pattern: re.Pattern[str] | str, *,
+                 validator: Validator | None = None, context: Iterable[str] = (), score: float = 0.85,
+                 context_score: float = 0.99, priority: int = 0, group: int | str = 0,
+                 require_context: bool = False, flags: int = 0, not_after: str | None = None) -> None:
+        self.name = name
+        self.type = type_
+        self.category = category
+        self.regex = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, flags)
+        self.validator = validator
+        self.context = compile_context(context)
+        self.score = score
+        self.context_score = context_score
+        self.priority = priority
+        self.group = group
+        self.require_context = require_context
+        #: characters that must not precede a match (word characters always count), checked in Python
+        self.not_after = not_after
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} {self.type}>"
+
+    def prefilter(self, text: str) -> bool:
+        """Cheap test whether the regex can match at all (overridden where it pays off)."""
+        return True
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        if not self.prefilter(text):
+            return []
+        spans: list[CharSpan] = []
+        for match in self.regex.finditer(text):
+            start, end = match.span(self.group)
+            if start < 0 or start == end:
+                continue
+            if self.not_after is not None and preceded_by(text, start, self.not_after):
+                continue
+            value = text[start:end]
+            if self.validator is not None and not self.validator(value):
+                continue
+            ctx = has_context(text, start, end, self.context)
+            if self.require_context and not ctx:
+                continue
+            spans.append(CharSpan(start, end, self.type, self.category, self.name,
+                                  self.context_score if ctx else self.score, self.priority))
+        return spans
+
+
+def digits(value: str) -> str:
+    """Only the digits of ``value`` (separators removed before checksum validation)."""
+    return "".join(ch for ch in value if ch.isdigit())
+
+
+def drop_contained(spans: list[CharSpan]) -> list[CharSpan]:
+    """Drop spans lying inside (or equal to) a longer or earlier span of the same recognizer run.
+
+    Used where several patterns of one recognizer describe the same thing
+    ("42 år gammal" and "42 år"): the longest reading is the one to keep.
+    """
+    ordered = sorted(spans, key=lambda s: (s.start, -(s.end - s.start), -s.score))
+    kept: list[CharSpan] = []
+    for span in ordered:
+        if any(k.start <= span.start and span.end <= k.end for k in kept):
+            continue
+        kept.append(span)
+    return kept

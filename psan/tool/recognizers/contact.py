@@ -1,0 +1,199 @@
+"""Contact data: e-mail, URL, IP address, phone number, @username.
+
+Phones use a cheap regex to find digit runs and ``phonenumbers`` to decide:
+``PhoneNumberMatcher`` over a whole document is ~100× slower than the regex
+prefilter and finds nothing more on text that has no phone-like run.
+"""
+from __future__ import annotations
+
+import ipaddress
+import re
+
+import phonenumbers
+
+from psan.tool.model import Category, CharSpan, Document
+from psan.tool.recognizers.base import (
+    PRIORITY_EMAIL_URL,
+    PRIORITY_IP,
+    PRIORITY_PHONE,
+    PRIORITY_USERNAME,
+    PatternRecognizer,
+    compile_context,
+    has_context,
+    preceded_by,
+)
+
+CONTACT = Category.CONTACT
+
+EMAIL_RE = re.compile(r"(?<![\w.%+-])[\w%+-]+(?:\.[\w%+-]+)*@(?:[\w-]+\.)+[A-Za-z]{2,24}(?![\w-])")
+
+_TLDS = "com|org|net|edu|gov|int|eu|cz|sk|pl|se|si|uk|de|at|info|io|biz|me|tv|app|dev|online|ai|co"
+URL_RE = re.compile(
+    r"(?<![\w@.-])(?:"
+    r"(?:https?|ftp)://[^\s<>\"'{}|\\^`\[\]]+"
+    r"|www\.[^\s<>\"'{}|\\^`\[\]]+"
+    rf"|(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+(?:{_TLDS})(?![\w@-]|\.\w)(?:/[^\s<>\"'{{}}|\\^`\[\]]*)?"
+    r")", re.IGNORECASE)
+_URL_TRAILING = ".,;:!?)]}>'\""
+
+IPV4_RE = re.compile(r"\d(?<![\w.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\w]|\.\d)")
+IPV6_RE = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
+
+USERNAME_RE = re.compile(r"@(?<![\w@.+-]@)[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)")
+
+#: candidate phone numbers: optional +/00 prefix, digits with common separators, 7+ digits in total
+PHONE_CANDIDATE_RE = re.compile(r"[+(\d](?<![\w+/.,-][+(\d])\(?[\d ()./-]{5,20}\d(?![\w/-]|[.,]\d)")
+_DATE_LIKE_RE = re.compile(r"^\d{1,4}[./ -]+\d{1,2}[./ -]+\d{1,4}$")
+
+#: phone regions tried per language (first that validates wins); "+"-prefixed numbers need none
+PHONE_REGIONS: dict[str, tuple[str, ...]] = {
+    "cs": ("CZ",), "sk": ("SK",), "pl": ("PL",), "sv": ("SE",), "sl": ("SI",), "en": ("GB", "US"),
+}
+#: with a context word ("tel.", "phone" …) a number valid in one of these regions is accepted too (lower score)
+FALLBACK_REGIONS = ("CZ", "SK", "PL", "SE", "SI", "GB", "US", "DE", "AT", "FR", "IT", "ES", "NL", "BE", "CH", "IE",
+                    "AU", "CA", "IN", "HU", "UA")
+PHONE_CONTEXT = ("tel", "tel.", "telefon", "telefonu", "telefonní", "telefonu:", "telephone", "phone", "mobile",
+                 "mobil", "mob.", "mob", "gsm", "fax", "call", "kontakt", "volejte", "zavolejte", "číslo",
+                 "numer", "nr tel", "telefonnummer", "telefonnr", "ring", "tlf", "telefonska", "cell")
+
+
+class EmailRecognizer(PatternRecognizer):
+    def __init__(self) -> None:
+        super().__init__("email", "EMAIL", CONTACT, EMAIL_RE, score=0.95, context_score=0.95,
+                         priority=PRIORITY_EMAIL_URL, not_after=".%+-")
+
+    def prefilter(self, text: str) -> bool:
+        return "@" in text
+
+
+class UrlRecognizer(PatternRecognizer):
+    """http(s)/ftp/www URLs, and bare domains with a common TLD (lower score)."""
+
+    def __init__(self) -> None:
+        super().__init__("url", "URL", CONTACT, URL_RE, priority=PRIORITY_EMAIL_URL)
+
+    def prefilter(self, text: str) -> bool:
+        return "." in text
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for match in self.regex.finditer(text):
+            start, end = match.span()
+            if preceded_by(text, start, "@.-"):
+                continue
+            value = text[start:end]
+            while value and value[-1] in _URL_TRAILING:
+                # keep a closing bracket that has its opening pair inside the URL (Wikipedia links)
+                if value[-1] == ")" and value.count("(") >= value.count(")"):
+                    break
+                value = value[:-1]
+            if len(value) < 4:
+                continue
+            explicit = value.lower().startswith(("http://", "https://", "ftp://", "www."))
+            spans.append(CharSpan(start, start + len(value), "URL", CONTACT, self.name,
+                                  0.95 if explicit else 0.6, self.priority))
+        return spans
+
+
+class IpRecognizer(PatternRecognizer):
+    """IPv4/IPv6 literals validated by :mod:`ipaddress` (so 999.1.1.1 and 10:30:00 are not IPs)."""
+
+    def __init__(self) -> None:
+        super().__init__("ip", "IP", CONTACT, IPV4_RE, context=("ip", "ip address", "adresa ip", "adres ip",
+                                                                 "ip-adress", "server", "host"),
+                         score=0.8, context_score=0.95, priority=PRIORITY_IP)
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        if "." in text:
+            for match in IPV4_RE.finditer(text):
+                value = match.group()
+                try:
+                    ipaddress.IPv4Address(value)
+                except ValueError:
+                    continue
+                ctx = has_context(text, match.start(), match.end(), self.context)
+                spans.append(CharSpan(match.start(), match.end(), "IP", CONTACT, self.name,
+                                      self.context_score if ctx else self.score, self.priority))
+        if "::" in text or text.count(":") >= 5:
+            for match in IPV6_RE.finditer(text):
+                value = match.group()
+                if value.count(":") < 2 or not any(ch.isalnum() for ch in value):
+                    continue
+                try:
+                    ipaddress.IPv6Address(value)
+                except ValueError:
+                    continue
+                spans.append(CharSpan(match.start(), match.end(), "IP", CONTACT, self.name, 0.9, self.priority))
+        return spans
+
+
+class UsernameRecognizer(PatternRecognizer):
+    """``@handle`` not part of an e-mail address."""
+
+    def __init__(self) -> None:
+        super().__init__("username", "USERNAME", CONTACT, USERNAME_RE, score=0.85, priority=PRIORITY_USERNAME)
+
+    def prefilter(self, text: str) -> bool:
+        return "@" in text
+
+
+class PhoneRecognizer(PatternRecognizer):
+    """Phone numbers validated by libphonenumber for the document language's region(s).
+
+    International numbers (``+420 …``, ``0048 …``) validate without a region.
+    Runs that read as dates are skipped. Score 0.7 alone, 0.95 with a context
+    word (``tel.``, ``phone``, ``mobil`` …) or an international prefix.
+    """
+
+    def __init__(self, regions: tuple[str, ...]) -> None:
+        super().__init__("phone", "PHONE", CONTACT, PHONE_CANDIDATE_RE, context=PHONE_CONTEXT,
+                         score=0.7, context_score=0.95, priority=PRIORITY_PHONE)
+        self.regions = regions or ("US",)
+
+    def _parse(self, value: str, regions: tuple[str, ...] | None = None) -> bool:
+        international = value.startswith(("+", "00"))
+        for region in (None,) if international else (regions or self.regions):
+            candidate = "+" + value[2:] if value.startswith("00") else value
+            try:
+                number = phonenumbers.parse(candidate, region)
+            except phonenumbers.NumberParseException:
+                continue
+            if phonenumbers.is_valid_number(number):
+                return True
+        return False
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for match in self.regex.finditer(text):
+            start, end = match.span()
+            value = match.group()
+            # a trailing ")" or separator run belongs to the sentence, not the number
+            while value and not value[-1].isdigit():
+                value = value[:-1]
+            if _DATE_LIKE_RE.match(value) or value.count("(") != value.count(")"):
+                continue
+            n_digits = sum(ch.isdigit() for ch in value)
+            if not 7 <= n_digits <= 15:
+                continue
+            end = start + len(value)
+            ctx = value.startswith(("+", "00")) or has_context(text, start, end, self.context)
+            if self._parse(value):
+                score = self.context_score if ctx else self.score
+            elif ctx and self._parse(value, FALLBACK_REGIONS):
+                score = 0.6  # a foreign number introduced by "tel." / "phone"
+            else:
+                continue
+            spans.append(CharSpan(start, end, "PHONE", CONTACT, self.name, score, self.priority))
+        return spans
+
+
+def phone_recognizer(language: str) -> PhoneRecognizer:
+    regions = PHONE_REGIONS.get(language)
+    if regions is None:
+        regions = tuple(r for rs in PHONE_REGIONS.values() for r in rs)
+    return PhoneRecognizer(regions)
+
+
+__all__ = ["EmailRecognizer", "UrlRecognizer", "IpRecognizer", "UsernameRecognizer", "PhoneRecognizer",
+           "phone_recognizer", "compile_context"]

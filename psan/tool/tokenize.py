@@ -1,0 +1,210 @@
+"""Fast, language-independent regex tokenizer and sentence splitter.
+
+Why regex: it is ~1M tokens/s, deterministic and never fails on odd input, so it is
+the fallback when no linguistic tokenizer is configured.  Guarantees (relied upon by
+:mod:`psan.tool.tagged_xml`): tokens are non-empty, sorted, non-overlapping, and never
+contain whitespace nor a character forbidden by XML 1.0 (C0 controls except tab, LF,
+CR; U+FFFE, U+FFFF; surrogates) – those always stay between tokens.
+
+Token rules: a *word* is a run of letters/digits/underscore/combining marks; inner
+apostrophes and hyphens (``don't``, ``Frýdek-Místek``, ``2021-05-01``) and inner
+``. , : /`` between digits (``3.14``, ``12:30``, ``1/2``, ``1,000.5``) keep it together.
+Every other character is a single-character punctuation token.
+
+Sentences end after ``. ! ? …`` (plus trailing closing quotes/brackets) when followed
+by whitespace and an upper-case/digit-free capital start, or by a newline; and at blank
+lines.  A ``.`` after a known abbreviation of the language or after a single capital
+letter (initials) does not end a sentence.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from collections.abc import Iterable
+
+from psan.tool.model import Sentence, Token
+
+#: characters XML 1.0 does not allow (besides whitespace they are never inside a token)
+XML_FORBIDDEN = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
+XML_FORBIDDEN_RE = re.compile(f"[{XML_FORBIDDEN}]")
+
+
+def _mark_class() -> str:
+    """Regex class body of all combining marks (Mn, Mc, Me): Python's ``\\w`` misses them."""
+    ranges: list[tuple[int, int]] = []
+    for cp in range(sys.maxunicode + 1):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        if unicodedata.category(chr(cp))[0] == "M":
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+
+
+_W = rf"[\w{_mark_class()}]"
+TOKEN_RE = re.compile(
+    rf"{_W}+(?:(?:['’\-]|(?<=\d)[.,:/](?=\d)){_W}+)*"  # words and numbers
+    rf"|[^\s{XML_FORBIDDEN}]"  # any other visible character is one token
+)
+
+_ENDERS = frozenset(".!?…")
+_CLOSERS = frozenset("\"'”’»)]}›")
+_BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n")
+
+ABBREVIATIONS: dict[str, frozenset[str]] = {
+    "en": frozenset("mr mrs ms dr prof st jr sr vs no nos e.g i.e approx dept est fig inc ltd co corp "
+                    "jan feb mar apr jun jul aug sep sept oct nov dec gen col capt lt sgt rev hon".split()),
+    "cs": frozenset("např tj atd ul č čp čj tzv apod resp str mj popř tel nám ing mgr mudr judr phdr rndr "
+                    "bc doc prof dr pí p sv r t.j s.r.o a.s kč hod min cca viz".split()),
+    "sk": frozenset("napr tj atď ul č tzv resp str ing mgr mudr judr phdr bc doc prof dr p sv".split()),
+    "pl": frozenset("np tj tzn ul nr itd itp pt dr prof mgr inż godz r św al pl".split()),
+    "de": frozenset("z.b bzw usw dr prof nr str hr fr ca vgl ggf".split()),
+    "sv": frozenset("t.ex bl.a dvs osv nr dr prof ca resp".split()),
+}
+_ALL_ABBREVIATIONS = frozenset().union(*ABBREVIATIONS.values())
+
+
+def abbreviations(language: str | None) -> frozenset[str]:
+    """Lower-cased abbreviations (without final dot) of a language; the union of all lists if unknown."""
+    return ABBREVIATIONS.get((language or "").lower()[:2], _ALL_ABBREVIATIONS)
+
+
+def tokenize(text: str, language: str | None = None) -> tuple[list[Token], list[Sentence]]:
+    """Split text into tokens and sentences (sentences cover all tokens, in order, without gaps)."""
+    tokens = [Token(i, m.start(), m.end()) for i, m in enumerate(TOKEN_RE.finditer(text))]
+    return tokens, split_sentences(text, tokens, language)
+
+
+def split_sentences(text: str, tokens: list[Token], language: str | None = None) -> list[Sentence]:
+    """Sentence boundaries over existing tokens (works for tokens of any tokenizer)."""
+    if not tokens:
+        return []
+    abbrevs = abbreviations(language)
+    sentences: list[Sentence] = []
+    first = 0
+    n = len(tokens)
+    for i in range(n - 1):
+        tok, nxt = tokens[i], tokens[i + 1]
+        gap = text[tok.end:nxt.start]
+        if not gap:
+            continue
+        if "\n" in gap and _BLANK_LINE_RE.search(gap.replace("\r\n", "\n").replace("\r", "\n")):
+            split = True
+        else:
+            split = _ends_sentence(text, tokens, i, first, gap, nxt, abbrevs)
+        if split:
+            sentences.append(Sentence(first, i + 1))
+            first = i + 1
+    sentences.append(Sentence(first, n))
+    return sentences
+
+
+def _ends_sentence(text: str, tokens: list[Token], i: int, first: int, gap: str, nxt: Token,
+                   abbrevs: frozenset[str]) -> bool:
+    """Is there a sentence end between token i and the next one (separated by non-empty gap)?"""
+    j = i
+    while j >= first and text[tokens[j].start:tokens[j].end] in _CLOSERS and j > first:
+        if tokens[j].start != tokens[j - 1].end:
+            break
+        j -= 1
+    ender = text[tokens[j].start:tokens[j].end]
+    if not ender or ender[-1] not in _ENDERS:
+        return False
+    if ender == "." and j > first and tokens[j - 1].end == tokens[j].start:
+        prev = text[tokens[j - 1].start:tokens[j - 1].end]
+        if prev.lower() in abbrevs or (len(prev) == 1 and prev.isupper()):
+            return False
+        # dotted abbreviations like "e.g." or "s.r.o." → tokens "e", ".", "g", "."
+        k = j - 1
+        parts = [prev]
+        while k - 2 >= first and text[tokens[k - 1].start:tokens[k - 1].end] == "." \
+                and tokens[k - 1].end == tokens[k].start and tokens[k - 2].end == tokens[k - 1].start:
+            k -= 2
+            parts.insert(0, text[tokens[k].start:tokens[k].end])
+            if ".".join(parts).lower() in abbrevs:
+                return False
+    if "\n" in gap or "\r" in gap:
+        return True
+    if not gap.isspace():
+        return False
+    first_char = text[nxt.start]
+    return first_char.isupper() or first_char.isdigit() or first_char in "\"'“„‘«(["
+
+
+def split_tokens_at(tokens: list[Token], boundaries: Iterable[int]) -> list[Token]:
+    """Split tokens at char offsets falling strictly inside them and renumber ids from 0."""
+    return split_tokens_and_sentences(tokens, [], boundaries)[0]
+
+
+def split_tokens_and_sentences(tokens: list[Token], sentences: list[Sentence],
+                               boundaries: Iterable[int]) -> tuple[list[Token], list[Sentence]]:
+    """Split tokens at char offsets (e.g. recognizer candidate edges) and remap sentences accordingly.
+
+    Why: entities are token ranges, so every candidate edge must be a token edge.
+    """
+    if not tokens:
+        return list(tokens), list(sentences)
+    import bisect
+    starts = [t.start for t in tokens]
+    cuts = sorted(c for c in set(boundaries) if _inside(tokens, starts, c, bisect))
+    if not cuts:
+        return list(tokens), list(sentences)
+    first_split = bisect.bisect_right(starts, cuts[0]) - 1
+    new_tokens: list[Token] = list(tokens[:first_split])
+    first_new: list[int] = list(range(first_split))  # old token id → first new id
+    k = 0
+    for tok in tokens[first_split:]:
+        first_new.append(len(new_tokens))
+        start = tok.start
+        while k < len(cuts) and cuts[k] <= start:
+            k += 1
+        while k < len(cuts) and cuts[k] < tok.end:
+            new_tokens.append(Token(len(new_tokens), start, cuts[k]))
+            start = cuts[k]
+            k += 1
+        new_tokens.append(Token(len(new_tokens), start, tok.end))
+    first_new.append(len(new_tokens))
+    new_sentences = [Sentence(first_new[s.first_token], first_new[s.end_token]) for s in sentences]
+    return new_tokens, new_sentences
+
+
+def _inside(tokens: list[Token], starts: list[int], offset: int, bisect) -> bool:  # noqa: ANN001 - module
+    i = bisect.bisect_right(starts, offset) - 1
+    return i >= 0 and tokens[i].start < offset < tokens[i].end
+
+
+def clean_tokens(text: str, tokens: Iterable[Token]) -> list[Token]:
+    """Cut whitespace and XML-forbidden characters out of foreign tokens, drop empty ones, renumber.
+
+    Why: external tokenizers (spaCy, NameTag) may emit whitespace tokens or keep control
+    characters; the XML format and the rest of psan rely on clean tokens.
+    """
+    out: list[Token] = []
+    for tok in tokens:
+        piece = text[tok.start:tok.end]
+        if piece and not _BAD_RE.search(piece):
+            out.append(Token(len(out), tok.start, tok.end))
+            continue
+        for m in _GOOD_RUN_RE.finditer(piece):
+            out.append(Token(len(out), tok.start + m.start(), tok.start + m.end()))
+    return out
+
+
+_BAD_RE = re.compile(rf"[\s{XML_FORBIDDEN}]")
+_GOOD_RUN_RE = re.compile(rf"[^\s{XML_FORBIDDEN}]+")
+
+
+def remap_sentences(old_tokens: list[Token], sentences: list[Sentence], new_tokens: list[Token]) -> list[Sentence]:
+    """Re-express sentences over a new tokenization of the same text (by char offsets), covering all new tokens."""
+    if not new_tokens:
+        return []
+    if not sentences:
+        return [Sentence(0, len(new_tokens))]
+    import bisect
+    starts = [t.start for t in new_tokens]
+    cuts = sorted({bisect.bisect_left(starts, old_tokens[s.first_token].start) for s in sentences[1:]} - {0})
+    bounds = [0, *[c for c in cuts if c < len(new_tokens)], len(new_tokens)]
+    return [Sentence(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]

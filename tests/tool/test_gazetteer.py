@@ -1,0 +1,101 @@
+"""Gazetteers: Faker lists per language, inflected forms, stoplist/sentence-start policy, Polish Morfeusz2."""
+from __future__ import annotations
+
+import pytest
+
+from psan.tool.model import Category
+from psan.tool.recognizers import gazetteer
+from psan.tool.recognizers.gazetteer import GazetteerRecognizer, inflect, morfeusz_available, name_lists
+
+
+def found(text: str, language: str, **kw) -> list[tuple[str, str]]:
+    return [(text[s.start:s.end], s.type) for s in GazetteerRecognizer(language, **kw).analyze(text, None)]
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl", "sv", "sl", "en"])
+def test_name_lists_have_gendered_first_names(lang: str) -> None:
+    lists = name_lists(lang)
+    assert len(lists.first_names_male) > 50 and len(lists.first_names_female) > 50
+    assert len(lists.last_names) > 100
+    assert lists is name_lists(lang)  # loaded once
+
+
+def test_name_lists_content() -> None:
+    cs = name_lists("cs")
+    assert "Jan" in cs.first_names_male and "Jana" in cs.first_names_female and "Praha" in cs.cities
+    assert "Nováková" in cs.last_names_female and "Novák" in cs.last_names_male
+    assert "Kowalska" in name_lists("pl").last_names  # feminine forms derived for Polish
+    assert name_lists("xx").first_names_male == frozenset()
+    assert gazetteer.default_recognizers("xx") == []
+
+
+def test_inflection_rules() -> None:
+    assert {"Jany", "Janě", "Janu", "Janou"} <= inflect("Jana", "cs")
+    assert {"Nováka", "Novákovi", "Novákem"} <= inflect("Novák", "cs")
+    assert {"Novákové", "Novákovou"} <= inflect("Nováková", "cs")
+    assert {"Marka", "Markovi"} <= inflect("Marek", "cs")
+    assert {"Praze", "Prahy"} <= inflect("Praha", "cs", person=False)
+    assert {"Nováka", "Novákovi", "Novákom"} <= inflect("Novák", "sk")
+    assert {"Novaka", "Novaku", "Novakom"} <= inflect("Novak", "sl")
+    assert inflect("Anna", "en") == set() and inflect("Andersson", "sv") == set()
+
+
+def test_czech_names_and_places_with_inflection() -> None:
+    text = "Včera jsem potkal Janu Novákovou a Petra Dvořáka v Praze. Pak přišel Novák s Janou."
+    got = found(text, "cs")
+    assert ("Janu Novákovou", "PERSON_NAME") in got
+    assert ("Petra Dvořáka", "PERSON_NAME") in got
+    assert ("Praze", "CITY") in got
+    assert ("Novák", "SURNAME") in got and ("Janou", "FIRST_NAME") in got
+
+
+def test_spans_are_person_or_location_with_low_priority() -> None:
+    spans = GazetteerRecognizer("cs").analyze("Potkal jsem Jana Nováka v Brně.", None)
+    assert {s.category for s in spans} == {Category.PERSON, Category.LOCATION}
+    assert all(s.priority < 0 and 0 < s.score <= 0.6 for s in spans)
+
+
+def test_sentence_start_and_stoplist_policy() -> None:
+    assert found("Mary went home.", "en") == []                   # lone name at sentence start
+    assert ("Mary Smith", "PERSON_NAME") in found("Mary Smith went home.", "en")  # corroborated
+    assert found("We will meet in May and Will said so.", "en") == []  # stoplist
+    assert ("Mary", "FIRST_NAME") in found("Then I met Mary.", "en")
+    assert found("jan novák přišel", "cs") == []                  # lowercase never matches
+
+
+def test_multiword_place_and_street() -> None:
+    got = found("Bydlí v Hradec Králové, ulice Vizovická 12.", "cs")
+    assert ("Hradec Králové", "CITY") in got
+    assert ("Vizovická", "STREET") in got
+    assert ("Vizovická", "STREET") not in found("Vizovická silnice je dlouhá.", "cs")
+
+
+@pytest.mark.parametrize("lang,text,expected", [
+    ("sk", "Stretol som Jána Nováka v Bratislave.", [("Jána Nováka", "PERSON_NAME"), ("Bratislave", "CITY")]),
+    ("sl", "Včeraj sem srečal Janeza Novaka v Ljubljani.", [("Janeza Novaka", "PERSON_NAME"), ("Ljubljani", "CITY")]),
+    ("sv", "Igår träffade jag Anna Andersson i Göteborg.", [("Anna Andersson", "PERSON_NAME"), ("Göteborg", "CITY")]),
+    ("en", "Yesterday John Smith moved to Alabama.", [("John Smith", "PERSON_NAME"), ("Alabama", "REGION")]),
+])
+def test_other_languages(lang: str, text: str, expected: list[tuple[str, str]]) -> None:
+    got = found(text, lang)
+    for item in expected:
+        assert item in got
+
+
+@pytest.mark.skipif(not morfeusz_available(), reason="morfeusz2 (with its dictionary) is not installed")
+def test_polish_morfeusz_inflected_names_and_places() -> None:
+    text = ("Wczoraj spotkałem Jana Kowalskiego we Wrocławiu. Mieszka w Zielonej Górze. "
+            "Sąd Najwyższy orzekł. Rozmawiałem z Kowalskim.")
+    got = found(text, "pl")
+    assert ("Jana Kowalskiego", "PERSON_NAME") in got
+    assert ("Wrocławiu", "CITY") in got
+    assert ("Zielonej Górze", "CITY") in got or ("Zielonej Górze", "PLACE") in got
+    assert ("Kowalskim", "SURNAME") in got
+    assert not any(t in ("Sąd", "Najwyższy", "Sąd Najwyższy") for t, _ in got)
+    assert GazetteerRecognizer("pl").name == "gazetteer_morfeusz"
+    assert ("Kanadzie", "PLACE") in found("Rozmawiał o Kanadzie.", "pl")  # geographic, not a city
+
+
+def test_polish_fallback_without_morfeusz() -> None:
+    got = found("Wczoraj spotkałem Jana Kowalskiego w Krakowie.", "pl", use_morfeusz=False)
+    assert any(t == "Kowalskiego" or t.endswith("Kowalskiego") for t, _ in got)

