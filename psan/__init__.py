@@ -41,12 +41,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from psan.celery import celery_init_app
     celery_init_app(app)
 
-    from psan.auth import bp as auth_bp
-    from psan.main import bp as main_bp
-    from psan.users import bp as users_bp
-    app.register_blueprint(auth_bp)
-    app.register_blueprint(users_bp)
-    app.register_blueprint(main_bp)
+    from psan.blueprints import register_all
+    register_all(app)
 
     from psan.cli import register_commands
     register_commands(app)

@@ -17,7 +17,7 @@ from flask_login import current_user
 F = TypeVar("F", bound=Callable)
 
 
-class Access(str, enum.Enum):
+class Access(enum.StrEnum):
     PUBLIC = "public"
     USER = "user"    # any logged-in, active account
     ADMIN = "admin"

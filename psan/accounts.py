@@ -14,7 +14,7 @@ from psan import db
 from psan.passwords import hash_password
 
 
-class Role(str, enum.Enum):
+class Role(enum.StrEnum):
     ADMIN = "ADMIN"
     USER = "USER"
 
@@ -59,6 +59,10 @@ def password_fingerprint(password_hash: str | None) -> str:
 COLUMNS = "id, email, name, role, window_size, active, password_hash"
 
 
+INSERT_SQL = ("INSERT INTO account (email, name, role, password_hash, window_size) "
+              "VALUES (%s, %s, %s, %s, %s) RETURNING id, email, name, role, window_size, active, password_hash")
+
+
 def normalize_email(email: str) -> str:
     return email.strip().lower()
 
@@ -89,8 +93,7 @@ def create(email: str, name: str, role: Role, password: str | None, window_size:
     window = window_size or current_app.config["DEFAULT_WINDOW_SIZE"]
     try:
         row = db.query_one(
-            f"INSERT INTO account (email, name, role, password_hash, window_size) VALUES (%s, %s, %s, %s, %s) "
-            f"RETURNING {COLUMNS}",
+            INSERT_SQL,
             (normalize_email(email), name.strip(), role.value, hash_password(password) if password else None, window),
             conn,
         )

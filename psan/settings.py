@@ -46,7 +46,8 @@ def env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
     return result
 
 
-def load_config(app: Flask, overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> str:
+def load_config(app: Flask, overrides: Mapping[str, Any] | None = None,
+                environ: Mapping[str, str] | None = None) -> str:
     """Fill ``app.config`` and return the selected mode."""
     environ = os.environ if environ is None else environ
     mode = (overrides or {}).get("PSAN_CONFIG") or environ.get("PSAN_CONFIG", "production")
@@ -70,7 +71,8 @@ def check_config(config: Mapping[str, Any], mode: str) -> None:
         if not secret or secret == config.get("INSECURE_DEFAULT_SECRET_KEY") or len(str(secret)) < 16:
             raise ConfigurationError(
                 "SECRET_KEY is missing or still the default. Set PSAN_SECRET_KEY (at least 16 random characters, "
-                "e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`) or SECRET_KEY in instance/config.py."
+                "e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`) "
+                "or SECRET_KEY in instance/config.py."
             )
     if not config.get("DATABASE_URL"):
         raise ConfigurationError("DATABASE_URL is not set (PSAN_DATABASE_URL or instance/config.py).")

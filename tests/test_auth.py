@@ -33,7 +33,7 @@ def test_login_failure_does_not_reveal_which_emails_exist(client, clean_app):
 
 
 def test_disabled_account_cannot_log_in(client, clean_app):
-    from psan import accounts, db
+    from psan import db
     account = make_account(clean_app, "off@example.org")
     with clean_app.app_context(), db.transaction() as conn:
         db.execute("UPDATE account SET active = false WHERE id = %s", (account.id,), conn)

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass, field
 
 
-class Category(str, enum.Enum):
+class Category(enum.StrEnum):
     """Coarse categories used for display, rules and output tags."""
 
     PERSON = "PERSON"
@@ -23,7 +23,7 @@ class Category(str, enum.Enum):
     OTHER = "OTHER"
 
 
-class Decision(str, enum.Enum):
+class Decision(enum.StrEnum):
     """What a span finally is."""
 
     PUBLIC = "PUBLIC"

@@ -1,0 +1,18 @@
+"""Every blueprint of the web app, registered by :func:`psan.create_app` in this order.
+
+Add a new blueprint here (one line); its views must declare their access level (see psan.access).
+"""
+from __future__ import annotations
+
+from importlib import import_module
+
+BLUEPRINTS = [
+    "psan.auth",
+    "psan.users",
+    "psan.main",
+]
+
+
+def register_all(app) -> None:
+    for module_name in BLUEPRINTS:
+        app.register_blueprint(import_module(module_name).bp)
