@@ -2,7 +2,7 @@
 import os
 
 #: marker value; production refuses to start while the secret key still equals it
-INSECURE_DEFAULT_SECRET_KEY = "psan-insecure-default-secret-key"  # noqa: S105 - a marker, refused in production
+INSECURE_DEFAULT_SECRET_KEY = "psan-insecure-default-secret-key"  # noqa: S105 # nosec B105
 SECRET_KEY = INSECURE_DEFAULT_SECRET_KEY
 
 # --- services -----------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def password_fingerprint(password_hash: str | None) -> str:
     return hashlib.sha256((password_hash or "").encode()).hexdigest()[:16]
 
 
-COLUMNS = "id, email, name, role, window_size, active, password_hash"
+SELECT_SQL = "SELECT id, email, name, role, window_size, active, password_hash FROM account"
 
 
 INSERT_SQL = ("INSERT INTO account (email, name, role, password_hash, window_size) "
@@ -68,18 +68,17 @@ def normalize_email(email: str) -> str:
 
 
 def get(account_id: int, conn=None) -> Account | None:
-    row = db.query_one(f"SELECT {COLUMNS} FROM account WHERE id = %s", (account_id,), conn)  # noqa: S608 - constant columns
+    row = db.query_one(SELECT_SQL + " WHERE id = %s", (account_id,), conn)
     return Account.from_row(row) if row else None
 
 
 def get_by_email(email: str, conn=None) -> Account | None:
-    row = db.query_one(f"SELECT {COLUMNS} FROM account WHERE email = %s",  # noqa: S608 - constant columns
-                       (normalize_email(email),), conn)
+    row = db.query_one(SELECT_SQL + " WHERE email = %s", (normalize_email(email),), conn)
     return Account.from_row(row) if row else None
 
 
 def list_all(conn=None) -> list[Account]:
-    rows = db.query(f"SELECT {COLUMNS} FROM account ORDER BY lower(name), email", None, conn)  # noqa: S608
+    rows = db.query(SELECT_SQL + " ORDER BY lower(name), email", None, conn)
     return [Account.from_row(r) for r in rows]
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from xml.sax.handler import ContentHandler
+from xml.sax.handler import ContentHandler  # nosec B406
 
 from defusedxml import ElementTree as DefusedET
 from defusedxml.expatreader import create_parser

@@ -275,7 +275,7 @@ SECRET_KEYWORDS = (
 
 _keyword_alt = "|".join(re.escape(k).replace(r"\ ", r"[ _-]?") for k in sorted(SECRET_KEYWORDS, key=len, reverse=True))
 #: only password words may take a verb instead of ``:``/``=`` ("heslo je X"); "the token is valid" is prose
-_PASSWORD_WORDS = "password|passwd|heslo|hasło|haslo|lösenord|losenord|geslo"  # noqa: S105 - keywords
+_PASSWORD_WORDS = "password|passwd|heslo|hasło|haslo|lösenord|losenord|geslo"  # noqa: S105 - keywords  # nosec B105
 #: keyword then ``:``/``=``/``=>`` (or a password word + is/je/jest/är/to), then the value
 SECRET_AFTER_KEYWORD = re.compile(
     rf"(?<![\w-])(?:(?i:{_keyword_alt})\s*(?::|=>|=)\s*|(?i:{_PASSWORD_WORDS})\s+(?i:is|je|jest|to|är)\s+)"
