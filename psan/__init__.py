@@ -6,17 +6,15 @@ lives in :mod:`psan.tool` and works without the web app.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-INSTANCE_DIR = Path(__file__).resolve().parent.parent / "instance"
-
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.  ``config`` overrides everything else (tests); ``PSAN_CONFIG`` may be among it."""
-    app = Flask(__name__, instance_path=str(INSTANCE_DIR), instance_relative_config=True)
+    from psan.paths import instance_dir
+    app = Flask(__name__, instance_path=str(instance_dir()), instance_relative_config=True)
     from psan.settings import load_config
     load_config(app, config)
 

@@ -1,11 +1,9 @@
 """Schema migrations with yoyo-migrations over the SQL files in ``db/migrations``."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from yoyo import get_backend, read_migrations
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "db" / "migrations"
+from psan.paths import migrations_dir
 
 
 def _backend(database_url: str):
@@ -17,7 +15,7 @@ def _backend(database_url: str):
 def upgrade(database_url: str) -> list[str]:
     """Apply pending migrations under yoyo's lock; return the ids applied (empty when up to date)."""
     backend = _backend(database_url)
-    migrations = read_migrations(str(MIGRATIONS_DIR))
+    migrations = read_migrations(str(migrations_dir()))
     with backend.lock():
         pending = backend.to_apply(migrations)
         backend.apply_migrations(pending)
@@ -27,6 +25,6 @@ def upgrade(database_url: str) -> list[str]:
 def status(database_url: str) -> list[tuple[str, bool]]:
     """Every known migration with whether it is applied."""
     backend = _backend(database_url)
-    migrations = read_migrations(str(MIGRATIONS_DIR))
+    migrations = read_migrations(str(migrations_dir()))
     applied = {m.id for m in backend.to_rollback(migrations)}
     return [(m.id, m.id in applied) for m in migrations]

@@ -1,0 +1,45 @@
+# psan — the two commands: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+EXTRAS ?= dev,embedded,server,polish
+
+.PHONY: run test lint eval bench install clean help
+
+help:
+	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured)"
+	@echo "make test   run the whole test suite (PSAN_TEST_DATABASE_URL / PSAN_TEST_REDIS_URL or embedded ones)"
+	@echo "make lint   ruff and bandit"
+	@echo "make eval   regenerate the ner_eval reports in ner_eval/results"
+	@echo "make bench  run the benchmarks under bench/"
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "needs $(PYTHON) (set PYTHON=...)"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[$(EXTRAS)]"
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m psan.devstack
+
+test: $(STAMP)
+	$(PY) -m pytest -p no:cacheprovider $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/bandit -q -c pyproject.toml -r psan config
+
+eval: $(STAMP)
+	$(PY) -m ner_eval all --out ner_eval/results
+
+bench: $(STAMP)
+	$(PY) bench/bench_rules.py
+	$(PY) bench/bench_preannotation.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

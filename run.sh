@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Container entry point: migrate, then run uWSGI and/or the Celery worker and stop both cleanly.
+#   run.sh all     web server and worker in one container (small installations, the thesis' layout)
+#   run.sh web     only uWSGI            run.sh worker   only the Celery worker
+set -euo pipefail
+mode="${1:-all}"
+export PSAN_BIND="${PSAN_BIND:-0.0.0.0:5000}"
+cd "$(dirname "$0")"
+
+if [[ "$mode" == "all" || "$mode" == "web" ]]; then
+  flask --app psan db upgrade
+  flask --app psan registration-link
+fi
+
+pids=()
+stop() {
+  trap - TERM INT
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait
+}
+trap stop TERM INT
+
+if [[ "$mode" == "all" || "$mode" == "web" ]]; then
+  uwsgi --ini uwsgi.ini &
+  pids+=("$!")
+fi
+if [[ "$mode" == "all" || "$mode" == "worker" ]]; then
+  celery -A psan.celery.worker worker --loglevel=INFO --concurrency="${PSAN_WORKER_CONCURRENCY:-2}" &
+  pids+=("$!")
+fi
+if [[ ${#pids[@]} -eq 0 ]]; then
+  echo "usage: run.sh [all|web|worker]" >&2
+  exit 2
+fi
+
+# when one process dies, stop the other one too so the orchestrator restarts the container
+status=0
+wait -n "${pids[@]}" || status=$?
+stop
+exit "$status"
