@@ -1,0 +1,225 @@
+"""Czech (and roughly Slovak) declension of names by suffix rules.
+
+Why: no Czech morphological dictionary is installable offline, and a name
+surrogate must stand in the original's case ("s Novákem" → "se Svobodou" is
+wrong, "s Novákem" → "s Dvořákem" is right).  Approach:
+
+* :func:`decline` gives the singular paradigm of a lemma by its declension
+  class (ending: -ová/-á, -ý, -í, -a, -e/-ie, -o, consonant hard/soft, with the
+  fleeting e of -ek/-ec/-el) and gender; slots are case numbers 1–7 with a
+  variant letter where Czech has two endings (``3a`` Novákovi / ``3b`` Nováku);
+* :func:`analyse` recovers (lemma, slot) candidates of a form: lemmas from
+  the name lists (exact) or guessed by undoing the endings, checked by
+  re-declining;
+* the surrogate lemma is drawn from the *same class and gender* so that the
+  original's slot exists, and :func:`inflect` returns that slot's form.
+
+Limits: singular only, no plural family forms ("Novákovi" as plural),
+foreign names are treated by their ending; ambiguous forms ("Jana" = Jana
+nominative or Jan genitive) are resolved by list membership, then gender,
+then a slot prior favouring the nominative.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from psan.tool.recognizers.gazetteer import name_lists
+
+_SOFT = "žščřcjďťňxsz"
+_SOFT_A = "žščřcj"
+_VOWELS = "aeiouyáéíóúůýě"
+
+
+def _mutate(stem: str) -> str:
+    """Dative/locative of feminine -a nouns: stem + ending (Jitka → Jitce, Olga → Olze, Věra → Věře)."""
+    if stem.endswith("ch"):
+        return stem[:-2] + "še"
+    last = stem[-1:]
+    if last == "k":
+        return stem[:-1] + "ce"
+    if last in "hg":
+        return stem[:-1] + "ze"
+    if last == "r":
+        return stem[:-1] + "ře"
+    if last in "dtnbpfvm":
+        return stem + "ě"
+    if last in _SOFT_A:
+        return stem + "i"
+    return stem + "e"
+
+
+def word_class(lemma: str, gender: str) -> str:
+    """Declension class used to pick a surrogate that declines like the original."""
+    low = lemma.lower()
+    if low.endswith("ová"):
+        return "ova"
+    for end, cls in (("á", "a_adj"), ("ý", "y_adj"), ("í", "i_adj"), ("ie", "ie")):
+        if low.endswith(end):
+            return cls
+    if low.endswith("a"):
+        return f"a_{gender or 'f'}" + ("_soft" if low[-2:-1] in _SOFT_A else "")
+    if low.endswith("e"):
+        return "e"
+    if low.endswith("o"):
+        return "o"
+    if gender == "f" or not low[-1:].isalpha():
+        return "indecl"
+    if _fleeting(low):
+        return "fl_" + low[-2:]
+    if low.endswith(("k", "h", "g", "ch")):
+        return "hard_k"
+    if low.endswith("r") and low[-2:-1] not in _VOWELS:
+        return "hard_r"
+    return "soft" if low[-1] in _SOFT else "hard"
+
+
+def _fleeting(low: str) -> bool:
+    return len(low) > 4 and low.endswith(("ek", "ec", "el")) and low[-3] not in _VOWELS and low[-3] != "l"
+
+
+@lru_cache(maxsize=100_000)
+def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str]:
+    """Singular paradigm: slot → form (slot = case number plus variant letter)."""
+    cls = word_class(lemma, gender)
+    w = lemma
+    if cls in ("ova", "a_adj"):
+        s = w[:-1]
+        return {"1": w, "2": s + "é", "3": s + "é", "4": s + "ou", "5": w, "6": s + "é", "7": s + "ou"}
+    if cls == "y_adj":
+        s = w[:-1]
+        return {"1": w, "2": s + "ého", "3": s + "ému", "4": s + "ého", "5": w, "6": s + "ém", "7": s + "ým"}
+    if cls == "i_adj":
+        if gender == "f":
+            return {"1": w}
+        return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "5": w, "6": w + "m", "7": w + "m"}
+    if cls == "ie":
+        s = w[:-1]
+        return {"1": w, "2": w, "3": s + "i", "4": s + "i", "5": w, "6": s + "i", "7": s + "í"}
+    if cls.startswith("a_"):
+        s = w[:-1]
+        gen = s + ("i" if cls.endswith("soft") else "y")
+        if cls.startswith("a_m") and person:
+            return {"1": w, "2": gen, "3": s + "ovi", "4": s + "u", "5": s + "o", "6": s + "ovi", "7": s + "ou"}
+        mut = _mutate(s)
+        return {"1": w, "2": gen, "3": mut, "4": s + ("i" if cls.endswith("soft") else "u"), "5": s + "o",
+                "6": mut, "7": s + "ou"}
+    if cls == "e":
+        s = w[:-1]
+        if gender == "f":
+            return {"1": w, "2": w, "3": s + "i", "4": s + "i", "5": w, "6": s + "i", "7": s + "í"}
+        return {"1": w}
+    if cls == "o":
+        s = w[:-1]
+        if person:
+            return {"1": w, "2": s + "a", "3": s + "ovi", "4": s + "a", "5": w, "6": s + "ovi", "7": s + "em"}
+        loc = s + ("ě" if s[-1:] in "dtnbpfvm" else "e")
+        return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6a": loc, "6b": s + "u", "7": s + "em"}
+    if cls == "indecl":
+        return {"1": w}
+    if cls.startswith("fl_"):
+        s = w[:-2] + w[-1]  # Marek → Mark, Němec → Němc, Pavel → Pavl
+        voc = {"k": s + "u", "c": w[:-2] + "če", "l": s + "e"}[w[-1].lower()]
+        soft = w[-1].lower() == "c"
+        a = "e" if soft else "a"
+        if not person:
+            return {"1": w, "2": s + a, "3": s + ("i" if soft else "u"), "4": w, "5": voc,
+                    "6": s + ("i" if soft else "u"), "7": s + "em"}
+        return {"1": w, "2": s + a, "3a": s + "ovi", "3b": s + ("i" if soft else "u"), "4": s + a, "5": voc,
+                "6a": s + "ovi", "6b": s + ("i" if soft else "u"), "7": s + "em"}
+    soft = cls == "soft"
+    if soft:
+        voc = w + "i"
+    elif cls == "hard_k":
+        voc = w + "u"
+    elif cls == "hard_r":
+        voc = w[:-1] + "ře"
+    else:
+        voc = w + "e"
+    if not person:
+        loc = w + ("i" if soft else ("ě" if w[-1:] in "dtnbpfvm" else "e"))
+        return {"1": w, "2a": w + ("e" if soft else "a"), "2b": w + ("e" if soft else "u"),
+                "3": w + ("i" if soft else "u"), "4": w, "5": voc, "6a": loc, "6b": w + ("i" if soft else "u"),
+                "7": w + "em"}
+    return {"1": w, "2": w + ("e" if soft else "a"), "3a": w + "ovi", "3b": w + ("i" if soft else "u"),
+            "4": w + ("e" if soft else "a"), "5": voc, "6a": w + "ovi", "6b": w + ("i" if soft else "u"),
+            "7": w + "em"}
+
+
+_SLOT_PRIOR = {"1": 0, "2": 1, "7": 2, "3a": 3, "3b": 3, "3": 3, "6a": 4, "6b": 4, "6": 4, "4": 5, "2a": 1,
+               "2b": 1, "5": 6}
+_UNDO = ("", "a", "o", "ý", "á", "í", "e", "ie", "ová", "ek", "ec", "el", "k", "h", "g", "ch", "r")
+
+
+@cache
+def _known(language: str) -> dict[str, str]:
+    """Known lemma → gender ('m'/'f') from the name lists."""
+    lists = name_lists(language)
+    genders: dict[str, str] = {}
+    for name in lists.first_names_male | lists.last_names_male:
+        genders[name] = "m"
+    for name in lists.first_names_female | lists.last_names_female:
+        genders.setdefault(name, "f")
+    for name in lists.last_names:
+        genders.setdefault(name, "f" if name.endswith("á") else "m")
+    for name in lists.cities:
+        if " " not in name:
+            genders.setdefault(name, "f" if name.endswith("a") else "m")
+    return genders
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    lemma: str
+    slot: str
+    gender: str
+    known: bool
+
+
+def analyse(form: str, language: str = "cs", gender_hint: str = "", person: bool = True) -> list[Reading]:
+    """(lemma, slot) readings of a name form, best first."""
+    known = _known(language)
+    candidates: set[str] = {form}
+    for cut in range(1, min(5, len(form) - 1)):
+        stem = form[:-cut]
+        for end in _UNDO:
+            candidates.add(stem + end)
+            if end == "":
+                for a, b in (("c", "k"), ("z", "h"), ("ř", "r"), ("š", "ch")):
+                    if stem.endswith(a):
+                        candidates.add(stem[: -len(a)] + b + "a")
+        if stem[-1:] in "kcl" and len(stem) > 2:
+            candidates.add(stem[:-1] + "e" + stem[-1])  # fleeting e: Mark → Marek
+    readings: list[tuple[tuple[int, int, int, int], Reading]] = []
+    for lemma in candidates:
+        if len(lemma) < 2:
+            continue
+        genders = [known[lemma]] if lemma in known else ["m", "f"]
+        for g in genders:
+            for slot, f in decline(lemma, g, person).items():
+                if f != form:
+                    continue
+                is_known = lemma in known
+                rank = (0 if is_known else 1, 0 if not gender_hint or g == gender_hint else 1,
+                        _SLOT_PRIOR.get(slot, 9), 0 if lemma == form else 1)
+                readings.append((rank, Reading(lemma, slot, g, is_known)))
+    readings.sort(key=lambda x: (x[0], x[1].lemma))
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for _r, rd in readings:
+        k = (rd.lemma, rd.slot, rd.gender)
+        if k not in seen:
+            seen.add(k)
+            out.append(rd)
+    return out
+
+
+def inflect(lemma: str, slot: str, gender: str, person: bool = True) -> str:
+    """``lemma`` in ``slot`` (falls back to the case without variant, then to the lemma)."""
+    table = decline(lemma, gender, person)
+    if slot in table:
+        return table[slot]
+    for k, v in table.items():
+        if k[0] == slot[0]:
+            return v
+    return lemma

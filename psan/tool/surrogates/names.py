@@ -1,0 +1,170 @@
+"""Name and place pools, and per-word lemma/form handling for inflected languages.
+
+Why: the entity's surrogate is chosen at lemma level (one person = one
+surrogate name) and each mention is re-inflected into the original mention's
+form: Polish by Morfeusz2 (:mod:`.inflect_pl`), Czech/Slovak by declension
+rules with a surrogate of the same declension class (:mod:`.inflect_cs`),
+Swedish/English by keeping a genitive ``-s``.  Pools are sorted lists so a
+draw depends only on the seeded stream, never on set iteration order.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from psan.tool.recognizers.gazetteer import LOCALES, name_lists
+from psan.tool.surrogates import inflect_cs, inflect_pl
+
+FIRST, LAST, PLACE = "first", "last", "place"
+_PL_ADJ = ("ski", "cki", "dzki", "ska", "cka", "dzka")
+
+#: honorifics and particles kept as they are inside a person region
+KEEP_WORDS = frozenset({
+    "mr", "mrs", "ms", "miss", "dr", "prof", "sir", "lord", "lady", "judge", "pan", "paní", "pani", "pán", "slečna",
+    "ing", "mgr", "bc", "phdr", "mudr", "judr", "rndr", "doc", "herr", "fru", "fröken", "von", "van", "de", "der",
+    "den", "la", "le", "di", "da", "del", "dos", "bin", "ibn", "al", "jr", "sr",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Pools:
+    first_m: tuple[str, ...]
+    first_f: tuple[str, ...]
+    last_m: tuple[str, ...]
+    last_f: tuple[str, ...]
+    last: tuple[str, ...]
+    cities: tuple[str, ...]
+    streets: tuple[str, ...]
+    countries: tuple[str, ...]
+
+
+def _single(values: Any) -> tuple[str, ...]:
+    return tuple(sorted(v for v in values if v and " " not in v and "-" not in v and v.isalpha()))
+
+
+@cache
+def pools(language: str) -> Pools:
+    """Sorted single-word name pools (surrogate lemmas) and place lists for ``language`` (English fallback)."""
+    lists = name_lists(language if language in LOCALES else "en")
+    cities = tuple(sorted(lists.cities or lists.regions))
+    countries: set[str] = set()
+    for locale in LOCALES.get(language, ("en_US",)):
+        provider = importlib.import_module(f"faker.providers.address.{locale}").Provider
+        countries.update(str(c) for c in getattr(provider, "countries", ()) or ())
+    if not countries:
+        countries.update(importlib.import_module("faker.providers.address.en_US").Provider.countries)
+    last_m = _single(lists.last_names_male) or _single(lists.last_names)
+    last_f = _single(lists.last_names_female) or _single(lists.last_names)
+    return Pools(_single(lists.first_names_male), _single(lists.first_names_female), last_m, last_f,
+                 _single(lists.last_names), cities, tuple(sorted(lists.streets)), tuple(sorted(countries)))
+
+
+@cache
+def _faker(language: str) -> Any:
+    from faker import Faker
+    return Faker(list(LOCALES.get(language, ("en_US",))))
+
+
+def faker_value(language: str, method: str, seed: int) -> str:
+    """One seeded Faker value (cities/streets/companies where the locale has no list)."""
+    fake = _faker(language)
+    fake.seed_instance(seed)
+    return str(getattr(fake, method)())
+
+
+# ---------------------------------------------------------------- word analysis
+
+
+@dataclass(frozen=True, slots=True)
+class WordForm:
+    """What a surrogate word must copy from the original word."""
+
+    lemma: str
+    gender: str = ""
+    pl: inflect_pl.Interp | None = None
+    cs: inflect_cs.Reading | None = None
+    genitive: str = ""  # sv/en possessive suffix kept ("s", "'s")
+
+
+def gender_hint(word: str, language: str, role: str) -> str:
+    """'m'/'f' when the lists or the ending tell, else ''."""
+    p = pools(language)
+    if role == FIRST or role == "":
+        if word in p.first_f and word not in p.first_m:
+            return "f"
+        if word in p.first_m and word not in p.first_f:
+            return "m"
+    if language in ("cs", "sk") and word.lower().endswith(("ová", "á")):
+        return "f"
+    if language == "pl" and word.lower().endswith(("ska", "cka", "dzka")):
+        return "f"
+    return ""
+
+
+def analyse_word(word: str, language: str, role: str, gender: str = "") -> WordForm:
+    """Lemma and form information of one (title-cased) original word."""
+    person = role != PLACE
+    if language == "pl" and inflect_pl.available():
+        readings = inflect_pl.analyse(word, role)
+        if readings and readings[0].lemma[:1].isupper():
+            r = readings[0]
+            g = "f" if r.gender == "f" else "m" if r.gender.startswith("m") else ""
+            return WordForm(r.base, g, pl=r)
+        return WordForm(word, gender)
+    if language in ("cs", "sk"):
+        readings = inflect_cs.analyse(word, language, gender, person)
+        if readings:
+            r = readings[0]
+            return WordForm(r.lemma, r.gender if r.known or not gender else gender, cs=r)
+        return WordForm(word, gender)
+    if language in ("sv", "en", "") or language not in ("pl", "cs", "sk"):
+        p = pools(language)
+        known = set(p.first_m) | set(p.first_f) | set(p.last) | set(p.cities)
+        if word.endswith("s") and word not in known and word[:-1] in known:
+            return WordForm(word[:-1], gender, genitive="s")
+    return WordForm(word, gender)
+
+
+def candidates(language: str, role: str, gender: str, form: WordForm) -> tuple[str, ...]:
+    """Surrogate lemma pool for a word: same role and gender; Czech: same declension class first."""
+    p = pools(language)
+    if role == FIRST:
+        pool = p.first_f if gender == "f" else p.first_m if gender == "m" else p.first_m + p.first_f
+    elif role == LAST:
+        pool = p.last_f if gender == "f" else p.last_m if gender == "m" else p.last
+    else:
+        pool = tuple(c for c in p.cities if " " not in c)
+    if language == "pl" and inflect_pl.available() and form.pl is not None:
+        pool = _pl_known(language, role, pool) or pool
+        adjectival = form.lemma.endswith(_PL_ADJ)
+        pool = tuple(c for c in pool if c.endswith(_PL_ADJ) == adjectival) or pool
+    if language in ("cs", "sk") and form.cs is not None:
+        cls = inflect_cs.word_class(form.lemma, form.gender or gender or "m")
+        same = tuple(c for c in pool if inflect_cs.word_class(c, form.gender or gender or "m") == cls)
+        if same:
+            return same
+    return pool
+
+
+@cache
+def _pl_known(language: str, role: str, pool: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(c for c in pool if inflect_pl.known(c, role if role != PLACE else "place"))
+
+
+def realize(lemma: str, form: WordForm, language: str, role: str, gender: str = "", strict: bool = False) -> str | None:
+    """The surrogate lemma in the original word's form (``strict``: ``None`` when Morfeusz has no such form)."""
+    if form.pl is not None:
+        got = inflect_pl.inflect(lemma, form.pl, role if role != PLACE else "place")
+        return got if got is not None or strict else lemma
+    if form.cs is not None:
+        return inflect_cs.inflect(lemma, form.cs.slot, form.gender or gender or "m", role != PLACE)
+    if form.genitive:
+        return lemma if lemma.endswith(("s", "x", "z")) else lemma + form.genitive
+    return lemma
+
+
+def draw(rng: random.Random, pool: tuple[str, ...]) -> str | None:
+    return rng.choice(pool) if pool else None
