@@ -39,9 +39,10 @@ PROXY_FIX_X_FOR = 0
 def _instance_setting(name: str) -> str | None:
     if not CONFIG_FILE.exists():
         return None
-    values: dict = {}
-    exec(compile(CONFIG_FILE.read_text(), str(CONFIG_FILE), "exec"), values)  # noqa: S102
-    return values.get(name)
+    from flask import Config
+    config = Config(str(INSTANCE))
+    config.from_pyfile(str(CONFIG_FILE))
+    return config.get(name)
 
 
 def ensure_local_config() -> None:
@@ -103,18 +104,18 @@ def main() -> int:
         if not (env.get("PSAN_REDIS_URL") or _instance_setting("REDIS_URL")):
             env["PSAN_REDIS_URL"] = start_redis(stack)
         flask = [sys.executable, "-m", "flask", "--app", "psan"]
-        subprocess.run([*flask, "db", "upgrade"], env=env, check=True)  # noqa: S603
-        subprocess.run([*flask, "registration-link"], env=env, check=True)  # noqa: S603
+        subprocess.run([*flask, "db", "upgrade"], env=env, check=True)  # noqa: S603  # nosec B603
+        subprocess.run([*flask, "registration-link"], env=env, check=True)  # noqa: S603  # nosec B603
         bin_dir = Path(sys.executable).parent
         uwsgi = shutil.which("uwsgi", path=str(bin_dir)) or shutil.which("uwsgi")
         if uwsgi is None:
             print("uWSGI is not installed: `pip install uwsgi` (needs a C compiler and Python headers)",
                   file=sys.stderr)
             return 1
-        children.append(subprocess.Popen(  # noqa: S603
+        children.append(subprocess.Popen(  # noqa: S603  # nosec B603
             [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", "--loglevel=INFO",
              "--concurrency=1"], env=env))
-        children.append(subprocess.Popen(  # noqa: S603
+        children.append(subprocess.Popen(  # noqa: S603  # nosec B603
             [uwsgi, "--ini", "uwsgi.ini", "--processes", "2"], env={**env, "PSAN_BIND": f"{host}:{port}"}))
         print(f"\npsan is running on http://{host}:{port}  (Ctrl-C stops it)\n", flush=True)
         stopping = False
