@@ -54,3 +54,15 @@ HSTS_SECONDS = 0
 # --- NLP ----------------------------------------------------------------------------------------
 #: folder with NameTag models (*.ner); see README "NER models"
 NAMETAG_MODELS_DIR = os.environ.get("PSAN_NAMETAG_MODELS")
+
+# --- documents and annotation -------------------------------------------------------------------
+#: longest accepted document (characters after decoding)
+MAX_DOCUMENT_CHARS = 5_000_000
+#: most files in one uploaded ZIP
+MAX_ZIP_MEMBERS = 1000
+#: most bytes all members of one ZIP may unpack to (zip-bomb guard)
+MAX_ZIP_UNCOMPRESSED = 200 * 1024 * 1024
+#: rule edits within this many seconds are applied to a project's documents in one background run
+REANNOTATE_DEBOUNCE_SECONDS = 2
+#: how long an annotation window stays leased to its annotator without any request (seconds)
+WINDOW_LEASE_SECONDS = 900

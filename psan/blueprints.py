@@ -10,6 +10,8 @@ BLUEPRINTS = [
     "psan.auth",
     "psan.users",
     "psan.main",
+    "psan.projects",
+    "psan.documents",
 ]
 
 

@@ -1,0 +1,6 @@
+"""Admin pages for documents: upload, live status list, downloads, retry, delete."""
+from flask import Blueprint
+
+bp = Blueprint("documents", __name__, url_prefix="/documents")
+
+from psan.documents import views  # noqa: E402,F401

@@ -1,0 +1,186 @@
+"""Document administration: upload (text, files, ZIPs), live list, downloads, retry, delete.
+
+Pre-processing is queued only after the request's transaction has committed, so the worker
+always finds the NEW document it is asked to process.
+"""
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+
+from flask import abort, current_app, flash, jsonify, redirect, render_template, request, send_file, url_for
+from flask_login import current_user
+
+from psan import db
+from psan.access import admin
+from psan.documents import bp
+from psan.documents.forms import ActionForm, UploadForm
+from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
+from psan.store import documents as store_documents
+from psan.store import output as store_output
+from psan.store import projects as store_projects
+
+DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
+
+
+def _project_or_404(raw: object) -> dict:
+    try:
+        project_id = int(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        abort(404)
+    return store_projects.get_project(project_id) or abort(404)
+
+
+def _default_project_id() -> int:
+    row = db.query_one("SELECT id FROM project ORDER BY is_default DESC, id LIMIT 1")
+    return row["id"] if row else abort(404)
+
+
+def _document_or_404(document_id: int) -> dict:
+    return db.query_one("SELECT id, project_id, name, language, status::text AS status, text, tagged_xml "
+                        "FROM document WHERE id = %s", (document_id,)) or abort(404)
+
+
+def _enqueue(document_ids: list[int]) -> None:
+    """Commit the request's transaction, then queue pre-processing (the worker must see the rows)."""
+    from psan.celery.tasks import pre_process
+    db.get_conn().commit()
+    failed = 0
+    for document_id in document_ids:
+        try:
+            pre_process.delay(document_id)
+        except Exception:  # noqa: BLE001 - the document stays NEW and can be retried
+            current_app.logger.exception("could not queue pre-processing of document %s", document_id)
+            failed += 1
+    if failed:
+        flash(f"{failed} document(s) could not be queued (is the broker running?); use Retry later.", "warning")
+
+
+@bp.route("/")
+@admin
+def index():
+    project = _project_or_404(request.args.get("project") or _default_project_id())
+    return render_template("documents/index.html", project=project, projects=store_projects.list_projects(),
+                           documents=store_documents.list_documents(db.get_conn(), project["id"]),
+                           action_form=ActionForm(), kinds=DOWNLOAD_KINDS)
+
+
+@bp.route("/status")
+@admin
+def status():
+    """Live status for documents.js: every document of the project with status and progress."""
+    project = _project_or_404(request.args.get("project"))
+    rows = store_documents.list_documents(db.get_conn(), project["id"])
+    return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"], "error": r["error"] or "",
+                               "progress": r["progress"], "tokens": r["token_count"]} for r in rows])
+
+
+@bp.route("/upload", methods=["GET", "POST"])
+@admin
+def upload():
+    form = UploadForm()
+    form.project.choices = [(p["id"], p["name"]) for p in store_projects.list_projects()]
+    if request.method == "GET" and request.args.get("project", "").isdigit():
+        form.project.data = int(request.args["project"])
+    if not form.validate_on_submit():
+        return render_template("documents/upload.html", form=form)
+    project = _project_or_404(form.project.data)
+    language = form.language.data or project["language"]
+    limits = Limits(current_app.config["MAX_DOCUMENT_CHARS"], current_app.config["MAX_ZIP_MEMBERS"],
+                    current_app.config["MAX_ZIP_UNCOMPRESSED"])
+    accepted: list[TextFile] = []
+    errors: list[str] = []
+    if (form.text.data or "").strip():
+        name = (form.name.data or "").strip() or f"text {datetime.now(UTC):%Y-%m-%d %H:%M:%S}"
+        try:
+            accepted.append(decode(form.text.data.replace("\r\n", "\n").encode("utf-8"), name, limits.max_chars))
+        except UploadError as exc:
+            errors.append(str(exc))
+    for storage in request.files.getlist(form.files.name):
+        if not storage or not storage.filename:
+            continue
+        files, refused = read_upload(storage.read(), storage.filename, limits)
+        accepted.extend(files)
+        errors.extend(refused)
+    for message in errors:
+        flash(f"Refused: {message}", "danger")
+    if not accepted:
+        if not errors:
+            flash("Nothing to upload: paste a text or choose files.", "warning")
+        db.mark_rollback()
+        return render_template("documents/upload.html", form=form), 400 if errors else 200
+    conn = db.get_conn()
+    ids = [store_documents.create_document(conn, project["id"], f.name, language, f.text, current_user.id)
+           for f in accepted]
+    for f in accepted:
+        if f.note:
+            flash(f"{f.name}: {f.note}.", "info")
+    flash(f"{len(ids)} document(s) uploaded; recognition is running.", "success")
+    _enqueue(ids)
+    return redirect(url_for("documents.index", project=project["id"]))
+
+
+@bp.route("/<int:document_id>/download/<kind>")
+@admin
+def download(document_id: int, kind: str):
+    if kind not in DOWNLOAD_KINDS:
+        abort(404)
+    document = _document_or_404(document_id)
+    if kind == "input":
+        content, suffix, mimetype = document["text"], ".txt", "text/plain"
+    elif kind == "xml":
+        content, suffix, mimetype = document["tagged_xml"], ".xml", "application/xml"
+    else:
+        content = store_output.render_document(db.get_conn(), document_id, kind)
+        suffix, mimetype = f".{kind}.txt", "text/plain"
+    if content is None:
+        abort(409, "The document is not recognized yet.")
+    return send_file(io.BytesIO(content.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8", as_attachment=True,
+                     download_name=store_output.safe_filename(document["name"], suffix))
+
+
+@bp.route("/project/<int:project_id>/download/<kind>")
+@admin
+def download_project(project_id: int, kind: str):
+    if kind not in DOWNLOAD_KINDS:
+        abort(404)
+    project = _project_or_404(project_id)
+    data = store_output.project_zip(db.get_conn(), project_id, kind)
+    return send_file(io.BytesIO(data), mimetype="application/zip", as_attachment=True,
+                     download_name=store_output.safe_filename(project["name"], f"-{kind}.zip"))
+
+
+@bp.route("/<int:document_id>/delete", methods=["POST"])
+@admin
+def delete(document_id: int):
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    document = _document_or_404(document_id)
+    store_documents.delete_document(db.get_conn(), document_id)
+    db.get_conn().commit()
+    # lookup rules made from this document's annotations are gone: other documents lose their votes
+    try:
+        from psan.store.annotate import schedule_project_reannotation
+        schedule_project_reannotation(document["project_id"])
+    except Exception:  # noqa: BLE001 - deletion is done; re-annotation catches up with the next rule change
+        current_app.logger.exception("could not schedule re-annotation of project %s", document["project_id"])
+    flash(f"Document {document['name']} deleted.", "success")
+    return redirect(url_for("documents.index", project=document["project_id"]))
+
+
+@bp.route("/<int:document_id>/retry", methods=["POST"])
+@admin
+def retry(document_id: int):
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    document = _document_or_404(document_id)
+    if document["status"] not in ("FAILED", "NEW"):
+        flash("Only failed or waiting documents can be retried.", "warning")
+    else:
+        db.execute("UPDATE document SET status = 'NEW', error = NULL, updated_at = now() WHERE id = %s",
+                   (document_id,))
+        _enqueue([document_id])
+        flash(f"Document {document['name']} queued again.", "success")
+    return redirect(url_for("documents.index", project=document["project_id"]))
+
+

@@ -1,0 +1,117 @@
+"""Project administration.
+
+The pipeline JSON is validated by building a :class:`psan.tool.pipeline.Pipeline` (cached, so the
+worker-side cost is paid once); any error becomes a form message, never a 500.
+"""
+from __future__ import annotations
+
+import json
+
+from flask import abort, flash, redirect, render_template, request, url_for
+
+from psan import db
+from psan.access import admin
+from psan.projects import bp
+from psan.projects.forms import ConfirmDeleteForm, ProjectForm
+from psan.store import projects as store_projects
+from psan.store.annotate import refresh_project_statuses
+from psan.store.pipelines import validate_config
+
+
+@bp.route("/")
+@admin
+def index():
+    return render_template("projects/index.html", projects=store_projects.list_projects())
+
+
+def _annotators() -> list[tuple[int, str]]:
+    rows = db.query("SELECT id, email, name FROM account WHERE role = 'USER' ORDER BY email")
+    return [(r["id"], f"{r['name']} <{r['email']}>" if r["name"] else r["email"]) for r in rows]
+
+
+def _parse_pipeline(form: ProjectForm) -> tuple[dict | None, bool]:
+    """(config, ok); adds a form error when the JSON is bad or does not build a pipeline."""
+    raw = (form.pipeline.data or "").strip()
+    if not raw:
+        return {}, True
+    try:
+        config = json.loads(raw)
+    except ValueError as exc:
+        form.pipeline.errors.append(f"Invalid JSON: {exc}")
+        return None, False
+    error = validate_config(config, form.language.data)
+    if error:
+        form.pipeline.errors.append(error)
+        return None, False
+    return config, True
+
+
+def _save(form: ProjectForm, project_id: int | None) -> int | None:
+    ok = form.validate_on_submit()
+    if not ok:
+        return None
+    config, ok = _parse_pipeline(form)
+    if form.private_threshold.data >= form.public_threshold.data:
+        form.private_threshold.errors.append("Must be below the public threshold.")
+        ok = False
+    if store_projects.name_taken(form.name.data.strip(), project_id):
+        form.name.errors.append("A project with this name exists.")
+        ok = False
+    if not ok:
+        return None
+    values = {"name": form.name.data.strip(), "language": form.language.data, "pipeline": config,
+              "public_threshold": form.public_threshold.data, "private_threshold": form.private_threshold.data}
+    saved_id = store_projects.save_project(values, project_id)
+    store_projects.set_members(saved_id, form.members.data or [])
+    refresh_project_statuses(db.get_conn(), saved_id)
+    return saved_id
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@admin
+def create():
+    form = ProjectForm()
+    form.members.choices = _annotators()
+    if _save(form, None) is not None:
+        flash("Project created.", "success")
+        return redirect(url_for("projects.index"))
+    return render_template("projects/edit.html", form=form, project=None)
+
+
+@bp.route("/<int:project_id>", methods=["GET", "POST"])
+@admin
+def edit(project_id: int):
+    project = store_projects.get_project(project_id) or abort(404)
+    form = ProjectForm()
+    form.members.choices = _annotators()
+    if request.method == "GET":
+        form.name.data = project["name"]
+        form.language.data = project["language"]
+        stored = project["pipeline"]
+        form.pipeline.data = json.dumps(stored, indent=2, ensure_ascii=False) if stored else ""
+        form.public_threshold.data = project["public_threshold"]
+        form.private_threshold.data = project["private_threshold"]
+        form.members.data = store_projects.member_ids(project_id)
+    elif _save(form, project_id) is not None:
+        flash("Project saved. A changed pipeline applies to documents uploaded from now on.", "success")
+        return redirect(url_for("projects.index"))
+    return render_template("projects/edit.html", form=form, project=project)
+
+
+@bp.route("/<int:project_id>/delete", methods=["GET", "POST"])
+@admin
+def delete(project_id: int):
+    project = store_projects.get_project(project_id) or abort(404)
+    if project["is_default"]:
+        flash("The default project cannot be deleted.", "warning")
+        return redirect(url_for("projects.index"))
+    form = ConfirmDeleteForm()
+    if form.validate_on_submit():
+        if form.confirm_name.data.strip() != project["name"]:
+            form.confirm_name.errors.append("The name does not match.")
+        else:
+            store_projects.delete_project(project_id)
+            flash(f"Project {project['name']} deleted with all its documents.", "success")
+            return redirect(url_for("projects.index"))
+    documents = db.query_one("SELECT count(*) AS n FROM document WHERE project_id = %s", (project_id,))["n"]
+    return render_template("projects/delete.html", form=form, project=project, documents=documents)

@@ -1,0 +1,74 @@
+"""Project rows and their members.
+
+Why here and not in the view: the annotation pages (another blueprint) and tasks need the same
+"which projects may this account annotate" and "which pipeline does this project use" queries.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import psycopg2.extras
+
+from psan import db
+
+LANGUAGES = {"en": "English", "cs": "Czech", "pl": "Polish", "sv": "Swedish", "sk": "Slovak", "sl": "Slovenian"}
+
+
+def list_projects(conn=None) -> list[dict[str, Any]]:
+    return db.query(
+        "SELECT p.*, (SELECT count(*) FROM document d WHERE d.project_id = p.id) AS documents, "
+        "(SELECT count(*) FROM project_member m WHERE m.project_id = p.id) AS members "
+        "FROM project p ORDER BY p.is_default DESC, p.name", None, conn)
+
+
+def get_project(project_id: int, conn=None) -> dict[str, Any] | None:
+    return db.query_one("SELECT * FROM project WHERE id = %s", (project_id,), conn)
+
+
+def member_ids(project_id: int, conn=None) -> list[int]:
+    return [r["account_id"] for r in db.query(
+        "SELECT account_id FROM project_member WHERE project_id = %s ORDER BY account_id", (project_id,), conn)]
+
+
+def set_members(project_id: int, account_ids: list[int], conn=None) -> None:
+    """Replace the project's annotators (unknown account ids are ignored)."""
+    db.execute("DELETE FROM project_member WHERE project_id = %s", (project_id,), conn)
+    if account_ids:
+        with (conn or db.get_conn()).cursor() as cur:
+            psycopg2.extras.execute_values(
+                cur, "INSERT INTO project_member (project_id, account_id) SELECT v.p, v.a FROM (VALUES %s) "
+                     "AS v(p, a) JOIN account ON account.id = v.a ON CONFLICT DO NOTHING",
+                [(project_id, a) for a in sorted(set(account_ids))])
+
+
+def save_project(values: dict[str, Any], project_id: int | None = None, conn=None) -> int:
+    """Insert or update a project's settings; returns its id."""
+    params = {**values, "pipeline": json.dumps(values.get("pipeline") or {})}
+    if project_id is None:
+        row = db.query_one("INSERT INTO project (name, language, pipeline, public_threshold, private_threshold) "
+                           "VALUES (%(name)s, %(language)s, %(pipeline)s::jsonb, %(public_threshold)s, "
+                           "%(private_threshold)s) RETURNING id", params, conn)
+        return int(row["id"])
+    db.execute("UPDATE project SET name = %(name)s, language = %(language)s, pipeline = %(pipeline)s::jsonb, "
+               "public_threshold = %(public_threshold)s, private_threshold = %(private_threshold)s "
+               "WHERE id = %(id)s", {**params, "id": project_id}, conn)
+    return project_id
+
+
+def name_taken(name: str, exclude_id: int | None = None, conn=None) -> bool:
+    return db.query_one("SELECT 1 FROM project WHERE name = %s AND id IS DISTINCT FROM %s",
+                        (name, exclude_id), conn) is not None
+
+
+def delete_project(project_id: int, conn=None) -> bool:
+    """Delete a project with its documents, rules, labels and everything below (cascade)."""
+    return db.execute("DELETE FROM project WHERE id = %s AND NOT is_default", (project_id,), conn) > 0
+
+
+def can_annotate(account_id: int, is_admin: bool, project_id: int, conn=None) -> bool:
+    """Admins annotate every project; annotators the projects they are members of."""
+    if is_admin:
+        return True
+    return db.query_one("SELECT 1 FROM project_member WHERE project_id = %s AND account_id = %s",
+                        (project_id, account_id), conn) is not None

@@ -1,0 +1,91 @@
+"""A project's rules as a :class:`psan.tool.rules.RuleSet`, and NE-type rule creation.
+
+Condition storage convention: ``NE_TYPE`` conditions are the entity type code; sequence
+conditions (``WORD_TYPE``/``LEMMA``) are the tokens joined by single spaces (see
+:func:`condition_to_text`), so a condition made from a document span splits back exactly.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import psycopg2.extras
+
+from psan import db
+from psan.tool.model import Category
+from psan.tool.rules import SEQUENCE_KINDS, Rule, RuleSet, RuleType, split_condition
+
+log = logging.getLogger(__name__)
+
+#: confidence of NE-type rules created automatically: 0 makes their spans suspicious
+NE_TYPE_DEFAULT_CONFIDENCE = 0.0
+
+
+def condition_to_text(tokens: Iterable[str]) -> str:
+    """Store a token sequence condition (tokens never contain whitespace)."""
+    return " ".join(tokens)
+
+
+def condition_from_text(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+def normalize_condition(text: str, tokenizer: Callable[[str], Any] | None = None) -> str:
+    """A typed condition split like documents are (pass the pipeline's tokenizer) and stored form."""
+    return condition_to_text(split_condition(text, tokenizer))
+
+
+def _category(value: str | None) -> Category | None:
+    try:
+        return Category(value) if value else None
+    except ValueError:
+        return None
+
+
+def load_rules(conn, project_id: int) -> list[Rule]:
+    """All rules of a project as library rules; duplicate NE-type conditions keep the oldest rule."""
+    rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
+                    "l.category AS label_category, r.author_id FROM rule r LEFT JOIN label l ON l.id = r.label_id "
+                    "WHERE r.project_id = %s ORDER BY r.id", (project_id,), conn)
+    rules: list[Rule] = []
+    ne_types: set[str] = set()
+    for r in rows:
+        condition: tuple[str, ...] | str = r["condition"]
+        if r["type"] in SEQUENCE_KINDS:
+            condition = condition_from_text(r["condition"])
+            if not condition:
+                continue
+        elif r["type"] == RuleType.NE_TYPE.value:
+            if condition in ne_types:
+                log.warning("project %s: rule %s duplicates NE type %r; ignored", project_id, r["id"], condition)
+                continue
+            ne_types.add(str(condition))
+        rules.append(Rule(id=r["id"], type=r["type"], condition=condition, confidence=r["confidence"],
+                          label=r["label_id"], case_sensitive=r["case_sensitive"],
+                          category=_category(r["label_category"]), author=r["author_id"]))
+    return rules
+
+
+def load_ruleset(conn, project_id: int) -> RuleSet:
+    """The project's rules compiled for matching (kinds without a compiler yet are skipped)."""
+    return RuleSet(load_rules(conn, project_id), ignore_unknown=True)
+
+
+def ensure_ne_type_rules(conn, project_id: int, types: Iterable[str],
+                         confidence: float = NE_TYPE_DEFAULT_CONFIDENCE) -> int:
+    """Create an NE_TYPE rule for each type the project has none for; returns how many were new.
+
+    ``ON CONFLICT DO NOTHING`` on the partial unique index keeps rules (and so the confidence an
+    admin already chose for a type) untouched.
+    """
+    wanted = sorted({t for t in types if t})
+    if not wanted:
+        return 0
+    with conn.cursor() as cur:
+        rows = psycopg2.extras.execute_values(
+            cur, "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence) VALUES %s "
+                 "ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL "
+                 "DO NOTHING RETURNING id",
+            [(project_id, RuleType.NE_TYPE.value, t, True, confidence) for t in wanted], fetch=True)
+    return len(rows)

@@ -1,0 +1,77 @@
+"""Project administration: pipeline validation, thresholds, members, deletion, access."""
+from __future__ import annotations
+
+import re
+
+from tests.conftest import csrf_token, make_account
+from tests.web.helpers import sql
+
+
+def _form(client, path, **data):
+    token = csrf_token(client, path)
+    base = {"name": "Proj", "language": "en", "pipeline": "", "public_threshold": "1", "private_threshold": "-1"}
+    return client.post(path, data={**base, **data, "csrf_token": token})
+
+
+def test_create_with_regex_pipeline_and_members(admin_client, clean_app):
+    make_account(clean_app, "ann@example.org")
+    ann = sql(clean_app, "SELECT id FROM account WHERE email = 'ann@example.org'")[0]["id"]
+    response = _form(admin_client, "/projects/new", name="Czech one", language="cs",
+                     pipeline='{"tokenizer": "regex", "ner": [], "recognizers": ["patterns"]}', members=str(ann))
+    assert response.status_code == 302, response.get_data(as_text=True)
+    row = sql(clean_app, "SELECT * FROM project WHERE name = 'Czech one'")[0]
+    assert row["language"] == "cs" and row["pipeline"]["tokenizer"] == "regex"
+    assert sql(clean_app, "SELECT account_id FROM project_member WHERE project_id = %s", (row["id"],)) == \
+        [{"account_id": ann}]
+    assert "Czech one" in admin_client.get("/projects/").get_data(as_text=True)
+
+
+def test_bad_pipelines_are_form_errors_not_500(admin_client, clean_app):
+    for pipeline, message in (("{not json", "Invalid JSON"), ('["x"]', "JSON object"),
+                              ('{"ner": ["nosuchkind"]}', "cannot be built"),
+                              ('{"tokenizer": "nametag"}', "cannot be built"),
+                              ('{"language": "cs"}', "differs")):
+        response = _form(admin_client, "/projects/new", name="Bad", pipeline=pipeline)
+        assert response.status_code == 200, pipeline
+        assert message in response.get_data(as_text=True), pipeline
+    assert not sql(clean_app, "SELECT 1 FROM project WHERE name = 'Bad'")
+
+
+def test_thresholds_must_be_ordered_and_names_unique(admin_client, clean_app):
+    response = _form(admin_client, "/projects/new", name="T", public_threshold="0", private_threshold="1")
+    assert "Must be below" in response.get_data(as_text=True)
+    response = _form(admin_client, "/projects/new", name="Default")
+    assert "exists" in response.get_data(as_text=True)
+
+
+def test_edit_and_delete_with_confirmation(admin_client, clean_app):
+    pid = sql(clean_app, "INSERT INTO project (name) VALUES ('Gone') RETURNING id")[0]["id"]
+    sql(clean_app, "INSERT INTO document (project_id, name, language, text) VALUES (%s, 'd', 'en', 'x')", (pid,))
+    assert admin_client.get(f"/projects/{pid}").status_code == 200
+    response = _form(admin_client, f"/projects/{pid}", name="Gone2", public_threshold="2")
+    assert response.status_code == 302
+    assert sql(clean_app, "SELECT public_threshold FROM project WHERE id = %s", (pid,))[0]["public_threshold"] == 2
+    page = admin_client.get(f"/projects/{pid}/delete").get_data(as_text=True)
+    assert "1 document" in page
+    token = csrf_token(admin_client, f"/projects/{pid}/delete")
+    wrong = admin_client.post(f"/projects/{pid}/delete", data={"csrf_token": token, "confirm_name": "nope"})
+    assert "does not match" in wrong.get_data(as_text=True)
+    ok = admin_client.post(f"/projects/{pid}/delete", data={"csrf_token": token, "confirm_name": "Gone2"})
+    assert ok.status_code == 302
+    assert not sql(clean_app, "SELECT 1 FROM project WHERE id = %s", (pid,))
+    assert not sql(clean_app, "SELECT 1 FROM document WHERE project_id = %s", (pid,))
+
+
+def test_default_project_cannot_be_deleted(admin_client, clean_app):
+    pid = sql(clean_app, "SELECT id FROM project WHERE is_default")[0]["id"]
+    response = admin_client.get(f"/projects/{pid}/delete")
+    assert response.status_code == 302
+    assert sql(clean_app, "SELECT 1 FROM project WHERE id = %s", (pid,))
+
+
+def test_forged_ids_and_annotators(admin_client, user_client, clean_app):
+    assert admin_client.get("/projects/999999").status_code == 404
+    assert admin_client.get("/projects/999999/delete").status_code == 404
+    for path in ("/projects/", "/projects/new", "/projects/1"):
+        assert user_client.get(path).status_code == 403
+    assert re.search(r"Projects", admin_client.get("/projects/").get_data(as_text=True))
