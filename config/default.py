@@ -13,6 +13,10 @@ DB_POOL_MAX = 20
 #: Redis URL used as Celery broker, result backend and rate-limit storage
 REDIS_URL = None
 CELERY_TASK_ALWAYS_EAGER = False
+#: queue the web app sends tasks to and the worker consumes (separate instances sharing a Redis need distinct ones)
+CELERY_QUEUE = "celery"
+#: seconds after which a task of a worker that died is handed to another worker
+CELERY_VISIBILITY_TIMEOUT = 3600
 
 # --- public address (used in links sent by e-mail and printed on first start) --------------------
 SERVER_URL = "http://127.0.0.1:5000"

@@ -39,9 +39,13 @@ def redis_url() -> Iterator[str]:
         yield url
 
 
+#: a queue of this test session only, so sessions sharing one Redis never take each other's tasks
+CELERY_QUEUE = f"psan-test-{os.getpid()}"
+
+
 def app_config(database_url: str, redis_url: str, **extra) -> dict:
     return {"PSAN_CONFIG": "testing", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", **extra}
+            "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", "CELERY_QUEUE": CELERY_QUEUE, **extra}
 
 
 @pytest.fixture(scope="session")
@@ -114,12 +118,14 @@ def user_client(clean_app):
 def celery_worker(app, database_url, redis_url) -> Iterator[subprocess.Popen]:
     """A real Celery worker process consuming from the test Redis."""
     env = {**os.environ, "PSAN_CONFIG": "testing", "PSAN_SECRET_KEY": TEST_SECRET,
-           "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url}
-    log = open(REPO / "test-artifacts" / "celery-worker.log", "w") if (REPO / "test-artifacts").is_dir() \
-        else subprocess.DEVNULL
+           "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url, "PSAN_CELERY_QUEUE": CELERY_QUEUE}
+    artifacts = REPO / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    log = open(artifacts / f"celery-worker-{os.getpid()}.log", "w")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", "--pool=solo", "--concurrency=1",
-         "--without-gossip", "--without-mingle", "--loglevel=INFO", "-n", f"test-{os.getpid()}@%h"],
+         "--without-gossip", "--without-mingle", "--loglevel=INFO", "-n", f"test-{os.getpid()}@%h",
+         "-Q", CELERY_QUEUE],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     celery_app = app.extensions["celery"]
@@ -138,3 +144,4 @@ def celery_worker(app, database_url, redis_url) -> Iterator[subprocess.Popen]:
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
+    log.close()

@@ -1,8 +1,9 @@
 """Real PostgreSQL and Redis for the tests: the machine's (PSAN_TEST_*_URL) or embedded ones.
 
 Every test session gets a database of its own (created on the server and dropped at the end), so
-the suite never touches data it did not create.  The Redis database named by PSAN_TEST_REDIS_URL is
-flushed at the start: point it at a database index reserved for tests (the default is 15).
+the suite never touches data it did not create.  With PSAN_TEST_REDIS_URL, each session uses a Celery
+queue of its own, so sessions sharing one Redis database do not interfere (point it at an index
+reserved for tests, e.g. 15).
 """
 from __future__ import annotations
 
@@ -68,8 +69,7 @@ def fresh_database(server_url: str) -> Iterator[str]:
 def redis_server() -> Iterator[str]:
     url = os.environ.get("PSAN_TEST_REDIS_URL")
     if url:
-        import redis
-        redis.Redis.from_url(url).flushdb()
+        # not flushed: other test sessions may share this database; each session has its own queue
         yield url
         return
     try:

@@ -30,6 +30,9 @@ def celery_init_app(app: Flask) -> Celery:
         result_expires=3600,
         broker_connection_retry_on_startup=True,
         task_always_eager=app.config.get("CELERY_TASK_ALWAYS_EAGER", False),
+        task_default_queue=app.config.get("CELERY_QUEUE", "celery"),
+        # a task whose worker died is redelivered after this many seconds (Redis transport)
+        broker_transport_options={"visibility_timeout": app.config.get("CELERY_VISIBILITY_TIMEOUT", 3600)},
         imports=("psan.celery.tasks",),
     )
     celery_app.set_default()
