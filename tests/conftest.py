@@ -45,7 +45,8 @@ CELERY_QUEUE = f"psan-test-{os.getpid()}"
 
 def app_config(database_url: str, redis_url: str, **extra) -> dict:
     return {"PSAN_CONFIG": "testing", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", "CELERY_QUEUE": CELERY_QUEUE, **extra}
+            "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", "CELERY_QUEUE": CELERY_QUEUE,
+            "RATELIMIT_KEY_PREFIX": CELERY_QUEUE, **extra}
 
 
 @pytest.fixture(scope="session")
@@ -64,11 +65,12 @@ def reset_database(app) -> None:
 
 @pytest.fixture()
 def clean_app(app):
-    """The app with an empty database and fresh rate limits."""
-    from psan.extensions import limiter
+    """The app with an empty database and fresh rate limits (only this session's limit counters)."""
+    import redis
     reset_database(app)
-    with app.app_context():
-        limiter.reset()
+    client = redis.Redis.from_url(app.config["REDIS_URL"])
+    for key in client.scan_iter(f"*{app.config['RATELIMIT_KEY_PREFIX']}*"):
+        client.delete(key)
     return app
 
 
