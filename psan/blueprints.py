@@ -12,6 +12,8 @@ BLUEPRINTS = [
     "psan.main",
     "psan.projects",
     "psan.documents",
+    "psan.rules",
+    "psan.labels",
 ]
 
 

@@ -1,0 +1,47 @@
+"""The label key as CSV: ``name,category,replacement`` (all three columns required, in this order).
+
+Import upserts on the label name: existing labels get the file's category and replacement (an empty
+cell clears them), missing ones are created.  Labels absent from the file are left alone.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+
+from psan.labels import store, validate
+from psan.labels.csvio import csv_response, read_csv, sorted_errors
+
+COLUMNS = ("name", "category", "replacement")
+
+
+def export_key(project: dict[str, Any]) -> Response:
+    rows = [(r["name"], r["category"], r["replacement"]) for r in store.list_labels(project["id"])]
+    return csv_response(f"labels-project-{project['id']}.csv", COLUMNS, rows)
+
+
+def import_key(project: dict[str, Any], data: bytes, account_id: int) -> tuple[list[str], int, int]:
+    """Validate every line, then upsert all or nothing; returns (errors, created, updated)."""
+    parsed = read_csv(data, COLUMNS)
+    errors = list(parsed.errors)
+    rows: list[tuple[str, str | None, str | None]] = []
+    seen: dict[str, int] = {}
+    for row in parsed.rows:
+        name, name_error = validate.clean_name(row.cells["name"])
+        category, category_error = validate.clean_category(row.cells["category"])
+        replacement, replacement_error = validate.clean_replacement(row.cells["replacement"])
+        problems = [e for e in (name_error, category_error, replacement_error) if e]
+        if not name_error and name in seen:
+            problems.append(f"duplicate of line {seen[name]}")
+        elif not name_error:
+            seen[name] = row.line
+        if problems:
+            errors.append(f"line {row.line}: {'; '.join(problems)}")
+        else:
+            rows.append((name, category, replacement))
+    if errors:
+        return sorted_errors(errors), 0, 0
+    if not rows:
+        return ["the file has a header but no labels"], 0, 0
+    created, changed = store.upsert_labels(project["id"], rows, account_id)
+    return [], created, changed

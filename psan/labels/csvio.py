@@ -1,0 +1,165 @@
+"""CSV export and strict import shared by the labels and rules pages.
+
+Format decisions (documented for admins in the import pages):
+
+* UTF-8; exports start with a byte order mark so spreadsheet programs detect the encoding, imports
+  accept files with or without it.  Any other encoding is rejected with the numbers of the bad lines.
+* Exports are injection-safe: a text cell starting with ``= + - @``, a tab or a carriage return is
+  prefixed with ``'`` so spreadsheets show it as text instead of evaluating it.  Imports undo exactly
+  that prefix, so export → import is lossless (a value that really starts with ``'`` followed by one
+  of those characters or another ``'`` is prefixed as well).  Plain numbers (``-1``, ``0.5``) are
+  harmless and left alone.
+* Import reads the whole file first and reports every bad line; the caller imports nothing unless
+  the file is entirely valid.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Response
+
+DANGEROUS_START = frozenset("=+-@\t\r")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)\Z")
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+MAX_IMPORT_ROWS = 100_000
+
+
+def escape_cell(value: str) -> str:
+    """Make a text cell safe to open in a spreadsheet (inverse: :func:`unescape_cell`)."""
+    if not value or _NUMBER.match(value):
+        return value
+    if value[0] in DANGEROUS_START or (value[0] == "'" and len(value) > 1 and
+                                       (value[1] in DANGEROUS_START or value[1] == "'")):
+        return "'" + value
+    return value
+
+
+def unescape_cell(value: str) -> str:
+    if len(value) > 1 and value[0] == "'" and (value[1] in DANGEROUS_START or value[1] == "'"):
+        return value[1:]
+    return value
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value) if value != int(value) else str(int(value))
+    return escape_cell(str(value))
+
+
+def csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Response:
+    """A CSV download; ``filename`` must be ASCII without quotes (callers build it from ids)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_cell(value) for value in row])
+    response = Response(("\ufeff" + buffer.getvalue()).encode("utf-8"), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"  # the label key is the pseudonymization secret
+    return response
+
+
+@dataclass(frozen=True, slots=True)
+class CsvRow:
+    line: int                # physical line where the record starts (the header is line 1)
+    cells: dict[str, str]    # header name → unescaped cell
+
+
+@dataclass
+class CsvFile:
+    """Rows are returned even when some lines are bad, so callers can report every line at once."""
+    rows: list[CsvRow]
+    columns: list[str]
+    errors: list[str]
+
+
+def _decode(data: bytes) -> tuple[str | None, list[str]]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    errors = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            errors.append(f"line {number}: not valid UTF-8 text (save the file as CSV UTF-8)")
+    return None, errors
+
+
+def _header_ok(found: list[str], required: Sequence[str], optional: Sequence[str]) -> bool:
+    extra = found[len(required):]
+    return found[:len(required)] == list(required) and len(set(extra)) == len(extra) and set(extra) <= set(optional)
+
+
+def read_csv(data: bytes, required: Sequence[str], optional: Sequence[str] = ()) -> CsvFile:
+    """Decode and split an uploaded CSV, checking encoding, header, record syntax and column counts.
+
+    The header must start with ``required`` (in order, case-insensitive) and may continue with any
+    of ``optional`` in any order.  Completely empty lines are skipped.
+    """
+    expected = ",".join(list(required) + [f"[{name}]" for name in optional])
+    if len(data) > MAX_IMPORT_BYTES:
+        return CsvFile([], [], [f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB"])
+    text, errors = _decode(data)
+    if text is None:
+        return CsvFile([], [], errors)
+    if "\x00" in text:
+        lines = sorted({text.count("\n", 0, m.start()) + 1 for m in re.finditer("\x00", text)})
+        return CsvFile([], [], [f"line {n}: contains a NUL character" for n in lines])
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    columns: list[str] | None = None
+    rows: list[CsvRow] = []
+    while True:
+        start = reader.line_num + 1
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            errors.append(f"line {start}: malformed CSV ({exc})")
+            if reader.line_num < start:
+                break
+            continue
+        if not any(cell.strip() for cell in record):
+            continue
+        if columns is None:
+            found = [cell.strip().lower() for cell in record]
+            if not _header_ok(found, required, optional):
+                return CsvFile([], [], [f"line {start}: wrong header {','.join(found)[:200]!r}, expected {expected}"])
+            columns = found
+            continue
+        if len(record) != len(columns):
+            errors.append(f"line {start}: expected {len(columns)} columns, found {len(record)}")
+            continue
+        if len(rows) >= MAX_IMPORT_ROWS:
+            errors.append(f"line {start}: more than {MAX_IMPORT_ROWS} rows; split the file")
+            break
+        rows.append(CsvRow(start, {name: unescape_cell(cell) for name, cell in zip(columns, record, strict=True)}))
+    if columns is None and not errors:
+        errors.append(f"the file is empty; the first line must be the header {expected}")
+    return CsvFile(rows, columns or [], errors)
+
+
+def sorted_errors(errors: list[str]) -> list[str]:
+    """File-level messages first, then line messages in line order."""
+    def key(message: str) -> int:
+        match = re.match(r"line (\d+):", message)
+        return int(match.group(1)) if match else 0
+    return sorted(errors, key=key)
+
+
+def has_control_chars(value: str) -> bool:
+    """Control characters never belong in names or conditions (and NUL cannot be stored at all)."""
+    return any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value)

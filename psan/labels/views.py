@@ -1,0 +1,118 @@
+"""HTML pages for labels.  The list and "create" are open to annotators of the project (without
+replacements); editing, deleting and the CSV key are admin-only."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+
+from psan import db
+from psan.access import admin, user
+from psan.labels import bp, store
+from psan.labels.csv_key import export_key, import_key
+from psan.labels.forms import DeleteForm, ImportForm, LabelForm, NewAdminLabelForm, NewLabelForm
+from psan.labels.projects import accessible_projects, chosen_project, project_or_404, reannotate, valid_id
+
+
+def _label_or_404(project_id: int, label_id: int) -> dict[str, Any]:
+    label = store.get_label(project_id, label_id) if valid_id(label_id) else None
+    return label or abort(404)
+
+
+def _render_index(project: dict[str, Any], form: NewLabelForm):
+    labels = store.list_labels(project["id"])
+    if not current_user.is_admin:  # the pseudonymization key never reaches an annotator's browser
+        labels = [{k: v for k, v in label.items() if k != "replacement"} for label in labels]
+    return render_template("labels/index.html", project=project, projects=accessible_projects(),
+                           labels=labels, form=form, delete_form=DeleteForm())
+
+
+def _new_form() -> NewLabelForm:
+    return NewAdminLabelForm() if current_user.is_admin else NewLabelForm()
+
+
+@bp.route("/")
+@user
+def index():
+    return _render_index(chosen_project(request.args.get("project")), _new_form())
+
+
+@bp.route("/<int:project_id>/new", methods=["POST"])
+@user
+def create(project_id: int):
+    project = project_or_404(project_id)
+    form = _new_form()
+    if form.validate_on_submit():
+        replacement = form.replacement.data if isinstance(form, LabelForm) else None
+        try:
+            store.create_label(project["id"], form.name.data.strip(), form.category.data or None,
+                               (replacement or "").strip() or None, current_user.id)
+        except store.LabelError as exc:
+            form.name.errors.append(str(exc))
+        else:
+            flash(f"Label {form.name.data.strip()} created.", "success")
+            return redirect(url_for("labels.index", project=project["id"]))
+    db.mark_rollback()
+    return _render_index(project, form)
+
+
+@bp.route("/<int:project_id>/<int:label_id>", methods=["GET", "POST"])
+@admin
+def edit(project_id: int, label_id: int):
+    project = project_or_404(project_id)
+    label = _label_or_404(project["id"], label_id)
+    form = LabelForm(data=None if request.method == "POST" else
+                     {"name": label["name"], "category": label["category"] or "",
+                      "replacement": label["replacement"] or ""})
+    if form.validate_on_submit():
+        try:
+            store.update_label(project["id"], label["id"], form.name.data.strip(), form.category.data or None,
+                               (form.replacement.data or "").strip() or None)
+        except store.LabelError as exc:
+            form.name.errors.append(str(exc))
+            db.mark_rollback()
+        else:
+            flash("Label saved.", "success")
+            return redirect(url_for("labels.index", project=project["id"]))
+    return render_template("labels/edit.html", project=project, label=label, form=form)
+
+
+@bp.route("/<int:project_id>/<int:label_id>/delete", methods=["GET", "POST"])
+@admin
+def delete(project_id: int, label_id: int):
+    """GET shows what the deletion does (rules and annotations lose the label); POST deletes."""
+    project = project_or_404(project_id)
+    label = _label_or_404(project["id"], label_id)
+    form = DeleteForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        store.delete_label(project["id"], label["id"])
+        if label["rule_count"] or label["annotation_count"]:
+            reannotate(project["id"])
+        flash(f"Label {label['name']} deleted.", "success")
+        return redirect(url_for("labels.index", project=project["id"]))
+    return render_template("labels/delete.html", project=project, label=label, form=form)
+
+
+@bp.route("/<int:project_id>/export.csv")
+@admin
+def export_csv(project_id: int):
+    return export_key(project_or_404(project_id))
+
+
+@bp.route("/<int:project_id>/import", methods=["GET", "POST"])
+@admin
+def import_csv(project_id: int):
+    project = project_or_404(project_id)
+    form = ImportForm()
+    errors: list[str] = []
+    if form.validate_on_submit():
+        errors, created, changed = import_key(project, form.file.data.read(), current_user.id)
+        if not errors:
+            flash(f"Imported the label key: {created} labels created, {changed} updated.", "success")
+            return redirect(url_for("labels.index", project=project["id"]))
+    if request.method == "POST":
+        db.mark_rollback()
+    return render_template("labels/import.html", project=project, form=form, errors=errors)

@@ -1,0 +1,166 @@
+"""Rules as CSV.
+
+Columns: ``type,condition,decision,label,author`` (required, in this order), then optionally
+``confidence`` and ``case_sensitive`` (any order).  Exports always write all seven so export →
+import is lossless.
+
+* ``decision`` is PUBLIC / PRIVATE / SUSPICIOUS, meaning confidence +1 / −1 / 0.  When a
+  ``confidence`` cell is filled it wins, and the decision (if not empty) must agree with its sign.
+* ``label`` is a label name of the target project; unknown names are errors unless the admin ticks
+  "create missing labels" (then they are created without category or replacement).
+* ``author`` is informational: an e-mail of an existing account is kept as the author, anything
+  else (empty, unknown e-mail) makes the importing admin the author.
+* ``case_sensitive`` is true/false (also 1/0, yes/no); empty means true.
+* Conditions: WORD_TYPE and LEMMA conditions are split by the document tokenizer and stored as
+  tokens joined by single spaces ("Novák," → "Novák ,"), like rules made in the annotation window;
+  other kinds are stripped.
+* Upsert on (type, condition, case_sensitive): existing rules get the file's confidence, label and
+  author.  Rules missing from the file are kept.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Response
+
+from psan import db
+from psan.labels import store as label_store
+from psan.labels import validate
+from psan.labels.csvio import csv_response, has_control_chars, read_csv, sorted_errors
+from psan.rules import store
+from psan.rules.filters import RULE_TYPES, RuleFilter
+from psan.tool.rules import SEQUENCE_KINDS, split_condition
+from psan.tool.tokenize import tokenize
+
+REQUIRED = ("type", "condition", "decision", "label", "author")
+OPTIONAL = ("confidence", "case_sensitive")
+CONDITION_MAX = 1000
+BOOLEANS = {"": True, "true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def export_rules(project: dict[str, Any], rule_filter: RuleFilter) -> Response:
+    rows = [(r["type"], r["condition"], store.decision_of(r["confidence"]), r["label_name"], r["author_email"],
+             r["confidence"], r["case_sensitive"]) for r in store.list_rules(project["id"], rule_filter)]
+    return csv_response(f"rules-project-{project['id']}.csv", REQUIRED + OPTIONAL, rows)
+
+
+def normalize_condition(rule_type: str, condition: str) -> str:
+    """The stored form: sequence conditions are split by the document tokenizer and joined by single
+    spaces (the convention of :mod:`psan.store.rules`), other kinds are stripped."""
+    if rule_type not in SEQUENCE_KINDS:
+        return condition.strip()
+    if not condition.strip():
+        return ""
+    return " ".join(split_condition(condition, tokenize))
+
+
+@dataclass
+class ImportResult:
+    errors: list[str] = field(default_factory=list)
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    labels_created: int = 0
+    unknown_authors: int = 0
+
+
+@dataclass
+class _Row:
+    type: str
+    condition: str
+    case_sensitive: bool
+    confidence: float
+    label: str | None
+    author: str
+
+
+def _confidence(cells: dict[str, str], problems: list[str]) -> float | None:
+    decision = cells["decision"].strip().upper()
+    if decision and decision not in store.DECISION_CONFIDENCE:
+        problems.append(f"decision {cells['decision'].strip()[:30]!r} is not PUBLIC, PRIVATE or SUSPICIOUS")
+        return None
+    raw = cells.get("confidence", "").strip()
+    if not raw:
+        if not decision:
+            problems.append("decision is empty")
+            return None
+        return store.DECISION_CONFIDENCE[decision]
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or abs(value) > store.CONFIDENCE_LIMIT:
+        problems.append(f"confidence {raw[:30]!r} is not a number between -1000 and 1000")
+        return None
+    if decision and store.decision_of(value) != decision:
+        problems.append(f"confidence {raw} contradicts decision {decision}")
+        return None
+    return value
+
+
+def _parse_row(cells: dict[str, str], labels: dict[str, int], create_labels: bool) -> tuple[_Row | None, list[str]]:
+    problems: list[str] = []
+    rule_type = cells["type"].strip().upper()
+    if rule_type not in RULE_TYPES:
+        problems.append(f"unknown type {cells['type'].strip()[:30]!r} (use one of {', '.join(RULE_TYPES)})")
+    condition = normalize_condition(rule_type, cells["condition"])
+    if has_control_chars(cells["condition"].strip()):  # before the tokenizer silently drops them
+        problems.append("condition contains control characters")
+    elif not condition:
+        problems.append("condition is empty")
+    elif len(condition) > CONDITION_MAX:
+        problems.append(f"condition is longer than {CONDITION_MAX} characters")
+    confidence = _confidence(cells, problems)
+    case_sensitive = BOOLEANS.get(cells.get("case_sensitive", "").strip().lower())
+    if case_sensitive is None:
+        problems.append("case_sensitive must be true or false")
+    label: str | None = None
+    if cells["label"].strip():
+        label, error = validate.clean_name(cells["label"])
+        if error:
+            problems.append(f"label: {error}")
+        elif label not in labels and not create_labels:
+            problems.append(f"unknown label {label!r} (create it first or tick 'create missing labels')")
+    if problems:
+        return None, problems
+    return _Row(rule_type, condition, bool(case_sensitive), float(confidence), label,
+                cells["author"].strip().lower()), []
+
+
+def import_rules(project: dict[str, Any], data: bytes, account_id: int, create_labels: bool) -> ImportResult:
+    """Validate every line, then upsert all rules or none."""
+    parsed = read_csv(data, REQUIRED, OPTIONAL)
+    result = ImportResult(errors=list(parsed.errors))
+    labels = label_store.label_ids_by_name(project["id"])
+    rows: list[_Row] = []
+    seen: dict[tuple[str, str, bool], int] = {}
+    for csv_row in parsed.rows:
+        row, problems = _parse_row(csv_row.cells, labels, create_labels)
+        if row is not None:
+            key = (row.type, row.condition, row.case_sensitive)
+            if key in seen:
+                problems = [f"duplicate of line {seen[key]} (same type, condition and case sensitivity)"]
+            else:
+                seen[key] = csv_row.line
+                rows.append(row)
+        if problems:
+            result.errors.append(f"line {csv_row.line}: {'; '.join(problems)}")
+    if not result.errors and not rows:
+        result.errors.append("the file has a header but no rules")
+    if result.errors:
+        result.errors = sorted_errors(result.errors)
+        return result
+    for name in sorted({r.label for r in rows if r.label and r.label not in labels}):
+        labels[name] = label_store.create_label(project["id"], name, None, None, account_id)
+        result.labels_created += 1
+    emails = sorted({r.author for r in rows if r.author})
+    accounts = {r["email"]: r["id"] for r in db.query("SELECT id, email FROM account WHERE email = ANY(%s)",
+                                                        (emails,))} if emails else {}
+    result.unknown_authors = sum(1 for r in rows if r.author and r.author not in accounts)
+    result.created, result.updated = store.upsert_rules(project["id"], [
+        (r.type, r.condition, r.case_sensitive, r.confidence, labels[r.label] if r.label else None,
+         accounts.get(r.author, account_id)) for r in rows])
+    result.unchanged = len(rows) - result.created - result.updated
+    return result

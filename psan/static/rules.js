@@ -1,0 +1,43 @@
+// Rules page enhancements (CSP: no inline scripts).  Without JavaScript the forms post normally.
+// Strings from the server are only ever inserted with textContent.
+"use strict";
+(function () {
+  function csrfToken(form) {
+    var input = form.querySelector('input[name="csrf_token"]');
+    return input ? input.value : "";
+  }
+
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) {
+        event.preventDefault();
+      }
+    });
+  });
+
+  document.querySelectorAll("form.js-confidence").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var status = form.querySelector(".js-status");
+      status.textContent = "…";
+      fetch(form.action, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {"X-CSRFToken": csrfToken(form), "Accept": "application/json"},
+        body: new FormData(form)
+      }).then(function (response) {
+        return response.json().then(function (data) { return {ok: response.ok, data: data}; });
+      }).then(function (result) {
+        if (!result.ok) {
+          status.textContent = String(result.data.error || "error");
+          return;
+        }
+        var cell = document.querySelector('[data-decision-of="' + String(Number(result.data.id)) + '"]');
+        if (cell) { cell.textContent = String(result.data.decision); }
+        status.textContent = "saved";
+      }).catch(function () {
+        status.textContent = "network error";
+      });
+    });
+  });
+})();
