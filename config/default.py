@@ -13,6 +13,8 @@ DB_POOL_MAX = 20
 #: Redis URL used as Celery broker, result backend and rate-limit storage
 REDIS_URL = None
 CELERY_TASK_ALWAYS_EAGER = False
+#: prefix of psan's own Redis keys (instances sharing one Redis database need distinct ones)
+REDIS_KEY_PREFIX = "psan"
 #: queue the web app sends tasks to and the worker consumes (separate instances sharing a Redis need distinct ones)
 CELERY_QUEUE = "celery"
 #: seconds after which a task of a worker that died is handed to another worker
@@ -70,3 +72,5 @@ MAX_ZIP_UNCOMPRESSED = 200 * 1024 * 1024
 REANNOTATE_DEBOUNCE_SECONDS = 2
 #: how long an annotation window stays leased to its annotator without any request (seconds)
 WINDOW_LEASE_SECONDS = 900
+#: a decision that creates a rule re-annotates its document at once up to this size; longer ones in the background
+SYNC_REANNOTATE_MAX_TOKENS = 200_000

@@ -14,6 +14,7 @@ BLUEPRINTS = [
     "psan.documents",
     "psan.rules",
     "psan.labels",
+    "psan.annotate",
 ]
 
 

@@ -46,7 +46,7 @@ CELERY_QUEUE = f"psan-test-{os.getpid()}"
 def app_config(database_url: str, redis_url: str, **extra) -> dict:
     return {"PSAN_CONFIG": "testing", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": database_url,
             "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", "CELERY_QUEUE": CELERY_QUEUE,
-            "RATELIMIT_KEY_PREFIX": CELERY_QUEUE, **extra}
+            "RATELIMIT_KEY_PREFIX": CELERY_QUEUE, "REDIS_KEY_PREFIX": CELERY_QUEUE, **extra}
 
 
 @pytest.fixture(scope="session")
@@ -120,7 +120,8 @@ def user_client(clean_app):
 def celery_worker(app, database_url, redis_url) -> Iterator[subprocess.Popen]:
     """A real Celery worker process consuming from the test Redis."""
     env = {**os.environ, "PSAN_CONFIG": "testing", "PSAN_SECRET_KEY": TEST_SECRET,
-           "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url, "PSAN_CELERY_QUEUE": CELERY_QUEUE}
+           "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url, "PSAN_CELERY_QUEUE": CELERY_QUEUE,
+           "PSAN_REDIS_KEY_PREFIX": CELERY_QUEUE}
     artifacts = REPO / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
     log = open(artifacts / f"celery-worker-{os.getpid()}.log", "w")  # noqa: SIM115 - closed with the process

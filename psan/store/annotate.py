@@ -174,7 +174,8 @@ def _redis() -> redis.Redis:
 
 
 def debounce_key(project_id: int) -> str:
-    return f"psan:reannotate:project:{int(project_id)}"
+    prefix = current_app.config.get("REDIS_KEY_PREFIX", "psan")
+    return f"{prefix}:reannotate:project:{int(project_id)}"
 
 
 def schedule_project_reannotation(project_id: int, exclude_document_id: int | None = None,

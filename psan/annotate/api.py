@@ -1,0 +1,269 @@
+"""JSON API of the annotation window (CSRF token in the ``X-CSRFToken`` header for POSTs).
+
+Routes (all for logged-in accounts unless noted):
+
+* ``GET  /annotate/api/window`` – the current window (assigned on first use); with
+  ``?document_id=&first_token=&end_token=`` a part of it – anything outside the window is 403.
+* ``POST /annotate/api/next`` – leave the window for a new one (409 while it has undecided spans
+  and the annotator decided nothing in it).
+* ``POST /annotate/api/open`` – admins: ``{document_id, start, size}`` opens any position.
+* ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
+  label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type``.
+* ``POST /annotate/api/label`` – ``{document_id, first_token, end_token, label_id | label_name
+  [+ label_category], always?}`` marks the span private with that (possibly new) label.
+* ``GET  /annotate/api/annotation/<id>`` – why an annotation of the window is decided.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import current_app, jsonify, request
+from flask_login import current_user
+from werkzeug.exceptions import HTTPException, NotFound
+
+from psan import db
+from psan.access import admin, user
+from psan.annotate import bp, validate
+from psan.annotate.content import span_text, window_json
+from psan.annotate.detail import annotation_detail
+from psan.store import decisions as store_decisions
+from psan.store import windows as store_windows
+from psan.store.projects import can_annotate
+from psan.store.windows import Window
+
+log = logging.getLogger(__name__)
+
+
+class Refused(HTTPException):
+    """403 with a message for the annotator (outside the window, expired window …)."""
+
+    code = 403
+
+
+class Conflict(HTTPException):
+    code = 409
+
+
+@bp.errorhandler(HTTPException)
+def _json_error(exc: HTTPException):
+    """The API always answers JSON, whatever the Accept header said."""
+    if request.path.startswith("/annotate/api/"):
+        return jsonify(error=exc.description or exc.name), exc.code or 500
+    return exc
+
+
+def _lease_seconds() -> int:
+    return int(current_app.config.get("WINDOW_LEASE_SECONDS", 900))
+
+
+def _window_size(size: int | None = None) -> int:
+    return max(10, size or current_user.window_size or current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
+
+
+def _payload() -> dict[str, Any]:
+    return validate.json_object(request.get_json(silent=True))
+
+
+def _owned_window(conn) -> Window:
+    """The caller's window, checked: it exists, is not lost to another annotator, project still allowed."""
+    window = store_windows.current_window(conn, current_user.id)
+    if window is None:
+        raise Refused("You have no annotation window; request one first.")
+    if store_windows.lost_to_other(conn, window):
+        raise Refused("Your annotation window expired and was given to someone else; request a new one.")
+    if not can_annotate(current_user.id, current_user.is_admin, window.project_id, conn):
+        store_windows.release(conn, current_user.id)
+        raise Refused("You may no longer annotate this project.")
+    return window
+
+
+def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
+    """Refuse (403) anything outside the window, including forged document ids."""
+    if document_id != window.document_id or not window.contains(first, end):
+        raise Refused("That text is outside your annotation window.")
+
+
+def _window_answer(conn, window: Window | None, **extra: Any):
+    if window is None:
+        return jsonify(window=None, message="Nothing is left to annotate right now.", **extra)
+    return jsonify(**window_json(conn, window, current_user.is_admin), **extra)
+
+
+@bp.route("/api/window", methods=["GET"])
+@user
+def api_window():
+    conn = db.get_conn()
+    if any(k in request.args for k in ("document_id", "first_token", "end_token")):
+        values: dict[str, Any] = {}
+        for key in ("document_id", "first_token", "end_token"):
+            raw = request.args.get(key, "")
+            values[key] = int(raw) if raw.isdigit() and len(raw) < 19 else raw
+        document_id, first, end = validate.span(values)
+        window = _owned_window(conn)
+        _check_span(window, document_id, first, end)
+        store_windows.renew(conn, current_user.id, _lease_seconds())
+        return jsonify(**window_json(conn, window, current_user.is_admin, first, end))
+    window = store_windows.current_window(conn, current_user.id)
+    if window is not None and (store_windows.lost_to_other(conn, window)
+                               or not can_annotate(current_user.id, current_user.is_admin, window.project_id, conn)):
+        window = None
+    if window is None:
+        window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(),
+                                           _lease_seconds())
+    else:
+        store_windows.renew(conn, current_user.id, _lease_seconds())
+        window = store_windows.current_window(conn, current_user.id)
+    return _window_answer(conn, window)
+
+
+@bp.route("/api/next", methods=["POST"])
+@user
+def api_next():
+    conn = db.get_conn()
+    window = store_windows.current_window(conn, current_user.id)
+    if (window is not None and not current_user.is_admin and window.decisions == 0
+            and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
+        raise Conflict("Decide at least one highlighted span in this window before moving on.")
+    window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
+    return _window_answer(conn, window)
+
+
+@bp.route("/api/open", methods=["POST"])
+@admin
+def api_open():
+    payload = _payload()
+    document_id = validate.integer(payload, "document_id", validate.MAX_ID)
+    start = validate.integer(payload, "start", required=False) or 0
+    size = validate.integer(payload, "size", store_windows.MAX_ADMIN_WINDOW, required=False)
+    conn = db.get_conn()
+    doc = store_windows.document_for_admin(conn, document_id)
+    if doc is None:
+        raise _not_found()
+    if doc["status"] not in store_windows.VIEWABLE_STATUSES or doc["token_count"] == 0:
+        raise Conflict(f"The document is {doc['status']}; it has no annotatable text yet.")
+    window = store_windows.open_at(conn, current_user.id, doc["id"], start, _window_size(size), _lease_seconds())
+    return _window_answer(conn, window)
+
+
+def _not_found() -> HTTPException:
+    return NotFound("Not found.")
+
+
+def _label_of_project(conn, project_id: int, label_id: int | None) -> int | None:
+    if label_id is None:
+        return None
+    if db.query_one("SELECT 1 FROM label WHERE id = %s AND project_id = %s", (label_id, project_id), conn) is None:
+        raise validate.Invalid("unknown label")
+    return label_id
+
+
+#: documents up to this many tokens are re-annotated inside the decision request; longer ones by the
+#: debounced background run (re-annotating 1M tokens takes seconds, the decision must answer in < 200 ms)
+SYNC_REANNOTATE_MAX_TOKENS = 200_000
+
+
+def _after_decision(conn, window: Window, outcome: store_decisions.Outcome) -> str | None:
+    """Bring this document up to date now, the project's other documents in the background."""
+    from psan.store import annotate as store_annotate
+    if outcome.rules_changed:
+        limit = int(current_app.config.get("SYNC_REANNOTATE_MAX_TOKENS", SYNC_REANNOTATE_MAX_TOKENS))
+        row = db.query_one("SELECT token_count FROM document WHERE id = %s", (window.document_id,), conn)
+        synchronous = row is not None and row["token_count"] <= limit
+        if synchronous:
+            result = store_annotate.reannotate_document_now(conn, window.document_id)
+            status = result.status if result else None
+        else:
+            status = store_annotate.update_document_status(conn, window.document_id)
+        try:
+            store_annotate.schedule_project_reannotation(
+                window.project_id, exclude_document_id=window.document_id if synchronous else None)
+        except Exception:  # noqa: BLE001 - the decision is saved; other documents catch up with the next run
+            log.exception("could not schedule the re-annotation of project %s", window.project_id)
+    else:
+        status = store_annotate.update_document_status(conn, window.document_id)
+    store_windows.renew(conn, current_user.id, _lease_seconds(), decided=True)
+    return status
+
+
+def _decided_answer(conn, outcome: store_decisions.Outcome, status: str | None):
+    window = store_windows.current_window(conn, current_user.id)
+    return _window_answer(conn, window, annotation_id=outcome.annotation_id, document_status=status,
+                          rules_changed=outcome.rules_changed)
+
+
+@bp.route("/api/decide", methods=["POST"])
+@user
+def api_decide():
+    payload = _payload()
+    document_id, first, end = validate.span(payload)
+    decision = validate.decision(payload)
+    try:
+        scope = store_decisions.Scope(payload.get("scope", "token"))
+    except ValueError:
+        raise validate.Invalid("scope must be token, word_type or ne_type") from None
+    always = validate.flag(payload, "always")
+    ne_type = validate.optional_text(payload, "ne_type")
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    label_id = _label_of_project(conn, window.project_id,
+                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
+    span = store_decisions.Span(window.project_id, document_id, first, end)
+    try:
+        outcome = store_decisions.decide(conn, span, scope, decision, current_user.id,
+                                         span_text(conn, document_id, first, end), label_id, always, ne_type)
+    except store_decisions.DecisionError as exc:
+        raise validate.Invalid(str(exc)) from None
+    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome))
+
+
+def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:
+    """An existing label of the project (by id or name) or a new one (annotators may create labels)."""
+    label_id = validate.integer(payload, "label_id", validate.MAX_ID, required=False)
+    if label_id is not None:
+        return _label_of_project(conn, project_id, label_id) or label_id
+    from psan.labels import validate as label_validate
+    name, error = label_validate.clean_name(payload.get("label_name"))
+    category, category_error = label_validate.clean_category(payload.get("label_category"))
+    if error or category_error:
+        raise validate.Invalid(error or category_error)
+    row = db.query_one("SELECT id FROM label WHERE project_id = %s AND name = %s", (project_id, name), conn)
+    if row:
+        return int(row["id"])
+    row = db.query_one("INSERT INTO label (project_id, name, category, created_by) VALUES (%s, %s, %s, %s) "
+                       "ON CONFLICT (project_id, name) DO UPDATE SET name = EXCLUDED.name RETURNING id",
+                       (project_id, name, category, current_user.id), conn)
+    return int(row["id"])
+
+
+@bp.route("/api/label", methods=["POST"])
+@user
+def api_label():
+    payload = _payload()
+    document_id, first, end = validate.span(payload)
+    always = validate.flag(payload, "always")
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    label_id = _label_from_payload(conn, payload, window.project_id)
+    span = store_decisions.Span(window.project_id, document_id, first, end)
+    try:
+        outcome = store_decisions.assign_label(conn, span, label_id, current_user.id,
+                                               span_text(conn, document_id, first, end), always)
+    except store_decisions.DecisionError as exc:
+        raise validate.Invalid(str(exc)) from None
+    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome))
+
+
+@bp.route("/api/annotation/<int:annotation_id>", methods=["GET"])
+@user
+def api_annotation(annotation_id: int):
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    row = db.query_one("SELECT document_id, first_token, end_token FROM annotation WHERE id = %s",
+                       (min(annotation_id, validate.MAX_ID),), conn)
+    if row is None:
+        raise _not_found()
+    _check_span(window, row["document_id"], row["first_token"], row["end_token"])
+    return jsonify(annotation_detail(conn, window, annotation_id))

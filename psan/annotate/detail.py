@@ -1,0 +1,62 @@
+"""Why a span is decided (thesis Figure 4.10): its rules, the person's decision and the history.
+
+Authors are shown by name (the thesis records the last author of every decision so annotators
+can check each other); label replacements are never selected.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from psan import db
+from psan.annotate.content import final_decision, label_names, rule_label
+from psan.store.windows import Window
+from psan.tool.voting import Thresholds
+
+#: history entries shown for one span
+HISTORY_LIMIT = 50
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any]:
+    a = db.query_one(
+        "SELECT a.id, a.document_id, a.first_token, a.end_token, a.token_decision::text AS token_decision, "
+        "a.token_label_id, a.rule_level, a.decided_at, acc.name AS decided_by_name, acc.email AS decided_by_email "
+        "FROM annotation a LEFT JOIN account acc ON acc.id = a.decided_by WHERE a.id = %s", (annotation_id,), conn)
+    rules = db.query(
+        "SELECT r.id, r.type::text AS type, r.condition, r.confidence, r.label_id, r.case_sensitive, "
+        "r.annotation_id IS NOT NULL AS lookup, acc.name AS author_name, acc.email AS author_email "
+        "FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id LEFT JOIN account acc ON acc.id = r.author_id "
+        "WHERE ar.annotation_id = %s ORDER BY abs(r.confidence) DESC, r.id", (annotation_id,), conn)
+    history = db.query(
+        "SELECT l.action, l.decision::text AS decision, l.label_name, l.created_at, acc.name AS author_name, "
+        "acc.email AS author_email FROM decision_log l LEFT JOIN account acc ON acc.id = l.account_id "
+        "WHERE l.document_id = %s AND l.first_token = %s AND l.end_token = %s ORDER BY l.created_at DESC, l.id DESC "
+        "LIMIT %s", (a["document_id"], a["first_token"], a["end_token"], HISTORY_LIMIT), conn)
+    entities = [r["type"] for r in db.query(
+        "SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s AND end_token = %s "
+        "ORDER BY type", (a["document_id"], a["first_token"], a["end_token"]), conn)]
+    thresholds = Thresholds(window.public_threshold, window.private_threshold)
+    by_rule = rule_label(rules)
+    names = label_names(conn, {x for x in [a["token_label_id"], by_rule, *(r["label_id"] for r in rules)]
+                               if x is not None})
+    decision = final_decision(a, thresholds)
+    label_id = (a["token_label_id"] if a["token_label_id"] is not None else by_rule) if decision == "PRIVATE" else None
+    return {
+        "id": a["id"], "first_token": a["first_token"], "end_token": a["end_token"],
+        "decision": decision, "rule_level": a["rule_level"], "rule_decision": str(thresholds.classify(a["rule_level"])),
+        "label": names.get(label_id) if label_id is not None else None, "label_id": label_id,
+        "token_decision": a["token_decision"] and {
+            "decision": a["token_decision"], "label": names.get(a["token_label_id"]),
+            "author": a["decided_by_name"] or "?", "at": _iso(a["decided_at"])},
+        "ne_types": entities,
+        "rules": [{"id": r["id"], "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
+                   "lookup": r["lookup"], "case_sensitive": r["case_sensitive"],
+                   "vote": "P" if r["confidence"] > 0 else ("S" if r["confidence"] < 0 else "C"),
+                   "label": names.get(r["label_id"]) if r["label_id"] is not None else None,
+                   "author": r["author_name"] or "?"} for r in rules],
+        "history": [{"action": h["action"], "decision": h["decision"], "label": h["label_name"],
+                     "author": h["author_name"] or "?", "at": _iso(h["created_at"])} for h in history],
+    }

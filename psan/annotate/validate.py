@@ -1,0 +1,65 @@
+"""Strict parsing of the JSON the annotation page sends: everything is re-checked on the server."""
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.exceptions import BadRequest
+
+#: token indexes and ids the API accepts (PostgreSQL integer / sane bigint range)
+MAX_INT = 2**31 - 1
+MAX_ID = 2**63 - 1
+DECISIONS = ("PUBLIC", "PRIVATE")
+
+
+class Invalid(BadRequest):
+    """A 400 answer whose description is shown to the annotator."""
+
+
+def json_object(payload: Any) -> dict[str, Any]:
+    if not isinstance(payload, dict):
+        raise Invalid("send a JSON object")
+    return payload
+
+
+def integer(payload: dict[str, Any], key: str, maximum: int = MAX_INT, required: bool = True) -> int | None:
+    """A JSON integer (not a bool, float or string) in ``[0, maximum]``."""
+    value = payload.get(key)
+    if value is None and not required:
+        return None
+    if type(value) is not int or not 0 <= value <= maximum:
+        raise Invalid(f"{key} must be an integer between 0 and {maximum}")
+    return value
+
+
+def span(payload: dict[str, Any]) -> tuple[int, int, int]:
+    """(document_id, first_token, end_token) with a non-empty token range."""
+    document_id = integer(payload, "document_id", MAX_ID)
+    first = integer(payload, "first_token")
+    end = integer(payload, "end_token")
+    assert document_id is not None and first is not None and end is not None  # nosec B101
+    if end <= first:
+        raise Invalid("end_token must be greater than first_token")
+    return document_id, first, end
+
+
+def decision(payload: dict[str, Any]) -> str:
+    value = payload.get("decision")
+    if value not in DECISIONS:
+        raise Invalid("decision must be PUBLIC or PRIVATE")
+    return str(value)
+
+
+def flag(payload: dict[str, Any], key: str) -> bool:
+    value = payload.get(key, False)
+    if not isinstance(value, bool):
+        raise Invalid(f"{key} must be true or false")
+    return value
+
+
+def optional_text(payload: dict[str, Any], key: str, max_length: int = 100) -> str | None:
+    value = payload.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > max_length:
+        raise Invalid(f"{key} must be text of at most {max_length} characters")
+    return value

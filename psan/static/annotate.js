@@ -1,0 +1,430 @@
+// Annotation window (psan/templates/annotate/index.html).  CSP: no inline code, no inline styles.
+// Every piece of document text, label name or rule condition reaches the DOM through textContent
+// or createTextNode, never innerHTML.  Decisions go through fetch() without page reloads.
+"use strict";
+(function () {
+  var root = document.getElementById("annotate");
+  if (!root) { return; }
+  var API = root.getAttribute("data-api");
+  var LABELS_API = root.getAttribute("data-labels-api");
+  var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  function byId(id) { return document.getElementById(id); }
+  var els = {
+    text: byId("ann-text"), message: byId("ann-message"), where: byId("ann-where"), status: byId("ann-status"),
+    selection: byId("ann-selection"), detail: byId("ann-detail"), mode: byId("ann-mode"), widen: byId("ann-widen"),
+    labelDialog: byId("ann-label-dialog"), labelForm: byId("ann-label-form"), labelName: byId("ann-label-name"),
+    labelList: byId("ann-label-list"), labelCategory: byId("ann-label-category"),
+    labelAlways: byId("ann-label-always"), labelCancel: byId("ann-label-cancel"), labelSpan: byId("ann-label-span"),
+    help: byId("ann-help"), helpButton: byId("ann-help-button"), helpClose: byId("ann-help-close")
+  };
+  var state = {data: null, sel: null, byAnnotation: true, labels: [], busy: false, detailId: null, cover: {}};
+
+  // --- server ------------------------------------------------------------------------------------------
+  function request(method, path, body) {
+    var options = {method: method, credentials: "same-origin", headers: {"Accept": "application/json"}};
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.headers["X-CSRFToken"] = CSRF;
+      options.body = JSON.stringify(body);
+    }
+    return fetch(path, options).then(function (response) {
+      return response.json().catch(function () { return {error: "unexpected answer"}; }).then(function (data) {
+        return {ok: response.ok, status: response.status, data: data};
+      });
+    }, function () { return {ok: false, status: 0, data: {error: "network error"}}; });
+  }
+
+  function showMessage(text, kind) {
+    els.message.className = "alert py-2 alert-" + (kind || "info");
+    els.message.textContent = String(text);
+    if (!text) { els.message.classList.add("d-none"); }
+  }
+
+  function accept(result, keepSelection) {
+    if (result.status === 401) { window.location.reload(); return false; }
+    if (!result.ok) { showMessage(result.data.error || ("error " + result.status), "warning"); return false; }
+    var previous = state.sel;
+    state.data = result.data;
+    render();
+    if (!state.data.window) { return true; }
+    if (keepSelection && previous && inWindow(previous.first, previous.end)) {
+      select(previous.first, previous.end);
+    } else {
+      selectNextUndecided(state.data.window.first_token - 1, 1) || selectAt(state.data.window.first_token);
+    }
+    return true;
+  }
+
+  // --- rendering ---------------------------------------------------------------------------------------
+  function decisionClass(a) {
+    if (a.decision === "PUBLIC") { return "dec-public"; }
+    if (a.decision === "PRIVATE") { return a.has_label ? "dec-private-label" : "dec-private-nolabel"; }
+    return "dec-suspicious";
+  }
+
+  function layers() {
+    // greedy interval colouring: longer (outer) spans first, each on the lowest free level
+    var anns = state.data.annotations.slice().sort(function (a, b) {
+      return a.first_token - b.first_token || b.end_token - a.end_token;
+    });
+    var levelEnds = [];
+    var cover = {};
+    anns.forEach(function (a) {
+      var level = 0;
+      while (level < levelEnds.length && levelEnds[level] > a.first_token) { level += 1; }
+      levelEnds[level] = a.end_token;
+      for (var i = a.first_token; i < a.end_token; i += 1) {
+        (cover[i] = cover[i] || [])[level] = a;
+      }
+    });
+    return cover;
+  }
+
+  function wrap(text, annsByLevel) {
+    var node = document.createTextNode(text);
+    (annsByLevel || []).forEach(function (a, level) {
+      if (!a) { return; }
+      var span = document.createElement("span");
+      span.className = "ann lvl-" + Math.min(level, 3) + " " + decisionClass(a);
+      span.setAttribute("data-ann", String(a.id));
+      span.appendChild(node);
+      node = span;
+    });
+    return node;
+  }
+
+  function render() {
+    var data = state.data;
+    els.text.replaceChildren();
+    els.detail.replaceChildren();
+    state.detailId = null;
+    if (!data || !data.window) {
+      els.where.textContent = "";
+      els.status.textContent = "";
+      els.selection.textContent = "";
+      showMessage((data && data.message) || "Nothing to annotate.", "info");
+      return;
+    }
+    els.where.textContent = data.project.name + " · " + data.document.name + " · tokens " +
+      data.window.first_token + "–" + data.window.end_token + " of " + data.document.token_count;
+    els.status.textContent = data.document.status;
+    els.widen.classList.toggle("d-none", !data.window.can_widen);
+    els.mode.textContent = state.byAnnotation ? "selecting annotations (m: tokens)" : "selecting tokens (m: annotations)";
+    state.cover = layers();
+    var fragment = document.createDocumentFragment();
+    data.tokens.forEach(function (t, pos) {
+      var span = document.createElement("span");
+      span.className = "tok";
+      span.setAttribute("data-i", String(t.i));
+      span.appendChild(wrap(t.text, state.cover[t.i]));
+      fragment.appendChild(span);
+      if (t.after) {
+        var next = data.tokens[pos + 1];
+        var shared = [];
+        (state.cover[t.i] || []).forEach(function (a, level) {
+          if (a && next && a.end_token > next.i) { shared[level] = a; }
+        });
+        var gap = document.createElement("span");
+        gap.className = "gap";
+        gap.setAttribute("data-after", String(t.i));
+        gap.appendChild(wrap(t.after, shared));
+        fragment.appendChild(gap);
+      }
+    });
+    els.text.appendChild(fragment);
+  }
+
+  // --- selection ---------------------------------------------------------------------------------------
+  function inWindow(first, end) {
+    var w = state.data && state.data.window;
+    return !!w && w.first_token <= first && first < end && end <= w.end_token;
+  }
+
+  function annotationFor(first, end) {
+    var found = null;
+    (state.data ? state.data.annotations : []).forEach(function (a) {
+      if (a.first_token === first && a.end_token === end) { found = a; }
+    });
+    return found;
+  }
+
+  function outermostAt(i) {
+    var best = null;
+    (state.cover[i] || []).forEach(function (a) {
+      if (a && (!best || a.end_token - a.first_token > best.end_token - best.first_token)) { best = a; }
+    });
+    return best;
+  }
+
+  function tokenText(first, end) {
+    var parts = [];
+    state.data.tokens.forEach(function (t) {
+      if (t.i >= first && t.i < end) { parts.push(t.text + (t.i < end - 1 ? t.after : "")); }
+    });
+    return parts.join("");
+  }
+
+  function select(first, end) {
+    if (!inWindow(first, end)) { return false; }
+    state.sel = {first: first, end: end};
+    els.text.querySelectorAll(".sel").forEach(function (n) { n.classList.remove("sel"); });
+    var firstNode = null;
+    for (var i = first; i < end; i += 1) {
+      var tok = els.text.querySelector('.tok[data-i="' + i + '"]');
+      if (tok) { tok.classList.add("sel"); firstNode = firstNode || tok; }
+      if (i < end - 1) {
+        var gap = els.text.querySelector('.gap[data-after="' + i + '"]');
+        if (gap) { gap.classList.add("sel"); }
+      }
+    }
+    var a = annotationFor(first, end);
+    var label = a ? " — " + a.decision.toLowerCase() + (a.label ? " (" + a.label + ")" : "") : "";
+    els.selection.textContent = "“" + tokenText(first, end) + "”" + label;
+    if (firstNode && firstNode.scrollIntoView) { firstNode.scrollIntoView({block: "nearest"}); }
+    loadDetail(a);
+    return true;
+  }
+
+  function selectAt(i) {
+    var a = state.byAnnotation ? outermostAt(i) : null;
+    return a ? select(a.first_token, a.end_token) : select(i, i + 1);
+  }
+
+  function selectNextUndecided(from, direction) {
+    var anns = state.data.annotations.filter(function (a) { return a.decision === "SUSPICIOUS"; });
+    if (direction < 0) { anns.reverse(); }
+    for (var k = 0; k < anns.length; k += 1) {
+      var a = anns[k];
+      if ((direction > 0 && a.first_token > from) || (direction < 0 && a.first_token < from)) {
+        return select(a.first_token, a.end_token);
+      }
+    }
+    return false;
+  }
+
+  // --- detail ------------------------------------------------------------------------------------------
+  function cell(row, text, header) {
+    var c = document.createElement(header ? "th" : "td");
+    c.textContent = text === null || text === undefined ? "" : String(text);
+    row.appendChild(c);
+  }
+
+  function table(headers, rows) {
+    var t = document.createElement("table");
+    t.className = "table table-sm";
+    var head = t.createTHead().insertRow();
+    headers.forEach(function (h) { cell(head, h, true); });
+    var body = t.createTBody();
+    rows.forEach(function (r) {
+      var row = body.insertRow();
+      r.forEach(function (v) { cell(row, v); });
+    });
+    return t;
+  }
+
+  function loadDetail(a) {
+    if (!a) { els.detail.replaceChildren(); state.detailId = null; return; }
+    if (state.detailId === a.id) { return; }
+    state.detailId = a.id;
+    request("GET", API + "annotation/" + encodeURIComponent(a.id)).then(function (result) {
+      if (state.detailId !== a.id) { return; }
+      els.detail.replaceChildren();
+      if (!result.ok) { els.detail.textContent = String(result.data.error || "unavailable"); return; }
+      var d = result.data;
+      var p = document.createElement("p");
+      p.className = "mb-1";
+      p.textContent = "Decision: " + d.decision + (d.label ? " · label " + d.label : "") +
+        " · rule level " + d.rule_level + (d.ne_types.length ? " · entity " + d.ne_types.join(", ") : "");
+      els.detail.appendChild(p);
+      var rows = d.rules.map(function (r) {
+        var kind = r.lookup ? "lookup" : r.type;
+        return [kind + ": " + r.condition, r.vote + " (" + r.confidence + ")", r.author || ""];
+      });
+      if (d.token_decision) {
+        rows.unshift(["token decision" + (d.token_decision.label ? " · " + d.token_decision.label : ""),
+          d.token_decision.decision === "PRIVATE" ? "S" : "P", d.token_decision.author]);
+      }
+      els.detail.appendChild(table(["Reason", "Vote", "Author"], rows));
+      if (d.history.length) {
+        els.detail.appendChild(table(["History", "Decision", "By"], d.history.map(function (h) {
+          return [h.action + (h.label ? " · " + h.label : ""), h.decision || "", h.author];
+        })));
+      }
+    });
+  }
+
+  // --- actions -----------------------------------------------------------------------------------------
+  function spanPayload() {
+    return {document_id: state.data.window.document_id, first_token: state.sel.first, end_token: state.sel.end};
+  }
+
+  function afterDecision(result, decision, scope) {
+    if (!accept(result, true)) { return; }
+    var done = state.data.document && state.data.document.status === "DONE";
+    showMessage(done ? "Document finished: nothing suspicious is left. Press w for the next window." : "Saved.",
+      done ? "success" : "info");
+    var a = state.sel && annotationFor(state.sel.first, state.sel.end);
+    if (decision === "PRIVATE" && scope !== "ne_type" && a && !a.has_label) { openLabelDialog(); }
+  }
+
+  function decide(decision, scope) {
+    if (!state.sel || !state.data || !state.data.window || state.busy) { return; }
+    state.busy = true;
+    var body = spanPayload();
+    body.decision = decision;
+    body.scope = scope;
+    request("POST", API + "decide", body).then(function (result) {
+      state.busy = false;
+      afterDecision(result, decision, scope);
+    });
+  }
+
+  function nextWindow() {
+    if (state.busy) { return; }
+    state.busy = true;
+    request("POST", API + "next", {}).then(function (result) {
+      state.busy = false;
+      if (accept(result, false)) { showMessage(state.data.window ? "" : (state.data.message || ""), "info"); }
+    });
+  }
+
+  function widen() {
+    var w = state.data && state.data.window;
+    if (!w || !w.can_widen) { return; }
+    var size = Math.min(20000, (w.end_token - w.first_token) * 2);
+    request("POST", API + "open", {document_id: w.document_id, start: w.first_token, size: size}).then(function (r) {
+      accept(r, true);
+    });
+  }
+
+  // --- label dialog ------------------------------------------------------------------------------------
+  function openLabelDialog() {
+    if (!state.sel || !state.data || !state.data.window) { return; }
+    els.labelSpan.textContent = "“" + tokenText(state.sel.first, state.sel.end) + "”";
+    var a = annotationFor(state.sel.first, state.sel.end);
+    els.labelName.value = a && a.label ? a.label : "";
+    els.labelAlways.checked = false;
+    els.labelDialog.classList.remove("d-none");
+    els.labelName.focus();
+    request("GET", LABELS_API + encodeURIComponent(state.data.project.id)).then(function (result) {
+      if (!result.ok) { return; }
+      state.labels = result.data.labels || [];
+      els.labelList.replaceChildren();
+      state.labels.forEach(function (l) {
+        var option = document.createElement("option");
+        option.value = String(l.name);
+        els.labelList.appendChild(option);
+      });
+    });
+  }
+
+  function closeOverlays() {
+    els.labelDialog.classList.add("d-none");
+    els.help.classList.add("d-none");
+    els.helpButton.setAttribute("aria-expanded", "false");
+    els.text.focus();
+  }
+
+  els.labelForm.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var name = els.labelName.value.trim();
+    if (!name || !state.sel) { return; }
+    var body = spanPayload();
+    var existing = state.labels.filter(function (l) { return l.name === name; })[0];
+    if (existing) { body.label_id = existing.id; } else {
+      body.label_name = name;
+      if (els.labelCategory.value) { body.label_category = els.labelCategory.value; }
+    }
+    body.always = els.labelAlways.checked;
+    request("POST", API + "label", body).then(function (result) {
+      if (accept(result, true)) {
+        closeOverlays();
+        showMessage("Label saved.", "info");
+      }
+    });
+  });
+  els.labelCancel.addEventListener("click", closeOverlays);
+
+  function toggleHelp() {
+    var hidden = els.help.classList.toggle("d-none");
+    els.helpButton.setAttribute("aria-expanded", hidden ? "false" : "true");
+    if (!hidden) { els.helpClose.focus(); } else { els.text.focus(); }
+  }
+  els.helpButton.addEventListener("click", toggleHelp);
+  els.helpClose.addEventListener("click", closeOverlays);
+
+  // --- mouse -------------------------------------------------------------------------------------------
+  els.text.addEventListener("click", function (event) {
+    var tok = event.target.closest ? event.target.closest(".tok") : null;
+    if (!tok || !state.data || !state.data.window) { return; }
+    var i = Number(tok.getAttribute("data-i"));
+    if (event.shiftKey && state.sel) {
+      select(Math.min(state.sel.first, i), Math.max(state.sel.end, i + 1));
+    } else {
+      selectAt(i);
+    }
+    els.text.focus();
+  });
+
+  root.querySelectorAll("[data-action]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var action = button.getAttribute("data-action");
+      var actions = {
+        "token-private": function () { decide("PRIVATE", "token"); },
+        "token-public": function () { decide("PUBLIC", "token"); },
+        "type-private": function () { decide("PRIVATE", "word_type"); },
+        "type-public": function () { decide("PUBLIC", "word_type"); },
+        "ne-private": function () { decide("PRIVATE", "ne_type"); },
+        "ne-public": function () { decide("PUBLIC", "ne_type"); },
+        "label": openLabelDialog, "next": nextWindow, "widen": widen
+      };
+      if (actions[action]) { actions[action](); }
+    });
+  });
+
+  // --- keyboard (thesis Table 4.1) -----------------------------------------------------------------------
+  var keys = {
+    "h": function (s) { return s.first - 1 >= 0 && selectAt(s.first - 1); },
+    "l": function (s) { return selectAt(s.end); },
+    "H": function (s) { return select(s.first - 1, s.end); },
+    "L": function (s) { return select(s.first, s.end + 1); },
+    "J": function (s) { return s.end - s.first > 1 && select(s.first + 1, s.end); },
+    "K": function (s) { return s.end - s.first > 1 && select(s.first, s.end - 1); },
+    "n": function (s) { return selectNextUndecided(s.first, 1); },
+    "N": function (s) { return selectNextUndecided(s.first, -1); },
+    "s": function () { decide("PRIVATE", "token"); },
+    "p": function () { decide("PUBLIC", "token"); },
+    "S": function () { decide("PRIVATE", "word_type"); },
+    "P": function () { decide("PUBLIC", "word_type"); },
+    "c": function () { decide("PRIVATE", "ne_type"); },
+    "C": function () { decide("PUBLIC", "ne_type"); },
+    "e": function () { openLabelDialog(); },
+    "w": function () { nextWindow(); },
+    "m": function (s) { state.byAnnotation = !state.byAnnotation; render(); select(s.first, s.end); }
+  };
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    if (event.key === "Escape") { closeOverlays(); return; }
+    var overlayOpen = !els.labelDialog.classList.contains("d-none") || !els.help.classList.contains("d-none");
+    var target = event.target;
+    if (target && /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(target.tagName) && overlayOpen) { return; }
+    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) { return; }
+    if (event.key === "?") { event.preventDefault(); toggleHelp(); return; }
+    if (overlayOpen) { return; }
+    var action = keys[event.key];
+    if (!action || !state.data || !state.data.window) { return; }
+    event.preventDefault();
+    if (!state.sel) { selectAt(state.data.window.first_token); }
+    action(state.sel);
+  });
+
+  // --- start -------------------------------------------------------------------------------------------
+  var openDocument = root.getAttribute("data-open-document");
+  var start = openDocument
+    ? request("POST", API + "open", {
+      document_id: Number(openDocument), start: Number(root.getAttribute("data-open-start")) || 0,
+      size: Number(root.getAttribute("data-open-size")) || undefined})
+    : request("GET", API + "window");
+  start.then(function (result) { accept(result, false); els.text.focus(); });
+})();

@@ -1,0 +1,134 @@
+"""Documents for the annotation tests, inserted directly (no NER models, no Celery).
+
+A document is tokenized with :func:`psan.tool.tokenize.tokenize`, given named entities for the
+phrases the test names, NE_TYPE rules with confidence 0 (so those spans are suspicious) and then
+annotated by the real :func:`psan.store.annotate.reannotate_document_now` when it exists (else by
+a small stand-in that writes the same rows).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import psycopg2.extras
+
+from psan import db
+from psan.tool.categories import category_of
+from psan.tool.tokenize import tokenize
+
+PASSWORD = "correct horse battery staple"
+
+
+def sql(app, statement: str, params: Any = None) -> list[dict[str, Any]]:
+    with app.app_context(), db.transaction() as conn:
+        return db.query(statement, params, conn)
+
+
+def default_project(app) -> int:
+    return sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
+
+
+def account_id(app, email: str) -> int:
+    return sql(app, "SELECT id FROM account WHERE email = %s", (email,))[0]["id"]
+
+
+def join_project(app, project_id: int, email: str) -> None:
+    sql(app, "INSERT INTO project_member (project_id, account_id) SELECT %s, id FROM account WHERE email = %s "
+             "ON CONFLICT DO NOTHING", (project_id, email))
+
+
+def set_window_size(app, email: str, size: int) -> None:
+    sql(app, "UPDATE account SET window_size = %s WHERE email = %s", (size, email))
+
+
+def plain_sentences(start: int, count: int) -> str:
+    """``count`` sentences of 7 tokens each ("This is plain sentence number 12 .")."""
+    return " ".join(f"This is plain sentence number {n}." for n in range(start, start + count))
+
+
+def _occurrences(words: list[str], phrase: list[str]) -> Iterable[int]:
+    n = len(phrase)
+    for i in range(len(words) - n + 1):
+        if words[i:i + n] == phrase:
+            yield i
+
+
+def _fallback_annotate(conn, document_id: int, project_id: int) -> None:
+    """Stand-in for reannotate_document_now: NE_TYPE rules only (enough for the fixtures)."""
+    db.execute(
+        "INSERT INTO annotation (document_id, first_token, end_token, rule_level) "
+        "SELECT n.document_id, n.first_token, n.end_token, sum(r.confidence) FROM named_entity n "
+        "JOIN rule r ON r.project_id = %s AND r.type = 'NE_TYPE' AND r.condition = n.type AND r.annotation_id IS NULL "
+        "WHERE n.document_id = %s GROUP BY n.document_id, n.first_token, n.end_token ON CONFLICT DO NOTHING",
+        (project_id, document_id), conn)
+    db.execute(
+        "INSERT INTO annotation_rule (annotation_id, rule_id) SELECT a.id, r.id FROM annotation a "
+        "JOIN named_entity n ON n.document_id = a.document_id AND n.first_token = a.first_token "
+        "AND n.end_token = a.end_token JOIN rule r ON r.project_id = %s AND r.type = 'NE_TYPE' "
+        "AND r.condition = n.type WHERE a.document_id = %s ON CONFLICT DO NOTHING", (project_id, document_id), conn)
+    db.execute("UPDATE document d SET status = CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p "
+               "ON p.id = d.project_id WHERE a.document_id = d.id AND a.token_decision IS NULL "
+               "AND a.rule_level > p.private_threshold AND a.rule_level < p.public_threshold) "
+               "THEN 'PRE_ANNOTATED'::document_status ELSE 'DONE'::document_status END WHERE d.id = %s",
+               (document_id,), conn)
+
+
+def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), project_id: int | None = None,
+                 name: str = "doc.txt", language: str = "en") -> int:
+    """Insert a recognized, pre-annotated document; every occurrence of each entity phrase is an NE."""
+    project_id = project_id or default_project(app)
+    tokens, sentences = tokenize(text, language)
+    words = [text[t.start:t.end] for t in tokens]
+    with app.app_context(), db.transaction() as conn:
+        document_id = db.query_one(
+            "INSERT INTO document (project_id, name, language, status, text, token_count) "
+            "VALUES (%s, %s, %s, 'RECOGNIZED', %s, %s) RETURNING id",
+            (project_id, name, language, text, len(tokens)), conn)["id"]
+        with conn.cursor() as cur:
+            psycopg2.extras.execute_values(cur, "INSERT INTO token (document_id, idx, start_char, end_char) VALUES %s",
+                                           [(document_id, t.id, t.start, t.end) for t in tokens], page_size=5000)
+            psycopg2.extras.execute_values(
+                cur, "INSERT INTO sentence (document_id, idx, first_token, end_token) VALUES %s",
+                [(document_id, i, s.first_token, s.end_token) for i, s in enumerate(sentences)], page_size=5000)
+            rows = []
+            for phrase, etype in entities:
+                phrase_words = [phrase[t.start:t.end] for t in tokenize(phrase, language)[0]]
+                for i in _occurrences(words, phrase_words):
+                    rows.append((document_id, i, i + len(phrase_words), etype, str(category_of(etype)), "test", 1.0))
+            if rows:
+                psycopg2.extras.execute_values(
+                    cur, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, "
+                         "score) VALUES %s", rows)
+        for etype in sorted({e for _, e in entities}):
+            db.execute("INSERT INTO rule (project_id, type, condition, confidence) VALUES (%s, 'NE_TYPE', %s, 0) "
+                       "ON CONFLICT DO NOTHING", (project_id, etype), conn)
+        try:
+            from psan.store.annotate import reannotate_document_now
+        except ImportError:
+            _fallback_annotate(conn, document_id, project_id)
+        else:
+            reannotate_document_now(conn, document_id)
+    return document_id
+
+
+def token_index(app, document_id: int, word: str, occurrence: int = 0) -> int:
+    """Index of the ``occurrence``-th token whose text is ``word``."""
+    text = sql(app, "SELECT text FROM document WHERE id = %s", (document_id,))[0]["text"]
+    rows = sql(app, "SELECT idx, start_char, end_char FROM token WHERE document_id = %s ORDER BY idx",
+               (document_id,))
+    hits = [r["idx"] for r in rows if text[r["start_char"]:r["end_char"]] == word]
+    return hits[occurrence]
+
+
+def annotation(app, document_id: int, first: int, end: int) -> dict[str, Any] | None:
+    rows = sql(app, "SELECT id, token_decision::text AS token_decision, token_label_id, rule_level FROM annotation "
+                    "WHERE document_id = %s AND first_token = %s AND end_token = %s", (document_id, first, end))
+    return rows[0] if rows else None
+
+
+def meta_csrf(client, path: str = "/annotate/") -> str:
+    html = client.get(path).get_data(as_text=True)
+    match = re.search(r'<meta name="csrf-token" content="([^"]+)"', html)
+    assert match, f"no csrf-token meta on {path}"
+    return match.group(1)
