@@ -1,0 +1,340 @@
+"""``psan-tool``: the automatic library on the command line (no web application, no database).
+
+Subcommands:
+
+* ``anonymize IN... --lang cs --mode remove|tag|pseudonymize --out DIR`` — recognition, every
+  entity private, output files mirroring the input tree; optional standoff (personal data,
+  written *outside* the output folder) and JSONL spans;
+* ``recognize IN... --lang en --xml-out DIR`` — tagged XML per file;
+* ``spans IN... --lang en`` — JSONL spans on stdout.
+
+``IN`` are files or folders (searched recursively for ``*.txt``).  A bad input (missing path,
+folder without ``.txt``, binary file, invalid UTF-8) is reported on stderr with its name; the
+other files are still processed and the exit status is 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from psan.tool.model import Document
+
+EXIT_OK = 0
+EXIT_FAILED = 2
+MODES = ("remove", "tag", "pseudonymize")
+
+
+class InputError(Exception):
+    """An input path that cannot be processed; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """A text file to process and its path relative to the output root (mirrors the input tree)."""
+
+    path: Path
+    rel: Path
+
+
+class Reporter:
+    """Collects failures so one bad file neither stops the run nor goes unnoticed in the exit status."""
+
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def error(self, message: str) -> None:
+        self.failed += 1
+        print(f"psan-tool: error: {message}", file=sys.stderr)
+
+    @property
+    def status(self) -> int:
+        return EXIT_FAILED if self.failed else EXIT_OK
+
+
+# --- inputs -------------------------------------------------------------------------------------------
+def collect_inputs(args: Sequence[str], reporter: Reporter, exclude: Sequence[Path] = ()) -> list[InputFile]:
+    """Files named on the command line (rel = file name) and ``*.txt`` below folders (rel = path inside).
+
+    ``exclude`` are output folders: files below them are skipped so re-running over a tree
+    that contains its own output does not anonymize the output again.
+    """
+    excluded = [p.resolve() for p in exclude]
+    found: list[InputFile] = []
+    seen: dict[Path, Path] = {}
+
+    def add(path: Path, rel: Path) -> None:
+        if rel in seen:
+            reporter.error(f"{path}: output name {rel} already used by {seen[rel]}; skipped")
+            return
+        seen[rel] = path
+        found.append(InputFile(path, rel))
+
+    for arg in args:
+        path = Path(arg)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*.txt") if p.is_file()
+                           and not any(p.resolve().is_relative_to(e) for e in excluded))
+            if not files:
+                reporter.error(f"{path}: folder contains no .txt file")
+            for f in files:
+                add(f, f.relative_to(path))
+        elif path.is_file():
+            add(path, Path(path.name))
+        elif path.exists():
+            reporter.error(f"{path}: not a regular file or folder")
+        else:
+            reporter.error(f"{path}: no such file or folder")
+    return found
+
+
+def read_text(path: Path) -> str:
+    """The file as UTF-8 text, byte-exact (no newline translation); InputError for binary/invalid input."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
+    if b"\x00" in data:
+        raise InputError(f"{path}: binary file (contains NUL bytes), not a text file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not valid UTF-8 (byte {err.start}: {err.reason}); convert it to UTF-8") from None
+
+
+def _readable(files: Sequence[InputFile], reporter: Reporter, queue: deque[tuple[InputFile, str]]) -> Iterator[str]:
+    """Texts of the readable files; each one is also queued with its file so results can be paired."""
+    for f in files:
+        try:
+            text = read_text(f.path)
+        except InputError as err:
+            reporter.error(str(err))
+            continue
+        queue.append((f, text))
+        yield text
+
+
+def _write(path: Path, content: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(content)
+
+
+# --- pipeline -----------------------------------------------------------------------------------------
+def build_config(args: argparse.Namespace) -> dict[str, Any]:
+    """Pipeline config from ``--pipeline`` JSON, ``--nametag-model`` or the language default."""
+    from psan.tool.pipeline import default_config
+    if args.pipeline:
+        try:
+            with open(args.pipeline, encoding="utf-8") as fh:
+                config = json.load(fh)
+        except (OSError, ValueError) as err:
+            raise InputError(f"{args.pipeline}: cannot read pipeline config: {err}") from None
+        if not isinstance(config, dict):
+            raise InputError(f"{args.pipeline}: pipeline config must be a JSON object")
+        config.setdefault("language", args.lang)
+        return config
+    if args.nametag_model:
+        return {"language": args.lang, "tokenizer": "nametag",
+                "ner": [{"kind": "nametag", "model": args.nametag_model}],
+                "recognizers": ["patterns", "gazetteers"]}
+    return default_config(args.lang, args.models_dir)
+
+
+def build_pipeline(args: argparse.Namespace):  # noqa: ANN201 - psan.tool.pipeline.Pipeline
+    """The configured pipeline; config/model problems become InputError (clean message, exit 2)."""
+    from psan.tool.ner import ModelLoadError
+    from psan.tool.pipeline import ComponentError, Pipeline
+    config = build_config(args)
+    try:
+        return Pipeline(config, language=args.lang)
+    except (ComponentError, ModelLoadError, OSError, TypeError) as err:
+        raise InputError(f"cannot build the recognition pipeline: {err}") from None
+
+
+def documents(args: argparse.Namespace, files: Sequence[InputFile],
+              reporter: Reporter) -> Iterator[tuple[InputFile, Document]]:
+    """Recognize the readable files in batches, with a progress bar on stderr (TTY only, not ``--quiet``)."""
+    from tqdm import tqdm
+    pipeline = build_pipeline(args)
+    queue: deque[tuple[InputFile, str]] = deque()
+    bar = tqdm(total=len(files), unit="file", file=sys.stderr,
+               disable=args.quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+    try:
+        for doc in pipeline.iter_process(_readable(files, reporter, queue), batch_size=args.batch_size):
+            f, _ = queue.popleft()
+            bar.update(1)
+            yield f, doc
+        bar.update(len(files) - bar.n)
+    finally:
+        bar.close()
+
+
+def span_records(rel: str, doc: Document) -> Iterator[dict[str, Any]]:
+    """One JSON-serializable record per recognized entity (character offsets, end exclusive)."""
+    for ent in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
+        start, end = doc.char_range(ent.first_token, ent.end_token)
+        yield {"file": rel, "start": start, "end": end, "text": doc.text[start:end], "type": ent.type,
+               "category": str(ent.category), "source": ent.source, "score": ent.score}
+
+
+def _dump_spans(out: TextIO, rel: str, doc: Document) -> None:
+    for rec in span_records(rel, doc):
+        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+
+
+# --- subcommands --------------------------------------------------------------------------------------
+def _standoff_dir(args: argparse.Namespace) -> Path:
+    if args.standoff_dir:
+        return Path(args.standoff_dir)
+    out = Path(args.out).resolve()
+    return out.parent / f"{out.name}.standoff"
+
+
+def make_replacer(language: str, seed: str | None):  # noqa: ANN201 - psan.tool.output.Replacer
+    """One surrogate provider for the whole run, so equal originals get equal surrogates across files.
+
+    Prefers :class:`psan.tool.surrogates.SurrogateReplacer` (form-keeping, inflecting surrogates);
+    falls back to :class:`psan.tool.regions.ShapeReplacer` when that package is unavailable.
+    Without ``--seed`` the seed is random, so surrogates cannot be re-derived from the output.
+    """
+    import secrets
+    seed = seed if seed is not None else secrets.token_hex(16)
+    try:
+        from psan.tool.surrogates import SurrogateReplacer
+    except ImportError:
+        from psan.tool.regions import ShapeReplacer
+        return ShapeReplacer(language, seed=seed)
+    return SurrogateReplacer(language=language, seed=seed)
+
+
+def cmd_anonymize(args: argparse.Namespace) -> int:
+    """Recognize, treat every entity as private and write the output (plus standoff/spans if asked)."""
+    from psan.tool.output import TagScheme, pseudonymize, remove, tag
+    from psan.tool.regions import entity_regions
+    reporter = Reporter()
+    out_dir = Path(args.out)
+    standoff_dir = _standoff_dir(args) if (args.standoff or args.standoff_dir) else None
+    if standoff_dir is not None and standoff_dir.resolve().is_relative_to(out_dir.resolve()):
+        print(f"psan-tool: error: standoff folder {standoff_dir} must not be inside the output folder "
+              f"{out_dir}: it holds the personal data", file=sys.stderr)
+        return EXIT_FAILED
+    excluded = [out_dir] + ([standoff_dir] if standoff_dir else [])
+    files = collect_inputs(args.inputs, reporter, excluded)
+    scheme = TagScheme.for_language(args.lang, per_token=args.per_token_tags)
+    replacer = make_replacer(args.lang, args.seed) if args.mode == "pseudonymize" else None
+    spans_fh = open(args.spans_jsonl, "w", encoding="utf-8") if args.spans_jsonl else None  # noqa: SIM115
+    try:
+        for f, doc in documents(args, files, reporter):
+            regions = entity_regions(doc)
+            if args.mode == "remove":
+                result = remove(doc.text, regions)
+            elif args.mode == "tag":
+                result = tag(doc.text, regions, scheme)
+            else:
+                observe = getattr(replacer, "observe", None)
+                if observe is not None:  # lets the replacer avoid surrogates equal to any original
+                    observe(doc.text, regions)
+                result = pseudonymize(doc.text, regions, replacer, scheme)
+            _write(out_dir / f.rel, result.text)
+            if standoff_dir is not None:
+                record = {"file": f.rel.as_posix(), "mode": args.mode, "standoff": result.standoff}
+                _write(standoff_dir / f"{f.rel}.json", json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+            if spans_fh is not None:
+                _dump_spans(spans_fh, f.rel.as_posix(), doc)
+    finally:
+        if spans_fh is not None:
+            spans_fh.close()
+    return reporter.status
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    """Write the tagged XML of each input file (``name.txt`` → ``name.xml``)."""
+    from psan.tool.tagged_xml import to_xml
+    reporter = Reporter()
+    out_dir = Path(args.xml_out)
+    files = collect_inputs(args.inputs, reporter, [out_dir])
+    for f, doc in documents(args, files, reporter):
+        _write(out_dir / f.rel.with_suffix(".xml"), to_xml(doc))
+    return reporter.status
+
+
+def cmd_spans(args: argparse.Namespace) -> int:
+    """Print the recognized spans of every input as JSONL on stdout."""
+    reporter = Reporter()
+    files = collect_inputs(args.inputs, reporter)
+    for f, doc in documents(args, files, reporter):
+        _dump_spans(sys.stdout, f.rel.as_posix(), doc)
+    sys.stdout.flush()
+    return reporter.status
+
+
+# --- argument parsing ---------------------------------------------------------------------------------
+def _common(p: argparse.ArgumentParser, default_lang: str) -> None:
+    p.add_argument("inputs", nargs="+", metavar="IN", help="text files or folders (searched recursively for *.txt)")
+    p.add_argument("--lang", default=default_lang, help=f"document language code (default {default_lang})")
+    models = p.add_mutually_exclusive_group()
+    models.add_argument("--pipeline", metavar="CONFIG.json", help="pipeline config (JSON) instead of the default")
+    models.add_argument("--nametag-model", metavar="PATH",
+                        help="NameTag .ner model: NameTag tokenizer + NER + patterns + gazetteers")
+    p.add_argument("--models-dir", metavar="DIR", default=None,
+                   help="folder with NameTag models for the default config (default $PSAN_NAMETAG_MODELS)")
+    p.add_argument("--batch-size", type=int, default=32, help="texts per NER batch (default 32)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="psan-tool", description="psan automatic recognition and anonymization")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("anonymize", help="recognize and write anonymized copies of the inputs")
+    _common(p, "cs")
+    p.add_argument("--mode", choices=MODES, default="tag", help="output mode (default tag)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder (mirrors the input tree)")
+    p.add_argument("--per-token-tags", action="store_true", help="one tag per token ([PERSON] [PERSON])")
+    p.add_argument("--spans-jsonl", metavar="FILE", help="also write the recognized spans as JSONL")
+    p.add_argument("--standoff", action="store_true",
+                   help="write standoff JSON (personal data!) to DIR/../<name>.standoff/")
+    p.add_argument("--standoff-dir", metavar="DIR", help="standoff folder (implies --standoff); not inside --out")
+    p.add_argument("--seed", default=None, help="seed of the pseudonymize surrogates (reproducible output)")
+    p.set_defaults(func=cmd_anonymize)
+
+    p = sub.add_parser("recognize", help="write the tagged XML of each input")
+    _common(p, "en")
+    p.add_argument("--xml-out", required=True, metavar="DIR", help="output folder for .xml files")
+    p.set_defaults(func=cmd_recognize)
+
+    p = sub.add_parser("spans", help="print recognized spans as JSONL on stdout")
+    _common(p, "en")
+    p.set_defaults(func=cmd_spans)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status (0 ok, 2 some input or config failed)."""
+    args = make_parser().parse_args(argv)
+    if args.batch_size < 1:
+        print("psan-tool: error: --batch-size must be at least 1", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        return args.func(args)
+    except InputError as err:
+        print(f"psan-tool: error: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("psan-tool: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # e.g. `psan-tool spans … | head`: stop quietly, as other command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
