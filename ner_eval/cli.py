@@ -1,0 +1,87 @@
+"""Command line: ``python -m ner_eval run|all|list``.
+
+Why two commands: ``run`` evaluates one corpus file (any JSONL in the shared
+format), ``all`` evaluates the standard corpora with the pipelines fitting
+their language and writes the top-level results index.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from ner_eval.corpus import corpus_name, data_dir, models_dir
+from ner_eval.evaluate import evaluate_corpus
+from ner_eval.pipelines import CORPORA, PIPELINES, pipelines_for
+from ner_eval.report import write_corpus, write_index
+
+
+def _pipelines(arg: str | None) -> list[str] | None:
+    return [p.strip() for p in arg.split(",") if p.strip()] if arg else None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m ner_eval", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--pipelines", help="comma-separated pipeline names (default: those fitting the language)")
+    common.add_argument("--limit", type=int, help="only the first N documents of each corpus")
+    common.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
+    common.add_argument("--no-simulation", action="store_true", help="skip the simulated annotation session")
+    run = sub.add_parser("run", parents=[common], help="evaluate one corpus file")
+    run.add_argument("--corpus", required=True, help="path to a JSONL corpus")
+    run.add_argument("--out", required=True, help="output folder (report.md, *.png, summary.json)")
+    allp = sub.add_parser("all", parents=[common], help="evaluate all standard corpora")
+    allp.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")
+    allp.add_argument("--out", default="ner_eval/results", help="results folder (default ner_eval/results)")
+    allp.add_argument("--corpora", help=f"comma-separated subset of {','.join(CORPORA)}")
+    sub.add_parser("list", help="list pipelines and corpora")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "list":
+        for name, spec in PIPELINES.items():
+            print(f"{name:12} {spec.description}")
+        for corpus, lang in CORPORA.items():
+            print(f"{corpus:15} {lang}: {', '.join(pipelines_for(lang))}")
+        return 0
+    models = models_dir(args.models_dir)
+    if args.command == "run":
+        corpus = Path(args.corpus)
+        if not corpus.is_file():
+            print(f"error: corpus file {corpus} not found", file=sys.stderr)
+            return 2
+        t0 = time.perf_counter()
+        summary = evaluate_corpus(corpus, _pipelines(args.pipelines), args.limit, models, not args.no_simulation)
+        report = write_corpus(summary, Path(args.out))
+        print(f"{corpus_name(corpus)}: {report} ({time.perf_counter() - t0:.0f} s)")
+        return 0
+    try:
+        folder = data_dir(args.data_dir)
+    except FileNotFoundError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    wanted = _pipelines(args.corpora) or list(CORPORA)
+    summaries = []
+    for name in wanted:
+        path = folder / f"{name}.jsonl"
+        if not path.is_file():
+            print(f"skip corpus {name}: {path} not found", file=sys.stderr)
+            continue
+        t0 = time.perf_counter()
+        print(f"{name}:", flush=True)
+        summary = evaluate_corpus(path, _pipelines(args.pipelines), args.limit, models, not args.no_simulation)
+        write_corpus(summary, out / name)
+        summaries.append(summary)
+        print(f"{name}: done in {time.perf_counter() - t0:.0f} s", flush=True)
+    command = "python -m ner_eval all --out " + str(args.out)
+    index = write_index(summaries, out, command)
+    (out / "index.json").write_text(json.dumps({s["corpus"]: s["documents"] for s in summaries}) + "\n",
+                                    encoding="utf-8")
+    print(f"index: {index}")
+    return 0
