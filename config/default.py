@@ -56,6 +56,8 @@ BOOTSTRAP_SERVE_LOCAL = True  # never load Bootstrap from a CDN
 #: number of reverse proxies in front of the app whose X-Forwarded-* headers are trusted
 PROXY_FIX_X_FOR = 0
 HSTS_SECONDS = 0
+#: user-interface languages (catalogues in psan/translations); the first is the fallback
+LANGUAGES = ["en", "cs"]
 
 # --- NLP ----------------------------------------------------------------------------------------
 #: folder with NameTag models (*.ner); see README "NER models"

@@ -8,6 +8,7 @@ from typing import Any
 
 import psycopg2
 from flask import current_app
+from flask_babel import lazy_gettext
 from flask_login import LoginManager, UserMixin
 
 from psan import db
@@ -97,7 +98,7 @@ def create(email: str, name: str, role: Role, password: str | None, window_size:
             conn,
         )
     except psycopg2.errors.UniqueViolation as exc:
-        raise AccountError("An account with this e-mail already exists.") from exc
+        raise AccountError(lazy_gettext("An account with this e-mail already exists.")) from exc
     return Account.from_row(row)
 
 
@@ -114,13 +115,13 @@ def _lock_active_admins(conn=None) -> list[int]:
 def _ensure_not_last_admin(account_id: int, conn=None) -> None:
     admins = _lock_active_admins(conn)
     if admins == [account_id]:
-        raise AccountError("This is the last active admin: create or activate another admin first.")
+        raise AccountError(lazy_gettext("This is the last active admin: create or activate another admin first."))
 
 
 def update(account_id: int, *, name: str, role: Role, window_size: int, active: bool, conn=None) -> None:
     current = get(account_id, conn)
     if current is None:
-        raise AccountError("No such account.")
+        raise AccountError(lazy_gettext("No such account."))
     if current.is_admin and current.active and (role is not Role.ADMIN or not active):
         _ensure_not_last_admin(account_id, conn)
     db.execute("UPDATE account SET name = %s, role = %s, window_size = %s, active = %s WHERE id = %s",
@@ -130,7 +131,7 @@ def update(account_id: int, *, name: str, role: Role, window_size: int, active: 
 def delete(account_id: int, conn=None) -> None:
     current = get(account_id, conn)
     if current is None:
-        raise AccountError("No such account.")
+        raise AccountError(lazy_gettext("No such account."))
     if current.is_admin and current.active:
         _ensure_not_last_admin(account_id, conn)
     db.execute("DELETE FROM account WHERE id = %s", (account_id,), conn)

@@ -2,8 +2,43 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+
+#: translated titles of the usual statuses (others keep Werkzeug's English name)
+TITLES = {
+    400: lazy_gettext("Bad Request"),
+    401: lazy_gettext("Unauthorized"),
+    403: lazy_gettext("Forbidden"),
+    404: lazy_gettext("Not Found"),
+    405: lazy_gettext("Method Not Allowed"),
+    409: lazy_gettext("Conflict"),
+    413: lazy_gettext("Request Entity Too Large"),
+    429: lazy_gettext("Too Many Requests"),
+    500: lazy_gettext("Internal Server Error"),
+    503: lazy_gettext("Service Unavailable"),
+}
+#: translated stand-ins for Werkzeug's default (English) descriptions of those statuses
+DESCRIPTIONS = {
+    400: lazy_gettext("The browser (or proxy) sent a request that this server could not understand."),
+    401: lazy_gettext("The server could not verify that you are authorized to access the URL requested. You either "
+                      "supplied the wrong credentials (e.g. a bad password), or your browser doesn't understand how "
+                      "to supply the credentials required."),
+    403: lazy_gettext("You don't have the permission to access the requested resource. It is either read-protected "
+                      "or not readable by the server."),
+    404: lazy_gettext("The requested URL was not found on the server. If you entered the URL manually please check "
+                      "your spelling and try again."),
+    405: lazy_gettext("The method is not allowed for the requested URL."),
+    409: lazy_gettext("A conflict happened while processing the request. The resource might have been modified "
+                      "while the request was being processed."),
+    413: lazy_gettext("The data value transmitted exceeds the capacity limit."),
+    429: lazy_gettext("This user has exceeded an allotted request count. Try again later."),
+    500: lazy_gettext("The server encountered an internal error and was unable to complete your request. Either the "
+                      "server is overloaded or there is an error in the application."),
+    503: lazy_gettext("The server is temporarily unable to service your request due to maintenance downtime or "
+                      "capacity problems. Please try again later."),
+}
 
 
 def _wants_json() -> bool:
@@ -17,12 +52,17 @@ def _render(status: int, title: str, message: str):
 
 
 def handle_http_error(exc: HTTPException):
-    return _render(exc.code or 500, exc.name, exc.description or exc.name)
+    code = exc.code or 500
+    title = str(TITLES[code]) if code in TITLES else exc.name
+    message = exc.description or exc.name
+    if code in DESCRIPTIONS and exc.description == type(exc).description:  # Werkzeug's own English text
+        message = str(DESCRIPTIONS[code])
+    return _render(code, title, message)
 
 
 def handle_csrf_error(exc: CSRFError):
-    return _render(400, "Form expired", "The form was missing its security token or it expired. "
-                                        "Reload the page and try again.")
+    return _render(400, gettext("Form expired"), gettext("The form was missing its security token or it expired. "
+                                                         "Reload the page and try again."))
 
 
 def init_app(app: Flask) -> None:

@@ -1,5 +1,6 @@
 """WTForms for the account pages (CSRF comes from Flask-WTF)."""
 from flask import current_app
+from flask_babel import gettext, lazy_gettext, lazy_pgettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, Email, EqualTo, Length, ValidationError
@@ -8,36 +9,38 @@ from wtforms.validators import DataRequired, Email, EqualTo, Length, ValidationE
 def _strong_enough(form, field) -> None:
     minimum = current_app.config["PASSWORD_MIN_LENGTH"]
     if len(field.data or "") < minimum:
-        raise ValidationError(f"Use at least {minimum} characters.")
+        raise ValidationError(gettext("Use at least %(minimum)s characters.", minimum=minimum))
     if len(field.data) > 1024:
-        raise ValidationError("Use at most 1024 characters.")
+        raise ValidationError(gettext("Use at most 1024 characters."))
 
 
 class LoginForm(FlaskForm):
-    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
-    password = PasswordField("Password", validators=[DataRequired(), Length(max=1024)])
-    remember = BooleanField("Keep me logged in")
-    submit = SubmitField("Log in")
+    email = EmailField(lazy_gettext("E-mail"), validators=[DataRequired(), Length(max=254)])
+    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(), Length(max=1024)])
+    remember = BooleanField(lazy_gettext("Keep me logged in"))
+    submit = SubmitField(lazy_gettext("Log in"))
 
 
 class NewPasswordForm(FlaskForm):
-    password = PasswordField("New password", validators=[DataRequired(), _strong_enough])
-    confirm = PasswordField("Repeat the new password",
-                            validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])
-    submit = SubmitField("Set password")
+    password = PasswordField(lazy_gettext("New password"), validators=[DataRequired(), _strong_enough])
+    confirm = PasswordField(lazy_gettext("Repeat the new password"),
+                            validators=[DataRequired(),
+                                        EqualTo("password", message=lazy_gettext("The passwords differ."))])
+    submit = SubmitField(lazy_gettext("Set password"))
 
 
 class ChangePasswordForm(NewPasswordForm):
-    current = PasswordField("Current password", validators=[DataRequired(), Length(max=1024)])
-    submit = SubmitField("Change password")
+    current = PasswordField(lazy_gettext("Current password"), validators=[DataRequired(), Length(max=1024)])
+    submit = SubmitField(lazy_gettext("Change password"))
 
 
 class RegisterAdminForm(NewPasswordForm):
-    name = StringField("Name", validators=[DataRequired(), Length(max=200)])
-    email = EmailField("E-mail", validators=[DataRequired(), Email(check_deliverability=False), Length(max=254)])
-    submit = SubmitField("Create the admin account")
+    name = StringField(lazy_pgettext("person", "Name"), validators=[DataRequired(), Length(max=200)])
+    email = EmailField(lazy_gettext("E-mail"),
+                       validators=[DataRequired(), Email(check_deliverability=False), Length(max=254)])
+    submit = SubmitField(lazy_gettext("Create the admin account"))
 
 
 class ForgotPasswordForm(FlaskForm):
-    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
-    submit = SubmitField("Send a reset link")
+    email = EmailField(lazy_gettext("E-mail"), validators=[DataRequired(), Length(max=254)])
+    submit = SubmitField(lazy_gettext("Send a reset link"))

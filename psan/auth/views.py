@@ -5,6 +5,7 @@ import logging
 from urllib.parse import urlsplit
 
 from flask import current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 from flask_login import current_user, login_user, logout_user
 
 from psan import accounts, mail, tokens
@@ -16,7 +17,7 @@ from psan.passwords import needs_rehash, verify_password
 
 log = logging.getLogger(__name__)
 
-LOGIN_FAILED = "Invalid e-mail or password."
+LOGIN_FAILED = lazy_gettext("Invalid e-mail or password.")
 
 
 def _safe_next(target: str | None) -> str:
@@ -52,9 +53,9 @@ def login():
             login_user(account, remember=form.remember.data)
             accounts.record_login(account.id)
             return redirect(_safe_next(request.args.get("next")))
-        flash(LOGIN_FAILED, "danger")
+        flash(str(LOGIN_FAILED), "danger")
     elif request.method == "POST":
-        flash(LOGIN_FAILED, "danger")
+        flash(str(LOGIN_FAILED), "danger")
     return render_template("auth/login.html", form=form, reset_available=mail.is_configured())
 
 
@@ -62,7 +63,7 @@ def login():
 @public
 def logout():
     logout_user()
-    flash("You have been logged out.", "info")
+    flash(gettext("You have been logged out."), "info")
     return redirect(url_for("auth.login"))
 
 
@@ -73,13 +74,13 @@ def register(token: str):
     try:
         tokens.check_registration_token(token)
     except tokens.InvalidToken as exc:
-        return render_template("error.html", status=404, title="Link not valid", message=str(exc)), 404
+        return render_template("error.html", status=404, title=gettext("Link not valid"), message=str(exc)), 404
     form = RegisterAdminForm()
     if form.validate_on_submit():
         account = accounts.create(form.email.data, form.name.data, accounts.Role.ADMIN, form.password.data)
         tokens.consume_registration()
         login_user(account)
-        flash("Welcome! Your admin account is ready.", "success")
+        flash(gettext("Welcome! Your admin account is ready."), "success")
         return redirect(url_for("main.index"))
     return render_template("auth/register.html", form=form)
 
@@ -90,11 +91,11 @@ def change_password():
     form = ChangePasswordForm()
     if form.validate_on_submit():
         if not verify_password(current_user.password_hash, form.current.data):
-            form.current.errors.append("The current password is wrong.")
+            form.current.errors.append(gettext("The current password is wrong."))
         else:
             accounts.set_password(current_user.id, form.password.data)
             login_user(accounts.get(current_user.id))  # re-bind this session to the new password
-            flash("Your password has been changed; other sessions were logged out.", "success")
+            flash(gettext("Your password has been changed; other sessions were logged out."), "success")
             return redirect(url_for("main.index"))
     return render_template("auth/change_password.html", form=form)
 
@@ -109,7 +110,7 @@ def forgot_password():
         if account and account.active:
             send_reset_link(account)
         # same answer whether or not the account exists
-        flash("If an active account uses this address, a reset link is on its way.", "info")
+        flash(gettext("If an active account uses this address, a reset link is on its way."), "info")
         return redirect(url_for("auth.login"))
     return render_template("auth/forgot.html", form=form, mail_configured=mail.is_configured())
 
@@ -143,11 +144,11 @@ def reset_password(token: str):
     try:
         account = tokens.account_for_reset_token(token)
     except tokens.InvalidToken as exc:
-        return render_template("error.html", status=404, title="Link not valid", message=str(exc)), 404
+        return render_template("error.html", status=404, title=gettext("Link not valid"), message=str(exc)), 404
     form = NewPasswordForm()
     if form.validate_on_submit():
         accounts.set_password(account.id, form.password.data)
         logout_user()
-        flash("Your password has been set. Log in with it now.", "success")
+        flash(gettext("Your password has been set. Log in with it now."), "success")
         return redirect(url_for("auth.login"))
     return render_template("auth/reset.html", form=form, account=account)

@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import MultipleFileField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.validators import Length, Optional
@@ -6,13 +7,14 @@ from psan.store.projects import LANGUAGES
 
 
 class UploadForm(FlaskForm):
-    project = SelectField("Project", coerce=int, validate_choice=True)
-    language = SelectField("Language", choices=[("", "the project's language")] + list(LANGUAGES.items()),
+    project = SelectField(lazy_gettext("Project"), coerce=int, validate_choice=True)
+    language = SelectField(lazy_gettext("Language"),
+                           choices=[("", lazy_gettext("the project's language"))] + list(LANGUAGES.items()),
                            validate_choice=True)
-    name = StringField("Name of the pasted text", validators=[Optional(), Length(max=255)])
-    text = TextAreaField("Paste a text", render_kw={"rows": 8})
-    files = MultipleFileField("…or choose .txt files or ZIP archives of them")
-    submit = SubmitField("Upload")
+    name = StringField(lazy_gettext("Name of the pasted text"), validators=[Optional(), Length(max=255)])
+    text = TextAreaField(lazy_gettext("Paste a text"), render_kw={"rows": 8})
+    files = MultipleFileField(lazy_gettext("…or choose .txt files or ZIP archives of them"))
+    submit = SubmitField(lazy_gettext("Upload"))
 
 
 class ActionForm(FlaskForm):

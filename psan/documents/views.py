@@ -9,6 +9,7 @@ import io
 from datetime import UTC, datetime
 
 from flask import abort, current_app, flash, jsonify, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext
 from flask_login import current_user
 
 from psan import db
@@ -53,7 +54,8 @@ def _enqueue(document_ids: list[int]) -> None:
             current_app.logger.exception("could not queue pre-processing of document %s", document_id)
             failed += 1
     if failed:
-        flash(f"{failed} document(s) could not be queued (is the broker running?); use Retry later.", "warning")
+        flash(gettext("%(count)s document(s) could not be queued (is the broker running?); use Retry later.",
+                      count=failed), "warning")
 
 
 @bp.route("/")
@@ -103,10 +105,10 @@ def upload():
         accepted.extend(files)
         errors.extend(refused)
     for message in errors:
-        flash(f"Refused: {message}", "danger")
+        flash(gettext("Refused: %(message)s", message=message), "danger")
     if not accepted:
         if not errors:
-            flash("Nothing to upload: paste a text or choose files.", "warning")
+            flash(gettext("Nothing to upload: paste a text or choose files."), "warning")
         db.mark_rollback()
         return render_template("documents/upload.html", form=form), 400 if errors else 200
     conn = db.get_conn()
@@ -115,7 +117,7 @@ def upload():
     for f in accepted:
         if f.note:
             flash(f"{f.name}: {f.note}.", "info")
-    flash(f"{len(ids)} document(s) uploaded; recognition is running.", "success")
+    flash(gettext("%(count)s document(s) uploaded; recognition is running.", count=len(ids)), "success")
     _enqueue(ids)
     return redirect(url_for("documents.index", project=project["id"]))
 
@@ -134,7 +136,7 @@ def download(document_id: int, kind: str):
         content = store_output.render_document(db.get_conn(), document_id, kind)
         suffix, mimetype = f".{kind}.txt", "text/plain"
     if content is None:
-        abort(409, "The document is not recognized yet.")
+        abort(409, gettext("The document is not recognized yet."))
     return send_file(io.BytesIO(content.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8", as_attachment=True,
                      download_name=store_output.safe_filename(document["name"], suffix))
 
@@ -164,7 +166,7 @@ def delete(document_id: int):
         schedule_project_reannotation(document["project_id"])
     except Exception:  # noqa: BLE001 - deletion is done; re-annotation catches up with the next rule change
         current_app.logger.exception("could not schedule re-annotation of project %s", document["project_id"])
-    flash(f"Document {document['name']} deleted.", "success")
+    flash(gettext("Document %(name)s deleted.", name=document["name"]), "success")
     return redirect(url_for("documents.index", project=document["project_id"]))
 
 
@@ -175,12 +177,12 @@ def retry(document_id: int):
         abort(400)
     document = _document_or_404(document_id)
     if document["status"] not in ("FAILED", "NEW"):
-        flash("Only failed or waiting documents can be retried.", "warning")
+        flash(gettext("Only failed or waiting documents can be retried."), "warning")
     else:
         db.execute("UPDATE document SET status = 'NEW', error = NULL, updated_at = now() WHERE id = %s",
                    (document_id,))
         _enqueue([document_id])
-        flash(f"Document {document['name']} queued again.", "success")
+        flash(gettext("Document %(name)s queued again.", name=document["name"]), "success")
     return redirect(url_for("documents.index", project=document["project_id"]))
 
 

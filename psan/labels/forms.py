@@ -1,6 +1,7 @@
 """WTForms for the labels pages; field checks delegate to :mod:`psan.labels.validate`."""
 from __future__ import annotations
 
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import SelectField, StringField, SubmitField
@@ -22,24 +23,25 @@ def _check(cleaner):
 
 class NewLabelForm(FlaskForm):
     """What annotators may fill in; admins get :class:`LabelForm` with the replacement."""
-    name = StringField("Name", validators=[_check(validate.clean_name)])
-    category = SelectField("Category", choices=CATEGORY_CHOICES, validate_choice=True)
-    submit = SubmitField("Create label")
+    name = StringField(lazy_gettext("Name"), validators=[_check(validate.clean_name)])
+    category = SelectField(lazy_gettext("Category"), choices=CATEGORY_CHOICES, validate_choice=True)
+    submit = SubmitField(lazy_gettext("Create label"))
 
 
 class LabelForm(NewLabelForm):
-    replacement = StringField("Replacement (empty = generated)", validators=[_check(validate.clean_replacement)])
-    submit = SubmitField("Save")
+    replacement = StringField(lazy_gettext("Replacement (empty = generated)"),
+                              validators=[_check(validate.clean_replacement)])
+    submit = SubmitField(lazy_gettext("Save"))
 
 
 class NewAdminLabelForm(LabelForm):
-    submit = SubmitField("Create label")
+    submit = SubmitField(lazy_gettext("Create label"))
 
 
 class DeleteForm(FlaskForm):
-    submit = SubmitField("Delete")
+    submit = SubmitField(lazy_gettext("Delete"))
 
 
 class ImportForm(FlaskForm):
-    file = FileField("CSV file", validators=[FileRequired()])
-    submit = SubmitField("Import")
+    file = FileField(lazy_gettext("CSV file"), validators=[FileRequired()])
+    submit = SubmitField(lazy_gettext("Import"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user
 
 from psan import db
@@ -51,7 +52,7 @@ def create(project_id: int):
         except store.LabelError as exc:
             form.name.errors.append(str(exc))
         else:
-            flash(f"Label {form.name.data.strip()} created.", "success")
+            flash(gettext("Label %(name)s created.", name=form.name.data.strip()), "success")
             return redirect(url_for("labels.index", project=project["id"]))
     db.mark_rollback()
     return _render_index(project, form)
@@ -73,7 +74,7 @@ def edit(project_id: int, label_id: int):
             form.name.errors.append(str(exc))
             db.mark_rollback()
         else:
-            flash("Label saved.", "success")
+            flash(gettext("Label saved."), "success")
             return redirect(url_for("labels.index", project=project["id"]))
     return render_template("labels/edit.html", project=project, label=label, form=form)
 
@@ -91,7 +92,7 @@ def delete(project_id: int, label_id: int):
         store.delete_label(project["id"], label["id"])
         if label["rule_count"] or label["annotation_count"]:
             reannotate(project["id"])
-        flash(f"Label {label['name']} deleted.", "success")
+        flash(gettext("Label %(name)s deleted.", name=label["name"]), "success")
         return redirect(url_for("labels.index", project=project["id"]))
     return render_template("labels/delete.html", project=project, label=label, form=form)
 
@@ -111,7 +112,8 @@ def import_csv(project_id: int):
     if form.validate_on_submit():
         errors, created, changed = import_key(project, form.file.data.read(), current_user.id)
         if not errors:
-            flash(f"Imported the label key: {created} labels created, {changed} updated.", "success")
+            flash(gettext("Imported the label key: %(created)s labels created, %(changed)s updated.",
+                          created=created, changed=changed), "success")
             return redirect(url_for("labels.index", project=project["id"]))
     if request.method == "POST":
         db.mark_rollback()

@@ -6,6 +6,7 @@ import secrets
 import redis
 from celery.exceptions import TimeoutError as CeleryTimeout
 from flask import current_app, jsonify, render_template
+from flask_babel import gettext
 
 from psan import db
 from psan.access import admin, public, user
@@ -33,9 +34,9 @@ def check_worker(timeout: float = 10.0) -> dict:
     try:
         result = health_check.delay(nonce).get(timeout=timeout)
     except CeleryTimeout:
-        return {"ok": False, "error": f"no worker answered within {timeout:.0f} s"}
+        return {"ok": False, "error": gettext("no worker answered within %(seconds)s s", seconds=f"{timeout:.0f}")}
     except (redis.RedisError, OSError) as exc:
-        return {"ok": False, "error": f"broker unreachable: {exc.__class__.__name__}"}
+        return {"ok": False, "error": gettext("broker unreachable: %(error)s", error=exc.__class__.__name__)}
     return {"ok": result.get("nonce") == nonce, **result}
 
 
@@ -48,5 +49,5 @@ def system():
         broker = {"ok": True}
     except (redis.RedisError, OSError, TypeError, ValueError) as exc:
         broker = {"ok": False, "error": exc.__class__.__name__}
-    worker = check_worker(timeout=5) if broker["ok"] else {"ok": False, "error": "broker down"}
+    worker = check_worker(timeout=5) if broker["ok"] else {"ok": False, "error": gettext("broker down")}
     return render_template("main/system.html", database=database, broker=broker, worker=worker)

@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import FloatField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
@@ -12,18 +13,19 @@ class MultiCheckboxField(SelectMultipleField):
 
 
 class ProjectForm(FlaskForm):
-    name = StringField("Name", validators=[DataRequired(), Length(max=200)])
-    language = SelectField("Language", choices=list(LANGUAGES.items()), validate_choice=True)
-    pipeline = TextAreaField("Recognizer pipeline (JSON; empty = the language's default)",
+    name = StringField(lazy_gettext("Name"), validators=[DataRequired(), Length(max=200)])
+    language = SelectField(lazy_gettext("Language"), choices=list(LANGUAGES.items()), validate_choice=True)
+    pipeline = TextAreaField(lazy_gettext("Recognizer pipeline (JSON; empty = the language's default)"),
                              validators=[Length(max=20000)], render_kw={"rows": 8, "class": "font-monospace"})
-    public_threshold = FloatField("Public threshold (rule level ≥ this → public)",
+    public_threshold = FloatField(lazy_gettext("Public threshold (rule level ≥ this → public)"),
                                   validators=[InputRequired(), NumberRange(-1000, 1000)], default=1.0)
-    private_threshold = FloatField("Private threshold (rule level ≤ this → private)",
+    private_threshold = FloatField(lazy_gettext("Private threshold (rule level ≤ this → private)"),
                                    validators=[InputRequired(), NumberRange(-1000, 1000)], default=-1.0)
-    members = MultiCheckboxField("Annotators who may annotate this project", coerce=int, validate_choice=True)
-    submit = SubmitField("Save")
+    members = MultiCheckboxField(lazy_gettext("Annotators who may annotate this project"), coerce=int,
+                                 validate_choice=True)
+    submit = SubmitField(lazy_gettext("Save"))
 
 
 class ConfirmDeleteForm(FlaskForm):
-    confirm_name = StringField("Type the project name to confirm", validators=[DataRequired()])
-    submit = SubmitField("Delete the project and all its documents")
+    confirm_name = StringField(lazy_gettext("Type the project name to confirm"), validators=[DataRequired()])
+    submit = SubmitField(lazy_gettext("Delete the project and all its documents"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from psan import db
 from psan.access import admin
@@ -37,7 +38,7 @@ def _parse_pipeline(form: ProjectForm) -> tuple[dict | None, bool]:
     try:
         config = json.loads(raw)
     except ValueError as exc:
-        form.pipeline.errors.append(f"Invalid JSON: {exc}")
+        form.pipeline.errors.append(gettext("Invalid JSON: %(error)s", error=exc))
         return None, False
     error = validate_config(config, form.language.data)
     if error:
@@ -52,10 +53,10 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
         return None
     config, ok = _parse_pipeline(form)
     if form.private_threshold.data >= form.public_threshold.data:
-        form.private_threshold.errors.append("Must be below the public threshold.")
+        form.private_threshold.errors.append(gettext("Must be below the public threshold."))
         ok = False
     if store_projects.name_taken(form.name.data.strip(), project_id):
-        form.name.errors.append("A project with this name exists.")
+        form.name.errors.append(gettext("A project with this name exists."))
         ok = False
     if not ok:
         return None
@@ -73,7 +74,7 @@ def create():
     form = ProjectForm()
     form.members.choices = _annotators()
     if _save(form, None) is not None:
-        flash("Project created.", "success")
+        flash(gettext("Project created."), "success")
         return redirect(url_for("projects.index"))
     return render_template("projects/edit.html", form=form, project=None)
 
@@ -93,7 +94,7 @@ def edit(project_id: int):
         form.private_threshold.data = project["private_threshold"]
         form.members.data = store_projects.member_ids(project_id)
     elif _save(form, project_id) is not None:
-        flash("Project saved. A changed pipeline applies to documents uploaded from now on.", "success")
+        flash(gettext("Project saved. A changed pipeline applies to documents uploaded from now on."), "success")
         return redirect(url_for("projects.index"))
     return render_template("projects/edit.html", form=form, project=project)
 
@@ -103,15 +104,15 @@ def edit(project_id: int):
 def delete(project_id: int):
     project = store_projects.get_project(project_id) or abort(404)
     if project["is_default"]:
-        flash("The default project cannot be deleted.", "warning")
+        flash(gettext("The default project cannot be deleted."), "warning")
         return redirect(url_for("projects.index"))
     form = ConfirmDeleteForm()
     if form.validate_on_submit():
         if form.confirm_name.data.strip() != project["name"]:
-            form.confirm_name.errors.append("The name does not match.")
+            form.confirm_name.errors.append(gettext("The name does not match."))
         else:
             store_projects.delete_project(project_id)
-            flash(f"Project {project['name']} deleted with all its documents.", "success")
+            flash(gettext("Project %(name)s deleted with all its documents.", name=project["name"]), "success")
             return redirect(url_for("projects.index"))
     documents = db.query_one("SELECT count(*) AS n FROM document WHERE project_id = %s", (project_id,))["n"]
     return render_template("projects/delete.html", form=form, project=project, documents=documents)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, FloatField, SubmitField
@@ -14,19 +15,20 @@ from psan.rules.store import CONFIDENCE_LIMIT
 def _finite(form, field) -> None:
     # NumberRange lets NaN through (every comparison with NaN is false); the schema would then raise
     if field.data is None or not math.isfinite(field.data) or abs(field.data) > CONFIDENCE_LIMIT:
-        raise ValidationError(f"Confidence must be a number between {-CONFIDENCE_LIMIT:g} and {CONFIDENCE_LIMIT:g}.")
+        raise ValidationError(gettext("Confidence must be a number between %(low)s and %(high)s.",
+                                      low=f"{-CONFIDENCE_LIMIT:g}", high=f"{CONFIDENCE_LIMIT:g}"))
 
 
 class ConfidenceForm(FlaskForm):
-    confidence = FloatField("Confidence", validators=[InputRequired(), _finite])
-    submit = SubmitField("Save")
+    confidence = FloatField(lazy_gettext("Confidence"), validators=[InputRequired(), _finite])
+    submit = SubmitField(lazy_gettext("Save"))
 
 
 class DeleteForm(FlaskForm):
-    submit = SubmitField("Delete")
+    submit = SubmitField(lazy_gettext("Delete"))
 
 
 class ImportForm(FlaskForm):
-    file = FileField("CSV file", validators=[FileRequired()])
-    create_labels = BooleanField("Create missing labels (otherwise unknown label names are errors)")
-    submit = SubmitField("Import")
+    file = FileField(lazy_gettext("CSV file"), validators=[FileRequired()])
+    create_labels = BooleanField(lazy_gettext("Create missing labels (otherwise unknown label names are errors)"))
+    submit = SubmitField(lazy_gettext("Import"))

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user
 
 from psan import db
@@ -75,7 +76,7 @@ def confidence(project_id: int, rule_id: int):
     reannotate(project["id"])
     if _wants_json():
         return jsonify(id=changed["id"], confidence=changed["confidence"], decision=changed["decision"])
-    flash("Confidence saved.", "success")
+    flash(gettext("Confidence saved."), "success")
     return _back(project["id"], request.form)
 
 
@@ -88,7 +89,7 @@ def delete(project_id: int, rule_id: int):
     if not store.delete_rule(project["id"], _rule_id_or_404(rule_id), current_user.id):
         abort(404)
     reannotate(project["id"])
-    flash("Rule deleted.", "success")
+    flash(gettext("Rule deleted."), "success")
     return _back(project["id"], request.form)
 
 
@@ -106,7 +107,7 @@ def delete_filtered(project_id: int):
         count = store.delete_filtered(project["id"], rule_filter, current_user.id)
         if count:
             reannotate(project["id"])
-        flash(f"{count} rules deleted.", "success")
+        flash(gettext("%(count)s rules deleted.", count=count), "success")
         return redirect(url_for("rules.index", project=project["id"], **rule_filter.args()))
     return render_template("rules/delete_filtered.html", project=project, rule_filter=rule_filter,
                            filter_args=rule_filter.args(), count=store.count_rules(project["id"], rule_filter),
@@ -132,12 +133,13 @@ def import_csv(project_id: int):
         if not errors:
             _log_import(project["id"], result.__dict__)
             reannotate(project["id"])
-            message = (f"Imported rules: {result.created} created, {result.updated} updated, "
-                       f"{result.unchanged} unchanged.")
+            message = gettext("Imported rules: %(created)s created, %(updated)s updated, %(unchanged)s unchanged.",
+                              created=result.created, updated=result.updated, unchanged=result.unchanged)
             if result.labels_created:
-                message += f" {result.labels_created} labels created."
+                message += " " + gettext("%(count)s labels created.", count=result.labels_created)
             if result.unknown_authors:
-                message += f" {result.unknown_authors} rules named an unknown author and are attributed to you."
+                message += " " + gettext("%(count)s rules named an unknown author and are attributed to you.",
+                                         count=result.unknown_authors)
             flash(message, "success")
             return redirect(url_for("rules.index", project=project["id"]))
     if request.method == "POST":

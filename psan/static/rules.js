@@ -2,6 +2,12 @@
 // Strings from the server are only ever inserted with textContent.
 "use strict";
 (function () {
+  // translated status texts come from data-msg-* attributes of the rules table
+  var texts = document.querySelector("[data-msg-saved]");
+  function text(name, fallback) {
+    return (texts && texts.getAttribute("data-msg-" + name)) || fallback;
+  }
+
   function csrfToken(form) {
     var input = form.querySelector('input[name="csrf_token"]');
     return input ? input.value : "";
@@ -29,14 +35,14 @@
         return response.json().then(function (data) { return {ok: response.ok, data: data}; });
       }).then(function (result) {
         if (!result.ok) {
-          status.textContent = String(result.data.error || "error");
+          status.textContent = String(result.data.error || text("error", "error"));
           return;
         }
         var cell = document.querySelector('[data-decision-of="' + String(Number(result.data.id)) + '"]');
         if (cell) { cell.textContent = String(result.data.decision); }
-        status.textContent = "saved";
+        status.textContent = text("saved", "saved");
       }).catch(function () {
-        status.textContent = "network error";
+        status.textContent = text("network-error", "network error");
       });
     });
   });

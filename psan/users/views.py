@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import abort, current_app, flash, redirect, render_template, url_for
+from flask_babel import gettext
 from flask_login import current_user
 
 from psan import accounts, db
@@ -35,12 +36,13 @@ def create():
                 accounts.update(account.id, name=account.name, role=account.role,
                                 window_size=account.window_size, active=False)
             if form.password.data:
-                flash(f"Account {account.email} created.", "success")
+                flash(gettext("Account %(email)s created.", email=account.email), "success")
             elif send_reset_link(account, subject="psan: you have been invited"):
-                flash(f"Account {account.email} created; an invitation was e-mailed.", "success")
+                flash(gettext("Account %(email)s created; an invitation was e-mailed.", email=account.email), "success")
             else:
-                flash(f"Account {account.email} created. E-mail is not configured: give the user this link "
-                      f"(valid {current_app.config['PASSWORD_RESET_MAX_AGE'] // 60} min): {reset_link(account)}",
+                flash(gettext("Account %(email)s created. E-mail is not configured: give the user this link "
+                              "(valid %(minutes)s min): %(link)s", email=account.email,
+                              minutes=current_app.config["PASSWORD_RESET_MAX_AGE"] // 60, link=reset_link(account)),
                       "warning")
             return redirect(url_for("users.index"))
     return render_template("users/edit.html", form=form, account=None)
@@ -61,7 +63,7 @@ def edit(account_id: int):
             flash(str(exc), "danger")
             db.mark_rollback()
         else:
-            flash("Account saved.", "success")
+            flash(gettext("Account saved."), "success")
             return redirect(url_for("users.index"))
     return render_template("users/edit.html", form=form, account=account)
 
@@ -78,7 +80,7 @@ def delete(account_id: int):
         flash(str(exc), "danger")
         db.mark_rollback()
     else:
-        flash("Account deleted.", "success")
+        flash(gettext("Account deleted."), "success")
         if account_id == current_user.id:
             return redirect(url_for("auth.login"))
     return redirect(url_for("users.index"))
