@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= dev,embedded,server,polish
 
-.PHONY: run test lint eval bench install clean help
+.PHONY: run test lint eval bench translations install clean help
 
 help:
 	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured)"
@@ -13,6 +13,7 @@ help:
 	@echo "make lint   ruff and bandit"
 	@echo "make eval   regenerate the ner_eval reports in ner_eval/results"
 	@echo "make bench  run the benchmarks under bench/"
+	@echo "make translations  refresh and compile the UI catalogues (psan/translations)"
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "needs $(PYTHON) (set PYTHON=...)"; exit 1; }
@@ -40,6 +41,13 @@ eval: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/bench_rules.py
 	$(PY) bench/bench_preannotation.py
+
+# after changing user-visible strings: extract, merge into the Czech catalogue, translate, compile
+translations: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext -k lazy_pgettext:1c,2 --project psan \
+		--version 0.1.0 --copyright-holder "psan developers" -o psan/translations/messages.pot .
+	$(VENV)/bin/pybabel update -i psan/translations/messages.pot -d psan/translations -l cs --no-fuzzy-matching
+	$(VENV)/bin/pybabel compile -d psan/translations --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info
