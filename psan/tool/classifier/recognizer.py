@@ -1,0 +1,55 @@
+"""The classifier as a pipeline :class:`~psan.tool.model.Recognizer` (kind ``"classifier"``).
+
+Config entries: ``{"kind": "classifier", "model_path": "model.bin"}`` (CLI) or, from the app which keeps
+the model per project in PostgreSQL, ``{"kind": "classifier", "model_bytes": b"..."}`` or an already
+loaded ``{"kind": "classifier", "model": TokenClassifier}``; optional ``threshold``, ``priority`` and
+``hmac_key`` (bytes) to require an HMAC-signed model.
+
+Priority −5: between NER (0) and the gazetteers (−10).  Why: the classifier exists to flag what NER and
+the patterns miss; where they found the same text their typed span should win the merge, while a
+model suggestion is a stronger hint than a bare list lookup.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from psan.tool.classifier.model import TokenClassifier
+from psan.tool.model import CharSpan, Document, Recognizer
+from psan.tool.pipeline import ComponentError, register_recognizer
+
+PRIORITY_MODEL = -5
+
+
+class ClassifierRecognizer(Recognizer):
+    """Suggestions of a trained :class:`TokenClassifier`: type ``MODEL``, source ``model``, score = p."""
+
+    name = "model"
+    priority = PRIORITY_MODEL
+
+    def __init__(self, model: TokenClassifier, threshold: float | None = None, priority: int = PRIORITY_MODEL) -> None:
+        self.model = model
+        self.threshold = threshold
+        self.priority = priority
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = self.model.predict_spans(text, doc, self.threshold)
+        if self.priority == 0:
+            return spans
+        return [CharSpan(s.start, s.end, s.type, s.category, s.source, s.score, self.priority) for s in spans]
+
+
+@register_recognizer("classifier")
+def classifier_factory(entry: dict[str, Any], language: str) -> Recognizer:
+    """Build a :class:`ClassifierRecognizer` from a pipeline config entry (see module docstring)."""
+    key = entry.get("hmac_key")
+    model = entry.get("model")
+    if model is None:
+        if entry.get("model_bytes") is not None:
+            model = TokenClassifier.from_bytes(bytes(entry["model_bytes"]), key)
+        elif entry.get("model_path"):
+            model = TokenClassifier.load(str(entry["model_path"]), key)
+        else:
+            raise ComponentError("recognizer kind 'classifier' needs 'model_path', 'model_bytes' or 'model'")
+    if not isinstance(model, TokenClassifier):
+        raise ComponentError("'model' of a classifier entry must be a TokenClassifier")
+    return ClassifierRecognizer(model, entry.get("threshold"), int(entry.get("priority", PRIORITY_MODEL)))
