@@ -313,6 +313,9 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("spans", help="print recognized spans as JSONL on stdout")
     _common(p, "en")
     p.set_defaults(func=cmd_spans)
+
+    from psan.tool.cli_depseudonymize import add_parser as add_depseudonymize
+    add_depseudonymize(sub)
     return parser
 
 

@@ -83,7 +83,7 @@ def _login(page) -> None:
     page.goto("/auth/login")
     page.fill('input[name="email"]', ANNOTATOR)
     page.fill('input[name="password"]', PASSWORD)
-    page.click('input[type="submit"], button[type="submit"]')
+    page.click('main form input[type="submit"], main form button[type="submit"]')
     page.wait_for_url("**/")
 
 

@@ -1,0 +1,117 @@
+"""Pseudonymization key export and de-pseudonymization (admin only).
+
+Why separate routes and files: the key holds every original private string, so it is never put
+into the output ZIP; it is downloaded on its own, by an admin, with ``Cache-Control: no-store`` so
+no browser or proxy keeps a copy.  The key is built by the same project pass as the
+pseudonymized output (:func:`psan.store.output.pseudonymize_project`), so it fits the output
+downloaded with the same project state, and de-pseudonymization restores it byte for byte.
+"""
+from __future__ import annotations
+
+import io
+
+from flask import Response, abort, request, send_file
+from flask_babel import gettext
+
+from psan import db
+from psan.access import admin
+from psan.documents import bp
+from psan.store import output as store_output
+from psan.store import projects as store_projects
+from psan.tool.keyfile import KeyFileError, key_csv, key_json, parse_key, restore_output
+
+#: upper bound of an uploaded key or output file (both are plain text of one project)
+MAX_UPLOAD_BYTES = 32 * 1024 * 1024
+
+
+def _private_download(data: str, mimetype: str, name: str) -> Response:
+    """An attachment that no cache may store (it holds personal data)."""
+    response = send_file(io.BytesIO(data.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8",
+                         as_attachment=True, download_name=name, max_age=0)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Pragma"] = "no-cache"
+    return response
+
+
+def _project_key(project_id: int, fmt: str) -> Response:
+    project = store_projects.get_project(project_id) or abort(404)
+    docs = store_output.pseudonymize_project(db.get_conn(), project_id)
+    entries = [e for d in docs for e in d.entries]
+    if fmt == "csv":
+        return _private_download(key_csv(entries), "text/csv",
+                                 store_output.safe_filename(project["name"], "-key.csv"))
+    content = key_json([{"id": d.document_id, "name": d.name} for d in docs], entries,
+                       {"id": project["id"], "name": project["name"]})
+    return _private_download(content, "application/json", store_output.safe_filename(project["name"], "-key.json"))
+
+
+@bp.route("/project/<int:project_id>/key.json")
+@admin
+def project_key_json(project_id: int) -> Response:
+    """Key of every annotated document of the project (JSON, for ``depseudonymize``)."""
+    return _project_key(project_id, "json")
+
+
+@bp.route("/project/<int:project_id>/key.csv")
+@admin
+def project_key_csv(project_id: int) -> Response:
+    """Key of every annotated document of the project (CSV, for review or spreadsheets)."""
+    return _project_key(project_id, "csv")
+
+
+@bp.route("/<int:document_id>/key.json")
+@admin
+def document_key_json(document_id: int) -> Response:
+    """Key of one document, fitting its ``download/pseudonymize`` output."""
+    row = db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name FROM document d "
+                       "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,)) or abort(404)
+    got = store_output.pseudonymized_document(db.get_conn(), document_id)
+    if got is None:
+        abort(409, gettext("The document is not recognized yet."))
+    content = key_json([{"id": got.document_id, "name": got.name}], got.entries,
+                       {"id": row["project_id"], "name": row["project_name"]})
+    return _private_download(content, "application/json", store_output.safe_filename(row["name"], ".key.json"))
+
+
+def _upload_text(field: str, what: str) -> tuple[str, str]:
+    """(text, file name) of an uploaded file, decoded strictly as UTF-8 (no newline changes)."""
+    storage = request.files.get(field)
+    if storage is None or not storage.filename:
+        abort(400, gettext("Choose the %(what)s file.", what=what))
+    data = storage.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
+        abort(413)
+    try:
+        return data.decode("utf-8"), storage.filename
+    except UnicodeDecodeError:
+        abort(400, gettext("The %(what)s file is not UTF-8 text.", what=what))
+
+
+def _restored_name(output_name: str) -> str:
+    base = output_name.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
+    for suffix in (".pseudonymize.txt", ".txt"):
+        if base.lower().endswith(suffix):
+            base = base[:-len(suffix)]
+            break
+    return store_output.safe_filename(base, ".restored.txt")
+
+
+@bp.route("/depseudonymize", methods=["POST"])
+@admin
+def depseudonymize() -> Response:
+    """Original text from an uploaded pseudonymized output and its key (fields ``output``, ``key``).
+
+    Optional ``document`` (id or name) picks the document of a project key; without it the one
+    document whose key entries fit the output is used.  A wrong or malformed key is a 400 with
+    the reason, never a 500.
+    """
+    output_text, output_name = _upload_text("output", gettext("output"))
+    key_text, key_name = _upload_text("key", gettext("key"))
+    fmt = "csv" if key_name.lower().endswith(".csv") else "json"
+    try:
+        key = parse_key(key_text, fmt)
+        _, original = restore_output(key, output_text, request.form.get("document"))
+    except KeyFileError as exc:
+        abort(400, str(exc))
+    return _private_download(original, "text/plain", _restored_name(output_name))
+
