@@ -97,6 +97,12 @@ def combined_speed(results: list[Result], system: str, cpu: bool = False) -> flo
     return sum(r.tokens for r in mine) / sum(r.cpu_seconds if cpu else r.seconds for r in mine)
 
 
+def is_loaded(*infos: dict[str, Any]) -> bool:
+    """Was the machine busy (1-minute load average >= half the cores, before or after the run)?"""
+    cores = max(1, max(i.get("cpu_count") or 1 for i in infos))
+    return any(i.get("loadavg") and i["loadavg"][0] >= cores / 2 for i in infos)
+
+
 def _get(results: list[Result], system: str, corpus: str) -> Result:
     return next(r for r in results if r.system == system and r.corpus == corpus)
 
@@ -134,6 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     print()
 
     base, base_cpu = combined_speed(results, "presidio"), combined_speed(results, "presidio", cpu=True)
+    # Why CPU time on a loaded machine: every system is single-threaded (psan pins BLAS to one thread), so
+    # process CPU time is the work done, while wall-clock also counts waiting for cores other jobs hold.
+    loaded = is_loaded(info_before, info)
+    basis = "CPU time" if loaded else "wall-clock"
+    print(f"speed verdict on {basis} ratios (load average {max(info_before['loadavg'][0], info['loadavg'][0]):.1f} "
+          f"on {info['cpu_count']} cores: machine {'loaded' if loaded else 'idle enough'})")
     verdicts: dict[str, dict[str, Any]] = {}
     ok_all = True
     for system, target in TARGETS.items():
@@ -141,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu_ratio = combined_speed(results, system, cpu=True) / base_cpu
         recall_ok = {c.name: _get(results, system, c.name).recall >= _get(results, "presidio", c.name).recall
                      for c in corpora}
-        speed_ok = ratio >= target
+        speed_ok = (cpu_ratio if loaded else ratio) >= target
         ok = speed_ok and all(recall_ok.values())
         ok_all &= ok
         per_corpus = ", ".join(f"{c.name} {_get(results, system, c.name).tokens_per_s / _get(results, 'presidio', c.name).tokens_per_s:.1f}x"  # noqa: E501
@@ -149,10 +161,12 @@ def main(argv: list[str] | None = None) -> int:
         recall_txt = ", ".join(f"{c.name} {_get(results, system, c.name).recall:.3f} "
                                f"{'>=' if recall_ok[c.name] else '<'} {_get(results, 'presidio', c.name).recall:.3f}"
                                for c in corpora)
-        print(f"{'PASS' if ok else 'FAIL'}  {system}: speed {ratio:.1f}x Presidio (target >= {target:.0f}x: "
-              f"{'ok' if speed_ok else 'missed'}; {per_corpus}; CPU-time ratio {cpu_ratio:.1f}x); "
-              f"recall {recall_txt}")
-        verdicts[system] = {"speed_ratio": ratio, "cpu_speed_ratio": cpu_ratio, "target": target,
+        per_corpus_cpu = ", ".join(f"{c.name} {_get(results, system, c.name).cpu_tokens_per_s / _get(results, 'presidio', c.name).cpu_tokens_per_s:.1f}x"  # noqa: E501
+                                   for c in corpora)
+        print(f"{'PASS' if ok else 'FAIL'}  {system}: speed {cpu_ratio if loaded else ratio:.1f}x Presidio by "
+              f"{basis} (target >= {target:.0f}x: {'ok' if speed_ok else 'missed'}); CPU-time ratio {cpu_ratio:.1f}x "
+              f"({per_corpus_cpu}); wall-clock ratio {ratio:.1f}x ({per_corpus}); recall {recall_txt}")
+        verdicts[system] = {"speed_ratio": ratio, "cpu_speed_ratio": cpu_ratio, "target": target, "basis": basis,
                             "speed_ok": speed_ok, "recall_ge_presidio": recall_ok, "pass": ok}
 
     path = write_json("preannotation", {"machine": info, "presidio": presidio_info, "limit": args.limit,

@@ -12,6 +12,8 @@ are kind names or dicts with ``kind`` plus factory options; both are looked up i
 recognizer registry, so new kinds plug in via :func:`register_recognizer` (and
 :func:`register_tokenizer`).  ``split_at`` chooses which candidate edges become token edges:
 ``"all"`` (default; every candidate then aligns exactly, e.g. spaCy's ``Smith|'s``) or ``"patterns"``.
+``propagate`` (default ``true``) adds further occurrences of found names/IDs in the same document
+(:mod:`psan.tool.propagate`); ``false`` turns it off, a dict passes options (``categories``, ``min_chars``).
 """
 from __future__ import annotations
 
@@ -140,6 +142,13 @@ register_recognizer("patterns", _module_recognizers("psan.tool.recognizers.patte
 register_recognizer("gazetteers", _module_recognizers("psan.tool.recognizers.gazetteer"))
 
 
+@register_recognizer("classifier")
+def _classifier(entry: dict, language: str):  # noqa: ANN202 - factory signature
+    """The learned token classifier (psan.tool.classifier), imported only when a config uses it."""
+    from psan.tool.classifier.recognizer import classifier_factory
+    return classifier_factory(entry, language)
+
+
 # --- defaults ------------------------------------------------------------------------------------------
 LANGUAGE_NAMES = {"cs": "czech", "en": "english", "sk": "slovak", "pl": "polish", "de": "german", "sv": "swedish"}
 
@@ -180,6 +189,13 @@ def default_config(language: str, models_dir: str | None = None) -> dict[str, An
     return config
 
 
+def _propagate_options(value: bool | dict[str, Any] | None) -> dict[str, Any] | None:
+    """Options of the propagation step from the config's ``propagate`` value; ``None`` = off."""
+    if isinstance(value, dict):
+        return dict(value)
+    return {} if value else None
+
+
 # --- the pipeline ----------------------------------------------------------------------------------------
 class Pipeline:
     """A configured recognition pipeline; build once, process many texts."""
@@ -188,6 +204,7 @@ class Pipeline:
         self.config = dict(config) if config is not None else default_config(language)
         self.language = self.config.setdefault("language", language)
         self.split_at = self.config.get("split_at", "all")
+        self.propagate = _propagate_options(self.config.get("propagate", True))
         tok = _entry(self.config.get("tokenizer", "regex"))
         if tok["kind"] not in _TOKENIZERS:
             raise ComponentError(f"unknown tokenizer {tok['kind']!r}; known: {sorted(_TOKENIZERS)}")
@@ -207,6 +224,8 @@ class Pipeline:
 
     def _tokenize(self, text: str) -> Document:
         tokens, sentences = self.tokenizer.tokenize(text)
+        if isinstance(self.tokenizer, RegexTokenizer):  # its tokens are clean by construction: skip the copy
+            return Document(text, tokens, list(sentences), [], self.language)
         cleaned = clean_tokens(text, tokens)
         if len(cleaned) != len(tokens) or any(
                 a.start != b.start or a.end != b.end for a, b in zip(cleaned, tokens, strict=True)):
@@ -219,6 +238,10 @@ class Pipeline:
         bounds = {b for c in edges for b in (c.start, c.end)}
         doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)
         doc.entities = resolve(doc, patterns + ner)
+        # --- document-level propagation (pluggable step after merging, see psan.tool.propagate) ---
+        if self.propagate is not None:
+            from psan.tool.propagate import with_propagation
+            with_propagation(doc, **self.propagate)
         return doc
 
     def process(self, text: str) -> Document:

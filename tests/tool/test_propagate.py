@@ -1,0 +1,113 @@
+"""Document-level propagation (psan.tool.propagate) and its pipeline switch."""
+from __future__ import annotations
+
+from psan.tool.model import Category, CharSpan, Document, Entity, Recognizer
+from psan.tool.pipeline import Pipeline, register_recognizer
+from psan.tool.propagate import SOURCE, propagate, with_propagation
+from psan.tool.tokenize import tokenize
+
+
+def make_doc(text: str, spans: list[tuple[str, str, Category]]) -> Document:
+    """Regex-tokenized document with entities on the first occurrence of each ``(string, type, category)``."""
+    tokens, sentences = tokenize(text, "en")
+    entities = []
+    for string, type_, category in spans:
+        start = text.index(string)
+        end = start + len(string)
+        first = next(t.id for t in tokens if t.start == start)
+        last = next(t.id for t in tokens if t.end == end)
+        entities.append(Entity(first, last + 1, type_, category, "ner", 0.8))
+    return Document(text, tokens, sentences, entities, "en")
+
+
+def strings(doc: Document, entities: list[Entity]) -> list[str]:
+    return [doc.span_text(e.first_token, e.end_token) for e in entities]
+
+
+def test_other_occurrences_found_across_sentences() -> None:
+    doc = make_doc("Jan Novák came. Later Jan Novák left.\n\nNovák said no.",
+                   [("Jan Novák", "PER", Category.PERSON)])
+    found = propagate(doc)
+    assert strings(doc, found) == ["Jan Novák"]
+    assert found[0].source == SOURCE and found[0].type == "PER" and found[0].category == Category.PERSON
+    assert found[0].score < 0.8
+
+
+def test_whole_tokens_only() -> None:
+    doc = make_doc("Jan is here. Jana and Janek and JAN too, but Jan again.", [("Jan", "PER", Category.PERSON)])
+    assert [doc.char_range(e.first_token, e.end_token) for e in propagate(doc)] == [
+        (doc.text.rindex("Jan"), doc.text.rindex("Jan") + 3)]
+
+
+def test_no_duplicates_inside_or_crossing_existing_entities() -> None:
+    text = "Jan met Jan Novák. Novák Jan and Jan."
+    doc = make_doc(text, [("Jan", "PER", Category.PERSON), ("Jan Novák", "PER", Category.PERSON)])
+    # "Jan" inside "Jan Novák" is not added again; the existing entities are never duplicated
+    found = propagate(doc)
+    ranges = {doc.char_range(e.first_token, e.end_token) for e in found}
+    assert ranges == {(text.index("Novák Jan") + 6, text.index("Novák Jan") + 9), (text.rindex("Jan"), len(text) - 1)}
+    # an occurrence crossing an existing entity is skipped
+    doc2 = make_doc("Anna Smith. Bob Anna Smith Jr", [("Anna Smith", "PER", Category.PERSON),
+                                                       ("Bob Anna", "PER", Category.PERSON)])
+    assert propagate(doc2) == []
+
+
+def test_longer_occurrence_wins_and_contains_existing() -> None:
+    text = "Jan Novák came. Novák and Jan Novák."
+    tokens, sentences = tokenize(text, "en")
+    # "Jan Novák" found at the start; the last "Novák" alone already tagged (e.g. by a gazetteer)
+    last = len(tokens) - 2
+    doc = Document(text, tokens, sentences, [Entity(0, 2, "PER", Category.PERSON, "ner", 0.8),
+                                             Entity(last, last + 1, "SURNAME", Category.PERSON, "gaz", 0.4)], "en")
+    found = propagate(doc)
+    # the lone "Novák" is the gazetteer seed found again; the second "Jan Novák" contains the
+    # existing "Novák" entity and is added around it (not a second "Novák")
+    assert strings(doc, found) == ["Novák", "Jan Novák"]
+    assert found[1].first_token == last - 1 and found[1].type == "PER"
+
+
+def test_filters_categories_common_words_and_short_strings() -> None:
+    doc = make_doc("court 2020 X IBM met court in 2020 and X and IBM",
+                   [("court", "ORG", Category.ORGANIZATION), ("2020", "DATE", Category.DATE),
+                    ("X", "PER", Category.PERSON), ("IBM", "ORG", Category.ORGANIZATION)])
+    assert strings(doc, propagate(doc)) == ["IBM"]
+    assert strings(doc, propagate(doc, categories=["PERSON"], min_chars=1)) == ["X"]
+
+
+def test_id_and_contact_strings_propagate_case_sensitively() -> None:
+    text = "Write to jan@example.com or JAN@EXAMPLE.COM; jan@example.com again."
+    tokens, sentences = tokenize(text, "en")
+    first = next(t.id for t in tokens if t.start == 9)
+    last = next(t.id for t in tokens if t.end == 24)
+    doc = Document(text, tokens, sentences, [Entity(first, last + 1, "EMAIL", Category.CONTACT, "email", 0.9)], "en")
+    assert [doc.char_range(e.first_token, e.end_token) for e in propagate(doc)] == [
+        (text.rindex("jan@"), text.rindex("jan@") + 15)]
+
+
+def test_with_propagation_keeps_merger_order() -> None:
+    doc = make_doc("Prague is big. Anna likes Prague.", [("Prague", "GPE", Category.LOCATION),
+                                                         ("Anna", "PERSON", Category.PERSON)])
+    with_propagation(doc)
+    assert [(e.first_token, e.source) for e in doc.entities] == [(0, "ner"), (4, "ner"), (6, SOURCE)]
+    assert propagate(doc) == []  # idempotent: nothing left to add
+
+
+class _FirstOnly(Recognizer):
+    """Finds only the first occurrence of 'Novák' (like a NER that misses later mentions)."""
+
+    name = "first"
+
+    def analyze(self, text: str, doc: Document) -> list[CharSpan]:
+        i = text.find("Novák")
+        return [CharSpan(i, i + 5, "PER", Category.PERSON, self.name, 0.8)] if i >= 0 else []
+
+
+def test_pipeline_switch() -> None:
+    register_recognizer("first-only-test", lambda entry, language: _FirstOnly())
+    text = "Novák came. Then Novák left."
+    on = Pipeline({"language": "en", "ner": ["first-only-test"]}).process(text)
+    assert [e.source for e in on.entities] == ["first", SOURCE]
+    off = Pipeline({"language": "en", "ner": ["first-only-test"], "propagate": False}).process(text)
+    assert [e.source for e in off.entities] == ["first"]
+    opts = Pipeline({"language": "en", "ner": ["first-only-test"], "propagate": {"categories": ["LOCATION"]}})
+    assert [e.source for e in opts.process_many([text])[0].entities] == ["first"]
