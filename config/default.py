@@ -74,5 +74,9 @@ MAX_ZIP_UNCOMPRESSED = 200 * 1024 * 1024
 REANNOTATE_DEBOUNCE_SECONDS = 2
 #: how long an annotation window stays leased to its annotator without any request (seconds)
 WINDOW_LEASE_SECONDS = 900
+#: retrain a project's model automatically after this many new decisions (0 = only by the admin's button)
+MODEL_RETRAIN_AFTER_DECISIONS = 200
+#: p(private) from which the project model suggests a span (None = the model's own, 0.5)
+MODEL_THRESHOLD = None
 #: a decision that creates a rule re-annotates its document at once up to this size; longer ones in the background
 SYNC_REANNOTATE_MAX_TOKENS = 200_000

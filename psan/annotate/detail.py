@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext
+
 from psan import db
 from psan.annotate.content import final_decision, label_names, rule_label
 from psan.store.windows import Window
+from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
 from psan.tool.voting import Thresholds
 
 #: history entries shown for one span
@@ -18,6 +21,18 @@ HISTORY_LIMIT = 50
 
 def _iso(value) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def model_span_score(conn, document_id: int, first_token: int, end_token: int) -> float | None:
+    """p(private) the project model gave exactly this span (``None``: not a model suggestion)."""
+    row = db.query_one("SELECT max(score) AS p FROM named_entity WHERE document_id = %s AND first_token = %s "
+                       "AND end_token = %s AND source = %s", (document_id, first_token, end_token, MODEL_SOURCE), conn)
+    return round(float(row["p"]), 4) if row and row["p"] is not None else None
+
+
+def _is_model_rule(rule: dict[str, Any]) -> bool:
+    """The project rule voting with the model's suggestions (NE_TYPE ``MODEL``)."""
+    return rule["type"] == "NE_TYPE" and rule["condition"] == MODEL_TYPE and not rule["lookup"]
 
 
 def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any]:
@@ -38,6 +53,7 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
     entities = [r["type"] for r in db.query(
         "SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s AND end_token = %s "
         "ORDER BY type", (a["document_id"], a["first_token"], a["end_token"]), conn)]
+    model_score = model_span_score(conn, a["document_id"], a["first_token"], a["end_token"])
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     by_rule = rule_label(rules)
     names = label_names(conn, {x for x in [a["token_label_id"], by_rule, *(r["label_id"] for r in rules)]
@@ -52,11 +68,14 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
             "decision": a["token_decision"], "label": names.get(a["token_label_id"]),
             "author": a["decided_by_name"] or "?", "at": _iso(a["decided_at"])},
         "ne_types": entities,
+        "model_score": model_score,
         "rules": [{"id": r["id"], "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
                    "lookup": r["lookup"], "case_sensitive": r["case_sensitive"],
                    "vote": "P" if r["confidence"] > 0 else ("S" if r["confidence"] < 0 else "C"),
                    "label": names.get(r["label_id"]) if r["label_id"] is not None else None,
-                   "author": r["author_name"] or "?"} for r in rules],
+                   # rules without an author were made by the system (NE_TYPE rules of pre-processing)
+                   "author": r["author_name"] or gettext("system"),
+                   "model_score": model_score if _is_model_rule(r) else None} for r in rules],
         "history": [{"action": h["action"], "decision": h["decision"], "label": h["label_name"],
                      "author": h["author_name"] or "?", "at": _iso(h["created_at"])} for h in history],
     }

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext
 from werkzeug.exceptions import BadRequest
 
 #: token indexes and ids the API accepts (PostgreSQL integer / sane bigint range)
@@ -12,12 +13,12 @@ DECISIONS = ("PUBLIC", "PRIVATE")
 
 
 class Invalid(BadRequest):
-    """A 400 answer whose description is shown to the annotator."""
+    """A 400 answer whose description is shown to the annotator (in the request's language)."""
 
 
 def json_object(payload: Any) -> dict[str, Any]:
     if not isinstance(payload, dict):
-        raise Invalid("send a JSON object")
+        raise Invalid(gettext("send a JSON object"))
     return payload
 
 
@@ -27,7 +28,7 @@ def integer(payload: dict[str, Any], key: str, maximum: int = MAX_INT, required:
     if value is None and not required:
         return None
     if type(value) is not int or not 0 <= value <= maximum:
-        raise Invalid(f"{key} must be an integer between 0 and {maximum}")
+        raise Invalid(gettext("%(key)s must be an integer between 0 and %(maximum)s", key=key, maximum=maximum))
     return value
 
 
@@ -38,21 +39,21 @@ def span(payload: dict[str, Any]) -> tuple[int, int, int]:
     end = integer(payload, "end_token")
     assert document_id is not None and first is not None and end is not None  # nosec B101
     if end <= first:
-        raise Invalid("end_token must be greater than first_token")
+        raise Invalid(gettext("end_token must be greater than first_token"))
     return document_id, first, end
 
 
 def decision(payload: dict[str, Any]) -> str:
     value = payload.get("decision")
     if value not in DECISIONS:
-        raise Invalid("decision must be PUBLIC or PRIVATE")
+        raise Invalid(gettext("decision must be PUBLIC or PRIVATE"))
     return str(value)
 
 
 def flag(payload: dict[str, Any], key: str) -> bool:
     value = payload.get(key, False)
     if not isinstance(value, bool):
-        raise Invalid(f"{key} must be true or false")
+        raise Invalid(gettext("%(key)s must be true or false", key=key))
     return value
 
 
@@ -61,5 +62,6 @@ def optional_text(payload: dict[str, Any], key: str, max_length: int = 100) -> s
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > max_length:
-        raise Invalid(f"{key} must be text of at most {max_length} characters")
+        raise Invalid(gettext("%(key)s must be text of at most %(max_length)s characters", key=key,
+                                max_length=max_length))
     return value

@@ -6,6 +6,7 @@ from flask import abort, render_template, request
 from psan import db
 from psan.access import admin, user
 from psan.annotate import bp
+from psan.annotate.messages import js_messages
 from psan.annotate.validate import MAX_INT
 from psan.labels.store import CATEGORIES
 from psan.store.windows import MAX_ADMIN_WINDOW
@@ -14,7 +15,7 @@ from psan.store.windows import MAX_ADMIN_WINDOW
 @bp.route("/")
 @user
 def index():
-    return render_template("annotate/index.html", open_document=None, categories=CATEGORIES)
+    return render_template("annotate/index.html", open_document=None, categories=CATEGORIES, messages=js_messages())
 
 
 @bp.route("/document/<int:document_id>")
@@ -29,5 +30,5 @@ def document(document_id: int):
         abort(404)
     start = request.args.get("start", default=0, type=int)
     size = request.args.get("size", default=0, type=int)
-    return render_template("annotate/index.html", categories=CATEGORIES, open_document={
+    return render_template("annotate/index.html", categories=CATEGORIES, messages=js_messages(), open_document={
         "id": document_id, "start": max(0, min(start, MAX_INT)), "size": max(0, min(size, MAX_ADMIN_WINDOW))})

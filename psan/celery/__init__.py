@@ -33,7 +33,7 @@ def celery_init_app(app: Flask) -> Celery:
         task_default_queue=app.config.get("CELERY_QUEUE", "celery"),
         # a task whose worker died is redelivered after this many seconds (Redis transport)
         broker_transport_options={"visibility_timeout": app.config.get("CELERY_VISIBILITY_TIMEOUT", 3600)},
-        imports=("psan.celery.tasks",),
+        imports=("psan.celery.tasks", "psan.celery.model_tasks"),
     )
     celery_app.set_default()
     app.extensions["celery"] = celery_app

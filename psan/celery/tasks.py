@@ -9,6 +9,7 @@ from celery import shared_task
 from psan import db
 from psan.store import annotate as store_annotate
 from psan.store import documents as store_documents
+from psan.store import project_model as store_model
 from psan.store.pipelines import effective_config, get_pipeline
 from psan.tool.tagged_xml import to_xml
 
@@ -49,7 +50,8 @@ def pre_process(document_id: int) -> dict:
     exception marks the document FAILED with a short message (rolled-back data never shows).
     """
     with db.transaction() as conn:
-        row = db.query_one("SELECT d.text, d.language, d.status::text AS status, p.pipeline FROM document d "
+        row = db.query_one("SELECT d.text, d.language, d.status::text AS status, d.project_id, p.pipeline "
+                           "FROM document d "
                            "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
     if row is None or row["status"] not in _PREPROCESS_STATUSES:
         return {"document_id": document_id, "skipped": row["status"] if row else "missing"}
@@ -57,6 +59,8 @@ def pre_process(document_id: int) -> dict:
         pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
         doc = pipeline.process(row["text"])
         xml = to_xml(doc)
+        # the project model's suggestions: extra MODEL entities voted on by the project's MODEL rule
+        doc.entities = doc.entities + store_model.predictions_for_new_document(row["project_id"], doc)
         with db.transaction() as conn:
             locked = db.query_one("SELECT status::text AS status FROM document WHERE id = %s FOR UPDATE",
                                   (document_id,), conn)

@@ -1,6 +1,6 @@
-"""Admin pages for documents: upload, live status list, downloads, retry, delete."""
+"""Admin pages for documents: upload, live status list, downloads, decision history, retry, delete."""
 from flask import Blueprint
 
 bp = Blueprint("documents", __name__, url_prefix="/documents")
 
-from psan.documents import key, views  # noqa: E402,F401
+from psan.documents import history, key, views  # noqa: E402,F401

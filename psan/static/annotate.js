@@ -8,6 +8,17 @@
   var API = root.getAttribute("data-api");
   var LABELS_API = root.getAttribute("data-labels-api");
   var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  // translations {english: text} from a JSON data block of the template (never executed: CSP-safe)
+  var MESSAGES = {};
+  try { MESSAGES = JSON.parse((document.getElementById("annotate-messages") || {}).textContent || "{}") || {}; }
+  catch (e) { MESSAGES = {}; }
+  // t("tokens %(first)s of %(count)s", {first: 1, count: 9}): the translation, or the English text
+  function t(text, values) {
+    var s = Object.prototype.hasOwnProperty.call(MESSAGES, text) ? String(MESSAGES[text]) : String(text);
+    return s.replace(/%\((\w+)\)s/g, function (all, key) {
+      return values && Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : all;
+    });
+  }
   function byId(id) { return document.getElementById(id); }
   var els = {
     text: byId("ann-text"), message: byId("ann-message"), where: byId("ann-where"), status: byId("ann-status"),
@@ -28,10 +39,10 @@
       options.body = JSON.stringify(body);
     }
     return fetch(path, options).then(function (response) {
-      return response.json().catch(function () { return {error: "unexpected answer"}; }).then(function (data) {
+      return response.json().catch(function () { return {error: t("unexpected answer")}; }).then(function (data) {
         return {ok: response.ok, status: response.status, data: data};
       });
-    }, function () { return {ok: false, status: 0, data: {error: "network error"}}; });
+    }, function () { return {ok: false, status: 0, data: {error: t("network error")}}; });
   }
 
   function showMessage(text, kind) {
@@ -42,7 +53,7 @@
 
   function accept(result, keepSelection) {
     if (result.status === 401) { window.location.reload(); return false; }
-    if (!result.ok) { showMessage(result.data.error || ("error " + result.status), "warning"); return false; }
+    if (!result.ok) { showMessage(result.data.error ? t(result.data.error) : t("error %(status)s", {status: result.status}), "warning"); return false; }
     var previous = state.sel;
     state.data = result.data;
     render();
@@ -102,14 +113,16 @@
       els.where.textContent = "";
       els.status.textContent = "";
       els.selection.textContent = "";
-      showMessage((data && data.message) || "Nothing to annotate.", "info");
+      showMessage(t((data && data.message) || "Nothing to annotate."), "info");
       return;
     }
-    els.where.textContent = data.project.name + " · " + data.document.name + " · tokens " +
-      data.window.first_token + "–" + data.window.end_token + " of " + data.document.token_count;
-    els.status.textContent = data.document.status;
+    els.where.textContent = data.project.name + " · " + data.document.name + " · " +
+      t("tokens %(first)s–%(end)s of %(count)s", {first: data.window.first_token, end: data.window.end_token,
+        count: data.document.token_count});
+    els.status.textContent = t(data.document.status);
+    els.status.setAttribute("data-status", String(data.document.status));
     els.widen.classList.toggle("d-none", !data.window.can_widen);
-    els.mode.textContent = state.byAnnotation ? "selecting annotations (m: tokens)" : "selecting tokens (m: annotations)";
+    els.mode.textContent = t(state.byAnnotation ? "selecting annotations (m: tokens)" : "selecting tokens (m: annotations)");
     state.cover = layers();
     var fragment = document.createDocumentFragment();
     data.tokens.forEach(function (t, pos) {
@@ -178,7 +191,7 @@
       }
     }
     var a = annotationFor(first, end);
-    var label = a ? " — " + a.decision.toLowerCase() + (a.label ? " (" + a.label + ")" : "") : "";
+    var label = a ? " — " + t(a.decision).toLowerCase() + (a.label ? " (" + a.label + ")" : "") : "";
     els.selection.textContent = "“" + tokenText(first, end) + "”" + label;
     if (firstNode && firstNode.scrollIntoView) { firstNode.scrollIntoView({block: "nearest"}); }
     loadDetail(a);
@@ -229,25 +242,31 @@
     request("GET", API + "annotation/" + encodeURIComponent(a.id)).then(function (result) {
       if (state.detailId !== a.id) { return; }
       els.detail.replaceChildren();
-      if (!result.ok) { els.detail.textContent = String(result.data.error || "unavailable"); return; }
+      if (!result.ok) { els.detail.textContent = t(result.data.error || "unavailable"); return; }
       var d = result.data;
       var p = document.createElement("p");
       p.className = "mb-1";
-      p.textContent = "Decision: " + d.decision + (d.label ? " · label " + d.label : "") +
-        " · rule level " + d.rule_level + (d.ne_types.length ? " · entity " + d.ne_types.join(", ") : "");
+      var parts = [t("Decision: %(decision)s", {decision: t(d.decision)})];
+      if (d.label) { parts.push(t("label %(label)s", {label: d.label})); }
+      parts.push(t("rule level %(level)s", {level: d.rule_level}));
+      if (d.ne_types.length) { parts.push(t("entity %(types)s", {types: d.ne_types.join(", ")})); }
+      p.textContent = parts.join(" · ");
       els.detail.appendChild(p);
       var rows = d.rules.map(function (r) {
-        var kind = r.lookup ? "lookup" : r.type;
-        return [kind + ": " + r.condition, r.vote + " (" + r.confidence + ")", r.author || ""];
+        var kind = t(r.lookup ? "lookup" : r.type);
+        // the project model's rule: "model, p = 0.93" (its probability for this span)
+        var reason = (typeof r.model_score === "number") ? "model, p = " + r.model_score.toFixed(2)
+          : kind + ": " + r.condition;
+        return [reason, r.vote + " (" + r.confidence + ")", r.author || ""];
       });
       if (d.token_decision) {
-        rows.unshift(["token decision" + (d.token_decision.label ? " · " + d.token_decision.label : ""),
+        rows.unshift([t("token decision") + (d.token_decision.label ? " · " + d.token_decision.label : ""),
           d.token_decision.decision === "PRIVATE" ? "S" : "P", d.token_decision.author]);
       }
-      els.detail.appendChild(table(["Reason", "Vote", "Author"], rows));
+      els.detail.appendChild(table([t("Reason"), t("Vote"), t("Author")], rows));
       if (d.history.length) {
-        els.detail.appendChild(table(["History", "Decision", "By"], d.history.map(function (h) {
-          return [h.action + (h.label ? " · " + h.label : ""), h.decision || "", h.author];
+        els.detail.appendChild(table([t("History"), t("Decision"), t("By")], d.history.map(function (h) {
+          return [t(h.action) + (h.label ? " · " + h.label : ""), h.decision ? t(h.decision) : "", h.author];
         })));
       }
     });
@@ -261,7 +280,7 @@
   function afterDecision(result, decision, scope) {
     if (!accept(result, true)) { return; }
     var done = state.data.document && state.data.document.status === "DONE";
-    showMessage(done ? "Document finished: nothing suspicious is left. Press w for the next window." : "Saved.",
+    showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window." : "Saved."),
       done ? "success" : "info");
     var a = state.sel && annotationFor(state.sel.first, state.sel.end);
     if (decision === "PRIVATE" && scope !== "ne_type" && a && !a.has_label) { openLabelDialog(); }
@@ -284,7 +303,7 @@
     state.busy = true;
     request("POST", API + "next", {}).then(function (result) {
       state.busy = false;
-      if (accept(result, false)) { showMessage(state.data.window ? "" : (state.data.message || ""), "info"); }
+      if (accept(result, false)) { showMessage(state.data.window ? "" : t(state.data.message || ""), "info"); }
     });
   }
 
@@ -339,7 +358,7 @@
     request("POST", API + "label", body).then(function (result) {
       if (accept(result, true)) {
         closeOverlays();
-        showMessage("Label saved.", "info");
+        showMessage(t("Label saved."), "info");
       }
     });
   });

@@ -6,6 +6,7 @@ Chromium); the app runs in a real WSGI server in a background thread against the
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 import time
@@ -37,6 +38,7 @@ if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 ANNOTATOR = "annotator@example.org"
+ADMIN = "admin@example.org"
 
 
 @pytest.fixture()
@@ -52,6 +54,36 @@ def live_server(clean_app) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+#: records Content-Security-Policy violations in the page; init scripts are injected by the DevTools
+#: protocol, so the page's own CSP does not block this listener
+CSP_LISTENER = ("document.addEventListener('securitypolicyviolation', function (e) {"
+                " (window.__cspViolations = window.__cspViolations || []).push("
+                "e.violatedDirective + ' ' + e.blockedURI); });")
+
+
+def _new_page(browser, base_url: str, dialogs: list[str]):
+    """A page in a fresh context (own cookies) that records page errors and CSP violations."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900},
+                                  accept_downloads=True)
+    context.add_init_script(CSP_LISTENER)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    errors: list[str] = []
+    csp: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
+    pg.dialogs = dialogs
+    pg.errors = errors
+    pg.csp = csp
+    return pg
+
+
+def _csp_violations(pg) -> list[str]:
+    """Violations seen by the console and by the in-page listener (of the current document)."""
+    return [*pg.csp, *(pg.evaluate("() => window.__cspViolations || []") or [])]
+
+
 @pytest.fixture()
 def page(live_server):
     ARTIFACTS.mkdir(exist_ok=True)
@@ -59,15 +91,10 @@ def page(live_server):
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            context = browser.new_context(base_url=live_server, viewport={"width": 1280, "height": 900})
-            pg = context.new_page()
-            pg.set_default_timeout(15_000)
-            pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-            errors: list[str] = []
-            pg.on("pageerror", lambda exc: errors.append(str(exc)))
-            pg.dialogs = dialogs
-            pg.errors = errors
+            pg = _new_page(browser, live_server, dialogs)
+            pg.new_session = lambda: _new_page(browser, live_server, dialogs)
             yield pg
+            assert pg.csp == [], f"Content-Security-Policy violations: {pg.csp}"
         finally:
             browser.close()
     assert dialogs == [], f"a JavaScript dialog was opened: {dialogs}"
@@ -79,9 +106,9 @@ def _annotator(app) -> None:
     set_window_size(app, ANNOTATOR, 300)
 
 
-def _login(page) -> None:
+def _login(page, email: str = ANNOTATOR) -> None:
     page.goto("/auth/login")
-    page.fill('input[name="email"]', ANNOTATOR)
+    page.fill('input[name="email"]', email)
     page.fill('input[name="password"]', PASSWORD)
     page.click('main form input[type="submit"], main form button[type="submit"]')
     page.wait_for_url("**/")
@@ -190,6 +217,35 @@ def test_keyboard_only_annotation_until_done(clean_app, page):
     page.keyboard.press("w")
     _wait_js(page, "document.getElementById('ann-message').textContent.includes('Nothing')")
     assert page.errors == []
+    # the translation table is a JSON data block: present, parsed, and no CSP violation
+    assert page.locator('script#annotate-messages[type="application/json"]').count() == 1
+    assert _csp_violations(page) == []
+
+    # an admin (own browser context) downloads the tagged output of the finished document
+    make_account(clean_app, ADMIN, "ADMIN")
+    admin = page.new_session()
+    _login(admin, ADMIN)
+    admin.goto(f"/documents/?project={default_project(clean_app)}")
+    row = admin.locator(f'tr[data-document-id="{doc}"]')
+    assert row.locator(".doc-status").text_content() == "DONE"
+    assert row.locator(f'a[href="/annotate/document/{doc}"]').count() == 1
+    assert row.locator(f'a[href="/documents/{doc}/history.csv"]').count() == 1
+    admin.screenshot(path=str(ARTIFACTS / "documents-1-list.png"), full_page=True)
+    with admin.expect_download() as info:
+        row.locator(f'a[href="/documents/{doc}/download/tag"]').click()
+    download = info.value
+    assert download.suggested_filename.endswith(".tag.txt")
+    output = Path(download.path()).read_text(encoding="utf-8")
+    (ARTIFACTS / "documents-2-download.tag.txt").write_text(output, encoding="utf-8")
+    from psan import db
+    from psan.store.output import render_document
+    with clean_app.app_context(), db.transaction() as conn:
+        expected = render_document(conn, doc, "tag")
+    assert output == expected
+    assert re.search(r"\[[A-Z_]+[^\]]*\]", output), output  # label tags such as [PERSON-1]
+    assert "Novák" not in output and "Praha" not in output and "Jan" not in output, output
+    assert "plain sentence number 0" in output and "Eva" in output  # public text stays
+    assert admin.errors == [] and _csp_violations(admin) == []
 
 
 def test_document_text_and_label_names_are_shown_as_text(clean_app, page):
@@ -222,3 +278,57 @@ def test_document_text_and_label_names_are_shown_as_text(clean_app, page):
     assert "<script>alert(1)</script>" in counts["text"] and "<img src=x onerror=alert(2)>" in counts["text"]
     assert evil_label in counts["selection"] and counts["option"] == evil_label
     assert page.errors == []
+
+
+def test_czech_user_interface_in_the_annotation_window(clean_app, page):
+    _annotator(clean_app)
+    doc = add_document(clean_app, "Jan Novák met Eva. " + plain_sentences(0, 3), [("Jan Novák", "P"), ("Eva", "P")])
+    _login(page)
+    page.goto("/annotate/")
+    page.wait_for_selector('.tok[data-i="0"].sel')
+    assert page.text_content("h1") == "Annotate"
+    # the navbar switcher (CS button) reloads the same page in Czech
+    page.click('form.language-switcher button[lang="cs"]')
+    page.wait_for_selector('html[lang="cs"]', state="attached")
+    page.wait_for_selector('.tok[data-i="0"].sel')
+    # template texts
+    assert page.text_content("h1") == "Anotovat"
+    legend = page.text_content(".card-footer")
+    assert "podezřelé" in legend and "veřejné" in legend and "soukromé, bez označení" in legend
+    assert "Soukromé" in page.text_content('[data-action="token-private"]')
+    assert page.get_attribute('[data-action="type-private"]', "title") == \
+        "Označit tato slova všude jako soukromá (pravidlo slovního typu)"
+    # texts made by annotate.js from the translated table
+    assert page.text_content("#ann-mode") == "výběr po anotacích (m: po tokenech)"
+    assert "tokeny 0–" in page.text_content("#ann-where")
+    assert page.text_content("#ann-status") == "PŘEDANOTOVANÝ"
+    assert page.get_attribute("#ann-status", "data-status") == "PRE_ANNOTATED"
+    _wait_js(page, "document.querySelector('#ann-detail th') !== null")
+    detail = page.text_content("#ann-detail")
+    assert "Rozhodnutí: podezřelé" in detail and "Důvod" in detail and "Hlas" in detail
+    assert "typ entity: P" in detail and "systém" in detail and "?" not in detail  # NE_TYPE rule of the system
+    assert "podezřelé" in page.text_content("#ann-selection")
+    page.keyboard.press("?")
+    page.wait_for_selector("#ann-help:not(.d-none)")
+    assert page.text_content("#ann-help-title") == "Klávesové zkratky"
+    assert "další / předchozí nerozhodnutý úsek" in page.text_content("#ann-help")
+    page.screenshot(path=str(ARTIFACTS / "annotate-6-czech-help.png"))
+    page.keyboard.press("Escape")
+    page.keyboard.press("p")
+    _wait_js(page, "document.getElementById('ann-message').textContent === 'Uloženo.'")
+    _wait_js(page, "document.querySelector('#ann-detail').textContent.includes('Historie')")
+    assert "Rozhodnutí: veřejné" in page.text_content("#ann-detail")
+    page.screenshot(path=str(ARTIFACTS / "annotate-7-czech.png"), full_page=True)
+    assert sql(clean_app, "SELECT count(*) AS n FROM decision_log WHERE document_id = %s", (doc,))[0]["n"] == 1
+    assert page.errors == [] and _csp_violations(page) == []
+    # the violation listener works: an inline script injected now is blocked and reported
+    page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1';"
+                  " document.body.appendChild(s); }")
+    _wait_js(page, "(window.__cspViolations || []).length > 0")
+    assert page.evaluate("() => window.__ran") is None
+    page.csp.clear()
+    # back to English
+    page.click('form.language-switcher button[lang="en"]')
+    page.wait_for_selector('html[lang="en"]', state="attached")
+    page.wait_for_selector(".tok.sel")
+    assert page.text_content("h1") == "Annotate" and page.text_content("#ann-mode").startswith("selecting")

@@ -1,0 +1,85 @@
+"""Texts that ``annotate.js`` shows, translated on the server and handed to the page as JSON data.
+
+Why this way: the page's CSP forbids inline scripts, but a ``<script type="application/json">``
+data block is never executed, so the template renders ``{english: translation}`` into one and
+the script reads it with ``JSON.parse`` (falling back to English for anything missing).  The
+English text is the key, gettext style, so messages the API sends in English (see
+:mod:`psan.annotate.api`) are translated by the page as well when they are listed here.
+
+Placeholders are ``%(name)s``, filled in by the script.
+"""
+from __future__ import annotations
+
+from flask_babel import gettext
+
+
+def N_(message: str) -> str:  # the conventional gettext "mark only" name (pybabel extracts N_)
+    """Mark a string for extraction without translating it now."""
+    return message
+
+
+MESSAGES: tuple[str, ...] = (
+    # answers and status line
+    N_("unexpected answer"),
+    N_("network error"),
+    N_("error %(status)s"),
+    N_("unavailable"),
+    N_("Nothing to annotate."),
+    N_("tokens %(first)s–%(end)s of %(count)s"),
+    N_("selecting annotations (m: tokens)"),
+    N_("selecting tokens (m: annotations)"),
+    N_("Document finished: nothing suspicious is left. Press w for the next window."),
+    N_("Saved."),
+    N_("Label saved."),
+    # decisions, document states, rule types and decision scopes
+    N_("PUBLIC"),
+    N_("PRIVATE"),
+    N_("SUSPICIOUS"),
+    N_("NEW"),
+    N_("RECOGNIZED"),
+    N_("PRE_ANNOTATED"),
+    N_("DONE"),
+    N_("FAILED"),
+    N_("NE_TYPE"),
+    N_("WORD_TYPE"),
+    N_("LEMMA"),
+    N_("PATTERN"),
+    N_("MODEL"),
+    N_("lookup"),
+    N_("token"),
+    N_("word_type"),
+    N_("ne_type"),
+    # the "why is it decided?" panel
+    N_("Decision: %(decision)s"),
+    N_("label %(label)s"),
+    N_("rule level %(level)s"),
+    N_("entity %(types)s"),
+    N_("token decision"),
+    N_("Reason"),
+    N_("Vote"),
+    N_("Author"),
+    N_("History"),
+    N_("Decision"),
+    N_("By"),
+    # what the annotation API answers (psan/annotate/api.py, psan/store/decisions.py)
+    N_("Nothing is left to annotate right now."),
+    N_("You have no annotation window; request one first."),
+    N_("Your annotation window expired and was given to someone else; request a new one."),
+    N_("You may no longer annotate this project."),
+    N_("That text is outside your annotation window."),
+    N_("unknown label"),
+    N_("scope must be token, word_type or ne_type"),
+    N_("the span has no named entity of that type"),
+    N_("no named entity was recognized on exactly this span"),
+    N_("login required"),
+)
+
+
+def js_messages() -> dict[str, str]:
+    """``{english: translation}`` for the current request's language (only the translated ones)."""
+    table = {}
+    for message in MESSAGES:
+        translated = gettext(message)
+        if translated != message:
+            table[message] = translated
+    return table

@@ -1,0 +1,93 @@
+"""Background tasks of the per-project model: retraining and refreshing its predictions.
+
+``psan.retrain_model`` trains a :class:`~psan.tool.classifier.TokenClassifier` on the project's
+decisions (:func:`psan.store.project_model.training_docs`), stores it signed and queues
+``psan.model_predictions_project``, which replaces every document's model entities and
+re-annotates the documents whose predictions changed, so the new predictions enter the vote.
+"""
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from psan import db
+from psan.store import annotate as store_annotate
+from psan.store import project_model as store_model
+from psan.store.rules import load_ruleset
+from psan.tool.classifier import TokenClassifier
+
+log = logging.getLogger(__name__)
+
+#: probability threshold of a model when MODEL_THRESHOLD is not configured
+DEFAULT_THRESHOLD = 0.5
+
+
+@shared_task(name="psan.retrain_model")
+def retrain_model(project_id: int) -> dict:
+    """Train the project's model on its decisions, store it, then refresh all predictions.
+
+    Training runs outside any transaction.  Too few decisions (no private or no public token) end
+    with ``trained: False`` and a reason, recorded for the model page.
+    """
+    store_model.set_training_outcome(project_id, "running")
+    try:
+        with db.transaction() as conn:
+            project = db.query_one("SELECT language FROM project WHERE id = %s", (project_id,), conn)
+            if project is None:
+                return {"project_id": project_id, "trained": False, "reason": "missing project"}
+            decisions, last_decision = store_model.decision_log_position(conn, project_id)
+            docs = store_model.training_docs(conn, project_id)
+        threshold = store_model.model_threshold()
+        try:
+            model = TokenClassifier.train(docs, project["language"],
+                                          threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
+        except ValueError as exc:
+            log.warning("project %s: model not trained: %s", project_id, exc)
+            store_model.set_training_outcome(project_id, "failed", str(exc))
+            return {"project_id": project_id, "trained": False, "reason": str(exc)}
+        meta = {**model.meta, "decisions_count": decisions, "decision_log_id": last_decision,
+                "threshold": model.threshold}
+        with db.transaction() as conn:
+            model_id = store_model.save_model(conn, project_id, model, meta)
+    except Exception as exc:
+        store_model.set_training_outcome(project_id, "failed", f"{exc.__class__.__name__}: {exc}")
+        raise
+    finally:
+        store_model.clear_retrain_pending(project_id)
+    store_model.set_training_outcome(project_id, "trained")
+    log.info("project %s: model %s trained on %s documents / %s tokens in %.2f s", project_id, model_id,
+             meta.get("documents"), meta.get("tokens"), model.train_seconds)
+    model_predictions_project.apply_async((project_id, model_id))
+    return {"project_id": project_id, "trained": True, "model_id": model_id, "documents": meta.get("documents"),
+            "tokens": meta.get("tokens"), "train_seconds": model.train_seconds}
+
+
+@shared_task(name="psan.model_predictions_project")
+def model_predictions_project(project_id: int, model_id: int | None = None) -> dict:
+    """Recompute the model entities of every document of a project and re-annotate changed ones.
+
+    Skipped when a newer model than ``model_id`` exists (its own run follows).  Without a valid
+    model (none, or refused) old predictions are removed.  One transaction per document.
+    """
+    with db.transaction() as conn:
+        latest = store_model.latest_model_row(conn, project_id)
+        if model_id is not None and latest is not None and int(latest["id"]) != int(model_id):
+            return {"project_id": project_id, "skipped": "newer model"}
+        loaded = store_model.load_model(conn, project_id)
+        if loaded is not None:
+            store_model.ensure_model_rule(conn, project_id)
+        ids = [r["id"] for r in db.query(
+            "SELECT id FROM document WHERE project_id = %s AND status IN ('RECOGNIZED', 'PRE_ANNOTATED', 'DONE') "
+            "ORDER BY id", (project_id,), conn)]
+    with db.transaction() as conn:
+        ruleset = load_ruleset(conn, project_id)
+    model = loaded.model if loaded is not None else None
+    threshold = store_model.model_threshold()
+    changed = 0
+    for document_id in ids:
+        with db.transaction() as conn:
+            if store_model.refresh_document_predictions(conn, document_id, model, threshold):
+                store_annotate.reannotate_document_now(conn, document_id, ruleset)
+                changed += 1
+    return {"project_id": project_id, "documents": len(ids), "changed": changed}

@@ -1,0 +1,366 @@
+"""A project's learned model: training from decisions, signed storage, predictions as named entities.
+
+* **Storage** – table ``project_model`` (migration 0006): the :class:`TokenClassifier` in its safe
+  byte format (no pickle), signed with an HMAC key derived from the app's ``SECRET_KEY``
+  (:func:`hmac_key`), so only models this app wrote load; a row that fails verification is refused
+  with a logged error and documents are processed without it.  The latest :data:`KEEP_MODELS` rows
+  of a project are kept.
+* **Training examples** (:func:`training_docs`) – the project's decided spans: PRIVATE/PUBLIC by the
+  person's token decision, else by the rule level against the project thresholds.  The MODEL rule's
+  own vote is left out of that level, so the model never learns from its own predictions.  Documents
+  in status DONE were reviewed completely: words nobody marked are negatives
+  (``undecided="negative"``); in others only decided spans are examples (``"exclude"``).
+* **Predictions enter the vote as an NE type** – they are stored as ``named_entity`` rows with
+  type :data:`MODEL_TYPE` (``MODEL``), source ``model`` and score = p(private), during
+  pre-processing (:func:`predictions_for_new_document`) and after each retrain
+  (:func:`refresh_document_predictions`).  The project's NE_TYPE rule with condition ``MODEL``
+  (created with confidence 0 = suspicious, editable on the rules page like any rule) turns them
+  into annotations through the ordinary matching of :mod:`psan.store.annotate`.
+* **Automatic retraining** – :func:`maybe_schedule_retrain` after each decision queues
+  ``psan.retrain_model`` once ``MODEL_RETRAIN_AFTER_DECISIONS`` decisions were logged since the
+  latest model (0 = never).
+"""
+from __future__ import annotations
+
+import bisect
+import hashlib
+import hmac
+import json
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg2
+import psycopg2.extras
+from flask import current_app
+
+from psan import db
+from psan.store.documents import load_document_cached
+from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
+from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
+from psan.tool.model import Category, Document, Entity
+
+log = logging.getLogger(__name__)
+
+#: model rows kept per project (the latest and the previous one)
+KEEP_MODELS = 2
+#: statuses whose documents have tokens (as in psan.store.annotate)
+ANNOTATABLE = ("RECOGNIZED", "PRE_ANNOTATED", "DONE")
+#: the condition of the project rule that votes with the model's predictions
+MODEL_RULE_CONDITION = MODEL_TYPE
+#: processes keep this many verified models in memory
+_CACHE_SIZE = 8
+
+
+def hmac_key(secret: str | bytes | None = None) -> bytes:
+    """The models' signing key: ``HMAC-SHA256(SECRET_KEY, "psan-model")`` (needs an app context)."""
+    if secret is None:
+        secret = current_app.config["SECRET_KEY"]
+    raw = secret if isinstance(secret, bytes) else str(secret).encode("utf-8")
+    return hmac.new(raw, b"psan-model", hashlib.sha256).digest()
+
+
+# --- storage -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class LoadedModel:
+    """A verified model of a project and the id of its row."""
+
+    id: int
+    model: TokenClassifier
+
+
+_cache: OrderedDict[tuple[int, str], TokenClassifier | None] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def latest_model_row(conn, project_id: int) -> dict[str, Any] | None:
+    """Id, meta, creation time, size and MD5 of the project's newest model (without the bytes)."""
+    return db.query_one("SELECT id, meta, created_at, length(model) AS size, md5(model) AS digest "
+                        "FROM project_model WHERE project_id = %s ORDER BY id DESC LIMIT 1", (project_id,), conn)
+
+
+def save_model(conn, project_id: int, model: TokenClassifier, meta: dict[str, Any]) -> int:
+    """Store a signed model as the project's latest; older rows beyond :data:`KEEP_MODELS` are deleted."""
+    data = model.to_bytes(hmac_key())
+    row = db.query_one("INSERT INTO project_model (project_id, model, meta) VALUES (%s, %s, %s) RETURNING id",
+                       (project_id, psycopg2.Binary(data), json.dumps(meta)), conn)
+    db.execute("DELETE FROM project_model WHERE project_id = %s AND id NOT IN (SELECT id FROM project_model "
+               "WHERE project_id = %s ORDER BY id DESC LIMIT %s)", (project_id, project_id, KEEP_MODELS), conn)
+    return int(row["id"])
+
+
+def load_model(conn, project_id: int) -> LoadedModel | None:
+    """The project's latest model, verified with the app's key; ``None`` without a (valid) model.
+
+    A row that fails verification (tampered, corrupted, or written with another ``SECRET_KEY``) is
+    refused with an error in the log, once per process and row content; callers carry on without
+    a model.  Verified models are cached per process by row id and content digest.
+    """
+    row = latest_model_row(conn, project_id)
+    if row is None:
+        return None
+    key = (int(row["id"]), str(row["digest"]))
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            cached = _cache[key]
+            return LoadedModel(key[0], cached) if cached is not None else None
+    data = db.query_one("SELECT model FROM project_model WHERE id = %s", (key[0],), conn)
+    model: TokenClassifier | None = None
+    if data is not None:
+        try:
+            model = TokenClassifier.from_bytes(bytes(data["model"]), hmac_key())
+        except ModelFormatError as exc:
+            log.error("project %s: stored model %s refused (%s); documents are processed without a model",
+                      project_id, key[0], exc)
+    with _cache_lock:
+        _cache[key] = model
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return LoadedModel(key[0], model) if model is not None else None
+
+
+def model_status(conn, project_id: int) -> dict[str, Any] | None:
+    """What the project page shows about the latest model (``None`` when there is none)."""
+    row = latest_model_row(conn, project_id)
+    if row is None:
+        return None
+    meta = dict(row["meta"] or {})
+    loaded = load_model(conn, project_id)
+    return {"id": row["id"], "created_at": row["created_at"], "size": row["size"],
+            "valid": loaded is not None and loaded.id == row["id"], "trained_at": meta.get("trained_at"),
+            "documents": meta.get("documents"), "tokens": meta.get("tokens"),
+            "positive_tokens": meta.get("positive_tokens"), "train_seconds": meta.get("train_seconds"),
+            "decisions_count": meta.get("decisions_count"), "threshold": meta.get("threshold")}
+
+
+# --- training examples -----------------------------------------------------------------------------------
+#: decided spans of a document with character offsets; the MODEL rule's vote is subtracted from the level
+_SPANS_SQL = (
+    "SELECT a.token_decision::text AS token_decision, ts.start_char, te.end_char, l.category AS label_category, "
+    "a.rule_level - coalesce((SELECT sum(r.confidence) FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
+    "WHERE ar.annotation_id = a.id AND r.type = 'NE_TYPE' AND r.condition = %(model)s "
+    "AND r.annotation_id IS NULL), 0) AS level, "
+    "(SELECT n.category FROM named_entity n WHERE n.document_id = a.document_id AND n.first_token = a.first_token "
+    "AND n.end_token = a.end_token AND n.source <> %(source)s ORDER BY n.score DESC, n.id LIMIT 1) AS ne_category "
+    "FROM annotation a JOIN token ts ON ts.document_id = a.document_id AND ts.idx = a.first_token "
+    "JOIN token te ON te.document_id = a.document_id AND te.idx = a.end_token - 1 "
+    "LEFT JOIN label l ON l.id = a.token_label_id WHERE a.document_id = %(doc)s ORDER BY a.first_token")
+
+
+def _category_name(*values: str | None) -> str:
+    for value in values:
+        if value and value in Category.__members__:
+            return value
+    return Category.OTHER.value
+
+
+def decided_spans(conn, document_id: int, private_threshold: float,
+                  public_threshold: float) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """(private, public) character spans of a document's decided annotations (see module docstring)."""
+    private: list[tuple[int, int, str]] = []
+    public: list[tuple[int, int, str]] = []
+    for r in db.query(_SPANS_SQL, {"doc": document_id, "model": MODEL_RULE_CONDITION, "source": MODEL_SOURCE}, conn):
+        decision = r["token_decision"]
+        if decision is None:
+            level = float(r["level"])
+            decision = "PRIVATE" if level <= private_threshold else ("PUBLIC" if level >= public_threshold else None)
+        span = (int(r["start_char"]), int(r["end_char"]))
+        if decision == "PRIVATE":
+            private.append((*span, _category_name(r["label_category"], r["ne_category"])))
+        elif decision == "PUBLIC":
+            public.append((*span, ""))
+    return private, public
+
+
+def decision_log_position(conn, project_id: int) -> tuple[int, int]:
+    """(number of decisions, newest decision id) of the project's decision log."""
+    row = db.query_one("SELECT count(*) AS n, coalesce(max(id), 0) AS last FROM decision_log WHERE project_id = %s",
+                       (project_id,), conn)
+    return int(row["n"]), int(row["last"])
+
+
+def training_docs(conn, project_id: int) -> list[TrainingDoc]:
+    """Training documents of a project: every DONE document, and others with at least one decided span."""
+    project = db.query_one("SELECT public_threshold, private_threshold FROM project WHERE id = %s",
+                           (project_id,), conn)
+    if project is None:
+        return []
+    docs: list[TrainingDoc] = []
+    for d in db.query("SELECT id, text, status::text AS status FROM document WHERE project_id = %s "
+                      "AND status IN ('PRE_ANNOTATED', 'DONE') ORDER BY id", (project_id,), conn):
+        private, public = decided_spans(conn, d["id"], project["private_threshold"], project["public_threshold"])
+        if d["status"] == "DONE":
+            docs.append(examples_from_decisions(d["text"], private, public, undecided="negative"))
+        elif private or public:
+            docs.append(examples_from_decisions(d["text"], private, public, undecided="exclude"))
+    return docs
+
+
+# --- predictions -------------------------------------------------------------------------------------------
+def predicted_entities(model: TokenClassifier, doc: Document, threshold: float | None = None) -> list[Entity]:
+    """The model's private spans on ``doc`` as entities over ``doc``'s tokens (type MODEL, score = p).
+
+    The model tokenizes the text itself (as in training); its character spans are mapped to the
+    tokens of the document they overlap.
+    """
+    if not doc.tokens:
+        return []
+    starts = [t.start for t in doc.tokens]
+    ends = [t.end for t in doc.tokens]
+    out: dict[tuple[int, int], Entity] = {}
+    for span in model.predict_spans(doc.text, None, threshold):
+        first = bisect.bisect_right(ends, span.start)  # first token ending after the span's start
+        end = bisect.bisect_left(starts, span.end)  # tokens before this one start before the span's end
+        if first >= end:
+            continue
+        entity = Entity(doc.tokens[first].id, doc.tokens[end - 1].id + 1, MODEL_TYPE, Category(span.category),
+                        MODEL_SOURCE, float(span.score))
+        key = (entity.first_token, entity.end_token)
+        if key not in out or out[key].score < entity.score:
+            out[key] = entity
+    return sorted(out.values(), key=lambda e: (e.first_token, e.end_token))
+
+
+def model_threshold() -> float | None:
+    """``MODEL_THRESHOLD`` of the config (``None``: the model's own, 0.5)."""
+    value = current_app.config.get("MODEL_THRESHOLD")
+    return None if value is None else float(value)
+
+
+def predictions_for_new_document(project_id: int, doc: Document) -> list[Entity]:
+    """Model entities for a freshly recognized document (pre-processing); ``[]`` on any problem.
+
+    Never raises: a missing, refused or failing model must not fail the document.
+    """
+    try:
+        with db.transaction() as conn:
+            loaded = load_model(conn, project_id)
+        return predicted_entities(loaded.model, doc, model_threshold()) if loaded else []
+    except Exception:  # noqa: BLE001 - the document is processed without model predictions
+        log.exception("project %s: model predictions failed; the document is processed without them", project_id)
+        return []
+
+
+def ensure_model_rule(conn, project_id: int) -> None:
+    """The project's NE_TYPE rule for ``MODEL`` (confidence 0 = suspicious) unless it exists."""
+    from psan.store.rules import ensure_ne_type_rules
+    ensure_ne_type_rules(conn, project_id, [MODEL_RULE_CONDITION])
+
+
+def refresh_document_predictions(conn, document_id: int, model: TokenClassifier | None,
+                                 threshold: float | None = None) -> bool | None:
+    """Replace a document's model entities with ``model``'s predictions (none when ``model`` is None).
+
+    Locks the document; ``None`` for documents without tokens, else whether anything changed.
+    A change bumps ``recognized_at`` so per-process document caches reload the entities.
+    """
+    row = db.query_one("SELECT status::text AS status FROM document WHERE id = %s FOR UPDATE", (document_id,), conn)
+    if row is None or row["status"] not in ANNOTATABLE:
+        return None
+    new: list[Entity] = []
+    if model is not None:
+        doc = load_document_cached(conn, document_id)
+        new = predicted_entities(model, doc, threshold) if doc is not None else []
+    old = db.query("SELECT first_token, end_token, category, score FROM named_entity WHERE document_id = %s "
+                   "AND source = %s", (document_id, MODEL_SOURCE), conn)
+    as_set = {(r["first_token"], r["end_token"], r["category"], round(float(r["score"]), 4)) for r in old}
+    if as_set == {(e.first_token, e.end_token, str(e.category), round(e.score, 4)) for e in new} \
+            and len(old) == len(new):
+        return False
+    db.execute("DELETE FROM named_entity WHERE document_id = %s AND source = %s", (document_id, MODEL_SOURCE), conn)
+    if new:
+        with conn.cursor() as cur:
+            psycopg2.extras.execute_values(
+                cur, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+                     "VALUES %s",
+                [(document_id, e.first_token, e.end_token, e.type, str(e.category), e.source, e.score) for e in new],
+                page_size=1000)
+    db.execute("UPDATE document SET recognized_at = clock_timestamp() WHERE id = %s", (document_id,), conn)
+    return True
+
+
+# --- automatic retraining ----------------------------------------------------------------------------------
+def _redis():
+    from psan.store.annotate import _redis as annotate_redis
+    return annotate_redis()
+
+
+def retrain_pending_key(project_id: int) -> str:
+    prefix = current_app.config.get("REDIS_KEY_PREFIX", "psan")
+    return f"{prefix}:model:retrain:project:{int(project_id)}"
+
+
+def schedule_retrain(project_id: int, force: bool = False) -> bool:
+    """Queue ``psan.retrain_model`` unless one is already pending (``force``: queue anyway).
+
+    Returns whether a task was queued.  The pending marker expires after an hour in case a worker
+    dies; the task clears it when it finishes.
+    """
+    from psan.celery.model_tasks import retrain_model
+    client = _redis()
+    key = retrain_pending_key(project_id)
+    if not client.set(key, "1", nx=True, ex=3600) and not force:
+        return False
+    try:
+        retrain_model.apply_async((int(project_id),))
+    except Exception:
+        client.delete(key)
+        raise
+    return True
+
+
+def clear_retrain_pending(project_id: int) -> None:
+    _redis().delete(retrain_pending_key(project_id))
+
+
+def maybe_schedule_retrain(conn, project_id: int) -> bool:
+    """After a decision: queue a retrain once ``MODEL_RETRAIN_AFTER_DECISIONS`` new decisions are logged.
+
+    New = decision_log rows newer than the latest model's ``decision_log_id`` (all of them before a
+    first model).  Counting stops at the limit, so the check costs at most that many index entries.
+    Never raises (the decision is already saved); returns whether a retrain was queued.
+    """
+    try:
+        limit = int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 200) or 0)
+        if limit <= 0:
+            return False
+        row = db.query_one("SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
+                           "WHERE project_id = %s ORDER BY id DESC LIMIT 1", (project_id,), conn)
+        since = int(row["since"]) if row else 0
+        count = db.query_one("SELECT count(*) AS n FROM (SELECT 1 FROM decision_log WHERE project_id = %s "
+                             "AND id > %s AND decision IS NOT NULL LIMIT %s) s", (project_id, since, limit), conn)["n"]
+        if count < limit:
+            return False
+        return schedule_retrain(project_id)
+    except Exception:  # noqa: BLE001 - never fail a decision because of the model
+        log.exception("project %s: could not check/schedule the model retraining", project_id)
+        return False
+
+
+# --- last training outcome (shown on the model page) ------------------------------------------------------
+def _outcome_key(project_id: int) -> str:
+    prefix = current_app.config.get("REDIS_KEY_PREFIX", "psan")
+    return f"{prefix}:model:outcome:project:{int(project_id)}"
+
+
+def set_training_outcome(project_id: int, state: str, message: str = "") -> None:
+    """Record ``queued`` / ``running`` / ``trained`` / ``failed`` (with a short message) for a week."""
+    from datetime import UTC, datetime
+    value = json.dumps({"state": state, "message": message[:500],
+                        "at": datetime.now(UTC).isoformat(timespec="seconds")})
+    try:
+        _redis().set(_outcome_key(project_id), value, ex=7 * 24 * 3600)
+    except Exception:  # noqa: BLE001 - status display only
+        log.warning("could not record the model training state of project %s", project_id)
+
+
+def training_outcome(project_id: int) -> dict[str, str] | None:
+    """The last recorded training state of a project, if any."""
+    try:
+        raw = _redis().get(_outcome_key(project_id))
+    except Exception:  # noqa: BLE001 - status display only
+        return None
+    return json.loads(raw) if raw else None
