@@ -78,5 +78,3 @@ WINDOW_LEASE_SECONDS = 900
 MODEL_RETRAIN_AFTER_DECISIONS = 200
 #: p(private) from which the project model suggests a span (None = the model's own, 0.5)
 MODEL_THRESHOLD = None
-#: a decision that creates a rule re-annotates its document at once up to this size; longer ones in the background
-SYNC_REANNOTATE_MAX_TOKENS = 200_000

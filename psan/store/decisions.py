@@ -14,7 +14,10 @@ span is identified by its token range (the text stays in the document and disapp
 the row itself is deleted with the document by the foreign key cascade); a rule's condition is
 reachable through ``rule_id`` while the rule exists.
 
-All functions run in the caller's transaction; the caller re-annotates afterwards.
+All functions run in the caller's transaction; the caller re-annotates afterwards: the
+:class:`Outcome` names the rules to apply to the current document
+(:func:`psan.store.apply_rule.apply_new_rules`) and, for deleted lookup rules, the annotations
+they were linked to (noted before the delete, since the links vanish with the rule).
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from psan import db
+from psan.store.apply_rule import rule_footprint
 from psan.store.rules import condition_to_text
 
 #: the rule_condition_length constraint of the schema
@@ -48,11 +52,19 @@ class DecisionError(ValueError):
 
 @dataclass(slots=True)
 class Outcome:
-    """What a decision changed: the annotation, rules touched, and whether rules changed at all."""
+    """What a decision changed: the annotation, rules touched, and whether rules changed at all.
+
+    ``changed_rule_ids`` are the rules whose matches or confidence may differ now (to apply to the
+    current document); ``removed_rule_ids`` were deleted, ``affected_annotation_ids`` are the
+    current document's annotations they were linked to.
+    """
 
     annotation_id: int
     rule_ids: list[int] = field(default_factory=list)
     rules_changed: bool = False
+    changed_rule_ids: list[int] = field(default_factory=list)
+    removed_rule_ids: list[int] = field(default_factory=list)
+    affected_annotation_ids: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +120,14 @@ def upsert_type_rule(conn, project_id: int, rule_type: str, condition: str, conf
     return int(row["id"])
 
 
+def _type_rule_confidence(conn, project_id: int, rule_type: str, condition: str) -> float | None:
+    """Confidence of the project rule :func:`upsert_type_rule` would update (``None``: it will be new)."""
+    row = db.query_one("SELECT confidence FROM rule WHERE project_id = %s AND type = %s::rule_type "
+                       "AND condition = %s AND case_sensitive AND annotation_id IS NULL",
+                       (project_id, rule_type, condition), conn)
+    return None if row is None else float(row["confidence"])
+
+
 def span_entity_types(conn, span: Span) -> list[str]:
     return [r["type"] for r in db.query(
         "SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s AND end_token = %s "
@@ -139,6 +159,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         outcome.rule_ids.append(upsert_type_rule(conn, span.project_id, "WORD_TYPE", condition,
                                                  TYPE_CONFIDENCE[decision], rule_label, account_id,
                                                  keep_label=decision == "PRIVATE"))
+        outcome.changed_rule_ids.append(outcome.rule_ids[-1])  # a text search: cheap to re-apply always
         outcome.rules_changed = True
     elif scope is Scope.NE_TYPE:
         types = span_entity_types(conn, span)
@@ -149,8 +170,11 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         if not types:
             raise DecisionError("no named entity was recognized on exactly this span")
         for t in types:
+            before = _type_rule_confidence(conn, span.project_id, "NE_TYPE", t)
             outcome.rule_ids.append(upsert_type_rule(conn, span.project_id, "NE_TYPE", t,
                                                      TYPE_CONFIDENCE[decision], None, account_id))
+            if before != TYPE_CONFIDENCE[decision]:  # re-levelling every entity of a type is not free
+                outcome.changed_rule_ids.append(outcome.rule_ids[-1])
         detail["ne_types"] = types
         outcome.rules_changed = True
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
@@ -159,9 +183,16 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
             lookup = ensure_lookup_rule(conn, span.project_id, outcome.annotation_id, condition, account_id)
             if lookup is not None:
                 outcome.rule_ids.append(lookup)
+                outcome.changed_rule_ids.append(lookup)
                 outcome.rules_changed = True
-    elif drop_lookup_rule(conn, outcome.annotation_id):
-        outcome.rules_changed = True
+    else:
+        lookups = [r["id"] for r in db.query("SELECT id FROM rule WHERE annotation_id = %s",
+                                             (outcome.annotation_id,), conn)]
+        if lookups:
+            outcome.affected_annotation_ids = rule_footprint(conn, span.document_id, lookups)
+            drop_lookup_rule(conn, outcome.annotation_id)
+            outcome.removed_rule_ids = lookups
+            outcome.rules_changed = True
     log_decision(conn, span, account_id, str(scope), decision, label_id,
                  outcome.rule_ids[0] if outcome.rule_ids else None, detail)
     return outcome

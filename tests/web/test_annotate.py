@@ -373,7 +373,8 @@ def test_word_type_rule_reaches_other_documents_in_the_background(clean_app, ann
         pytest.fail("the word-type rule was not applied to the other document within 60 s")
 
 
-def test_long_documents_are_re_annotated_in_the_background(clean_app, annotator, monkeypatch):
+def test_long_documents_get_the_new_rule_at_once_others_in_the_background(clean_app, annotator, monkeypatch):
+    """Any document size: the decision's document is updated by the targeted path, others later."""
     import psan.store.annotate
     calls: list[tuple] = []
     monkeypatch.setattr(psan.store.annotate, "schedule_project_reannotation",
@@ -386,11 +387,9 @@ def test_long_documents_are_re_annotated_in_the_background(clean_app, annotator,
     karel2 = token_index(clean_app, doc, "Karel", 1)
     set_window_size(clean_app, ANNOTATOR, 300)
     _window(annotator)
-    monkeypatch.setitem(clean_app.config, "SYNC_REANNOTATE_MAX_TOKENS", 5)
     assert _decide(annotator, doc, 0, 1, "PRIVATE", "word_type")[0] == 200
-    assert annotation(clean_app, doc, karel2, karel2 + 1) is None  # left to the background run ...
-    assert calls == [(default_project(clean_app), None)]  # ... which includes this document
-    monkeypatch.setitem(clean_app.config, "SYNC_REANNOTATE_MAX_TOKENS", 10**6)
+    assert annotation(clean_app, doc, karel2, karel2 + 1)["rule_level"] == -1.0
+    assert calls == [(default_project(clean_app), doc)]  # the background run leaves this document out
     assert _decide(annotator, doc, 0, 1, "PUBLIC", "word_type")[0] == 200
     assert annotation(clean_app, doc, karel2, karel2 + 1)["rule_level"] == 1.0
     assert calls[-1] == (default_project(clean_app), doc)

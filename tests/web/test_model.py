@@ -1,0 +1,250 @@
+"""The per-project model (issue 7): decisions → retrain on the real worker → MODEL suggestions on new documents.
+
+Real PostgreSQL, Redis and Celery worker.  The project uses a pipeline without NER, so the domain
+term "Projekt Kestrel" is found by nothing but the model.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+
+import pytest
+
+from psan import db
+from psan.store import documents as store_documents
+from psan.store import project_model as store_model
+from psan.store.decisions import Scope, Span, decide
+from tests.conftest import REPO, make_account
+from tests.web.annotate_fixtures import account_id, add_document, meta_csrf, token_index
+from tests.web.helpers import new_project, page_token, sql
+
+pytestmark = pytest.mark.worker
+
+PIPELINE = {"tokenizer": "regex", "ner": []}
+TERM = ("Projekt", "Kestrel")
+TRAINING = [
+    "The committee discussed Projekt Kestrel on Monday. The budget was approved by the board.",
+    "Funding for Projekt Kestrel was delayed. The report mentions the London office and the new budget.",
+    "Our team reviewed the contract. Projekt Kestrel remains confidential until March.",
+    "Minutes of the meeting: the chair opened the session. Projekt Kestrel staff joined later.",
+    "The Board approved the annual plan. Work on Projekt Kestrel continues in Brno.",
+    "Nobody outside the group may read about Projekt Kestrel. The Director signed the memo on Friday.",
+]
+UNSEEN = "The auditors asked about Projekt Kestrel again on Tuesday. Nothing else changed in the Paris office."
+
+
+def _project(app, name: str = "Model project") -> int:
+    pid = new_project(app, name)
+    sql(app, "UPDATE project SET pipeline = %s WHERE id = %s", (json.dumps(PIPELINE), pid))
+    return pid
+
+
+def _decide_term_private(app, pid: int, document_id: int, email: str) -> None:
+    first = token_index(app, document_id, TERM[0])
+    with app.app_context(), db.transaction() as conn:
+        decide(conn, Span(pid, document_id, first, first + len(TERM)), Scope.TOKEN, "PRIVATE",
+               account_id(app, email), list(TERM))
+
+
+def _preprocess_new(app, pid: int, text: str, name: str) -> int:
+    from psan.celery.tasks import pre_process
+    with app.app_context(), db.transaction() as conn:
+        document_id = store_documents.create_document(conn, pid, name, "en", text, None)
+    with app.app_context():
+        pre_process.delay(document_id).get(timeout=120)
+    return document_id
+
+
+def _model_entities(app, document_id: int) -> list[dict]:
+    return sql(app, "SELECT first_token, end_token, type, score FROM named_entity WHERE document_id = %s "
+                    "AND source = 'model' ORDER BY first_token", (document_id,))
+
+
+def _model_rule_annotations(app, document_id: int) -> list[dict]:
+    return sql(app, "SELECT a.first_token, a.end_token, a.rule_level FROM annotation a JOIN annotation_rule ar "
+                    "ON ar.annotation_id = a.id JOIN rule r ON r.id = ar.rule_id WHERE a.document_id = %s "
+                    "AND r.type = 'NE_TYPE' AND r.condition = 'MODEL'", (document_id,))
+
+
+def _wait_for(predicate, timeout: float = 120.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _train_in_process(app, pid: int) -> int:
+    """A real signed model of the project, trained and stored without the worker."""
+    from psan.tool.classifier import TokenClassifier, examples_from_decisions
+    docs = []
+    for text in TRAINING:
+        start = text.index(" ".join(TERM))
+        docs.append(examples_from_decisions(text, [(start, start + len(" ".join(TERM)))], undecided="negative"))
+    model = TokenClassifier.train(docs, "en")
+    with app.app_context(), db.transaction() as conn:
+        return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0})
+
+
+def test_decisions_change_the_next_models_predictions(admin_client, clean_app, celery_worker):
+    app = clean_app
+    pid = _project(app)
+    documents = [add_document(app, text, (), project_id=pid, name=f"train-{n}.txt") for n, text in enumerate(TRAINING)]
+    for document_id in documents:
+        _decide_term_private(app, pid, document_id, "admin@example.org")
+
+    # before any retrain: no model, so pre-processing adds no MODEL entity (lookup rules may flag the words)
+    before = _preprocess_new(app, pid, UNSEEN, "unseen-before.txt")
+    assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (before,))[0]["s"] != "FAILED"
+    assert _model_entities(app, before) == []
+    assert _model_rule_annotations(app, before) == []
+
+    # the admin retrains through the page; the real worker trains, stores and refreshes predictions
+    response = admin_client.post(f"/projects/{pid}/model/retrain",
+                                 data={"csrf_token": page_token(admin_client, f"/projects/{pid}/model")})
+    assert response.status_code == 302
+    rows = _wait_for(lambda: sql(app, "SELECT id, meta FROM project_model WHERE project_id = %s", (pid,)),
+                     what="the trained model")
+    meta = rows[0]["meta"]
+    assert meta["documents"] == len(TRAINING) and meta["tokens"] > 50 and meta["decisions_count"] == len(TRAINING)
+    assert meta["positive_tokens"] == 2 * len(TRAINING)
+    # the predictions step gives the already decided documents MODEL entities and annotations too
+    _wait_for(lambda: _model_rule_annotations(app, documents[0]), what="predictions on the training documents")
+    assert sql(app, "SELECT confidence FROM rule WHERE project_id = %s AND type = 'NE_TYPE' AND condition = 'MODEL'",
+               (pid,))[0]["confidence"] == 0
+
+    # an unseen document now gets a MODEL span on the term, voted on by the MODEL rule (suspicious)
+    after = _preprocess_new(app, pid, UNSEEN, "unseen-after.txt")
+    first = token_index(app, after, TERM[0])
+    entities = _model_entities(app, after)
+    assert [(e["first_token"], e["end_token"], e["type"]) for e in entities] == [(first, first + 2, "MODEL")]
+    assert 0.5 <= entities[0]["score"] <= 1
+    assert [(a["first_token"], a["end_token"]) for a in _model_rule_annotations(app, after)] == [(first, first + 2)]
+    assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (after,))[0]["s"] == "PRE_ANNOTATED"
+
+    # the detail panel's score and the model page
+    from psan.annotate.detail import model_span_score
+    with app.app_context(), db.transaction() as conn:
+        assert model_span_score(conn, after, first, first + 2) == pytest.approx(entities[0]["score"], abs=1e-3)
+    page = admin_client.get(f"/projects/{pid}/model").get_data(as_text=True)
+    assert "Retrain model" in page and "model-refused" not in page and str(meta["tokens"]) in page
+
+
+def test_only_admins_retrain(clean_app, admin_client):
+    app = clean_app
+    pid = _project(app)
+    make_account(app, "annotator@example.org", "USER")
+    annotator = app.test_client()
+    from tests.conftest import login
+    assert login(annotator, "annotator@example.org").status_code == 302
+    token = meta_csrf(annotator)
+    assert annotator.post(f"/projects/{pid}/model/retrain", data={"csrf_token": token}).status_code == 403
+    assert annotator.get(f"/projects/{pid}/model").status_code == 403
+    admin_token = page_token(admin_client, f"/projects/{pid}/model")
+    assert admin_client.post("/projects/987654321/model/retrain", data={"csrf_token": admin_token}).status_code == 404
+    assert admin_client.get("/projects/987654321/model").status_code == 404
+    assert sql(app, "SELECT count(*) AS n FROM project_model")[0]["n"] == 0
+    # no CSRF token: refused, nothing queued
+    assert admin_client.post(f"/projects/{pid}/model/retrain").status_code == 400
+
+
+def test_tampered_model_is_refused(admin_client, clean_app, celery_worker, caplog):
+    app = clean_app
+    pid = _project(app, "Tampered")
+    model_id = _train_in_process(app, pid)
+    with app.app_context(), db.transaction() as conn:
+        assert store_model.load_model(conn, pid) is not None  # the untouched row loads
+    # flip one byte of the payload (its end: inside the compressed arrays)
+    sql(app, "UPDATE project_model SET model = set_byte(model, length(model) - 20, "
+             "(get_byte(model, length(model) - 20) + 1) %% 256) WHERE id = %s RETURNING id", (model_id,))
+    with caplog.at_level(logging.ERROR, logger="psan.store.project_model"), app.app_context(), \
+            db.transaction() as conn:
+        assert store_model.load_model(conn, pid) is None
+    assert any("refused" in r.getMessage() and f"model {model_id}" in r.getMessage() for r in caplog.records)
+
+    # the worker refuses it too, logs why, and processes the document without it
+    document_id = _preprocess_new(app, pid, UNSEEN, "unseen.txt")
+    assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (document_id,))[0]["s"] in (
+        "PRE_ANNOTATED", "DONE")
+    assert _model_entities(app, document_id) == []
+    worker_log = (REPO / "test-artifacts" / f"celery-worker-{os.getpid()}.log").read_text()
+    assert f"stored model {model_id} refused" in worker_log
+
+    # the model page says so (no 500)
+    response = admin_client.get(f"/projects/{pid}/model")
+    assert response.status_code == 200 and 'id="model-refused"' in response.get_data(as_text=True)
+
+
+def test_model_signed_with_another_key_is_refused(clean_app):
+    app = clean_app
+    pid = _project(app, "Foreign key")
+    from psan.tool.classifier import TokenClassifier
+    model = TokenClassifier.train([(TRAINING[0], [(24, 39)])], "en")
+    for data in (model.to_bytes(), model.to_bytes(b"another key")):
+        sql(app, "INSERT INTO project_model (project_id, model) VALUES (%s, %s) RETURNING id", (pid, data))
+        with app.app_context(), db.transaction() as conn:
+            assert store_model.load_model(conn, pid) is None
+
+
+def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
+    app = clean_app
+    pid = _project(app, "Auto")
+    make_account(app, "admin@example.org", "ADMIN")
+    documents = [add_document(app, text, (), project_id=pid, name=f"d{n}.txt") for n, text in enumerate(TRAINING[:3])]
+    queued: list[int] = []
+    monkeypatch.setattr(store_model, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
+                        or True)
+    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 3)
+    for n, document_id in enumerate(documents):
+        _decide_term_private(app, pid, document_id, "admin@example.org")
+        with app.app_context(), db.transaction() as conn:
+            store_model.maybe_schedule_retrain(conn, pid)
+        assert queued == ([pid] if n == 2 else [])
+    # a model that saw these decisions resets the count; 0 turns automatic retraining off
+    _train_in_process(app, pid)
+    sql(app, "UPDATE project_model SET meta = jsonb_set(meta, '{decision_log_id}', to_jsonb((SELECT max(id) "
+             "FROM decision_log))) WHERE project_id = %s RETURNING id", (pid,))
+    queued.clear()
+    with app.app_context(), db.transaction() as conn:
+        assert store_model.maybe_schedule_retrain(conn, pid) is False
+    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 0)
+    with app.app_context(), db.transaction() as conn:
+        assert store_model.maybe_schedule_retrain(conn, pid) is False
+    assert queued == []
+
+
+def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
+    """Through the real decision API: the detail shows "model, p" data and the retrain hook fires."""
+    from tests.conftest import login
+    from tests.web.annotate_fixtures import default_project
+    app = clean_app
+    pid = default_project(app)
+    sql(app, "DELETE FROM project_model WHERE project_id = %s RETURNING id", (pid,))
+    document_id = add_document(app, UNSEEN, [(" ".join(TERM), "MODEL")], project_id=pid)
+    sql(app, "UPDATE named_entity SET source = 'model', score = 0.93 WHERE document_id = %s RETURNING id",
+        (document_id,))
+    make_account(app, "admin@example.org", "ADMIN")
+    client = app.test_client()
+    assert login(client, "admin@example.org").status_code == 302
+    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
+    assert client.get("/annotate/api/window").status_code == 200
+    first = token_index(app, document_id, TERM[0])
+    [ann] = sql(app, "SELECT id FROM annotation WHERE document_id = %s AND first_token = %s", (document_id, first))
+    detail = client.get(f"/annotate/api/annotation/{ann['id']}").get_json()
+    assert detail["model_score"] == pytest.approx(0.93)
+    [rule] = [r for r in detail["rules"] if r["condition"] == "MODEL"]
+    assert rule["model_score"] == pytest.approx(0.93) and rule["vote"] == "C"
+
+    queued: list[int] = []
+    monkeypatch.setattr(store_model, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
+                        or True)
+    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 1)
+    response = client.post("/annotate/api/decide", json={"document_id": document_id, "first_token": first,
+                                                         "end_token": first + 2, "decision": "PRIVATE",
+                                                         "scope": "token"})
+    assert response.status_code == 200, response.get_json()
+    assert queued == [pid]
