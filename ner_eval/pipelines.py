@@ -43,7 +43,7 @@ def _nametag(language: str) -> Callable[[str, Path | None], dict[str, Any]]:
         if not model:
             raise Unavailable(f"no NameTag {language!r} model in {models} (set --models-dir or PSAN_NAMETAG_MODELS)")
         return {"language": lang, "tokenizer": "nametag", "ner": [{"kind": "nametag", "model": model}],
-                "recognizers": []}
+                "recognizers": [], "propagate": False}
     return make
 
 
@@ -51,12 +51,13 @@ def _spacy_en(lang: str, models: Path | None) -> dict[str, Any]:
     from psan.tool.ner.spacy_ner import is_installed
     if not is_installed(SPACY_EN):
         raise Unavailable(f"spaCy pipeline {SPACY_EN} is not installed")
-    return {"language": lang, "tokenizer": "regex", "ner": [{"kind": "spacy", "model": SPACY_EN}], "recognizers": []}
+    return {"language": lang, "tokenizer": "regex", "ner": [{"kind": "spacy", "model": SPACY_EN}], "recognizers": [],
+            "propagate": False}
 
 
 def _recognizers(kind: str) -> Callable[[str, Path | None], dict[str, Any]]:
     def make(lang: str, models: Path | None) -> dict[str, Any]:
-        return {"language": lang, "tokenizer": "regex", "ner": [], "recognizers": [kind]}
+        return {"language": lang, "tokenizer": "regex", "ner": [], "recognizers": [kind], "propagate": False}
     return make
 
 
