@@ -77,9 +77,16 @@ def _select(cands: Iterable[_Cand]) -> list[_Cand]:
         if key not in best or cand.score > best[key].score:
             best[key] = cand
     kept: list[_Cand] = []
+    # accepted candidates by every position they cover: the ones overlapping a new candidate are
+    # exactly those listed at its positions, so each check looks at a few neighbours, not at all kept
+    at: dict[int, list[_Cand]] = {}
     for cand in sorted(best.values(), key=_Cand.rank):
-        if not any(_conflicts(k, cand) for k in kept if k.start < cand.end and cand.start < k.end):
-            kept.append(cand)
+        positions = range(cand.start, cand.end)
+        if any(_conflicts(k, cand) for pos in positions for k in at.get(pos, ())):
+            continue
+        kept.append(cand)
+        for pos in positions:
+            at.setdefault(pos, []).append(cand)
     kept.sort(key=lambda c: (c.start, -c.length, c.type, c.source))
     return kept
 
@@ -121,12 +128,24 @@ class _Starts(_Ends):
 
 
 def resolve(doc: Document, candidates: Iterable[CharSpan]) -> list[Entity]:
-    """Align ``candidates`` to ``doc.tokens`` and resolve overlaps (see module docstring)."""
+    """Align ``candidates`` to ``doc.tokens`` and resolve overlaps (see module docstring).
+
+    Token starts and ends are listed once per document and bisected directly (the same result
+    as :func:`align` per candidate, without its per-probe attribute look-ups).
+    """
+    tokens = doc.tokens
     aligned: list[_Cand] = []
-    for span in candidates:
-        rng = align(doc.tokens, span.start, span.end)
-        if rng is not None:
-            aligned.append(_Cand(rng[0], rng[1], span.type, span.source, span.score, span.priority, span))
+    if tokens:
+        starts = [t.start for t in tokens]
+        ends = [t.end for t in tokens]
+        for span in candidates:
+            if span.end <= span.start:
+                continue
+            first = bisect_right(ends, span.start)  # first token whose end > start
+            last = bisect_left(starts, span.end)  # tokens[first:last] start before end
+            if first < last:
+                aligned.append(_Cand(tokens[first].id, tokens[last - 1].id + 1, span.type, span.source, span.score,
+                                     span.priority, span))
     return [Entity(c.start, c.end, c.type, c.payload.category, c.source, c.score) for c in _select(aligned)]
 
 

@@ -18,6 +18,7 @@ letter (initials) does not end a sentence.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import sys
 import unicodedata
@@ -144,34 +145,35 @@ def split_tokens_and_sentences(tokens: list[Token], sentences: list[Sentence],
     """Split tokens at char offsets (e.g. recognizer candidate edges) and remap sentences accordingly.
 
     Why: entities are token ranges, so every candidate edge must be a token edge.
+
+    How (this runs once per document, over every token): a cut strictly inside a token ends one
+    piece and starts the next, so the new token starts are the old starts merged with the cuts,
+    and the new ends the old ends merged with the cuts.  Tokens before the first cut keep their
+    objects; the rest are rebuilt in one ``map`` without a per-token Python loop.  An old token
+    id moves by the number of cuts before its start, which remaps the sentences.
     """
     if not tokens:
         return list(tokens), list(sentences)
-    import bisect
     starts = [t.start for t in tokens]
-    cuts = sorted(c for c in set(boundaries) if _inside(tokens, starts, c, bisect))
+    cuts = sorted(c for c in set(boundaries) if _inside(tokens, starts, c))
     if not cuts:
         return list(tokens), list(sentences)
     first_split = bisect.bisect_right(starts, cuts[0]) - 1
-    new_tokens: list[Token] = list(tokens[:first_split])
-    first_new: list[int] = list(range(first_split))  # old token id → first new id
-    k = 0
-    for tok in tokens[first_split:]:
-        first_new.append(len(new_tokens))
-        start = tok.start
-        while k < len(cuts) and cuts[k] <= start:
-            k += 1
-        while k < len(cuts) and cuts[k] < tok.end:
-            new_tokens.append(Token(len(new_tokens), start, cuts[k]))
-            start = cuts[k]
-            k += 1
-        new_tokens.append(Token(len(new_tokens), start, tok.end))
-    first_new.append(len(new_tokens))
-    new_sentences = [Sentence(first_new[s.first_token], first_new[s.end_token]) for s in sentences]
+    new_starts = sorted(starts[first_split:] + cuts)
+    new_ends = sorted([t.end for t in tokens[first_split:]] + cuts)
+    new_tokens = tokens[:first_split]
+    new_tokens.extend(map(Token, range(first_split, first_split + len(new_starts)), new_starts, new_ends))
+    n_old, n_new = len(tokens), len(new_tokens)
+
+    def new_id(old: int) -> int:
+        return n_new if old >= n_old else old + bisect.bisect_left(cuts, starts[old])
+
+    new_sentences = [Sentence(new_id(s.first_token), new_id(s.end_token)) for s in sentences]
     return new_tokens, new_sentences
 
 
-def _inside(tokens: list[Token], starts: list[int], offset: int, bisect) -> bool:  # noqa: ANN001 - module
+def _inside(tokens: list[Token], starts: list[int], offset: int) -> bool:
+    """Does ``offset`` fall strictly inside a token (not on its edge, not in a gap)?"""
     i = bisect.bisect_right(starts, offset) - 1
     return i >= 0 and tokens[i].start < offset < tokens[i].end
 
@@ -203,7 +205,6 @@ def remap_sentences(old_tokens: list[Token], sentences: list[Sentence], new_toke
         return []
     if not sentences:
         return [Sentence(0, len(new_tokens))]
-    import bisect
     starts = [t.start for t in new_tokens]
     cuts = sorted({bisect.bisect_left(starts, old_tokens[s.first_token].start) for s in sentences[1:]} - {0})
     bounds = [0, *[c for c in cuts if c < len(new_tokens)], len(new_tokens)]

@@ -205,7 +205,8 @@ def test_dates(lang: str, text: str, date: str) -> None:
 
 @pytest.mark.parametrize("lang,text", [
     ("en", "We may meet in may."), ("en", "version 1.2.3 and 31.02.2020 and 13/13/2020"),
-    ("cs", "Máj je báseň."), ("en", "In 2005 there were 12 weeks."),
+    ("cs", "Máj je báseň."), ("en", "There were 2005 cases in 12 weeks."),
+    ("cs", "In 2005 there were 12 weeks."),  # English "in + year" is a date phrase only in English documents
 ])
 def test_not_dates(lang: str, text: str) -> None:
     assert found(text, lang, "DATE") == []
@@ -269,7 +270,8 @@ def test_postal_codes() -> None:
 
 @pytest.mark.parametrize("lang,text", [
     ("en", "The Court held three hearings and adjourned; Article 6 § 1 of the Convention applies to 25 cases."),
-    ("en", "The applicant paid 1,250.50 euros and 300 dollars in 12 instalments."),
+    # amounts with a currency are MONEY (tests/tool/test_english_phrases.py); bare numbers are nothing
+    ("en", "The applicant paid 1,250.50 and 300 in 12 instalments."),
     ("cs", "Soud rozhodl, že obžalovaný zaplatí 12 500 Kč a v roce 2019 nastoupil do práce."),
     ("pl", "Sąd Najwyższy uznał, że w 2019 roku wpłynęło 1234 skarg."),
     ("sv", "Domstolen fann att 25 personer var närvarande under 3 dagar."),

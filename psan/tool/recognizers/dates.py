@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Iterator
 
 from psan.tool.model import Category, CharSpan, Document
 from psan.tool.recognizers.base import (
     PRIORITY_AGE,
     PRIORITY_DATE,
+    PRIORITY_DURATION,
     PatternRecognizer,
     compile_context,
     drop_contained,
@@ -134,6 +136,10 @@ _N = r"(?P<n>\d{1,3})"
 #: (pattern, needs a context word) per language; the span is the whole phrase ("42 years old", "42letý")
 AGE_PATTERNS: dict[str, list[tuple[str, bool]]] = {
     "en": [(rf"\b(?:aged|age[d]?:?)\s+{_N}\b", False),
+           (rf"\bage\s+of\s+{_N}\b", False),
+           (rf"\b{_N}\s+years\s+of\s+age\b", False),
+           (rf"\bage\s+of\s+{_N}\b", False),
+           (rf"\b{_N}\s+years\s+of\s+age\b", False),
            (rf"\b{_N}[- ](?:years?|yrs?)[- ]old\b", False),
            (rf"\b{_N}[- ]year[- ]old\b", False)],
     "cs": [(rf"\b{_N}\s?-?\s?(?:letý|letá|leté|letého|letému|letou|letým|letými|letých)\b", False),
@@ -158,6 +164,24 @@ AGE_CONTEXT = ("age", "aged", "old", "věk", "věku", "je mu", "je jí", "starý
                "zemřel", "zemřela", "zmarł", "zmarła")
 
 
+def _finditer_at_word_start(regex: re.Pattern[str], text: str, word_start: bool) -> Iterator[re.Match[str]]:
+    """``regex.finditer(text)``, but with ``word_start`` only matches not preceded by a word character.
+
+    The same matches as the pattern with a leading ``\\b`` (the pattern starts with a word
+    character): a match inside a word is skipped and the search resumes one character later.
+    """
+    if not word_start:
+        yield from regex.finditer(text)
+        return
+    pos = 0
+    while (match := regex.search(text, pos)) is not None:
+        if preceded_by(text, match.start()):
+            pos = match.start() + 1
+            continue
+        yield match
+        pos = match.end() if match.end() > match.start() else match.start() + 1
+
+
 class AgeRecognizer(PatternRecognizer):
     """Age phrases; the plain "N let/lat/år" form is ambiguous with durations and needs a context word."""
 
@@ -165,13 +189,16 @@ class AgeRecognizer(PatternRecognizer):
         super().__init__("age", "AGE", DATE, r"(?!)", context=AGE_CONTEXT, score=0.8, context_score=0.9,
                          priority=PRIORITY_AGE)
         langs = [language] if language in AGE_PATTERNS else list(AGE_PATTERNS)
-        self.patterns = [(re.compile(p), need) for lang in langs for p, need in AGE_PATTERNS[lang]]
+        # A leading \b is checked in Python instead: it stops the regex engine from jumping to the
+        # first digit or letter of the pattern and made these scans several times slower.
+        self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"))
+                         for lang in langs for p, need in AGE_PATTERNS[lang]]
         self.context = compile_context(AGE_CONTEXT)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for regex, needs_context in self.patterns:
-            for match in regex.finditer(text):
+        for regex, needs_context, word_start in self.patterns:
+            for match in _finditer_at_word_start(regex, text, word_start):
                 number = next((g for g in match.groups() if g), None)
                 if number is None or not 0 < int(number) < 125:
                     continue
@@ -181,3 +208,136 @@ class AgeRecognizer(PatternRecognizer):
                 spans.append(CharSpan(match.start(), match.end(), "AGE", DATE, self.name,
                                       self.context_score if ctx else self.score, self.priority))
         return drop_contained(spans)
+
+
+# ---------------------------------------------------------------- English date phrases and durations
+
+_EN_MONTH = "(?:" + "|".join(sorted(MONTHS["en"], key=len, reverse=True)) + r")(?:\.(?!\d))?"
+_EN_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_RANGE_SEP = r"\s*(?:-|–|—|\band\b|\bto\b|\bor\b|&)\s*"
+#: words after which a bare four-digit year is a date ("in 1998", "born in 1955", "the end of 2003")
+_YEAR_CONTEXT = ("in", "since", "until", "till", "from", "by", "during", "before", "after", "between", "throughout",
+                 "of", "early", "late", "mid", "year", "circa", "around", "spring", "summer", "autumn", "fall",
+                 "winter")
+#: the phrase forms, each a named group (its name says the score, see ``EnglishDatePhraseRecognizer``);
+#: every form starts with a digit or a capital month letter, checked first by a look-ahead so that the
+#: regex engine skips other characters quickly (a leading look-behind alone would be tried everywhere)
+EN_DATE_PHRASE_RE = re.compile(
+    r"(?=[\dADFJMNOS])(?<![\w.,/])(?:"
+    # 1 and 3 May 2001 / 1-3 May / between 12th and 14th of March, 2004
+    rf"(?P<dayrange>{_EN_DAY}{_RANGE_SEP}{_EN_DAY}\s+(?:of\s+)?{_EN_MONTH}(?:,?\s+{_YEAR})?)"
+    # May to July 2001 / May-June 2001 / between March and May 2004
+    rf"|(?P<monthrange>{_EN_MONTH}{_RANGE_SEP}{_EN_MONTH},?\s+{_YEAR})"
+    # the 1990s / the 1980's ("early", "mid-", "late" before it are added in Python)
+    r"|(?P<decade>(?:1[89]|20)\d0['’]?s)"
+    # 1998-99 / 2001–2003 (years only with a dash; "1998/99" looks like a file number)
+    rf"|(?P<yearrange>{_YEAR}\s*[-–]\s*(?:{_YEAR}|\d\d))"
+    # in 1998 / born in 1955 / spring 2005 / the end of 2003: the word before is checked in Python
+    rf"|(?P<year>{_YEAR})"
+    r")(?![\w%]|[.,/-]\d)")
+_CONTEXT_BEFORE = re.compile(r"(?i:\b(" + "|".join(_YEAR_CONTEXT) + r"))[\s-]+(?:of\s+)?$")
+_DECADE_PREFIX = re.compile(r"(?i:\b(?:early|mid|late))[\s-]*$")
+_HAS_DIGIT = re.compile(r"\d")
+_PHRASE_SCORES = {"dayrange": 0.9, "monthrange": 0.85, "decade": 0.7, "yearrange": 0.75, "year": 0.7}
+
+
+class EnglishDatePhraseRecognizer(PatternRecognizer):
+    """English date expressions the written-date patterns do not cover: ranges, decades, years in date context.
+
+    Why: legal and administrative English dates events as "between 1 and 3 May 2001", "in the
+    late 1990s" or "in 1998"; each of these narrows down who a text is about as much as a full
+    date does.  A bare four-digit number stays unreported (too often a count or an amount): a year
+    needs a preceding word that makes it a point in time (``in``, ``since``, ``born in``, ``the
+    end of``, a season …).  Year ranges need a dash and an increasing second year; "1998/99" is
+    left to the file-number recognizer.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("date", "DATE", DATE, EN_DATE_PHRASE_RE, score=0.7, priority=PRIORITY_DATE)
+
+    def prefilter(self, text: str) -> bool:
+        return _HAS_DIGIT.search(text) is not None
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        if not self.prefilter(text):
+            return []
+        spans = []
+        for match in self.regex.finditer(text):
+            kind = match.lastgroup or ""
+            start, end = match.span()
+            after_dash = start > 0 and text[start - 1] == "-"
+            if kind == "year" or after_dash:
+                # "in 1998", "mid-2004": only after a word that makes the number a point in time
+                if kind not in ("year", "decade") or not _CONTEXT_BEFORE.search(text, max(0, start - 25), start):
+                    continue
+            elif kind == "decade":
+                prefix = _DECADE_PREFIX.search(text, max(0, start - 10), start)
+                if prefix:
+                    start = prefix.start()
+            elif kind == "yearrange" and not _increasing_years(match.group()):
+                continue
+            spans.append(CharSpan(start, end, "DATE", DATE, self.name, _PHRASE_SCORES[kind], self.priority))
+        return spans
+
+
+def _increasing_years(value: str) -> bool:
+    """'1998-99' and '2001–2003' are ranges; '2003-01' (a month) and '1999-1990' are not."""
+    first, second = re.split(r"\s*[-–]\s*", value)
+    end = int(second) if len(second) == 4 else int(first[:2] + second)
+    return int(first) < end <= int(first) + 50
+
+
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                 "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+                 "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "a", "an")
+_QTY = rf"(?:\d{{1,3}}(?:[.,]5)?|(?i:(?:{'|'.join(_NUMBER_WORDS[:-2])})(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?|an?|half\s+an?))"  # noqa: E501
+_UNIT = r"(?i:years?|months?|weeks?|days?|hours?)"
+DURATION_RE = re.compile(
+    rf"(?<![\w.,])(?:{_QTY}[\s-]+{_UNIT}(?:['’]s?)?"
+    rf"(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)")
+_UNIT_RE = re.compile(r"(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)")
+_SPACE_RE = re.compile(r"\s")
+#: how far before and after a unit word a duration phrase may reach (characters)
+_PHRASE_REACH = 100
+#: words that make a duration a sentence, detention or ban term (identifying in case law), not an ordinary period
+DURATION_CONTEXT = ("sentenced", "sentence", "sentences", "imprisonment", "prison", "detention", "detained",
+                    "custody", "remand", "term", "suspended", "probation", "probationary", "ban", "banned",
+                    "disqualification", "disqualified", "served", "serve", "serving", "arrest", "deprivation",
+                    "correctional", "community service", "penal", "penalty", "jail", "confinement", "parole")
+
+
+class DurationRecognizer(PatternRecognizer):
+    """Terms of imprisonment, detention and bans: "two years and six months", "18 months' imprisonment".
+
+    Why only with a context word: "within two weeks" or "for several days" is ordinary prose, but
+    the length of a sentence or of a detention is a quasi-identifier of a court case.  The span
+    is the duration alone (the context word is not part of it).
+    """
+
+    def __init__(self) -> None:
+        super().__init__("duration", "DURATION", DATE, DURATION_RE, context=DURATION_CONTEXT, score=0.5,
+                         context_score=0.6, priority=PRIORITY_DURATION, require_context=True)
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        # Anchored on the unit words: a scan for "years/months/…" is fast, while the phrase regex
+        # (which may start with any number word) would be tried at nearly every character.  Around
+        # each unit the phrase regex runs on a window that starts after whitespace well before it.
+        spans = []
+        done = 0
+        for unit in _UNIT_RE.finditer(text):
+            if unit.start() < done:
+                continue
+            lo = max(0, unit.start() - _PHRASE_REACH)
+            if lo:
+                space = _SPACE_RE.search(text, lo, unit.start())
+                lo = space.end() if space else unit.start()
+            match = next((m for m in self.regex.finditer(text, lo, min(len(text), unit.end() + _PHRASE_REACH))
+                          if m.start() <= unit.start() < m.end()), None)
+            if match is None:
+                continue
+            start, end = match.span()
+            done = end
+            if not has_context(text, start, end, self.context, before=50, after=30):
+                continue
+            spans.append(CharSpan(start, end, "DURATION", DATE, self.name, self.context_score, self.priority))
+        return spans

@@ -89,6 +89,23 @@ WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _SENTENCE_END = frozenset(".!?…\n")
 _SKIP_BACK = frozenset(" \t\r\"'„“”‚‘’«»()[]-–—•*")
 _HOUSE_NUMBER = re.compile(r"[ \t]+\d{1,4}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?\b")
+#: a ``WORD_RE`` word's start: a letter not preceded by a letter nor by a letter + hyphen ("Frýdek-Místek" is one word)
+_WORD_START = r"(?<![^\W\d_])(?<![^\W\d_]-)"
+#: a letter or a hyphen + letter right after a word's last letter would have continued the word
+_WORD_GOES_ON = re.compile(r"[^\W\d_]|-[^\W\d_]")
+
+
+@cache
+def _capitalized_word_re() -> re.Pattern[str]:
+    """``WORD_RE`` words starting with an upper-case letter (built once: the class lists every such letter).
+
+    Why: the recognizer only starts a match at a capitalized word; scanning for those alone
+    skips the Python work (a match object and a tuple) for the lower-case majority of words.
+    The class holds the Basic Multilingual Plane's capitals (every list name starts with one);
+    listing all planes would cost seconds at first use.
+    """
+    upper = "".join(re.escape(chr(cp)) for cp in range(0x10000) if chr(cp).isupper() and chr(cp).isalpha())
+    return re.compile(rf"{_WORD_START}[{upper}][^\W\d_]*(?:-[^\W\d_]+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,56 +442,51 @@ class GazetteerRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         lex = _lexicon(self.language)
-        words = [(m.start(), m.end(), m.group()) for m in WORD_RE.finditer(text)]
         spans: list[CharSpan] = []
         # items: (start, end, kinds, n_words, weak)
         items: list[tuple[int, int, int, int, bool]] = []
-        i, n = 0, len(words)
-        while i < n:
-            start, end, word = words[i]
-            if not _is_capitalized(word):
-                i += 1
+        done = 0  # words before this offset belong to an accepted multi-word match
+        for m in _capitalized_word_re().finditer(text):
+            start, end = m.span()
+            word = m.group()
+            if start < done or not _is_capitalized(word):
                 continue
-            matched = self._multi(text, words, i, lex.streets.get(word, ()))
-            if matched and _HOUSE_NUMBER.match(text, words[matched - 1][1]):
-                spans.append(CharSpan(start, words[matched - 1][1], "STREET", Category.LOCATION, self.name, 0.6,
-                                      self.priority))
-                i = matched
+            matched = self._multi_end(text, start, lex.streets.get(word, ()))
+            if matched and _HOUSE_NUMBER.match(text, matched):
+                spans.append(CharSpan(start, matched, "STREET", Category.LOCATION, self.name, 0.6, self.priority))
+                done = matched
                 continue
             best = None
             for entry, kind in lex.multi.get(word, ()):
-                j = self._match_words(text, words, i, entry)
+                j = self._entry_end(text, start, entry)
                 if j:
-                    best = (j, kind)
+                    best = (j, kind, len(entry))
                     break
             if best:
-                j, kind = best
-                items.append((start, words[j - 1][1], kind, j - i, False))
-                i = j
+                j, kind, nwords = best
+                items.append((start, j, kind, nwords, False))
+                done = j
                 continue
             kind, weak = self._kind(word, lex)
             if kind:
                 items.append((start, end, kind, 1, weak))
-            i += 1
         spans.extend(self._group(text, items, lex))
         return spans
 
     @staticmethod
-    def _match_words(text: str, words: list, i: int, entry: tuple[str, ...]) -> int:
-        """Index after the match of ``entry`` at word ``i`` (words separated by one space), else 0."""
-        if i + len(entry) > len(words):
+    def _entry_end(text: str, start: int, entry: tuple[str, ...]) -> int:
+        """End offset of ``entry`` (whole words separated by one space) matched at ``start``, else 0."""
+        phrase = entry[0] if len(entry) == 1 else " ".join(entry)
+        end = start + len(phrase)
+        if not text.startswith(phrase, start) or _WORD_GOES_ON.match(text, end):
             return 0
-        for k, expected in enumerate(entry):
-            s, _e, w = words[i + k]
-            if w != expected or (k and text[words[i + k - 1][1]:s] != " "):
-                return 0
-        return i + len(entry)
+        return end
 
-    def _multi(self, text: str, words: list, i: int, entries) -> int:
+    def _multi_end(self, text: str, start: int, entries) -> int:  # noqa: ANN001 - tuple of entries
         for entry in entries:
-            j = self._match_words(text, words, i, entry)
-            if j:
-                return j
+            end = self._entry_end(text, start, entry)
+            if end:
+                return end
         return 0
 
     def _group(self, text: str, items: list[tuple[int, int, int, int, bool]], lex: _Lexicon) -> list[CharSpan]:

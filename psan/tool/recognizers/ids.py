@@ -277,8 +277,10 @@ _keyword_alt = "|".join(re.escape(k).replace(r"\ ", r"[ _-]?") for k in sorted(S
 #: only password words may take a verb instead of ``:``/``=`` ("heslo je X"); "the token is valid" is prose
 _PASSWORD_WORDS = "password|passwd|heslo|hasło|haslo|lösenord|losenord|geslo"  # noqa: S105 - keywords  # nosec B105
 #: keyword then ``:``/``=``/``=>`` (or a password word + is/je/jest/är/to), then the value
+#: first letters of every keyword: a look-ahead on them lets the engine pass other characters cheaply
+_KEYWORD_FIRSTS = "".join(sorted({k[0] for k in SECRET_KEYWORDS} | {w[0] for w in _PASSWORD_WORDS.split("|")}))
 SECRET_AFTER_KEYWORD = re.compile(
-    rf"(?<![\w-])(?:(?i:{_keyword_alt})\s*(?::|=>|=)\s*|(?i:{_PASSWORD_WORDS})\s+(?i:is|je|jest|to|är)\s+)"
+    rf"(?=(?i:[{_KEYWORD_FIRSTS}]))(?<![\w-])(?:(?i:{_keyword_alt})\s*(?::|=>|=)\s*|(?i:{_PASSWORD_WORDS})\s+(?i:is|je|jest|to|är)\s+)"
     r"[\"'`]?(?P<value>[^\s\"'`,;]{4,128})")
 
 #: well-known credential shapes that are secret without any keyword

@@ -8,8 +8,13 @@ names, age phrases and postal codes follow the language, because their
 formats collide with ordinary numbers in other countries' text.
 
 Priorities (higher wins an overlap in :mod:`psan.tool.merge`): validated IDs
-50 > secrets 45 > e-mail/URL/IP 40 > @username 35 > phone 30 > weak IDs 25 >
-dates 20 > ages 15 > postal codes 10 > NER 0 > gazetteer −10.
+50 > secrets 45 > e-mail/URL/IP 40 > @username 35 > phone 30 > weak IDs and file numbers 25 >
+money 22 > dates 20 > ages 15 > durations 12 > postal codes 10 > NER 0 > gazetteer −10.
+
+English also gets phrase recognizers in English words (:mod:`~psan.tool.recognizers.amounts`,
+:mod:`~psan.tool.recognizers.references`, date ranges/decades/years in context and terms of
+imprisonment in :mod:`~psan.tool.recognizers.dates`): the vocabulary of legal and administrative
+text, where amounts, file numbers and dates of events are the quasi-identifiers NER misses.
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ import re
 from functools import cache
 
 from psan.tool.model import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.amounts import MoneyRecognizer
 from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context
 from psan.tool.recognizers.contact import (
     EmailRecognizer,
@@ -25,7 +31,13 @@ from psan.tool.recognizers.contact import (
     UsernameRecognizer,
     phone_recognizer,
 )
-from psan.tool.recognizers.dates import AgeRecognizer, NumericDateRecognizer, WrittenDateRecognizer
+from psan.tool.recognizers.dates import (
+    AgeRecognizer,
+    DurationRecognizer,
+    EnglishDatePhraseRecognizer,
+    NumericDateRecognizer,
+    WrittenDateRecognizer,
+)
 from psan.tool.recognizers.ids import (
     IbanRecognizer,
     SecretRecognizer,
@@ -40,6 +52,7 @@ from psan.tool.recognizers.ids import (
     regon_recognizer,
     us_ssn_recognizer,
 )
+from psan.tool.recognizers.references import CaseNumberRecognizer
 
 LANGUAGES = ("cs", "sk", "pl", "sv", "sl", "en")
 
@@ -108,6 +121,13 @@ def _language_ids(language: str) -> list[Recognizer]:
     return []
 
 
+def _language_phrases(language: str) -> list[Recognizer]:
+    """Recognizers of phrases in one language's words (English: date phrases, terms, amounts, file numbers)."""
+    if language == "en":
+        return [EnglishDatePhraseRecognizer(), DurationRecognizer(), MoneyRecognizer(), CaseNumberRecognizer()]
+    return []
+
+
 @cache
 def _recognizers(language: str) -> tuple[Recognizer, ...]:
     langs = (language,) if language in LANGUAGES else LANGUAGES
@@ -122,6 +142,7 @@ def _recognizers(language: str) -> tuple[Recognizer, ...]:
         if lang in ("cs", "sk") and lang == "sk" and "cs" in langs:
             continue  # cs and sk share the same ID recognizers
         recognizers.extend(_language_ids(lang))
+        recognizers.extend(_language_phrases(lang))
         if lang in POSTAL_FORMS:
             recognizers.append(PostalCodeRecognizer(lang))
     return tuple(recognizers)

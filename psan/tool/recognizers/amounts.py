@@ -1,0 +1,63 @@
+"""Monetary amounts: "EUR 5,000", "5,000 euros", "£300", "54,000,000 Turkish liras (TRL)".
+
+Why: in judgments and administrative decisions the sums awarded, claimed, fined or paid
+(compensation, a fine, the price of a flat) single out a case and its parties as well as a date
+does.  An amount needs a currency next to it – an ISO 4217 code, a currency sign or a currency
+word – so bare numbers (counts, article and page numbers) are never reported.
+
+Currency codes are matched upper-case only ("EUR", never "eur" or a word), currency words in
+any case and optionally after a capitalized adjective ("Turkish liras", "Swiss francs").  A
+trailing code in brackets ("(TRL)") and multipliers ("million", "bn") belong to the span.
+"""
+from __future__ import annotations
+
+import re
+
+from psan.tool.model import Category, CharSpan, Document
+from psan.tool.recognizers.base import PRIORITY_AMOUNT, PatternRecognizer
+
+#: ISO 4217 codes (current and pre-euro European ones) common in European case law
+CURRENCY_CODES = ("EUR", "USD", "GBP", "CHF", "CZK", "SKK", "PLN", "HUF", "RON", "ROL", "BGN", "HRK", "RSD", "RUB",
+                  "RUR", "UAH", "TRL", "TRY", "SEK", "NOK", "DKK", "ISK", "MDL", "GEL", "AMD", "AZN", "BAM", "MKD",
+                  "DEM", "FRF", "ITL", "ESP", "GRD", "ATS", "BEF", "NLG", "PTE", "FIM", "IEP", "LTL", "LVL", "EEK",
+                  "SIT", "CYP", "MTL", "LUF", "JPY", "CNY", "CAD", "AUD", "INR", "BYR", "BYN", "KZT", "ECU", "XEU")
+#: currency words (singular and plural forms), matched case-insensitively
+CURRENCY_WORDS = (
+    "euros?", "eurocents?", "cents?", "dollars?", r"pounds?(?!\s+of\b)(?:\s+sterling)?", "sterling", "pence",
+    "francs?", "liras?", "lire", "kurus", "korun[ay]?", "korunas", "crowns?", "zlot(?:y|ys|ies)", "złot(?:y|ych|e)",
+    "groszy", "roubles?", "rubles?", "kopecks?", "hryvni?as?", "kunas?", "forints?", "lei", "leu", "levs?", "leva",
+    "dinars?", "denars?", "kronor", "kroner", "kronur", "krona", "krone", "deutschmarks?",
+    r"(?:deutsche?|german|finnish)\s+marks?", "drachmas?", "escudos?", "pesetas?", "schillings?", "shillings?",
+    "yen", "yuan", "rupees?", "manats?", "laris?", "drams?", "tenge", "tolars?", "litas", "lats")
+_SIGN = "[€£$¥₺₽₴]"
+_CODE = "(?:" + "|".join(CURRENCY_CODES) + r")(?![A-Za-z])"
+_WORD = r"(?:[A-Z][a-z]+\s+)?(?i:" + "|".join(CURRENCY_WORDS) + r")(?!\w)"
+#: 5,000 / 1,579,135,521 / 12,355.61 / 300 / 2.5 / 5 000 (thin or no-break spaces too)
+_AMOUNT = r"\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_MULTIPLIER = r"(?:\s*(?i:million|billion|thousand|mln|bn|m)(?!\w))?"
+#: the look-ahead first lets the regex engine skip to a digit, a currency sign or a capital fast
+MONEY_RE = re.compile(
+    r"(?=[\d€£$¥₺₽₴A-Z])"
+    rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}){_MULTIPLIER}(?![\w,.]\d|\d)"
+    rf"|(?<![\w.,-])(?:{_AMOUNT}){_MULTIPLIER}\s?(?:{_CODE}|{_WORD})(?:\s*\({_CODE}\))?)")
+
+
+class MoneyRecognizer(PatternRecognizer):
+    """Amounts of money with a currency code, sign or word (see module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__("money", "MONEY", Category.OTHER, MONEY_RE, score=0.8, priority=PRIORITY_AMOUNT)
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for match in self.regex.finditer(text):
+            start, end = match.span()
+            while end > start and text[end - 1] in " \u00a0\u202f":
+                end -= 1
+            spans.append(CharSpan(start, end, self.type, self.category, self.name, self.score, self.priority))
+        return spans
+
+
+def money_recognizer() -> MoneyRecognizer:
+    """The shared money recognizer (stateless)."""
+    return MoneyRecognizer()

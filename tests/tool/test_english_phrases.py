@@ -1,0 +1,124 @@
+"""English phrase recognizers: date ranges/decades/years in context, terms, money, file numbers.
+
+Valid examples are found with the expected span; ordinary sentences of legal and everyday
+English produce nothing (no false positives on prose, counts, article or law numbers).
+"""
+from __future__ import annotations
+
+import pytest
+
+from psan.tool.model import Category
+from psan.tool.recognizers import patterns
+from psan.tool.recognizers.amounts import MoneyRecognizer
+from psan.tool.recognizers.dates import DurationRecognizer, EnglishDatePhraseRecognizer
+from psan.tool.recognizers.references import CaseNumberRecognizer
+
+
+def texts(recognizer, text: str) -> list[str]:  # noqa: ANN001 - any recognizer
+    return [text[s.start:s.end] for s in recognizer.analyze(text)]
+
+
+ORDINARY = [
+    "The applicant complained under Article 6 § 1 of the Convention and Article 1 of Protocol No. 1.",
+    "Law no. 2577 on administrative procedure was amended by section 12 of Act no. 4/1995.",
+    "There were 1998 cases pending, no 5 was missing and the number 42 appeared twice.",
+    "Within two weeks the court held a hearing; the witnesses spoke for several days.",
+    "He bought 5 pounds of flour and walked 3 miles to Marks Street on page 300.",
+    "Rule 39 of the Rules of Court applies; see paragraphs 25-27 and 1998/99 above.",
+    "The meeting is at 10:30, the ratio was 150/90 and the score 3-2.",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_no_false_positives_on_ordinary_sentences(text: str) -> None:
+    for recognizer in (EnglishDatePhraseRecognizer(), DurationRecognizer(), MoneyRecognizer(),
+                       CaseNumberRecognizer()):
+        assert texts(recognizer, text) == [], (recognizer, text)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("On 1 and 3 May 2001 he was questioned", ["1 and 3 May 2001"]),
+    ("between 12th and 14th of March, 2004", ["12th and 14th of March, 2004"]),
+    ("hearings held on 5-7 June", ["5-7 June"]),
+    ("from May to July 2001", ["May to July 2001"]),
+    ("in the late 1990s and the 1980's", ["late 1990s", "1980's"]),
+    ("the 1998-99 season and 2001–2003", ["1998-99", "2001–2003"]),
+    ("He was born in 1955. Since 2001 and by the end of 2003", ["1955", "2001", "2003"]),
+    ("in spring 2005 and the summer of 1999", ["2005", "1999"]),
+])
+def test_english_date_phrases(text: str, expected: list[str]) -> None:
+    assert texts(EnglishDatePhraseRecognizer(), text) == expected
+
+
+@pytest.mark.parametrize("text", ["2003-01 was a month", "from 1999-1990", "in 1998% of", "in 1805s", "in 12345/1998"])
+def test_english_date_phrases_invalid(text: str) -> None:
+    assert texts(EnglishDatePhraseRecognizer(), text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("sentenced to two years and six months' imprisonment", ["two years and six months'"]),
+    ("a term of 18 months’ imprisonment", ["18 months’"]),
+    ("He was detained for twenty-three days", ["twenty-three days"]),
+    ("remanded in custody for 3 weeks", ["3 weeks"]),
+])
+def test_durations_with_context(text: str, expected: list[str]) -> None:
+    assert texts(DurationRecognizer(), text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("awarded EUR 5,000 for non-pecuniary damage", ["EUR 5,000"]),
+    ("paid 5,000 euros and £300.", ["5,000 euros", "£300"]),
+    ("a fine of 54,000,000 Turkish liras (TRL) was", ["54,000,000 Turkish liras (TRL)"]),
+    ("TRL 1,579,135,521.", ["TRL 1,579,135,521"]),
+    ("worth approximately GBP 268,000 in", ["GBP 268,000"]),
+    ("EUR 1.5 million", ["EUR 1.5 million"]),
+    ("The applicant paid 1,250.50 euros and 300 dollars in 12 instalments.", ["1,250.50 euros", "300 dollars"]),
+    ("500 Deutsche Marks and 200 pounds sterling", ["500 Deutsche Marks", "200 pounds sterling"]),
+])
+def test_money(text: str, expected: list[str]) -> None:
+    assert texts(MoneyRecognizer(), text) == expected
+
+
+@pytest.mark.parametrize("text", ["In 2000 the EUROPEAN Court", "3 Marks Street", "USDA 500", "page 5 EUROPEAN"])
+def test_money_invalid(text: str) -> None:
+    assert texts(MoneyRecognizer(), text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("originated in an application (no. 24254/05) against", ["24254/05"]),
+    ("registered under application no. 53791/09.", ["53791/09"]),
+    ("applications nos. 32964/96, 33362/96 and 33369/96 lodged", ["32964/96", "33362/96", "33369/96"]),
+    ("under registration no. D-4840 in", ["D-4840"]),
+    ("case no. 2-345/01 was", ["2-345/01"]),
+    ("passport No. AB123456", ["AB123456"]),
+    ("plot no. 937 was sold", ["937"]),
+    ("in applications 12345/06 and 2345/07", ["12345/06", "2345/07"]),
+])
+def test_case_numbers(text: str, expected: list[str]) -> None:
+    assert texts(CaseNumberRecognizer(), text) == expected
+
+
+def test_short_numeric_codes_are_not_ids() -> None:
+    """Short pure-digit codes are OTHER: as IDs they would be propagated to every page number."""
+    (plot,) = CaseNumberRecognizer().analyze("plot no. 937")
+    (app,) = CaseNumberRecognizer().analyze("application no. 24254/05")
+    assert plot.category == Category.OTHER and app.category == Category.ID
+
+
+def test_year_after_in_is_a_date_in_english() -> None:
+    """A year needs a date word before it ("In 2005"); a bare 2005 is a count (see test_patterns)."""
+    text = "In 2005 there were 12 weeks."
+    assert [text[s.start:s.end] for s in patterns.analyze(text, "en") if s.type == "DATE"] == ["2005"]
+
+
+def test_english_phrases_only_for_english() -> None:
+    text = "awarded EUR 5,000 in application no. 24254/05 between 1 and 3 May 2001"
+    en = {s.type for s in patterns.analyze(text, "en")}
+    assert {"MONEY", "CASE_NUMBER"} <= en
+    assert not {"MONEY", "CASE_NUMBER"} & {s.type for s in patterns.analyze(text, "cs")}
+
+
+def test_age_phrases() -> None:
+    found = [text for text in ("at the age of 42", "he was 42 years of age")
+             for s in patterns.analyze(text, "en") if s.type == "AGE" for text in [text[s.start:s.end]]]
+    assert found == ["age of 42", "42 years of age"]
