@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from flask import current_app, jsonify, request
+from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException, NotFound
 
@@ -70,24 +71,24 @@ def _owned_window(conn) -> Window:
     """The caller's window, checked: it exists, is not lost to another annotator, project still allowed."""
     window = store_windows.current_window(conn, current_user.id)
     if window is None:
-        raise Refused("You have no annotation window; request one first.")
+        raise Refused(gettext("You have no annotation window; request one first."))
     if store_windows.lost_to_other(conn, window):
-        raise Refused("Your annotation window expired and was given to someone else; request a new one.")
+        raise Refused(gettext("Your annotation window expired and was given to someone else; request a new one."))
     if not can_annotate(current_user.id, current_user.is_admin, window.project_id, conn):
         store_windows.release(conn, current_user.id)
-        raise Refused("You may no longer annotate this project.")
+        raise Refused(gettext("You may no longer annotate this project."))
     return window
 
 
 def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
     """Refuse (403) anything outside the window, including forged document ids."""
     if document_id != window.document_id or not window.contains(first, end):
-        raise Refused("That text is outside your annotation window.")
+        raise Refused(gettext("That text is outside your annotation window."))
 
 
 def _window_answer(conn, window: Window | None, **extra: Any):
     if window is None:
-        return jsonify(window=None, message="Nothing is left to annotate right now.", **extra)
+        return jsonify(window=None, message=gettext("Nothing is left to annotate right now."), **extra)
     return jsonify(**window_json(conn, window, current_user.is_admin), **extra)
 
 
@@ -132,7 +133,7 @@ def api_next():
     window = store_windows.current_window(conn, current_user.id)
     if (window is not None and not current_user.is_admin and window.decisions == 0
             and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
-        raise Conflict("Decide at least one highlighted span in this window before moving on.")
+        raise Conflict(gettext("Decide at least one highlighted span in this window before moving on."))
     window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
     _release_assignment_lock(conn)
     return _window_answer(conn, window)
@@ -150,20 +151,21 @@ def api_open():
     if doc is None:
         raise _not_found()
     if doc["status"] not in store_windows.VIEWABLE_STATUSES or doc["token_count"] == 0:
-        raise Conflict(f"The document is {doc['status']}; it has no annotatable text yet.")
+        raise Conflict(gettext("The document is %(status)s; it has no annotatable text yet.",
+                                status=doc["status"]))
     window = store_windows.open_at(conn, current_user.id, doc["id"], start, _window_size(size), _lease_seconds())
     return _window_answer(conn, window)
 
 
 def _not_found() -> HTTPException:
-    return NotFound("Not found.")
+    return NotFound(gettext("Not found."))
 
 
 def _label_of_project(conn, project_id: int, label_id: int | None) -> int | None:
     if label_id is None:
         return None
     if db.query_one("SELECT 1 FROM label WHERE id = %s AND project_id = %s", (label_id, project_id), conn) is None:
-        raise validate.Invalid("unknown label")
+        raise validate.Invalid(gettext("unknown label"))
     return label_id
 
 
@@ -210,7 +212,7 @@ def api_decide():
     try:
         scope = store_decisions.Scope(payload.get("scope", "token"))
     except ValueError:
-        raise validate.Invalid("scope must be token, word_type or ne_type") from None
+        raise validate.Invalid(gettext("scope must be token, word_type or ne_type")) from None
     always = validate.flag(payload, "always")
     ne_type = validate.optional_text(payload, "ne_type")
     conn = db.get_conn()

@@ -3,8 +3,9 @@
 Why this way: the page's CSP forbids inline scripts, but a ``<script type="application/json">``
 data block is never executed, so the template renders ``{english: translation}`` into one and
 the script reads it with ``JSON.parse`` (falling back to English for anything missing).  The
-English text is the key, gettext style, so messages the API sends in English (see
-:mod:`psan.annotate.api`) are translated by the page as well when they are listed here.
+English text is the key, gettext style.  The annotation API (:mod:`psan.annotate.api`,
+:mod:`psan.store.decisions`) translates its messages on the server already; its fixed texts stay
+listed below, with exactly the same English, so an English answer is still translated by the page.
 
 Placeholders are ``%(name)s``, filled in by the script.
 """
@@ -61,7 +62,7 @@ MESSAGES: tuple[str, ...] = (
     N_("History"),
     N_("Decision"),
     N_("By"),
-    # what the annotation API answers (psan/annotate/api.py, psan/store/decisions.py)
+    # what the annotation API answers (psan/annotate/api.py, psan/store/decisions.py; translated there too)
     N_("Nothing is left to annotate right now."),
     N_("You have no annotation window; request one first."),
     N_("Your annotation window expired and was given to someone else; request a new one."),

@@ -12,12 +12,15 @@ import zipfile
 from dataclasses import dataclass
 
 from charset_normalizer import from_bytes
+from flask_babel import gettext, lazy_gettext
 
 #: leading bytes of common binary formats → name for the error message
 _MAGIC = {
-    b"%PDF": "PDF", b"\x89PNG": "PNG image", b"\xff\xd8\xff": "JPEG image", b"GIF8": "GIF image",
-    b"PK\x03\x04": "ZIP/Office file", b"\xd0\xcf\x11\xe0": "MS Office file", b"\x1f\x8b": "gzip file",
-    b"\x7fELF": "executable", b"MZ": "executable", b"Rar!": "RAR archive", b"7z\xbc\xaf": "7-Zip archive",
+    b"%PDF": lazy_gettext("PDF"), b"\x89PNG": lazy_gettext("PNG image"), b"\xff\xd8\xff": lazy_gettext("JPEG image"),
+    b"GIF8": lazy_gettext("GIF image"), b"PK\x03\x04": lazy_gettext("ZIP/Office file"),
+    b"\xd0\xcf\x11\xe0": lazy_gettext("MS Office file"), b"\x1f\x8b": lazy_gettext("gzip file"),
+    b"\x7fELF": lazy_gettext("executable"), b"MZ": lazy_gettext("executable"), b"Rar!": lazy_gettext("RAR archive"),
+    b"7z\xbc\xaf": lazy_gettext("7-Zip archive"),
 }
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
          (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
@@ -26,6 +29,10 @@ _ALLOWED_CONTROLS = {"\t", "\n", "\r", "\f", "\v"}
 
 class UploadError(ValueError):
     """A file is refused; the message is shown to the admin."""
+
+
+class ZipTooLarge(UploadError):
+    """The whole ZIP is refused (it unpacks to more than the limit), not just one member."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +61,10 @@ def _looks_binary(text: str) -> bool:
 def decode(data: bytes, name: str, max_chars: int) -> TextFile:
     """Decode one uploaded file: UTF-8 (or a BOM'd Unicode) as is, others detected and converted."""
     if not data.strip():
-        raise UploadError(f"{name}: the file is empty")
+        raise UploadError(gettext("%(name)s: the file is empty", name=name))
     for magic, kind in _MAGIC.items():
         if data.startswith(magic):
-            raise UploadError(f"{name}: looks like a {kind}, not a plain text file")
+            raise UploadError(gettext("%(name)s: looks like a %(kind)s, not a plain text file", name=name, kind=kind))
     note = ""
     text: str | None = None
     for bom, encoding in _BOMS:
@@ -65,28 +72,29 @@ def decode(data: bytes, name: str, max_chars: int) -> TextFile:
             try:
                 text = data.decode(encoding)
             except UnicodeDecodeError as exc:
-                raise UploadError(f"{name}: invalid {encoding} text") from exc
+                raise UploadError(gettext("%(name)s: invalid %(encoding)s text", name=name, encoding=encoding)) from exc
             if encoding != "utf-8-sig":
-                note = f"converted from {encoding.upper()}"
+                note = gettext("converted from %(encoding)s", encoding=encoding.upper())
             break
     if text is None:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             if b"\x00" in data:
-                raise UploadError(f"{name}: binary file (contains NUL bytes)") from None
+                raise UploadError(gettext("%(name)s: binary file (contains NUL bytes)", name=name)) from None
             best = from_bytes(data).best()
             if best is None or best.encoding is None:
-                raise UploadError(f"{name}: not UTF-8 and the encoding could not be detected; "
-                                  f"save it as UTF-8 and upload again") from None
+                raise UploadError(gettext("%(name)s: not UTF-8 and the encoding could not be detected; "
+                                          "save it as UTF-8 and upload again", name=name)) from None
             text = str(best)
-            note = f"converted from {best.encoding}"
+            note = gettext("converted from %(encoding)s", encoding=best.encoding)
     if _looks_binary(text):
-        raise UploadError(f"{name}: binary file, not a plain text file")
+        raise UploadError(gettext("%(name)s: binary file, not a plain text file", name=name))
     if not text.strip():
-        raise UploadError(f"{name}: the file is empty")
+        raise UploadError(gettext("%(name)s: the file is empty", name=name))
     if len(text) > max_chars:
-        raise UploadError(f"{name}: {len(text):,} characters, more than the limit of {max_chars:,}")
+        raise UploadError(gettext("%(name)s: %(count)s characters, more than the limit of %(limit)s", name=name,
+                                  count=f"{len(text):,}", limit=f"{max_chars:,}"))
     return TextFile(name, text, note)
 
 
@@ -94,8 +102,13 @@ def _member_name(info: zipfile.ZipInfo) -> str:
     """The member's file name, refusing absolute paths and ``..`` (never used as a path anyway)."""
     raw = info.filename.replace("\\", "/")
     if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in raw.split("/"):
-        raise UploadError(f"{info.filename}: unsafe path in the ZIP (absolute or with '..')")
+        raise UploadError(gettext("%(name)s: unsafe path in the ZIP (absolute or with '..')", name=info.filename))
     return posixpath.basename(raw)
+
+
+def _too_large(zip_name: str, limits: Limits) -> ZipTooLarge:
+    return ZipTooLarge(gettext("%(name)s: unpacks to more than %(limit)s bytes", name=zip_name,
+                               limit=f"{limits.max_uncompressed:,}"))
 
 
 def read_zip(data: bytes, zip_name: str, limits: Limits) -> tuple[list[TextFile], list[str]]:
@@ -103,15 +116,16 @@ def read_zip(data: bytes, zip_name: str, limits: Limits) -> tuple[list[TextFile]
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError) as exc:
-        raise UploadError(f"{zip_name}: not a valid ZIP file") from exc
+        raise UploadError(gettext("%(name)s: not a valid ZIP file", name=zip_name)) from exc
     files: list[TextFile] = []
     errors: list[str] = []
     with archive:
         members = [i for i in archive.infolist() if not i.is_dir()]
         if len(members) > limits.max_members:
-            raise UploadError(f"{zip_name}: {len(members)} files, more than the limit of {limits.max_members}")
+            raise UploadError(gettext("%(name)s: %(count)s files, more than the limit of %(limit)s", name=zip_name,
+                                      count=len(members), limit=limits.max_members))
         if sum(i.file_size for i in members) > limits.max_uncompressed:
-            raise UploadError(f"{zip_name}: unpacks to more than {limits.max_uncompressed:,} bytes")
+            raise _too_large(zip_name, limits)
         budget = limits.max_uncompressed
         for info in members:
             try:
@@ -119,21 +133,22 @@ def read_zip(data: bytes, zip_name: str, limits: Limits) -> tuple[list[TextFile]
                 if name.startswith(".") or info.filename.startswith("__MACOSX/"):
                     continue
                 if not name.lower().endswith(".txt"):
-                    raise UploadError(f"{info.filename}: only .txt files are taken from a ZIP")
+                    raise UploadError(gettext("%(name)s: only .txt files are taken from a ZIP", name=info.filename))
                 if info.flag_bits & 0x1:
-                    raise UploadError(f"{info.filename}: encrypted")
+                    raise UploadError(gettext("%(name)s: encrypted", name=info.filename))
                 with archive.open(info) as member:
                     content = member.read(budget + 1)  # the real size, whatever the header claims
                 if len(content) > budget:
-                    raise UploadError(f"{zip_name}: unpacks to more than {limits.max_uncompressed:,} bytes")
+                    raise _too_large(zip_name, limits)
                 budget -= len(content)
                 files.append(decode(content, name, limits.max_chars))
+            except ZipTooLarge:
+                raise
             except UploadError as exc:
-                if "unpacks to more" in str(exc):
-                    raise
                 errors.append(str(exc))
             except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError) as exc:
-                errors.append(f"{info.filename}: cannot be unpacked ({exc.__class__.__name__})")
+                errors.append(gettext("%(name)s: cannot be unpacked (%(error)s)", name=info.filename,
+                                      error=exc.__class__.__name__))
     return files, errors
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response
+from flask_babel import gettext
 
 from psan.labels import store, validate
 from psan.labels.csvio import csv_response, read_csv, sorted_errors
@@ -32,16 +33,16 @@ def import_key(project: dict[str, Any], data: bytes, account_id: int) -> tuple[l
         replacement, replacement_error = validate.clean_replacement(row.cells["replacement"])
         problems = [e for e in (name_error, category_error, replacement_error) if e]
         if not name_error and name in seen:
-            problems.append(f"duplicate of line {seen[name]}")
+            problems.append(gettext("duplicate of line %(line)s", line=seen[name]))
         elif not name_error:
             seen[name] = row.line
         if problems:
-            errors.append(f"line {row.line}: {'; '.join(problems)}")
+            errors.append(gettext("line %(line)s: %(problems)s", line=row.line, problems="; ".join(problems)))
         else:
             rows.append((name, category, replacement))
     if errors:
         return sorted_errors(errors), 0, 0
     if not rows:
-        return ["the file has a header but no labels"], 0, 0
+        return [gettext("the file has a header but no labels")], 0, 0
     created, changed = store.upsert_labels(project["id"], rows, account_id)
     return [], created, changed

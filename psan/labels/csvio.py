@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Response
+from flask_babel import gettext
 
 DANGEROUS_START = frozenset("=+-@\t\r")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)\Z")
@@ -94,7 +95,7 @@ def _decode(data: bytes) -> tuple[str | None, list[str]]:
         try:
             line.decode("utf-8")
         except UnicodeDecodeError:
-            errors.append(f"line {number}: not valid UTF-8 text (save the file as CSV UTF-8)")
+            errors.append(gettext("line %(line)s: not valid UTF-8 text (save the file as CSV UTF-8)", line=number))
     return None, errors
 
 
@@ -111,13 +112,13 @@ def read_csv(data: bytes, required: Sequence[str], optional: Sequence[str] = ())
     """
     expected = ",".join(list(required) + [f"[{name}]" for name in optional])
     if len(data) > MAX_IMPORT_BYTES:
-        return CsvFile([], [], [f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB"])
+        return CsvFile([], [], [gettext("the file is larger than %(size)s MB", size=MAX_IMPORT_BYTES // (1024 * 1024))])
     text, errors = _decode(data)
     if text is None:
         return CsvFile([], [], errors)
     if "\x00" in text:
         lines = sorted({text.count("\n", 0, m.start()) + 1 for m in re.finditer("\x00", text)})
-        return CsvFile([], [], [f"line {n}: contains a NUL character" for n in lines])
+        return CsvFile([], [], [gettext("line %(line)s: contains a NUL character", line=n) for n in lines])
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     columns: list[str] | None = None
     rows: list[CsvRow] = []
@@ -128,7 +129,7 @@ def read_csv(data: bytes, required: Sequence[str], optional: Sequence[str] = ())
         except StopIteration:
             break
         except csv.Error as exc:
-            errors.append(f"line {start}: malformed CSV ({exc})")
+            errors.append(gettext("line %(line)s: malformed CSV (%(error)s)", line=start, error=exc))
             if reader.line_num < start:
                 break
             continue
@@ -137,25 +138,29 @@ def read_csv(data: bytes, required: Sequence[str], optional: Sequence[str] = ())
         if columns is None:
             found = [cell.strip().lower() for cell in record]
             if not _header_ok(found, required, optional):
-                return CsvFile([], [], [f"line {start}: wrong header {','.join(found)[:200]!r}, expected {expected}"])
+                message = gettext("line %(line)s: wrong header %(found)s, expected %(expected)s", line=start,
+                                  found=repr(",".join(found)[:200]), expected=expected)
+                return CsvFile([], [], [message])
             columns = found
             continue
         if len(record) != len(columns):
-            errors.append(f"line {start}: expected {len(columns)} columns, found {len(record)}")
+            errors.append(gettext("line %(line)s: expected %(expected)s columns, found %(found)s", line=start,
+                                  expected=len(columns), found=len(record)))
             continue
         if len(rows) >= MAX_IMPORT_ROWS:
-            errors.append(f"line {start}: more than {MAX_IMPORT_ROWS} rows; split the file")
+            errors.append(gettext("line %(line)s: more than %(limit)s rows; split the file", line=start,
+                                  limit=MAX_IMPORT_ROWS))
             break
         rows.append(CsvRow(start, {name: unescape_cell(cell) for name, cell in zip(columns, record, strict=True)}))
     if columns is None and not errors:
-        errors.append(f"the file is empty; the first line must be the header {expected}")
+        errors.append(gettext("the file is empty; the first line must be the header %(expected)s", expected=expected))
     return CsvFile(rows, columns or [], errors)
 
 
 def sorted_errors(errors: list[str]) -> list[str]:
-    """File-level messages first, then line messages in line order."""
+    """File-level messages first, then line messages in line order (``line 3:``, ``řádek 3:`` …)."""
     def key(message: str) -> int:
-        match = re.match(r"line (\d+):", message)
+        match = re.match(r"[^\W\d_]+ (\d+):", message)
         return int(match.group(1)) if match else 0
     return sorted(errors, key=key)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import psycopg2
 import psycopg2.extras
+from flask_babel import gettext
 
 from psan import db
 from psan.tool.model import Category
@@ -63,7 +64,7 @@ def create_label(project_id: int, name: str, category: str | None, replacement: 
         "ON CONFLICT (project_id, name) DO NOTHING RETURNING id",
         (project_id, name, category, replacement, account_id))
     if row is None:
-        raise LabelError(f"A label named {name!r} already exists in this project.")
+        raise LabelError(gettext("A label named %(name)s already exists in this project.", name=repr(name)))
     return row["id"]
 
 
@@ -74,7 +75,7 @@ def update_label(project_id: int, label_id: int, name: str, category: str | None
             count = db.execute("UPDATE label SET name = %s, category = %s, replacement = %s "
                                "WHERE id = %s AND project_id = %s", (name, category, replacement, label_id, project_id))
     except psycopg2.errors.UniqueViolation as exc:
-        raise LabelError(f"A label named {name!r} already exists in this project.") from exc
+        raise LabelError(gettext("A label named %(name)s already exists in this project.", name=repr(name))) from exc
     return count == 1
 
 

@@ -2,6 +2,8 @@
 three accept exactly the same values."""
 from __future__ import annotations
 
+from flask_babel import gettext
+
 from psan.labels.csvio import has_control_chars
 from psan.labels.store import CATEGORIES, NAME_MAX, REPLACEMENT_MAX
 
@@ -9,14 +11,14 @@ from psan.labels.store import CATEGORIES, NAME_MAX, REPLACEMENT_MAX
 def clean_name(value: object) -> tuple[str, str | None]:
     """(normalized name, error message or None)."""
     if not isinstance(value, str):
-        return "", "name must be text"
+        return "", gettext("name must be text")
     name = value.strip()
     if not name:
-        return name, "name is empty"
+        return name, gettext("name is empty")
     if len(name) > NAME_MAX:
-        return name, f"name is longer than {NAME_MAX} characters"
+        return name, gettext("name is longer than %(limit)s characters", limit=NAME_MAX)
     if has_control_chars(name):
-        return name, "name contains control characters"
+        return name, gettext("name contains control characters")
     return name, None
 
 
@@ -25,12 +27,13 @@ def clean_category(value: object) -> tuple[str | None, str | None]:
     if value is None:
         return None, None
     if not isinstance(value, str):
-        return None, "category must be text"
+        return None, gettext("category must be text")
     category = value.strip().upper()
     if not category:
         return None, None
     if category not in CATEGORIES:
-        return None, f"unknown category {value.strip()[:50]!r} (use one of {', '.join(CATEGORIES)} or leave empty)"
+        return None, gettext("unknown category %(value)s (use one of %(categories)s or leave empty)",
+                             value=repr(value.strip()[:50]), categories=", ".join(CATEGORIES))
     return category, None
 
 
@@ -39,10 +42,10 @@ def clean_replacement(value: object) -> tuple[str | None, str | None]:
     if value is None:
         return None, None
     if not isinstance(value, str):
-        return None, "replacement must be text"
+        return None, gettext("replacement must be text")
     replacement = value.strip()
     if len(replacement) > REPLACEMENT_MAX:
-        return None, f"replacement is longer than {REPLACEMENT_MAX} characters"
+        return None, gettext("replacement is longer than %(limit)s characters", limit=REPLACEMENT_MAX)
     if has_control_chars(replacement):
-        return None, "replacement contains control characters"
+        return None, gettext("replacement contains control characters")
     return replacement or None, None

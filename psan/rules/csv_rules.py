@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Response
+from flask_babel import gettext
 
 from psan import db
 from psan.labels import store as label_store
@@ -79,12 +80,13 @@ class _Row:
 def _confidence(cells: dict[str, str], problems: list[str]) -> float | None:
     decision = cells["decision"].strip().upper()
     if decision and decision not in store.DECISION_CONFIDENCE:
-        problems.append(f"decision {cells['decision'].strip()[:30]!r} is not PUBLIC, PRIVATE or SUSPICIOUS")
+        problems.append(gettext("decision %(value)s is not PUBLIC, PRIVATE or SUSPICIOUS",
+                                value=repr(cells["decision"].strip()[:30])))
         return None
     raw = cells.get("confidence", "").strip()
     if not raw:
         if not decision:
-            problems.append("decision is empty")
+            problems.append(gettext("decision is empty"))
             return None
         return store.DECISION_CONFIDENCE[decision]
     try:
@@ -92,10 +94,10 @@ def _confidence(cells: dict[str, str], problems: list[str]) -> float | None:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or abs(value) > store.CONFIDENCE_LIMIT:
-        problems.append(f"confidence {raw[:30]!r} is not a number between -1000 and 1000")
+        problems.append(gettext("confidence %(value)s is not a number between -1000 and 1000", value=repr(raw[:30])))
         return None
     if decision and store.decision_of(value) != decision:
-        problems.append(f"confidence {raw} contradicts decision {decision}")
+        problems.append(gettext("confidence %(value)s contradicts decision %(decision)s", value=raw, decision=decision))
         return None
     return value
 
@@ -104,25 +106,27 @@ def _parse_row(cells: dict[str, str], labels: dict[str, int], create_labels: boo
     problems: list[str] = []
     rule_type = cells["type"].strip().upper()
     if rule_type not in RULE_TYPES:
-        problems.append(f"unknown type {cells['type'].strip()[:30]!r} (use one of {', '.join(RULE_TYPES)})")
+        problems.append(gettext("unknown type %(value)s (use one of %(types)s)", value=repr(cells["type"].strip()[:30]),
+                                types=", ".join(RULE_TYPES)))
     condition = normalize_condition(rule_type, cells["condition"])
     if has_control_chars(cells["condition"].strip()):  # before the tokenizer silently drops them
-        problems.append("condition contains control characters")
+        problems.append(gettext("condition contains control characters"))
     elif not condition:
-        problems.append("condition is empty")
+        problems.append(gettext("condition is empty"))
     elif len(condition) > CONDITION_MAX:
-        problems.append(f"condition is longer than {CONDITION_MAX} characters")
+        problems.append(gettext("condition is longer than %(limit)s characters", limit=CONDITION_MAX))
     confidence = _confidence(cells, problems)
     case_sensitive = BOOLEANS.get(cells.get("case_sensitive", "").strip().lower())
     if case_sensitive is None:
-        problems.append("case_sensitive must be true or false")
+        problems.append(gettext("case_sensitive must be true or false"))
     label: str | None = None
     if cells["label"].strip():
         label, error = validate.clean_name(cells["label"])
         if error:
-            problems.append(f"label: {error}")
+            problems.append(gettext("label: %(error)s", error=error))
         elif label not in labels and not create_labels:
-            problems.append(f"unknown label {label!r} (create it first or tick 'create missing labels')")
+            problems.append(gettext("unknown label %(name)s (create it first or tick 'create missing labels')",
+                                    name=repr(label)))
     if problems:
         return None, problems
     return _Row(rule_type, condition, bool(case_sensitive), float(confidence), label,
@@ -141,14 +145,16 @@ def import_rules(project: dict[str, Any], data: bytes, account_id: int, create_l
         if row is not None:
             key = (row.type, row.condition, row.case_sensitive)
             if key in seen:
-                problems = [f"duplicate of line {seen[key]} (same type, condition and case sensitivity)"]
+                problems = [gettext("duplicate of line %(line)s (same type, condition and case sensitivity)",
+                                    line=seen[key])]
             else:
                 seen[key] = csv_row.line
                 rows.append(row)
         if problems:
-            result.errors.append(f"line {csv_row.line}: {'; '.join(problems)}")
+            result.errors.append(gettext("line %(line)s: %(problems)s", line=csv_row.line,
+                                         problems="; ".join(problems)))
     if not result.errors and not rows:
-        result.errors.append("the file has a header but no rules")
+        result.errors.append(gettext("the file has a header but no rules"))
     if result.errors:
         result.errors = sorted_errors(result.errors)
         return result

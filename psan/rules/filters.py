@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort
+from flask_babel import gettext
 
 from psan import db
 from psan.labels.csvio import has_control_chars
@@ -41,22 +42,22 @@ class RuleFilter:
         """Read the filter; malformed values are a 400, a label of another project a 404."""
         values = {key: (args.get(key) or "").strip() for key in FILTER_KEYS}
         if values["type"] and values["type"] not in RULE_TYPES:
-            abort(400, "Unknown rule type.")
+            abort(400, gettext("Unknown rule type."))
         if values["decision"] and values["decision"] not in DECISION_SQL:
-            abort(400, "Unknown decision.")
+            abort(400, gettext("Unknown decision."))
         if len(values["q"]) > Q_MAX or has_control_chars(values["q"]):
-            abort(400, "Bad search text.")
+            abort(400, gettext("Bad search text."))
         if values["label"] and values["label"] != "none":
             label_id = valid_id(values["label"])
             if label_id is None:
-                abort(400, "Bad label.")
+                abort(400, gettext("Bad label."))
             if not db.query_one("SELECT 1 FROM label WHERE id = %s AND project_id = %s", (label_id, project_id)):
                 abort(404)
             values["label"] = str(label_id)
         if values["author"]:
             author_id = valid_id(values["author"])
             if author_id is None:
-                abort(400, "Bad author.")
+                abort(400, gettext("Bad author."))
             values["author"] = str(author_id)
         return cls(**values)
 

@@ -26,6 +26,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext
+
 from psan import db
 from psan.store.apply_rule import rule_footprint
 from psan.store.rules import condition_to_text
@@ -148,13 +150,14 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
            label_id: int | None = None, always: bool = False, ne_type: str | None = None) -> Outcome:
     """Apply one decision (see module docstring); ``tokens`` are the span's token texts."""
     if decision not in TYPE_CONFIDENCE:
-        raise DecisionError("decision must be PUBLIC or PRIVATE")
+        raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
     condition = condition_to_text(tokens)
     outcome = Outcome(annotation_id=0)
     detail: dict[str, Any] = {"scope": str(scope)}
     if scope is Scope.WORD_TYPE:
         if len(condition) > MAX_CONDITION_CHARS:
-            raise DecisionError(f"the span is too long for a word-type rule (over {MAX_CONDITION_CHARS} characters)")
+            raise DecisionError(gettext("the span is too long for a word-type rule (over %(limit)s characters)",
+                                        limit=MAX_CONDITION_CHARS))
         rule_label = label_id if (always and decision == "PRIVATE") else None
         outcome.rule_ids.append(upsert_type_rule(conn, span.project_id, "WORD_TYPE", condition,
                                                  TYPE_CONFIDENCE[decision], rule_label, account_id,
@@ -165,10 +168,10 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         types = span_entity_types(conn, span)
         if ne_type is not None:
             if ne_type not in types:
-                raise DecisionError("the span has no named entity of that type")
+                raise DecisionError(gettext("the span has no named entity of that type"))
             types = [ne_type]
         if not types:
-            raise DecisionError("no named entity was recognized on exactly this span")
+            raise DecisionError(gettext("no named entity was recognized on exactly this span"))
         for t in types:
             before = _type_rule_confidence(conn, span.project_id, "NE_TYPE", t)
             outcome.rule_ids.append(upsert_type_rule(conn, span.project_id, "NE_TYPE", t,
