@@ -200,17 +200,12 @@ def _standoff_dir(args: argparse.Namespace) -> Path:
 def make_replacer(language: str, seed: str | None):  # noqa: ANN201 - psan.tool.output.Replacer
     """One surrogate provider for the whole run, so equal originals get equal surrogates across files.
 
-    Prefers :class:`psan.tool.surrogates.SurrogateReplacer` (form-keeping, inflecting surrogates);
-    falls back to :class:`psan.tool.regions.ShapeReplacer` when that package is unavailable.
     Without ``--seed`` the seed is random, so surrogates cannot be re-derived from the output.
     """
     import secrets
+
+    from psan.tool.surrogates import SurrogateReplacer
     seed = seed if seed is not None else secrets.token_hex(16)
-    try:
-        from psan.tool.surrogates import SurrogateReplacer
-    except ImportError:
-        from psan.tool.regions import ShapeReplacer
-        return ShapeReplacer(language, seed=seed)
     return SurrogateReplacer(language=language, seed=seed)
 
 

@@ -233,23 +233,3 @@ def test_entity_regions_merge_nested_entities() -> None:
     assert [(r.start, r.end, r.category, r.type, r.label) for r in regions] == \
         [(0, 9, Category.PERSON, "P", None), (12, 17, Category.LOCATION, "gu", None)]
     assert [r.start for r in entity_regions(doc, [Category.LOCATION])] == [12]
-
-
-def test_shape_replacer_fallback(tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without psan.tool.surrogates the CLI still pseudonymizes (shape-keeping, consistent surrogates)."""
-    from psan.tool.cli import make_replacer
-    from psan.tool.regions import ShapeReplacer
-    monkeypatch.setitem(sys.modules, "psan.tool.surrogates", None)  # import now raises ImportError
-    replacer = make_replacer("cs", "1")
-    assert isinstance(replacer, ShapeReplacer)
-    out = tmp_path / "out"
-    so = tmp_path / "so"
-    assert main(["anonymize", str(tree / "cz.txt"), "--mode", "pseudonymize", "--out", str(out), "-q",
-                 "--standoff-dir", str(so), "--seed", "3"]) == 0
-    text = read(out / "cz.txt")
-    for secret in CS_PRIVATE:
-        assert secret not in text
-    entries = json.loads(read(so / "cz.txt.json"))["standoff"]
-    email = next(e for e in entries if e["original_text"] == "jan.novak@seznam.cz")
-    assert len(email["replacement"]) == len("jan.novak@seznam.cz") and email["replacement"].count("@") == 1
-    assert restore(text, entries) == CS_TEXT

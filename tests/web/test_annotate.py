@@ -1,7 +1,6 @@
 """Annotation window and decisions against real PostgreSQL (and a real Celery worker for propagation)."""
 from __future__ import annotations
 
-import importlib.util
 import time
 
 import pytest
@@ -21,7 +20,6 @@ from tests.web.annotate_fixtures import (
 )
 
 ANNOTATOR = "annotator@example.org"
-HAS_ANNOTATE_STORE = importlib.util.find_spec("psan.store.annotate") is not None
 
 
 def _client(app, email: str, role: str = "USER", size: int | None = None):
@@ -354,7 +352,6 @@ def test_page_has_csrf_meta_and_no_inline_code(clean_app, annotator):
 
 
 # --- propagation to other documents ----------------------------------------------------------------------
-@pytest.mark.skipif(not HAS_ANNOTATE_STORE, reason="psan.store.annotate (schedule_project_reannotation) not there yet")
 def test_word_type_rule_reaches_other_documents_in_the_background(clean_app, annotator, celery_worker):
     doc = add_document(clean_app, "Karel came. " + plain_sentences(0, 3), [("Karel", "P")])
     other = add_document(clean_app, plain_sentences(0, 3) + " Karel left.", [], name="other.txt")
