@@ -9,7 +9,8 @@ from psan.store.projects import LANGUAGES
 class UploadForm(FlaskForm):
     project = SelectField(lazy_gettext("Project"), coerce=int, validate_choice=True)
     language = SelectField(lazy_gettext("Language"),
-                           choices=[("", lazy_gettext("the project's language"))] + list(LANGUAGES.items()),
+                           choices=[("", lazy_gettext("detect per document (else the project's language)")),
+                                    *LANGUAGES.items()],
                            validate_choice=True)
     name = StringField(lazy_gettext("Name of the pasted text"), validators=[Optional(), Length(max=255)])
     text = TextAreaField(lazy_gettext("Paste a text"), render_kw={"rows": 8})

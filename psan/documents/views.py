@@ -20,6 +20,8 @@ from psan.documents.upload import Limits, TextFile, UploadError, decode, read_up
 from psan.store import documents as store_documents
 from psan.store import output as store_output
 from psan.store import projects as store_projects
+from psan.store import release as store_release
+from psan.tool.language import detect_language
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
 
@@ -62,9 +64,14 @@ def _enqueue(document_ids: list[int]) -> None:
 @admin
 def index():
     project = _project_or_404(request.args.get("project") or _default_project_id())
+    conn = db.get_conn()
+    documents = store_documents.list_documents(conn, project["id"])
+    undecided = store_release.undecided_by_category(conn, project["id"])
+    for d in documents:
+        d["undecided_categories"] = undecided.get(d["id"], {})
     return render_template("documents/index.html", project=project, projects=store_projects.list_projects(),
-                           documents=store_documents.list_documents(db.get_conn(), project["id"]),
-                           action_form=ActionForm(), kinds=DOWNLOAD_KINDS)
+                           documents=documents, action_form=ActionForm(), kinds=DOWNLOAD_KINDS,
+                           languages=store_projects.LANGUAGES)
 
 
 @bp.route("/status")
@@ -87,7 +94,6 @@ def upload():
     if not form.validate_on_submit():
         return render_template("documents/upload.html", form=form)
     project = _project_or_404(form.project.data)
-    language = form.language.data or project["language"]
     limits = Limits(current_app.config["MAX_DOCUMENT_CHARS"], current_app.config["MAX_ZIP_MEMBERS"],
                     current_app.config["MAX_ZIP_UNCOMPRESSED"])
     accepted: list[TextFile] = []
@@ -112,7 +118,10 @@ def upload():
         db.mark_rollback()
         return render_template("documents/upload.html", form=form), 400 if errors else 200
     conn = db.get_conn()
-    ids = [store_documents.create_document(conn, project["id"], f.name, language, f.text, current_user.id)
+    # an explicit choice wins; otherwise each document's own language (the project's when unclear)
+    ids = [store_documents.create_document(conn, project["id"], f.name,
+                                           form.language.data or detect_language(f.text, project["language"]),
+                                           f.text, current_user.id)
            for f in accepted]
     for f in accepted:
         if f.note:
@@ -133,12 +142,19 @@ def download(document_id: int, kind: str):
     elif kind == "xml":
         content, suffix, mimetype = document["tagged_xml"], ".xml", "application/xml"
     else:
-        content = store_output.render_document(db.get_conn(), document_id, kind)
+        ctx = store_output.project_context(db.get_conn(), document["project_id"])
+        content = store_output.render_document(db.get_conn(), document_id, kind, ctx)
         suffix, mimetype = f".{kind}.txt", "text/plain"
     if content is None:
         abort(409, gettext("The document is not recognized yet."))
-    return send_file(io.BytesIO(content.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8", as_attachment=True,
-                     download_name=store_output.safe_filename(document["name"], suffix))
+    response = send_file(io.BytesIO(content.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8",
+                         as_attachment=True, download_name=store_output.safe_filename(document["name"], suffix))
+    if kind in store_output.OUTPUT_MODES:
+        counts = ctx.masked.get(document_id)
+        if counts is not None:  # what the fail-closed policy did, for scripts (the page shows it too)
+            response.headers["X-Psan-Undecided-Policy"] = counts.policy
+            response.headers["X-Psan-Undecided-Spans"] = str(counts.total)
+    return response
 
 
 @bp.route("/project/<int:project_id>/download/<kind>")
@@ -186,3 +202,33 @@ def retry(document_id: int):
     return redirect(url_for("documents.index", project=document["project_id"]))
 
 
+
+
+@bp.route("/<int:document_id>/language", methods=["POST"])
+@admin
+def set_language(document_id: int):
+    """Correct a document's (detected) language; it drives tokenizer, NER, lemmatizer and surrogates.
+
+    Without person decisions the document is recognized again in the new language; with decisions
+    only the language changes (tags and surrogates), so no annotator's work is lost.
+    """
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    document = _document_or_404(document_id)
+    language = request.form.get("language", "")
+    if language not in store_projects.LANGUAGES:
+        abort(400, gettext("Unknown language."))
+    if language == document["language"]:
+        return redirect(url_for("documents.index", project=document["project_id"]))
+    decided = db.query_one("SELECT 1 FROM annotation WHERE document_id = %s AND token_decision IS NOT NULL LIMIT 1",
+                           (document_id,))
+    db.execute("UPDATE document SET language = %s, updated_at = now() WHERE id = %s", (language, document_id))
+    if decided or document["status"] not in ("NEW", "RECOGNIZED", "PRE_ANNOTATED", "DONE", "FAILED"):
+        flash(gettext("Language of %(name)s changed; the recognition is kept because people already decided "
+                      "spans in it.", name=document["name"]), "warning")
+    else:
+        db.execute("UPDATE document SET status = 'NEW', error = NULL WHERE id = %s", (document_id,))
+        flash(gettext("Language of %(name)s changed; it is being recognized again.", name=document["name"]),
+              "success")
+        _enqueue([document_id])
+    return redirect(url_for("documents.index", project=document["project_id"]))

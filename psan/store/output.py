@@ -3,7 +3,11 @@
 Why rebuild through :func:`psan.tool.voting.annotate`: the stored ``annotation_rule`` links are
 the rule matches, so feeding them (with the person decisions) to the library gives exactly its
 voting semantics — levels from the *current* rule confidences, labels, categories, nesting.
-Suspicious spans are output as public (thesis 3.4.2).
+Spans still SUSPICIOUS fail closed: with the project's ``undecided_output = 'mask'`` (default)
+they are rendered like private spans with their category and counted (:class:`MaskedCounts`);
+``'keep'`` is the explicit choice of the thesis behaviour (written as public, 3.4.2).  A person's
+decision that shrinks, splits or extends a recognizer's span replaces that span
+(:mod:`psan.store.corrections`).
 
 Label ids in tags are replaced by project-local numbers (1, 2, … in label creation order) so
 ``[PERSON-2]`` means "the same person" within the project without exposing database ids.
@@ -27,6 +31,7 @@ seed and policy: a key fits the output downloaded with the same project state.
 from __future__ import annotations
 
 import io
+import json
 import logging
 import re
 import zipfile
@@ -35,15 +40,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from psan import db
+from psan.store.corrections import apply_corrections, fill_region_type
 from psan.store.documents import load_document
 from psan.store.rules import load_ruleset
 from psan.tool import output as tool_output
 from psan.tool.model import Category, Decision, Document
 from psan.tool.rules import RuleMatch, RuleSet
 from psan.tool.surrogates import SurrogateReplacer, make_policy
-from psan.tool.voting import PrivateRegion, Thresholds, TokenDecision, annotate, decided_regions
+from psan.tool.voting import (
+    Annotation,
+    PrivateRegion,
+    Thresholds,
+    TokenDecision,
+    annotate,
+    decided_regions,
+    final_decision,
+)
 
 OUTPUT_MODES = ("remove", "tag", "pseudonymize")
+#: what the output does with spans nobody decided: ``mask`` (default, fail closed) or ``keep``
+UNDECIDED_POLICIES = ("mask", "keep")
 #: document statuses that have private regions (annotated at least by the rules)
 ANNOTATED = ("PRE_ANNOTATED", "DONE")
 
@@ -64,6 +80,22 @@ class ProjectOutputContext:
     policy: dict[str, Any] = field(default_factory=lambda: make_policy(None))
     #: project-local label number → label name (for the key)
     label_names: dict[int, str] = field(default_factory=dict)
+    #: ``mask`` or ``keep`` (``project.undecided_output``)
+    undecided: str = "mask"
+    #: per document id: undecided spans masked (or kept) by category, filled while rendering
+    masked: dict[int, MaskedCounts] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class MaskedCounts:
+    """Undecided (SUSPICIOUS) spans of one document and what the output did with them."""
+
+    policy: str
+    by_category: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_category.values())
 
 
 def surrogate_policy(pipeline: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -86,8 +118,8 @@ def surrogate_policy(pipeline: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def project_context(conn, project_id: int) -> ProjectOutputContext:
-    project = db.query_one("SELECT public_threshold, private_threshold, seed, language, pipeline FROM project "
-                           "WHERE id = %s", (project_id,), conn)
+    project = db.query_one("SELECT public_threshold, private_threshold, seed, language, pipeline, undecided_output "
+                           "FROM project WHERE id = %s", (project_id,), conn)
     labels = db.query("SELECT id, name, replacement FROM label WHERE project_id = %s ORDER BY id",
                       (project_id,), conn)
     numbers = {row["id"]: n for n, row in enumerate(labels, start=1)}
@@ -102,7 +134,9 @@ def project_context(conn, project_id: int) -> ProjectOutputContext:
                                 Thresholds(project["public_threshold"], project["private_threshold"]),
                                 numbers, replacements, project_id=project_id, seed=project["seed"],
                                 language=project["language"], policy=policy,
-                                label_names={numbers[row["id"]]: row["name"] for row in labels})
+                                label_names={numbers[row["id"]]: row["name"] for row in labels},
+                                undecided=project["undecided_output"] if project["undecided_output"]
+                                in UNDECIDED_POLICIES else "mask")
 
 
 def _category(value: str | None) -> Category | None:
@@ -112,8 +146,8 @@ def _category(value: str | None) -> Category | None:
         return None
 
 
-def private_regions(conn, document_id: int, doc: Document, ctx: ProjectOutputContext) -> list[PrivateRegion]:
-    """The document's private regions according to stored matches, decisions and current rules."""
+def document_annotations(conn, document_id: int, doc: Document, ctx: ProjectOutputContext) -> list[Annotation]:
+    """The document's voted spans (stored matches, person decisions, current rules), corrections applied."""
     links = db.query("SELECT a.first_token, a.end_token, array_agg(ar.rule_id ORDER BY ar.rule_id) AS rule_ids "
                      "FROM annotation a JOIN annotation_rule ar ON ar.annotation_id = a.id "
                      "WHERE a.document_id = %s GROUP BY a.id ORDER BY a.first_token, a.end_token",
@@ -135,7 +169,32 @@ def private_regions(conn, document_id: int, doc: Document, ctx: ProjectOutputCon
             ann.token_label = ctx.label_numbers.get(ann.token_label)
         if ann.rule_label is not None:
             ann.rule_label = ctx.label_numbers.get(ann.rule_label)
-    return decided_regions(doc, annotations, ctx.thresholds, suspicious_as=Decision.PUBLIC)
+    person_categories = {(d.first_token, d.end_token) for d in decisions if d.category is not None}
+    return apply_corrections(doc, annotations, ctx.thresholds, person_categories)
+
+
+def masked_counts(annotations: list[Annotation], thresholds: Thresholds, policy: str) -> MaskedCounts:
+    """Undecided spans by category that no decided private span covers (what the policy acts on)."""
+    counts = MaskedCounts(policy)
+    decided_private: set[int] = set()
+    for ann in annotations:
+        if final_decision(ann, thresholds) is Decision.PRIVATE:
+            decided_private.update(range(ann.first_token, ann.end_token))
+    for ann in annotations:
+        if final_decision(ann, thresholds) is Decision.SUSPICIOUS and \
+                not decided_private.issuperset(range(ann.first_token, ann.end_token)):
+            key = str(ann.category)
+            counts.by_category[key] = counts.by_category.get(key, 0) + 1
+    return counts
+
+
+def private_regions(conn, document_id: int, doc: Document, ctx: ProjectOutputContext) -> list[PrivateRegion]:
+    """The document's private regions; undecided spans masked or kept by the project's policy."""
+    annotations = document_annotations(conn, document_id, doc, ctx)
+    ctx.masked[document_id] = masked_counts(annotations, ctx.thresholds, ctx.undecided)
+    suspicious_as = Decision.PRIVATE if ctx.undecided == "mask" else Decision.PUBLIC
+    regions = decided_regions(doc, annotations, ctx.thresholds, suspicious_as=suspicious_as)
+    return [fill_region_type(doc, region) for region in regions]
 
 
 class CombinedReplacer:
@@ -211,6 +270,8 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
     results: list[PseudonymizedDocument] = []
     for row, doc, regions in loaded:
         replacer.start_document()
+        # surrogates follow the document's language (a Czech document in an English project)
+        replacer.surrogates.language = doc.language or ctx.language
         out = tool_output.pseudonymize(doc.text, regions, replacer, language=doc.language)
         entries = []
         for e in out.standoff:
@@ -273,8 +334,11 @@ def project_zip(conn, project_id: int, kind: str) -> bytes:
 
     Documents not yet annotated are skipped for output modes (and lack XML until recognized).
     The pseudonymization key is never part of it (it holds the originals): see
-    :mod:`psan.documents.key`.
+    :mod:`psan.documents.key`.  Every ZIP carries the release report (``RELEASE_REPORT.html`` /
+    ``.json``, counts only) and, for output modes, ``MASKED.json``: the undecided spans masked (or
+    kept, with policy ``keep``) per document and category.
     """
+    from psan.store.release import project_report, report_html
     ctx = project_context(conn, project_id) if kind in OUTPUT_MODES else None
     pseudonymized = ({d.document_id: d.text for d in pseudonymize_project(conn, project_id, ctx)}
                      if kind == "pseudonymize" else {})
@@ -299,4 +363,21 @@ def project_zip(conn, project_id: int, kind: str) -> bytes:
                 name = f"{d['id']}-{name}"
             used.add(name)
             zf.writestr(name, content.encode("utf-8"))
+        report_ctx = ctx or project_context(conn, project_id)
+        if kind in OUTPUT_MODES:
+            zf.writestr("MASKED.json", json.dumps(masked_summary(report_ctx, docs), ensure_ascii=False, indent=2))
+        report = project_report(conn, project_id, report_ctx)
+        zf.writestr("RELEASE_REPORT.json", json.dumps(report, ensure_ascii=False, indent=2))
+        zf.writestr("RELEASE_REPORT.html", report_html(report))
     return buf.getvalue()
+
+
+def masked_summary(ctx: ProjectOutputContext, docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """What ``MASKED.json`` says: the policy and the undecided spans per document and category."""
+    names = {d["id"]: d["name"] for d in docs}
+    rows = [{"id": doc_id, "name": names.get(doc_id, ""), "undecided": c.total, "by_category": c.by_category}
+            for doc_id, c in sorted(ctx.masked.items())]
+    return {"policy": ctx.undecided,
+            "meaning": "undecided spans rendered like private spans" if ctx.undecided == "mask"
+            else "undecided spans KEPT AS PUBLIC by the project's explicit setting",
+            "total": sum(r["undecided"] for r in rows), "documents": rows}

@@ -20,6 +20,22 @@ log = logging.getLogger(__name__)
 
 #: confidence of NE-type rules created automatically: 0 makes their spans suspicious
 NE_TYPE_DEFAULT_CONFIDENCE = 0.0
+#: entity types private at pre-annotation (issue 10): checksum-validated IDs, IBANs, cards,
+#: e-mails, phone numbers and URLs with personal paths are personal data whatever the context, so
+#: their NE-type rules start at the private threshold and an untouched collection is safe for them
+PRIVATE_BY_DEFAULT = frozenset({
+    "IBAN", "IBAN_CODE", "CARD", "CREDIT_CARD",
+    "CZ_BIRTH_NUMBER", "CZ_ICO", "CZ_DIC", "SK_DIC", "PL_PESEL", "PL_NIP", "PL_REGON", "SI_EMSO",
+    "SE_PERSONNUMMER", "US_SSN", "SECRET",
+    "EMAIL", "EMAIL_ADDRESS", "me", "PHONE", "PHONE_NUMBER", "at", "URL_PERSONAL",
+})
+
+
+def default_ne_confidence(ne_type: str, private_threshold: float = -1.0) -> float:
+    """Confidence a new NE-type rule starts with: private for :data:`PRIVATE_BY_DEFAULT`, else 0."""
+    if ne_type in PRIVATE_BY_DEFAULT:
+        return min(-1.0, float(private_threshold))
+    return NE_TYPE_DEFAULT_CONFIDENCE
 
 
 def condition_to_text(tokens: Iterable[str]) -> str:
@@ -73,19 +89,26 @@ def load_ruleset(conn, project_id: int) -> RuleSet:
 
 
 def ensure_ne_type_rules(conn, project_id: int, types: Iterable[str],
-                         confidence: float = NE_TYPE_DEFAULT_CONFIDENCE) -> int:
+                         confidence: float | None = None) -> int:
     """Create an NE_TYPE rule for each type the project has none for; returns how many were new.
 
-    ``ON CONFLICT DO NOTHING`` on the partial unique index keeps rules (and so the confidence an
-    admin already chose for a type) untouched.
+    Without ``confidence`` each type gets :func:`default_ne_confidence` (private for IDs and
+    contacts, suspicious otherwise).  ``ON CONFLICT DO NOTHING`` on the partial unique index keeps
+    rules (and so the confidence an admin already chose for a type) untouched.
     """
     wanted = sorted({t for t in types if t})
     if not wanted:
         return 0
+    if confidence is None:
+        row = db.query_one("SELECT private_threshold FROM project WHERE id = %s", (project_id,), conn)
+        threshold = float(row["private_threshold"]) if row else -1.0
+        values = [(project_id, RuleType.NE_TYPE.value, t, True, default_ne_confidence(t, threshold)) for t in wanted]
+    else:
+        values = [(project_id, RuleType.NE_TYPE.value, t, True, confidence) for t in wanted]
     with conn.cursor() as cur:
         rows = psycopg2.extras.execute_values(
             cur, "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence) VALUES %s "
                  "ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL "
                  "DO NOTHING RETURNING id",
-            [(project_id, RuleType.NE_TYPE.value, t, True, confidence) for t in wanted], fetch=True)
+            values, fetch=True)
     return len(rows)

@@ -61,7 +61,7 @@ OTHER_SETS: dict[str, Category] = {
     "US_DRIVER_LICENSE": _ID,
     "AGE": _OTH, "TITLE": _OTH, "NRP": _OTH, "DOMAIN_NAME": _CON, "EMAIL_ADDRESS": _CON, "EMAIL": _CON,
     "PHONE_NUMBER": _CON,
-    "PHONE": _CON, "URL": _CON, "IP_ADDRESS": _CON, "IP": _CON, "IBAN_CODE": _ID, "IBAN": _ID,
+    "PHONE": _CON, "URL": _CON, "URL_PERSONAL": _CON, "IP_ADDRESS": _CON, "IP": _CON, "IBAN_CODE": _ID, "IBAN": _ID,
     # the coarse categories themselves
     "ID": _ID, "CONTACT": _CON, "OTHER": _OTH,
 }

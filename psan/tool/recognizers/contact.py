@@ -35,6 +35,18 @@ URL_RE = re.compile(
     rf"|(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+(?:{_TLDS})(?![\w@-]|\.\w)(?:/[^\s<>\"'{{}}|\\^`\[\]]*)?"
     r")", re.IGNORECASE)
 _URL_TRAILING = ".,;:!?)]}>'\""
+#: URLs whose path names a person (profile pages, home directories, social networks): their own
+#: type URL_PERSONAL, private at pre-annotation in the app (``psan.store.rules.PRIVATE_BY_DEFAULT``)
+PERSONAL_URL_RE = re.compile(
+    r"(?:/~[\w.-]+|/(?:users?|people|persons?|profiles?|members?|staff|authors?|u|in|pub|citizen|lide|osoby)/[^/?#\s]+"
+    r"|(?<![\w-])(?:facebook|fb|twitter|x|instagram|linkedin|github|gitlab|tiktok|youtube|medium|reddit|vk|mastodon\.\w+)"
+    r"\.(?:com|org|social|ru)/(?!(?:home|about|search|help|login|share|intent|watch|explore|policies)\b)@?[\w.-]{2,}"
+    r"|[?&](?:user(?:name)?|uid|email|id_user)=[^&#\s]+|/@[\w.-]+)", re.IGNORECASE)
+
+
+def is_personal_url(url: str) -> bool:
+    """Does the URL point at one person (a profile, a home directory, a user parameter)?"""
+    return PERSONAL_URL_RE.search(url) is not None
 
 IPV4_RE = re.compile(r"\d(?<![\w.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\w]|\.\d)")
 IPV6_RE = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
@@ -90,7 +102,8 @@ class UrlRecognizer(PatternRecognizer):
             if len(value) < 4:
                 continue
             explicit = value.lower().startswith(("http://", "https://", "ftp://", "www."))
-            spans.append(CharSpan(start, start + len(value), "URL", CONTACT, self.name,
+            kind = "URL_PERSONAL" if is_personal_url(value) else "URL"
+            spans.append(CharSpan(start, start + len(value), kind, CONTACT, self.name,
                                   0.95 if explicit else 0.6, self.priority))
         return spans
 

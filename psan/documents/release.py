@@ -1,0 +1,112 @@
+"""Safe release pages (admin only): undecided-span policy, release report, QA sampling and review.
+
+Why here (the documents blueprint): these pages belong to downloading a project; the report is
+the same one every ZIP carries (:mod:`psan.store.release`).  The QA review page shows document
+text (the reviewer must see the token in context), so it is ``no-store`` like the key.
+"""
+from __future__ import annotations
+
+import json
+
+from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from flask_login import current_user
+
+from psan import db
+from psan.access import admin
+from psan.documents import bp
+from psan.documents.forms import ActionForm
+from psan.store import output as store_output
+from psan.store import projects as store_projects
+from psan.store import qa as store_qa
+from psan.store.release import project_report
+
+
+def _project(project_id: int) -> dict:
+    return store_projects.get_project(project_id) or abort(404)
+
+
+@bp.route("/project/<int:project_id>/undecided", methods=["POST"])
+@admin
+def set_undecided(project_id: int):
+    """Switch what the output does with undecided spans: ``mask`` (default) or ``keep`` (explicit)."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    _project(project_id)
+    policy = request.form.get("policy", "")
+    if policy not in store_output.UNDECIDED_POLICIES:
+        abort(400, gettext("The policy must be mask or keep."))
+    db.execute("UPDATE project SET undecided_output = %s WHERE id = %s", (policy, project_id))
+    if policy == "keep":
+        flash(gettext("Undecided spans are now KEPT AS PUBLIC in every download of this project."), "warning")
+    else:
+        flash(gettext("Undecided spans are now masked in every download of this project."), "success")
+    return redirect(url_for("documents.index", project=project_id))
+
+
+@bp.route("/project/<int:project_id>/release")
+@admin
+def release_report(project_id: int):
+    """The release report as a page (the same data as ``RELEASE_REPORT.json`` in every ZIP)."""
+    project = _project(project_id)
+    report = project_report(db.get_conn(), project_id)
+    return render_template("documents/release.html", project=project, report=report, action_form=ActionForm(),
+                           default_sample=store_qa.DEFAULT_SAMPLE, max_sample=store_qa.MAX_SAMPLE)
+
+
+@bp.route("/project/<int:project_id>/release.json")
+@admin
+def release_report_json(project_id: int) -> Response:
+    _project(project_id)
+    report = project_report(db.get_conn(), project_id)
+    return Response(json.dumps(report, ensure_ascii=False, indent=2), mimetype="application/json")
+
+
+@bp.route("/project/<int:project_id>/qa", methods=["POST"])
+@admin
+def qa_draw(project_id: int):
+    """Draw a new random QA sample of public candidate tokens."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    _project(project_id)
+    try:
+        size = int(request.form.get("size", store_qa.DEFAULT_SAMPLE))
+    except ValueError:
+        abort(400, gettext("The sample size must be a whole number."))
+    if not 1 <= size <= store_qa.MAX_SAMPLE:
+        abort(400, gettext("The sample size must be between 1 and %(max)s.", max=store_qa.MAX_SAMPLE))
+    sample_id, drawn = store_qa.draw_sample(db.get_conn(), project_id, size, current_user.id)
+    flash(gettext("%(count)s tokens drawn for review.", count=drawn), "success")
+    return redirect(url_for("documents.qa_review", project_id=project_id, sample_id=sample_id))
+
+
+def _sample_or_404(project_id: int, sample_id: int) -> dict:
+    return db.query_one("SELECT id, project_id FROM qa_sample WHERE id = %s AND project_id = %s",
+                        (sample_id, project_id)) or abort(404)
+
+
+@bp.route("/project/<int:project_id>/qa/<int:sample_id>", methods=["GET", "POST"])
+@admin
+def qa_review(project_id: int, sample_id: int):
+    """The second reviewer marks each sampled token ok (rightly public) or miss (personal data left)."""
+    project = _project(project_id)
+    _sample_or_404(project_id, sample_id)
+    conn = db.get_conn()
+    if request.method == "POST":
+        if not ActionForm().validate_on_submit():
+            abort(400)
+        verdicts: dict[tuple[int, int], str] = {}
+        for name, value in request.form.items():
+            parts = name.split("-")
+            if len(parts) == 3 and parts[0] == "v" and parts[1].isdigit() and parts[2].isdigit():
+                if value not in store_qa.VERDICTS:
+                    abort(400, gettext("A verdict must be ok or miss."))
+                verdicts[(int(parts[1]), int(parts[2]))] = value
+        saved = store_qa.record_verdicts(conn, sample_id, verdicts, current_user.id)
+        flash(gettext("%(count)s verdicts saved.", count=saved), "success")
+        return redirect(url_for("documents.qa_review", project_id=project_id, sample_id=sample_id))
+    response = Response(render_template("documents/qa.html", project=project, sample_id=sample_id,
+                                        tokens=store_qa.sample_tokens(conn, sample_id), action_form=ActionForm(),
+                                        summary=store_qa.summary(conn, project_id)))
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,196 @@
+"""The release report (issue 10, item 6): what the data owner signs before handing a collection out.
+
+Why counts only: the report travels inside every output ZIP, so it must never hold an original
+string — no span text, no label names (labels are often named after the person), no token text.
+Documents are named by their file name (already the ZIP member names), labels by their
+project-local number and category, people by their account e-mail.
+
+How a span was decided: ``person`` (a token decision), ``rule`` (some voting rule has a person as
+author: a word-type rule, an NE-type confidence someone set, a lookup rule), ``pre-annotation``
+(only automatic rules voted), ``undecided`` (still SUSPICIOUS: masked or kept by the policy).
+"""
+from __future__ import annotations
+
+import html
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+from psan import db
+from psan.store import output as store_output
+from psan.store import qa as store_qa
+from psan.store.documents import load_document
+from psan.tool.model import Decision
+from psan.tool.voting import final_decision
+
+REPORT_VERSION = 1
+
+
+def _how(ann, ctx: store_output.ProjectOutputContext, decision: Decision) -> str:
+    if ann.token_decision is not None:
+        return "person"
+    if decision is Decision.SUSPICIOUS:
+        return "undecided"
+    rules = [ctx.ruleset.rules[rid] for rid in ann.rule_ids if rid in ctx.ruleset.rules]
+    return "rule" if any(r.author is not None for r in rules) else "pre-annotation"
+
+
+def document_report(conn, document_id: int, name: str, ctx: store_output.ProjectOutputContext) -> dict[str, Any]:
+    """Counts of one annotated document (no text)."""
+    doc = load_document(conn, document_id)
+    annotations = store_output.document_annotations(conn, document_id, doc, ctx) if doc else []
+    by_decision: Counter[str] = Counter()
+    by_how: Counter[str] = Counter()
+    by_decision_how: Counter[str] = Counter()
+    private_categories: Counter[str] = Counter()
+    labels: Counter[int] = Counter()
+    for ann in annotations:
+        decision = final_decision(ann, ctx.thresholds)
+        how = _how(ann, ctx, decision)
+        by_decision[str(decision)] += 1
+        by_how[how] += 1
+        by_decision_how[f"{decision}/{how}"] += 1
+        if decision is Decision.PRIVATE:
+            private_categories[str(ann.category)] += 1
+            if ann.label is not None:
+                labels[ann.label] += 1
+    masked = store_output.masked_counts(annotations, ctx.thresholds, ctx.undecided)
+    regions = store_output.private_regions(conn, document_id, doc, ctx) if doc else []
+    return {
+        "id": document_id, "name": name, "language": doc.language if doc else None,
+        "tokens": len(doc.tokens) if doc else 0, "spans": len(annotations),
+        "by_decision": dict(sorted(by_decision.items())), "by_how": dict(sorted(by_how.items())),
+        "by_decision_and_how": dict(sorted(by_decision_how.items())),
+        "private_by_category": dict(sorted(private_categories.items())),
+        "undecided": {"policy": masked.policy, "total": masked.total, "by_category": dict(sorted(
+            masked.by_category.items()))},
+        "output_regions": len(regions),
+        "output_regions_by_category": dict(sorted(Counter(str(r.category) for r in regions).items())),
+        "labels": {str(k): v for k, v in sorted(labels.items())},
+    }
+
+
+def _decisions_by_person(conn, project_id: int) -> list[dict[str, Any]]:
+    rows = db.query(
+        "SELECT coalesce(a.email, '(deleted account)') AS account, l.action, l.decision::text AS decision, "
+        "count(*) AS n, min(l.created_at) AS first_at, max(l.created_at) AS last_at "
+        "FROM decision_log l LEFT JOIN account a ON a.id = l.account_id WHERE l.project_id = %s "
+        "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", (project_id,), conn)
+    return [{"account": r["account"], "action": r["action"], "decision": r["decision"], "count": r["n"],
+             "first_at": r["first_at"].isoformat(), "last_at": r["last_at"].isoformat()} for r in rows]
+
+
+def project_report(conn, project_id: int, ctx: store_output.ProjectOutputContext | None = None) -> dict[str, Any]:
+    """The whole release report of a project as JSON-ready data (never an original string)."""
+    project = db.query_one("SELECT id, name, language, public_threshold, private_threshold, undecided_output "
+                           "FROM project WHERE id = %s", (project_id,), conn)
+    ctx = ctx or store_output.project_context(conn, project_id)
+    docs = db.query("SELECT id, name, status::text AS status FROM document WHERE project_id = %s ORDER BY id",
+                    (project_id,), conn)
+    documents = []
+    not_ready = []
+    for d in docs:
+        if d["status"] in store_output.ANNOTATED:
+            documents.append(document_report(conn, d["id"], d["name"], ctx))
+        else:
+            not_ready.append({"id": d["id"], "name": d["name"], "status": d["status"]})
+    totals: dict[str, Counter[str]] = {k: Counter() for k in ("by_decision", "by_how", "by_decision_and_how",
+                                                              "private_by_category", "output_regions_by_category")}
+    undecided: Counter[str] = Counter()
+    for d in documents:
+        for key, counter in totals.items():
+            counter.update(d[key])
+        undecided.update(d["undecided"]["by_category"])
+    labels = db.query("SELECT id, category FROM label WHERE project_id = %s ORDER BY id", (project_id,), conn)
+    label_rows = [{"number": ctx.label_numbers.get(r["id"]), "category": r["category"],
+                   "private_spans": sum(d["labels"].get(str(ctx.label_numbers.get(r["id"])), 0) for d in documents)}
+                  for r in labels]
+    return {
+        "report_version": REPORT_VERSION,
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "project": {"id": project["id"], "name": project["name"], "language": project["language"],
+                    "public_threshold": project["public_threshold"],
+                    "private_threshold": project["private_threshold"],
+                    "undecided_output": ctx.undecided},
+        "totals": {**{k: dict(sorted(v.items())) for k, v in totals.items()},
+                   "documents": len(documents), "tokens": sum(d["tokens"] for d in documents),
+                   "undecided": {"policy": ctx.undecided, "total": sum(undecided.values()),
+                                 "by_category": dict(sorted(undecided.items()))}},
+        "labels": label_rows,
+        "documents": documents,
+        "documents_not_annotated": not_ready,
+        "decisions_by_person": _decisions_by_person(conn, project_id),
+        "qa": store_qa.summary(conn, project_id),
+    }
+
+
+def _table(rows: list[list[Any]], head: list[str]) -> str:
+    cells = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _counts(mapping: dict[str, int]) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in mapping.items()) or "–"
+
+
+def report_html(report: dict[str, Any]) -> str:
+    """A standalone HTML page of the report (for the ZIP; every value escaped, no scripts)."""
+    p, t, qa = report["project"], report["totals"], report["qa"]
+    keep = p["undecided_output"] == "keep"
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Release report</title></head><body>",
+        f"<h1>Release report: {html.escape(p['name'])}</h1>",
+        f"<p>Generated {html.escape(report['generated_at'])}. Undecided spans: <strong>"
+        f"{'KEPT AS PUBLIC (explicit project setting)' if keep else 'masked'}</strong>; "
+        f"{t['undecided']['total']} undecided spans ({_counts(t['undecided']['by_category'])}).</p>",
+        "<h2>Project totals</h2>",
+        _table([["documents", t["documents"]], ["tokens", t["tokens"]],
+                ["spans by final decision", _counts(t["by_decision"])],
+                ["spans by how decided", _counts(t["by_how"])],
+                ["decision / how", _counts(t["by_decision_and_how"])],
+                ["private spans by category", _counts(t["private_by_category"])],
+                ["output regions by category", _counts(t["output_regions_by_category"])]], ["", "count"]),
+        "<h2>Quality check (second reviewer)</h2>",
+    ]
+    if qa["sampled"]:
+        bound = "–" if qa["upper_bound"] is None else f"{100 * qa['upper_bound']:.2f} %"
+        parts.append(_table([[qa["sampled"], qa["reviewed"], qa["misses"], bound]],
+                            ["sampled tokens", "reviewed", "misses", "95 % upper bound on the miss rate"]))
+    else:
+        parts.append("<p>No QA sample drawn.</p>")
+    parts += [
+        "<h2>Labels</h2>",
+        _table([[r["number"], r["category"] or "–", r["private_spans"]] for r in report["labels"]],
+               ["label", "category", "private spans"]),
+        "<h2>Documents</h2>",
+        _table([[d["id"], d["name"], d["language"], d["tokens"], _counts(d["by_decision"]), _counts(d["by_how"]),
+                 f"{d['undecided']['total']} ({_counts(d['undecided']['by_category'])})", d["output_regions"]]
+                for d in report["documents"]],
+               ["id", "document", "language", "tokens", "by decision", "by how decided",
+                "undecided " + ("kept" if keep else "masked"), "output regions"]),
+        "<h2>Who decided what and when</h2>",
+        _table([[r["account"], r["action"], r["decision"] or "–", r["count"], r["first_at"], r["last_at"]]
+                for r in report["decisions_by_person"]], ["account", "action", "decision", "count", "first", "last"]),
+        "</body></html>",
+    ]
+    return "\n".join(parts)
+
+
+def undecided_by_category(conn, project_id: int) -> dict[int, dict[str, int]]:
+    """Per document: undecided spans (by the stored rule levels) by recognizer category, for the list page.
+
+    Why SQL and not a render: the documents page is loaded often; the exact counts after
+    corrections are in ``MASKED.json`` and the release report.
+    """
+    rows = db.query(
+        "SELECT a.document_id, coalesce((SELECT ne.category::text FROM named_entity ne "
+        "WHERE ne.document_id = a.document_id AND ne.first_token = a.first_token AND ne.end_token = a.end_token "
+        "ORDER BY ne.id LIMIT 1), 'OTHER') AS category, count(*) AS n "
+        "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
+        "WHERE d.project_id = %s AND a.token_decision IS NULL AND a.rule_level > p.private_threshold "
+        "AND a.rule_level < p.public_threshold GROUP BY 1, 2 ORDER BY 1, 2", (project_id,), conn)
+    out: dict[int, dict[str, int]] = {}
+    for r in rows:
+        out.setdefault(r["document_id"], {})[r["category"]] = r["n"]
+    return out
