@@ -24,10 +24,10 @@ from pathlib import Path
 SUPPORTED = ("cs", "en", "pl", "sv", "sk", "sl")
 #: detection reads at most this many characters
 MAX_CHARS = 5000
-#: below this (summed over the supported languages, renormalized) the fallback is used
-MIN_PROBABILITY = 0.6
+#: below this probability (renormalized over the supported languages) the fallback is used
+MIN_PROBABILITY = 0.9
 #: texts with fewer letters than this are not detected
-MIN_LETTERS = 20
+MIN_LETTERS = 60
 
 _lock = threading.Lock()
 _factory_ready = False
@@ -90,6 +90,7 @@ def evaluate(paths: Iterable[Path], limit: int = 500) -> dict[str, dict[str, obj
             results[f"{path.name}:{gold}"] = {
                 "documents": total, "accuracy": round(got[gold] / total, 4),
                 "undecided": round(got["undecided"] / total, 4),
+                "wrong": round((total - got[gold] - got["undecided"]) / total, 4),
                 "confusions": {k: v for k, v in got.most_common() if k != gold}}
     return results
 
