@@ -1,6 +1,8 @@
 """Per-document language detection (issue 10, item 5): psan's languages only, fallback when unsure."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from psan.tool.language import detect_language, evaluate, probabilities
@@ -36,9 +38,8 @@ def test_detection_is_deterministic_and_bounded():
 
 def test_evaluate_reads_the_shared_format(tmp_path):
     corpus = tmp_path / "mini.jsonl"
-    corpus.write_text("\n".join(
-        '{"id": "%s", "lang": "%s", "text": "%s", "spans": []}' % (lang, lang, text)
-        for lang, text in SAMPLES.items()) + "\n", encoding="utf-8")
+    corpus.write_text("\n".join(json.dumps({"id": lang, "lang": lang, "text": text, "spans": []})
+                                for lang, text in SAMPLES.items()) + "\n", encoding="utf-8")
     result = evaluate([corpus])
     assert {k.split(":")[1] for k in result} == set(SAMPLES)
     assert all(v["accuracy"] == 1.0 for v in result.values())

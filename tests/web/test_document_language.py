@@ -33,7 +33,7 @@ def test_language_is_editable_and_validated(admin_client, user_client, clean_app
     token = page_token(admin_client, f"/documents/?project={pid}")
     assert admin_client.post(f"/documents/{doc}/language", data={"csrf_token": token, "language": "xx"}
                              ).status_code == 400
-    assert admin_client.post(f"/documents/999999/language", data={"csrf_token": token, "language": "cs"}
+    assert admin_client.post("/documents/999999/language", data={"csrf_token": token, "language": "cs"}
                              ).status_code == 404
     assert admin_client.post(f"/documents/{doc}/language", data={"language": "cs"}).status_code == 400  # no CSRF
     assert user_client.post(f"/documents/{doc}/language", data={"language": "cs"}).status_code in (400, 403)
