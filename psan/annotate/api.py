@@ -31,6 +31,7 @@ from psan.annotate.detail import annotation_detail
 from psan.store import apply_rule
 from psan.store import decisions as store_decisions
 from psan.store import windows as store_windows
+from psan.store.corrections import category_needed
 from psan.store.projects import can_annotate
 from psan.store.windows import Window
 
@@ -197,10 +198,10 @@ def _after_decision(conn, window: Window, outcome: store_decisions.Outcome) -> s
     return status
 
 
-def _decided_answer(conn, outcome: store_decisions.Outcome, status: str | None):
+def _decided_answer(conn, outcome: store_decisions.Outcome, status: str | None, **extra: Any):
     window = store_windows.current_window(conn, current_user.id)
     return _window_answer(conn, window, annotation_id=outcome.annotation_id, document_status=status,
-                          rules_changed=outcome.rules_changed)
+                          rules_changed=outcome.rules_changed, **extra)
 
 
 @bp.route("/api/decide", methods=["POST"])
@@ -230,7 +231,9 @@ def api_decide():
                                          ne_type)
     except store_decisions.DecisionError as exc:
         raise validate.Invalid(str(exc)) from None
-    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome))
+    # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER])
+    needed = decision == "PRIVATE" and category_needed(conn, document_id, first, end, label_id)
+    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome), category_needed=needed)
 
 
 def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:

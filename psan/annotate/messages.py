@@ -32,6 +32,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Document finished: nothing suspicious is left. Press w for the next window."),
     N_("Saved."),
     N_("Label saved."),
+    N_("Nothing recognized here: choose a category for this span."),
     # decisions, document states, rule types and decision scopes
     N_("PUBLIC"),
     N_("PRIVATE"),

@@ -283,6 +283,10 @@
     showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window." : "Saved."),
       done ? "success" : "info");
     var a = state.sel && annotationFor(state.sel.first, state.sel.end);
+    if (result.data.category_needed) {
+      // nothing recognized overlaps the span and no label has a category: ask (else it is [OTHER])
+      showMessage(t("Nothing recognized here: choose a category for this span."), "warning");
+    }
     if (decision === "PRIVATE" && scope !== "ne_type" && a && !a.has_label) { openLabelDialog(); }
   }
 

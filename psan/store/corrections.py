@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Sequence
 
+from psan import db
 from psan.tool.model import Category, Decision, Document, Entity
 from psan.tool.voting import Annotation, PrivateRegion, Thresholds, final_decision
 
@@ -90,3 +91,16 @@ def fill_region_type(doc: Document, region: PrivateRegion) -> PrivateRegion:
     if 2 * covered < region.end_token - region.first_token:
         return region
     return dataclasses.replace(region, type=ent.type)
+
+
+def category_needed(conn, document_id: int, first: int, end: int, label_id: int | None) -> bool:
+    """Must the annotator be asked for a category of this PRIVATE span?
+
+    No when the span's label has a category or a recognizer entity (not OTHER) overlaps it — the
+    output then takes that category; otherwise it would come out as ``[OTHER]``.
+    """
+    if label_id is not None and db.query_one("SELECT 1 FROM label WHERE id = %s AND category IS NOT NULL "
+                                             "AND category <> 'OTHER'", (label_id,), conn):
+        return False
+    return db.query_one("SELECT 1 FROM named_entity WHERE document_id = %s AND first_token < %s AND end_token > %s "
+                        "AND category <> 'OTHER' LIMIT 1", (document_id, end, first), conn) is None

@@ -107,3 +107,20 @@ def test_fill_region_type_takes_the_covering_recognizer_type():
     assert fill_region_type(doc, wide).type == ""  # no entity covers half of it
     typed = PrivateRegion(2, 6, Category.LOCATION, type="gu", first_token=1, end_token=3)
     assert fill_region_type(doc, typed).type == "gu"
+
+
+def test_annotator_is_asked_for_a_category_only_when_nothing_gives_one(clean_app):
+    from tests.web.test_annotate import _client, _decide, _window
+    app = clean_app
+    text = "The clerk met Jan Novák and Zebulon yesterday.\n"
+    doc = add_document(app, text, [("Jan Novák", "PERSON")])
+    annotator = _client(app, "annotator@example.org", size=30)
+    status, _ = _window(annotator)
+    assert status == 200
+    jan, zeb = token_index(app, doc, "Jan"), token_index(app, doc, "Zebulon")
+    status, data = _decide(annotator, doc, jan, jan + 3, "PRIVATE")  # "Jan Novák and": overlaps the recognizer
+    assert status == 200 and data["category_needed"] is False, data
+    status, data = _decide(annotator, doc, zeb, zeb + 1, "PRIVATE")  # nothing recognized there
+    assert status == 200 and data["category_needed"] is True, data
+    status, data = _decide(annotator, doc, zeb, zeb + 1, "PUBLIC")
+    assert status == 200 and data["category_needed"] is False, data
