@@ -84,6 +84,8 @@ class ProjectOutputContext:
     undecided: str = "mask"
     #: per document id: undecided spans masked (or kept) by category, filled while rendering
     masked: dict[int, MaskedCounts] = field(default_factory=dict)
+    #: per document id: voted spans and private regions of this render (the release report reuses them)
+    rendered: dict[int, tuple[list[Annotation], list[PrivateRegion]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -193,8 +195,10 @@ def private_regions(conn, document_id: int, doc: Document, ctx: ProjectOutputCon
     annotations = document_annotations(conn, document_id, doc, ctx)
     ctx.masked[document_id] = masked_counts(annotations, ctx.thresholds, ctx.undecided)
     suspicious_as = Decision.PRIVATE if ctx.undecided == "mask" else Decision.PUBLIC
-    regions = decided_regions(doc, annotations, ctx.thresholds, suspicious_as=suspicious_as)
-    return [fill_region_type(doc, region) for region in regions]
+    regions = [fill_region_type(doc, region)
+               for region in decided_regions(doc, annotations, ctx.thresholds, suspicious_as=suspicious_as)]
+    ctx.rendered[document_id] = (annotations, regions)
+    return regions
 
 
 class CombinedReplacer:

@@ -37,8 +37,16 @@ def _how(ann, ctx: store_output.ProjectOutputContext, decision: Decision) -> str
 
 def document_report(conn, document_id: int, name: str, ctx: store_output.ProjectOutputContext) -> dict[str, Any]:
     """Counts of one annotated document (no text)."""
-    doc = load_document(conn, document_id)
-    annotations = store_output.document_annotations(conn, document_id, doc, ctx) if doc else []
+    cached = ctx.rendered.get(document_id)
+    if cached is not None:  # rendered for the output of the same request: same state, reuse
+        doc_row = db.query_one("SELECT language, token_count FROM document WHERE id = %s", (document_id,), conn)
+        annotations, regions = cached
+        language, tokens = doc_row["language"], doc_row["token_count"] or 0
+    else:
+        doc = load_document(conn, document_id)
+        regions = store_output.private_regions(conn, document_id, doc, ctx) if doc else []
+        annotations = ctx.rendered[document_id][0] if doc else []
+        language, tokens = (doc.language, len(doc.tokens)) if doc else (None, 0)
     by_decision: Counter[str] = Counter()
     by_how: Counter[str] = Counter()
     by_decision_how: Counter[str] = Counter()
@@ -55,10 +63,9 @@ def document_report(conn, document_id: int, name: str, ctx: store_output.Project
             if ann.label is not None:
                 labels[ann.label] += 1
     masked = store_output.masked_counts(annotations, ctx.thresholds, ctx.undecided)
-    regions = store_output.private_regions(conn, document_id, doc, ctx) if doc else []
     return {
-        "id": document_id, "name": name, "language": doc.language if doc else None,
-        "tokens": len(doc.tokens) if doc else 0, "spans": len(annotations),
+        "id": document_id, "name": name, "language": language,
+        "tokens": tokens, "spans": len(annotations),
         "by_decision": dict(sorted(by_decision.items())), "by_how": dict(sorted(by_how.items())),
         "by_decision_and_how": dict(sorted(by_decision_how.items())),
         "private_by_category": dict(sorted(private_categories.items())),
