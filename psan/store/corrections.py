@@ -2,8 +2,9 @@
 
 Why: the voting semantics treat every span on its own, so an annotator who shrinks a
 recognizer's span ("Jonathan Harper\\nTel" → "Jonathan Harper") leaves the long span standing;
-with undecided spans masked (fail closed) "Tel" would still be replaced.  Here a span that only
-the rules voted on gives way to the person's decisions that overlap it:
+with undecided spans masked (fail closed) "Tel" would still be replaced.  Here a recognizer's
+span (an entity is on it) that only the rules voted on gives way to the person's decisions that
+overlap it (spans of word-type or lookup rules without an entity are left alone):
 
 * a PRIVATE person decision overlapping a rule-only span replaces it (shrink, split, extend,
   crossing): the person re-drew the private span with the context in view;
@@ -33,6 +34,8 @@ def _overlap(a_first: int, a_end: int, b_first: int, b_end: int) -> int:
 
 def _superseded(ann: Annotation, persons: Sequence[Annotation], thresholds: Thresholds) -> bool:
     """Does a person's decision replace this rule-only span (see the module docstring)?"""
+    if not ann.types:
+        return False  # not a recognizer's span (a word-type or lookup rule match): never opened here
     undecided = final_decision(ann, thresholds) is Decision.SUSPICIOUS
     for p in persons:
         if (p.first_token, p.end_token) == (ann.first_token, ann.end_token):

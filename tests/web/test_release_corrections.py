@@ -81,7 +81,7 @@ def _doc(n_tokens: int, entities: list[Entity]) -> Document:
 def test_apply_corrections_rules():
     thresholds = Thresholds(1.0, -1.0)
     doc = _doc(10, [Entity(2, 5, "PERSON", Category.PERSON)])
-    recognizer = Annotation(2, 5, rule_ids=(1,), rule_level=0.0, category=Category.PERSON)
+    recognizer = Annotation(2, 5, rule_ids=(1,), rule_level=0.0, category=Category.PERSON, types=("PERSON",))
     shrink = Annotation(2, 4, token_decision=Decision.PRIVATE)
     kept = apply_corrections(doc, [recognizer, shrink], thresholds)
     assert kept == [shrink] and shrink.category is Category.PERSON  # category from the recognizer
@@ -90,9 +90,12 @@ def test_apply_corrections_rules():
     assert apply_corrections(doc, [recognizer, part], thresholds) == [recognizer, part]
     # a PUBLIC decision containing an undecided span decides it; a rule-private nested span stays
     outer = Annotation(1, 6, token_decision=Decision.PUBLIC)
-    private_rule = Annotation(2, 5, rule_ids=(2,), rule_level=-1.0)
+    private_rule = Annotation(2, 5, rule_ids=(2,), rule_level=-1.0, types=("PERSON",))
     assert apply_corrections(doc, [recognizer, outer], thresholds) == [outer]
     assert apply_corrections(doc, [private_rule, outer], thresholds) == [private_rule, outer]
+    # a word-type rule's span (no recognizer entity on it) is never opened by a person's sub-span
+    word_rule = Annotation(2, 5, rule_ids=(3,), rule_level=-1.0)
+    assert apply_corrections(doc, [word_rule, shrink], thresholds) == [word_rule, shrink]
     # a person's chosen category is never replaced
     chosen = Annotation(2, 4, token_decision=Decision.PRIVATE, category=Category.OTHER)
     apply_corrections(doc, [chosen], thresholds, person_categories={(2, 4)})
