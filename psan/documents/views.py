@@ -20,6 +20,7 @@ from psan.documents.upload import Limits, TextFile, UploadError, decode, read_up
 from psan.store import documents as store_documents
 from psan.store import output as store_output
 from psan.store import projects as store_projects
+from psan.store.pipelines import lacks_ner
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
 
@@ -64,7 +65,8 @@ def index():
     project = _project_or_404(request.args.get("project") or _default_project_id())
     return render_template("documents/index.html", project=project, projects=store_projects.list_projects(),
                            documents=store_documents.list_documents(db.get_conn(), project["id"]),
-                           action_form=ActionForm(), kinds=DOWNLOAD_KINDS)
+                           action_form=ActionForm(), kinds=DOWNLOAD_KINDS,
+                           no_ner=lacks_ner(project.get("pipeline"), project["language"]))
 
 
 @bp.route("/status")
