@@ -22,6 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from ner_eval.classifier_eval import folds  # noqa: E402
+from ner_eval.pipelines import entity_spans  # noqa: E402
 from psan.tool.classifier import TokenClassifier, training_doc_from_gold  # noqa: E402
 from psan.tool.classifier.__main__ import overlap_counts  # noqa: E402
 from psan.tool.classifier.data import read_jsonl  # noqa: E402
@@ -38,7 +39,7 @@ def _score(config: dict[str, Any], docs: list[dict]) -> tuple[int, int, int, int
     n_gold = n_pred = found = correct = 0
     for doc, result in zip(docs, pipeline.process_many([d["text"] for d in docs]), strict=True):
         gold = [(s["start"], s["end"]) for s in doc["spans"]]
-        pred = [result.char_range(e.first_token, e.end_token) for e in result.entities]
+        pred = entity_spans(result)
         f, c = overlap_counts(gold, pred)
         n_gold, n_pred, found, correct = n_gold + len(gold), n_pred + len(pred), found + f, correct + c
     return n_gold, n_pred, found, correct

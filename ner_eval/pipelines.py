@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from psan.tool.model import Document
+from psan.tool.model import Category, Document
 from psan.tool.ner import ModelLoadError
 from psan.tool.pipeline import ComponentError, Pipeline, default_config, find_nametag_model
 
@@ -105,8 +105,13 @@ def cross_lingual(name: str, lang: str) -> bool:
 
 
 def entity_spans(doc: Document) -> list[Span]:
-    """Character ranges of a processed document's entities (token-aligned, as the app shows them)."""
-    return [doc.char_range(e.first_token, e.end_token) for e in doc.entities]
+    """Character ranges of a processed document's entities (token-aligned, as the app shows them).
+
+    SENSITIVE spans (special-category topics such as "his wife", "diabetes") are left out: they flag
+    what a text says about someone, not an identifier, and no corpus here annotates them; they are
+    measured on their own by ``ner_eval/sensitive_eval.py`` (rate per 1k tokens, judged precision).
+    """
+    return [doc.char_range(e.first_token, e.end_token) for e in doc.entities if e.category != Category.SENSITIVE]
 
 
 class Runner:

@@ -142,6 +142,7 @@ def _module_recognizers(module: str) -> RecognizerFactory:
 
 register_recognizer("patterns", _module_recognizers("psan.tool.recognizers.patterns"))
 register_recognizer("gazetteers", _module_recognizers("psan.tool.recognizers.gazetteer"))
+register_recognizer("sensitive", _module_recognizers("psan.tool.recognizers.sensitive"))
 
 
 @register_recognizer("classifier")
@@ -161,6 +162,9 @@ LANGUAGE_NAMES = {"cs": "czech", "en": "english", "sk": "slovak", "pl": "polish"
 #: models alone reach 0.52–0.80 any-overlap recall, with the Czech model beside them 0.83–0.92.
 CROSS_LINGUAL: dict[str, tuple[str, ...]] = {"sk": ("cs",), "sl": ("cs", "sk"), "pl": ("cs",), "sv": ("cs",)}
 _NAME_CATEGORIES = ["PERSON", "LOCATION", "ORGANIZATION"]
+#: languages whose default pipeline flags special categories (psan.tool.recognizers.sensitive; 0–2 spans per
+#: 1k tokens on the dev corpora, see ner_eval/results/sensitive/README.md)
+SENSITIVE_LANGUAGES = frozenset({"cs", "en", "pl", "sk", "sv"})
 
 
 def find_nametag_model(language: str, models_dir: str | None = None) -> str | None:
@@ -201,8 +205,9 @@ def default_config(language: str, models_dir: str | None = None) -> dict[str, An
     Czech: the NameTag Czech model (tokenizer + NER) when found, else spaCy ``cs_core_news_sm``
     if installed; Slovak, Slovenian, Polish, Swedish: the language's own NameTag model (if any)
     plus the related models of :data:`CROSS_LINGUAL` for names, on the regex tokenizer; always
-    patterns and gazetteers, and the language's pre-trained classifier when one is in the models
-    folder.  Without any model :func:`fallback_notice` says so.
+    patterns and gazetteers, special categories (``sensitive``, SENSITIVE spans) for cs/en/pl/sk/sv,
+    and the language's pre-trained classifier when one is in the models folder.  Without any model
+    :func:`fallback_notice` says so.
     """
     from psan.tool.ner.spacy_ner import DEFAULT_MODELS, is_installed
     lang = (language or "").lower()[:2]
@@ -227,6 +232,8 @@ def default_config(language: str, models_dir: str | None = None) -> dict[str, An
         config["ner"] = [{"kind": "nametag", "model": nametag_model}]
     elif spacy_model and is_installed(spacy_model):
         config["ner"] = [{"kind": "spacy", "model": spacy_model}]
+    if lang in SENSITIVE_LANGUAGES:
+        config["recognizers"].append("sensitive")
     classifier = find_classifier_model(lang, models_dir) if lang in CROSS_LINGUAL else None
     if classifier:
         config["recognizers"].append({"kind": "classifier", "model_path": classifier})
