@@ -119,3 +119,52 @@ def test_cli_uses_the_new_default_with_models(tmp_path: Path, nametag_model, cap
         assert "warning" not in out.err
         sources = {json.loads(line)["source"] for line in out.out.splitlines()}
         assert "nametag-cs" in sources or f"nametag-{lang}" in sources
+
+
+# ---------------------------------------------------------------- classifier: lemmas and pre-trained models
+def _slovak_corpus(n: int = 120) -> list[tuple[str, list]]:
+    """Synthetic Slovak sentences: names in nominative and in oblique cases (lemma features must link them)."""
+    import random
+    rng = random.Random(3)
+    people = [("Ján", "Novák"), ("Peter", "Hudák"), ("Martin", "Kováč"), ("Jozef", "Horváth")]
+    cities = [("Košice", "Košiciach"), ("Trnava", "Trnave"), ("Nitra", "Nitre")]
+    out = []
+    for _ in range(n):
+        (first, last), (city, loc) = rng.choice(people), rng.choice(cities)
+        if rng.random() < 0.5:
+            text = f"Svedok {first} {last} býva v meste {city} ."
+            spans = [(7, 7 + len(first) + 1 + len(last), "PERSON")]
+            start = text.index(city)
+            spans.append((start, start + len(city), "LOCATION"))
+        else:
+            text = f"Rozhodol o tom súd v {loc} a Ministerstvo spravedlnosti ."
+            start = text.index(loc)
+            spans = [(start, start + len(loc), "LOCATION")]
+        out.append((text, spans))
+    return out
+
+
+def test_classifier_lemma_features_are_recorded_and_used() -> None:
+    from psan.tool.classifier import TokenClassifier
+    from psan.tool.classifier.features import static_features, token_views
+    text = "Býva v Košiciach ."
+    tokens, sentences = tokenize(text, "sk")
+    views = token_views(text, tokens, sentences, get_lemmatizer("sk"))
+    assert "lem=košic" in static_features(views, sentences)[2]
+    model = TokenClassifier.train(_slovak_corpus(), "sk")
+    assert model.meta["use_lemmas"] is True
+    again = TokenClassifier.from_bytes(model.to_bytes())
+    assert again.meta["use_lemmas"] is True
+    assert TokenClassifier.train(_slovak_corpus(), "sv").meta["use_lemmas"] is False
+    assert TokenClassifier.train(_slovak_corpus(), "sk", use_lemmas=False).meta["use_lemmas"] is False
+
+
+def test_pretrained_classifier_from_models_folder_runs_in_default_pipeline(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.classifier import TokenClassifier
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+    TokenClassifier.train(_slovak_corpus(), "sk").save(str(tmp_path / "classifier-sk.bin"))
+    config = default_config("sk", str(tmp_path))
+    assert fallback_notice(config) is not None  # a classifier alone is no NER: the notice stays
+    doc = Pipeline(config).process("Svedok Martin Hudák býva v meste Nitra .")
+    assert "model" in {e.source for e in doc.entities}
