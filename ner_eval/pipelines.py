@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from psan.tool.model import Document
+from psan.tool.model import Category, Document
 from psan.tool.ner import ModelLoadError
 from psan.tool.pipeline import ComponentError, Pipeline, default_config, find_nametag_model
 
@@ -68,11 +68,16 @@ def _default(lang: str, models: Path | None) -> dict[str, Any]:
 PIPELINES: dict[str, PipelineSpec] = {p.name: p for p in (
     PipelineSpec("nametag-en", "NameTag English (CoNLL-2003 model) with its own tokenizer, alone", _nametag("en")),
     PipelineSpec("nametag-cs", "NameTag Czech (CNEC 2.0 model) with its own tokenizer, alone", _nametag("cs")),
+    PipelineSpec("nametag-sk", "NameTag Slovak (UNER Slovak-SNK model) with its own tokenizer, alone", _nametag("sk")),
+    PipelineSpec("nametag-pl", "NameTag Polish (WikiNEuRal + WikiANN model) with its own tokenizer, alone",
+                 _nametag("pl")),
+    PipelineSpec("nametag-sv", "NameTag Swedish (UNER Talbanken model) with its own tokenizer, alone", _nametag("sv")),
     PipelineSpec("spacy-en", f"spaCy {SPACY_EN} NER alone (regex tokenizer)", _spacy_en),
     PipelineSpec("patterns", "psan pattern recognizers alone (IDs, contacts, dates, postal codes)",
                  _recognizers("patterns")),
     PipelineSpec("gazetteers", "psan gazetteers alone (name and place lists)", _recognizers("gazetteers")),
-    PipelineSpec("default", "psan default_config(language): NER + patterns + gazetteers", _default),
+    PipelineSpec("default", "psan default_config(language): NER (sk/sl/pl/sv: native + Czech cross-lingual) + "
+                 "patterns + gazetteers + propagation", _default),
     PipelineSpec("presidio", f"Presidio AnalyzerEngine offline with spaCy {SPACY_EN} (external baseline)", None),
 )}
 
@@ -81,14 +86,14 @@ _EN = ("nametag-en", "spacy-en", "patterns", "gazetteers", "default", "presidio"
 LANGUAGE_PIPELINES: dict[str, tuple[str, ...]] = {
     "en": _EN,
     "cs": ("nametag-cs", "patterns", "gazetteers", "default"),
-    "sk": ("nametag-cs", "patterns", "gazetteers", "default"),
-    "pl": ("nametag-cs", "patterns", "gazetteers", "default"),
-    "sv": ("nametag-en", "spacy-en", "patterns", "gazetteers", "default"),
+    "sk": ("nametag-sk", "nametag-cs", "patterns", "gazetteers", "default"),
+    "pl": ("nametag-pl", "nametag-cs", "patterns", "gazetteers", "default"),
+    "sv": ("nametag-sv", "nametag-en", "spacy-en", "patterns", "gazetteers", "default"),
 }
 #: the NER used for the simulated session's "NER only" and "NER+plus" runs (the default's NER,
 #: or the nearest available model where the default has none)
-SIMULATION_NER: dict[str, str] = {"en": "spacy-en", "cs": "nametag-cs", "sk": "nametag-cs", "pl": "nametag-cs",
-                                  "sv": "spacy-en"}
+SIMULATION_NER: dict[str, str] = {"en": "spacy-en", "cs": "nametag-cs", "sk": "nametag-sk", "pl": "nametag-pl",
+                                  "sv": "nametag-sv"}
 #: corpora of ``python -m ner_eval all`` and their language
 CORPORA: dict[str, str] = {"elitr-dev": "en", "tab-dev": "en", "cnec-dtest": "cs", "presidio-synth": "en",
                            "sv-dev": "sv", "sk-dev": "sk", "pl-dev": "pl"}
@@ -100,8 +105,13 @@ def cross_lingual(name: str, lang: str) -> bool:
 
 
 def entity_spans(doc: Document) -> list[Span]:
-    """Character ranges of a processed document's entities (token-aligned, as the app shows them)."""
-    return [doc.char_range(e.first_token, e.end_token) for e in doc.entities]
+    """Character ranges of a processed document's entities (token-aligned, as the app shows them).
+
+    SENSITIVE spans (special-category topics such as "his wife", "diabetes") are left out: they flag
+    what a text says about someone, not an identifier, and no corpus here annotates them; they are
+    measured on their own by ``ner_eval/sensitive_eval.py`` (rate per 1k tokens, judged precision).
+    """
+    return [doc.char_range(e.first_token, e.end_token) for e in doc.entities if e.category != Category.SENSITIVE]
 
 
 class Runner:

@@ -35,6 +35,14 @@ def _is_model_rule(rule: dict[str, Any]) -> bool:
     return rule["type"] == "NE_TYPE" and rule["condition"] == MODEL_TYPE and not rule["lookup"]
 
 
+def special_category_name(topic: str) -> str:
+    """The annotator's name of a special-category topic (psan.tool.recognizers.sensitive), translated."""
+    names = {"HEALTH": gettext("health"), "RELIGION": gettext("religion"),
+             "POLITICS": gettext("political opinion"), "SEXUAL_ORIENTATION": gettext("sexual orientation"),
+             "ETHNICITY": gettext("ethnicity"), "FAMILY": gettext("family relations"), "GENDER": gettext("gender")}
+    return names.get(topic, topic.lower())
+
+
 def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any]:
     a = db.query_one(
         "SELECT a.id, a.document_id, a.first_token, a.end_token, a.token_decision::text AS token_decision, "
@@ -50,9 +58,11 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
         "acc.email AS author_email FROM decision_log l LEFT JOIN account acc ON acc.id = l.account_id "
         "WHERE l.document_id = %s AND l.first_token = %s AND l.end_token = %s ORDER BY l.created_at DESC, l.id DESC "
         "LIMIT %s", (a["document_id"], a["first_token"], a["end_token"], HISTORY_LIMIT), conn)
-    entities = [r["type"] for r in db.query(
-        "SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s AND end_token = %s "
-        "ORDER BY type", (a["document_id"], a["first_token"], a["end_token"]), conn)]
+    found = db.query(
+        "SELECT DISTINCT type, category FROM named_entity WHERE document_id = %s AND first_token = %s "
+        "AND end_token = %s ORDER BY type", (a["document_id"], a["first_token"], a["end_token"]), conn)
+    entities = sorted({r["type"] for r in found})
+    topics = [special_category_name(r["type"]) for r in found if r["category"] == "SENSITIVE"]
     model_score = model_span_score(conn, a["document_id"], a["first_token"], a["end_token"])
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     by_rule = rule_label(rules)
@@ -68,6 +78,7 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
             "decision": a["token_decision"], "label": names.get(a["token_label_id"]),
             "author": a["decided_by_name"] or "?", "at": _iso(a["decided_at"])},
         "ne_types": entities,
+        "topics": topics,
         "model_score": model_score,
         "rules": [{"id": r["id"], "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
                    "lookup": r["lookup"], "case_sensitive": r["case_sensitive"],

@@ -56,6 +56,7 @@ MESSAGES: tuple[str, ...] = (
     N_("label %(label)s"),
     N_("rule level %(level)s"),
     N_("entity %(types)s"),
+    N_("special category: %(topics)s"),
     N_("token decision"),
     N_("Reason"),
     N_("Vote"),

@@ -21,6 +21,7 @@ from psan.store import documents as store_documents
 from psan.store import output as store_output
 from psan.store import projects as store_projects
 from psan.store import release as store_release
+from psan.store.pipelines import lacks_ner
 from psan.tool.language import detect_language
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
@@ -71,7 +72,8 @@ def index():
         d["undecided_categories"] = undecided.get(d["id"], {})
     return render_template("documents/index.html", project=project, projects=store_projects.list_projects(),
                            documents=documents, action_form=ActionForm(), kinds=DOWNLOAD_KINDS,
-                           languages=store_projects.LANGUAGES)
+                           languages=store_projects.LANGUAGES,
+                           no_ner=lacks_ner(project.get("pipeline"), project["language"]))
 
 
 @bp.route("/status")

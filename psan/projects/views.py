@@ -16,7 +16,7 @@ from psan.projects import bp
 from psan.projects.forms import ConfirmDeleteForm, ProjectForm
 from psan.store import projects as store_projects
 from psan.store.annotate import refresh_project_statuses
-from psan.store.pipelines import validate_config
+from psan.store.pipelines import lacks_ner, validate_config
 
 
 @bp.route("/")
@@ -96,7 +96,8 @@ def edit(project_id: int):
     elif _save(form, project_id) is not None:
         flash(gettext("Project saved. A changed pipeline applies to documents uploaded from now on."), "success")
         return redirect(url_for("projects.index"))
-    return render_template("projects/edit.html", form=form, project=project)
+    return render_template("projects/edit.html", form=form, project=project,
+                           no_ner=lacks_ner(project["pipeline"], project["language"]))
 
 
 @bp.route("/<int:project_id>/delete", methods=["GET", "POST"])

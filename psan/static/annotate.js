@@ -250,6 +250,8 @@
       if (d.label) { parts.push(t("label %(label)s", {label: d.label})); }
       parts.push(t("rule level %(level)s", {level: d.rule_level}));
       if (d.ne_types.length) { parts.push(t("entity %(types)s", {types: d.ne_types.join(", ")})); }
+      // special categories (GDPR art. 9): the topic, already translated by the server
+      if (d.topics && d.topics.length) { parts.push(t("special category: %(topics)s", {topics: d.topics.join(", ")})); }
       p.textContent = parts.join(" · ");
       els.detail.appendChild(p);
       var rows = d.rules.map(function (r) {

@@ -10,7 +10,7 @@ import json
 import threading
 from typing import Any
 
-from psan.tool.pipeline import Pipeline, default_config
+from psan.tool.pipeline import Pipeline, default_config, fallback_notice
 
 _cache: dict[str, Pipeline] = {}
 _lock = threading.Lock()
@@ -21,6 +21,15 @@ def effective_config(stored: dict[str, Any] | None, language: str) -> dict[str, 
     config = dict(stored) if stored else default_config(language)
     config["language"] = language
     return config
+
+
+def lacks_ner(stored: dict[str, Any] | None, language: str) -> bool:
+    """Does the project's effective pipeline run without any NER model (patterns + gazetteers only)?
+
+    Why: a site without the NameTag models folder still works but misses most names; the project
+    page must say so (``psan.tool.pipeline.fallback_notice`` is the CLI's twin).
+    """
+    return fallback_notice(effective_config(stored, language)) is not None
 
 
 def config_key(config: dict[str, Any]) -> str:

@@ -17,6 +17,8 @@ every recognizer speaks its own tag set.  Supported tag sets:
 * OntoNotes 5 (spaCy English): PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT,
   WORK_OF_ART, LAW, LANGUAGE, DATE, TIME, PERCENT, MONEY, QUANTITY, ORDINAL, CARDINAL.
 * Evaluation-corpus labels (TAB, ELITR, Presidio) and the coarse category names themselves.
+* Topics of the special-category recognizer (HEALTH, RELIGION, POLITICS, SEXUAL_ORIENTATION,
+  ETHNICITY, FAMILY, GENDER) → SENSITIVE.
 
 Unknown codes map to OTHER.
 """
@@ -26,6 +28,7 @@ from psan.tool.model import Category
 
 _PER, _LOC, _ORG, _DAT, _ID, _CON, _OTH = (Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.DATE,
                                           Category.ID, Category.CONTACT, Category.OTHER)
+_SEN = Category.SENSITIVE
 
 #: exact (case-sensitive) CNEC 2.0 codes
 CNEC: dict[str, Category] = {
@@ -63,7 +66,10 @@ OTHER_SETS: dict[str, Category] = {
     "PHONE_NUMBER": _CON,
     "PHONE": _CON, "URL": _CON, "URL_PERSONAL": _CON, "IP_ADDRESS": _CON, "IP": _CON, "IBAN_CODE": _ID, "IBAN": _ID,
     # the coarse categories themselves
-    "ID": _ID, "CONTACT": _CON, "OTHER": _OTH,
+    "ID": _ID, "CONTACT": _CON, "OTHER": _OTH, "SENSITIVE": _SEN,
+    # topics of psan.tool.recognizers.sensitive (special categories, GDPR art. 9)
+    "HEALTH": _SEN, "RELIGION": _SEN, "POLITICS": _SEN, "SEXUAL_ORIENTATION": _SEN, "ETHNICITY": _SEN,
+    "FAMILY": _SEN, "GENDER": _SEN,
 }
 
 _BIO_PREFIXES = ("B-", "I-", "E-", "S-", "L-", "U-")

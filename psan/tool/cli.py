@@ -129,7 +129,7 @@ def _write(path: Path, content: str) -> None:
 # --- pipeline -----------------------------------------------------------------------------------------
 def build_config(args: argparse.Namespace) -> dict[str, Any]:
     """Pipeline config from ``--pipeline`` JSON, ``--nametag-model`` or the language default."""
-    from psan.tool.pipeline import default_config
+    from psan.tool.pipeline import default_config, fallback_notice
     if args.pipeline:
         try:
             with open(args.pipeline, encoding="utf-8") as fh:
@@ -144,7 +144,11 @@ def build_config(args: argparse.Namespace) -> dict[str, Any]:
         return {"language": args.lang, "tokenizer": "nametag",
                 "ner": [{"kind": "nametag", "model": args.nametag_model}],
                 "recognizers": ["patterns", "gazetteers"]}
-    return default_config(args.lang, args.models_dir)
+    config = default_config(args.lang, args.models_dir)
+    notice = fallback_notice(config)
+    if notice:
+        print(f"psan-tool: warning: {notice}", file=sys.stderr)
+    return config
 
 
 def build_pipeline(args: argparse.Namespace):  # noqa: ANN201 - psan.tool.pipeline.Pipeline

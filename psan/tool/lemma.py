@@ -36,6 +36,8 @@ __all__ = [
     "identity_lemmatizer",
     "get_lemmatizer",
     "SUFFIX_RULES",
+    "MorfeuszLemmatizer",
+    "morfeusz_lemmatizer",
 ]
 
 
@@ -66,6 +68,8 @@ _CS_SK = [
     ("ej", "á"), ("ou", "á"),
     # possessive / masculine animate endings
     ("ovi", ""), ("em", ""), ("om", ""), ("ou", ""),
+    # plural place names (Košice/Košiciach/Košiciam/Košicami, Budějovice/Budějovicích/Budějovicím)
+    ("iach", ""), ("iam", ""), ("ami", ""), ("ích", ""), ("ím", ""), ("ách", ""), ("ám", ""),
     ("a", ""), ("u", ""), ("e", ""), ("y", ""), ("i", ""), ("o", ""),
 ]
 _SL = [
@@ -139,15 +143,57 @@ class SuffixLemmatizer:
         return f"SuffixLemmatizer({self.language!r}, min_stem={self.min_stem})"
 
 
+class MorfeuszLemmatizer(SuffixLemmatizer):
+    """Polish lemmas from the Morfeusz2 dictionary; the Polish suffix rules for words it does not know.
+
+    Why a :class:`SuffixLemmatizer` subclass: it stays context free and deterministic, and the rule
+    engine lemmatizes LEMMA rule conditions with the same function (so "Warszawie" as a condition
+    and "Warszawą" in a text meet at ``Warszawa``).  Of several lemmas, a capitalized token takes
+    the first capitalized one in sorted order (``Kowalskiego`` → ``Kowalski``), others the first one;
+    Morfeusz's homonym marks (``Warszawa:Sf``) are dropped.
+    """
+
+    def __init__(self, analyser: object, min_stem: int = 3) -> None:
+        super().__init__("pl", min_stem)
+        self._analyser = analyser
+
+    def _lemmatize(self, word: str) -> str:
+        if not word.isalpha():
+            return word
+        lemmas = sorted({a[2][1].split(":")[0] for a in self._analyser.analyse(word)  # type: ignore[attr-defined]
+                         if a[2][2] != "ign"})
+        if not lemmas:
+            return super()._lemmatize(word)
+        if word[0].isupper():
+            upper = [lem for lem in lemmas if lem[:1].isupper()]
+            if upper:
+                return upper[0]
+        return lemmas[0]
+
+    def __repr__(self) -> str:
+        return "MorfeuszLemmatizer()"
+
+
+def morfeusz_lemmatizer() -> MorfeuszLemmatizer | None:
+    """A Morfeusz2-backed Polish lemmatizer, or ``None`` when the optional ``morfeusz2`` is missing."""
+    from psan.tool.recognizers.gazetteer import _morfeusz  # one shared analyser (it loads a dictionary)
+    analyser = _morfeusz()
+    return MorfeuszLemmatizer(analyser) if analyser is not None else None
+
+
 _DEFAULTS: dict[str, SuffixLemmatizer] = {}
 
 
 def get_lemmatizer(language: str) -> Callable[[str], str]:
-    """The fallback lemmatizer for ``language`` (shared instance), identity if unsupported."""
+    """The best available lemmatizer for ``language`` (shared instance), identity if unsupported.
+
+    Polish: Morfeusz2 when installed; otherwise (and for cs, sk, sl) the suffix rules.
+    """
     lang = (language or "").lower().split("-")[0].split("_")[0]
     if lang not in SUFFIX_RULES:
         return identity_lemmatizer
     lem = _DEFAULTS.get(lang)
     if lem is None:
-        lem = _DEFAULTS[lang] = SuffixLemmatizer(lang)
+        lem = (morfeusz_lemmatizer() if lang == "pl" else None) or SuffixLemmatizer(lang)
+        _DEFAULTS[lang] = lem
     return lem

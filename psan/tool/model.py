@@ -21,6 +21,8 @@ class Category(enum.StrEnum):
     ID = "ID"
     CONTACT = "CONTACT"
     OTHER = "OTHER"
+    #: special categories of personal data (GDPR art. 9: health, religion, politics …); the type says which
+    SENSITIVE = "SENSITIVE"
 
 
 class Decision(enum.StrEnum):

@@ -20,12 +20,18 @@ Policy (tested in ``tests/tool/test_propagate.py``):
   duplicates, no conflicting spans); one that strictly contains existing entities is added
   (they stay nested, as the merger allows); overlapping occurrences are accepted longest first;
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
-  same string was found with different types), with the seed's score times ``score_factor``.
+  same string was found with different types), with the seed's score times ``score_factor``;
+* ``lemmas`` (default on): in inflected languages (cs, sk, sl, pl; :func:`psan.tool.lemma.get_lemmatizer`,
+  Morfeusz2 for Polish) a second pass compares lemmas of capitalized words, so a found "Košice"
+  also marks "Košiciach" and "Kowalski" marks "Kowalskiego".  Lower-case and non-alphabetic tokens
+  still have to be equal, lemmas shorter than three letters never match, and an exact match wins
+  over a lemma match on the same tokens; lemma matches get a further ``score_factor``.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.model import Category, Document, Entity
 from psan.tool.rules import TokenAutomaton
 
@@ -44,8 +50,29 @@ def _is_common_word_run(words: tuple[str, ...]) -> bool:
     return all(w.isalpha() and w.islower() for w in words)
 
 
+def _lemma_keys(words: list[str], language: str) -> list[str] | None:
+    """Per token: the lemma of a capitalized alphabetic word, the token itself otherwise (None = no lemmatizer)."""
+    lem = get_lemmatizer(language)
+    if lem is identity_lemmatizer:
+        return None
+    out = []
+    for w in words:
+        if w[:1].isupper() and w.isalpha():
+            key = lem(w)
+            out.append("\x00" + key if len(key) >= 3 else w)  # the mark keeps lemmas apart from raw tokens
+        else:
+            out.append(w)
+    return out
+
+
+def _scan(patterns: list[tuple[str, ...]], keys: list[str], n_tokens: int) -> list[tuple[int, int, int]]:
+    automaton = TokenAutomaton({p: [i] for i, p in enumerate(patterns)})
+    return sorted(((first, end, ids[0]) for first, end, ids in automaton.scan(keys, [(0, n_tokens)])),
+                  key=lambda m: (m[0] - m[1], m[0]))
+
+
 def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATEGORIES, min_chars: int = 2,
-              score_factor: float = 0.9, source: str = SOURCE) -> list[Entity]:
+              score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True) -> list[Entity]:
     """New entities for further occurrences of strings already found in ``doc`` (see module docstring).
 
     ``doc.entities`` is not modified; the result is sorted like the merger's output and never
@@ -68,10 +95,18 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     if not seeds:
         return []
     patterns = list(seeds)
-    automaton = TokenAutomaton({p: [i] for i, p in enumerate(patterns)})
     token_texts = [text[t.start:t.end] for t in tokens]
-    matches = sorted(((first, end, ids[0]) for first, end, ids in automaton.scan(token_texts, [(0, len(tokens))])),
-                     key=lambda m: (m[0] - m[1], m[0]))
+    matches = [(first, end, idx, 1.0) for first, end, idx in _scan(patterns, token_texts, len(tokens))]
+    keys = _lemma_keys(token_texts, doc.language) if lemmas else None
+    if keys is not None:
+        by_lemma: dict[tuple[str, ...], int] = {}
+        for idx, words in enumerate(patterns):
+            lemma_key = tuple(_lemma_keys(list(words), doc.language) or words)
+            if lemma_key != words:  # words equal to their keys were found by the exact pass already
+                by_lemma.setdefault(lemma_key, idx)
+        lemma_patterns = list(by_lemma)
+        matches += [(first, end, by_lemma[lemma_patterns[i]], score_factor)
+                    for first, end, i in _scan(lemma_patterns, keys, len(tokens))]
     if not matches:
         return []
 
@@ -84,13 +119,14 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         _cover(lo, hi, ent.first_token, ent.end_token)
 
     added: list[Entity] = []
-    for first, end, idx in matches:
+    for first, end, idx, factor in matches:
         if (first, end) in existing:
             continue
         if any(lo[i] is not None and (lo[i] < first or hi[i] > end) for i in range(first, end)):  # type: ignore[operator]
             continue  # inside or crossing an entity (existing or just added)
         seed = seeds[patterns[idx]]
-        added.append(Entity(first, end, seed.type, seed.category, source, round(seed.score * score_factor, 6)))
+        added.append(Entity(first, end, seed.type, seed.category, source,
+                            round(seed.score * score_factor * factor, 6)))
         existing.add((first, end))
         _cover(lo, hi, first, end)
     added.sort(key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))

@@ -42,7 +42,7 @@ def check_doc(doc: Document):
 def test_default_configs(tmp_path, monkeypatch):
     monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
     assert default_config("pl") == {"language": "pl", "tokenizer": "regex", "ner": [],
-                                    "recognizers": ["patterns", "gazetteers"]}
+                                    "recognizers": ["patterns", "gazetteers", "sensitive"]}
     assert default_config("cs")["tokenizer"] == "regex"
     (tmp_path / "czech-test.ner").write_text("x")
     monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))

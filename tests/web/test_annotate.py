@@ -390,3 +390,16 @@ def test_long_documents_get_the_new_rule_at_once_others_in_the_background(clean_
     assert _decide(annotator, doc, 0, 1, "PUBLIC", "word_type")[0] == 200
     assert annotation(clean_app, doc, karel2, karel2 + 1)["rule_level"] == 1.0
     assert calls[-1] == (default_project(clean_app), doc)
+
+
+def test_detail_names_the_special_category(clean_app, annotator):
+    """A SENSITIVE span (psan.tool.recognizers.sensitive) shows its topic in the detail panel."""
+    doc = add_document(clean_app, "Yesterday his wife came home. " + plain_sentences(0, 3), [("his wife", "FAMILY")])
+    _window(annotator)
+    first = token_index(clean_app, doc, "his")
+    ann = annotation(clean_app, doc, first, first + 2)
+    detail = annotator.get(f"/annotate/api/annotation/{ann['id']}").get_json()
+    assert detail["decision"] == "SUSPICIOUS" and detail["ne_types"] == ["FAMILY"]
+    assert detail["topics"] == ["family relations"]
+    assert sql(clean_app, "SELECT category FROM named_entity WHERE document_id = %s", (doc,)) == [
+        {"category": "SENSITIVE"}]

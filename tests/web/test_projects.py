@@ -75,3 +75,16 @@ def test_forged_ids_and_annotators(admin_client, user_client, clean_app):
     for path in ("/projects/", "/projects/new", "/projects/1"):
         assert user_client.get(path).status_code == 403
     assert re.search(r"Projects", admin_client.get("/projects/").get_data(as_text=True))
+
+
+def test_project_pages_say_when_no_ner_model_runs(admin_client, clean_app, monkeypatch):
+    """Without NameTag models a Slovak project falls back to patterns + gazetteers; both pages say so."""
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+    assert _form(admin_client, "/projects/new", name="Slovak one", language="sk").status_code == 302
+    pid = sql(clean_app, "SELECT id FROM project WHERE name = 'Slovak one'")[0]["id"]
+    notice = "No NER model is available for this project"
+    assert notice in admin_client.get(f"/projects/{pid}").get_data(as_text=True)
+    assert notice in admin_client.get(f"/documents/?project={pid}").get_data(as_text=True)
+    assert _form(admin_client, "/projects/new", name="With NER", language="sk",
+                 pipeline='{"tokenizer": "regex", "ner": [{"kind": "classifier", "model_path": "/nonexistent"}]}'
+                 ).status_code == 200  # an unbuildable pipeline stays a form error

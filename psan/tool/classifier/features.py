@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import unicodedata
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -109,10 +109,16 @@ class TokenView:
     text: str
     lower: str
     sentence_initial: bool
+    lemma: str = ""  # lower-cased lemma of a capitalized word in an inflected language ("" = none / same)
 
 
-def token_views(text: str, tokens: Sequence[Token], sentences: Sequence[Sentence]) -> list[TokenView]:
-    """Token texts plus the sentence-initial flag (first token of a sentence, skipping opening punctuation)."""
+def token_views(text: str, tokens: Sequence[Token], sentences: Sequence[Sentence],
+                lemmatizer: Callable[[str], str] | None = None) -> list[TokenView]:
+    """Token texts plus the sentence-initial flag (first token of a sentence, skipping opening punctuation).
+
+    With a ``lemmatizer`` (:func:`psan.tool.lemma.get_lemmatizer`), capitalized words also carry their
+    lemma, so "Košiciach" shares a feature with "Košice" and the model learns a name once for all cases.
+    """
     initial = set()
     for s in sentences:
         i = s.first_token
@@ -122,7 +128,12 @@ def token_views(text: str, tokens: Sequence[Token], sentences: Sequence[Sentence
     views = []
     for tok in tokens:
         word = tok.text(text)
-        views.append(TokenView(word, word.lower(), tok.id in initial))
+        lemma = ""
+        if lemmatizer is not None and word[:1].isupper() and word.isalpha():
+            lemma = lemmatizer(word).lower()
+            if lemma == word.lower():
+                lemma = ""
+        views.append(TokenView(word, word.lower(), tok.id in initial, lemma))
     return views
 
 
@@ -172,7 +183,9 @@ def _token_features(v: TokenView, lists: dict[str, frozenset[str]]) -> list[str]
         f.append(f"init_cap={cap}")
     else:
         f.append(f"mid_cap={cap}")
-    kinds = lists.get(low)
+    if v.lemma:
+        f.append(f"lem={v.lemma}")
+    kinds = lists.get(low) or (lists.get(v.lemma) if v.lemma else None)
     if kinds:
         f += [f"list={k}" for k in sorted(kinds)]
         if cap:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -46,6 +46,13 @@ from psan.tool.tokenize import tokenize
 
 MODEL_TYPE = "MODEL"
 MODEL_SOURCE = "model"
+
+
+def _lemmatizer(language: str) -> Callable[[str], str] | None:
+    """The language's lemmatizer for lemma features, None where there is none (en, sv …)."""
+    from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
+    lem = get_lemmatizer(language) if language else identity_lemmatizer
+    return None if lem is identity_lemmatizer else lem
 
 
 @dataclass(slots=True)
@@ -105,10 +112,12 @@ class TokenClassifier:
     @classmethod
     def train(cls, docs: Iterable[TrainingDoc | tuple[str, Sequence[SpanLike]]], language: str = "",
               *, c: float = 1.0, max_iter: int = 50, tol: float = 1e-3, threshold: float = 0.5,
-              use_lists: bool = True) -> TokenClassifier:
+              use_lists: bool = True, use_lemmas: bool = True) -> TokenClassifier:
         """Fit a model on documents (``TrainingDoc`` or ``(text, spans)``); records the training time.
 
-        ``c`` is the inverse L2 regularisation strength of :class:`sklearn.linear_model.LogisticRegression`.
+        ``c`` is the inverse L2 regularisation strength of :class:`sklearn.linear_model.LogisticRegression`;
+        ``use_lemmas`` adds lemma features in languages with a lemmatizer (cs, sk, sl, pl; recorded in
+        ``meta`` so that prediction computes the same features; older models have none).
         """
         from scipy.sparse import csr_matrix
         from sklearn.exceptions import ConvergenceWarning
@@ -116,6 +125,7 @@ class TokenClassifier:
 
         started = time.perf_counter()
         lists = name_list_index(language) if use_lists and language else {}
+        lemmatizer = _lemmatizer(language) if use_lemmas else None
         indptr, indices, labels, weights = [0], [], [], []
         n_docs = 0
         for item in docs:
@@ -126,7 +136,7 @@ class TokenClassifier:
                 continue
             gold = token_labels(doc.text, tokens, doc.spans)
             rows = _included(tokens, doc.include)
-            static = static_features(token_views(doc.text, tokens, sentences), sentences, lists)
+            static = static_features(token_views(doc.text, tokens, sentences, lemmatizer), sentences, lists)
             for sent in sentences:
                 for i in range(sent.first_token, sent.end_token):
                     if not rows[i]:
@@ -164,6 +174,7 @@ class TokenClassifier:
         meta = {"trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "train_seconds": round(seconds, 2),
                 "documents": n_docs, "tokens": len(labels),
                 "positive_tokens": int(sum(lab != OUTSIDE for lab in labels)), "c": c, "use_lists": bool(lists),
+                "use_lemmas": lemmatizer is not None,
                 "n_features": N_FEATURES, "converged": bool(lr.n_iter_.max() < max_iter)}
         return cls(language, classes, cols, coef[:, keep].T.astype(np.float32), intercept.astype(np.float32),
                    threshold, meta)
@@ -192,7 +203,8 @@ class TokenClassifier:
     def _prepare(self, text: str) -> _Prepared:
         tokens, sentences = tokenize(text, self.language or None)
         lists = name_list_index(self.language) if self.meta.get("use_lists", True) and self.language else {}
-        static = static_features(token_views(text, tokens, sentences), sentences, lists)
+        lemmatizer = _lemmatizer(self.language) if self.meta.get("use_lemmas") else None
+        static = static_features(token_views(text, tokens, sentences, lemmatizer), sentences, lists)
         return _Prepared(tokens, sentences, [hash_features(f) for f in static])
 
     def predict_tokens(self, text: str, threshold: float | None = None) -> list[TokenPrediction]:

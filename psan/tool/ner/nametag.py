@@ -6,11 +6,13 @@ Why NameTag: ~150k tokens/s with its own tokenizer/sentence splitter and the Cze
 from __future__ import annotations
 
 import os
+import re
 import threading
 
 from psan.tool.categories import category_of
-from psan.tool.model import CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.model import Category, CharSpan, Document, Recognizer, Sentence, Token
 from psan.tool.ner import ModelLoadError, sanitize
+from psan.tool.ner.function_words import function_words
 
 _MODELS: dict[str, object] = {}
 _LOCK = threading.Lock()
@@ -39,15 +41,50 @@ def load_model(path: str):  # noqa: ANN201 - ufal.nametag.Ner
     return model
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _plausible_names(text: str, spans: list[CharSpan], language: str) -> list[CharSpan]:
+    """Spans of a cross-lingual model that can be names of this text (see ``cross_lingual``)."""
+    lower = {w for w in _WORD.findall(text) if w.islower()}
+    closed = function_words(language)
+    out = []
+    for s in spans:
+        surface = text[s.start:s.end]
+        if not (surface[:1].isupper() or surface[:1].isdigit()):
+            continue
+        first = _WORD.match(surface)
+        if first and first.group().lower() in closed:
+            continue
+        if _WORD.fullmatch(surface) and surface.lower() in lower:
+            continue
+        out.append(s)
+    return out
+
+
 class NameTagRecognizer(Recognizer):
     """NameTag NER over the model's own tokenization (per sentence); also usable as tokenizer."""
 
-    def __init__(self, model: str, score: float = 0.8, priority: int = 0, source: str = "nametag") -> None:
+    def __init__(self, model: str, score: float = 0.8, priority: int = 0, source: str = "nametag",
+                 categories: list[str] | None = None, cross_lingual: bool = False) -> None:
+        """``categories`` keeps only entities of these coarse categories (e.g. names only when a model is
+        used cross-lingually: its dates and numbers follow another language's conventions).
+
+        ``cross_lingual`` (a model of another language, e.g. Czech on Slovak or Swedish): it does not
+        know the language's function words, so it tags capitalized pronouns at sentence starts ("Du",
+        "Vi") and particles ("de sig").  Keep only spans that start with a capital letter or digit, and
+        drop a one-word span whose word also occurs in lower case in the same text (a common word).
+        """
         self.model_path = os.path.abspath(model)
         self.ner = load_model(model)
         self.score = score
         self.priority = priority
         self.name = source
+        self.cross_lingual = cross_lingual
+        try:
+            self.categories = frozenset(Category(c) for c in categories) if categories else None
+        except ValueError as err:
+            raise ModelLoadError(f"unknown category in NameTag 'categories': {err}") from None
 
     def _raw(self, text: str) -> tuple[list[Token], list[Sentence], list[tuple[int, int, str]]]:
         """Tokens, sentences and (start, end, type) entities; the last result per thread and model is cached.
@@ -97,4 +134,8 @@ class NameTagRecognizer(Recognizer):
         """Entities (nested ones too), sorted by start, longer first."""
         spans = [CharSpan(a, b, t, category_of(t), self.name, self.score, self.priority)
                  for a, b, t in self._raw(text)[2]]
+        if self.categories is not None:
+            spans = [s for s in spans if s.category in self.categories]
+        if self.cross_lingual and spans:
+            spans = _plausible_names(text, spans, doc.language if doc is not None else "")
         return sorted(spans, key=lambda s: (s.start, -s.end))

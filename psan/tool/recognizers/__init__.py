@@ -1,4 +1,5 @@
-"""Rule-based recognizers: validated patterns (:mod:`.patterns`) and name/place lists (:mod:`.gazetteer`).
+"""Rule-based recognizers: validated patterns (:mod:`.patterns`), name/place lists (:mod:`.gazetteer`) and
+special categories of personal data (:mod:`.sensitive`, category SENSITIVE).
 
 Every recognizer is a :class:`psan.tool.model.Recognizer` that returns
 character-offset :class:`~psan.tool.model.CharSpan` candidates; overlaps are

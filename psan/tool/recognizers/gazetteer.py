@@ -121,6 +121,13 @@ class NameLists:
     cities: frozenset[str]
     streets: frozenset[str]
     regions: frozenset[str]
+    countries: frozenset[str] = frozenset()
+
+
+#: languages whose gazetteer also looks up Faker's country names (in the language, with case forms).
+#: Why not cs/en: their pipelines reach their targets without it and their corpora tag countries
+#: inconsistently; for sk/sl/pl/sv the NER models are weak on places (UNER Slovak dev is 47 % LOC).
+COUNTRY_LANGUAGES = frozenset({"sk", "sl", "pl", "sv"})
 
 
 def _attr(cls: type, *names: str) -> list[str]:
@@ -150,6 +157,7 @@ def name_lists(language: str) -> NameLists:
     cities: set[str] = set()
     streets: set[str] = set()
     regions: set[str] = set()
+    countries: set[str] = set()
     for locale in LOCALES.get(language, ()):
         person = importlib.import_module(f"faker.providers.person.{locale}").Provider
         address = importlib.import_module(f"faker.providers.address.{locale}").Provider
@@ -161,12 +169,14 @@ def name_lists(language: str) -> NameLists:
         cities.update(_attr(address, "cities"))
         streets.update(_attr(address, "streets"))
         regions.update(_attr(address, "states", "regions"))
+        if language in COUNTRY_LANGUAGES:
+            countries.update(_attr(address, "countries"))
     if language == "pl":
         lf.update(_feminine_pl(s) for s in lm)
         last.discard("Doe")
     last.update(lm, lf)
     return NameLists(language, frozenset(fm), frozenset(ff), frozenset(last), frozenset(lm), frozenset(lf),
-                     frozenset(cities), frozenset(streets), frozenset(regions))
+                     frozenset(cities), frozenset(streets), frozenset(regions), frozenset(countries))
 
 
 # ---------------------------------------------------------------- inflection
@@ -322,7 +332,7 @@ def _lexicon(language: str) -> _Lexicon:
 
     for kind, entries, person in ((FIRST_M, lists.first_names_male, True), (FIRST_F, lists.first_names_female, True),
                                   (LAST, lists.last_names, True), (CITY, lists.cities, False),
-                                  (REGION, lists.regions, False)):
+                                  (REGION, lists.regions, False), (REGION, lists.countries, False)):
         for entry in entries:
             add(entry, kind, person)
     for options in multi.values():

@@ -17,6 +17,7 @@ from typing import Any
 
 from psan.tool.recognizers.gazetteer import LOCALES, name_lists
 from psan.tool.surrogates import inflect_cs, inflect_pl
+from psan.tool.surrogates.languages import declension_for
 
 FIRST, LAST, PLACE = "first", "last", "place"
 _PL_ADJ = ("ski", "cki", "dzki", "ska", "cka", "dzka")
@@ -58,7 +59,9 @@ def pools(language: str) -> Pools:
         countries.update(importlib.import_module("faker.providers.address.en_US").Provider.countries)
     last_m = _single(lists.last_names_male) or _single(lists.last_names)
     last_f = _single(lists.last_names_female) or _single(lists.last_names)
-    return Pools(_single(lists.first_names_male), _single(lists.first_names_female), last_m, last_f,
+    # a first name on both gender lists (Faker's sv_SE female list holds "Ahmed", "Mohammed" …) cannot carry a gender
+    both = lists.first_names_male & lists.first_names_female
+    return Pools(_single(lists.first_names_male - both), _single(lists.first_names_female - both), last_m, last_f,
                  _single(lists.last_names), cities, tuple(sorted(lists.streets)), tuple(sorted(countries)))
 
 
@@ -114,13 +117,14 @@ def analyse_word(word: str, language: str, role: str, gender: str = "") -> WordF
             g = "f" if r.gender == "f" else "m" if r.gender.startswith("m") else ""
             return WordForm(r.base, g, pl=r)
         return WordForm(word, gender)
-    if language in ("cs", "sk"):
-        readings = inflect_cs.analyse(word, language, gender, person)
+    decl = declension_for(language)
+    if decl is not None:
+        readings = decl.analyse(word, language, gender, person)
         if readings:
             r = readings[0]
             return WordForm(r.lemma, r.gender if r.known or not gender else gender, cs=r)
         return WordForm(word, gender)
-    if language in ("sv", "en", "") or language not in ("pl", "cs", "sk"):
+    if language in ("sv", "en", "") or language not in ("pl", "cs", "sk", "sl"):
         p = pools(language)
         known = set(p.first_m) | set(p.first_f) | set(p.last) | set(p.cities)
         if word.endswith("s") and word not in known and word[:-1] in known:
@@ -141,9 +145,10 @@ def candidates(language: str, role: str, gender: str, form: WordForm) -> tuple[s
         pool = _pl_known(language, role, pool) or pool
         adjectival = form.lemma.endswith(_PL_ADJ)
         pool = tuple(c for c in pool if c.endswith(_PL_ADJ) == adjectival) or pool
-    if language in ("cs", "sk") and form.cs is not None:
-        cls = inflect_cs.word_class(form.lemma, form.gender or gender or "m")
-        same = tuple(c for c in pool if inflect_cs.word_class(c, form.gender or gender or "m") == cls)
+    decl = declension_for(language)
+    if decl is not None and form.cs is not None:
+        cls = decl.word_class(form.lemma, form.gender or gender or "m")
+        same = tuple(c for c in pool if decl.word_class(c, form.gender or gender or "m") == cls)
         if same:
             return same
     return pool
@@ -160,7 +165,8 @@ def realize(lemma: str, form: WordForm, language: str, role: str, gender: str = 
         got = inflect_pl.inflect(lemma, form.pl, role if role != PLACE else "place")
         return got if got is not None or strict else lemma
     if form.cs is not None:
-        return inflect_cs.inflect(lemma, form.cs.slot, form.gender or gender or "m", role != PLACE)
+        decl = declension_for(language) or inflect_cs
+        return decl.inflect(lemma, form.cs.slot, form.gender or gender or "m", role != PLACE)
     if form.genitive:
         return lemma if lemma.endswith(("s", "x", "z")) else lemma + form.genitive
     return lemma

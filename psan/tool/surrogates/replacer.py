@@ -330,8 +330,8 @@ class SurrogateReplacer:
             readings = names.inflect_pl.analyse(word, names.FIRST)
             if readings and "imię" in readings[0].quals and "nazwisko" not in readings[0].quals:
                 return names.FIRST
-        if self.language in ("cs", "sk"):
-            readings = names.inflect_cs.analyse(word, self.language)
+        if names.declension_for(self.language) is not None:
+            readings = names.declension_for(self.language).analyse(word, self.language)
             if readings and readings[0].known and (readings[0].lemma in p.first_m or readings[0].lemma in p.first_f):
                 return names.FIRST
         return names.FIRST if word in p.first_m or word in p.first_f else names.LAST

@@ -1,0 +1,194 @@
+"""Special categories of personal data (GDPR art. 9) as suspicious ``SENSITIVE`` spans.
+
+Why: a text can identify nobody by name and still reveal a person's health, religion, political
+opinion, sexual orientation, ethnicity, family or gender; psan cannot decide these, so it shows
+them to the annotator as suspicious spans of category ``SENSITIVE`` whose type is the topic
+(``HEALTH``, ``RELIGION``, ``POLITICS``, ``SEXUAL_ORIENTATION``, ``ETHNICITY``, ``FAMILY``,
+``GENDER``), which the detail panel shows as the entity type.
+
+Policy, to keep annotators from being flooded (measured in ``ner_eval/results/sensitive/``):
+
+* short term lists per language (cs, en, pl, sk, sv) of words that name the category itself –
+  diagnoses, denominations, party membership, orientations, ethnic groups – not words that merely
+  relate to it ("hospital", "church", "party" alone are not flagged);
+* family relations only as a possessive + kinship noun ("his wife", "její syn", "jego żona"):
+  a bare "mother" is everywhere, "the applicant's mother" points at a person;
+* whole words only, case-insensitive except where a capital matters (Czech/Slovak "Rom");
+  inflected languages list stems with an explicit ending class, never a bare prefix of a name;
+* low score (0.3) and the lowest priority, so a name, date or ID on the same text always wins
+  and these spans stay suggestions until someone decides.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from psan.tool.model import Category, CharSpan, Document, Recognizer
+
+PRIORITY_SENSITIVE = -20
+SCORE = 0.3
+TOPICS = ("HEALTH", "RELIGION", "POLITICS", "SEXUAL_ORIENTATION", "ETHNICITY", "FAMILY", "GENDER")
+
+_W = r"[^\W\d_]*"  # an inflectional ending (any letters)
+
+#: per language and topic: regex alternatives (no groups), matched as whole words, case-insensitive
+TERMS: dict[str, dict[str, list[str]]] = {
+    "en": {
+        "HEALTH": [r"HIV", r"AIDS", r"cancer", r"tumou?rs?", r"diabet(?:es|ic)", r"depression", r"depressive",
+                   r"schizophreni(?:a|c)", r"epilep(?:sy|tic)", r"hepatitis", r"tuberculosis", r"dementia",
+                   r"Alzheimer'?s?", r"psychiatric", r"mental (?:illness|disorder|health problems?)",
+                   r"disabilit(?:y|ies)", r"disabled", r"pregnan(?:t|cy)", r"diagnosed", r"diagnos[ie]s",
+                   r"post-traumatic stress disorder", r"PTSD", r"heart attack", r"HIV-positive",
+                   r"drug addiction", r"alcoholism", r"alcoholic"],
+        "RELIGION": [r"Catholics?", r"Protestants?", r"Muslims?", r"Islamic", r"Jews?", r"Jewish", r"Christians?",
+                     r"Buddhists?", r"Hindus?", r"atheists?", r"Jehovah's Witness(?:es)?", r"Orthodox Christians?",
+                     r"Sikhs?", r"religious beliefs?"],
+        "POLITICS": [r"communists?", r"fascists?", r"anarchists?", r"member of the [A-Z][\w ]{0,40}? [Pp]arty",
+                     r"trade union members?", r"political (?:opinions?|views|beliefs|affiliation)",
+                     r"voted for"],
+        "SEXUAL_ORIENTATION": [r"(?-i:gay)", r"lesbians?", r"homosexual(?:s|ity)?", r"bisexual(?:s|ity)?",
+                               r"heterosexual(?:s|ity)?", r"LGBT\w*", r"sexual orientation"],
+        "ETHNICITY": [r"(?<!Via )(?<!via )Roma", r"Romani", r"Gypsy", r"Gypsies", r"ethnic origin", r"ethnicity",
+                      r"Kurds?", r"Kurdish", r"Chechens?", r"of (?:African|Arab|Asian) descent"],
+        "FAMILY": [r"(?:my|his|her|their|your|our|the applicant's|the applicants')\s+(?:wife|husband|son|"
+                   r"daughter|mother|father|brother|sister|partner|fianc[ée]e?|grandmother|grandfather|grandson|"
+                   r"granddaughter|uncle|aunt|nephew|niece|cousin|children|child|parents|stepfather|stepmother|"
+                   r"sons|daughters|brothers|sisters)"],
+        "GENDER": [r"transgender", r"transsexual", r"non-binary", r"intersex", r"gender identity",
+                   r"sex reassignment", r"gender reassignment"],
+    },
+    "cs": {
+        "HEALTH": [r"HIV", r"AIDS", r"rakovin" + _W, r"nádor" + _W, r"cukrovk" + _W, r"diabet" + _W,
+                   r"depres[ei]" + _W, r"schizofren" + _W, r"epilep" + _W, r"hepatitid" + _W,
+                   r"tuberkulóz" + _W, r"demenc" + _W, r"Alzheimer" + _W, r"psychiatrick" + _W,
+                   r"duševní (?:onemocnění|porucha|poruchu|poruchou)", r"invalidit" + _W, r"postižen[íý]" + _W,
+                   r"těhotn" + _W, r"diagnó[zs]" + _W, r"onkologick" + _W, r"infarkt" + _W, r"mrtvic" + _W,
+                   r"alkoholi[sk]" + _W, r"drogov[ýáé] závislost" + _W],
+        "RELIGION": [r"katolí[kc]" + _W, r"katolick" + _W, r"evangelí[kc]" + _W, r"evangelick" + _W,
+                     r"muslim" + _W, r"islámsk" + _W, r"židovsk" + _W, r"Žid(?:é|ů|ovi|em|y)?", r"křesťan" + _W,
+                     r"buddhist" + _W, r"hinduist" + _W, r"ateist" + _W, r"svěd(?:ek|k\w*) Jehovov" + _W,
+                     r"pravoslavn" + _W, r"náboženské vyznání"],
+        "POLITICS": [r"komunist" + _W, r"fašist" + _W, r"anarchist" + _W, r"členem (?:strany|KSČ|ODS|ČSSD|SPD)",
+                     r"člen(?:ka|kou)? (?:strany|KSČ|ODS|ČSSD|SPD)", r"odborář" + _W,
+                     r"politick[éý] (?:názor|přesvědčení)" + _W],
+        "SEXUAL_ORIENTATION": [r"(?-i:gay)", r"gayové", r"lesb" + _W, r"homosexu" + _W, r"bisexu" + _W,
+                               r"heterosexu" + _W, r"LGBT\w*", r"sexuální orientac" + _W],
+        "ETHNICITY": [r"Rom(?:ové|ů|y|ka|ky|kou|ovi|em)?", r"romsk" + _W, r"cikán" + _W, r"Cikán" + _W,
+                      r"etnick" + _W, r"národnostní menšin" + _W, r"Vietnamc" + _W],
+        "FAMILY": [r"(?:můj|moje|má|mého|mému|mou|mojí|jeho|její|jejich|svého|svému|své|svou|svým|svojí)\s+"
+                   r"(?:manžel(?:a|ovi|em|é)?|manželk[aouyi]|manželce|syn(?:a|ovi|em|ové)?|dcer[aouy]|dceři|"
+                   r"matk[aouy]|matce|otc(?:e|i|em)|otec|bratr(?:a|ovi|em)?|sestr[aouy]|sestře|druh(?:a|ovi|em)?|"
+                   r"družk[aouy]|babičk[aouy]|dědeč?k(?:a|ovi|em)?|vnu[kc]" + _W + r"|vnučk" + _W + r"|strýc" + _W
+                   + r"|tet[aouy]|bratran" + _W + r"|sestřenic" + _W + r"|rodič" + _W + r"|dět(?:i|í|em|mi)|"
+                   r"tchán" + _W + r"|tchyn" + _W + r")"],
+        "GENDER": [r"transgender" + _W, r"transsexu" + _W, r"nebinární" + _W, r"intersex" + _W,
+                   r"změn[auy] pohlaví", r"genderov[áé] identit" + _W],
+    },
+    "sk": {
+        "HEALTH": [r"HIV", r"AIDS", r"rakovin" + _W, r"nádor" + _W, r"cukrovk" + _W, r"diabet" + _W,
+                   r"depresi" + _W, r"schizofrén" + _W, r"epilep" + _W, r"tuberkulóz" + _W, r"demenci" + _W,
+                   r"psychiatrick" + _W, r"invalidit" + _W, r"tehotn" + _W, r"diagnóz" + _W, r"infarkt" + _W],
+        "RELIGION": [r"katolí[kc]" + _W, r"katolíck" + _W, r"evanjelik" + _W, r"evanjelick" + _W, r"moslim" + _W,
+                     r"islamsk" + _W, r"židovsk" + _W, r"Žid(?:ia|ov|om|mi)?", r"kresťan" + _W, r"ateist" + _W,
+                     r"pravoslávn" + _W, r"náboženské vyznanie"],
+        "POLITICS": [r"komunist" + _W, r"fašist" + _W, r"anarchist" + _W, r"člen(?:om|ka|kou)? strany",
+                     r"odborár" + _W, r"politick[éý] (?:názor|presvedčenie)" + _W],
+        "SEXUAL_ORIENTATION": [r"gej" + _W, r"(?-i:gay)", r"lesb" + _W, r"homosexu" + _W, r"bisexu" + _W, r"LGBT\w*",
+                               r"sexuáln[ae] orientáci" + _W],
+        "ETHNICITY": [r"Róm(?:ovia|ov|om|a|ka|ky|kou)?", r"rómsk" + _W, r"cigán" + _W, r"Cigán" + _W,
+                      r"etnick" + _W, r"národnostn[ej] menšin" + _W],
+        "FAMILY": [r"(?:môj|moja|moje|môjho|mojej|mojou|jeho|jej|ich|svojho|svojej|svoju|svojou|svojim)\s+"
+                   r"(?:manžel(?:a|ovi|om)?|manželk[aouy]|manželke|syn(?:a|ovi|om|ovia)?|dcér[aouy]|dcére|"
+                   r"matk[aouy]|matke|otc(?:a|ovi|om)|otec|brat(?:a|ovi|om)?|sestr[aouy]|sestre|"
+                   r"rodič" + _W + r"|det(?:i|í|om|mi)|star(?:ou|á) mam" + _W + r"|vnuk" + _W + r"|vnučk" + _W + r")"],
+        "GENDER": [r"transgender" + _W, r"transsexu" + _W, r"nebinárn" + _W, r"zmen[auy] pohlavia"],
+    },
+    "pl": {
+        "HEALTH": [r"HIV", r"AIDS", r"nowotw[óo]r" + _W, r"cukrzyc" + _W, r"depresj" + _W, r"schizofreni" + _W,
+                   r"padaczk" + _W, r"epilepsj" + _W, r"gruźlic" + _W, r"demencj" + _W, r"Alzheimer" + _W,
+                   r"psychiatryczn" + _W, r"niepełnosprawn" + _W, r"w ciąży", r"ciąż[ay]", r"diagnoz" + _W,
+                   r"zawał" + _W, r"udar" + _W, r"alkoholi[kz]" + _W, r"choroby psychicznej",
+                   r"choroba psychiczna", r"nowotworow" + _W],
+        "RELIGION": [r"katolik" + _W, r"katolick" + _W, r"protestan" + _W, r"muzułma" + _W, r"islamsk" + _W,
+                     r"żydowsk" + _W, r"Żyd(?:a|ów|zi|owi|em)?", r"chrześcija" + _W, r"buddyst" + _W,
+                     r"ateist" + _W, r"Świadk" + _W + r" Jehowy", r"prawosławn" + _W, r"wyznani" + _W],
+        "POLITICS": [r"komunist" + _W, r"faszyst" + _W, r"anarchist" + _W,
+                     r"członk(?:iem|ini[ąa]?) (?:partii|PZPR|PiS|PO)",
+                     r"związkow(?:iec|ca|cem|cy)", r"poglądy polityczne", r"poglądów politycznych",
+                     r"głosował(?:a|em|am)? na"],
+        "SEXUAL_ORIENTATION": [r"gej" + _W, r"lesbij" + _W, r"homoseksual" + _W, r"biseksual" + _W,
+                               r"heteroseksual" + _W, r"LGBT\w*", r"orientacj[ai] seksualn" + _W],
+        "ETHNICITY": [r"Rom(?:owie|ów|a|ka|ki|om)?", r"romsk" + _W, r"Cygan" + _W, r"cygańsk" + _W,
+                      r"pochodzeni[ea] etniczn" + _W, r"etniczn" + _W, r"mniejszości narodowej"],
+        "FAMILY": [r"(?:mój|moja|moje|mojego|mojej|moją|mojemu|jego|jej|ich|swojego|swojej|swoją|swoim|swojemu)\s+"
+                   r"(?:mąż|męża|mężem|mężowi|żon[aąeyę]|syn(?:a|em|owi|owie)?|córk[aąiię]|córce|matk[aąiię]|"
+                   r"matce|ojc(?:a|em|u)|ojciec|brat(?:a|em|u)?|siostr[aąyę]|siostrze|partner" + _W + r"|"
+                   r"babci[aąe]?|dziadk(?:a|iem|owi)|dziadek|wnuk" + _W + r"|wnuczk" + _W + r"|wuj" + _W + r"|"
+                   r"ciotk" + _W + r"|rodzic" + _W + r"|dzieci" + _W + r"|teści" + _W + r")"],
+        "GENDER": [r"transpłciow" + _W, r"transseksual" + _W, r"niebinarn" + _W, r"interpłciow" + _W,
+                   r"zmian[aęy] płci", r"tożsamoś(?:ć|ci) płciow" + _W],
+    },
+    "sv": {
+        "HEALTH": [r"HIV", r"AIDS", r"cancer", r"tumör" + _W, r"diabetes", r"depression" + _W, r"deprimerad" + _W,
+                   r"schizofreni" + _W, r"epilepsi" + _W, r"tuberkulos", r"demens", r"psykiatrisk" + _W,
+                   r"funktionsnedsättning" + _W, r"gravid" + _W, r"diagnos" + _W, r"hjärtinfarkt", r"stroke",
+                   r"alkoholist" + _W, r"missbruk" + _W],
+        "RELIGION": [r"katolik" + _W, r"katolsk" + _W, r"protestant" + _W, r"muslim" + _W, r"islamsk" + _W,
+                     r"jude", r"judar" + _W, r"judisk" + _W, r"kristen", r"kristna", r"buddhist" + _W,
+                     r"ateist" + _W, r"Jehovas vittne" + _W, r"ortodox" + _W],
+        "POLITICS": [r"kommunist" + _W, r"fascist" + _W, r"anarkist" + _W, r"nazist" + _W,
+                     r"medlem i (?:partiet|[A-ZÅÄÖ]\w*partiet|facket)", r"fackligt? (?:aktiv|medlem)" + _W,
+                     r"politisk[a]? (?:åsikt|uppfattning)" + _W, r"röstade på"],
+        "SEXUAL_ORIENTATION": [r"homosexu" + _W, r"bisexu" + _W, r"heterosexu" + _W, r"lesbisk" + _W, r"(?-i:gay)",
+                               r"HBTQ\w*", r"HBT", r"sexuell läggning"],
+        "ETHNICITY": [r"romer", r"romsk" + _W, r"zigenar" + _W, r"samer", r"samisk" + _W, r"kurd" + _W,
+                      r"etnisk" + _W + r" (?:bakgrund|ursprung|tillhörighet)"],
+        "FAMILY": [r"(?:min|mitt|mina|hans|hennes|deras|din|ditt|dina|sin|sitt|sina|vår|våra)\s+"
+                   r"(?:fru|hustru|make|man|son|söner|dotter|döttrar|mamma|pappa|mor|far|bror|bröder|syster|"
+                   r"systrar|sambo|farmor|farfar|mormor|morfar|barnbarn|farbror|morbror|faster|moster|kusin|"
+                   r"föräldrar|barn)"],
+        "GENDER": [r"transperson" + _W, r"transsexu" + _W, r"icke-binär" + _W, r"intersex" + _W,
+                   r"könsidentitet", r"könskorrigering" + _W, r"könsbyte"],
+    },
+}
+
+#: terms whose case matters (ethnonyms that are also common words or name parts in lower case)
+CASE_SENSITIVE: dict[str, frozenset[str]] = {"cs": frozenset({"ETHNICITY"}), "sk": frozenset({"ETHNICITY"}),
+                                              "pl": frozenset({"ETHNICITY"}), "en": frozenset({"ETHNICITY"})}
+
+
+@cache
+def _patterns(language: str) -> list[tuple[str, re.Pattern[str]]]:
+    out = []
+    for topic, terms in TERMS.get(language, {}).items():
+        flags = 0 if topic in CASE_SENSITIVE.get(language, frozenset()) else re.IGNORECASE
+        body = "|".join(f"(?:{t})" for t in terms)
+        out.append((topic, re.compile(rf"(?<![\w-])(?:{body})(?![\w-])", flags)))
+    return out
+
+
+class SensitiveRecognizer(Recognizer):
+    """Special-category mentions (see module docstring); type = topic, category SENSITIVE."""
+
+    name = "sensitive"
+    priority = PRIORITY_SENSITIVE
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for topic, pattern in _patterns(self.language):
+            for m in pattern.finditer(text):
+                spans.append(CharSpan(m.start(), m.end(), topic, Category.SENSITIVE, self.name, SCORE, self.priority))
+        return sorted(spans, key=lambda s: (s.start, -s.end))
+
+
+def languages() -> list[str]:
+    """Languages with term lists."""
+    return sorted(TERMS)
+
+
+def default_recognizers(language: str) -> list[Recognizer]:
+    """The special-category recognizer of ``language``; none for languages without lists."""
+    return [SensitiveRecognizer(language)] if language in TERMS else []

@@ -1,0 +1,76 @@
+"""Special-category recognizers (psan.tool.recognizers.sensitive) and their place in the pipeline."""
+from __future__ import annotations
+
+import pytest
+
+from psan.tool.categories import category_of
+from psan.tool.model import Category
+from psan.tool.pipeline import Pipeline, default_config
+from psan.tool.recognizers.sensitive import TERMS, TOPICS, SensitiveRecognizer
+
+
+def _found(text: str, lang: str) -> list[tuple[str, str]]:
+    return [(text[s.start:s.end], s.type) for s in SensitiveRecognizer(lang).analyze(text)]
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("en", "In 2007 his wife was diagnosed with paranoid schizophrenia.",
+     [("his wife", "FAMILY"), ("diagnosed", "HEALTH"), ("schizophrenia", "HEALTH")]),
+    ("en", "He is a practising Muslim and a member of the Communist Party.",
+     [("Muslim", "RELIGION"), ("member of the Communist Party", "POLITICS")]),
+    ("cs", "Její syn je homosexuál a trpí cukrovkou.",
+     [("Její syn", "FAMILY"), ("homosexuál", "SEXUAL_ORIENTATION"), ("cukrovkou", "HEALTH")]),
+    ("cs", "Romové z Kladna; pan Roman Novák.", [("Romové", "ETHNICITY")]),
+    ("pl", "Jego żona jest w ciąży, a on jest katolikiem.",
+     [("Jego żona", "FAMILY"), ("w ciąży", "HEALTH"), ("katolikiem", "RELIGION")]),
+    ("sk", "Môj otec bol evanjelik a jeho brat komunista.",
+     [("Môj otec", "FAMILY"), ("evanjelik", "RELIGION"), ("jeho brat", "FAMILY"), ("komunista", "POLITICS")]),
+    ("sv", "Min man är diabetiker? Nej, han har diabetes och är transperson.",
+     [("Min man", "FAMILY"), ("diabetes", "HEALTH"), ("transperson", "GENDER")]),
+])
+def test_topics_per_language(lang: str, text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text, lang) == expected
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "The mother of all battles; Mr Gay lives at 12 Via Roma; the religion section."),
+    ("en", "The applicant's lawyer and the court clerk."),
+    ("cs", "Roman Romanov jel do Říma; matka příroda."),
+    ("pl", "Roman i Romek; matka ziemia."),
+])
+def test_no_flags_on_ordinary_text(lang: str, text: str) -> None:
+    assert _found(text, lang) == []
+
+
+def test_every_language_has_every_topic() -> None:
+    for lang, topics in TERMS.items():
+        assert set(topics) == set(TOPICS), lang
+    assert all(category_of(t) == Category.SENSITIVE for t in TOPICS)
+
+
+def test_default_pipeline_flags_them_as_weak_suggestions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+    assert "sensitive" in default_config("cs")["recognizers"]
+    assert "sensitive" not in default_config("de")["recognizers"]
+    doc = Pipeline({"language": "en", "tokenizer": "regex", "ner": [], "recognizers": ["patterns", "sensitive"]}
+                   ).process("On 3 May 2001 her husband had a heart attack.")
+    flagged = [(doc.span_text(e.first_token, e.end_token), e.type, e.category, e.score) for e in doc.entities
+               if e.source == "sensitive"]
+    assert flagged == [("her husband", "FAMILY", Category.SENSITIVE, 0.3),
+                       ("heart attack", "HEALTH", Category.SENSITIVE, 0.3)]
+
+
+def test_a_name_wins_over_a_topic_on_the_same_text() -> None:
+    from psan.tool.model import CharSpan, Recognizer
+
+    class Fixed(Recognizer):
+        name = "fixed"
+
+        def analyze(self, text, doc):  # noqa: ANN001, ANN201
+            start = text.index("Katolícka")
+            return [CharSpan(start, start + len("Katolícka univerzita"), "ORG", Category.ORGANIZATION, "fixed")]
+
+    pipe = Pipeline({"language": "sk", "tokenizer": "regex", "ner": [], "recognizers": ["sensitive"]})
+    pipe.ner = [Fixed()]
+    doc = pipe.process("Študoval na Katolícka univerzita v Ružomberku.")
+    assert [(e.type, e.category) for e in doc.entities] == [("ORG", Category.ORGANIZATION)]
