@@ -1,0 +1,120 @@
+"""Regression tests for the outside security audit (issue 15), one or more per finding, named after it.
+
+They run against the real PostgreSQL and Redis of ``tests/conftest.py`` (and a real Celery worker
+where a finding involves background work).
+"""
+from __future__ import annotations
+
+import pytest
+
+from psan.store.windows import WINDOW_TOLERANCE, cut_window
+from tests.conftest import login, make_account
+from tests.web.annotate_fixtures import add_document, default_project, join_project, meta_csrf, set_window_size, sql
+
+# --- finding 1: the window-size limit ------------------------------------------------------------------------
+SIZE = 300
+
+
+def _annotator(app, email: str = "annotator@example.org", size: int = SIZE, role: str = "USER"):
+    make_account(app, email, role)
+    join_project(app, default_project(app), email)
+    set_window_size(app, email, size)
+    client = app.test_client()
+    assert login(client, email).status_code == 302
+    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
+    return client
+
+
+def _line_tokens(app, doc: int) -> dict[int, int]:
+    """Token index → length in tokens of the line it belongs to."""
+    text = sql(app, "SELECT text FROM document WHERE id = %s", (doc,))[0]["text"]
+    rows = sql(app, "SELECT idx, start_char FROM token WHERE document_id = %s ORDER BY idx", (doc,))
+    line_of = [text.count("\n", 0, r["start_char"]) for r in rows]
+    lengths: dict[int, int] = {}
+    for line in line_of:
+        lengths[line] = lengths.get(line, 0) + 1
+    return {i: lengths[line] for i, line in enumerate(line_of)}
+
+
+def _assert_windows_bounded(app, doc: int, client, size: int = SIZE, rounds: int = 6) -> int:
+    """Walk through several windows (deciding a span in each) and check every window's size."""
+    line_len = _line_tokens(app, doc)
+    seen = 0
+    for _ in range(rounds):
+        response = client.get("/annotate/api/window")
+        assert response.status_code == 200, response.get_data(as_text=True)
+        data = response.get_json()
+        window = data["window"]
+        if window is None:
+            break
+        width = window["end_token"] - window["first_token"]
+        allowed = size + max(WINDOW_TOLERANCE, line_len[window["first_token"]])
+        assert 0 < width <= allowed, (window, size)
+        assert len(data["tokens"]) == width
+        suspicious = [a for a in data["annotations"] if a["decision"] == "SUSPICIOUS"]
+        seen += 1
+        if not suspicious:
+            break
+        span = suspicious[0]
+        answer = client.post("/annotate/api/decide", json={
+            "document_id": doc, "first_token": span["first_token"], "end_token": span["end_token"],
+            "decision": "PUBLIC", "scope": "token"})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        assert client.post("/annotate/api/next").status_code == 200
+    return seen
+
+
+def test_finding_01_window_never_exceeds_size_list(clean_app):
+    lines = [f"jan.novak{i}@example.org , Praha {i} , tel {i}" for i in range(3000)]
+    lines[1500] = "Petr Svoboda , Brno 1500 , tel 1500"
+    lines[2999] = "Petr Svoboda , Ostrava , tel 2999"
+    doc = add_document(clean_app, "\n".join(lines), [("Petr Svoboda", "P")])
+    tokens = sql(clean_app, "SELECT token_count FROM document WHERE id = %s", (doc,))[0]["token_count"]
+    assert tokens > 30_000
+    assert _assert_windows_bounded(clean_app, doc, _annotator(clean_app)) >= 2
+
+
+def test_finding_01_list_lines_are_sentences():
+    from psan.tool.tokenize import tokenize
+    text = "\n".join(f"Jan Novák {i}, Praha" for i in range(50)) + "\n- item one\n- item two"
+    _, sentences = tokenize(text, "cs")
+    assert len(sentences) == 52
+    _, prose = tokenize("The court decided that\nthe defendant,\nwho was absent, pays.", "en")
+    assert len(prose) == 1
+
+
+def test_finding_01_window_never_exceeds_size_transcript(clean_app):
+    words = [f"slovo{i % 97}" for i in range(4200)]
+    for at in (5, 2100, 4190):
+        words[at:at + 2] = ["Jan", "Novák"]
+    doc = add_document(clean_app, " ".join(words), [("Jan Novák", "P")], language="cs")
+    assert sql(clean_app, "SELECT count(*) AS n FROM sentence WHERE document_id = %s", (doc,))[0]["n"] == 1
+    assert _assert_windows_bounded(clean_app, doc, _annotator(clean_app)) >= 3
+
+
+def test_finding_01_window_never_exceeds_size_one_sentence(clean_app):
+    words = [f"w{i}" for i in range(10_000)]
+    words[7000:7002] = ["Jan", "Novák"]
+    words[9998:10_000] = ["Jan", "Novák"]
+    doc = add_document(clean_app, " ".join(words) + ".", [("Jan Novák", "P")])
+    client = _annotator(clean_app, size=120)
+    assert _assert_windows_bounded(clean_app, doc, client, size=120) >= 2
+    # an admin opening the document anywhere gets the same limit
+    admin = _annotator(clean_app, "admin@example.org", size=200, role="ADMIN")
+    for start in (0, 5000, 9990):
+        response = admin.post("/annotate/api/open", json={"document_id": doc, "start": start})
+        assert response.status_code == 200, response.get_data(as_text=True)
+        window = response.get_json()["window"]
+        assert window["first_token"] <= start < window["end_token"]
+        assert window["end_token"] - window["first_token"] <= 200
+
+
+@pytest.mark.parametrize("centred", [True, False])
+def test_finding_01_cut_window_prefers_line_breaks(centred):
+    line_starts = list(range(10, 1000, 10))  # lines of 10 tokens
+    first, end = cut_window((500, 502), 95, (0, 1000), line_starts, centred)
+    assert first <= 500 < 502 <= end and end - first <= 95
+    assert first in line_starts and end in line_starts
+    # without line breaks: plain token boundaries, exactly the size
+    first, end = cut_window((500, 502), 95, (0, 1000), [], centred)
+    assert first <= 500 and end >= 502 and end - first == 95
