@@ -5,10 +5,9 @@ always finds the NEW document it is asked to process.
 """
 from __future__ import annotations
 
-import io
 from datetime import UTC, datetime
 
-from flask import abort, current_app, flash, jsonify, redirect, render_template, request, send_file, url_for
+from flask import abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
@@ -17,6 +16,7 @@ from psan.access import admin
 from psan.documents import bp
 from psan.documents.forms import ActionForm, UploadForm
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
+from psan.downloads import private_download
 from psan.store import documents as store_documents
 from psan.store import output as store_output
 from psan.store import projects as store_projects
@@ -137,8 +137,7 @@ def download(document_id: int, kind: str):
         suffix, mimetype = f".{kind}.txt", "text/plain"
     if content is None:
         abort(409, gettext("The document is not recognized yet."))
-    return send_file(io.BytesIO(content.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8", as_attachment=True,
-                     download_name=store_output.safe_filename(document["name"], suffix))
+    return private_download(content, mimetype, store_output.safe_filename(document["name"], suffix))
 
 
 @bp.route("/project/<int:project_id>/download/<kind>")
@@ -148,8 +147,7 @@ def download_project(project_id: int, kind: str):
         abort(404)
     project = _project_or_404(project_id)
     data = store_output.project_zip(db.get_conn(), project_id, kind)
-    return send_file(io.BytesIO(data), mimetype="application/zip", as_attachment=True,
-                     download_name=store_output.safe_filename(project["name"], f"-{kind}.zip"))
+    return private_download(data, "application/zip", store_output.safe_filename(project["name"], f"-{kind}.zip"))
 
 
 @bp.route("/<int:document_id>/delete", methods=["POST"])

@@ -25,6 +25,7 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext
 
+from psan.downloads import mark_private
 from psan.tool.csvcell import DANGEROUS_START, escape_cell, unescape_cell  # noqa: F401 - re-exported
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
@@ -50,8 +51,7 @@ def csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[A
         writer.writerow([_cell(value) for value in row])
     response = Response(("\ufeff" + buffer.getvalue()).encode("utf-8"), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "no-store"  # the label key is the pseudonymization secret
-    return response
+    return mark_private(response)  # the label key is the pseudonymization secret
 
 
 @dataclass(frozen=True, slots=True)

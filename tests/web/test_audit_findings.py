@@ -197,3 +197,48 @@ def test_finding_02_csv_injection_tool_keys():
     written = key.to_csv()
     _assert_no_formula([list(r) for r in csv.reader(io.StringIO(written, newline=""))][1:], "=1+1")
     assert PseudonymKey.from_csv(written).entries[0]["original_text"] == "=1+1"
+
+
+# --- finding 11: downloads of personal data are never stored by caches ----------------------------------------
+def test_finding_11_personal_data_downloads_are_no_store(admin_client, evil_project):
+    doc, pid = evil_project["doc"], evil_project["pid"]
+    sql_xml = "UPDATE document SET tagged_xml = '<submission/>' WHERE id = %s"
+    sql(admin_client.application, sql_xml, (doc,))
+    paths = [f"/documents/{doc}/download/{kind}" for kind in ("input", "xml", "tag", "remove", "pseudonymize")]
+    paths += [f"/documents/project/{pid}/download/{kind}" for kind in ("input", "tag", "pseudonymize")]
+    paths += [f"/documents/project/{pid}/key.json", f"/documents/project/{pid}/key.csv",
+              f"/documents/{doc}/history.json", f"/documents/{doc}/history.csv", f"/labels/{pid}/export.csv"]
+    for path in paths:
+        response = admin_client.get(path)
+        assert response.status_code == 200, (path, response.status_code)
+        assert response.headers["Cache-Control"] == "no-store", path
+        assert "no-cache" not in response.headers["Cache-Control"]
+        content_type = response.headers["Content-Type"]
+        assert content_type.count("charset") <= 1, (path, content_type)
+    assert admin_client.get(f"/documents/{doc}/download/input").headers["Content-Type"] == "text/plain; charset=utf-8"
+    # static assets may still be cached
+    assert "no-store" not in admin_client.get("/static/psan.css").headers.get("Cache-Control", "")
+
+
+# --- finding 10: X-Forwarded-For cannot bypass the login rate limit --------------------------------------------
+def test_finding_10_forwarded_for_is_not_trusted_by_default(client, clean_app):
+    from flask import Flask
+
+    from psan.settings import load_config
+    from tests.conftest import TEST_SECRET, csrf_token
+    production = Flask("psan")
+    load_config(production, {"PSAN_CONFIG": "production", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": "postgresql://x"},
+                environ={})
+    assert production.config["PROXY_FIX_X_FOR"] == 0
+    assert clean_app.config["PROXY_FIX_X_FOR"] == 0
+    token = csrf_token(client)
+    statuses = [client.post("/auth/login", data={"email": "x@example.org", "password": "wrong password",
+                                                 "csrf_token": token},
+                            headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code for n in range(12)]
+    assert statuses[-1] == 429 and statuses.count(429) == 2, statuses
+
+
+def test_finding_10_compose_trusts_exactly_its_proxy():
+    from pathlib import Path
+    compose = (Path(__file__).resolve().parents[2] / "docker-compose.yaml").read_text()
+    assert "PSAN_PROXY_FIX_X_FOR: ${PSAN_PROXY_FIX_X_FOR:-1}" in compose
