@@ -32,6 +32,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
+    # rate-limit counters are per instance: two instances sharing a Redis database never share them
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", app.config.get("REDIS_KEY_PREFIX") or "psan")
+    if str(app.config["RATELIMIT_STORAGE_URI"]).startswith(("redis", "rediss")):
+        prefix = app.config["RATELIMIT_KEY_PREFIX"]
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"key_prefix": f"{prefix}:LIMITS"})
     limiter.init_app(app)
     access.init_app(app)
     security.init_app(app)

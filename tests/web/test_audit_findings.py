@@ -242,3 +242,39 @@ def test_finding_10_compose_trusts_exactly_its_proxy():
     from pathlib import Path
     compose = (Path(__file__).resolve().parents[2] / "docker-compose.yaml").read_text()
     assert "PSAN_PROXY_FIX_X_FOR: ${PSAN_PROXY_FIX_X_FOR:-1}" in compose
+
+
+# --- finding 13: every Redis key carries the instance's prefix ------------------------------------------------
+def test_finding_13_redis_keys_carry_the_instance_prefix(client, clean_app, celery_worker):
+    import redis
+
+    from psan.celery.tasks import health_check
+    from tests.conftest import csrf_token
+    prefix = clean_app.config["REDIS_KEY_PREFIX"]
+    assert prefix != "psan"
+    store = redis.Redis.from_url(clean_app.config["REDIS_URL"])
+    token = csrf_token(client)
+    client.post("/auth/login", data={"email": "x@example.org", "password": "wrong password", "csrf_token": token})
+    limiter_keys = [k.decode() for k in store.scan_iter("*LIMITER*")]
+    assert limiter_keys and any(k.startswith(f"{prefix}:LIMITS:LIMITER/{prefix}/") for k in limiter_keys)
+    with clean_app.app_context():
+        result = health_check.delay("prefixed")
+        assert result.get(timeout=30)["nonce"] == "prefixed"
+    assert store.exists(f"{prefix}:celery-task-meta-{result.id}")
+    assert not store.exists(f"celery-task-meta-{result.id}")
+    # the queue bindings of this instance are prefixed too
+    assert any(k.decode().startswith(f"{prefix}:_kombu.binding.") for k in store.scan_iter(f"{prefix}:_kombu*"))
+
+
+def test_finding_13_rate_limit_prefix_follows_redis_key_prefix(database_url, redis_url):
+    import subprocess
+    import sys
+    code = ("from psan import create_app; from tests.conftest import app_config; import sys; "
+            "c = app_config(sys.argv[1], sys.argv[2], REDIS_KEY_PREFIX='inst-b'); c.pop('RATELIMIT_KEY_PREFIX'); "
+            "app = create_app(c); celery = app.extensions['celery'].conf; "
+            "print(app.config['RATELIMIT_KEY_PREFIX'], app.config['RATELIMIT_STORAGE_OPTIONS']['key_prefix'], "
+            "celery.broker_transport_options['global_keyprefix'], "
+            "celery.result_backend_transport_options['global_keyprefix'])")
+    out = subprocess.run([sys.executable, "-c", code, database_url, redis_url], capture_output=True, text=True,
+                         check=True, timeout=120).stdout.split()
+    assert out == ["inst-b", "inst-b:LIMITS", "inst-b:", "inst-b:"]
