@@ -62,6 +62,8 @@ def login():
 @bp.route("/logout", methods=["POST"])
 @public
 def logout():
+    if current_user.is_authenticated:
+        accounts.end_sessions(current_user.id)  # saved session and remember cookies stop working too
     logout_user()
     flash(gettext("You have been logged out."), "info")
     return redirect(url_for("auth.login"))

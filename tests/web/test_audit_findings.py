@@ -278,3 +278,63 @@ def test_finding_13_rate_limit_prefix_follows_redis_key_prefix(database_url, red
     out = subprocess.run([sys.executable, "-c", code, database_url, redis_url], capture_output=True, text=True,
                          check=True, timeout=120).stdout.split()
     assert out == ["inst-b", "inst-b:LIMITS", "inst-b:", "inst-b:"]
+
+
+# --- finding 6: sessions end server-side -----------------------------------------------------------------------
+def _saved_cookies(client) -> dict[str, str]:
+    return {name: client.get_cookie(name).value for name in ("session", "remember_token") if client.get_cookie(name)}
+
+
+def _replay(app, cookies: dict[str, str]) -> int:
+    thief = app.test_client()
+    for name, value in cookies.items():
+        thief.set_cookie(name, value)
+    return thief.get("/auth/password").status_code
+
+
+def _remembered_login(app, email: str):
+    from tests.conftest import PASSWORD, csrf_token
+    client = app.test_client()
+    response = client.post("/auth/login", data={"email": email, "password": PASSWORD, "remember": "y",
+                                                 "csrf_token": csrf_token(client)})
+    assert response.status_code == 302
+    cookies = _saved_cookies(client)
+    assert set(cookies) == {"session", "remember_token"} and _replay(app, cookies) == 200
+    return client, cookies
+
+
+def test_finding_06_logout_ends_saved_session_and_remember_cookies(clean_app):
+    from tests.conftest import csrf_token
+    make_account(clean_app, "a@example.org")
+    client, cookies = _remembered_login(clean_app, "a@example.org")
+    assert _replay(clean_app, {"remember_token": cookies["remember_token"]}) == 200
+    assert client.post("/auth/logout", data={"csrf_token": csrf_token(client, "/auth/password")}).status_code == 302
+    assert _replay(clean_app, cookies) == 302
+    assert _replay(clean_app, {"session": cookies["session"]}) == 302
+    assert _replay(clean_app, {"remember_token": cookies["remember_token"]}) == 302
+
+
+def test_finding_06_deactivation_ends_sessions_for_good(clean_app, admin_client):
+    from tests.conftest import csrf_token
+    from tests.web.helpers import account_id
+    make_account(clean_app, "b@example.org")
+    _, cookies = _remembered_login(clean_app, "b@example.org")
+    uid = account_id(clean_app, "b@example.org")
+    token = csrf_token(admin_client, f"/users/{uid}")
+    form = {"name": "b", "role": "USER", "window_size": 300, "csrf_token": token}
+    assert admin_client.post(f"/users/{uid}", data=form).status_code == 302  # "active" unticked
+    assert sql(clean_app, "SELECT active FROM account WHERE id = %s", (uid,))[0]["active"] is False
+    assert admin_client.post(f"/users/{uid}", data={**form, "active": "y"}).status_code == 302
+    assert _replay(clean_app, cookies) == 302
+    assert _replay(clean_app, {"remember_token": cookies["remember_token"]}) == 302
+
+
+def test_finding_06_remember_cookie_lifetime_is_short_and_configurable(clean_app):
+    make_account(clean_app, "c@example.org")
+    client, _ = _remembered_login(clean_app, "c@example.org")
+    assert clean_app.config["REMEMBER_COOKIE_DURATION"] == 14 * 24 * 3600
+    cookie = client.get_cookie("remember_token")
+    import datetime
+    assert cookie.expires is not None
+    left = cookie.expires.replace(tzinfo=datetime.UTC) - datetime.datetime.now(datetime.UTC)
+    assert datetime.timedelta(days=13) < left <= datetime.timedelta(days=14, minutes=1)
