@@ -338,3 +338,71 @@ def test_finding_06_remember_cookie_lifetime_is_short_and_configurable(clean_app
     assert cookie.expires is not None
     left = cookie.expires.replace(tzinfo=datetime.UTC) - datetime.datetime.now(datetime.UTC)
     assert datetime.timedelta(days=13) < left <= datetime.timedelta(days=14, minutes=1)
+
+
+# --- finding 9: CSRF rotation at login, rate-limited password change, password policy -------------------------
+def test_finding_09_csrf_token_rotates_at_login(clean_app):
+    from tests.conftest import PASSWORD, csrf_token
+    make_account(clean_app, "d@example.org")
+    client = clean_app.test_client()
+    before = csrf_token(client)
+    with client.session_transaction() as session:
+        raw_before = session["csrf_token"]
+    assert client.post("/auth/login", data={"email": "d@example.org", "password": PASSWORD,
+                                            "csrf_token": before}).status_code == 302
+    with client.session_transaction() as session:
+        assert session.get("csrf_token") != raw_before
+    after = csrf_token(client, "/auth/password")
+    assert after != before
+    # the token from before the login no longer works
+    assert client.post("/auth/logout", data={"csrf_token": before}).status_code == 400
+    assert client.post("/auth/logout", data={"csrf_token": after}).status_code == 302
+
+
+def test_finding_09_password_change_is_rate_limited(clean_app):
+    from tests.conftest import csrf_token
+    make_account(clean_app, "e@example.org")
+    client = clean_app.test_client()
+    assert login(client, "e@example.org").status_code == 302
+    token = csrf_token(client, "/auth/password")
+    statuses = [client.post("/auth/password", data={"current": f"guess number {n}", "password": "Xk3-plover-tangent",
+                                                     "confirm": "Xk3-plover-tangent", "csrf_token": token}).status_code
+                for n in range(11)]
+    assert statuses[:10] == [200] * 10 and statuses[10] == 429, statuses
+
+
+@pytest.mark.parametrize("password", ["aaaaaaaaaa", "1234567890", "abcdefghij", "password123", "qwertyuiop",
+                                      "iloveyou2024", "f@example.org", "F@Example.org", "abcabcabcabc",
+                                      "correct horse battery staple"])
+def test_finding_09_weak_passwords_are_refused(clean_app, password):
+    from tests.conftest import csrf_token
+    make_account(clean_app, "f@example.org")
+    client = clean_app.test_client()
+    assert login(client, "f@example.org").status_code == 302
+    response = client.post("/auth/password", data={"current": "correct horse battery staple", "password": password,
+                                                   "confirm": password,
+                                                   "csrf_token": csrf_token(client, "/auth/password")})
+    assert response.status_code == 200
+    assert "invalid-feedback" in response.get_data(as_text=True) or "is-invalid" in response.get_data(as_text=True)
+    assert login(clean_app.test_client(), "f@example.org").status_code == 302  # the old password still works
+
+
+def test_finding_09_policy_applies_to_every_password_form(clean_app, admin_client):
+    from psan.password_policy import common_passwords
+    from tests.conftest import csrf_token
+    assert len(common_passwords()) > 5000 and "password1" in common_passwords()
+    token = csrf_token(admin_client, "/users/new")
+    base = {"name": "G", "role": "USER", "window_size": 300, "active": "y", "csrf_token": token}
+    weak = admin_client.post("/users/new", data={**base, "email": "g@example.org", "password": "g@example.org"})
+    assert weak.status_code == 200 and not sql(clean_app, "SELECT 1 FROM account WHERE email = 'g@example.org'")
+    good = admin_client.post("/users/new", data={**base, "email": "g@example.org", "password": "Xk3-plover-tangent"})
+    assert good.status_code == 302
+    # a reset link refuses the account's e-mail too
+    from psan import accounts, tokens
+    with clean_app.test_request_context():
+        link_token = tokens.make_reset_token(accounts.get_by_email("g@example.org"))
+    client = clean_app.test_client()
+    page = f"/auth/reset/{link_token}"
+    response = client.post(page, data={"password": "G@example.org", "confirm": "G@example.org",
+                                       "csrf_token": csrf_token(client, page)})
+    assert response.status_code == 200 and "e-mail" in response.get_data(as_text=True)
