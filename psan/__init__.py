@@ -23,7 +23,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         n = int(app.config["PROXY_FIX_X_FOR"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
 
-    from psan import access, db, errors, i18n, security
+    from psan import access, db, errors, i18n, input_guard, security
     from psan.accounts import login_manager
     from psan.extensions import bootstrap, csrf, limiter
     db.init_app(app)
@@ -39,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"key_prefix": f"{prefix}:LIMITS"})
     limiter.init_app(app)
     access.init_app(app)
+    input_guard.init_app(app)
     security.init_app(app)
     errors.init_app(app)
 

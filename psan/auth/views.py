@@ -23,7 +23,7 @@ LOGIN_FAILED = lazy_gettext("Invalid e-mail or password.")
 def _safe_next(target: str | None) -> str:
     """Only follow same-site relative redirects (no open redirect through ``?next=``)."""
     if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc \
-            and "\\" not in target:
+            and "\\" not in target and target.isprintable():  # no CR/LF (header injection) nor controls
         return target
     return url_for("main.index")
 

@@ -12,6 +12,7 @@ from flask_babel import gettext
 
 from psan import db
 from psan.access import admin
+from psan.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
 from psan.projects import bp
 from psan.projects.forms import ConfirmDeleteForm, ProjectForm
 from psan.store import projects as store_projects
@@ -40,6 +41,12 @@ def _parse_pipeline(form: ProjectForm) -> tuple[dict | None, bool]:
     except ValueError as exc:
         form.pipeline.errors.append(gettext("Invalid JSON: %(error)s", error=exc))
         return None, False
+    except RecursionError:
+        raise BadInput(gettext("The JSON is nested too deeply (at most %(depth)s levels).",
+                               depth=MAX_JSON_DEPTH)) from None
+    problem = json_problem(config)
+    if problem:
+        raise BadInput(problem)  # a 400: no pipeline is ever nested like this
     error = validate_config(config, form.language.data)
     if error:
         form.pipeline.errors.append(error)
