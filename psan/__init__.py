@@ -23,13 +23,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         n = int(app.config["PROXY_FIX_X_FOR"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
 
-    from psan import access, db, errors, i18n, input_guard, security
+    from psan import access, db, errors, i18n, input_guard, names, security
     from psan.accounts import login_manager
     from psan.extensions import bootstrap, csrf, limiter
     db.init_app(app)
     csrf.init_app(app)
     bootstrap.init_app(app)
     i18n.init_app(app)
+    names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     # rate-limit counters are per instance: two instances sharing a Redis database never share them

@@ -12,6 +12,7 @@ from flask_babel import lazy_gettext
 from flask_login import LoginManager, UserMixin
 
 from psan import db
+from psan.names import clean_name
 from psan.passwords import hash_password
 
 
@@ -98,7 +99,8 @@ def create(email: str, name: str, role: Role, password: str | None, window_size:
     try:
         row = db.query_one(
             INSERT_SQL,
-            (normalize_email(email), name.strip(), role.value, hash_password(password) if password else None, window),
+            (normalize_email(email), clean_name(name), role.value, hash_password(password) if password else None,
+             window),
             conn,
         )
     except psycopg2.errors.UniqueViolation as exc:
@@ -131,7 +133,7 @@ def update(account_id: int, *, name: str, role: Role, window_size: int, active: 
     # deactivation ends every session for good: reactivating the account does not revive them
     db.execute("UPDATE account SET name = %s, role = %s, window_size = %s, active = %s, "
                "session_version = session_version + CASE WHEN active AND NOT %s THEN 1 ELSE 0 END WHERE id = %s",
-               (name.strip(), role.value, window_size, active, active, account_id), conn)
+               (clean_name(name), role.value, window_size, active, active, account_id), conn)
 
 
 def delete(account_id: int, conn=None) -> None:

@@ -506,3 +506,69 @@ def test_finding_07_crlf_in_next_after_login(clean_app):
                            data={"email": "h@example.org", "password": PASSWORD, "csrf_token": token})
     assert response.status_code == 302
     assert response.headers["Location"] == "/" and "evil" not in str(response.headers)
+
+
+# --- finding 8: bidirectional and zero-width characters in names ----------------------------------------------
+RLO, ZWSP = "\u202e", "\u200b"
+
+
+def test_finding_08_controls_are_stripped_from_names(admin_client, clean_app, celery_worker):
+    import io
+
+    from tests.conftest import csrf_token
+    from tests.web.helpers import default_project as project_id
+    token = csrf_token(admin_client, "/users/new")
+    assert admin_client.post("/users/new", data={"email": "i@example.org", "name": f"Eve{RLO}gnp.exe{ZWSP}",
+                                                 "role": "USER", "window_size": 300, "active": "y",
+                                                 "password": "Xk3-plover-tangent", "csrf_token": token}
+                             ).status_code == 302
+    assert sql(clean_app, "SELECT name FROM account WHERE email = 'i@example.org'")[0]["name"] == "Evegnp.exe"
+    token = csrf_token(admin_client, "/projects/new")
+    assert admin_client.post("/projects/new", data={"name": f"{RLO}Secret{ZWSP} files", "language": "en",
+                                                   "public_threshold": 1, "private_threshold": -1,
+                                                   "csrf_token": token}).status_code == 302
+    assert sql(clean_app, "SELECT 1 FROM project WHERE name = 'Secret files'")
+    only_controls = admin_client.post("/projects/new", data={"name": RLO + ZWSP, "language": "en",
+                                                            "public_threshold": 1, "private_threshold": -1,
+                                                            "csrf_token": token})
+    assert only_controls.status_code == 200 and "The name is empty" in only_controls.get_data(as_text=True)
+    token = csrf_token(admin_client, "/documents/upload")
+    response = admin_client.post("/documents/upload", data={
+        "project": project_id(clean_app), "language": "", "csrf_token": token,
+        "files": (io.BytesIO(b"Hello world."), f"report{RLO}txt.exe{ZWSP}.txt")}, content_type="multipart/form-data")
+    assert response.status_code in (200, 302)
+    assert sql(clean_app, "SELECT name FROM document")[0]["name"] == "reporttxt.exe.txt"
+
+
+def test_finding_08_label_names_with_controls_are_refused(admin_client, clean_app):
+    from tests.web.helpers import default_project as project_id
+    headers = {"X-CSRFToken": meta_csrf(admin_client)}
+    for name in (f"evil{RLO}", f"zero{ZWSP}width", "bom\ufeff", "\u2066isolate"):
+        response = admin_client.post(f"/labels/api/{project_id(clean_app)}", json={"name": name}, headers=headers)
+        assert response.status_code == 400 and "control characters" in response.get_json()["error"], name
+    assert not sql(clean_app, "SELECT 1 FROM label")
+
+
+def test_finding_08_user_text_is_isolated_in_pages(admin_client, clean_app):
+    import re
+
+    from tests.web.helpers import add_label, add_rule
+    from tests.web.helpers import default_project as project_id
+    pid = project_id(clean_app)
+    legacy = f"old{RLO}name"  # stored before names were cleaned
+    sql(clean_app, "UPDATE account SET name = %s WHERE email = 'admin@example.org'", (legacy,))
+    sql(clean_app, "UPDATE project SET name = %s WHERE id = %s", (legacy, pid))
+    add_label(clean_app, pid, legacy)
+    add_rule(clean_app, pid, legacy)
+    add_document(clean_app, "Some text.", name=legacy)
+    for path in ("/", "/users/", "/projects/", f"/labels/?project={pid}", f"/rules/?project={pid}",
+                 f"/documents/?project={pid}"):
+        page = admin_client.get(path).get_data(as_text=True)
+        assert f"<bdi>{legacy}</bdi>" in page, path
+        # everywhere else than in <option> (isolated by CSS, cannot hold markup) and <title> (plain text)
+        rest = re.sub(r"<option[^>]*>.*?</option>|<title>.*?</title>", "", page, flags=re.S)
+        assert rest.count(legacy) == rest.count(f"<bdi>{legacy}</bdi>"), path
+    css = admin_client.get("/static/psan.css").get_data(as_text=True)
+    assert "unicode-bidi: isolate" in css
+    js = admin_client.get("/static/annotate.js").get_data(as_text=True)
+    assert "setIsolated(els.where" in js
