@@ -89,7 +89,7 @@ def upload():
     project = _project_or_404(form.project.data)
     language = form.language.data or project["language"]
     limits = Limits(current_app.config["MAX_DOCUMENT_CHARS"], current_app.config["MAX_ZIP_MEMBERS"],
-                    current_app.config["MAX_ZIP_UNCOMPRESSED"])
+                    current_app.config["MAX_ZIP_UNCOMPRESSED"], confirm_conversion=bool(form.confirm_conversion.data))
     accepted: list[TextFile] = []
     errors: list[str] = []
     if (form.text.data or "").strip():

@@ -561,14 +561,50 @@ def test_finding_08_user_text_is_isolated_in_pages(admin_client, clean_app):
     add_label(clean_app, pid, legacy)
     add_rule(clean_app, pid, legacy)
     add_document(clean_app, "Some text.", name=legacy)
+    assert f"<bdi>{legacy}</bdi>" in admin_client.get("/").get_data(as_text=True)  # navbar and welcome
     for path in ("/", "/users/", "/projects/", f"/labels/?project={pid}", f"/rules/?project={pid}",
                  f"/documents/?project={pid}"):
         page = admin_client.get(path).get_data(as_text=True)
-        assert f"<bdi>{legacy}</bdi>" in page, path
-        # everywhere else than in <option> (isolated by CSS, cannot hold markup) and <title> (plain text)
+        # inline user text is in <bdi>; a table cell holding only the name is a bidi paragraph of its own;
+        # <option> (isolated by CSS) cannot hold markup and <title> is plain text
         rest = re.sub(r"<option[^>]*>.*?</option>|<title>.*?</title>", "", page, flags=re.S)
-        assert rest.count(legacy) == rest.count(f"<bdi>{legacy}</bdi>"), path
+        isolated = rest.count(f"<bdi>{legacy}</bdi>") + len(re.findall(f"<td[^>]*>{legacy}</td>", rest))
+        assert rest.count(legacy) == isolated, path
     css = admin_client.get("/static/psan.css").get_data(as_text=True)
     assert "unicode-bidi: isolate" in css
     js = admin_client.get("/static/annotate.js").get_data(as_text=True)
     assert "setIsolated(els.where" in js
+
+
+# --- finding 14: mostly-UTF-8 input is not silently garbled ----------------------------------------------------
+def test_finding_14_mostly_utf8_needs_confirmation_and_shows_a_preview(admin_client, clean_app, celery_worker):
+    import html
+    import io
+
+    from psan.documents.upload import UploadError, decode
+    from tests.conftest import csrf_token
+    from tests.web.helpers import default_project as project_id
+    damaged = b"Hello \xed\xa0\x80 John"
+    with clean_app.test_request_context(), pytest.raises(UploadError, match="almost UTF-8"):
+        decode(damaged, "a.txt", 1000)
+    with clean_app.test_request_context():
+        broken_utf8 = "Žluťoučký kůň".encode() + b"\xff"
+        with pytest.raises(UploadError, match="1 bytes are invalid"):
+            decode(broken_utf8, "b.txt", 1000)
+        # a real single-byte text is still detected and converted without asking
+        cp1250 = decode("Příliš žluťoučký kůň úpěl ďábelské ódy, řekl pan Dvořák.".encode("cp1250"), "c.txt", 1000)
+        assert cp1250.text.startswith("Příliš") and cp1250.note
+    token = csrf_token(admin_client, "/documents/upload")
+    form = {"project": project_id(clean_app), "language": "", "csrf_token": token}
+    refused = admin_client.post("/documents/upload", data={**form, "files": (io.BytesIO(damaged), "a.txt")},
+                                content_type="multipart/form-data")
+    assert refused.status_code == 400
+    page = html.unescape(refused.get_data(as_text=True))
+    assert "almost UTF-8" in page and "Hello ��� John" in page  # the preview of both readings
+    assert not sql(clean_app, "SELECT 1 FROM document")
+    confirmed = admin_client.post("/documents/upload", data={**form, "confirm_conversion": "y",
+                                                             "files": (io.BytesIO(damaged), "a.txt")},
+                                  content_type="multipart/form-data")
+    assert confirmed.status_code == 302
+    [doc] = sql(clean_app, "SELECT text FROM document")
+    assert doc["text"].startswith("Hello ") and doc["text"].endswith(" John")
