@@ -245,18 +245,13 @@ def test_finding_10_compose_trusts_exactly_its_proxy():
 
 
 # --- finding 13: every Redis key carries the instance's prefix ------------------------------------------------
-def test_finding_13_redis_keys_carry_the_instance_prefix(client, clean_app, celery_worker):
+def test_finding_13_redis_keys_carry_the_instance_prefix(clean_app, celery_worker):
     import redis
 
     from psan.celery.tasks import health_check
-    from tests.conftest import csrf_token
     prefix = clean_app.config["REDIS_KEY_PREFIX"]
     assert prefix != "psan"
     store = redis.Redis.from_url(clean_app.config["REDIS_URL"])
-    token = csrf_token(client)
-    client.post("/auth/login", data={"email": "x@example.org", "password": "wrong password", "csrf_token": token})
-    limiter_keys = [k.decode() for k in store.scan_iter("*LIMITER*")]
-    assert limiter_keys and any(k.startswith(f"{prefix}:LIMITS:LIMITER/{prefix}/") for k in limiter_keys)
     with clean_app.app_context():
         result = health_check.delay("prefixed")
         assert result.get(timeout=30)["nonce"] == "prefixed"
@@ -266,18 +261,34 @@ def test_finding_13_redis_keys_carry_the_instance_prefix(client, clean_app, cele
     assert any(k.decode().startswith(f"{prefix}:_kombu.binding.") for k in store.scan_iter(f"{prefix}:_kombu*"))
 
 
-def test_finding_13_rate_limit_prefix_follows_redis_key_prefix(database_url, redis_url):
+RATE_LIMIT_PROBE = """
+import sys, uuid
+import redis
+from psan import create_app
+from tests.conftest import app_config, csrf_token
+prefix = f"inst-{uuid.uuid4().hex[:8]}"
+config = app_config(sys.argv[1], sys.argv[2], REDIS_KEY_PREFIX=prefix)
+config.pop("RATELIMIT_KEY_PREFIX")
+app = create_app(config)
+client = app.test_client()
+client.post("/auth/login", data={"email": "x@example.org", "password": "wrong", "csrf_token": csrf_token(client)})
+celery = app.extensions["celery"].conf
+keys = [k.decode() for k in redis.Redis.from_url(sys.argv[2]).scan_iter(f"*{prefix}*")]
+print(prefix, app.config["RATELIMIT_KEY_PREFIX"], app.config["RATELIMIT_STORAGE_OPTIONS"]["key_prefix"],
+      celery.broker_transport_options["global_keyprefix"], celery.result_backend_transport_options["global_keyprefix"],
+      all(k.startswith(prefix + ":LIMITS:LIMITER/" + prefix + "/") for k in keys) and len(keys) > 0)
+"""
+
+
+def test_finding_13_rate_limit_keys_follow_redis_key_prefix(database_url, redis_url):
+    """A fresh process (the limiter extension is global): an instance's login counters live under its prefix."""
     import subprocess
     import sys
-    code = ("from psan import create_app; from tests.conftest import app_config; import sys; "
-            "c = app_config(sys.argv[1], sys.argv[2], REDIS_KEY_PREFIX='inst-b'); c.pop('RATELIMIT_KEY_PREFIX'); "
-            "app = create_app(c); celery = app.extensions['celery'].conf; "
-            "print(app.config['RATELIMIT_KEY_PREFIX'], app.config['RATELIMIT_STORAGE_OPTIONS']['key_prefix'], "
-            "celery.broker_transport_options['global_keyprefix'], "
-            "celery.result_backend_transport_options['global_keyprefix'])")
-    out = subprocess.run([sys.executable, "-c", code, database_url, redis_url], capture_output=True, text=True,
-                         check=True, timeout=120).stdout.split()
-    assert out == ["inst-b", "inst-b:LIMITS", "inst-b:", "inst-b:"]
+    from pathlib import Path
+    out = subprocess.run([sys.executable, "-c", RATE_LIMIT_PROBE, database_url, redis_url], capture_output=True,
+                         text=True, check=True, timeout=120, cwd=Path(__file__).resolve().parents[2]).stdout.split()
+    prefix = out[0]
+    assert out[1:] == [prefix, f"{prefix}:LIMITS", f"{prefix}:", f"{prefix}:", "True"]
 
 
 # --- finding 6: sessions end server-side -----------------------------------------------------------------------
@@ -552,15 +563,13 @@ def test_finding_08_label_names_with_controls_are_refused(admin_client, clean_ap
 def test_finding_08_user_text_is_isolated_in_pages(admin_client, clean_app):
     import re
 
-    from tests.web.helpers import add_label, add_rule
-    from tests.web.helpers import default_project as project_id
-    pid = project_id(clean_app)
+    from tests.web.helpers import add_label, add_rule, new_project
     legacy = f"old{RLO}name"  # stored before names were cleaned
+    pid = new_project(clean_app, legacy)
     sql(clean_app, "UPDATE account SET name = %s WHERE email = 'admin@example.org'", (legacy,))
-    sql(clean_app, "UPDATE project SET name = %s WHERE id = %s", (legacy, pid))
     add_label(clean_app, pid, legacy)
     add_rule(clean_app, pid, legacy)
-    add_document(clean_app, "Some text.", name=legacy)
+    add_document(clean_app, "Some text.", name=legacy, project_id=pid)
     assert f"<bdi>{legacy}</bdi>" in admin_client.get("/").get_data(as_text=True)  # navbar and welcome
     for path in ("/", "/users/", "/projects/", f"/labels/?project={pid}", f"/rules/?project={pid}",
                  f"/documents/?project={pid}"):
