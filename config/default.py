@@ -51,6 +51,8 @@ REMEMBER_COOKIE_HTTPONLY = True
 REMEMBER_COOKIE_SAMESITE = "Lax"
 REMEMBER_COOKIE_SECURE = False
 PERMANENT_SESSION_LIFETIME = 12 * 3600
+#: seconds the "remember me" cookie keeps an account logged in (logout ends it earlier, server-side)
+REMEMBER_COOKIE_DURATION = 14 * 24 * 3600
 WTF_CSRF_TIME_LIMIT = None  # the token lives as long as the session; annotation sessions are long
 BOOTSTRAP_SERVE_LOCAL = True  # never load Bootstrap from a CDN
 #: number of reverse proxies in front of the app whose X-Forwarded-* headers are trusted

@@ -23,17 +23,24 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         n = int(app.config["PROXY_FIX_X_FOR"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
 
-    from psan import access, db, errors, i18n, security
+    from psan import access, db, errors, i18n, input_guard, names, security
     from psan.accounts import login_manager
     from psan.extensions import bootstrap, csrf, limiter
     db.init_app(app)
     csrf.init_app(app)
     bootstrap.init_app(app)
     i18n.init_app(app)
+    names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
+    # rate-limit counters are per instance: two instances sharing a Redis database never share them
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", app.config.get("REDIS_KEY_PREFIX") or "psan")
+    if str(app.config["RATELIMIT_STORAGE_URI"]).startswith(("redis", "rediss")):
+        prefix = app.config["RATELIMIT_KEY_PREFIX"]
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"key_prefix": f"{prefix}:LIMITS"})
     limiter.init_app(app)
     access.init_app(app)
+    input_guard.init_app(app)
     security.init_app(app)
     errors.init_app(app)
 

@@ -12,6 +12,7 @@ from flask_babel import lazy_gettext
 from flask_login import LoginManager, UserMixin
 
 from psan import db
+from psan.names import clean_name
 from psan.passwords import hash_password
 
 
@@ -33,6 +34,7 @@ class Account(UserMixin):
     window_size: int
     active: bool
     password_hash: str | None = None
+    session_version: int = 0
 
     @property
     def is_admin(self) -> bool:
@@ -43,13 +45,15 @@ class Account(UserMixin):
         return self.active
 
     def get_id(self) -> str:
-        # the session is bound to the password: changing or resetting it logs out every other session
-        return f"{self.id}:{password_fingerprint(self.password_hash)}"
+        # the session is bound to the password (changing or resetting it logs out every other session)
+        # and to the session version (logout and deactivation end every saved session server-side)
+        return f"{self.id}:{password_fingerprint(self.password_hash)}:{self.session_version}"
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Account:
         return cls(id=row["id"], email=row["email"], name=row["name"], role=Role(row["role"]),
-                   window_size=row["window_size"], active=row["active"], password_hash=row.get("password_hash"))
+                   window_size=row["window_size"], active=row["active"], password_hash=row.get("password_hash"),
+                   session_version=row.get("session_version") or 0)
 
 
 def password_fingerprint(password_hash: str | None) -> str:
@@ -57,11 +61,12 @@ def password_fingerprint(password_hash: str | None) -> str:
     return hashlib.sha256((password_hash or "").encode()).hexdigest()[:16]
 
 
-SELECT_SQL = "SELECT id, email, name, role, window_size, active, password_hash FROM account"
+SELECT_SQL = "SELECT id, email, name, role, window_size, active, password_hash, session_version FROM account"
 
 
 INSERT_SQL = ("INSERT INTO account (email, name, role, password_hash, window_size) "
-              "VALUES (%s, %s, %s, %s, %s) RETURNING id, email, name, role, window_size, active, password_hash")
+              "VALUES (%s, %s, %s, %s, %s) RETURNING id, email, name, role, window_size, active, password_hash, "
+              "session_version")
 
 
 def normalize_email(email: str) -> str:
@@ -94,7 +99,8 @@ def create(email: str, name: str, role: Role, password: str | None, window_size:
     try:
         row = db.query_one(
             INSERT_SQL,
-            (normalize_email(email), name.strip(), role.value, hash_password(password) if password else None, window),
+            (normalize_email(email), clean_name(name), role.value, hash_password(password) if password else None,
+             window),
             conn,
         )
     except psycopg2.errors.UniqueViolation as exc:
@@ -124,8 +130,10 @@ def update(account_id: int, *, name: str, role: Role, window_size: int, active: 
         raise AccountError(lazy_gettext("No such account."))
     if current.is_admin and current.active and (role is not Role.ADMIN or not active):
         _ensure_not_last_admin(account_id, conn)
-    db.execute("UPDATE account SET name = %s, role = %s, window_size = %s, active = %s WHERE id = %s",
-               (name.strip(), role.value, window_size, active, account_id), conn)
+    # deactivation ends every session for good: reactivating the account does not revive them
+    db.execute("UPDATE account SET name = %s, role = %s, window_size = %s, active = %s, "
+               "session_version = session_version + CASE WHEN active AND NOT %s THEN 1 ELSE 0 END WHERE id = %s",
+               (clean_name(name), role.value, window_size, active, active, account_id), conn)
 
 
 def delete(account_id: int, conn=None) -> None:
@@ -135,6 +143,11 @@ def delete(account_id: int, conn=None) -> None:
     if current.is_admin and current.active:
         _ensure_not_last_admin(account_id, conn)
     db.execute("DELETE FROM account WHERE id = %s", (account_id,), conn)
+
+
+def end_sessions(account_id: int, conn=None) -> None:
+    """Invalidate every session and remember cookie of the account (server-side logout)."""
+    db.execute("UPDATE account SET session_version = session_version + 1 WHERE id = %s", (account_id,), conn)
 
 
 def record_login(account_id: int) -> None:
@@ -149,11 +162,13 @@ login_manager.session_protection = "basic"
 
 @login_manager.user_loader
 def _load_user(session_id: str) -> Account | None:
-    account_id, _, fingerprint = session_id.partition(":")
+    account_id, _, rest = session_id.partition(":")
+    fingerprint, _, version = rest.partition(":")
     try:
         account = get(int(account_id))
     except (TypeError, ValueError):
         return None
-    if account is None or not account.active or fingerprint != password_fingerprint(account.password_hash):
+    if account is None or not account.active or fingerprint != password_fingerprint(account.password_hash) \
+            or version != str(account.session_version):
         return None
     return account

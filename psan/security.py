@@ -5,7 +5,7 @@ policy can forbid everything else; nothing a document contains can run as code i
 """
 from __future__ import annotations
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, has_request_context, request
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -32,10 +32,16 @@ def add_security_headers(response: Response) -> Response:
     hsts = current_app.config.get("HSTS_SECONDS")
     if hsts:
         headers.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}; includeSubDomains")
-    if response.mimetype == "text/html" or response.mimetype == "application/json":
-        # pages show personal data: never keep them in shared caches
-        headers.setdefault("Cache-Control", "no-store")
+    if not _is_static():
+        # pages, API answers and downloads carry personal data: no cache may keep them (a view's
+        # weaker "no-cache", e.g. from send_file, is replaced too)
+        headers["Cache-Control"] = "no-store"
     return response
+
+
+def _is_static() -> bool:
+    endpoint = request.endpoint if has_request_context() else None
+    return bool(endpoint) and (endpoint == "static" or endpoint.endswith(".static"))
 
 
 def init_app(app: Flask) -> None:

@@ -5,6 +5,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, Email, EqualTo, Length, ValidationError
 
+from psan import password_policy
+
 
 def _strong_enough(form, field) -> None:
     minimum = current_app.config["PASSWORD_MIN_LENGTH"]
@@ -27,11 +29,28 @@ class NewPasswordForm(FlaskForm):
                             validators=[DataRequired(),
                                         EqualTo("password", message=lazy_gettext("The passwords differ."))])
     submit = SubmitField(lazy_gettext("Set password"))
+    #: e-mail of the account whose password is being set (the view sets it when it knows the account)
+    account_email: str | None = None
+
+    def _policy_context(self) -> tuple[str | None, str | None]:
+        """(e-mail, current password) the new password must differ from."""
+        return self.account_email, None
+
+    def validate_password(self, field) -> None:
+        if field.errors:
+            return
+        email, current = self._policy_context()
+        message = password_policy.problem(field.data or "", email, current)
+        if message:
+            raise ValidationError(message)
 
 
 class ChangePasswordForm(NewPasswordForm):
     current = PasswordField(lazy_gettext("Current password"), validators=[DataRequired(), Length(max=1024)])
     submit = SubmitField(lazy_gettext("Change password"))
+
+    def _policy_context(self) -> tuple[str | None, str | None]:
+        return self.account_email, self.current.data
 
 
 class RegisterAdminForm(NewPasswordForm):
@@ -39,6 +58,9 @@ class RegisterAdminForm(NewPasswordForm):
     email = EmailField(lazy_gettext("E-mail"),
                        validators=[DataRequired(), Email(check_deliverability=False), Length(max=254)])
     submit = SubmitField(lazy_gettext("Create the admin account"))
+
+    def _policy_context(self) -> tuple[str | None, str | None]:
+        return self.email.data, None
 
 
 class ForgotPasswordForm(FlaskForm):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 from urllib.parse import urlsplit
 
-from flask import current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_login import current_user, login_user, logout_user
 
@@ -23,7 +23,7 @@ LOGIN_FAILED = lazy_gettext("Invalid e-mail or password.")
 def _safe_next(target: str | None) -> str:
     """Only follow same-site relative redirects (no open redirect through ``?next=``)."""
     if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc \
-            and "\\" not in target:
+            and "\\" not in target and target.isprintable():  # no CR/LF (header injection) nor controls
         return target
     return url_for("main.index")
 
@@ -50,7 +50,7 @@ def login():
             if needs_rehash(account.password_hash):
                 accounts.set_password(account.id, form.password.data)
                 account = accounts.get(account.id)
-            login_user(account, remember=form.remember.data)
+            _start_session(account, remember=form.remember.data)
             accounts.record_login(account.id)
             return redirect(_safe_next(request.args.get("next")))
         flash(str(LOGIN_FAILED), "danger")
@@ -59,9 +59,17 @@ def login():
     return render_template("auth/login.html", form=form, reset_available=mail.is_configured())
 
 
+def _start_session(account: accounts.Account, remember: bool = False) -> None:
+    """Log in with a fresh CSRF token: a token seen before the login (e.g. planted) is worthless after it."""
+    session.pop("csrf_token", None)
+    login_user(account, remember=remember)
+
+
 @bp.route("/logout", methods=["POST"])
 @public
 def logout():
+    if current_user.is_authenticated:
+        accounts.end_sessions(current_user.id)  # saved session and remember cookies stop working too
     logout_user()
     flash(gettext("You have been logged out."), "info")
     return redirect(url_for("auth.login"))
@@ -79,16 +87,18 @@ def register(token: str):
     if form.validate_on_submit():
         account = accounts.create(form.email.data, form.name.data, accounts.Role.ADMIN, form.password.data)
         tokens.consume_registration()
-        login_user(account)
+        _start_session(account)
         flash(gettext("Welcome! Your admin account is ready."), "success")
         return redirect(url_for("main.index"))
     return render_template("auth/register.html", form=form)
 
 
 @bp.route("/password", methods=["GET", "POST"])
+@limiter.limit(_login_limit, methods=["POST"])
 @user
 def change_password():
     form = ChangePasswordForm()
+    form.account_email = current_user.email
     if form.validate_on_submit():
         if not verify_password(current_user.password_hash, form.current.data):
             form.current.errors.append(gettext("The current password is wrong."))
@@ -146,6 +156,7 @@ def reset_password(token: str):
     except tokens.InvalidToken as exc:
         return render_template("error.html", status=404, title=gettext("Link not valid"), message=str(exc)), 404
     form = NewPasswordForm()
+    form.account_email = account.email
     if form.validate_on_submit():
         accounts.set_password(account.id, form.password.data)
         logout_user()

@@ -9,6 +9,11 @@ from celery import Celery, Task
 from flask import Flask
 
 
+def redis_key_prefix(app: Flask) -> str:
+    """``REDIS_KEY_PREFIX:``: every Redis key psan writes starts with it (instances may share a database)."""
+    return f"{app.config.get('REDIS_KEY_PREFIX') or 'psan'}:"
+
+
 def celery_init_app(app: Flask) -> Celery:
     class FlaskTask(Task):
         def __call__(self, *args, **kwargs):
@@ -32,7 +37,10 @@ def celery_init_app(app: Flask) -> Celery:
         task_always_eager=app.config.get("CELERY_TASK_ALWAYS_EAGER", False),
         task_default_queue=app.config.get("CELERY_QUEUE", "celery"),
         # a task whose worker died is redelivered after this many seconds (Redis transport)
-        broker_transport_options={"visibility_timeout": app.config.get("CELERY_VISIBILITY_TIMEOUT", 3600)},
+        broker_transport_options={"visibility_timeout": app.config.get("CELERY_VISIBILITY_TIMEOUT", 3600),
+                                  "global_keyprefix": redis_key_prefix(app)},
+        # results and every kombu key (queues, bindings, unacked) live under the instance's prefix too
+        result_backend_transport_options={"global_keyprefix": redis_key_prefix(app)},
         imports=("psan.celery.tasks", "psan.celery.model_tasks"),
     )
     celery_app.set_default()

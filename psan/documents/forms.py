@@ -1,6 +1,6 @@
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import MultipleFileField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms import BooleanField, MultipleFileField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.validators import Length, Optional
 
 from psan.store.projects import LANGUAGES
@@ -15,6 +15,8 @@ class UploadForm(FlaskForm):
     name = StringField(lazy_gettext("Name of the pasted text"), validators=[Optional(), Length(max=255)])
     text = TextAreaField(lazy_gettext("Paste a text"), render_kw={"rows": 8})
     files = MultipleFileField(lazy_gettext("…or choose .txt files or ZIP archives of them"))
+    confirm_conversion = BooleanField(lazy_gettext("Convert files that are not valid UTF-8 (only after checking the "
+                                                   "preview shown when such a file was refused)"))
     submit = SubmitField(lazy_gettext("Upload"))
 
 

@@ -21,6 +21,7 @@ from psan import db
 from psan.access import admin
 from psan.annotate.validate import MAX_ID
 from psan.documents import bp
+from psan.downloads import mark_private
 from psan.labels.csvio import csv_response
 
 #: CSV columns, in order (the JSON entries use the same keys)
@@ -70,9 +71,7 @@ def document_history(conn, document_id: int) -> list[dict[str, Any]]:
 
 
 def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Pragma"] = "no-cache"
-    return response
+    return mark_private(response)
 
 
 @bp.route("/<int:document_id>/history.csv")

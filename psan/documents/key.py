@@ -8,14 +8,13 @@ downloaded with the same project state, and de-pseudonymization restores it byte
 """
 from __future__ import annotations
 
-import io
-
-from flask import Response, abort, request, send_file
+from flask import Response, abort, request
 from flask_babel import gettext
 
 from psan import db
 from psan.access import admin
 from psan.documents import bp
+from psan.downloads import private_download
 from psan.store import output as store_output
 from psan.store import projects as store_projects
 from psan.tool.keyfile import KeyFileError, key_csv, key_json, parse_key, restore_output
@@ -26,11 +25,7 @@ MAX_UPLOAD_BYTES = 32 * 1024 * 1024
 
 def _private_download(data: str, mimetype: str, name: str) -> Response:
     """An attachment that no cache may store (it holds personal data)."""
-    response = send_file(io.BytesIO(data.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8",
-                         as_attachment=True, download_name=name, max_age=0)
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Pragma"] = "no-cache"
-    return response
+    return private_download(data, mimetype, name)
 
 
 def _project_key(project_id: int, fmt: str) -> Response:

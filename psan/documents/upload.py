@@ -47,6 +47,47 @@ class Limits:
     max_chars: int
     max_members: int
     max_uncompressed: int
+    #: the admin confirmed converting files that are mostly UTF-8 but contain invalid bytes
+    confirm_conversion: bool = False
+
+
+#: at most this many invalid bytes in a file without other non-ASCII text still count as "mostly UTF-8"
+FEW_BAD_BYTES = 3
+#: characters shown on each side of the first invalid byte in the preview
+PREVIEW_CHARS = 40
+
+
+def _utf8_damage(data: bytes) -> tuple[int, int]:
+    """(invalid bytes, valid non-ASCII characters) of ``data`` read as UTF-8."""
+    text = data.decode("utf-8", "replace")
+    bad = text.count("\ufffd") - data.count("\ufffd".encode())
+    good = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")
+    return bad, good
+
+
+def mostly_utf8(data: bytes) -> bool:
+    """Invalid UTF-8 that is nevertheless mostly UTF-8 (a few bad bytes, or more valid UTF-8 than bad bytes).
+
+    Why: the encoding detector then picks some single-byte code page and silently garbles the text
+    ("Hello \\xed\\xa0\\x80 John" became "Hello эаА John" from cp1125); such files need a person's decision.
+    """
+    bad, good = _utf8_damage(data)
+    return 0 < bad and (bad <= FEW_BAD_BYTES or good >= bad)
+
+
+def _snippet(text: str) -> str:
+    return "".join(ch if ch.isprintable() else " " for ch in text).strip()
+
+
+def conversion_preview(data: bytes, encoding: str) -> tuple[str, str]:
+    """The text around the first invalid byte: (read as UTF-8 with \ufffd marks, converted from ``encoding``)."""
+    try:
+        data.decode("utf-8")
+        start = 0
+    except UnicodeDecodeError as exc:
+        start = exc.start
+    window = data[max(0, start - PREVIEW_CHARS):start + PREVIEW_CHARS]
+    return _snippet(window.decode("utf-8", "replace")), _snippet(window.decode(encoding, "replace"))
 
 
 def _looks_binary(text: str) -> bool:
@@ -58,8 +99,12 @@ def _looks_binary(text: str) -> bool:
     return controls > max(8, len(sample) // 100)
 
 
-def decode(data: bytes, name: str, max_chars: int) -> TextFile:
-    """Decode one uploaded file: UTF-8 (or a BOM'd Unicode) as is, others detected and converted."""
+def decode(data: bytes, name: str, max_chars: int, confirm_conversion: bool = False) -> TextFile:
+    """Decode one uploaded file: UTF-8 (or a BOM'd Unicode) as is, others detected and converted.
+
+    A file that is mostly UTF-8 with a few invalid bytes is refused with a preview of the
+    conversion unless ``confirm_conversion`` (the admin saw the preview and agreed).
+    """
     if not data.strip():
         raise UploadError(gettext("%(name)s: the file is empty", name=name))
     for magic, kind in _MAGIC.items():
@@ -86,6 +131,13 @@ def decode(data: bytes, name: str, max_chars: int) -> TextFile:
             if best is None or best.encoding is None:
                 raise UploadError(gettext("%(name)s: not UTF-8 and the encoding could not be detected; "
                                           "save it as UTF-8 and upload again", name=name)) from None
+            if not confirm_conversion and mostly_utf8(data):
+                as_utf8, converted = conversion_preview(data, best.encoding)
+                raise UploadError(gettext(
+                    "%(name)s: almost UTF-8, but %(count)s bytes are invalid. Converting it from %(encoding)s would "
+                    "give “%(converted)s” (as UTF-8: “%(utf8)s”). Fix the file, or upload it again with "
+                    "“Convert files that are not valid UTF-8” ticked.", name=name, count=_utf8_damage(data)[0],
+                    encoding=best.encoding, converted=converted, utf8=as_utf8)) from None
             text = str(best)
             note = gettext("converted from %(encoding)s", encoding=best.encoding)
     if _looks_binary(text):
@@ -141,7 +193,7 @@ def read_zip(data: bytes, zip_name: str, limits: Limits) -> tuple[list[TextFile]
                 if len(content) > budget:
                     raise _too_large(zip_name, limits)
                 budget -= len(content)
-                files.append(decode(content, name, limits.max_chars))
+                files.append(decode(content, name, limits.max_chars, limits.confirm_conversion))
             except ZipTooLarge:
                 raise
             except UploadError as exc:
@@ -161,6 +213,6 @@ def read_upload(data: bytes, name: str, limits: Limits) -> tuple[list[TextFile],
     try:
         if is_zip(data, name):
             return read_zip(data, name, limits)
-        return [decode(data, name, limits.max_chars)], []
+        return [decode(data, name, limits.max_chars, limits.confirm_conversion)], []
     except UploadError as exc:
         return [], [str(exc)]

@@ -5,10 +5,9 @@ always finds the NEW document it is asked to process.
 """
 from __future__ import annotations
 
-import io
 from datetime import UTC, datetime
 
-from flask import abort, current_app, flash, jsonify, redirect, render_template, request, send_file, url_for
+from flask import abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
@@ -17,6 +16,7 @@ from psan.access import admin
 from psan.documents import bp
 from psan.documents.forms import ActionForm, UploadForm
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
+from psan.downloads import private_download
 from psan.store import documents as store_documents
 from psan.store import output as store_output
 from psan.store import projects as store_projects
@@ -97,7 +97,7 @@ def upload():
         return render_template("documents/upload.html", form=form)
     project = _project_or_404(form.project.data)
     limits = Limits(current_app.config["MAX_DOCUMENT_CHARS"], current_app.config["MAX_ZIP_MEMBERS"],
-                    current_app.config["MAX_ZIP_UNCOMPRESSED"])
+                    current_app.config["MAX_ZIP_UNCOMPRESSED"], confirm_conversion=bool(form.confirm_conversion.data))
     accepted: list[TextFile] = []
     errors: list[str] = []
     if (form.text.data or "").strip():
@@ -149,8 +149,7 @@ def download(document_id: int, kind: str):
         suffix, mimetype = f".{kind}.txt", "text/plain"
     if content is None:
         abort(409, gettext("The document is not recognized yet."))
-    response = send_file(io.BytesIO(content.encode("utf-8")), mimetype=f"{mimetype}; charset=utf-8",
-                         as_attachment=True, download_name=store_output.safe_filename(document["name"], suffix))
+    response = private_download(content, mimetype, store_output.safe_filename(document["name"], suffix))
     if kind in store_output.OUTPUT_MODES:
         counts = ctx.masked.get(document_id)
         if counts is not None:  # what the fail-closed policy did, for scripts (the page shows it too)
@@ -166,8 +165,7 @@ def download_project(project_id: int, kind: str):
         abort(404)
     project = _project_or_404(project_id)
     data = store_output.project_zip(db.get_conn(), project_id, kind)
-    return send_file(io.BytesIO(data), mimetype="application/zip", as_attachment=True,
-                     download_name=store_output.safe_filename(project["name"], f"-{kind}.zip"))
+    return private_download(data, "application/zip", store_output.safe_filename(project["name"], f"-{kind}.zip"))
 
 
 @bp.route("/<int:document_id>/delete", methods=["POST"])

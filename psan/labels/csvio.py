@@ -4,7 +4,8 @@ Format decisions (documented for admins in the import pages):
 
 * UTF-8; exports start with a byte order mark so spreadsheet programs detect the encoding, imports
   accept files with or without it.  Any other encoding is rejected with the numbers of the bad lines.
-* Exports are injection-safe: a text cell starting with ``= + - @``, a tab or a carriage return is
+* Exports are injection-safe (:mod:`psan.tool.csvcell`, shared by every CSV psan writes): a text
+  cell starting with ``= + - @``, a tab or a carriage return is
   prefixed with ``'`` so spreadsheets show it as text instead of evaluating it.  Imports undo exactly
   that prefix, so export → import is lossless (a value that really starts with ``'`` followed by one
   of those characters or another ``'`` is prefixed as well).  Plain numbers (``-1``, ``0.5``) are
@@ -24,26 +25,11 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext
 
-DANGEROUS_START = frozenset("=+-@\t\r")
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)\Z")
+from psan.downloads import mark_private
+from psan.tool.csvcell import DANGEROUS_START, escape_cell, unescape_cell  # noqa: F401 - re-exported
+
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
 MAX_IMPORT_ROWS = 100_000
-
-
-def escape_cell(value: str) -> str:
-    """Make a text cell safe to open in a spreadsheet (inverse: :func:`unescape_cell`)."""
-    if not value or _NUMBER.match(value):
-        return value
-    if value[0] in DANGEROUS_START or (value[0] == "'" and len(value) > 1 and
-                                       (value[1] in DANGEROUS_START or value[1] == "'")):
-        return "'" + value
-    return value
-
-
-def unescape_cell(value: str) -> str:
-    if len(value) > 1 and value[0] == "'" and (value[1] in DANGEROUS_START or value[1] == "'"):
-        return value[1:]
-    return value
 
 
 def _cell(value: Any) -> str:
@@ -65,8 +51,7 @@ def csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[A
         writer.writerow([_cell(value) for value in row])
     response = Response(("\ufeff" + buffer.getvalue()).encode("utf-8"), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "no-store"  # the label key is the pseudonymization secret
-    return response
+    return mark_private(response)  # the label key is the pseudonymization secret
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from flask_babel import gettext
 
 from psan.labels.csvio import has_control_chars
 from psan.labels.store import CATEGORIES, NAME_MAX, REPLACEMENT_MAX
+from psan.names import has_invisible_controls
 
 
 def clean_name(value: object) -> tuple[str, str | None]:
@@ -17,7 +18,7 @@ def clean_name(value: object) -> tuple[str, str | None]:
         return name, gettext("name is empty")
     if len(name) > NAME_MAX:
         return name, gettext("name is longer than %(limit)s characters", limit=NAME_MAX)
-    if has_control_chars(name):
+    if has_control_chars(name) or has_invisible_controls(name):
         return name, gettext("name contains control characters")
     return name, None
 
@@ -46,6 +47,6 @@ def clean_replacement(value: object) -> tuple[str | None, str | None]:
     replacement = value.strip()
     if len(replacement) > REPLACEMENT_MAX:
         return None, gettext("replacement is longer than %(limit)s characters", limit=REPLACEMENT_MAX)
-    if has_control_chars(replacement):
+    if has_control_chars(replacement) or has_invisible_controls(replacement):
         return None, gettext("replacement contains control characters")
     return replacement or None, None

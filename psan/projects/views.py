@@ -12,6 +12,8 @@ from flask_babel import gettext
 
 from psan import db
 from psan.access import admin
+from psan.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
+from psan.names import clean_name
 from psan.projects import bp
 from psan.projects.forms import ConfirmDeleteForm, ProjectForm
 from psan.store import projects as store_projects
@@ -40,6 +42,12 @@ def _parse_pipeline(form: ProjectForm) -> tuple[dict | None, bool]:
     except ValueError as exc:
         form.pipeline.errors.append(gettext("Invalid JSON: %(error)s", error=exc))
         return None, False
+    except RecursionError:
+        raise BadInput(gettext("The JSON is nested too deeply (at most %(depth)s levels).",
+                               depth=MAX_JSON_DEPTH)) from None
+    problem = json_problem(config)
+    if problem:
+        raise BadInput(problem)  # a 400: no pipeline is ever nested like this
     error = validate_config(config, form.language.data)
     if error:
         form.pipeline.errors.append(error)
@@ -55,12 +63,16 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
     if form.private_threshold.data >= form.public_threshold.data:
         form.private_threshold.errors.append(gettext("Must be below the public threshold."))
         ok = False
-    if store_projects.name_taken(form.name.data.strip(), project_id):
+    name = clean_name(form.name.data)
+    if not name:
+        form.name.errors.append(gettext("The name is empty."))
+        ok = False
+    elif store_projects.name_taken(name, project_id):
         form.name.errors.append(gettext("A project with this name exists."))
         ok = False
     if not ok:
         return None
-    values = {"name": form.name.data.strip(), "language": form.language.data, "pipeline": config,
+    values = {"name": name, "language": form.language.data, "pipeline": config,
               "public_threshold": form.public_threshold.data, "private_threshold": form.private_threshold.data}
     saved_id = store_projects.save_project(values, project_id)
     store_projects.set_members(saved_id, form.members.data or [])

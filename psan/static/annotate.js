@@ -116,9 +116,9 @@
       showMessage(t((data && data.message) || "Nothing to annotate."), "info");
       return;
     }
-    els.where.textContent = data.project.name + " · " + data.document.name + " · " +
+    setIsolated(els.where, [{user: data.project.name}, " · ", {user: data.document.name}, " · " +
       t("tokens %(first)s–%(end)s of %(count)s", {first: data.window.first_token, end: data.window.end_token,
-        count: data.document.token_count});
+        count: data.document.token_count})]);
     els.status.textContent = t(data.document.status);
     els.status.setAttribute("data-status", String(data.document.status));
     els.widen.classList.toggle("d-none", !data.window.can_widen);
@@ -191,8 +191,12 @@
       }
     }
     var a = annotationFor(first, end);
-    var label = a ? " — " + t(a.decision).toLowerCase() + (a.label ? " (" + a.label + ")" : "") : "";
-    els.selection.textContent = "“" + tokenText(first, end) + "”" + label;
+    var pieces = ["“", {user: tokenText(first, end)}, "”"];
+    if (a) {
+      pieces.push(" — " + t(a.decision).toLowerCase());
+      if (a.label) { pieces.push(" (", {user: a.label}, ")"); }
+    }
+    setIsolated(els.selection, pieces);
     if (firstNode && firstNode.scrollIntoView) { firstNode.scrollIntoView({block: "nearest"}); }
     loadDetail(a);
     return true;
@@ -213,6 +217,18 @@
       }
     }
     return false;
+  }
+
+  // Text with user parts (names, labels, document text) each in its own <bdi>, so a right-to-left
+  // override or similar inside one cannot reorder the text around it.  Strings are psan's own text.
+  function setIsolated(el, pieces) {
+    el.replaceChildren();
+    pieces.forEach(function (piece) {
+      if (typeof piece === "string") { el.appendChild(document.createTextNode(piece)); return; }
+      var b = document.createElement("bdi");
+      b.textContent = piece.user === null || piece.user === undefined ? "" : String(piece.user);
+      el.appendChild(b);
+    });
   }
 
   // --- detail ------------------------------------------------------------------------------------------
@@ -247,12 +263,12 @@
       var p = document.createElement("p");
       p.className = "mb-1";
       var parts = [t("Decision: %(decision)s", {decision: t(d.decision)})];
-      if (d.label) { parts.push(t("label %(label)s", {label: d.label})); }
-      parts.push(t("rule level %(level)s", {level: d.rule_level}));
-      if (d.ne_types.length) { parts.push(t("entity %(types)s", {types: d.ne_types.join(", ")})); }
+      if (d.label) { parts.push(" · " + t("label %(label)s", {label: ""}).trim() + " ", {user: d.label}); }
+      parts.push(" · " + t("rule level %(level)s", {level: d.rule_level}));
+      if (d.ne_types.length) { parts.push(" · " + t("entity %(types)s", {types: d.ne_types.join(", ")})); }
       // special categories (GDPR art. 9): the topic, already translated by the server
-      if (d.topics && d.topics.length) { parts.push(t("special category: %(topics)s", {topics: d.topics.join(", ")})); }
-      p.textContent = parts.join(" · ");
+      if (d.topics && d.topics.length) { parts.push(" · " + t("special category: %(topics)s", {topics: d.topics.join(", ")})); }
+      setIsolated(p, parts);
       els.detail.appendChild(p);
       var rows = d.rules.map(function (r) {
         var kind = t(r.lookup ? "lookup" : r.type);

@@ -16,6 +16,7 @@ from typing import Any
 import psycopg2.extras
 
 from psan import db
+from psan.names import clean_name
 from psan.tool.categories import category_of
 from psan.tool.model import Category, Document, Entity, Sentence, Token
 
@@ -134,7 +135,7 @@ def create_document(conn, project_id: int, name: str, language: str, text: str,
     """Insert a NEW document and return its id (pre-processing is queued by the caller after commit)."""
     row = db.query_one("INSERT INTO document (project_id, name, language, text, created_by) "
                        "VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                       (project_id, name[:255] or "document", language, text, created_by), conn)
+                       (project_id, clean_name(name)[:255] or "document", language, text, created_by), conn)
     return int(row["id"])
 
 

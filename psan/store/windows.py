@@ -56,6 +56,8 @@ VIEWABLE_STATUSES = ("RECOGNIZED", "PRE_ANNOTATED", "DONE")
 CANDIDATE_DOCUMENTS = 25
 #: largest window an admin may ask for (tokens)
 MAX_ADMIN_WINDOW = 20_000
+#: whole sentences may make a window this many tokens longer than its size; longer ones are cut
+WINDOW_TOLERANCE = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +204,58 @@ def compute_window(conn, document_id: int, account_id: int, anchor: tuple[int, i
     bounds = _lease_gap(conn, document_id, account_id, *anchor, count) if respect_leases else (0, count)
     lo = max(0, min(anchor[0], (anchor[0] + anchor[1]) // 2 - size))
     hi = max(anchor[1], anchor[0] + size) + size
-    return plan_window(_sentences(conn, document_id, lo, hi), anchor, size, bounds, centred)
+    first, end = plan_window(_sentences(conn, document_id, lo, hi), anchor, size, bounds, centred)
+    if end - first <= size + WINDOW_TOLERANCE:
+        return first, end
+    # an over-long sentence (a list, a transcript without punctuation): cut inside it
+    near = (max(first, anchor[0] - size), min(end, anchor[1] + size))
+    return cut_window(anchor, size, (first, end), _line_starts(conn, document_id, *near), centred)
+
+
+def _line_starts(conn, document_id: int, first: int, end: int) -> list[int]:
+    """Tokens in ``(first, end)`` that begin a line (a line break lies between them and the token before).
+
+    Reads only the tokens of the range and the matching slice of the text (never the whole document).
+    """
+    tokens = db.query("SELECT idx, start_char, end_char FROM token WHERE document_id = %s AND idx >= %s "
+                      "AND idx < %s ORDER BY idx", (document_id, first, end), conn)
+    if len(tokens) < 2:
+        return []
+    base = tokens[0]["start_char"]
+    row = db.query_one("SELECT substr(text, %s, %s) AS piece FROM document WHERE id = %s",
+                       (base + 1, tokens[-1]["end_char"] - base, document_id), conn)
+    piece = row["piece"] if row else ""
+    return [cur["idx"] for prev, cur in zip(tokens, tokens[1:], strict=False)
+            if "\n" in piece[prev["end_char"] - base:cur["start_char"] - base]
+            or "\r" in piece[prev["end_char"] - base:cur["start_char"] - base]]
+
+
+def cut_window(anchor: tuple[int, int], size: int, span: tuple[int, int], line_starts: list[int],
+               centred: bool = True) -> tuple[int, int]:
+    """At most ``size`` tokens of ``span`` around ``anchor``, cut at line breaks where possible.
+
+    Why: :func:`plan_window` keeps sentences whole, but a newline-separated list or an unpunctuated
+    transcript can be one "sentence" of the whole document; the annotator must still see no more
+    than their window.  The window is first placed around the anchor (centred, or starting at it),
+    then each edge moves inwards to the nearest line start that keeps the anchor inside; without a
+    line break in reach the edge stays on a token boundary.  An anchor longer than ``size`` is shown
+    alone (a person must see the span they decide).
+    """
+    a_first, a_end = anchor
+    first, end = span
+    if a_end - a_first >= size:
+        return a_first, a_end
+    if centred:
+        lo = (a_first + a_end) // 2 - size // 2
+    else:
+        line = max((s for s in line_starts if s <= a_first), default=first)
+        lo = line if a_first - line <= size // 2 else a_first
+    lo = max(first, min(lo, a_first, end - size))
+    hi = max(a_end, min(end, lo + size))
+    lo = max(lo, hi - size)
+    cut_lo = min((s for s in line_starts if lo <= s <= a_first), default=lo) if lo > first else first
+    cut_hi = max((s for s in line_starts if a_end <= s <= hi), default=hi) if hi < end else end
+    return cut_lo, cut_hi
 
 
 def store_window(conn, account_id: int, document_id: int, first: int, end: int, lease_seconds: int,

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from psan.tool.csvcell import escape_cell, unescape_cell
 from psan.tool.output import restore
 
 KEY_VERSION = 1
@@ -73,17 +74,24 @@ def key_json(documents: Sequence[Mapping[str, Any]], entries: Iterable[Mapping[s
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    return escape_cell(value) if isinstance(value, str) else value
+
+
 def key_csv(entries: Iterable[Mapping[str, Any]]) -> str:
     """The key as CSV (one row per replaced region).
 
-    Values are written verbatim — no spreadsheet-formula escaping — because the CSV must
-    restore the original byte for byte; open it as data, not as a spreadsheet to edit.
+    Text cells are formula-escaped (:mod:`psan.tool.csvcell`): label names come from annotators
+    and the file is opened in spreadsheets.  :func:`parse_key` undoes the escaping, so the CSV
+    still restores the original byte for byte.
     """
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\r\n", extrasaction="ignore")
     writer.writeheader()
     for e in entries:
-        writer.writerow({k: "" if e.get(k) is None else e.get(k) for k in CSV_FIELDS})
+        writer.writerow({k: _csv_value(e.get(k)) for k in CSV_FIELDS})
     return buf.getvalue()
 
 
@@ -133,7 +141,8 @@ def parse_key(text: str, fmt: str = "json") -> KeyFile:
             missing = [k for k in (*_INT_FIELDS, *_TEXT_FIELDS) if k not in (reader.fieldnames or ())]
             if missing:
                 raise KeyFileError(f"not a key CSV: the columns {', '.join(missing)} are missing")
-            raw_entries = list(reader)
+            raw_entries = [{k: unescape_cell(v) if isinstance(v, str) else v for k, v in row.items()}
+                           for row in reader]
         except csv.Error as exc:
             raise KeyFileError(f"not a key CSV: {exc}") from None
     elif fmt == "json":

@@ -12,8 +12,9 @@ apostrophes and hyphens (``don't``, ``Frýdek-Místek``, ``2021-05-01``) and inn
 Every other character is a single-character punctuation token.
 
 Sentences end after ``. ! ? …`` (plus trailing closing quotes/brackets) when followed
-by whitespace and an upper-case/digit-free capital start, or by a newline; and at blank
-lines.  A ``.`` after a known abbreviation of the language or after a single capital
+by whitespace and an upper-case/digit-free capital start, or by a newline; at blank
+lines; and at line breaks between list items (see :func:`_list_line_break`).  A ``.`` after
+a known abbreviation of the language or after a single capital
 letter (initials) does not end a sentence.
 """
 from __future__ import annotations
@@ -95,7 +96,8 @@ def split_sentences(text: str, tokens: list[Token], language: str | None = None)
         if "\n" in gap and _BLANK_LINE_RE.search(gap.replace("\r\n", "\n").replace("\r", "\n")):
             split = True
         else:
-            split = _ends_sentence(text, tokens, i, first, gap, nxt, abbrevs)
+            split = _ends_sentence(text, tokens, i, first, gap, nxt, abbrevs) \
+                or (("\n" in gap or "\r" in gap) and _list_line_break(text, tok, nxt))
         if split:
             sentences.append(Sentence(first, i + 1))
             first = i + 1
@@ -133,6 +135,32 @@ def _ends_sentence(text: str, tokens: list[Token], i: int, first: int, gap: str,
         return False
     first_char = text[nxt.start]
     return first_char.isupper() or first_char.isdigit() or first_char in "\"'“„‘«(["
+
+
+#: a line ending in one of these continues on the next line (hard-wrapped text, not a list)
+_JOINERS = frozenset(",-–—&/(+")
+#: a line starting with one of these is a list item
+_ITEM_MARKERS = frozenset("-*•·–—>#")
+#: lines shorter than this (characters) are list items, not hard-wrapped prose
+LIST_LINE_CHARS = 60
+
+
+def _list_line_break(text: str, tok: Token, nxt: Token) -> bool:
+    """Does the line break after ``tok`` separate two list items (names, addresses, transcript turns)?
+
+    Why: a newline-separated list has no sentence punctuation, so without this a 3,000-line list is
+    one sentence, and everything built on sentences (annotation windows, NER context) sees it whole.
+    A line break ends a sentence when the next line starts a list item (bullet, number) or when a
+    short line (shorter than hard-wrapped prose) is followed by a line that does not start in lower case.
+    """
+    last = text[tok.end - 1]
+    if last in _JOINERS:
+        return False
+    start = text[nxt.start]
+    if start in _ITEM_MARKERS or start.isdigit():
+        return True
+    line_start = text.rfind("\n", 0, tok.start) + 1
+    return tok.end - line_start < LIST_LINE_CHARS and not start.islower()
 
 
 def split_tokens_at(tokens: list[Token], boundaries: Iterable[int]) -> list[Token]:

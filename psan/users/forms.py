@@ -1,7 +1,9 @@
 from flask_babel import lazy_gettext, lazy_pgettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, IntegerField, PasswordField, SelectField, StringField, SubmitField
-from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional, ValidationError
+
+from psan import password_policy
 
 ROLE_CHOICES = [("USER", lazy_gettext("Annotator")), ("ADMIN", lazy_gettext("Admin"))]
 
@@ -21,6 +23,12 @@ class NewAccountForm(AccountForm):
     password = PasswordField(lazy_gettext("Initial password (leave empty to send an invitation link)"),
                              validators=[Optional(), Length(min=10, max=1024)])
     submit = SubmitField(lazy_gettext("Create account"))
+
+    def validate_password(self, field) -> None:
+        if field.data and not field.errors:
+            message = password_policy.problem(field.data, self.email.data)
+            if message:
+                raise ValidationError(message)
 
 
 class DeleteForm(FlaskForm):

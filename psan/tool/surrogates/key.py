@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from psan.tool.csvcell import escape_cell, unescape_cell
 from psan.tool.output import restore
 
 CSV_FIELDS = ("document", "original_start", "original_end", "output_start", "output_end", "category", "label",
@@ -25,6 +26,13 @@ CSV_FIELDS = ("document", "original_start", "original_end", "output_start", "out
 def de_pseudonymize(output_text: str, standoff: Sequence[Mapping[str, Any]]) -> str:
     """The original text, byte for byte, from the output and its standoff (or key entries of that document)."""
     return restore(output_text, standoff)
+
+
+def _csv_value(value: Any) -> Any:
+    """Formula-escaped text cells (label names come from people; :meth:`PseudonymKey.from_csv` undoes it)."""
+    if value is None:
+        return ""
+    return escape_cell(value) if isinstance(value, str) else value
 
 
 @dataclass(slots=True)
@@ -72,14 +80,14 @@ class PseudonymKey:
         writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
         writer.writeheader()
         for e in self.entries:
-            writer.writerow({k: ("" if e.get(k) is None else e.get(k)) for k in CSV_FIELDS})
+            writer.writerow({k: _csv_value(e.get(k)) for k in CSV_FIELDS})
         return buf.getvalue()
 
     @classmethod
     def from_csv(cls, text: str) -> PseudonymKey:
         entries = []
         for row in csv.DictReader(io.StringIO(text, newline="")):
-            e: dict[str, Any] = dict(row)
+            e: dict[str, Any] = {k: unescape_cell(v) if isinstance(v, str) else v for k, v in row.items()}
             for k in ("original_start", "original_end", "output_start", "output_end"):
                 e[k] = int(e[k])
             e["label"] = int(e["label"]) if e["label"] not in ("", None) else None
