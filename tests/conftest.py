@@ -69,7 +69,8 @@ def clean_app(app):
     import redis
     reset_database(app)
     client = redis.Redis.from_url(app.config["REDIS_URL"])
-    for key in client.scan_iter(f"*{app.config['RATELIMIT_KEY_PREFIX']}*"):
+    # only the limiter's counters: the instance prefix also names the queue bindings a running worker needs
+    for key in client.scan_iter(f"*LIMITER/{app.config['RATELIMIT_KEY_PREFIX']}/*"):
         client.delete(key)
     return app
 
