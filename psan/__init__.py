@@ -11,12 +11,17 @@ from typing import Any
 from flask import Flask
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app.  ``config`` overrides everything else (tests); ``PSAN_CONFIG`` may be among it."""
+def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str, str] | None = None) -> Flask:
+    """Build the app.  ``config`` overrides everything else (tests); ``PSAN_CONFIG`` may be among it.
+
+    ``config["INSTANCE_PATH"]`` and ``environ`` (default ``os.environ``) let a caller decide which
+    instance folder and which ``PSAN_*`` variables count, so tests never pick up the user's.
+    """
     from psan.paths import instance_dir
-    app = Flask(__name__, instance_path=str(instance_dir()), instance_relative_config=True)
+    instance = (config or {}).get("INSTANCE_PATH") or instance_dir()
+    app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
     from psan.settings import load_config
-    load_config(app, config)
+    load_config(app, config, environ)
 
     from werkzeug.middleware.proxy_fix import ProxyFix
     if app.config["PROXY_FIX_X_FOR"]:
