@@ -28,13 +28,14 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
         n = int(app.config["PROXY_FIX_X_FOR"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
 
-    from psan import access, db, errors, i18n, security
+    from psan import access, db, errors, i18n, security, status_names
     from psan.accounts import login_manager
     from psan.extensions import bootstrap, csrf, limiter
     db.init_app(app)
     csrf.init_app(app)
     bootstrap.init_app(app)
     i18n.init_app(app)
+    status_names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     limiter.init_app(app)
