@@ -30,14 +30,26 @@ def _badges(html: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def czech_app(database_url, redis_url, tmp_path_factory):
-    """The app with the Czech catalogue compiled from the .po now (the committed .mo is rebuilt at release)."""
+def _czech_app(database_url, redis_url, tmp_path_factory):
     from psan import create_app
     folder = tmp_path_factory.mktemp("translations")
     (folder / "cs" / "LC_MESSAGES").mkdir(parents=True)
     with open(PO, "rb") as src, open(folder / "cs" / "LC_MESSAGES" / "messages.mo", "wb") as dst:
         write_mo(dst, read_po(src))
     return create_app(app_config(database_url, redis_url, BABEL_TRANSLATION_DIRECTORIES=str(folder)))
+
+
+@pytest.fixture()
+def czech_app(_czech_app):
+    """The app with the Czech catalogue compiled from the .po now (the committed .mo is rebuilt at release).
+
+    Flask-Babel caches loaded catalogues in its (process-wide) domain, whichever app loaded them:
+    the cache is emptied before, so this app loads its own, and after, so no other app sees them.
+    """
+    from psan.i18n import babel
+    babel.domain_instance.cache.clear()
+    yield _czech_app
+    babel.domain_instance.cache.clear()
 
 
 def _czech_client(app, email: str):
@@ -89,6 +101,7 @@ def test_retry_only_on_failed(admin_client, clean_app):
 
 
 def test_annotation_window_carries_the_status_word(clean_app):
+    sql(clean_app, "UPDATE project SET ask_labels = false WHERE is_default")
     make_account(clean_app, "annotator@example.org")
     join_project(clean_app, default_project(clean_app), "annotator@example.org")
     add_document(clean_app, "Jan Novák lives in Praha. Nothing else happens here.", [("Jan Novák", "PERSON")])
