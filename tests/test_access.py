@@ -7,7 +7,7 @@ from psan.access import Access, access_of
 from tests.conftest import csrf_token
 
 PUBLIC_ENDPOINTS = {"auth.login", "auth.logout", "auth.register", "auth.forgot_password", "auth.reset_password",
-                    "main.health", "i18n.set_language", "static", "bootstrap.static"}
+                    "main.health", "main.favicon", "i18n.set_language", "static", "bootstrap.static"}
 
 
 def _routes(app):

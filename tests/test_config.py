@@ -1,4 +1,9 @@
 """Layered configuration and the production safety checks."""
+import os
+import subprocess  # nosec B404
+import sys
+from pathlib import Path
+
 import pytest
 
 from psan import create_app
@@ -43,3 +48,20 @@ def test_environment_beats_defaults(monkeypatch, database_url):
     monkeypatch.setenv("PSAN_DEFAULT_WINDOW_SIZE", "123")
     app = create_app({"PSAN_CONFIG": "testing", "DATABASE_URL": database_url, "SECRET_KEY": "x" * 20})
     assert app.config["DEFAULT_WINDOW_SIZE"] == 123
+
+
+def test_tests_ignore_the_users_instance_and_environment(tmp_path):
+    """After ``make run`` (instance/config.py with a real secret, PSAN_* exported) the config tests still pass."""
+    from psan.devstack import LOCAL_CONFIG
+    user_instance = tmp_path / "instance"
+    user_instance.mkdir()
+    (user_instance / "config.py").write_text(LOCAL_CONFIG.format(secret="a-user-secret-" + "x" * 32))
+    env = {**os.environ, "PSAN_INSTANCE_PATH": str(user_instance), "PSAN_CONFIG": "production",
+           "PSAN_SECRET_KEY": "another-user-secret-" + "y" * 32, "PSAN_SESSION_COOKIE_SECURE": "false"}
+    repo = Path(__file__).resolve().parent.parent
+    tests = [f"tests/test_config.py::{name}" for name in
+             ("test_production_refuses_default_secret", "test_production_sets_secure_cookies")]
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *tests],  # noqa: S603
+                            cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "2 passed" in result.stdout

@@ -28,8 +28,10 @@ from psan.access import admin, user
 from psan.annotate import bp, validate
 from psan.annotate.content import span_text, window_json
 from psan.annotate.detail import annotation_detail
+from psan.status_names import status_name
 from psan.store import apply_rule
 from psan.store import decisions as store_decisions
+from psan.store import projects as store_projects
 from psan.store import windows as store_windows
 from psan.store.corrections import category_needed
 from psan.store.projects import can_annotate
@@ -87,9 +89,18 @@ def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
         raise Refused(gettext("That text is outside your annotation window."))
 
 
+def _nothing_to_annotate(conn) -> str:
+    """Why there is no window: an annotator in no project must learn whom to ask, not wait for work."""
+    if not current_user.is_admin and store_projects.membership_count(current_user.id, conn) == 0:
+        return gettext("You are not in any project yet, so there is nothing to annotate. Ask an administrator "
+                       "to add you to a project: %(admins)s.",
+                       admins=", ".join(store_projects.admin_contacts(conn=conn)) or gettext("the administrator"))
+    return gettext("Nothing is left to annotate right now.")
+
+
 def _window_answer(conn, window: Window | None, **extra: Any):
     if window is None:
-        return jsonify(window=None, message=gettext("Nothing is left to annotate right now."), **extra)
+        return jsonify(window=None, message=_nothing_to_annotate(conn), **extra)
     return jsonify(**window_json(conn, window, current_user.is_admin), **extra)
 
 
@@ -153,7 +164,7 @@ def api_open():
         raise _not_found()
     if doc["status"] not in store_windows.VIEWABLE_STATUSES or doc["token_count"] == 0:
         raise Conflict(gettext("The document is %(status)s; it has no annotatable text yet.",
-                                status=doc["status"]))
+                                status=status_name(doc["status"])))
     window = store_windows.open_at(conn, current_user.id, doc["id"], start, _window_size(size), _lease_seconds())
     return _window_answer(conn, window)
 

@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from psan import db
+from psan.status_names import status_name
 from psan.store.windows import Window
 from psan.tool.voting import Thresholds
 
@@ -135,7 +136,8 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
     """The whole window (or a sub-range of it, already checked by the caller) as JSON data."""
     first = window.first_token if first is None else first
     end = window.end_token if end is None else end
-    doc = db.query_one("SELECT d.name, d.status::text AS status, d.token_count, p.name AS project_name "
+    doc = db.query_one("SELECT d.name, d.status::text AS status, d.token_count, p.name AS project_name, "
+                       "p.ask_labels "
                        "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s",
                        (window.document_id,), conn)
     return {
@@ -144,8 +146,8 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
                    "expires_at": window.expires_at.isoformat(), "decisions": window.decisions,
                    "forced": window.forced, "can_widen": is_admin},
         "document": {"id": window.document_id, "name": doc["name"], "status": doc["status"],
-                     "token_count": doc["token_count"]},
-        "project": {"id": window.project_id, "name": doc["project_name"],
+                     "status_name": status_name(doc["status"]), "token_count": doc["token_count"]},
+        "project": {"id": window.project_id, "name": doc["project_name"], "ask_labels": doc["ask_labels"],
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],
         "tokens": tokens_json(conn, window.document_id, first, end),

@@ -17,6 +17,7 @@ from psan.documents import bp
 from psan.documents.forms import ActionForm, UploadForm
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
 from psan.downloads import private_download
+from psan.status_names import status_name
 from psan.store import documents as store_documents
 from psan.store import output as store_output
 from psan.store import projects as store_projects
@@ -49,16 +50,19 @@ def _enqueue(document_ids: list[int]) -> None:
     """Commit the request's transaction, then queue pre-processing (the worker must see the rows)."""
     from psan.celery.tasks import pre_process
     db.get_conn().commit()
-    failed = 0
+    failed = []
     for document_id in document_ids:
         try:
             pre_process.delay(document_id)
-        except Exception:  # noqa: BLE001 - the document stays NEW and can be retried
+        except Exception:  # noqa: BLE001 - the document becomes FAILED and can be retried
             current_app.logger.exception("could not queue pre-processing of document %s", document_id)
-            failed += 1
+            failed.append(document_id)
     if failed:
+        store_documents.mark_not_queued(db.get_conn(), failed, "could not be queued: the task broker (Redis) "
+                                                               "did not answer; use Retry")
+        db.get_conn().commit()
         flash(gettext("%(count)s document(s) could not be queued (is the broker running?); use Retry later.",
-                      count=failed), "warning")
+                      count=len(failed)), "warning")
 
 
 @bp.route("/")
@@ -82,7 +86,8 @@ def status():
     """Live status for documents.js: every document of the project with status and progress."""
     project = _project_or_404(request.args.get("project"))
     rows = store_documents.list_documents(db.get_conn(), project["id"])
-    return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"], "error": r["error"] or "",
+    return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"],
+                               "status_name": status_name(r["status"]), "error": r["error"] or "",
                                "progress": r["progress"], "tokens": r["token_count"]} for r in rows])
 
 
@@ -192,8 +197,8 @@ def retry(document_id: int):
     if not ActionForm().validate_on_submit():
         abort(400)
     document = _document_or_404(document_id)
-    if document["status"] not in ("FAILED", "NEW"):
-        flash(gettext("Only failed or waiting documents can be retried."), "warning")
+    if document["status"] != "FAILED":
+        flash(gettext("Only documents whose recognition failed can be retried."), "warning")
     else:
         db.execute("UPDATE document SET status = 'NEW', error = NULL, updated_at = now() WHERE id = %s",
                    (document_id,))

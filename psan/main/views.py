@@ -5,7 +5,7 @@ import secrets
 
 import redis
 from celery.exceptions import TimeoutError as CeleryTimeout
-from flask import current_app, jsonify, render_template
+from flask import current_app, jsonify, render_template, send_from_directory
 from flask_babel import gettext
 
 from psan import db
@@ -16,7 +16,22 @@ from psan.main import bp
 @bp.route("/")
 @user
 def index():
-    return render_template("main/index.html")
+    """Home: an admin sees the next steps of setting psan up, an annotator where to start (or whom to ask)."""
+    from flask_login import current_user
+
+    from psan.store import projects as store_projects
+    if current_user.is_admin:
+        return render_template("main/index.html", progress=store_projects.setup_progress())
+    in_projects = store_projects.membership_count(current_user.id)
+    return render_template("main/index.html", in_projects=in_projects,
+                           admins=[] if in_projects else store_projects.admin_contacts())
+
+
+@bp.route("/favicon.ico")
+@public
+def favicon():
+    """Browsers ask for /favicon.ico before reading the page's icon link: answer with the icon, not a 404."""
+    return send_from_directory(current_app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
 
 @bp.route("/health")

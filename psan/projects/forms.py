@@ -1,6 +1,6 @@
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import FloatField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
+from wtforms import BooleanField, FloatField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -21,6 +21,8 @@ class ProjectForm(FlaskForm):
                                   validators=[InputRequired(), NumberRange(-1000, 1000)], default=1.0)
     private_threshold = FloatField(lazy_gettext("Private threshold (rule level ≤ this → private)"),
                                    validators=[InputRequired(), NumberRange(-1000, 1000)], default=-1.0)
+    ask_labels = BooleanField(lazy_gettext("Ask for labels: open the label dialog after each span marked private "
+                                           "(otherwise annotators label with e when they choose)"), default=False)
     members = MultiCheckboxField(lazy_gettext("Annotators who may annotate this project"), coerce=int,
                                  validate_choice=True)
     submit = SubmitField(lazy_gettext("Save"))

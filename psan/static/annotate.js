@@ -119,7 +119,7 @@
     setIsolated(els.where, [{user: data.project.name}, " · ", {user: data.document.name}, " · " +
       t("tokens %(first)s–%(end)s of %(count)s", {first: data.window.first_token, end: data.window.end_token,
         count: data.document.token_count})]);
-    els.status.textContent = t(data.document.status);
+    els.status.textContent = data.document.status_name || t(data.document.status);
     els.status.setAttribute("data-status", String(data.document.status));
     els.widen.classList.toggle("d-none", !data.window.can_widen);
     els.mode.textContent = t(state.byAnnotation ? "selecting annotations (m: tokens)" : "selecting tokens (m: annotations)");
@@ -301,11 +301,15 @@
     showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window." : "Saved."),
       done ? "success" : "info");
     var a = state.sel && annotationFor(state.sel.first, state.sel.end);
+    // the label dialog opens by itself only when the project asks for labels (otherwise e opens it),
+    // or when nothing recognized overlaps the span and no label has a category: ask (else it is [OTHER])
+    var askLabels = state.data.project && state.data.project.ask_labels;
     if (result.data.category_needed) {
-      // nothing recognized overlaps the span and no label has a category: ask (else it is [OTHER])
       showMessage(t("Nothing recognized here: choose a category for this span."), "warning");
     }
-    if (decision === "PRIVATE" && scope !== "ne_type" && a && !a.has_label) { openLabelDialog(); }
+    if ((askLabels || result.data.category_needed) && decision === "PRIVATE" && scope !== "ne_type" && a && !a.has_label) {
+      openLabelDialog();
+    }
   }
 
   function decide(decision, scope) {

@@ -17,12 +17,14 @@
   function update(doc) {
     var row = table.querySelector('tr[data-document-id="' + String(Number(doc.id)) + '"]');
     if (!row) { return false; }
-    row.querySelector(".doc-status").textContent = doc.status;
+    var status = row.querySelector(".doc-status");
+    status.textContent = doc.status_name || doc.status;
+    status.setAttribute("data-status", String(doc.status));
     row.querySelector(".doc-error").textContent = doc.error || "";
     row.querySelector(".doc-progress").textContent = String(doc.progress) + " %";
     row.querySelector(".doc-tokens").textContent = String(doc.tokens);
     var retry = row.querySelector(".doc-retry");
-    if (retry) { retry.classList.toggle("d-none", !(doc.status === "FAILED" || doc.status === "NEW")); }
+    if (retry) { retry.classList.toggle("d-none", doc.status !== "FAILED"); }
     return true;
   }
 

@@ -139,6 +139,12 @@ def create_document(conn, project_id: int, name: str, language: str, text: str,
     return int(row["id"])
 
 
+def mark_not_queued(conn, document_ids: Iterable[int], error: str) -> None:
+    """NEW documents whose pre-processing could not be queued become FAILED, so the admin sees Retry."""
+    db.execute("UPDATE document SET status = 'FAILED', error = %s, updated_at = now() "
+               "WHERE id = ANY(%s) AND status = 'NEW'", (error, list(document_ids)), conn)
+
+
 def delete_document(conn, document_id: int) -> bool:
     """Delete a document and, by cascade, all its tokens, NEs, annotations, lookup rules and log entries."""
     return db.execute("DELETE FROM document WHERE id = %s", (document_id,), conn) > 0

@@ -44,15 +44,16 @@ def set_members(project_id: int, account_ids: list[int], conn=None) -> None:
 
 def save_project(values: dict[str, Any], project_id: int | None = None, conn=None) -> int:
     """Insert or update a project's settings; returns its id."""
-    params = {**values, "pipeline": json.dumps(values.get("pipeline") or {})}
+    params = {**values, "pipeline": json.dumps(values.get("pipeline") or {}),
+              "ask_labels": bool(values.get("ask_labels", False))}
     if project_id is None:
-        row = db.query_one("INSERT INTO project (name, language, pipeline, public_threshold, private_threshold) "
-                           "VALUES (%(name)s, %(language)s, %(pipeline)s::jsonb, %(public_threshold)s, "
-                           "%(private_threshold)s) RETURNING id", params, conn)
+        row = db.query_one("INSERT INTO project (name, language, pipeline, public_threshold, private_threshold, "
+                           "ask_labels) VALUES (%(name)s, %(language)s, %(pipeline)s::jsonb, %(public_threshold)s, "
+                           "%(private_threshold)s, %(ask_labels)s) RETURNING id", params, conn)
         return int(row["id"])
     db.execute("UPDATE project SET name = %(name)s, language = %(language)s, pipeline = %(pipeline)s::jsonb, "
-               "public_threshold = %(public_threshold)s, private_threshold = %(private_threshold)s "
-               "WHERE id = %(id)s", {**params, "id": project_id}, conn)
+               "public_threshold = %(public_threshold)s, private_threshold = %(private_threshold)s, "
+               "ask_labels = %(ask_labels)s WHERE id = %(id)s", {**params, "id": project_id}, conn)
     return project_id
 
 
@@ -64,6 +65,29 @@ def name_taken(name: str, exclude_id: int | None = None, conn=None) -> bool:
 def delete_project(project_id: int, conn=None) -> bool:
     """Delete a project with its documents, rules, labels and everything below (cascade)."""
     return db.execute("DELETE FROM project WHERE id = %s AND NOT is_default", (project_id,), conn) > 0
+
+
+def membership_count(account_id: int, conn=None) -> int:
+    """How many projects the account may annotate as a member (an annotator with 0 has nothing to do)."""
+    row = db.query_one("SELECT count(*) AS n FROM project_member WHERE account_id = %s", (account_id,), conn)
+    return int(row["n"])
+
+
+def admin_contacts(limit: int = 3, conn=None) -> list[str]:
+    """``Name <e-mail>`` of active admins, oldest first: whom an annotator without a project should ask."""
+    rows = db.query("SELECT email, name FROM account WHERE role = 'ADMIN' AND active ORDER BY id LIMIT %s",
+                    (limit,), conn)
+    return [f"{r['name']} <{r['email']}>" if r["name"] else r["email"] for r in rows]
+
+
+def setup_progress(conn=None) -> dict[str, int]:
+    """Counts behind the admin's "next steps" on the home page (projects, documents, annotators, members)."""
+    return dict(db.query_one(
+        "SELECT (SELECT count(*) FROM project WHERE NOT is_default) AS projects, "
+        "(SELECT count(*) FROM document) AS documents, "
+        "(SELECT count(*) FROM account WHERE role = 'USER') AS annotators, "
+        "(SELECT count(*) FROM project_member) AS members, "
+        "(SELECT count(*) FROM document WHERE status = 'DONE') AS done", None, conn))
 
 
 def can_annotate(account_id: int, is_admin: bool, project_id: int, conn=None) -> bool:

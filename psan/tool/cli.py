@@ -43,6 +43,13 @@ class InputFile:
     rel: Path
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (``psan-tool anonymize: error: … (see --help)``) and exit status 2."""
+
+    def error(self, message: str):  # noqa: ANN201 - NoReturn, as argparse's
+        self.exit(EXIT_FAILED, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 class Reporter:
     """Collects failures so one bad file neither stops the run nor goes unnoticed in the exit status."""
 
@@ -121,9 +128,32 @@ def _readable(files: Sequence[InputFile], reporter: Reporter, queue: deque[tuple
 
 
 def _write(path: Path, content: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        fh.write(content)
+    """Write one output file; a folder that cannot be created or written stops the run (InputError)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(content)
+    except OSError as err:
+        raise InputError(f"{path}: cannot write: {err.strerror or err}") from None
+
+
+def _output_folder(path: Path, option: str) -> Path:
+    """An output folder that exists as a folder or can be created; InputError naming the option otherwise."""
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{path}: {option} must be a folder, not a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"{path}: cannot create the {option} folder: {err.strerror or err}") from None
+    return path
+
+
+def _open_for_writing(path: str, option: str) -> TextIO:
+    """A text file the run writes to (``--spans-jsonl``); InputError if its folder is missing or unwritable."""
+    try:
+        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    except OSError as err:
+        raise InputError(f"{path}: cannot write {option}: {err.strerror or err}") from None
 
 
 # --- pipeline -----------------------------------------------------------------------------------------
@@ -140,7 +170,11 @@ def build_config(args: argparse.Namespace) -> dict[str, Any]:
             raise InputError(f"{args.pipeline}: pipeline config must be a JSON object")
         config.setdefault("language", args.lang)
         return config
+    if args.models_dir and not os.path.isdir(args.models_dir):
+        raise InputError(f"{args.models_dir}: --models-dir is not a folder")
     if args.nametag_model:
+        if not os.path.isfile(args.nametag_model):
+            raise InputError(f"{args.nametag_model}: no such NameTag model file")
         return {"language": args.lang, "tokenizer": "nametag",
                 "ner": [{"kind": "nametag", "model": args.nametag_model}],
                 "recognizers": ["patterns", "gazetteers"]}
@@ -158,7 +192,8 @@ def build_pipeline(args: argparse.Namespace):  # noqa: ANN201 - psan.tool.pipeli
     config = build_config(args)
     try:
         return Pipeline(config, language=args.lang)
-    except (ComponentError, ModelLoadError, OSError, TypeError) as err:
+    except (ComponentError, ModelLoadError, OSError, TypeError, ValueError, KeyError, AttributeError) as err:
+        # the config is user input: any of these means it names something wrong, not a bug to trace
         raise InputError(f"cannot build the recognition pipeline: {err}") from None
 
 
@@ -166,6 +201,8 @@ def documents(args: argparse.Namespace, files: Sequence[InputFile],
               reporter: Reporter) -> Iterator[tuple[InputFile, Document]]:
     """Recognize the readable files in batches, with a progress bar on stderr (TTY only, not ``--quiet``)."""
     from tqdm import tqdm
+    if not files:  # nothing readable was named: report that without loading models first
+        return
     pipeline = build_pipeline(args)
     queue: deque[tuple[InputFile, str]] = deque()
     bar = tqdm(total=len(files), unit="file", file=sys.stderr,
@@ -225,10 +262,13 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
               f"{out_dir}: it holds the personal data", file=sys.stderr)
         return EXIT_FAILED
     excluded = [out_dir] + ([standoff_dir] if standoff_dir else [])
+    _output_folder(out_dir, "--out")
+    if standoff_dir is not None:
+        _output_folder(standoff_dir, "--standoff-dir")
     files = collect_inputs(args.inputs, reporter, excluded)
     scheme = TagScheme.for_language(args.lang, per_token=args.per_token_tags)
     replacer = make_replacer(args.lang, args.seed) if args.mode == "pseudonymize" else None
-    spans_fh = open(args.spans_jsonl, "w", encoding="utf-8") if args.spans_jsonl else None  # noqa: SIM115
+    spans_fh = _open_for_writing(args.spans_jsonl, "--spans-jsonl") if args.spans_jsonl else None
     try:
         for f, doc in documents(args, files, reporter):
             regions = entity_regions(doc)
@@ -257,7 +297,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     """Write the tagged XML of each input file (``name.txt`` → ``name.xml``)."""
     from psan.tool.tagged_xml import to_xml
     reporter = Reporter()
-    out_dir = Path(args.xml_out)
+    out_dir = _output_folder(Path(args.xml_out), "--xml-out")
     files = collect_inputs(args.inputs, reporter, [out_dir])
     for f, doc in documents(args, files, reporter):
         _write(out_dir / f.rel.with_suffix(".xml"), to_xml(doc))
@@ -289,7 +329,7 @@ def _common(p: argparse.ArgumentParser, default_lang: str) -> None:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="psan-tool", description="psan automatic recognition and anonymization")
+    parser = OneLineParser(prog="psan-tool", description="psan automatic recognition and anonymization")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("anonymize", help="recognize and write anonymized copies of the inputs")
@@ -335,6 +375,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # e.g. `psan-tool spans … | head`: stop quietly, as other command-line tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+    except OSError as err:  # anything the checks above missed (a disk filling up, a vanished folder)
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"psan-tool: error: {where}{err.strerror or err}", file=sys.stderr)
         return EXIT_FAILED
 
 

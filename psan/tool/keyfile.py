@@ -152,8 +152,10 @@ def parse_key(text: str, fmt: str = "json") -> KeyFile:
             raise KeyFileError(f"not a JSON key file: {exc}") from None
         if isinstance(data, dict) and "entries" not in data and isinstance(data.get("standoff"), list):
             # a standoff file written by `psan-tool anonymize --standoff`: one document, its entries
+            # (listed as a document even when nothing was replaced: such an output restores to itself)
             name = str(data.get("file") or "1")
-            data = {"entries": [{**e, "document": name} if isinstance(e, Mapping) else e for e in data["standoff"]]}
+            data = {"documents": [{"document": name, "name": name}],
+                    "entries": [{**e, "document": name} if isinstance(e, Mapping) else e for e in data["standoff"]]}
         if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
             raise KeyFileError("not a key file: expected a JSON object with an 'entries' list")
         if data.get("version", KEY_VERSION) != KEY_VERSION:

@@ -44,8 +44,20 @@ def create():
                               "(valid %(minutes)s min): %(link)s", email=account.email,
                               minutes=current_app.config["PASSWORD_RESET_MAX_AGE"] // 60, link=reset_link(account)),
                       "warning")
+            if account.role == accounts.Role.USER:
+                _flash_add_to_project(account.email)
             return redirect(url_for("users.index"))
     return render_template("users/edit.html", form=form, account=None)
+
+
+def _flash_add_to_project(email: str) -> None:
+    """A new annotator sees nothing until they belong to a project: say so, with the way there.
+
+    The flash is a mapping (text, link) rendered by base.html with autoescaping, never as markup.
+    """
+    flash({"text": gettext("%(email)s can annotate only after you add them to a project (in its settings, "
+                           "under Annotators).", email=email),
+           "link": url_for("projects.index"), "link_text": gettext("Open the projects")}, "info")
 
 
 @bp.route("/<int:account_id>", methods=["GET", "POST"])

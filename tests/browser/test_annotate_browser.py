@@ -133,8 +133,10 @@ def _status(app, doc: int) -> str:
     return sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (doc,))[0]["s"]
 
 
-def test_keyboard_only_annotation_until_done(clean_app, page):
+def test_keyboard_only_annotation_until_done(clean_app, page, request):
     _annotator(clean_app)
+    sql(clean_app, "UPDATE project SET ask_labels = true WHERE is_default")  # s opens the label dialog
+    request.addfinalizer(lambda: sql(clean_app, "UPDATE project SET ask_labels = false WHERE is_default"))
     text = "Jan Novák met Eva in Praha. " + plain_sentences(0, 4) + "\n\nEva wrote to Jan Novák."
     doc = add_document(clean_app, text, [("Jan Novák", "P"), ("Eva", "P"), ("Praha", "gu")])
     praha = token_index(clean_app, doc, "Praha")
@@ -203,7 +205,8 @@ def test_keyboard_only_annotation_until_done(clean_app, page):
             page.wait_for_selector("#ann-label-dialog:not(.d-none)")
             page.keyboard.press("Escape")
         _wait_js(page, f"!document.querySelector('.tok[data-i=\"{first}\"] .dec-suspicious')")
-    _wait_js(page, "document.getElementById('ann-status').textContent === 'DONE'")
+    _wait_js(page, "document.getElementById('ann-status').getAttribute('data-status') === 'DONE'")
+    assert page.text_content("#ann-status") == "Done"
     page.screenshot(path=str(ARTIFACTS / "annotate-3-done.png"), full_page=True)
     assert _status(clean_app, doc) == "DONE"
     assert annotation(clean_app, doc, 0, 2)["token_decision"] == "PRIVATE"
@@ -227,7 +230,8 @@ def test_keyboard_only_annotation_until_done(clean_app, page):
     _login(admin, ADMIN)
     admin.goto(f"/documents/?project={default_project(clean_app)}")
     row = admin.locator(f'tr[data-document-id="{doc}"]')
-    assert row.locator(".doc-status").text_content() == "DONE"
+    assert row.locator(".doc-status").get_attribute("data-status") == "DONE"
+    assert row.locator(".doc-status").text_content() == "Done"
     assert row.locator(f'a[href="/annotate/document/{doc}"]').count() == 1
     assert row.locator(f'a[href="/documents/{doc}/history.csv"]').count() == 1
     admin.screenshot(path=str(ARTIFACTS / "documents-1-list.png"), full_page=True)
@@ -246,6 +250,22 @@ def test_keyboard_only_annotation_until_done(clean_app, page):
     assert "Novák" not in output and "Praha" not in output and "Jan" not in output, output
     assert "plain sentence number 0" in output and "Eva" in output  # public text stays
     assert admin.errors == [] and _csp_violations(admin) == []
+
+
+def test_label_dialog_waits_for_e_unless_the_project_asks_for_labels(clean_app, page):
+    _annotator(clean_app)
+    sql(clean_app, "UPDATE project SET ask_labels = false WHERE is_default")
+    text = "Jan Novák met Eva. " + plain_sentences(0, 2)
+    add_document(clean_app, text, [("Jan Novák", "P"), ("Eva", "P")])
+    _login(page)
+    page.goto("/annotate/")
+    page.wait_for_selector('.tok[data-i="0"].sel')
+    page.keyboard.press("s")
+    _wait_js(page, "document.querySelector('.tok[data-i=\"0\"] .dec-private-nolabel') !== null")
+    assert "d-none" in page.get_attribute("#ann-label-dialog", "class")  # no dialog: the project does not ask
+    page.keyboard.press("e")
+    page.wait_for_selector("#ann-label-dialog:not(.d-none)")
+    page.keyboard.press("Escape")
 
 
 def test_document_text_and_label_names_are_shown_as_text(clean_app, page):
@@ -301,7 +321,10 @@ def test_czech_user_interface_in_the_annotation_window(clean_app, page):
     # texts made by annotate.js from the translated table
     assert page.text_content("#ann-mode") == "výběr po anotacích (m: po tokenech)"
     assert "tokeny 0–" in page.text_content("#ann-where")
-    assert page.text_content("#ann-status") == "PŘEDANOTOVANÝ"
+    from psan.status_names import status_name
+    with clean_app.test_request_context(headers={"Accept-Language": "cs"}):
+        czech = status_name("PRE_ANNOTATED")  # "K anotaci" (tests/web/test_papercuts.py checks the words)
+    assert page.text_content("#ann-status") == czech
     assert page.get_attribute("#ann-status", "data-status") == "PRE_ANNOTATED"
     _wait_js(page, "document.querySelector('#ann-detail th') !== null")
     detail = page.text_content("#ann-detail")

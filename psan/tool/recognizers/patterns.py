@@ -9,7 +9,9 @@ formats collide with ordinary numbers in other countries' text.
 
 Priorities (higher wins an overlap in :mod:`psan.tool.merge`): validated IDs
 50 > secrets 45 > e-mail/URL/IP 40 > @username 35 > phone 30 > weak IDs and file numbers 25 >
-money 22 > dates 20 > ages 15 > durations 12 > postal codes 10 > NER 0 > gazetteer −10.
+money 22 > dates 20 > ages 15 > durations 12 > streets with house numbers 11 > postal codes 10 > NER 0 >
+gazetteer −10.  Czech/Slovak streets with house numbers and UK postcodes are in
+:mod:`~psan.tool.recognizers.addresses`.
 
 English also gets phrase recognizers in English words (:mod:`~psan.tool.recognizers.amounts`,
 :mod:`~psan.tool.recognizers.references`, date ranges/decades/years in context and terms of
@@ -22,6 +24,7 @@ import re
 from functools import cache
 
 from psan.tool.model import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.addresses import CzechStreetRecognizer, UkPostcodeRecognizer
 from psan.tool.recognizers.amounts import MoneyRecognizer
 from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context
 from psan.tool.recognizers.contact import (
@@ -145,6 +148,10 @@ def _recognizers(language: str) -> tuple[Recognizer, ...]:
         recognizers.extend(_language_phrases(lang))
         if lang in POSTAL_FORMS:
             recognizers.append(PostalCodeRecognizer(lang))
+        if lang in ("cs", "sk"):
+            recognizers.append(CzechStreetRecognizer(lang))
+        if lang == "en":
+            recognizers.append(UkPostcodeRecognizer())
     return tuple(recognizers)
 
 

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from stdnum import iban as std_iban
 
 from psan.tool.recognizers import ids
-from psan.tool.surrogates import shape
+from psan.tool.surrogates import birthdates, shape
+from psan.tool.surrogates.birthdates import Date
 
 Validator = Callable[[str], bool]
 
@@ -84,8 +85,12 @@ def _body(type_: str, original_digits: str, rng: random.Random) -> str:
     return shape.digits_random(original_digits, rng)[:-1]
 
 
-def valid_checksum(type_: str, text: str, rng: random.Random) -> str | None:
-    """A surrogate of ``text`` that passes ``VALIDATORS[type_]``, same layout; ``None`` if unsupported/failed."""
+def valid_checksum(type_: str, text: str, rng: random.Random, birth: Date | None = None) -> str | None:
+    """A surrogate of ``text`` that passes ``VALIDATORS[type_]``, same layout; ``None`` if unsupported/failed.
+
+    ``birth``: the (shifted) birth date the surrogate must encode (:mod:`.birthdates`), instead of
+    a random one, so it agrees with the surrogate of the holder's written date of birth.
+    """
     validator = VALIDATORS.get(type_)
     if validator is None:
         return None
@@ -95,7 +100,11 @@ def valid_checksum(type_: str, text: str, rng: random.Random) -> str | None:
     if len(orig) < 2:
         return None
     for _ in range(_TRIES):
-        body = _body(type_, orig, rng)
+        body = None
+        if birth is not None:
+            body = birthdates.encode(type_, orig, birth, _serial(rng, 4))
+        if body is None:
+            body = _body(type_, orig, rng)
         if type_ in ("CZ_BIRTH_NUMBER", "SK_BIRTH_NUMBER") and len(orig) == 9:
             candidate = _fill(text, body)
             if validator(candidate) and candidate != text:

@@ -8,6 +8,7 @@ Delimiters and all other characters stay as they are.
 """
 from __future__ import annotations
 
+import datetime
 import random
 import re
 
@@ -89,8 +90,8 @@ def _pad(value: int, original: str) -> str:
     return f"{value:02d}" if len(original) == 2 else str(value)
 
 
-def date(text: str, language: str, rng: random.Random, delta: int = 3) -> str:
-    """Date surrogate keeping the format; see the module docstring."""
+def _roles(text: str, language: str) -> tuple[list[re.Match[str]], dict[int, str]]:
+    """The tokens of a date and the role of each number: Y (year), M (month), D (day); others are N."""
     tokens = list(_TOKEN_RE.finditer(text))
     numbers = [m for m in tokens if m.group().isdigit()]
     has_month_word = any(_is_month(m.group(), language) for m in tokens if not m.group().isdigit())
@@ -114,6 +115,12 @@ def date(text: str, language: str, rng: random.Random, delta: int = 3) -> str:
         for m in small:
             if int(m.group()) <= 31:
                 roles.setdefault(m.start(), "D")
+    return tokens, roles
+
+
+def date(text: str, language: str, rng: random.Random, delta: int = 3) -> str:
+    """Date surrogate keeping the format; see the module docstring."""
+    tokens, roles = _roles(text, language)
     slash = "/" in text
     out: list[str] = []
     pos = 0
@@ -131,6 +138,80 @@ def date(text: str, language: str, rng: random.Random, delta: int = 3) -> str:
             out.append("".join(str(rng.randint(0, 9)) for _ in tok))
         else:
             out.append(_month_word(tok, language, rng) or tok)
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _month_of(word: str, language: str) -> tuple[str, int, int] | None:
+    """(language, paradigm row, form index) of a month word in the document language or English."""
+    for lang in (language, "en"):
+        hit = _MONTH.get(f"{lang}:{word.lower()}")
+        if hit is not None:
+            return hit
+    return None
+
+
+def parse(text: str, language: str, this_year: int | None = None) -> tuple[int, int, int] | None:
+    """``(year, month, day)`` of a complete date ("12. března 1985", "1985-03-12"), else ``None``.
+
+    A two-digit year is read as the latest year ending so that is not after ``this_year`` (today's).
+    """
+    this_year = this_year or datetime.date.today().year
+    tokens, roles = _roles(text, language)
+    year = month = day = None
+    for m in tokens:
+        tok = m.group()
+        role = roles.get(m.start(), "N") if tok.isdigit() else "W"
+        if role == "W":
+            hit = _month_of(tok, language)
+            if hit is not None:
+                if month is not None:
+                    return None
+                lang, row, _ = hit
+                month = row % 12 + 1 if len(PARADIGMS[lang]) > 12 else row + 1
+            continue
+        value = int(tok)
+        if role == "Y" and year is None:
+            year = value if len(tok) == 4 else (this_year // 100 * 100 + value if this_year % 100 >= value
+                                                else this_year // 100 * 100 - 100 + value)
+        elif role == "M" and month is None:
+            month = value
+        elif role == "D" and day is None:
+            day = value
+        elif role != "N":
+            return None
+    if year is None or month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return (year, month, day)
+
+
+def render(text: str, language: str, target: tuple[int, int, int], rng: random.Random) -> str:
+    """``text`` rewritten to say ``target`` in the same format (year width, padding, month word and case)."""
+    tokens, roles = _roles(text, language)
+    year, month, day = target
+    out: list[str] = []
+    pos = 0
+    for m in tokens:
+        out.append(text[pos:m.start()])
+        tok = m.group()
+        role = roles.get(m.start(), "N") if tok.isdigit() else "W"
+        if role == "Y":
+            out.append(f"{year % 100:02d}" if len(tok) == 2 else str(year).zfill(len(tok)))
+        elif role == "M":
+            out.append(_pad(month, tok))
+        elif role == "D":
+            out.append(_pad(day, tok))
+        elif role == "N":
+            out.append("".join(str(rng.randint(0, 9)) for _ in tok))
+        else:
+            hit = _month_of(tok, language)
+            if hit is None:
+                out.append(tok)
+            else:
+                lang, row, idx = hit
+                new_row = (12 if row >= 12 else 0) + month - 1
+                out.append(apply_case(tok, PARADIGMS[lang][new_row][idx]))
         pos = m.end()
     out.append(text[pos:])
     return "".join(out)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from psan.tool.output import Output, pseudonymize
-from psan.tool.surrogates import dates, names, routing, shape
+from psan.tool.surrogates import birthdates, dates, names, phones, routing, shape
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.key import PseudonymKey
 from psan.tool.surrogates.policy import make_policy
@@ -60,6 +60,8 @@ class SurrogateReplacer:
         self._numbers: dict[str, int] = {}
         self._forbidden: set[str] = set()
         self._forbidden_words: set[str] = set()
+        #: birth dates encoded in the national IDs seen → the years the ID's layout allows (see .birthdates)
+        self._birth_years: dict[birthdates.Date, tuple[int, int]] = {}
         #: (start, end) → entity key of the regions replaced since the last ``observe``
         self.entities: dict[tuple[int, int], str] = {}
 
@@ -70,6 +72,7 @@ class SurrogateReplacer:
         self.entities = {}
         for r in regions:
             original = text[r.start:r.end]
+            self._birth_date_of(routing.kind_of(r.category, r.type, original), original)
             self._forbidden.add(_norm(original))
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
@@ -127,6 +130,26 @@ class SurrogateReplacer:
             self._values[cache_key] = self._value(kind, entity, original, region.type)
         return self._values[cache_key]
 
+    # ---------------------------------------------------------------- birth dates (IDs ↔ dates of birth)
+
+    def _birth_date_of(self, kind: str, original: str) -> birthdates.Date | None:
+        """The shifted birth date an ID surrogate must encode; registers it for the written date of birth."""
+        if kind not in birthdates.BIRTH_DATE_IDS or self.policy["national_id"] != "checksum":
+            return None
+        born = birthdates.decode(kind, original)
+        if born is None:
+            return None
+        years = self._birth_years.setdefault(born, birthdates.year_range(kind, original))
+        return birthdates.shift(self.seed, born, self.policy["year_delta"], years)
+
+    def _birth_date_written(self, original: str) -> birthdates.Date | None:
+        """The shifted date for a written date equal to a birth date encoded in an ID (same person)."""
+        written = dates.parse(original, self.language)
+        years = self._birth_years.get(written) if written is not None else None
+        if years is None:
+            return None
+        return birthdates.shift(self.seed, written, self.policy["year_delta"], years)
+
     # ---------------------------------------------------------------- generators
 
     def _rng_make(self, entity: str, kind: str, original: str,
@@ -147,7 +170,8 @@ class SurrogateReplacer:
             if mode == "zeros":
                 return run(lambda rng: shape.zero_mask(original), unique=False)
             if mode == "checksum":
-                got = run(lambda rng: valid_checksum(kind, original, rng))
+                born = self._birth_date_of(kind, original)
+                got = run(lambda rng: valid_checksum(kind, original, rng, born))
                 if got is not None:
                     return got
             return run(lambda rng: shape.digits_random(original, rng))
@@ -164,13 +188,16 @@ class SurrogateReplacer:
             if mode == "zeros":
                 return run(lambda rng: shape.zero_mask(original), unique=False)
             if kind == routing.PHONE:
-                return run(lambda rng: shape.digits_random(original, rng))
+                return run(lambda rng: phones.phone(original, lang, rng))
             return run(lambda rng: shape.scramble(original, rng))
         if kind == routing.IP:
             return run(lambda rng: re.sub(r"\d+", lambda m: str(rng.randint(*_ip_range(m.group()))), original))
         if kind == routing.DATE:
             if p["date"] == "tag" or not any(ch.isalnum() for ch in original):
                 return None
+            born = self._birth_date_written(original)
+            if born is not None:
+                return run(lambda rng: dates.render(original, lang, born, rng), unique=False)
             return run(lambda rng: dates.date(original, lang, rng, p["year_delta"]), unique=False)
         if kind == routing.AGE:
             if p["age"] == "tag" or not any(ch.isdigit() for ch in original):

@@ -1,0 +1,211 @@
+"""UX papercuts of issue 14 (items 8, 9, 10): statuses as words (en, cs), Retry only on FAILED, the
+favicon, the "ask for labels" project setting, annotators in no project, the admin's next steps."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from tests.conftest import PASSWORD, app_config, csrf_token, login, make_account
+from tests.web.annotate_fixtures import add_document, default_project, join_project, sql
+
+PO = "psan/translations/cs/LC_MESSAGES/messages.po"
+
+
+def _documents_with_every_status(app) -> dict[str, int]:
+    project = default_project(app)
+    ids = {}
+    for status in ("NEW", "RECOGNIZED", "PRE_ANNOTATED", "DONE", "FAILED"):
+        ids[status] = sql(app, "INSERT INTO document (project_id, name, language, status, text, error) "
+                               "VALUES (%s, %s, 'en', %s, 'x', %s) RETURNING id",
+                          (project, f"{status.lower()}.txt", status, "boom" if status == "FAILED" else None))[0]["id"]
+    return ids
+
+
+def _badges(html: str) -> dict[str, str]:
+    """status code → the word shown in the documents list."""
+    return dict(re.findall(r'class="doc-status[^"]*" data-status="(\w+)">([^<]*)</span>', html))
+
+
+@pytest.fixture(scope="module")
+def _czech_app(database_url, redis_url, tmp_path_factory):
+    from psan import create_app
+    folder = tmp_path_factory.mktemp("translations")
+    (folder / "cs" / "LC_MESSAGES").mkdir(parents=True)
+    with open(PO, "rb") as src, open(folder / "cs" / "LC_MESSAGES" / "messages.mo", "wb") as dst:
+        write_mo(dst, read_po(src))
+    return create_app(app_config(database_url, redis_url, BABEL_TRANSLATION_DIRECTORIES=str(folder)))
+
+
+@pytest.fixture()
+def czech_app(_czech_app):
+    """The app with the Czech catalogue compiled from the .po now (the committed .mo is rebuilt at release).
+
+    Flask-Babel caches loaded catalogues in its (process-wide) domain, whichever app loaded them:
+    the cache is emptied before, so this app loads its own, and after, so no other app sees them.
+    """
+    from psan.i18n import babel
+    babel.domain_instance.cache.clear()
+    yield _czech_app
+    babel.domain_instance.cache.clear()
+
+
+def _czech_client(app, email: str):
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "cs"
+    assert login(client, email).status_code == 302
+    return client
+
+
+# --- 10: statuses as words, Retry only on FAILED ---------------------------------------------------------
+def test_statuses_are_words_in_english(admin_client, clean_app):
+    _documents_with_every_status(clean_app)
+    html = admin_client.get("/documents/").get_data(as_text=True)
+    assert _badges(html) == {"NEW": "Waiting for recognition", "RECOGNIZED": "Applying rules",
+                             "PRE_ANNOTATED": "To annotate", "DONE": "Done", "FAILED": "Failed"}
+    live = admin_client.get(f"/documents/status?project={default_project(clean_app)}").get_json()
+    assert {d["status"]: d["status_name"] for d in live["documents"]}["PRE_ANNOTATED"] == "To annotate"
+
+
+def test_statuses_are_words_in_czech(clean_app, czech_app):
+    make_account(clean_app, "admin@example.org", "ADMIN")
+    _documents_with_every_status(clean_app)
+    client = _czech_client(czech_app, "admin@example.org")
+    html = client.get("/documents/").get_data(as_text=True)
+    assert _badges(html) == {"NEW": "Čeká na rozpoznání", "RECOGNIZED": "Uplatňují se pravidla",
+                             "PRE_ANNOTATED": "K anotaci", "DONE": "Hotovo", "FAILED": "Selhalo"}
+    live = client.get(f"/documents/status?project={default_project(clean_app)}").get_json()
+    assert {d["status"]: d["status_name"] for d in live["documents"]}["DONE"] == "Hotovo"
+
+
+def test_status_name_helper_keeps_unknown_codes(clean_app):
+    from psan.status_names import status_name
+    with clean_app.test_request_context(headers={"Accept-Language": "en"}):
+        assert status_name("FAILED") == "Failed"
+        assert status_name("SOMETHING_NEW") == "SOMETHING_NEW"
+
+
+def test_retry_only_on_failed(admin_client, clean_app):
+    ids = _documents_with_every_status(clean_app)
+    html = admin_client.get("/documents/").get_data(as_text=True)
+    for status, document_id in ids.items():
+        form = re.search(rf'action="/documents/{document_id}/retry" class="([^"]*)"', html).group(1)
+        assert ("d-none" in form) == (status != "FAILED"), (status, form)
+    token = csrf_token(admin_client, "/documents/")
+    page = admin_client.post(f"/documents/{ids['NEW']}/retry", data={"csrf_token": token},
+                             follow_redirects=True).get_data(as_text=True)
+    assert "Only documents whose recognition failed can be retried." in page
+    assert sql(clean_app, "SELECT status::text AS s FROM document WHERE id = %s", (ids["NEW"],))[0]["s"] == "NEW"
+
+
+def test_annotation_window_carries_the_status_word(clean_app):
+    sql(clean_app, "UPDATE project SET ask_labels = false WHERE is_default")
+    make_account(clean_app, "annotator@example.org")
+    join_project(clean_app, default_project(clean_app), "annotator@example.org")
+    add_document(clean_app, "Jan Novák lives in Praha. Nothing else happens here.", [("Jan Novák", "PERSON")])
+    client = clean_app.test_client()
+    login(client, "annotator@example.org")
+    data = client.get("/annotate/api/window").get_json()
+    assert data["document"]["status"] == "PRE_ANNOTATED"
+    assert data["document"]["status_name"] == "To annotate"
+    assert data["project"]["ask_labels"] is False
+
+
+# --- 10: favicon ---------------------------------------------------------------------------------------
+def test_favicon_is_served_to_everyone(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response.mimetype == "image/svg+xml"
+    assert response.data.startswith(b"<svg") and len(response.data) < 1024
+    html = client.get("/auth/login").get_data(as_text=True)
+    assert '<link rel="icon" type="image/svg+xml" href="/static/favicon.svg">' in html
+    assert client.get("/static/favicon.svg").status_code == 200
+
+
+# --- 10: ask for labels ---------------------------------------------------------------------------------
+def test_ask_labels_project_setting(admin_client, clean_app):
+    project = default_project(clean_app)
+    page = admin_client.get(f"/projects/{project}").get_data(as_text=True)
+    assert 'name="ask_labels"' in page and "Ask for labels" in page
+    token = csrf_token(admin_client, f"/projects/{project}")
+    base = {"name": "Default", "language": "en", "pipeline": "", "public_threshold": "1", "private_threshold": "-1",
+            "csrf_token": token}
+    assert admin_client.post(f"/projects/{project}", data={**base, "ask_labels": "y"}).status_code == 302
+    assert sql(clean_app, "SELECT ask_labels FROM project WHERE id = %s", (project,))[0]["ask_labels"] is True
+    page = admin_client.get(f"/projects/{project}").get_data(as_text=True)
+    assert re.search(r'<input[^>]*checked[^>]*name="ask_labels"|<input[^>]*name="ask_labels"[^>]*checked', page)
+    add_document(clean_app, "Jan Novák lives in Praha.", [("Jan Novák", "PERSON")])
+    data = admin_client.get("/annotate/api/window").get_json()
+    assert data["project"]["ask_labels"] is True
+    token = csrf_token(admin_client, f"/projects/{project}")
+    assert admin_client.post(f"/projects/{project}", data={**base, "csrf_token": token}).status_code == 302
+    assert sql(clean_app, "SELECT ask_labels FROM project WHERE id = %s", (project,))[0]["ask_labels"] is False
+
+
+def test_new_projects_do_not_ask_for_labels(admin_client, clean_app):
+    token = csrf_token(admin_client, "/projects/new")
+    assert admin_client.post("/projects/new", data={"name": "Quiet", "language": "en", "pipeline": "",
+                                                    "public_threshold": "1", "private_threshold": "-1",
+                                                    "csrf_token": token}).status_code == 302
+    assert sql(clean_app, "SELECT ask_labels FROM project WHERE name = 'Quiet'")[0]["ask_labels"] is False
+
+
+# --- 8: an annotator in no project ---------------------------------------------------------------------
+def test_annotator_in_no_project_is_told_whom_to_ask(clean_app):
+    make_account(clean_app, "boss@example.org", "ADMIN", name="Boss")
+    make_account(clean_app, "lonely@example.org")
+    client = clean_app.test_client()
+    login(client, "lonely@example.org")
+    data = client.get("/annotate/api/window").get_json()
+    assert data["window"] is None
+    assert "not in any project" in data["message"] and "Boss <boss@example.org>" in data["message"]
+    home = client.get("/").get_data(as_text=True)
+    assert 'id="no-project"' in home and "Boss &lt;boss@example.org&gt;" in home
+    join_project(clean_app, default_project(clean_app), "lonely@example.org")
+    data = client.get("/annotate/api/window").get_json()
+    assert data["message"] == "Nothing is left to annotate right now."
+    home = client.get("/").get_data(as_text=True)
+    assert 'id="no-project"' not in home and 'href="/annotate/"' in home
+
+
+def test_annotator_in_no_project_in_czech(clean_app, czech_app):
+    make_account(clean_app, "boss@example.org", "ADMIN", name="Boss")
+    make_account(clean_app, "lonely@example.org")
+    client = _czech_client(czech_app, "lonely@example.org")
+    message = client.get("/annotate/api/window").get_json()["message"]
+    assert message.startswith("Zatím nejste v žádném projektu") and "boss@example.org" in message
+
+
+def test_created_annotator_flash_links_to_projects(admin_client):
+    token = csrf_token(admin_client, "/users/new")
+    page = admin_client.post("/users/new", data={"email": "new@example.org", "name": "<i>New</i>", "role": "USER",
+                                                 "window_size": 250, "active": "y", "password": PASSWORD,
+                                                 "csrf_token": token}, follow_redirects=True).get_data(as_text=True)
+    assert "new@example.org can annotate only after you add them to a project" in page
+    assert '<a class="alert-link" href="/projects/">Open the projects</a>' in page
+    token = csrf_token(admin_client, "/users/new")
+    page = admin_client.post("/users/new", data={"email": "admin2@example.org", "name": "A", "role": "ADMIN",
+                                                 "window_size": 250, "active": "y", "password": PASSWORD,
+                                                 "csrf_token": token}, follow_redirects=True).get_data(as_text=True)
+    assert "admin2@example.org can annotate only after" not in page  # admins annotate every project
+
+
+# --- 9: next steps on the admin's home page --------------------------------------------------------------
+def _steps(html: str) -> list[str]:
+    return re.findall(r'data-done="(yes|no)"', html)
+
+
+def test_home_page_shows_next_steps(admin_client, clean_app):
+    html = admin_client.get("/").get_data(as_text=True)
+    assert "Next steps" in html
+    assert _steps(html) == ["no"] * 5
+    for link in ('href="/projects/new"', 'href="/documents/upload"', 'href="/users/new"', 'href="/annotate/"'):
+        assert link in html
+    sql(clean_app, "INSERT INTO project (name) VALUES ('Court files')")
+    make_account(clean_app, "ann@example.org")
+    add_document(clean_app, "Jan Novák lives in Praha.", [("Jan Novák", "PERSON")])
+    assert _steps(admin_client.get("/").get_data(as_text=True)) == ["yes", "yes", "yes", "no", "no"]
+    join_project(clean_app, default_project(clean_app), "ann@example.org")
+    assert _steps(admin_client.get("/").get_data(as_text=True)) == ["yes", "yes", "yes", "yes", "no"]
