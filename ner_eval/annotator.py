@@ -15,6 +15,8 @@ UI's ``n`` key):
   group with other mentions and the span is private;
 * **by NE type** (``C``: the entity type public everywhere) when the span is public and the
   type was seen at least :attr:`Annotator.ne_type_after` times, always public;
+* with the ``accept`` lever, only spans whose suggestion is wrong are decided one by one (first
+  wrong one first); when every remaining suggestion of the window is right, one key accepts them;
 * **by word type** (``S``/``P``: a rule for every occurrence of these words) when the words were
   seen before and always got this verdict;
 * **by token** (``s``/``p``) otherwise.
@@ -35,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-Kind = Literal["token", "word_type", "ne_type", "entity", "hand"]
+Kind = Literal["token", "word_type", "ne_type", "entity", "hand", "accept"]
 Seq = tuple[str, ...]
 
 
@@ -48,6 +50,7 @@ class Shown:
     decision: str  # "PRIVATE" | "PUBLIC" | "SUSPICIOUS"
     entity_mentions: int = 0  # mentions the app would decide with one "entity" key (0: not offered)
     ne_types: tuple[str, ...] = ()  # entity types the app shows on the span (for "by NE type")
+    suggestion: bool | None = None  # the app suggests private (True) / public (False); None: no suggestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,7 @@ class Annotator:
     """A careful person (see the module docstring); ``use_entities``: take the app's entity offers."""
 
     use_entities: bool = False
+    use_accept: bool = False
     #: an NE type seen this many times, always public, is decided public by type (``C``)
     ne_type_after: int = 5
     memory: dict[Seq, set[bool]] = field(default_factory=dict)
@@ -107,9 +111,14 @@ class Annotator:
 
     def next_action(self, view: WindowView) -> Action | None:
         """The next decision in this window, or ``None`` when the window is done."""
-        for span in view.spans:
-            if span.decision == "SUSPICIOUS":
-                return self._decide(view, span)
+        suspicious = [s for s in view.spans if s.decision == "SUSPICIOUS"]
+        if suspicious and self.use_accept:
+            wrong = [s for s in suspicious if s.suggestion is not self._private(view, s.first, s.end)]
+            if not wrong:
+                return self._accept(view, suspicious)
+            return self._decide(view, wrong[0], skipped=suspicious.index(wrong[0]))
+        if suspicious:
+            return self._decide(view, suspicious[0])
         covered = _private_tokens(view)
         for first, end in sorted(view.gold):
             if not all(i in covered for i in range(first, end)):
@@ -120,11 +129,18 @@ class Annotator:
     def _private(self, view: WindowView, first: int, end: int) -> bool:
         return any(g_first < end and first < g_end for g_first, g_end in view.gold)
 
-    def _decide(self, view: WindowView, span: Shown) -> Action:
+    def _accept(self, view: WindowView, suspicious: list[Shown]) -> Action:
+        """Every remaining suggestion is right: one key (``a``) accepts them all."""
+        for s in suspicious:
+            self._remember(view.words(s.first, s.end), bool(s.suggestion), s.ne_types)
+        return self._done(Action("accept", view.first_token, view.end_token, False, 1))
+
+    def _decide(self, view: WindowView, span: Shown, skipped: int = 0) -> Action:
         private = self._private(view, span.first, span.end)
         words = view.words(span.first, span.end)
         seen = self.memory.get(words)
         nav = 0 if (span.first, span.end) == self._selection and self._decided_in_window == 0 else 1
+        nav += skipped  # ``n`` past the spans whose suggestion is right
         if self.use_entities and private and span.entity_mentions > 1:
             kind: Kind = "entity"
             keys = nav + 1
@@ -134,9 +150,7 @@ class Annotator:
         else:
             kind = "word_type" if seen == {private} else "token"
             keys = nav + 1 + (1 if private else 0)  # a private decision opens the label dialog: Esc
-        self._remember(words, private)
-        for t in span.ne_types:
-            self.type_memory.setdefault(t, [0, 0])[0 if private else 1] += 1
+        self._remember(words, private, span.ne_types)
         return self._done(Action(kind, span.first, span.end, private, keys))
 
     def _type_public(self, ne_type: str) -> bool:
@@ -150,8 +164,10 @@ class Annotator:
         keys = moves + abs(end - sel_end) + (2 if (sel_first, sel_end) != (first, end) else 0) + 2
         return self._done(Action("hand", first, end, True, keys))  # extensions, m/m, s + Esc
 
-    def _remember(self, words: Seq, private: bool) -> None:
+    def _remember(self, words: Seq, private: bool, ne_types: Sequence[str] = ()) -> None:
         self.memory.setdefault(words, set()).add(private)
+        for t in ne_types:
+            self.type_memory.setdefault(t, [0, 0])[0 if private else 1] += 1
 
     def _done(self, action: Action) -> Action:
         self._selection = (action.first, action.end)

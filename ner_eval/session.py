@@ -25,6 +25,11 @@ Levers (``--levers`` overrides the workflow's set, for measuring each one):
 * ``auto``: entity types of validated pattern recognizers (e-mails, phones, IBANs, cards, …)
   are private without asking (NE_TYPE rule confidence −1); the annotator only sees them;
 * ``entity``: one key decides all mentions of an entity (:func:`group_mentions`);
+* ``accept``: the app shows a suggestion per suspicious span (:func:`psan.tool.suggest.suggest_private`
+  from the project's decisions so far) and one key accepts the window's remaining suggestions;
+* ``learn_types``: an entity type the project decided :data:`LEARN_TYPE_AFTER` times, almost
+  always private (at least :data:`LEARN_TYPE_SHARE`), or always public, gets that decision
+  automatically (its NE_TYPE rule's confidence becomes −1 / +1).
 """
 from __future__ import annotations
 
@@ -38,6 +43,7 @@ from ner_eval.tab import is_covered
 from psan.tool.merge import align
 from psan.tool.model import Category, Decision, Document, Entity, Sentence, Token
 from psan.tool.rules import Rule, RuleSet, RuleType
+from psan.tool.suggest import Evidence, suggest_private
 from psan.tool.tokenize import tokenize
 from psan.tool.voting import TokenDecision, annotate, decided_regions, final_decision
 from psan.tool.windows import first_anchor, plan_window
@@ -46,15 +52,18 @@ Seq = tuple[str, ...]
 Span = tuple[int, int]
 #: the app's DEFAULT_WINDOW_SIZE (config/default.py)
 WINDOW_SIZE = 300
-LEVERS = ("auto", "entity")
+LEVERS = ("auto", "entity", "accept", "learn_types")
 #: workflow -> (pipeline kind, levers on by default)
 WORKFLOWS: dict[str, tuple[str, frozenset[str]]] = {
     "thesis": ("ner", frozenset()),
-    "psan": ("default", frozenset({"auto", "entity"})),
+    "psan": ("default", frozenset({"auto", "entity", "accept", "learn_types"})),
 }
 #: types of psan's validated pattern recognizers (checksums, formats): private without asking
 AUTO_PRIVATE_TYPES = frozenset({"EMAIL", "PHONE", "URL", "IBAN", "CARD", "US_SSN", "IP", "RC", "ICO", "DIC",
                                 "PESEL", "NIP", "REGON", "PERSONNUMMER", "SSN", "POSTAL_CODE"})
+#: ``learn_types``: decisions on a type before the app decides it alone, and the private share needed
+LEARN_TYPE_AFTER = 10
+LEARN_TYPE_SHARE = 0.95
 #: categories whose mentions may be grouped into one entity
 ENTITY_CATEGORIES = frozenset({Category.PERSON, Category.ORGANIZATION, Category.LOCATION})
 
@@ -105,6 +114,7 @@ class SessionResult:
     by_ne_type: int = 0
     by_entity: int = 0
     by_hand: int = 0
+    by_accept: int = 0
     auto_private_spans: int = 0
     seconds: float = 0.0
     #: decisions (not hand-marked) per entity type of the decided span, and how many were private
@@ -112,7 +122,7 @@ class SessionResult:
 
     @property
     def decisions(self) -> int:
-        return self.by_token + self.by_word_type + self.by_ne_type + self.by_entity + self.by_hand
+        return self.by_token + self.by_word_type + self.by_ne_type + self.by_entity + self.by_hand + self.by_accept
 
     def to_dict(self) -> dict[str, object]:
         def per_1k(value: int) -> float:
@@ -148,7 +158,10 @@ class Project:
         self.window_size = window_size
         self.rules: dict[tuple[str, object], Rule] = {}
         self._ruleset: RuleSet | None = None
-        self.annotator = Annotator(use_entities="entity" in self.levers)
+        self.annotator = Annotator(use_entities="entity" in self.levers, use_accept="accept" in self.levers)
+        #: the project's decisions so far, per word sequence and per entity type: [private, public]
+        self.word_stats: dict[Seq, list[int]] = {}
+        self.type_stats: dict[str, list[int]] = {}
 
     # --- rules ---------------------------------------------------------------------------------
     def set_rule(self, kind: RuleType, condition: Seq | str, confidence: float, lookup: bool = False) -> None:
@@ -231,9 +244,29 @@ class Project:
             mentions = 0
             if "entity" in self.levers and final_decision(a) is Decision.SUSPICIOUS:
                 mentions = len(self.grouper(d.doc, d.texts, span))
-            shown.append(Shown(span[0], span[1], final_decision(a).value, mentions, a.types))
+            suggestion = None
+            if "accept" in self.levers and final_decision(a) is Decision.SUSPICIOUS:
+                suggestion = self.suggestion(d, span, a.types, a.category)
+            shown.append(Shown(span[0], span[1], final_decision(a).value, mentions, a.types, suggestion))
         gold = tuple((max(a, first), min(b, end)) for a, b in d.gold if a < end and first < b)
         return WindowView(first, end, tuple(d.texts[first:end]), tuple(shown), gold)
+
+    def suggestion(self, d: _Doc, span: Span, types: Sequence[str], category: Category) -> bool:
+        words = self.word_stats.get(tuple(d.texts[span[0]:span[1]]), (0, 0))
+        by_type = [sum(self.type_stats.get(t, (0, 0))[i] for t in types) for i in (0, 1)]
+        return suggest_private(Evidence(words[0], words[1], by_type[0], by_type[1], None, category))
+
+    def _count(self, d: _Doc, span: Span, private: bool) -> None:
+        """Remember a decision in the project's statistics (the suggestions' evidence)."""
+        self.word_stats.setdefault(tuple(d.texts[span[0]:span[1]]), [0, 0])[0 if private else 1] += 1
+        for t in {e.type for e in d.doc.entities if (e.first_token, e.end_token) == span}:
+            stats = self.type_stats.setdefault(t, [0, 0])
+            stats[0 if private else 1] += 1
+            if "learn_types" in self.levers and sum(stats) >= LEARN_TYPE_AFTER:
+                if stats[0] >= LEARN_TYPE_SHARE * sum(stats):
+                    self.set_rule(RuleType.NE_TYPE, t, -1.0)
+                elif stats[0] == 0:
+                    self.set_rule(RuleType.NE_TYPE, t, 1.0)
 
     def work_window(self, d: _Doc, first: int, end: int, result: SessionResult) -> None:
         """Show one window to the person until it says it is done with it."""
@@ -252,13 +285,23 @@ class Project:
     def apply(self, d: _Doc, action: Action, result: SessionResult) -> None:
         """Do what the app does for the decision (see :mod:`psan.store.decisions`)."""
         result.keystrokes += action.keys
+        if action.kind == "accept":
+            result.by_accept += 1
+            for s in self.view(d, action.first, action.end).spans:
+                if s.decision == "SUSPICIOUS":
+                    words = tuple(d.texts[s.first:s.end])
+                    before = self.word_stats.get(words, (0, 0))
+                    if before[0 if s.suggestion else 1] and not before[1 if s.suggestion else 0]:
+                        # accepted again as the project always decided these words: make it a rule
+                        self.set_rule(RuleType.WORD_TYPE, words, -1.0 if s.suggestion else 1.0)
+                    self._decide(d, (s.first, s.end), bool(s.suggestion))
+            return
         if action.kind != "hand":
             types = {e.type for e in d.doc.entities if (e.first_token, e.end_token) == (action.first, action.end)}
             for t in sorted(types) or ["-"]:
                 row = result.by_type.setdefault(t, [0, 0])
                 row[0] += 1
                 row[1] += int(action.private)
-        decision = Decision.PRIVATE if action.private else Decision.PUBLIC
         words = tuple(d.texts[action.first:action.end])
         spans = [(action.first, action.end)]
         if action.kind == "entity":  # every mention private, and so its words everywhere
@@ -278,9 +321,14 @@ class Project:
         else:
             result.by_token += 1
         for span in spans:
-            d.decisions[span] = TokenDecision(span[0], span[1], decision)
-            if action.private:  # the lookup rule: the same words become suspicious elsewhere
-                self.set_rule(RuleType.WORD_TYPE, tuple(d.texts[span[0]:span[1]]), 0.0, lookup=True)
+            self._decide(d, span, action.private)
+
+    def _decide(self, d: _Doc, span: Span, private: bool) -> None:
+        """A token decision (what every scope also records) and, if private, its lookup rule."""
+        d.decisions[span] = TokenDecision(span[0], span[1], Decision.PRIVATE if private else Decision.PUBLIC)
+        self._count(d, span, private)
+        if private:  # the lookup rule: the same words become suspicious elsewhere
+            self.set_rule(RuleType.WORD_TYPE, tuple(d.texts[span[0]:span[1]]), 0.0, lookup=True)
 
 
 def _window_doc(doc: Document, first: int, end: int) -> Document:

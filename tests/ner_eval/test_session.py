@@ -136,3 +136,21 @@ def test_cli_refuses_a_missing_corpus() -> None:
                           "--workflow", "psan", "--json"], cwd=REPO, capture_output=True, text=True,
                          timeout=120)  # nosec B603
     assert out.returncode == 2 and "not found" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_accept_decides_a_window_with_one_key_when_every_suggestion_is_right() -> None:
+    text = "Jan Novak met Eva Dvorak. Jan Novak left."
+    gold = [GoldSpan(0, 9, "PER"), GoldSpan(14, 24, "PER"), GoldSpan(26, 35, "PER")]
+    doc = _doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 35, "PER")])  # PERSON: suggested private
+    corpus = [CorpusDoc("d", "en", text, gold)]
+    res = run_session("toy", "psan", corpus, [doc], levers=["accept"])
+    assert res.to_dict()["final_recall"] == 1.0
+    assert res.by_accept == 1 and res.decisions == 1
+
+
+def test_accept_fixes_wrong_suggestions_first() -> None:
+    text = "Jan Novak met Eva Dvorak. Paris Hilton left."
+    gold = [GoldSpan(0, 9, "PER"), GoldSpan(14, 24, "PER")]  # "Paris Hilton" is a hotel here: public
+    doc = _doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 38, "PER")])
+    res = run_session("toy", "psan", [CorpusDoc("d", "en", text, gold)], [doc], levers=["accept"])
+    assert (res.by_token, res.by_accept) == (1, 1)
