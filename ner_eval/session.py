@@ -27,9 +27,9 @@ Levers (``--levers`` overrides the workflow's set, for measuring each one):
 * ``entity``: one key decides all mentions of an entity (:func:`group_mentions`);
 * ``accept``: the app shows a suggestion per suspicious span (:func:`psan.tool.suggest.suggest_private`
   from the project's decisions so far) and one key accepts the window's remaining suggestions;
-* ``learn_types``: an entity type the project decided :data:`LEARN_TYPE_AFTER` times, almost
-  always private (at least :data:`LEARN_TYPE_SHARE`), or always public, gets that decision
-  automatically (its NE_TYPE rule's confidence becomes −1 / +1).
+* ``learn_types``: an entity type the project decided often enough, almost always private or
+  always public, gets that decision automatically (its NE_TYPE rule's confidence becomes −1 / +1;
+  :func:`psan.tool.suggest.learned_type_confidence`, the app's rule).
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ from ner_eval.tab import is_covered
 from psan.tool.merge import align
 from psan.tool.model import Category, Decision, Document, Entity, Sentence, Token
 from psan.tool.rules import Rule, RuleSet, RuleType
-from psan.tool.suggest import Evidence, suggest_private
+from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
 from psan.tool.tokenize import tokenize
 from psan.tool.voting import TokenDecision, annotate, decided_regions, final_decision
 from psan.tool.windows import first_anchor, plan_window
@@ -61,9 +61,6 @@ WORKFLOWS: dict[str, tuple[str, frozenset[str]]] = {
 #: types of psan's validated pattern recognizers (checksums, formats): private without asking
 AUTO_PRIVATE_TYPES = frozenset({"EMAIL", "PHONE", "URL", "IBAN", "CARD", "US_SSN", "IP", "RC", "ICO", "DIC",
                                 "PESEL", "NIP", "REGON", "PERSONNUMMER", "SSN", "POSTAL_CODE"})
-#: ``learn_types``: decisions on a type before the app decides it alone, and the private share needed
-LEARN_TYPE_AFTER = 10
-LEARN_TYPE_SHARE = 0.95
 #: categories whose mentions may be grouped into one entity
 ENTITY_CATEGORIES = frozenset({Category.PERSON, Category.ORGANIZATION, Category.LOCATION})
 
@@ -252,9 +249,10 @@ class Project:
         return WindowView(first, end, tuple(d.texts[first:end]), tuple(shown), gold)
 
     def suggestion(self, d: _Doc, span: Span, types: Sequence[str], category: Category) -> bool:
+        """As :func:`psan.store.suggestions.add_suggestions`: the app counts private word decisions only."""
         words = self.word_stats.get(tuple(d.texts[span[0]:span[1]]), (0, 0))
         by_type = [sum(self.type_stats.get(t, (0, 0))[i] for t in types) for i in (0, 1)]
-        return suggest_private(Evidence(words[0], words[1], by_type[0], by_type[1], None, category))
+        return suggest_private(Evidence(words[0], 0, by_type[0], by_type[1], None, category))
 
     def _count(self, d: _Doc, span: Span, private: bool) -> None:
         """Remember a decision in the project's statistics (the suggestions' evidence)."""
@@ -262,11 +260,10 @@ class Project:
         for t in {e.type for e in d.doc.entities if (e.first_token, e.end_token) == span}:
             stats = self.type_stats.setdefault(t, [0, 0])
             stats[0 if private else 1] += 1
-            if "learn_types" in self.levers and sum(stats) >= LEARN_TYPE_AFTER:
-                if stats[0] >= LEARN_TYPE_SHARE * sum(stats):
-                    self.set_rule(RuleType.NE_TYPE, t, -1.0)
-                elif stats[0] == 0:
-                    self.set_rule(RuleType.NE_TYPE, t, 1.0)
+            learned = learned_type_confidence(*stats) if "learn_types" in self.levers else None
+            rule = self.rules.get(("NE_TYPE", t))
+            if learned is not None and rule is not None and rule.confidence == 0.0:  # as learn_type_rules
+                self.set_rule(RuleType.NE_TYPE, t, learned)
 
     def work_window(self, d: _Doc, first: int, end: int, result: SessionResult) -> None:
         """Show one window to the person until it says it is done with it."""
@@ -290,10 +287,9 @@ class Project:
             for s in self.view(d, action.first, action.end).spans:
                 if s.decision == "SUSPICIOUS":
                     words = tuple(d.texts[s.first:s.end])
-                    before = self.word_stats.get(words, (0, 0))
-                    if before[0 if s.suggestion else 1] and not before[1 if s.suggestion else 0]:
-                        # accepted again as the project always decided these words: make it a rule
-                        self.set_rule(RuleType.WORD_TYPE, words, -1.0 if s.suggestion else 1.0)
+                    if s.suggestion and self.word_stats.get(words, (0, 0))[0]:
+                        # private again (as psan.annotate.api.api_accept): a word-type rule
+                        self.set_rule(RuleType.WORD_TYPE, words, -1.0)
                     self._decide(d, (s.first, s.end), bool(s.suggestion))
             return
         if action.kind != "hand":

@@ -32,6 +32,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Document finished: nothing suspicious is left. Press w for the next window."),
     N_("Saved."),
     N_("Label saved."),
+    N_("Suggestions accepted."),
+    N_("suggested: %(decision)s"),
     # decisions, document states, rule types and decision scopes
     N_("PUBLIC"),
     N_("PRIVATE"),

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from psan.tool.model import Category
 
-__all__ = ["Evidence", "suggest_private", "PRIVATE_CATEGORIES", "MIN_TYPE_DECISIONS"]
+__all__ = ["Evidence", "suggest_private", "learned_type_confidence", "PRIVATE_CATEGORIES", "MIN_TYPE_DECISIONS",
+           "LEARN_TYPE_AFTER", "LEARN_TYPE_SHARE"]
 
 #: categories suggested private when nothing else is known
 PRIVATE_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
@@ -41,3 +42,19 @@ def suggest_private(ev: Evidence) -> bool:
     if ev.type_private + ev.type_public >= MIN_TYPE_DECISIONS:
         return ev.type_private >= ev.type_public
     return ev.category in PRIVATE_CATEGORIES
+
+
+#: an entity type decided this many times by people ...
+LEARN_TYPE_AFTER = 10
+#: ... with at least this private share is decided private automatically (never once private: public)
+LEARN_TYPE_SHARE = 0.95
+
+
+def learned_type_confidence(private: int, public: int) -> float | None:
+    """−1 / +1 once the project's decisions on a type are clear enough (see the constants), else ``None``."""
+    total = private + public
+    if total < LEARN_TYPE_AFTER:
+        return None
+    if private >= LEARN_TYPE_SHARE * total:
+        return -1.0
+    return 1.0 if private == 0 else None

@@ -13,3 +13,11 @@ def test_words_beat_model_beat_type_beat_category() -> None:
     assert suggest_private(Evidence(type_private=1, type_public=1, category=Category.PERSON)) is True  # too few
     assert suggest_private(Evidence(category=Category.ORGANIZATION)) is False
     assert suggest_private(Evidence(category=Category.CONTACT)) is True
+
+
+def test_types_are_learned_only_when_the_decisions_are_clear() -> None:
+    from psan.tool.suggest import learned_type_confidence
+    assert learned_type_confidence(5, 0) is None  # too few
+    assert learned_type_confidence(19, 1) == -1.0
+    assert learned_type_confidence(15, 5) is None  # mixed: people keep deciding
+    assert learned_type_confidence(0, 12) == 1.0
