@@ -48,8 +48,19 @@ GLOBAL_HEADER = ["pipeline", "gold", "system", "exact", "inside", "partial", "mi
                  "recall (exact)", "precision", "F1"]
 SIM_HEADER = ["session", "decisions / 1k tokens", "decisions", "by type", "by token", "by hand",
               "gold marked by hand", "final recall", "NE_TYPE rules", "WORD_TYPE rules"]
+SESSION_HEADER = ["workflow", "decisions / 1k tokens", "keystrokes / 1k tokens", "hand-marked share", "windows",
+                  "review windows", "decisions", "by token", "by word type", "by NE type", "by entity", "accept",
+                  "by hand", "final recall"]
 TAB_HEADER = ["pipeline", "entity recall DIRECT", "entity recall QUASI", "entity recall (all)", "mention recall",
               "token recall", "token precision"]
+
+
+def session_rows(summary: dict[str, Any]) -> list[list[Any]]:
+    """The honest sessions (``ner_eval.session``), one row per workflow."""
+    return [[w, f"{s['decisions_per_1k_tokens']:.2f}", f"{s['keystrokes_per_1k_tokens']:.1f}", s["hand_marked_share"],
+             s["windows"], s["review_windows"], s["decisions"], s["by_token"], s["by_word_type"], s["by_ne_type"],
+             s["by_entity"], s["by_accept"], s["by_hand"], s["final_recall"]]
+            for w, s in summary.get("sessions", {}).items()]
 
 
 def sim_rows(summary: dict[str, Any]) -> list[list[Any]]:
@@ -139,7 +150,25 @@ def plot_corpus(summary: dict[str, Any], out: Path) -> list[str]:
         fig.savefig(out / "simulation.png", dpi=100)
         plt.close(fig)
         files.append("simulation.png")
+    if summary.get("sessions"):
+        files.append(_plot_sessions(plt, summary, out))
     return files
+
+
+def _plot_sessions(plt: Any, summary: dict[str, Any], out: Path) -> str:
+    """Decisions and keystrokes per 1,000 tokens of each workflow, side by side."""
+    sessions = list(summary["sessions"].items())
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
+    for ax, key, title in ((axes[0], "decisions_per_1k_tokens", "decisions / 1k tokens"),
+                           (axes[1], "keystrokes_per_1k_tokens", "keystrokes / 1k tokens")):
+        ax.bar([w for w, _ in sessions], [s[key] for _, s in sessions], color=["#868e96", "#1971c2"][:len(sessions)])
+        ax.set_title(title)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"{summary['corpus']}: honest simulated session (window by window)")
+    fig.tight_layout()
+    fig.savefig(out / "session.png", dpi=100)
+    plt.close(fig)
+    return "session.png"
 
 
 def corpus_markdown(summary: dict[str, Any], plots: Sequence[str]) -> str:
@@ -167,6 +196,11 @@ def corpus_markdown(summary: dict[str, Any], plots: Sequence[str]) -> str:
                   "Oracle annotator with psan's rules engine (see `ner_eval/README.md`); decisions are counted per "
                   f"1,000 regex tokens ({s['tokens']} tokens).", "",
                   *_table(SIM_HEADER, sim_rows(s)), ""]
+    if s.get("sessions"):
+        lines += ["## Honest simulated session (window by window)", "",
+                  "`ner_eval.session`: the annotator sees one window at a time, in the app's order, and the gold "
+                  "spans of that window only; `python -m ner_eval simulate --corpus FILE --workflow thesis|psan`.", "",
+                  *_table(SESSION_HEADER, session_rows(s)), ""]
     for label, reason in s.get("simulation_skipped", {}).items():
         lines.append(f"- simulation {label} skipped: {reason}")
     if plots:
@@ -202,8 +236,11 @@ def index_markdown(summaries: Sequence[dict[str, Any]], command: str) -> str:
                   *_table(GLOBAL_HEADER, global_rows(s)), ""]
         if s["tab_metrics"]:
             lines += ["TAB metrics:", "", *_table(TAB_HEADER, tab_rows(s)), ""]
+        if s.get("sessions"):
+            lines += ["Honest simulated session (window by window):", "", *_table(SESSION_HEADER, session_rows(s)), ""]
         if s["simulation"]:
-            lines += ["Simulated annotation session:", "", *_table(SIM_HEADER, sim_rows(s)), ""]
+            lines += ["Simulated annotation session (oracle, whole-corpus knowledge):", "",
+                      *_table(SIM_HEADER, sim_rows(s)), ""]
         if s["skipped"]:
             lines += [f"Skipped: {', '.join(f'{k} ({v})' for k, v in s['skipped'].items())}", ""]
     return "\n".join(lines) + "\n"
