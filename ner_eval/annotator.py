@@ -28,8 +28,10 @@ Keyboard model (``psan/static/annotate.js``): after a window loads the first sus
 selected; after a decision the selection stays, so the next one costs ``n``; a private decision
 by token or word type opens the label dialog, closed with ``Esc``; a new window costs ``w``; a
 hand-marked span costs the moves from the selection to it (``l``/``h``, one per annotation or
-token), the extensions (``L``/``K``) and ``s`` + ``Esc``; an entity decision is one key (``x``)
-and so is accepting the window's remaining suggestions (``a``).
+token), the extensions (``L``/``K``) and ``s`` + ``Esc``; accepting the window's remaining
+suggestions is one key (``a``, in the UI).  An entity decision is counted as one key too: the UI has
+no entity key yet (entity grouping comes with ``psan.tool.entities``; the simulation groups mentions
+with :func:`ner_eval.session.group_mentions` until then).
 """
 from __future__ import annotations
 
