@@ -28,7 +28,8 @@ Levers (``--levers`` overrides the workflow's set, for measuring each one):
 * ``accept``: the app shows a suggestion per suspicious span (:func:`psan.tool.suggest.suggest_private`
   from the project's decisions so far) and one key accepts the window's remaining suggestions;
 * ``learn_types``: an entity type the project decided often enough, almost always private or
-  always public, gets that decision automatically (its NE_TYPE rule's confidence becomes −1 / +1;
+  always public (twice as many decisions needed), gets that decision automatically (its NE_TYPE
+  rule's confidence becomes −1 / +1;
   :func:`psan.tool.suggest.learned_type_confidence`, the app's rule).
 """
 from __future__ import annotations

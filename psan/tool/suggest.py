@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from psan.tool.model import Category
 
 __all__ = ["Evidence", "suggest_private", "learned_type_confidence", "PRIVATE_CATEGORIES", "MIN_TYPE_DECISIONS",
-           "LEARN_TYPE_AFTER", "LEARN_TYPE_SHARE"]
+           "LEARN_TYPE_AFTER", "LEARN_TYPE_SHARE", "LEARN_PUBLIC_AFTER"]
 
 #: categories suggested private when nothing else is known
 PRIVATE_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
@@ -46,8 +46,10 @@ def suggest_private(ev: Evidence) -> bool:
 
 #: an entity type decided this many times by people ...
 LEARN_TYPE_AFTER = 10
-#: ... with at least this private share is decided private automatically (never once private: public)
+#: ... with at least this private share is decided private automatically
 LEARN_TYPE_SHARE = 0.95
+#: public needs more: this many decisions and never one private (a wrong "public" would leak)
+LEARN_PUBLIC_AFTER = 20
 
 
 def learned_type_confidence(private: int, public: int) -> float | None:
@@ -57,4 +59,4 @@ def learned_type_confidence(private: int, public: int) -> float | None:
         return None
     if private >= LEARN_TYPE_SHARE * total:
         return -1.0
-    return 1.0 if private == 0 else None
+    return 1.0 if private == 0 and total >= LEARN_PUBLIC_AFTER else None

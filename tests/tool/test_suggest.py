@@ -20,4 +20,6 @@ def test_types_are_learned_only_when_the_decisions_are_clear() -> None:
     assert learned_type_confidence(5, 0) is None  # too few
     assert learned_type_confidence(19, 1) == -1.0
     assert learned_type_confidence(15, 5) is None  # mixed: people keep deciding
-    assert learned_type_confidence(0, 12) == 1.0
+    assert learned_type_confidence(0, 12) is None  # public needs more evidence than private
+    assert learned_type_confidence(0, 20) == 1.0
+    assert learned_type_confidence(1, 25) is None
