@@ -77,6 +77,9 @@ REANNOTATE_DEBOUNCE_SECONDS = 2
 #: how long an annotation window stays leased to its annotator without any request (seconds)
 WINDOW_LEASE_SECONDS = 900
 #: retrain a project's model automatically after this many new decisions (0 = only by the admin's button)
-MODEL_RETRAIN_AFTER_DECISIONS = 200
+MODEL_RETRAIN_AFTER_DECISIONS = 100
+#: a project's first model is trained (in the background) after its first this many decisions (0: wait
+#: for MODEL_RETRAIN_AFTER_DECISIONS); the previous model serves until a retrained one is stored
+MODEL_FIRST_AFTER_DECISIONS = 20
 #: p(private) from which the project model suggests a span (None = the model's own, 0.5)
 MODEL_THRESHOLD = None

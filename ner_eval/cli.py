@@ -1,4 +1,4 @@
-"""Command line: ``python -m ner_eval run|all|list``.
+"""Command line: ``python -m ner_eval run|all|list|simulate``.
 
 Why two commands: ``run`` evaluates one corpus file (any JSONL in the shared
 format), ``all`` evaluates the standard corpora with the pipelines fitting
@@ -14,8 +14,9 @@ from pathlib import Path
 
 from ner_eval.corpus import corpus_name, data_dir, models_dir
 from ner_eval.evaluate import evaluate_corpus
-from ner_eval.pipelines import CORPORA, PIPELINES, pipelines_for
+from ner_eval.pipelines import CORPORA, PIPELINES, Unavailable, pipelines_for
 from ner_eval.report import write_corpus, write_index
+from ner_eval.session import LEVERS, WORKFLOWS
 
 
 def _pipelines(arg: str | None) -> list[str] | None:
@@ -38,6 +39,14 @@ def _parser() -> argparse.ArgumentParser:
     allp.add_argument("--out", default="ner_eval/results", help="results folder (default ner_eval/results)")
     allp.add_argument("--corpora", help=f"comma-separated subset of {','.join(CORPORA)}")
     sub.add_parser("list", help="list pipelines and corpora")
+    sim = sub.add_parser("simulate", help="honest simulated annotation session on one corpus (ner_eval.session)")
+    sim.add_argument("--corpus", required=True, help="path to a JSONL corpus")
+    sim.add_argument("--workflow", required=True, choices=sorted(WORKFLOWS), help="thesis (2021 app) or psan")
+    sim.add_argument("--levers", help=f"comma-separated levers instead of the workflow's ({','.join(LEVERS)}; "
+                                      "'none' for none)")
+    sim.add_argument("--limit", type=int, help="only the first N documents")
+    sim.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
+    sim.add_argument("--json", action="store_true", help="print one JSON line")
     return p
 
 
@@ -50,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{corpus:15} {lang}: {', '.join(pipelines_for(lang))}")
         return 0
     models = models_dir(args.models_dir)
+    if args.command == "simulate":
+        return _simulate(args, models)
     if args.command == "run":
         corpus = Path(args.corpus)
         if not corpus.is_file():
@@ -84,4 +95,29 @@ def main(argv: list[str] | None = None) -> int:
     (out / "index.json").write_text(json.dumps({s["corpus"]: s["documents"] for s in summaries}) + "\n",
                                     encoding="utf-8")
     print(f"index: {index}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace, models: Path | None) -> int:
+    """``simulate``: one JSON line (``--json``) or a short summary of the honest session."""
+    from ner_eval.simulate_cli import simulate_corpus
+    corpus = Path(args.corpus)
+    if not corpus.is_file():
+        print(f"error: corpus file {corpus} not found", file=sys.stderr)
+        return 2
+    levers = None
+    if args.levers is not None:
+        levers = [x.strip() for x in args.levers.split(",") if x.strip() and x.strip() != "none"]
+    try:
+        result = simulate_corpus(corpus, args.workflow, levers, args.limit, models)
+    except (ValueError, Unavailable) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    out = result.to_dict()
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    else:
+        print(f"{out['corpus']} {out['workflow']}: {out['decisions_per_1k_tokens']} decisions/1k tokens, "
+              f"{out['keystrokes_per_1k_tokens']} keys/1k tokens, {out['windows']} windows, "
+              f"hand-marked {out['hand_marked_share']}, recall {out['final_recall']}")
     return 0

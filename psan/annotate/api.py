@@ -9,6 +9,8 @@ Routes (all for logged-in accounts unless noted):
 * ``POST /annotate/api/open`` – admins: ``{document_id, start, size}`` opens any position.
 * ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
   label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type``.
+* ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window as
+  suggested (a suggestion the project already gave these words twice becomes a word-type rule).
 * ``POST /annotate/api/label`` – ``{document_id, first_token, end_token, label_id | label_name
   [+ label_category], always?}`` marks the span private with that (possibly new) label.
 * ``GET  /annotate/api/annotation/<id>`` – why an annotation of the window is decided.
@@ -26,7 +28,7 @@ from werkzeug.exceptions import HTTPException, NotFound
 from psan import db
 from psan.access import admin, user
 from psan.annotate import bp, validate
-from psan.annotate.content import span_text, window_json
+from psan.annotate.content import annotations_json, span_text, window_json
 from psan.annotate.detail import annotation_detail
 from psan.status_names import status_name
 from psan.store import apply_rule
@@ -35,6 +37,7 @@ from psan.store import projects as store_projects
 from psan.store import windows as store_windows
 from psan.store.corrections import category_needed
 from psan.store.projects import can_annotate
+from psan.store.suggestions import learn_type_rules
 from psan.store.windows import Window
 
 log = logging.getLogger(__name__)
@@ -242,9 +245,64 @@ def api_decide():
                                          ne_type)
     except store_decisions.DecisionError as exc:
         raise validate.Invalid(str(exc)) from None
+    _learn_types(conn, outcome, [span])
     # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER])
     needed = decision == "PRIVATE" and category_needed(conn, document_id, first, end, label_id)
     return _decided_answer(conn, outcome, _after_decision(conn, window, outcome), category_needed=needed)
+
+
+def _learn_types(conn, outcome: store_decisions.Outcome, spans: list[store_decisions.Span]) -> None:
+    """Entity types whose decisions are now clear decide alone from here on (psan.store.suggestions)."""
+    types = sorted({t for span in spans for t in store_decisions.span_entity_types(conn, span)})
+    if not types:
+        return
+    changed = learn_type_rules(conn, spans[0].project_id, types)
+    if changed:
+        outcome.changed_rule_ids += changed
+        outcome.rules_changed = True
+
+
+def _merge(outcomes: list[store_decisions.Outcome]) -> store_decisions.Outcome:
+    """One outcome for several decisions of one request (rules to apply, annotations touched)."""
+    merged = store_decisions.Outcome(annotation_id=outcomes[0].annotation_id if outcomes else 0)
+    for o in outcomes:
+        merged.rule_ids += o.rule_ids
+        merged.changed_rule_ids += [r for r in o.changed_rule_ids if r not in merged.changed_rule_ids]
+        merged.removed_rule_ids += o.removed_rule_ids
+        merged.affected_annotation_ids += o.affected_annotation_ids
+        merged.rules_changed = merged.rules_changed or o.rules_changed
+    return merged
+
+
+@bp.route("/api/accept", methods=["POST"])
+@user
+def api_accept():
+    """Accept the suggestions of every suspicious span left in the window (one key: ``a``)."""
+    payload = _payload()
+    document_id = validate.integer(payload, "document_id", validate.MAX_ID)
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    if document_id != window.document_id:
+        raise Refused(gettext("That text is outside your annotation window."))
+    pending = [a for a in annotations_json(conn, window, window.first_token, window.end_token)
+               if a["decision"] == "SUSPICIOUS" and a.get("suggestion")]
+    if not pending:
+        raise Conflict(gettext("Nothing is left to accept in this window."))
+    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
+    outcomes = []
+    for a in pending:
+        span = store_decisions.Span(window.project_id, document_id, a["first_token"], a["end_token"])
+        again = a["suggestion"] == "PRIVATE" and any(r["lookup"] for r in a["rules"])
+        scope = store_decisions.Scope.WORD_TYPE if again else store_decisions.Scope.TOKEN
+        try:
+            outcomes.append(store_decisions.decide(conn, span, scope, a["suggestion"], current_user.id,
+                                                   span_text(conn, document_id, a["first_token"], a["end_token"])))
+        except store_decisions.DecisionError as exc:
+            raise validate.Invalid(str(exc)) from None
+    outcome = _merge(outcomes)
+    _learn_types(conn, outcome, [store_decisions.Span(window.project_id, document_id, a["first_token"],
+                                                      a["end_token"]) for a in pending])
+    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome))
 
 
 def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from psan import db
 from psan.status_names import status_name
+from psan.store.suggestions import add_suggestions
 from psan.store.windows import Window
 from psan.tool.voting import Thresholds
 
@@ -128,6 +129,7 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
             "rules": [{"type": x["type"], "condition": x["condition"], "confidence": x["confidence"],
                        "lookup": x["lookup"]} for x in rules[r["id"]]],
         })
+    add_suggestions(conn, window.project_id, window.document_id, result)
     return result
 
 

@@ -33,6 +33,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Saved."),
     N_("Label saved."),
     N_("Nothing recognized here: choose a category for this span."),
+    N_("Suggestions accepted."),
+    N_("suggested: %(decision)s"),
     # decisions, document states, rule types and decision scopes
     N_("PUBLIC"),
     N_("PRIVATE"),

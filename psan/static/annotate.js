@@ -70,6 +70,9 @@
   function decisionClass(a) {
     if (a.decision === "PUBLIC") { return "dec-public"; }
     if (a.decision === "PRIVATE") { return a.has_label ? "dec-private-label" : "dec-private-nolabel"; }
+    // the app's suggestion for an undecided span ("a" accepts the window's remaining suggestions)
+    if (a.suggestion === "PRIVATE") { return "dec-suspicious sugg-private"; }
+    if (a.suggestion === "PUBLIC") { return "dec-suspicious sugg-public"; }
     return "dec-suspicious";
   }
 
@@ -195,6 +198,9 @@
     if (a) {
       pieces.push(" — " + t(a.decision).toLowerCase());
       if (a.label) { pieces.push(" (", {user: a.label}, ")"); }
+    }
+    if (a && a.decision === "SUSPICIOUS" && a.suggestion) {
+      pieces.push(" · " + t("suggested: %(decision)s", {decision: t(a.suggestion).toLowerCase()}));
     }
     setIsolated(els.selection, pieces);
     if (firstNode && firstNode.scrollIntoView) { firstNode.scrollIntoView({block: "nearest"}); }
@@ -324,6 +330,18 @@
     });
   }
 
+  function acceptSuggestions() {
+    if (!state.data || !state.data.window || state.busy) { return; }
+    state.busy = true;
+    request("POST", API + "accept", {document_id: state.data.window.document_id}).then(function (result) {
+      state.busy = false;
+      if (!accept(result, false)) { return; }
+      var done = state.data.document && state.data.document.status === "DONE";
+      showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window."
+        : "Suggestions accepted."), done ? "success" : "info");
+    });
+  }
+
   function nextWindow() {
     if (state.busy) { return; }
     state.busy = true;
@@ -421,7 +439,7 @@
         "type-public": function () { decide("PUBLIC", "word_type"); },
         "ne-private": function () { decide("PRIVATE", "ne_type"); },
         "ne-public": function () { decide("PUBLIC", "ne_type"); },
-        "label": openLabelDialog, "next": nextWindow, "widen": widen
+        "label": openLabelDialog, "next": nextWindow, "widen": widen, "accept": acceptSuggestions
       };
       if (actions[action]) { actions[action](); }
     });
@@ -443,6 +461,7 @@
     "P": function () { decide("PUBLIC", "word_type"); },
     "c": function () { decide("PRIVATE", "ne_type"); },
     "C": function () { decide("PUBLIC", "ne_type"); },
+    "a": function () { acceptSuggestions(); },
     "e": function () { openLabelDialog(); },
     "w": function () { nextWindow(); },
     "m": function (s) { state.byAnnotation = !state.byAnnotation; render(); select(s.first, s.end); }

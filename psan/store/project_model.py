@@ -18,7 +18,9 @@
   into annotations through the ordinary matching of :mod:`psan.store.annotate`.
 * **Automatic retraining** – :func:`maybe_schedule_retrain` after each decision queues
   ``psan.retrain_model`` once ``MODEL_RETRAIN_AFTER_DECISIONS`` decisions were logged since the
-  latest model (0 = never).
+  latest model (0 = never), and a project's first model after ``MODEL_FIRST_AFTER_DECISIONS``
+  (default 20) decisions.  Training runs on a worker outside any transaction; annotation goes on
+  meanwhile and the previous model serves until the new one is stored.
 """
 from __future__ import annotations
 
@@ -324,12 +326,15 @@ def maybe_schedule_retrain(conn, project_id: int) -> bool:
     Never raises (the decision is already saved); returns whether a retrain was queued.
     """
     try:
-        limit = int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 200) or 0)
-        if limit <= 0:
-            return False
         row = db.query_one("SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
                            "WHERE project_id = %s ORDER BY id DESC LIMIT 1", (project_id,), conn)
         since = int(row["since"]) if row else 0
+        limit = int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 100) or 0)
+        first = int(current_app.config.get("MODEL_FIRST_AFTER_DECISIONS", 20) or 0)
+        if row is None and first > 0:
+            limit = first if limit <= 0 else min(first, limit)
+        if limit <= 0:
+            return False
         count = db.query_one("SELECT count(*) AS n FROM (SELECT 1 FROM decision_log WHERE project_id = %s "
                              "AND id > %s AND decision IS NOT NULL LIMIT %s) s", (project_id, since, limit), conn)["n"]
         if count < limit:

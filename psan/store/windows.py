@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from psan import db
+from psan.tool.windows import plan_window
 
 #: advisory lock key serializing window assignment ("psan" in ASCII)
 WINDOW_LOCK_KEY = 0x7073616E
@@ -137,7 +138,10 @@ def candidate_documents(conn, account_id: int, is_admin: bool, limit: int = CAND
 
 
 def find_anchor(conn, document_id: int, account_id: int) -> tuple[int, int] | None:
-    """First unleased suspicious span of a document, else its first unleased unlabelled private span."""
+    """First unleased suspicious span of a document, else its first unleased unlabelled private span.
+
+    The SQL twin of :func:`psan.tool.windows.first_anchor` (same order; the simulator uses that one).
+    """
     params = {"doc": document_id, "me": account_id}
     for sql in _ANCHOR_QUERIES:
         row = db.query_one(sql, params, conn)
@@ -164,32 +168,6 @@ def _sentences(conn, document_id: int, lo: int, hi: int) -> list[tuple[int, int]
         "AND first_token <= %(lo)s), 0) AND first_token < %(hi)s ORDER BY first_token",
         {"doc": document_id, "lo": lo, "hi": hi}, conn)
     return [(r["first_token"], r["end_token"]) for r in rows]
-
-
-def plan_window(sentences: list[tuple[int, int]], anchor: tuple[int, int], size: int,
-                bounds: tuple[int, int], centred: bool = True) -> tuple[int, int]:
-    """Cut a window of about ``size`` tokens around ``anchor`` to whole sentences.
-
-    The sentences holding the anchor are always shown whole (even a sentence longer than
-    ``size``); further sentences are added only if they fit completely into the ``size`` tokens
-    centred on the anchor (or starting at it, ``centred=False``) and inside ``bounds`` (the
-    document, or the gap between other leases).  Tokens outside every sentence count as their own.
-    """
-    a_first, a_end = anchor
-    lo_bound, hi_bound = bounds
-    core_first = next((f for f, e in sentences if f <= a_first < e), a_first)
-    core_end = next((e for f, e in sentences if f < a_end <= e), a_end)
-    if centred:
-        lo = (a_first + a_end) // 2 - size // 2
-    else:
-        lo = core_first
-    lo = max(lo_bound, lo)
-    hi = min(hi_bound, lo + size)
-    lo = max(lo_bound, min(lo, hi - size))
-    inside = [(f, e) for f, e in sentences if f >= lo and e <= hi]
-    first = min([core_first] + [f for f, _ in inside])
-    end = max([core_end] + [e for _, e in inside])
-    return max(first, lo_bound), min(end, hi_bound)
 
 
 def _token_count(conn, document_id: int) -> int:

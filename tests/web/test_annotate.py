@@ -403,3 +403,38 @@ def test_detail_names_the_special_category(clean_app, annotator):
     assert detail["topics"] == ["family relations"]
     assert sql(clean_app, "SELECT category FROM named_entity WHERE document_id = %s", (doc,)) == [
         {"category": "SENSITIVE"}]
+
+
+def test_accept_decides_the_window_as_suggested(clean_app, annotator):
+    text = "Jan Novák lives in Praha. " + plain_sentences(0, 2)
+    doc = add_document(clean_app, text, [("Jan Novák", "P"), ("Praha", "gu")])
+    set_window_size(clean_app, ANNOTATOR, 300)
+    status, data = _window(annotator)
+    assert status == 200, data
+    praha = token_index(clean_app, doc, "Praha")
+    suggestions = {(a["first_token"], a["end_token"]): a.get("suggestion") for a in data["annotations"]}
+    assert suggestions == {(0, 2): "PRIVATE", (praha, praha + 1): "PUBLIC"}  # by category: nothing decided yet
+    assert _post(annotator, "accept", {"document_id": doc + 1})[0] == 403
+    assert _post(annotator, "accept", {"document_id": "x"})[0] == 400
+    status, data = _post(annotator, "accept", {"document_id": doc})
+    assert status == 200, data
+    assert annotation(clean_app, doc, 0, 2)["token_decision"] == "PRIVATE"
+    assert annotation(clean_app, doc, praha, praha + 1)["token_decision"] == "PUBLIC"
+    assert data["document"]["status"] == "DONE"
+    assert sql(clean_app, "SELECT count(*) AS n FROM decision_log WHERE document_id = %s", (doc,)) == [{"n": 2}]
+    assert _post(annotator, "accept", {"document_id": doc})[0] == 409  # nothing left
+
+
+def test_an_entity_type_decided_clearly_decides_alone(clean_app, annotator):
+    names = [f"Name{i}" for i in range(11)]
+    text = " ".join(f"{n} came." for n in names)
+    doc = add_document(clean_app, text, [(n, "P") for n in names])
+    set_window_size(clean_app, ANNOTATOR, 300)
+    _window(annotator)
+    for n in names[:10]:
+        i = token_index(clean_app, doc, n)
+        assert _decide(annotator, doc, i, i + 1, "PRIVATE")[0] == 200
+    assert sql(clean_app, "SELECT confidence FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'"
+               ) == [{"confidence": -1.0}]  # ten private decisions on P: P is private from now on
+    last = token_index(clean_app, doc, names[10])
+    assert annotation(clean_app, doc, last, last + 1)["rule_level"] == -1.0

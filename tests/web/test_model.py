@@ -248,3 +248,100 @@ def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
                                                          "scope": "token"})
     assert response.status_code == 200, response.get_json()
     assert queued == [pid]
+
+
+def _admin_window_client(app, document_id: int):
+    from tests.conftest import login
+    _admin_id(app)
+    client = app.test_client()
+    assert login(client, "admin@example.org").status_code == 302
+    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
+    response = client.post("/annotate/api/open", json={"document_id": document_id, "start": 0, "size": 5000})
+    assert response.status_code == 200, response.get_json()
+    return client
+
+
+def _decisions_text(n: int) -> str:
+    return " ".join(f"Projekt Kestrel met Officer{i} in the office." for i in range(n))
+
+
+def test_first_model_after_twenty_decisions(clean_app, celery_worker, monkeypatch):
+    """Through the decision API with the real worker: no model after 19 decisions, one after the 20th."""
+    app = clean_app
+    monkeypatch.setitem(app.config, "MODEL_FIRST_AFTER_DECISIONS", 20)
+    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 100)
+    pid = _project(app, "First model")
+    document_id = add_document(app, _decisions_text(10), (), project_id=pid)
+    sql(app, "UPDATE document SET status = 'PRE_ANNOTATED' WHERE id = %s RETURNING id", (document_id,))
+    client = _admin_window_client(app, document_id)
+    words = [r["idx"] for r in sql(app, "SELECT idx FROM token WHERE document_id = %s ORDER BY idx", (document_id,))]
+    spans = [(i, i + 1, "PRIVATE" if n % 2 == 0 else "PUBLIC") for n, i in enumerate(words[2:22])]
+    for n, (first, end, decision) in enumerate(spans, start=1):
+        response = client.post("/annotate/api/decide", json={"document_id": document_id, "first_token": first,
+                                                             "end_token": end, "decision": decision, "scope": "token"})
+        assert response.status_code == 200, response.get_json()
+        if n == 19:
+            time.sleep(1.0)
+            assert sql(app, "SELECT id FROM project_model WHERE project_id = %s", (pid,)) == []
+    rows = _wait_for(lambda: sql(app, "SELECT meta FROM project_model WHERE project_id = %s", (pid,)),
+                     what="the first model")
+    assert rows[0]["meta"]["decisions_count"] == 20
+
+
+def test_annotation_goes_on_while_a_retrain_runs(clean_app, monkeypatch):
+    """A decision is saved and answered while the retrain task is in the middle of training."""
+    import threading
+
+    from psan.celery.model_tasks import retrain_model
+    from psan.tool.classifier import TokenClassifier
+    app = clean_app
+    pid = _project(app, "Busy model")
+    document_id = add_document(app, _decisions_text(6), (), project_id=pid)
+    sql(app, "UPDATE document SET status = 'PRE_ANNOTATED' WHERE id = %s RETURNING id", (document_id,))
+    previous = _train_in_process(app, pid)  # the model serving meanwhile
+    admin = _admin_id(app)
+    for n in range(4):
+        first = 9 * n
+        with app.app_context(), db.transaction() as conn:
+            decide(conn, Span(pid, document_id, first, first + 2), Scope.TOKEN, "PRIVATE", admin, list(TERM))
+            decide(conn, Span(pid, document_id, first + 2, first + 3), Scope.TOKEN, "PUBLIC", admin, ["met"])
+    training, decided = threading.Event(), threading.Event()
+    real_train = TokenClassifier.train.__func__
+
+    def slow_train(cls, *args, **kwargs):  # the real training, held open until the test has decided
+        training.set()
+        assert decided.wait(60)
+        return real_train(cls, *args, **kwargs)
+
+    monkeypatch.setattr(TokenClassifier, "train", classmethod(slow_train))
+    result: dict = {}
+
+    def run() -> None:
+        with app.app_context():
+            result.update(retrain_model.run(pid))
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    try:
+        assert training.wait(60)
+        client = _admin_window_client(app, document_id)
+        officer = token_index(app, document_id, "Officer1")
+        started = time.monotonic()
+        response = client.post("/annotate/api/decide", json={"document_id": document_id, "first_token": officer,
+                                                             "end_token": officer + 1, "decision": "PRIVATE",
+                                                             "scope": "token"})
+        assert response.status_code == 200, response.get_json()
+        assert time.monotonic() - started < 30
+        # the previous model still serves while the new one trains
+        assert [r["id"] for r in sql(app, "SELECT id FROM project_model WHERE project_id = %s", (pid,))] == [previous]
+    finally:
+        decided.set()
+        worker.join(120)
+    assert result.get("trained") is True
+    assert len(sql(app, "SELECT id FROM project_model WHERE project_id = %s", (pid,))) == 2
+
+
+def _admin_id(app) -> int:
+    if not sql(app, "SELECT id FROM account WHERE email = 'admin@example.org'"):
+        make_account(app, "admin@example.org", "ADMIN")
+    return account_id(app, "admin@example.org")

@@ -1,0 +1,62 @@
+"""What the app suggests for a suspicious span, so one key can accept a whole window's suggestions.
+
+Why: most suspicious spans of a window are decided the way the project already decided their
+words, their entity type, or the way the learned model predicts.  Showing that suggestion lets
+the annotator fix only the wrong ones and accept the rest with one key ("accept the window's
+remaining suggestions").  The evidence is the project's own decisions, so the suggestions get
+better while people annotate; the order of evidence is from the most to the least specific.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from psan.tool.model import Category
+
+__all__ = ["Evidence", "suggest_private", "learned_type_confidence", "PRIVATE_CATEGORIES", "MIN_TYPE_DECISIONS",
+           "LEARN_TYPE_AFTER", "LEARN_TYPE_SHARE", "LEARN_PUBLIC_AFTER"]
+
+#: categories suggested private when nothing else is known
+PRIVATE_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
+#: decisions on an entity type needed before its private share is trusted
+MIN_TYPE_DECISIONS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the project knows about one span."""
+
+    words_private: int = 0  # earlier decisions on the same words (token, word type, entity)
+    words_public: int = 0
+    type_private: int = 0  # earlier decisions on spans of the same entity type
+    type_public: int = 0
+    model_p: float | None = None  # the learned model's p(private) for the span, if it has one
+    category: Category = Category.OTHER
+
+
+def suggest_private(ev: Evidence) -> bool:
+    """``True``: suggest PRIVATE, ``False``: PUBLIC (ties go to PRIVATE: a wrong "private" leaks nothing)."""
+    if ev.words_private or ev.words_public:
+        return ev.words_private >= ev.words_public
+    if ev.model_p is not None:
+        return ev.model_p >= 0.5
+    if ev.type_private + ev.type_public >= MIN_TYPE_DECISIONS:
+        return ev.type_private >= ev.type_public
+    return ev.category in PRIVATE_CATEGORIES
+
+
+#: an entity type decided this many times by people ...
+LEARN_TYPE_AFTER = 10
+#: ... with at least this private share is decided private automatically
+LEARN_TYPE_SHARE = 0.95
+#: public needs more: this many decisions and never one private (a wrong "public" would leak)
+LEARN_PUBLIC_AFTER = 20
+
+
+def learned_type_confidence(private: int, public: int) -> float | None:
+    """−1 / +1 once the project's decisions on a type are clear enough (see the constants), else ``None``."""
+    total = private + public
+    if total < LEARN_TYPE_AFTER:
+        return None
+    if private >= LEARN_TYPE_SHARE * total:
+        return -1.0
+    return 1.0 if private == 0 and total >= LEARN_PUBLIC_AFTER else None
