@@ -38,7 +38,8 @@ from psan.tool.categories import category_of
 from psan.tool.lemma import SuffixLemmatizer
 from psan.tool.model import Category
 
-__all__ = ["Mention", "Form", "parse_mention", "group_document", "group_documents", "entity_id"]
+__all__ = ["Mention", "Form", "parse_mention", "group_document", "analyse_document", "group_documents", "entity_id",
+           "word_lemmas"]
 
 _WORD_RE = re.compile(r"[^\W_](?:[\w]|[-'’](?=\w))*")
 _PAREN_RE = re.compile(r"^(.*?)\s*\((.*)\)?\s*$", re.DOTALL)
@@ -93,9 +94,13 @@ class Form:
     surface: tuple[str, ...] = field(default=())  # the name words as written (acronym detection)
     common: bool = False                    # no capital letter: a common noun phrase, not a name
     morph_gender: str = ""                  # from the inflection (cs/sk/pl), surrogates follow it
+    lemmas: tuple[str, ...] = ()            # ``key`` before case folding (surrogates decline from it)
 
 
 # ---------------------------------------------------------------- lemmas
+
+
+_PL_CASES = {"nom": 0, "gen": 1, "dat": 2, "acc": 3, "inst": 4, "loc": 5, "voc": 6}
 
 
 @cache
@@ -118,18 +123,20 @@ def _readings(word: str, language: str, person: bool) -> list[tuple[str, str, st
             if r.base[:1].isupper():
                 g = "f" if r.gender == "f" else "m" if r.gender.startswith("m") else ""
                 rank = 0 if any(q in wanted for q in r.quals) else 1
+                # a woman's reading of a consonant-final name ("Jan", "Kowalski" as indeclinable) is rare
+                odd = 1 if g == "f" and not r.base.endswith("a") else 0
                 for num, case in sorted(r.forms) or [("", "")]:
-                    ranked.append((rank, 0 if num == "sg" else 1, r.base, case, g))
-        ranked.sort(key=lambda x: (x[0], x[1]))  # stable: Morfeusz's order within a rank
-        out = [(b, c, g) for _r, _n, b, c, g in ranked]
+                    ranked.append((rank, 0 if num == "sg" else 1, odd, _PL_CASES.get(case, 9), r.base, case, g))
+        ranked.sort(key=lambda x: x[:4])  # stable: Morfeusz's order within a rank
+        out = [(b, c, g) for *_r, b, c, g in ranked]
         return out or [(_suffix("pl")(word), "", "")]
     if language == "sl" and word.isalpha():
         return [(_suffix("sl")(word), "", "")]
     return [(word, "", "")]
 
 
-def _lemmas(words: Sequence[str], language: str, person: bool) -> tuple[tuple[str, ...], tuple[frozenset[str], ...],
-                                                                         str]:
+def _lemmas(words: Sequence[str], language: str, person: bool
+            ) -> tuple[tuple[str, ...], tuple[frozenset[str], ...], str, tuple[str, ...]]:
     """Joint lemmas of a name: inside a name all words agree in case and gender ("Jana Nováka" = Jan Novák)."""
     readings = [_readings(w, language, person) for w in words]
     alts = tuple(frozenset(r[0].casefold() for r in rs) for rs in readings)
@@ -147,7 +154,12 @@ def _lemmas(words: Sequence[str], language: str, person: bool) -> tuple[tuple[st
                 chosen = [*picks, head]
                 break
     gender = chosen[-1][2] if person and language in ("cs", "sk", "pl") else ""
-    return tuple(c[0].casefold() for c in chosen), alts, gender
+    return tuple(c[0].casefold() for c in chosen), alts, gender, tuple(c[0] for c in chosen)
+
+
+def word_lemmas(word: str, language: str, person: bool = True) -> frozenset[str]:
+    """Every lemma reading of one word, case-folded, the word itself included (aligns a mention with a name)."""
+    return frozenset({word.casefold(), *(r[0].casefold() for r in _readings(word, (language or "en")[:2], person))})
 
 
 # ---------------------------------------------------------------- parsing
@@ -191,11 +203,11 @@ def _name(text: str, language: str, category: Category) -> tuple[Form | None, st
     if not words:
         return None, ""
     person = category in _NAME_CATEGORIES
-    key, alts, morph_gender = _lemmas(words, language, person)
+    key, alts, morph_gender, lemmas = _lemmas(words, language, person)
     # a common noun phrase ("reindeer") is not a case variant of a name ("Reindeer")
     common = not any(ch.isupper() for w in words for ch in w)
     return Form(category, key, alts, tuple(initials), gender, titled, (), tuple(words), common,
-                morph_gender), text
+                morph_gender, lemmas), text
 
 
 def parse_mention(text: str, category: str | Category, language: str = "en") -> Form | None:
@@ -222,7 +234,8 @@ def parse_mention(text: str, category: str | Category, language: str = "en") -> 
             return None
         main = Form(cat, alias_keys[0], tuple(frozenset((w,)) for w in alias_keys[0]), (), "", False)
     return Form(main.category, main.key, main.alts, main.initials, main.gender, main.titled,
-                tuple(k for k in alias_keys if k != main.key), main.surface, main.common, main.morph_gender)
+                tuple(k for k in alias_keys if k != main.key), main.surface, main.common, main.morph_gender,
+                main.lemmas)
 
 
 def _inner_aliases(inner: str) -> list[str]:
@@ -395,6 +408,11 @@ def _canonical(forms: Sequence[Form]) -> str:
 
 def group_document(mentions: Sequence[Mention], language: str = "en") -> list[str]:
     """Entity id of every mention of one document (same order as ``mentions``)."""
+    return analyse_document(mentions, language)[0]
+
+
+def analyse_document(mentions: Sequence[Mention], language: str = "en") -> tuple[list[str], list[Form | None]]:
+    """Entity ids and normalized forms of every mention of one document (surrogates need both)."""
     forms = [parse_mention(m.text, m.category, language) for m in mentions]
     uf = _link(forms)
     clusters: dict[int, list[int]] = {}
@@ -416,7 +434,7 @@ def group_document(mentions: Sequence[Mention], language: str = "en") -> list[st
         used.add(eid)
         for i in members:
             ids[i] = eid
-    return ids
+    return ids, forms
 
 
 def group_documents(documents: Iterable[tuple[Sequence[Mention], str]]) -> Iterable[list[str]]:
