@@ -205,7 +205,8 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
         doc = load_document(conn, row["id"])
         if doc is not None:
             loaded.append((row, doc, private_regions(conn, row["id"], doc, ctx)))
-    replacer = CombinedReplacer(ctx.replacements, SurrogateReplacer(ctx.policy, ctx.language, ctx.seed))
+    from psan.store import pseudonym_key  # the project's stored identities (one surrogate per entity)
+    replacer = CombinedReplacer(ctx.replacements, pseudonym_key.replacer_for(conn, ctx))
     for _, doc, regions in loaded:
         replacer.observe(doc.text, regions)
     results: list[PseudonymizedDocument] = []
@@ -221,6 +222,7 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
         results.append(PseudonymizedDocument(row["id"], row["name"], out.text, entries))
         if until is not None and row["id"] == until:
             break
+    pseudonym_key.remember(conn, ctx, replacer.surrogates)
     return results
 
 
