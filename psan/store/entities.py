@@ -20,7 +20,8 @@ from psan import db
 from psan.tool.entities import Mention, group_document
 from psan.tool.model import Document
 
-__all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge", "split", "mention_keys"]
+__all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge", "split", "mention_keys",
+           "manual_keys"]
 
 
 class EntityError(ValueError):
@@ -186,7 +187,12 @@ def split(conn, document_id: int, span: tuple[int, int], account_id: int) -> dic
     if alone["n"] <= 1:
         raise EntityError("single", "this entity has a single mention; there is nothing to split")
     key = f"manual:{document_id}:{first}:{end}"
-    new_id = _entity_row(conn, m["project_id"], key, m["category"])
+    # a fresh entity even if this span was split off and merged back before (no alias to follow)
+    new_id = int(db.query_one(
+        "INSERT INTO entity (project_id, key, category) VALUES (%s, %s, %s) ON CONFLICT (project_id, key) "
+        "DO UPDATE SET merged_into = NULL, category = EXCLUDED.category RETURNING id",
+        (m["project_id"], key, m["category"]), conn)["id"])
+    db.execute("UPDATE entity SET merged_into = NULL WHERE merged_into = %s", (new_id,), conn)
     db.execute("UPDATE entity_mention SET entity_id = %s, manual = true WHERE document_id = %s "
                "AND first_token = %s AND end_token = %s", (new_id, document_id, first, end), conn)
     db.execute("UPDATE entity_mention SET manual = true WHERE entity_id = %s", (m["entity_id"],), conn)
@@ -200,3 +206,11 @@ def mention_keys(conn, document_id: int) -> dict[tuple[int, int], str]:
     rows = db.query("SELECT m.first_token, m.end_token, e.key FROM entity_mention m JOIN entity e "
                     "ON e.id = m.entity_id WHERE m.document_id = %s", (document_id,), conn)
     return {(r["first_token"], r["end_token"]): r["key"] for r in rows}
+
+
+def manual_keys(conn, document_id: int, doc: Document) -> dict[tuple[int, int], str]:
+    """Character span → entity key of the mentions annotators merged or split (the output honours them)."""
+    rows = db.query("SELECT m.first_token, m.end_token, e.key FROM entity_mention m JOIN entity e "
+                    "ON e.id = m.entity_id WHERE m.document_id = %s AND m.manual", (document_id,), conn)
+    n = len(doc.tokens)
+    return {doc.char_range(r["first_token"], r["end_token"]): r["key"] for r in rows if r["end_token"] <= n}

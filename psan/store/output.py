@@ -207,8 +207,9 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
             loaded.append((row, doc, private_regions(conn, row["id"], doc, ctx)))
     from psan.store import pseudonym_key  # the project's stored identities (one surrogate per entity)
     replacer = CombinedReplacer(ctx.replacements, pseudonym_key.replacer_for(conn, ctx))
-    for _, doc, regions in loaded:
-        replacer.observe(doc.text, regions)
+    from psan.store.entities import manual_keys  # annotators' merges and splits of entities
+    for row, doc, regions in loaded:
+        replacer.surrogates.observe(doc.text, regions, keys=manual_keys(conn, row["id"], doc))
     results: list[PseudonymizedDocument] = []
     for row, doc, regions in loaded:
         replacer.start_document()

@@ -24,8 +24,8 @@ def regions(text: str, spans: list[str], category: Category = Category.PERSON, t
 
 
 def replaced(text: str, regs: list[PrivateRegion], language: str, seed: int | str = 7,
-             replacer: SurrogateReplacer | None = None) -> list[str]:
-    out, _ = pseudonymize_document(text, regs, language, seed=seed, replacer=replacer)
+             replacer: SurrogateReplacer | None = None, keys: dict | None = None) -> list[str]:
+    out, _ = pseudonymize_document(text, regs, language, seed=seed, replacer=replacer, keys=keys)
     return [e["replacement"] for e in out.standoff]
 
 
@@ -147,3 +147,19 @@ def test_identities_are_deterministic() -> None:
     assert a.identities == b.identities
     (ident,) = a.identities.values()
     assert ident["gender"] == "m" and ident["first_name"] and ident["surname"]
+
+
+def test_explicit_keys_override_linking() -> None:
+    text = "Jonathan Harper came. Harper left. Anna Berg stayed."
+    regs = regions(text, ["Jonathan Harper", "Harper", "Anna Berg"])
+    auto = replaced(text, regs, "en", 3)
+    assert auto[1] == auto[0].split()[1]
+    split = {(regs[1].start, regs[1].end): "manual:1"}
+    got = replaced(text, regs, "en", 3, keys=split)
+    assert got[0] == auto[0] and got[1] != auto[1]
+    merged = {(regs[0].start, regs[0].end): "person-a", (regs[1].start, regs[1].end): "person-a",
+              (regs[2].start, regs[2].end): "person-a"}
+    r = SurrogateReplacer(language="en", seed=3)
+    got = replaced(text, regs, "en", replacer=r, keys=merged)
+    assert set(r.entities.values()) == {"person-a"}
+    assert got[1] == got[0].split()[-1]

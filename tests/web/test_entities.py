@@ -38,6 +38,9 @@ def _entity_of(app, document_id: int, first: int, end: int) -> int:
 
 @pytest.fixture()
 def document(clean_app):
+    # entities and identities belong to the project, which survives the per-test reset of documents
+    sql(clean_app, "DELETE FROM entity")
+    sql(clean_app, "DELETE FROM pseudonym_key")
     doc = add_document(clean_app, TEXT, PEOPLE)
     assert _group(clean_app, doc) > 0
     return doc
@@ -166,3 +169,41 @@ def test_pseudonym_key_keeps_identities(clean_app):
         assert pseudonym_key.save_identities(conn, pid, {"person-1": {"kind": "person"}}) == 0
         pseudonym_key.clear(conn, pid)
         assert pseudonym_key.load_identities(conn, pid) == {}
+
+
+def _download(client, document_id: int) -> str:
+    response = client.get(f"/documents/{document_id}/download/pseudonymize")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_data(as_text=True)
+
+
+def test_pseudonymized_download_uses_one_identity_and_annotators_corrections(clean_app, document, annotator):
+    app = clean_app
+    sql(app, "UPDATE rule SET confidence = -1 WHERE type = 'NE_TYPE'")  # every recognized span private
+    from psan.store.annotate import reannotate_document_now
+    with app.app_context(), db.transaction() as conn:
+        reannotate_document_now(conn, document)
+    make_account(app, "admin@example.org", "ADMIN")
+    admin = app.test_client()
+    assert login(admin, "admin@example.org").status_code == 302
+    pattern = (r"(\S+) (\S+) sued the company\. Later (\S+) said that Mr\. (\S+) had not signed\. "
+               r"(\S+) (\S+) of (.+) agreed with (\S+) on it\.")
+    import re
+    out = _download(admin, document)
+    m = re.fullmatch(pattern, out)
+    assert m, out
+    first, last, alone, mr, anna, berg, _acme, berg_alone = m.groups()
+    assert last == alone == mr and berg == berg_alone and last != berg
+    for word in ("Jonathan", "Harper", "Anna", "Berg", "Acme"):
+        assert word not in out
+    assert _download(admin, document) == out  # same state, same bytes
+    stored = sql(app, "SELECT identity FROM pseudonym_key WHERE project_id = %s", (default_project(app),))
+    assert any(r["identity"].get("surname") == last for r in stored)
+
+    # an annotator says the lone "Harper" is someone else: the output follows
+    harper = token_index(app, document, "Harper", 1)
+    r = annotator.post("/annotate/api/entity/split", json={"document_id": document, "first_token": harper,
+                                                           "end_token": harper + 1})
+    assert r.status_code == 200, r.get_json()
+    m2 = re.fullmatch(pattern, _download(admin, document))
+    assert m2 and m2.group(2) == last == m2.group(4) and m2.group(3) != last

@@ -106,11 +106,19 @@ def _template(forms: Sequence[Form]) -> NameTemplate | None:
     return NameTemplate(tuple(best.lemmas[:-1]), best.lemmas[-1], gender)
 
 
-def document_entities(text: str, regions: Sequence[PrivateRegion], language: str) -> DocumentEntities:
-    """Link the document's private regions into entities (see module docstring)."""
+def document_entities(text: str, regions: Sequence[PrivateRegion], language: str,
+                      keys: Mapping[tuple[int, int], str] | None = None) -> DocumentEntities:
+    """Link the document's private regions into entities (see module docstring).
+
+    ``keys`` (character span → entity key) override the automatic linking: an annotator's merge
+    or split of entities, stored by the application.
+    """
     mentions = [Mention(r.start, r.end, r.category if isinstance(r.category, Category) else str(r.category),
                         text[r.start:r.end]) for r in regions]
     ids, forms = analyse_document(mentions, language)
+    fixed = set(keys.values()) if keys else set()  # decided by a person: never re-linked automatically
+    if keys:
+        ids = [keys.get((r.start, r.end), eid) for r, eid in zip(regions, ids, strict=True)]
     labels: dict[str, set[int]] = {}
     for r, eid in zip(regions, ids, strict=True):
         if r.label is not None:
@@ -137,7 +145,7 @@ def document_entities(text: str, regions: Sequence[PrivateRegion], language: str
         template = _template(forms_of)
         if template is not None and template.size:
             out.templates[key] = template
-        elif not key.startswith("label:") and all(len(f.key) == 1 for f in forms_of):
+        elif not key.startswith("label:") and key not in fixed and all(len(f.key) == 1 for f in forms_of):
             lemmas = frozenset().union(*(f.alts[0] | {f.key[0]} for f in forms_of))
             out.partials[key] = PartialName(lemmas, next((f.gender for f in forms_of if f.gender), ""),
                                             max((f.initials for f in forms_of), key=len))

@@ -99,11 +99,13 @@ class SurrogateReplacer:
 
     # ---------------------------------------------------------------- bookkeeping
 
-    def observe(self, text: str, regions: Sequence[PrivateRegion]) -> None:
+    def observe(self, text: str, regions: Sequence[PrivateRegion],
+                keys: Mapping[tuple[int, int], str] | None = None) -> None:
         """Register the private originals of a document, so no surrogate reproduces one of them.
 
         Also links the document's regions into entities (see :meth:`begin_document`); callers
-        that observe one document and replace it right away need nothing else.
+        that observe one document and replace it right away need nothing else.  ``keys``
+        (character span → entity key) override the automatic linking (annotators' merges/splits).
         """
         self.entities = {}
         for r in regions:
@@ -112,16 +114,17 @@ class SurrogateReplacer:
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
                     self._forbidden_words.add(w.casefold())
-        self._learn(text, document_entities(text, regions, self.language))
+        self._learn(text, document_entities(text, regions, self.language, keys))
 
-    def begin_document(self, text: str, regions: Sequence[PrivateRegion]) -> None:
+    def begin_document(self, text: str, regions: Sequence[PrivateRegion],
+                       keys: Mapping[tuple[int, int], str] | None = None) -> None:
         """Say which document is replaced next, when all documents of a project were observed first.
 
         Without it the entity of a region is looked up by its offsets and text among all observed
         documents, which is ambiguous only when two documents link the same span differently.
         """
         self.entities = {}
-        self._learn(text, document_entities(text, regions, self.language))
+        self._learn(text, document_entities(text, regions, self.language, keys))
         self._explicit = True
 
     def _learn(self, text: str, doc: DocumentEntities) -> None:
@@ -594,17 +597,18 @@ def _ip_range(part: str) -> tuple[int, int]:
 
 def pseudonymize_document(text: str, regions: Sequence[PrivateRegion], language: str, seed: int | str = 0,
                           policy: Mapping[str, Any] | None = None, *, replacer: SurrogateReplacer | None = None,
-                          document: str = "", key: PseudonymKey | None = None
-                          ) -> tuple[Output, list[dict[str, Any]]]:
+                          document: str = "", key: PseudonymKey | None = None,
+                          keys: Mapping[tuple[int, int], str] | None = None) -> tuple[Output, list[dict[str, Any]]]:
     """Pseudonymize one document; returns the output and its key entries (standoff + ``entity``/``document``).
 
     Pass one ``replacer`` for all documents of a project to keep surrogates
     consistent across them; entries are also added to ``key`` (or the
-    replacer's key) when given.
+    replacer's key) when given.  ``keys`` (character span → entity key) override
+    the automatic entity linking.
     """
     if replacer is None:
         replacer = SurrogateReplacer(policy, language, seed)
-    replacer.observe(text, regions)
+    replacer.observe(text, regions, keys)
     output = pseudonymize(text, regions, replacer, language=language)
     entries = []
     for e in output.standoff:
