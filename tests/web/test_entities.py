@@ -207,3 +207,42 @@ def test_pseudonymized_download_uses_one_identity_and_annotators_corrections(cle
     assert r.status_code == 200, r.get_json()
     m2 = re.fullmatch(pattern, _download(admin, document))
     assert m2 and m2.group(2) == last == m2.group(4) and m2.group(3) != last
+
+
+@pytest.mark.worker
+def test_worker_groups_entities_after_pre_annotation(clean_app, admin_client, celery_worker):
+    import time
+
+    from tests.conftest import csrf_token
+    app = clean_app
+    sql(app, "DELETE FROM entity")
+    text = ("Jonathan Harper met Mary Brown in London. Later Mr. Harper wrote to Mary Brown.\n"
+            "Harper and Brown met again in London.")
+    token = csrf_token(admin_client, "/documents/upload")
+    response = admin_client.post("/documents/upload", data={
+        "csrf_token": token, "project": str(default_project(app)), "language": "", "text": text, "name": "e.txt"},
+        content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        rows = sql(app, "SELECT id, status::text AS status FROM document")
+        if rows and rows[0]["status"] in ("PRE_ANNOTATED", "DONE", "FAILED"):
+            break
+        time.sleep(0.3)
+    assert rows[0]["status"] in ("PRE_ANNOTATED", "DONE"), rows
+    doc = rows[0]["id"]
+    spans = sql(app, "SELECT DISTINCT n.first_token, n.end_token, t1.start_char, t2.end_char FROM named_entity n "
+                     "JOIN token t1 ON t1.document_id = n.document_id AND t1.idx = n.first_token "
+                     "JOIN token t2 ON t2.document_id = n.document_id AND t2.idx = n.end_token - 1 "
+                     "WHERE n.document_id = %s", (doc,))
+    mentions = sql(app, "SELECT first_token, end_token, entity_id FROM entity_mention WHERE document_id = %s",
+                   (doc,))
+    assert spans and {(m["first_token"], m["end_token"]) for m in mentions} == {
+        (s["first_token"], s["end_token"]) for s in spans}
+    by_text: dict[str, set[int]] = {}
+    entity = {(m["first_token"], m["end_token"]): m["entity_id"] for m in mentions}
+    for s in spans:
+        by_text.setdefault(text[s["start_char"]:s["end_char"]], set()).add(entity[(s["first_token"], s["end_token"])])
+    assert all(len(ids) == 1 for ids in by_text.values()), by_text  # equal strings, one entity
+    if "Jonathan Harper" in by_text and "Harper" in by_text:
+        assert by_text["Jonathan Harper"] == by_text["Harper"]
