@@ -237,6 +237,11 @@ def pseudonymized_document(conn, document_id: int,
                        (document_id,), conn)
     if row is None or row["status"] not in ANNOTATED:
         return None
+    ctx = ctx or project_context(conn, row["project_id"])
+    from psan.store.output_single import render_alone  # from the stored pseudonym key, when it suffices
+    alone = render_alone(conn, document_id, ctx)
+    if alone is not None:
+        return alone
     done = pseudonymize_project(conn, row["project_id"], ctx, until=document_id)
     return done[-1] if done and done[-1].document_id == document_id else None
 

@@ -298,27 +298,42 @@ def _link(forms: Sequence[Form | None]) -> _Union:
         _link_same_key(members, forms, uf)
     # full names: more than one word (persons: first name + surname)
     full = [i for i, f in enumerate(forms) if f is not None and len(f.key) > 1 and not f.common]
+    # indexes over the full names, so a document with thousands of mentions stays linear-ish
+    by_surname: dict[tuple[Category, str], list[int]] = {}
+    by_first: dict[tuple[Category, str], list[int]] = {}
+    by_head: dict[tuple[Category, str], list[int]] = {}
+    by_category: dict[Category, list[int]] = {}
+    for j in full:
+        g = forms[j]
+        assert g is not None  # noqa: S101 - filtered above
+        by_category.setdefault(g.category, []).append(j)
+        by_head.setdefault((g.category, g.key[-1]), []).append(j)
+        for lemma in g.alts[0]:
+            by_first.setdefault((g.category, lemma), []).append(j)
+        for lemma in set().union(*g.alts[1:]):
+            by_surname.setdefault((g.category, lemma), []).append(j)
+    genders: dict[int, set[str]] = {}
+    for j, g in enumerate(forms):
+        if g is not None and g.gender:
+            genders.setdefault(uf.find(j), set()).add(g.gender)
+    index = _Index(by_surname, by_first, genders)
 
     def unique_root(cands: Iterable[int]) -> int | None:
         roots = {uf.find(j) for j in cands}
         return roots.pop() if len(roots) == 1 else None
 
-    def cluster_gender(root: int) -> set[str]:
-        return {forms[j].gender for j in range(n) if forms[j] is not None and forms[j].gender  # type: ignore[union-attr]
-                and uf.find(j) == root}
-
     links: list[tuple[int, int]] = []
     for i, f in enumerate(forms):
         if f is None:
             continue
-        same = [j for j in full if j != i and forms[j].category == f.category]  # type: ignore[union-attr]
         if f.category in _NAME_CATEGORIES:
-            target = _partial_person(i, f, same, forms, uf, unique_root, cluster_gender)
+            target = _partial_person(i, f, forms, uf, unique_root, index)
         elif _is_acronym(f):
-            target = unique_root(j for j in same if f.surface[0].replace("-", "").upper()
-                                 in _acronym(forms[j].surface))  # type: ignore[union-attr]
+            acronym = f.surface[0].replace("-", "").upper()
+            target = unique_root(j for j in by_category.get(f.category, ()) if j != i
+                                 and acronym in _acronym(forms[j].surface))  # type: ignore[union-attr]
         elif f.titled and len(f.key) == 1:
-            target = unique_root(j for j in same if forms[j].key[-1] == f.key[0])  # type: ignore[union-attr]
+            target = unique_root(j for j in by_head.get((f.category, f.key[0]), ()) if j != i)
         else:
             target = None
         if target is not None:
@@ -326,6 +341,22 @@ def _link(forms: Sequence[Form | None]) -> _Union:
     for i, j in links:
         uf.union(i, j)
     return uf
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """Full names by lemma of a surname (or middle name) and of the first name; genders by cluster root."""
+
+    surname: dict[tuple[Category, str], list[int]]
+    first: dict[tuple[Category, str], list[int]]
+    genders: dict[int, set[str]]
+
+    def lookup(self, table: dict[tuple[Category, str], list[int]], category: Category,
+               lemmas: Iterable[str]) -> list[int]:
+        found: set[int] = set()
+        for lemma in lemmas:
+            found.update(table.get((category, lemma), ()))
+        return sorted(found)
 
 
 def _compatible(a: Form, b: Form) -> bool:
@@ -342,7 +373,8 @@ def _link_same_key(members: list[int], forms: Sequence[Form | None], uf: _Union)
     Bare mentions ("Akın") join the specific ones only when those are all one person.
     """
     specific = [i for i in members if forms[i].gender or forms[i].initials]  # type: ignore[union-attr]
-    bare = [i for i in members if i not in specific]
+    chosen = set(specific)
+    bare = [i for i in members if i not in chosen]
     for x, i in enumerate(specific):
         for j in specific[:x]:
             if _compatible(forms[i], forms[j]):  # type: ignore[arg-type]
@@ -353,34 +385,35 @@ def _link_same_key(members: list[int], forms: Sequence[Form | None], uf: _Union)
         uf.union(bare[0], specific[0])
 
 
-def _partial_person(i: int, f: Form, same: list[int], forms: Sequence[Form | None], uf: _Union,
-                    unique_root: Callable[[Iterable[int]], int | None],
-                    cluster_gender: Callable[[int], set[str]]) -> int | None:
+def _partial_person(i: int, f: Form, forms: Sequence[Form | None], uf: _Union,
+                    unique_root: Callable[[Iterable[int]], int | None], index: _Index) -> int | None:
     """The one full name a partial person mention belongs to, if exactly one fits."""
 
     def fits(j: int) -> bool:
         g = forms[j]
-        assert g is not None  # noqa: S101 - filtered by the caller
+        assert g is not None  # noqa: S101 - from the index of full names
+        if j == i:
+            return False
         if f.initials and any(k >= len(g.key) - 1 or g.key[k][:1] != ini for k, ini in enumerate(f.initials)):
             return False
         if f.gender:
-            genders = cluster_gender(uf.find(j))
+            genders = index.genders.get(uf.find(j), set())
             if genders and f.gender not in genders:
                 return False
         return True
 
     if len(f.key) == 1:
         word = f.alts[0] | {f.key[0]}
-        by_surname = [j for j in same if fits(j) and any(word & alt for alt in forms[j].alts[1:])]  # type: ignore
+        by_surname = [j for j in index.lookup(index.surname, f.category, word) if fits(j)]
         if by_surname:
             return unique_root(by_surname)
         if f.titled or f.initials:
             return None
-        by_first = [j for j in same if fits(j) and word & forms[j].alts[0]]  # type: ignore[union-attr]
-        return unique_root(by_first)
+        return unique_root(j for j in index.lookup(index.first, f.category, word) if fits(j))
     # "Gülizar Güneş" ↔ "Gülizar Tuncer Güneş": same first and last name, fewer middle names
-    longer = [j for j in same if len(forms[j].key) > len(f.key) and fits(j)  # type: ignore[union-attr]
-              and f.alts[0] & forms[j].alts[0] and f.alts[-1] & forms[j].alts[-1]]  # type: ignore[union-attr]
+    longer = [j for j in index.lookup(index.first, f.category, f.alts[0])
+              if len(forms[j].key) > len(f.key) and fits(j)  # type: ignore[union-attr]
+              and f.alts[-1] & forms[j].alts[-1]]  # type: ignore[union-attr]
     return unique_root(longer)
 
 

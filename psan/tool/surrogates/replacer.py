@@ -81,6 +81,8 @@ class SurrogateReplacer:
         self._forbidden_words: set[str] = set()
         #: (start, end) → entity key of the regions replaced since the last ``observe``
         self.entities: dict[tuple[int, int], str] = {}
+        #: how many identity parts were drawn (not taken from ``identities=``); 0 → rendered from the key alone
+        self.drawn = 0
         #: entity key → surrogate identity (JSON-serializable; the project's pseudonym key stores it)
         self.identities: dict[str, dict[str, Any]] = {k: copy.deepcopy(dict(v)) for k, v in (identities or {}).items()}
         self._templates: dict[str, NameTemplate] = {}
@@ -238,6 +240,7 @@ class SurrogateReplacer:
                 self._values[cache_key] = values[_norm(original)]
             else:
                 self._values[cache_key] = values[_norm(original)] = self._value(kind, entity, original, region.type)
+                self.drawn += 1
         return self._values[cache_key]
 
     # ---------------------------------------------------------------- generators
@@ -372,6 +375,7 @@ class SurrogateReplacer:
                 continue
             self._owner[("place", cf)] = entity
             ident["base"] = cand
+            self.drawn += 1
             return cand
         return None
 
@@ -531,6 +535,7 @@ class SurrogateReplacer:
             pool = names.candidates(self.language, role, gender or form.gender, form)
             sur = self._draw_word(entity, role, lemma_key, pool)
             ident["names"][f"{role}:{lemma_key}"] = sur
+            self.drawn += 1
         self._words[wkey] = sur
         template = self._template_of.get(entity)
         if template is not None:
