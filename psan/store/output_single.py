@@ -30,7 +30,7 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     from psan.tool import output as tool_output
 
     surrogates = pseudonym_key.replacer_for(conn, ctx)
-    if not surrogates.identities:
+    if not surrogates.stored:
         return None
     row = db.query_one("SELECT id, name FROM document WHERE id = %s", (document_id,), conn)
     doc = load_document(conn, document_id)

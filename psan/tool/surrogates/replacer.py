@@ -84,7 +84,9 @@ class SurrogateReplacer:
         #: how many identity parts were drawn (not taken from ``identities=``); 0 → rendered from the key alone
         self.drawn = 0
         #: entity key → surrogate identity (JSON-serializable; the project's pseudonym key stores it)
-        self.identities: dict[str, dict[str, Any]] = {k: copy.deepcopy(dict(v)) for k, v in (identities or {}).items()}
+        #: identities used or drawn by this replacer (stored ones are copied in when first used)
+        self.identities: dict[str, dict[str, Any]] = {}
+        self._stored: Mapping[str, Mapping[str, Any]] = identities or {}
         self._templates: dict[str, NameTemplate] = {}
         self._template_of: dict[str, NameTemplate] = {}
         self._project_labels: dict[str, str | None] = {}
@@ -93,7 +95,8 @@ class SurrogateReplacer:
         self._explicit = False
         self._partials: dict[str, PartialName] = {}
         self._resolved: dict[str, str] = {}  # partial entity → full-name entity (cleared by _learn)
-        for key, ident in self.identities.items():
+        self._full_cache: dict[str, NameTemplate] | None = None
+        for key, ident in self._stored.items():
             t = ident.get("template")
             if isinstance(t, Mapping):  # a stored identity knows its full name: partial mentions align with it
                 self._templates[key] = NameTemplate(tuple(t.get("given", ())), str(t.get("surname", "")),
@@ -129,9 +132,27 @@ class SurrogateReplacer:
         self._learn(text, document_entities(text, regions, self.language, keys))
         self._explicit = True
 
+    @property
+    def stored(self) -> Mapping[str, Mapping[str, Any]]:
+        """The identities given to the constructor (read only)."""
+        return self._stored
+
+    def _identity(self, entity: str, kind: str) -> dict[str, Any]:
+        """The entity's identity: used before, else a copy of the stored one, else a new one."""
+        ident = self.identities.get(entity)
+        if ident is None:
+            stored = self._stored.get(entity)
+            if stored is None:
+                ident = {"kind": kind}
+            else:  # two levels: names/values maps grow, the stored mapping stays untouched
+                ident = {k: (copy.copy(v) if isinstance(v, dict | list) else v) for k, v in stored.items()}
+            self.identities[entity] = ident
+        return ident
+
     def _learn(self, text: str, doc: DocumentEntities) -> None:
         self._current = doc
         self._resolved = {}
+        self._full_cache = None
         for eid, label in doc.label_of.items():
             if self._project_labels.setdefault(eid, label) != label:
                 self._project_labels[eid] = None  # two labels for one automatic entity: keep them apart
@@ -143,11 +164,14 @@ class SurrogateReplacer:
 
     def _full_names(self) -> dict[str, NameTemplate]:
         """Full-name templates by their final entity key (automatic ids adopt their project label)."""
+        if self._full_cache is not None:
+            return self._full_cache
         out: dict[str, NameTemplate] = {}
         for key, template in self._templates.items():
             if template.size > 1:
                 final = self._project_labels.get(key) or key
                 out[final] = merge_template(out.get(final), template)
+        self._full_cache = out
         return out
 
     def _linked_key(self, region: PrivateRegion, original: str) -> str | None:
@@ -234,7 +258,7 @@ class SurrogateReplacer:
             return self._person(entity, original, region.type)
         cache_key = (entity, kind, _norm(original))
         if cache_key not in self._values:
-            ident = self.identities.setdefault(entity, {"kind": kind})
+            ident = self._identity(entity, kind)
             values = ident.setdefault("values", {})
             if _norm(original) in values:
                 self._values[cache_key] = values[_norm(original)]
@@ -361,7 +385,7 @@ class SurrogateReplacer:
 
     def _base_place(self, entity: str, form: names.WordForm, pool: tuple[str, ...]) -> str | None:
         """One place lemma per entity (stored in its identity), so every form of a place gets the same place."""
-        ident = self.identities.setdefault(entity, {"kind": routing.CITY})
+        ident = self._identity(entity, routing.CITY)
         if "base" in ident:
             return str(ident["base"])
         lemma = form.lemma.casefold()
@@ -424,7 +448,7 @@ class SurrogateReplacer:
         template = self._template_of.get(entity)
         parts = self._align(name_words, template, type_)
         gender = self._person_gender(entity, template, name_words, parts)
-        ident = self.identities.setdefault(entity, {"kind": routing.PERSON})
+        ident = self._identity(entity, routing.PERSON)
         ident.setdefault("gender", gender)
         if template is not None and template.size > 1:
             ident["template"] = {"given": list(template.given), "surname": template.surname, "gender": gender}
@@ -478,7 +502,7 @@ class SurrogateReplacer:
     def _person_gender(self, entity: str, template: NameTemplate | None, name_words: Sequence[re.Match[str]],
                        parts: Mapping[int, tuple[str, str]]) -> str:
         """The entity's gender: stored, from a title or the inflection, else from the first-name lists."""
-        stored = self.identities.get(entity, {}).get("gender")
+        stored = (self.identities.get(entity) or self._stored.get(entity) or {}).get("gender")
         if stored is not None:
             return str(stored)
         gender = self._gender.get(entity)
@@ -524,7 +548,7 @@ class SurrogateReplacer:
         sur = self._words.get(wkey)
         if sur is not None:
             return sur
-        ident = self.identities.setdefault(entity, {"kind": routing.PERSON})
+        ident = self._identity(entity, routing.PERSON)
         stored = ident.setdefault("names", {}).get(f"{role}:{lemma_key}")
         if stored is not None:
             sur = str(stored)
