@@ -28,17 +28,22 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     from psan.store.documents import load_document
     from psan.store.entities import manual_keys
     from psan.tool import output as tool_output
+    from psan.tool.surrogates.identity import document_entities
 
-    surrogates = pseudonym_key.replacer_for(conn, ctx)
-    if not surrogates.stored:
-        return None
     row = db.query_one("SELECT id, name FROM document WHERE id = %s", (document_id,), conn)
     doc = load_document(conn, document_id)
     if row is None or doc is None:
         return None
     regions = store_output.private_regions(conn, document_id, doc, ctx)
+    manual = manual_keys(conn, document_id, doc)
+    # only the identities this document can use: its entities' and the persons its partial names may be
+    linked = document_entities(doc.text, regions, ctx.language, manual)
+    names = set().union(*(p.lemmas for p in linked.partials.values()))
+    surrogates = pseudonym_key.replacer_for(conn, ctx, keys=set(linked.keys.values()), names=names)
+    if not surrogates.stored:
+        return None
     replacer = store_output.CombinedReplacer(ctx.replacements, surrogates)
-    surrogates.observe(doc.text, regions, keys=manual_keys(conn, document_id, doc))
+    surrogates.observe(doc.text, regions, keys=manual)
     replacer.start_document()
     out = tool_output.pseudonymize(doc.text, regions, replacer, language=doc.language)
     if surrogates.drawn:

@@ -10,7 +10,7 @@ renders agree on the first one written.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import psycopg2.extras
@@ -20,10 +20,22 @@ from psan import db
 __all__ = ["load_identities", "save_identities", "clear"]
 
 
-def load_identities(conn, project_id: int) -> dict[str, dict[str, Any]]:
-    """entity key → identity of every entity of the project that has one."""
-    rows = db.query("SELECT entity_key, identity FROM pseudonym_key WHERE project_id = %s ORDER BY entity_key",
-                    (project_id,), conn)
+def load_identities(conn, project_id: int, keys: Iterable[str] | None = None,
+                    names: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+    """entity key → identity of the project's entities (only ``keys`` and the persons named ``names``).
+
+    ``names`` (case-folded lemmas) select persons whose stored full name has such a surname or
+    first name, so a partial name ("Mr. Harper") can find its person without loading the whole key.
+    """
+    if keys is None:
+        rows = db.query("SELECT entity_key, identity FROM pseudonym_key WHERE project_id = %s ORDER BY entity_key",
+                        (project_id,), conn)
+    else:
+        rows = db.query(
+            "SELECT entity_key, identity FROM pseudonym_key WHERE project_id = %s AND (entity_key = ANY(%s) "
+            "OR lower(identity->'template'->>'surname') = ANY(%s) "
+            "OR lower(identity->'template'->'given'->>0) = ANY(%s)) ORDER BY entity_key",
+            (project_id, sorted(set(keys)), sorted(set(names)), sorted(set(names))), conn)
     return {r["entity_key"]: dict(r["identity"]) for r in rows}
 
 
@@ -83,10 +95,17 @@ def _from_stored(key: str, ids_to_numbers: Mapping[int, int]) -> str | None:
     return key
 
 
-def replacer_for(conn, ctx: Any) -> Any:
-    """A :class:`SurrogateReplacer` for the project of ``ctx`` that starts from the stored identities."""
+def replacer_for(conn, ctx: Any, keys: Iterable[str] | None = None, names: Iterable[str] = ()) -> Any:
+    """A :class:`SurrogateReplacer` for the project of ``ctx`` that starts from the stored identities.
+
+    ``keys``/``names`` restrict what is loaded (see :func:`load_identities`; keys as the replacer
+    names them, ``label:<number>``).
+    """
     from psan.tool.surrogates import SurrogateReplacer
-    stored = load_identities(conn, ctx.project_id) if ctx.project_id else {}
+    if keys is not None:
+        numbers_to_ids = {n: label_id for label_id, n in ctx.label_numbers.items()}
+        keys = [k for k in (_to_stored(k, numbers_to_ids) for k in keys) if k is not None]
+    stored = load_identities(conn, ctx.project_id, keys, names) if ctx.project_id else {}
     identities = {}
     for key, ident in stored.items():
         local = _from_stored(key, ctx.label_numbers)
