@@ -14,6 +14,11 @@ Routes (all for logged-in accounts unless noted):
 * ``POST /annotate/api/label`` – ``{document_id, first_token, end_token, label_id | label_name
   [+ label_category], always?}`` marks the span private with that (possibly new) label.
 * ``GET  /annotate/api/annotation/<id>`` – why an annotation of the window is decided.
+* ``GET  /annotate/api/entity?document_id=&first_token=&end_token=`` – the entity of a span of the
+  window (key, category, counts, the label to propose); ``POST /annotate/api/entity/merge``
+  ``{document_id, first_token, end_token, other_first_token, other_end_token}`` merges the other
+  span's entity into this one's; ``POST /annotate/api/entity/split`` ``{document_id, first_token,
+  end_token}`` makes the span an entity of its own (see :mod:`psan.store.entities`).
 """
 from __future__ import annotations
 
@@ -356,3 +361,64 @@ def api_annotation(annotation_id: int):
         raise _not_found()
     _check_span(window, row["document_id"], row["first_token"], row["end_token"])
     return jsonify(annotation_detail(conn, window, annotation_id))
+
+
+# --- entities (psan.store.entities) -------------------------------------------------------------------
+def _entity_error(exc) -> validate.Invalid:  # noqa: ANN001 - psan.store.entities.EntityError
+    messages = {
+        "none": gettext("No entity was recognized at that span."),
+        "same": gettext("Both spans already belong to one entity."),
+        "category": gettext("Entities of different categories cannot be merged."),
+        "single": gettext("This entity has a single mention; there is nothing to split."),
+    }
+    return validate.Invalid(messages.get(exc.code, gettext("Not found.")))
+
+
+@bp.route("/api/entity", methods=["GET"])
+@user
+def api_entity():
+    from psan.store import entities as store_entities
+    values: dict[str, Any] = {}
+    for key in ("document_id", "first_token", "end_token"):
+        raw = request.args.get(key, "")
+        values[key] = int(raw) if raw.isdigit() and len(raw) < 19 else raw
+    document_id, first, end = validate.span(values)
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    return jsonify(entity=store_entities.entity_of_span(conn, document_id, first, end))
+
+
+@bp.route("/api/entity/merge", methods=["POST"])
+@user
+def api_entity_merge():
+    from psan.store import entities as store_entities
+    payload = _payload()
+    document_id, first, end = validate.span(payload)
+    other = validate.span({"document_id": document_id, "first_token": payload.get("other_first_token"),
+                           "end_token": payload.get("other_end_token")})
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    _check_span(window, document_id, other[1], other[2])
+    try:
+        entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id)
+    except store_entities.EntityError as exc:
+        raise _entity_error(exc) from None
+    return jsonify(entity=entity)
+
+
+@bp.route("/api/entity/split", methods=["POST"])
+@user
+def api_entity_split():
+    from psan.store import entities as store_entities
+    payload = _payload()
+    document_id, first, end = validate.span(payload)
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    try:
+        entity = store_entities.split(conn, document_id, (first, end), current_user.id)
+    except store_entities.EntityError as exc:
+        raise _entity_error(exc) from None
+    return jsonify(entity=entity)

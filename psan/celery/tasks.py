@@ -69,12 +69,26 @@ def pre_process(document_id: int) -> dict:
             store_documents.save_recognized(conn, document_id, doc, xml)
         with db.transaction() as conn:
             result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
+            _update_entities(conn, document_id, doc)  # visible together with the new status
     except Exception as exc:  # noqa: BLE001 - any failure becomes a visible FAILED status
         log.exception("pre-processing document %s failed", document_id)
         _mark_failed(document_id, exc)
         return {"document_id": document_id, "status": "FAILED"}
     return {"document_id": document_id, "status": result.status if result else None,
             "tokens": len(doc.tokens), "entities": len(doc.entities)}
+
+
+def _update_entities(conn, document_id: int, doc) -> None:  # noqa: ANN001 - psan.tool.model.Document
+    """Group the recognized mentions into entities (psan.store.entities); a failure only costs the grouping."""
+    from psan.store import entities as store_entities
+    db.execute("SAVEPOINT psan_entities", None, conn)
+    try:
+        store_entities.update_document_entities(conn, document_id, doc)
+    except Exception:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
+        db.execute("ROLLBACK TO SAVEPOINT psan_entities", None, conn)
+        log.exception("grouping the entities of document %s failed", document_id)
+    else:
+        db.execute("RELEASE SAVEPOINT psan_entities", None, conn)
 
 
 @shared_task(name="psan.re_annotate")

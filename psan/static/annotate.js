@@ -28,7 +28,8 @@
     labelAlways: byId("ann-label-always"), labelCancel: byId("ann-label-cancel"), labelSpan: byId("ann-label-span"),
     help: byId("ann-help"), helpButton: byId("ann-help-button"), helpClose: byId("ann-help-close")
   };
-  var state = {data: null, sel: null, byAnnotation: true, labels: [], busy: false, detailId: null, cover: {}};
+  var state = {data: null, sel: null, byAnnotation: true, labels: [], busy: false, detailId: null, cover: {},
+    mergeFrom: null};
 
   // --- server ------------------------------------------------------------------------------------------
   function request(method, path, body) {
@@ -276,6 +277,7 @@
       if (d.topics && d.topics.length) { parts.push(" · " + t("special category: %(topics)s", {topics: d.topics.join(", ")})); }
       setIsolated(p, parts);
       els.detail.appendChild(p);
+      if (d.entity) { els.detail.appendChild(entityBox(d.entity)); }
       var rows = d.rules.map(function (r) {
         var kind = t(r.lookup ? "lookup" : r.type);
         // the project model's rule: "model, p = 0.93" (its probability for this span)
@@ -293,6 +295,56 @@
           return [t(h.action) + (h.label ? " · " + h.label : ""), h.decision ? t(h.decision) : "", h.author];
         })));
       }
+    });
+  }
+
+  // --- entities (psan/store/entities.py): see, split off, merge ---------------------------------------------
+  function entityBox(e) {
+    var box = document.createElement("p");
+    box.className = "mb-1";
+    var text = document.createElement("span");
+    text.textContent = t("Entity: %(category)s · %(mentions)s mentions in %(documents)s documents",
+      {category: e.category, mentions: e.mentions, documents: e.documents}) +
+      (e.label ? " · " + t("label %(label)s", {label: e.label.name}) : "");
+    box.appendChild(text);
+    function button(label, handler) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "btn btn-sm btn-outline-secondary ms-2";
+      b.textContent = label;
+      b.addEventListener("click", handler);
+      box.appendChild(b);
+    }
+    var span = {document_id: state.data.window.document_id, first_token: e.first_token, end_token: e.end_token};
+    if (e.mentions > 1) {
+      button(t("Split off"), function () { entityAction("entity/split", span, t("Entity split.")); });
+    }
+    var from = state.mergeFrom;
+    if (from && from.document_id === span.document_id &&
+        (from.first_token !== span.first_token || from.end_token !== span.end_token)) {
+      button(t("Merge with the remembered entity"), function () {
+        state.mergeFrom = null;
+        entityAction("entity/merge", {document_id: span.document_id, first_token: from.first_token,
+          end_token: from.end_token, other_first_token: span.first_token, other_end_token: span.end_token},
+          t("Entities merged."));
+      });
+    } else {
+      button(t("Remember for merging"), function () {
+        state.mergeFrom = span;
+        showMessage(t("Select a span of the other entity and merge it from its detail."), "info");
+      });
+    }
+    return box;
+  }
+
+  function entityAction(path, body, done) {
+    request("POST", API + path, body).then(function (result) {
+      if (result.status === 401) { window.location.reload(); return; }
+      if (!result.ok) { showMessage(t(result.data.error || "unavailable"), "warning"); return; }
+      showMessage(done, "info");
+      var a = state.sel && annotationFor(state.sel.first, state.sel.end);
+      state.detailId = null;
+      loadDetail(a);
     });
   }
 
@@ -369,6 +421,14 @@
     els.labelAlways.checked = false;
     els.labelDialog.classList.remove("d-none");
     els.labelName.focus();
+    if (!els.labelName.value) {  // propose the label the span's entity already has elsewhere
+      var sel = state.sel;
+      request("GET", API + "entity?" + new URLSearchParams({document_id: state.data.window.document_id,
+        first_token: sel.first, end_token: sel.end}).toString()).then(function (result) {
+        var e = result.ok && result.data.entity;
+        if (e && e.label && state.sel === sel && !els.labelName.value) { els.labelName.value = String(e.label.name); }
+      });
+    }
     request("GET", LABELS_API + encodeURIComponent(state.data.project.id)).then(function (result) {
       if (!result.ok) { return; }
       state.labels = result.data.labels || [];

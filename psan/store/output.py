@@ -268,9 +268,11 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
         doc = load_document(conn, row["id"])
         if doc is not None:
             loaded.append((row, doc, private_regions(conn, row["id"], doc, ctx)))
-    replacer = CombinedReplacer(ctx.replacements, SurrogateReplacer(ctx.policy, ctx.language, ctx.seed))
-    for _, doc, regions in loaded:
-        replacer.observe(doc.text, regions)
+    from psan.store import pseudonym_key  # the project's stored identities (one surrogate per entity)
+    replacer = CombinedReplacer(ctx.replacements, pseudonym_key.replacer_for(conn, ctx))
+    from psan.store.entities import manual_keys  # annotators' merges and splits of entities
+    for row, doc, regions in loaded:
+        replacer.surrogates.observe(doc.text, regions, keys=manual_keys(conn, row["id"], doc))
     results: list[PseudonymizedDocument] = []
     for row, doc, regions in loaded:
         replacer.start_document()
@@ -286,6 +288,7 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
         results.append(PseudonymizedDocument(row["id"], row["name"], out.text, entries))
         if until is not None and row["id"] == until:
             break
+    pseudonym_key.remember(conn, ctx, replacer.surrogates)
     return results
 
 
@@ -299,6 +302,11 @@ def pseudonymized_document(conn, document_id: int,
                        (document_id,), conn)
     if row is None or row["status"] not in ANNOTATED:
         return None
+    ctx = ctx or project_context(conn, row["project_id"])
+    from psan.store.output_single import render_alone  # from the stored pseudonym key, when it suffices
+    alone = render_alone(conn, document_id, ctx)
+    if alone is not None:
+        return alone
     done = pseudonymize_project(conn, row["project_id"], ctx, until=document_id)
     return done[-1] if done and done[-1].document_id == document_id else None
 

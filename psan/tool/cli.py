@@ -6,7 +6,8 @@ Subcommands:
   entity private, output files mirroring the input tree; optional standoff (personal data,
   written *outside* the output folder) and JSONL spans;
 * ``recognize IN... --lang en --xml-out DIR`` — tagged XML per file;
-* ``spans IN... --lang en`` — JSONL spans on stdout.
+* ``spans IN... --lang en`` — JSONL spans on stdout;
+* ``entities CORPUS.jsonl [--lang xx]`` — entity ids of a corpus' gold spans (:mod:`.cli_entities`).
 
 ``IN`` are files or folders (searched recursively for ``*.txt``).  A bad input (missing path,
 folder without ``.txt``, binary file, invalid UTF-8) is reported on stderr with its name; the
@@ -355,6 +356,8 @@ def make_parser() -> argparse.ArgumentParser:
 
     from psan.tool.cli_depseudonymize import add_parser as add_depseudonymize
     add_depseudonymize(sub)
+    from psan.tool.cli_entities import add_parser as add_entities
+    add_entities(sub)
     return parser
 
 

@@ -75,7 +75,24 @@ def word_class(lemma: str, gender: str) -> str:
 
 
 def _fleeting(low: str) -> bool:
-    return len(low) > 4 and low.endswith(("ek", "ec", "el")) and low[-3] not in _VOWELS and low[-3] != "l"
+    """Fleeting e of -ek/-ec/-el after a consonant (Bílek → Bílka, Kadlec → Kadlce, Havel → Havla)."""
+    if len(low) <= 4 or not low.endswith(("ek", "ec", "el")) or low[-3] in _VOWELS:
+        return False
+    return not (low.endswith("el") and low[-3] == "l")
+
+
+def slot_of(form: str, lemma: str, gender: str = "m", person: bool = True) -> str | None:
+    """The paradigm slot of ``form`` when its lemma is known (the entity's full name): "Bílkovi" of Bílek → 3a.
+
+    Why: analysing a form alone must guess the lemma ("Jana" = Jana or Jan); knowing it
+    from another mention of the same entity leaves only the case to find.
+    """
+    low = form.casefold()
+    table = decline(lemma, gender or "m", person)
+    for slot in sorted(table, key=lambda s: _SLOT_PRIOR.get(s, 9)):
+        if table[slot].casefold() == low:
+            return slot
+    return None
 
 
 @lru_cache(maxsize=100_000)
@@ -113,6 +130,8 @@ def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str
         s = w[:-1]
         if person:
             return {"1": w, "2": s + "a", "3": s + "ovi", "4": s + "a", "5": w, "6": s + "ovi", "7": s + "em"}
+        if s.endswith(("k", "h", "g", "ch")):  # Milevsko → v Milevsku, Trhovo → …, not "Milevske"
+            return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6": s + "u", "7": s + "em"}
         loc = s + ("ě" if s[-1:] in "dtnbpfvm" else "e")
         return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6a": loc, "6b": s + "u", "7": s + "em"}
     if cls == "indecl":

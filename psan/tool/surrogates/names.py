@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from psan.tool.recognizers.gazetteer import LOCALES, name_lists
@@ -107,8 +107,9 @@ def gender_hint(word: str, language: str, role: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=200_000)
 def analyse_word(word: str, language: str, role: str, gender: str = "") -> WordForm:
-    """Lemma and form information of one (title-cased) original word."""
+    """Lemma and form information of one (title-cased) original word (cached: a pure function of its arguments)."""
     person = role != PLACE
     if language == "pl" and inflect_pl.available():
         readings = inflect_pl.analyse(word, role)
@@ -125,11 +126,16 @@ def analyse_word(word: str, language: str, role: str, gender: str = "") -> WordF
             return WordForm(r.lemma, r.gender if r.known or not gender else gender, cs=r)
         return WordForm(word, gender)
     if language in ("sv", "en", "") or language not in ("pl", "cs", "sk", "sl"):
-        p = pools(language)
-        known = set(p.first_m) | set(p.first_f) | set(p.last) | set(p.cities)
+        known = _known_words(language)
         if word.endswith("s") and word not in known and word[:-1] in known:
             return WordForm(word[:-1], gender, genitive="s")
     return WordForm(word, gender)
+
+
+@cache
+def _known_words(language: str) -> frozenset[str]:
+    p = pools(language)
+    return frozenset(p.first_m) | frozenset(p.first_f) | frozenset(p.last) | frozenset(p.cities)
 
 
 def candidates(language: str, role: str, gender: str, form: WordForm) -> tuple[str, ...]:

@@ -8,7 +8,8 @@ inflection), SweLL prefers *fixed* masks (``0`` per digit, ``email@dot.com``,
 Keys and values (default first):
 
 * ``person``: ``list`` (names from the language's lists, same gender, same word
-  count, inflected) | ``tag``; ``initial``: the letter initials become (``A``);
+  count, inflected) | ``tag``; initials become the initials of the entity's surrogate first
+  names; ``initial``: the letter used when no first name can be drawn (``A``);
 * ``city``/``street``/``organization``: ``list`` | ``tag`` (``organization`` also
   ``numbered`` → ``Organization-N``); ``country``: ``replace`` | ``keep`` | ``tag``;
 * ``postal_code``: ``random`` (Polish: random digits, same count) | ``zeros``

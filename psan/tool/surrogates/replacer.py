@@ -2,10 +2,20 @@
 
 Why and how:
 
-* **consistency** — the entity key is the region's label (``label:7``) or,
-  without one, its kind plus the normalized original (lemmas for names, so
-  "Nováka" and "Novák" are one person); every draw comes from a stream seeded
-  by SHA-256 of (project seed, entity, …), so runs and processes agree;
+* **consistency** — regions are grouped into entities by
+  :mod:`psan.tool.entities` (through :mod:`.identity`): "Jonathan Harper",
+  "Harper", "Mr. Harper" or "Jan Novák", "Jana Nováka", "panu Novákovi" are one
+  entity; its key is the label of its regions (``label:7``) or the automatic
+  entity id.  Each entity gets one surrogate **identity** (``identities``: for
+  persons the gender and one surrogate per given name and surname, for places
+  a base name, else the value per original form), drawn from a stream seeded by
+  SHA-256 of (project seed, entity, …), so runs and processes agree; a stored
+  identity (``identities=`` argument) is reused as it is;
+* **form** — every mention is rendered from the identity in its own form: a
+  surname alone takes the surrogate surname, initials the surrogate first
+  names' initials, Czech forms the surrogate in the same paradigm slot found
+  against the entity's lemma (Bílkovi → Dvořákovi, Janem → Petrem), Polish via
+  Morfeusz2, gender from the entity (shapes: :mod:`.shape`, :mod:`.dates`, :mod:`.checksum`, :mod:`.names`);
 * **uniqueness** — a surrogate (a name word per role, or a whole value) owned
   by one entity is never given to another; the draw is repeated instead
   (fixed/zero masks of the SweLL preset are many-to-one by design);
@@ -13,17 +23,26 @@ Why and how:
   document (or project); a candidate equal to an original, or containing one
   as a whole token sequence, is redrawn; when nothing safe is found the
   region falls back to its tag (``None``);
-* **form** — see :mod:`.shape`, :mod:`.dates`, :mod:`.checksum`, :mod:`.names`.
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from psan.tool.entities import word_lemmas
 from psan.tool.output import Output, pseudonymize
-from psan.tool.surrogates import birthdates, dates, names, phones, routing, shape
+from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
+from psan.tool.surrogates.identity import (
+    DocumentEntities,
+    NameTemplate,
+    PartialName,
+    document_entities,
+    merge_template,
+    resolve_partial,
+)
 from psan.tool.surrogates.key import PseudonymKey
 from psan.tool.surrogates.policy import make_policy
 from psan.tool.surrogates.rng import digest, stream
@@ -48,7 +67,7 @@ class SurrogateReplacer:
     """A :class:`psan.tool.output.Replacer` drawing per-category surrogates (see module docstring)."""
 
     def __init__(self, policy: Mapping[str, Any] | None = None, language: str = "en", seed: int | str = 0,
-                 key: PseudonymKey | None = None) -> None:
+                 key: PseudonymKey | None = None, identities: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.policy = make_policy(policy)
         self.language = language
         self.seed = seed
@@ -64,11 +83,37 @@ class SurrogateReplacer:
         self._birth_years: dict[birthdates.Date, tuple[int, int]] = {}
         #: (start, end) → entity key of the regions replaced since the last ``observe``
         self.entities: dict[tuple[int, int], str] = {}
+        #: how many identity parts were drawn (not taken from ``identities=``); 0 → rendered from the key alone
+        self.drawn = 0
+        #: entity key → surrogate identity (JSON-serializable; the project's pseudonym key stores it)
+        #: identities used or drawn by this replacer (stored ones are copied in when first used)
+        self.identities: dict[str, dict[str, Any]] = {}
+        self._stored: Mapping[str, Mapping[str, Any]] = identities or {}
+        self._templates: dict[str, NameTemplate] = {}
+        self._template_of: dict[str, NameTemplate] = {}
+        self._project_labels: dict[str, str | None] = {}
+        self._seen: dict[tuple[int, int, str], set[str]] = {}
+        self._current: DocumentEntities | None = None
+        self._explicit = False
+        self._partials: dict[str, PartialName] = {}
+        self._resolved: dict[str, str] = {}  # partial entity → full-name entity (cleared by _learn)
+        self._full_cache: dict[str, NameTemplate] | None = None
+        for key, ident in self._stored.items():
+            t = ident.get("template")
+            if isinstance(t, Mapping):  # a stored identity knows its full name: partial mentions align with it
+                self._templates[key] = NameTemplate(tuple(t.get("given", ())), str(t.get("surname", "")),
+                                                    str(t.get("gender", "")))
 
     # ---------------------------------------------------------------- bookkeeping
 
-    def observe(self, text: str, regions: Sequence[PrivateRegion]) -> None:
-        """Register the private originals of a document, so no surrogate reproduces one of them."""
+    def observe(self, text: str, regions: Sequence[PrivateRegion],
+                keys: Mapping[tuple[int, int], str] | None = None) -> None:
+        """Register the private originals of a document, so no surrogate reproduces one of them.
+
+        Also links the document's regions into entities (see :meth:`begin_document`); callers
+        that observe one document and replace it right away need nothing else.  ``keys``
+        (character span → entity key) override the automatic linking (annotators' merges/splits).
+        """
         self.entities = {}
         for r in regions:
             original = text[r.start:r.end]
@@ -77,6 +122,91 @@ class SurrogateReplacer:
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
                     self._forbidden_words.add(w.casefold())
+        self._learn(text, document_entities(text, regions, self.language, keys))
+
+    def begin_document(self, text: str, regions: Sequence[PrivateRegion],
+                       keys: Mapping[tuple[int, int], str] | None = None) -> None:
+        """Say which document is replaced next, when all documents of a project were observed first.
+
+        Without it the entity of a region is looked up by its offsets and text among all observed
+        documents, which is ambiguous only when two documents link the same span differently.
+        """
+        self.entities = {}
+        self._learn(text, document_entities(text, regions, self.language, keys))
+        self._explicit = True
+
+    @property
+    def stored(self) -> Mapping[str, Mapping[str, Any]]:
+        """The identities given to the constructor (read only)."""
+        return self._stored
+
+    def _identity(self, entity: str, kind: str) -> dict[str, Any]:
+        """The entity's identity: used before, else a copy of the stored one, else a new one."""
+        ident = self.identities.get(entity)
+        if ident is None:
+            stored = self._stored.get(entity)
+            if stored is None:
+                ident = {"kind": kind}
+            else:  # two levels: names/values maps grow, the stored mapping stays untouched
+                ident = {k: (copy.copy(v) if isinstance(v, dict | list) else v) for k, v in stored.items()}
+            self.identities[entity] = ident
+        return ident
+
+    def _learn(self, text: str, doc: DocumentEntities) -> None:
+        self._current = doc
+        self._resolved = {}
+        self._full_cache = None
+        for eid, label in doc.label_of.items():
+            if self._project_labels.setdefault(eid, label) != label:
+                self._project_labels[eid] = None  # two labels for one automatic entity: keep them apart
+        for key, template in doc.templates.items():
+            self._templates[key] = merge_template(self._templates.get(key), template)
+        for (start, end), key in doc.keys.items():
+            self._seen.setdefault((start, end, text[start:end]), set()).add(key)
+        self._partials.update(doc.partials)
+
+    def _full_names(self) -> dict[str, NameTemplate]:
+        """Full-name templates by their final entity key (automatic ids adopt their project label)."""
+        if self._full_cache is not None:
+            return self._full_cache
+        out: dict[str, NameTemplate] = {}
+        for key, template in self._templates.items():
+            if template.size > 1:
+                final = self._project_labels.get(key) or key
+                out[final] = merge_template(out.get(final), template)
+        self._full_cache = out
+        return out
+
+    def _linked_key(self, region: PrivateRegion, original: str) -> str | None:
+        """The entity key :mod:`.identity` gave this region (``None`` when the region was never observed)."""
+        where = (region.start, region.end)
+        cur = self._current
+        if self._explicit and cur is not None and where in cur.keys:
+            key, auto = cur.keys[where], cur.auto[where]
+        else:
+            keys = self._seen.get((region.start, region.end, original))
+            if not keys:
+                return None
+            if len(keys) > 1:
+                if cur is None or where not in cur.keys:
+                    return None
+                key, auto = cur.keys[where], cur.auto[where]
+            else:
+                key = next(iter(keys))
+                auto = cur.auto.get(where, key) if cur is not None and cur.keys.get(where) == key else key
+        label = self._project_labels.get(auto) if not key.startswith("label:") else None
+        final = label or key
+        if final in self._partials:  # "Mr. Harper" here, "Jonathan Harper" in another document
+            if final not in self._resolved:
+                self._resolved[final] = resolve_partial(self._partials[final], self._full_names()) or final
+            final = self._resolved[final]
+        template = self._templates.get(final)
+        for other in {key, auto} - {final}:
+            if other in self._templates:
+                template = merge_template(template, self._templates[other])
+        if template is not None:
+            self._template_of[final] = template
+        return final
 
     def _leaks(self, candidate: str, original: str) -> bool:
         if _norm(candidate) == _norm(original):
@@ -107,8 +237,12 @@ class SurrogateReplacer:
         return None
 
     def entity_key(self, region: PrivateRegion, original: str, kind: str) -> str:
+        """The consistency key: the region's label, its linked entity, else kind + normalized original."""
+        linked = self._linked_key(region, original)
         if region.label is not None:
             return f"label:{region.label}"
+        if linked is not None:
+            return linked
         if kind in (routing.PERSON, routing.CITY):
             role = names.PLACE if kind == routing.CITY else ""
             lemmas = [names.analyse_word(_title(w), self.language, role).lemma.casefold() if len(w) > 1 else w
@@ -127,7 +261,13 @@ class SurrogateReplacer:
             return self._person(entity, original, region.type)
         cache_key = (entity, kind, _norm(original))
         if cache_key not in self._values:
-            self._values[cache_key] = self._value(kind, entity, original, region.type)
+            ident = self._identity(entity, kind)
+            values = ident.setdefault("values", {})
+            if _norm(original) in values:
+                self._values[cache_key] = values[_norm(original)]
+            else:
+                self._values[cache_key] = values[_norm(original)] = self._value(kind, entity, original, region.type)
+                self.drawn += 1
         return self._values[cache_key]
 
     # ---------------------------------------------------------------- birth dates (IDs ↔ dates of birth)
@@ -251,6 +391,11 @@ class SurrogateReplacer:
             word = words[0]
             form = names.analyse_word(_title(word), self.language, names.PLACE)
             pool = names.candidates(self.language, names.PLACE, form.gender, form)
+            base = self._base_place(entity, form, pool)
+            if base is not None:  # the identity's place, in this mention's form ("Praze" → "Olomouci")
+                got = names.realize(base, form, self.language, names.PLACE, strict=True)
+                if got is not None and not self._leaks(got, original):
+                    return shape.case_pattern_word(word, got)
             if pool:
                 def one(rng: Any) -> str | None:
                     lemma = rng.choice(pool)
@@ -264,6 +409,26 @@ class SurrogateReplacer:
             return run(lambda rng: shape.apply_case(original, names.faker_value(self.language, "city",
                                                                                rng.getrandbits(32))))
         return run(lambda rng: shape.apply_case(original, rng.choice(pool)))
+
+    def _base_place(self, entity: str, form: names.WordForm, pool: tuple[str, ...]) -> str | None:
+        """One place lemma per entity (stored in its identity), so every form of a place gets the same place."""
+        ident = self._identity(entity, routing.CITY)
+        if "base" in ident:
+            return str(ident["base"])
+        lemma = form.lemma.casefold()
+        for attempt in range(_TRIES if pool else 0):
+            cand = stream(self.seed, entity, "place", attempt).choice(pool)
+            cf = cand.casefold()
+            if cf == lemma or cf in self._forbidden_words or cf in self._forbidden:
+                continue
+            owner = self._owner.get(("place", cf))
+            if owner is not None and owner != entity:
+                continue
+            self._owner[("place", cf)] = entity
+            ident["base"] = cand
+            self.drawn += 1
+            return cand
+        return None
 
     def _street(self, original: str, run: Callable[..., str | None], kind: str) -> str | None:
         if self.policy["street"] == "tag":
@@ -296,8 +461,8 @@ class SurrogateReplacer:
     def _person(self, entity: str, original: str, type_: str) -> str | None:
         if self.policy["person"] == "tag":
             return None
-        lang = self.language
         matches = list(_ALPHA_RE.finditer(original))
+
         def kept(m: re.Match[str]) -> bool:
             """Honorifics, possessive 's and the O'/D' prefix stay as they are."""
             w, before, after = m.group(), original[m.start() - 1:m.start()], original[m.end():m.end() + 1]
@@ -307,39 +472,25 @@ class SurrogateReplacer:
         name_words = [m for m in matches if len(m.group()) > 1 and not kept(m)]
         if not name_words and not any(len(m.group()) == 1 for m in matches):
             return None
-        roles: dict[int, str] = {}
-        for i, m in enumerate(name_words):
-            if type_ == "pf":
-                roles[m.start()] = names.FIRST
-            elif type_ == "ps":
-                roles[m.start()] = names.LAST
-            elif len(name_words) > 1:
-                roles[m.start()] = names.LAST if i == len(name_words) - 1 else names.FIRST
-            else:
-                roles[m.start()] = self._single_role(_title(m.group()))
-        gender = self._gender.get(entity)
-        if gender is None:
-            gender = ""
-            for role in (names.FIRST, names.LAST):
-                for m in name_words:
-                    if roles[m.start()] != role:
-                        continue
-                    form = names.analyse_word(_title(m.group()), lang, role)
-                    gender = gender or names.gender_hint(form.lemma, lang, role) or form.gender
-            self._gender[entity] = gender
+        template = self._template_of.get(entity)
+        parts = self._align(name_words, template, type_)
+        gender = self._person_gender(entity, template, name_words, parts)
+        ident = self._identity(entity, routing.PERSON)
+        ident.setdefault("gender", gender)
+        if template is not None and template.size > 1:
+            ident["template"] = {"given": list(template.given), "surname": template.surname, "gender": gender}
         rng_digits = stream(self.seed, entity, "digits", _norm(original))
         out: list[str] = []
         pos = 0
+        n_initial = 0
         for m in matches:
             out.append(shape.digits_random(original[pos:m.start()], rng_digits))
             word = m.group()
-            if m.start() in roles:
-                out.append(self._name_word(entity, word, roles[m.start()], gender))
+            if m.start() in parts:
+                out.append(self._name_word(entity, word, parts[m.start()], gender))
             elif len(word) == 1 and not kept(m):
-                letter = self.policy["initial"].upper()
-                if word.upper() == letter:
-                    letter = "B" if letter != "B" else "C"
-                out.append(letter if word.isupper() else letter.lower())
+                out.append(self._initial(entity, word, n_initial, template, gender))
+                n_initial += 1
             else:
                 out.append(word)
             pos = m.end()
@@ -348,6 +499,111 @@ class SurrogateReplacer:
         if self._leaks(result, original):
             return None
         return result
+
+    def _align(self, name_words: Sequence[re.Match[str]], template: NameTemplate | None,
+               type_: str) -> dict[int, tuple[str, str]]:
+        """Role and lemma of each name word: from the entity's template where a word matches it."""
+        parts: dict[int, tuple[str, str]] = {}
+        for i, m in enumerate(name_words):
+            word = _title(m.group())
+            if template is not None and template.size:
+                lemmas = word_lemmas(word, self.language)
+                if template.surname and template.surname.casefold() in lemmas:
+                    parts[m.start()] = (names.LAST, template.surname)
+                    continue
+                given = next((g for g in template.given if g.casefold() in lemmas), None)
+                if given is not None:
+                    parts[m.start()] = (names.FIRST, given)
+                    continue
+            if type_ == "pf":
+                role = names.FIRST
+            elif type_ == "ps":
+                role = names.LAST
+            elif len(name_words) > 1:
+                role = names.LAST if i == len(name_words) - 1 else names.FIRST
+            else:
+                role = self._single_role(word)
+            parts[m.start()] = (role, names.analyse_word(word, self.language, role).lemma)
+        return parts
+
+    def _person_gender(self, entity: str, template: NameTemplate | None, name_words: Sequence[re.Match[str]],
+                       parts: Mapping[int, tuple[str, str]]) -> str:
+        """The entity's gender: stored, from a title or the inflection, else from the first-name lists."""
+        stored = (self.identities.get(entity) or self._stored.get(entity) or {}).get("gender")
+        if stored is not None:
+            return str(stored)
+        gender = self._gender.get(entity)
+        if gender is not None:
+            return gender
+        lang = self.language
+        gender = template.gender if template is not None else ""
+        if not gender and template is not None:
+            for lemma in template.given:
+                gender = gender or names.gender_hint(lemma, lang, names.FIRST)
+            if template.surname:
+                gender = gender or names.gender_hint(template.surname, lang, names.LAST)
+        for role in (names.FIRST, names.LAST):
+            for m in name_words:
+                if gender or parts[m.start()][0] != role:
+                    continue
+                form = names.analyse_word(_title(m.group()), lang, role)
+                gender = names.gender_hint(form.lemma, lang, role) or form.gender
+        self._gender[entity] = gender
+        return gender
+
+    def _name_word(self, entity: str, word: str, part: tuple[str, str], gender: str) -> str:
+        """One name word rendered from the identity, in the original word's form and case pattern."""
+        role, lemma = part
+        lang = self.language
+        sur = self._surrogate(entity, role, lemma, gender)
+        surface: str | None = None
+        if lang in ("cs", "sk"):
+            slot = inflect_cs.slot_of(_title(word), lemma, gender or "m")
+            if slot is not None:
+                surface = inflect_cs.inflect(sur, slot, gender or "m")
+        if surface is None:
+            form = names.analyse_word(_title(word), lang, role, gender)
+            surface = names.realize(sur, form, lang, role, gender or form.gender) or sur
+        if surface.casefold() == word.casefold():
+            surface = sur
+        return shape.case_pattern_word(word, surface)
+
+    def _surrogate(self, entity: str, role: str, lemma: str, gender: str) -> str:
+        """The identity's surrogate lemma for one original name lemma (drawn once per entity)."""
+        lemma_key = lemma.casefold()
+        wkey = (entity, role, lemma_key)
+        sur = self._words.get(wkey)
+        if sur is not None:
+            return sur
+        ident = self._identity(entity, routing.PERSON)
+        stored = ident.setdefault("names", {}).get(f"{role}:{lemma_key}")
+        if stored is not None:
+            sur = str(stored)
+            self._owner.setdefault((role, sur.casefold()), entity)
+        else:
+            form = names.analyse_word(lemma if lemma[:1].isupper() else lemma.capitalize(), self.language, role,
+                                      gender)
+            pool = names.candidates(self.language, role, gender or form.gender, form)
+            sur = self._draw_word(entity, role, lemma_key, pool)
+            ident["names"][f"{role}:{lemma_key}"] = sur
+            self.drawn += 1
+        self._words[wkey] = sur
+        template = self._template_of.get(entity)
+        if template is not None:
+            if role == names.LAST and lemma == template.surname:
+                ident["surname"] = sur
+            elif role == names.FIRST and template.given and lemma == template.given[0]:
+                ident["first_name"] = sur
+        return sur
+
+    def _initial(self, entity: str, word: str, index: int, template: NameTemplate | None, gender: str) -> str:
+        """An initial: the initial of the identity's surrogate for that given name ("J. Harper" → "R. Hansen")."""
+        if template is not None and index < len(template.given):
+            sur = self._surrogate(entity, names.FIRST, template.given[index], gender)
+        else:
+            sur = self._surrogate(entity, names.FIRST, f"{word.casefold()}#{index}", gender)
+        letter = sur[:1] or self.policy["initial"]
+        return letter.upper() if word.isupper() else letter.lower()
 
     def _single_role(self, word: str) -> str:
         p = names.pools(self.language)
@@ -363,23 +619,9 @@ class SurrogateReplacer:
                 return names.FIRST
         return names.FIRST if word in p.first_m or word in p.first_f else names.LAST
 
-    def _name_word(self, entity: str, word: str, role: str, gender: str) -> str:
-        lang = self.language
-        title = _title(word)
-        form = names.analyse_word(title, lang, role, gender)
-        lemma_key = form.lemma.casefold()
-        wkey = (entity, role, lemma_key)
-        sur = self._words.get(wkey)
-        if sur is None:
-            pool = names.candidates(lang, role, gender or form.gender, form)
-            sur = self._draw_word(entity, role, lemma_key, pool)
-            self._words[wkey] = sur
-        surface = names.realize(sur, form, lang, role, gender or form.gender) or sur
-        if surface.casefold() == word.casefold():
-            surface = sur
-        return shape.case_pattern_word(word, surface)
-
     def _draw_word(self, entity: str, role: str, lemma_key: str, pool: tuple[str, ...]) -> str:
+        """A surrogate name word no other entity owns; first names also avoid the original's initial."""
+        avoid = lemma_key[:1] if role == names.FIRST else ""
         fallback: str | None = None
         for attempt in range(_TRIES):
             rng = stream(self.seed, entity, role, lemma_key, attempt)
@@ -390,6 +632,8 @@ class SurrogateReplacer:
                 cand = names.faker_value(self.language, method, rng.getrandbits(32))
             cf = cand.casefold()
             if cf == lemma_key or cf in self._forbidden_words or cf in self._forbidden:
+                continue
+            if avoid and cf[:1] == avoid and attempt < _TRIES // 2:
                 continue
             fallback = fallback or cand
             owner = self._owner.get((role, cf))
@@ -409,17 +653,18 @@ def _ip_range(part: str) -> tuple[int, int]:
 
 def pseudonymize_document(text: str, regions: Sequence[PrivateRegion], language: str, seed: int | str = 0,
                           policy: Mapping[str, Any] | None = None, *, replacer: SurrogateReplacer | None = None,
-                          document: str = "", key: PseudonymKey | None = None
-                          ) -> tuple[Output, list[dict[str, Any]]]:
+                          document: str = "", key: PseudonymKey | None = None,
+                          keys: Mapping[tuple[int, int], str] | None = None) -> tuple[Output, list[dict[str, Any]]]:
     """Pseudonymize one document; returns the output and its key entries (standoff + ``entity``/``document``).
 
     Pass one ``replacer`` for all documents of a project to keep surrogates
     consistent across them; entries are also added to ``key`` (or the
-    replacer's key) when given.
+    replacer's key) when given.  ``keys`` (character span → entity key) override
+    the automatic entity linking.
     """
     if replacer is None:
         replacer = SurrogateReplacer(policy, language, seed)
-    replacer.observe(text, regions)
+    replacer.observe(text, regions, keys)
     output = pseudonymize(text, regions, replacer, language=language)
     entries = []
     for e in output.standoff:

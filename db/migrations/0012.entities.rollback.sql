@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS pseudonym_key;
+DROP TABLE IF EXISTS entity_mention;
+DROP TABLE IF EXISTS entity;
