@@ -557,7 +557,7 @@ class SurrogateReplacer:
         lang = self.language
         sur = self._surrogate(entity, role, lemma, gender)
         surface: str | None = None
-        if lang in ("cs", "sk"):
+        if lang == "cs":  # Slovak and Slovenian have paradigms of their own (names.declension_for)
             slot = inflect_cs.slot_of(_title(word), lemma, gender or "m")
             if slot is not None:
                 surface = inflect_cs.inflect(sur, slot, gender or "m")
