@@ -15,10 +15,12 @@ from flask_login import current_user
 from psan import db
 from psan.access import admin
 from psan.documents import bp
+from psan.documents import status as doc_status
 from psan.documents.forms import ActionForm, UploadForm
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
 from psan.store import documents as store_documents
 from psan.store import output as store_output
+from psan.store import processing as store_processing
 from psan.store import projects as store_projects
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
@@ -43,19 +45,30 @@ def _document_or_404(document_id: int) -> dict:
 
 
 def _enqueue(document_ids: list[int]) -> None:
-    """Commit the request's transaction, then queue pre-processing (the worker must see the rows)."""
-    from psan.celery.tasks import pre_process
+    """Commit the request's transaction, then queue pre-processing (the worker must see the rows).
+
+    Within the project's cap (MAX_QUEUED_PER_PROJECT); what is not queued now stays NEW and the
+    worker's sweeper queues it later — also when the broker is down.
+    """
+    from psan.celery.queue import enqueue
     db.get_conn().commit()
-    failed = 0
-    for document_id in document_ids:
-        try:
-            pre_process.delay(document_id)
-        except Exception:  # noqa: BLE001 - the document stays NEW and can be retried
-            current_app.logger.exception("could not queue pre-processing of document %s", document_id)
-            failed += 1
-    if failed:
-        flash(gettext("%(count)s document(s) could not be queued (is the broker running?); use Retry later.",
-                      count=failed), "warning")
+    result = enqueue(current_app.config, document_ids)
+    if result.refused:
+        flash(gettext("The background queue (Redis) is unreachable: %(count)s document(s) are stored and will be "
+                      "queued automatically when it is back.", count=len(document_ids) - len(result.queued)),
+              "warning")
+    elif len(result.queued) < len(document_ids):
+        flash(gettext("%(count)s document(s) wait for their turn: at most %(cap)s of a project are processed "
+                      "at once.", count=len(document_ids) - len(result.queued),
+                      cap=current_app.config["MAX_QUEUED_PER_PROJECT"]), "info")
+
+
+def _documents(project_id: int) -> list[dict]:
+    rows = store_documents.list_documents(db.get_conn(), project_id, current_app.config["PROCESSING_STALE_SECONDS"])
+    for row in rows:
+        row["status_word"] = doc_status.word(row)
+        row["retryable"] = doc_status.retryable(row)
+    return rows
 
 
 @bp.route("/")
@@ -63,7 +76,7 @@ def _enqueue(document_ids: list[int]) -> None:
 def index():
     project = _project_or_404(request.args.get("project") or _default_project_id())
     return render_template("documents/index.html", project=project, projects=store_projects.list_projects(),
-                           documents=store_documents.list_documents(db.get_conn(), project["id"]),
+                           documents=_documents(project["id"]),
                            action_form=ActionForm(), kinds=DOWNLOAD_KINDS)
 
 
@@ -72,9 +85,11 @@ def index():
 def status():
     """Live status for documents.js: every document of the project with status and progress."""
     project = _project_or_404(request.args.get("project"))
-    rows = store_documents.list_documents(db.get_conn(), project["id"])
-    return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"], "error": r["error"] or "",
-                               "progress": r["progress"], "tokens": r["token_count"]} for r in rows])
+    rows = _documents(project["id"])
+    return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"], "status_word": r["status_word"],
+                               "retryable": r["retryable"], "busy": r["status"] in ("NEW", "PROCESSING", "RECOGNIZED"),
+                               "error": r["error"] or "", "progress": r["progress"], "tokens": r["token_count"]}
+                              for r in rows])
 
 
 @bp.route("/upload", methods=["GET", "POST"])
@@ -176,11 +191,12 @@ def retry(document_id: int):
     if not ActionForm().validate_on_submit():
         abort(400)
     document = _document_or_404(document_id)
-    if document["status"] not in ("FAILED", "NEW"):
-        flash(gettext("Only failed or waiting documents can be retried."), "warning")
+    row = next((r for r in _documents(document["project_id"]) if r["id"] == document_id), None)
+    if row is None or not doc_status.retryable(row):
+        flash(gettext("Only failed or stalled documents can be retried; waiting ones are queued automatically."),
+              "warning")
     else:
-        db.execute("UPDATE document SET status = 'NEW', error = NULL, updated_at = now() WHERE id = %s",
-                   (document_id,))
+        store_processing.reset_for_retry(db.get_conn(), document_id)
         _enqueue([document_id])
         flash(gettext("Document %(name)s queued again.", name=document["name"]), "success")
     return redirect(url_for("documents.index", project=document["project_id"]))
