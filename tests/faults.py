@@ -203,3 +203,17 @@ def wait_for(predicate, timeout: float, step: float = 0.2, what: str = "conditio
             return value
         time.sleep(step)
     raise AssertionError(f"{what} not reached within {timeout:.0f} s")
+
+
+def wait_worker_ready(app, proc: subprocess.Popen, name: str, timeout: float = 60) -> str:
+    """The worker's full node name once it answers a ping (other sessions' workers are ignored)."""
+    control = app.extensions["celery"].control
+    prefix = name.split("@")[0] + "@"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"the worker {name} exited during start-up"
+        for reply in control.ping(timeout=0.5) or []:
+            for node in reply:
+                if node.startswith(prefix):
+                    return node
+    raise AssertionError(f"the worker {name} did not answer within {timeout:.0f} s")

@@ -50,7 +50,8 @@ def enqueue(config: Mapping[str, Any], ids: list[int] | None = None, unqueued_gr
     for i, row in enumerate(rows):
         soft, hard = time_limits(row["chars"], config)
         try:
-            pre_process.apply_async((row["id"],), soft_time_limit=soft, time_limit=hard)
+            pre_process.apply_async((row["id"],), soft_time_limit=soft, time_limit=hard,
+                                    queue=config.get("CELERY_QUEUE") or None)
         except Exception:  # noqa: BLE001 - any broker failure: leave the rest to the sweeper
             log.warning("broker unreachable: %s document(s) wait to be queued by the sweeper", len(rows) - i,
                         exc_info=True)

@@ -37,7 +37,7 @@ def _short_error(exc: BaseException) -> str:
 
 
 def _time_limit_message(kind: str, seconds: float | None, chars: int | None) -> str:
-    return (f"Stopped: pre-processing exceeded its {kind} time limit ({seconds or 0:.0f} s for "
+    return (f"Stopped: pre-processing exceeded its {kind} time limit ({seconds or 0:.3g} s for "
             f"{chars if chars is not None else '?'} characters). Split the document, or raise "
             f"TASK_TIME_LIMIT_SECONDS_PER_MCHAR, then use Retry.")
 
