@@ -95,7 +95,15 @@ def _commit_response(response):
     """
     conn = g.get("db_conn")
     if conn is not None and response.status_code < 400 and not g.pop("db_rollback", False):
-        conn.commit()
+        try:
+            conn.commit()
+        except (psycopg2.OperationalError, psycopg2.InterfaceError) as exc:
+            # the server went away with the transaction: answer as to any outage (503), not with a 500
+            failed = current_app.make_response(current_app.handle_user_exception(exc))
+            for key, value in response.headers.items():
+                if key.lower() not in ("content-type", "content-length") and key not in failed.headers:
+                    failed.headers[key] = value
+            return failed
         g.db_committed = True
     return response
 

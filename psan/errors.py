@@ -56,7 +56,12 @@ def _wants_json() -> bool:
 def _render(status: int, title: str, message: str):
     if _wants_json():
         return jsonify(error=message), status
-    return render_template("error.html", status=status, title=title, message=message), status
+    try:
+        return render_template("error.html", status=status, title=title, message=message), status
+    except (psycopg2.OperationalError, psycopg2.InterfaceError):
+        # the page header asks who is logged in; with PostgreSQL down, show it as to a visitor
+        _without_database()
+        return render_template("error.html", status=status, title=title, message=message), status
 
 
 def handle_http_error(exc: HTTPException):

@@ -332,25 +332,48 @@ def test_finding_12_error_pages_and_health_without_database(private_pg_web):
     assert wait_for(lambda: admin.get(base + "/documents/", timeout=10).status_code == 200, timeout=30)
 
 
-def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
-    server, base = private_pg_web
-    sessions = [web_login(base, "admin@example.org", PASSWORD) for _ in range(4)]
-    results: list[tuple[float, int]] = []
-    stop = threading.Event()
-
-    def load(session: requests.Session) -> None:
+def _load(base: str, sessions: list[requests.Session], results: list, stop: threading.Event) -> list[threading.Thread]:
+    """One thread per session requesting a database-backed page until ``stop``; (start, end, status) rows."""
+    def run(session: requests.Session) -> None:
         while not stop.is_set():
+            start = time.monotonic()
             try:
                 code = session.get(base + "/documents/", timeout=10).status_code
             except requests.RequestException:
-                code = -1
-            results.append((time.monotonic(), code))
-
-    threads = [threading.Thread(target=load, args=(s,)) for s in sessions]
+                code = -1  # no answer: a hang or a reset connection
+            results.append((start, time.monotonic(), code))
+    threads = [threading.Thread(target=run, args=(s,)) for s in sessions]
     for thread in threads:
         thread.start()
+    return threads
+
+
+def _burst(base: str, sessions: list[requests.Session], seconds: float) -> Counter:
+    results: list = []
+    stop = threading.Event()
+    threads = _load(base, sessions, results, stop)
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    return Counter(code for _, _, code in results)
+
+
+def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
+    server, base = private_pg_web
+    sessions = [web_login(base, "admin@example.org", PASSWORD) for _ in range(6)]
+    # 1. restarted while idle: the pool holds six dead connections, and not one request may meet them
+    assert set(_burst(base, sessions, 1.5)) == {200}
+    server.restart()
+    idle_after = _burst(base, sessions, 1.5)
+    assert set(idle_after) == {200}, idle_after
+
+    # 2. restarted under load: requests in flight get a 503 with a message, never a 500 or no answer
+    results: list[tuple[float, float, int]] = []
+    stop = threading.Event()
+    threads = _load(base, sessions, results, stop)
     try:
-        time.sleep(2)  # every pooled connection is in use before the restart
+        time.sleep(2)
         restart_at = time.monotonic()
         server.restart()
         restarted_at = time.monotonic()
@@ -359,13 +382,12 @@ def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
         stop.set()
         for thread in threads:
             thread.join(timeout=30)
-    codes = Counter(code for _, code in results)
-    assert codes[500] == 0 and codes[-1] == 0, codes  # never a 500, never a hang or reset connection
+    codes = Counter(code for _, _, code in results)
+    assert codes[500] == 0 and codes[-1] == 0, codes
     assert set(codes) <= {200, 503}, codes
-    after = [(t, c) for t, c in results if t > restarted_at]
-    first_ok = next(t for t, c in after if c == 200)
-    late = [c for t, c in after if t > first_ok + 0.5]
-    assert late and all(c == 200 for c in late), Counter(late)
-    assert first_ok - restart_at < 10
+    after = Counter(code for start, _, code in results if start > restarted_at)
+    assert sum(after.values()) > 10 and set(after) == {200}, after
+    last_error = max((end for _, end, code in results if code != 200), default=restart_at)
     print(f"issue 14.5: PostgreSQL restart took {restarted_at - restart_at:.2f} s; requests {dict(codes)}; "
-          f"first success {first_ok - restart_at:.2f} s after the restart began, all later ones 200")
+          f"last 503 {last_error - restart_at:.2f} s after the restart began; {dict(after)} after it; "
+          f"idle pool after a restart: {dict(idle_after)}")
