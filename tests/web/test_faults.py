@@ -136,8 +136,10 @@ def test_finding_03_project_cap_queues_the_rest_later(clean_app, database_url, r
 
 
 # --- finding 4 / issue 14.7: PROCESSING, heartbeat, sweeper --------------------------------------------------
-def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, admin_client, database_url, redis_url):
+def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, admin_client, database_url, redis_url,
+                                                                  monkeypatch):
     app = clean_app
+    monkeypatch.setitem(app.config, "PROCESSING_STALE_SECONDS", 3)  # the web app's view of "stale", as the worker's
     project = _regex_project(app)
     document = _new_document(app, project, "big.txt", "\n".join([TEXT] * 3))
     queue = _queue("kill")
@@ -174,6 +176,8 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
 
         second = start_worker(env, queue, f"kill-{os.getpid()}-2@%h")
         restarted_at = time.monotonic()
+        wait_for(lambda: _doc(app, document)["attempts"] == 2, timeout=120, step=0.05, what="claimed again")
+        reclaimed_at = time.monotonic()
         done = _wait_status(app, document, FINISHED, timeout=300)
         finished_at = time.monotonic()
         assert done["status"] == "PRE_ANNOTATED", done
@@ -184,8 +188,9 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
         assert counts["tokens"] == done["token_count"] > 100_000 and counts["annotations"] > 10_000
         listed = _listed(admin_client, project, document)
         assert not listed["retryable"] and listed["status_word"] == "ready to annotate"
-        print(f"finding 4: killed, restarted {restarted_at - killed_at:.1f} s later, finished "
-              f"{finished_at - restarted_at:.1f} s after the restart (visibility timeout 3600 s)")
+        print(f"finding 4: killed, restarted {restarted_at - killed_at:.1f} s later; processing again "
+              f"{reclaimed_at - restarted_at:.1f} s and finished {finished_at - restarted_at:.1f} s after the restart "
+              f"(visibility timeout 3600 s, stale age 3 s)")
     finally:
         stop_process(first, kill=True)
         stop_process(second)
