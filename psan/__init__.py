@@ -25,7 +25,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from psan import access, db, errors, i18n, security
     from psan.accounts import login_manager
-    from psan.extensions import bootstrap, csrf, limiter
+    from psan.extensions import bootstrap, csrf, limiter, show_limiter_log
     db.init_app(app)
     csrf.init_app(app)
     bootstrap.init_app(app)
@@ -33,6 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     limiter.init_app(app)
+    show_limiter_log()
     access.init_app(app)
     security.init_app(app)
     errors.init_app(app)

@@ -11,3 +11,6 @@ ALTER TABLE document ADD COLUMN IF NOT EXISTS heartbeat_at timestamptz;
 ALTER TABLE document ADD COLUMN IF NOT EXISTS attempts integer NOT NULL DEFAULT 0;
 -- documents already waiting were queued by the previous version
 UPDATE document SET queued_at = updated_at WHERE status = 'NEW';
+-- a project whose re-annotation could not be scheduled (Redis down after a decision): the sweeper
+-- schedules it when Redis answers again, so no accepted rule change is lost
+ALTER TABLE project ADD COLUMN IF NOT EXISTS reannotate_pending_since timestamptz;

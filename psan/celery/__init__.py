@@ -10,6 +10,9 @@ from __future__ import annotations
 from celery import Celery, Task
 from flask import Flask
 
+#: give up on an unreachable Redis within about two seconds (callers then fall back, see psan.celery.queue)
+_SHORT_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+
 
 def celery_init_app(app: Flask) -> Celery:
     class FlaskTask(Task):
@@ -35,7 +38,9 @@ def celery_init_app(app: Flask) -> Celery:
         broker_connection_max_retries=None,
         broker_connection_timeout=app.config.get("BROKER_CONNECT_TIMEOUT", 2),
         # publishing while Redis is down fails within seconds; the document stays NEW and the sweeper queues it
-        task_publish_retry_policy={"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
+        task_publish_retry_policy=_SHORT_RETRY,
+        # the result backend (the same Redis) would otherwise retry 20 times, one second apart, per call
+        result_backend_transport_options={"retry_policy": _SHORT_RETRY},
         redis_socket_connect_timeout=app.config.get("BROKER_CONNECT_TIMEOUT", 2),
         redis_socket_timeout=app.config.get("REDIS_SOCKET_TIMEOUT", 10),
         task_always_eager=app.config.get("CELERY_TASK_ALWAYS_EAGER", False),

@@ -32,10 +32,29 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
             recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
                                                  STALE_MESSAGE % {"attempts": attempts})
         queued = enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"]))
-    result = {**recovered, "queued": queued.queued}
+        reannotated = _schedule_pending_reannotations()
+    result = {**recovered, "queued": queued.queued, "reannotated_projects": reannotated}
     if any(result.values()):
         log.info("sweeper: %s", result)
     return result
+
+
+def _schedule_pending_reannotations() -> list[int]:
+    """Project re-annotations a decision could not schedule while Redis was down."""
+    from psan.store.annotate import schedule_project_reannotation
+    with db.transaction() as conn:
+        pending = processing.take_reannotation_requests(conn)
+    done = []
+    for position, project_id in enumerate(pending):
+        try:
+            schedule_project_reannotation(project_id)
+        except Exception:  # noqa: BLE001 - still down: keep the rest pending for the next sweep
+            with db.transaction() as conn:
+                for waiting in pending[position:]:
+                    processing.request_reannotation(conn, waiting)
+            raise
+        done.append(project_id)
+    return done
 
 
 class Sweeper:

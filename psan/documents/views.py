@@ -179,8 +179,10 @@ def delete(document_id: int):
     try:
         from psan.store.annotate import schedule_project_reannotation
         schedule_project_reannotation(document["project_id"])
-    except Exception:  # noqa: BLE001 - deletion is done; re-annotation catches up with the next rule change
-        current_app.logger.exception("could not schedule re-annotation of project %s", document["project_id"])
+    except Exception:  # noqa: BLE001 - deletion is done; the sweeper schedules the re-annotation later
+        current_app.logger.warning("could not schedule re-annotation of project %s; the sweeper will",
+                                   document["project_id"], exc_info=True)
+        store_processing.request_reannotation(db.get_conn(), document["project_id"])
     flash(gettext("Document %(name)s deleted.", name=document["name"]), "success")
     return redirect(url_for("documents.index", project=document["project_id"]))
 

@@ -122,9 +122,14 @@ def unmark_queued(conn, ids: list[int]) -> None:
                    (list(ids),), conn)
 
 
-def waiting_counts(conn, project_id: int) -> dict[str, int]:
-    """How much of a project waits for the broker (for the upload message)."""
-    row = db.query_one("SELECT count(*) FILTER (WHERE status = 'NEW' AND queued_at IS NULL) AS unqueued, "
-                       "count(*) FILTER (WHERE status = 'NEW' AND queued_at IS NOT NULL) AS queued "
-                       "FROM document WHERE project_id = %s", (project_id,), conn)
-    return {"unqueued": row["unqueued"], "queued": row["queued"]}
+def request_reannotation(conn, project_id: int) -> None:
+    """Remember that a project's re-annotation could not be scheduled (Redis down); the sweeper will."""
+    db.execute("UPDATE project SET reannotate_pending_since = coalesce(reannotate_pending_since, now()) "
+               "WHERE id = %s", (project_id,), conn)
+
+
+def take_reannotation_requests(conn) -> list[int]:
+    """Projects waiting for a re-annotation, cleared (re-request those that still fail)."""
+    rows = db.query("UPDATE project SET reannotate_pending_since = NULL WHERE reannotate_pending_since IS NOT NULL "
+                    "RETURNING id", None, conn)
+    return sorted(r["id"] for r in rows)

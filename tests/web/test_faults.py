@@ -29,7 +29,7 @@ from tests.faults import (
     wait_worker_ready,
     web_login,
 )
-from tests.web.annotate_fixtures import default_project, sql
+from tests.web.annotate_fixtures import add_document, default_project, plain_sentences, sql, token_index
 
 pytestmark = pytest.mark.worker
 
@@ -231,10 +231,19 @@ def _upload(session: requests.Session, base: str, project: int, text: str, name:
                         timeout=60)
 
 
+def _word_rule_votes(app, document_id: int) -> int:
+    """Annotations of a document voted on by a word-type rule (made by a decision)."""
+    return sql(app, "SELECT count(*) AS n FROM annotation_rule ar JOIN annotation a ON a.id = ar.annotation_id "
+                    "JOIN rule r ON r.id = ar.rule_id WHERE a.document_id = %s AND r.type = 'WORD_TYPE'",
+               (document_id,))[0]["n"]
+
+
 def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconnects(clean_app, database_url):
     app = clean_app
     project = _regex_project(app)
     make_account(app, "admin@example.org", "ADMIN")
+    doc_a = add_document(app, "Jan Novak met Eva in Brno. " + plain_sentences(0, 3), [("Novak", "P")], project)
+    doc_b = add_document(app, "Petr Novak lives in Praha. " + plain_sentences(9, 3), [("Novak", "P")], project)
     queue = _queue("redis")
     web = worker = None
     with private_redis() as server:
@@ -261,8 +270,25 @@ def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconne
                 assert response.status_code in (200, 503), (path, response.status_code, response.text[:300])
                 assert "Traceback" not in response.text
                 statuses[response.status_code] += 1
+            # an annotator's decision that makes a rule: saved, and the other document's re-annotation is
+            # remembered in PostgreSQL until the sweeper can schedule it
             api = second.get(base + "/annotate/api/window", headers={"Accept": "application/json"}, timeout=30)
-            assert api.status_code in (200, 503) and api.headers["Content-Type"].startswith("application/json")
+            assert api.status_code == 200, api.text[:300]
+            window = api.json()["window"]
+            decided_doc = window["document_id"]
+            other_doc = next(d for d in (doc_a, doc_b) if d != decided_doc)
+            novak = token_index(app, decided_doc, "Novak")
+            csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', second.get(base + "/annotate/",
+                                                                                     timeout=30).text).group(1)
+            decide = second.post(base + "/annotate/api/decide", timeout=30, headers={"X-CSRFToken": csrf},
+                                 json={"document_id": decided_doc, "first_token": novak, "end_token": novak + 1,
+                                       "decision": "PRIVATE", "scope": "word_type"})
+            assert decide.status_code in (200, 503), decide.text[:300]
+            assert decide.headers["Content-Type"].startswith("application/json")
+            statuses[f"decide {decide.status_code}"] += 1
+            logged = sql(app, "SELECT count(*) AS n FROM decision_log WHERE document_id = %s", (decided_doc,))[0]["n"]
+            assert logged == (1 if decide.status_code == 200 else 0)
+            assert _word_rule_votes(app, other_doc) == 0
             health = fresh.get(base + "/health", timeout=30)
             assert health.status_code == 200 and health.json()["status"] == "degraded"
             assert health.json()["redis"]["ok"] is False and health.json()["database"]["ok"] is True
@@ -283,6 +309,10 @@ def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconne
             after_id = sql(app, "SELECT id FROM document WHERE name = 'after'")[0]["id"]
             assert _wait_status(app, after_id, FINISHED, timeout=120)["status"] == "PRE_ANNOTATED"
             assert fresh.get(base + "/health", timeout=30).json()["status"] == "ok"
+            if decide.status_code == 200:  # the rule reaches the other document once Redis is back
+                wait_for(lambda: _word_rule_votes(app, other_doc) > 0, timeout=60, what="the other document")
+                assert sql(app, "SELECT reannotate_pending_since FROM project WHERE id = %s",
+                           (project,))[0]["reannotate_pending_since"] is None
             web_log = (Path(__file__).resolve().parents[2] / "test-artifacts" / "web-redis-outage.log").read_text()
             assert "falling back to in-memory storage" in web_log
             worker_log = (Path(__file__).resolve().parents[2] / "test-artifacts" /
