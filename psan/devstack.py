@@ -114,7 +114,7 @@ def main() -> int:
             return 1
         children.append(subprocess.Popen(  # noqa: S603  # nosec B603
             [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", "--loglevel=INFO",
-             "--concurrency=1"], env=env))
+             "--concurrency=1", "--without-gossip", "--without-mingle"], env=env))
         children.append(subprocess.Popen(  # noqa: S603  # nosec B603
             [uwsgi, "--ini", "uwsgi.ini", "--processes", "2"], env={**env, "PSAN_BIND": f"{host}:{port}"}))
         print(f"\npsan is running on http://{host}:{port}  (Ctrl-C stops it)\n", flush=True)

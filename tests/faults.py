@@ -144,12 +144,18 @@ def service_env(database_url: str, redis_url: str, queue: str, **extra: str) -> 
             "PSAN_REDIS_KEY_PREFIX": queue, "PSAN_RATELIMIT_KEY_PREFIX": queue, **extra}
 
 
-def start_worker(env: dict[str, str], queue: str, name: str, pool: str = "solo") -> subprocess.Popen:
+#: the options run.sh, `make run` and compose start the worker with (gossip and mingle off: psan needs
+#: neither, and gossip's restart after a lost Redis connection crashed the worker, kombu issue 582)
+WORKER_OPTIONS = ("--without-gossip", "--without-mingle")
+
+
+def start_worker(env: dict[str, str], queue: str, name: str, pool: str = "solo",
+                 options: tuple[str, ...] = WORKER_OPTIONS) -> subprocess.Popen:
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / f"celery-{name.split('@')[0]}.log", "w")  # noqa: SIM115 - the process writes it
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", f"--pool={pool}", "--concurrency=1",
-         "--without-gossip", "--without-mingle", "--loglevel=INFO", "-n", name, "-Q", queue],
+         *options, "--loglevel=INFO", "-n", name, "-Q", queue],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 

@@ -19,6 +19,7 @@ import requests
 from psan.celery.queue import enqueue, time_limits
 from tests.conftest import PASSWORD, make_account
 from tests.faults import (
+    WORKER_OPTIONS,
     private_postgres,
     private_redis,
     service_env,
@@ -252,7 +253,9 @@ def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconne
                           PSAN_PROCESSING_HEARTBEAT_SECONDS="1")
         try:
             web, base = start_web(env, "redis-outage")
-            worker = start_worker(env, queue, f"redis-{os.getpid()}@%h")
+            # the production options (run.sh); PSAN_TEST_WORKER_OPTIONS tries others (e.g. gossip on)
+            options = tuple(os.environ.get("PSAN_TEST_WORKER_OPTIONS", " ".join(WORKER_OPTIONS)).split())
+            worker = start_worker(env, queue, f"redis-{os.getpid()}@%h", pool="prefork", options=options)
             admin = web_login(base, "admin@example.org", PASSWORD)
             assert _upload(admin, base, project, "Before: mail jan@example.org.", "before").status_code == 200
             before = sql(app, "SELECT id FROM document WHERE name = 'before'")[0]["id"]
@@ -272,14 +275,14 @@ def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconne
                 statuses[response.status_code] += 1
             # an annotator's decision that makes a rule: saved, and the other document's re-annotation is
             # remembered in PostgreSQL until the sweeper can schedule it
-            api = second.get(base + "/annotate/api/window", headers={"Accept": "application/json"}, timeout=30)
-            assert api.status_code == 200, api.text[:300]
-            window = api.json()["window"]
-            decided_doc = window["document_id"]
-            other_doc = next(d for d in (doc_a, doc_b) if d != decided_doc)
-            novak = token_index(app, decided_doc, "Novak")
             csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', second.get(base + "/annotate/",
                                                                                      timeout=30).text).group(1)
+            api = second.post(base + "/annotate/api/open", json={"document_id": doc_a}, timeout=30,
+                              headers={"X-CSRFToken": csrf})
+            assert api.status_code == 200, api.text[:300]
+            decided_doc, other_doc = api.json()["window"]["document_id"], doc_b
+            assert decided_doc == doc_a
+            novak = token_index(app, decided_doc, "Novak")
             decide = second.post(base + "/annotate/api/decide", timeout=30, headers={"X-CSRFToken": csrf},
                                  json={"document_id": decided_doc, "first_token": novak, "end_token": novak + 1,
                                        "decision": "PRIVATE", "scope": "word_type"})
@@ -426,3 +429,12 @@ def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
     print(f"issue 14.5: PostgreSQL restart took {restarted_at - restart_at:.2f} s; requests {dict(codes)}; "
           f"last 503 {last_error - restart_at:.2f} s after the restart began; {dict(after)} after it; "
           f"idle pool after a restart: {dict(idle_after)}")
+
+
+def test_finding_05_deployed_workers_run_without_gossip():
+    """run.sh (compose) and `make run` start the worker with the options the outage test uses."""
+    root = Path(__file__).resolve().parents[2]
+    run_sh = (root / "run.sh").read_text()
+    devstack = (root / "psan" / "devstack.py").read_text()
+    for option in WORKER_OPTIONS:
+        assert option in run_sh and f'"{option}"' in devstack, option
