@@ -292,6 +292,16 @@ def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconne
             logged = sql(app, "SELECT count(*) AS n FROM decision_log WHERE document_id = %s", (decided_doc,))[0]["n"]
             assert logged == (1 if decide.status_code == 200 else 0)
             assert _word_rule_votes(app, other_doc) == 0
+            # an admin's rule change is saved too (JSON answer of the rules page), its re-annotation deferred
+            rule = sql(app, "SELECT id FROM rule WHERE project_id = %s AND type = 'NE_TYPE' AND condition = 'P'",
+                       (project,))[0]["id"]
+            changed = second.post(f"{base}/rules/{project}/{rule}/confidence", timeout=30,
+                                  headers={"Accept": "application/json", "X-CSRFToken": csrf},
+                                  data={"confidence": "-0.5", "csrf_token": csrf})
+            assert changed.status_code == 200 and changed.json()["confidence"] == -0.5, changed.text[:300]
+            statuses["rule change 200"] += 1
+            assert sql(app, "SELECT reannotate_pending_since FROM project WHERE id = %s",
+                       (project,))[0]["reannotate_pending_since"] is not None
             health = fresh.get(base + "/health", timeout=30)
             assert health.status_code == 200 and health.json()["status"] == "degraded"
             assert health.json()["redis"]["ok"] is False and health.json()["database"]["ok"] is True
