@@ -121,16 +121,22 @@ def _fail(document_id: int, message: str, attempt: int | None = None) -> None:
         processing.mark_failed(conn, document_id, message, attempt)
 
 
-@signals.task_failure.connect(sender=pre_process)
+@signals.task_failure.connect
 def _on_hard_time_limit(sender=None, exception=None, args=None, **kwargs) -> None:
-    """The hard limit kills the child process: the worker's main process marks the document FAILED."""
-    if not isinstance(exception, TimeLimitExceeded) or not args:
+    """The hard limit kills the child process: the worker's main process marks the document FAILED.
+
+    Connected for every task (``pre_process`` is a proxy, which a sender filter would never match).
+    """
+    if getattr(sender, "name", None) != "psan.pre_process" or not isinstance(exception, TimeLimitExceeded) or not args:
         return
     flask_app = getattr(sender.app, "flask_app", None)
     if flask_app is None:
         return
     with flask_app.app_context():
-        _fail(int(args[0]), _time_limit_message("hard", exception.args[0] if exception.args else None, None))
+        with db.transaction() as conn:
+            row = db.query_one("SELECT length(text) AS chars FROM document WHERE id = %s", (int(args[0]),), conn)
+        _fail(int(args[0]), _time_limit_message("hard", exception.args[0] if exception.args else None,
+                                                row["chars"] if row else None))
 
 
 @shared_task(name="psan.re_annotate")

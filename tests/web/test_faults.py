@@ -104,6 +104,15 @@ def test_finding_03_time_limit_scaled_to_size_marks_failed_with_message(clean_ap
         assert row["status"] == "FAILED", row
         assert "time limit (0.2 s for" in row["error"] and "Retry" in row["error"], row["error"]
         assert worker.poll() is None  # the worker survives its task's limit
+
+        # the hard limit alone (no soft one to catch): the pool child is killed, the main process marks FAILED
+        from psan.celery.tasks import pre_process
+        killed = _new_document(app, _regex_project(app), "killed.txt")
+        with app.app_context():
+            pre_process.apply_async((killed,), time_limit=0.5, queue=queue)
+        row = _wait_status(app, killed, FINISHED, timeout=120)
+        assert row["status"] == "FAILED" and "hard time limit" in row["error"], row
+        assert worker.poll() is None
     finally:
         stop_process(worker)
 
