@@ -46,6 +46,15 @@ def _queue(tag: str) -> str:
     return f"psan-faults-{os.getpid()}-{tag}"
 
 
+@pytest.fixture(autouse=True)
+def _keep_default_pipeline(clean_app):
+    """Give the default project back its pipeline (the database reset between tests keeps that row)."""
+    project = default_project(clean_app)
+    saved = sql(clean_app, "SELECT pipeline::text AS pipeline FROM project WHERE id = %s", (project,))[0]["pipeline"]
+    yield
+    sql(clean_app, "UPDATE project SET pipeline = %s::jsonb WHERE id = %s", (saved, project))
+
+
 def _regex_project(app) -> int:
     project = default_project(app)
     sql(app, "UPDATE project SET pipeline = %s::jsonb WHERE id = %s", (PIPELINE, project))
