@@ -31,9 +31,11 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
         with db.transaction() as conn:
             recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
                                                  STALE_MESSAGE % {"attempts": attempts})
-        queued = enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"]))
+        # abandoned runs at once (no grace: nobody is about to queue them), then whatever else waits
+        queued = enqueue(config, recovered["requeued"]).queued if recovered["requeued"] else []
+        queued += enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"])).queued
         reannotated = _schedule_pending_reannotations()
-    result = {**recovered, "queued": queued.queued, "reannotated_projects": reannotated}
+    result = {**recovered, "queued": queued, "reannotated_projects": reannotated}
     if any(result.values()):
         log.info("sweeper: %s", result)
     return result
@@ -69,7 +71,7 @@ class Sweeper:
     def start(self) -> None:
         if self.interval > 0:
             self._thread.start()
-            log.info("sweeper started: every %.0f s, stale after %s s", self.interval,
+            log.info("sweeper started: every %.3g s, stale after %s s", self.interval,
                      self.app.config["PROCESSING_STALE_SECONDS"])
 
     def stop(self) -> None:
@@ -82,7 +84,7 @@ class Sweeper:
             try:
                 sweep_once(self.app)
             except Exception:  # noqa: BLE001 - PostgreSQL or Redis down: try again at the next tick
-                log.warning("sweep failed; retrying in %.0f s", self.interval, exc_info=True)
+                log.warning("sweep failed; retrying in %.3g s", self.interval, exc_info=True)
             if self._stop.wait(self.interval):
                 return
 

@@ -72,10 +72,7 @@ def reset_for_retry(conn, document_id: int) -> None:
 
 
 def recover_stale(conn, stale_seconds: float, max_attempts: int, failed_message: str) -> dict[str, list[int]]:
-    """Running documents whose heartbeat stopped: back to NEW (to be queued), or FAILED after ``max_attempts``.
-
-    ``updated_at`` is kept, so the document is queued by the same sweep (no unqueued grace).
-    """
+    """Running documents whose heartbeat stopped: back to NEW (to be queued), or FAILED after ``max_attempts``."""
     rows = db.query(
         "UPDATE document SET status = (CASE WHEN attempts >= %(max)s THEN 'FAILED' ELSE 'NEW' END)::document_status, "
         "error = CASE WHEN attempts >= %(max)s THEN %(message)s END, queued_at = NULL, heartbeat_at = NULL "

@@ -197,6 +197,7 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
         restarted_at = time.monotonic()
         wait_for(lambda: _doc(app, document)["attempts"] == 2, timeout=120, step=0.05, what="claimed again")
         reclaimed_at = time.monotonic()
+        assert reclaimed_at - restarted_at < 20  # worker start-up, then the first sweep queues it at once
         done = _wait_status(app, document, FINISHED, timeout=300)
         finished_at = time.monotonic()
         assert done["status"] == "PRE_ANNOTATED", done
