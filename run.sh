@@ -25,7 +25,9 @@ if [[ "$mode" == "all" || "$mode" == "web" ]]; then
   pids+=("$!")
 fi
 if [[ "$mode" == "all" || "$mode" == "worker" ]]; then
-  celery -A psan.celery.worker worker --loglevel=INFO --concurrency="${PSAN_WORKER_CONCURRENCY:-2}" &
+  # gossip/mingle: unused by psan, and gossip's restart after a lost Redis connection can crash the worker
+  celery -A psan.celery.worker worker --loglevel=INFO --concurrency="${PSAN_WORKER_CONCURRENCY:-2}" \
+    --without-gossip --without-mingle &
   pids+=("$!")
 fi
 if [[ ${#pids[@]} -eq 0 ]]; then

@@ -19,6 +19,30 @@ REDIS_KEY_PREFIX = "psan"
 CELERY_QUEUE = "celery"
 #: seconds after which a task of a worker that died is handed to another worker
 CELERY_VISIBILITY_TIMEOUT = 3600
+#: seconds to wait for Redis before a publish or the rate-limit store gives up (then: fallback / sweeper)
+BROKER_CONNECT_TIMEOUT = 2
+REDIS_SOCKET_TIMEOUT = 10
+#: login limits fall back to this process's memory while Redis is down (logged once per outage)
+RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
+RATELIMIT_STORAGE_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2}
+
+# --- background work (psan/celery/queue.py, psan/celery/sweeper.py) -----------------------------
+#: pre-processing time limit: base + per million characters (soft: FAILED with a message); hard adds the grace
+TASK_TIME_LIMIT_BASE_SECONDS = 120
+TASK_TIME_LIMIT_SECONDS_PER_MCHAR = 240
+TASK_TIME_LIMIT_GRACE_SECONDS = 60
+#: most documents of one project queued or running at once; the rest wait (NEW) and the sweeper queues them
+MAX_QUEUED_PER_PROJECT = 8
+#: a running document refreshes its heartbeat this often; older than PROCESSING_STALE_SECONDS = abandoned
+PROCESSING_HEARTBEAT_SECONDS = 20
+PROCESSING_STALE_SECONDS = 120
+#: after this many abandoned runs a document is FAILED (with Retry) instead of queued again
+PROCESSING_MAX_ATTEMPTS = 3
+#: how often each worker's sweeper runs (0 = never); NEW documents not queued for the grace period are queued
+SWEEP_INTERVAL_SECONDS = 15
+SWEEP_UNQUEUED_GRACE_SECONDS = 30
+#: a queued document not started after this long lost its message and is queued again
+QUEUED_STALE_SECONDS = 3600
 
 # --- public address (used in links sent by e-mail and printed on first start) --------------------
 SERVER_URL = "http://127.0.0.1:5000"

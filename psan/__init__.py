@@ -30,7 +30,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
 
     from psan import access, db, errors, i18n, input_guard, names, security, status_names
     from psan.accounts import login_manager
-    from psan.extensions import bootstrap, csrf, limiter
+    from psan.extensions import bootstrap, csrf, limiter, show_limiter_log
     db.init_app(app)
     csrf.init_app(app)
     bootstrap.init_app(app)
@@ -45,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
         prefix = app.config["RATELIMIT_KEY_PREFIX"]
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"key_prefix": f"{prefix}:LIMITS"})
     limiter.init_app(app)
+    show_limiter_log()
     access.init_app(app)
     input_guard.init_app(app)
     security.init_app(app)

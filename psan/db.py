@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -48,10 +49,40 @@ def close_pools() -> None:
                 del _pools[key]
 
 
+def _alive(conn: psycopg2.extensions.connection) -> bool:
+    """Whether an idle pooled connection still has its server, without a round trip.
+
+    An idle connection has nothing to read; after a server restart or ``pg_terminate_backend`` the
+    socket holds the server's goodbye (an error message) or EOF.  ``MSG_PEEK`` leaves it unread.
+    """
+    if conn.closed:
+        return False
+    sock = socket.socket(fileno=conn.fileno())
+    try:
+        sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except (BlockingIOError, InterruptedError):
+        return True
+    except OSError:
+        return False
+    finally:
+        sock.detach()
+    return False
+
+
+def checkout(pool: psycopg2.pool.ThreadedConnectionPool) -> psycopg2.extensions.connection:
+    """A live connection from the pool: dead ones (PostgreSQL restarted) are closed and replaced."""
+    for _ in range(pool.maxconn + 1):
+        conn = pool.getconn()
+        if _alive(conn):
+            return conn
+        pool.putconn(conn, close=True)
+    return pool.getconn()
+
+
 def get_conn() -> psycopg2.extensions.connection:
     """The request's connection; the transaction ends in :func:`_end_request`."""
     if "db_conn" not in g:
-        conn = app_pool().getconn()
+        conn = checkout(app_pool())
         conn.autocommit = False
         g.db_conn = conn
     return g.db_conn
@@ -64,7 +95,15 @@ def _commit_response(response):
     """
     conn = g.get("db_conn")
     if conn is not None and response.status_code < 400 and not g.pop("db_rollback", False):
-        conn.commit()
+        try:
+            conn.commit()
+        except (psycopg2.OperationalError, psycopg2.InterfaceError) as exc:
+            # the server went away with the transaction: answer as to any outage (503), not with a 500
+            failed = current_app.make_response(current_app.handle_user_exception(exc))
+            for key, value in response.headers.items():
+                if key.lower() not in ("content-type", "content-length") and key not in failed.headers:
+                    failed.headers[key] = value
+            return failed
         g.db_committed = True
     return response
 
@@ -92,7 +131,7 @@ def mark_rollback() -> None:
 def transaction(app: Flask | None = None) -> Iterator[psycopg2.extensions.connection]:
     """A connection with one transaction outside a request (CLI, Celery tasks)."""
     pool = app_pool(app)
-    conn = pool.getconn()
+    conn = checkout(pool)
     conn.autocommit = False
     broken = False
     try:

@@ -159,7 +159,7 @@ def run(env: dict[str, str], host: str, port: str) -> int:
             return 1
         children["worker"] = subprocess.Popen(  # noqa: S603  # nosec B603
             [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", "--loglevel=INFO",
-             "--concurrency=1"], env=env)
+             "--concurrency=1", "--without-gossip", "--without-mingle"], env=env)
         children["uwsgi"] = subprocess.Popen(  # noqa: S603  # nosec B603
             [uwsgi, "--ini", "uwsgi.ini", "--processes", "2"], env={**env, "PSAN_BIND": f"{host}:{port}"})
         devstack_pids.write_state(INSTANCE, {name: child.pid for name, child in children.items()})

@@ -1,7 +1,12 @@
 """Friendly error pages (HTML or JSON) that never leak internals."""
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+import logging
+
+import kombu.exceptions
+import psycopg2
+import redis
+from flask import Flask, current_app, g, jsonify, render_template, request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -41,6 +46,9 @@ DESCRIPTIONS = {
 }
 
 
+log = logging.getLogger(__name__)
+
+
 def _wants_json() -> bool:
     return request.is_json or request.accept_mimetypes.best == "application/json" or request.path.startswith("/api/")
 
@@ -48,7 +56,12 @@ def _wants_json() -> bool:
 def _render(status: int, title: str, message: str):
     if _wants_json():
         return jsonify(error=message), status
-    return render_template("error.html", status=status, title=title, message=message), status
+    try:
+        return render_template("error.html", status=status, title=title, message=message), status
+    except (psycopg2.OperationalError, psycopg2.InterfaceError):
+        # the page header asks who is logged in; with PostgreSQL down, show it as to a visitor
+        _without_database()
+        return render_template("error.html", status=status, title=title, message=message), status
 
 
 def handle_http_error(exc: HTTPException):
@@ -65,6 +78,44 @@ def handle_csrf_error(exc: CSRFError):
                                                          "Reload the page and try again."))
 
 
+def _without_database() -> None:
+    """Let the error page render while PostgreSQL is down: no user lookup, drop the broken connection."""
+    g._login_user = current_app.login_manager.anonymous_user()
+    conn = g.pop("db_conn", None)
+    if conn is not None:
+        from psan.db import app_pool
+        try:
+            app_pool().putconn(conn, close=True)
+        except Exception:  # noqa: BLE001 - the pool itself may be gone with the server
+            log.debug("could not return a broken connection", exc_info=True)
+
+
+def handle_database_down(exc: psycopg2.OperationalError | psycopg2.InterfaceError):
+    """PostgreSQL unreachable (restart, outage): a temporary 503, never a 500 or a hanging page."""
+    code = getattr(exc, "pgcode", None)
+    lost = code is None or code.startswith(("08", "57P"))  # connection failure, server shut down
+    log.warning("database %s: %s", "unavailable" if lost else "busy",
+                str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__)
+    _without_database()
+    if not lost:  # a lock or statement timeout: the server is there, but busy
+        return _render(503, str(TITLES[503]), gettext("The database is busy. Nothing was saved by this request; "
+                                                      "please try again in a moment."))
+    return _render(503, str(TITLES[503]), gettext("The database is temporarily unavailable. Nothing was saved by "
+                                                  "this request; please try again in a minute."))
+
+
+def handle_redis_down(exc: Exception):
+    """Redis (broker, debounce markers) unreachable: a temporary 503 whose transaction is rolled back."""
+    log.warning("Redis unavailable: %s", exc.__class__.__name__)
+    return _render(503, str(TITLES[503]), gettext("A background service (Redis) is temporarily unavailable. "
+                                                  "Nothing was saved by this request; please try again in a minute."))
+
+
 def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, handle_csrf_error)
+    app.register_error_handler(psycopg2.OperationalError, handle_database_down)
+    app.register_error_handler(psycopg2.InterfaceError, handle_database_down)
+    app.register_error_handler(redis.ConnectionError, handle_redis_down)
+    app.register_error_handler(redis.TimeoutError, handle_redis_down)
+    app.register_error_handler(kombu.exceptions.OperationalError, handle_redis_down)
     app.register_error_handler(HTTPException, handle_http_error)

@@ -6,12 +6,16 @@ must all say the same word for a status, in English and in Czech.  Templates use
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Flask
-from flask_babel import lazy_gettext
+from flask_babel import gettext, lazy_gettext
 
 #: status code → what it means for the people using psan
 STATUS_NAMES = {
     "NEW": lazy_gettext("Waiting for recognition"),
+    "PROCESSING": lazy_gettext("Processing"),
     "RECOGNIZED": lazy_gettext("Applying rules"),
     "PRE_ANNOTATED": lazy_gettext("To annotate"),
     "DONE": lazy_gettext("Done"),
@@ -24,6 +28,20 @@ def status_name(status: object) -> str:
     code = getattr(status, "value", status)  # a str-valued Enum or a plain string
     name = STATUS_NAMES.get(str(code))
     return str(name) if name is not None else str(code)
+
+
+def document_status_word(row: Mapping[str, Any]) -> str:
+    """The status of a :func:`psan.store.documents.list_documents` row, including what the sweeper knows."""
+    if row.get("stale"):
+        return gettext("Stalled (worker stopped)")
+    if row["status"] == "NEW" and row.get("unqueued"):
+        return gettext("Waiting for the queue")
+    return status_name(row["status"])
+
+
+def retryable(row: Mapping[str, Any]) -> bool:
+    """Retry only where nothing else will finish the document: FAILED, or a run whose worker died."""
+    return row["status"] == "FAILED" or bool(row.get("stale"))
 
 
 def init_app(app: Flask) -> None:

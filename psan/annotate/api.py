@@ -209,8 +209,12 @@ def _after_decision(conn, window: Window, outcome: store_decisions.Outcome) -> s
     if outcome.rules_changed:
         try:
             store_annotate.schedule_project_reannotation(window.project_id, exclude_document_id=window.document_id)
-        except Exception:  # noqa: BLE001 - the decision is saved; other documents catch up with the next run
-            log.exception("could not schedule the re-annotation of project %s", window.project_id)
+        except Exception:  # noqa: BLE001 - the decision is saved; the sweeper schedules the run later
+            log.warning("could not schedule the re-annotation of project %s; the sweeper will", window.project_id,
+                        exc_info=True)
+            from psan.store.processing import request_reannotation
+            request_reannotation(conn, window.project_id)
+            conn.commit()
     # project-model hook: retrain after MODEL_RETRAIN_AFTER_DECISIONS new decisions (never raises)
     from psan.store.project_model import maybe_schedule_retrain
     maybe_schedule_retrain(conn, window.project_id)

@@ -40,6 +40,7 @@ MESSAGES: tuple[str, ...] = (
     N_("PRIVATE"),
     N_("SUSPICIOUS"),
     N_("NEW"),
+    N_("PROCESSING"),
     N_("RECOGNIZED"),
     N_("PRE_ANNOTATED"),
     N_("DONE"),

@@ -1,14 +1,20 @@
 """Background tasks: health check, document pre-processing and (project-wide) re-annotation."""
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
+import threading
+from collections.abc import Iterator
 
-from celery import shared_task
+from billiard.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
+from celery import shared_task, signals
+from flask import current_app
 
 from psan import db
 from psan.store import annotate as store_annotate
 from psan.store import documents as store_documents
+from psan.store import processing
 from psan.store import project_model as store_model
 from psan.store.pipelines import effective_config, get_pipeline
 from psan.tool.tagged_xml import to_xml
@@ -25,54 +31,87 @@ def health_check(nonce: str) -> dict:
 
 
 # --- annotation workflow ---------------------------------------------------------------------------------
-#: statuses pre-processing (re)does; later ones are finished and skipped by a duplicate delivery
-_PREPROCESS_STATUSES = ("NEW", "RECOGNIZED", "FAILED")
-
-
 def _short_error(exc: BaseException) -> str:
     message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{exc.__class__.__name__}: {message}"[:500]
 
 
-def _mark_failed(document_id: int, exc: BaseException) -> None:
-    with db.transaction() as conn:
-        db.execute("UPDATE document SET status = 'FAILED', error = %s, updated_at = now() WHERE id = %s",
-                   (_short_error(exc), document_id), conn)
+def _time_limit_message(kind: str, seconds: float | None, chars: int | None) -> str:
+    return (f"Stopped: pre-processing exceeded its {kind} time limit ({seconds or 0:.3g} s for "
+            f"{chars if chars is not None else '?'} characters). Split the document, or raise "
+            f"TASK_TIME_LIMIT_SECONDS_PER_MCHAR, then use Retry.")
 
 
-@shared_task(name="psan.pre_process")
-def pre_process(document_id: int) -> dict:
-    """Recognize a document and apply the project's rules: NEW → RECOGNIZED → PRE_ANNOTATED/DONE.
+@contextlib.contextmanager
+def _heartbeat(lease: processing.Claim, every: float) -> Iterator[None]:
+    """Refresh the document's heartbeat from a thread while the (CPU-bound) run goes on.
 
-    Recognition runs outside any transaction (it can take long); its results are written in one
-    transaction that first deletes what an interrupted run left, then NE-type rules and all rules
-    are applied in a second one.  A duplicate delivery of a finished document does nothing; any
-    exception marks the document FAILED with a short message (rolled-back data never shows).
+    The sweeper takes a document whose heartbeat is older than PROCESSING_STALE_SECONDS for
+    abandoned (its worker was killed) and queues it again.
     """
+    app = current_app._get_current_object()
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(every):
+            try:
+                with db.transaction(app) as conn:
+                    if not processing.heartbeat(conn, lease):
+                        return
+            except Exception:  # noqa: BLE001 - a missed beat only makes the document look stale sooner
+                log.warning("heartbeat of document %s failed", lease.document_id, exc_info=True)
+
+    thread = threading.Thread(target=beat, name=f"heartbeat-{lease.document_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+
+
+@shared_task(name="psan.pre_process", bind=True)
+def pre_process(self, document_id: int) -> dict:
+    """Recognize a document and apply the project's rules: NEW → PROCESSING → RECOGNIZED → PRE_ANNOTATED/DONE.
+
+    The run first claims the document (a duplicate delivery of a document another live run holds,
+    or of a finished one, does nothing) and keeps a heartbeat while it works.  Recognition runs
+    outside any transaction (it can take long); its results are written in one transaction that
+    first deletes what an interrupted run left, then the rules are applied in a second one.  Any
+    exception, the soft time limit included, marks the document FAILED with a short message.
+    """
+    config = current_app.config
     with db.transaction() as conn:
+        lease = processing.claim(conn, document_id, config["PROCESSING_STALE_SECONDS"])
         row = db.query_one("SELECT d.text, d.language, d.status::text AS status, d.project_id, p.pipeline "
                            "FROM document d "
                            "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
-    if row is None or row["status"] not in _PREPROCESS_STATUSES:
+    if lease is None or row is None:
         return {"document_id": document_id, "skipped": row["status"] if row else "missing"}
     try:
-        pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
-        doc = pipeline.process(row["text"])
-        xml = to_xml(doc)
-        # the project model's suggestions: extra MODEL entities voted on by the project's MODEL rule
-        doc.entities = doc.entities + store_model.predictions_for_new_document(row["project_id"], doc)
-        with db.transaction() as conn:
-            locked = db.query_one("SELECT status::text AS status FROM document WHERE id = %s FOR UPDATE",
-                                  (document_id,), conn)
-            if locked is None or locked["status"] not in _PREPROCESS_STATUSES:
-                return {"document_id": document_id, "skipped": locked["status"] if locked else "missing"}
-            store_documents.save_recognized(conn, document_id, doc, xml)
-        with db.transaction() as conn:
-            result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
-            _update_entities(conn, document_id, doc)  # visible together with the new status
+        with _heartbeat(lease, float(config["PROCESSING_HEARTBEAT_SECONDS"])):
+            pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
+            doc = pipeline.process(row["text"])
+            xml = to_xml(doc)
+            # the project model's suggestions: extra MODEL entities voted on by the project's MODEL rule
+            doc.entities = doc.entities + store_model.predictions_for_new_document(row["project_id"], doc)
+            with db.transaction() as conn:
+                if not processing.holds(conn, lease):
+                    return {"document_id": document_id, "skipped": "taken over"}
+                store_documents.save_recognized(conn, document_id, doc, xml)
+            with db.transaction() as conn:
+                if not processing.holds(conn, lease):
+                    return {"document_id": document_id, "skipped": "taken over"}
+                result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
+                _update_entities(conn, document_id, doc)  # visible together with the new status
+    except SoftTimeLimitExceeded:
+        log.warning("pre-processing document %s hit its soft time limit", document_id)
+        _fail(document_id, _time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
+                                                else None, len(row["text"])), lease.attempt)
+        return {"document_id": document_id, "status": "FAILED"}
     except Exception as exc:  # noqa: BLE001 - any failure becomes a visible FAILED status
         log.exception("pre-processing document %s failed", document_id)
-        _mark_failed(document_id, exc)
+        _fail(document_id, _short_error(exc), lease.attempt)
         return {"document_id": document_id, "status": "FAILED"}
     return {"document_id": document_id, "status": result.status if result else None,
             "tokens": len(doc.tokens), "entities": len(doc.entities)}
@@ -89,6 +128,29 @@ def _update_entities(conn, document_id: int, doc) -> None:  # noqa: ANN001 - psa
         log.exception("grouping the entities of document %s failed", document_id)
     else:
         db.execute("RELEASE SAVEPOINT psan_entities", None, conn)
+
+
+def _fail(document_id: int, message: str, attempt: int | None = None) -> None:
+    with db.transaction() as conn:
+        processing.mark_failed(conn, document_id, message, attempt)
+
+
+@signals.task_failure.connect
+def _on_hard_time_limit(sender=None, exception=None, args=None, **kwargs) -> None:
+    """The hard limit kills the child process: the worker's main process marks the document FAILED.
+
+    Connected for every task (``pre_process`` is a proxy, which a sender filter would never match).
+    """
+    if getattr(sender, "name", None) != "psan.pre_process" or not isinstance(exception, TimeLimitExceeded) or not args:
+        return
+    flask_app = getattr(sender.app, "flask_app", None)
+    if flask_app is None:
+        return
+    with flask_app.app_context():
+        with db.transaction() as conn:
+            row = db.query_one("SELECT length(text) AS chars FROM document WHERE id = %s", (int(args[0]),), conn)
+        _fail(int(args[0]), _time_limit_message("hard", exception.args[0] if exception.args else None,
+                                                row["chars"] if row else None))
 
 
 @shared_task(name="psan.re_annotate")

@@ -17,9 +17,10 @@ from psan.documents import bp
 from psan.documents.forms import ActionForm, UploadForm
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
 from psan.downloads import private_download
-from psan.status_names import status_name
+from psan.status_names import document_status_word, retryable
 from psan.store import documents as store_documents
 from psan.store import output as store_output
+from psan.store import processing as store_processing
 from psan.store import projects as store_projects
 from psan.store import release as store_release
 from psan.store.pipelines import lacks_ner
@@ -47,22 +48,30 @@ def _document_or_404(document_id: int) -> dict:
 
 
 def _enqueue(document_ids: list[int]) -> None:
-    """Commit the request's transaction, then queue pre-processing (the worker must see the rows)."""
-    from psan.celery.tasks import pre_process
+    """Commit the request's transaction, then queue pre-processing (the worker must see the rows).
+
+    Within the project's cap (MAX_QUEUED_PER_PROJECT); what is not queued now stays NEW and the
+    worker's sweeper queues it later — also when the broker is down.
+    """
+    from psan.celery.queue import enqueue
     db.get_conn().commit()
-    failed = []
-    for document_id in document_ids:
-        try:
-            pre_process.delay(document_id)
-        except Exception:  # noqa: BLE001 - the document becomes FAILED and can be retried
-            current_app.logger.exception("could not queue pre-processing of document %s", document_id)
-            failed.append(document_id)
-    if failed:
-        store_documents.mark_not_queued(db.get_conn(), failed, "could not be queued: the task broker (Redis) "
-                                                               "did not answer; use Retry")
-        db.get_conn().commit()
-        flash(gettext("%(count)s document(s) could not be queued (is the broker running?); use Retry later.",
-                      count=len(failed)), "warning")
+    result = enqueue(current_app.config, document_ids)
+    if result.refused:
+        flash(gettext("The background queue (Redis) is unreachable: %(count)s document(s) are stored and will be "
+                      "queued automatically when it is back.", count=len(document_ids) - len(result.queued)),
+              "warning")
+    elif len(result.queued) < len(document_ids):
+        flash(gettext("%(count)s document(s) wait for their turn: at most %(cap)s of a project are processed "
+                      "at once.", count=len(document_ids) - len(result.queued),
+                      cap=current_app.config["MAX_QUEUED_PER_PROJECT"]), "info")
+
+
+def _documents(project_id: int) -> list[dict]:
+    rows = store_documents.list_documents(db.get_conn(), project_id, current_app.config["PROCESSING_STALE_SECONDS"])
+    for row in rows:
+        row["status_word"] = document_status_word(row)
+        row["retryable"] = retryable(row)
+    return rows
 
 
 @bp.route("/")
@@ -70,7 +79,7 @@ def _enqueue(document_ids: list[int]) -> None:
 def index():
     project = _project_or_404(request.args.get("project") or _default_project_id())
     conn = db.get_conn()
-    documents = store_documents.list_documents(conn, project["id"])
+    documents = _documents(project["id"])
     undecided = store_release.undecided_by_category(conn, project["id"])
     for d in documents:
         d["undecided_categories"] = undecided.get(d["id"], {})
@@ -85,10 +94,12 @@ def index():
 def status():
     """Live status for documents.js: every document of the project with status and progress."""
     project = _project_or_404(request.args.get("project"))
-    rows = store_documents.list_documents(db.get_conn(), project["id"])
-    return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"],
-                               "status_name": status_name(r["status"]), "error": r["error"] or "",
-                               "progress": r["progress"], "tokens": r["token_count"]} for r in rows])
+    rows = _documents(project["id"])
+    return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"], "status_word": r["status_word"],
+                               "status_name": r["status_word"],
+                               "retryable": r["retryable"], "busy": r["status"] in ("NEW", "PROCESSING", "RECOGNIZED"),
+                               "error": r["error"] or "", "progress": r["progress"], "tokens": r["token_count"]}
+                              for r in rows])
 
 
 @bp.route("/upload", methods=["GET", "POST"])
@@ -185,8 +196,10 @@ def delete(document_id: int):
     try:
         from psan.store.annotate import schedule_project_reannotation
         schedule_project_reannotation(document["project_id"])
-    except Exception:  # noqa: BLE001 - deletion is done; re-annotation catches up with the next rule change
-        current_app.logger.exception("could not schedule re-annotation of project %s", document["project_id"])
+    except Exception:  # noqa: BLE001 - deletion is done; the sweeper schedules the re-annotation later
+        current_app.logger.warning("could not schedule re-annotation of project %s; the sweeper will",
+                                   document["project_id"], exc_info=True)
+        store_processing.request_reannotation(db.get_conn(), document["project_id"])
     flash(gettext("Document %(name)s deleted.", name=document["name"]), "success")
     return redirect(url_for("documents.index", project=document["project_id"]))
 
@@ -197,11 +210,12 @@ def retry(document_id: int):
     if not ActionForm().validate_on_submit():
         abort(400)
     document = _document_or_404(document_id)
-    if document["status"] != "FAILED":
-        flash(gettext("Only documents whose recognition failed can be retried."), "warning")
+    row = next((r for r in _documents(document["project_id"]) if r["id"] == document_id), None)
+    if row is None or not retryable(row):
+        flash(gettext("Only failed or stalled documents can be retried; waiting ones are queued automatically."),
+              "warning")
     else:
-        db.execute("UPDATE document SET status = 'NEW', error = NULL, updated_at = now() WHERE id = %s",
-                   (document_id,))
+        store_processing.reset_for_retry(db.get_conn(), document_id)
         _enqueue([document_id])
         flash(gettext("Document %(name)s queued again.", name=document["name"]), "success")
     return redirect(url_for("documents.index", project=document["project_id"]))

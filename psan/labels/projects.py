@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort
+import kombu.exceptions
+import redis
+from flask import abort, current_app
 from flask_login import current_user
 
 from psan import db
@@ -62,6 +64,13 @@ def reannotate(project_id: int) -> None:
 
     Imported lazily: the annotation store is written concurrently and must not be an import-time
     dependency of these pages.  Tests replace this function to observe the calls.
+    If Redis is down, the change is kept and the project marked in the request's transaction; the
+    worker's sweeper schedules the run once Redis answers again.
     """
     from psan.store.annotate import schedule_project_reannotation
-    schedule_project_reannotation(project_id)
+    try:
+        schedule_project_reannotation(project_id)
+    except (redis.RedisError, kombu.exceptions.OperationalError, OSError):
+        current_app.logger.warning("could not schedule re-annotation of project %s; the sweeper will", project_id)
+        from psan.store.processing import request_reannotation
+        request_reannotation(db.get_conn(), project_id)

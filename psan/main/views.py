@@ -34,12 +34,45 @@ def favicon():
     return send_from_directory(current_app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
 
+def _check(probe) -> dict:
+    try:
+        probe()
+    except Exception as exc:  # noqa: BLE001 - any failure means "down"; only the class name is shown
+        return {"ok": False, "error": exc.__class__.__name__}
+    return {"ok": True}
+
+
+def _ping_database() -> None:
+    conn = db.checkout(db.app_pool())
+    broken = False
+    try:
+        db.query_one("SELECT 1 AS ok", None, conn)
+        conn.rollback()
+    except Exception:
+        broken = True
+        raise
+    finally:
+        db.app_pool().putconn(conn, close=broken)
+
+
+def _ping_redis() -> None:
+    redis.Redis.from_url(current_app.config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=2).ping()
+
+
 @bp.route("/health")
 @public
 def health():
-    """Liveness for load balancers and the Docker healthcheck: the database answers."""
-    db.query_one("SELECT 1 AS ok")
-    return jsonify(status="ok")
+    """Which dependency is down, as JSON: 200 while the database answers, 503 when it does not.
+
+    Redis down is "degraded" (200): logins and pages work, background work waits for it.  Needs
+    neither a session nor the request's connection, so it answers during an outage.
+    """
+    checks = {"database": _check(_ping_database), "redis": _check(_ping_redis)}
+    if not checks["database"]["ok"]:
+        status, code = "down", 503
+    else:
+        status, code = ("ok", 200) if checks["redis"]["ok"] else ("degraded", 200)
+    return jsonify(status=status, **checks), code
 
 
 def check_worker(timeout: float = 10.0) -> dict:

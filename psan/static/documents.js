@@ -5,7 +5,6 @@
   var table = document.getElementById("documents");
   if (!table) { return; }
   var url = table.getAttribute("data-status-url");
-  var BUSY = { NEW: true, RECOGNIZED: true };
   var timer = null;
 
   document.querySelectorAll("form.doc-delete").forEach(function (form) {
@@ -18,13 +17,13 @@
     var row = table.querySelector('tr[data-document-id="' + String(Number(doc.id)) + '"]');
     if (!row) { return false; }
     var status = row.querySelector(".doc-status");
-    status.textContent = doc.status_name || doc.status;
+    status.textContent = doc.status_word || doc.status_name || doc.status;
     status.setAttribute("data-status", String(doc.status));
     row.querySelector(".doc-error").textContent = doc.error || "";
     row.querySelector(".doc-progress").textContent = String(doc.progress) + " %";
     row.querySelector(".doc-tokens").textContent = String(doc.tokens);
     var retry = row.querySelector(".doc-retry");
-    if (retry) { retry.classList.toggle("d-none", doc.status !== "FAILED"); }
+    if (retry) { retry.classList.toggle("d-none", !doc.retryable); }
     return true;
   }
 
@@ -36,7 +35,7 @@
         var busy = false;
         data.documents.forEach(function (doc) {
           update(doc);
-          if (BUSY[doc.status]) { busy = true; }
+          if (doc.busy) { busy = true; }
         });
         timer = window.setTimeout(poll, busy ? 2000 : 10000);
       })

@@ -150,15 +150,22 @@ def delete_document(conn, document_id: int) -> bool:
     return db.execute("DELETE FROM document WHERE id = %s", (document_id,), conn) > 0
 
 
-def list_documents(conn, project_id: int) -> list[dict[str, Any]]:
-    """Documents of a project with progress: % of suspicious spans (by rules) a person decided."""
+def list_documents(conn, project_id: int, stale_seconds: float = 120.0) -> list[dict[str, Any]]:
+    """Documents of a project with progress: % of suspicious spans (by rules) a person decided.
+
+    ``unqueued``: NEW and not handed to the broker yet (Redis down, project cap); ``stale``: running
+    without a heartbeat for ``stale_seconds`` (its worker died and no sweeper took it back yet).
+    """
     rows = db.query(
         "SELECT d.id, d.name, d.language, d.status::text AS status, d.error, d.token_count, d.created_at, "
+        "(d.status = 'NEW' AND d.queued_at IS NULL) AS unqueued, "
+        "(d.status IN ('PROCESSING', 'RECOGNIZED') AND d.heartbeat_at IS NOT NULL "
+        " AND d.heartbeat_at < clock_timestamp() - make_interval(secs => %s)) AS stale, "
         "count(a.id) FILTER (WHERE a.token_decision IS NOT NULL) AS decided, "
         "count(a.id) FILTER (WHERE a.token_decision IS NULL AND a.rule_level > p.private_threshold "
         "AND a.rule_level < p.public_threshold) AS open "
         "FROM document d JOIN project p ON p.id = d.project_id LEFT JOIN annotation a ON a.document_id = d.id "
-        "WHERE d.project_id = %s GROUP BY d.id ORDER BY d.id", (project_id,), conn)
+        "WHERE d.project_id = %s GROUP BY d.id ORDER BY d.id", (float(stale_seconds), project_id), conn)
     for r in rows:
         total = r["decided"] + r["open"]
         if r["status"] in ("PRE_ANNOTATED", "DONE"):

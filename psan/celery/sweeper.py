@@ -1,0 +1,107 @@
+"""The worker-side sweeper: re-queues stale and never-queued pre-processing every few seconds.
+
+Why in the worker (a timer thread in its main process, not Celery beat): it needs no extra process
+in ``run.sh``/``make run``/compose, keeps working while Redis is down (it only talks to
+PostgreSQL until it queues), and several workers sweeping at once are safe because the database
+serializes queuing (:func:`psan.store.processing.take_waiting`) and a run claims its document.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from celery import signals
+from flask import Flask
+
+from psan import db
+from psan.celery.queue import enqueue
+from psan.store import processing
+
+log = logging.getLogger(__name__)
+
+STALE_MESSAGE = ("Stopped: the worker processing this document stopped %(attempts)s times (killed, out of memory "
+                 "or over its hard time limit). Use Retry, or split the document.")
+
+
+def sweep_once(app: Flask) -> dict[str, list[int]]:
+    """One pass: abandoned runs back to NEW (or FAILED after too many attempts), then queue what waits."""
+    config = app.config
+    with app.app_context():
+        attempts = int(config["PROCESSING_MAX_ATTEMPTS"])
+        with db.transaction() as conn:
+            recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
+                                                 STALE_MESSAGE % {"attempts": attempts})
+        # abandoned runs at once (no grace: nobody is about to queue them), then whatever else waits
+        queued = enqueue(config, recovered["requeued"]).queued if recovered["requeued"] else []
+        queued += enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"])).queued
+        reannotated = _schedule_pending_reannotations()
+    result = {**recovered, "queued": queued, "reannotated_projects": reannotated}
+    if any(result.values()):
+        log.info("sweeper: %s", result)
+    return result
+
+
+def _schedule_pending_reannotations() -> list[int]:
+    """Project re-annotations a decision could not schedule while Redis was down."""
+    from psan.store.annotate import schedule_project_reannotation
+    with db.transaction() as conn:
+        pending = processing.take_reannotation_requests(conn)
+    done = []
+    for position, project_id in enumerate(pending):
+        try:
+            schedule_project_reannotation(project_id)
+        except Exception:  # noqa: BLE001 - still down: keep the rest pending for the next sweep
+            with db.transaction() as conn:
+                for waiting in pending[position:]:
+                    processing.request_reannotation(conn, waiting)
+            raise
+        done.append(project_id)
+    return done
+
+
+class Sweeper:
+    """A daemon thread calling :func:`sweep_once` every ``SWEEP_INTERVAL_SECONDS``."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.interval = float(app.config["SWEEP_INTERVAL_SECONDS"])
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="psan-sweeper", daemon=True)
+
+    def start(self) -> None:
+        if self.interval > 0:
+            self._thread.start()
+            log.info("sweeper started: every %.3g s, stale after %s s", self.interval,
+                     self.app.config["PROCESSING_STALE_SECONDS"])
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            try:
+                sweep_once(self.app)
+            except Exception:  # noqa: BLE001 - PostgreSQL or Redis down: try again at the next tick
+                log.warning("sweep failed; retrying in %.3g s", self.interval, exc_info=True)
+            if self._stop.wait(self.interval):
+                return
+
+
+_sweepers: list[Sweeper] = []
+
+
+@signals.worker_ready.connect
+def _start(sender=None, **kwargs) -> None:
+    app = getattr(getattr(sender, "app", None), "flask_app", None)
+    if app is not None:
+        sweeper = Sweeper(app)
+        sweeper.start()
+        _sweepers.append(sweeper)
+
+
+@signals.worker_shutdown.connect
+def _stop(sender=None, **kwargs) -> None:
+    while _sweepers:
+        _sweepers.pop().stop()
