@@ -334,12 +334,13 @@ def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconne
             back_at = time.monotonic()
             done = _wait_status(app, during_id, FINISHED, timeout=180)
             recovered = time.monotonic() - back_at
-            assert done["status"] == "PRE_ANNOTATED", done
+            # recognized (its phone number is private from the pre-annotation, so it may be DONE already)
+            assert done["status"] in ("PRE_ANNOTATED", "DONE"), done
             assert worker.poll() is None, "the worker died during the outage"
             after = _upload(admin, base, project, "After: mail eva@example.org.", "after")
             assert after.status_code == 200
             after_id = sql(app, "SELECT id FROM document WHERE name = 'after'")[0]["id"]
-            assert _wait_status(app, after_id, FINISHED, timeout=120)["status"] == "PRE_ANNOTATED"
+            assert _wait_status(app, after_id, FINISHED, timeout=120)["status"] in ("PRE_ANNOTATED", "DONE")
             assert fresh.get(base + "/health", timeout=30).json()["status"] == "ok"
             if decide.status_code == 200:  # the rule reaches the other document once Redis is back
                 wait_for(lambda: _word_rule_votes(app, other_doc) > 0, timeout=60, what="the other document")

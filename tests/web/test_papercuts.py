@@ -18,8 +18,9 @@ def _documents_with_every_status(app) -> dict[str, int]:
     project = default_project(app)
     ids = {}
     for status in ("NEW", "RECOGNIZED", "PRE_ANNOTATED", "DONE", "FAILED"):
-        ids[status] = sql(app, "INSERT INTO document (project_id, name, language, status, text, error) "
-                               "VALUES (%s, %s, 'en', %s, 'x', %s) RETURNING id",
+        # queued_at set: handed to the broker (a NEW row without it reads "Waiting for the queue")
+        ids[status] = sql(app, "INSERT INTO document (project_id, name, language, status, text, error, queued_at) "
+                               "VALUES (%s, %s, 'en', %s, 'x', %s, now()) RETURNING id",
                           (project, f"{status.lower()}.txt", status, "boom" if status == "FAILED" else None))[0]["id"]
     return ids
 
@@ -96,7 +97,7 @@ def test_retry_only_on_failed(admin_client, clean_app):
     token = csrf_token(admin_client, "/documents/")
     page = admin_client.post(f"/documents/{ids['NEW']}/retry", data={"csrf_token": token},
                              follow_redirects=True).get_data(as_text=True)
-    assert "Only documents whose recognition failed can be retried." in page
+    assert "Only failed or stalled documents can be retried" in page
     assert sql(clean_app, "SELECT status::text AS s FROM document WHERE id = %s", (ids["NEW"],))[0]["s"] == "NEW"
 
 
