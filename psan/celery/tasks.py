@@ -10,6 +10,7 @@ from psan import db
 from psan.store import annotate as store_annotate
 from psan.store import documents as store_documents
 from psan.store import project_model as store_model
+from psan.store import stats as store_stats
 from psan.store.pipelines import effective_config, get_pipeline
 from psan.tool.tagged_xml import to_xml
 
@@ -73,8 +74,19 @@ def pre_process(document_id: int) -> dict:
         log.exception("pre-processing document %s failed", document_id)
         _mark_failed(document_id, exc)
         return {"document_id": document_id, "status": "FAILED"}
+    _refresh_statistics({"token": len(doc.tokens), "sentence": len(doc.sentences), "named_entity": len(doc.entities),
+                         "annotation": result.matches if result else 0})
     return {"document_id": document_id, "status": result.status if result else None,
             "tokens": len(doc.tokens), "entities": len(doc.entities)}
+
+
+def _refresh_statistics(loaded: dict[str, int]) -> None:
+    """ANALYZE what the bulk load made stale, after it committed (a failure here loses nothing)."""
+    try:
+        with db.transaction() as conn:
+            store_stats.analyze_after_load(conn, loaded)
+    except Exception:  # noqa: BLE001 - statistics are an optimisation; the document is already saved
+        log.warning("ANALYZE after loading a document failed", exc_info=True)
 
 
 @shared_task(name="psan.re_annotate")
