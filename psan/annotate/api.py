@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import psycopg2.errors
 from flask import current_app, jsonify, request
 from flask_babel import gettext
 from flask_login import current_user
@@ -45,6 +46,18 @@ class Refused(HTTPException):
 
 class Conflict(HTTPException):
     code = 409
+
+
+@bp.errorhandler(psycopg2.errors.TransactionRollbackError)
+@bp.errorhandler(psycopg2.errors.LockNotAvailable)
+def _concurrent_change(exc: Exception):
+    """A deadlock or serialization failure between two annotators' writes: nothing was saved (409)."""
+    log.warning("annotation request rolled back after a concurrent change: %s", exc.__class__.__name__)
+    db.mark_rollback()
+    message = gettext("Someone changed this document at the same moment; nothing was saved. Try again.")
+    if request.path.startswith("/annotate/api/"):
+        return jsonify(error=message), 409
+    return Conflict(message)
 
 
 @bp.errorhandler(HTTPException)
@@ -224,7 +237,13 @@ def api_decide():
     tokens = span_text(conn, document_id, first, end)
     if scope is store_decisions.Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
         apply_rule.prefetch_word_type_matches(conn, document_id, tokens)
-    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
+    # a public token decision on a span without a lookup rule changes no rule: it writes only its own
+    # annotation, so it takes the shared document lock and does not queue behind other annotators
+    own_span_only = (scope is store_decisions.Scope.TOKEN and decision == "PUBLIC"
+                     and not store_decisions.has_lookup_rule(conn, span))
+    apply_rule.lock_document(conn, document_id, shared=own_span_only)  # before any write; see lock_document
+    if own_span_only and store_decisions.has_lookup_rule(conn, span):  # made by a PRIVATE decision just now
+        raise Conflict(gettext("Someone decided this span at the same moment; look at it again and retry."))
     try:
         outcome = store_decisions.decide(conn, span, scope, decision, current_user.id, tokens, label_id, always,
                                          ne_type)
