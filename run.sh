@@ -25,7 +25,7 @@ if [[ "$mode" == "all" || "$mode" == "web" ]]; then
   pids+=("$!")
 fi
 if [[ "$mode" == "all" || "$mode" == "worker" ]]; then
-  celery -A psan.celery.worker worker --loglevel=INFO --concurrency="${PSAN_WORKER_CONCURRENCY:-2}" &
+  celery -A psan.celery.worker worker --loglevel=INFO --concurrency="${PSAN_WORKER_CONCURRENCY:-$(nproc)}" &
   pids+=("$!")
 fi
 if [[ ${#pids[@]} -eq 0 ]]; then

@@ -167,6 +167,18 @@ def _decide_all_private(app, project_id: int, document_id: int) -> None:
         reannotate_document_now(conn, document_id)
 
 
+def _rows(app, document_id: int) -> dict[str, int]:
+    """PostgreSQL rows the document holds per table (sizing figures for the README)."""
+    from psan import db
+    out = {}
+    with app.app_context(), db.transaction() as conn:
+        for table in ("token", "sentence", "named_entity", "annotation"):
+            out[table] = db.query_one(f"SELECT count(*) AS n FROM {table} WHERE document_id = %s",  # noqa: S608  # nosec B608
+                                      (document_id,), conn)["n"]
+        out["database bytes"] = db.query_one("SELECT pg_database_size(current_database()) AS n", None, conn)["n"]
+    return out
+
+
 def run_child(step: str, url: str, document_id: int, project_id: int, text_file: str) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--child", step, "--url", url, "--document", str(document_id),
            "--project", str(project_id), "--text-file", text_file]
@@ -233,6 +245,8 @@ def main() -> int:
                         if (got.get("result") or {}).get("status") in (None, "FAILED"):
                             raise SystemExit(f"pre-annotation did not finish: {got.get('result')}")
                         _decide_all_private(app, project, document)
+                        results.setdefault("rows", {})[n] = _rows(app, document)
+                        print("  rows: " + ", ".join(f"{k} {v:,}" for k, v in results["rows"][n].items()), flush=True)
             finally:
                 text_file.unlink(missing_ok=True)
         db.close_pools()
@@ -244,6 +258,8 @@ def main() -> int:
     ok = True
     print(f"\nratios to the previous size (target: CPU ≤ {RATIO_TARGET:.0f}x for 10x the tokens):")
     for step in steps:
+        if step not in STEPS:
+            continue
         row = []
         for prev, n in zip(sizes, sizes[1:], strict=False):
             a, b = results[step][prev], results[step][n]
