@@ -229,7 +229,7 @@ def main() -> int:
             text_file.write_text(text, encoding="utf-8")
             with app.app_context(), db.transaction() as conn:
                 from psan.store.documents import create_document
-                pipeline = json.dumps(FAST_PIPELINE) if args.pipeline == "fast" else None
+                pipeline = json.dumps(FAST_PIPELINE if args.pipeline == "fast" else {})
                 project = db.query_one("INSERT INTO project (name, language, pipeline) VALUES (%s, 'en', %s) "
                                        "RETURNING id", (f"scaling {n}", pipeline), conn)["id"]
                 document = create_document(conn, project, f"doc-{n}.txt", "en", text, None)

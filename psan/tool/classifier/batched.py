@@ -44,6 +44,7 @@ class _Table:
     def __init__(self, lookup: Callable[[list[list[int]]], np.ndarray], prefixes: Sequence[str], k: int) -> None:
         self.lookup, self.prefixes, self.k = lookup, tuple(prefixes), k
         self.ids: dict[str, int] = {}
+        self.names: list[str] = []  # id → string
         self.rows = {p: np.zeros((0, k), dtype=np.float32) for p in self.prefixes}
 
     def encode(self, values: Sequence[str]) -> np.ndarray:
@@ -56,6 +57,7 @@ class _Table:
                 new.append(v)
             out[j] = i
         if new:
+            self.names.extend(new)
             for p in self.prefixes:
                 add = self.lookup([hash_features([f"{p}={v}"]) for v in new])
                 self.rows[p] = np.concatenate([self.rows[p], add])
@@ -63,20 +65,27 @@ class _Table:
 
 
 class BatchScorer:
-    """Static-feature logits of a document's tokens, batch by batch (see the module docstring)."""
+    """Static-feature logits of a document's tokens, batch by batch (see the module docstring).
+
+    Per distinct token text (``tid``) the scorer keeps: its context-word id, its short-shape id, the
+    weight rows of its own features (not sentence-initial / initial) and of the ``list±1`` features
+    its neighbours see.  Per token only the text's id is looked up in Python; the rest is NumPy.
+    """
 
     def __init__(self, columns: np.ndarray, weights: np.ndarray, lists: dict[str, frozenset[str]]) -> None:
         self.columns, self.weights, self.lists = columns, weights, lists
-        self.k = weights.shape[1]
-        self._words = _Table(self.lookup, ["bl", "br", *(p for p, _ in _UNIGRAM)], self.k)
-        self._shapes = _Table(self.lookup, ["ss-1", "ss+1"], self.k)
-        self._own: dict[tuple[str, bool], np.ndarray] = {}
-        self._list_ctx: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._pairs: dict[str, np.ndarray] = {}
-        self._bos = self._words.encode([_BOS])[0]
-        self._eos = self._words.encode([_EOS])[0]
-        self._shapes.encode([_BOS, _EOS])
-        self._zero = np.zeros(self.k, dtype=np.float32)
+        self.k = k = weights.shape[1]
+        self._words = _Table(self.lookup, ["bl", "br", *(p for p, _ in _UNIGRAM)], k)
+        self._shapes = _Table(self.lookup, ["ss-1", "ss+1"], k)
+        self._bos, self._eos = (int(x) for x in self._words.encode([_BOS, _EOS]))
+        self._sbos, self._seos = (int(x) for x in self._shapes.encode([_BOS, _EOS]))
+        self._text_ids: dict[str, int] = {}
+        self._norm = np.zeros(0, dtype=np.int64)
+        self._shape = np.zeros(0, dtype=np.int64)
+        self._own = np.zeros((0, 2, k), dtype=np.float32)
+        self._list_before = np.zeros((0, k), dtype=np.float32)
+        self._list_after = np.zeros((0, k), dtype=np.float32)
+        self._pairs: dict[str, tuple[dict[int, int], list[np.ndarray]]] = {}
 
     def lookup(self, feature_ids: list[list[int]]) -> np.ndarray:
         """Summed weight rows of each list of hashed feature ids (unknown ids weigh nothing)."""
@@ -93,75 +102,89 @@ class BatchScorer:
         np.add.at(out, row[hit], self.weights[pos[hit]])
         return out
 
-    # ------------------------------------------------------------------ per-token groups
-    def _own_rows(self, views: list[TokenView]) -> np.ndarray:
-        """The token's own features (form, shape, affixes, flags, lists): one row per distinct (text, initial)."""
-        cache, missing = self._own, {}
-        for v in views:
-            key = (v.text, v.sentence_initial)
-            if key not in cache and key not in missing:
-                missing[key] = v
-        if missing:
-            rows = self.lookup([hash_features(_token_features(v, self.lists)) for v in missing.values()])
-            for key, row in zip(missing, rows, strict=True):
-                cache[key] = row
-        return np.stack([cache[(v.text, v.sentence_initial)] for v in views]) if views else np.zeros((0, self.k))
+    def _encode_texts(self, texts: Sequence[str]) -> np.ndarray:
+        """Token texts → tids, computing the per-text rows of texts not seen before."""
+        ids, new = self._text_ids, []
+        out = np.empty(len(texts), dtype=np.int64)
+        for j, t in enumerate(texts):
+            i = ids.get(t)
+            if i is None:
+                i = ids[t] = len(ids)
+                new.append(t)
+            out[j] = i
+        if new:
+            self._norm = np.concatenate([self._norm, self._words.encode([_norm(t) for t in new])])
+            self._shape = np.concatenate([self._shape, self._shapes.encode([short_shape(t) for t in new])])
+            own = [self.lookup([hash_features(_token_features(TokenView(t, t.lower(), initial), self.lists))
+                                for t in new]) for initial in (False, True)]
+            self._own = np.concatenate([self._own, np.stack(own, axis=1)])
+            before, after = [], []
+            for t in new:
+                kinds = self.lists.get(t.lower()) if t[:1].isupper() else None
+                before.append(hash_features([f"list-1={kind}" for kind in sorted(kinds)]) if kinds else [])
+                after.append(hash_features([f"list+1={kind}" for kind in sorted(kinds)]) if kinds else [])
+            self._list_before = np.concatenate([self._list_before, self.lookup(before)])
+            self._list_after = np.concatenate([self._list_after, self.lookup(after)])
+        return out
 
-    def _list_rows(self, views: list[TokenView]) -> tuple[np.ndarray, np.ndarray]:
-        """``list-1=…`` (seen from the next token) and ``list+1=…`` (from the previous one) of each token."""
-        before, after = [], []
-        for v in views:
-            got = self._list_ctx.get(v.text)
-            if got is None:
-                kinds = self.lists.get(v.lower) if v.text[:1].isupper() else None
-                if kinds:
-                    got = (self.lookup([hash_features([f"list-1={k}" for k in sorted(kinds)])])[0],
-                           self.lookup([hash_features([f"list+1={k}" for k in sorted(kinds)])])[0])
-                else:
-                    got = (self._zero, self._zero)
-                self._list_ctx[v.text] = got
-            before.append(got[0])
-            after.append(got[1])
-        return np.stack(before), np.stack(after)
-
-    def _pair_rows(self, prefix: str, a: list[str], b: list[str]) -> np.ndarray:
-        """Rows of ``prefix=a|b`` per token; distinct pairs hashed once per call (the cache is cleared by size)."""
-        cache = self._pairs
-        if len(cache) > 500_000:
-            cache.clear()
-        keys = [f"{prefix}={x}|{y}" for x, y in zip(a, b, strict=True)]
-        missing = [key for key in dict.fromkeys(keys) if key not in cache]
-        if missing:
-            for key, row in zip(missing, self.lookup([hash_features([key]) for key in missing]), strict=True):
-                cache[key] = row
-        return np.stack([cache[key] for key in keys])
+    def _pair_rows(self, prefix: str, a: np.ndarray, b: np.ndarray, names: list[str]) -> np.ndarray:
+        """Rows of ``prefix=a|b`` per token; each distinct pair (of ids into ``names``) is hashed once."""
+        ids, chunks = self._pairs.setdefault(prefix, ({}, []))
+        if len(ids) > 1_000_000:  # bound the memory of very varied documents
+            ids.clear()
+            chunks.clear()
+        keys = a * (1 << 32) + b
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        rows = np.empty(len(distinct), dtype=np.int64)
+        new_keys, new_pos = [], []
+        for j, key in enumerate(distinct.tolist()):
+            i = ids.get(key)
+            if i is None:
+                new_keys.append(key)
+                new_pos.append(j)
+            else:
+                rows[j] = i
+        if new_keys:
+            base = sum(len(c) for c in chunks)
+            feats = [hash_features([f"{prefix}={names[key >> 32]}|{names[key & 0xFFFFFFFF]}"]) for key in new_keys]
+            chunks.append(self.lookup(feats))
+            for n, (key, j) in enumerate(zip(new_keys, new_pos, strict=True)):
+                ids[key] = rows[j] = base + n
+            if len(chunks) > 1:
+                chunks[:] = [np.concatenate(chunks)]
+        return chunks[0][rows[inverse]]
 
     def score(self, text: str, tokens: Sequence[Token], sentences: Sequence[Sentence]) -> np.ndarray:
         """Static logits (without intercept) of the tokens of ``sentences`` (consecutive, one batch).
 
         ``tokens`` are the document's; the rows are those of ``tokens[first:end]`` of the batch.
         """
-        first = sentences[0].first_token
-        views = _views(text, tokens, sentences)
-        n = len(views)
-        if not n:
+        first, end = sentences[0].first_token, sentences[-1].end_token
+        n = end - first
+        if n <= 0:
             return np.zeros((0, self.k), dtype=np.float32)
-        pos = np.empty(n, dtype=np.int64)  # position in the sentence
-        length = np.empty(n, dtype=np.int64)  # that sentence's length
+        texts = [text[t.start:t.end] for t in tokens[first:end]]
+        tids = self._encode_texts(texts)
+        pos = np.zeros(n, dtype=np.int64)  # position in the sentence
+        length = np.ones(n, dtype=np.int64)  # that sentence's length
+        initial = np.zeros(n, dtype=np.int64)
         for s in sentences:
             a, b = s.first_token - first, s.end_token - first
             pos[a:b] = np.arange(b - a)
             length[a:b] = b - a
-        word_ids = self._words.encode([_norm(v.text) for v in views])
-        shapes = [short_shape(v.text) for v in views]
-        shape_ids = self._shapes.encode(shapes)
+            i = a
+            while i < b - 1 and _is_punct(texts[i]):
+                i += 1
+            if a < b:
+                initial[i] = 1
         idx = np.arange(n)
 
         def shifted(ids: np.ndarray, d: int, bos: int, eos: int) -> np.ndarray:
             inside = (pos + d >= 0) & (pos + d < length)
             return np.where(inside, ids[np.clip(idx + d, 0, n - 1)], bos if d < 0 else eos)
 
-        out = self._own_rows(views).astype(np.float32, copy=True)
+        out = self._own[tids, initial]
+        word_ids, shape_ids = self._norm[tids], self._shape[tids]
         rows = self._words.rows
         for d in range(1, BOW_BEFORE + 1):
             out += rows["bl"][shifted(word_ids, -d, self._bos, self._eos)]
@@ -169,37 +192,20 @@ class BatchScorer:
             out += rows["br"][shifted(word_ids, d, self._bos, self._eos)]
         for prefix, d in _UNIGRAM:
             out += rows[prefix][shifted(word_ids, d, self._bos, self._eos)]
-        words = list(self._words.ids)  # id → string (insertion order)
+        words = self._words.names
         for prefix, d1, d2 in _PAIRS:
             w1 = shifted(word_ids, d1, self._bos, self._eos) if d1 else word_ids
             w2 = shifted(word_ids, d2, self._bos, self._eos) if d2 else word_ids
-            out += self._pair_rows(prefix, [words[i] for i in w1], [words[i] for i in w2])
-        sbos, seos = self._shapes.ids[_BOS], self._shapes.ids[_EOS]
-        s_prev, s_next = shifted(shape_ids, -1, sbos, seos), shifted(shape_ids, 1, sbos, seos)
+            out += self._pair_rows(prefix, w1, w2, words)
+        s_prev = shifted(shape_ids, -1, self._sbos, self._seos)
+        s_next = shifted(shape_ids, 1, self._sbos, self._seos)
         out += self._shapes.rows["ss-1"][s_prev] + self._shapes.rows["ss+1"][s_next]
-        shape_names = list(self._shapes.ids)
-        out += self._pair_rows("ss-1+1", [shape_names[i] for i in s_prev], [shape_names[i] for i in s_next])
+        out += self._pair_rows("ss-1+1", s_prev, s_next, self._shapes.names)
         if self.lists:
-            before, after = self._list_rows(views)
             has_prev, has_next = pos > 0, pos < length - 1
-            out[has_prev] += before[idx[has_prev] - 1]
-            out[has_next] += after[idx[has_next] + 1]
+            out[has_prev] += self._list_before[tids[idx[has_prev] - 1]]
+            out[has_next] += self._list_after[tids[idx[has_next] + 1]]
         return out
-
-
-def _views(text: str, tokens: Sequence[Token], sentences: Sequence[Sentence]) -> list[TokenView]:
-    """Token views of one batch, as :func:`~.features.token_views` gives them for the whole document."""
-    initial = set()
-    for s in sentences:
-        i = s.first_token
-        while i < s.end_token - 1 and _is_punct(tokens[i].text(text)):
-            i += 1
-        initial.add(i)
-    out = []
-    for tok in tokens[sentences[0].first_token:sentences[-1].end_token]:
-        word = tok.text(text)
-        out.append(TokenView(word, word.lower(), tok.id in initial))
-    return out
 
 
 def batches(sentences: Sequence[Sentence], size: int = BATCH_TOKENS) -> list[tuple[int, int]]:
