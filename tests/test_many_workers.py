@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
-from tests.web.annotate_fixtures import default_project, sql
+from tests.web.annotate_fixtures import sql
 
 pytestmark = pytest.mark.worker
 
@@ -54,8 +54,9 @@ def test_two_workers_split_twenty_documents(clean_app, database_url, redis_url, 
                 break
         else:
             raise AssertionError("the two workers did not answer within 90 s")
-        project = default_project(app)
-        sql(app, "UPDATE project SET pipeline = %s::jsonb WHERE id = %s", (PIPELINE, project))
+        # a project of its own (the default project's pipeline must stay as other tests expect it)
+        project = sql(app, "INSERT INTO project (name, language, pipeline) VALUES ('many workers', 'en', %s::jsonb) "
+                           "RETURNING id", (PIPELINE,))[0]["id"]
         text = " ".join(f"Jan Novák wrote to jan.novak{n}@example.org on 3 May 2001 from Praha." for n in range(400))
         ids = [sql(app, "INSERT INTO document (project_id, name, language, text) VALUES (%s, %s, 'en', %s) "
                         "RETURNING id", (project, f"doc{n}.txt", text))[0]["id"] for n in range(DOCUMENTS)]
