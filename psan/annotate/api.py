@@ -237,13 +237,7 @@ def api_decide():
     tokens = span_text(conn, document_id, first, end)
     if scope is store_decisions.Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
         apply_rule.prefetch_word_type_matches(conn, document_id, tokens)
-    # a public token decision on a span without a lookup rule changes no rule: it writes only its own
-    # annotation, so it takes the shared document lock and does not queue behind other annotators
-    own_span_only = (scope is store_decisions.Scope.TOKEN and decision == "PUBLIC"
-                     and not store_decisions.has_lookup_rule(conn, span))
-    apply_rule.lock_document(conn, document_id, shared=own_span_only)  # before any write; see lock_document
-    if own_span_only and store_decisions.has_lookup_rule(conn, span):  # made by a PRIVATE decision just now
-        raise Conflict(gettext("Someone decided this span at the same moment; look at it again and retry."))
+    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
     try:
         outcome = store_decisions.decide(conn, span, scope, decision, current_user.id, tokens, label_id, always,
                                          ne_type)

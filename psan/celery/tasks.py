@@ -8,7 +8,6 @@ from celery import shared_task
 
 from psan import db
 from psan.store import annotate as store_annotate
-from psan.store import doclocks
 from psan.store import documents as store_documents
 from psan.store import project_model as store_model
 from psan.store import stats as store_stats
@@ -64,7 +63,6 @@ def pre_process(document_id: int) -> dict:
         # the project model's suggestions: extra MODEL entities voted on by the project's MODEL rule
         doc.entities = doc.entities + store_model.predictions_for_new_document(row["project_id"], doc)
         with db.transaction() as conn:
-            doclocks.lock_exclusive(conn, document_id)
             locked = db.query_one("SELECT status::text AS status FROM document WHERE id = %s FOR UPDATE",
                                   (document_id,), conn)
             if locked is None or locked["status"] not in _PREPROCESS_STATUSES:

@@ -19,7 +19,6 @@ import redis
 from flask import current_app
 
 from psan import db
-from psan.store import doclocks
 from psan.store.documents import load_document_cached
 from psan.store.rules import ensure_ne_type_rules, load_ruleset
 from psan.tool.model import Document
@@ -131,7 +130,6 @@ def reannotate_document_now(conn, document_id: int, ruleset: RuleSet | None = No
     ``doc`` when already loaded (project-wide runs, pre-processing).
     """
     started = time.perf_counter()
-    doclocks.lock_exclusive(conn, document_id)
     row = db.query_one("SELECT status::text AS status, project_id FROM document WHERE id = %s FOR UPDATE",
                        (document_id,), conn)
     if row is None or row["status"] not in ANNOTATABLE:

@@ -44,7 +44,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from psan import db
-from psan.store import doclocks
 from psan.store.rules import condition_from_text
 from psan.tool.model import Sentence
 from psan.tool.rules import RULE_KINDS, RuleType, sentence_segments
@@ -253,20 +252,14 @@ def rule_footprint(conn, document_id: int, rule_ids: Iterable[int]) -> list[int]
         "WHERE ar.rule_id = ANY(%s) AND a.document_id = %s", (ids, document_id), conn)]
 
 
-def lock_document(conn, document_id: int, shared: bool = False) -> None:
-    """Lock the document until the transaction ends, *before* a decision writes anything.
+def lock_document(conn, document_id: int) -> None:
+    """Lock the document row until the transaction ends, *before* a decision writes anything.
 
     Why first: a decision updates its annotation, then applies rules that update other annotations'
     levels; two concurrent decisions doing that in opposite orders would deadlock.  Taking the
     document lock first (as the full path does) gives every writer one order: document, then rows.
     ``NO KEY UPDATE`` leaves foreign-key checks (other annotators' leases and log rows) unblocked.
-    ``shared``: a decision that changes no rule (it writes only its own annotation) takes the
-    shared advisory lock only, so such decisions run side by side (:mod:`psan.store.doclocks`).
     """
-    if shared:
-        doclocks.lock_shared(conn, document_id)
-        return
-    doclocks.lock_exclusive(conn, document_id)
     db.execute("SELECT 1 FROM document WHERE id = %s FOR NO KEY UPDATE", (document_id,), conn)
 
 
@@ -303,7 +296,6 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     """
     ids = sorted({int(i) for i in rule_ids})
     affected = {int(i) for i in affected_annotation_ids}
-    doclocks.lock_exclusive(conn, document_id)
     row = db.query_one("SELECT status::text AS status, project_id FROM document WHERE id = %s FOR NO KEY UPDATE",
                        (document_id,), conn)
     if row is None or row["status"] not in _ANNOTATABLE:

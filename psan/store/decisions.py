@@ -102,14 +102,6 @@ def ensure_lookup_rule(conn, project_id: int, annotation_id: int, condition: str
     return int(row["id"])
 
 
-def has_lookup_rule(conn, span: Span) -> bool:
-    """Whether the span's annotation has a lookup rule (a PUBLIC decision on it then changes rules)."""
-    return db.query_one(
-        "SELECT 1 FROM annotation a JOIN rule r ON r.annotation_id = a.id WHERE a.document_id = %s "
-        "AND a.first_token = %s AND a.end_token = %s LIMIT 1",
-        (span.document_id, span.first_token, span.end_token), conn) is not None
-
-
 def drop_lookup_rule(conn, annotation_id: int) -> int:
     """Delete the annotation's lookup rule(s); the re-annotation removes what only they produced."""
     return db.execute("DELETE FROM rule WHERE annotation_id = %s", (annotation_id,), conn)

@@ -37,7 +37,6 @@ import psycopg2.extras
 from flask import current_app
 
 from psan import db
-from psan.store import doclocks
 from psan.store.documents import load_document_cached
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
@@ -258,7 +257,6 @@ def refresh_document_predictions(conn, document_id: int, model: TokenClassifier 
     Locks the document; ``None`` for documents without tokens, else whether anything changed.
     A change bumps ``recognized_at`` so per-process document caches reload the entities.
     """
-    doclocks.lock_exclusive(conn, document_id)
     row = db.query_one("SELECT status::text AS status FROM document WHERE id = %s FOR UPDATE", (document_id,), conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return None

@@ -7,9 +7,8 @@ every text or decision request is checked against it.
 
 Why leases: with 20 annotators on one collection, two of them must not be handed the same text
 at the same time.  A window is a lease until ``expires_at``; choosing a window skips spans inside
-other accounts' live leases and never lets the new window overlap them.  Windows in one document are
-chosen under a transaction-scoped advisory lock of that document, so two concurrent requests cannot
-both see "free" text, while choices in different documents do not wait for each other.
+other accounts' live leases and never lets the new window overlap them.  Windows are chosen under
+one transaction-scoped advisory lock, so two concurrent requests cannot both see "free" text.
 
 Performance: every query is an index range scan around the window (``token``/``sentence`` by
 ``(document_id, idx|first_token)``, annotations by ``(document_id, first_token …)``); nothing loads a
@@ -23,7 +22,7 @@ from typing import Any
 
 from psan import db
 
-#: first key of the advisory locks serializing window assignment per document ("psan" in ASCII)
+#: advisory lock key serializing window assignment ("psan" in ASCII)
 WINDOW_LOCK_KEY = 0x7073616E
 
 #: a span still needs a person: nobody decided it and the rule level is between the thresholds
@@ -118,17 +117,9 @@ def has_undecided(conn, window: Window) -> bool:
                                               window.end_token), conn) is not None
 
 
-def lock_assignment(conn, document_id: int, wait: bool = True) -> bool:
-    """Serialize window choices in one document until the transaction ends (the lease commits with it).
-
-    ``wait=False`` only tries (``False`` if another request holds it): a request that already holds
-    one document's lock must never wait for a second one, or two requests could wait for each other.
-    """
-    key = (WINDOW_LOCK_KEY, document_id % 2**31)
-    if wait:
-        db.execute("SELECT pg_advisory_xact_lock(%s, %s)", key, conn)
-        return True
-    return bool(db.query_one("SELECT pg_try_advisory_xact_lock(%s, %s) AS got", key, conn)["got"])
+def lock_assignment(conn) -> None:
+    """Serialize window choices until the transaction ends (the new lease is committed with it)."""
+    db.execute("SELECT pg_advisory_xact_lock(%s)", (WINDOW_LOCK_KEY,), conn)
 
 
 def candidate_documents(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DOCUMENTS) -> list[int]:
@@ -228,15 +219,10 @@ def store_window(conn, account_id: int, document_id: int, first: int, end: int, 
 
 def assign_next(conn, account_id: int, is_admin: bool, size: int, lease_seconds: int) -> Window | None:
     """Give the account a new window in a random unfinished document, or ``None`` if nothing is free."""
+    lock_assignment(conn)
     release(conn, account_id)
-    holding = False
     for document_id in candidate_documents(conn, account_id, is_admin):
-        if find_anchor(conn, document_id, account_id) is None:  # cheap pre-check without any lock
-            continue
-        if not lock_assignment(conn, document_id, wait=not holding):
-            continue  # someone is choosing there right now; another candidate instead of waiting
-        holding = True
-        anchor = find_anchor(conn, document_id, account_id)  # again, now that no one else can lease
+        anchor = find_anchor(conn, document_id, account_id)
         if anchor is None:
             continue
         first, end = compute_window(conn, document_id, account_id, anchor, size)
@@ -256,7 +242,7 @@ def open_at(conn, account_id: int, document_id: int, start: int, size: int, leas
     Admins are not bound by other leases (they may inspect anything), but their window is a lease
     like any other, so annotators are not handed the same text meanwhile.
     """
-    lock_assignment(conn, document_id)
+    lock_assignment(conn)
     count = _token_count(conn, document_id)
     start = max(0, min(start, count - 1))
     first, end = compute_window(conn, document_id, account_id, (start, start + 1), size,

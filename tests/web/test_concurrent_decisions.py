@@ -62,7 +62,7 @@ def test_twenty_sessions_decide_at_the_same_moment(busy_app):
         assert spans, "every session gets a window with a suspicious span"
         targets.append(spans[0])
     assert len({(t["first_token"], t["end_token"]) for t in targets}) == SESSIONS  # leases never overlap
-    # every kind of write at once: shared-lock token decisions and rule-making ones (lookup, word type, NE type)
+    # every kind of write at once: token decisions and rule-making ones (lookup, word type, NE type)
     kinds = [("token", "PUBLIC"), ("token", "PRIVATE"), ("word_type", "PUBLIC"), ("word_type", "PRIVATE"),
              ("ne_type", "PRIVATE")]
     barrier = threading.Barrier(SESSIONS)
