@@ -26,7 +26,7 @@ if [[ "$mode" == "all" || "$mode" == "web" ]]; then
 fi
 if [[ "$mode" == "all" || "$mode" == "worker" ]]; then
   # gossip/mingle: unused by psan, and gossip's restart after a lost Redis connection can crash the worker
-  celery -A psan.celery.worker worker --loglevel=INFO --concurrency="${PSAN_WORKER_CONCURRENCY:-2}" \
+  celery -A psan.celery.worker worker --loglevel=INFO --concurrency="${PSAN_WORKER_CONCURRENCY:-$(nproc)}" \
     --without-gossip --without-mingle &
   pids+=("$!")
 fi

@@ -77,3 +77,18 @@ def test_run_sh_and_uwsgi_ini():
     parser.read(REPO / "uwsgi.ini")
     assert parser["uwsgi"]["module"] == "psan.wsgi:app"
     assert parser["uwsgi"]["die-on-term"] == "true"
+
+
+def test_scale_override_runs_many_workers_against_one_database():
+    base = _compose("docker-compose.yaml")["services"]
+    scale = _compose("docker-compose.scale.yaml")["services"]
+    assert set(scale) == {"worker"}  # only workers multiply; one PostgreSQL, one Redis, one app
+    worker = {**base["worker"], **scale["worker"]}
+    # --scale worker=N needs no fixed name or host port, and every copy reaches the same services
+    assert "container_name" not in worker and "ports" not in worker
+    assert "@postgres:5432/" in base["worker"]["environment"]["PSAN_DATABASE_URL"]
+    assert base["worker"]["environment"]["PSAN_REDIS_URL"].startswith("redis://redis:")
+    assert "PSAN_WORKER_CONCURRENCY" in scale["worker"]["environment"]
+    assert "--scale worker=" in (REPO / "docker-compose.scale.yaml").read_text()
+    assert "docker-compose.scale.yaml" in (REPO / "README.md").read_text()
+    _no_literal_secrets(scale)

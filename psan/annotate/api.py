@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import psycopg2.errors
 from flask import current_app, jsonify, request
 from flask_babel import gettext
 from flask_login import current_user
@@ -56,6 +57,18 @@ class Refused(HTTPException):
 
 class Conflict(HTTPException):
     code = 409
+
+
+@bp.errorhandler(psycopg2.errors.TransactionRollbackError)
+@bp.errorhandler(psycopg2.errors.LockNotAvailable)
+def _concurrent_change(exc: Exception):
+    """A deadlock or serialization failure between two annotators' writes: nothing was saved (409)."""
+    log.warning("annotation request rolled back after a concurrent change: %s", exc.__class__.__name__)
+    db.mark_rollback()
+    message = gettext("Someone changed this document at the same moment; nothing was saved. Try again.")
+    if request.path.startswith("/annotate/api/"):
+        return jsonify(error=message), 409
+    return Conflict(message)
 
 
 @bp.errorhandler(HTTPException)

@@ -16,6 +16,7 @@ from psan.store import annotate as store_annotate
 from psan.store import documents as store_documents
 from psan.store import processing
 from psan.store import project_model as store_model
+from psan.store import stats as store_stats
 from psan.store.pipelines import effective_config, get_pipeline
 from psan.tool.tagged_xml import to_xml
 
@@ -113,6 +114,8 @@ def pre_process(self, document_id: int) -> dict:
         log.exception("pre-processing document %s failed", document_id)
         _fail(document_id, _short_error(exc), lease.attempt)
         return {"document_id": document_id, "status": "FAILED"}
+    _refresh_statistics({"token": len(doc.tokens), "sentence": len(doc.sentences), "named_entity": len(doc.entities),
+                         "annotation": result.matches if result else 0})
     return {"document_id": document_id, "status": result.status if result else None,
             "tokens": len(doc.tokens), "entities": len(doc.entities)}
 
@@ -151,6 +154,15 @@ def _on_hard_time_limit(sender=None, exception=None, args=None, **kwargs) -> Non
             row = db.query_one("SELECT length(text) AS chars FROM document WHERE id = %s", (int(args[0]),), conn)
         _fail(int(args[0]), _time_limit_message("hard", exception.args[0] if exception.args else None,
                                                 row["chars"] if row else None))
+
+
+def _refresh_statistics(loaded: dict[str, int]) -> None:
+    """ANALYZE what the bulk load made stale, after it committed (a failure here loses nothing)."""
+    try:
+        with db.transaction() as conn:
+            store_stats.analyze_after_load(conn, loaded)
+    except Exception:  # noqa: BLE001 - statistics are an optimisation; the document is already saved
+        log.warning("ANALYZE after loading a document failed", exc_info=True)
 
 
 @shared_task(name="psan.re_annotate")

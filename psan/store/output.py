@@ -354,8 +354,10 @@ def project_zip(conn, project_id: int, kind: str) -> bytes:
     ctx = project_context(conn, project_id) if kind in OUTPUT_MODES else None
     pseudonymized = ({d.document_id: d.text for d in pseudonymize_project(conn, project_id, ctx)}
                      if kind == "pseudonymize" else {})
-    docs = db.query("SELECT id, name, text, tagged_xml FROM document WHERE project_id = %s ORDER BY id",
-                    (project_id,), conn)
+    # the text and the XML (tens of MB for a large document) only where this kind writes them
+    docs = db.query("SELECT id, name, CASE WHEN %s = 'input' THEN text END AS text, "
+                    "CASE WHEN %s = 'xml' THEN tagged_xml END AS tagged_xml "
+                    "FROM document WHERE project_id = %s ORDER BY id", (kind, kind, project_id), conn)
     buf = io.BytesIO()
     used: set[str] = set()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:

@@ -17,14 +17,12 @@ recognizer registry, so new kinds plug in via :func:`register_recognizer` (and
 """
 from __future__ import annotations
 
-import contextlib
-import gc
 import glob
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
-from psan.tool.model import CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.model import CharSpan, Document, Recognizer, Sentence, Token, collector_paused
 from psan.tool.tokenize import clean_tokens, remap_sentences, split_tokens_and_sentences, tokenize
 
 
@@ -261,25 +259,6 @@ def _propagate_options(value: bool | dict[str, Any] | None) -> dict[str, Any] | 
     return {} if value else None
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a batch is recognized (restored afterwards).
-
-    Why: a batch allocates hundreds of thousands of short-lived, cycle-free objects (tokens, spans,
-    spaCy/NameTag results) that reference counting frees anyway; each 700 allocations would start
-    a collector pass, and every tenth pass walks the whole heap – the loaded NER model included.
-    Nothing is leaked: cycles made meanwhile are found at the next pass after the batch.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 # --- the pipeline ----------------------------------------------------------------------------------------
 class Pipeline:
     """A configured recognition pipeline; build once, process many texts."""
@@ -330,7 +309,7 @@ class Pipeline:
 
     def process(self, text: str) -> Document:
         """Recognize one text."""
-        with _collector_paused():
+        with collector_paused():
             doc = self._tokenize(text)
             patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
             ner = [c for r in self.ner for c in r.analyze(text, doc)]
@@ -352,7 +331,7 @@ class Pipeline:
         return list(self.iter_process(texts, batch_size))
 
     def _batch(self, texts: Sequence[str]) -> list[Document]:
-        with _collector_paused():
+        with collector_paused():
             return self._batch_unpaused(texts)
 
     def _batch_unpaused(self, texts: Sequence[str]) -> list[Document]:

@@ -102,15 +102,21 @@ def to_xml(doc: Document) -> str:
     pos = 0  # char offset written so far
     started: set[int] = set()  # indices of entities whose first fragment was written
     ei = 0
+    running: list[int] = []  # indices (ascending) of entities started before the current sentence's end
     for sent in _normalized_sentences(doc):
         a, b = sent.first_token, sent.end_token
         out.append(escape_text(text[pos:tokens[a].start]))
         pos = tokens[a].start
         out.append(f'<sentence start="{a}" end="{b}">')
-        # entities overlapping this sentence: ones started earlier and still running + ones starting here
+        # entities overlapping this sentence: ones started earlier and still running + ones starting here.
+        # Only entities still running are kept between sentences, so the whole pass stays linear
+        # (rescanning every earlier entity per sentence made it quadratic).
+        running = [k for k in running if entities[k].end_token > a]
         while ei < len(entities) and entities[ei].first_token < b:
+            if entities[ei].end_token > a:
+                running.append(ei)
             ei += 1
-        active = [k for k in range(ei) if entities[k].end_token > a and entities[k].first_token < b]
+        active = running
         by_start: dict[int, list[int]] = {}
         for k in active:
             by_start.setdefault(max(entities[k].first_token, a), []).append(k)

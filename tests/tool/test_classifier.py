@@ -248,3 +248,78 @@ def test_trains_on_cnec(shared_dir: Path) -> None:
     from psan.tool.classifier.__main__ import evaluate
     result = evaluate(TokenClassifier.from_bytes(model.to_bytes()), docs[500:])
     assert result["span_recall"] > 0.5 and result["span_precision"] > 0.6
+
+
+# ---------------------------------------------------------------- batched prediction
+
+
+def _predict_tokens_unbatched(model: TokenClassifier, text: str) -> list[tuple[int, int, str, float]]:
+    """The prediction as it was before batching: every token's hashed features as lists, then greedy
+    decoding token by token — the oracle the vectorised, batched prediction must reproduce."""
+    import numpy as np
+
+    from psan.tool.classifier.features import OUTSIDE, hash_features
+    tokens, sentences = tokenize(text, model.language or None)
+    lists = name_list_index(model.language) if model.meta.get("use_lists", True) and model.language else {}
+    static = [hash_features(f) for f in static_features(token_views(text, tokens, sentences), sentences, lists)]
+
+    def scores(ids: list[int]) -> np.ndarray:
+        out = np.zeros(len(model.classes), dtype=np.float32)
+        for i in ids:
+            pos = np.searchsorted(model.columns, i)
+            if pos < len(model.columns) and model.columns[pos] == i:
+                out += model.weights[pos]
+        return out
+
+    outside = model.classes.index(OUTSIDE)
+    result = []
+    for sent in sentences:
+        prev: list[str] = []
+        for i in range(sent.first_token, sent.end_token):
+            z = scores(static[i]) + model.intercept + scores(hash_features(history_features(prev[-3:])))
+            z = np.exp(z - z.max())
+            p = z / z.sum()
+            p_private = float(1.0 - p[outside])
+            if p_private >= model.threshold:
+                p[outside] = -1.0
+                label = model.classes[int(p.argmax())]
+            else:
+                label = OUTSIDE
+            result.append((tokens[i].start, tokens[i].end, label, p_private))
+            prev.append(label)
+    return result
+
+
+@pytest.mark.parametrize("batch_tokens", [7, 100, 16_384])
+def test_batched_prediction_equals_unbatched(model: TokenClassifier, batch_tokens: int) -> None:
+    rng = random.Random(5)
+    # unseen names and cities, sentences of different lengths, a leading quote (sentence-initial skip)
+    text = " ".join(_sentence(rng, FIRST, LAST, CITIES)[0] for _ in range(60)) + ' „Eva Kučera" bydlí v Zlín .'
+    expected = _predict_tokens_unbatched(model, text)
+    got = [b for b in model.predict_batches(text, batch_tokens=batch_tokens)]
+    assert len(got) >= (2 if batch_tokens < 1000 else 1)
+    preds = [(p.token.start, p.token.end, p.label, p.p_private) for p in model.predict_tokens(text)]
+    assert [p[:3] for p in preds] == [e[:3] for e in expected]
+    assert any(label != "O" for _, _, label, _ in expected)
+    assert max(abs(p[3] - e[3]) for p, e in zip(preds, expected, strict=True)) < 1e-5
+    flat = [(b.tokens[j].start, model.classes[lab]) for b in got
+            for j, lab in zip(b.index.tolist(), b.label.tolist(), strict=True)]
+    assert flat == [(e[0], e[2]) for e in expected]
+
+
+def test_predict_spans_match_token_runs(model: TokenClassifier) -> None:
+    rng = random.Random(9)
+    text = "\n".join(_sentence(rng, FIRST, LAST, CITIES)[0] for _ in range(40))
+    spans = model.predict_spans(text)
+    preds = model.predict_tokens(text)
+    runs, run = [], []
+    for p in preds:
+        if run and (p.label != run[-1].label or p.sentence != run[-1].sentence or p.label == "O"):
+            if run[-1].label != "O":
+                runs.append((run[0].token.start, run[-1].token.end, run[0].label))
+            run = []
+        run.append(p)
+    if run and run[-1].label != "O":
+        runs.append((run[0].token.start, run[-1].token.end, run[0].label))
+    assert [(s.start, s.end, str(s.category)) for s in spans] == runs
+    assert spans

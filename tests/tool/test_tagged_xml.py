@@ -179,3 +179,71 @@ def test_rejects_entity_bombs():
         from_xml(bomb)
     with pytest.raises(DefusedXmlException):
         read_stream([bomb])
+
+
+def _to_xml_quadratic(doc: Document) -> str:
+    """The writer as it was before it became linear (rescans every earlier entity per sentence):
+    the oracle that proves the linear writer's output is byte-identical."""
+    from psan.tool.tagged_xml import _ne_open, _normalized_sentences, escape_text
+    text, tokens = doc.text, doc.tokens
+    n = len(tokens)
+    entities = sorted((e for e in doc.entities if 0 <= e.first_token < e.end_token <= n),
+                      key=lambda e: (e.first_token, -e.end_token))
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n<submission>']
+    pos, started, ei = 0, set(), 0
+    for sent in _normalized_sentences(doc):
+        a, b = sent.first_token, sent.end_token
+        out.append(escape_text(text[pos:tokens[a].start]))
+        pos = tokens[a].start
+        out.append(f'<sentence start="{a}" end="{b}">')
+        while ei < len(entities) and entities[ei].first_token < b:
+            ei += 1
+        active = [k for k in range(ei) if entities[k].end_token > a and entities[k].first_token < b]
+        by_start = {}
+        for k in active:
+            by_start.setdefault(max(entities[k].first_token, a), []).append(k)
+        stack = []
+        for t in range(a, b):
+            reopen = []
+            low = next((i for i, k in enumerate(stack) if min(entities[k].end_token, b) == t), None)
+            if low is not None:
+                while len(stack) > low:
+                    k = stack.pop()
+                    out.append("</ne>")
+                    if min(entities[k].end_token, b) > t:
+                        reopen.append(k)
+            if t > a:
+                out.append(escape_text(text[pos:tokens[t].start]))
+                pos = tokens[t].start
+            opening = reopen + by_start.get(t, [])
+            opening.sort(key=lambda k: (-min(entities[k].end_token, b), k))
+            for k in opening:
+                out.append(_ne_open(entities[k], cont=k in started))
+                started.add(k)
+                stack.append(k)
+            tok = tokens[t]
+            out.append(f'<token id="{tok.id}">{escape_text(text[tok.start:tok.end])}</token>')
+            pos = tok.end
+        out.append("</ne>" * len(stack))
+        out.append("</sentence>")
+    out.append(escape_text(text[pos:]))
+    out.append("</submission>\n")
+    return "".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents())
+def test_linear_writer_output_unchanged(doc):
+    assert to_xml(doc) == _to_xml_quadratic(doc)
+
+
+def test_linear_writer_unchanged_on_long_multi_sentence_document():
+    words = ("Jan Novák bydlí v Praze . Petr Svoboda volal Marii Dvořákové . " * 300).strip()
+    doc = make_doc(words)
+    n = len(doc.tokens)
+    # short entities, entities crossing sentence ends, one spanning almost everything, nested ones
+    doc.entities = ([Entity(i, i + 2, "P", Category.PERSON) for i in range(0, n - 2, 7)]
+                    + [Entity(i, min(i + 9, n), "gu", Category.LOCATION) for i in range(3, n - 9, 23)]
+                    + [Entity(1, n - 1, "x", Category.OTHER), Entity(2, 3, "pf", Category.PERSON)])
+    assert len(doc.sentences) > 100
+    assert to_xml(doc) == _to_xml_quadratic(doc)

@@ -128,13 +128,16 @@ def token_views(text: str, tokens: Sequence[Token], sentences: Sequence[Sentence
     views = []
     for tok in tokens:
         word = tok.text(text)
-        lemma = ""
-        if lemmatizer is not None and word[:1].isupper() and word.isalpha():
-            lemma = lemmatizer(word).lower()
-            if lemma == word.lower():
-                lemma = ""
-        views.append(TokenView(word, word.lower(), tok.id in initial, lemma))
+        views.append(TokenView(word, word.lower(), tok.id in initial, token_lemma(word, lemmatizer)))
     return views
+
+
+def token_lemma(word: str, lemmatizer: Callable[[str], str] | None) -> str:
+    """The lower-cased lemma feature of a capitalized word ("" when none or equal to the word)."""
+    if lemmatizer is None or not word[:1].isupper() or not word.isalpha():
+        return ""
+    lemma = lemmatizer(word).lower()
+    return "" if lemma == word.lower() else lemma
 
 
 def _norm(word: str) -> str:

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
+from psan.tool.classifier.batched import BATCH_TOKENS, BatchScorer, batches
 from psan.tool.classifier.data import SpanLike, TrainingDoc, as_training_doc, category_label
 from psan.tool.classifier.features import (
     HISTORY,
@@ -41,7 +42,7 @@ from psan.tool.classifier.features import (
     token_views,
 )
 from psan.tool.classifier.serialize import pack, unpack
-from psan.tool.model import Category, CharSpan, Document, Sentence, Token
+from psan.tool.model import Category, CharSpan, Document, Token
 from psan.tool.tokenize import tokenize
 
 MODEL_TYPE = "MODEL"
@@ -66,10 +67,15 @@ class TokenPrediction:
 
 
 @dataclass(slots=True)
-class _Prepared:
-    tokens: list[Token]
-    sentences: list[Sentence]
-    static: list[list[int]]
+class _Batch:
+    """Predictions of one batch: ``index`` into ``tokens`` of the tokens inside sentences, with their
+    sentence number, class index and p(private)."""
+
+    tokens: Sequence[Token]
+    index: np.ndarray
+    sentence: np.ndarray
+    label: np.ndarray
+    p_private: np.ndarray
 
 
 def token_labels(text: str, tokens: Sequence[Token], spans: Iterable[tuple[int, int, str]]) -> list[str]:
@@ -184,57 +190,79 @@ class TokenClassifier:
         return float(self.meta.get("train_seconds", 0.0))
 
     # ------------------------------------------------------------------ prediction
-    def _scores(self, feature_ids: list[list[int]]) -> np.ndarray:
-        """Summed weights (logits without intercept) of each row of hashed feature ids."""
-        k = len(self.classes)
-        lengths = np.fromiter((len(f) for f in feature_ids), dtype=np.int64, count=len(feature_ids))
-        out = np.zeros((len(feature_ids), k), dtype=np.float32)
-        if not lengths.sum():
-            return out
-        flat = np.fromiter((i for f in feature_ids for i in f), dtype=np.int64, count=int(lengths.sum()))
-        pos = np.searchsorted(self.columns, flat)
-        pos[pos >= len(self.columns)] = 0
-        hit = self.columns[pos] == flat if len(self.columns) else np.zeros(len(flat), bool)
-        gathered = np.where(hit[:, None], self.weights[pos] if len(self.columns) else 0.0, 0.0)
-        row = np.repeat(np.arange(len(feature_ids)), lengths)
-        np.add.at(out, row, gathered)
-        return out
+    def predict_batches(self, text: str, threshold: float | None = None,
+                        batch_tokens: int = BATCH_TOKENS) -> Iterator[_Batch]:
+        """Greedy left-to-right classes, one batch of whole sentences at a time (bounded memory).
 
-    def _prepare(self, text: str) -> _Prepared:
+        Static features are scored vectorised (:class:`~.batched.BatchScorer`); the history features
+        are first assumed to be "all previous tokens public" for every token at once, and only the
+        (few) tokens within :data:`HISTORY` tokens after a private one are re-decided one by one with
+        their real history — the same greedy decoding as before, in a fraction of the time.
+        """
+        threshold = self.threshold if threshold is None else threshold
         tokens, sentences = tokenize(text, self.language or None)
+        if not tokens:
+            return
         lists = name_list_index(self.language) if self.meta.get("use_lists", True) and self.language else {}
         lemmatizer = _lemmatizer(self.language) if self.meta.get("use_lemmas") else None
-        static = static_features(token_views(text, tokens, sentences, lemmatizer), sentences, lists)
-        return _Prepared(tokens, sentences, [hash_features(f) for f in static])
+        scorer = BatchScorer(self.columns, self.weights, lists, lemmatizer)
+        outside = self.classes.index(OUTSIDE)
+        history: dict[tuple[str, ...], np.ndarray] = {}
+
+        def h(key: tuple[str, ...]) -> np.ndarray:
+            row = history.get(key)
+            if row is None:
+                row = history[key] = scorer.lookup([hash_features(history_features(list(key)))])[0]
+            return row
+
+        assumed = np.stack([h((OUTSIDE,) * m) for m in range(HISTORY + 1)])
+        for a, b in batches(sentences, batch_tokens):
+            sents = [s for s in sentences[a:b] if s.first_token < s.end_token]
+            if not sents:
+                continue
+            first, end = sents[0].first_token, sents[-1].end_token
+            base = scorer.score(text, tokens, sents) + self.intercept
+            pos = np.zeros(end - first, dtype=np.int64)
+            sent_no = np.zeros(end - first, dtype=np.int64)
+            inside = np.zeros(end - first, dtype=bool)
+            for n_sent, s in zip(range(a, b), sentences[a:b], strict=True):
+                pos[s.first_token - first:s.end_token - first] = np.arange(s.end_token - s.first_token)
+                sent_no[s.first_token - first:s.end_token - first] = n_sent
+                inside[s.first_token - first:s.end_token - first] = True
+            z = base + assumed[np.minimum(pos, HISTORY)]
+            z = np.exp(z - z.max(axis=1, keepdims=True))
+            p = z / z.sum(axis=1, keepdims=True)
+            p_private = 1.0 - p[:, outside]
+            p[:, outside] = -1.0
+            labels = np.where(p_private >= threshold, p.argmax(axis=1), outside)
+            lab, pp, positions = labels.tolist(), p_private.tolist(), pos.tolist()
+            last = -HISTORY - 1  # batch index of the last private token of the current sentence
+            for i, k in enumerate(positions):
+                if k == 0:
+                    last = -HISTORY - 1
+                if i - last <= HISTORY:  # the assumed all-public history is wrong: decide with the real one
+                    key = tuple(self.classes[lab[j]] for j in range(max(i - HISTORY, i - k), i))
+                    zz = base[i] + h(key)
+                    zz = np.exp(zz - zz.max())
+                    q = zz / zz.sum()
+                    pp[i] = float(1.0 - q[outside])
+                    if pp[i] >= threshold:
+                        q[outside] = -1.0
+                        lab[i] = int(q.argmax())
+                    else:
+                        lab[i] = outside
+                if lab[i] != outside:
+                    last = i
+            keep = np.flatnonzero(inside)
+            yield _Batch(tokens[first:end], keep, sent_no[keep], np.asarray(lab)[keep], np.asarray(pp)[keep])
 
     def predict_tokens(self, text: str, threshold: float | None = None) -> list[TokenPrediction]:
         """Greedy left-to-right classes of the tokens of ``text`` (previous predictions feed the next)."""
-        threshold = self.threshold if threshold is None else threshold
-        prep = self._prepare(text)
-        if not prep.tokens:
-            return []
-        base = self._scores(prep.static) + self.intercept
-        history: dict[tuple[str, ...], np.ndarray] = {}
         out: list[TokenPrediction] = []
-        outside = self.classes.index(OUTSIDE)
-        for n_sent, sent in enumerate(prep.sentences):
-            prev: list[str] = []
-            for i in range(sent.first_token, sent.end_token):
-                key = tuple(prev[-HISTORY:])
-                h = history.get(key)
-                if h is None:
-                    h = history[key] = self._scores([hash_features(history_features(list(key)))])[0]
-                z = base[i] + h
-                z = np.exp(z - z.max())
-                p = z / z.sum()
-                p_private = float(1.0 - p[outside])
-                if p_private >= threshold:
-                    p[outside] = -1.0
-                    label = self.classes[int(p.argmax())]
-                else:
-                    label = OUTSIDE
-                out.append(TokenPrediction(prep.tokens[i], label, p_private, n_sent))
-                prev.append(label)
+        for batch in self.predict_batches(text, threshold):
+            for j, n_sent, label, p in zip(batch.index.tolist(), batch.sentence.tolist(), batch.label.tolist(),
+                                           batch.p_private.tolist(), strict=True):
+                out.append(TokenPrediction(batch.tokens[j], self.classes[label], p, n_sent))
         return out
 
     def predict_spans(self, text: str, doc: Document | None = None, threshold: float | None = None) -> list[CharSpan]:
@@ -242,26 +270,26 @@ class TokenClassifier:
 
         ``score`` is the mean p(private) of the run's tokens.  ``doc`` is accepted for the Recognizer
         interface but the model always uses its own tokenization (the one it was trained on).
+        Built batch by batch: no per-token objects for the whole document.
         """
-        preds = self.predict_tokens(text, threshold)
         spans: list[CharSpan] = []
-        run: list[TokenPrediction] = []
-
-        def flush() -> None:
-            if run:
-                score = float(np.mean([r.p_private for r in run]))
-                spans.append(CharSpan(run[0].token.start, run[-1].token.end, MODEL_TYPE, Category(run[0].label),
-                                      MODEL_SOURCE, round(score, 4)))
-                run.clear()
-
-        for pred in preds:
-            if pred.label == OUTSIDE:
-                flush()
-                continue
-            if run and (run[-1].label != pred.label or run[-1].sentence != pred.sentence):
-                flush()
-            run.append(pred)
-        flush()
+        outside = self.classes.index(OUTSIDE)
+        for batch in self.predict_batches(text, threshold):
+            index, sent, label, prob = (batch.index.tolist(), batch.sentence.tolist(), batch.label.tolist(),
+                                        batch.p_private.tolist())
+            n = len(index)
+            i = 0
+            while i < n:
+                if label[i] == outside:
+                    i += 1
+                    continue
+                j = i + 1
+                while j < n and label[j] == label[i] and sent[j] == sent[i]:
+                    j += 1
+                score = float(np.mean(prob[i:j]))
+                spans.append(CharSpan(batch.tokens[index[i]].start, batch.tokens[index[j - 1]].end, MODEL_TYPE,
+                                      Category(self.classes[label[i]]), MODEL_SOURCE, round(score, 4)))
+                i = j
         return spans
 
     # ------------------------------------------------------------------ storage

@@ -65,6 +65,44 @@ def pools(language: str) -> Pools:
                  _single(lists.last_names), cities, tuple(sorted(lists.streets)), tuple(sorted(countries)))
 
 
+@dataclass(frozen=True, slots=True)
+class PoolSets:
+    """Membership sets of a language's pools, built once (a tuple scan per word was half of a ZIP export)."""
+
+    first_m: frozenset[str]
+    first_f: frozenset[str]
+    known: frozenset[str]  # first names, last names and cities: lemmas a genitive ``-s`` may be cut to
+    places: tuple[str, ...]  # single-word cities, the place surrogate pool
+
+
+@cache
+def pool_sets(language: str) -> PoolSets:
+    """The membership sets of :func:`pools` for ``language`` (cached per process)."""
+    p = pools(language)
+    return PoolSets(frozenset(p.first_m), frozenset(p.first_f),
+                    frozenset(p.first_m) | frozenset(p.first_f) | frozenset(p.last) | frozenset(p.cities),
+                    tuple(c for c in p.cities if " " not in c))
+
+
+@cache
+def cities_of_length(language: str, words: int) -> tuple[str, ...]:
+    """Cities of ``words`` words (cached: filtered once per process, not per replaced word)."""
+    return tuple(c for c in pools(language).cities if len(c.split()) == words)
+
+
+@cache
+def streets_of_length(language: str, words: int) -> tuple[str, ...]:
+    """Streets of ``words`` words (cached like :func:`cities_of_length`)."""
+    return tuple(s for s in pools(language).streets if len(s.split()) == words)
+
+
+@cache
+def single_word_places(language: str) -> tuple[str, ...]:
+    """Single-word cities and streets: surrogate words inside an address."""
+    p = pools(language)
+    return tuple(c for c in p.cities + p.streets if " " not in c)
+
+
 @cache
 def _faker(language: str) -> Any:
     from faker import Faker
@@ -94,7 +132,7 @@ class WordForm:
 
 def gender_hint(word: str, language: str, role: str) -> str:
     """'m'/'f' when the lists or the ending tell, else ''."""
-    p = pools(language)
+    p = pool_sets(language)
     if role == FIRST or role == "":
         if word in p.first_f and word not in p.first_m:
             return "f"
@@ -126,43 +164,57 @@ def analyse_word(word: str, language: str, role: str, gender: str = "") -> WordF
             return WordForm(r.lemma, r.gender if r.known or not gender else gender, cs=r)
         return WordForm(word, gender)
     if language in ("sv", "en", "") or language not in ("pl", "cs", "sk", "sl"):
-        known = _known_words(language)
+        known = pool_sets(language).known
         if word.endswith("s") and word not in known and word[:-1] in known:
             return WordForm(word[:-1], gender, genitive="s")
     return WordForm(word, gender)
 
 
-@cache
-def _known_words(language: str) -> frozenset[str]:
-    p = pools(language)
-    return frozenset(p.first_m) | frozenset(p.first_f) | frozenset(p.last) | frozenset(p.cities)
-
-
 def candidates(language: str, role: str, gender: str, form: WordForm) -> tuple[str, ...]:
     """Surrogate lemma pool for a word: same role and gender; Czech: same declension class first."""
-    p = pools(language)
-    if role == FIRST:
-        pool = p.first_f if gender == "f" else p.first_m if gender == "m" else p.first_m + p.first_f
-    elif role == LAST:
-        pool = p.last_f if gender == "f" else p.last_m if gender == "m" else p.last
-    else:
-        pool = tuple(c for c in p.cities if " " not in c)
+    pool = _role_pool(language, role, gender)
     if language == "pl" and inflect_pl.available() and form.pl is not None:
-        pool = _pl_known(language, role, pool) or pool
+        pool = _pl_known(language, role, gender) or pool
         adjectival = form.lemma.endswith(_PL_ADJ)
-        pool = tuple(c for c in pool if c.endswith(_PL_ADJ) == adjectival) or pool
+        pool = _pl_adjectival(language, role, gender, adjectival) or pool
     decl = declension_for(language)
     if decl is not None and form.cs is not None:
-        cls = decl.word_class(form.lemma, form.gender or gender or "m")
-        same = tuple(c for c in pool if decl.word_class(c, form.gender or gender or "m") == cls)
+        g = form.gender or gender or "m"
+        same = _same_class(language, role, gender, g, decl.word_class(form.lemma, g))
         if same:
             return same
     return pool
 
 
+# The derived pools below are cached by their (short) defining strings: hashing a pool tuple of
+# thousands of names per word would cost as much as the filtering it saves.
 @cache
-def _pl_known(language: str, role: str, pool: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(c for c in pool if inflect_pl.known(c, role if role != PLACE else "place"))
+def _role_pool(language: str, role: str, gender: str) -> tuple[str, ...]:
+    p = pools(language)
+    if role == FIRST:
+        return p.first_f if gender == "f" else p.first_m if gender == "m" else p.first_m + p.first_f
+    if role == LAST:
+        return p.last_f if gender == "f" else p.last_m if gender == "m" else p.last
+    return pool_sets(language).places
+
+
+@cache
+def _pl_known(language: str, role: str, gender: str) -> tuple[str, ...]:
+    kind = role if role != PLACE else "place"
+    return tuple(c for c in _role_pool(language, role, gender) if inflect_pl.known(c, kind))
+
+
+@cache
+def _pl_adjectival(language: str, role: str, gender: str, adjectival: bool) -> tuple[str, ...]:
+    pool = _pl_known(language, role, gender) or _role_pool(language, role, gender)
+    return tuple(c for c in pool if c.endswith(_PL_ADJ) == adjectival)
+
+
+@cache
+def _same_class(language: str, role: str, gender: str, form_gender: str, cls: str) -> tuple[str, ...]:
+    """The pool's lemmas of one declension class (cs, sk, sl; classified once per pool, not per word)."""
+    decl = declension_for(language) or inflect_cs
+    return tuple(c for c in _role_pool(language, role, gender) if decl.word_class(c, form_gender) == cls)
 
 
 def realize(lemma: str, form: WordForm, language: str, role: str, gender: str = "", strict: bool = False) -> str | None:

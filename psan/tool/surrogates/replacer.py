@@ -404,7 +404,7 @@ class SurrogateReplacer:
                     got = names.realize(lemma, form, self.language, names.PLACE, strict=True)
                     return original if got is None else shape.case_pattern_word(word, got)  # None → redraw
                 return run(one)
-        pool = tuple(c for c in names.pools(self.language).cities if len(c.split()) == len(words))
+        pool = names.cities_of_length(self.language, len(words))
         if not pool:
             return run(lambda rng: shape.apply_case(original, names.faker_value(self.language, "city",
                                                                                rng.getrandbits(32))))
@@ -441,12 +441,12 @@ class SurrogateReplacer:
             if kind == routing.STREET and words:
                 start, end = words[0].start(), words[-1].end()
                 n = len(words)
-                pool = tuple(s for s in p.streets if len(s.split()) == n) or p.streets
+                pool = names.streets_of_length(self.language, n) or p.streets
                 name = rng.choice(pool) if pool else names.faker_value(self.language, "street_name",
                                                                        rng.getrandbits(32))
                 return text[:start] + shape.apply_case(original[start:end], name) + text[end:]
             out, pos = [], 0
-            pool = tuple(c for c in p.cities + p.streets if " " not in c) or ("Springfield",)
+            pool = names.single_word_places(self.language) or ("Springfield",)
             for m in words:
                 out.append(text[pos:m.start()])
                 w = m.group()
@@ -606,8 +606,8 @@ class SurrogateReplacer:
         return letter.upper() if word.isupper() else letter.lower()
 
     def _single_role(self, word: str) -> str:
-        p = names.pools(self.language)
-        if self.language in ("sv", "en") and word.endswith("s") and word not in p.first_m + p.first_f:
+        p = names.pool_sets(self.language)
+        if self.language in ("sv", "en") and word.endswith("s") and word not in p.first_m and word not in p.first_f:
             word = word[:-1]  # genitive
         if self.language == "pl":
             readings = names.inflect_pl.analyse(word, names.FIRST)

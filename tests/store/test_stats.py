@@ -1,0 +1,37 @@
+"""ANALYZE after bulk loads (psan.store.stats): statistics follow a large load without autovacuum."""
+from __future__ import annotations
+
+import pytest
+
+from psan import db
+from psan.store.stats import analyze_after_load, stale_tables
+from tests.web.annotate_fixtures import add_document, plain_sentences, sql
+
+
+def _reltuples(app, table: str) -> float:
+    return float(sql(app, "SELECT reltuples FROM pg_class WHERE oid = %s::regclass", (table,))[0]["reltuples"])
+
+
+def test_large_load_is_analyzed_small_one_is_not(clean_app) -> None:
+    app = clean_app
+    text = plain_sentences(0, 600)
+    document_id = add_document(app, text)
+    tokens = sql(app, "SELECT count(*) AS n FROM token WHERE document_id = %s", (document_id,))[0]["n"]
+    sentences = sql(app, "SELECT count(*) AS n FROM sentence WHERE document_id = %s", (document_id,))[0]["n"]
+    assert tokens > 3000
+    with app.app_context(), db.transaction() as conn:
+        analyzed = analyze_after_load(conn, {"token": tokens, "sentence": sentences})
+    assert set(analyzed) == {"token", "sentence"}
+    # the planner now knows about (at least) the rows just loaded
+    assert _reltuples(app, "token") >= tokens * 0.9
+    assert _reltuples(app, "sentence") >= sentences * 0.9
+    with app.app_context(), db.transaction() as conn:
+        # a load far below autovacuum's threshold (50 rows + 10 %) leaves the fresh statistics alone
+        assert stale_tables(conn, {"token": 10}) == []
+        assert analyze_after_load(conn, {"token": 10}) == []
+
+
+def test_only_bulk_tables_are_accepted(clean_app) -> None:
+    with clean_app.app_context(), db.transaction() as conn:
+        with pytest.raises(ValueError, match="not a bulk-loaded table"):
+            stale_tables(conn, {"account; DROP TABLE token": 1})
