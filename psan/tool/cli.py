@@ -208,14 +208,23 @@ def documents(args: argparse.Namespace, files: Sequence[InputFile],
     queue: deque[tuple[InputFile, str]] = deque()
     bar = tqdm(total=len(files), unit="file", file=sys.stderr,
                disable=args.quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+    pool = None
     try:
-        for doc in pipeline.iter_process(_readable(files, reporter, queue), batch_size=args.batch_size):
+        if getattr(args, "jobs", 1) > 1:
+            from psan.tool.parallel import ParallelPipeline
+            pool = ParallelPipeline(pipeline, args.jobs)
+            docs = pool.iter_process(_readable(files, reporter, queue))
+        else:
+            docs = pipeline.iter_process(_readable(files, reporter, queue), batch_size=args.batch_size)
+        for doc in docs:
             f, _ = queue.popleft()
             bar.update(1)
             yield f, doc
         bar.update(len(files) - bar.n)
     finally:
         bar.close()
+        if pool is not None:
+            pool.close()
 
 
 def span_records(rel: str, doc: Document) -> Iterator[dict[str, Any]]:
@@ -315,6 +324,17 @@ def cmd_spans(args: argparse.Namespace) -> int:
     return reporter.status
 
 
+def _positive(value: str) -> int:
+    """argparse type: an integer >= 1 (a bad value is a one-line usage error)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value!r}")
+    return number
+
+
 # --- argument parsing ---------------------------------------------------------------------------------
 def _common(p: argparse.ArgumentParser, default_lang: str) -> None:
     p.add_argument("inputs", nargs="+", metavar="IN", help="text files or folders (searched recursively for *.txt)")
@@ -326,6 +346,8 @@ def _common(p: argparse.ArgumentParser, default_lang: str) -> None:
     p.add_argument("--models-dir", metavar="DIR", default=None,
                    help="folder with NameTag models for the default config (default $PSAN_NAMETAG_MODELS)")
     p.add_argument("--batch-size", type=int, default=32, help="texts per NER batch (default 32)")
+    p.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                   help="recognize in N processes (large documents split into sections; same output; default 1)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 

@@ -14,6 +14,9 @@ recognizer registry, so new kinds plug in via :func:`register_recognizer` (and
 ``"all"`` (default; every candidate then aligns exactly, e.g. spaCy's ``Smith|'s``) or ``"patterns"``.
 ``propagate`` (default ``true``) adds further occurrences of found names/IDs in the same document
 (:mod:`psan.tool.propagate`); ``false`` turns it off, a dict passes options (``categories``, ``min_chars``).
+``sections`` (default ``{"min_chars": 200000, "chars": 100000}``): documents longer than ``min_chars``
+are recognized in sections of about ``chars`` characters split at paragraph ends, which
+:mod:`psan.tool.parallel` and the worker run in parallel (:mod:`psan.tool.sections`); ``false`` turns it off.
 """
 from __future__ import annotations
 
@@ -259,6 +262,19 @@ def _propagate_options(value: bool | dict[str, Any] | None) -> dict[str, Any] | 
     return {} if value else None
 
 
+def _section_options(value: bool | dict[str, Any] | None) -> tuple[int, int]:
+    """``(min_chars, chars)`` of the sectioning step; ``min_chars`` is infinite when it is off."""
+    from psan.tool.sections import DEFAULT_MIN_CHARS, DEFAULT_SECTION_CHARS
+    if not value:
+        return 2 ** 62, DEFAULT_SECTION_CHARS
+    options = value if isinstance(value, dict) else {}
+    min_chars = int(options.get("min_chars", DEFAULT_MIN_CHARS))
+    chars = int(options.get("chars", DEFAULT_SECTION_CHARS))
+    if min_chars < 0 or chars < 1:
+        raise ComponentError("'sections' needs min_chars >= 0 and chars >= 1")
+    return min_chars, chars
+
+
 # --- the pipeline ----------------------------------------------------------------------------------------
 class Pipeline:
     """A configured recognition pipeline; build once, process many texts."""
@@ -268,6 +284,7 @@ class Pipeline:
         self.language = self.config.setdefault("language", language)
         self.split_at = self.config.get("split_at", "all")
         self.propagate = _propagate_options(self.config.get("propagate", True))
+        self.section_min_chars, self.section_chars = _section_options(self.config.get("sections", True))
         tok = _entry(self.config.get("tokenizer", "regex"))
         if tok["kind"] not in _TOKENIZERS:
             raise ComponentError(f"unknown tokenizer {tok['kind']!r}; known: {sorted(_TOKENIZERS)}")
@@ -296,24 +313,55 @@ class Pipeline:
         return Document(text, cleaned, list(sentences), [], self.language)
 
     def _finish(self, doc: Document, patterns: list[CharSpan], ner: list[CharSpan]) -> Document:
+        return self.finish_document(self._resolve(doc, patterns, ner))
+
+    def _resolve(self, doc: Document, patterns: list[CharSpan], ner: list[CharSpan]) -> Document:
         from psan.tool.merge import resolve  # lazily: the merger is a separate module
         edges = patterns + ner if self.split_at == "all" else patterns
         bounds = {b for c in edges for b in (c.start, c.end)}
         doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)
         doc.entities = resolve(doc, patterns + ner)
-        # --- document-level propagation (pluggable step after merging, see psan.tool.propagate) ---
+        return doc
+
+    def finish_document(self, doc: Document) -> Document:
+        """The document-level steps after merging (propagation, see psan.tool.propagate); once per document."""
         if self.propagate is not None:
             from psan.tool.propagate import with_propagation
             with_propagation(doc, **self.propagate)
         return doc
 
-    def process(self, text: str) -> Document:
-        """Recognize one text."""
+    def sections(self, text: str) -> list[tuple[int, int]]:
+        """The character ranges this pipeline recognizes independently (one for all but large texts)."""
+        from psan.tool.sections import split_sections
+        return split_sections(text, self.section_min_chars, self.section_chars)
+
+    def recognize_section(self, text: str) -> Document:
+        """Tokens, sentences and merged entities of one section, without the document-level steps."""
         with collector_paused():
             doc = self._tokenize(text)
             patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
             ner = [c for r in self.ner for c in r.analyze(text, doc)]
-            return self._finish(doc, patterns, ner)
+            return self._resolve(doc, patterns, ner)
+
+    def recognize_packed(self, text: str) -> list:
+        """:meth:`recognize_section` as plain lists (:func:`psan.tool.sections.pack`) for another process."""
+        from psan.tool.sections import pack
+        with collector_paused():
+            return pack(self.recognize_section(text))
+
+    def merge(self, text: str, parts: Sequence[tuple[int, list]]) -> Document:
+        """The document from its packed section results (in text order), finished once."""
+        from psan.tool.sections import merge_sections
+        with collector_paused():
+            return self.finish_document(merge_sections(text, self.language, parts))
+
+    def process(self, text: str) -> Document:
+        """Recognize one text (section by section when it is large; :mod:`psan.tool.parallel` does it in parallel)."""
+        ranges = self.sections(text)
+        if len(ranges) == 1:
+            with collector_paused():
+                return self.finish_document(self.recognize_section(text))
+        return self.merge(text, [(start, self.recognize_packed(text[start:end])) for start, end in ranges])
 
     def iter_process(self, texts: Iterable[str], batch_size: int = 32) -> Iterator[Document]:
         """Recognize texts lazily in batches (NER adapters with ``analyze_many`` run batched)."""
@@ -335,6 +383,8 @@ class Pipeline:
             return self._batch_unpaused(texts)
 
     def _batch_unpaused(self, texts: Sequence[str]) -> list[Document]:
+        if any(len(self.sections(t)) > 1 for t in texts):  # large texts go section by section, like process()
+            return [self.process(t) for t in texts]
         docs = [self._tokenize(t) for t in texts]
         ner: list[list[CharSpan]] = [[] for _ in texts]
         for r in self.ner:
