@@ -107,3 +107,6 @@ MODEL_RETRAIN_AFTER_DECISIONS = 100
 MODEL_FIRST_AFTER_DECISIONS = 20
 #: p(private) from which the project model suggests a span (None = the model's own, 0.5)
 MODEL_THRESHOLD = None
+#: a document longer than its pipeline's sections.min_chars (default 200,000 characters) is recognized as a
+#: Celery chord of section tasks, so several worker processes share it (psan.celery.sections); False: one task
+PREPROCESS_SECTIONS_IN_PARALLEL = True

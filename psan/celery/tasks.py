@@ -92,19 +92,14 @@ def pre_process(self, document_id: int) -> dict:
     try:
         with _heartbeat(lease, float(config["PROCESSING_HEARTBEAT_SECONDS"])):
             pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
+            ranges = pipeline.sections(row["text"])
+            if len(ranges) > 1 and config.get("PREPROCESS_SECTIONS_IN_PARALLEL", True) \
+                    and not config.get("CELERY_TASK_ALWAYS_EAGER"):
+                from psan.celery.sections import start_sections  # a large document: its sections in parallel
+                start_sections(lease, ranges)
+                return {"document_id": document_id, "sections": len(ranges)}
             doc = pipeline.process(row["text"])
-            xml = to_xml(doc)
-            # the project model's suggestions: extra MODEL entities voted on by the project's MODEL rule
-            doc.entities = doc.entities + store_model.predictions_for_new_document(row["project_id"], doc)
-            with db.transaction() as conn:
-                if not processing.holds(conn, lease):
-                    return {"document_id": document_id, "skipped": "taken over"}
-                store_documents.save_recognized(conn, document_id, doc, xml)
-            with db.transaction() as conn:
-                if not processing.holds(conn, lease):
-                    return {"document_id": document_id, "skipped": "taken over"}
-                result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
-                _update_entities(conn, document_id, doc)  # visible together with the new status
+            return store_recognized(lease, row["project_id"], doc)
     except SoftTimeLimitExceeded:
         log.warning("pre-processing document %s hit its soft time limit", document_id)
         _fail(document_id, _time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
@@ -114,6 +109,27 @@ def pre_process(self, document_id: int) -> dict:
         log.exception("pre-processing document %s failed", document_id)
         _fail(document_id, _short_error(exc), lease.attempt)
         return {"document_id": document_id, "status": "FAILED"}
+
+
+def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # noqa: ANN001 - tool Document
+    """Tagged XML, project-model suggestions, the COPY into PostgreSQL, rules and statuses of a recognized document.
+
+    Shared by :func:`pre_process` and the merge of a sectioned run (``psan.celery.sections``); exceptions
+    propagate to the caller, which marks the document FAILED.
+    """
+    document_id = lease.document_id
+    xml = to_xml(doc)
+    # the project model's suggestions: extra MODEL entities voted on by the project's MODEL rule
+    doc.entities = doc.entities + store_model.predictions_for_new_document(project_id, doc)
+    with db.transaction() as conn:
+        if not processing.holds(conn, lease):
+            return {"document_id": document_id, "skipped": "taken over"}
+        store_documents.save_recognized(conn, document_id, doc, xml)
+    with db.transaction() as conn:
+        if not processing.holds(conn, lease):
+            return {"document_id": document_id, "skipped": "taken over"}
+        result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
+        _update_entities(conn, document_id, doc)  # visible together with the new status
     _refresh_statistics({"token": len(doc.tokens), "sentence": len(doc.sentences), "named_entity": len(doc.entities),
                          "annotation": result.matches if result else 0})
     return {"document_id": document_id, "status": result.status if result else None,
@@ -144,7 +160,8 @@ def _on_hard_time_limit(sender=None, exception=None, args=None, **kwargs) -> Non
 
     Connected for every task (``pre_process`` is a proxy, which a sender filter would never match).
     """
-    if getattr(sender, "name", None) != "psan.pre_process" or not isinstance(exception, TimeLimitExceeded) or not args:
+    if getattr(sender, "name", None) not in ("psan.pre_process", "psan.recognize_section") \
+            or not isinstance(exception, TimeLimitExceeded) or not args:
         return
     flask_app = getattr(sender.app, "flask_app", None)
     if flask_app is None:
