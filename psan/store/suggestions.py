@@ -19,42 +19,10 @@ from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
 __all__ = ["type_statistics", "add_suggestions", "learn_type_rules"]
 
 
-def _request_memo() -> dict[tuple[int, str], tuple[int, int] | None] | None:
-    """This request's type statistics already read (``None`` outside a request).
-
-    Why: a decision reads them twice – for the types it may let decide alone (``learn_type_rules``),
-    then for the suggestions of the window it answers with – and the aggregate joins every decided
-    annotation of the project (the costliest statement of a decision on a 10^6-token document).
-    """
-    from flask import g, has_request_context
-    if not has_request_context():
-        return None
-    memo = g.get("psan_type_statistics")
-    if memo is None:
-        memo = g.psan_type_statistics = {}
-    return memo
-
-
 def type_statistics(conn, project_id: int, types: Sequence[str]) -> dict[str, tuple[int, int]]:
-    """Per entity type: how many spans of it people decided PRIVATE and PUBLIC in the project.
-
-    Within one request each type is counted once (a request's own decisions come before both reads).
-    """
+    """Per entity type: how many spans of it people decided PRIVATE and PUBLIC in the project."""
     if not types:
         return {}
-    memo = _request_memo()
-    if memo is None:
-        return _count_types(conn, project_id, types)
-    missing = [t for t in types if (project_id, t) not in memo]
-    if missing:
-        counted = _count_types(conn, project_id, missing)
-        for t in missing:
-            memo[(project_id, t)] = counted.get(t)  # None: no decided span of this type (no row, as before)
-    found = {t: memo[(project_id, t)] for t in types}
-    return {t: v for t, v in found.items() if v is not None}
-
-
-def _count_types(conn, project_id: int, types: Sequence[str]) -> dict[str, tuple[int, int]]:
     rows = db.query(
         "SELECT ne.type, count(*) FILTER (WHERE a.token_decision = 'PRIVATE') AS private, "
         "count(*) FILTER (WHERE a.token_decision = 'PUBLIC') AS public FROM named_entity ne "
