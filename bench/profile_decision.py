@@ -1,0 +1,119 @@
+"""Profile decisions on a large document in one process: cProfile plus time per SQL statement.
+
+Run: ``.venv/bin/python bench/profile_decision.py [TOKENS=1000000] [DECISIONS=40]``
+
+Why: ``bench_annotation_latency`` says how slow a decision is under load, not where the time goes.
+This builds the same synthetic document (``populate``, untimed) in a throw-away database, logs one
+annotator in through Flask's test client and decides random suspicious spans of its windows as the
+latency benchmark's clients do; printed: decision latency (one client, no concurrency), the SQL
+statements by total time (count, milliseconds) and the cProfile of the decide requests.
+"""
+import cProfile
+import io
+import os
+import pstats
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+import psycopg2  # noqa: E402
+from bench_annotation_latency import PASSWORD, SECRET, _with_database, populate  # noqa: E402
+
+from psan import create_app, db, migrate  # noqa: E402
+
+
+def _decide_loop(client, n: int, prof: cProfile.Profile, recording: list[bool]) -> list[float]:
+    """``n`` decisions (a new window every third one or when none is left to decide); their latencies."""
+    rng = random.Random(7)
+    times: list[float] = []
+    data = client.get("/annotate/api/window").get_json()
+    for i in range(n):
+        suspicious = [a for a in data["annotations"] if a["decision"] == "SUSPICIOUS"]
+        if not suspicious:
+            data = client.post("/annotate/api/next", json={}).get_json()
+            continue
+        span = rng.choice(suspicious)
+        payload = {"document_id": data["window"]["document_id"], "first_token": span["first_token"],
+                   "end_token": span["end_token"], "decision": rng.choice(["PRIVATE", "PRIVATE", "PUBLIC"]),
+                   "scope": rng.choice(["token", "word_type"])}
+        started = time.perf_counter()
+        recording[0] = True
+        prof.enable()
+        response = client.post("/annotate/api/decide", json=payload)
+        prof.disable()
+        recording[0] = False
+        times.append(time.perf_counter() - started)
+        if response.status_code != 200:
+            raise RuntimeError(response.get_data(as_text=True)[:300])
+        data = response.get_json()
+        if i % 3 == 2:
+            data = client.post("/annotate/api/next", json={}).get_json()
+    return times
+
+
+def _record_sql(recording: list[bool]) -> dict[str, list[float]]:
+    """Wrap psycopg2's RealDictCursor.execute: statement (first 150 chars) -> [count, seconds]."""
+    import psycopg2.extras
+    stats: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    original = psycopg2.extras.RealDictCursor.execute
+
+    def execute(self, query, params=None):  # noqa: ANN001, ANN202 - the cursor's own signature
+        started = time.perf_counter()
+        try:
+            return original(self, query, params)
+        finally:
+            if recording[0]:
+                key = " ".join((query.decode() if isinstance(query, bytes) else str(query)).split())[:150]
+                stats[key][0] += 1
+                stats[key][1] += time.perf_counter() - started
+    psycopg2.extras.RealDictCursor.execute = execute
+    return stats
+
+
+def main() -> None:
+    tokens = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    server_url = os.environ.get("PSAN_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    name = f"psan_prof_{os.getpid()}"
+    admin = psycopg2.connect(server_url)
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute(f'CREATE DATABASE "{name}"')
+    url = _with_database(server_url, name)
+    try:
+        migrate.upgrade(url)
+        queue = f"psan-prof-{os.getpid()}"
+        app = create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": SECRET, "DATABASE_URL": url,
+                          "REDIS_URL": os.environ.get("PSAN_BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
+                          "CELERY_QUEUE": queue, "REDIS_KEY_PREFIX": queue, "RATELIMIT_KEY_PREFIX": queue,
+                          "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False})
+        setup = populate(app, {"large": tokens}, 1, 7)
+        client = app.test_client()
+        client.post("/auth/login", data={"email": setup.accounts["large"][0], "password": PASSWORD})
+        prof = cProfile.Profile()
+        recording = [False]
+        sql = _record_sql(recording)
+        times = sorted(_decide_loop(client, n, prof, recording))
+        print(f"decisions {len(times)}: median {1000 * times[len(times) // 2]:.1f} ms, "
+              f"mean {1000 * sum(times) / len(times):.1f} ms, max {1000 * times[-1]:.1f} ms (one client)")
+        print("SQL by total time (count, ms, statement):")
+        for statement, (count, seconds) in sorted(sql.items(), key=lambda kv: -kv[1][1])[:25]:
+            print(f"{int(count):5d} {seconds * 1000:8.1f}  {statement}")
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(40)
+        print(out.getvalue())
+    finally:
+        db.close_pools()
+        with admin.cursor() as cur:
+            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+if __name__ == "__main__":
+    main()
