@@ -80,17 +80,25 @@ def pack(doc: Document) -> Packed:
     return [bounds, sents, ents]
 
 
-def merge_sections(text: str, language: str, parts: Sequence[tuple[int, Packed]]) -> Document:
-    """One document from the packed section results ``(char offset, pack(section document))``, in text order.
+def merge_sections(text: str, language: str, parts: Sequence[tuple[int, Packed | Document]]) -> Document:
+    """One document from the section results ``(char offset, section document or its pack())``, in text order.
 
     Token ids, sentence and entity token ranges move by the tokens of the sections before; offsets by
-    the section's start.  Deterministic: the result depends only on the parts, never on who made them.
+    the section's start.  Deterministic: the result depends only on the parts, never on who made them
+    (a serial run passes the documents themselves, which saves packing them).
     """
     tokens: list[Token] = []
     sentences: list[Sentence] = []
     entities: list[Entity] = []
-    for offset, (bounds, sents, ents) in parts:
+    for offset, part in parts:
         base = len(tokens)
+        if isinstance(part, Document):
+            tokens.extend(Token(base + t.id, offset + t.start, offset + t.end) for t in part.tokens)
+            sentences.extend(Sentence(base + s.first_token, base + s.end_token) for s in part.sentences)
+            entities.extend(Entity(base + e.first_token, base + e.end_token, e.type, e.category, e.source, e.score)
+                            for e in part.entities)
+            continue
+        bounds, sents, ents = part
         n = len(bounds) // 2
         tokens.extend(map(Token, range(base, base + n),
                           [offset + b for b in bounds[0::2]], [offset + b for b in bounds[1::2]]))
