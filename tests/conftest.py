@@ -110,7 +110,8 @@ def reset_database(app) -> None:
         try:
             with app.app_context(), db.transaction() as conn:
                 db.execute("TRUNCATE account, instance_setting, document, label, rule, annotation, annotation_rule, "
-                           "decision_log, annotation_window, project_member RESTART IDENTITY CASCADE", None, conn)
+                           "decision_log, annotation_window, project_member, project_model, qa_sample, entity, pseudonym_key "
+                           "RESTART IDENTITY CASCADE", None, conn)
                 db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
             return
         except psycopg2.errors.DeadlockDetected:  # a late background transaction: it wins, we retry
@@ -127,6 +128,9 @@ def clean_app(app):
     client = redis.Redis.from_url(app.config["REDIS_URL"])
     # only the limiter's counters: the instance prefix also names the queue bindings a running worker needs
     for key in client.scan_iter(f"*LIMITER/{app.config['RATELIMIT_KEY_PREFIX']}/*"):
+        client.delete(key)
+    # pending-run markers of re-annotations whose queued task reset_database dropped
+    for key in client.scan_iter(f"{app.config['REDIS_KEY_PREFIX']}:reannotate:*"):
         client.delete(key)
     return app
 
