@@ -9,7 +9,7 @@ import pytest
 
 from ner_eval.annotator import Annotator, Shown, WindowView
 from ner_eval.corpus import CorpusDoc, GoldSpan
-from ner_eval.session import Project, _Doc, gold_token_ranges, group_mentions, run_session
+from ner_eval.session import Project, ProjectEntities, _Doc, gold_token_ranges, run_session
 from psan.tool.merge import resolve
 from psan.tool.model import Category, CharSpan, Document
 from psan.tool.tokenize import tokenize
@@ -88,8 +88,8 @@ def test_entity_decision_decides_all_mentions() -> None:
     gold = [GoldSpan(0, 9, "PER"), GoldSpan(22, 27, "PER"), GoldSpan(37, 42, "PER")]
     doc = _doc(text, [(0, 9, "PER"), (22, 27, "PER"), (37, 42, "PER")])
     corpus = [CorpusDoc("d", "en", text, gold)]
-    texts = [text[t.start:t.end] for t in doc.tokens]
-    assert len(group_mentions(doc, texts, gold_token_ranges(corpus[0], doc)[0])) == 3
+    entities = ProjectEntities([doc])  # psan.tool.entities, as the app groups them
+    assert len(entities.mentions[entities.at(0, gold_token_ranges(corpus[0], doc)[0])]) == 3
     thesis = run_session("toy", "thesis", corpus, [doc])
     psan = run_session("toy", "psan", corpus, [doc], levers=["entity"])
     assert psan.by_entity == 1 and psan.decisions == 1
