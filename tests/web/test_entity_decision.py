@@ -150,8 +150,8 @@ def test_entity_key_in_the_ui(clean_app, documents):
 
 def test_simulated_entity_decision_is_the_apps(clean_app, documents):
     """ner_eval's ``entity`` lever groups and decides exactly as this API (same mentions, same rules)."""
-    from ner_eval.session import Project, ProjectEntities, SessionResult, _Doc
     from ner_eval.annotator import Action
+    from ner_eval.session import Project, ProjectEntities, SessionResult, _Doc
     app = clean_app
     client = _client(app, ANNOTATOR)
     here = _window_document(client)
