@@ -29,6 +29,9 @@ Levers (``--levers`` overrides the workflow's set, for measuring each one):
   entity's mention texts in every document by word-type rules (:class:`ProjectEntities`);
 * ``accept``: the app shows a suggestion per suspicious span (:func:`psan.tool.suggest.suggest_private`
   from the project's decisions so far) and one key accepts the window's remaining suggestions;
+* ``uncertain`` (measured, not in ``psan``): windows ordered by uncertainty – the next window of a
+  document is centred on its suspicious span whose suggestion is least sure
+  (:func:`psan.tool.suggest.uncertainty`), instead of the first one in document order;
 * ``learn_types``: an entity type the project decided often enough, almost always private or
   always public (twice as many decisions needed), gets that decision automatically (its NE_TYPE
   rule's confidence becomes −1 / +1;
@@ -47,7 +50,7 @@ from psan.tool.entities import EntitySpan, document_entity_spans
 from psan.tool.merge import align
 from psan.tool.model import Category, Decision, Document, Entity, Sentence, Token
 from psan.tool.rules import Rule, RuleSet, RuleType
-from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
+from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private, uncertainty
 from psan.tool.tokenize import tokenize
 from psan.tool.voting import TokenDecision, annotate, decided_regions, final_decision
 from psan.tool.windows import first_anchor, plan_window
@@ -56,7 +59,7 @@ Seq = tuple[str, ...]
 Span = tuple[int, int]
 #: the app's DEFAULT_WINDOW_SIZE (config/default.py)
 WINDOW_SIZE = 300
-LEVERS = ("auto", "entity", "accept", "learn_types")
+LEVERS = ("auto", "entity", "accept", "learn_types", "uncertain")
 #: workflow -> (pipeline kind, levers on by default)
 WORKFLOWS: dict[str, tuple[str, frozenset[str]]] = {
     "thesis": ("ner", frozenset()),
@@ -197,8 +200,14 @@ class Project:
         sentences = [(s.first_token, s.end_token) for s in d.doc.sentences]
         for _ in range(10 * n + 10):
             anns = annotate(d.doc, self.ruleset, d.decisions.values())
-            anchor = first_anchor((a.first_token, a.end_token) for a in anns
-                                  if final_decision(a) is Decision.SUSPICIOUS)
+            suspicious = [a for a in anns if final_decision(a) is Decision.SUSPICIOUS]
+            if "uncertain" in self.levers and suspicious:
+                least_sure = max(suspicious, key=lambda a: (
+                    uncertainty(self.evidence(d, (a.first_token, a.end_token), a.types, a.category)),
+                    -a.first_token, a.end_token))
+                anchor: Span | None = (least_sure.first_token, least_sure.end_token)
+            else:
+                anchor = first_anchor((a.first_token, a.end_token) for a in suspicious)
             if anchor is None:
                 break
             first, end = plan_window(sentences, anchor, self.window_size, (0, n))
@@ -256,9 +265,12 @@ class Project:
 
     def suggestion(self, d: _Doc, span: Span, types: Sequence[str], category: Category) -> bool:
         """As :func:`psan.store.suggestions.add_suggestions`: the app counts private word decisions only."""
+        return suggest_private(self.evidence(d, span, types, category))
+
+    def evidence(self, d: _Doc, span: Span, types: Sequence[str], category: Category) -> Evidence:
         words = self.word_stats.get(tuple(d.texts[span[0]:span[1]]), (0, 0))
         by_type = [sum(self.type_stats.get(t, (0, 0))[i] for t in types) for i in (0, 1)]
-        return suggest_private(Evidence(words[0], 0, by_type[0], by_type[1], None, category))
+        return Evidence(words[0], 0, by_type[0], by_type[1], None, category)
 
     def _count(self, d: _Doc, span: Span, private: bool) -> None:
         """Remember a decision in the project's statistics (the suggestions' evidence)."""

@@ -154,3 +154,29 @@ def test_accept_fixes_wrong_suggestions_first() -> None:
     doc = _doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 38, "PER")])
     res = run_session("toy", "psan", [CorpusDoc("d", "en", text, gold)], [doc], levers=["accept"])
     assert (res.by_token, res.by_accept) == (1, 1)
+
+
+def test_uncertain_lever_opens_the_least_sure_span_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``uncertain`` the first window is centred on the span whose suggestion is least sure."""
+    text = " ".join(f"Known{i} met someone." for i in range(100)) + " Stranger came."
+    known = [(text.index(f"Known{i} "), text.index(f"Known{i} ") + len(f"Known{i}")) for i in range(100)]
+    stranger = (text.index("Stranger"), text.index("Stranger") + len("Stranger"))
+    doc = _doc(text, [(a, b, "PER") for a, b in known] + [(*stranger, "PER")])
+    corpus = CorpusDoc("u", "en", text, [GoldSpan(a, b, "PER") for a, b in [*known, stranger]])
+    project = Project({"uncertain"})
+    texts = [text[t.start:t.end] for t in doc.tokens]
+    for i in range(100):  # the project decided every KnownN private twice, "Stranger" never
+        project.word_stats[(f"Known{i}",)] = [2, 0]
+    project.word_stats[("Stranger",)] = [1, 1]
+    windows: list[tuple[int, int]] = []
+    original = Project.work_window
+
+    def spy(self: Project, d: _Doc, first: int, end: int, result) -> None:  # noqa: ANN001
+        windows.append((first, end))
+        original(self, d, first, end, result)
+
+    monkeypatch.setattr(Project, "work_window", spy)
+    from ner_eval.session import SessionResult
+    project.run_doc(_Doc(doc, corpus, texts, gold_token_ranges(corpus, doc)), SessionResult("u", "psan", []))
+    s = texts.index("Stranger")
+    assert windows[0][0] <= s < windows[0][1] and windows[0][0] > 0
