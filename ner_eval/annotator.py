@@ -29,9 +29,8 @@ selected; after a decision the selection stays, so the next one costs ``n``; a p
 by token or word type opens the label dialog, closed with ``Esc``; a new window costs ``w``; a
 hand-marked span costs the moves from the selection to it (``l``/``h``, one per annotation or
 token), the extensions (``L``/``K``) and ``s`` + ``Esc``; accepting the window's remaining
-suggestions is one key (``a``, in the UI).  An entity decision is counted as one key too: the UI has
-no entity key yet (entity grouping comes with ``psan.tool.entities``; the simulation groups mentions
-with :func:`ner_eval.session.group_mentions` until then).
+suggestions is one key (``a``, in the UI); deciding the whole entity is one key too (``x``, the
+app's ``scope: "entity"`` decision, which opens no label dialog).
 """
 from __future__ import annotations
 

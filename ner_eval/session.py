@@ -24,9 +24,14 @@ Levers (``--levers`` overrides the workflow's set, for measuring each one):
 
 * ``auto``: entity types of validated pattern recognizers (e-mails, phones, IBANs, cards, …)
   are private without asking (NE_TYPE rule confidence −1); the annotator only sees them;
-* ``entity``: one key decides all mentions of an entity (:func:`group_mentions`);
+* ``entity``: one key (``x``) decides all mentions of an entity, as the app's ``scope: "entity"``
+  decision (:mod:`psan.store.entity_decisions`): the mentions in this document by token, the
+  entity's mention texts in every document by word-type rules (:class:`ProjectEntities`);
 * ``accept``: the app shows a suggestion per suspicious span (:func:`psan.tool.suggest.suggest_private`
   from the project's decisions so far) and one key accepts the window's remaining suggestions;
+* ``uncertain`` (measured, not in ``psan``): windows ordered by uncertainty – the next window of a
+  document is centred on its suspicious span whose suggestion is least sure
+  (:func:`psan.tool.suggest.uncertainty`), instead of the first one in document order;
 * ``learn_types``: an entity type the project decided often enough, almost always private or
   always public (twice as many decisions needed), gets that decision automatically (its NE_TYPE
   rule's confidence becomes −1 / +1;
@@ -35,16 +40,17 @@ Levers (``--levers`` overrides the workflow's set, for measuring each one):
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from ner_eval.annotator import Action, Annotator, Shown, WindowView
 from ner_eval.corpus import CorpusDoc, gold_spans
 from ner_eval.tab import is_covered
+from psan.tool.entities import EntitySpan, document_entity_spans
 from psan.tool.merge import align
 from psan.tool.model import Category, Decision, Document, Entity, Sentence, Token
 from psan.tool.rules import Rule, RuleSet, RuleType
-from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
+from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private, uncertainty
 from psan.tool.tokenize import tokenize
 from psan.tool.voting import TokenDecision, annotate, decided_regions, final_decision
 from psan.tool.windows import first_anchor, plan_window
@@ -53,7 +59,7 @@ Seq = tuple[str, ...]
 Span = tuple[int, int]
 #: the app's DEFAULT_WINDOW_SIZE (config/default.py)
 WINDOW_SIZE = 300
-LEVERS = ("auto", "entity", "accept", "learn_types")
+LEVERS = ("auto", "entity", "accept", "learn_types", "uncertain")
 #: workflow -> (pipeline kind, levers on by default)
 WORKFLOWS: dict[str, tuple[str, frozenset[str]]] = {
     "thesis": ("ner", frozenset()),
@@ -62,34 +68,34 @@ WORKFLOWS: dict[str, tuple[str, frozenset[str]]] = {
 #: types of psan's validated pattern recognizers (checksums, formats): private without asking
 AUTO_PRIVATE_TYPES = frozenset({"EMAIL", "PHONE", "URL", "IBAN", "CARD", "US_SSN", "IP", "RC", "ICO", "DIC",
                                 "PESEL", "NIP", "REGON", "PERSONNUMMER", "SSN", "POSTAL_CODE"})
-#: categories whose mentions may be grouped into one entity
-ENTITY_CATEGORIES = frozenset({Category.PERSON, Category.ORGANIZATION, Category.LOCATION})
+class ProjectEntities:
+    """The project's entity tables as the app fills them: every document grouped before annotation.
 
-#: a mention grouper: (document, token texts, span) -> every span of the same entity in the document
-Grouper = Callable[[Document, Sequence[str], Span], list[Span]]
-
-
-def group_mentions(doc: Document, texts: Sequence[str], span: Span) -> list[Span]:
-    """Mentions of the same entity as ``span``: entities of a name category sharing its last word's stem.
-
-    A simple same-surname grouping ("Jan Novák", "Novák", "Nováka", "pan Novák") standing in for
-    ``psan.tool.entities`` (mention grouping of the safe-release work), which replaces it at merge.
+    Same logic as the app (:func:`psan.tool.entities.document_entity_spans`, which
+    :func:`psan.store.entities.update_document_entities` stores); ids are equal across documents,
+    so one entity spans the project.  ``at`` finds the entity of a span as
+    :func:`psan.store.entity_decisions.entity_mentions` does (the innermost mention containing it).
     """
-    key = _surname_key(texts, span)
-    if key is None:
-        return [span]
-    found = {span}
-    for e in doc.entities:
-        if e.category in ENTITY_CATEGORIES and _surname_key(texts, (e.first_token, e.end_token)) == key:
-            found.add((e.first_token, e.end_token))
-    return sorted(found)
 
+    def __init__(self, docs: Iterable[Document]) -> None:
+        self.by_doc: list[list[EntitySpan]] = []
+        #: entity key -> its mentions: (document index, first token, end token, token texts)
+        self.mentions: dict[str, list[tuple[int, int, int, Seq]]] = {}
+        for i, doc in enumerate(docs):
+            spans = document_entity_spans(doc)
+            self.by_doc.append(spans)
+            for s in spans:
+                words = tuple(doc.text[t.start:t.end] for t in doc.tokens[s.first_token:s.end_token])
+                self.mentions.setdefault(s.key, []).append((i, s.first_token, s.end_token, words))
 
-def _surname_key(texts: Sequence[str], span: Span) -> str | None:
-    word = texts[span[1] - 1]
-    if len(word) < 3 or not word[:1].isupper() or not word.isalpha():
-        return None
-    return word[:max(3, len(word) - 2)].casefold()  # crude stem: Novák/Nováka/Novákovi
+    def at(self, doc_index: int, span: Span) -> str | None:
+        """The entity key of the innermost mention containing ``span`` in document ``doc_index``."""
+        if doc_index >= len(self.by_doc):
+            return None
+        inside = [s for s in self.by_doc[doc_index] if s.first_token <= span[0] and span[1] <= s.end_token]
+        if not inside:
+            return None
+        return min(inside, key=lambda s: (s.end_token - s.first_token, s.first_token)).key
 
 
 @dataclass(slots=True)
@@ -139,6 +145,7 @@ class _Doc:
     corpus: CorpusDoc
     texts: list[str]
     gold: list[Span]  # token ranges
+    index: int = 0  # position in the project (the entity tables' document)
     decisions: dict[Span, TokenDecision] = field(default_factory=dict)
     seen: bytearray = field(default_factory=bytearray)
 
@@ -146,13 +153,13 @@ class _Doc:
 class Project:
     """Rules of one project (shared by its documents) and the person working on it."""
 
-    def __init__(self, levers: Iterable[str] = (), grouper: Grouper = group_mentions,
+    def __init__(self, levers: Iterable[str] = (), entities: ProjectEntities | None = None,
                  window_size: int = WINDOW_SIZE) -> None:
         self.levers = frozenset(levers)
         unknown = self.levers - set(LEVERS)
         if unknown:
             raise ValueError(f"unknown lever(s) {', '.join(sorted(unknown))}; known: {', '.join(LEVERS)}")
-        self.grouper = grouper
+        self.entities = entities or ProjectEntities(())
         self.window_size = window_size
         self.rules: dict[tuple[str, object], Rule] = {}
         self._ruleset: RuleSet | None = None
@@ -193,8 +200,14 @@ class Project:
         sentences = [(s.first_token, s.end_token) for s in d.doc.sentences]
         for _ in range(10 * n + 10):
             anns = annotate(d.doc, self.ruleset, d.decisions.values())
-            anchor = first_anchor((a.first_token, a.end_token) for a in anns
-                                  if final_decision(a) is Decision.SUSPICIOUS)
+            suspicious = [a for a in anns if final_decision(a) is Decision.SUSPICIOUS]
+            if "uncertain" in self.levers and suspicious:
+                least_sure = max(suspicious, key=lambda a: (
+                    uncertainty(self.evidence(d, (a.first_token, a.end_token), a.types, a.category)),
+                    -a.first_token, a.end_token))
+                anchor: Span | None = (least_sure.first_token, least_sure.end_token)
+            else:
+                anchor = first_anchor((a.first_token, a.end_token) for a in suspicious)
             if anchor is None:
                 break
             first, end = plan_window(sentences, anchor, self.window_size, (0, n))
@@ -241,7 +254,8 @@ class Project:
             span = (a.first_token + first, a.end_token + first)
             mentions = 0
             if "entity" in self.levers and final_decision(a) is Decision.SUSPICIOUS:
-                mentions = len(self.grouper(d.doc, d.texts, span))
+                key = self.entities.at(d.index, span)
+                mentions = len(self.entities.mentions[key]) if key is not None else 0
             suggestion = None
             if "accept" in self.levers and final_decision(a) is Decision.SUSPICIOUS:
                 suggestion = self.suggestion(d, span, a.types, a.category)
@@ -251,9 +265,12 @@ class Project:
 
     def suggestion(self, d: _Doc, span: Span, types: Sequence[str], category: Category) -> bool:
         """As :func:`psan.store.suggestions.add_suggestions`: the app counts private word decisions only."""
+        return suggest_private(self.evidence(d, span, types, category))
+
+    def evidence(self, d: _Doc, span: Span, types: Sequence[str], category: Category) -> Evidence:
         words = self.word_stats.get(tuple(d.texts[span[0]:span[1]]), (0, 0))
         by_type = [sum(self.type_stats.get(t, (0, 0))[i] for t in types) for i in (0, 1)]
-        return suggest_private(Evidence(words[0], 0, by_type[0], by_type[1], None, category))
+        return Evidence(words[0], 0, by_type[0], by_type[1], None, category)
 
     def _count(self, d: _Doc, span: Span, private: bool) -> None:
         """Remember a decision in the project's statistics (the suggestions' evidence)."""
@@ -301,10 +318,14 @@ class Project:
                 row[1] += int(action.private)
         words = tuple(d.texts[action.first:action.end])
         spans = [(action.first, action.end)]
-        if action.kind == "entity":  # every mention private, and so its words everywhere
-            spans = self.grouper(d.doc, d.texts, spans[0])
-            for first, end in spans:
-                self.set_rule(RuleType.WORD_TYPE, tuple(d.texts[first:end]), -1.0)
+        if action.kind == "entity":  # as psan.store.entity_decisions.decide_entity
+            key = self.entities.at(d.index, spans[0])
+            if key is None:  # pragma: no cover - the annotator takes only offered entities
+                raise RuntimeError("entity decision without an entity")
+            mentions = self.entities.mentions[key]
+            for words in dict.fromkeys(m[3] for m in mentions):  # each mention text, in every document
+                self.set_rule(RuleType.WORD_TYPE, words, -1.0 if action.private else 1.0)
+            spans = [(first, end) for i, first, end, _ in mentions if i == d.index]
             result.by_entity += 1
         elif action.kind == "word_type":
             self.set_rule(RuleType.WORD_TYPE, words, -1.0 if action.private else 1.0)
@@ -349,16 +370,16 @@ def gold_token_ranges(corpus_doc: CorpusDoc, doc: Document) -> list[Span]:
 
 
 def run_session(corpus_name: str, workflow: str, corpus: Sequence[CorpusDoc], docs: Sequence[Document],
-                levers: Iterable[str] | None = None, grouper: Grouper = group_mentions) -> SessionResult:
+                levers: Iterable[str] | None = None) -> SessionResult:
     """Simulate one annotator on the whole corpus (documents in corpus order); asserts recall 1.0."""
     if workflow not in WORKFLOWS:
         raise ValueError(f"unknown workflow {workflow!r}; known: {', '.join(WORKFLOWS)}")
     chosen = WORKFLOWS[workflow][1] if levers is None else frozenset(levers)
-    project = Project(chosen, grouper)
+    project = Project(chosen, ProjectEntities(docs) if "entity" in chosen else None)
     result = SessionResult(corpus_name, workflow, sorted(chosen))
     t0 = time.perf_counter()
-    for c, doc in zip(corpus, docs, strict=True):
-        d = _Doc(doc, c, [doc.text[t.start:t.end] for t in doc.tokens], gold_token_ranges(c, doc))
+    for i, (c, doc) in enumerate(zip(corpus, docs, strict=True)):
+        d = _Doc(doc, c, [doc.text[t.start:t.end] for t in doc.tokens], gold_token_ranges(c, doc), index=i)
         project.run_doc(d, result)
         result.docs += 1
         result.gold += len(gold_spans(c))

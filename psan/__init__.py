@@ -43,7 +43,9 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     app.config.setdefault("RATELIMIT_KEY_PREFIX", app.config.get("REDIS_KEY_PREFIX") or "psan")
     if str(app.config["RATELIMIT_STORAGE_URI"]).startswith(("redis", "rediss")):
         prefix = app.config["RATELIMIT_KEY_PREFIX"]
-        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"key_prefix": f"{prefix}:LIMITS"})
+        # the configured options (socket timeouts for the in-memory fallback) keep theirs; the prefix is added
+        app.config["RATELIMIT_STORAGE_OPTIONS"] = {"key_prefix": f"{prefix}:LIMITS",
+                                                   **(app.config.get("RATELIMIT_STORAGE_OPTIONS") or {})}
     limiter.init_app(app)
     show_limiter_log()
     access.init_app(app)

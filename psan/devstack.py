@@ -113,7 +113,14 @@ def start_postgres(stack: contextlib.ExitStack) -> str:
     data.mkdir(parents=True, exist_ok=True)
     for message in devstack_pids.prune_postgres_handles(data):
         print(message)
-    server = pgserver.get_server(data, cleanup_mode="stop")
+    for attempt in range(3):
+        try:  # pgserver waits 10 s for pg_ctl; crash recovery after a killed run on a busy machine takes longer
+            server = pgserver.get_server(data, cleanup_mode="stop")
+            break
+        except subprocess.TimeoutExpired:
+            if attempt == 2:
+                raise
+            print("embedded PostgreSQL is still starting (recovering?); waiting", flush=True)
     stack.callback(server.cleanup)
     admin_url = server.get_uri()
     conn = psycopg2.connect(admin_url)

@@ -79,12 +79,45 @@ def app(database_url, redis_url):
     return create_app(app_config(database_url, redis_url))
 
 
-def reset_database(app) -> None:
+def _wait_for_background_work(app, timeout: float = 20) -> None:
+    """Let what an earlier test left running in the session's worker finish (queued tasks are dropped).
+
+    Why: a re-annotation or retrain still running would deadlock with the TRUNCATE below, or write
+    its rows into the next test's fresh database.
+    """
+    import contextlib
+
     from psan import db
-    with app.app_context(), db.transaction() as conn:
-        db.execute("TRUNCATE account, instance_setting, document, label, rule, annotation, annotation_rule, "
-                   "decision_log, annotation_window, project_member RESTART IDENTITY CASCADE", None, conn)
-        db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
+    with contextlib.suppress(Exception):  # no broker: nothing can be queued either
+        app.extensions["celery"].control.purge()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with app.app_context(), db.transaction() as conn:
+            busy = db.query_one("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() "
+                                "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')",
+                                None, conn)["n"]
+        if not busy:
+            return
+        time.sleep(0.05)
+
+
+def reset_database(app) -> None:
+    import psycopg2.errors
+
+    from psan import db
+    _wait_for_background_work(app)
+    for attempt in range(5):
+        try:
+            with app.app_context(), db.transaction() as conn:
+                db.execute("TRUNCATE account, instance_setting, document, label, rule, annotation, annotation_rule, "
+                           "decision_log, annotation_window, project_member, project_model, qa_sample, entity, "
+                           "pseudonym_key RESTART IDENTITY CASCADE", None, conn)
+                db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
+            return
+        except psycopg2.errors.DeadlockDetected:  # a late background transaction: it wins, we retry
+            if attempt == 4:
+                raise
+            time.sleep(0.2)
 
 
 @pytest.fixture()
@@ -95,6 +128,9 @@ def clean_app(app):
     client = redis.Redis.from_url(app.config["REDIS_URL"])
     # only the limiter's counters: the instance prefix also names the queue bindings a running worker needs
     for key in client.scan_iter(f"*LIMITER/{app.config['RATELIMIT_KEY_PREFIX']}/*"):
+        client.delete(key)
+    # pending-run markers of re-annotations whose queued task reset_database dropped
+    for key in client.scan_iter(f"{app.config['REDIS_KEY_PREFIX']}:reannotate:*"):
         client.delete(key)
     return app
 

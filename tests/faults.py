@@ -19,7 +19,7 @@ from pathlib import Path
 
 import requests
 
-from tests.conftest import REPO, TEST_SECRET
+from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
 
 PG_BIN = Path(os.environ.get("PSAN_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
 ARTIFACTS = REPO / "test-artifacts"
@@ -138,10 +138,14 @@ def private_redis() -> Iterator[PrivateRedis]:
 
 
 def service_env(database_url: str, redis_url: str, queue: str, **extra: str) -> dict[str, str]:
-    """Environment of an app or worker process of a fault test (its own queue and key prefix)."""
+    """Environment of an app or worker process of a fault test (its own queue and rate-limit prefix).
+
+    The Redis key prefix is the session's: it also prefixes kombu's broadcast keys, and the tests ping
+    these workers through the session app's control channel.
+    """
     return {**os.environ, "PSAN_CONFIG": "testing", "PSAN_SECRET_KEY": TEST_SECRET,
             "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url, "PSAN_CELERY_QUEUE": queue,
-            "PSAN_REDIS_KEY_PREFIX": queue, "PSAN_RATELIMIT_KEY_PREFIX": queue, **extra}
+            "PSAN_REDIS_KEY_PREFIX": CELERY_QUEUE, "PSAN_RATELIMIT_KEY_PREFIX": queue, **extra}
 
 
 #: the options run.sh, `make run` and compose start the worker with (gossip and mingle off: psan needs

@@ -40,7 +40,7 @@ def test_two_workers_split_twenty_documents(clean_app, database_url, redis_url, 
     queue = f"{CELERY_QUEUE}-many"
     env = {**os.environ, "PSAN_CONFIG": "testing", "PSAN_SECRET_KEY": TEST_SECRET,
            "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url, "PSAN_CELERY_QUEUE": queue,
-           "PSAN_REDIS_KEY_PREFIX": queue}
+           "PSAN_REDIS_KEY_PREFIX": CELERY_QUEUE}  # the session's: kombu's broadcast (ping) keys carry it
     logs = [tmp_path / "worker-a.log", tmp_path / "worker-b.log"]
     workers = [_start_worker(f"many-a-{os.getpid()}", queue, env, logs[0]),
                _start_worker(f"many-b-{os.getpid()}", queue, env, logs[1])]

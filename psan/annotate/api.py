@@ -8,7 +8,8 @@ Routes (all for logged-in accounts unless noted):
   and the annotator decided nothing in it).
 * ``POST /annotate/api/open`` – admins: ``{document_id, start, size}`` opens any position.
 * ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
-  label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type``.
+  label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type`` / ``entity`` (every
+  mention of the span's entity: :mod:`psan.store.entity_decisions`).
 * ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window as
   suggested (a suggestion the project already gave these words twice becomes a word-type rule).
 * ``POST /annotate/api/label`` – ``{document_id, first_token, end_token, label_id | label_name
@@ -246,10 +247,12 @@ def api_decide():
     payload = _payload()
     document_id, first, end = validate.span(payload)
     decision = validate.decision(payload)
+    if payload.get("scope") == "entity":
+        return _decide_entity(payload, document_id, first, end, decision)
     try:
         scope = store_decisions.Scope(payload.get("scope", "token"))
-    except ValueError:
-        raise validate.Invalid(gettext("scope must be token, word_type or ne_type")) from None
+    except (ValueError, TypeError):
+        raise validate.Invalid(gettext("scope must be token, word_type, ne_type or entity")) from None
     always = validate.flag(payload, "always")
     ne_type = validate.optional_text(payload, "ne_type")
     conn = db.get_conn()
@@ -271,6 +274,24 @@ def api_decide():
     # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER])
     needed = decision == "PRIVATE" and category_needed(conn, document_id, first, end, label_id)
     return _decided_answer(conn, outcome, _after_decision(conn, window, outcome), category_needed=needed)
+
+
+def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: int, decision: str):
+    """``scope: "entity"``: every mention of the span's entity, here and in the project's other documents."""
+    from psan.store import entity_decisions
+    conn = db.get_conn()
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    label_id = _label_of_project(conn, window.project_id,
+                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
+    span = store_decisions.Span(window.project_id, document_id, first, end)
+    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
+    try:
+        outcome = entity_decisions.decide_entity(conn, span, decision, current_user.id, label_id)
+    except store_decisions.DecisionError as exc:
+        raise validate.Invalid(str(exc)) from None
+    _learn_types(conn, outcome, [span])
+    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome), category_needed=False)
 
 
 def _learn_types(conn, outcome: store_decisions.Outcome, spans: list[store_decisions.Span]) -> None:

@@ -356,8 +356,8 @@
   function afterDecision(result, decision, scope) {
     if (!accept(result, true)) { return; }
     var done = state.data.document && state.data.document.status === "DONE";
-    showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window." : "Saved."),
-      done ? "success" : "info");
+    showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window."
+      : (scope === "entity" ? "Every mention of the entity decided." : "Saved.")), done ? "success" : "info");
     var a = state.sel && annotationFor(state.sel.first, state.sel.end);
     // the label dialog opens by itself only when the project asks for labels (otherwise e opens it),
     // or when nothing recognized overlaps the span and no label has a category: ask (else it is [OTHER])
@@ -365,7 +365,7 @@
     if (result.data.category_needed) {
       showMessage(t("Nothing recognized here: choose a category for this span."), "warning");
     }
-    if ((askLabels || result.data.category_needed) && decision === "PRIVATE" && scope !== "ne_type" && a && !a.has_label) {
+    if ((askLabels || result.data.category_needed) && decision === "PRIVATE" && scope !== "ne_type" && scope !== "entity" && a && !a.has_label) {
       openLabelDialog();
     }
   }
@@ -499,6 +499,8 @@
         "type-public": function () { decide("PUBLIC", "word_type"); },
         "ne-private": function () { decide("PRIVATE", "ne_type"); },
         "ne-public": function () { decide("PUBLIC", "ne_type"); },
+        "entity-private": function () { decide("PRIVATE", "entity"); },
+        "entity-public": function () { decide("PUBLIC", "entity"); },
         "label": openLabelDialog, "next": nextWindow, "widen": widen, "accept": acceptSuggestions
       };
       if (actions[action]) { actions[action](); }
@@ -521,6 +523,8 @@
     "P": function () { decide("PUBLIC", "word_type"); },
     "c": function () { decide("PRIVATE", "ne_type"); },
     "C": function () { decide("PUBLIC", "ne_type"); },
+    "x": function () { decide("PRIVATE", "entity"); },
+    "X": function () { decide("PUBLIC", "entity"); },
     "a": function () { acceptSuggestions(); },
     "e": function () { openLabelDialog(); },
     "w": function () { nextWindow(); },

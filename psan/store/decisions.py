@@ -147,13 +147,17 @@ def log_decision(conn, span: Span, account_id: int, action: str, decision: str |
 
 
 def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, tokens: list[str],
-           label_id: int | None = None, always: bool = False, ne_type: str | None = None) -> Outcome:
-    """Apply one decision (see module docstring); ``tokens`` are the span's token texts."""
+           label_id: int | None = None, always: bool = False, ne_type: str | None = None,
+           log_action: str | None = None, log_detail: dict[str, Any] | None = None) -> Outcome:
+    """Apply one decision (see module docstring); ``tokens`` are the span's token texts.
+
+    ``log_action`` / ``log_detail`` name a caller deciding on a wider scope (the entity decision).
+    """
     if decision not in TYPE_CONFIDENCE:
         raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
     condition = condition_to_text(tokens)
     outcome = Outcome(annotation_id=0)
-    detail: dict[str, Any] = {"scope": str(scope)}
+    detail: dict[str, Any] = dict(log_detail) if log_detail else {"scope": str(scope)}
     if scope is Scope.WORD_TYPE:
         if len(condition) > MAX_CONDITION_CHARS:
             raise DecisionError(gettext("the span is too long for a word-type rule (over %(limit)s characters)",
@@ -196,7 +200,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
             drop_lookup_rule(conn, outcome.annotation_id)
             outcome.removed_rule_ids = lookups
             outcome.rules_changed = True
-    log_decision(conn, span, account_id, str(scope), decision, label_id,
+    log_decision(conn, span, account_id, log_action or str(scope), decision, label_id,
                  outcome.rule_ids[0] if outcome.rule_ids else None, detail)
     return outcome
 

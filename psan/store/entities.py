@@ -13,11 +13,10 @@ Entity keys: a label is the entity key of the spans that carry it (``label:<id>`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from psan import db
-from psan.tool.entities import Mention, group_document
+from psan.tool.entities import document_entity_spans
 from psan.tool.model import Document
 
 __all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge", "split", "mention_keys",
@@ -34,28 +33,6 @@ class EntityError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-@dataclass(frozen=True, slots=True)
-class _Span:
-    first: int
-    end: int
-    category: str
-    start: int
-    stop: int
-
-
-def _mentions(doc: Document) -> list[_Span]:
-    """The document's recognized spans, one per token range (the longest category-bearing one wins)."""
-    seen: dict[tuple[int, int], _Span] = {}
-    for e in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
-        if not 0 <= e.first_token < e.end_token <= len(doc.tokens):
-            continue
-        key = (e.first_token, e.end_token)
-        if key not in seen:
-            start, stop = doc.char_range(e.first_token, e.end_token)
-            seen[key] = _Span(e.first_token, e.end_token, str(e.category), start, stop)
-    return list(seen.values())
 
 
 def _entity_row(conn, project_id: int, key: str, category: str) -> int:
@@ -79,8 +56,8 @@ def update_document_entities(conn, document_id: int, doc: Document) -> int:
     if row is None:
         return 0
     project_id = int(row["project_id"])
-    spans = _mentions(doc)
-    present = {(s.first, s.end) for s in spans}
+    spans = document_entity_spans(doc)
+    present = {(s.first_token, s.end_token) for s in spans}
     manual = {(r["first_token"], r["end_token"]) for r in db.query(
         "SELECT first_token, end_token FROM entity_mention WHERE document_id = %s AND manual", (document_id,), conn)}
     stale = [list(k) for k in manual - present]
@@ -89,16 +66,14 @@ def update_document_entities(conn, document_id: int, doc: Document) -> int:
         db.execute("DELETE FROM entity_mention m USING unnest(%s::int[], %s::int[]) AS s(f, e) "
                    "WHERE m.document_id = %s AND m.first_token = s.f AND m.end_token = s.e",
                    ([f for f, _ in stale], [e for _, e in stale], document_id), conn)
-    mentions = [Mention(s.start, s.stop, s.category, doc.text[s.start:s.stop]) for s in spans]
-    ids = group_document(mentions, doc.language or "en")
     rows: list[tuple[int, int, int, int]] = []
     entity_ids: dict[str, int] = {}
-    for s, key in zip(spans, ids, strict=True):
-        if (s.first, s.end) in manual:
+    for s in spans:
+        if (s.first_token, s.end_token) in manual:
             continue
-        if key not in entity_ids:
-            entity_ids[key] = _entity_row(conn, project_id, key, s.category)
-        rows.append((document_id, s.first, s.end, entity_ids[key]))
+        if s.key not in entity_ids:
+            entity_ids[s.key] = _entity_row(conn, project_id, s.key, s.category)
+        rows.append((document_id, s.first_token, s.end_token, entity_ids[s.key]))
     if rows:
         with conn.cursor() as cur:
             import psycopg2.extras

@@ -272,6 +272,8 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
     replacer = CombinedReplacer(ctx.replacements, pseudonym_key.replacer_for(conn, ctx))
     from psan.store.entities import manual_keys  # annotators' merges and splits of entities
     for row, doc, regions in loaded:
+        # entities are linked in the document's own language (Czech cases in an English project)
+        replacer.surrogates.language = doc.language or ctx.language
         replacer.surrogates.observe(doc.text, regions, keys=manual_keys(conn, row["id"], doc))
     results: list[PseudonymizedDocument] = []
     for row, doc, regions in loaded:

@@ -37,11 +37,13 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     regions = store_output.private_regions(conn, document_id, doc, ctx)
     manual = manual_keys(conn, document_id, doc)
     # only the identities this document can use: its entities' and the persons its partial names may be
-    linked = document_entities(doc.text, regions, ctx.language, manual)
+    language = doc.language or ctx.language  # as in the project pass: linking and surrogates follow the document
+    linked = document_entities(doc.text, regions, language, manual)
     names = set().union(*(p.lemmas for p in linked.partials.values()))
     surrogates = pseudonym_key.replacer_for(conn, ctx, keys=set(linked.keys.values()), names=names)
     if not surrogates.stored:
         return None
+    surrogates.language = language
     replacer = store_output.CombinedReplacer(ctx.replacements, surrogates)
     surrogates.observe(doc.text, regions, keys=manual)
     replacer.start_document()

@@ -20,6 +20,7 @@ from psan import db
 from psan.store import output as store_output
 from psan.store import qa as store_qa
 from psan.store.documents import load_document
+from psan.store.release_entities import entities_report
 from psan.tool.model import Decision
 from psan.tool.voting import final_decision
 
@@ -124,6 +125,7 @@ def project_report(conn, project_id: int, ctx: store_output.ProjectOutputContext
                    "undecided": {"policy": ctx.undecided, "total": sum(undecided.values()),
                                  "by_category": dict(sorted(undecided.items()))}},
         "labels": label_rows,
+        "entities": entities_report(conn, project_id),
         "documents": documents,
         "documents_not_annotated": not_ready,
         "decisions_by_person": _decisions_by_person(conn, project_id),
@@ -139,6 +141,18 @@ def _table(rows: list[list[Any]], head: list[str]) -> str:
 
 def _counts(mapping: dict[str, int]) -> str:
     return ", ".join(f"{k}: {v}" for k, v in mapping.items()) or "–"
+
+
+def _entities_html(e: dict[str, Any]) -> str:
+    return _table([["entities", e["entities"]], ["mentions", e["mentions"]],
+                   ["entities by category", _counts(e["by_category"])],
+                   ["entities by number of mentions", _counts(e["mentions_per_entity"])],
+                   ["most mentions of one entity", e["max_mentions"]],
+                   ["entities in more than one document", e["across_documents"]],
+                   ["entities with a label", e["labelled"]],
+                   ["entities merged into another by a person", e["merged_by_person"]],
+                   ["entities split off by a person", e["split_by_person"]],
+                   ["entities a person corrected (merge or split)", e["corrected_by_person"]]], ["", "count"])
 
 
 def report_html(report: dict[str, Any]) -> str:
@@ -170,6 +184,8 @@ def report_html(report: dict[str, Any]) -> str:
         "<h2>Labels</h2>",
         _table([[r["number"], r["category"] or "–", r["private_spans"]] for r in report["labels"]],
                ["label", "category", "private spans"]),
+        "<h2>Entities</h2>",
+        _entities_html(report["entities"]),
         "<h2>Documents</h2>",
         _table([[d["id"], d["name"], d["language"], d["tokens"], _counts(d["by_decision"]), _counts(d["by_how"]),
                  f"{d['undecided']['total']} ({_counts(d['undecided']['by_category'])})", d["output_regions"]]

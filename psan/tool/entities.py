@@ -36,10 +36,10 @@ from functools import cache
 
 from psan.tool.categories import category_of
 from psan.tool.lemma import SuffixLemmatizer
-from psan.tool.model import Category
+from psan.tool.model import Category, Document
 
-__all__ = ["Mention", "Form", "parse_mention", "group_document", "analyse_document", "group_documents", "entity_id",
-           "word_lemmas"]
+__all__ = ["Mention", "Form", "parse_mention", "group_document", "EntitySpan", "document_entity_spans",
+           "analyse_document", "group_documents", "entity_id", "word_lemmas"]
 
 _WORD_RE = re.compile(r"[^\W_](?:[\w]|[-'’](?=\w))*")
 _PAREN_RE = re.compile(r"^(.*?)\s*\((.*)\)?\s*$", re.DOTALL)
@@ -474,3 +474,31 @@ def group_documents(documents: Iterable[tuple[Sequence[Mention], str]]) -> Itera
     """:func:`group_document` over many documents; equal canonical forms share ids across documents."""
     for mentions, language in documents:
         yield group_document(mentions, language)
+
+
+@dataclass(frozen=True, slots=True)
+class EntitySpan:
+    """A recognized token span of a document and the id of the entity it mentions."""
+
+    first_token: int
+    end_token: int
+    category: str
+    key: str
+
+
+def document_entity_spans(doc: Document) -> list[EntitySpan]:
+    """The document's mentions as the app stores them (``entity_mention``): one per token range.
+
+    Why here: the app (:mod:`psan.store.entities`) and ``ner_eval``'s simulated annotator must
+    group exactly alike.  Of the entities on one token range the first of the (first, -end) order wins.
+    """
+    seen: dict[tuple[int, int], tuple[int, int, str, int, int]] = {}
+    for e in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
+        if not 0 <= e.first_token < e.end_token <= len(doc.tokens):
+            continue
+        if (e.first_token, e.end_token) not in seen:
+            start, stop = doc.char_range(e.first_token, e.end_token)
+            seen[(e.first_token, e.end_token)] = (e.first_token, e.end_token, str(e.category), start, stop)
+    spans = list(seen.values())
+    keys = group_document([Mention(a, b, c, doc.text[a:b]) for _, _, c, a, b in spans], doc.language or "en")
+    return [EntitySpan(f, e, c, k) for (f, e, c, _, _), k in zip(spans, keys, strict=True)]

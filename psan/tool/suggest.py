@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from psan.tool.model import Category
 
-__all__ = ["Evidence", "suggest_private", "learned_type_confidence", "PRIVATE_CATEGORIES", "MIN_TYPE_DECISIONS",
-           "LEARN_TYPE_AFTER", "LEARN_TYPE_SHARE", "LEARN_PUBLIC_AFTER"]
+__all__ = ["Evidence", "suggest_private", "uncertainty", "learned_type_confidence", "PRIVATE_CATEGORIES",
+           "MIN_TYPE_DECISIONS", "LEARN_TYPE_AFTER", "LEARN_TYPE_SHARE", "LEARN_PUBLIC_AFTER"]
 
 #: categories suggested private when nothing else is known
 PRIVATE_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
@@ -42,6 +42,24 @@ def suggest_private(ev: Evidence) -> bool:
     if ev.type_private + ev.type_public >= MIN_TYPE_DECISIONS:
         return ev.type_private >= ev.type_public
     return ev.category in PRIVATE_CATEGORIES
+
+
+def uncertainty(ev: Evidence) -> float:
+    """How unsure the suggestion is, 0 (sure) … 1 (a coin toss): for showing the least sure spans first.
+
+    The most specific evidence :func:`suggest_private` uses, as a smoothed p(private)
+    (``(private + 1) / (all + 2)``, so two agreeing decisions are surer than one); with no
+    evidence at all the category prior counts as one decision's worth.
+    """
+    if ev.words_private or ev.words_public:
+        p = (ev.words_private + 1) / (ev.words_private + ev.words_public + 2)
+    elif ev.model_p is not None:
+        p = ev.model_p
+    elif ev.type_private + ev.type_public >= MIN_TYPE_DECISIONS:
+        p = (ev.type_private + 1) / (ev.type_private + ev.type_public + 2)
+    else:
+        p = 2 / 3 if ev.category in PRIVATE_CATEGORIES else 1 / 3
+    return 1.0 - abs(2.0 * p - 1.0)
 
 
 #: an entity type decided this many times by people ...

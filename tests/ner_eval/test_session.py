@@ -9,7 +9,7 @@ import pytest
 
 from ner_eval.annotator import Annotator, Shown, WindowView
 from ner_eval.corpus import CorpusDoc, GoldSpan
-from ner_eval.session import Project, _Doc, gold_token_ranges, group_mentions, run_session
+from ner_eval.session import Project, ProjectEntities, _Doc, gold_token_ranges, run_session
 from psan.tool.merge import resolve
 from psan.tool.model import Category, CharSpan, Document
 from psan.tool.tokenize import tokenize
@@ -88,8 +88,8 @@ def test_entity_decision_decides_all_mentions() -> None:
     gold = [GoldSpan(0, 9, "PER"), GoldSpan(22, 27, "PER"), GoldSpan(37, 42, "PER")]
     doc = _doc(text, [(0, 9, "PER"), (22, 27, "PER"), (37, 42, "PER")])
     corpus = [CorpusDoc("d", "en", text, gold)]
-    texts = [text[t.start:t.end] for t in doc.tokens]
-    assert len(group_mentions(doc, texts, gold_token_ranges(corpus[0], doc)[0])) == 3
+    entities = ProjectEntities([doc])  # psan.tool.entities, as the app groups them
+    assert len(entities.mentions[entities.at(0, gold_token_ranges(corpus[0], doc)[0])]) == 3
     thesis = run_session("toy", "thesis", corpus, [doc])
     psan = run_session("toy", "psan", corpus, [doc], levers=["entity"])
     assert psan.by_entity == 1 and psan.decisions == 1
@@ -154,3 +154,29 @@ def test_accept_fixes_wrong_suggestions_first() -> None:
     doc = _doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 38, "PER")])
     res = run_session("toy", "psan", [CorpusDoc("d", "en", text, gold)], [doc], levers=["accept"])
     assert (res.by_token, res.by_accept) == (1, 1)
+
+
+def test_uncertain_lever_opens_the_least_sure_span_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``uncertain`` the first window is centred on the span whose suggestion is least sure."""
+    text = " ".join(f"Known{i} met someone." for i in range(100)) + " Stranger came."
+    known = [(text.index(f"Known{i} "), text.index(f"Known{i} ") + len(f"Known{i}")) for i in range(100)]
+    stranger = (text.index("Stranger"), text.index("Stranger") + len("Stranger"))
+    doc = _doc(text, [(a, b, "PER") for a, b in known] + [(*stranger, "PER")])
+    corpus = CorpusDoc("u", "en", text, [GoldSpan(a, b, "PER") for a, b in [*known, stranger]])
+    project = Project({"uncertain"})
+    texts = [text[t.start:t.end] for t in doc.tokens]
+    for i in range(100):  # the project decided every KnownN private twice, "Stranger" never
+        project.word_stats[(f"Known{i}",)] = [2, 0]
+    project.word_stats[("Stranger",)] = [1, 1]
+    windows: list[tuple[int, int]] = []
+    original = Project.work_window
+
+    def spy(self: Project, d: _Doc, first: int, end: int, result) -> None:  # noqa: ANN001
+        windows.append((first, end))
+        original(self, d, first, end, result)
+
+    monkeypatch.setattr(Project, "work_window", spy)
+    from ner_eval.session import SessionResult
+    project.run_doc(_Doc(doc, corpus, texts, gold_token_ranges(corpus, doc)), SessionResult("u", "psan", []))
+    s = texts.index("Stranger")
+    assert windows[0][0] <= s < windows[0][1] and windows[0][0] > 0

@@ -23,3 +23,15 @@ def test_types_are_learned_only_when_the_decisions_are_clear() -> None:
     assert learned_type_confidence(0, 12) is None  # public needs more evidence than private
     assert learned_type_confidence(0, 20) == 1.0
     assert learned_type_confidence(1, 25) is None
+
+
+def test_uncertainty_falls_with_agreeing_evidence() -> None:
+    from psan.tool.suggest import uncertainty
+    assert uncertainty(Evidence(words_private=1, words_public=1)) == 1.0
+    one, three = uncertainty(Evidence(words_private=1)), uncertainty(Evidence(words_private=3))
+    assert 0.0 < three < one < 1.0
+    assert uncertainty(Evidence(model_p=0.5)) == 1.0 and uncertainty(Evidence(model_p=1.0)) == 0.0
+    # no evidence: the category prior, as unsure as one decision
+    import pytest
+    assert uncertainty(Evidence(category=Category.PERSON)) == pytest.approx(one)
+    assert uncertainty(Evidence(category=Category.OTHER)) == pytest.approx(one)

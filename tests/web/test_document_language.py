@@ -1,9 +1,14 @@
 """Per-document language at upload and on the documents page (issue 10, item 5)."""
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import csrf_token
-from tests.web.annotate_fixtures import add_document
+from tests.web.annotate_fixtures import add_document, meta_csrf
 from tests.web.helpers import new_project, page_token, sql
+from tests.web.people_fixtures import CS as CS_PERSON
+from tests.web.people_fixtures import CS_MENTIONS, expected_czech, mention_spans, token_span
+from tests.web.test_preprocess import _wait
 
 CS = "Pan Jan Novák bydlí v Brně a pracuje jako učitel na základní škole v Králově Poli."
 SV = "Herr Johan Andersson bor i Göteborg och arbetar som lärare på en grundskola i staden."
@@ -57,3 +62,42 @@ def test_surrogates_follow_the_documents_language(admin_client, clean_app):
     surname_cs = out_cs.split("paní ", 1)[1].split(" včera", 1)[0].split()[-1]
     assert "Nováková" not in out_cs and surname_cs.endswith("ová"), out_cs
     assert "Mary Brown" not in out_en and not out_en.split("by ", 1)[1].split(" yesterday")[0].endswith("ová")
+
+
+@pytest.mark.worker
+def test_detected_czech_document_in_an_english_project_gets_czech_inflected_surrogates(admin_client, clean_app,
+                                                                                     celery_worker):
+    """Upload without a language into an English project: detected as Czech, recognized by the worker; the
+    person's mentions (marked private through the annotation API) become one male Czech surrogate in
+    each mention's case (nominative, genitive, instrumental, dative; tests/web/people_fixtures.py)."""
+    pid = new_project(clean_app, "English")
+    assert sql(clean_app, "SELECT language FROM project WHERE id = %s", (pid,))[0]["language"] == "en"
+    assert _upload(admin_client, pid, CS_PERSON, "novak.txt").status_code == 302
+    rows = _wait(clean_app)
+    assert [r["status"] for r in rows] == ["PRE_ANNOTATED"], rows
+    doc = rows[0]["id"]
+    assert sql(clean_app, "SELECT language FROM document WHERE id = %s", (doc,))[0]["language"] == "cs"
+    admin_client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(admin_client)
+    opened = admin_client.post("/annotate/api/open", json={"document_id": doc})
+    assert opened.status_code == 200, opened.get_json()
+    names = set()
+    for start, end in mention_spans(CS_PERSON, CS_MENTIONS):
+        first, last = token_span(clean_app, doc, start, end)
+        names.update(range(first, last))
+        answer = admin_client.post("/annotate/api/decide", json={
+            "document_id": doc, "first_token": first, "end_token": last, "decision": "PRIVATE", "scope": "token"})
+        assert answer.status_code == 200 and not answer.get_json()["category_needed"], answer.get_json()
+    while True:  # the rest: a name of the person private, anything else public
+        window = admin_client.get("/annotate/api/window").get_json()
+        left = [a for a in window["annotations"] if a["decision"] == "SUSPICIOUS"]
+        if not left:
+            break
+        a = left[0]
+        answer = admin_client.post("/annotate/api/decide", json={
+            "document_id": doc, "first_token": a["first_token"], "end_token": a["end_token"], "scope": "token",
+            "decision": "PRIVATE" if a["first_token"] in names else "PUBLIC"})
+        assert answer.status_code == 200, answer.get_json()
+    out = admin_client.get(f"/documents/{doc}/download/pseudonymize").get_data(as_text=True)
+    expected, forms = expected_czech(clean_app, pid)
+    assert out == expected, (out, forms)
+    assert "Novák" not in out and len(set(forms)) == 4

@@ -57,8 +57,21 @@ def test_clopper_pearson_upper_bound():
     assert upper_bound(200, 2) > upper_bound(200, 1) > upper_bound(200, 0)
 
 
+def _correct_entities(app, doc: int) -> None:
+    """Entities as the worker stores them, then a person's merge (Zbyhnev into Karel) and split (back out)."""
+    from psan.store import entities
+    from psan.store.documents import load_document
+    karel, zbyhnev = token_index(app, doc, "Karel"), token_index(app, doc, "Zbyhnev")
+    admin = account_id(app, "admin@example.org")
+    with app.app_context(), db.transaction() as conn:
+        assert entities.update_document_entities(conn, doc, load_document(conn, doc)) == 3
+        entities.merge(conn, doc, (karel, karel + 2), (zbyhnev, zbyhnev + 2), admin)
+        entities.split(conn, doc, (zbyhnev, zbyhnev + 2), admin)
+
+
 def test_report_with_clean_qa_sample_states_the_bound_and_no_original(admin_client, clean_app, finished):
     pid = finished["pid"]
+    _correct_entities(clean_app, finished["doc"])
     _review_all(admin_client, clean_app, pid, lambda i: "ok")
     # the sampled tokens are public output tokens: none of the decided or masked name is among them
     sampled = sql(clean_app, "SELECT s.token_id, t.start_char, t.end_char FROM qa_sample_token s JOIN token t "
@@ -75,6 +88,12 @@ def test_report_with_clean_qa_sample_states_the_bound_and_no_original(admin_clie
     assert report["totals"]["by_decision"]["PRIVATE"] >= 1
     assert report["labels"] == [{"number": 1, "category": "PERSON", "private_spans": 1}]
     assert report["decisions_by_person"][0]["account"] == "admin@example.org"
+    # entities: Karel Dvořák (2 mentions, labelled) and Zbyhnev Ostrolucký (merged in, then split off)
+    assert {k: v for k, v in report["entities"].items() if k != "by_document"} == {
+        "entities": 2, "mentions": 3, "by_category": {"PERSON": 2}, "mentions_per_entity": {"1": 1, "2": 1},
+        "max_mentions": 2, "across_documents": 0, "labelled": 1, "merged_by_person": 1, "split_by_person": 1,
+        "corrected_by_person": 2}
+    assert report["entities"]["by_document"] == {str(finished["doc"]): {"PERSON": 2}}
     page = admin_client.get(f"/documents/project/{pid}/release").get_data(as_text=True)
     assert "1.49 %" in page
     members = {}
@@ -84,10 +103,16 @@ def test_report_with_clean_qa_sample_states_the_bound_and_no_original(admin_clie
         members[kind] = {n: zf.read(n).decode("utf-8") for n in zf.namelist()}
         assert json.loads(members[kind]["RELEASE_REPORT.json"])["qa"]["reviewed"] == 200
         assert "1.49 %" in members[kind]["RELEASE_REPORT.html"]
+        assert json.loads(members[kind]["RELEASE_REPORT.json"])["entities"]["split_by_person"] == 1
+        assert "<h2>Entities</h2>" in members[kind]["RELEASE_REPORT.html"]
+    assert 'id="release-entities"' in page
+    # no entity key either: an automatic key is a digest of an original name
+    keys = [r["key"] for r in sql(clean_app, "SELECT key FROM entity")]
+    assert keys
     texts = [json.dumps(report, ensure_ascii=False), page, members["tag"]["RELEASE_REPORT.json"],
              members["tag"]["RELEASE_REPORT.html"], members["tag"]["MASKED.json"]]
     for text in texts:
-        for original in ORIGINALS:
+        for original in (*ORIGINALS, *keys):
             assert original not in text, original
 
 

@@ -1,0 +1,182 @@
+"""Decide the whole entity" (``POST /annotate/api/decide`` with ``scope: "entity"``, keys x / X)."""
+from __future__ import annotations
+
+import pytest
+
+from psan import db
+from psan.store import entities as store_entities
+from psan.store.annotate import reannotate_document_now
+from psan.store.documents import load_document
+from tests.conftest import login, make_account
+from tests.web.annotate_fixtures import (
+    add_document,
+    annotation,
+    default_project,
+    join_project,
+    meta_csrf,
+    sql,
+    token_index,
+)
+
+ANNOTATOR = "entity-decider@example.org"
+OUTSIDER = "entity-outsider@example.org"
+TEXT_A = "Jonathan Harper sued the company. Later Harper said that he had not signed. Anna Berg agreed."
+TEXT_B = "The court heard Harper again. Jonathan Harper appealed."
+PEOPLE = [("Jonathan Harper", "PERSON"), ("Harper", "PERSON"), ("Anna Berg", "PERSON")]
+
+
+def _group(app, document_id: int) -> None:
+    with app.app_context(), db.transaction() as conn:
+        store_entities.update_document_entities(conn, document_id, load_document(conn, document_id))
+
+
+@pytest.fixture()
+def documents(clean_app):
+    sql(clean_app, "DELETE FROM entity")
+    a = add_document(clean_app, TEXT_A, PEOPLE, name="a.txt")
+    b = add_document(clean_app, TEXT_B, PEOPLE, name="b.txt")
+    _group(clean_app, a)
+    _group(clean_app, b)
+    return a, b
+
+
+def _client(app, email: str, member: bool = True):
+    make_account(app, email, "USER")
+    if member:
+        join_project(app, default_project(app), email)
+    sql(app, "UPDATE account SET window_size = 400 WHERE email = %s", (email,))
+    client = app.test_client()
+    assert login(client, email).status_code == 302
+    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
+    return client
+
+
+def _window_document(client) -> int:
+    r = client.get("/annotate/api/window")
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["window"]["document_id"]
+
+
+def test_entity_decision_decides_every_mention_here_and_elsewhere(clean_app, documents):
+    app = clean_app
+    client = _client(app, ANNOTATOR)
+    here = _window_document(client)
+    other = documents[1] if here == documents[0] else documents[0]
+    jonathan = token_index(app, here, "Jonathan")
+    harpers_here = [i for i in range(4) if _has(app, here, "Harper", i)]
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
+                                                  "end_token": jonathan + 2, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    # every mention in the window's document has the token decision ...
+    mentions = sql(app, "SELECT m.first_token, m.end_token FROM entity_mention m WHERE m.document_id = %s "
+                        "AND m.entity_id = (SELECT entity_id FROM entity_mention WHERE document_id = %s "
+                        "AND first_token = %s AND end_token = %s)", (here, here, jonathan, jonathan + 2))
+    assert len(mentions) >= 1 + len(harpers_here) - 1
+    for m in mentions:
+        assert annotation(app, here, m["first_token"], m["end_token"])["token_decision"] == "PRIVATE"
+    # ... Anna Berg is another entity and stays undecided
+    anna = token_index(app, here, "Anna") if _has(app, here, "Anna", 0) else None
+    if anna is not None:
+        assert annotation(app, here, anna, anna + 2)["token_decision"] is None
+    # the other document's mentions get it by word-type rules (applied by the project's re-annotation)
+    rules = {r["condition"]: r["confidence"] for r in sql(
+        app, "SELECT condition, confidence FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")}
+    assert rules.get("Jonathan Harper") == -1.0 and rules.get("Harper") == -1.0 and "Anna Berg" not in rules
+    with app.app_context(), db.transaction() as conn:
+        reannotate_document_now(conn, other)
+    harper_there = token_index(app, other, "Harper")
+    assert annotation(app, other, harper_there, harper_there + 1)["rule_level"] < 0
+    assert annotation(app, other, harper_there, harper_there + 1)["token_decision"] is None
+    # every decision is logged: one row per mention here, one per mention elsewhere, no text
+    log = sql(app, "SELECT document_id, action, decision::text AS decision, detail FROM decision_log "
+                   "WHERE action = 'entity'")
+    assert {row["document_id"] for row in log} == {here, other}
+    assert len([row for row in log if row["document_id"] == here]) == len(mentions)
+    assert all(row["decision"] == "PRIVATE" and row["detail"]["scope"] == "entity" for row in log)
+    assert "Harper" not in str(log)
+
+
+def _has(app, document_id: int, word: str, occurrence: int) -> bool:
+    try:
+        token_index(app, document_id, word, occurrence)
+    except IndexError:
+        return False
+    return True
+
+
+def test_entity_decision_public_and_refusals(clean_app, documents):
+    app = clean_app
+    client = _client(app, ANNOTATOR)
+    here = _window_document(client)
+    other = documents[1] if here == documents[0] else documents[0]
+    harper = token_index(app, here, "Harper", 1)
+    base = {"document_id": here, "first_token": harper, "end_token": harper + 1, "scope": "entity"}
+    r = client.post("/annotate/api/decide", json={**base, "decision": "PUBLIC"})
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, here, harper, harper + 1)["token_decision"] == "PUBLIC"
+    # bad input: 400 with a message, never a 500
+    sued = token_index(app, here, "signed") if _has(app, here, "signed", 0) else token_index(app, here, "again")
+    for body in ({**base, "decision": "MAYBE"}, {**base, "first_token": sued, "end_token": sued + 1,
+                                                  "decision": "PRIVATE"},
+                 {**base, "decision": "PRIVATE", "end_token": harper}, {**base, "decision": "PRIVATE",
+                                                                         "scope": ["entity"]},
+                 {**base, "decision": "PRIVATE", "label_id": "x"}):
+        r = client.post("/annotate/api/decide", json=body)
+        assert r.status_code == 400 and r.get_json()["error"], (body, r.get_json())
+    # outside the window (another document): 403, nothing decided there
+    other_harper = token_index(app, other, "Harper")
+    r = client.post("/annotate/api/decide", json={**base, "document_id": other, "first_token": other_harper,
+                                                  "end_token": other_harper + 1, "decision": "PRIVATE"})
+    assert r.status_code == 403
+    assert annotation(app, other, other_harper, other_harper + 1)["token_decision"] is None
+    # roles: a non-member has no window (403), an anonymous caller is refused
+    outsider = _client(app, OUTSIDER, member=False)
+    r = outsider.post("/annotate/api/decide", json={**base, "decision": "PRIVATE"})
+    assert r.status_code == 403
+    anonymous = app.test_client()
+    r = anonymous.post("/annotate/api/decide", json={**base, "decision": "PRIVATE"})
+    assert r.status_code in (302, 400, 401, 403)
+    assert sql(app, "SELECT count(*) AS n FROM decision_log WHERE decision = 'PRIVATE'")[0]["n"] == 0
+
+
+def test_entity_key_in_the_ui(clean_app, documents):
+    client = _client(clean_app, ANNOTATOR)
+    html = client.get("/annotate/").get_data(as_text=True)
+    assert "<kbd>x</kbd> / <kbd>X</kbd>" in html and 'data-action="entity-private"' in html
+    js = client.get("/static/annotate.js").get_data(as_text=True)
+    assert '"x": function () { decide("PRIVATE", "entity"); }' in js
+
+
+def test_simulated_entity_decision_is_the_apps(clean_app, documents):
+    """ner_eval's ``entity`` lever groups and decides exactly as this API (same mentions, same rules)."""
+    from ner_eval.annotator import Action
+    from ner_eval.session import Project, ProjectEntities, SessionResult, _Doc
+    app = clean_app
+    client = _client(app, ANNOTATOR)
+    here = _window_document(client)
+    order = [here] + [d for d in documents if d != here]
+    with app.app_context(), db.transaction() as conn:
+        docs = [load_document(conn, d) for d in order]
+    sim = ProjectEntities(docs)
+    stored: dict[int, set[tuple[int, int, int]]] = {}
+    for r in sql(app, "SELECT entity_id, document_id, first_token, end_token FROM entity_mention"):
+        stored.setdefault(r["entity_id"], set()).add((order.index(r["document_id"]), r["first_token"], r["end_token"]))
+    simulated = {frozenset((i, f, e) for i, f, e, _ in ms) for ms in sim.mentions.values()}
+    assert simulated == {frozenset(v) for v in stored.values()}
+    jonathan = token_index(app, here, "Jonathan")
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
+                                                  "end_token": jonathan + 2, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    project = Project({"entity"}, sim)
+    d = _Doc(docs[0], None, [docs[0].text[t.start:t.end] for t in docs[0].tokens], [], index=0)  # type: ignore[arg-type]
+    project.apply(d, Action("entity", jonathan, jonathan + 2, True, 1), SessionResult("toy", "psan", []))
+    app_rules = {(r["condition"], r["confidence"]) for r in sql(
+        app, "SELECT condition, confidence FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")}
+    sim_rules = {(" ".join(c), rule.confidence) for (kind, c), rule in project.rules.items() if kind == "WORD_TYPE"}
+    assert app_rules == sim_rules
+    app_decided = {(r["first_token"], r["end_token"]) for r in sql(
+        app, "SELECT first_token, end_token FROM annotation WHERE document_id = %s AND token_decision = 'PRIVATE'",
+        (here,))}
+    assert app_decided == set(d.decisions)
