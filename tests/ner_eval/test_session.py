@@ -10,30 +10,8 @@ import pytest
 from ner_eval.annotator import Annotator, Shown, WindowView
 from ner_eval.corpus import CorpusDoc, GoldSpan
 from ner_eval.session import Project, ProjectEntities, _Doc, gold_token_ranges, run_session
-from psan.tool.merge import resolve
-from psan.tool.model import Category, CharSpan, Document
-from psan.tool.tokenize import tokenize
 from tests.ner_eval.conftest import REPO
-
-
-def _doc(text: str, ents: list[tuple[int, int, str]]) -> Document:
-    tokens, sentences = tokenize(text, "en")
-    doc = Document(text, tokens, sentences, [], "en")
-    doc.entities = resolve(doc, [CharSpan(s, e, t, Category.PERSON, "test") for s, e, t in ents])
-    return doc
-
-
-T1 = "Jan Novak met Eva in Paris. Jan Novak left."
-T2 = "Paris is big. Eva came. Bob came too."
-
-
-def _corpus() -> tuple[list[CorpusDoc], list[Document]]:
-    corpus = [
-        CorpusDoc("d1", "en", T1, [GoldSpan(0, 9, "PER"), GoldSpan(14, 17, "PER"), GoldSpan(28, 37, "PER")]),
-        CorpusDoc("d2", "en", T2, [GoldSpan(14, 17, "PER"), GoldSpan(24, 27, "PER")]),
-    ]
-    docs = [_doc(T1, [(0, 9, "PER"), (21, 26, "LOC")]), _doc(T2, [])]
-    return corpus, docs
+from tests.ner_eval.toy_corpus import T1, make_doc, toy_corpus
 
 
 def test_a_gold_span_outside_the_window_is_refused() -> None:
@@ -51,7 +29,7 @@ def test_the_session_hands_the_annotator_only_its_window(monkeypatch: pytest.Mon
     text = " ".join(f"Person{i} met someone at noon." for i in range(120))  # 720 tokens, 120 sentences
     gold = [GoldSpan(text.index(f"Person{i} "), text.index(f"Person{i} ") + len(f"Person{i}"), "PER")
             for i in range(120)]
-    doc = _doc(text, [(g.start, g.end, "PER") for g in gold[::2]])
+    doc = make_doc(text, [(g.start, g.end, "PER") for g in gold[::2]])
     seen: list[WindowView] = []
     original = Annotator.next_action
 
@@ -69,7 +47,7 @@ def test_the_session_hands_the_annotator_only_its_window(monkeypatch: pytest.Mon
 
 
 def test_thesis_session_counts_on_a_toy_corpus() -> None:
-    corpus, docs = _corpus()
+    corpus, docs = toy_corpus()
     res = run_session("toy", "thesis", corpus, docs)
     out = res.to_dict()
     assert out["final_recall"] == 1.0 and res.gold == 5 and res.docs == 2
@@ -86,7 +64,7 @@ def test_thesis_session_counts_on_a_toy_corpus() -> None:
 def test_entity_decision_decides_all_mentions() -> None:
     text = "Jan Novak came. Later Novak left. Mr Novak is tall."
     gold = [GoldSpan(0, 9, "PER"), GoldSpan(22, 27, "PER"), GoldSpan(37, 42, "PER")]
-    doc = _doc(text, [(0, 9, "PER"), (22, 27, "PER"), (37, 42, "PER")])
+    doc = make_doc(text, [(0, 9, "PER"), (22, 27, "PER"), (37, 42, "PER")])
     corpus = [CorpusDoc("d", "en", text, gold)]
     entities = ProjectEntities([doc])  # psan.tool.entities, as the app groups them
     assert len(entities.mentions[entities.at(0, gold_token_ranges(corpus[0], doc)[0])]) == 3
@@ -97,7 +75,7 @@ def test_entity_decision_decides_all_mentions() -> None:
 
 
 def test_unknown_lever_and_workflow_are_refused() -> None:
-    corpus, docs = _corpus()
+    corpus, docs = toy_corpus()
     with pytest.raises(ValueError, match="lever"):
         run_session("toy", "psan", corpus, docs, levers=["magic"])
     with pytest.raises(ValueError, match="workflow"):
@@ -105,7 +83,7 @@ def test_unknown_lever_and_workflow_are_refused() -> None:
 
 
 def test_view_shows_decisions_of_the_window() -> None:
-    corpus, docs = _corpus()
+    corpus, docs = toy_corpus()
     project = Project()
     project.add_ne_types(docs[0])
     d = _Doc(docs[0], corpus[0], [T1[t.start:t.end] for t in docs[0].tokens], gold_token_ranges(corpus[0], docs[0]))
@@ -141,7 +119,7 @@ def test_cli_refuses_a_missing_corpus() -> None:
 def test_accept_decides_a_window_with_one_key_when_every_suggestion_is_right() -> None:
     text = "Jan Novak met Eva Dvorak. Jan Novak left."
     gold = [GoldSpan(0, 9, "PER"), GoldSpan(14, 24, "PER"), GoldSpan(26, 35, "PER")]
-    doc = _doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 35, "PER")])  # PERSON: suggested private
+    doc = make_doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 35, "PER")])  # PERSON: suggested private
     corpus = [CorpusDoc("d", "en", text, gold)]
     res = run_session("toy", "psan", corpus, [doc], levers=["accept"])
     assert res.to_dict()["final_recall"] == 1.0
@@ -151,7 +129,7 @@ def test_accept_decides_a_window_with_one_key_when_every_suggestion_is_right() -
 def test_accept_fixes_wrong_suggestions_first() -> None:
     text = "Jan Novak met Eva Dvorak. Paris Hilton left."
     gold = [GoldSpan(0, 9, "PER"), GoldSpan(14, 24, "PER")]  # "Paris Hilton" is a hotel here: public
-    doc = _doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 38, "PER")])
+    doc = make_doc(text, [(0, 9, "PER"), (14, 24, "PER"), (26, 38, "PER")])
     res = run_session("toy", "psan", [CorpusDoc("d", "en", text, gold)], [doc], levers=["accept"])
     assert (res.by_token, res.by_accept) == (1, 1)
 
@@ -161,7 +139,7 @@ def test_uncertain_lever_opens_the_least_sure_span_first(monkeypatch: pytest.Mon
     text = " ".join(f"Known{i} met someone." for i in range(100)) + " Stranger came."
     known = [(text.index(f"Known{i} "), text.index(f"Known{i} ") + len(f"Known{i}")) for i in range(100)]
     stranger = (text.index("Stranger"), text.index("Stranger") + len("Stranger"))
-    doc = _doc(text, [(a, b, "PER") for a, b in known] + [(*stranger, "PER")])
+    doc = make_doc(text, [(a, b, "PER") for a, b in known] + [(*stranger, "PER")])
     corpus = CorpusDoc("u", "en", text, [GoldSpan(a, b, "PER") for a, b in [*known, stranger]])
     project = Project({"uncertain"})
     texts = [text[t.start:t.end] for t in doc.tokens]

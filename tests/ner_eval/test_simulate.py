@@ -3,36 +3,12 @@ from __future__ import annotations
 
 from ner_eval.corpus import CorpusDoc, GoldSpan
 from ner_eval.simulate import Session, simulate, with_plus
-from psan.tool.merge import resolve
-from psan.tool.model import Category, CharSpan, Document
 from psan.tool.tokenize import tokenize
-
-
-def _doc(text: str, ents: list[tuple[int, int, str]]) -> Document:
-    tokens, sentences = tokenize(text, "en")
-    doc = Document(text, tokens, sentences, [], "en")
-    doc.entities = resolve(doc, [CharSpan(s, e, t, Category.PERSON, "test") for s, e, t in ents])
-    return doc
-
-
-T1 = "Jan Novak met Eva in Paris. Jan Novak left."
-#     0   4     10  14  18 21    27  31   36
-T2 = "Paris is big. Eva came. Bob came too."
-#     0     6  9   14  18   24  28
-
-
-def _corpus() -> tuple[list[CorpusDoc], list[Document]]:
-    corpus = [
-        CorpusDoc("d1", "en", T1, [GoldSpan(0, 9, "PER"), GoldSpan(14, 17, "PER"), GoldSpan(28, 37, "PER")]),
-        CorpusDoc("d2", "en", T2, [GoldSpan(14, 17, "PER"), GoldSpan(24, 27, "PER")]),
-    ]
-    # the "NER" finds Jan Novak once, Paris (public) and nothing in d2
-    docs = [_doc(T1, [(0, 9, "PER"), (21, 26, "LOC")]), _doc(T2, [])]
-    return corpus, docs
+from tests.ner_eval.toy_corpus import T1, T2, make_doc, toy_corpus
 
 
 def test_reaches_full_recall_with_sensible_counts() -> None:
-    corpus, docs = _corpus()
+    corpus, docs = toy_corpus()
     res = simulate("toy", corpus, docs)
     assert res.recall == 1.0 and res.gold == 5 and res.docs == 2
     # d1: "Jan Novak" private by type (its -1 rule also decides the 2nd occurrence), "Paris" public
@@ -52,12 +28,12 @@ def test_mixed_sequences_are_decided_by_token() -> None:
     text = "Rose bought a rose. Rose smiled."
     #       0    5      12 14   20   25
     corpus = [CorpusDoc("r", "en", text, [GoldSpan(0, 4, "PER"), GoldSpan(20, 24, "PER")])]
-    docs = [_doc(text, [(0, 4, "PER"), (20, 24, "PER")])]
+    docs = [make_doc(text, [(0, 4, "PER"), (20, 24, "PER")])]
     sess = Session(corpus, docs)
     assert sess.verdict(("Rose",)) is True  # the lower-case "rose" is another token
     text2 = "Rose bought a Rose. Rose smiled."
     corpus2 = [CorpusDoc("r", "en", text2, [GoldSpan(0, 4, "PER"), GoldSpan(20, 24, "PER")])]
-    docs2 = [_doc(text2, [(0, 4, "PER"), (14, 18, "PER"), (20, 24, "PER")])]
+    docs2 = [make_doc(text2, [(0, 4, "PER"), (14, 18, "PER"), (20, 24, "PER")])]
     res = simulate("mixed", corpus2, docs2)
     assert res.recall == 1.0
     assert res.by_type == 0 and res.by_token == 3 and res.by_hand == 0
@@ -66,14 +42,14 @@ def test_mixed_sequences_are_decided_by_token() -> None:
 def test_lookup_rule_makes_later_occurrences_suspicious() -> None:
     text = "Eva is here. Later Eva and Eva."
     corpus = [CorpusDoc("e", "en", text, [GoldSpan(0, 3, "PER"), GoldSpan(19, 22, "PER"), GoldSpan(27, 30, "PER")])]
-    docs = [_doc(text, [])]
+    docs = [make_doc(text, [])]
     res = simulate("lookup", corpus, docs)
     # one hand mark; the lookup rule shows the other two, decided private by type in one decision
     assert res.recall == 1.0 and res.by_hand == 1 and res.by_type == 1 and res.decisions == 2
 
 
 def test_plus_variant_adds_plus_entities() -> None:
-    corpus, docs = _corpus()
+    corpus, docs = toy_corpus()
     plus_doc = with_plus(docs[0])
     types = [e.type for e in plus_doc.entities]
     assert types.count("PLUS") == 1  # the second "Jan Novak"
@@ -84,7 +60,7 @@ def test_plus_variant_adds_plus_entities() -> None:
 def test_precision_errors_cost_public_decisions() -> None:
     text = "The Board met. The Board agreed. Eva came."
     corpus = [CorpusDoc("b", "en", text, [GoldSpan(33, 36, "PER")])]
-    docs = [_doc(text, [(4, 9, "ORG"), (19, 24, "ORG"), (33, 36, "PER")])]
+    docs = [make_doc(text, [(4, 9, "ORG"), (19, 24, "ORG"), (33, 36, "PER")])]
     res = simulate("fp", corpus, docs)
     assert res.public_decisions == 1 and res.by_type == 2 and res.recall == 1.0
 
@@ -93,7 +69,7 @@ def test_entity_across_sentence_boundary_is_decided_by_token() -> None:
     """A WORD_TYPE rule never matches across sentences, so a by-type decision could never settle it."""
     text = "He met Al. Bo there. Al. Bo again."
     corpus = [CorpusDoc("s", "en", text, [GoldSpan(7, 13, "PER")])]
-    docs = [_doc(text, [(7, 13, "PER")])]
+    docs = [make_doc(text, [(7, 13, "PER")])]
     assert len(docs[0].sentences) > 1
     res = simulate("cross", corpus, docs)
     assert res.recall == 1.0 and res.by_token == 1 and res.by_type == 0 and res.rounds < 10
