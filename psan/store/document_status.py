@@ -47,6 +47,6 @@ SUSPICIOUS_SQL = ("a.token_decision IS NULL AND a.rule_level > p.private_thresho
 
 #: the status an annotated document (alias ``d``) should have: PRE_ANNOTATED while a span is open, else DONE
 STATUS_FROM_SPANS_SQL = (
-    "(CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p ON p.id = d.project_id "
+    "(CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p ON p.id = d.project_id "  # noqa: S608  # nosec B608
     "WHERE a.document_id = d.id AND " + SUSPICIOUS_SQL + ") "
-    "THEN 'PRE_ANNOTATED' ELSE 'DONE' END)::document_status")  # noqa: S608 - constants only
+    "THEN 'PRE_ANNOTATED' ELSE 'DONE' END)::document_status")
