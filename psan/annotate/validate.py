@@ -6,9 +6,10 @@ from typing import Any
 from flask_babel import gettext
 from werkzeug.exceptions import BadRequest
 
+from psan.web.ids import MAX_ID
+
 #: token indexes and ids the API accepts (PostgreSQL integer / sane bigint range)
 MAX_INT = 2**31 - 1
-MAX_ID = 2**63 - 1
 DECISIONS = ("PUBLIC", "PRIVATE")
 
 

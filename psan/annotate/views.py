@@ -8,7 +8,7 @@ from psan.access import admin, user
 from psan.annotate import bp
 from psan.annotate.messages import js_messages
 from psan.annotate.validate import MAX_INT
-from psan.labels.store import CATEGORIES
+from psan.store.labels import CATEGORIES
 from psan.store.windows import MAX_ADMIN_WINDOW
 
 

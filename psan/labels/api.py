@@ -9,9 +9,11 @@ from flask import jsonify, request
 from flask_login import current_user
 from werkzeug.exceptions import NotFound
 
+from psan import db
 from psan.access import user
-from psan.labels import bp, store, validate
-from psan.labels.projects import project_or_404
+from psan.labels import bp, validate
+from psan.store import labels as store_labels
+from psan.web.projects import project_or_404
 
 
 def _project_or_json_404(project_id: int):
@@ -27,7 +29,7 @@ def api_list(project_id: int):
     project, error = _project_or_json_404(project_id)
     if error:
         return error
-    return jsonify(labels=store.public_labels(project["id"]))
+    return jsonify(labels=store_labels.public_labels(db.get_conn(), project["id"]))
 
 
 @bp.route("/api/<int:project_id>", methods=["POST"])
@@ -44,8 +46,9 @@ def api_create(project_id: int):
     if name_error or category_error:
         return jsonify(error="; ".join(e for e in (name_error, category_error) if e)), 400
     try:
-        label_id = store.create_label(project["id"], name, category, None, current_user.id)
-    except store.LabelError as exc:
-        existing = next((r for r in store.public_labels(project["id"]) if r["name"] == name), None)
+        label_id = store_labels.create_label(db.get_conn(), project["id"], name, category, None, current_user.id)
+    except store_labels.LabelError as exc:
+        labels = store_labels.public_labels(db.get_conn(), project["id"])
+        existing = next((r for r in labels if r["name"] == name), None)
         return jsonify(error=str(exc), label=existing), 409
     return jsonify(id=label_id, name=name, category=category), 201

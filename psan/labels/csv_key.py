@@ -10,14 +10,17 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext
 
-from psan.labels import store, validate
-from psan.labels.csvio import csv_response, read_csv, sorted_errors
+from psan import db
+from psan.labels import validate
+from psan.store import labels as store_labels
+from psan.web.csvio import csv_response, read_csv, sorted_errors
 
 COLUMNS = ("name", "category", "replacement")
 
 
 def export_key(project: dict[str, Any]) -> Response:
-    rows = [(r["name"], r["category"], r["replacement"]) for r in store.list_labels(project["id"])]
+    labels = store_labels.list_labels(db.get_conn(), project["id"])
+    rows = [(r["name"], r["category"], r["replacement"]) for r in labels]
     return csv_response(f"labels-project-{project['id']}.csv", COLUMNS, rows)
 
 
@@ -44,5 +47,5 @@ def import_key(project: dict[str, Any], data: bytes, account_id: int) -> tuple[l
         return sorted_errors(errors), 0, 0
     if not rows:
         return [gettext("the file has a header but no labels")], 0, 0
-    created, changed = store.upsert_labels(project["id"], rows, account_id)
+    created, changed = store_labels.upsert_labels(db.get_conn(), project["id"], rows, account_id)
     return [], created, changed

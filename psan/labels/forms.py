@@ -8,7 +8,7 @@ from wtforms import SelectField, StringField, SubmitField
 from wtforms.validators import ValidationError
 
 from psan.labels import validate
-from psan.labels.store import CATEGORIES
+from psan.store.labels import CATEGORIES
 
 CATEGORY_CHOICES = [("", "—")] + [(c, c.title()) for c in CATEGORIES]
 

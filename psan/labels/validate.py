@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
-from psan.labels.csvio import has_control_chars
-from psan.labels.store import CATEGORIES, NAME_MAX, REPLACEMENT_MAX
 from psan.names import has_invisible_controls
+from psan.store.labels import CATEGORIES, NAME_MAX, REPLACEMENT_MAX
+from psan.web.csvio import has_control_chars
 
 
 def clean_name(value: object) -> tuple[str, str | None]:

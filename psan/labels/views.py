@@ -10,19 +10,21 @@ from flask_login import current_user
 
 from psan import db
 from psan.access import admin, user
-from psan.labels import bp, store
+from psan.labels import bp
 from psan.labels.csv_key import export_key, import_key
 from psan.labels.forms import DeleteForm, ImportForm, LabelForm, NewAdminLabelForm, NewLabelForm
-from psan.labels.projects import accessible_projects, chosen_project, project_or_404, reannotate, valid_id
+from psan.store import labels as store_labels
+from psan.web.ids import valid_id
+from psan.web.projects import accessible_projects, chosen_project, project_or_404, reannotate
 
 
 def _label_or_404(project_id: int, label_id: int) -> dict[str, Any]:
-    label = store.get_label(project_id, label_id) if valid_id(label_id) else None
+    label = store_labels.get_label(db.get_conn(), project_id, label_id) if valid_id(label_id) else None
     return label or abort(404)
 
 
 def _render_index(project: dict[str, Any], form: NewLabelForm):
-    labels = store.list_labels(project["id"])
+    labels = store_labels.list_labels(db.get_conn(), project["id"])
     if not current_user.is_admin:  # the pseudonymization key never reaches an annotator's browser
         labels = [{k: v for k, v in label.items() if k != "replacement"} for label in labels]
     return render_template("labels/index.html", project=project, projects=accessible_projects(),
@@ -47,9 +49,9 @@ def create(project_id: int):
     if form.validate_on_submit():
         replacement = form.replacement.data if isinstance(form, LabelForm) else None
         try:
-            store.create_label(project["id"], form.name.data.strip(), form.category.data or None,
+            store_labels.create_label(db.get_conn(), project["id"], form.name.data.strip(), form.category.data or None,
                                (replacement or "").strip() or None, current_user.id)
-        except store.LabelError as exc:
+        except store_labels.LabelError as exc:
             form.name.errors.append(str(exc))
         else:
             flash(gettext("Label %(name)s created.", name=form.name.data.strip()), "success")
@@ -68,9 +70,9 @@ def edit(project_id: int, label_id: int):
                       "replacement": label["replacement"] or ""})
     if form.validate_on_submit():
         try:
-            store.update_label(project["id"], label["id"], form.name.data.strip(), form.category.data or None,
-                               (form.replacement.data or "").strip() or None)
-        except store.LabelError as exc:
+            store_labels.update_label(db.get_conn(), project["id"], label["id"], form.name.data.strip(),
+                                      form.category.data or None, (form.replacement.data or "").strip() or None)
+        except store_labels.LabelError as exc:
             form.name.errors.append(str(exc))
             db.mark_rollback()
         else:
@@ -89,7 +91,7 @@ def delete(project_id: int, label_id: int):
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
-        store.delete_label(project["id"], label["id"])
+        store_labels.delete_label(db.get_conn(), project["id"], label["id"])
         if label["rule_count"] or label["annotation_count"]:
             reannotate(project["id"])
         flash(gettext("Label %(name)s deleted.", name=label["name"]), "success")

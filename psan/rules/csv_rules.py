@@ -27,13 +27,14 @@ from flask import Response
 from flask_babel import gettext
 
 from psan import db
-from psan.labels import store as label_store
 from psan.labels import validate
-from psan.labels.csvio import csv_response, has_control_chars, read_csv, sorted_errors
-from psan.rules import store
 from psan.rules.filters import RULE_TYPES, RuleFilter
+from psan.store import accounts as store_accounts
+from psan.store import labels as store_labels
+from psan.store import rule_admin
 from psan.tool.rules import SEQUENCE_KINDS, split_condition
 from psan.tool.tokenize import tokenize
+from psan.web.csvio import csv_response, has_control_chars, read_csv, sorted_errors
 
 REQUIRED = ("type", "condition", "decision", "label", "author")
 OPTIONAL = ("confidence", "case_sensitive")
@@ -42,8 +43,9 @@ BOOLEANS = {"": True, "true": True, "1": True, "yes": True, "false": False, "0":
 
 
 def export_rules(project: dict[str, Any], rule_filter: RuleFilter) -> Response:
-    rows = [(r["type"], r["condition"], store.decision_of(r["confidence"]), r["label_name"], r["author_email"],
-             r["confidence"], r["case_sensitive"]) for r in store.list_rules(project["id"], rule_filter)]
+    rules = rule_admin.list_rules(db.get_conn(), project["id"], rule_filter)
+    rows = [(r["type"], r["condition"], rule_admin.decision_of(r["confidence"]), r["label_name"], r["author_email"],
+             r["confidence"], r["case_sensitive"]) for r in rules]
     return csv_response(f"rules-project-{project['id']}.csv", REQUIRED + OPTIONAL, rows)
 
 
@@ -79,7 +81,7 @@ class _Row:
 
 def _confidence(cells: dict[str, str], problems: list[str]) -> float | None:
     decision = cells["decision"].strip().upper()
-    if decision and decision not in store.DECISION_CONFIDENCE:
+    if decision and decision not in rule_admin.DECISION_CONFIDENCE:
         problems.append(gettext("decision %(value)s is not PUBLIC, PRIVATE or SUSPICIOUS",
                                 value=repr(cells["decision"].strip()[:30])))
         return None
@@ -88,15 +90,15 @@ def _confidence(cells: dict[str, str], problems: list[str]) -> float | None:
         if not decision:
             problems.append(gettext("decision is empty"))
             return None
-        return store.DECISION_CONFIDENCE[decision]
+        return rule_admin.DECISION_CONFIDENCE[decision]
     try:
         value = float(raw)
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or abs(value) > store.CONFIDENCE_LIMIT:
+    if not math.isfinite(value) or abs(value) > rule_admin.CONFIDENCE_LIMIT:
         problems.append(gettext("confidence %(value)s is not a number between -1000 and 1000", value=repr(raw[:30])))
         return None
-    if decision and store.decision_of(value) != decision:
+    if decision and rule_admin.decision_of(value) != decision:
         problems.append(gettext("confidence %(value)s contradicts decision %(decision)s", value=raw, decision=decision))
         return None
     return value
@@ -137,7 +139,8 @@ def import_rules(project: dict[str, Any], data: bytes, account_id: int, create_l
     """Validate every line, then upsert all rules or none."""
     parsed = read_csv(data, REQUIRED, OPTIONAL)
     result = ImportResult(errors=list(parsed.errors))
-    labels = label_store.label_ids_by_name(project["id"])
+    conn = db.get_conn()
+    labels = store_labels.label_ids_by_name(conn, project["id"])
     rows: list[_Row] = []
     seen: dict[tuple[str, str, bool], int] = {}
     for csv_row in parsed.rows:
@@ -159,13 +162,12 @@ def import_rules(project: dict[str, Any], data: bytes, account_id: int, create_l
         result.errors = sorted_errors(result.errors)
         return result
     for name in sorted({r.label for r in rows if r.label and r.label not in labels}):
-        labels[name] = label_store.create_label(project["id"], name, None, None, account_id)
+        labels[name] = store_labels.create_label(conn, project["id"], name, None, None, account_id)
         result.labels_created += 1
     emails = sorted({r.author for r in rows if r.author})
-    accounts = {r["email"]: r["id"] for r in db.query("SELECT id, email FROM account WHERE email = ANY(%s)",
-                                                        (emails,))} if emails else {}
+    accounts = store_accounts.ids_by_email(conn, emails)
     result.unknown_authors = sum(1 for r in rows if r.author and r.author not in accounts)
-    result.created, result.updated = store.upsert_rules(project["id"], [
+    result.created, result.updated = rule_admin.upsert_rules(conn, project["id"], [
         (r.type, r.condition, r.case_sensitive, r.confidence, labels[r.label] if r.label else None,
          accounts.get(r.author, account_id)) for r in rows])
     result.unchanged = len(rows) - result.created - result.updated

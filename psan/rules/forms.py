@@ -9,7 +9,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, FloatField, SubmitField
 from wtforms.validators import InputRequired, ValidationError
 
-from psan.rules.store import CONFIDENCE_LIMIT
+from psan.store.rule_admin import CONFIDENCE_LIMIT
 
 
 def _finite(form, field) -> None:

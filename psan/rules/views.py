@@ -6,7 +6,6 @@ re-annotation of the project.  The confidence form also answers JSON for ``psan/
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -14,12 +13,14 @@ from flask_login import current_user
 
 from psan import db
 from psan.access import admin
-from psan.labels import store as label_store
-from psan.labels.projects import accessible_projects, chosen_project, project_or_404, reannotate, valid_id
-from psan.rules import bp, store
+from psan.rules import bp
 from psan.rules.csv_rules import export_rules, import_rules
 from psan.rules.filters import RULE_TYPES, RuleFilter
 from psan.rules.forms import ConfidenceForm, DeleteForm, ImportForm
+from psan.store import labels as store_labels
+from psan.store import rule_admin
+from psan.web.ids import valid_id
+from psan.web.projects import accessible_projects, chosen_project, project_or_404, reannotate
 
 
 def _page(args: Mapping[str, str]) -> int:
@@ -46,16 +47,18 @@ def _rule_id_or_404(rule_id: int) -> int:
 def index():
     project = chosen_project(request.args.get("project"))
     rule_filter = RuleFilter.parse(request.args, project["id"])
-    total = store.count_rules(project["id"], rule_filter)
-    pages = max(1, -(-total // store.PAGE_SIZE))
+    conn = db.get_conn()
+    total = rule_admin.count_rules(conn, project["id"], rule_filter)
+    pages = max(1, -(-total // rule_admin.PAGE_SIZE))
     page = min(_page(request.args), pages)
-    rules = store.list_rules(project["id"], rule_filter, page)
+    rules = rule_admin.list_rules(conn, project["id"], rule_filter, page)
     for rule in rules:
-        rule["decision"] = store.decision_of(rule["confidence"])
+        rule["decision"] = rule_admin.decision_of(rule["confidence"])
     return render_template(
         "rules/index.html", project=project, projects=accessible_projects(), rules=rules, total=total,
-        page=page, pages=pages, page_size=store.PAGE_SIZE, rule_filter=rule_filter, filter_args=rule_filter.args(),
-        rule_types=RULE_TYPES, labels=label_store.public_labels(project["id"]), authors=store.authors(project["id"]),
+        page=page, pages=pages, page_size=rule_admin.PAGE_SIZE, rule_filter=rule_filter,
+        filter_args=rule_filter.args(), rule_types=RULE_TYPES, labels=store_labels.public_labels(conn, project["id"]),
+        authors=rule_admin.authors(conn, project["id"]),
         confidence_form=ConfidenceForm(), delete_form=DeleteForm())
 
 
@@ -70,7 +73,8 @@ def confidence(project_id: int, rule_id: int):
             return jsonify(error=message), 400
         flash(message, "danger")
         return _back(project["id"], request.form)
-    changed = store.set_confidence(project["id"], _rule_id_or_404(rule_id), form.confidence.data, current_user.id)
+    changed = rule_admin.set_confidence(db.get_conn(), project["id"], _rule_id_or_404(rule_id), form.confidence.data,
+                                   current_user.id)
     if changed is None:
         abort(404)
     reannotate(project["id"])
@@ -86,7 +90,7 @@ def delete(project_id: int, rule_id: int):
     project = project_or_404(project_id)
     if not DeleteForm().validate_on_submit():
         abort(400)
-    if not store.delete_rule(project["id"], _rule_id_or_404(rule_id), current_user.id):
+    if not rule_admin.delete_rule(db.get_conn(), project["id"], _rule_id_or_404(rule_id), current_user.id):
         abort(404)
     reannotate(project["id"])
     flash(gettext("Rule deleted."), "success")
@@ -104,14 +108,15 @@ def delete_filtered(project_id: int):
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
-        count = store.delete_filtered(project["id"], rule_filter, current_user.id)
+        count = rule_admin.delete_selected(db.get_conn(), project["id"], rule_filter, current_user.id,
+                                           rule_filter.args())
         if count:
             reannotate(project["id"])
         flash(gettext("%(count)s rules deleted.", count=count), "success")
         return redirect(url_for("rules.index", project=project["id"], **rule_filter.args()))
+    count = rule_admin.count_rules(db.get_conn(), project["id"], rule_filter)
     return render_template("rules/delete_filtered.html", project=project, rule_filter=rule_filter,
-                           filter_args=rule_filter.args(), count=store.count_rules(project["id"], rule_filter),
-                           form=form)
+                           filter_args=rule_filter.args(), count=count, form=form)
 
 
 @bp.route("/<int:project_id>/export.csv")
@@ -131,7 +136,8 @@ def import_csv(project_id: int):
         result = import_rules(project, form.file.data.read(), current_user.id, bool(form.create_labels.data))
         errors = result.errors
         if not errors:
-            _log_import(project["id"], result.__dict__)
+            rule_admin.log_import(db.get_conn(), project["id"], current_user.id,
+                             {k: v for k, v in result.__dict__.items() if k != "errors"})
             reannotate(project["id"])
             message = gettext("Imported rules: %(created)s created, %(updated)s updated, %(unchanged)s unchanged.",
                               created=result.created, updated=result.updated, unchanged=result.unchanged)
@@ -146,8 +152,3 @@ def import_csv(project_id: int):
         db.mark_rollback()
     return render_template("rules/import.html", project=project, form=form, errors=errors)
 
-
-def _log_import(project_id: int, counts: dict[str, Any]) -> None:
-    import json
-    db.execute("INSERT INTO decision_log (project_id, account_id, action, detail) VALUES (%s, %s, 'rule_import', %s)",
-               (project_id, current_user.id, json.dumps({k: v for k, v in counts.items() if k != "errors"})))

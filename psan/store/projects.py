@@ -96,3 +96,37 @@ def can_annotate(account_id: int, is_admin: bool, project_id: int, conn=None) ->
         return True
     return db.query_one("SELECT 1 FROM project_member WHERE project_id = %s AND account_id = %s",
                         (project_id, account_id), conn) is not None
+
+
+def accessible_projects(conn, account_id: int, is_admin: bool) -> list[dict[str, Any]]:
+    """Projects the account may use (admins: all; annotators: their memberships), the default first."""
+    if is_admin:
+        return db.query("SELECT id, name, is_default FROM project ORDER BY is_default DESC, name, id", None, conn)
+    return db.query("SELECT p.id, p.name, p.is_default FROM project p "
+                    "JOIN project_member m ON m.project_id = p.id AND m.account_id = %s "
+                    "ORDER BY p.is_default DESC, p.name, p.id", (account_id,), conn)
+
+
+def accessible_project(conn, project_id: int, account_id: int, is_admin: bool) -> dict[str, Any] | None:
+    """The project's id, name and is_default if the account may use it, else None (as if missing)."""
+    if is_admin:
+        return db.query_one("SELECT id, name, is_default FROM project WHERE id = %s", (project_id,), conn)
+    return db.query_one("SELECT p.id, p.name, p.is_default FROM project p JOIN project_member m "
+                        "ON m.project_id = p.id AND m.account_id = %s WHERE p.id = %s", (account_id, project_id), conn)
+
+
+def default_project_id(conn) -> int | None:
+    """The default project (or the oldest one when none is marked default); None without projects."""
+    row = db.query_one("SELECT id FROM project ORDER BY is_default DESC, id LIMIT 1", None, conn)
+    return row["id"] if row else None
+
+
+def set_undecided_output(conn, project_id: int, policy: str) -> None:
+    """What downloads do with undecided spans: ``mask`` or ``keep`` (the caller checks the value)."""
+    db.execute("UPDATE project SET undecided_output = %s WHERE id = %s", (policy, project_id), conn)
+
+
+def qa_sample(conn, project_id: int, sample_id: int) -> dict[str, Any] | None:
+    """The QA sample (id, project_id) if it belongs to the project, else None."""
+    return db.query_one("SELECT id, project_id FROM qa_sample WHERE id = %s AND project_id = %s",
+                        (sample_id, project_id), conn)

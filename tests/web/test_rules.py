@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from psan.labels.csvio import escape_cell, unescape_cell
+from psan.web.csvio import escape_cell, unescape_cell
 from tests.conftest import csrf_token, make_account
 from tests.web.helpers import (  # noqa: F401
     account_id,

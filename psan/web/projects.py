@@ -13,25 +13,12 @@ from flask import abort, current_app
 from flask_login import current_user
 
 from psan import db
-
-MAX_ID = 2**63 - 1  # bigint: larger ids would make PostgreSQL raise instead of returning nothing
-
-
-def valid_id(value: Any) -> int | None:
-    """``value`` as a database id, or None when it is not a positive bigint."""
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number <= MAX_ID else None
+from psan.store import projects as store_projects
+from psan.web.ids import valid_id
 
 
 def accessible_projects() -> list[dict[str, Any]]:
-    if current_user.is_admin:
-        return db.query("SELECT id, name, is_default FROM project ORDER BY is_default DESC, name, id")
-    return db.query("SELECT p.id, p.name, p.is_default FROM project p "
-                    "JOIN project_member m ON m.project_id = p.id AND m.account_id = %s "
-                    "ORDER BY p.is_default DESC, p.name, p.id", (current_user.id,))
+    return store_projects.accessible_projects(db.get_conn(), current_user.id, current_user.is_admin)
 
 
 def project_or_404(project_id: Any) -> dict[str, Any]:
@@ -39,11 +26,7 @@ def project_or_404(project_id: Any) -> dict[str, Any]:
     pid = valid_id(project_id)
     if pid is None:
         abort(404)
-    if current_user.is_admin:
-        row = db.query_one("SELECT id, name, is_default FROM project WHERE id = %s", (pid,))
-    else:
-        row = db.query_one("SELECT p.id, p.name, p.is_default FROM project p JOIN project_member m "
-                           "ON m.project_id = p.id AND m.account_id = %s WHERE p.id = %s", (current_user.id, pid))
+    row = store_projects.accessible_project(db.get_conn(), pid, current_user.id, current_user.is_admin)
     if row is None:
         abort(404)
     return row
