@@ -14,6 +14,7 @@ from flask_login import LoginManager, UserMixin
 from psan import db
 from psan.names import clean_name
 from psan.passwords import hash_password
+from psan.store import accounts as store_accounts
 
 
 class Role(enum.StrEnum):
@@ -61,35 +62,30 @@ def password_fingerprint(password_hash: str | None) -> str:
     return hashlib.sha256((password_hash or "").encode()).hexdigest()[:16]
 
 
-SELECT_SQL = "SELECT id, email, name, role, window_size, active, password_hash, session_version FROM account"
-
-
-INSERT_SQL = ("INSERT INTO account (email, name, role, password_hash, window_size) "
-              "VALUES (%s, %s, %s, %s, %s) RETURNING id, email, name, role, window_size, active, password_hash, "
-              "session_version")
-
-
 def normalize_email(email: str) -> str:
     return email.strip().lower()
 
 
+def _conn(conn):
+    return conn or db.get_conn()
+
+
 def get(account_id: int, conn=None) -> Account | None:
-    row = db.query_one(SELECT_SQL + " WHERE id = %s", (account_id,), conn)
+    row = store_accounts.get(_conn(conn), account_id)
     return Account.from_row(row) if row else None
 
 
 def get_by_email(email: str, conn=None) -> Account | None:
-    row = db.query_one(SELECT_SQL + " WHERE email = %s", (normalize_email(email),), conn)
+    row = store_accounts.get_by_email(_conn(conn), normalize_email(email))
     return Account.from_row(row) if row else None
 
 
 def list_all(conn=None) -> list[Account]:
-    rows = db.query(SELECT_SQL + " ORDER BY lower(name), email", None, conn)
-    return [Account.from_row(r) for r in rows]
+    return [Account.from_row(r) for r in store_accounts.list_all(_conn(conn))]
 
 
 def count(conn=None) -> int:
-    return db.query_one("SELECT count(*) AS n FROM account", None, conn)["n"]
+    return store_accounts.count(_conn(conn))
 
 
 def create(email: str, name: str, role: Role, password: str | None, window_size: int | None = None,
@@ -97,61 +93,51 @@ def create(email: str, name: str, role: Role, password: str | None, window_size:
     """Create an account; a ``None`` password leaves it without one until the invitation link is used."""
     window = window_size or current_app.config["DEFAULT_WINDOW_SIZE"]
     try:
-        row = db.query_one(
-            INSERT_SQL,
-            (normalize_email(email), clean_name(name), role.value, hash_password(password) if password else None,
-             window),
-            conn,
-        )
+        row = store_accounts.insert(_conn(conn), normalize_email(email), clean_name(name), role.value,
+                                    hash_password(password) if password else None, window)
     except psycopg2.errors.UniqueViolation as exc:
         raise AccountError(lazy_gettext("An account with this e-mail already exists.")) from exc
     return Account.from_row(row)
 
 
 def set_password(account_id: int, password: str, conn=None) -> None:
-    db.execute("UPDATE account SET password_hash = %s WHERE id = %s", (hash_password(password), account_id), conn)
+    store_accounts.set_password_hash(_conn(conn), account_id, hash_password(password))
 
 
-def _lock_active_admins(conn=None) -> list[int]:
-    """Lock the active admins' rows so two concurrent demotions cannot both pass the last-admin check."""
-    rows = db.query("SELECT id FROM account WHERE role = 'ADMIN' AND active ORDER BY id FOR UPDATE", None, conn)
-    return [r["id"] for r in rows]
-
-
-def _ensure_not_last_admin(account_id: int, conn=None) -> None:
-    admins = _lock_active_admins(conn)
+def _ensure_not_last_admin(account_id: int, conn) -> None:
+    admins = store_accounts.lock_active_admins(conn)
     if admins == [account_id]:
         raise AccountError(lazy_gettext("This is the last active admin: create or activate another admin first."))
 
 
 def update(account_id: int, *, name: str, role: Role, window_size: int, active: bool, conn=None) -> None:
+    conn = _conn(conn)
     current = get(account_id, conn)
     if current is None:
         raise AccountError(lazy_gettext("No such account."))
     if current.is_admin and current.active and (role is not Role.ADMIN or not active):
         _ensure_not_last_admin(account_id, conn)
-    # deactivation ends every session for good: reactivating the account does not revive them
-    db.execute("UPDATE account SET name = %s, role = %s, window_size = %s, active = %s, "
-               "session_version = session_version + CASE WHEN active AND NOT %s THEN 1 ELSE 0 END WHERE id = %s",
-               (clean_name(name), role.value, window_size, active, active, account_id), conn)
+    store_accounts.update(conn, account_id, name=clean_name(name), role=role.value, window_size=window_size,
+                          active=active)
 
 
 def delete(account_id: int, conn=None) -> None:
+    conn = _conn(conn)
     current = get(account_id, conn)
     if current is None:
         raise AccountError(lazy_gettext("No such account."))
     if current.is_admin and current.active:
         _ensure_not_last_admin(account_id, conn)
-    db.execute("DELETE FROM account WHERE id = %s", (account_id,), conn)
+    store_accounts.delete(conn, account_id)
 
 
 def end_sessions(account_id: int, conn=None) -> None:
     """Invalidate every session and remember cookie of the account (server-side logout)."""
-    db.execute("UPDATE account SET session_version = session_version + 1 WHERE id = %s", (account_id,), conn)
+    store_accounts.bump_session_version(_conn(conn), account_id)
 
 
 def record_login(account_id: int) -> None:
-    db.execute("UPDATE account SET last_login_at = now() WHERE id = %s", (account_id,))
+    store_accounts.record_login(db.get_conn(), account_id)
 
 
 login_manager = LoginManager()

@@ -13,6 +13,7 @@ from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from psan import accounts, db
+from psan.store import instance_settings
 
 RESET_SALT = "psan.password-reset"
 REGISTRATION_SALT = "psan.first-admin"
@@ -47,15 +48,13 @@ def account_for_reset_token(token: str, max_age: int | None = None) -> accounts.
 
 def registration_token(conn=None) -> str | None:
     """The first-admin registration token, or ``None`` once an account exists."""
+    conn = conn or db.get_conn()
     if accounts.count(conn) > 0:
         return None
-    row = db.query_one("SELECT value FROM instance_setting WHERE key = %s", (REGISTRATION_KEY,), conn)
-    if row is None:
-        nonce = secrets.token_urlsafe(16)
-        db.execute("INSERT INTO instance_setting (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING",
-                   (REGISTRATION_KEY, nonce), conn)
-        row = db.query_one("SELECT value FROM instance_setting WHERE key = %s", (REGISTRATION_KEY,), conn)
-    return _serializer(REGISTRATION_SALT).dumps({"n": row["value"]})
+    nonce = instance_settings.get(conn, REGISTRATION_KEY)
+    if nonce is None:
+        nonce = instance_settings.add(conn, REGISTRATION_KEY, secrets.token_urlsafe(16))
+    return _serializer(REGISTRATION_SALT).dumps({"n": nonce})
 
 
 def check_registration_token(token: str, conn=None) -> None:
@@ -67,11 +66,12 @@ def check_registration_token(token: str, conn=None) -> None:
                            "registration-link`.") from exc
     except BadSignature as exc:
         raise InvalidToken("This registration link is invalid.") from exc
+    conn = conn or db.get_conn()
     # lock the row so that two simultaneous registrations cannot both create an admin
-    row = db.query_one("SELECT value FROM instance_setting WHERE key = %s FOR UPDATE", (REGISTRATION_KEY,), conn)
-    if row is None or not secrets.compare_digest(row["value"], str(data.get("n", ""))) or accounts.count(conn) > 0:
+    nonce = instance_settings.get(conn, REGISTRATION_KEY, lock=True)
+    if nonce is None or not secrets.compare_digest(nonce, str(data.get("n", ""))) or accounts.count(conn) > 0:
         raise InvalidToken("This registration link has already been used.")
 
 
 def consume_registration(conn=None) -> None:
-    db.execute("DELETE FROM instance_setting WHERE key = %s", (REGISTRATION_KEY,), conn)
+    instance_settings.delete(conn or db.get_conn(), REGISTRATION_KEY)

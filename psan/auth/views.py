@@ -1,7 +1,6 @@
 """Account views.  Error messages never reveal whether an e-mail address has an account."""
 from __future__ import annotations
 
-import logging
 from urllib.parse import urlsplit
 
 from flask import current_app, flash, redirect, render_template, request, session, url_for
@@ -12,10 +11,9 @@ from psan import accounts, mail, tokens
 from psan.access import public, user
 from psan.auth import bp
 from psan.auth.forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, NewPasswordForm, RegisterAdminForm
+from psan.auth.reset_links import send_reset_link
 from psan.extensions import limiter
 from psan.passwords import needs_rehash, verify_password
-
-log = logging.getLogger(__name__)
 
 LOGIN_FAILED = lazy_gettext("Invalid e-mail or password.")
 
@@ -123,28 +121,6 @@ def forgot_password():
         flash(gettext("If an active account uses this address, a reset link is on its way."), "info")
         return redirect(url_for("auth.login"))
     return render_template("auth/forgot.html", form=form, mail_configured=mail.is_configured())
-
-
-def reset_link(account: accounts.Account) -> str:
-    return current_app.config["SERVER_URL"].rstrip("/") + url_for("auth.reset_password",
-                                                                  token=tokens.make_reset_token(account))
-
-
-def send_reset_link(account: accounts.Account, subject: str = "psan: set your password") -> bool:
-    """E-mail a reset/invitation link; returns False when mail is not configured or fails."""
-    link = reset_link(account)
-    minutes = current_app.config["PASSWORD_RESET_MAX_AGE"] // 60
-    body = (f"Hello {account.name or account.email},\n\nopen this link to set your psan password "
-            f"(valid for {minutes} minutes, usable once):\n\n{link}\n\n"
-            "If you did not ask for it, ignore this message.\n")
-    try:
-        mail.send(account.email, subject, body)
-        return True
-    except mail.MailNotConfigured:
-        log.warning("password reset requested for account %s but SMTP is not configured", account.id)
-    except OSError:
-        log.exception("could not send the reset e-mail for account %s", account.id)
-    return False
 
 
 @bp.route("/reset/<token>", methods=["GET", "POST"])

@@ -7,7 +7,7 @@ from flask_login import current_user
 
 from psan import accounts, db
 from psan.access import admin
-from psan.auth.views import reset_link, send_reset_link
+from psan.auth.reset_links import reset_link, send_reset_link
 from psan.users import bp
 from psan.users.forms import AccountForm, DeleteForm, NewAccountForm
 
