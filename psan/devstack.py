@@ -108,7 +108,8 @@ def install_stop_handlers() -> None:
 
 def start_postgres(stack: contextlib.ExitStack) -> str:
     import pgserver
-    import psycopg2
+
+    from psan.store.server import ensure_database
     data = INSTANCE / "pgdata"
     data.mkdir(parents=True, exist_ok=True)
     for message in devstack_pids.prune_postgres_handles(data):
@@ -122,14 +123,7 @@ def start_postgres(stack: contextlib.ExitStack) -> str:
                 raise
             print("embedded PostgreSQL is still starting (recovering?); waiting", flush=True)
     stack.callback(server.cleanup)
-    admin_url = server.get_uri()
-    conn = psycopg2.connect(admin_url)
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute("SELECT 1 FROM pg_database WHERE datname = 'psan'")
-        if cur.fetchone() is None:
-            cur.execute("CREATE DATABASE psan")
-    conn.close()
+    ensure_database(server.get_uri(), "psan")
     print(f"embedded PostgreSQL running in {_shown(data)}")
     return server.get_uri("psan")
 

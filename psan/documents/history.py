@@ -2,11 +2,10 @@
 
 Why admin only, ``no-store`` and an attachment: the export joins the log with the document text
 (the span an annotator decided is usually a name), so it is personal data like the
-pseudonymization key.  The log itself holds no text (see :mod:`psan.store.decisions`); the span
-text is cut out of the document through the token table at export time, so it disappears with
-the document, and so do the log rows (foreign key cascade).
+pseudonymization key.  The span text is cut out of the document at export time
+(:mod:`psan.store.document_history`), so it disappears with the document.
 
-CSV cells are made injection-safe by :func:`psan.labels.csvio.csv_response` (``= + - @`` …
+CSV cells are made injection-safe by :func:`psan.web.csvio.csv_response` (``= + - @`` …
 prefixed with ``'``).  Times are ISO 8601 in UTC.
 """
 from __future__ import annotations
@@ -19,29 +18,16 @@ from flask import Response, abort
 
 from psan import db
 from psan.access import admin
-from psan.annotate.validate import MAX_ID
 from psan.documents import bp
 from psan.downloads import mark_private
-from psan.labels.csvio import csv_response
+from psan.store import document_history as store_history
+from psan.store import documents as store_documents
+from psan.web.csvio import csv_response
+from psan.web.ids import MAX_ID
 
 #: CSV columns, in order (the JSON entries use the same keys)
 COLUMNS = ("time", "author_name", "author_email", "action", "decision", "label", "first_token", "end_token",
            "text", "rule_id", "rule_type", "rule_condition", "rule_confidence", "detail")
-
-# The span text: from the start of the first token to the end of the last one (end_token is exclusive).
-_HISTORY_SQL = (
-    "SELECT l.id, l.created_at, acc.name AS author_name, acc.email AS author_email, l.action, "
-    "l.decision::text AS decision, l.label_name, l.first_token, l.end_token, l.rule_id, l.detail, "
-    "r.type::text AS rule_type, r.condition AS rule_condition, r.confidence AS rule_confidence, "
-    "CASE WHEN t1.start_char IS NOT NULL AND t2.end_char IS NOT NULL AND t2.end_char >= t1.start_char "
-    "THEN substr(d.text, t1.start_char + 1, t2.end_char - t1.start_char) END AS text "
-    "FROM decision_log l JOIN document d ON d.id = l.document_id "
-    "LEFT JOIN account acc ON acc.id = l.account_id "
-    "LEFT JOIN rule r ON r.id = l.rule_id "
-    "LEFT JOIN token t1 ON t1.document_id = l.document_id AND t1.idx = l.first_token "
-    "LEFT JOIN token t2 ON t2.document_id = l.document_id AND t2.idx = l.end_token - 1 "
-    "WHERE l.document_id = %s ORDER BY l.created_at, l.id")
-
 
 def _utc(value: datetime | None) -> str | None:
     if value is None:
@@ -52,14 +38,13 @@ def _utc(value: datetime | None) -> str | None:
 def _document_or_404(document_id: int) -> dict[str, Any]:
     if document_id > MAX_ID:
         abort(404)
-    return db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name FROM document d "
-                        "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,)) or abort(404)
+    return store_documents.document_with_project(db.get_conn(), document_id) or abort(404)
 
 
 def document_history(conn, document_id: int) -> list[dict[str, Any]]:
     """The document's decision log, oldest first, as plain JSON-ready entries (keys: :data:`COLUMNS`)."""
     entries = []
-    for r in db.query(_HISTORY_SQL, (document_id,), conn):
+    for r in store_history.history_rows(conn, document_id):
         entries.append({
             "time": _utc(r["created_at"]), "author_name": r["author_name"], "author_email": r["author_email"],
             "action": r["action"], "decision": r["decision"], "label": r["label_name"],

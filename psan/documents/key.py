@@ -15,6 +15,7 @@ from psan import db
 from psan.access import admin
 from psan.documents import bp
 from psan.downloads import private_download
+from psan.store import documents as store_documents
 from psan.store import output as store_output
 from psan.store import projects as store_projects
 from psan.tool.keyfile import KeyFileError, key_csv, key_json, parse_key, restore_output
@@ -58,8 +59,7 @@ def project_key_csv(project_id: int) -> Response:
 @admin
 def document_key_json(document_id: int) -> Response:
     """Key of one document, fitting its ``download/pseudonymize`` output."""
-    row = db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name FROM document d "
-                       "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,)) or abort(404)
+    row = store_documents.document_with_project(db.get_conn(), document_id) or abort(404)
     got = store_output.pseudonymized_document(db.get_conn(), document_id)
     if got is None:
         abort(409, gettext("The document is not recognized yet."))

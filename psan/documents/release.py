@@ -36,7 +36,7 @@ def set_undecided(project_id: int):
     policy = request.form.get("policy", "")
     if policy not in store_output.UNDECIDED_POLICIES:
         abort(400, gettext("The policy must be mask or keep."))
-    db.execute("UPDATE project SET undecided_output = %s WHERE id = %s", (policy, project_id))
+    store_projects.set_undecided_output(db.get_conn(), project_id, policy)
     if policy == "keep":
         flash(gettext("Undecided spans are now KEPT AS PUBLIC in every download of this project."), "warning")
     else:
@@ -81,8 +81,7 @@ def qa_draw(project_id: int):
 
 
 def _sample_or_404(project_id: int, sample_id: int) -> dict:
-    return db.query_one("SELECT id, project_id FROM qa_sample WHERE id = %s AND project_id = %s",
-                        (sample_id, project_id)) or abort(404)
+    return store_projects.qa_sample(db.get_conn(), project_id, sample_id) or abort(404)
 
 
 @bp.route("/project/<int:project_id>/qa/<int:sample_id>", methods=["GET", "POST"])

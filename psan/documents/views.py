@@ -23,10 +23,13 @@ from psan.store import output as store_output
 from psan.store import processing as store_processing
 from psan.store import projects as store_projects
 from psan.store import release as store_release
+from psan.store.document_status import ANNOTATABLE, BUSY, DocumentStatus
 from psan.store.pipelines import lacks_ner
 from psan.tool.language import detect_language
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
+#: a language change recognizes these again (unless people decided spans); a running worker is left alone
+RECOGNIZABLE = (DocumentStatus.NEW, *ANNOTATABLE, DocumentStatus.FAILED)
 
 
 def _project_or_404(raw: object) -> dict:
@@ -38,13 +41,12 @@ def _project_or_404(raw: object) -> dict:
 
 
 def _default_project_id() -> int:
-    row = db.query_one("SELECT id FROM project ORDER BY is_default DESC, id LIMIT 1")
-    return row["id"] if row else abort(404)
+    project_id = store_projects.default_project_id(db.get_conn())
+    return project_id if project_id is not None else abort(404)
 
 
 def _document_or_404(document_id: int) -> dict:
-    return db.query_one("SELECT id, project_id, name, language, status::text AS status, text, tagged_xml "
-                        "FROM document WHERE id = %s", (document_id,)) or abort(404)
+    return store_documents.get_document(db.get_conn(), document_id) or abort(404)
 
 
 def _enqueue(document_ids: list[int]) -> None:
@@ -97,7 +99,7 @@ def status():
     rows = _documents(project["id"])
     return jsonify(documents=[{"id": r["id"], "name": r["name"], "status": r["status"], "status_word": r["status_word"],
                                "status_name": r["status_word"],
-                               "retryable": r["retryable"], "busy": r["status"] in ("NEW", "PROCESSING", "RECOGNIZED"),
+                               "retryable": r["retryable"], "busy": r["status"] in BUSY,
                                "error": r["error"] or "", "progress": r["progress"], "tokens": r["token_count"]}
                               for r in rows])
 
@@ -239,14 +241,12 @@ def set_language(document_id: int):
         abort(400, gettext("Unknown language."))
     if language == document["language"]:
         return redirect(url_for("documents.index", project=document["project_id"]))
-    decided = db.query_one("SELECT 1 FROM annotation WHERE document_id = %s AND token_decision IS NOT NULL LIMIT 1",
-                           (document_id,))
-    db.execute("UPDATE document SET language = %s, updated_at = now() WHERE id = %s", (language, document_id))
-    if decided or document["status"] not in ("NEW", "RECOGNIZED", "PRE_ANNOTATED", "DONE", "FAILED"):
+    keep = store_documents.has_decisions(db.get_conn(), document_id) or document["status"] not in RECOGNIZABLE
+    store_documents.set_language(db.get_conn(), document_id, language, recognize_again=not keep)
+    if keep:
         flash(gettext("Language of %(name)s changed; the recognition is kept because people already decided "
                       "spans in it.", name=document["name"]), "warning")
     else:
-        db.execute("UPDATE document SET status = 'NEW', error = NULL WHERE id = %s", (document_id,))
         flash(gettext("Language of %(name)s changed; it is being recognized again.", name=document["name"]),
               "success")
         _enqueue([document_id])

@@ -11,6 +11,7 @@ from flask_babel import gettext
 from psan import db
 from psan.access import admin, public, user
 from psan.main import bp
+from psan.store import server as store_server
 
 
 @bp.route("/")
@@ -46,7 +47,7 @@ def _ping_database() -> None:
     conn = db.checkout(db.app_pool())
     broken = False
     try:
-        db.query_one("SELECT 1 AS ok", None, conn)
+        store_server.ping(conn)
         conn.rollback()
     except Exception:
         broken = True
@@ -91,7 +92,7 @@ def check_worker(timeout: float = 10.0) -> dict:
 @bp.route("/system")
 @admin
 def system():
-    database = db.query_one("SELECT version() AS version, current_database() AS name")
+    database = store_server.server_info(db.get_conn())
     try:
         redis.Redis.from_url(current_app.config["REDIS_URL"]).ping()
         broker = {"ok": True}

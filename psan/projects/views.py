@@ -16,6 +16,8 @@ from psan.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
 from psan.names import clean_name
 from psan.projects import bp
 from psan.projects.forms import ConfirmDeleteForm, ProjectForm
+from psan.store import accounts as store_accounts
+from psan.store import documents as store_documents
 from psan.store import projects as store_projects
 from psan.store.annotate import refresh_project_statuses
 from psan.store.pipelines import lacks_ner, validate_config
@@ -28,7 +30,7 @@ def index():
 
 
 def _annotators() -> list[tuple[int, str]]:
-    rows = db.query("SELECT id, email, name FROM account WHERE role = 'USER' ORDER BY email")
+    rows = store_accounts.annotators(db.get_conn())
     return [(r["id"], f"{r['name']} <{r['email']}>" if r["name"] else r["email"]) for r in rows]
 
 
@@ -129,5 +131,5 @@ def delete(project_id: int):
             store_projects.delete_project(project_id)
             flash(gettext("Project %(name)s deleted with all its documents.", name=project["name"]), "success")
             return redirect(url_for("projects.index"))
-    documents = db.query_one("SELECT count(*) AS n FROM document WHERE project_id = %s", (project_id,))["n"]
+    documents = store_documents.count_documents(db.get_conn(), project_id)
     return render_template("projects/delete.html", form=form, project=project, documents=documents)

@@ -18,6 +18,7 @@ import psycopg2.extras
 
 from psan import db
 from psan.names import clean_name
+from psan.store.document_status import DocumentStatus
 from psan.tool.categories import category_of
 from psan.tool.model import Category, Document, Entity, Sentence, Token, collector_paused
 
@@ -177,3 +178,33 @@ def list_documents(conn, project_id: int, stale_seconds: float = 120.0) -> list[
         else:
             r["progress"] = 0
     return rows
+
+
+def get_document(conn, document_id: int) -> dict[str, Any] | None:
+    """The document row as the admin pages use it (with text and tagged XML), or None."""
+    return db.query_one("SELECT id, project_id, name, language, status::text AS status, text, tagged_xml "
+                        "FROM document WHERE id = %s", (document_id,), conn)
+
+
+def document_with_project(conn, document_id: int) -> dict[str, Any] | None:
+    """Id, name and project (id, name) of a document, for exports named after both; None if missing."""
+    return db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name FROM document d "
+                        "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
+
+
+def count_documents(conn, project_id: int) -> int:
+    return db.query_one("SELECT count(*) AS n FROM document WHERE project_id = %s", (project_id,), conn)["n"]
+
+
+def has_decisions(conn, document_id: int) -> bool:
+    """Whether a person decided any span of the document (its recognition must then be kept)."""
+    return db.query_one("SELECT 1 FROM annotation WHERE document_id = %s AND token_decision IS NOT NULL LIMIT 1",
+                        (document_id,), conn) is not None
+
+
+def set_language(conn, document_id: int, language: str, recognize_again: bool) -> None:
+    """Correct the document's language; ``recognize_again`` makes it NEW (the caller queues it)."""
+    db.execute("UPDATE document SET language = %s, updated_at = now() WHERE id = %s", (language, document_id), conn)
+    if recognize_again:
+        db.execute("UPDATE document SET status = %s, error = NULL WHERE id = %s",
+                   (DocumentStatus.NEW.value, document_id), conn)
