@@ -11,13 +11,14 @@ import contextlib
 import os
 import socket
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg2
-import psycopg2.extras
 import psycopg2.pool
 from flask import Flask, current_app, g
+
+from psan.store import sql as store_sql
 
 _pools: dict[tuple[int, str], psycopg2.pool.ThreadedConnectionPool] = {}
 _pools_lock = threading.Lock()
@@ -146,28 +147,22 @@ def transaction(app: Flask | None = None) -> Iterator[psycopg2.extensions.connec
         pool.putconn(conn, close=broken)
 
 
-def query(sql: str, params: Sequence[Any] | dict[str, Any] | None = None,
+def query(sql: str, params: store_sql.Params = None,
           conn: psycopg2.extensions.connection | None = None) -> list[dict[str, Any]]:
-    """Run a statement and return all rows as dicts (empty list for statements without rows)."""
-    conn = conn or get_conn()
-    with conn.cursor(cursor_factory=psycopg2.extras.RealDictCursor) as cur:
-        cur.execute(sql, params)
-        return [dict(row) for row in cur.fetchall()] if cur.description else []
+    """Rows of a statement as dicts, on ``conn`` or the request's connection (:func:`psan.store.sql.rows`)."""
+    return store_sql.rows(conn or get_conn(), sql, params)
 
 
-def query_one(sql: str, params: Sequence[Any] | dict[str, Any] | None = None,
+def query_one(sql: str, params: store_sql.Params = None,
               conn: psycopg2.extensions.connection | None = None) -> dict[str, Any] | None:
     rows = query(sql, params, conn)
     return rows[0] if rows else None
 
 
-def execute(sql: str, params: Sequence[Any] | dict[str, Any] | None = None,
+def execute(sql: str, params: store_sql.Params = None,
             conn: psycopg2.extensions.connection | None = None) -> int:
-    """Run a statement and return the number of affected rows."""
-    conn = conn or get_conn()
-    with conn.cursor() as cur:
-        cur.execute(sql, params)
-        return cur.rowcount
+    """Number of rows a statement affected, on ``conn`` or the request's connection."""
+    return store_sql.run(conn or get_conn(), sql, params)
 
 
 def init_app(app: Flask) -> None:
