@@ -1,3 +1,4 @@
+from flask import abort
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, MultipleFileField, SelectField, StringField, SubmitField, TextAreaField
@@ -22,3 +23,9 @@ class UploadForm(FlaskForm):
 
 class ActionForm(FlaskForm):
     """CSRF-only form for the POST buttons (delete, retry)."""
+
+
+def check_action_form() -> None:
+    """Abort with 400 unless the POST carries the page's CSRF token (the buttons' :class:`ActionForm`)."""
+    if not ActionForm().validate_on_submit():
+        abort(400)

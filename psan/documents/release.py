@@ -15,7 +15,7 @@ from flask_login import current_user
 from psan import db
 from psan.access import admin
 from psan.documents import bp
-from psan.documents.forms import ActionForm
+from psan.documents.forms import ActionForm, check_action_form
 from psan.store import output as store_output
 from psan.store import projects as store_projects
 from psan.store import qa as store_qa
@@ -26,13 +26,17 @@ def _project(project_id: int) -> dict:
     return store_projects.get_project(project_id) or abort(404)
 
 
+def _posted_project(project_id: int) -> dict:
+    """The project a POST button acts on, once the button's CSRF token is checked."""
+    check_action_form()
+    return _project(project_id)
+
+
 @bp.route("/project/<int:project_id>/undecided", methods=["POST"])
 @admin
 def set_undecided(project_id: int):
     """Switch what the output does with undecided spans: ``mask`` (default) or ``keep`` (explicit)."""
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    _project(project_id)
+    _posted_project(project_id)
     policy = request.form.get("policy", "")
     if policy not in store_output.UNDECIDED_POLICIES:
         abort(400, gettext("The policy must be mask or keep."))
@@ -66,9 +70,7 @@ def release_report_json(project_id: int) -> Response:
 @admin
 def qa_draw(project_id: int):
     """Draw a new random QA sample of public candidate tokens."""
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    _project(project_id)
+    _posted_project(project_id)
     try:
         size = int(request.form.get("size", store_qa.DEFAULT_SAMPLE))
     except ValueError:
@@ -92,8 +94,7 @@ def qa_review(project_id: int, sample_id: int):
     _sample_or_404(project_id, sample_id)
     conn = db.get_conn()
     if request.method == "POST":
-        if not ActionForm().validate_on_submit():
-            abort(400)
+        check_action_form()
         verdicts: dict[tuple[int, int], str] = {}
         for name, value in request.form.items():
             parts = name.split("-")

@@ -14,7 +14,7 @@ from flask_login import current_user
 from psan import db
 from psan.access import admin
 from psan.documents import bp
-from psan.documents.forms import ActionForm, UploadForm
+from psan.documents.forms import ActionForm, UploadForm, check_action_form
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
 from psan.downloads import private_download
 from psan.status_names import document_status_word, retryable
@@ -47,6 +47,12 @@ def _default_project_id() -> int:
 
 def _document_or_404(document_id: int) -> dict:
     return store_documents.get_document(db.get_conn(), document_id) or abort(404)
+
+
+def _posted_document_or_404(document_id: int) -> dict:
+    """The document a POST button acts on, once the button's CSRF token is checked."""
+    check_action_form()
+    return _document_or_404(document_id)
 
 
 def _enqueue(document_ids: list[int]) -> None:
@@ -154,9 +160,7 @@ def upload():
 @bp.route("/<int:document_id>/download/<kind>")
 @admin
 def download(document_id: int, kind: str):
-    if kind not in DOWNLOAD_KINDS:
-        abort(404)
-    document = _document_or_404(document_id)
+    document = _document_or_404(document_id) if kind in DOWNLOAD_KINDS else abort(404)
     if kind == "input":
         content, suffix, mimetype = document["text"], ".txt", "text/plain"
     elif kind == "xml":
@@ -179,9 +183,7 @@ def download(document_id: int, kind: str):
 @bp.route("/project/<int:project_id>/download/<kind>")
 @admin
 def download_project(project_id: int, kind: str):
-    if kind not in DOWNLOAD_KINDS:
-        abort(404)
-    project = _project_or_404(project_id)
+    project = _project_or_404(project_id) if kind in DOWNLOAD_KINDS else abort(404)
     data = store_output.project_zip(db.get_conn(), project_id, kind)
     return private_download(data, "application/zip", store_output.safe_filename(project["name"], f"-{kind}.zip"))
 
@@ -189,9 +191,7 @@ def download_project(project_id: int, kind: str):
 @bp.route("/<int:document_id>/delete", methods=["POST"])
 @admin
 def delete(document_id: int):
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    document = _document_or_404(document_id)
+    document = _posted_document_or_404(document_id)
     store_documents.delete_document(db.get_conn(), document_id)
     db.get_conn().commit()
     # lookup rules made from this document's annotations are gone: other documents lose their votes
@@ -209,9 +209,7 @@ def delete(document_id: int):
 @bp.route("/<int:document_id>/retry", methods=["POST"])
 @admin
 def retry(document_id: int):
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    document = _document_or_404(document_id)
+    document = _posted_document_or_404(document_id)
     row = next((r for r in _documents(document["project_id"]) if r["id"] == document_id), None)
     if row is None or not retryable(row):
         flash(gettext("Only failed or stalled documents can be retried; waiting ones are queued automatically."),
@@ -233,9 +231,7 @@ def set_language(document_id: int):
     Without person decisions the document is recognized again in the new language; with decisions
     only the language changes (tags and surrogates), so no annotator's work is lost.
     """
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    document = _document_or_404(document_id)
+    document = _posted_document_or_404(document_id)
     language = request.form.get("language", "")
     if language not in store_projects.LANGUAGES:
         abort(400, gettext("Unknown language."))

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
 from wtforms import SelectField, StringField, SubmitField
 from wtforms.validators import ValidationError
 
@@ -36,12 +35,3 @@ class LabelForm(NewLabelForm):
 
 class NewAdminLabelForm(LabelForm):
     submit = SubmitField(lazy_gettext("Create label"))
-
-
-class DeleteForm(FlaskForm):
-    submit = SubmitField(lazy_gettext("Delete"))
-
-
-class ImportForm(FlaskForm):
-    file = FileField(lazy_gettext("CSV file"), validators=[FileRequired()])
-    submit = SubmitField(lazy_gettext("Import"))

@@ -12,9 +12,11 @@ from psan import db
 from psan.access import admin, user
 from psan.labels import bp
 from psan.labels.csv_key import export_key, import_key
-from psan.labels.forms import DeleteForm, ImportForm, LabelForm, NewAdminLabelForm, NewLabelForm
+from psan.labels.forms import LabelForm, NewAdminLabelForm, NewLabelForm
 from psan.store import labels as store_labels
+from psan.web.forms import CsvImportForm, DeleteForm
 from psan.web.ids import valid_id
+from psan.web.import_page import csv_import_page
 from psan.web.projects import accessible_projects, chosen_project, project_or_404, reannotate
 
 
@@ -109,14 +111,12 @@ def export_csv(project_id: int):
 @admin
 def import_csv(project_id: int):
     project = project_or_404(project_id)
-    form = ImportForm()
-    errors: list[str] = []
-    if form.validate_on_submit():
-        errors, created, changed = import_key(project, form.file.data.read(), current_user.id)
+
+    def run(data: bytes) -> list[str]:
+        errors, created, changed = import_key(project, data, current_user.id)
         if not errors:
             flash(gettext("Imported the label key: %(created)s labels created, %(changed)s updated.",
                           created=created, changed=changed), "success")
-            return redirect(url_for("labels.index", project=project["id"]))
-    if request.method == "POST":
-        db.mark_rollback()
-    return render_template("labels/import.html", project=project, form=form, errors=errors)
+        return errors
+
+    return csv_import_page(project, CsvImportForm(), "labels/import.html", "labels.index", run)

@@ -5,11 +5,11 @@ import math
 
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, FloatField, SubmitField
 from wtforms.validators import InputRequired, ValidationError
 
 from psan.store.rule_admin import CONFIDENCE_LIMIT
+from psan.web.forms import CsvImportForm
 
 
 def _finite(form, field) -> None:
@@ -24,11 +24,6 @@ class ConfidenceForm(FlaskForm):
     submit = SubmitField(lazy_gettext("Save"))
 
 
-class DeleteForm(FlaskForm):
-    submit = SubmitField(lazy_gettext("Delete"))
-
-
-class ImportForm(FlaskForm):
-    file = FileField(lazy_gettext("CSV file"), validators=[FileRequired()])
+class ImportForm(CsvImportForm):
     create_labels = BooleanField(lazy_gettext("Create missing labels (otherwise unknown label names are errors)"))
-    submit = SubmitField(lazy_gettext("Import"))
+    submit = SubmitField(lazy_gettext("Import"))  # declared again: after create_labels on the page

@@ -16,10 +16,12 @@ from psan.access import admin
 from psan.rules import bp
 from psan.rules.csv_rules import export_rules, import_rules
 from psan.rules.filters import RULE_TYPES, RuleFilter
-from psan.rules.forms import ConfidenceForm, DeleteForm, ImportForm
+from psan.rules.forms import ConfidenceForm, ImportForm
 from psan.store import labels as store_labels
 from psan.store import rule_admin
+from psan.web.forms import DeleteForm
 from psan.web.ids import valid_id
+from psan.web.import_page import csv_import_page
 from psan.web.projects import accessible_projects, chosen_project, project_or_404, reannotate
 
 
@@ -131,24 +133,23 @@ def export_csv(project_id: int):
 def import_csv(project_id: int):
     project = project_or_404(project_id)
     form = ImportForm()
-    errors: list[str] = []
-    if form.validate_on_submit():
-        result = import_rules(project, form.file.data.read(), current_user.id, bool(form.create_labels.data))
-        errors = result.errors
-        if not errors:
-            rule_admin.log_import(db.get_conn(), project["id"], current_user.id,
-                             {k: v for k, v in result.__dict__.items() if k != "errors"})
-            reannotate(project["id"])
-            message = gettext("Imported rules: %(created)s created, %(updated)s updated, %(unchanged)s unchanged.",
-                              created=result.created, updated=result.updated, unchanged=result.unchanged)
-            if result.labels_created:
-                message += " " + gettext("%(count)s labels created.", count=result.labels_created)
-            if result.unknown_authors:
-                message += " " + gettext("%(count)s rules named an unknown author and are attributed to you.",
-                                         count=result.unknown_authors)
-            flash(message, "success")
-            return redirect(url_for("rules.index", project=project["id"]))
-    if request.method == "POST":
-        db.mark_rollback()
-    return render_template("rules/import.html", project=project, form=form, errors=errors)
+
+    def run(data: bytes) -> list[str]:
+        result = import_rules(project, data, current_user.id, bool(form.create_labels.data))
+        if result.errors:
+            return result.errors
+        rule_admin.log_import(db.get_conn(), project["id"], current_user.id,
+                              {k: v for k, v in result.__dict__.items() if k != "errors"})
+        reannotate(project["id"])
+        message = gettext("Imported rules: %(created)s created, %(updated)s updated, %(unchanged)s unchanged.",
+                          created=result.created, updated=result.updated, unchanged=result.unchanged)
+        if result.labels_created:
+            message += " " + gettext("%(count)s labels created.", count=result.labels_created)
+        if result.unknown_authors:
+            message += " " + gettext("%(count)s rules named an unknown author and are attributed to you.",
+                                     count=result.unknown_authors)
+        flash(message, "success")
+        return []
+
+    return csv_import_page(project, form, "rules/import.html", "rules.index", run)
 

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import psycopg2
-import psycopg2.extras
 from flask_babel import gettext
 
 from psan import db
+from psan.store import sql
 from psan.tool.model import Category
 
 CATEGORIES = [c.value for c in Category]
@@ -96,17 +96,11 @@ def delete_label(conn, project_id: int, label_id: int) -> bool:
 def upsert_labels(conn, project_id: int, rows: list[tuple[str, str | None, str | None]],
                   account_id: int) -> tuple[int, int]:
     """Insert or update ``(name, category, replacement)`` rows; returns (created, changed)."""
-    if not rows:
-        return 0, 0
-    with conn.cursor() as cur:
-        result = psycopg2.extras.execute_values(
-            cur,
-            "INSERT INTO label (project_id, name, category, replacement, created_by) VALUES %s "
-            "ON CONFLICT (project_id, name) DO UPDATE SET category = EXCLUDED.category, "
-            "replacement = EXCLUDED.replacement "
-            "WHERE (label.category, label.replacement) IS DISTINCT FROM (EXCLUDED.category, EXCLUDED.replacement) "
-            "RETURNING (xmax = 0) AS inserted",
-            [(project_id, name, category, replacement, account_id) for name, category, replacement in rows],
-            page_size=1000, fetch=True)
-    created = sum(1 for (inserted,) in result if inserted)
-    return created, len(result) - created
+    return sql.upsert(
+        conn,
+        "INSERT INTO label (project_id, name, category, replacement, created_by) VALUES %s "
+        "ON CONFLICT (project_id, name) DO UPDATE SET category = EXCLUDED.category, "
+        "replacement = EXCLUDED.replacement "
+        "WHERE (label.category, label.replacement) IS DISTINCT FROM (EXCLUDED.category, EXCLUDED.replacement) "
+        "RETURNING (xmax = 0) AS inserted",
+        [(project_id, name, category, replacement, account_id) for name, category, replacement in rows])

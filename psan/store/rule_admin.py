@@ -10,9 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg2.extras
-
 from psan import db
+from psan.store import sql
 
 PAGE_SIZE = 50
 CONFIDENCE_LIMIT = 1000.0   # rule_confidence_finite in the schema
@@ -138,21 +137,15 @@ def upsert_rules(conn, project_id: int,
                  rows: list[tuple[str, str, bool, float, int | None, int]]) -> tuple[int, int]:
     """Insert or update ``(type, condition, case_sensitive, confidence, label_id, author_id)`` rows on the
     unique key; returns (created, updated) — rows identical to the stored rule count as neither."""
-    if not rows:
-        return 0, 0
-    with conn.cursor() as cur:
-        result = psycopg2.extras.execute_values(
-            cur,
-            "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, label_id, author_id) "
-            "VALUES %s ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL "
-            "DO UPDATE SET confidence = EXCLUDED.confidence, label_id = EXCLUDED.label_id, "
-            "author_id = EXCLUDED.author_id "
-            "WHERE (rule.confidence, rule.label_id) IS DISTINCT FROM (EXCLUDED.confidence, EXCLUDED.label_id) "
-            "RETURNING (xmax = 0) AS inserted",
-            [(project_id, *row) for row in rows], template="(%s, %s::rule_type, %s, %s, %s, %s, %s)",
-            page_size=1000, fetch=True)
-    created = sum(1 for (inserted,) in result if inserted)
-    return created, len(result) - created
+    return sql.upsert(
+        conn,
+        "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, label_id, author_id) "
+        "VALUES %s ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL "
+        "DO UPDATE SET confidence = EXCLUDED.confidence, label_id = EXCLUDED.label_id, "
+        "author_id = EXCLUDED.author_id "
+        "WHERE (rule.confidence, rule.label_id) IS DISTINCT FROM (EXCLUDED.confidence, EXCLUDED.label_id) "
+        "RETURNING (xmax = 0) AS inserted",
+        [(project_id, *row) for row in rows], template="(%s, %s::rule_type, %s, %s, %s, %s, %s)")
 
 
 def log_import(conn, project_id: int, account_id: int, counts: dict[str, Any]) -> None:

@@ -26,3 +26,15 @@ def run(conn, sql: str, params: Params = None) -> int:
     with conn.cursor() as cur:
         cur.execute(sql, params)
         return cur.rowcount
+
+
+def upsert(conn, sql: str, rows: list[tuple[Any, ...]], template: str | None = None) -> tuple[int, int]:
+    """Run an ``INSERT … VALUES %s ON CONFLICT … DO UPDATE … RETURNING (xmax = 0) AS inserted`` over
+    ``rows`` (in pages); returns (inserted, updated).  Rows the ``DO UPDATE … WHERE`` skipped count as neither.
+    """
+    if not rows:
+        return 0, 0
+    with conn.cursor() as cur:
+        result = psycopg2.extras.execute_values(cur, sql, rows, template=template, page_size=1000, fetch=True)
+    inserted = sum(1 for (new,) in result if new)
+    return inserted, len(result) - inserted

@@ -29,7 +29,3 @@ class NewAccountForm(AccountForm):
             message = password_policy.problem(field.data, self.email.data)
             if message:
                 raise ValidationError(message)
-
-
-class DeleteForm(FlaskForm):
-    submit = SubmitField(lazy_gettext("Delete"))

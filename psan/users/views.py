@@ -9,7 +9,8 @@ from psan import accounts, db
 from psan.access import admin
 from psan.auth.reset_links import reset_link, send_reset_link
 from psan.users import bp
-from psan.users.forms import AccountForm, DeleteForm, NewAccountForm
+from psan.users.forms import AccountForm, NewAccountForm
+from psan.web.forms import DeleteForm
 
 
 @bp.route("/")
