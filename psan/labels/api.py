@@ -13,7 +13,7 @@ from psan import db
 from psan.access import user
 from psan.labels import bp, validate
 from psan.store import labels as store_labels
-from psan.web.projects import project_or_404
+from psan.web.project_picker import project_or_404
 
 
 def _project_or_json_404(project_id: int):

@@ -17,7 +17,8 @@ from psan.store import labels as store_labels
 from psan.web.forms import CsvImportForm, DeleteForm
 from psan.web.ids import valid_id
 from psan.web.import_page import csv_import_page
-from psan.web.projects import accessible_projects, chosen_project, project_or_404, reannotate
+from psan.web.project_picker import accessible_projects, chosen_project, project_or_404
+from psan.web.reannotate import reannotate
 
 
 def _label_or_404(project_id: int, label_id: int) -> dict[str, Any]:

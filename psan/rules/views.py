@@ -22,7 +22,8 @@ from psan.store import rule_admin
 from psan.web.forms import DeleteForm
 from psan.web.ids import valid_id
 from psan.web.import_page import csv_import_page
-from psan.web.projects import accessible_projects, chosen_project, project_or_404, reannotate
+from psan.web.project_picker import accessible_projects, chosen_project, project_or_404
+from psan.web.reannotate import reannotate
 
 
 def _page(args: Mapping[str, str]) -> int:
