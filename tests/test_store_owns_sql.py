@@ -1,0 +1,50 @@
+"""psan.store owns the SQL: the page packages, accounts and tokens only call store functions.
+
+Why a test: SQL spread over views is what issue 14 ("one home per concept") cleaned up; this keeps
+new statements from creeping back into the web layer.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from psan.store.rule_admin import RuleSelection, _where, like_pattern
+from psan.web.ids import MAX_ID, valid_id
+
+PSAN = Path(__file__).resolve().parent.parent / "psan"
+WEB_MODULES = ["accounts.py", "tokens.py", "access.py", "devstack.py", "db.py", "labels", "rules", "documents",
+               "projects", "main", "users", "auth", "web"]
+SQL_CALL = re.compile(r"db\.(query|query_one|execute)\(|\.cursor\(|\.execute\(|execute_values")
+SQL_TEXT = re.compile(r"[\"'](SELECT|INSERT|UPDATE|DELETE|SAVEPOINT|CREATE) ")
+
+
+def _files():
+    for name in WEB_MODULES:
+        path = PSAN / name
+        yield from (sorted(path.rglob("*.py")) if path.is_dir() else [path])
+
+
+@pytest.mark.parametrize("path", list(_files()), ids=lambda p: str(p.relative_to(PSAN)))
+def test_no_sql_outside_the_store(path):
+    text = path.read_text(encoding="utf-8")
+    assert not SQL_CALL.search(text), f"{path.name} runs SQL itself: move the statement into psan/store"
+    assert not SQL_TEXT.search(text), f"{path.name} holds SQL text: move it into psan/store"
+
+
+def test_rule_selection_where_is_parameterized():
+    where, params = _where(7, RuleSelection(type="WORD_TYPE", q="50%_a\\", decision="private", label="none",
+                                            author="3"))
+    assert where == ("r.project_id = %s AND r.annotation_id IS NULL AND r.type = %s AND r.condition ILIKE %s "
+                     "ESCAPE '\\' AND r.confidence < 0 AND r.label_id IS NULL AND r.author_id = %s")
+    assert params == [7, "WORD_TYPE", "%50\\%\\_a\\\\%", 3]
+    assert _where(7, RuleSelection(label="12")) == ("r.project_id = %s AND r.annotation_id IS NULL "
+                                                    "AND r.label_id = %s", [7, 12])
+    assert like_pattern("plain") == "%plain%"
+
+
+@pytest.mark.parametrize(("value", "expected"), [("5", 5), (" 42 ", 42), (0, None), ("-1", None), ("x", None),
+                                                 (None, None), (str(MAX_ID), MAX_ID), (str(MAX_ID + 1), None)])
+def test_valid_id(value, expected):
+    assert valid_id(value) == expected
