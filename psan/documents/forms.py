@@ -1,3 +1,4 @@
+"""WTForms of the documents pages, and the CSRF check of their POST buttons."""
 from flask import abort
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
