@@ -53,7 +53,7 @@ def create(project_id: int):
         replacement = form.replacement.data if isinstance(form, LabelForm) else None
         try:
             store_labels.create_label(db.get_conn(), project["id"], form.name.data.strip(), form.category.data or None,
-                               (replacement or "").strip() or None, current_user.id)
+                                      (replacement or "").strip() or None, current_user.id)
         except store_labels.LabelError as exc:
             form.name.errors.append(str(exc))
         else:

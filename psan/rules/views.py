@@ -77,7 +77,7 @@ def confidence(project_id: int, rule_id: int):
         flash(message, "danger")
         return _back(project["id"], request.form)
     changed = rule_admin.set_confidence(db.get_conn(), project["id"], _rule_id_or_404(rule_id), form.confidence.data,
-                                   current_user.id)
+                                        current_user.id)
     if changed is None:
         abort(404)
     reannotate(project["id"])
