@@ -119,6 +119,18 @@ def unmark_queued(conn, ids: list[int]) -> None:
                    (list(ids),), conn)
 
 
+def work_item(conn, document_id: int) -> dict | None:
+    """What a pre-processing run needs of a document: text, language, status, project and its pipeline."""
+    return db.query_one("SELECT d.text, d.language, d.status::text AS status, d.project_id, p.pipeline "
+                        "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
+
+
+def text_length(conn, document_id: int) -> int | None:
+    """Characters of a document's text (for time-limit messages); ``None`` for a missing document."""
+    row = db.query_one("SELECT length(text) AS chars FROM document WHERE id = %s", (document_id,), conn)
+    return row["chars"] if row else None
+
+
 def request_reannotation(conn, project_id: int) -> None:
     """Remember that a project's re-annotation could not be scheduled (Redis down); the sweeper will."""
     db.execute("UPDATE project SET reannotate_pending_since = coalesce(reannotate_pending_since, now()) "
