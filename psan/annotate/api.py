@@ -43,6 +43,7 @@ from psan.status_names import status_name
 from psan.store import decisions as store_decisions
 from psan.store import projects as store_projects
 from psan.store import windows as store_windows
+from psan.store.document_status import ANNOTATABLE
 from psan.store.projects import can_annotate
 from psan.store.windows import Window
 
@@ -183,7 +184,7 @@ def api_open():
     doc = store_windows.document_for_admin(conn, document_id)
     if doc is None:
         raise _not_found()
-    if doc["status"] not in store_windows.VIEWABLE_STATUSES or doc["token_count"] == 0:
+    if doc["status"] not in ANNOTATABLE or doc["token_count"] == 0:
         raise Conflict(gettext("The document is %(status)s; it has no annotatable text yet.",
                                 status=status_name(doc["status"])))
     window = store_windows.open_at(conn, current_user.id, doc["id"], start, _window_size(size), _lease_seconds())
