@@ -41,6 +41,7 @@ from psan.annotate.content import window_json
 from psan.annotate.detail import annotation_detail
 from psan.status_names import status_name
 from psan.store import decisions as store_decisions
+from psan.store import project_labels, window_content
 from psan.store import projects as store_projects
 from psan.store import windows as store_windows
 from psan.store.document_status import ANNOTATABLE
@@ -198,7 +199,7 @@ def _not_found() -> HTTPException:
 def _label_of_project(conn, project_id: int, label_id: int | None) -> int | None:
     if label_id is None:
         return None
-    if db.query_one("SELECT 1 FROM label WHERE id = %s AND project_id = %s", (label_id, project_id), conn) is None:
+    if not project_labels.label_in_project(conn, project_id, label_id):
         raise validate.Invalid(gettext("unknown label"))
     return label_id
 
@@ -285,13 +286,7 @@ def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:
     category, category_error = label_validate.clean_category(payload.get("label_category"))
     if error or category_error:
         raise validate.Invalid(error or category_error)
-    row = db.query_one("SELECT id FROM label WHERE project_id = %s AND name = %s", (project_id, name), conn)
-    if row:
-        return int(row["id"])
-    row = db.query_one("INSERT INTO label (project_id, name, category, created_by) VALUES (%s, %s, %s, %s) "
-                       "ON CONFLICT (project_id, name) DO UPDATE SET name = EXCLUDED.name RETURNING id",
-                       (project_id, name, category, current_user.id), conn)
-    return int(row["id"])
+    return project_labels.label_by_name(conn, project_id, name, category, current_user.id)
 
 
 @bp.route("/api/label", methods=["POST"])
@@ -316,8 +311,7 @@ def api_label():
 def api_annotation(annotation_id: int):
     conn = db.get_conn()
     window = _owned_window(conn)
-    row = db.query_one("SELECT document_id, first_token, end_token FROM annotation WHERE id = %s",
-                       (min(annotation_id, validate.MAX_ID),), conn)
+    row = window_content.annotation_span(conn, min(annotation_id, validate.MAX_ID))
     if row is None:
         raise _not_found()
     _check_span(window, row["document_id"], row["first_token"], row["end_token"])

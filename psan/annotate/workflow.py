@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from psan.annotate.content import annotations_json, span_text
+from psan.annotate.content import annotations_json
 from psan.celery import scheduling
 from psan.store import apply_rule, entity_decisions
 from psan.store import decisions as store_decisions
@@ -24,6 +24,7 @@ from psan.store.corrections import category_needed
 from psan.store.decisions import Outcome, Scope, Span
 from psan.store.processing import request_reannotation
 from psan.store.suggestions import learn_type_rules
+from psan.store.window_content import span_text
 from psan.store.windows import Window
 
 log = logging.getLogger(__name__)

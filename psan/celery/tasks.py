@@ -16,6 +16,7 @@ from psan.celery.model_tasks import predictions_for_new_document
 from psan.celery.scheduling import consume_pending
 from psan.store import annotate as store_annotate
 from psan.store import documents as store_documents
+from psan.store import entities as store_entities
 from psan.store import processing
 from psan.store import stats as store_stats
 from psan.store.document_status import DocumentStatus
@@ -130,24 +131,12 @@ def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # 
         if not processing.holds(conn, lease):
             return {"document_id": document_id, "skipped": "taken over"}
         result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
-        _update_entities(conn, document_id, doc)  # visible together with the new status
+        # visible together with the new status; a failure only costs the grouping
+        store_entities.update_document_entities_or_log(conn, document_id, doc)
     _refresh_statistics({"token": len(doc.tokens), "sentence": len(doc.sentences), "named_entity": len(doc.entities),
                          "annotation": result.matches if result else 0})
     return {"document_id": document_id, "status": result.status if result else None,
             "tokens": len(doc.tokens), "entities": len(doc.entities)}
-
-
-def _update_entities(conn, document_id: int, doc) -> None:  # noqa: ANN001 - psan.tool.model.Document
-    """Group the recognized mentions into entities (psan.store.entities); a failure only costs the grouping."""
-    from psan.store import entities as store_entities
-    db.execute("SAVEPOINT psan_entities", None, conn)
-    try:
-        store_entities.update_document_entities(conn, document_id, doc)
-    except Exception:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
-        db.execute("ROLLBACK TO SAVEPOINT psan_entities", None, conn)
-        log.exception("grouping the entities of document %s failed", document_id)
-    else:
-        db.execute("RELEASE SAVEPOINT psan_entities", None, conn)
 
 
 def _fail(document_id: int, message: str, attempt: int | None = None) -> None:

@@ -130,7 +130,7 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
     assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (after,))[0]["s"] == "PRE_ANNOTATED"
 
     # the detail panel's score and the model page
-    from psan.annotate.detail import model_span_score
+    from psan.store.annotation_detail import model_span_score
     with app.app_context(), db.transaction() as conn:
         assert model_span_score(conn, after, first, first + 2) == pytest.approx(entities[0]["score"], abs=1e-3)
     page = admin_client.get(f"/projects/{pid}/model").get_data(as_text=True)
