@@ -204,6 +204,16 @@ def _label_of_project(conn, project_id: int, label_id: int | None) -> int | None
     return label_id
 
 
+def _decision_target(conn, payload: dict[str, Any], document_id: int, first: int,
+                     end: int) -> tuple[Window, store_decisions.Span, int | None]:
+    """The caller's window, the span checked against it, and the payload's label (of the window's project)."""
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    label_id = _label_of_project(conn, window.project_id,
+                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
+    return window, store_decisions.Span(window.project_id, document_id, first, end), label_id
+
+
 @contextlib.contextmanager
 def _refused_decision() -> Iterator[None]:
     """A decision the store refuses (:class:`psan.store.decisions.DecisionError`) is a 400 for the annotator."""
@@ -234,11 +244,7 @@ def api_decide():
     always = validate.flag(payload, "always")
     ne_type = validate.optional_text(payload, "ne_type")
     conn = db.get_conn()
-    window = _owned_window(conn)
-    _check_span(window, document_id, first, end)
-    label_id = _label_of_project(conn, window.project_id,
-                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
-    span = store_decisions.Span(window.project_id, document_id, first, end)
+    window, span, label_id = _decision_target(conn, payload, document_id, first, end)
     with _refused_decision():
         decided = workflow.decide_span(conn, window, span, scope, decision, current_user.id, label_id=label_id,
                                        always=always, ne_type=ne_type, lease_seconds=_lease_seconds())
@@ -248,11 +254,7 @@ def api_decide():
 def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: int, decision: str):
     """``scope: "entity"``: every mention of the span's entity, here and in the project's other documents."""
     conn = db.get_conn()
-    window = _owned_window(conn)
-    _check_span(window, document_id, first, end)
-    label_id = _label_of_project(conn, window.project_id,
-                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
-    span = store_decisions.Span(window.project_id, document_id, first, end)
+    window, span, label_id = _decision_target(conn, payload, document_id, first, end)
     with _refused_decision():
         decided = workflow.decide_entity(conn, window, span, decision, current_user.id, label_id=label_id,
                                          lease_seconds=_lease_seconds())

@@ -112,11 +112,7 @@ def merge(outcomes: list[Outcome]) -> Outcome:
     """One outcome for several decisions of one request (rules to apply, annotations touched)."""
     merged = Outcome(annotation_id=outcomes[0].annotation_id if outcomes else 0)
     for o in outcomes:
-        merged.rule_ids += o.rule_ids
-        merged.changed_rule_ids += [r for r in o.changed_rule_ids if r not in merged.changed_rule_ids]
-        merged.removed_rule_ids += o.removed_rule_ids
-        merged.affected_annotation_ids += o.affected_annotation_ids
-        merged.rules_changed = merged.rules_changed or o.rules_changed
+        merged.add(o)
     return merged
 
 

@@ -81,9 +81,5 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
                                      label_id if mention == span else None, log_action="entity", log_detail=detail)
         if (mention.first_token, mention.end_token) == (span.first_token, span.end_token) or not outcome.annotation_id:
             outcome.annotation_id = one.annotation_id
-        outcome.rule_ids += one.rule_ids
-        outcome.changed_rule_ids += [r for r in one.changed_rule_ids if r not in outcome.changed_rule_ids]
-        outcome.removed_rule_ids += one.removed_rule_ids
-        outcome.affected_annotation_ids += one.affected_annotation_ids
-        outcome.rules_changed = outcome.rules_changed or one.rules_changed
+        outcome.add(one)
     return outcome
