@@ -23,7 +23,9 @@ Routes (all for logged-in accounts unless noted):
 """
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg2.errors
@@ -34,17 +36,16 @@ from werkzeug.exceptions import HTTPException, NotFound
 
 from psan import db
 from psan.access import admin, user
-from psan.annotate import bp, validate
-from psan.annotate.content import annotations_json, span_text, window_json
+from psan.annotate import bp, validate, workflow
+from psan.annotate.content import window_json
 from psan.annotate.detail import annotation_detail
 from psan.status_names import status_name
-from psan.store import apply_rule
 from psan.store import decisions as store_decisions
+from psan.store import project_labels, window_content
 from psan.store import projects as store_projects
 from psan.store import windows as store_windows
-from psan.store.corrections import category_needed
+from psan.store.document_status import ANNOTATABLE
 from psan.store.projects import can_annotate
-from psan.store.suggestions import learn_type_rules
 from psan.store.windows import Window
 
 log = logging.getLogger(__name__)
@@ -184,7 +185,7 @@ def api_open():
     doc = store_windows.document_for_admin(conn, document_id)
     if doc is None:
         raise _not_found()
-    if doc["status"] not in store_windows.VIEWABLE_STATUSES or doc["token_count"] == 0:
+    if doc["status"] not in ANNOTATABLE or doc["token_count"] == 0:
         raise Conflict(gettext("The document is %(status)s; it has no annotatable text yet.",
                                 status=status_name(doc["status"])))
     window = store_windows.open_at(conn, current_user.id, doc["id"], start, _window_size(size), _lease_seconds())
@@ -198,47 +199,34 @@ def _not_found() -> HTTPException:
 def _label_of_project(conn, project_id: int, label_id: int | None) -> int | None:
     if label_id is None:
         return None
-    if db.query_one("SELECT 1 FROM label WHERE id = %s AND project_id = %s", (label_id, project_id), conn) is None:
+    if not project_labels.label_in_project(conn, project_id, label_id):
         raise validate.Invalid(gettext("unknown label"))
     return label_id
 
 
-def _after_decision(conn, window: Window, outcome: store_decisions.Outcome) -> str | None:
-    """Bring this document up to date now, the project's other documents in the background.
-
-    The current document gets only the changed rules (:func:`psan.store.apply_rule.apply_new_rules`:
-    a text search and a few set-based statements, tens of milliseconds even on 10^6 tokens), so the
-    annotator's next view already shows their effect whatever the document's size; the debounced
-    background run re-annotates the other documents and leaves this one out.
-    """
-    from psan.store import annotate as store_annotate
-    if outcome.rules_changed:
-        apply_rule.apply_new_rules(conn, window.document_id, outcome.changed_rule_ids + outcome.removed_rule_ids,
-                                   affected_annotation_ids=outcome.affected_annotation_ids)
-    status = apply_rule.refresh_document_status(conn, window.document_id)
-    store_windows.renew(conn, current_user.id, _lease_seconds(), decided=True)
-    # release the document lock now: what follows only reads or talks to Redis, and 20 annotators
-    # of one document queue behind this lock (a failed answer leaves a saved, idempotent decision)
-    conn.commit()
-    if outcome.rules_changed:
-        try:
-            store_annotate.schedule_project_reannotation(window.project_id, exclude_document_id=window.document_id)
-        except Exception:  # noqa: BLE001 - the decision is saved; the sweeper schedules the run later
-            log.warning("could not schedule the re-annotation of project %s; the sweeper will", window.project_id,
-                        exc_info=True)
-            from psan.store.processing import request_reannotation
-            request_reannotation(conn, window.project_id)
-            conn.commit()
-    # project-model hook: retrain after MODEL_RETRAIN_AFTER_DECISIONS new decisions (never raises)
-    from psan.store.project_model import maybe_schedule_retrain
-    maybe_schedule_retrain(conn, window.project_id)
-    return status
+def _decision_target(conn, payload: dict[str, Any], document_id: int, first: int,
+                     end: int) -> tuple[Window, store_decisions.Span, int | None]:
+    """The caller's window, the span checked against it, and the payload's label (of the window's project)."""
+    window = _owned_window(conn)
+    _check_span(window, document_id, first, end)
+    label_id = _label_of_project(conn, window.project_id,
+                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
+    return window, store_decisions.Span(window.project_id, document_id, first, end), label_id
 
 
-def _decided_answer(conn, outcome: store_decisions.Outcome, status: str | None, **extra: Any):
+@contextlib.contextmanager
+def _refused_decision() -> Iterator[None]:
+    """A decision the store refuses (:class:`psan.store.decisions.DecisionError`) is a 400 for the annotator."""
+    try:
+        yield
+    except store_decisions.DecisionError as exc:
+        raise validate.Invalid(str(exc)) from None
+
+
+def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
     window = store_windows.current_window(conn, current_user.id)
-    return _window_answer(conn, window, annotation_id=outcome.annotation_id, document_status=status,
-                          rules_changed=outcome.rules_changed, **extra)
+    return _window_answer(conn, window, annotation_id=decided.outcome.annotation_id, document_status=decided.status,
+                          rules_changed=decided.outcome.rules_changed, **extra)
 
 
 @bp.route("/api/decide", methods=["POST"])
@@ -256,65 +244,21 @@ def api_decide():
     always = validate.flag(payload, "always")
     ne_type = validate.optional_text(payload, "ne_type")
     conn = db.get_conn()
-    window = _owned_window(conn)
-    _check_span(window, document_id, first, end)
-    label_id = _label_of_project(conn, window.project_id,
-                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
-    span = store_decisions.Span(window.project_id, document_id, first, end)
-    tokens = span_text(conn, document_id, first, end)
-    if scope is store_decisions.Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
-        apply_rule.prefetch_word_type_matches(conn, document_id, tokens)
-    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
-    try:
-        outcome = store_decisions.decide(conn, span, scope, decision, current_user.id, tokens, label_id, always,
-                                         ne_type)
-    except store_decisions.DecisionError as exc:
-        raise validate.Invalid(str(exc)) from None
-    _learn_types(conn, outcome, [span])
-    # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER])
-    needed = decision == "PRIVATE" and category_needed(conn, document_id, first, end, label_id)
-    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome), category_needed=needed)
+    window, span, label_id = _decision_target(conn, payload, document_id, first, end)
+    with _refused_decision():
+        decided = workflow.decide_span(conn, window, span, scope, decision, current_user.id, label_id=label_id,
+                                       always=always, ne_type=ne_type, lease_seconds=_lease_seconds())
+    return _decided_answer(conn, decided, category_needed=decided.category_needed)
 
 
 def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: int, decision: str):
     """``scope: "entity"``: every mention of the span's entity, here and in the project's other documents."""
-    from psan.store import entity_decisions
     conn = db.get_conn()
-    window = _owned_window(conn)
-    _check_span(window, document_id, first, end)
-    label_id = _label_of_project(conn, window.project_id,
-                                 validate.integer(payload, "label_id", validate.MAX_ID, required=False))
-    span = store_decisions.Span(window.project_id, document_id, first, end)
-    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
-    try:
-        outcome = entity_decisions.decide_entity(conn, span, decision, current_user.id, label_id)
-    except store_decisions.DecisionError as exc:
-        raise validate.Invalid(str(exc)) from None
-    _learn_types(conn, outcome, [span])
-    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome), category_needed=False)
-
-
-def _learn_types(conn, outcome: store_decisions.Outcome, spans: list[store_decisions.Span]) -> None:
-    """Entity types whose decisions are now clear decide alone from here on (psan.store.suggestions)."""
-    types = sorted({t for span in spans for t in store_decisions.span_entity_types(conn, span)})
-    if not types:
-        return
-    changed = learn_type_rules(conn, spans[0].project_id, types)
-    if changed:
-        outcome.changed_rule_ids += changed
-        outcome.rules_changed = True
-
-
-def _merge(outcomes: list[store_decisions.Outcome]) -> store_decisions.Outcome:
-    """One outcome for several decisions of one request (rules to apply, annotations touched)."""
-    merged = store_decisions.Outcome(annotation_id=outcomes[0].annotation_id if outcomes else 0)
-    for o in outcomes:
-        merged.rule_ids += o.rule_ids
-        merged.changed_rule_ids += [r for r in o.changed_rule_ids if r not in merged.changed_rule_ids]
-        merged.removed_rule_ids += o.removed_rule_ids
-        merged.affected_annotation_ids += o.affected_annotation_ids
-        merged.rules_changed = merged.rules_changed or o.rules_changed
-    return merged
+    window, span, label_id = _decision_target(conn, payload, document_id, first, end)
+    with _refused_decision():
+        decided = workflow.decide_entity(conn, window, span, decision, current_user.id, label_id=label_id,
+                                         lease_seconds=_lease_seconds())
+    return _decided_answer(conn, decided, category_needed=False)
 
 
 @bp.route("/api/accept", methods=["POST"])
@@ -327,25 +271,11 @@ def api_accept():
     window = _owned_window(conn)
     if document_id != window.document_id:
         raise Refused(gettext("That text is outside your annotation window."))
-    pending = [a for a in annotations_json(conn, window, window.first_token, window.end_token)
-               if a["decision"] == "SUSPICIOUS" and a.get("suggestion")]
-    if not pending:
+    with _refused_decision():
+        decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds())
+    if decided is None:
         raise Conflict(gettext("Nothing is left to accept in this window."))
-    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
-    outcomes = []
-    for a in pending:
-        span = store_decisions.Span(window.project_id, document_id, a["first_token"], a["end_token"])
-        again = a["suggestion"] == "PRIVATE" and any(r["lookup"] for r in a["rules"])
-        scope = store_decisions.Scope.WORD_TYPE if again else store_decisions.Scope.TOKEN
-        try:
-            outcomes.append(store_decisions.decide(conn, span, scope, a["suggestion"], current_user.id,
-                                                   span_text(conn, document_id, a["first_token"], a["end_token"])))
-        except store_decisions.DecisionError as exc:
-            raise validate.Invalid(str(exc)) from None
-    outcome = _merge(outcomes)
-    _learn_types(conn, outcome, [store_decisions.Span(window.project_id, document_id, a["first_token"],
-                                                      a["end_token"]) for a in pending])
-    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome))
+    return _decided_answer(conn, decided)
 
 
 def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:
@@ -358,13 +288,7 @@ def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:
     category, category_error = label_validate.clean_category(payload.get("label_category"))
     if error or category_error:
         raise validate.Invalid(error or category_error)
-    row = db.query_one("SELECT id FROM label WHERE project_id = %s AND name = %s", (project_id, name), conn)
-    if row:
-        return int(row["id"])
-    row = db.query_one("INSERT INTO label (project_id, name, category, created_by) VALUES (%s, %s, %s, %s) "
-                       "ON CONFLICT (project_id, name) DO UPDATE SET name = EXCLUDED.name RETURNING id",
-                       (project_id, name, category, current_user.id), conn)
-    return int(row["id"])
+    return project_labels.label_by_name(conn, project_id, name, category, current_user.id)
 
 
 @bp.route("/api/label", methods=["POST"])
@@ -378,14 +302,10 @@ def api_label():
     _check_span(window, document_id, first, end)
     label_id = _label_from_payload(conn, payload, window.project_id)
     span = store_decisions.Span(window.project_id, document_id, first, end)
-    tokens = span_text(conn, document_id, first, end)
-    apply_rule.prefetch_word_type_matches(conn, document_id, tokens)
-    apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
-    try:
-        outcome = store_decisions.assign_label(conn, span, label_id, current_user.id, tokens, always)
-    except store_decisions.DecisionError as exc:
-        raise validate.Invalid(str(exc)) from None
-    return _decided_answer(conn, outcome, _after_decision(conn, window, outcome))
+    with _refused_decision():
+        decided = workflow.assign_label(conn, window, span, label_id, current_user.id, always=always,
+                                        lease_seconds=_lease_seconds())
+    return _decided_answer(conn, decided)
 
 
 @bp.route("/api/annotation/<int:annotation_id>", methods=["GET"])
@@ -393,8 +313,7 @@ def api_label():
 def api_annotation(annotation_id: int):
     conn = db.get_conn()
     window = _owned_window(conn)
-    row = db.query_one("SELECT document_id, first_token, end_token FROM annotation WHERE id = %s",
-                       (min(annotation_id, validate.MAX_ID),), conn)
+    row = window_content.annotation_span(conn, min(annotation_id, validate.MAX_ID))
     if row is None:
         raise _not_found()
     _check_span(window, row["document_id"], row["first_token"], row["end_token"])

@@ -4,17 +4,14 @@ Why plain data: the browser builds the DOM with ``textContent`` only, so documen
 names and rule conditions can never become markup.  Label *replacements* are never selected here
 (they are the pseudonymization key, annotators must not see them).
 
-Only the window's own rows are read (index range scans) and the document text is sliced once in
-PostgreSQL (``substr`` of the window's character range), so a window costs the same at the start
-and at the end of a 1M-token document.
+The rows come from :mod:`psan.store.window_content`, which reads only the window's own range.
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
-from psan import db
 from psan.status_names import status_name
+from psan.store import window_content
 from psan.store.suggestions import add_suggestions
 from psan.store.windows import Window
 from psan.tool.voting import Thresholds
@@ -23,25 +20,9 @@ from psan.tool.voting import Thresholds
 MAX_GAP_CHARS = 200
 
 
-def token_rows(conn, document_id: int, first: int, end: int) -> tuple[list[dict[str, Any]], str, int]:
-    """Tokens ``[first, end]`` (one more for the trailing whitespace) and the text they span.
-
-    Returns (rows, text slice, character offset of the slice).
-    """
-    rows = db.query("SELECT idx, start_char, end_char FROM token WHERE document_id = %s AND idx >= %s "
-                    "AND idx <= %s ORDER BY idx", (document_id, first, end), conn)
-    if not rows:
-        return [], "", 0
-    lo = rows[0]["start_char"]
-    hi = max(r["end_char"] for r in rows)
-    row = db.query_one("SELECT substr(text, %s, %s) AS part FROM document WHERE id = %s",
-                       (lo + 1, hi - lo, document_id), conn)
-    return rows, (row["part"] if row else ""), lo
-
-
 def tokens_json(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
     """``[{"i": index, "text": token text, "after": whitespace up to the next token}]``."""
-    rows, text, offset = token_rows(conn, document_id, first, end)
+    rows, text, offset = window_content.token_rows(conn, document_id, first, end)
     result = []
     for pos, row in enumerate(rows):
         if row["idx"] >= end:
@@ -54,28 +35,9 @@ def tokens_json(conn, document_id: int, first: int, end: int) -> list[dict[str, 
     return result
 
 
-def span_text(conn, document_id: int, first: int, end: int) -> list[str]:
-    """The token texts of a span (for word-type rule conditions)."""
-    return [t["text"] for t in tokens_json(conn, document_id, first, end)]
-
-
 def sentences_json(conn, document_id: int, first: int, end: int) -> list[list[int]]:
-    rows = db.query("SELECT first_token, end_token FROM sentence WHERE document_id = %(doc)s "
-                    "AND first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
-                    "AND first_token <= %(lo)s), 0) AND first_token < %(hi)s ORDER BY first_token",
-                    {"doc": document_id, "lo": first, "hi": end}, conn)
-    return [[max(r["first_token"], first), min(r["end_token"], end)] for r in rows]
-
-
-def _rules_by_annotation(conn, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    rules: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    if not ids:
-        return rules
-    for r in db.query("SELECT ar.annotation_id, r.id, r.type::text AS type, r.condition, r.confidence, r.label_id, "
-                      "r.annotation_id IS NOT NULL AS lookup FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
-                      "WHERE ar.annotation_id = ANY(%s) ORDER BY r.id", (ids,), conn):
-        rules[r.pop("annotation_id")].append(r)
-    return rules
+    return [[max(r["first_token"], first), min(r["end_token"], end)]
+            for r in window_content.sentence_rows(conn, document_id, first, end)]
 
 
 def rule_label(rules: list[dict[str, Any]]) -> int | None:
@@ -84,12 +46,6 @@ def rule_label(rules: list[dict[str, Any]]) -> int | None:
     if not labelled:
         return None
     return min(labelled, key=lambda r: (-abs(r["confidence"]), r["id"]))["label_id"]
-
-
-def label_names(conn, ids: set[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    return {r["id"]: r["name"] for r in db.query("SELECT id, name FROM label WHERE id = ANY(%s)", (list(ids),), conn)}
 
 
 def final_decision(row: dict[str, Any], thresholds: Thresholds) -> str:
@@ -101,21 +57,13 @@ def final_decision(row: dict[str, Any], thresholds: Thresholds) -> str:
 
 def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[str, Any]]:
     """Annotations lying inside ``[first, end)`` with their final decision, label name and rule summary."""
-    rows = db.query("SELECT id, first_token, end_token, token_decision::text AS token_decision, token_label_id, "
-                    "rule_level FROM annotation WHERE document_id = %s AND first_token >= %s AND first_token < %s "
-                    "AND end_token <= %s ORDER BY first_token, end_token DESC",
-                    (window.document_id, first, end, end), conn)
-    rules = _rules_by_annotation(conn, [r["id"] for r in rows])
-    entities: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for e in db.query("SELECT first_token, end_token, type FROM named_entity WHERE document_id = %s "
-                      "AND first_token >= %s AND first_token < %s ORDER BY first_token, id",
-                      (window.document_id, first, end), conn):
-        if e["type"] not in entities[(e["first_token"], e["end_token"])]:
-            entities[(e["first_token"], e["end_token"])].append(e["type"])
+    rows = window_content.annotation_rows(conn, window.document_id, first, end)
+    rules = window_content.rules_by_annotation(conn, [r["id"] for r in rows])
+    entities = window_content.entity_types(conn, window.document_id, first, end)
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     label_of = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(rules[r["id"]]))
                 for r in rows}
-    names = label_names(conn, {v for v in label_of.values() if v is not None})
+    names = window_content.label_names(conn, {v for v in label_of.values() if v is not None})
     result = []
     for r in rows:
         decision = final_decision(r, thresholds)
@@ -138,10 +86,7 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
     """The whole window (or a sub-range of it, already checked by the caller) as JSON data."""
     first = window.first_token if first is None else first
     end = window.end_token if end is None else end
-    doc = db.query_one("SELECT d.name, d.status::text AS status, d.token_count, p.name AS project_name, "
-                       "p.ask_labels "
-                       "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s",
-                       (window.document_id,), conn)
+    doc = window_content.window_header(conn, window.document_id)
     return {
         "window": {"document_id": window.document_id, "project_id": window.project_id,
                    "first_token": window.first_token, "end_token": window.end_token,

@@ -9,10 +9,11 @@ from typing import Any
 
 from flask_babel import gettext
 
-from psan import db
-from psan.annotate.content import final_decision, label_names, rule_label
+from psan.annotate.content import final_decision, rule_label
+from psan.store import annotation_detail as store_detail
+from psan.store.window_content import label_names
 from psan.store.windows import Window
-from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
+from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.voting import Thresholds
 
 #: history entries shown for one span
@@ -21,13 +22,6 @@ HISTORY_LIMIT = 50
 
 def _iso(value) -> str | None:
     return value.isoformat() if value is not None else None
-
-
-def model_span_score(conn, document_id: int, first_token: int, end_token: int) -> float | None:
-    """p(private) the project model gave exactly this span (``None``: not a model suggestion)."""
-    row = db.query_one("SELECT max(score) AS p FROM named_entity WHERE document_id = %s AND first_token = %s "
-                       "AND end_token = %s AND source = %s", (document_id, first_token, end_token, MODEL_SOURCE), conn)
-    return round(float(row["p"]), 4) if row and row["p"] is not None else None
 
 
 def _is_model_rule(rule: dict[str, Any]) -> bool:
@@ -44,26 +38,13 @@ def special_category_name(topic: str) -> str:
 
 
 def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any]:
-    a = db.query_one(
-        "SELECT a.id, a.document_id, a.first_token, a.end_token, a.token_decision::text AS token_decision, "
-        "a.token_label_id, a.rule_level, a.decided_at, acc.name AS decided_by_name, acc.email AS decided_by_email "
-        "FROM annotation a LEFT JOIN account acc ON acc.id = a.decided_by WHERE a.id = %s", (annotation_id,), conn)
-    rules = db.query(
-        "SELECT r.id, r.type::text AS type, r.condition, r.confidence, r.label_id, r.case_sensitive, "
-        "r.annotation_id IS NOT NULL AS lookup, acc.name AS author_name, acc.email AS author_email "
-        "FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id LEFT JOIN account acc ON acc.id = r.author_id "
-        "WHERE ar.annotation_id = %s ORDER BY abs(r.confidence) DESC, r.id", (annotation_id,), conn)
-    history = db.query(
-        "SELECT l.action, l.decision::text AS decision, l.label_name, l.created_at, acc.name AS author_name, "
-        "acc.email AS author_email FROM decision_log l LEFT JOIN account acc ON acc.id = l.account_id "
-        "WHERE l.document_id = %s AND l.first_token = %s AND l.end_token = %s ORDER BY l.created_at DESC, l.id DESC "
-        "LIMIT %s", (a["document_id"], a["first_token"], a["end_token"], HISTORY_LIMIT), conn)
-    found = db.query(
-        "SELECT DISTINCT type, category FROM named_entity WHERE document_id = %s AND first_token = %s "
-        "AND end_token = %s ORDER BY type", (a["document_id"], a["first_token"], a["end_token"]), conn)
+    a = store_detail.annotation_row(conn, annotation_id)
+    rules = store_detail.annotation_rules(conn, annotation_id)
+    history = store_detail.span_history(conn, a["document_id"], a["first_token"], a["end_token"], HISTORY_LIMIT)
+    found = store_detail.span_entities(conn, a["document_id"], a["first_token"], a["end_token"])
     entities = sorted({r["type"] for r in found})
     topics = [special_category_name(r["type"]) for r in found if r["category"] == "SENSITIVE"]
-    model_score = model_span_score(conn, a["document_id"], a["first_token"], a["end_token"])
+    model_score = store_detail.model_span_score(conn, a["document_id"], a["first_token"], a["end_token"])
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     by_rule = rule_label(rules)
     names = label_names(conn, {x for x in [a["token_label_id"], by_rule, *(r["label_id"] for r in rules)]

@@ -9,7 +9,7 @@ from psan.annotate import bp
 from psan.annotate.messages import js_messages
 from psan.annotate.validate import MAX_INT
 from psan.store.labels import CATEGORIES
-from psan.store.windows import MAX_ADMIN_WINDOW
+from psan.store.windows import MAX_ADMIN_WINDOW, document_for_admin
 
 
 @bp.route("/")
@@ -26,7 +26,7 @@ def document(document_id: int):
     The GET only renders the page; the page then POSTs ``/annotate/api/open`` (with the CSRF token)
     to move the admin's window, so following a link never changes state by itself.
     """
-    if document_id > MAX_INT or db.query_one("SELECT 1 FROM document WHERE id = %s", (document_id,)) is None:
+    if document_id > MAX_INT or document_for_admin(db.get_conn(), document_id) is None:
         abort(404)
     start = request.args.get("start", default=0, type=int)
     size = request.args.get("size", default=0, type=int)

@@ -10,17 +10,46 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from flask import current_app
 
 from psan import db
+from psan.celery import scheduling
 from psan.store import annotate as store_annotate
 from psan.store import project_model as store_model
+from psan.store.projects import get_project
 from psan.store.rules import load_ruleset
 from psan.tool.classifier import TokenClassifier
+from psan.tool.model import Document, Entity
 
 log = logging.getLogger(__name__)
 
 #: probability threshold of a model when MODEL_THRESHOLD is not configured
 DEFAULT_THRESHOLD = 0.5
+
+
+def model_key() -> bytes:
+    """The app's model signing key (:func:`psan.store.project_model.hmac_key` of ``SECRET_KEY``)."""
+    return store_model.hmac_key(current_app.config["SECRET_KEY"])
+
+
+def model_threshold() -> float | None:
+    """``MODEL_THRESHOLD`` of the config (``None``: the model's own, 0.5)."""
+    value = current_app.config.get("MODEL_THRESHOLD")
+    return None if value is None else float(value)
+
+
+def predictions_for_new_document(project_id: int, doc: Document) -> list[Entity]:
+    """Model entities for a freshly recognized document (pre-processing); ``[]`` on any problem.
+
+    Never raises: a missing, refused or failing model must not fail the document.
+    """
+    try:
+        with db.transaction() as conn:
+            loaded = store_model.load_model(conn, project_id, model_key())
+        return store_model.predicted_entities(loaded.model, doc, model_threshold()) if loaded else []
+    except Exception:  # noqa: BLE001 - the document is processed without model predictions
+        log.exception("project %s: model predictions failed; the document is processed without them", project_id)
+        return []
 
 
 @shared_task(name="psan.retrain_model")
@@ -30,32 +59,32 @@ def retrain_model(project_id: int) -> dict:
     Training runs outside any transaction.  Too few decisions (no private or no public token) end
     with ``trained: False`` and a reason, recorded for the model page.
     """
-    store_model.set_training_outcome(project_id, "running")
+    scheduling.set_training_outcome(project_id, "running")
     try:
         with db.transaction() as conn:
-            project = db.query_one("SELECT language FROM project WHERE id = %s", (project_id,), conn)
+            project = get_project(project_id, conn)
             if project is None:
                 return {"project_id": project_id, "trained": False, "reason": "missing project"}
             decisions, last_decision = store_model.decision_log_position(conn, project_id)
             docs = store_model.training_docs(conn, project_id)
-        threshold = store_model.model_threshold()
+        threshold = model_threshold()
         try:
             model = TokenClassifier.train(docs, project["language"],
                                           threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
         except ValueError as exc:
             log.warning("project %s: model not trained: %s", project_id, exc)
-            store_model.set_training_outcome(project_id, "failed", str(exc))
+            scheduling.set_training_outcome(project_id, "failed", str(exc))
             return {"project_id": project_id, "trained": False, "reason": str(exc)}
         meta = {**model.meta, "decisions_count": decisions, "decision_log_id": last_decision,
                 "threshold": model.threshold}
         with db.transaction() as conn:
-            model_id = store_model.save_model(conn, project_id, model, meta)
+            model_id = store_model.save_model(conn, project_id, model, meta, model_key())
     except Exception as exc:
-        store_model.set_training_outcome(project_id, "failed", f"{exc.__class__.__name__}: {exc}")
+        scheduling.set_training_outcome(project_id, "failed", f"{exc.__class__.__name__}: {exc}")
         raise
     finally:
-        store_model.clear_retrain_pending(project_id)
-    store_model.set_training_outcome(project_id, "trained")
+        scheduling.clear_retrain_pending(project_id)
+    scheduling.set_training_outcome(project_id, "trained")
     log.info("project %s: model %s trained on %s documents / %s tokens in %.2f s", project_id, model_id,
              meta.get("documents"), meta.get("tokens"), model.train_seconds)
     model_predictions_project.apply_async((project_id, model_id))
@@ -74,16 +103,14 @@ def model_predictions_project(project_id: int, model_id: int | None = None) -> d
         latest = store_model.latest_model_row(conn, project_id)
         if model_id is not None and latest is not None and int(latest["id"]) != int(model_id):
             return {"project_id": project_id, "skipped": "newer model"}
-        loaded = store_model.load_model(conn, project_id)
+        loaded = store_model.load_model(conn, project_id, model_key())
         if loaded is not None:
             store_model.ensure_model_rule(conn, project_id)
-        ids = [r["id"] for r in db.query(
-            "SELECT id FROM document WHERE project_id = %s AND status IN ('RECOGNIZED', 'PRE_ANNOTATED', 'DONE') "
-            "ORDER BY id", (project_id,), conn)]
+        ids = store_annotate.annotatable_document_ids(conn, project_id)
     with db.transaction() as conn:
         ruleset = load_ruleset(conn, project_id)
     model = loaded.model if loaded is not None else None
-    threshold = store_model.model_threshold()
+    threshold = model_threshold()
     changed = 0
     for document_id in ids:
         with db.transaction() as conn:

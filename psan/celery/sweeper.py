@@ -43,7 +43,7 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
 
 def _schedule_pending_reannotations() -> list[int]:
     """Project re-annotations a decision could not schedule while Redis was down."""
-    from psan.store.annotate import schedule_project_reannotation
+    from psan.celery.scheduling import schedule_project_reannotation
     with db.transaction() as conn:
         pending = processing.take_reannotation_requests(conn)
     done = []

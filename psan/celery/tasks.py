@@ -12,11 +12,15 @@ from celery import shared_task, signals
 from flask import current_app
 
 from psan import db
+from psan.celery.model_tasks import predictions_for_new_document
+from psan.celery.scheduling import consume_pending
 from psan.store import annotate as store_annotate
 from psan.store import documents as store_documents
+from psan.store import entities as store_entities
 from psan.store import processing
-from psan.store import project_model as store_model
 from psan.store import stats as store_stats
+from psan.store.document_status import DocumentStatus
+from psan.store.health import database_probe
 from psan.store.pipelines import effective_config, get_pipeline
 from psan.tool.tagged_xml import to_xml
 
@@ -27,7 +31,7 @@ log = logging.getLogger(__name__)
 def health_check(nonce: str) -> dict:
     """Prove the whole worker round-trip: broker → worker → PostgreSQL → result backend."""
     with db.transaction() as conn:
-        row = db.query_one("SELECT count(*) AS documents, current_database() AS database FROM document", None, conn)
+        row = database_probe(conn)
     return {"nonce": nonce, "worker": socket.gethostname(), "database": row["database"], "documents": row["documents"]}
 
 
@@ -84,9 +88,7 @@ def pre_process(self, document_id: int) -> dict:
     config = current_app.config
     with db.transaction() as conn:
         lease = processing.claim(conn, document_id, config["PROCESSING_STALE_SECONDS"])
-        row = db.query_one("SELECT d.text, d.language, d.status::text AS status, d.project_id, p.pipeline "
-                           "FROM document d "
-                           "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
+        row = processing.work_item(conn, document_id)
     if lease is None or row is None:
         return {"document_id": document_id, "skipped": row["status"] if row else "missing"}
     try:
@@ -104,11 +106,11 @@ def pre_process(self, document_id: int) -> dict:
         log.warning("pre-processing document %s hit its soft time limit", document_id)
         _fail(document_id, _time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
                                                 else None, len(row["text"])), lease.attempt)
-        return {"document_id": document_id, "status": "FAILED"}
+        return {"document_id": document_id, "status": DocumentStatus.FAILED.value}
     except Exception as exc:  # noqa: BLE001 - any failure becomes a visible FAILED status
         log.exception("pre-processing document %s failed", document_id)
         _fail(document_id, _short_error(exc), lease.attempt)
-        return {"document_id": document_id, "status": "FAILED"}
+        return {"document_id": document_id, "status": DocumentStatus.FAILED.value}
 
 
 def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # noqa: ANN001 - tool Document
@@ -120,7 +122,7 @@ def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # 
     document_id = lease.document_id
     xml = to_xml(doc)
     # the project model's suggestions: extra MODEL entities voted on by the project's MODEL rule
-    doc.entities = doc.entities + store_model.predictions_for_new_document(project_id, doc)
+    doc.entities = doc.entities + predictions_for_new_document(project_id, doc)
     with db.transaction() as conn:
         if not processing.holds(conn, lease):
             return {"document_id": document_id, "skipped": "taken over"}
@@ -129,24 +131,12 @@ def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # 
         if not processing.holds(conn, lease):
             return {"document_id": document_id, "skipped": "taken over"}
         result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
-        _update_entities(conn, document_id, doc)  # visible together with the new status
+        # visible together with the new status; a failure only costs the grouping
+        store_entities.update_document_entities_or_log(conn, document_id, doc)
     _refresh_statistics({"token": len(doc.tokens), "sentence": len(doc.sentences), "named_entity": len(doc.entities),
                          "annotation": result.matches if result else 0})
     return {"document_id": document_id, "status": result.status if result else None,
             "tokens": len(doc.tokens), "entities": len(doc.entities)}
-
-
-def _update_entities(conn, document_id: int, doc) -> None:  # noqa: ANN001 - psan.tool.model.Document
-    """Group the recognized mentions into entities (psan.store.entities); a failure only costs the grouping."""
-    from psan.store import entities as store_entities
-    db.execute("SAVEPOINT psan_entities", None, conn)
-    try:
-        store_entities.update_document_entities(conn, document_id, doc)
-    except Exception:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
-        db.execute("ROLLBACK TO SAVEPOINT psan_entities", None, conn)
-        log.exception("grouping the entities of document %s failed", document_id)
-    else:
-        db.execute("RELEASE SAVEPOINT psan_entities", None, conn)
 
 
 def _fail(document_id: int, message: str, attempt: int | None = None) -> None:
@@ -168,9 +158,8 @@ def _on_hard_time_limit(sender=None, exception=None, args=None, **kwargs) -> Non
         return
     with flask_app.app_context():
         with db.transaction() as conn:
-            row = db.query_one("SELECT length(text) AS chars FROM document WHERE id = %s", (int(args[0]),), conn)
-        _fail(int(args[0]), _time_limit_message("hard", exception.args[0] if exception.args else None,
-                                                row["chars"] if row else None))
+            chars = processing.text_length(conn, int(args[0]))
+        _fail(int(args[0]), _time_limit_message("hard", exception.args[0] if exception.args else None, chars))
 
 
 def _refresh_statistics(loaded: dict[str, int]) -> None:
@@ -195,11 +184,11 @@ def re_annotate(document_id: int) -> dict:
 def re_annotate_project(project_id: int, exclude_document_id: int | None = None, debounced: bool = False) -> dict:
     """Apply the current rules to every annotated document of a project, one transaction each.
 
-    Queued by :func:`psan.store.annotate.schedule_project_reannotation` with ``debounced=True``:
+    Queued by :func:`psan.celery.scheduling.schedule_project_reannotation` with ``debounced=True``:
     the task then takes the pending marker from Redis, whose excluded document wins over the argument.
     """
     if debounced:
-        pending, exclude = store_annotate.consume_pending(project_id)
+        pending, exclude = consume_pending(project_id)
         if pending:
             exclude_document_id = exclude
     done = store_annotate.reannotate_project(db.transaction, project_id, exclude_document_id)

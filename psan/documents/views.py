@@ -196,7 +196,7 @@ def delete(document_id: int):
     db.get_conn().commit()
     # lookup rules made from this document's annotations are gone: other documents lose their votes
     try:
-        from psan.store.annotate import schedule_project_reannotation
+        from psan.celery.scheduling import schedule_project_reannotation
         schedule_project_reannotation(document["project_id"])
     except Exception:  # noqa: BLE001 - deletion is done; the sweeper schedules the re-annotation later
         current_app.logger.warning("could not schedule re-annotation of project %s; the sweeper will",

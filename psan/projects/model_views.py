@@ -11,6 +11,8 @@ from flask_babel import gettext
 
 from psan import db
 from psan.access import admin
+from psan.celery import scheduling
+from psan.celery.model_tasks import model_key
 from psan.projects import bp
 from psan.store import project_model as store_model
 from psan.store import projects as store_projects
@@ -21,9 +23,9 @@ from psan.store import projects as store_projects
 def model(project_id: int):
     """Model status and the retrain button."""
     project = store_projects.get_project(project_id) or abort(404)
-    status = store_model.model_status(db.get_conn(), project_id)
+    status = store_model.model_status(db.get_conn(), project_id, model_key())
     return render_template("projects/model.html", project=project, status=status,
-                           outcome=store_model.training_outcome(project_id),
+                           outcome=scheduling.training_outcome(project_id),
                            retrain_after=int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 200) or 0))
 
 
@@ -33,12 +35,12 @@ def retrain(project_id: int):
     """Queue ``psan.retrain_model`` for the project (CSRF-protected POST, admins only)."""
     store_projects.get_project(project_id) or abort(404)
     try:
-        store_model.schedule_retrain(project_id, force=True)
+        scheduling.schedule_retrain(project_id, force=True)
     except Exception:  # noqa: BLE001 - broker down: tell the admin, never a 500
         current_app.logger.exception("could not queue the model training of project %s", project_id)
         flash(gettext("The training could not be queued; try again later."), "danger")
     else:
-        store_model.set_training_outcome(project_id, "queued")
+        scheduling.set_training_outcome(project_id, "queued")
         flash(gettext("The model is being trained in the background; documents are re-annotated afterwards."),
               "success")
     return redirect(url_for("projects.model", project_id=project_id))

@@ -15,10 +15,14 @@ import logging
 import time
 from dataclasses import dataclass
 
-import redis
-from flask import current_app
-
 from psan import db
+from psan.store.document_status import (
+    ANNOTATABLE,
+    ANNOTATABLE_SQL,
+    ANNOTATED_SQL,
+    STATUS_FROM_SPANS_SQL,
+    DocumentStatus,
+)
 from psan.store.documents import load_document_cached
 from psan.store.rules import ensure_ne_type_rules, load_ruleset
 from psan.tool.model import Document
@@ -26,22 +30,12 @@ from psan.tool.rules import RuleMatch, RuleSet
 
 log = logging.getLogger(__name__)
 
-#: statuses whose documents have tokens and can be (re-)annotated
-ANNOTATABLE = ("RECOGNIZED", "PRE_ANNOTATED", "DONE")
-
-#: the status a document deserves: PRE_ANNOTATED while a rule-suspicious span is undecided, else DONE
 _UPDATE_DOCUMENT_STATUS = (
-    "UPDATE document d SET status = (CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p "
-    "ON p.id = d.project_id WHERE a.document_id = d.id AND a.token_decision IS NULL "
-    "AND a.rule_level > p.private_threshold AND a.rule_level < p.public_threshold) "
-    "THEN 'PRE_ANNOTATED' ELSE 'DONE' END)::document_status, updated_at = now() "
-    "WHERE d.id = %s AND d.status IN ('RECOGNIZED', 'PRE_ANNOTATED', 'DONE') RETURNING d.status::text AS status")
+    "UPDATE document d SET status = " + STATUS_FROM_SPANS_SQL + ", updated_at = now() "  # noqa: S608  # nosec B608
+    "WHERE d.id = %s AND d.status IN " + ANNOTATABLE_SQL + " RETURNING d.status::text AS status")
 _UPDATE_PROJECT_STATUSES = (
-    "UPDATE document d SET status = (CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p "
-    "ON p.id = d.project_id WHERE a.document_id = d.id AND a.token_decision IS NULL "
-    "AND a.rule_level > p.private_threshold AND a.rule_level < p.public_threshold) "
-    "THEN 'PRE_ANNOTATED' ELSE 'DONE' END)::document_status "
-    "WHERE d.project_id = %s AND d.status IN ('PRE_ANNOTATED', 'DONE')")
+    "UPDATE document d SET status = " + STATUS_FROM_SPANS_SQL + " "  # noqa: S608  # nosec B608
+    "WHERE d.project_id = %s AND d.status IN " + ANNOTATED_SQL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +128,7 @@ def reannotate_document_now(conn, document_id: int, ruleset: RuleSet | None = No
                        (document_id,), conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return None
-    if row["status"] == "RECOGNIZED":
+    if row["status"] == DocumentStatus.RECOGNIZED:
         types = [r["type"] for r in db.query("SELECT DISTINCT type FROM named_entity WHERE document_id = %s",
                                              (document_id,), conn)]
         if ensure_ne_type_rules(conn, row["project_id"], types):
@@ -149,71 +143,11 @@ def reannotate_document_now(conn, document_id: int, ruleset: RuleSet | None = No
     return ReannotateResult(document_id, status, len(matches), time.perf_counter() - started)
 
 
-# --- debounced project-wide re-annotation ---------------------------------------------------------------
-_redis_clients: dict[str, redis.Redis] = {}
-
-# Atomically: schedule if nothing is pending; if a pending run excludes another document, make it
-# exclude none (its rule change must reach that document too).
-_SCHEDULE_LUA = """
-local v = redis.call('GET', KEYS[1])
-if not v then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-  return 1
-end
-if v ~= ARGV[1] then redis.call('SET', KEYS[1], '', 'KEEPTTL') end
-return 0
-"""
-
-
-def _redis() -> redis.Redis:
-    url = current_app.config["REDIS_URL"]
-    client = _redis_clients.get(url)
-    if client is None:
-        client = _redis_clients[url] = redis.Redis.from_url(url)
-    return client
-
-
-def debounce_key(project_id: int) -> str:
-    prefix = current_app.config.get("REDIS_KEY_PREFIX", "psan")
-    return f"{prefix}:reannotate:project:{int(project_id)}"
-
-
-def schedule_project_reannotation(project_id: int, exclude_document_id: int | None = None,
-                                  delay: float | None = None) -> None:
-    """Queue one re-annotation of the project's documents, debounced (needs an app context).
-
-    Many calls within ``REANNOTATE_DEBOUNCE_SECONDS`` (or ``delay``) enqueue a single
-    ``re_annotate_project`` task with that countdown; the pending run is recorded in Redis and
-    consumed by the task when it starts, so a call arriving while a run is in progress schedules
-    another one.  ``exclude_document_id`` names a document already re-annotated synchronously
-    (:func:`reannotate_document_now`); it stays excluded only if every debounced call agrees.
-    """
-    from psan.celery.tasks import re_annotate_project
-    countdown = float(current_app.config.get("REANNOTATE_DEBOUNCE_SECONDS", 2) if delay is None else delay)
-    key = debounce_key(project_id)
-    value = "" if exclude_document_id is None else str(int(exclude_document_id))
-    client = _redis()
-    if not client.eval(_SCHEDULE_LUA, 1, key, value, int(countdown) + 600):
-        return
-    try:
-        re_annotate_project.apply_async((int(project_id), exclude_document_id), {"debounced": True},
-                                        countdown=max(countdown, 0))
-    except Exception:
-        client.delete(key)  # do not absorb later calls for a run that was never queued
-        raise
-
-
-def consume_pending(project_id: int) -> tuple[bool, int | None]:
-    """Called by the task: take the pending marker; returns (was pending, document to exclude)."""
-    client = _redis()
-    pipe = client.pipeline(transaction=True)
-    pipe.get(debounce_key(project_id))
-    pipe.delete(debounce_key(project_id))
-    value, _ = pipe.execute()
-    if value is None:
-        return False, None
-    text = value.decode()
-    return True, (int(text) if text else None)
+def annotatable_document_ids(conn, project_id: int, exclude_document_id: int | None = None) -> list[int]:
+    """Ids of the project's documents rules can (re-)annotate, in id order (``exclude_document_id`` left out)."""
+    return [r["id"] for r in db.query(
+        "SELECT id FROM document WHERE project_id = %s AND status IN " + ANNOTATABLE_SQL +  # noqa: S608  # nosec B608
+        " AND id IS DISTINCT FROM %s ORDER BY id", (project_id, exclude_document_id), conn)]
 
 
 def reannotate_project(app_transaction, project_id: int, exclude_document_id: int | None = None) -> list[int]:
@@ -224,9 +158,7 @@ def reannotate_project(app_transaction, project_id: int, exclude_document_id: in
     """
     with app_transaction() as conn:
         ruleset = load_ruleset(conn, project_id)
-        ids = [r["id"] for r in db.query(
-            "SELECT id FROM document WHERE project_id = %s AND status IN ('RECOGNIZED', 'PRE_ANNOTATED', 'DONE') "
-            "AND id IS DISTINCT FROM %s ORDER BY id", (project_id, exclude_document_id), conn)]
+        ids = annotatable_document_ids(conn, project_id, exclude_document_id)
     done: list[int] = []
     for document_id in ids:
         with app_transaction() as conn:

@@ -44,6 +44,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from psan import db
+from psan.store.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
 from psan.store.rules import condition_from_text
 from psan.tool.model import Sentence
 from psan.tool.rules import RULE_KINDS, RuleType, sentence_segments
@@ -51,17 +52,11 @@ from psan.tool.rules import RULE_KINDS, RuleType, sentence_segments
 __all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "find_word_type_matches", "lock_document",
            "prefetch_word_type_matches"]
 
-#: statuses whose documents have annotations the targeted path may update (RECOGNIZED: full path)
-_ANNOTATED = ("PRE_ANNOTATED", "DONE")
-_ANNOTATABLE = ("RECOGNIZED", "PRE_ANNOTATED", "DONE")
-
 #: the status a document deserves (as psan.store.annotate), written only when it changes, so a
 #: decision that changes nothing does not take the document row's lock for the rest of its request
 _REFRESH_STATUS = (
-    "WITH s AS (SELECT d.id, (CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p ON p.id = d.project_id "
-    "WHERE a.document_id = d.id AND a.token_decision IS NULL AND a.rule_level > p.private_threshold "
-    "AND a.rule_level < p.public_threshold) THEN 'PRE_ANNOTATED' ELSE 'DONE' END)::document_status AS status "
-    "FROM document d WHERE d.id = %(doc)s AND d.status IN ('PRE_ANNOTATED', 'DONE')), "
+    "WITH s AS (SELECT d.id, " + STATUS_FROM_SPANS_SQL + " AS status "  # noqa: S608  # nosec B608
+    "FROM document d WHERE d.id = %(doc)s AND d.status IN " + ANNOTATED_SQL + "), "
     "u AS (UPDATE document d SET status = s.status, updated_at = now() FROM s WHERE d.id = s.id "
     "AND d.status <> s.status RETURNING d.id) "
     "SELECT coalesce((SELECT status::text FROM s), (SELECT status::text FROM document WHERE id = %(doc)s)) AS status")
@@ -298,11 +293,11 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     affected = {int(i) for i in affected_annotation_ids}
     row = db.query_one("SELECT status::text AS status, project_id FROM document WHERE id = %s FOR NO KEY UPDATE",
                        (document_id,), conn)
-    if row is None or row["status"] not in _ANNOTATABLE:
+    if row is None or row["status"] not in ANNOTATABLE:
         return 0
     if not ids and not affected:
         return 0
-    if row["status"] not in _ANNOTATED:
+    if row["status"] not in ANNOTATED:
         return _full_path(conn, document_id)
     rules = db.query("SELECT id, type::text AS type, condition, case_sensitive FROM rule "
                      "WHERE id = ANY(%s) AND project_id = %s ORDER BY id", (ids, row["project_id"]), conn)

@@ -68,6 +68,14 @@ class Outcome:
     removed_rule_ids: list[int] = field(default_factory=list)
     affected_annotation_ids: list[int] = field(default_factory=list)
 
+    def add(self, other: Outcome) -> None:
+        """Take in what another decision of the same request changed (rules to apply, annotations touched)."""
+        self.rule_ids += other.rule_ids
+        self.changed_rule_ids += [r for r in other.changed_rule_ids if r not in self.changed_rule_ids]
+        self.removed_rule_ids += other.removed_rule_ids
+        self.affected_annotation_ids += other.affected_annotation_ids
+        self.rules_changed = self.rules_changed or other.rules_changed
+
 
 @dataclass(frozen=True, slots=True)
 class Span:

@@ -37,6 +37,11 @@ def sql_list(statuses: Iterable[DocumentStatus]) -> str:
     return "(" + ", ".join(f"'{DocumentStatus(s).value}'" for s in statuses) + ")"
 
 
+def sql_value(status: DocumentStatus) -> str:
+    """``'DONE'`` for composing a constant ``status = …`` into a query."""
+    return f"'{DocumentStatus(status).value}'"
+
+
 ANNOTATABLE_SQL = sql_list(ANNOTATABLE)
 ANNOTATED_SQL = sql_list(ANNOTATED)
 RUNNING_SQL = sql_list(RUNNING)

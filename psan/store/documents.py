@@ -18,7 +18,7 @@ import psycopg2.extras
 
 from psan import db
 from psan.names import clean_name
-from psan.store.document_status import DocumentStatus
+from psan.store.document_status import ANNOTATED, RUNNING_SQL, SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.tool.categories import category_of
 from psan.tool.model import Category, Document, Entity, Sentence, Token, collector_paused
 
@@ -55,7 +55,8 @@ def save_recognized(conn, document_id: int, doc: Document, tagged_xml: str) -> N
                      "VALUES %s",
                 [(document_id, e.first_token, e.end_token, e.type, str(e.category), e.source, float(e.score))
                  for e in doc.entities], page_size=1000)
-    db.execute("UPDATE document SET tagged_xml = %s, token_count = %s, status = 'RECOGNIZED', error = NULL, "
+    db.execute("UPDATE document SET tagged_xml = %s, token_count = %s, status = "  # noqa: S608  # nosec B608
+               + sql_value(DocumentStatus.RECOGNIZED) + ", error = NULL, "
                "recognized_at = clock_timestamp(), updated_at = now() WHERE id = %s",
                (tagged_xml, len(doc.tokens), document_id), conn)
 
@@ -146,8 +147,9 @@ def create_document(conn, project_id: int, name: str, language: str, text: str,
 
 def mark_not_queued(conn, document_ids: Iterable[int], error: str) -> None:
     """NEW documents whose pre-processing could not be queued become FAILED, so the admin sees Retry."""
-    db.execute("UPDATE document SET status = 'FAILED', error = %s, updated_at = now() "
-               "WHERE id = ANY(%s) AND status = 'NEW'", (error, list(document_ids)), conn)
+    db.execute("UPDATE document SET status = " + sql_value(DocumentStatus.FAILED) + ", error = %s, "  # noqa: S608  # nosec B608
+               "updated_at = now() WHERE id = ANY(%s) AND status = " + sql_value(DocumentStatus.NEW),
+               (error, list(document_ids)), conn)
 
 
 def delete_document(conn, document_id: int) -> bool:
@@ -162,18 +164,17 @@ def list_documents(conn, project_id: int, stale_seconds: float = 120.0) -> list[
     without a heartbeat for ``stale_seconds`` (its worker died and no sweeper took it back yet).
     """
     rows = db.query(
-        "SELECT d.id, d.name, d.language, d.status::text AS status, d.error, d.token_count, d.created_at, "
-        "(d.status = 'NEW' AND d.queued_at IS NULL) AS unqueued, "
-        "(d.status IN ('PROCESSING', 'RECOGNIZED') AND d.heartbeat_at IS NOT NULL "
+        "SELECT d.id, d.name, d.language, d.status::text AS status, d.error, d.token_count, d.created_at, "  # noqa: S608  # nosec B608
+        "(d.status = " + sql_value(DocumentStatus.NEW) + " AND d.queued_at IS NULL) AS unqueued, "
+        "(d.status IN " + RUNNING_SQL + " AND d.heartbeat_at IS NOT NULL "
         " AND d.heartbeat_at < clock_timestamp() - make_interval(secs => %s)) AS stale, "
         "count(a.id) FILTER (WHERE a.token_decision IS NOT NULL) AS decided, "
-        "count(a.id) FILTER (WHERE a.token_decision IS NULL AND a.rule_level > p.private_threshold "
-        "AND a.rule_level < p.public_threshold) AS open "
+        "count(a.id) FILTER (WHERE " + SUSPICIOUS_SQL + ") AS open "
         "FROM document d JOIN project p ON p.id = d.project_id LEFT JOIN annotation a ON a.document_id = d.id "
         "WHERE d.project_id = %s GROUP BY d.id ORDER BY d.id", (float(stale_seconds), project_id), conn)
     for r in rows:
         total = r["decided"] + r["open"]
-        if r["status"] in ("PRE_ANNOTATED", "DONE"):
+        if r["status"] in ANNOTATED:
             r["progress"] = 100 if total == 0 else int(100 * r["decided"] / total)
         else:
             r["progress"] = 0

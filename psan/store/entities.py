@@ -12,6 +12,7 @@ Entity keys: a label is the entity key of the spans that carry it (``label:<id>`
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -82,6 +83,22 @@ def update_document_entities(conn, document_id: int, doc: Document) -> int:
                      "ON CONFLICT DO NOTHING", rows, page_size=1000)
     _drop_empty(conn, project_id)
     return len(rows)
+
+
+def update_document_entities_or_log(conn, document_id: int, doc: Document) -> None:
+    """:func:`update_document_entities` in a savepoint: a failure is logged and only costs the grouping.
+
+    Pre-processing calls it after the rules were applied: the document is annotated then, and
+    entities are an aid, not its safety.
+    """
+    db.execute("SAVEPOINT psan_entities", None, conn)
+    try:
+        update_document_entities(conn, document_id, doc)
+    except Exception:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
+        db.execute("ROLLBACK TO SAVEPOINT psan_entities", None, conn)
+        logging.getLogger(__name__).exception("grouping the entities of document %s failed", document_id)
+    else:
+        db.execute("RELEASE SAVEPOINT psan_entities", None, conn)
 
 
 def _drop_empty(conn, project_id: int) -> None:

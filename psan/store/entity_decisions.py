@@ -23,6 +23,7 @@ from psan import db
 from psan.store import decisions as store_decisions
 from psan.store.decisions import MAX_CONDITION_CHARS, TYPE_CONFIDENCE, DecisionError, Outcome, Scope, Span
 from psan.store.rules import condition_to_text
+from psan.store.window_content import span_text
 
 __all__ = ["entity_mentions", "decide_entity"]
 
@@ -50,7 +51,6 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
     """Decide every mention of the span's entity (see the module docstring); caller locks the document."""
     if decision not in TYPE_CONFIDENCE:
         raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
-    from psan.annotate.content import span_text  # the token texts, as every decision reads them
     entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token)
     detail = {"scope": "entity", "entity": entity["key"]}
     outcome = Outcome(annotation_id=0)
@@ -81,9 +81,5 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
                                      label_id if mention == span else None, log_action="entity", log_detail=detail)
         if (mention.first_token, mention.end_token) == (span.first_token, span.end_token) or not outcome.annotation_id:
             outcome.annotation_id = one.annotation_id
-        outcome.rule_ids += one.rule_ids
-        outcome.changed_rule_ids += [r for r in one.changed_rule_ids if r not in outcome.changed_rule_ids]
-        outcome.removed_rule_ids += one.removed_rule_ids
-        outcome.affected_annotation_ids += one.affected_annotation_ids
-        outcome.rules_changed = outcome.rules_changed or one.rules_changed
+        outcome.add(one)
     return outcome

@@ -41,6 +41,7 @@ from typing import Any
 
 from psan import db
 from psan.store.corrections import apply_corrections, fill_region_type
+from psan.store.document_status import ANNOTATED
 from psan.store.documents import load_document
 from psan.store.rules import load_ruleset
 from psan.tool import output as tool_output
@@ -60,8 +61,6 @@ from psan.tool.voting import (
 OUTPUT_MODES = ("remove", "tag", "pseudonymize")
 #: what the output does with spans nobody decided: ``mask`` (default, fail closed) or ``keep``
 UNDECIDED_POLICIES = ("mask", "keep")
-#: document statuses that have private regions (annotated at least by the rules)
-ANNOTATED = ("PRE_ANNOTATED", "DONE")
 
 log = logging.getLogger(__name__)
 

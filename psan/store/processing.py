@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from psan import db
+from psan.store.document_status import RUNNING, RUNNING_SQL, DocumentStatus, sql_value
 
-#: a running document: PROCESSING during recognition, RECOGNIZED while its rules are applied
-RUNNING_STATUSES = ("PROCESSING", "RECOGNIZED")
+_NEW = sql_value(DocumentStatus.NEW)
+_FAILED = sql_value(DocumentStatus.FAILED)
+_PROCESSING = sql_value(DocumentStatus.PROCESSING)
 #: serializes every "what may be queued now" decision (upload, Retry, sweeper) across processes
 _QUEUE_LOCK = "SELECT pg_advisory_xact_lock(hashtext('psan.document-queue'))"
 
@@ -33,9 +35,9 @@ def claim(conn, document_id: int, stale_seconds: float) -> Claim | None:
     (its worker died).  Finished and FAILED documents are never claimed again by a stray delivery.
     """
     row = db.query_one(
-        "UPDATE document SET status = 'PROCESSING', heartbeat_at = clock_timestamp(), attempts = attempts + 1, "
-        "error = NULL, updated_at = now() "
-        "WHERE id = %(id)s AND (status = 'NEW' OR (status IN ('PROCESSING', 'RECOGNIZED') AND "
+        "UPDATE document SET status = " + _PROCESSING + ", heartbeat_at = clock_timestamp(), "  # noqa: S608  # nosec B608
+        "attempts = attempts + 1, error = NULL, updated_at = now() "
+        "WHERE id = %(id)s AND (status = " + _NEW + " OR (status IN " + RUNNING_SQL + " AND "
         "(heartbeat_at IS NULL OR heartbeat_at < clock_timestamp() - make_interval(secs => %(stale)s)))) "
         "RETURNING attempts", {"id": document_id, "stale": float(stale_seconds)}, conn)
     return Claim(document_id, row["attempts"]) if row else None
@@ -48,40 +50,41 @@ def holds(conn, lease: Claim) -> bool:
     """
     row = db.query_one("SELECT status::text AS status, attempts FROM document WHERE id = %s FOR UPDATE",
                        (lease.document_id,), conn)
-    return row is not None and row["status"] in RUNNING_STATUSES and row["attempts"] == lease.attempt
+    return row is not None and row["status"] in RUNNING and row["attempts"] == lease.attempt
 
 
 def heartbeat(conn, lease: Claim) -> bool:
     """Refresh the lease; ``False`` once the document is no longer this run's."""
-    return db.execute("UPDATE document SET heartbeat_at = clock_timestamp() WHERE id = %s AND attempts = %s "
-                      "AND status IN ('PROCESSING', 'RECOGNIZED')", (lease.document_id, lease.attempt), conn) > 0
+    return db.execute("UPDATE document SET heartbeat_at = clock_timestamp() WHERE id = %s AND attempts = %s "  # noqa: S608  # nosec B608
+                      "AND status IN " + RUNNING_SQL, (lease.document_id, lease.attempt), conn) > 0
 
 
 def mark_failed(conn, document_id: int, message: str, attempt: int | None = None) -> bool:
     """FAILED with a message the admin reads (only if still this run's, when ``attempt`` is given)."""
     return db.execute(
-        "UPDATE document SET status = 'FAILED', error = %s, heartbeat_at = NULL, updated_at = now() "
-        "WHERE id = %s AND (%s::int IS NULL OR (attempts = %s AND status IN ('PROCESSING', 'RECOGNIZED')))",
+        "UPDATE document SET status = " + _FAILED + ", error = %s, heartbeat_at = NULL, "  # noqa: S608  # nosec B608
+        "updated_at = now() WHERE id = %s AND (%s::int IS NULL OR (attempts = %s AND status IN " + RUNNING_SQL + "))",
         (message[:500], document_id, attempt, attempt), conn) > 0
 
 
 def reset_for_retry(conn, document_id: int) -> None:
     """The admin's Retry: waiting again, not queued yet, a fresh attempt budget."""
-    db.execute("UPDATE document SET status = 'NEW', error = NULL, queued_at = NULL, heartbeat_at = NULL, "
+    db.execute("UPDATE document SET status = " + _NEW + ", error = NULL, queued_at = NULL, heartbeat_at = NULL, "  # noqa: S608  # nosec B608
                "attempts = 0, updated_at = now() WHERE id = %s", (document_id,), conn)
 
 
 def recover_stale(conn, stale_seconds: float, max_attempts: int, failed_message: str) -> dict[str, list[int]]:
     """Running documents whose heartbeat stopped: back to NEW (to be queued), or FAILED after ``max_attempts``."""
     rows = db.query(
-        "UPDATE document SET status = (CASE WHEN attempts >= %(max)s THEN 'FAILED' ELSE 'NEW' END)::document_status, "
+        "UPDATE document SET status = (CASE WHEN attempts >= %(max)s THEN " + _FAILED + " ELSE " + _NEW +  # noqa: S608  # nosec B608
+        " END)::document_status, "
         "error = CASE WHEN attempts >= %(max)s THEN %(message)s END, queued_at = NULL, heartbeat_at = NULL "
-        "WHERE status IN ('PROCESSING', 'RECOGNIZED') AND heartbeat_at IS NOT NULL "
+        "WHERE status IN " + RUNNING_SQL + " AND heartbeat_at IS NOT NULL "
         "AND heartbeat_at < clock_timestamp() - make_interval(secs => %(stale)s) "
         "RETURNING id, status::text AS status",
         {"max": int(max_attempts), "message": failed_message[:500], "stale": float(stale_seconds)}, conn)
-    return {"requeued": sorted(r["id"] for r in rows if r["status"] == "NEW"),
-            "failed": sorted(r["id"] for r in rows if r["status"] == "FAILED")}
+    return {"requeued": sorted(r["id"] for r in rows if r["status"] == DocumentStatus.NEW),
+            "failed": sorted(r["id"] for r in rows if r["status"] == DocumentStatus.FAILED)}
 
 
 def take_waiting(conn, cap: int, ids: list[int] | None = None, unqueued_grace: float = 0.0,
@@ -95,14 +98,14 @@ def take_waiting(conn, cap: int, ids: list[int] | None = None, unqueued_grace: f
     """
     db.execute(_QUEUE_LOCK, None, conn)
     return db.query(
-        "WITH busy AS ("
+        "WITH busy AS ("  # noqa: S608  # nosec B608
         "  SELECT project_id, count(*) AS n FROM document "
-        "  WHERE (status = 'NEW' AND queued_at >= clock_timestamp() - make_interval(secs => %(stale)s)) "
-        "     OR (status IN ('PROCESSING', 'RECOGNIZED') AND heartbeat_at IS NOT NULL) "
+        "  WHERE (status = " + _NEW + " AND queued_at >= clock_timestamp() - make_interval(secs => %(stale)s)) "
+        "     OR (status IN " + RUNNING_SQL + " AND heartbeat_at IS NOT NULL) "
         "  GROUP BY project_id), "
         "candidates AS ("
         "  SELECT id, project_id, row_number() OVER (PARTITION BY project_id ORDER BY id) AS rn FROM document "
-        "  WHERE status = 'NEW' AND (%(ids)s::bigint[] IS NULL OR id = ANY(%(ids)s::bigint[])) "
+        "  WHERE status = " + _NEW + " AND (%(ids)s::bigint[] IS NULL OR id = ANY(%(ids)s::bigint[])) "
         "    AND ((queued_at IS NULL AND updated_at <= clock_timestamp() - make_interval(secs => %(grace)s)) "
         "      OR queued_at < clock_timestamp() - make_interval(secs => %(stale)s))) "
         "UPDATE document d SET queued_at = clock_timestamp() "
@@ -115,8 +118,20 @@ def take_waiting(conn, cap: int, ids: list[int] | None = None, unqueued_grace: f
 def unmark_queued(conn, ids: list[int]) -> None:
     """The broker refused these: leave them waiting for the sweeper."""
     if ids:
-        db.execute("UPDATE document SET queued_at = NULL WHERE id = ANY(%s::bigint[]) AND status = 'NEW'",
+        db.execute("UPDATE document SET queued_at = NULL WHERE id = ANY(%s::bigint[]) AND status = " + _NEW,  # noqa: S608  # nosec B608
                    (list(ids),), conn)
+
+
+def work_item(conn, document_id: int) -> dict | None:
+    """What a pre-processing run needs of a document: text, language, status, project and its pipeline."""
+    return db.query_one("SELECT d.text, d.language, d.status::text AS status, d.project_id, p.pipeline "
+                        "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
+
+
+def text_length(conn, document_id: int) -> int | None:
+    """Characters of a document's text (for time-limit messages); ``None`` for a missing document."""
+    row = db.query_one("SELECT length(text) AS chars FROM document WHERE id = %s", (document_id,), conn)
+    return row["chars"] if row else None
 
 
 def request_reannotation(conn, project_id: int) -> None:

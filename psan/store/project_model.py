@@ -12,13 +12,13 @@
   (``undecided="negative"``); in others only decided spans are examples (``"exclude"``).
 * **Predictions enter the vote as an NE type** – they are stored as ``named_entity`` rows with
   type :data:`MODEL_TYPE` (``MODEL``), source ``model`` and score = p(private), during
-  pre-processing (:func:`predictions_for_new_document`) and after each retrain
+  pre-processing (the worker's ``predictions_for_new_document``) and after each retrain
   (:func:`refresh_document_predictions`).  The project's NE_TYPE rule with condition ``MODEL``
   (created with confidence 0 = suspicious, editable on the rules page like any rule) turns them
   into annotations through the ordinary matching of :mod:`psan.store.annotate`.
-* **Automatic retraining** – :func:`maybe_schedule_retrain` after each decision queues
+* **Automatic retraining** – the web app's ``maybe_schedule_retrain`` after each decision queues
   ``psan.retrain_model`` once ``MODEL_RETRAIN_AFTER_DECISIONS`` decisions were logged since the
-  latest model (0 = never), and a project's first model after ``MODEL_FIRST_AFTER_DECISIONS``
+  latest model (0 = never; :func:`retrain_due`), and a project's first model after ``MODEL_FIRST_AFTER_DECISIONS``
   (default 20) decisions.  Training runs on a worker outside any transaction; annotation goes on
   meanwhile and the previous model serves until the new one is stored.
 """
@@ -36,30 +36,27 @@ from typing import Any
 
 import psycopg2
 import psycopg2.extras
-from flask import current_app
 
 from psan import db
+from psan.store.document_status import ANNOTATABLE, ANNOTATED_SQL, DocumentStatus
 from psan.store.documents import load_document_cached
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
 from psan.tool.model import Category, Document, Entity
+from psan.tool.voting import Thresholds
 
 log = logging.getLogger(__name__)
 
 #: model rows kept per project (the latest and the previous one)
 KEEP_MODELS = 2
-#: statuses whose documents have tokens (as in psan.store.annotate)
-ANNOTATABLE = ("RECOGNIZED", "PRE_ANNOTATED", "DONE")
 #: the condition of the project rule that votes with the model's predictions
 MODEL_RULE_CONDITION = MODEL_TYPE
 #: processes keep this many verified models in memory
 _CACHE_SIZE = 8
 
 
-def hmac_key(secret: str | bytes | None = None) -> bytes:
-    """The models' signing key: ``HMAC-SHA256(SECRET_KEY, "psan-model")`` (needs an app context)."""
-    if secret is None:
-        secret = current_app.config["SECRET_KEY"]
+def hmac_key(secret: str | bytes) -> bytes:
+    """The models' signing key ``HMAC-SHA256(SECRET_KEY, "psan-model")``: pass the app's ``SECRET_KEY``."""
     raw = secret if isinstance(secret, bytes) else str(secret).encode("utf-8")
     return hmac.new(raw, b"psan-model", hashlib.sha256).digest()
 
@@ -73,7 +70,7 @@ class LoadedModel:
     model: TokenClassifier
 
 
-_cache: OrderedDict[tuple[int, str], TokenClassifier | None] = OrderedDict()
+_cache: OrderedDict[tuple[int, str, str], TokenClassifier | None] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -83,9 +80,12 @@ def latest_model_row(conn, project_id: int) -> dict[str, Any] | None:
                         "FROM project_model WHERE project_id = %s ORDER BY id DESC LIMIT 1", (project_id,), conn)
 
 
-def save_model(conn, project_id: int, model: TokenClassifier, meta: dict[str, Any]) -> int:
-    """Store a signed model as the project's latest; older rows beyond :data:`KEEP_MODELS` are deleted."""
-    data = model.to_bytes(hmac_key())
+def save_model(conn, project_id: int, model: TokenClassifier, meta: dict[str, Any], key: bytes) -> int:
+    """Store a model signed with ``key`` (:func:`hmac_key`) as the project's latest.
+
+    Older rows beyond :data:`KEEP_MODELS` are deleted.
+    """
+    data = model.to_bytes(key)
     row = db.query_one("INSERT INTO project_model (project_id, model, meta) VALUES (%s, %s, %s) RETURNING id",
                        (project_id, psycopg2.Binary(data), json.dumps(meta)), conn)
     db.execute("DELETE FROM project_model WHERE project_id = %s AND id NOT IN (SELECT id FROM project_model "
@@ -93,8 +93,8 @@ def save_model(conn, project_id: int, model: TokenClassifier, meta: dict[str, An
     return int(row["id"])
 
 
-def load_model(conn, project_id: int) -> LoadedModel | None:
-    """The project's latest model, verified with the app's key; ``None`` without a (valid) model.
+def load_model(conn, project_id: int, key: bytes) -> LoadedModel | None:
+    """The project's latest model, verified with ``key`` (:func:`hmac_key`); ``None`` without a (valid) model.
 
     A row that fails verification (tampered, corrupted, or written with another ``SECRET_KEY``) is
     refused with an error in the log, once per process and row content; callers carry on without
@@ -103,34 +103,34 @@ def load_model(conn, project_id: int) -> LoadedModel | None:
     row = latest_model_row(conn, project_id)
     if row is None:
         return None
-    key = (int(row["id"]), str(row["digest"]))
+    entry = (int(row["id"]), str(row["digest"]), hashlib.sha256(key).hexdigest())
     with _cache_lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            cached = _cache[key]
-            return LoadedModel(key[0], cached) if cached is not None else None
-    data = db.query_one("SELECT model FROM project_model WHERE id = %s", (key[0],), conn)
+        if entry in _cache:
+            _cache.move_to_end(entry)
+            cached = _cache[entry]
+            return LoadedModel(entry[0], cached) if cached is not None else None
+    data = db.query_one("SELECT model FROM project_model WHERE id = %s", (entry[0],), conn)
     model: TokenClassifier | None = None
     if data is not None:
         try:
-            model = TokenClassifier.from_bytes(bytes(data["model"]), hmac_key())
+            model = TokenClassifier.from_bytes(bytes(data["model"]), key)
         except ModelFormatError as exc:
             log.error("project %s: stored model %s refused (%s); documents are processed without a model",
-                      project_id, key[0], exc)
+                      project_id, entry[0], exc)
     with _cache_lock:
-        _cache[key] = model
+        _cache[entry] = model
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
-    return LoadedModel(key[0], model) if model is not None else None
+    return LoadedModel(entry[0], model) if model is not None else None
 
 
-def model_status(conn, project_id: int) -> dict[str, Any] | None:
-    """What the project page shows about the latest model (``None`` when there is none)."""
+def model_status(conn, project_id: int, key: bytes) -> dict[str, Any] | None:
+    """What the project page shows about the latest model (``None`` when there is none); ``key`` verifies it."""
     row = latest_model_row(conn, project_id)
     if row is None:
         return None
     meta = dict(row["meta"] or {})
-    loaded = load_model(conn, project_id)
+    loaded = load_model(conn, project_id, key)
     return {"id": row["id"], "created_at": row["created_at"], "size": row["size"],
             "valid": loaded is not None and loaded.id == row["id"], "trained_at": meta.get("trained_at"),
             "documents": meta.get("documents"), "tokens": meta.get("tokens"),
@@ -164,11 +164,11 @@ def decided_spans(conn, document_id: int, private_threshold: float,
     """(private, public) character spans of a document's decided annotations (see module docstring)."""
     private: list[tuple[int, int, str]] = []
     public: list[tuple[int, int, str]] = []
+    thresholds = Thresholds(public_threshold, private_threshold)
     for r in db.query(_SPANS_SQL, {"doc": document_id, "model": MODEL_RULE_CONDITION, "source": MODEL_SOURCE}, conn):
         decision = r["token_decision"]
         if decision is None:
-            level = float(r["level"])
-            decision = "PRIVATE" if level <= private_threshold else ("PUBLIC" if level >= public_threshold else None)
+            decision = thresholds.classify(float(r["level"]))
         span = (int(r["start_char"]), int(r["end_char"]))
         if decision == "PRIVATE":
             private.append((*span, _category_name(r["label_category"], r["ne_category"])))
@@ -184,6 +184,26 @@ def decision_log_position(conn, project_id: int) -> tuple[int, int]:
     return int(row["n"]), int(row["last"])
 
 
+def retrain_due(conn, project_id: int, every: int, first: int) -> bool:
+    """Whether ``every`` decisions (``first`` before a project's first model) were logged since the latest model.
+
+    New = decision_log rows newer than the latest model's ``decision_log_id`` (all of them before a
+    first model).  Counting stops at the limit, so the check costs at most that many index entries.
+    A limit of 0 means never (``first`` 0: the first model also waits for ``every``).
+    """
+    row = db.query_one("SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
+                       "WHERE project_id = %s ORDER BY id DESC LIMIT 1", (project_id,), conn)
+    since = int(row["since"]) if row else 0
+    limit = every
+    if row is None and first > 0:
+        limit = first if limit <= 0 else min(first, limit)
+    if limit <= 0:
+        return False
+    count = db.query_one("SELECT count(*) AS n FROM (SELECT 1 FROM decision_log WHERE project_id = %s "
+                         "AND id > %s AND decision IS NOT NULL LIMIT %s) s", (project_id, since, limit), conn)["n"]
+    return count >= limit
+
+
 def training_docs(conn, project_id: int) -> list[TrainingDoc]:
     """Training documents of a project: every DONE document, and others with at least one decided span."""
     project = db.query_one("SELECT public_threshold, private_threshold FROM project WHERE id = %s",
@@ -191,10 +211,10 @@ def training_docs(conn, project_id: int) -> list[TrainingDoc]:
     if project is None:
         return []
     docs: list[TrainingDoc] = []
-    for d in db.query("SELECT id, text, status::text AS status FROM document WHERE project_id = %s "
-                      "AND status IN ('PRE_ANNOTATED', 'DONE') ORDER BY id", (project_id,), conn):
+    for d in db.query("SELECT id, text, status::text AS status FROM document WHERE project_id = %s "  # noqa: S608  # nosec B608
+                      "AND status IN " + ANNOTATED_SQL + " ORDER BY id", (project_id,), conn):
         private, public = decided_spans(conn, d["id"], project["private_threshold"], project["public_threshold"])
-        if d["status"] == "DONE":
+        if d["status"] == DocumentStatus.DONE:
             docs.append(examples_from_decisions(d["text"], private, public, undecided="negative"))
         elif private or public:
             docs.append(examples_from_decisions(d["text"], private, public, undecided="exclude"))
@@ -224,26 +244,6 @@ def predicted_entities(model: TokenClassifier, doc: Document, threshold: float |
         if key not in out or out[key].score < entity.score:
             out[key] = entity
     return sorted(out.values(), key=lambda e: (e.first_token, e.end_token))
-
-
-def model_threshold() -> float | None:
-    """``MODEL_THRESHOLD`` of the config (``None``: the model's own, 0.5)."""
-    value = current_app.config.get("MODEL_THRESHOLD")
-    return None if value is None else float(value)
-
-
-def predictions_for_new_document(project_id: int, doc: Document) -> list[Entity]:
-    """Model entities for a freshly recognized document (pre-processing); ``[]`` on any problem.
-
-    Never raises: a missing, refused or failing model must not fail the document.
-    """
-    try:
-        with db.transaction() as conn:
-            loaded = load_model(conn, project_id)
-        return predicted_entities(loaded.model, doc, model_threshold()) if loaded else []
-    except Exception:  # noqa: BLE001 - the document is processed without model predictions
-        log.exception("project %s: model predictions failed; the document is processed without them", project_id)
-        return []
 
 
 def ensure_model_rule(conn, project_id: int) -> None:
@@ -282,90 +282,3 @@ def refresh_document_predictions(conn, document_id: int, model: TokenClassifier 
                 page_size=1000)
     db.execute("UPDATE document SET recognized_at = clock_timestamp() WHERE id = %s", (document_id,), conn)
     return True
-
-
-# --- automatic retraining ----------------------------------------------------------------------------------
-def _redis():
-    from psan.store.annotate import _redis as annotate_redis
-    return annotate_redis()
-
-
-def retrain_pending_key(project_id: int) -> str:
-    prefix = current_app.config.get("REDIS_KEY_PREFIX", "psan")
-    return f"{prefix}:model:retrain:project:{int(project_id)}"
-
-
-def schedule_retrain(project_id: int, force: bool = False) -> bool:
-    """Queue ``psan.retrain_model`` unless one is already pending (``force``: queue anyway).
-
-    Returns whether a task was queued.  The pending marker expires after an hour in case a worker
-    dies; the task clears it when it finishes.
-    """
-    from psan.celery.model_tasks import retrain_model
-    client = _redis()
-    key = retrain_pending_key(project_id)
-    if not client.set(key, "1", nx=True, ex=3600) and not force:
-        return False
-    try:
-        retrain_model.apply_async((int(project_id),))
-    except Exception:
-        client.delete(key)
-        raise
-    return True
-
-
-def clear_retrain_pending(project_id: int) -> None:
-    _redis().delete(retrain_pending_key(project_id))
-
-
-def maybe_schedule_retrain(conn, project_id: int) -> bool:
-    """After a decision: queue a retrain once ``MODEL_RETRAIN_AFTER_DECISIONS`` new decisions are logged.
-
-    New = decision_log rows newer than the latest model's ``decision_log_id`` (all of them before a
-    first model).  Counting stops at the limit, so the check costs at most that many index entries.
-    Never raises (the decision is already saved); returns whether a retrain was queued.
-    """
-    try:
-        row = db.query_one("SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
-                           "WHERE project_id = %s ORDER BY id DESC LIMIT 1", (project_id,), conn)
-        since = int(row["since"]) if row else 0
-        limit = int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 100) or 0)
-        first = int(current_app.config.get("MODEL_FIRST_AFTER_DECISIONS", 20) or 0)
-        if row is None and first > 0:
-            limit = first if limit <= 0 else min(first, limit)
-        if limit <= 0:
-            return False
-        count = db.query_one("SELECT count(*) AS n FROM (SELECT 1 FROM decision_log WHERE project_id = %s "
-                             "AND id > %s AND decision IS NOT NULL LIMIT %s) s", (project_id, since, limit), conn)["n"]
-        if count < limit:
-            return False
-        return schedule_retrain(project_id)
-    except Exception:  # noqa: BLE001 - never fail a decision because of the model
-        log.exception("project %s: could not check/schedule the model retraining", project_id)
-        return False
-
-
-# --- last training outcome (shown on the model page) ------------------------------------------------------
-def _outcome_key(project_id: int) -> str:
-    prefix = current_app.config.get("REDIS_KEY_PREFIX", "psan")
-    return f"{prefix}:model:outcome:project:{int(project_id)}"
-
-
-def set_training_outcome(project_id: int, state: str, message: str = "") -> None:
-    """Record ``queued`` / ``running`` / ``trained`` / ``failed`` (with a short message) for a week."""
-    from datetime import UTC, datetime
-    value = json.dumps({"state": state, "message": message[:500],
-                        "at": datetime.now(UTC).isoformat(timespec="seconds")})
-    try:
-        _redis().set(_outcome_key(project_id), value, ex=7 * 24 * 3600)
-    except Exception:  # noqa: BLE001 - status display only
-        log.warning("could not record the model training state of project %s", project_id)
-
-
-def training_outcome(project_id: int) -> dict[str, str] | None:
-    """The last recorded training state of a project, if any."""
-    try:
-        raw = _redis().get(_outcome_key(project_id))
-    except Exception:  # noqa: BLE001 - status display only
-        return None
-    return json.loads(raw) if raw else None

@@ -16,6 +16,7 @@ from scipy.stats import beta
 
 from psan import db
 from psan.store import output as store_output
+from psan.store.document_status import ANNOTATED
 from psan.store.documents import load_document
 
 #: default and largest sample size
@@ -42,7 +43,7 @@ def public_candidates(conn, project_id: int) -> list[tuple[int, int]]:
     """(document id, token id) of every candidate token the current output leaves in clear."""
     ctx = store_output.project_context(conn, project_id)
     rows = db.query("SELECT id FROM document WHERE project_id = %s AND status::text = ANY(%s) ORDER BY id",
-                    (project_id, list(store_output.ANNOTATED)), conn)
+                    (project_id, list(ANNOTATED)), conn)
     found: list[tuple[int, int]] = []
     for row in rows:
         doc = load_document(conn, row["id"])

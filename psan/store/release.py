@@ -19,6 +19,7 @@ from typing import Any
 from psan import db
 from psan.store import output as store_output
 from psan.store import qa as store_qa
+from psan.store.document_status import ANNOTATED, SUSPICIOUS_SQL
 from psan.store.documents import load_document
 from psan.store.release_entities import entities_report
 from psan.tool.model import Decision
@@ -98,7 +99,7 @@ def project_report(conn, project_id: int, ctx: store_output.ProjectOutputContext
     documents = []
     not_ready = []
     for d in docs:
-        if d["status"] in store_output.ANNOTATED:
+        if d["status"] in ANNOTATED:
             documents.append(document_report(conn, d["id"], d["name"], ctx))
         else:
             not_ready.append({"id": d["id"], "name": d["name"], "status": d["status"]})
@@ -207,12 +208,11 @@ def undecided_by_category(conn, project_id: int) -> dict[int, dict[str, int]]:
     corrections are in ``MASKED.json`` and the release report.
     """
     rows = db.query(
-        "SELECT a.document_id, coalesce((SELECT ne.category::text FROM named_entity ne "
+        "SELECT a.document_id, coalesce((SELECT ne.category::text FROM named_entity ne "  # noqa: S608  # nosec B608
         "WHERE ne.document_id = a.document_id AND ne.first_token = a.first_token AND ne.end_token = a.end_token "
         "ORDER BY ne.id LIMIT 1), 'OTHER') AS category, count(*) AS n "
         "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
-        "WHERE d.project_id = %s AND a.token_decision IS NULL AND a.rule_level > p.private_threshold "
-        "AND a.rule_level < p.public_threshold GROUP BY 1, 2 ORDER BY 1, 2", (project_id,), conn)
+        "WHERE d.project_id = %s AND " + SUSPICIOUS_SQL + " GROUP BY 1, 2 ORDER BY 1, 2", (project_id,), conn)
     out: dict[int, dict[str, int]] = {}
     for r in rows:
         out.setdefault(r["document_id"], {})[r["category"]] = r["n"]

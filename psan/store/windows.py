@@ -21,14 +21,12 @@ from datetime import datetime
 from typing import Any
 
 from psan import db
+from psan.store.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.tool.windows import plan_window
 
 #: advisory lock key serializing window assignment ("psan" in ASCII)
 WINDOW_LOCK_KEY = 0x7073616E
 
-#: a span still needs a person: nobody decided it and the rule level is between the thresholds
-SUSPICIOUS_SQL = ("a.token_decision IS NULL AND a.rule_level > p.private_threshold "
-                  "AND a.rule_level < p.public_threshold")
 #: final decision PRIVATE (token decision wins, else the rule level) ...
 PRIVATE_SQL = ("(a.token_decision = 'PRIVATE' OR (a.token_decision IS NULL "
                "AND a.rule_level <= p.private_threshold))")
@@ -51,8 +49,8 @@ _ANCHOR_QUERIES = tuple(
     f"AND {UNLEASED_SQL} ORDER BY a.first_token, a.end_token DESC LIMIT 1"
     for condition in (SUSPICIOUS_SQL, f"{PRIVATE_SQL} AND {UNLABELLED_SQL}"))
 
-#: documents that have tokens and may be shown
-VIEWABLE_STATUSES = ("RECOGNIZED", "PRE_ANNOTATED", "DONE")
+#: documents with spans waiting for a person
+_UNFINISHED = sql_value(DocumentStatus.PRE_ANNOTATED)
 #: how many random candidate documents one "next window" request inspects
 CANDIDATE_DOCUMENTS = 25
 #: largest window an admin may ask for (tokens)
@@ -128,11 +126,11 @@ def lock_assignment(conn) -> None:
 def candidate_documents(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DOCUMENTS) -> list[int]:
     """Random unfinished documents of projects the account may annotate."""
     if is_admin:
-        rows = db.query("SELECT id FROM document WHERE status = 'PRE_ANNOTATED' ORDER BY random() LIMIT %s",
+        rows = db.query("SELECT id FROM document WHERE status = " + _UNFINISHED + " ORDER BY random() LIMIT %s",  # noqa: S608  # nosec B608
                         (limit,), conn)
     else:
-        rows = db.query("SELECT d.id FROM document d JOIN project_member m ON m.project_id = d.project_id "
-                        "AND m.account_id = %s WHERE d.status = 'PRE_ANNOTATED' ORDER BY random() LIMIT %s",
+        rows = db.query("SELECT d.id FROM document d JOIN project_member m ON m.project_id = d.project_id "  # noqa: S608  # nosec B608
+                        "AND m.account_id = %s WHERE d.status = " + _UNFINISHED + " ORDER BY random() LIMIT %s",
                         (account_id, limit), conn)
     return [r["id"] for r in rows]
 

@@ -16,7 +16,7 @@ def reannotate(project_id: int) -> None:
     If Redis is down, the change is kept and the project marked in the request's transaction; the
     worker's sweeper schedules the run once Redis answers again.
     """
-    from psan.store.annotate import schedule_project_reannotation
+    from psan.celery.scheduling import schedule_project_reannotation
     try:
         schedule_project_reannotation(project_id)
     except (redis.RedisError, kombu.exceptions.OperationalError, OSError):

@@ -56,8 +56,8 @@ def page_token(client, path: str) -> str:
 @pytest.fixture(name="reannotations")
 def reannotations_fixture(monkeypatch) -> list[int]:
     """Record schedule_project_reannotation calls instead of queueing Celery tasks."""
-    import psan.store.annotate
+    import psan.celery.scheduling
     calls: list[int] = []
-    monkeypatch.setattr(psan.store.annotate, "schedule_project_reannotation",
+    monkeypatch.setattr(psan.celery.scheduling, "schedule_project_reannotation",
                         lambda project_id, exclude_document_id=None, delay=None: calls.append(project_id))
     return calls

@@ -372,9 +372,9 @@ def test_word_type_rule_reaches_other_documents_in_the_background(clean_app, ann
 
 def test_long_documents_get_the_new_rule_at_once_others_in_the_background(clean_app, annotator, monkeypatch):
     """Any document size: the decision's document is updated by the targeted path, others later."""
-    import psan.store.annotate
+    import psan.celery.scheduling
     calls: list[tuple] = []
-    monkeypatch.setattr(psan.store.annotate, "schedule_project_reannotation",
+    monkeypatch.setattr(psan.celery.scheduling, "schedule_project_reannotation",
                         lambda project_id, exclude_document_id=None, delay=None: calls.append(
                             (project_id, exclude_document_id)))
     text = "Karel came. " + plain_sentences(0, 2) + " Later Karel left."

@@ -13,6 +13,8 @@ import time
 import pytest
 
 from psan import db
+from psan.celery import scheduling
+from psan.celery.model_tasks import model_key
 from psan.store import documents as store_documents
 from psan.store import project_model as store_model
 from psan.store.decisions import Scope, Span, decide
@@ -87,7 +89,8 @@ def _train_in_process(app, pid: int) -> int:
         docs.append(examples_from_decisions(text, [(start, start + len(" ".join(TERM)))], undecided="negative"))
     model = TokenClassifier.train(docs, "en")
     with app.app_context(), db.transaction() as conn:
-        return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0})
+        return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0},
+                                     model_key())
 
 
 def test_decisions_change_the_next_models_predictions(admin_client, clean_app, celery_worker):
@@ -127,7 +130,7 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
     assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (after,))[0]["s"] == "PRE_ANNOTATED"
 
     # the detail panel's score and the model page
-    from psan.annotate.detail import model_span_score
+    from psan.store.annotation_detail import model_span_score
     with app.app_context(), db.transaction() as conn:
         assert model_span_score(conn, after, first, first + 2) == pytest.approx(entities[0]["score"], abs=1e-3)
     page = admin_client.get(f"/projects/{pid}/model").get_data(as_text=True)
@@ -157,13 +160,13 @@ def test_tampered_model_is_refused(admin_client, clean_app, celery_worker, caplo
     pid = _project(app, "Tampered")
     model_id = _train_in_process(app, pid)
     with app.app_context(), db.transaction() as conn:
-        assert store_model.load_model(conn, pid) is not None  # the untouched row loads
+        assert store_model.load_model(conn, pid, model_key()) is not None  # the untouched row loads
     # flip one byte of the payload (its end: inside the compressed arrays)
     sql(app, "UPDATE project_model SET model = set_byte(model, length(model) - 20, "
              "(get_byte(model, length(model) - 20) + 1) %% 256) WHERE id = %s RETURNING id", (model_id,))
     with caplog.at_level(logging.ERROR, logger="psan.store.project_model"), app.app_context(), \
             db.transaction() as conn:
-        assert store_model.load_model(conn, pid) is None
+        assert store_model.load_model(conn, pid, model_key()) is None
     assert any("refused" in r.getMessage() and f"model {model_id}" in r.getMessage() for r in caplog.records)
 
     # the worker refuses it too, logs why, and processes the document without it
@@ -187,7 +190,7 @@ def test_model_signed_with_another_key_is_refused(clean_app):
     for data in (model.to_bytes(), model.to_bytes(b"another key")):
         sql(app, "INSERT INTO project_model (project_id, model) VALUES (%s, %s) RETURNING id", (pid, data))
         with app.app_context(), db.transaction() as conn:
-            assert store_model.load_model(conn, pid) is None
+            assert store_model.load_model(conn, pid, model_key()) is None
 
 
 def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
@@ -196,13 +199,13 @@ def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
     make_account(app, "admin@example.org", "ADMIN")
     documents = [add_document(app, text, (), project_id=pid, name=f"d{n}.txt") for n, text in enumerate(TRAINING[:3])]
     queued: list[int] = []
-    monkeypatch.setattr(store_model, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
+    monkeypatch.setattr(scheduling, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
                         or True)
     monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 3)
     for n, document_id in enumerate(documents):
         _decide_term_private(app, pid, document_id, "admin@example.org")
         with app.app_context(), db.transaction() as conn:
-            store_model.maybe_schedule_retrain(conn, pid)
+            scheduling.maybe_schedule_retrain(conn, pid)
         assert queued == ([pid] if n == 2 else [])
     # a model that saw these decisions resets the count; 0 turns automatic retraining off
     _train_in_process(app, pid)
@@ -210,10 +213,10 @@ def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
              "FROM decision_log))) WHERE project_id = %s RETURNING id", (pid,))
     queued.clear()
     with app.app_context(), db.transaction() as conn:
-        assert store_model.maybe_schedule_retrain(conn, pid) is False
+        assert scheduling.maybe_schedule_retrain(conn, pid) is False
     monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 0)
     with app.app_context(), db.transaction() as conn:
-        assert store_model.maybe_schedule_retrain(conn, pid) is False
+        assert scheduling.maybe_schedule_retrain(conn, pid) is False
     assert queued == []
 
 
@@ -240,7 +243,7 @@ def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
     assert rule["model_score"] == pytest.approx(0.93) and rule["vote"] == "C"
 
     queued: list[int] = []
-    monkeypatch.setattr(store_model, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
+    monkeypatch.setattr(scheduling, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
                         or True)
     monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 1)
     response = client.post("/annotate/api/decide", json={"document_id": document_id, "first_token": first,

@@ -137,7 +137,8 @@ def test_failed_document_shows_error_and_retries(admin_client, clean_app, celery
 
 def test_debounced_project_reannotation(clean_app, celery_worker):
     app = clean_app
-    from psan.store.annotate import _redis, debounce_key, schedule_project_reannotation
+    from psan.celery.scheduling import debounce_key, schedule_project_reannotation
+    from psan.celery.scheduling import redis_client as _redis
     pid = sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
     with app.app_context():
         _redis().delete(debounce_key(pid))

@@ -1,0 +1,97 @@
+"""The rows an annotation window shows: tokens and their text, sentences, annotations, rules, labels.
+
+Why here: :mod:`psan.annotate.content` shapes them into JSON and decisions (psan.store.decisions,
+psan.store.entity_decisions) need the same token texts; the SQL has one home.
+
+Only the window's own rows are read (index range scans) and the document text is sliced once in
+PostgreSQL (``substr`` of the window's character range), so a window costs the same at the start
+and at the end of a 1M-token document.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from psan import db
+
+
+def token_rows(conn, document_id: int, first: int, end: int) -> tuple[list[dict[str, Any]], str, int]:
+    """Tokens ``[first, end]`` (one more for the trailing whitespace) and the text they span.
+
+    Returns (rows, text slice, character offset of the slice).
+    """
+    rows = db.query("SELECT idx, start_char, end_char FROM token WHERE document_id = %s AND idx >= %s "
+                    "AND idx <= %s ORDER BY idx", (document_id, first, end), conn)
+    if not rows:
+        return [], "", 0
+    lo = rows[0]["start_char"]
+    hi = max(r["end_char"] for r in rows)
+    row = db.query_one("SELECT substr(text, %s, %s) AS part FROM document WHERE id = %s",
+                       (lo + 1, hi - lo, document_id), conn)
+    return rows, (row["part"] if row else ""), lo
+
+
+def span_text(conn, document_id: int, first: int, end: int) -> list[str]:
+    """The token texts of a span (for word-type rule conditions)."""
+    rows, text, offset = token_rows(conn, document_id, first, end)
+    return [text[r["start_char"] - offset:r["end_char"] - offset] for r in rows if r["idx"] < end]
+
+
+def sentence_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
+    """Sentences overlapping ``[first, end)`` (the one containing ``first`` included), in order."""
+    return db.query("SELECT first_token, end_token FROM sentence WHERE document_id = %(doc)s "
+                    "AND first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
+                    "AND first_token <= %(lo)s), 0) AND first_token < %(hi)s ORDER BY first_token",
+                    {"doc": document_id, "lo": first, "hi": end}, conn)
+
+
+def rules_by_annotation(conn, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """The rules linked to each of the annotations ``ids`` (oldest first)."""
+    rules: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    if not ids:
+        return rules
+    for r in db.query("SELECT ar.annotation_id, r.id, r.type::text AS type, r.condition, r.confidence, r.label_id, "
+                      "r.annotation_id IS NOT NULL AS lookup FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
+                      "WHERE ar.annotation_id = ANY(%s) ORDER BY r.id", (ids,), conn):
+        rules[r.pop("annotation_id")].append(r)
+    return rules
+
+
+def label_names(conn, ids: set[int]) -> dict[int, str]:
+    """Names of the labels ``ids`` (never their replacements: annotators must not see the key)."""
+    if not ids:
+        return {}
+    return {r["id"]: r["name"] for r in db.query("SELECT id, name FROM label WHERE id = ANY(%s)", (list(ids),), conn)}
+
+
+def annotation_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
+    """Annotations lying inside ``[first, end)``, longest first at each position."""
+    return db.query("SELECT id, first_token, end_token, token_decision::text AS token_decision, token_label_id, "
+                    "rule_level FROM annotation WHERE document_id = %s AND first_token >= %s AND first_token < %s "
+                    "AND end_token <= %s ORDER BY first_token, end_token DESC",
+                    (document_id, first, end, end), conn)
+
+
+def entity_types(conn, document_id: int, first: int, end: int) -> dict[tuple[int, int], list[str]]:
+    """Recognized entity types by span, for spans starting in ``[first, end)`` (each type once, in id order)."""
+    entities: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for e in db.query("SELECT first_token, end_token, type FROM named_entity WHERE document_id = %s "
+                      "AND first_token >= %s AND first_token < %s ORDER BY first_token, id",
+                      (document_id, first, end), conn):
+        if e["type"] not in entities[(e["first_token"], e["end_token"])]:
+            entities[(e["first_token"], e["end_token"])].append(e["type"])
+    return entities
+
+
+def window_header(conn, document_id: int) -> dict[str, Any] | None:
+    """Name, status and size of the window's document and what the page needs of its project."""
+    return db.query_one("SELECT d.name, d.status::text AS status, d.token_count, p.name AS project_name, "
+                        "p.ask_labels "
+                        "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s",
+                        (document_id,), conn)
+
+
+def annotation_span(conn, annotation_id: int) -> dict[str, Any] | None:
+    """Document and token range of an annotation (to check it against the caller's window)."""
+    return db.query_one("SELECT document_id, first_token, end_token FROM annotation WHERE id = %s",
+                        (annotation_id,), conn)
