@@ -28,6 +28,7 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     from psan.store.documents import load_document
     from psan.store.entities import manual_keys
     from psan.tool import output as tool_output
+    from psan.tool.surrogates.combined import CombinedReplacer
     from psan.tool.surrogates.identity import document_entities
 
     row = db.query_one("SELECT id, name FROM document WHERE id = %s", (document_id,), conn)
@@ -44,7 +45,7 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     if not surrogates.stored:
         return None
     surrogates.language = language
-    replacer = store_output.CombinedReplacer(ctx.replacements, surrogates)
+    replacer = CombinedReplacer(ctx.replacements, surrogates)
     surrogates.observe(doc.text, regions, keys=manual)
     replacer.start_document()
     out = tool_output.pseudonymize(doc.text, regions, replacer, language=doc.language)
