@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from psan.tool.cli import main
+from psan.tool.defaults import default_config, fallback_notice, find_nametag_model
 from psan.tool.lemma import get_lemmatizer
 from psan.tool.model import Category, Entity
-from psan.tool.pipeline import Pipeline, default_config, fallback_notice, find_nametag_model
+from psan.tool.pipeline import Pipeline
 from psan.tool.propagate import propagate
 from psan.tool.recognizers.gazetteer import morfeusz_available
 from psan.tool.tokenize import tokenize

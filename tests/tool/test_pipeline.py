@@ -3,16 +3,11 @@ import json
 
 import pytest
 
+from psan.tool.defaults import default_config, find_nametag_model
 from psan.tool.model import Category, Document, Recognizer
 from psan.tool.ner.spacy_ner import is_installed
-from psan.tool.pipeline import (
-    ComponentError,
-    Pipeline,
-    default_config,
-    find_nametag_model,
-    register_recognizer,
-    registered,
-)
+from psan.tool.pipeline import Pipeline
+from psan.tool.registry import ComponentError, register_recognizer, registered
 from psan.tool.tagged_xml import from_xml, to_xml
 
 HAS_PATTERNS = importlib.util.find_spec("psan.tool.recognizers.patterns") is not None

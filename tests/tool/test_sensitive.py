@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from psan.tool.categories import category_of
+from psan.tool.defaults import default_config
 from psan.tool.model import Category
-from psan.tool.pipeline import Pipeline, default_config
+from psan.tool.pipeline import Pipeline
 from psan.tool.recognizers.sensitive import TERMS, TOPICS, SensitiveRecognizer
 
 

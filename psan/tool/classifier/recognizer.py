@@ -15,7 +15,7 @@ from typing import Any
 
 from psan.tool.classifier.model import TokenClassifier
 from psan.tool.model import CharSpan, Document, Recognizer
-from psan.tool.pipeline import ComponentError, register_recognizer
+from psan.tool.registry import ComponentError
 
 PRIORITY_MODEL = -5
 
@@ -38,9 +38,11 @@ class ClassifierRecognizer(Recognizer):
         return [CharSpan(s.start, s.end, s.type, s.category, s.source, s.score, self.priority) for s in spans]
 
 
-@register_recognizer("classifier")
 def classifier_factory(entry: dict[str, Any], language: str) -> Recognizer:
-    """Build a :class:`ClassifierRecognizer` from a pipeline config entry (see module docstring)."""
+    """Build a :class:`ClassifierRecognizer` from a pipeline config entry (see module docstring).
+
+    Registered as kind ``"classifier"`` by :mod:`psan.tool.components` (the one place built-ins register).
+    """
     key = entry.get("hmac_key")
     model = entry.get("model")
     if model is None:
