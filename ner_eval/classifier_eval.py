@@ -68,7 +68,7 @@ def pipeline_scores(lang: str, docs_models: list[tuple[TokenClassifier | None, l
     for model, docs in docs_models:
         config = default_config(lang, models_dir)
         if model is not None:
-            config["recognizers"] = [*config["recognizers"], {"kind": "classifier", "model": model}]
+            config["recognizers"] = [*config["recognizers"], {"kind": "classifier", "classifier": model}]
         pipeline = Pipeline(config)
         for doc, result in zip(docs, pipeline.process_many([d["text"] for d in docs]), strict=True):
             gold = [(s, e) for s, e, _ in gold_private_spans(doc)]

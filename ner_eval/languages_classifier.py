@@ -56,7 +56,7 @@ def evaluate_language(name: str, lang: str) -> dict[str, Any]:
         seconds.append(model.train_seconds)
         base = default_config(lang, str(NAMETAG))
         plus = json.loads(json.dumps(base))
-        plus["recognizers"].append({"kind": "classifier", "model": model})
+        plus["recognizers"].append({"kind": "classifier", "classifier": model})
         for key, config in (("without", base), ("with", plus)):
             totals[key] = [a + b for a, b in zip(totals[key], _score(config, test), strict=True)]
     out: dict[str, Any] = {"documents": len(docs), "mean_train_seconds": round(sum(seconds) / len(seconds), 2)}

@@ -216,7 +216,7 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
     for row, doc, regions in loaded:
         # entities are linked in the document's own language (Czech cases in an English project)
         replacer.surrogates.language = doc.language or ctx.language
-        replacer.surrogates.observe(doc.text, regions, keys=manual_keys(conn, row["id"], doc))
+        replacer.surrogates.observe(doc.text, regions, entity_keys=manual_keys(conn, row["id"], doc))
     results: list[PseudonymizedDocument] = []
     for row, doc, regions in loaded:
         replacer.start_document()
