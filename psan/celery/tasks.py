@@ -136,7 +136,7 @@ def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # 
             "tokens": len(doc.tokens), "entities": len(doc.entities)}
 
 
-def _update_entities(conn, document_id: int, doc) -> None:  # noqa: ANN001 - psan.tool.model.Document
+def _update_entities(conn, document_id: int, doc) -> None:  # noqa: ANN001 - psan.tool.document.Document
     """Group the recognized mentions into entities (psan.store.entities); a failure only costs the grouping."""
     from psan.store import entities as store_entities
     db.execute("SAVEPOINT psan_entities", None, conn)

@@ -21,7 +21,7 @@ from flask import current_app
 from psan import db
 from psan.store.documents import load_document_cached
 from psan.store.rules import ensure_ne_type_rules, load_ruleset
-from psan.tool.model import Document
+from psan.tool.document import Document
 from psan.tool.rules import RuleMatch, RuleSet
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ import psycopg2.extras
 from psan import db
 from psan.names import clean_name
 from psan.tool.categories import category_of
-from psan.tool.model import Category, Document, Entity, Sentence, Token, collector_paused
+from psan.tool.document import Category, Document, Entity, Sentence, Token, collector_paused
 
 
 def _copy(conn, table: str, columns: str, rows: Iterable[tuple[Any, ...]]) -> None:

@@ -44,7 +44,7 @@ from psan.store.corrections import apply_corrections, fill_region_type
 from psan.store.documents import load_document
 from psan.store.rules import load_ruleset
 from psan.tool import output as tool_output
-from psan.tool.model import Category, Decision, Document
+from psan.tool.document import Category, Decision, Document
 from psan.tool.rules import RuleMatch, RuleSet
 from psan.tool.surrogates import make_policy
 from psan.tool.surrogates.combined import CombinedReplacer

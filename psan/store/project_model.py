@@ -42,7 +42,7 @@ from psan import db
 from psan.store.documents import load_document_cached
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
-from psan.tool.model import Category, Document, Entity
+from psan.tool.document import Category, Document, Entity
 
 log = logging.getLogger(__name__)
 

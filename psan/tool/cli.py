@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from psan.tool.model import Document
+from psan.tool.document import Document
 
 EXIT_OK = 0
 EXIT_FAILED = 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from psan.tool.model import Recognizer, Sentence, Token
+from psan.tool.document import Recognizer, Sentence, Token
 from psan.tool.registry import (
     ComponentError,
     RecognizerFactory,

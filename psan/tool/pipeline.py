@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from psan.tool.model import CharSpan, Document, Recognizer, collector_paused
+from psan.tool.document import CharSpan, Document, Recognizer, collector_paused
 from psan.tool.registry import ComponentError, Tokenizer, as_entry, recognizer_factory, tokenizer_factory
 from psan.tool.tokenize import clean_tokens, remap_sentences, split_tokens_and_sentences
 

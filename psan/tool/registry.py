@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from psan.tool.model import Recognizer, Sentence, Token
+    from psan.tool.document import Recognizer, Sentence, Token
 
 #: the module that registers the built-in components
 BUILTINS_MODULE = "psan.tool.components"

@@ -7,7 +7,7 @@ np = pytest.importorskip("numpy")
 
 from psan.tool.classifier.model import TokenClassifier  # noqa: E402
 from psan.tool.classifier.recognizer import ClassifierRecognizer, classifier_factory  # noqa: E402
-from psan.tool.model import Category  # noqa: E402
+from psan.tool.document import Category  # noqa: E402
 from psan.tool.registry import ComponentError  # noqa: E402
 from psan.tool.surrogates import SurrogateReplacer, pseudonymize_document  # noqa: E402
 from psan.tool.surrogates.identity import document_entities  # noqa: E402

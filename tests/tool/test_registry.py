@@ -12,7 +12,7 @@ import pytest
 from psan.tool import components, registry
 from psan.tool.cli import main
 from psan.tool.defaults import default_config, find_nametag_model
-from psan.tool.model import Category, CharSpan, Recognizer
+from psan.tool.document import Category, CharSpan, Recognizer
 from psan.tool.pipeline import Pipeline
 from psan.tool.registry import (
     ComponentError,

@@ -1,4 +1,4 @@
-"""The classifier as a pipeline :class:`~psan.tool.model.Recognizer` (kind ``"classifier"``).
+"""The classifier as a pipeline :class:`~psan.tool.document.Recognizer` (kind ``"classifier"``).
 
 Config entries: ``{"kind": "classifier", "model_path": "model.bin"}`` (CLI) or, from the app which keeps
 the model per project in PostgreSQL, ``{"kind": "classifier", "model_bytes": b"..."}`` or an already
@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan.tool.classifier.model import TokenClassifier
-from psan.tool.model import CharSpan, Document, Recognizer
+from psan.tool.document import CharSpan, Document, Recognizer
 from psan.tool.registry import ComponentError
 
 PRIORITY_MODEL = -5

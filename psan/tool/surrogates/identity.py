@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from psan.tool.document import Category
 from psan.tool.entities import Form, Mention, analyse_document
-from psan.tool.model import Category
 from psan.tool.voting import PrivateRegion
 
 __all__ = ["NameTemplate", "PartialName", "DocumentEntities", "document_entities", "merge_template",
