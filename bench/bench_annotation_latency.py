@@ -53,7 +53,7 @@ import redis  # noqa: E402
 import requests  # noqa: E402
 
 from psan import db, migrate  # noqa: E402
-from psan.tool.model import Category, Document, Entity  # noqa: E402
+from psan.tool.document import Category, Document, Entity  # noqa: E402
 from psan.tool.tokenize import tokenize  # noqa: E402
 
 WINDOW_TARGET_MS = 100.0

@@ -49,7 +49,7 @@ from bench_annotation_latency import (  # noqa: E402
 )
 
 from psan import db, migrate  # noqa: E402
-from psan.tool.model import Category, Document  # noqa: E402
+from psan.tool.document import Category, Document  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]

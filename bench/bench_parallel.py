@@ -54,8 +54,9 @@ def main() -> int:
     from bench_scaling import make_text
     from common import count_tokens, machine, nametag_model, write_json
 
+    from psan.tool.defaults import default_config
     from psan.tool.parallel import ParallelPipeline
-    from psan.tool.pipeline import Pipeline, default_config
+    from psan.tool.pipeline import Pipeline
     config = default_config("en")
     if args.pipeline == "nametag":
         config["ner"] = [{"kind": "nametag", "model": nametag_model("en")}]

@@ -81,7 +81,8 @@ def _dist_version(name: str) -> str:
 
 
 def psan_systems(batch_size: int) -> dict[str, System]:
-    from psan.tool.pipeline import Pipeline, default_config
+    from psan.tool.defaults import default_config
+    from psan.tool.pipeline import Pipeline
     spacy_config = default_config("en")
     if not any(e.get("kind") == "spacy" for e in spacy_config["ner"] if isinstance(e, dict)):
         raise SystemExit(f"default English config does not use spaCy ({spacy_config}); is {SPACY_MODEL} installed?")

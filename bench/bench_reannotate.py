@@ -24,7 +24,7 @@ from psan import migrate  # noqa: E402
 from psan.store.annotate import reannotate_document_now  # noqa: E402
 from psan.store.documents import create_document, save_recognized  # noqa: E402
 from psan.store.rules import condition_to_text, ensure_ne_type_rules  # noqa: E402
-from psan.tool.model import Category, Document, Entity  # noqa: E402
+from psan.tool.document import Category, Document, Entity  # noqa: E402
 from psan.tool.tokenize import tokenize  # noqa: E402
 from tests import services  # noqa: E402
 

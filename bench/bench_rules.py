@@ -22,7 +22,7 @@ from faker.providers.person.cs_CZ import Provider as CsPerson  # noqa: E402
 from faker.providers.person.sk_SK import Provider as SkPerson  # noqa: E402
 from faker.providers.person.sl_SI import Provider as SlPerson  # noqa: E402
 
-from psan.tool.model import Document, Sentence, Token  # noqa: E402
+from psan.tool.document import Document, Sentence, Token  # noqa: E402
 from psan.tool.rules import Rule, RuleSet, RuleType, sentence_segments  # noqa: E402
 
 TARGET_SECONDS = 10.0

@@ -204,7 +204,7 @@ def nametag_config(language: str, model: str) -> dict[str, Any]:
 
 def nametag_model(language: str) -> str:
     """The NameTag model of a language: ``find_nametag_model`` with $PSAN_NAMETAG_MODELS, else the shared models."""
-    from psan.tool.pipeline import find_nametag_model
+    from psan.tool.defaults import find_nametag_model
     found = find_nametag_model(language) or find_nametag_model(language, str(SHARED / "models" / "nametag"))
     if not found:
         raise SystemExit(f"no NameTag model for {language!r} (set PSAN_NAMETAG_MODELS)")

@@ -27,7 +27,8 @@ sys.path.insert(0, str(REPO))
 from psan.tool.classifier import TokenClassifier, training_doc_from_gold  # noqa: E402
 from psan.tool.classifier.__main__ import evaluate, overlap_counts  # noqa: E402
 from psan.tool.classifier.data import gold_private_spans, read_jsonl  # noqa: E402
-from psan.tool.pipeline import Pipeline, default_config  # noqa: E402
+from psan.tool.defaults import default_config  # noqa: E402
+from psan.tool.pipeline import Pipeline  # noqa: E402
 
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
 DATA = SHARED / "data"
@@ -67,7 +68,7 @@ def pipeline_scores(lang: str, docs_models: list[tuple[TokenClassifier | None, l
     for model, docs in docs_models:
         config = default_config(lang, models_dir)
         if model is not None:
-            config["recognizers"] = [*config["recognizers"], {"kind": "classifier", "model": model}]
+            config["recognizers"] = [*config["recognizers"], {"kind": "classifier", "classifier": model}]
         pipeline = Pipeline(config)
         for doc, result in zip(docs, pipeline.process_many([d["text"] for d in docs]), strict=True):
             gold = [(s, e) for s, e, _ in gold_private_spans(doc)]

@@ -28,8 +28,8 @@ from itertools import combinations
 from typing import Any
 
 from psan.tool.categories import category_of
+from psan.tool.document import Category
 from psan.tool.entities import Mention, group_document
-from psan.tool.model import Category
 
 SCORED_IDENTIFIERS = frozenset(("DIRECT", "QUASI"))
 

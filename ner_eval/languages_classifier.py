@@ -26,7 +26,8 @@ from ner_eval.pipelines import entity_spans  # noqa: E402
 from psan.tool.classifier import TokenClassifier, training_doc_from_gold  # noqa: E402
 from psan.tool.classifier.__main__ import overlap_counts  # noqa: E402
 from psan.tool.classifier.data import read_jsonl  # noqa: E402
-from psan.tool.pipeline import Pipeline, default_config  # noqa: E402
+from psan.tool.defaults import default_config  # noqa: E402
+from psan.tool.pipeline import Pipeline  # noqa: E402
 
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
 NAMETAG = SHARED / "models" / "nametag"
@@ -55,7 +56,7 @@ def evaluate_language(name: str, lang: str) -> dict[str, Any]:
         seconds.append(model.train_seconds)
         base = default_config(lang, str(NAMETAG))
         plus = json.loads(json.dumps(base))
-        plus["recognizers"].append({"kind": "classifier", "model": model})
+        plus["recognizers"].append({"kind": "classifier", "classifier": model})
         for key, config in (("without", base), ("with", plus)):
             totals[key] = [a + b for a, b in zip(totals[key], _score(config, test), strict=True)]
     out: dict[str, Any] = {"documents": len(docs), "mean_train_seconds": round(sum(seconds) / len(seconds), 2)}

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from psan.tool.model import Category, Document
+from psan.tool.defaults import default_config, find_nametag_model
+from psan.tool.document import Category, Document
 from psan.tool.ner import ModelLoadError
-from psan.tool.pipeline import ComponentError, Pipeline, default_config, find_nametag_model
+from psan.tool.pipeline import Pipeline
+from psan.tool.registry import ComponentError
 
 Span = tuple[int, int]
 

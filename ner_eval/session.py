@@ -46,9 +46,9 @@ from dataclasses import asdict, dataclass, field
 from ner_eval.annotator import Action, Annotator, Shown, WindowView
 from ner_eval.corpus import CorpusDoc, gold_spans
 from ner_eval.tab import is_covered
+from psan.tool.document import Category, Decision, Document, Entity, Sentence, Token
 from psan.tool.entities import EntitySpan, document_entity_spans
 from psan.tool.merge import align
-from psan.tool.model import Category, Decision, Document, Entity, Sentence, Token
 from psan.tool.rules import Rule, RuleSet, RuleType
 from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private, uncertainty
 from psan.tool.tokenize import tokenize

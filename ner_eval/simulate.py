@@ -44,8 +44,8 @@ from dataclasses import asdict, dataclass, field, replace
 from ner_eval.corpus import CorpusDoc, gold_spans
 from ner_eval.plus import plus_spans
 from ner_eval.tab import is_covered
+from psan.tool.document import Category, Decision, Document, Entity
 from psan.tool.merge import align
-from psan.tool.model import Category, Decision, Document, Entity
 from psan.tool.rules import Rule, RuleSet, RuleType, sentence_segments
 from psan.tool.tokenize import tokenize
 from psan.tool.voting import TokenDecision, annotate, decided_regions, final_decision

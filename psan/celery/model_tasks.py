@@ -19,7 +19,7 @@ from psan.store import project_model as store_model
 from psan.store.projects import get_project
 from psan.store.rules import load_ruleset
 from psan.tool.classifier import TokenClassifier
-from psan.tool.model import Document, Entity
+from psan.tool.document import Document, Entity
 
 log = logging.getLogger(__name__)
 

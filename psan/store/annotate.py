@@ -25,7 +25,7 @@ from psan.store.document_status import (
 )
 from psan.store.documents import load_document_cached
 from psan.store.rules import ensure_ne_type_rules, load_ruleset
-from psan.tool.model import Document
+from psan.tool.document import Document
 from psan.tool.rules import RuleMatch, RuleSet
 
 log = logging.getLogger(__name__)

@@ -46,7 +46,7 @@ from typing import Any
 from psan import db
 from psan.store.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
 from psan.store.rules import condition_from_text
-from psan.tool.model import Sentence
+from psan.tool.document import Sentence
 from psan.tool.rules import RULE_KINDS, RuleType, sentence_segments
 
 __all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "find_word_type_matches", "lock_document",

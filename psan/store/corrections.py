@@ -24,7 +24,7 @@ import dataclasses
 from collections.abc import Collection, Sequence
 
 from psan import db
-from psan.tool.model import Category, Decision, Document, Entity
+from psan.tool.document import Category, Decision, Document, Entity
 from psan.tool.voting import Annotation, PrivateRegion, Thresholds, final_decision
 
 

@@ -20,7 +20,7 @@ from psan import db
 from psan.names import clean_name
 from psan.store.document_status import ANNOTATED, RUNNING_SQL, SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.tool.categories import category_of
-from psan.tool.model import Category, Document, Entity, Sentence, Token, collector_paused
+from psan.tool.document import Category, Document, Entity, Sentence, Token, collector_paused
 
 
 def _copy(conn, table: str, columns: str, rows: Iterable[tuple[Any, ...]]) -> None:

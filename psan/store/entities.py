@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from psan import db
+from psan.tool.document import Document
 from psan.tool.entities import document_entity_spans
-from psan.tool.model import Document
 
 __all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge", "split", "mention_keys",
            "manual_keys"]

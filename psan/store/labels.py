@@ -11,7 +11,7 @@ from flask_babel import gettext
 
 from psan import db
 from psan.store import sql
-from psan.tool.model import Category
+from psan.tool.document import Category
 
 CATEGORIES = [c.value for c in Category]
 NAME_MAX = 100          # label_name_length in the schema

@@ -12,7 +12,8 @@ decision that shrinks, splits or extends a recognizer's span replaces that span
 Label ids in tags are replaced by project-local numbers (1, 2, … in label creation order) so
 ``[PERSON-2]`` means "the same person" within the project without exposing database ids.
 
-Pseudonymization (:func:`pseudonymize_project`) uses :class:`CombinedReplacer`: a label's
+Pseudonymization (:func:`pseudonymize_project`) uses
+:class:`~psan.tool.surrogates.combined.CombinedReplacer`: a label's
 replacement string set by the admin wins; every other private region gets a surrogate from one
 :class:`~psan.tool.surrogates.SurrogateReplacer` per project render (project seed, project language,
 policy from ``project.pipeline->'surrogates'``), so one label is one surrogate in every document.
@@ -35,7 +36,6 @@ import json
 import logging
 import re
 import zipfile
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,9 +45,11 @@ from psan.store.document_status import ANNOTATED
 from psan.store.documents import load_document
 from psan.store.rules import load_ruleset
 from psan.tool import output as tool_output
-from psan.tool.model import Category, Decision, Document
+from psan.tool.document import Category, Decision, Document
 from psan.tool.rules import RuleMatch, RuleSet
-from psan.tool.surrogates import SurrogateReplacer, make_policy
+from psan.tool.surrogates import make_policy
+from psan.tool.surrogates.combined import CombinedReplacer
+from psan.tool.surrogates.policy import surrogate_policy
 from psan.tool.voting import (
     Annotation,
     PrivateRegion,
@@ -97,25 +99,6 @@ class MaskedCounts:
     @property
     def total(self) -> int:
         return sum(self.by_category.values())
-
-
-def surrogate_policy(pipeline: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The validated surrogate policy of a project's ``pipeline`` JSON (``ValueError`` if invalid).
-
-    ``pipeline["surrogates"]`` is a JSON object of :func:`psan.tool.surrogates.make_policy`
-    overrides, optionally with ``"preset": "default" | "polish" | "swell"``; absent → defaults.
-    Public so the project settings form can validate what the admin enters.
-    """
-    raw = (pipeline or {}).get("surrogates")
-    if raw is None:
-        return make_policy(None)
-    if not isinstance(raw, Mapping):
-        raise ValueError("the surrogate policy (pipeline key 'surrogates') must be a JSON object")
-    overrides = dict(raw)
-    preset = overrides.pop("preset", "default")
-    if not isinstance(preset, str):
-        raise ValueError("the surrogate policy preset must be a string")
-    return make_policy(overrides, preset)
 
 
 def project_context(conn, project_id: int) -> ProjectOutputContext:
@@ -200,47 +183,6 @@ def private_regions(conn, document_id: int, doc: Document, ctx: ProjectOutputCon
     return regions
 
 
-class CombinedReplacer:
-    """``Replacer`` for the app: the admin's label replacement wins, else a project surrogate.
-
-    Why both: an admin who typed a replacement for a label ("the client") wants exactly that
-    string; everything else must still become a realistic, consistent surrogate instead of a
-    tag.  ``None`` from the surrogate replacer (policy ``tag`` or nothing safe found) makes the
-    output module write the category tag.  ``sources``/``entities`` record, per region, who
-    produced the text and the consistency key, for the pseudonymization key.
-    """
-
-    def __init__(self, replacements: Mapping[int, str], surrogates: SurrogateReplacer) -> None:
-        self.replacements = dict(replacements)
-        self.surrogates = surrogates
-        for text in set(self.replacements.values()):
-            # a surrogate equal to an admin's replacement would merge two entities in the output
-            surrogates.observe(text, [PrivateRegion(0, len(text))])
-        self.sources: dict[tuple[int, int], str] = {}
-        self.entities: dict[tuple[int, int], str] = {}
-
-    def observe(self, text: str, regions: list[PrivateRegion]) -> None:
-        """Forbid the document's originals as surrogates (see ``SurrogateReplacer.observe``)."""
-        self.surrogates.observe(text, regions)
-
-    def start_document(self) -> None:
-        """Forget the per-region records of the previous document (offsets are per document)."""
-        self.sources = {}
-        self.entities = {}
-        self.surrogates.entities = {}
-
-    def replacement(self, region: PrivateRegion, original: str) -> str | None:
-        where = (region.start, region.end)
-        if region.label is not None and region.label in self.replacements:
-            self.sources[where] = "label"
-            self.entities[where] = f"label:{region.label}"
-            return self.replacements[region.label]
-        got = self.surrogates.replacement(region, original)
-        self.sources[where] = "surrogate" if got is not None else "tag"
-        self.entities[where] = self.surrogates.entities.get(where, "")
-        return got
-
-
 @dataclass(slots=True)
 class PseudonymizedDocument:
     """One document's pseudonymized output and its key entries (personal data: keep apart)."""
@@ -273,7 +215,7 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
     for row, doc, regions in loaded:
         # entities are linked in the document's own language (Czech cases in an English project)
         replacer.surrogates.language = doc.language or ctx.language
-        replacer.surrogates.observe(doc.text, regions, keys=manual_keys(conn, row["id"], doc))
+        replacer.surrogates.observe(doc.text, regions, entity_keys=manual_keys(conn, row["id"], doc))
     results: list[PseudonymizedDocument] = []
     for row, doc, regions in loaded:
         replacer.start_document()

@@ -28,6 +28,7 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     from psan.store.documents import load_document
     from psan.store.entities import manual_keys
     from psan.tool import output as tool_output
+    from psan.tool.surrogates.combined import CombinedReplacer
     from psan.tool.surrogates.identity import document_entities
 
     row = db.query_one("SELECT id, name FROM document WHERE id = %s", (document_id,), conn)
@@ -40,12 +41,12 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     language = doc.language or ctx.language  # as in the project pass: linking and surrogates follow the document
     linked = document_entities(doc.text, regions, language, manual)
     names = set().union(*(p.lemmas for p in linked.partials.values()))
-    surrogates = pseudonym_key.replacer_for(conn, ctx, keys=set(linked.keys.values()), names=names)
+    surrogates = pseudonym_key.replacer_for(conn, ctx, keys=set(linked.entity_keys.values()), names=names)
     if not surrogates.stored:
         return None
     surrogates.language = language
-    replacer = store_output.CombinedReplacer(ctx.replacements, surrogates)
-    surrogates.observe(doc.text, regions, keys=manual)
+    replacer = CombinedReplacer(ctx.replacements, surrogates)
+    surrogates.observe(doc.text, regions, entity_keys=manual)
     replacer.start_document()
     out = tool_output.pseudonymize(doc.text, regions, replacer, language=doc.language)
     if surrogates.drawn:

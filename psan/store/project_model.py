@@ -42,7 +42,7 @@ from psan.store.document_status import ANNOTATABLE, ANNOTATED_SQL, DocumentStatu
 from psan.store.documents import load_document_cached
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
-from psan.tool.model import Category, Document, Entity
+from psan.tool.document import Category, Document, Entity
 from psan.tool.voting import Thresholds
 
 log = logging.getLogger(__name__)

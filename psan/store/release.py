@@ -22,7 +22,7 @@ from psan.store import qa as store_qa
 from psan.store.document_status import ANNOTATED, SUSPICIOUS_SQL
 from psan.store.documents import load_document
 from psan.store.release_entities import entities_report
-from psan.tool.model import Decision
+from psan.tool.document import Decision
 from psan.tool.voting import final_decision
 
 REPORT_VERSION = 1

@@ -13,7 +13,7 @@ from typing import Any
 import psycopg2.extras
 
 from psan import db
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.rules import SEQUENCE_KINDS, Rule, RuleSet, RuleType, split_condition
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from typing import Any
 
 from psan import db
 from psan.tool.classifier.model import MODEL_TYPE
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
 
 __all__ = ["type_statistics", "add_suggestions", "learn_type_rules"]

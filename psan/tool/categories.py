@@ -24,7 +24,7 @@ Unknown codes map to OTHER.
 """
 from __future__ import annotations
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 
 _PER, _LOC, _ORG, _DAT, _ID, _CON, _OTH = (Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.DATE,
                                           Category.ID, Category.CONTACT, Category.OTHER)

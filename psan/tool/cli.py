@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from psan.tool.model import Document
+from psan.tool.document import Document
 
 EXIT_OK = 0
 EXIT_FAILED = 2
@@ -160,7 +160,7 @@ def _open_for_writing(path: str, option: str) -> TextIO:
 # --- pipeline -----------------------------------------------------------------------------------------
 def build_config(args: argparse.Namespace) -> dict[str, Any]:
     """Pipeline config from ``--pipeline`` JSON, ``--nametag-model`` or the language default."""
-    from psan.tool.pipeline import default_config, fallback_notice
+    from psan.tool.defaults import default_config, fallback_notice
     if args.pipeline:
         try:
             with open(args.pipeline, encoding="utf-8") as fh:
@@ -189,7 +189,8 @@ def build_config(args: argparse.Namespace) -> dict[str, Any]:
 def build_pipeline(args: argparse.Namespace):  # noqa: ANN201 - psan.tool.pipeline.Pipeline
     """The configured pipeline; config/model problems become InputError (clean message, exit 2)."""
     from psan.tool.ner import ModelLoadError
-    from psan.tool.pipeline import ComponentError, Pipeline
+    from psan.tool.pipeline import Pipeline
+    from psan.tool.registry import ComponentError
     config = build_config(args)
     try:
         return Pipeline(config, language=args.lang)

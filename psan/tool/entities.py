@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from psan.tool.categories import category_of
+from psan.tool.document import Category, Document
 from psan.tool.lemma import SuffixLemmatizer
-from psan.tool.model import Category, Document
 
 __all__ = ["Mention", "Form", "parse_mention", "group_document", "EntitySpan", "document_entity_spans",
            "analyse_document", "group_documents", "entity_id", "word_lemmas"]

@@ -34,7 +34,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from psan.tool.model import CharSpan, Document, Entity, Token
+from psan.tool.document import CharSpan, Document, Entity, Token
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from psan.tool.model import Document
+from psan.tool.document import Document
 from psan.tool.pipeline import Pipeline
 
 __all__ = ["ParallelPipeline"]

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from psan.tool.document import Category, Document, Entity
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
-from psan.tool.model import Category, Document, Entity
 from psan.tool.rules import TokenAutomaton
 
 __all__ = ["DEFAULT_CATEGORIES", "SOURCE", "propagate", "with_propagation"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .model import Category, Decision, Document, Entity
+from .document import Category, Decision, Document, Entity
 from .voting import Annotation, PrivateRegion, decided_regions
 
 __all__ = ["entity_annotations", "entity_regions"]

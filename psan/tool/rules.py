@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .document import Category, Document
 from .lemma import Lemmatizer, SuffixLemmatizer, get_lemmatizer
-from .model import Category, Document
 
 __all__ = [
     "RuleType",
@@ -413,8 +413,8 @@ def split_condition(text: str, tokenizer: Callable[[str], Iterable[Any]] | None 
 
     Pass the *document tokenizer* so that conditions split exactly like the
     documents they must match.  It may return strings, ``(start, end)``
-    pairs, or objects with ``start``/``end`` (e.g. :class:`~psan.tool.model.Token`),
-    a ``(tokens, sentences)`` pair, or a :class:`~psan.tool.model.Document`.  The default splits into word
+    pairs, or objects with ``start``/``end`` (e.g. :class:`~psan.tool.document.Token`),
+    a ``(tokens, sentences)`` pair, or a :class:`~psan.tool.document.Document`.  The default splits into word
     characters runs and single punctuation marks.
     """
     text = text.strip()

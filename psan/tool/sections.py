@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from psan.tool.model import Category, Document, Entity, Sentence, Token
+from psan.tool.document import Category, Document, Entity, Sentence, Token
 
 __all__ = ["DEFAULT_MIN_CHARS", "DEFAULT_SECTION_CHARS", "Packed", "merge_sections", "pack", "split_sections"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 
 __all__ = ["Evidence", "suggest_private", "uncertainty", "learned_type_confidence", "PRIVATE_CATEGORIES",
            "MIN_TYPE_DECISIONS", "LEARN_TYPE_AFTER", "LEARN_TYPE_SHARE", "LEARN_PUBLIC_AFTER"]

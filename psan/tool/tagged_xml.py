@@ -10,7 +10,7 @@ Layout::
     </submission>
 
 * ``start``/``end`` of ``sentence`` and ``ne`` are **token ids, end exclusive** (like
-  :class:`psan.tool.model.Entity`).  Token ids count from 0 from the start of the document.
+  :class:`psan.tool.document.Entity`).  Token ids count from 0 from the start of the document.
 * **Every character of the original text is kept**: the text between tokens (spaces,
   newlines, text before the first / after the last token) is character data at the place
   it occurs, so concatenating all character data rebuilds the text exactly.  ``&<>`` are
@@ -41,7 +41,7 @@ from defusedxml import ElementTree as DefusedET
 from defusedxml.expatreader import create_parser
 
 from psan.tool.categories import category_of
-from psan.tool.model import Category, Document, Entity, Sentence, Token
+from psan.tool.document import Category, Document, Entity, Sentence, Token
 from psan.tool.tokenize import XML_FORBIDDEN
 
 _TEXT_ESCAPE_RE = re.compile(f"[&<>\r{XML_FORBIDDEN}]")

@@ -25,7 +25,7 @@ import sys
 import unicodedata
 from collections.abc import Iterable
 
-from psan.tool.model import Sentence, Token
+from psan.tool.document import Sentence, Token
 
 #: characters XML 1.0 does not allow (besides whitespace they are never inside a token)
 XML_FORBIDDEN = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .document import Category, Decision, Document
 from .lemma import Lemmatizer
-from .model import Category, Decision, Document
 from .rules import RuleMatch, RuleSet
 
 __all__ = [

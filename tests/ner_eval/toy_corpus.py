@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ner_eval.corpus import CorpusDoc, GoldSpan
+from psan.tool.document import Category, CharSpan, Document
 from psan.tool.merge import resolve
-from psan.tool.model import Category, CharSpan, Document
 from psan.tool.tokenize import tokenize
 
 

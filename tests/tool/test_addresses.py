@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.recognizers import patterns
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from psan.tool.categories import CNEC, category_of
-from psan.tool.model import Category
+from psan.tool.document import Category
 
 
 @pytest.mark.parametrize("code,expected", [

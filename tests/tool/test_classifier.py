@@ -23,7 +23,7 @@ from psan.tool.classifier.features import (  # noqa: E402
     static_features,
     token_views,
 )
-from psan.tool.model import Category  # noqa: E402
+from psan.tool.document import Category  # noqa: E402
 from psan.tool.pipeline import Pipeline  # noqa: E402
 from psan.tool.tokenize import tokenize  # noqa: E402
 

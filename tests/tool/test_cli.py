@@ -223,7 +223,7 @@ def test_subprocess_python_m(tree: Path, tmp_path: Path) -> None:
 
 
 def test_entity_regions_merge_nested_entities() -> None:
-    from psan.tool.model import Category, Document, Entity, Token
+    from psan.tool.document import Category, Document, Entity, Token
     from psan.tool.regions import entity_regions
     text = "Jan Novák a Praha"
     tokens = [Token(0, 0, 3), Token(1, 4, 9), Token(2, 10, 11), Token(3, 12, 17)]

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.surrogates import SurrogateReplacer, inflect_cs, inflect_pl, names, pseudonymize_document
 from psan.tool.surrogates.identity import document_entities
 from psan.tool.voting import PrivateRegion

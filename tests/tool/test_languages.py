@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from psan.tool.cli import main
+from psan.tool.defaults import default_config, fallback_notice, find_nametag_model
+from psan.tool.document import Category, Entity
 from psan.tool.lemma import get_lemmatizer
-from psan.tool.model import Category, Entity
-from psan.tool.pipeline import Pipeline, default_config, fallback_notice, find_nametag_model
+from psan.tool.pipeline import Pipeline
 from psan.tool.propagate import propagate
 from psan.tool.recognizers.gazetteer import morfeusz_available
 from psan.tool.tokenize import tokenize
@@ -79,7 +80,7 @@ def test_polish_lemmas_from_morfeusz() -> None:
 
 
 def _doc_with(text: str, language: str, seed: str, category: Category = Category.LOCATION):
-    from psan.tool.model import Document
+    from psan.tool.document import Document
     tokens, sentences = tokenize(text, language)
     first = next(t.id for t in tokens if text[t.start:t.end] == seed)
     return Document(text, tokens, sentences, [Entity(first, first + 1, "gu", category, "nametag")], language)

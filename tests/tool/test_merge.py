@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 
+from psan.tool.document import Category, CharSpan, Document, Token
 from psan.tool.merge import align, resolve, resolve_char_spans
-from psan.tool.model import Category, CharSpan, Document, Token
 from psan.tool.recognizers import patterns
 
 

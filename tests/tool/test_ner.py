@@ -1,6 +1,6 @@
 import pytest
 
-from psan.tool.model import Category, Document
+from psan.tool.document import Category, Document
 from psan.tool.ner import ModelLoadError, NameTagRecognizer, SpacyRecognizer, chunks, sanitize
 from psan.tool.ner.nametag import load_model
 from psan.tool.ner.spacy_ner import SpacyTokenizer, is_installed

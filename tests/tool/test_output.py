@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.model import Category, Decision, Document, Sentence, Token
+from psan.tool.document import Category, Decision, Document, Sentence, Token
 from psan.tool.output import (
     LabelReplacer,
     TagScheme,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.model import Category, Document, Recognizer
+from psan.tool.document import Category, Document, Recognizer
 from psan.tool.recognizers import patterns
 from psan.tool.recognizers.ids import (
     valid_card,

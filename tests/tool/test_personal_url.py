@@ -5,7 +5,7 @@ import pytest
 
 from psan.store.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
 from psan.tool.categories import category_of
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.recognizers.contact import UrlRecognizer, is_personal_url
 
 

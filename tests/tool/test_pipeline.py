@@ -3,16 +3,11 @@ import json
 
 import pytest
 
-from psan.tool.model import Category, Document, Recognizer
+from psan.tool.defaults import default_config, find_nametag_model
+from psan.tool.document import Category, Document, Recognizer
 from psan.tool.ner.spacy_ner import is_installed
-from psan.tool.pipeline import (
-    ComponentError,
-    Pipeline,
-    default_config,
-    find_nametag_model,
-    register_recognizer,
-    registered,
-)
+from psan.tool.pipeline import Pipeline
+from psan.tool.registry import ComponentError, register_recognizer, registered
 from psan.tool.tagged_xml import from_xml, to_xml
 
 HAS_PATTERNS = importlib.util.find_spec("psan.tool.recognizers.patterns") is not None
@@ -72,7 +67,7 @@ class Shouter(Recognizer):
     def analyze(self, text, doc):
         import re
 
-        from psan.tool.model import CharSpan
+        from psan.tool.document import CharSpan
         return [CharSpan(m.start(), m.end(), "SHOUT", Category.OTHER, self.name, 1.0, 5)
                 for m in re.finditer(r"[A-Z]{3,}", text)]
 

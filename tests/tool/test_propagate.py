@@ -1,9 +1,10 @@
 """Document-level propagation (psan.tool.propagate) and its pipeline switch."""
 from __future__ import annotations
 
-from psan.tool.model import Category, CharSpan, Document, Entity, Recognizer
-from psan.tool.pipeline import Pipeline, register_recognizer
+from psan.tool.document import Category, CharSpan, Document, Entity, Recognizer
+from psan.tool.pipeline import Pipeline
 from psan.tool.propagate import SOURCE, propagate, with_propagation
+from psan.tool.registry import register_recognizer
 from psan.tool.tokenize import tokenize
 
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from psan.tool.document import Document, Entity, Sentence, Token
 from psan.tool.lemma import SuffixLemmatizer, get_lemmatizer, identity_lemmatizer
-from psan.tool.model import Document, Entity, Sentence, Token
 from psan.tool.rules import (
     RULE_KINDS,
     Rule,

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from psan.tool.parallel import ParallelPipeline
-from psan.tool.pipeline import ComponentError, Pipeline
+from psan.tool.pipeline import Pipeline
+from psan.tool.registry import ComponentError
 from psan.tool.sections import merge_sections, pack, split_sections
 
 REPO = Path(__file__).resolve().parents[2]

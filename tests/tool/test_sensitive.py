@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from psan.tool.categories import category_of
-from psan.tool.model import Category
-from psan.tool.pipeline import Pipeline, default_config
+from psan.tool.defaults import default_config
+from psan.tool.document import Category
+from psan.tool.pipeline import Pipeline
 from psan.tool.recognizers.sensitive import TERMS, TOPICS, SensitiveRecognizer
 
 
@@ -61,7 +62,7 @@ def test_default_pipeline_flags_them_as_weak_suggestions(monkeypatch: pytest.Mon
 
 
 def test_a_name_wins_over_a_topic_on_the_same_text() -> None:
-    from psan.tool.model import CharSpan, Recognizer
+    from psan.tool.document import CharSpan, Recognizer
 
     class Fixed(Recognizer):
         name = "fixed"

@@ -1,7 +1,7 @@
 """Suggestions for suspicious spans: the most specific evidence wins, ties go to private."""
 from __future__ import annotations
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.suggest import Evidence, suggest_private
 
 

@@ -11,7 +11,7 @@ import re
 import phonenumbers
 import pytest
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.recognizers import ids
 from psan.tool.surrogates import birthdates, dates, phones, pseudonymize_document
 from psan.tool.voting import PrivateRegion

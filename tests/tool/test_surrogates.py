@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.recognizers import ids
 from psan.tool.surrogates import (
     PseudonymKey,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.model import Category as C
+from psan.tool.document import Category as C
 from psan.tool.surrogates import names
 from psan.tool.surrogates.lang_sk import SLOVAK
 from psan.tool.surrogates.lang_sl import SLOVENIAN

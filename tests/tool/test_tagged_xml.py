@@ -6,7 +6,7 @@ from defusedxml import ElementTree as DefusedET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.model import Category, Document, Entity, Sentence
+from psan.tool.document import Category, Document, Entity, Sentence
 from psan.tool.tagged_xml import StreamReader, from_xml, read_stream, to_xml
 from psan.tool.tokenize import tokenize
 

@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.model import Sentence, Token
+from psan.tool.document import Sentence, Token
 from psan.tool.tokenize import XML_FORBIDDEN_RE, clean_tokens, split_tokens_and_sentences, split_tokens_at, tokenize
 
 

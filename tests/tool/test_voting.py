@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from psan.tool.model import Category, Decision, Document, Entity, Sentence, Token
+from psan.tool.document import Category, Decision, Document, Entity, Sentence, Token
 from psan.tool.rules import Rule, RuleSet, RuleType
 from psan.tool.voting import (
     Annotation,

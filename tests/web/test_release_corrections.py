@@ -11,7 +11,7 @@ import re
 from psan import db
 from psan.store.corrections import apply_corrections, fill_region_type
 from psan.store.decisions import Scope, Span, assign_label, decide
-from psan.tool.model import Category, Decision, Document, Entity, Token
+from psan.tool.document import Category, Decision, Document, Entity, Token
 from psan.tool.voting import Annotation, PrivateRegion, Thresholds
 from tests.web.annotate_fixtures import add_document, token_index
 from tests.web.helpers import account_id, add_label, new_project

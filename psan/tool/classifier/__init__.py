@@ -1,8 +1,8 @@
 """Learned suggestions: a token classifier trained on gold corpora and annotators' decisions.
 
 It flags what NER and the patterns miss (Tacita-style logistic regression over form, shape, name-list,
-context and previous-class features).  Importing this package registers the pipeline recognizer kind
-``"classifier"``.  Modules: :mod:`.features`, :mod:`.data` (training examples, decisions),
+context and previous-class features).  The pipeline recognizer kind ``"classifier"`` is registered by
+:mod:`psan.tool.components`.  Modules: :mod:`.features`, :mod:`.data` (training examples, decisions),
 :mod:`.model` (:class:`TokenClassifier`), :mod:`.serialize` (safe byte format),
 :mod:`.recognizer` (:class:`ClassifierRecognizer`), ``python -m psan.tool.classifier`` (CLI).
 """

@@ -28,7 +28,7 @@ from psan.tool.classifier.features import (
     short_shape,
     token_lemma,
 )
-from psan.tool.model import Sentence, Token
+from psan.tool.document import Sentence, Token
 
 #: tokens scored at once (a batch ends at a sentence end): bounds the arrays to a few MB
 BATCH_TOKENS = 16_384

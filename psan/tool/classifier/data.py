@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from psan.tool.categories import category_of
-from psan.tool.model import Category, CharSpan
+from psan.tool.document import Category, CharSpan
 
 #: CNEC annotation markers – not entity classes (abbreviation, foreign word, unsure, segmentation, case marks)
 CNEC_MARKERS = frozenset({"s", "f", "?", "segm", "cap", "lower", "upper"})

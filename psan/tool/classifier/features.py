@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from psan.tool.model import Sentence, Token
+from psan.tool.document import Sentence, Token
 
 #: size of the hashed feature space (2^20: collisions are rare for the ~10^5–10^6 distinct features)
 N_FEATURES = 1 << 20

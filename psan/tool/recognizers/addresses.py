@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.model import Category, CharSpan, Document
+from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context
 
 #: above NER (0) and gazetteers (−10): a street with its number beats the bare street name

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.model import Category, CharSpan, Document
+from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import PRIORITY_AMOUNT, PatternRecognizer
 
 #: ISO 4217 codes (current and pre-euro European ones) common in European case law

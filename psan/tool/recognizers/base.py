@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from psan.tool.model import Category, CharSpan, Document, Recognizer
+from psan.tool.document import Category, CharSpan, Document, Recognizer
 
 #: priorities (higher wins on overlap); NER adapters use 0, gazetteers are below NER
 PRIORITY_VALIDATED_ID = 50

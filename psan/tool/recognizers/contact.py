@@ -11,7 +11,7 @@ import re
 
 import phonenumbers
 
-from psan.tool.model import Category, CharSpan, Document
+from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import (
     PRIORITY_EMAIL_URL,
     PRIORITY_IP,

@@ -13,7 +13,7 @@ import datetime
 import re
 from collections.abc import Iterator
 
-from psan.tool.model import Category, CharSpan, Document
+from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import (
     PRIORITY_AGE,
     PRIORITY_DATE,

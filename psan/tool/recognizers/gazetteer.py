@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from psan.tool.model import Category, CharSpan, Document, Recognizer
+from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.base import PRIORITY_GAZETTEER
 
 LOCALES: dict[str, tuple[str, ...]] = {

@@ -23,7 +23,7 @@ from stdnum.pl import regon as pl_regon
 from stdnum.si import emso as si_emso
 from stdnum.sk import dph as sk_dph
 
-from psan.tool.model import Category, CharSpan, Document
+from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import (
     PRIORITY_SECRET,
     PRIORITY_VALIDATED_ID,

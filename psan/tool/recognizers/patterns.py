@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from psan.tool.model import Category, CharSpan, Document, Recognizer
+from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.addresses import CzechStreetRecognizer, UkPostcodeRecognizer
 from psan.tool.recognizers.amounts import MoneyRecognizer
 from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context

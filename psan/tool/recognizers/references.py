@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.model import Category, CharSpan, Document
+from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import PRIORITY_WEAK_ID, PatternRecognizer, compile_context, has_context
 
 #: nouns that make the following "no./number + code" an identifier of a case, a person or property

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from psan.tool.model import Category, CharSpan, Document, Recognizer
+from psan.tool.document import Category, CharSpan, Document, Recognizer
 
 PRIORITY_SENSITIVE = -20
 SCORE = 0.3

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.surrogates.replacer import SurrogateReplacer
 from psan.tool.voting import PrivateRegion
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from psan.tool.document import Category
 from psan.tool.entities import Form, Mention, analyse_document
-from psan.tool.model import Category
 from psan.tool.voting import PrivateRegion
 
 __all__ = ["NameTemplate", "PartialName", "DocumentEntities", "document_entities", "merge_template",
@@ -75,7 +75,7 @@ def resolve_partial(partial: PartialName, templates: Mapping[str, NameTemplate])
 class DocumentEntities:
     """Entity key of every region of one document (by span) and the person templates found in it."""
 
-    keys: dict[tuple[int, int], str] = field(default_factory=dict)
+    entity_keys: dict[tuple[int, int], str] = field(default_factory=dict)
     #: automatic entity id of every region (before labels), for project-wide label adoption
     auto: dict[tuple[int, int], str] = field(default_factory=dict)
     #: automatic entity id → the one label its regions carry in this document
@@ -84,6 +84,11 @@ class DocumentEntities:
     templates: dict[str, NameTemplate] = field(default_factory=dict)
     #: automatic id → the partial name of a person entity without a full name in this document
     partials: dict[str, PartialName] = field(default_factory=dict)
+
+    @property
+    def keys(self) -> dict[tuple[int, int], str]:
+        """The older name of :attr:`entity_keys` (read only)."""
+        return self.entity_keys
 
 
 def merge_template(old: NameTemplate | None, new: NameTemplate) -> NameTemplate:
@@ -107,18 +112,18 @@ def _template(forms: Sequence[Form]) -> NameTemplate | None:
 
 
 def document_entities(text: str, regions: Sequence[PrivateRegion], language: str,
-                      keys: Mapping[tuple[int, int], str] | None = None) -> DocumentEntities:
+                      entity_keys: Mapping[tuple[int, int], str] | None = None) -> DocumentEntities:
     """Link the document's private regions into entities (see module docstring).
 
-    ``keys`` (character span → entity key) override the automatic linking: an annotator's merge
+    ``entity_keys`` (character span → entity key) override the automatic linking: an annotator's merge
     or split of entities, stored by the application.
     """
     mentions = [Mention(r.start, r.end, r.category if isinstance(r.category, Category) else str(r.category),
                         text[r.start:r.end]) for r in regions]
     ids, forms = analyse_document(mentions, language)
-    fixed = set(keys.values()) if keys else set()  # decided by a person: never re-linked automatically
-    if keys:
-        ids = [keys.get((r.start, r.end), eid) for r, eid in zip(regions, ids, strict=True)]
+    fixed = set(entity_keys.values()) if entity_keys else set()  # decided by a person: never re-linked
+    if entity_keys:
+        ids = [entity_keys.get((r.start, r.end), eid) for r, eid in zip(regions, ids, strict=True)]
     labels: dict[str, set[int]] = {}
     for r, eid in zip(regions, ids, strict=True):
         if r.label is not None:
@@ -133,7 +138,7 @@ def document_entities(text: str, regions: Sequence[PrivateRegion], language: str
             key = f"label:{next(iter(found))}"
         else:
             key = eid
-        out.keys[(r.start, r.end)] = key
+        out.entity_keys[(r.start, r.end)] = key
         out.auto[(r.start, r.end)] = eid
         if len(found) == 1:
             out.label_of[eid] = f"label:{next(iter(found))}"

@@ -77,3 +77,22 @@ def make_policy(overrides: Mapping[str, Any] | None = None, preset: str = "defau
         if not isinstance(policy[key], int) or policy[key] < 1:
             raise ValueError(f"policy {key!r} must be a positive integer")
     return policy
+
+
+def surrogate_policy(pipeline: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The validated surrogate policy of a project's ``pipeline`` JSON (``ValueError`` if invalid).
+
+    ``pipeline["surrogates"]`` is a JSON object of :func:`make_policy` overrides, optionally with
+    ``"preset": "default" | "polish" | "swell"``; absent → defaults.  Public so the project
+    settings form and the output (:mod:`psan.store.output`) validate it the same way.
+    """
+    raw = (pipeline or {}).get("surrogates")
+    if raw is None:
+        return make_policy(None)
+    if not isinstance(raw, Mapping):
+        raise ValueError("the surrogate policy (pipeline key 'surrogates') must be a JSON object")
+    overrides = dict(raw)
+    preset = overrides.pop("preset", "default")
+    if not isinstance(preset, str):
+        raise ValueError("the surrogate policy preset must be a string")
+    return make_policy(overrides, preset)

@@ -107,11 +107,11 @@ class SurrogateReplacer:
     # ---------------------------------------------------------------- bookkeeping
 
     def observe(self, text: str, regions: Sequence[PrivateRegion],
-                keys: Mapping[tuple[int, int], str] | None = None) -> None:
+                entity_keys: Mapping[tuple[int, int], str] | None = None) -> None:
         """Register the private originals of a document, so no surrogate reproduces one of them.
 
         Also links the document's regions into entities (see :meth:`begin_document`); callers
-        that observe one document and replace it right away need nothing else.  ``keys``
+        that observe one document and replace it right away need nothing else.  ``entity_keys``
         (character span → entity key) override the automatic linking (annotators' merges/splits).
         """
         self.entities = {}
@@ -122,17 +122,17 @@ class SurrogateReplacer:
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
                     self._forbidden_words.add(w.casefold())
-        self._learn(text, document_entities(text, regions, self.language, keys))
+        self._learn(text, document_entities(text, regions, self.language, entity_keys))
 
     def begin_document(self, text: str, regions: Sequence[PrivateRegion],
-                       keys: Mapping[tuple[int, int], str] | None = None) -> None:
+                       entity_keys: Mapping[tuple[int, int], str] | None = None) -> None:
         """Say which document is replaced next, when all documents of a project were observed first.
 
         Without it the entity of a region is looked up by its offsets and text among all observed
         documents, which is ambiguous only when two documents link the same span differently.
         """
         self.entities = {}
-        self._learn(text, document_entities(text, regions, self.language, keys))
+        self._learn(text, document_entities(text, regions, self.language, entity_keys))
         self._explicit = True
 
     @property
@@ -161,7 +161,7 @@ class SurrogateReplacer:
                 self._project_labels[eid] = None  # two labels for one automatic entity: keep them apart
         for key, template in doc.templates.items():
             self._templates[key] = merge_template(self._templates.get(key), template)
-        for (start, end), key in doc.keys.items():
+        for (start, end), key in doc.entity_keys.items():
             self._seen.setdefault((start, end, text[start:end]), set()).add(key)
         self._partials.update(doc.partials)
 
@@ -181,19 +181,19 @@ class SurrogateReplacer:
         """The entity key :mod:`.identity` gave this region (``None`` when the region was never observed)."""
         where = (region.start, region.end)
         cur = self._current
-        if self._explicit and cur is not None and where in cur.keys:
-            key, auto = cur.keys[where], cur.auto[where]
+        if self._explicit and cur is not None and where in cur.entity_keys:
+            key, auto = cur.entity_keys[where], cur.auto[where]
         else:
             keys = self._seen.get((region.start, region.end, original))
             if not keys:
                 return None
             if len(keys) > 1:
-                if cur is None or where not in cur.keys:
+                if cur is None or where not in cur.entity_keys:
                     return None
-                key, auto = cur.keys[where], cur.auto[where]
+                key, auto = cur.entity_keys[where], cur.auto[where]
             else:
                 key = next(iter(keys))
-                auto = cur.auto.get(where, key) if cur is not None and cur.keys.get(where) == key else key
+                auto = cur.auto.get(where, key) if cur is not None and cur.entity_keys.get(where) == key else key
         label = self._project_labels.get(auto) if not key.startswith("label:") else None
         final = label or key
         if final in self._partials:  # "Mr. Harper" here, "Jonathan Harper" in another document
@@ -654,17 +654,18 @@ def _ip_range(part: str) -> tuple[int, int]:
 def pseudonymize_document(text: str, regions: Sequence[PrivateRegion], language: str, seed: int | str = 0,
                           policy: Mapping[str, Any] | None = None, *, replacer: SurrogateReplacer | None = None,
                           document: str = "", key: PseudonymKey | None = None,
+                          entity_keys: Mapping[tuple[int, int], str] | None = None,
                           keys: Mapping[tuple[int, int], str] | None = None) -> tuple[Output, list[dict[str, Any]]]:
     """Pseudonymize one document; returns the output and its key entries (standoff + ``entity``/``document``).
 
     Pass one ``replacer`` for all documents of a project to keep surrogates
-    consistent across them; entries are also added to ``key`` (or the
-    replacer's key) when given.  ``keys`` (character span → entity key) override
-    the automatic entity linking.
+    consistent across them; entries are also added to the pseudonymization ``key``
+    (or the replacer's) when given.  ``entity_keys`` (character span → entity key)
+    override the automatic entity linking; ``keys`` is its older name.
     """
     if replacer is None:
         replacer = SurrogateReplacer(policy, language, seed)
-    replacer.observe(text, regions, keys)
+    replacer.observe(text, regions, entity_keys if entity_keys is not None else keys)
     output = pseudonymize(text, regions, replacer, language=language)
     entries = []
     for e in output.standoff:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.model import Category
+from psan.tool.document import Category
 from psan.tool.surrogates.checksum import VALIDATORS
 
 #: generator kinds

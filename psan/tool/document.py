@@ -1,4 +1,8 @@
-"""Core data types shared by every part of psan.tool.
+"""Core data types shared by every part of psan.tool: the document and its parts, categories, decisions.
+
+Why "document" (this module was ``psan.tool.model``): in psan.tool "model" means a trained model
+(NameTag/spaCy NER, the token classifier of :mod:`psan.tool.classifier.model`) or the config
+setting naming one; the data types a document is made of are not a model.
 
 Offsets are Unicode code point offsets into the document text (Python ``str``
 indexing), end exclusive.  Token ids are global within a document and start

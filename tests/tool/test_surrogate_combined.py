@@ -1,0 +1,53 @@
+"""The app's replacer and policy, now pure psan.tool.surrogates code (no database needed)."""
+from __future__ import annotations
+
+import pytest
+
+from psan.tool.document import Category
+from psan.tool.output import pseudonymize
+from psan.tool.surrogates import SurrogateReplacer, make_policy
+from psan.tool.surrogates.combined import CombinedReplacer
+from psan.tool.surrogates.policy import surrogate_policy
+from psan.tool.voting import PrivateRegion
+
+TEXT = "John Smith called Mary Brown from Boston."
+
+
+def _region(text: str, label: int | None = None, category: Category = Category.PERSON) -> PrivateRegion:
+    start = TEXT.index(text)
+    return PrivateRegion(start, start + len(text), category, label, str(category))
+
+
+def test_surrogate_policy_from_the_pipeline_json():
+    assert surrogate_policy(None) == make_policy(None)
+    assert surrogate_policy({"tokenizer": "regex"}) == make_policy(None)
+    assert surrogate_policy({"surrogates": {"preset": "swell"}}) == make_policy(None, "swell")
+    assert surrogate_policy({"surrogates": {"person": "tag"}})["person"] == "tag"
+    with pytest.raises(ValueError, match="must be a JSON object"):
+        surrogate_policy({"surrogates": ["person"]})
+    with pytest.raises(ValueError, match="preset must be a string"):
+        surrogate_policy({"surrogates": {"preset": 3}})
+    with pytest.raises(ValueError, match="unknown surrogate policy key"):
+        surrogate_policy({"surrogates": {"nosuch": 1}})
+
+
+def test_label_replacement_wins_and_sources_are_recorded():
+    regions = [_region("John Smith", label=1), _region("Mary Brown"), _region("Boston", category=Category.LOCATION)]
+    replacer = CombinedReplacer({1: "the client"}, SurrogateReplacer(None, "en", 5))
+    replacer.observe(TEXT, regions)
+    replacer.start_document()
+    out = pseudonymize(TEXT, regions, replacer, language="en")
+    assert out.text.startswith("the client called ")
+    assert "Mary Brown" not in out.text and "Boston" not in out.text
+    where = {r.start: (r.start, r.end) for r in regions}
+    assert replacer.sources[where[0]] == "label" and replacer.entities[where[0]] == "label:1"
+    mary = where[TEXT.index("Mary Brown")]
+    assert replacer.sources[mary] == "surrogate" and replacer.entities[mary]
+    replacer.start_document()
+    assert replacer.sources == {} and replacer.entities == {} and replacer.surrogates.entities == {}
+
+
+def test_no_surrogate_equals_an_admin_replacement():
+    """An admin's replacement text is observed like an original: no other entity is given it."""
+    replacer = CombinedReplacer({1: "Mary Brown"}, SurrogateReplacer(None, "en", 5))
+    assert "mary brown" in {w.casefold() for w in replacer.surrogates._forbidden}
