@@ -4,6 +4,8 @@ Why in the worker (a timer thread in its main process, not Celery beat): it need
 in ``run.sh``/``make run``/compose, keeps working while Redis is down (it only talks to
 PostgreSQL until it queues), and several workers sweeping at once are safe because the database
 serializes queuing (:func:`psan.store.processing.take_waiting`) and a run claims its document.
+Before taking stale runs over, it vouches for chords whose tasks wait in the queue
+(:func:`psan.celery.sections.keep_waiting_chords_alive`): waiting is not being dead.
 """
 from __future__ import annotations
 
@@ -24,10 +26,11 @@ STALE_MESSAGE = ("Stopped: the worker processing this document stopped %(attempt
 
 
 def sweep_once(app: Flask) -> dict[str, list[int]]:
-    """One pass: abandoned runs back to NEW (or FAILED after too many attempts), then queue what waits."""
+    """One pass: vouch for waiting chords, abandoned runs back to NEW (or FAILED after many), queue what waits."""
     config = app.config
     with app.app_context():
         attempts = int(config["PROCESSING_MAX_ATTEMPTS"])
+        vouched = _vouch_for_waiting_chords(app)
         with db.transaction() as conn:
             recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
                                                  STALE_MESSAGE % {"attempts": attempts})
@@ -35,10 +38,20 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
         queued = enqueue(config, recovered["requeued"]).queued if recovered["requeued"] else []
         queued += enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"])).queued
         reannotated = _schedule_pending_reannotations()
-    result = {**recovered, "queued": queued, "reannotated_projects": reannotated}
+    result = {"vouched": vouched, **recovered, "queued": queued, "reannotated_projects": reannotated}
     if any(result.values()):
         log.info("sweeper: %s", result)
     return result
+
+
+def _vouch_for_waiting_chords(app: Flask) -> list[int]:
+    """Fresh heartbeats for chords whose tasks wait; a broker that does not answer only costs the vouching."""
+    from psan.celery.sections import keep_waiting_chords_alive
+    try:
+        return keep_waiting_chords_alive(app)
+    except Exception:  # noqa: BLE001 - Redis down: no section can start either; stale runs are taken over
+        log.warning("sweeper: could not look for waiting section tasks", exc_info=True)
+        return []
 
 
 def _schedule_pending_reannotations() -> list[int]:
