@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from psan.celery.queue import enqueue, time_limits
-from psan.celery.sections import LEASE_HEADER, keep_waiting_chords_alive, queued_leases, section_chord
+from psan.celery.sections import LEASE_HEADER, held_leases, keep_waiting_chords_alive, queued_leases, section_chord
 from psan.celery.sweeper import sweep_once
 from psan.store.processing import Claim
 from psan.tool.pipeline import Pipeline
@@ -96,6 +96,22 @@ def _drop_queue(app, queue: str) -> None:
 def test_default_config_runs_large_documents_as_a_chord(app) -> None:
     from config import default
     assert default.PREPROCESS_SECTIONS_IN_PARALLEL is True
+
+
+def test_held_leases_are_the_chord_tasks_this_worker_holds(monkeypatch) -> None:
+    from celery.worker import state
+
+    class Held:
+        def __init__(self, request_dict: dict) -> None:
+            self.request_dict = request_dict
+
+    monkeypatch.setattr(state, "reserved_requests", {
+        Held({"task": "psan.recognize_section", LEASE_HEADER: [4, 2]}),
+        Held({"task": "psan.merge_sections", LEASE_HEADER: [7, 1]}),
+        Held({"task": "psan.pre_process", LEASE_HEADER: [5, 1]}),  # not a chord task
+        Held({"task": "psan.recognize_section"}),  # queued before the header existed
+        Held({"task": "psan.recognize_section", LEASE_HEADER: "8:1"})})
+    assert held_leases() == {Claim(4, 2), Claim(7, 1)}
 
 
 def test_waiting_chord_tasks_are_vouched_for_and_not_taken_over(clean_app, monkeypatch) -> None:
