@@ -27,8 +27,8 @@ stale ``PROCESSING_STALE_SECONDS`` later (plus a sweep interval), not after its 
 sections still waiting then are run by live workers first (bounded by the document's own work);
 when the old tasks run after a takeover they find the lease gone and store nothing, and the merge of
 a chord that lost a section never runs.  A failing section marks the document FAILED (the merge then
-never runs).  While Redis is down no section can start and none is vouched for: the sweeper may take
-such a document over, and the new run starts from scratch once Redis answers.
+never runs).  While the sweeper cannot read the queue (Redis down) it takes no stale run over: a chord
+may be waiting there, and nothing taken over could be queued meanwhile anyway.
 """
 from __future__ import annotations
 

@@ -31,27 +31,34 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
     with app.app_context():
         attempts = int(config["PROCESSING_MAX_ATTEMPTS"])
         vouched = _vouch_for_waiting_chords(app)
-        with db.transaction() as conn:
-            recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
-                                                 STALE_MESSAGE % {"attempts": attempts})
+        recovered: dict[str, list[int]] = {"requeued": [], "failed": []}
+        if vouched is not None:  # else a live chord's tasks may wait in the broker we cannot read: next time
+            with db.transaction() as conn:
+                recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
+                                                     STALE_MESSAGE % {"attempts": attempts})
         # abandoned runs at once (no grace: nobody is about to queue them), then whatever else waits
         queued = enqueue(config, recovered["requeued"]).queued if recovered["requeued"] else []
         queued += enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"])).queued
         reannotated = _schedule_pending_reannotations()
-    result = {"vouched": vouched, **recovered, "queued": queued, "reannotated_projects": reannotated}
+    result = {"vouched": vouched or [], **recovered, "queued": queued, "reannotated_projects": reannotated}
     if any(result.values()):
         log.info("sweeper: %s", result)
     return result
 
 
-def _vouch_for_waiting_chords(app: Flask) -> list[int]:
-    """Fresh heartbeats for chords whose tasks wait; a broker that does not answer only costs the vouching."""
+def _vouch_for_waiting_chords(app: Flask) -> list[int] | None:
+    """Fresh heartbeats for chords whose tasks wait; ``None`` when the broker cannot be read.
+
+    Taking stale runs over then waits for the next sweep: nothing taken over could be queued while
+    Redis is down anyway, and a chord waiting there is not dead.
+    """
     from psan.celery.sections import keep_waiting_chords_alive
     try:
         return keep_waiting_chords_alive(app)
-    except Exception:  # noqa: BLE001 - Redis down: no section can start either; stale runs are taken over
-        log.warning("sweeper: could not look for waiting section tasks", exc_info=True)
-        return []
+    except Exception:  # noqa: BLE001 - Redis down (or PostgreSQL): try again at the next sweep
+        log.warning("sweeper: could not look for waiting section tasks; taking stale runs over waits",
+                    exc_info=True)
+        return None
 
 
 def _schedule_pending_reannotations() -> list[int]:

@@ -156,6 +156,25 @@ def test_waiting_chord_tasks_are_vouched_for_and_not_taken_over(clean_app, monke
         _drop_queue(app, queue)
 
 
+def test_sweeper_takes_nothing_over_while_it_cannot_read_the_queue(clean_app, monkeypatch) -> None:
+    app = clean_app
+    monkeypatch.setitem(app.config, "PROCESSING_STALE_SECONDS", STALE)
+    document = _document(app, _project(app, "unreadable", CONFIG), "quiet", _text())
+    sql(app, "UPDATE document SET status = 'PROCESSING', attempts = 1, heartbeat_at = now() - interval '1 hour' "
+             "WHERE id = %s", (document,))
+    monkeypatch.setitem(app.config, "REDIS_URL", "redis://127.0.0.1:1/0")  # nothing listens there
+    swept = sweep_once(app)
+    assert swept["requeued"] == [] and swept["vouched"] == []
+    assert _doc(app, document)["status"] == "PROCESSING"
+    monkeypatch.undo()
+    monkeypatch.setitem(app.config, "PROCESSING_STALE_SECONDS", STALE)
+    monkeypatch.setitem(app.config, "CELERY_QUEUE", _queue("unreadable"))
+    try:
+        assert sweep_once(app)["requeued"] == [document]  # the queue is readable again: no task of it waits
+    finally:
+        _drop_queue(app, _queue("unreadable"))
+
+
 def test_live_chord_waiting_and_running_longer_than_the_stale_age_is_not_taken_over(clean_app, database_url,
                                                                                       redis_url) -> None:
     """One worker: another document keeps it busy while the sections wait, then each section runs 4 s."""
