@@ -25,10 +25,14 @@ died is: a task a killed worker held is invisible (Redis keeps it unacknowledged
 timeout), so once the chord's remaining visible tasks are done nothing vouches, and the document turns
 stale ``PROCESSING_STALE_SECONDS`` later (plus a sweep interval), not after its time limit.  Its
 sections still waiting then are run by live workers first (bounded by the document's own work);
-when the old tasks run after a takeover they find the lease gone and store nothing, and the merge of
-a chord that lost a section never runs.  A failing section marks the document FAILED (the merge then
-never runs).  While the sweeper cannot read the queue (Redis down) it takes no stale run over: a chord
-may be waiting there, and nothing taken over could be queued meanwhile anyway.
+when the old tasks run after a takeover (a lost one after the visibility timeout) they find the lease
+gone and store nothing.  A failing section marks the document FAILED (the merge then never runs).
+While the sweeper cannot read the queue (Redis down) it takes no stale run over: a chord may be
+waiting there, and nothing taken over could be queued meanwhile anyway.
+
+Rejected: setting the heartbeat ahead when the chord starts (by the time limit, or by an estimate of
+the wait) delays the takeover of a dead chord by just as much; asking the workers (``celery inspect``)
+gets no answer from a busy solo worker and cannot see the tasks still in the queue.
 """
 from __future__ import annotations
 
