@@ -17,6 +17,7 @@ from flask import Flask
 
 from psan import db
 from psan.celery.queue import enqueue
+from psan.celery.sections import keep_waiting_chords_alive
 from psan.store import processing
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,6 @@ def _vouch_for_waiting_chords(app: Flask) -> list[int] | None:
     Taking stale runs over then waits for the next sweep: nothing taken over could be queued while
     Redis is down anyway, and a chord waiting there is not dead.
     """
-    from psan.celery.sections import keep_waiting_chords_alive
     try:
         return keep_waiting_chords_alive(app)
     except Exception:  # noqa: BLE001 - Redis down (or PostgreSQL): try again at the next sweep
