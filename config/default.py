@@ -108,7 +108,7 @@ MODEL_FIRST_AFTER_DECISIONS = 20
 #: p(private) from which the project model suggests a span (None = the model's own, 0.5)
 MODEL_THRESHOLD = None
 #: True: a document longer than its pipeline's sections.min_chars (default 200,000 characters) is recognized
-#: as a Celery chord of section tasks, so several worker processes share it (psan.celery.sections).  Off by
-#: default: while its sections wait in the queue the document's heartbeat is set ahead by its time limit, so
-#: a killed worker's document is taken over that much later (issue 15.4); False: one task per document
-PREPROCESS_SECTIONS_IN_PARALLEL = False
+#: as a Celery chord of section tasks, so several worker processes share it (psan.celery.sections); while
+#: its tasks wait in the queue the workers' sweepers keep its heartbeat fresh, and a chord whose workers
+#: were killed is taken over after PROCESSING_STALE_SECONDS like any run.  False: one task per document
+PREPROCESS_SECTIONS_IN_PARALLEL = True

@@ -182,7 +182,7 @@ def celery_worker(app, database_url, redis_url) -> Iterator[subprocess.Popen]:
     """A real Celery worker process consuming from the test Redis."""
     env = {**os.environ, "PSAN_CONFIG": "testing", "PSAN_SECRET_KEY": TEST_SECRET,
            "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url, "PSAN_CELERY_QUEUE": CELERY_QUEUE,
-           "PSAN_REDIS_KEY_PREFIX": CELERY_QUEUE, "PSAN_PREPROCESS_SECTIONS_IN_PARALLEL": "true",
+           "PSAN_REDIS_KEY_PREFIX": CELERY_QUEUE,
            # no sweeper here: tests insert NEW documents they expect to stay NEW (tests/web/test_faults.py sweeps)
            "PSAN_SWEEP_INTERVAL_SECONDS": "0"}
     artifacts = REPO / "test-artifacts"

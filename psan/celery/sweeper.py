@@ -4,6 +4,8 @@ Why in the worker (a timer thread in its main process, not Celery beat): it need
 in ``run.sh``/``make run``/compose, keeps working while Redis is down (it only talks to
 PostgreSQL until it queues), and several workers sweeping at once are safe because the database
 serializes queuing (:func:`psan.store.processing.take_waiting`) and a run claims its document.
+Before taking stale runs over, it vouches for chords whose tasks wait in the queue
+(:func:`psan.celery.sections.keep_waiting_chords_alive`): waiting is not being dead.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from flask import Flask
 
 from psan import db
 from psan.celery.queue import enqueue
+from psan.celery.sections import keep_waiting_chords_alive
 from psan.store import processing
 
 log = logging.getLogger(__name__)
@@ -24,21 +27,38 @@ STALE_MESSAGE = ("Stopped: the worker processing this document stopped %(attempt
 
 
 def sweep_once(app: Flask) -> dict[str, list[int]]:
-    """One pass: abandoned runs back to NEW (or FAILED after too many attempts), then queue what waits."""
+    """One pass: vouch for waiting chords, abandoned runs back to NEW (or FAILED after many), queue what waits."""
     config = app.config
     with app.app_context():
         attempts = int(config["PROCESSING_MAX_ATTEMPTS"])
-        with db.transaction() as conn:
-            recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
-                                                 STALE_MESSAGE % {"attempts": attempts})
+        vouched = _vouch_for_waiting_chords(app)
+        recovered: dict[str, list[int]] = {"requeued": [], "failed": []}
+        if vouched is not None:  # else a live chord's tasks may wait in the broker we cannot read: next time
+            with db.transaction() as conn:
+                recovered = processing.recover_stale(conn, float(config["PROCESSING_STALE_SECONDS"]), attempts,
+                                                     STALE_MESSAGE % {"attempts": attempts})
         # abandoned runs at once (no grace: nobody is about to queue them), then whatever else waits
         queued = enqueue(config, recovered["requeued"]).queued if recovered["requeued"] else []
         queued += enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"])).queued
         reannotated = _schedule_pending_reannotations()
-    result = {**recovered, "queued": queued, "reannotated_projects": reannotated}
+    result = {"vouched": vouched or [], **recovered, "queued": queued, "reannotated_projects": reannotated}
     if any(result.values()):
         log.info("sweeper: %s", result)
     return result
+
+
+def _vouch_for_waiting_chords(app: Flask) -> list[int] | None:
+    """Fresh heartbeats for chords whose tasks wait; ``None`` when the broker cannot be read.
+
+    Taking stale runs over then waits for the next sweep: nothing taken over could be queued while
+    Redis is down anyway, and a chord waiting there is not dead.
+    """
+    try:
+        return keep_waiting_chords_alive(app)
+    except Exception:  # noqa: BLE001 - Redis down (or PostgreSQL): try again at the next sweep
+        log.warning("sweeper: could not look for waiting section tasks; taking stale runs over waits",
+                    exc_info=True)
+        return None
 
 
 def _schedule_pending_reannotations() -> list[int]:
