@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
-from tests.web.annotate_fixtures import sql
+from tests.documents import sql
 
 pytestmark = pytest.mark.worker
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import PASSWORD, make_account
-from tests.web.annotate_fixtures import (
+from tests.documents import (
     add_document,
     annotation,
     default_project,

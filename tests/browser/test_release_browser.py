@@ -31,9 +31,8 @@ from psan import db
 from tests.browser import test_annotate_browser as browser
 from tests.browser.test_annotate_browser import ADMIN, ARTIFACTS, _csp_violations, _login, _wait_js
 from tests.conftest import make_account
-from tests.web.annotate_fixtures import add_document, plain_sentences, sql
-from tests.web.helpers import new_project
-from tests.web.people_fixtures import (
+from tests.documents import add_document, plain_sentences, sql
+from tests.people import (
     CS,
     CS_MENTIONS,
     EN,
@@ -43,6 +42,7 @@ from tests.web.people_fixtures import (
     mention_spans,
     token_span,
 )
+from tests.web.helpers import new_project
 from tests.web.test_preprocess import _wait
 
 pytestmark = pytest.mark.worker

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from tests.conftest import login, make_account
-from tests.web.annotate_fixtures import (
+from tests.documents import (
     account_id,
     add_document,
     annotation,

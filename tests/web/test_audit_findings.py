@@ -9,7 +9,7 @@ import pytest
 
 from psan.store.windows import WINDOW_TOLERANCE, cut_window
 from tests.conftest import login, make_account
-from tests.web.annotate_fixtures import add_document, default_project, join_project, meta_csrf, set_window_size, sql
+from tests.documents import add_document, default_project, join_project, meta_csrf, set_window_size, sql
 
 # --- finding 1: the window-size limit ------------------------------------------------------------------------
 SIZE = 300

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.conftest import app_config, login, make_account
-from tests.web.annotate_fixtures import add_document, default_project, join_project, meta_csrf, set_window_size, sql
+from tests.documents import add_document, default_project, join_project, meta_csrf, set_window_size, sql
 
 SESSIONS = 20
 NAMES = ["Novák", "Svoboda", "Dvořák", "Černý", "Procházka", "Kučera", "Veselý", "Horák", "Němec", "Marek"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import csrf_token
-from tests.web.annotate_fixtures import add_document, meta_csrf
+from tests.documents import add_document, meta_csrf
+from tests.people import CS as CS_PERSON
+from tests.people import CS_MENTIONS, expected_czech, mention_spans, token_span
 from tests.web.helpers import new_project, page_token, sql
-from tests.web.people_fixtures import CS as CS_PERSON
-from tests.web.people_fixtures import CS_MENTIONS, expected_czech, mention_spans, token_span
 from tests.web.test_preprocess import _wait
 
 CS = "Pan Jan Novák bydlí v Brně a pracuje jako učitel na základní škole v Králově Poli."
@@ -69,7 +69,7 @@ def test_detected_czech_document_in_an_english_project_gets_czech_inflected_surr
                                                                                      celery_worker):
     """Upload without a language into an English project: detected as Czech, recognized by the worker; the
     person's mentions (marked private through the annotation API) become one male Czech surrogate in
-    each mention's case (nominative, genitive, instrumental, dative; tests/web/people_fixtures.py)."""
+    each mention's case (nominative, genitive, instrumental, dative; tests/people.py)."""
     pid = new_project(clean_app, "English")
     assert sql(clean_app, "SELECT language FROM project WHERE id = %s", (pid,))[0]["language"] == "en"
     assert _upload(admin_client, pid, CS_PERSON, "novak.txt").status_code == 302

@@ -8,7 +8,7 @@ from psan.store import entities as store_entities
 from psan.store.annotate import reannotate_document_now
 from psan.store.documents import load_document
 from tests.conftest import login, make_account
-from tests.web.annotate_fixtures import (
+from tests.documents import (
     add_document,
     annotation,
     default_project,

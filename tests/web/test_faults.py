@@ -18,6 +18,7 @@ import requests
 
 from psan.celery.queue import enqueue, time_limits
 from tests.conftest import PASSWORD, make_account
+from tests.documents import add_document, default_project, plain_sentences, sql, token_index
 from tests.faults import (
     WORKER_OPTIONS,
     private_postgres,
@@ -30,7 +31,6 @@ from tests.faults import (
     wait_worker_ready,
     web_login,
 )
-from tests.web.annotate_fixtures import add_document, default_project, plain_sentences, sql, token_index
 
 pytestmark = pytest.mark.worker
 

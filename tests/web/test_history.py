@@ -10,7 +10,7 @@ import pytest
 
 from psan.documents.history import COLUMNS
 from tests.conftest import csrf_token, login, make_account
-from tests.web.annotate_fixtures import (
+from tests.documents import (
     add_document,
     default_project,
     join_project,

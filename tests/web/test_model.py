@@ -17,7 +17,7 @@ from psan.store import documents as store_documents
 from psan.store import project_model as store_model
 from psan.store.decisions import Scope, Span, decide
 from tests.conftest import REPO, make_account
-from tests.web.annotate_fixtures import account_id, add_document, meta_csrf, token_index
+from tests.documents import account_id, add_document, meta_csrf, token_index
 from tests.web.helpers import new_project, page_token, sql
 
 pytestmark = pytest.mark.worker
@@ -220,7 +220,7 @@ def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
 def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
     """Through the real decision API: the detail shows "model, p" data and the retrain hook fires."""
     from tests.conftest import login
-    from tests.web.annotate_fixtures import default_project
+    from tests.documents import default_project
     app = clean_app
     pid = default_project(app)
     sql(app, "DELETE FROM project_model WHERE project_id = %s RETURNING id", (pid,))

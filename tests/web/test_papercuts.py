@@ -9,7 +9,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from tests.conftest import PASSWORD, app_config, csrf_token, login, make_account
-from tests.web.annotate_fixtures import add_document, default_project, join_project, sql
+from tests.documents import add_document, default_project, join_project, sql
 
 PO = "psan/translations/cs/LC_MESSAGES/messages.po"
 

@@ -1,6 +1,6 @@
 """Pseudonymized downloads, the pseudonymization key export and de-pseudonymization (issue 5, items 4–5).
 
-Documents are inserted directly (tests/web/annotate_fixtures.py); their PERSON spans are made
+Documents are inserted directly (tests/documents.py); their PERSON spans are made
 private by setting the NE_TYPE rule's confidence to -1, and labelled by person decisions.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from psan.tool.keyfile import parse_key, restore_output
 from tests.conftest import csrf_token
-from tests.web.annotate_fixtures import add_document, sql, token_index
+from tests.documents import add_document, sql, token_index
 from tests.web.helpers import add_label, new_project
 
 TEXT_A = "John Smith met Mary Brown in town.\r\nŽluťoučký kůň: call John Smith today, Peter Novak.\n"

@@ -1,6 +1,6 @@
 """Corrections reach the output (issue 10, item 4): shrunk spans, hand-marked categories, postcodes.
 
-Documents are inserted directly with their recognizer entities (tests/web/annotate_fixtures.py);
+Documents are inserted directly with their recognizer entities (tests/documents.py);
 decisions go through the real store code (:mod:`psan.store.decisions`); output through the real
 download routes, with the default fail-closed policy.
 """
@@ -13,7 +13,7 @@ from psan.store.corrections import apply_corrections, fill_region_type
 from psan.store.decisions import Scope, Span, assign_label, decide
 from psan.tool.model import Category, Decision, Document, Entity, Token
 from psan.tool.voting import Annotation, PrivateRegion, Thresholds
-from tests.web.annotate_fixtures import add_document, token_index
+from tests.documents import add_document, token_index
 from tests.web.helpers import account_id, add_label, new_project
 
 

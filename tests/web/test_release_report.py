@@ -11,7 +11,7 @@ import pytest
 from psan import db
 from psan.store.decisions import Span, assign_label
 from psan.store.qa import upper_bound
-from tests.web.annotate_fixtures import add_document, token_index
+from tests.documents import add_document, token_index
 from tests.web.helpers import account_id, add_label, new_project, page_token, sql
 
 NAME = "Karel Dvořák"

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
-from tests.web.annotate_fixtures import default_project, sql
+from tests.documents import default_project, sql
 
 pytestmark = pytest.mark.worker
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from psan.tool.surrogates import inflect_cs
-from tests.web.annotate_fixtures import sql
+from tests.documents import sql
 
 EN = ("Jonathan Harper joined the accounting department of a mid-sized logistics company in March. "
       "Colleagues describe Harper as careful, patient and quiet. After the annual audit the board "
