@@ -2,8 +2,7 @@
 
 A document is tokenized with :func:`psan.tool.tokenize.tokenize`, given named entities for the
 phrases the test names, NE_TYPE rules with confidence 0 (so those spans are suspicious) and then
-annotated by the real :func:`psan.store.annotate.reannotate_document_now` when it exists (else by
-a small stand-in that writes the same rows).
+annotated by the real :func:`psan.store.annotate.reannotate_document_now`.
 """
 from __future__ import annotations
 
@@ -14,6 +13,9 @@ from typing import Any
 import psycopg2.extras
 
 from psan import db
+from psan.store import entities as store_entities
+from psan.store.annotate import reannotate_document_now
+from psan.store.documents import load_document
 from psan.tool.categories import category_of
 from psan.tool.tokenize import tokenize
 
@@ -54,26 +56,6 @@ def _occurrences(words: list[str], phrase: list[str]) -> Iterable[int]:
             yield i
 
 
-def _fallback_annotate(conn, document_id: int, project_id: int) -> None:
-    """Stand-in for reannotate_document_now: NE_TYPE rules only (enough for the fixtures)."""
-    db.execute(
-        "INSERT INTO annotation (document_id, first_token, end_token, rule_level) "
-        "SELECT n.document_id, n.first_token, n.end_token, sum(r.confidence) FROM named_entity n "
-        "JOIN rule r ON r.project_id = %s AND r.type = 'NE_TYPE' AND r.condition = n.type AND r.annotation_id IS NULL "
-        "WHERE n.document_id = %s GROUP BY n.document_id, n.first_token, n.end_token ON CONFLICT DO NOTHING",
-        (project_id, document_id), conn)
-    db.execute(
-        "INSERT INTO annotation_rule (annotation_id, rule_id) SELECT a.id, r.id FROM annotation a "
-        "JOIN named_entity n ON n.document_id = a.document_id AND n.first_token = a.first_token "
-        "AND n.end_token = a.end_token JOIN rule r ON r.project_id = %s AND r.type = 'NE_TYPE' "
-        "AND r.condition = n.type WHERE a.document_id = %s ON CONFLICT DO NOTHING", (project_id, document_id), conn)
-    db.execute("UPDATE document d SET status = CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p "
-               "ON p.id = d.project_id WHERE a.document_id = d.id AND a.token_decision IS NULL "
-               "AND a.rule_level > p.private_threshold AND a.rule_level < p.public_threshold) "
-               "THEN 'PRE_ANNOTATED'::document_status ELSE 'DONE'::document_status END WHERE d.id = %s",
-               (document_id,), conn)
-
-
 def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), project_id: int | None = None,
                  name: str = "doc.txt", language: str = "en") -> int:
     """Insert a recognized, pre-annotated document; every occurrence of each entity phrase is an NE."""
@@ -103,13 +85,22 @@ def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), proje
         for etype in sorted({e for _, e in entities}):
             db.execute("INSERT INTO rule (project_id, type, condition, confidence) VALUES (%s, 'NE_TYPE', %s, 0) "
                        "ON CONFLICT DO NOTHING", (project_id, etype), conn)
-        try:
-            from psan.store.annotate import reannotate_document_now
-        except ImportError:
-            _fallback_annotate(conn, document_id, project_id)
-        else:
-            reannotate_document_now(conn, document_id)
+        reannotate_document_now(conn, document_id)
     return document_id
+
+
+def group_entities(app, document_id: int) -> int:
+    """Group the document's recognized mentions into entities as the worker does; the number of entities."""
+    with app.app_context(), db.transaction() as conn:
+        return store_entities.update_document_entities(conn, document_id, load_document(conn, document_id))
+
+
+def entity_of(app, document_id: int, first: int, end: int) -> int:
+    """The entity the mention (first, end) belongs to."""
+    rows = sql(app, "SELECT entity_id FROM entity_mention WHERE document_id = %s AND first_token = %s "
+                    "AND end_token = %s", (document_id, first, end))
+    assert rows, (first, end)
+    return rows[0]["entity_id"]
 
 
 def token_index(app, document_id: int, word: str, occurrence: int = 0) -> int:

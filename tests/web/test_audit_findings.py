@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from psan.store.windows import WINDOW_TOLERANCE, cut_window
+from psan.store.windows import WINDOW_TOLERANCE
 from tests.conftest import login, make_account
 from tests.documents import add_document, default_project, join_project, meta_csrf, set_window_size, sql
 
@@ -107,17 +107,6 @@ def test_finding_01_window_never_exceeds_size_one_sentence(clean_app):
         window = response.get_json()["window"]
         assert window["first_token"] <= start < window["end_token"]
         assert window["end_token"] - window["first_token"] <= 200
-
-
-@pytest.mark.parametrize("centred", [True, False])
-def test_finding_01_cut_window_prefers_line_breaks(centred):
-    line_starts = list(range(10, 1000, 10))  # lines of 10 tokens
-    first, end = cut_window((500, 502), 95, (0, 1000), line_starts, centred)
-    assert first <= 500 < 502 <= end and end - first <= 95
-    assert first in line_starts and end in line_starts
-    # without line breaks: plain token boundaries, exactly the size
-    first, end = cut_window((500, 502), 95, (0, 1000), [], centred)
-    assert first <= 500 and end >= 502 and end - first == 95
 
 
 # --- finding 2: CSV formula injection --------------------------------------------------------------------------

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from psan import db
-from psan.store import entities as store_entities
 from psan.store.annotate import reannotate_document_now
 from psan.store.documents import load_document
 from tests.conftest import login, make_account
@@ -12,6 +11,7 @@ from tests.documents import (
     add_document,
     annotation,
     default_project,
+    group_entities,
     join_project,
     meta_csrf,
     sql,
@@ -25,18 +25,13 @@ TEXT_B = "The court heard Harper again. Jonathan Harper appealed."
 PEOPLE = [("Jonathan Harper", "PERSON"), ("Harper", "PERSON"), ("Anna Berg", "PERSON")]
 
 
-def _group(app, document_id: int) -> None:
-    with app.app_context(), db.transaction() as conn:
-        store_entities.update_document_entities(conn, document_id, load_document(conn, document_id))
-
-
 @pytest.fixture()
 def documents(clean_app):
     sql(clean_app, "DELETE FROM entity")
     a = add_document(clean_app, TEXT_A, PEOPLE, name="a.txt")
     b = add_document(clean_app, TEXT_B, PEOPLE, name="b.txt")
-    _group(clean_app, a)
-    _group(clean_app, b)
+    group_entities(clean_app, a)
+    group_entities(clean_app, b)
     return a, b
 
 

@@ -51,12 +51,6 @@ def _review_all(client, app, pid: int, verdict_for) -> int:
     return sample
 
 
-def test_clopper_pearson_upper_bound():
-    assert upper_bound(200, 0) == pytest.approx(0.01487, abs=1e-4)  # the "rule of three" region: ≈ 3/200
-    assert upper_bound(0, 0) is None and upper_bound(5, 5) == 1.0
-    assert upper_bound(200, 2) > upper_bound(200, 1) > upper_bound(200, 0)
-
-
 def _correct_entities(app, doc: int) -> None:
     """Entities as the worker stores them, then a person's merge (Zbyhnev into Karel) and split (back out)."""
     from psan.store import entities
