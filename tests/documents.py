@@ -6,7 +6,7 @@ annotated by the real :func:`psan.store.annotate.reannotate_document_now`.
 """
 from __future__ import annotations
 
-import re
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,30 +18,7 @@ from psan.store.annotate import reannotate_document_now
 from psan.store.documents import load_document
 from psan.tool.categories import category_of
 from psan.tool.tokenize import tokenize
-
-PASSWORD = "correct horse battery staple"
-
-
-def sql(app, statement: str, params: Any = None) -> list[dict[str, Any]]:
-    with app.app_context(), db.transaction() as conn:
-        return db.query(statement, params, conn)
-
-
-def default_project(app) -> int:
-    return sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
-
-
-def account_id(app, email: str) -> int:
-    return sql(app, "SELECT id FROM account WHERE email = %s", (email,))[0]["id"]
-
-
-def join_project(app, project_id: int, email: str) -> None:
-    sql(app, "INSERT INTO project_member (project_id, account_id) SELECT %s, id FROM account WHERE email = %s "
-             "ON CONFLICT DO NOTHING", (project_id, email))
-
-
-def set_window_size(app, email: str, size: int) -> None:
-    sql(app, "UPDATE account SET window_size = %s WHERE email = %s", (size, email))
+from tests.helpers import default_project, sql
 
 
 def plain_sentences(start: int, count: int) -> str:
@@ -118,8 +95,12 @@ def annotation(app, document_id: int, first: int, end: int) -> dict[str, Any] | 
     return rows[0] if rows else None
 
 
-def meta_csrf(client, path: str = "/annotate/") -> str:
-    html = client.get(path).get_data(as_text=True)
-    match = re.search(r'<meta name="csrf-token" content="([^"]+)"', html)
-    assert match, f"no csrf-token meta on {path}"
-    return match.group(1)
+def wait_for_documents(app, statuses=("PRE_ANNOTATED", "DONE", "FAILED"), timeout: float = 120.0) -> list[dict]:
+    """Every document, once all have one of ``statuses`` (the worker finished with them)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = sql(app, "SELECT id, name, status::text AS status, error FROM document ORDER BY id")
+        if rows and all(r["status"] in statuses for r in rows):
+            return rows
+        time.sleep(0.3)
+    raise AssertionError(f"documents not finished: {rows}")

@@ -9,8 +9,8 @@ import json
 from psan import db
 from psan.store import project_model as store_model
 from psan.store.decisions import Scope, Span, decide
-from tests.documents import account_id, sql, token_index
-from tests.web.helpers import new_project
+from tests.documents import token_index
+from tests.helpers import account_id, new_project, sql
 
 PIPELINE = {"tokenizer": "regex", "ner": []}
 TERM = ("Projekt", "Kestrel")

@@ -10,7 +10,8 @@ import re
 from typing import Any
 
 from psan.tool.surrogates import inflect_cs
-from tests.documents import add_document, group_entities, sql
+from tests.documents import add_document, group_entities
+from tests.helpers import sql
 
 EN = ("Jonathan Harper joined the accounting department of a mid-sized logistics company in March. "
       "Colleagues describe Harper as careful, patient and quiet. After the annual audit the board "

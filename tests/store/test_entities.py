@@ -1,7 +1,8 @@
 """Grouping recognized mentions into entities (psan.store.entities)."""
 from __future__ import annotations
 
-from tests.documents import entity_of, group_entities, sql, token_index
+from tests.documents import entity_of, group_entities, token_index
+from tests.helpers import sql
 
 
 def test_grouping_links_partial_and_titled_names(clean_app, document):

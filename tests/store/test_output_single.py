@@ -6,7 +6,8 @@ from psan.store import output as store_output
 from psan.store import pseudonym_key
 from psan.store.annotate import reannotate_document_now
 from psan.store.output_single import render_alone
-from tests.documents import add_document, default_project, sql
+from tests.documents import add_document
+from tests.helpers import default_project, sql
 
 
 def test_single_document_renders_from_the_stored_key_alone(clean_app, document):

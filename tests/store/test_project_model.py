@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from psan import db
 from psan.store import project_model as store_model
-from tests.conftest import make_account
-from tests.documents import add_document, sql
+from tests.documents import add_document
+from tests.helpers import make_account, sql
 from tests.model_training import TRAINING, decide_term_private, model_project, train_in_process
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from psan import db
 from psan.store import pseudonym_key
-from tests.documents import default_project
+from tests.helpers import default_project
 
 
 def test_pseudonym_key_keeps_identities(clean_app):

@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from psan import db
-from tests.conftest import login, make_account
-from tests.documents import default_project, entity_of, group_entities, join_project, meta_csrf, sql, token_index
+from tests.documents import entity_of, group_entities, token_index
+from tests.helpers import csrf_token, default_project, logged_in_client, sql
 from tests.people import add_grouped_document
+from tests.web.helpers import annotator_client
 
 ANNOTATOR = "entities@example.org"
 
@@ -18,12 +19,7 @@ def document(clean_app):
 
 @pytest.fixture()
 def annotator(clean_app):
-    make_account(clean_app, ANNOTATOR, "USER")
-    join_project(clean_app, default_project(clean_app), ANNOTATOR)
-    sql(clean_app, "UPDATE account SET window_size = 400 WHERE email = %s", (ANNOTATOR,))
-    client = clean_app.test_client()
-    assert login(client, ANNOTATOR).status_code == 302
-    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
+    client = annotator_client(clean_app, ANNOTATOR, window_size=400)
     assert client.get("/annotate/api/window").status_code == 200
     return client
 
@@ -117,9 +113,7 @@ def test_pseudonymized_download_uses_one_identity_and_annotators_corrections(cle
     from psan.store.annotate import reannotate_document_now
     with app.app_context(), db.transaction() as conn:
         reannotate_document_now(conn, document)
-    make_account(app, "admin@example.org", "ADMIN")
-    admin = app.test_client()
-    assert login(admin, "admin@example.org").status_code == 302
+    admin = logged_in_client(app, "admin@example.org", "ADMIN")
     pattern = (r"(\S+) (\S+) sued the company\. Later (\S+) said that Mr\. (\S+) had not signed\. "
                r"(\S+) (\S+) of (.+) agreed with (\S+) on it\.")
     import re
@@ -147,7 +141,6 @@ def test_pseudonymized_download_uses_one_identity_and_annotators_corrections(cle
 def test_worker_groups_entities_after_pre_annotation(clean_app, admin_client, celery_worker):
     import time
 
-    from tests.conftest import csrf_token
     app = clean_app
     sql(app, "DELETE FROM entity")
     text = ("Jonathan Harper met Mary Brown in London. Later Mr. Harper wrote to Mary Brown.\n"

@@ -6,17 +6,9 @@ import pytest
 from psan import db
 from psan.store.annotate import reannotate_document_now
 from psan.store.documents import load_document
-from tests.conftest import login, make_account
-from tests.documents import (
-    add_document,
-    annotation,
-    default_project,
-    group_entities,
-    join_project,
-    meta_csrf,
-    sql,
-    token_index,
-)
+from tests.documents import add_document, annotation, group_entities, token_index
+from tests.helpers import sql
+from tests.web.helpers import annotator_client
 
 ANNOTATOR = "entity-decider@example.org"
 OUTSIDER = "entity-outsider@example.org"
@@ -36,14 +28,7 @@ def documents(clean_app):
 
 
 def _client(app, email: str, member: bool = True):
-    make_account(app, email, "USER")
-    if member:
-        join_project(app, default_project(app), email)
-    sql(app, "UPDATE account SET window_size = 400 WHERE email = %s", (email,))
-    client = app.test_client()
-    assert login(client, email).status_code == 302
-    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
-    return client
+    return annotator_client(app, email, window_size=400, member=member)
 
 
 def _window_document(client) -> int:

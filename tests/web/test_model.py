@@ -15,10 +15,10 @@ from psan import db
 from psan.store import documents as store_documents
 from psan.store import project_model as store_model
 from psan.store.decisions import Scope, Span, decide
-from tests.conftest import REPO, make_account
-from tests.documents import account_id, add_document, meta_csrf, token_index
+from tests.documents import add_document, token_index
+from tests.helpers import Auth, account_id, csrf_token, default_project, logged_in_client, make_account, meta_csrf, sql
 from tests.model_training import TERM, TRAINING, decide_term_private, model_project, train_in_process
-from tests.web.helpers import page_token, sql
+from tests.services import REPO
 
 pytestmark = pytest.mark.worker
 
@@ -70,7 +70,7 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
 
     # the admin retrains through the page; the real worker trains, stores and refreshes predictions
     response = admin_client.post(f"/projects/{pid}/model/retrain",
-                                 data={"csrf_token": page_token(admin_client, f"/projects/{pid}/model")})
+                                 data={"csrf_token": csrf_token(admin_client, f"/projects/{pid}/model")})
     assert response.status_code == 302
     rows = _wait_for(lambda: sql(app, "SELECT id, meta FROM project_model WHERE project_id = %s", (pid,)),
                      what="the trained model")
@@ -102,14 +102,11 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
 def test_only_admins_retrain(clean_app, admin_client):
     app = clean_app
     pid = model_project(app)
-    make_account(app, "annotator@example.org", "USER")
-    annotator = app.test_client()
-    from tests.conftest import login
-    assert login(annotator, "annotator@example.org").status_code == 302
+    annotator = logged_in_client(app, "annotator@example.org", "USER")
     token = meta_csrf(annotator)
     assert annotator.post(f"/projects/{pid}/model/retrain", data={"csrf_token": token}).status_code == 403
     assert annotator.get(f"/projects/{pid}/model").status_code == 403
-    admin_token = page_token(admin_client, f"/projects/{pid}/model")
+    admin_token = csrf_token(admin_client, f"/projects/{pid}/model")
     assert admin_client.post("/projects/987654321/model/retrain", data={"csrf_token": admin_token}).status_code == 404
     assert admin_client.get("/projects/987654321/model").status_code == 404
     assert sql(app, "SELECT count(*) AS n FROM project_model")[0]["n"] == 0
@@ -146,17 +143,13 @@ def test_tampered_model_is_refused(admin_client, clean_app, celery_worker, caplo
 
 def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
     """Through the real decision API: the detail shows "model, p" data and the retrain hook fires."""
-    from tests.conftest import login
-    from tests.documents import default_project
     app = clean_app
     pid = default_project(app)
     sql(app, "DELETE FROM project_model WHERE project_id = %s RETURNING id", (pid,))
     document_id = add_document(app, UNSEEN, [(" ".join(TERM), "MODEL")], project_id=pid)
     sql(app, "UPDATE named_entity SET source = 'model', score = 0.93 WHERE document_id = %s RETURNING id",
         (document_id,))
-    make_account(app, "admin@example.org", "ADMIN")
-    client = app.test_client()
-    assert login(client, "admin@example.org").status_code == 302
+    client = logged_in_client(app, "admin@example.org", "ADMIN")
     client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
     assert client.get("/annotate/api/window").status_code == 200
     first = token_index(app, document_id, TERM[0])
@@ -178,10 +171,9 @@ def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
 
 
 def _admin_window_client(app, document_id: int):
-    from tests.conftest import login
     _admin_id(app)
     client = app.test_client()
-    assert login(client, "admin@example.org").status_code == 302
+    assert Auth(client).login("admin@example.org").status_code == 302
     client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
     response = client.post("/annotate/api/open", json={"document_id": document_id, "start": 0, "size": 5000})
     assert response.status_code == 200, response.get_json()

@@ -15,9 +15,9 @@ import zipfile
 import pytest
 
 from psan.tool.keyfile import parse_key, restore_output
-from tests.conftest import csrf_token
-from tests.documents import add_document, sql, token_index
-from tests.web.helpers import add_label, new_project
+from tests.documents import add_document, token_index
+from tests.helpers import csrf_token, new_project, sql
+from tests.web.helpers import add_label
 
 TEXT_A = "John Smith met Mary Brown in town.\r\nŽluťoučký kůň: call John Smith today, Peter Novak.\n"
 TEXT_B = "Yesterday John Smith wrote to Peter Novak and Mary Brown.  Tabs\there.\n"

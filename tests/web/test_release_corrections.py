@@ -11,7 +11,8 @@ import re
 from psan import db
 from psan.store.decisions import Scope, Span, assign_label, decide
 from tests.documents import add_document, token_index
-from tests.web.helpers import account_id, add_label, new_project
+from tests.helpers import account_id, new_project
+from tests.web.helpers import add_label, annotator_client, api_decide, api_window
 
 
 def _decide(app, pid, doc, first, end, words, label=None, decision="PRIVATE"):
@@ -71,17 +72,16 @@ def test_postcode_stays_a_postcode_whatever_its_label(admin_client, clean_app):
 
 
 def test_annotator_is_asked_for_a_category_only_when_nothing_gives_one(clean_app):
-    from tests.web.test_annotate import _client, _decide, _window
     app = clean_app
     text = "The clerk met Jan Novák and Zebulon yesterday.\n"
     doc = add_document(app, text, [("Jan Novák", "PERSON")])
-    annotator = _client(app, "annotator@example.org", size=30)
-    status, _ = _window(annotator)
+    annotator = annotator_client(app, "annotator@example.org", window_size=30)
+    status, _ = api_window(annotator)
     assert status == 200
     jan, zeb = token_index(app, doc, "Jan"), token_index(app, doc, "Zebulon")
-    status, data = _decide(annotator, doc, jan, jan + 3, "PRIVATE")  # "Jan Novák and": overlaps the recognizer
+    status, data = api_decide(annotator, doc, jan, jan + 3, "PRIVATE")  # "Jan Novák and": overlaps the recognizer
     assert status == 200 and data["category_needed"] is False, data
-    status, data = _decide(annotator, doc, zeb, zeb + 1, "PRIVATE")  # nothing recognized there
+    status, data = api_decide(annotator, doc, zeb, zeb + 1, "PRIVATE")  # nothing recognized there
     assert status == 200 and data["category_needed"] is True, data
-    status, data = _decide(annotator, doc, zeb, zeb + 1, "PUBLIC")
+    status, data = api_decide(annotator, doc, zeb, zeb + 1, "PUBLIC")
     assert status == 200 and data["category_needed"] is False, data

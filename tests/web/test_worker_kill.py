@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
-from tests.documents import default_project, sql
+from tests.helpers import default_project, sql
+from tests.services import CELERY_QUEUE, REPO, TEST_SECRET
 
 pytestmark = pytest.mark.worker
 
