@@ -14,6 +14,7 @@ from tests.helpers import (
     Auth,
     account_id,
     csrf_token,
+    default_project,
     make_account,
     meta_csrf,
     new_project,
@@ -507,7 +508,6 @@ RLO, ZWSP = "\u202e", "\u200b"
 def test_finding_08_controls_are_stripped_from_names(admin_client, clean_app, celery_worker):
     import io
 
-    from tests.helpers import default_project as project_id
     token = csrf_token(admin_client, "/users/new")
     assert admin_client.post("/users/new", data={"email": "i@example.org", "name": f"Eve{RLO}gnp.exe{ZWSP}",
                                                  "role": "USER", "window_size": 300, "active": "y",
@@ -525,17 +525,16 @@ def test_finding_08_controls_are_stripped_from_names(admin_client, clean_app, ce
     assert only_controls.status_code == 200 and "The name is empty" in only_controls.get_data(as_text=True)
     token = csrf_token(admin_client, "/documents/upload")
     response = admin_client.post("/documents/upload", data={
-        "project": project_id(clean_app), "language": "", "csrf_token": token,
+        "project": default_project(clean_app), "language": "", "csrf_token": token,
         "files": (io.BytesIO(b"Hello world."), f"report{RLO}txt.exe{ZWSP}.txt")}, content_type="multipart/form-data")
     assert response.status_code in (200, 302)
     assert sql(clean_app, "SELECT name FROM document")[0]["name"] == "reporttxt.exe.txt"
 
 
 def test_finding_08_label_names_with_controls_are_refused(admin_client, clean_app):
-    from tests.helpers import default_project as project_id
     headers = {"X-CSRFToken": meta_csrf(admin_client)}
     for name in (f"evil{RLO}", f"zero{ZWSP}width", "bom\ufeff", "\u2066isolate"):
-        response = admin_client.post(f"/labels/api/{project_id(clean_app)}", json={"name": name}, headers=headers)
+        response = admin_client.post(f"/labels/api/{default_project(clean_app)}", json={"name": name}, headers=headers)
         assert response.status_code == 400 and "control characters" in response.get_json()["error"], name
     assert not sql(clean_app, "SELECT 1 FROM label")
 
@@ -570,7 +569,6 @@ def test_finding_14_mostly_utf8_needs_confirmation_and_shows_a_preview(admin_cli
     import io
 
     from psan.documents.upload import UploadError, decode
-    from tests.helpers import default_project as project_id
     damaged = b"Hello \xed\xa0\x80 John"
     with clean_app.test_request_context(), pytest.raises(UploadError, match="almost UTF-8"):
         decode(damaged, "a.txt", 1000)
@@ -582,7 +580,7 @@ def test_finding_14_mostly_utf8_needs_confirmation_and_shows_a_preview(admin_cli
         cp1250 = decode("Příliš žluťoučký kůň úpěl ďábelské ódy, řekl pan Dvořák.".encode("cp1250"), "c.txt", 1000)
         assert cp1250.text.startswith("Příliš") and cp1250.note
     token = csrf_token(admin_client, "/documents/upload")
-    form = {"project": project_id(clean_app), "language": "", "csrf_token": token}
+    form = {"project": default_project(clean_app), "language": "", "csrf_token": token}
     refused = admin_client.post("/documents/upload", data={**form, "files": (io.BytesIO(damaged), "a.txt")},
                                 content_type="multipart/form-data")
     assert refused.status_code == 400

@@ -48,13 +48,12 @@ def test_language_is_editable_and_validated(admin_client, user_client, clean_app
 
 def test_surrogates_follow_the_documents_language(admin_client, clean_app):
     """A Czech document in an English project gets Czech (female -ová) surrogates, an English one English."""
-    from tests.helpers import sql as run
     pid = new_project(clean_app, "Surrogates")  # English project
     cs = add_document(clean_app, "Smlouvu podepsala paní Jana Nováková včera.\n", [("Jana Nováková", "PERSON")],
                       project_id=pid, name="cs.txt", language="cs")
     en = add_document(clean_app, "The contract was signed by Mary Brown yesterday.\n", [("Mary Brown", "PERSON")],
                       project_id=pid, name="en.txt", language="en")
-    run(clean_app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
+    sql(clean_app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
     out_cs = admin_client.get(f"/documents/{cs}/download/pseudonymize").get_data(as_text=True)
     out_en = admin_client.get(f"/documents/{en}/download/pseudonymize").get_data(as_text=True)
     surname_cs = out_cs.split("paní ", 1)[1].split(" včera", 1)[0].split()[-1]
