@@ -1,8 +1,9 @@
-"""Documents for the annotation tests, inserted directly (no NER models, no Celery).
+"""Documents for the tests, inserted directly (no NER models, no Celery), and waiting for the worker's.
 
 A document is tokenized with :func:`psan.tool.tokenize.tokenize`, given named entities for the
 phrases the test names, NE_TYPE rules with confidence 0 (so those spans are suspicious) and then
-annotated by the real :func:`psan.store.annotate.reannotate_document_now`.
+annotated by the real :func:`psan.store.annotate.reannotate_document_now`; its mentions can be
+grouped into entities by the real :func:`psan.store.entities.update_document_entities`.
 """
 from __future__ import annotations
 
