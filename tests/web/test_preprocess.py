@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import time
 import zipfile
 
 import pytest
@@ -123,20 +122,3 @@ def test_failed_document_shows_error_and_retries(admin_client, clean_app, celery
     assert admin_client.post(f"/documents/{rows[0]['id']}/retry", data={"csrf_token": token}).status_code == 302
     rows = wait_for_documents(app)
     assert rows[0]["status"] in ("PRE_ANNOTATED", "DONE") and rows[0]["error"] is None
-
-
-def test_debounced_project_reannotation(clean_app, celery_worker):
-    app = clean_app
-    from psan.store.annotate import _redis, debounce_key, schedule_project_reannotation
-    pid = sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
-    with app.app_context():
-        _redis().delete(debounce_key(pid))
-        for _ in range(5):
-            schedule_project_reannotation(pid, exclude_document_id=7, delay=1)
-        assert _redis().get(debounce_key(pid)) == b"7"
-        schedule_project_reannotation(pid, exclude_document_id=8, delay=1)
-        assert _redis().get(debounce_key(pid)) == b""  # the pending run now covers every document
-        deadline = time.monotonic() + 30
-        while _redis().exists(debounce_key(pid)) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not _redis().exists(debounce_key(pid))
