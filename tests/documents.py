@@ -81,6 +81,16 @@ def entity_of(app, document_id: int, first: int, end: int) -> int:
     return rows[0]["entity_id"]
 
 
+def label_span(app, document_id: int, first_word: str, label_id: int, occurrence: int = 0) -> None:
+    """A person decision: the two-word name starting at ``first_word`` is private with ``label_id``."""
+    first = token_index(app, document_id, first_word, occurrence)
+    sql(app, "UPDATE annotation SET token_decision = 'PRIVATE', token_label_id = %s "
+             "WHERE document_id = %s AND first_token = %s AND end_token = %s",
+        (label_id, document_id, first, first + 2))
+    assert sql(app, "SELECT 1 FROM annotation WHERE document_id = %s AND first_token = %s AND token_label_id = %s",
+               (document_id, first, label_id)), (first_word, occurrence)
+
+
 def token_index(app, document_id: int, word: str, occurrence: int = 0) -> int:
     """Index of the ``occurrence``-th token whose text is ``word``."""
     text = sql(app, "SELECT text FROM document WHERE id = %s", (document_id,))[0]["text"]

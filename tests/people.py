@@ -102,3 +102,9 @@ def add_grouped_document(app) -> int:
     doc = add_document(app, GROUPING_TEXT, GROUPING_ENTITIES)
     assert group_entities(app, doc) > 0
     return doc
+
+
+#: two documents naming the same people (pseudonym key and CSV export tests); the names' words
+SMITH_TEXT_A = "John Smith met Mary Brown in town.\r\nŽluťoučký kůň: call John Smith today, Peter Novak.\n"
+SMITH_TEXT_B = "Yesterday John Smith wrote to Peter Novak and Mary Brown.  Tabs\there.\n"
+SMITH_WORDS = ("John", "Smith", "Mary", "Brown", "Peter", "Novak")

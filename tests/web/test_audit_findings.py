@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from psan.store.windows import WINDOW_TOLERANCE
-from tests.documents import add_document
+from tests.documents import add_document, label_span
 from tests.helpers import (
     PASSWORD,
     Auth,
@@ -20,6 +20,7 @@ from tests.helpers import (
     new_project,
     sql,
 )
+from tests.people import SMITH_TEXT_A
 from tests.services import TEST_SECRET
 from tests.web.helpers import add_label, add_rule, annotator_client
 
@@ -138,14 +139,13 @@ def _assert_no_formula(rows: list[list[str]], must_contain: str = EVIL) -> None:
 
 @pytest.fixture()
 def evil_project(clean_app):
-    from tests.web.test_pseudonym_key import TEXT_A, _label_span
     app = clean_app
     pid = new_project(app, "Evil project")
-    doc = add_document(app, TEXT_A, [("John Smith", "PERSON")], project_id=pid, name="a.txt")
+    doc = add_document(app, SMITH_TEXT_A, [("John Smith", "PERSON")], project_id=pid, name="a.txt")
     sql(app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
     label = add_label(app, pid, EVIL, "PERSON", replacement="@SUM(1+1)")
     add_rule(app, pid, "+cmd", label_id=label)
-    _label_span(app, doc, "John", label)
+    label_span(app, doc, "John", label)
     sql(app, "INSERT INTO decision_log (project_id, document_id, first_token, end_token, action, decision, "
              "label_name) VALUES (%s, %s, 0, 2, 'decide', 'PRIVATE', %s)", (pid, doc, EVIL))
     return {"pid": pid, "doc": doc}
