@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests import services
+from tests.helpers import Auth, logged_in_client
+from tests.services import CELERY_QUEUE, REPO, TEST_SECRET, app_config
 
-REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
-TEST_SECRET = "test-secret-key-0123456789abcdef"
-PASSWORD = "correct horse battery staple"
 
 
 #: PSAN_* variables the suite itself reads; every other PSAN_* variable of the user is hidden from tests
@@ -61,16 +60,6 @@ def database_url() -> Iterator[str]:
 def redis_url() -> Iterator[str]:
     with services.redis_server() as url:
         yield url
-
-
-#: a queue of this test session only, so sessions sharing one Redis never take each other's tasks
-CELERY_QUEUE = f"psan-test-{os.getpid()}"
-
-
-def app_config(database_url: str, redis_url: str, **extra) -> dict:
-    return {"PSAN_CONFIG": "testing", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", "CELERY_QUEUE": CELERY_QUEUE,
-            "RATELIMIT_KEY_PREFIX": CELERY_QUEUE, "REDIS_KEY_PREFIX": CELERY_QUEUE, **extra}
 
 
 @pytest.fixture(scope="session")
@@ -140,41 +129,20 @@ def client(clean_app):
     return clean_app.test_client()
 
 
-def make_account(app, email: str, role: str = "USER", password: str = PASSWORD, **kw):
-    from psan import accounts, db
-    with app.app_context(), db.transaction() as conn:
-        return accounts.create(email, kw.pop("name", email.split("@")[0]), accounts.Role(role), password,
-                               conn=conn, **kw)
-
-
-def csrf_token(client, path: str = "/auth/login") -> str:
-    import re
-    html = client.get(path).get_data(as_text=True)
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html) or \
-        re.search(r'name="csrf_token" value="([^"]+)"', html)
-    assert match, f"no CSRF token on {path}"
-    return match.group(1)
-
-
-def login(client, email: str, password: str = PASSWORD):
-    token = csrf_token(client)
-    return client.post("/auth/login", data={"email": email, "password": password, "csrf_token": token})
+@pytest.fixture()
+def auth(client) -> Auth:
+    """Log the ``client`` fixture in and out: ``auth.login(email=…, password=…)``, ``auth.logout()``."""
+    return Auth(client)
 
 
 @pytest.fixture()
 def admin_client(clean_app):
-    make_account(clean_app, "admin@example.org", "ADMIN")
-    client = clean_app.test_client()
-    assert login(client, "admin@example.org").status_code == 302
-    return client
+    return logged_in_client(clean_app, "admin@example.org", "ADMIN")
 
 
 @pytest.fixture()
 def user_client(clean_app):
-    make_account(clean_app, "annotator@example.org", "USER")
-    client = clean_app.test_client()
-    assert login(client, "annotator@example.org").status_code == 302
-    return client
+    return logged_in_client(clean_app, "annotator@example.org", "USER")
 
 
 @pytest.fixture(scope="session")

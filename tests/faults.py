@@ -19,7 +19,7 @@ from pathlib import Path
 
 import requests
 
-from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
+from tests.services import CELERY_QUEUE, REPO, TEST_SECRET
 
 PG_BIN = Path(os.environ.get("PSAN_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
 ARTIFACTS = REPO / "test-artifacts"

@@ -25,7 +25,7 @@ def _slow_recognize_packed(self: Pipeline, text: str) -> list:
     return _recognize_packed(self, text)
 
 
-def _slow_process(self: Pipeline, text: str):  # noqa: ANN202 - psan.tool.model.Document
+def _slow_process(self: Pipeline, text: str):  # noqa: ANN202 - psan.tool.document.Document
     time.sleep(DOCUMENT_SECONDS)
     return _process(self, text)
 

@@ -3,7 +3,8 @@
 Every test session gets a database of its own (created on the server and dropped at the end), so
 the suite never touches data it did not create.  With PSAN_TEST_REDIS_URL, each session uses a Celery
 queue of its own, so sessions sharing one Redis database do not interfere (point it at an index
-reserved for tests, e.g. 15).
+reserved for tests, e.g. 15).  The app of the tests (``app_config``) and the worker processes use
+that database and queue.
 """
 from __future__ import annotations
 
@@ -13,9 +14,22 @@ import secrets
 import socket
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg2
+
+REPO = Path(__file__).resolve().parent.parent
+TEST_SECRET = "test-secret-key-0123456789abcdef"
+#: a queue of this test session only, so sessions sharing one Redis never take each other's tasks
+CELERY_QUEUE = f"psan-test-{os.getpid()}"
+
+
+def app_config(database_url: str, redis_url: str, **extra) -> dict:
+    """Flask configuration of an app of this test session (its database, Redis, queue and key prefixes)."""
+    return {"PSAN_CONFIG": "testing", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url, "SERVER_URL": "http://localhost", "CELERY_QUEUE": CELERY_QUEUE,
+            "RATELIMIT_KEY_PREFIX": CELERY_QUEUE, "REDIS_KEY_PREFIX": CELERY_QUEUE, **extra}
 
 
 def _free_port() -> int:

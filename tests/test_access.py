@@ -4,7 +4,7 @@ import re
 import pytest
 
 from psan.access import Access, access_of
-from tests.conftest import csrf_token
+from tests.helpers import csrf_token
 
 PUBLIC_ENDPOINTS = {"auth.login", "auth.logout", "auth.register", "auth.forgot_password", "auth.reset_password",
                     "main.health", "main.favicon", "i18n.set_language", "static", "bootstrap.static"}

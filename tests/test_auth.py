@@ -9,35 +9,34 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from psan import tokens
-from tests.conftest import PASSWORD, csrf_token, login, make_account
+from tests.helpers import PASSWORD, Auth, csrf_token, make_account
 
 
-def test_login_and_logout(client, clean_app):
+def test_login_and_logout(client, clean_app, auth):
     make_account(clean_app, "ann@example.org")
-    response = login(client, "ann@example.org")
+    response = auth.login("ann@example.org")
     assert response.status_code == 302 and response.headers["Location"] == "/"
     assert client.get("/").status_code == 200
-    response = client.post("/auth/logout", data={"csrf_token": csrf_token(client, "/")})
-    assert response.status_code == 302
+    assert auth.logout().status_code == 302
     assert client.get("/").status_code == 302
 
 
-def test_login_failure_does_not_reveal_which_emails_exist(client, clean_app):
+def test_login_failure_does_not_reveal_which_emails_exist(clean_app, auth):
     make_account(clean_app, "ann@example.org")
-    wrong_password = login(client, "ann@example.org", "wrong password!").get_data(as_text=True)
-    unknown_email = login(client, "nobody@example.org", "wrong password!").get_data(as_text=True)
+    wrong_password = auth.login("ann@example.org", "wrong password!").get_data(as_text=True)
+    unknown_email = auth.login("nobody@example.org", "wrong password!").get_data(as_text=True)
     message = "Invalid e-mail or password."
     assert message in wrong_password and message in unknown_email
     strip = re.compile(r'value="[^"]*"')
     assert strip.sub("", wrong_password) == strip.sub("", unknown_email)
 
 
-def test_disabled_account_cannot_log_in(client, clean_app):
+def test_disabled_account_cannot_log_in(client, clean_app, auth):
     from psan import db
     account = make_account(clean_app, "off@example.org")
     with clean_app.app_context(), db.transaction() as conn:
         db.execute("UPDATE account SET active = false WHERE id = %s", (account.id,), conn)
-    assert login(client, "off@example.org").status_code == 200
+    assert auth.login("off@example.org").status_code == 200
     assert client.get("/").status_code == 302
 
 
@@ -60,15 +59,15 @@ def test_login_is_rate_limited(client, clean_app):
 def test_password_change_logs_out_other_sessions(clean_app):
     make_account(clean_app, "ann@example.org")
     first, second = clean_app.test_client(), clean_app.test_client()
-    login(first, "ann@example.org")
-    login(second, "ann@example.org")
+    Auth(first).login("ann@example.org")
+    Auth(second).login("ann@example.org")
     token = csrf_token(first, "/auth/password")
     response = first.post("/auth/password", data={"current": PASSWORD, "password": "a brand new password",
                                                   "confirm": "a brand new password", "csrf_token": token})
     assert response.status_code == 302
     assert first.get("/").status_code == 200
     assert second.get("/").status_code == 302
-    assert login(clean_app.test_client(), "ann@example.org", "a brand new password").status_code == 302
+    assert Auth(clean_app.test_client()).login("ann@example.org", "a brand new password").status_code == 302
 
 
 def test_password_change_needs_current_password(user_client):
@@ -119,7 +118,7 @@ def test_password_reset_by_email_is_single_use(client, clean_app, smtp_sink):
     response = client.post(path, data={"password": "my new password 1", "confirm": "my new password 1",
                                        "csrf_token": token})
     assert response.status_code == 302
-    assert login(clean_app.test_client(), "ann@example.org", "my new password 1").status_code == 302
+    assert Auth(clean_app.test_client()).login("ann@example.org", "my new password 1").status_code == 302
     assert client.get(path).status_code == 404  # used once: the password hash changed
 
 
@@ -172,6 +171,6 @@ def test_create_admin_command(clean_app):
     runner = clean_app.test_cli_runner()
     result = runner.invoke(args=["create-admin", "--email", "Cli@Example.org", "--password", "long cli password"])
     assert result.exit_code == 0, result.output
-    assert login(clean_app.test_client(), "cli@example.org", "long cli password").status_code == 302
+    assert Auth(clean_app.test_client()).login("cli@example.org", "long cli password").status_code == 302
     result = runner.invoke(args=["create-admin", "--email", "cli@example.org", "--password", "long cli password"])
     assert result.exit_code != 0 and "already exists" in result.output

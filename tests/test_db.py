@@ -2,6 +2,7 @@
 from concurrent.futures import ThreadPoolExecutor
 
 from psan import db
+from tests.services import app_config
 
 
 def test_concurrent_requests_do_not_leak_connections(clean_app):
@@ -23,7 +24,6 @@ def test_error_response_rolls_back(clean_app, database_url, redis_url):
 
     from psan import create_app
     from psan.access import public
-    from tests.conftest import app_config
 
     app = create_app(app_config(database_url, redis_url))
 

@@ -9,7 +9,7 @@ import pytest
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from tests.conftest import csrf_token
+from tests.helpers import csrf_token
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "psan" / "translations"
 PO = TRANSLATIONS / "cs" / "LC_MESSAGES" / "messages.po"

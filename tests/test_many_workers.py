@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
-from tests.web.annotate_fixtures import sql
+from tests.helpers import sql
+from tests.services import CELERY_QUEUE, REPO, TEST_SECRET
 
 pytestmark = pytest.mark.worker
 

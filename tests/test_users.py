@@ -2,7 +2,7 @@
 import re
 
 from psan import accounts, db
-from tests.conftest import csrf_token, login, make_account
+from tests.helpers import Auth, csrf_token, make_account
 
 
 def _form(client, path):
@@ -17,7 +17,7 @@ def test_admin_creates_user_with_password(admin_client, clean_app):
     assert response.status_code == 302
     page = admin_client.get("/users/").get_data(as_text=True)
     assert "&lt;b&gt;New&lt;/b&gt;" in page and "<b>New</b>" not in page
-    assert login(clean_app.test_client(), "new@example.org", "initial password").status_code == 302
+    assert Auth(clean_app.test_client()).login("new@example.org", "initial password").status_code == 302
 
 
 def test_admin_creates_user_with_invitation_link_when_mail_is_off(admin_client, clean_app):
@@ -31,7 +31,7 @@ def test_admin_creates_user_with_invitation_link_when_mail_is_off(admin_client, 
     token = csrf_token(client, link)
     assert client.post(link, data={"password": "invited password", "confirm": "invited password",
                                    "csrf_token": token}).status_code == 302
-    assert login(client, "inv@example.org", "invited password").status_code == 302
+    assert Auth(client).login("inv@example.org", "invited password").status_code == 302
 
 
 def test_duplicate_email_is_a_form_error(admin_client):

@@ -95,7 +95,7 @@ def pre_process(self, document_id: int) -> dict:
         with _heartbeat(lease, float(config["PROCESSING_HEARTBEAT_SECONDS"])):
             pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
             ranges = pipeline.sections(row["text"])
-            if len(ranges) > 1 and config.get("PREPROCESS_SECTIONS_IN_PARALLEL", False) \
+            if len(ranges) > 1 and config.get("PREPROCESS_SECTIONS_IN_PARALLEL", True) \
                     and not config.get("CELERY_TASK_ALWAYS_EAGER"):
                 from psan.celery.sections import start_sections  # a large document: its sections in parallel
                 start_sections(lease, ranges)

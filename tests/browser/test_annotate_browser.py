@@ -5,123 +5,20 @@ Chromium); the app runs in a real WSGI server in a background thread against the
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
+from tests.browser.helpers import ADMIN, ANNOTATOR, ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
+from tests.documents import add_document, annotation, plain_sentences, token_index
+from tests.helpers import default_project, join_project, make_account, set_window_size, sql
 
-from tests.conftest import PASSWORD, make_account
-from tests.web.annotate_fixtures import (
-    add_document,
-    annotation,
-    default_project,
-    join_project,
-    plain_sentences,
-    set_window_size,
-    sql,
-    token_index,
-)
-
-CHROMIUM = os.environ.get("PSAN_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed "
-                                                               "(pip install playwright; no 'playwright install')")
-if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-
-ANNOTATOR = "annotator@example.org"
-ADMIN = "admin@example.org"
-
-
-@pytest.fixture()
-def live_server(clean_app) -> Iterator[str]:
-    from werkzeug.serving import make_server
-    server = make_server("127.0.0.1", 0, clean_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-
-
-#: records Content-Security-Policy violations in the page; init scripts are injected by the DevTools
-#: protocol, so the page's own CSP does not block this listener
-CSP_LISTENER = ("document.addEventListener('securitypolicyviolation', function (e) {"
-                " (window.__cspViolations = window.__cspViolations || []).push("
-                "e.violatedDirective + ' ' + e.blockedURI); });")
-
-
-def _new_page(browser, base_url: str, dialogs: list[str]):
-    """A page in a fresh context (own cookies) that records page errors and CSP violations."""
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900},
-                                  accept_downloads=True)
-    context.add_init_script(CSP_LISTENER)
-    pg = context.new_page()
-    pg.set_default_timeout(15_000)
-    pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    errors: list[str] = []
-    csp: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.dialogs = dialogs
-    pg.errors = errors
-    pg.csp = csp
-    return pg
-
-
-def _csp_violations(pg) -> list[str]:
-    """Violations seen by the console and by the in-page listener (of the current document)."""
-    return [*pg.csp, *(pg.evaluate("() => window.__cspViolations || []") or [])]
-
-
-@pytest.fixture()
-def page(live_server):
-    ARTIFACTS.mkdir(exist_ok=True)
-    dialogs: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            pg = _new_page(browser, live_server, dialogs)
-            pg.new_session = lambda: _new_page(browser, live_server, dialogs)
-            yield pg
-            assert pg.csp == [], f"Content-Security-Policy violations: {pg.csp}"
-        finally:
-            browser.close()
-    assert dialogs == [], f"a JavaScript dialog was opened: {dialogs}"
+skip_without_browser()
 
 
 def _annotator(app) -> None:
     make_account(app, ANNOTATOR, "USER")
     join_project(app, default_project(app), ANNOTATOR)
     set_window_size(app, ANNOTATOR, 300)
-
-
-def _login(page, email: str = ANNOTATOR) -> None:
-    page.goto("/auth/login")
-    page.fill('input[name="email"]', email)
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('main form input[type="submit"], main form button[type="submit"]')
-    page.wait_for_url("**/")
-
-
-def _wait_js(page, expression: str, timeout: float = 15.0) -> None:
-    """Poll a JavaScript expression with ``page.evaluate`` (CDP, not subject to the page's CSP, unlike
-    ``wait_for_function`` which evals a string inside the page and is blocked by ``script-src 'self'``)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(f"() => Boolean({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {expression}")
-        time.sleep(0.05)
 
 
 def _classes_at(page, token: int) -> str:
@@ -142,7 +39,7 @@ def test_keyboard_only_annotation_until_done(clean_app, page, request):
     praha = token_index(clean_app, doc, "Praha")
     eva = token_index(clean_app, doc, "Eva")
     assert _status(clean_app, doc) == "PRE_ANNOTATED"
-    _login(page)
+    login(page)
     page.goto("/annotate/")
     page.wait_for_selector('.tok[data-i="0"].sel')
     page.screenshot(path=str(ARTIFACTS / "annotate-1-start.png"), full_page=True)
@@ -172,25 +69,25 @@ def test_keyboard_only_annotation_until_done(clean_app, page, request):
     page.keyboard.type("Person 1")
     page.keyboard.press("Enter")
     page.wait_for_selector("#ann-label-dialog.d-none", state="attached")
-    _wait_js(page, "document.querySelector('.tok[data-i=\"0\"] .dec-private-label') !== null")
+    wait_js(page, "document.querySelector('.tok[data-i=\"0\"] .dec-private-label') !== null")
     page.screenshot(path=str(ARTIFACTS / "annotate-2-private.png"), full_page=True)
 
     # n: next undecided (Eva), p: public by token -> green
     page.keyboard.press("n")
     page.wait_for_selector(f'.tok[data-i="{eva}"].sel')
     page.keyboard.press("p")
-    _wait_js(page, f"document.querySelector('.tok[data-i=\"{eva}\"] .dec-public') !== null")
+    wait_js(page, f"document.querySelector('.tok[data-i=\"{eva}\"] .dec-public') !== null")
 
     # n: Praha; c: private by entity type (orange: no label yet), e: label it -> red
     page.keyboard.press("n")
     page.wait_for_selector(f'.tok[data-i="{praha}"].sel')
     page.keyboard.press("c")
-    _wait_js(page, f"document.querySelector('.tok[data-i=\"{praha}\"] .dec-private-nolabel') !== null")
+    wait_js(page, f"document.querySelector('.tok[data-i=\"{praha}\"] .dec-private-nolabel') !== null")
     page.keyboard.press("e")
     page.wait_for_selector("#ann-label-dialog:not(.d-none)")
     page.keyboard.type("City")
     page.keyboard.press("Enter")
-    _wait_js(page, f"document.querySelector('.tok[data-i=\"{praha}\"] .dec-private-label') !== null")
+    wait_js(page, f"document.querySelector('.tok[data-i=\"{praha}\"] .dec-private-label') !== null")
 
     # the rest: the lookup rule made the later "Jan Novák" suspicious; S decides it by word type
     second_jan = token_index(clean_app, doc, "Jan", 1)
@@ -204,8 +101,8 @@ def test_keyboard_only_annotation_until_done(clean_app, page, request):
         if first == second_jan:
             page.wait_for_selector("#ann-label-dialog:not(.d-none)")
             page.keyboard.press("Escape")
-        _wait_js(page, f"!document.querySelector('.tok[data-i=\"{first}\"] .dec-suspicious')")
-    _wait_js(page, "document.getElementById('ann-status').getAttribute('data-status') === 'DONE'")
+        wait_js(page, f"!document.querySelector('.tok[data-i=\"{first}\"] .dec-suspicious')")
+    wait_js(page, "document.getElementById('ann-status').getAttribute('data-status') === 'DONE'")
     assert page.text_content("#ann-status") == "Done"
     page.screenshot(path=str(ARTIFACTS / "annotate-3-done.png"), full_page=True)
     assert _status(clean_app, doc) == "DONE"
@@ -218,16 +115,16 @@ def test_keyboard_only_annotation_until_done(clean_app, page, request):
     page.screenshot(path=str(ARTIFACTS / "annotate-4-help.png"))
     page.keyboard.press("Escape")
     page.keyboard.press("w")
-    _wait_js(page, "document.getElementById('ann-message').textContent.includes('Nothing')")
+    wait_js(page, "document.getElementById('ann-message').textContent.includes('Nothing')")
     assert page.errors == []
     # the translation table is a JSON data block: present, parsed, and no CSP violation
     assert page.locator('script#annotate-messages[type="application/json"]').count() == 1
-    assert _csp_violations(page) == []
+    assert csp_violations(page) == []
 
     # an admin (own browser context) downloads the tagged output of the finished document
     make_account(clean_app, ADMIN, "ADMIN")
     admin = page.new_session()
-    _login(admin, ADMIN)
+    login(admin, ADMIN)
     admin.goto(f"/documents/?project={default_project(clean_app)}")
     row = admin.locator(f'tr[data-document-id="{doc}"]')
     assert row.locator(".doc-status").get_attribute("data-status") == "DONE"
@@ -249,7 +146,7 @@ def test_keyboard_only_annotation_until_done(clean_app, page, request):
     assert re.search(r"\[[A-Z_]+[^\]]*\]", output), output  # label tags such as [PERSON-1]
     assert "Novák" not in output and "Praha" not in output and "Jan" not in output, output
     assert "plain sentence number 0" in output and "Eva" in output  # public text stays
-    assert admin.errors == [] and _csp_violations(admin) == []
+    assert admin.errors == [] and csp_violations(admin) == []
 
 
 def test_label_dialog_waits_for_e_unless_the_project_asks_for_labels(clean_app, page):
@@ -257,11 +154,11 @@ def test_label_dialog_waits_for_e_unless_the_project_asks_for_labels(clean_app, 
     sql(clean_app, "UPDATE project SET ask_labels = false WHERE is_default")
     text = "Jan Novák met Eva. " + plain_sentences(0, 2)
     add_document(clean_app, text, [("Jan Novák", "P"), ("Eva", "P")])
-    _login(page)
+    login(page)
     page.goto("/annotate/")
     page.wait_for_selector('.tok[data-i="0"].sel')
     page.keyboard.press("s")
-    _wait_js(page, "document.querySelector('.tok[data-i=\"0\"] .dec-private-nolabel') !== null")
+    wait_js(page, "document.querySelector('.tok[data-i=\"0\"] .dec-private-nolabel') !== null")
     assert "d-none" in page.get_attribute("#ann-label-dialog", "class")  # no dialog: the project does not ask
     page.keyboard.press("e")
     page.wait_for_selector("#ann-label-dialog:not(.d-none)")
@@ -280,14 +177,14 @@ def test_document_text_and_label_names_are_shown_as_text(clean_app, page):
                    "AND first_token = %s", (label, doc, jan))
     sql(clean_app, "INSERT INTO annotation (document_id, first_token, end_token, rule_level) VALUES (%s, 0, 1, 0)",
         (doc,))
-    _login(page)
+    login(page)
     page.goto("/annotate/")
     page.wait_for_selector(".tok")
     page.click(f'.tok[data-i="{jan}"]')
-    _wait_js(page, "document.getElementById('ann-detail').textContent.includes('onerror')")
+    wait_js(page, "document.getElementById('ann-detail').textContent.includes('onerror')")
     page.keyboard.press("e")
     page.wait_for_selector("#ann-label-dialog:not(.d-none)")
-    _wait_js(page, "document.querySelectorAll('#ann-label-list option').length === 1")
+    wait_js(page, "document.querySelectorAll('#ann-label-list option').length === 1")
     page.screenshot(path=str(ARTIFACTS / "annotate-5-escaping.png"), full_page=True)
     counts = page.evaluate("() => ({img: document.querySelectorAll('img').length, "
                            "script: document.querySelectorAll('#annotate script, #ann-text script').length, "
@@ -303,7 +200,7 @@ def test_document_text_and_label_names_are_shown_as_text(clean_app, page):
 def test_czech_user_interface_in_the_annotation_window(clean_app, page):
     _annotator(clean_app)
     doc = add_document(clean_app, "Jan Novák met Eva. " + plain_sentences(0, 3), [("Jan Novák", "P"), ("Eva", "P")])
-    _login(page)
+    login(page)
     page.goto("/annotate/")
     page.wait_for_selector('.tok[data-i="0"].sel')
     assert page.text_content("h1") == "Annotate"
@@ -326,7 +223,7 @@ def test_czech_user_interface_in_the_annotation_window(clean_app, page):
         czech = status_name("PRE_ANNOTATED")  # "K anotaci" (tests/web/test_papercuts.py checks the words)
     assert page.text_content("#ann-status") == czech
     assert page.get_attribute("#ann-status", "data-status") == "PRE_ANNOTATED"
-    _wait_js(page, "document.querySelector('#ann-detail th') !== null")
+    wait_js(page, "document.querySelector('#ann-detail th') !== null")
     detail = page.text_content("#ann-detail")
     assert "Rozhodnutí: podezřelé" in detail and "Důvod" in detail and "Hlas" in detail
     assert "typ entity: P" in detail and "systém" in detail and "?" not in detail  # NE_TYPE rule of the system
@@ -338,16 +235,16 @@ def test_czech_user_interface_in_the_annotation_window(clean_app, page):
     page.screenshot(path=str(ARTIFACTS / "annotate-6-czech-help.png"))
     page.keyboard.press("Escape")
     page.keyboard.press("p")
-    _wait_js(page, "document.getElementById('ann-message').textContent === 'Uloženo.'")
-    _wait_js(page, "document.querySelector('#ann-detail').textContent.includes('Historie')")
+    wait_js(page, "document.getElementById('ann-message').textContent === 'Uloženo.'")
+    wait_js(page, "document.querySelector('#ann-detail').textContent.includes('Historie')")
     assert "Rozhodnutí: veřejné" in page.text_content("#ann-detail")
     page.screenshot(path=str(ARTIFACTS / "annotate-7-czech.png"), full_page=True)
     assert sql(clean_app, "SELECT count(*) AS n FROM decision_log WHERE document_id = %s", (doc,))[0]["n"] == 1
-    assert page.errors == [] and _csp_violations(page) == []
+    assert page.errors == [] and csp_violations(page) == []
     # the violation listener works: an inline script injected now is blocked and reported
     page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1';"
                   " document.body.appendChild(s); }")
-    _wait_js(page, "(window.__cspViolations || []).length > 0")
+    wait_js(page, "(window.__cspViolations || []).length > 0")
     assert page.evaluate("() => window.__ran") is None
     page.csp.clear()
     # back to English

@@ -28,12 +28,10 @@ import psycopg2.sql
 import pytest
 
 from psan import db
-from tests.browser import test_annotate_browser as browser
-from tests.browser.test_annotate_browser import ADMIN, ARTIFACTS, _csp_violations, _login, _wait_js
-from tests.conftest import make_account
-from tests.web.annotate_fixtures import add_document, plain_sentences, sql
-from tests.web.helpers import new_project
-from tests.web.people_fixtures import (
+from tests.browser.helpers import ADMIN, ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
+from tests.documents import add_document, plain_sentences, wait_for_documents
+from tests.helpers import make_account, new_project, sql
+from tests.people import (
     CS,
     CS_MENTIONS,
     EN,
@@ -43,11 +41,9 @@ from tests.web.people_fixtures import (
     mention_spans,
     token_span,
 )
-from tests.web.test_preprocess import _wait
 
+skip_without_browser()
 pytestmark = pytest.mark.worker
-#: the browser suite's fixtures: the app in a real WSGI server, headless Chromium
-live_server, page = browser.live_server, browser.page
 
 
 def _answer_category(page, first: int) -> None:
@@ -64,9 +60,9 @@ def _mark_private(page, first: int, end: int) -> None:
     page.click(f'.tok[data-i="{first}"]')
     if end - first > 1:
         page.click(f'.tok[data-i="{end - 1}"]', modifiers=["Shift"])
-    _wait_js(page, f"document.querySelectorAll('.tok.sel').length === {end - first}")
+    wait_js(page, f"document.querySelectorAll('.tok.sel').length === {end - first}")
     page.keyboard.press("s")
-    _wait_js(page, f"document.querySelector('.tok[data-i=\"{first}\"] [class*=\"dec-private\"]') !== null")
+    wait_js(page, f"document.querySelector('.tok[data-i=\"{first}\"] [class*=\"dec-private\"]') !== null")
     _answer_category(page, first)
 
 
@@ -85,9 +81,9 @@ def _annotate(page, app, document: int, spans: list[tuple[int, int]]) -> None:
         page.keyboard.press("n")
         first = int(page.get_attribute(".tok.sel", "data-i"))
         page.keyboard.press("s" if first in names else "p")
-        _wait_js(page, f"!document.querySelector('.tok[data-i=\"{first}\"] .dec-suspicious')")
+        wait_js(page, f"!document.querySelector('.tok[data-i=\"{first}\"] .dec-suspicious')")
         _answer_category(page, first)
-    assert page.errors == [] and _csp_violations(page) == []
+    assert page.errors == [] and csp_violations(page) == []
 
 
 class _Recorder:
@@ -182,14 +178,14 @@ def test_one_inflected_surrogate_person_per_entity_in_a_single_document_download
     app = clean_app
     make_account(app, ADMIN, "ADMIN")
     pid = new_project(app, "People")  # an English project: the Czech document's language is detected
-    _login(page, ADMIN)
+    login(page, ADMIN)
     for name, text in (("harper.txt", EN), ("novak.txt", CS)):
         page.goto(f"/documents/upload?project={pid}")
         page.fill('textarea[name="text"]', text)
         page.fill('input[name="name"]', name)
         page.click('main form [type="submit"]')
         page.wait_for_url(re.compile(r".*/documents/\?project=\d+$"))
-    rows = _wait(app)
+    rows = wait_for_documents(app)
     assert [r["status"] for r in rows] == ["PRE_ANNOTATED", "PRE_ANNOTATED"], rows
     en, cs = rows[0]["id"], rows[1]["id"]
     assert [r["language"] for r in sql(app, "SELECT language FROM document ORDER BY id")] == ["en", "cs"]

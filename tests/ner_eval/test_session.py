@@ -10,8 +10,8 @@ import pytest
 from ner_eval.annotator import Annotator, Shown, WindowView
 from ner_eval.corpus import CorpusDoc, GoldSpan
 from ner_eval.session import Project, ProjectEntities, _Doc, gold_token_ranges, run_session
-from tests.ner_eval.conftest import REPO
 from tests.ner_eval.toy_corpus import T1, make_doc, toy_corpus
+from tests.services import REPO
 
 
 def test_a_gold_span_outside_the_window_is_refused() -> None:

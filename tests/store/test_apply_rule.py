@@ -15,8 +15,8 @@ from psan import db
 from psan.store import decisions as store_decisions
 from psan.store.annotate import reannotate_document_now
 from psan.store.apply_rule import apply_new_rules, find_word_type_matches, rule_footprint
-from tests.conftest import make_account
-from tests.web.annotate_fixtures import add_document, default_project, plain_sentences, sql
+from tests.documents import add_document, plain_sentences
+from tests.helpers import default_project, make_account, sql
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,8 @@ import pytest
 
 from psan import db
 from psan.store.stats import analyze_after_load, stale_tables
-from tests.web.annotate_fixtures import add_document, plain_sentences, sql
+from tests.documents import add_document, plain_sentences
+from tests.helpers import sql
 
 
 def _reltuples(app, table: str) -> float:

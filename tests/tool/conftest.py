@@ -1,25 +1,10 @@
-"""Fixtures locating the shared models/data (``$PSAN_SHARED_DIR`` or ``<repo>/../shared``)."""
+"""Fixtures locating the shared models (``shared_dir`` itself is in tests/conftest.py)."""
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def shared_path() -> Path:
-    return Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
-
-
-@pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    path = shared_path()
-    if not path.is_dir():
-        pytest.skip(f"shared models/data directory {path} not found (set PSAN_SHARED_DIR)")
-    return path
 
 
 @pytest.fixture(scope="session")

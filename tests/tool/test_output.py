@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category, Decision, Document, Sentence, Token
+from psan.tool.document import Category, Decision, Document
 from psan.tool.output import (
     LabelReplacer,
     TagScheme,
@@ -21,13 +21,11 @@ from psan.tool.output import (
 )
 from psan.tool.rules import RuleSet
 from psan.tool.voting import PrivateRegion, TokenDecision, annotate, decided_regions
-
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+from tests.tool.helpers import regex_document
 
 
 def make_doc(text: str) -> Document:
-    tokens = [Token(i, m.start(), m.end()) for i, m in enumerate(_TOKEN.finditer(text))]
-    return Document(text=text, tokens=tokens, sentences=[Sentence(0, len(tokens))], language="pl")
+    return regex_document(text, "pl")
 
 
 def regions_for(text: str, *spans: tuple[str, Category, int | None]) -> tuple[Document, list[PrivateRegion]]:

@@ -25,17 +25,9 @@ from psan.tool.surrogates import (
 from psan.tool.surrogates.checksum import valid_checksum
 from psan.tool.surrogates.leakcheck import check_file, leaks
 from psan.tool.voting import PrivateRegion
+from tests.tool.helpers import regions_for
 
 C = Category
-
-
-def regions_for(text: str, spans: list[tuple[str, Category, int | None, str]]) -> list[PrivateRegion]:
-    out, pos = [], 0
-    for s, cat, label, type_ in spans:
-        i = text.index(s, pos)
-        out.append(PrivateRegion(i, i + len(s), cat, label, type_))
-        pos = i + len(s)
-    return out
 
 
 def words(s: str) -> list[str]:

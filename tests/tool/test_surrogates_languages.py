@@ -8,16 +8,7 @@ from psan.tool.surrogates import names
 from psan.tool.surrogates.lang_sk import SLOVAK
 from psan.tool.surrogates.lang_sl import SLOVENIAN
 from psan.tool.surrogates.replacer import pseudonymize_document
-from psan.tool.voting import PrivateRegion
-
-
-def regions_for(text: str, spans: list[tuple[str, C, int, str]]) -> list[PrivateRegion]:
-    out, pos = [], 0
-    for s, cat, label, type_ in spans:
-        i = text.index(s, pos)
-        out.append(PrivateRegion(i, i + len(s), cat, label, type_))
-        pos = i + len(s)
-    return out
+from tests.tool.helpers import regions_for
 
 
 @pytest.mark.parametrize("lang", ["sk", "sl", "sv"])

@@ -1,11 +1,9 @@
 """Voting: rule levels, thresholds, person decisions, nesting, regions."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from psan.tool.document import Category, Decision, Document, Entity, Sentence, Token
+from psan.tool.document import Category, Decision, Document, Entity
 from psan.tool.rules import Rule, RuleSet, RuleType
 from psan.tool.voting import (
     Annotation,
@@ -15,13 +13,11 @@ from psan.tool.voting import (
     decided_regions,
     final_decision,
 )
-
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+from tests.tool.helpers import regex_document
 
 
 def make_doc(text: str) -> Document:
-    tokens = [Token(i, m.start(), m.end()) for i, m in enumerate(_TOKEN.finditer(text))]
-    return Document(text=text, tokens=tokens, sentences=[Sentence(0, len(tokens))], language="cs")
+    return regex_document(text, "cs")
 
 
 def word(rid: int, cond: str, conf: float, **kw) -> Rule:

@@ -1,29 +1,7 @@
-"""Shared helpers for the rules and labels page tests: direct SQL seeding and HTML scraping."""
+"""Helpers of several web tests: labels and rules inserted directly, logged-in annotator clients."""
 from __future__ import annotations
 
-import re
-from typing import Any
-
-import pytest
-
-from psan import db
-
-
-def sql(app, statement: str, params: Any = None) -> list[dict[str, Any]]:
-    with app.app_context(), db.transaction() as conn:
-        return db.query(statement, params, conn)
-
-
-def default_project(app) -> int:
-    return sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
-
-
-def new_project(app, name: str) -> int:
-    return sql(app, "INSERT INTO project (name) VALUES (%s) RETURNING id", (name,))[0]["id"]
-
-
-def account_id(app, email: str) -> int:
-    return sql(app, "SELECT id FROM account WHERE email = %s", (email,))[0]["id"]
+from tests.helpers import Auth, default_project, join_project, make_account, meta_csrf, set_window_size, sql
 
 
 def add_label(app, project_id: int, name: str, category: str | None = None, replacement: str | None = None) -> int:
@@ -46,18 +24,37 @@ def rules_of(app, project_id: int) -> set[tuple]:
     return {tuple(r.values()) for r in rows}
 
 
-def page_token(client, path: str) -> str:
-    html = client.get(path).get_data(as_text=True)
-    match = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', html)
-    assert match, f"no CSRF token on {path}"
-    return match.group(1)
+def annotator_client(app, email: str, role: str = "USER", *, window_size: int | None = None, member: bool = True,
+                     environ: dict[str, str] | None = None, **account):
+    """A new account and a test client logged in as it, sending the CSRF header the annotation API wants.
+
+    ``member``: the account joins the default project; ``environ``: set on the client before it logs in
+    (a client address of its own, for instance); ``account``: more arguments of ``make_account``.
+    """
+    make_account(app, email, role, **account)
+    if member:
+        join_project(app, default_project(app), email)
+    if window_size:
+        set_window_size(app, email, window_size)
+    client = app.test_client()
+    client.environ_base.update(environ or {})
+    assert Auth(client).login(email).status_code == 302
+    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
+    return client
 
 
-@pytest.fixture(name="reannotations")
-def reannotations_fixture(monkeypatch) -> list[int]:
-    """Record schedule_project_reannotation calls instead of queueing Celery tasks."""
-    import psan.celery.scheduling
-    calls: list[int] = []
-    monkeypatch.setattr(psan.celery.scheduling, "schedule_project_reannotation",
-                        lambda project_id, exclude_document_id=None, delay=None: calls.append(project_id))
-    return calls
+def api_window(client, **params):
+    """GET the annotation window: (status code, JSON)."""
+    response = client.get("/annotate/api/window", query_string=params)
+    return response.status_code, response.get_json()
+
+
+def api_post(client, path: str, payload):
+    """POST to the annotation API: (status code, JSON)."""
+    response = client.post(f"/annotate/api/{path}", json=payload)
+    return response.status_code, response.get_json()
+
+
+def api_decide(client, doc: int, first: int, end: int, decision: str, scope: str = "token", **extra):
+    return api_post(client, "decide", {"document_id": doc, "first_token": first, "end_token": end,
+                                       "decision": decision, "scope": scope, **extra})

@@ -5,53 +5,20 @@ import time
 
 import pytest
 
-from tests.conftest import login, make_account
-from tests.web.annotate_fixtures import (
-    account_id,
-    add_document,
-    annotation,
-    default_project,
-    join_project,
-    meta_csrf,
-    plain_sentences,
-    set_window_size,
-    sql,
-    token_index,
-)
+from tests.documents import add_document, annotation, plain_sentences, token_index
+from tests.helpers import Auth, account_id, default_project, set_window_size, sql
+from tests.web.helpers import annotator_client, api_decide, api_post, api_window
 
 ANNOTATOR = "annotator@example.org"
 
 
 def _client(app, email: str, role: str = "USER", size: int | None = None):
-    make_account(app, email, role)
-    if role == "USER":
-        join_project(app, default_project(app), email)
-    if size:
-        set_window_size(app, email, size)
-    client = app.test_client()
-    assert login(client, email).status_code == 302
-    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
-    return client
+    return annotator_client(app, email, role, window_size=size, member=role == "USER")
 
 
 @pytest.fixture()
 def annotator(clean_app):
     return _client(clean_app, ANNOTATOR, size=30)
-
-
-def _window(client, **params):
-    response = client.get("/annotate/api/window", query_string=params)
-    return response.status_code, response.get_json()
-
-
-def _post(client, path: str, payload):
-    response = client.post(f"/annotate/api/{path}", json=payload)
-    return response.status_code, response.get_json()
-
-
-def _decide(client, doc: int, first: int, end: int, decision: str, scope: str = "token", **extra):
-    return _post(client, "decide", {"document_id": doc, "first_token": first, "end_token": end,
-                                    "decision": decision, "scope": scope, **extra})
 
 
 def _sentence_bounds(app, doc: int) -> tuple[set[int], set[int]]:
@@ -64,7 +31,7 @@ def test_window_is_centred_on_the_first_suspicious_span_and_cut_to_sentences(cle
     text = plain_sentences(0, 20) + " Yesterday Jan Novák came home. " + plain_sentences(20, 20)
     doc = add_document(clean_app, text, [("Jan Novák", "P")])
     first_name = token_index(clean_app, doc, "Jan")
-    status, data = _window(annotator)
+    status, data = api_window(annotator)
     assert status == 200, data
     w = data["window"]
     starts, ends = _sentence_bounds(clean_app, doc)
@@ -88,12 +55,12 @@ def test_window_size_follows_the_account_and_long_sentences_stay_whole(clean_app
     doc = add_document(clean_app, plain_sentences(0, 3) + " " + long_sentence + " " + plain_sentences(3, 3),
                        [("Jan", "P")])
     small = _client(clean_app, "small@example.org", size=10)
-    w = _window(small)[1]["window"]
+    w = api_window(small)[1]["window"]
     jan = token_index(clean_app, doc, "Jan")
     assert w["first_token"] == jan and w["end_token"] == jan + 43  # the one sentence, whole, nothing more
     big = _client(clean_app, "big@example.org", size=200)
     sql(clean_app, "DELETE FROM annotation_window")
-    w = _window(big)[1]["window"]
+    w = api_window(big)[1]["window"]
     assert w["first_token"] == 0 and w["end_token"] == 6 * 7 + 43  # everything fits
 
 
@@ -103,7 +70,7 @@ def test_first_private_span_without_label_when_nothing_is_suspicious(clean_app, 
     sql(clean_app, "UPDATE rule SET confidence = -5 WHERE type = 'NE_TYPE'")
     sql(clean_app, "UPDATE annotation SET rule_level = -5")
     sql(clean_app, "UPDATE document SET status = 'PRE_ANNOTATED'")
-    w = _window(annotator)[1]["window"]
+    w = api_window(annotator)[1]["window"]
     petr = token_index(clean_app, doc, "Petr")
     assert w["first_token"] <= petr < w["end_token"]
 
@@ -113,30 +80,30 @@ def test_two_annotators_get_disjoint_windows_and_leases_expire(clean_app, annota
     doc = add_document(clean_app, text, [("Jan", "P"), ("Eva", "P")])
     second = _client(clean_app, "second@example.org", size=30)
     third = _client(clean_app, "third@example.org", size=30)
-    a = _window(annotator)[1]["window"]
-    b = _window(second)[1]["window"]
+    a = api_window(annotator)[1]["window"]
+    b = api_window(second)[1]["window"]
     assert a["document_id"] == b["document_id"] == doc
     assert a["end_token"] <= b["first_token"] or b["end_token"] <= a["first_token"]
     jan, eva = token_index(clean_app, doc, "Jan"), token_index(clean_app, doc, "Eva")
     assert a["first_token"] <= jan < a["end_token"] and b["first_token"] <= eva < b["end_token"]
-    status, data = _window(third)
+    status, data = api_window(third)
     assert status == 200 and data["window"] is None  # everything suspicious is leased
     sql(clean_app, "UPDATE annotation_window SET expires_at = now() - interval '1 second' WHERE account_id = %s",
         (account_id(clean_app, ANNOTATOR),))
-    c = _window(third)[1]["window"]
+    c = api_window(third)[1]["window"]
     assert c["first_token"] <= jan < c["end_token"]
     # the first annotator's window is lost now: reads and decisions are refused
-    assert _window(annotator, document_id=doc, first_token=jan, end_token=jan + 1)[0] == 403
-    assert _decide(annotator, doc, jan, jan + 1, "PUBLIC")[0] == 403
+    assert api_window(annotator, document_id=doc, first_token=jan, end_token=jan + 1)[0] == 403
+    assert api_decide(annotator, doc, jan, jan + 1, "PUBLIC")[0] == 403
 
 
 def test_annotators_only_get_documents_of_their_projects(clean_app):
     other = sql(clean_app, "INSERT INTO project (name) VALUES ('Other') RETURNING id")[0]["id"]
     add_document(clean_app, "Jan came. " + plain_sentences(0, 3), [("Jan", "P")], project_id=other)
     client = _client(clean_app, ANNOTATOR, size=30)
-    assert _window(client)[1]["window"] is None
+    assert api_window(client)[1]["window"] is None
     admin = _client(clean_app, "admin@example.org", "ADMIN")
-    assert _window(admin)[1]["window"]["project_id"] == other
+    assert api_window(admin)[1]["window"]["project_id"] == other
 
 
 # --- the window boundary -----------------------------------------------------------------------------
@@ -145,21 +112,21 @@ def test_requests_outside_the_window_are_refused(clean_app, annotator):
     doc = add_document(clean_app, text, [("Jan", "P")])
     other_doc = add_document(clean_app, "Eva came. " + plain_sentences(0, 3), [("Eva", "P")], name="other.txt")
     # no window yet: nothing can be read or decided
-    assert _decide(annotator, doc, 0, 1, "PUBLIC")[0] == 403
+    assert api_decide(annotator, doc, 0, 1, "PUBLIC")[0] == 403
     sql(clean_app, "UPDATE document SET status = 'DONE' WHERE id = %s", (other_doc,))
-    w = _window(annotator)[1]["window"]
+    w = api_window(annotator)[1]["window"]
     assert w["document_id"] == doc
     first, end = w["first_token"], w["end_token"]
-    assert _window(annotator, document_id=doc, first_token=first, end_token=end)[0] == 200
+    assert api_window(annotator, document_id=doc, first_token=first, end_token=end)[0] == 200
     for params in [dict(document_id=doc, first_token=0, end_token=first + 1),
                    dict(document_id=doc, first_token=end - 1, end_token=end + 1),
                    dict(document_id=other_doc, first_token=0, end_token=1),
                    dict(document_id=999999, first_token=first, end_token=first + 1)]:
-        status, data = _window(annotator, **params)
+        status, data = api_window(annotator, **params)
         assert status == 403, params
         assert "tokens" not in data
     for span in [(doc, 0, 1), (doc, end, end + 1), (doc, first, end + 1), (other_doc, 0, 1), (10**6, first, end)]:
-        assert _decide(annotator, *span, "PRIVATE")[0] == 403, span
+        assert api_decide(annotator, *span, "PRIVATE")[0] == 403, span
     outside = sql(clean_app, "SELECT id FROM annotation WHERE document_id = %s", (other_doc,))[0]["id"]
     assert annotator.get(f"/annotate/api/annotation/{outside}").status_code == 403
     assert annotator.get("/annotate/api/annotation/987654").status_code == 404
@@ -179,8 +146,8 @@ def test_requests_outside_the_window_are_refused(clean_app, annotator):
 ])
 def test_malformed_decisions_are_rejected(clean_app, annotator, payload):
     add_document(clean_app, "Jan came. " + plain_sentences(0, 3), [("Jan", "P")])
-    _window(annotator)
-    status, data = _post(annotator, "decide", payload)
+    api_window(annotator)
+    status, data = api_post(annotator, "decide", payload)
     assert status == 400 and data["error"]
 
 
@@ -188,9 +155,9 @@ def test_label_of_another_project_is_rejected(clean_app, annotator):
     doc = add_document(clean_app, "Jan came. " + plain_sentences(0, 3), [("Jan", "P")])
     other = sql(clean_app, "INSERT INTO project (name) VALUES ('Other') RETURNING id")[0]["id"]
     foreign = sql(clean_app, "INSERT INTO label (project_id, name) VALUES (%s, 'X') RETURNING id", (other,))[0]["id"]
-    _window(annotator)
-    assert _decide(annotator, doc, 0, 1, "PRIVATE", label_id=foreign)[0] == 400
-    assert _post(annotator, "label", {"document_id": doc, "first_token": 0, "end_token": 1,
+    api_window(annotator)
+    assert api_decide(annotator, doc, 0, 1, "PRIVATE", label_id=foreign)[0] == 400
+    assert api_post(annotator, "label", {"document_id": doc, "first_token": 0, "end_token": 1,
                                       "label_id": foreign})[0] == 400
 
 
@@ -201,8 +168,8 @@ def test_token_decision_creates_and_deletes_the_lookup_rule(clean_app, annotator
     sql(clean_app, "DELETE FROM named_entity WHERE first_token <> 0")
     karel2 = token_index(clean_app, doc, "Karel", 1)
     set_window_size(clean_app, ANNOTATOR, 300)
-    _window(annotator)
-    status, data = _decide(annotator, doc, 0, 1, "PRIVATE")
+    api_window(annotator)
+    status, data = api_decide(annotator, doc, 0, 1, "PRIVATE")
     assert status == 200, data
     [lookup] = sql(clean_app, "SELECT type::text AS type, condition, confidence, annotation_id, author_id FROM rule "
                               "WHERE annotation_id IS NOT NULL")
@@ -215,7 +182,7 @@ def test_token_decision_creates_and_deletes_the_lookup_rule(clean_app, annotator
     shown = {(a["first_token"], a["end_token"]): a for a in data["annotations"]}
     assert shown[(0, 1)]["decision"] == "PRIVATE" and not shown[(0, 1)]["has_label"]
     assert shown[(karel2, karel2 + 1)]["decision"] == "SUSPICIOUS"
-    status, data = _decide(annotator, doc, 0, 1, "PUBLIC")
+    status, data = api_decide(annotator, doc, 0, 1, "PUBLIC")
     assert status == 200
     assert sql(clean_app, "SELECT count(*) AS n FROM rule WHERE annotation_id IS NOT NULL")[0]["n"] == 0
     assert annotation(clean_app, doc, karel2, karel2 + 1) is None
@@ -227,10 +194,10 @@ def test_word_type_decision_with_label_always(clean_app, annotator):
     doc = add_document(clean_app, text, [("Karel Novák", "P")])
     second = token_index(clean_app, doc, "Karel", 1)
     set_window_size(clean_app, ANNOTATOR, 300)
-    _window(annotator)
+    api_window(annotator)
     label = sql(clean_app, "INSERT INTO label (project_id, name, replacement) VALUES (%s, 'Person 1', "
                            "'SECRET-REPLACEMENT') RETURNING id", (default_project(clean_app),))[0]["id"]
-    status, data = _decide(annotator, doc, 0, 2, "PRIVATE", "word_type", label_id=label, always=True)
+    status, data = api_decide(annotator, doc, 0, 2, "PRIVATE", "word_type", label_id=label, always=True)
     assert status == 200, data
     rules = sql(clean_app, "SELECT type::text AS type, condition, confidence, label_id FROM rule "
                            "WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")
@@ -243,7 +210,7 @@ def test_word_type_decision_with_label_always(clean_app, annotator):
     assert data["document"]["status"] == "DONE" and data["document_status"] == "DONE"
     assert "SECRET-REPLACEMENT" not in str(data)
     # public by word type flips the rule and drops its label
-    _decide(annotator, doc, 0, 2, "PUBLIC", "word_type")
+    api_decide(annotator, doc, 0, 2, "PUBLIC", "word_type")
     assert sql(clean_app, "SELECT confidence, label_id FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL"
                ) == [{"confidence": 1.0, "label_id": None}]
 
@@ -253,9 +220,9 @@ def test_ne_type_decision_sets_the_entity_rule(clean_app, annotator):
     doc = add_document(clean_app, text, [("Praha", "gu"), ("Brno", "gu")])
     brno = token_index(clean_app, doc, "Brno")
     set_window_size(clean_app, ANNOTATOR, 300)
-    _window(annotator)
-    assert _decide(annotator, doc, 1, 2, "PUBLIC", "ne_type")[0] == 400  # no entity on "is"
-    status, data = _decide(annotator, doc, 0, 1, "PUBLIC", "ne_type")
+    api_window(annotator)
+    assert api_decide(annotator, doc, 1, 2, "PUBLIC", "ne_type")[0] == 400  # no entity on "is"
+    status, data = api_decide(annotator, doc, 0, 1, "PUBLIC", "ne_type")
     assert status == 200, data
     assert sql(clean_app, "SELECT confidence FROM rule WHERE type = 'NE_TYPE' AND condition = 'gu'"
                ) == [{"confidence": 1.0}]
@@ -266,9 +233,9 @@ def test_ne_type_decision_sets_the_entity_rule(clean_app, annotator):
 
 def test_decision_log_and_detail(clean_app, annotator):
     doc = add_document(clean_app, "Jan came. " + plain_sentences(0, 3), [("Jan", "P")])
-    _window(annotator)
-    _decide(annotator, doc, 0, 1, "PRIVATE")
-    status, data = _post(annotator, "label", {"document_id": doc, "first_token": 0, "end_token": 1,
+    api_window(annotator)
+    api_decide(annotator, doc, 0, 1, "PRIVATE")
+    status, data = api_post(annotator, "label", {"document_id": doc, "first_token": 0, "end_token": 1,
                                               "label_name": "Person <1>", "label_category": "person"})
     assert status == 200, data
     log = sql(clean_app, "SELECT account_id, action, decision::text AS decision, label_name, first_token, end_token "
@@ -296,8 +263,8 @@ def test_annotator_never_sees_replacements(clean_app, annotator):
     label = sql(clean_app, "INSERT INTO label (project_id, name, replacement) VALUES (%s, 'Person 1', "
                            "'SECRET-REPLACEMENT') RETURNING id", (default_project(clean_app),))[0]["id"]
     sql(clean_app, "UPDATE rule SET label_id = %s", (label,))
-    _window(annotator)
-    _, data = _post(annotator, "label", {"document_id": doc, "first_token": 0, "end_token": 1, "label_id": label})
+    api_window(annotator)
+    _, data = api_post(annotator, "label", {"document_id": doc, "first_token": 0, "end_token": 1, "label_id": label})
     ann = annotation(clean_app, doc, 0, 1)
     bodies = [str(data), annotator.get("/annotate/api/window").get_data(as_text=True),
               annotator.get(f"/annotate/api/annotation/{ann['id']}").get_data(as_text=True),
@@ -310,34 +277,34 @@ def test_annotator_never_sees_replacements(clean_app, annotator):
 def test_cannot_leave_a_window_without_a_decision(clean_app, annotator):
     doc = add_document(clean_app, "Jan came. " + plain_sentences(0, 3) + " Eva came.", [("Jan", "P"), ("Eva", "P")])
     set_window_size(clean_app, ANNOTATOR, 300)
-    w = _window(annotator)[1]["window"]
-    status, data = _post(annotator, "next", {})
+    w = api_window(annotator)[1]["window"]
+    status, data = api_post(annotator, "next", {})
     assert status == 409 and "Decide" in data["error"]
-    again = _window(annotator)[1]["window"]
+    again = api_window(annotator)[1]["window"]
     assert (again["document_id"], again["first_token"], again["end_token"]) == (
         w["document_id"], w["first_token"], w["end_token"])
-    assert _decide(annotator, doc, 0, 1, "PUBLIC")[0] == 200
-    status, data = _post(annotator, "next", {})
+    assert api_decide(annotator, doc, 0, 1, "PUBLIC")[0] == 200
+    status, data = api_post(annotator, "next", {})
     assert status == 200  # one decision is enough (Eva is still open: the same text comes back)
     eva = token_index(clean_app, doc, "Eva")
     assert data["window"]["first_token"] <= eva < data["window"]["end_token"]
     # nothing undecided left in the window: leaving is allowed without deciding
     sql(clean_app, "UPDATE annotation SET token_decision = 'PUBLIC'")
-    assert _post(annotator, "next", {})[0] == 200
+    assert api_post(annotator, "next", {})[0] == 200
 
 
 def test_admin_opens_any_document_and_widens(clean_app, annotator):
     doc = add_document(clean_app, plain_sentences(0, 30), [])
     admin = _client(clean_app, "admin@example.org", "ADMIN")
     assert admin.get(f"/annotate/document/{doc}?start=70&size=20").status_code == 200
-    status, data = _post(admin, "open", {"document_id": doc, "start": 70, "size": 20})
+    status, data = api_post(admin, "open", {"document_id": doc, "start": 70, "size": 20})
     assert status == 200, data
     assert data["window"]["first_token"] == 70 and data["window"]["end_token"] == 84
-    status, data = _post(admin, "open", {"document_id": doc, "start": 73, "size": 40})
+    status, data = api_post(admin, "open", {"document_id": doc, "start": 73, "size": 40})
     assert (data["window"]["first_token"], data["window"]["end_token"]) == (70, 105)
-    assert _post(admin, "open", {"document_id": 10**9, "start": 0})[0] == 404
+    assert api_post(admin, "open", {"document_id": 10**9, "start": 0})[0] == 404
     assert annotator.get(f"/annotate/document/{doc}").status_code == 403
-    assert _post(annotator, "open", {"document_id": doc, "start": 0})[0] == 403
+    assert api_post(annotator, "open", {"document_id": doc, "start": 0})[0] == 403
 
 
 def test_page_has_csrf_meta_and_no_inline_code(clean_app, annotator):
@@ -347,7 +314,7 @@ def test_page_has_csrf_meta_and_no_inline_code(clean_app, annotator):
     assert 'href="/annotate/"' in annotator.get("/").get_data(as_text=True)
     # POST without the CSRF header is refused
     plain = clean_app.test_client()
-    login(plain, ANNOTATOR)
+    Auth(plain).login(ANNOTATOR)
     assert plain.post("/annotate/api/next", json={}).status_code == 400
 
 
@@ -358,8 +325,8 @@ def test_word_type_rule_reaches_other_documents_in_the_background(clean_app, ann
     sql(clean_app, "UPDATE document SET status = 'DONE' WHERE id = %s", (other,))
     karel = token_index(clean_app, other, "Karel")
     assert annotation(clean_app, other, karel, karel + 1) is None
-    _window(annotator)
-    assert _decide(annotator, doc, 0, 1, "PRIVATE", "word_type")[0] == 200
+    api_window(annotator)
+    assert api_decide(annotator, doc, 0, 1, "PRIVATE", "word_type")[0] == 200
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         found = annotation(clean_app, other, karel, karel + 1)
@@ -383,11 +350,11 @@ def test_long_documents_get_the_new_rule_at_once_others_in_the_background(clean_
     sql(clean_app, "DELETE FROM annotation WHERE first_token <> 0")
     karel2 = token_index(clean_app, doc, "Karel", 1)
     set_window_size(clean_app, ANNOTATOR, 300)
-    _window(annotator)
-    assert _decide(annotator, doc, 0, 1, "PRIVATE", "word_type")[0] == 200
+    api_window(annotator)
+    assert api_decide(annotator, doc, 0, 1, "PRIVATE", "word_type")[0] == 200
     assert annotation(clean_app, doc, karel2, karel2 + 1)["rule_level"] == -1.0
     assert calls == [(default_project(clean_app), doc)]  # the background run leaves this document out
-    assert _decide(annotator, doc, 0, 1, "PUBLIC", "word_type")[0] == 200
+    assert api_decide(annotator, doc, 0, 1, "PUBLIC", "word_type")[0] == 200
     assert annotation(clean_app, doc, karel2, karel2 + 1)["rule_level"] == 1.0
     assert calls[-1] == (default_project(clean_app), doc)
 
@@ -395,7 +362,7 @@ def test_long_documents_get_the_new_rule_at_once_others_in_the_background(clean_
 def test_detail_names_the_special_category(clean_app, annotator):
     """A SENSITIVE span (psan.tool.recognizers.sensitive) shows its topic in the detail panel."""
     doc = add_document(clean_app, "Yesterday his wife came home. " + plain_sentences(0, 3), [("his wife", "FAMILY")])
-    _window(annotator)
+    api_window(annotator)
     first = token_index(clean_app, doc, "his")
     ann = annotation(clean_app, doc, first, first + 2)
     detail = annotator.get(f"/annotate/api/annotation/{ann['id']}").get_json()
@@ -409,20 +376,20 @@ def test_accept_decides_the_window_as_suggested(clean_app, annotator):
     text = "Jan Novák lives in Praha. " + plain_sentences(0, 2)
     doc = add_document(clean_app, text, [("Jan Novák", "P"), ("Praha", "gu")])
     set_window_size(clean_app, ANNOTATOR, 300)
-    status, data = _window(annotator)
+    status, data = api_window(annotator)
     assert status == 200, data
     praha = token_index(clean_app, doc, "Praha")
     suggestions = {(a["first_token"], a["end_token"]): a.get("suggestion") for a in data["annotations"]}
     assert suggestions == {(0, 2): "PRIVATE", (praha, praha + 1): "PUBLIC"}  # by category: nothing decided yet
-    assert _post(annotator, "accept", {"document_id": doc + 1})[0] == 403
-    assert _post(annotator, "accept", {"document_id": "x"})[0] == 400
-    status, data = _post(annotator, "accept", {"document_id": doc})
+    assert api_post(annotator, "accept", {"document_id": doc + 1})[0] == 403
+    assert api_post(annotator, "accept", {"document_id": "x"})[0] == 400
+    status, data = api_post(annotator, "accept", {"document_id": doc})
     assert status == 200, data
     assert annotation(clean_app, doc, 0, 2)["token_decision"] == "PRIVATE"
     assert annotation(clean_app, doc, praha, praha + 1)["token_decision"] == "PUBLIC"
     assert data["document"]["status"] == "DONE"
     assert sql(clean_app, "SELECT count(*) AS n FROM decision_log WHERE document_id = %s", (doc,)) == [{"n": 2}]
-    assert _post(annotator, "accept", {"document_id": doc})[0] == 409  # nothing left
+    assert api_post(annotator, "accept", {"document_id": doc})[0] == 409  # nothing left
 
 
 def test_an_entity_type_decided_clearly_decides_alone(clean_app, annotator):
@@ -430,10 +397,10 @@ def test_an_entity_type_decided_clearly_decides_alone(clean_app, annotator):
     text = " ".join(f"{n} came." for n in names)
     doc = add_document(clean_app, text, [(n, "P") for n in names])
     set_window_size(clean_app, ANNOTATOR, 300)
-    _window(annotator)
+    api_window(annotator)
     for n in names[:10]:
         i = token_index(clean_app, doc, n)
-        assert _decide(annotator, doc, i, i + 1, "PRIVATE")[0] == 200
+        assert api_decide(annotator, doc, i, i + 1, "PRIVATE")[0] == 200
     assert sql(clean_app, "SELECT confidence FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'"
                ) == [{"confidence": -1.0}]  # ten private decisions on P: P is private from now on
     last = token_index(clean_app, doc, names[10])

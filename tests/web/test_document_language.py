@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import csrf_token
-from tests.web.annotate_fixtures import add_document, meta_csrf
-from tests.web.helpers import new_project, page_token, sql
-from tests.web.people_fixtures import CS as CS_PERSON
-from tests.web.people_fixtures import CS_MENTIONS, expected_czech, mention_spans, token_span
-from tests.web.test_preprocess import _wait
+from tests.documents import add_document, wait_for_documents
+from tests.helpers import csrf_token, meta_csrf, new_project, sql
+from tests.people import CS as CS_PERSON
+from tests.people import CS_MENTIONS, expected_czech, mention_spans, token_span
 
 CS = "Pan Jan Novák bydlí v Brně a pracuje jako učitel na základní škole v Králově Poli."
 SV = "Herr Johan Andersson bor i Göteborg och arbetar som lärare på en grundskola i staden."
@@ -35,7 +33,7 @@ def test_upload_detects_each_documents_language(admin_client, clean_app):
 def test_language_is_editable_and_validated(admin_client, user_client, clean_app):
     pid = new_project(clean_app, "Edit")
     doc = add_document(clean_app, CS, [("Jan Novák", "PERSON")], project_id=pid, name="d.txt", language="en")
-    token = page_token(admin_client, f"/documents/?project={pid}")
+    token = csrf_token(admin_client, f"/documents/?project={pid}")
     assert admin_client.post(f"/documents/{doc}/language", data={"csrf_token": token, "language": "xx"}
                              ).status_code == 400
     assert admin_client.post("/documents/999999/language", data={"csrf_token": token, "language": "cs"}
@@ -50,13 +48,12 @@ def test_language_is_editable_and_validated(admin_client, user_client, clean_app
 
 def test_surrogates_follow_the_documents_language(admin_client, clean_app):
     """A Czech document in an English project gets Czech (female -ová) surrogates, an English one English."""
-    from tests.web.helpers import sql as run
     pid = new_project(clean_app, "Surrogates")  # English project
     cs = add_document(clean_app, "Smlouvu podepsala paní Jana Nováková včera.\n", [("Jana Nováková", "PERSON")],
                       project_id=pid, name="cs.txt", language="cs")
     en = add_document(clean_app, "The contract was signed by Mary Brown yesterday.\n", [("Mary Brown", "PERSON")],
                       project_id=pid, name="en.txt", language="en")
-    run(clean_app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
+    sql(clean_app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
     out_cs = admin_client.get(f"/documents/{cs}/download/pseudonymize").get_data(as_text=True)
     out_en = admin_client.get(f"/documents/{en}/download/pseudonymize").get_data(as_text=True)
     surname_cs = out_cs.split("paní ", 1)[1].split(" včera", 1)[0].split()[-1]
@@ -69,11 +66,11 @@ def test_detected_czech_document_in_an_english_project_gets_czech_inflected_surr
                                                                                      celery_worker):
     """Upload without a language into an English project: detected as Czech, recognized by the worker; the
     person's mentions (marked private through the annotation API) become one male Czech surrogate in
-    each mention's case (nominative, genitive, instrumental, dative; tests/web/people_fixtures.py)."""
+    each mention's case (nominative, genitive, instrumental, dative; tests/people.py)."""
     pid = new_project(clean_app, "English")
     assert sql(clean_app, "SELECT language FROM project WHERE id = %s", (pid,))[0]["language"] == "en"
     assert _upload(admin_client, pid, CS_PERSON, "novak.txt").status_code == 302
-    rows = _wait(clean_app)
+    rows = wait_for_documents(clean_app)
     assert [r["status"] for r in rows] == ["PRE_ANNOTATED"], rows
     doc = rows[0]["id"]
     assert sql(clean_app, "SELECT language FROM document WHERE id = %s", (doc,))[0]["language"] == "cs"

@@ -7,8 +7,7 @@ import zipfile
 import pytest
 
 from psan.documents.upload import Limits, UploadError, decode, read_upload, read_zip
-from tests.conftest import csrf_token
-from tests.web.helpers import sql
+from tests.helpers import csrf_token, sql
 
 LIMITS = Limits(max_chars=10_000, max_members=8, max_uncompressed=100_000)
 

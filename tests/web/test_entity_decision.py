@@ -4,19 +4,11 @@ from __future__ import annotations
 import pytest
 
 from psan import db
-from psan.store import entities as store_entities
 from psan.store.annotate import reannotate_document_now
 from psan.store.documents import load_document
-from tests.conftest import login, make_account
-from tests.web.annotate_fixtures import (
-    add_document,
-    annotation,
-    default_project,
-    join_project,
-    meta_csrf,
-    sql,
-    token_index,
-)
+from tests.documents import add_document, annotation, group_entities, token_index
+from tests.helpers import sql
+from tests.web.helpers import annotator_client
 
 ANNOTATOR = "entity-decider@example.org"
 OUTSIDER = "entity-outsider@example.org"
@@ -25,30 +17,18 @@ TEXT_B = "The court heard Harper again. Jonathan Harper appealed."
 PEOPLE = [("Jonathan Harper", "PERSON"), ("Harper", "PERSON"), ("Anna Berg", "PERSON")]
 
 
-def _group(app, document_id: int) -> None:
-    with app.app_context(), db.transaction() as conn:
-        store_entities.update_document_entities(conn, document_id, load_document(conn, document_id))
-
-
 @pytest.fixture()
 def documents(clean_app):
     sql(clean_app, "DELETE FROM entity")
     a = add_document(clean_app, TEXT_A, PEOPLE, name="a.txt")
     b = add_document(clean_app, TEXT_B, PEOPLE, name="b.txt")
-    _group(clean_app, a)
-    _group(clean_app, b)
+    group_entities(clean_app, a)
+    group_entities(clean_app, b)
     return a, b
 
 
 def _client(app, email: str, member: bool = True):
-    make_account(app, email, "USER")
-    if member:
-        join_project(app, default_project(app), email)
-    sql(app, "UPDATE account SET window_size = 400 WHERE email = %s", (email,))
-    client = app.test_client()
-    assert login(client, email).status_code == 302
-    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
-    return client
+    return annotator_client(app, email, window_size=400, member=member)
 
 
 def _window_document(client) -> int:

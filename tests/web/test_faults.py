@@ -17,7 +17,7 @@ import pytest
 import requests
 
 from psan.celery.queue import enqueue, time_limits
-from tests.conftest import PASSWORD, make_account
+from tests.documents import add_document, plain_sentences, token_index
 from tests.faults import (
     WORKER_OPTIONS,
     private_postgres,
@@ -30,7 +30,8 @@ from tests.faults import (
     wait_worker_ready,
     web_login,
 )
-from tests.web.annotate_fixtures import add_document, default_project, plain_sentences, sql, token_index
+from tests.helpers import PASSWORD, csrf_token, default_project, make_account, sql
+from tests.services import REPO
 
 pytestmark = pytest.mark.worker
 
@@ -218,7 +219,6 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
 
 def test_finding_04_repeatedly_abandoned_document_fails_with_retry(clean_app, admin_client, monkeypatch):
     from psan.celery.sweeper import sweep_once
-    from tests.conftest import csrf_token
     app = clean_app
     project = _regex_project(app)
     document = _new_document(app, project, "cursed.txt", "Mail jan@example.org today.")
@@ -365,7 +365,6 @@ def private_pg_web(redis_url):
     import subprocess
     import sys
 
-    from tests.conftest import REPO
     with private_postgres() as server:
         env = service_env(server.url, redis_url, _queue("pg"), PSAN_SWEEP_INTERVAL_SECONDS="0")
         subprocess.run([sys.executable, "-m", "flask", "--app", "psan", "create-admin", "--email",  # noqa: S603

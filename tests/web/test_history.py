@@ -9,17 +9,9 @@ from datetime import UTC, datetime
 import pytest
 
 from psan.documents.history import COLUMNS
-from tests.conftest import csrf_token, login, make_account
-from tests.web.annotate_fixtures import (
-    add_document,
-    default_project,
-    join_project,
-    meta_csrf,
-    plain_sentences,
-    set_window_size,
-    sql,
-    token_index,
-)
+from tests.documents import add_document, plain_sentences, token_index
+from tests.helpers import csrf_token, default_project, sql
+from tests.web.helpers import annotator_client
 
 ANNOTATOR = "annotator@example.org"
 LABEL = "=SUM(A1)"  # a formula: must come out of the CSV as text
@@ -28,13 +20,7 @@ LABEL = "=SUM(A1)"  # a formula: must come out of the CSV as text
 @pytest.fixture()
 def annotator(clean_app):
     # a name starting with "@" (spreadsheet formula prefix) to check the CSV escaping of author cells
-    make_account(clean_app, ANNOTATOR, "USER", name="@anna")
-    join_project(clean_app, default_project(clean_app), ANNOTATOR)
-    set_window_size(clean_app, ANNOTATOR, 60)
-    client = clean_app.test_client()
-    assert login(client, ANNOTATOR).status_code == 302
-    client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
-    return client
+    return annotator_client(clean_app, ANNOTATOR, window_size=60, name="@anna")
 
 
 def _api(client, path: str, payload: dict) -> dict:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import io
 import re
 
-from tests.conftest import csrf_token
-from tests.web.helpers import account_id, add_label, add_rule, default_project, new_project, reannotations_fixture, sql  # noqa: F401
+from tests.helpers import account_id, csrf_token, default_project, new_project, sql
+from tests.web.helpers import add_label, add_rule
 
 XSS = "<img src=x onerror=alert(1)>"
 

@@ -5,7 +5,6 @@ term "Projekt Kestrel" is found by nothing but the model.
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -18,36 +17,14 @@ from psan.celery.model_tasks import model_key
 from psan.store import documents as store_documents
 from psan.store import project_model as store_model
 from psan.store.decisions import Scope, Span, decide
-from tests.conftest import REPO, make_account
-from tests.web.annotate_fixtures import account_id, add_document, meta_csrf, token_index
-from tests.web.helpers import new_project, page_token, sql
+from tests.documents import add_document, token_index
+from tests.helpers import Auth, account_id, csrf_token, default_project, logged_in_client, make_account, meta_csrf, sql
+from tests.model_training import TERM, TRAINING, decide_term_private, model_project, train_in_process
+from tests.services import REPO
 
 pytestmark = pytest.mark.worker
 
-PIPELINE = {"tokenizer": "regex", "ner": []}
-TERM = ("Projekt", "Kestrel")
-TRAINING = [
-    "The committee discussed Projekt Kestrel on Monday. The budget was approved by the board.",
-    "Funding for Projekt Kestrel was delayed. The report mentions the London office and the new budget.",
-    "Our team reviewed the contract. Projekt Kestrel remains confidential until March.",
-    "Minutes of the meeting: the chair opened the session. Projekt Kestrel staff joined later.",
-    "The Board approved the annual plan. Work on Projekt Kestrel continues in Brno.",
-    "Nobody outside the group may read about Projekt Kestrel. The Director signed the memo on Friday.",
-]
 UNSEEN = "The auditors asked about Projekt Kestrel again on Tuesday. Nothing else changed in the Paris office."
-
-
-def _project(app, name: str = "Model project") -> int:
-    pid = new_project(app, name)
-    sql(app, "UPDATE project SET pipeline = %s WHERE id = %s", (json.dumps(PIPELINE), pid))
-    return pid
-
-
-def _decide_term_private(app, pid: int, document_id: int, email: str) -> None:
-    first = token_index(app, document_id, TERM[0])
-    with app.app_context(), db.transaction() as conn:
-        decide(conn, Span(pid, document_id, first, first + len(TERM)), Scope.TOKEN, "PRIVATE",
-               account_id(app, email), list(TERM))
 
 
 def _preprocess_new(app, pid: int, text: str, name: str) -> int:
@@ -80,25 +57,12 @@ def _wait_for(predicate, timeout: float = 120.0, what: str = "condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def _train_in_process(app, pid: int) -> int:
-    """A real signed model of the project, trained and stored without the worker."""
-    from psan.tool.classifier import TokenClassifier, examples_from_decisions
-    docs = []
-    for text in TRAINING:
-        start = text.index(" ".join(TERM))
-        docs.append(examples_from_decisions(text, [(start, start + len(" ".join(TERM)))], undecided="negative"))
-    model = TokenClassifier.train(docs, "en")
-    with app.app_context(), db.transaction() as conn:
-        return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0},
-                                     model_key())
-
-
 def test_decisions_change_the_next_models_predictions(admin_client, clean_app, celery_worker):
     app = clean_app
-    pid = _project(app)
+    pid = model_project(app)
     documents = [add_document(app, text, (), project_id=pid, name=f"train-{n}.txt") for n, text in enumerate(TRAINING)]
     for document_id in documents:
-        _decide_term_private(app, pid, document_id, "admin@example.org")
+        decide_term_private(app, pid, document_id, "admin@example.org")
 
     # before any retrain: no model, so pre-processing adds no MODEL entity (lookup rules may flag the words)
     before = _preprocess_new(app, pid, UNSEEN, "unseen-before.txt")
@@ -108,7 +72,7 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
 
     # the admin retrains through the page; the real worker trains, stores and refreshes predictions
     response = admin_client.post(f"/projects/{pid}/model/retrain",
-                                 data={"csrf_token": page_token(admin_client, f"/projects/{pid}/model")})
+                                 data={"csrf_token": csrf_token(admin_client, f"/projects/{pid}/model")})
     assert response.status_code == 302
     rows = _wait_for(lambda: sql(app, "SELECT id, meta FROM project_model WHERE project_id = %s", (pid,)),
                      what="the trained model")
@@ -139,15 +103,12 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
 
 def test_only_admins_retrain(clean_app, admin_client):
     app = clean_app
-    pid = _project(app)
-    make_account(app, "annotator@example.org", "USER")
-    annotator = app.test_client()
-    from tests.conftest import login
-    assert login(annotator, "annotator@example.org").status_code == 302
+    pid = model_project(app)
+    annotator = logged_in_client(app, "annotator@example.org", "USER")
     token = meta_csrf(annotator)
     assert annotator.post(f"/projects/{pid}/model/retrain", data={"csrf_token": token}).status_code == 403
     assert annotator.get(f"/projects/{pid}/model").status_code == 403
-    admin_token = page_token(admin_client, f"/projects/{pid}/model")
+    admin_token = csrf_token(admin_client, f"/projects/{pid}/model")
     assert admin_client.post("/projects/987654321/model/retrain", data={"csrf_token": admin_token}).status_code == 404
     assert admin_client.get("/projects/987654321/model").status_code == 404
     assert sql(app, "SELECT count(*) AS n FROM project_model")[0]["n"] == 0
@@ -157,8 +118,8 @@ def test_only_admins_retrain(clean_app, admin_client):
 
 def test_tampered_model_is_refused(admin_client, clean_app, celery_worker, caplog):
     app = clean_app
-    pid = _project(app, "Tampered")
-    model_id = _train_in_process(app, pid)
+    pid = model_project(app, "Tampered")
+    model_id = train_in_process(app, pid)
     with app.app_context(), db.transaction() as conn:
         assert store_model.load_model(conn, pid, model_key()) is not None  # the untouched row loads
     # flip one byte of the payload (its end: inside the compressed arrays)
@@ -182,57 +143,15 @@ def test_tampered_model_is_refused(admin_client, clean_app, celery_worker, caplo
     assert response.status_code == 200 and 'id="model-refused"' in response.get_data(as_text=True)
 
 
-def test_model_signed_with_another_key_is_refused(clean_app):
-    app = clean_app
-    pid = _project(app, "Foreign key")
-    from psan.tool.classifier import TokenClassifier
-    model = TokenClassifier.train([(TRAINING[0], [(24, 39)])], "en")
-    for data in (model.to_bytes(), model.to_bytes(b"another key")):
-        sql(app, "INSERT INTO project_model (project_id, model) VALUES (%s, %s) RETURNING id", (pid, data))
-        with app.app_context(), db.transaction() as conn:
-            assert store_model.load_model(conn, pid, model_key()) is None
-
-
-def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
-    app = clean_app
-    pid = _project(app, "Auto")
-    make_account(app, "admin@example.org", "ADMIN")
-    documents = [add_document(app, text, (), project_id=pid, name=f"d{n}.txt") for n, text in enumerate(TRAINING[:3])]
-    queued: list[int] = []
-    monkeypatch.setattr(scheduling, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
-                        or True)
-    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 3)
-    for n, document_id in enumerate(documents):
-        _decide_term_private(app, pid, document_id, "admin@example.org")
-        with app.app_context(), db.transaction() as conn:
-            scheduling.maybe_schedule_retrain(conn, pid)
-        assert queued == ([pid] if n == 2 else [])
-    # a model that saw these decisions resets the count; 0 turns automatic retraining off
-    _train_in_process(app, pid)
-    sql(app, "UPDATE project_model SET meta = jsonb_set(meta, '{decision_log_id}', to_jsonb((SELECT max(id) "
-             "FROM decision_log))) WHERE project_id = %s RETURNING id", (pid,))
-    queued.clear()
-    with app.app_context(), db.transaction() as conn:
-        assert scheduling.maybe_schedule_retrain(conn, pid) is False
-    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 0)
-    with app.app_context(), db.transaction() as conn:
-        assert scheduling.maybe_schedule_retrain(conn, pid) is False
-    assert queued == []
-
-
 def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
     """Through the real decision API: the detail shows "model, p" data and the retrain hook fires."""
-    from tests.conftest import login
-    from tests.web.annotate_fixtures import default_project
     app = clean_app
     pid = default_project(app)
     sql(app, "DELETE FROM project_model WHERE project_id = %s RETURNING id", (pid,))
     document_id = add_document(app, UNSEEN, [(" ".join(TERM), "MODEL")], project_id=pid)
     sql(app, "UPDATE named_entity SET source = 'model', score = 0.93 WHERE document_id = %s RETURNING id",
         (document_id,))
-    make_account(app, "admin@example.org", "ADMIN")
-    client = app.test_client()
-    assert login(client, "admin@example.org").status_code == 302
+    client = logged_in_client(app, "admin@example.org", "ADMIN")
     client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
     assert client.get("/annotate/api/window").status_code == 200
     first = token_index(app, document_id, TERM[0])
@@ -254,10 +173,9 @@ def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
 
 
 def _admin_window_client(app, document_id: int):
-    from tests.conftest import login
     _admin_id(app)
     client = app.test_client()
-    assert login(client, "admin@example.org").status_code == 302
+    assert Auth(client).login("admin@example.org").status_code == 302
     client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
     response = client.post("/annotate/api/open", json={"document_id": document_id, "start": 0, "size": 5000})
     assert response.status_code == 200, response.get_json()
@@ -273,7 +191,7 @@ def test_first_model_after_twenty_decisions(clean_app, celery_worker, monkeypatc
     app = clean_app
     monkeypatch.setitem(app.config, "MODEL_FIRST_AFTER_DECISIONS", 20)
     monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 100)
-    pid = _project(app, "First model")
+    pid = model_project(app, "First model")
     document_id = add_document(app, _decisions_text(10), (), project_id=pid)
     sql(app, "UPDATE document SET status = 'PRE_ANNOTATED' WHERE id = %s RETURNING id", (document_id,))
     client = _admin_window_client(app, document_id)
@@ -298,10 +216,10 @@ def test_annotation_goes_on_while_a_retrain_runs(clean_app, monkeypatch):
     from psan.celery.model_tasks import retrain_model
     from psan.tool.classifier import TokenClassifier
     app = clean_app
-    pid = _project(app, "Busy model")
+    pid = model_project(app, "Busy model")
     document_id = add_document(app, _decisions_text(6), (), project_id=pid)
     sql(app, "UPDATE document SET status = 'PRE_ANNOTATED' WHERE id = %s RETURNING id", (document_id,))
-    previous = _train_in_process(app, pid)  # the model serving meanwhile
+    previous = train_in_process(app, pid)  # the model serving meanwhile
     admin = _admin_id(app)
     for n in range(4):
         first = 9 * n

@@ -8,8 +8,9 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from tests.conftest import PASSWORD, app_config, csrf_token, login, make_account
-from tests.web.annotate_fixtures import add_document, default_project, join_project, sql
+from tests.documents import add_document
+from tests.helpers import PASSWORD, Auth, csrf_token, default_project, join_project, make_account, sql
+from tests.services import app_config
 
 PO = "psan/translations/cs/LC_MESSAGES/messages.po"
 
@@ -56,7 +57,7 @@ def czech_app(_czech_app):
 def _czech_client(app, email: str):
     client = app.test_client()
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "cs"
-    assert login(client, email).status_code == 302
+    assert Auth(client).login(email).status_code == 302
     return client
 
 
@@ -107,7 +108,7 @@ def test_annotation_window_carries_the_status_word(clean_app):
     join_project(clean_app, default_project(clean_app), "annotator@example.org")
     add_document(clean_app, "Jan Novák lives in Praha. Nothing else happens here.", [("Jan Novák", "PERSON")])
     client = clean_app.test_client()
-    login(client, "annotator@example.org")
+    Auth(client).login("annotator@example.org")
     data = client.get("/annotate/api/window").get_json()
     assert data["document"]["status"] == "PRE_ANNOTATED"
     assert data["document"]["status_name"] == "To annotate"
@@ -158,7 +159,7 @@ def test_annotator_in_no_project_is_told_whom_to_ask(clean_app):
     make_account(clean_app, "boss@example.org", "ADMIN", name="Boss")
     make_account(clean_app, "lonely@example.org")
     client = clean_app.test_client()
-    login(client, "lonely@example.org")
+    Auth(client).login("lonely@example.org")
     data = client.get("/annotate/api/window").get_json()
     assert data["window"] is None
     assert "not in any project" in data["message"] and "Boss <boss@example.org>" in data["message"]

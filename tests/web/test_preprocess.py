@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import io
-import time
 import zipfile
 
 import pytest
 
 from psan import db
 from psan.store.annotate import reannotate_document_now
-from tests.conftest import csrf_token
-from tests.web.helpers import sql
+from tests.documents import wait_for_documents
+from tests.helpers import csrf_token, sql
 
 pytestmark = pytest.mark.worker
 
@@ -24,16 +23,6 @@ def _upload(client, project_id, **data):
     token = csrf_token(client, "/documents/upload")
     return client.post("/documents/upload", data={"csrf_token": token, "project": str(project_id), "language": "",
                                                   **data}, content_type="multipart/form-data")
-
-
-def _wait(app, statuses=("PRE_ANNOTATED", "DONE", "FAILED"), timeout=120.0) -> list[dict]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        rows = sql(app, "SELECT id, name, status::text AS status, error FROM document ORDER BY id")
-        if rows and all(r["status"] in statuses for r in rows):
-            return rows
-        time.sleep(0.3)
-    raise AssertionError(f"documents not finished: {rows}")
 
 
 def _reannotate(app, document_id):
@@ -50,7 +39,7 @@ def test_full_workflow(admin_client, clean_app, celery_worker):
     response = _upload(admin_client, pid, text=TEXT_A, name="doc A", files=[(zbuf.getvalue() and io.BytesIO(
         zbuf.getvalue()), "docs.zip")])
     assert response.status_code == 302, response.get_data(as_text=True)
-    rows = _wait(app)
+    rows = wait_for_documents(app)
     assert [r["status"] for r in rows] == ["PRE_ANNOTATED", "PRE_ANNOTATED"], rows
     a, b = rows[0]["id"], rows[1]["id"]
 
@@ -124,30 +113,12 @@ def test_failed_document_shows_error_and_retries(admin_client, clean_app, celery
     pid = sql(app, "INSERT INTO project (name, pipeline) VALUES ('broken', '{\"ner\": [\"nosuchkind\"]}') "
                    "RETURNING id")[0]["id"]
     assert _upload(admin_client, pid, text="Jane Doe lives here.").status_code == 302
-    rows = _wait(app)
+    rows = wait_for_documents(app)
     assert rows[0]["status"] == "FAILED" and "nosuchkind" in rows[0]["error"]
     page = admin_client.get(f"/documents/?project={pid}").get_data(as_text=True)
     assert "nosuchkind" in page and "Retry" in page
     sql(app, "UPDATE project SET pipeline = '{\"tokenizer\": \"regex\", \"ner\": []}' WHERE id = %s", (pid,))
     token = csrf_token(admin_client, f"/documents/?project={pid}")
     assert admin_client.post(f"/documents/{rows[0]['id']}/retry", data={"csrf_token": token}).status_code == 302
-    rows = _wait(app)
+    rows = wait_for_documents(app)
     assert rows[0]["status"] in ("PRE_ANNOTATED", "DONE") and rows[0]["error"] is None
-
-
-def test_debounced_project_reannotation(clean_app, celery_worker):
-    app = clean_app
-    from psan.celery.scheduling import debounce_key, schedule_project_reannotation
-    from psan.celery.scheduling import redis_client as _redis
-    pid = sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
-    with app.app_context():
-        _redis().delete(debounce_key(pid))
-        for _ in range(5):
-            schedule_project_reannotation(pid, exclude_document_id=7, delay=1)
-        assert _redis().get(debounce_key(pid)) == b"7"
-        schedule_project_reannotation(pid, exclude_document_id=8, delay=1)
-        assert _redis().get(debounce_key(pid)) == b""  # the pending run now covers every document
-        deadline = time.monotonic() + 30
-        while _redis().exists(debounce_key(pid)) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not _redis().exists(debounce_key(pid))

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import csrf_token, make_account
-from tests.web.helpers import sql
+from tests.helpers import csrf_token, make_account, sql
 
 
 def _form(client, path, **data):

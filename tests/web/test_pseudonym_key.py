@@ -1,6 +1,6 @@
 """Pseudonymized downloads, the pseudonymization key export and de-pseudonymization (issue 5, items 4–5).
 
-Documents are inserted directly (tests/web/annotate_fixtures.py); their PERSON spans are made
+Documents are inserted directly (tests/documents.py); their PERSON spans are made
 private by setting the NE_TYPE rule's confidence to -1, and labelled by person decisions.
 """
 from __future__ import annotations
@@ -15,23 +15,10 @@ import zipfile
 import pytest
 
 from psan.tool.keyfile import parse_key, restore_output
-from tests.conftest import csrf_token
-from tests.web.annotate_fixtures import add_document, sql, token_index
-from tests.web.helpers import add_label, new_project
-
-TEXT_A = "John Smith met Mary Brown in town.\r\nŽluťoučký kůň: call John Smith today, Peter Novak.\n"
-TEXT_B = "Yesterday John Smith wrote to Peter Novak and Mary Brown.  Tabs\there.\n"
-ORIGINAL_WORDS = ("John", "Smith", "Mary", "Brown", "Peter", "Novak")
-
-
-def _label_span(app, document_id: int, first_word: str, label_id: int, occurrence: int = 0) -> None:
-    """A person decision: the two-word name starting at ``first_word`` is private with ``label_id``."""
-    first = token_index(app, document_id, first_word, occurrence)
-    sql(app, "UPDATE annotation SET token_decision = 'PRIVATE', token_label_id = %s "
-             "WHERE document_id = %s AND first_token = %s AND end_token = %s",
-        (label_id, document_id, first, first + 2))
-    assert sql(app, "SELECT 1 FROM annotation WHERE document_id = %s AND first_token = %s AND token_label_id = %s",
-               (document_id, first, label_id)), (first_word, occurrence)
+from tests.documents import add_document, label_span
+from tests.helpers import csrf_token, new_project, sql
+from tests.people import SMITH_TEXT_A, SMITH_TEXT_B, SMITH_WORDS
+from tests.web.helpers import add_label
 
 
 @pytest.fixture()
@@ -41,18 +28,18 @@ def project(clean_app):
     app = clean_app
     pid = new_project(app, "Key project")
     people = [("John Smith", "PERSON"), ("Mary Brown", "PERSON"), ("Peter Novak", "PERSON")]
-    a = add_document(app, TEXT_A, people, project_id=pid, name="a.txt")
-    b = add_document(app, TEXT_B, people, project_id=pid, name="b.txt")
+    a = add_document(app, SMITH_TEXT_A, people, project_id=pid, name="a.txt")
+    b = add_document(app, SMITH_TEXT_B, people, project_id=pid, name="b.txt")
     sql(app, "UPDATE rule SET confidence = -1 WHERE project_id = %s AND type = 'NE_TYPE'", (pid,))
     client_label = add_label(app, pid, "john", "PERSON")
     mary_label = add_label(app, pid, "mary", "PERSON", replacement="the client")
     for doc, johns in ((a, 2), (b, 1)):
         for n in range(johns):
-            _label_span(app, doc, "John", client_label, n)
-        _label_span(app, doc, "Mary", mary_label)
+            label_span(app, doc, "John", client_label, n)
+        label_span(app, doc, "Mary", mary_label)
     new = sql(app, "INSERT INTO document (project_id, name, language, status, text) VALUES (%s, 'new.txt', 'en', "
                    "'NEW', 'John Smith waits.') RETURNING id", (pid,))[0]["id"]
-    return {"pid": pid, "a": a, "b": b, "new": new, "texts": {a: TEXT_A, b: TEXT_B}}
+    return {"pid": pid, "a": a, "b": b, "new": new, "texts": {a: SMITH_TEXT_A, b: SMITH_TEXT_B}}
 
 
 def _zip_members(client, pid: int, kind: str) -> dict[str, str]:
@@ -83,7 +70,7 @@ def test_pseudonymized_downloads_are_consistent_and_leak_nothing(admin_client, p
     a, b, pid = project["a"], project["b"], project["pid"]
     single = {d: admin_client.get(f"/documents/{d}/download/pseudonymize").get_data(as_text=True) for d in (a, b)}
     for text in single.values():
-        for word in ORIGINAL_WORDS:
+        for word in SMITH_WORDS:
             assert word not in text, (word, text)
     assert "the client" in single[a] and "the client" in single[b]  # the admin's label replacement wins
     assert "Žluťoučký kůň: call " in single[a] and "\r\n" in single[a] and "\there.\n" in single[b]

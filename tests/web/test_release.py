@@ -12,9 +12,8 @@ import zipfile
 
 import pytest
 
-from tests.conftest import csrf_token
-from tests.web.helpers import new_project, page_token, sql
-from tests.web.test_preprocess import _wait
+from tests.documents import wait_for_documents
+from tests.helpers import csrf_token, new_project, sql
 
 pytestmark = pytest.mark.worker
 
@@ -47,7 +46,7 @@ def _zip(client, pid: int, kind: str) -> dict[str, str]:
 
 
 def _set_policy(client, pid: int, policy: str):
-    token = page_token(client, f"/documents/?project={pid}")
+    token = csrf_token(client, f"/documents/?project={pid}")
     return client.post(f"/documents/project/{pid}/undecided", data={"csrf_token": token, "policy": policy})
 
 
@@ -58,7 +57,7 @@ def released(admin_client, clean_app, celery_worker):
     sql(app, "UPDATE project SET language = 'cs' WHERE id = %s", (pid,))
     _upload(admin_client, pid, CS_TEXT, "cs.txt", "cs")
     _upload(admin_client, pid, EN_TEXT, "en.txt", "en")
-    rows = _wait(app)
+    rows = wait_for_documents(app)
     assert [r["status"] for r in rows] == ["PRE_ANNOTATED", "PRE_ANNOTATED"], rows
     assert not sql(app, "SELECT 1 FROM annotation WHERE token_decision IS NOT NULL")  # nobody decided anything
     return {"pid": pid, "cs": rows[0]["id"], "en": rows[1]["id"]}

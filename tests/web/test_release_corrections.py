@@ -1,6 +1,6 @@
 """Corrections reach the output (issue 10, item 4): shrunk spans, hand-marked categories, postcodes.
 
-Documents are inserted directly with their recognizer entities (tests/web/annotate_fixtures.py);
+Documents are inserted directly with their recognizer entities (tests/documents.py);
 decisions go through the real store code (:mod:`psan.store.decisions`); output through the real
 download routes, with the default fail-closed policy.
 """
@@ -9,12 +9,10 @@ from __future__ import annotations
 import re
 
 from psan import db
-from psan.store.corrections import apply_corrections, fill_region_type
 from psan.store.decisions import Scope, Span, assign_label, decide
-from psan.tool.document import Category, Decision, Document, Entity, Token
-from psan.tool.voting import Annotation, PrivateRegion, Thresholds
-from tests.web.annotate_fixtures import add_document, token_index
-from tests.web.helpers import account_id, add_label, new_project
+from tests.documents import add_document, token_index
+from tests.helpers import account_id, new_project
+from tests.web.helpers import add_label, annotator_client, api_decide, api_window
 
 
 def _decide(app, pid, doc, first, end, words, label=None, decision="PRIVATE"):
@@ -73,57 +71,17 @@ def test_postcode_stays_a_postcode_whatever_its_label(admin_client, clean_app):
     assert re.search(r"PSČ \d{3} ?\d{2} ", out), out  # a postcode, not a place name
 
 
-def _doc(n_tokens: int, entities: list[Entity]) -> Document:
-    tokens = [Token(i, 2 * i, 2 * i + 1) for i in range(n_tokens)]
-    return Document("x " * n_tokens, tokens, [], entities, "en")
-
-
-def test_apply_corrections_rules():
-    thresholds = Thresholds(1.0, -1.0)
-    doc = _doc(10, [Entity(2, 5, "PERSON", Category.PERSON)])
-    recognizer = Annotation(2, 5, rule_ids=(1,), rule_level=0.0, category=Category.PERSON, types=("PERSON",))
-    shrink = Annotation(2, 4, token_decision=Decision.PRIVATE)
-    kept = apply_corrections(doc, [recognizer, shrink], thresholds)
-    assert kept == [shrink] and shrink.category is Category.PERSON  # category from the recognizer
-    # a PUBLIC decision on a part of an undecided span does not open the rest (fail closed)
-    part = Annotation(4, 5, token_decision=Decision.PUBLIC)
-    assert apply_corrections(doc, [recognizer, part], thresholds) == [recognizer, part]
-    # a PUBLIC decision containing an undecided span decides it; a rule-private nested span stays
-    outer = Annotation(1, 6, token_decision=Decision.PUBLIC)
-    private_rule = Annotation(2, 5, rule_ids=(2,), rule_level=-1.0, types=("PERSON",))
-    assert apply_corrections(doc, [recognizer, outer], thresholds) == [outer]
-    assert apply_corrections(doc, [private_rule, outer], thresholds) == [private_rule, outer]
-    # a word-type rule's span (no recognizer entity on it) is never opened by a person's sub-span
-    word_rule = Annotation(2, 5, rule_ids=(3,), rule_level=-1.0)
-    assert apply_corrections(doc, [word_rule, shrink], thresholds) == [word_rule, shrink]
-    # a person's chosen category is never replaced
-    chosen = Annotation(2, 4, token_decision=Decision.PRIVATE, category=Category.OTHER)
-    apply_corrections(doc, [chosen], thresholds, person_categories={(2, 4)})
-    assert chosen.category is Category.OTHER
-
-
-def test_fill_region_type_takes_the_covering_recognizer_type():
-    doc = _doc(6, [Entity(1, 3, "POSTAL_CODE", Category.LOCATION), Entity(4, 5, "CITY", Category.LOCATION)])
-    region = PrivateRegion(2, 6, Category.LOCATION, first_token=1, end_token=3)
-    assert fill_region_type(doc, region).type == "POSTAL_CODE"
-    wide = PrivateRegion(0, 12, Category.LOCATION, first_token=0, end_token=6)
-    assert fill_region_type(doc, wide).type == ""  # no entity covers half of it
-    typed = PrivateRegion(2, 6, Category.LOCATION, type="gu", first_token=1, end_token=3)
-    assert fill_region_type(doc, typed).type == "gu"
-
-
 def test_annotator_is_asked_for_a_category_only_when_nothing_gives_one(clean_app):
-    from tests.web.test_annotate import _client, _decide, _window
     app = clean_app
     text = "The clerk met Jan Novák and Zebulon yesterday.\n"
     doc = add_document(app, text, [("Jan Novák", "PERSON")])
-    annotator = _client(app, "annotator@example.org", size=30)
-    status, _ = _window(annotator)
+    annotator = annotator_client(app, "annotator@example.org", window_size=30)
+    status, _ = api_window(annotator)
     assert status == 200
     jan, zeb = token_index(app, doc, "Jan"), token_index(app, doc, "Zebulon")
-    status, data = _decide(annotator, doc, jan, jan + 3, "PRIVATE")  # "Jan Novák and": overlaps the recognizer
+    status, data = api_decide(annotator, doc, jan, jan + 3, "PRIVATE")  # "Jan Novák and": overlaps the recognizer
     assert status == 200 and data["category_needed"] is False, data
-    status, data = _decide(annotator, doc, zeb, zeb + 1, "PRIVATE")  # nothing recognized there
+    status, data = api_decide(annotator, doc, zeb, zeb + 1, "PRIVATE")  # nothing recognized there
     assert status == 200 and data["category_needed"] is True, data
-    status, data = _decide(annotator, doc, zeb, zeb + 1, "PUBLIC")
+    status, data = api_decide(annotator, doc, zeb, zeb + 1, "PUBLIC")
     assert status == 200 and data["category_needed"] is False, data

@@ -11,8 +11,9 @@ import pytest
 from psan import db
 from psan.store.decisions import Span, assign_label
 from psan.store.qa import upper_bound
-from tests.web.annotate_fixtures import add_document, token_index
-from tests.web.helpers import account_id, add_label, new_project, page_token, sql
+from tests.documents import add_document, token_index
+from tests.helpers import account_id, csrf_token, new_project, sql
+from tests.web.helpers import add_label
 
 NAME = "Karel Dvořák"
 LABEL = "Dvořákův klíč"
@@ -37,7 +38,7 @@ def finished(clean_app, admin_client):
 
 
 def _review_all(client, app, pid: int, verdict_for) -> int:
-    token = page_token(client, f"/documents/project/{pid}/release")
+    token = csrf_token(client, f"/documents/project/{pid}/release")
     response = client.post(f"/documents/project/{pid}/qa", data={"csrf_token": token, "size": "200"})
     assert response.status_code == 302
     sample = int(re.search(r"/qa/(\d+)", response.headers["Location"]).group(1))
@@ -46,15 +47,9 @@ def _review_all(client, app, pid: int, verdict_for) -> int:
     page = client.get(f"/documents/project/{pid}/qa/{sample}")
     assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
     form = {f"v-{r['document_id']}-{r['token_id']}": verdict_for(i) for i, r in enumerate(rows)}
-    token = page_token(client, f"/documents/project/{pid}/qa/{sample}")
+    token = csrf_token(client, f"/documents/project/{pid}/qa/{sample}")
     assert client.post(f"/documents/project/{pid}/qa/{sample}", data={"csrf_token": token, **form}).status_code == 302
     return sample
-
-
-def test_clopper_pearson_upper_bound():
-    assert upper_bound(200, 0) == pytest.approx(0.01487, abs=1e-4)  # the "rule of three" region: ≈ 3/200
-    assert upper_bound(0, 0) is None and upper_bound(5, 5) == 1.0
-    assert upper_bound(200, 2) > upper_bound(200, 1) > upper_bound(200, 0)
 
 
 def _correct_entities(app, doc: int) -> None:
@@ -129,7 +124,7 @@ def test_release_pages_are_admin_only_and_check_ids(admin_client, user_client, c
     for path in (f"/documents/project/{pid}/release", f"/documents/project/{pid}/release.json"):
         assert user_client.get(path).status_code in (302, 403)
     assert admin_client.get("/documents/project/987654/release").status_code == 404
-    token = page_token(admin_client, f"/documents/project/{pid}/release")
+    token = csrf_token(admin_client, f"/documents/project/{pid}/release")
     response = admin_client.post(f"/documents/project/{pid}/qa", data={"csrf_token": token, "size": "5"})
     sample = int(re.search(r"/qa/(\d+)", response.headers["Location"]).group(1))
     assert admin_client.get(f"/documents/project/{other}/qa/{sample}").status_code == 404  # forged project

@@ -8,17 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from psan.web.csvio import escape_cell, unescape_cell
-from tests.conftest import csrf_token, make_account
-from tests.web.helpers import (  # noqa: F401
-    account_id,
-    add_label,
-    add_rule,
-    default_project,
-    new_project,
-    reannotations_fixture,
-    rules_of,
-    sql,
-)
+from tests.helpers import account_id, csrf_token, default_project, make_account, new_project, sql
+from tests.web.helpers import add_label, add_rule, rules_of
 
 CONDITION_RE = re.compile(r'<td class="rule-condition">(.*?)</td>', re.S)
 

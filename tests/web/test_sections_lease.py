@@ -24,7 +24,7 @@ from psan.celery.sweeper import sweep_once
 from psan.store.processing import Claim
 from psan.tool.pipeline import Pipeline
 from tests.faults import ARTIFACTS, REPO, WORKER_OPTIONS, service_env, stop_process, wait_for, wait_worker_ready
-from tests.web.helpers import sql
+from tests.helpers import sql
 
 pytestmark = pytest.mark.worker
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from psan.tool.pipeline import Pipeline
-from tests.web.helpers import sql
+from tests.helpers import sql
 
 pytestmark = pytest.mark.worker
 

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CELERY_QUEUE, REPO, TEST_SECRET
-from tests.web.annotate_fixtures import default_project, sql
+from tests.faults import wait_worker_ready
+from tests.helpers import default_project, sql
+from tests.services import CELERY_QUEUE, REPO, TEST_SECRET
 
 pytestmark = pytest.mark.worker
 
@@ -43,20 +44,6 @@ def _start_worker(database_url: str, redis_url: str, name: str, log_path: Path) 
         [sys.executable, "-m", "celery", "-A", "psan.celery.worker", "worker", "--pool=solo", "--concurrency=1",
          "--without-gossip", "--without-mingle", "--loglevel=INFO", "-n", name, "-Q", CELERY_QUEUE],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-
-
-def _wait_ready(app, proc: subprocess.Popen, name: str, timeout: float = 60) -> str:
-    """The worker's full node name once it answers a ping."""
-    control = app.extensions["celery"].control
-    deadline = time.monotonic() + timeout
-    prefix = name.split("@")[0] + "@"
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, "the worker exited during start-up"
-        for reply in control.ping(timeout=0.5) or []:
-            for node in reply:
-                if node.startswith(prefix):
-                    return node
-    raise AssertionError("the worker did not answer within 60 s")
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -128,7 +115,7 @@ def test_worker_killed_mid_task_leaves_no_half_written_data(clean_app, database_
                           artifacts / f"celery-kill-{os.getpid()}-1.log")
     second = None
     try:
-        _wait_ready(app, first, f"kill-{os.getpid()}-1@%h")
+        wait_worker_ready(app, first, f"kill-{os.getpid()}-1@%h")
         killed = _new_document(app, project, "killed.txt")
         with app.app_context():
             pre_process.delay(killed)
@@ -150,7 +137,7 @@ def test_worker_killed_mid_task_leaves_no_half_written_data(clean_app, database_
 
         second = _start_worker(database_url, redis_url, f"kill-{os.getpid()}-2@%h",
                                artifacts / f"celery-kill-{os.getpid()}-2.log")
-        _wait_ready(app, second, f"kill-{os.getpid()}-2@%h")
+        wait_worker_ready(app, second, f"kill-{os.getpid()}-2@%h")
         # redelivered after the visibility timeout (5 s) by the new worker's restore cycle
         assert _wait_finished(app, killed, timeout=180) == "PRE_ANNOTATED"
 

@@ -1,14 +1,17 @@
 """One person written several ways, in English and Czech (issue 10 acceptance), and how the
 pseudonymized output of each mention must look: built from the project's stored identity
 (``pseudonym_key``) and, for Czech, the grammatical case of each mention (a table, checked against
-the original with :mod:`psan.tool.surrogates.inflect_cs` and rendered with its paradigm)."""
+the original with :mod:`psan.tool.surrogates.inflect_cs` and rendered with its paradigm).
+
+Also several people partly named again in one document, for the entity grouping tests."""
 from __future__ import annotations
 
 import re
 from typing import Any
 
 from psan.tool.surrogates import inflect_cs
-from tests.web.annotate_fixtures import sql
+from tests.documents import add_document, group_entities
+from tests.helpers import sql
 
 EN = ("Jonathan Harper joined the accounting department of a mid-sized logistics company in March. "
       "Colleagues describe Harper as careful, patient and quiet. After the annual audit the board "
@@ -80,3 +83,28 @@ def expected_czech(app, project_id: int) -> tuple[str, list[str]]:
             forms.append(inflect_cs.decline(sur, "m")[slot])
         replacements[(start, end)] = " ".join(forms)
     return _replace(CS, replacements), [replacements[s] for s in sorted(replacements)]
+
+
+#: several people, partly named again ("Harper", "Mr. Harper", "Berg"), and an organisation
+GROUPING_TEXT = ("Jonathan Harper sued the company. Later Harper said that Mr. Harper had not signed. "
+                 "Anna Berg of Acme Corporation agreed with Berg on it.")
+GROUPING_ENTITIES = [("Jonathan Harper", "PERSON"), ("Mr. Harper", "PERSON"), ("Harper", "PERSON"),
+                     ("Anna Berg", "PERSON"), ("Berg", "PERSON"), ("Acme Corporation", "ORG")]
+
+
+def add_grouped_document(app) -> int:
+    """GROUPING_TEXT pre-annotated and grouped into entities, in a project without entities or identities.
+
+    Why the deletes: entities and identities belong to the project, which survives the per-test reset.
+    """
+    sql(app, "DELETE FROM entity")
+    sql(app, "DELETE FROM pseudonym_key")
+    doc = add_document(app, GROUPING_TEXT, GROUPING_ENTITIES)
+    assert group_entities(app, doc) > 0
+    return doc
+
+
+#: two documents naming the same people (pseudonym key and CSV export tests); the names' words
+SMITH_TEXT_A = "John Smith met Mary Brown in town.\r\nŽluťoučký kůň: call John Smith today, Peter Novak.\n"
+SMITH_TEXT_B = "Yesterday John Smith wrote to Peter Novak and Mary Brown.  Tabs\there.\n"
+SMITH_WORDS = ("John", "Smith", "Mary", "Brown", "Peter", "Novak")

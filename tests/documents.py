@@ -1,45 +1,25 @@
-"""Documents for the annotation tests, inserted directly (no NER models, no Celery).
+"""Documents for the tests, inserted directly (no NER models, no Celery), and waiting for the worker's.
 
 A document is tokenized with :func:`psan.tool.tokenize.tokenize`, given named entities for the
 phrases the test names, NE_TYPE rules with confidence 0 (so those spans are suspicious) and then
-annotated by the real :func:`psan.store.annotate.reannotate_document_now` when it exists (else by
-a small stand-in that writes the same rows).
+annotated by the real :func:`psan.store.annotate.reannotate_document_now`; its mentions can be
+grouped into entities by the real :func:`psan.store.entities.update_document_entities`.
 """
 from __future__ import annotations
 
-import re
+import time
 from collections.abc import Iterable
 from typing import Any
 
 import psycopg2.extras
 
 from psan import db
+from psan.store import entities as store_entities
+from psan.store.annotate import reannotate_document_now
+from psan.store.documents import load_document
 from psan.tool.categories import category_of
 from psan.tool.tokenize import tokenize
-
-PASSWORD = "correct horse battery staple"
-
-
-def sql(app, statement: str, params: Any = None) -> list[dict[str, Any]]:
-    with app.app_context(), db.transaction() as conn:
-        return db.query(statement, params, conn)
-
-
-def default_project(app) -> int:
-    return sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
-
-
-def account_id(app, email: str) -> int:
-    return sql(app, "SELECT id FROM account WHERE email = %s", (email,))[0]["id"]
-
-
-def join_project(app, project_id: int, email: str) -> None:
-    sql(app, "INSERT INTO project_member (project_id, account_id) SELECT %s, id FROM account WHERE email = %s "
-             "ON CONFLICT DO NOTHING", (project_id, email))
-
-
-def set_window_size(app, email: str, size: int) -> None:
-    sql(app, "UPDATE account SET window_size = %s WHERE email = %s", (size, email))
+from tests.helpers import default_project, sql
 
 
 def plain_sentences(start: int, count: int) -> str:
@@ -52,26 +32,6 @@ def _occurrences(words: list[str], phrase: list[str]) -> Iterable[int]:
     for i in range(len(words) - n + 1):
         if words[i:i + n] == phrase:
             yield i
-
-
-def _fallback_annotate(conn, document_id: int, project_id: int) -> None:
-    """Stand-in for reannotate_document_now: NE_TYPE rules only (enough for the fixtures)."""
-    db.execute(
-        "INSERT INTO annotation (document_id, first_token, end_token, rule_level) "
-        "SELECT n.document_id, n.first_token, n.end_token, sum(r.confidence) FROM named_entity n "
-        "JOIN rule r ON r.project_id = %s AND r.type = 'NE_TYPE' AND r.condition = n.type AND r.annotation_id IS NULL "
-        "WHERE n.document_id = %s GROUP BY n.document_id, n.first_token, n.end_token ON CONFLICT DO NOTHING",
-        (project_id, document_id), conn)
-    db.execute(
-        "INSERT INTO annotation_rule (annotation_id, rule_id) SELECT a.id, r.id FROM annotation a "
-        "JOIN named_entity n ON n.document_id = a.document_id AND n.first_token = a.first_token "
-        "AND n.end_token = a.end_token JOIN rule r ON r.project_id = %s AND r.type = 'NE_TYPE' "
-        "AND r.condition = n.type WHERE a.document_id = %s ON CONFLICT DO NOTHING", (project_id, document_id), conn)
-    db.execute("UPDATE document d SET status = CASE WHEN EXISTS (SELECT 1 FROM annotation a JOIN project p "
-               "ON p.id = d.project_id WHERE a.document_id = d.id AND a.token_decision IS NULL "
-               "AND a.rule_level > p.private_threshold AND a.rule_level < p.public_threshold) "
-               "THEN 'PRE_ANNOTATED'::document_status ELSE 'DONE'::document_status END WHERE d.id = %s",
-               (document_id,), conn)
 
 
 def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), project_id: int | None = None,
@@ -103,13 +63,32 @@ def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), proje
         for etype in sorted({e for _, e in entities}):
             db.execute("INSERT INTO rule (project_id, type, condition, confidence) VALUES (%s, 'NE_TYPE', %s, 0) "
                        "ON CONFLICT DO NOTHING", (project_id, etype), conn)
-        try:
-            from psan.store.annotate import reannotate_document_now
-        except ImportError:
-            _fallback_annotate(conn, document_id, project_id)
-        else:
-            reannotate_document_now(conn, document_id)
+        reannotate_document_now(conn, document_id)
     return document_id
+
+
+def group_entities(app, document_id: int) -> int:
+    """Group the document's recognized mentions into entities as the worker does; the number of entities."""
+    with app.app_context(), db.transaction() as conn:
+        return store_entities.update_document_entities(conn, document_id, load_document(conn, document_id))
+
+
+def entity_of(app, document_id: int, first: int, end: int) -> int:
+    """The entity the mention (first, end) belongs to."""
+    rows = sql(app, "SELECT entity_id FROM entity_mention WHERE document_id = %s AND first_token = %s "
+                    "AND end_token = %s", (document_id, first, end))
+    assert rows, (first, end)
+    return rows[0]["entity_id"]
+
+
+def label_span(app, document_id: int, first_word: str, label_id: int, occurrence: int = 0) -> None:
+    """A person decision: the two-word name starting at ``first_word`` is private with ``label_id``."""
+    first = token_index(app, document_id, first_word, occurrence)
+    sql(app, "UPDATE annotation SET token_decision = 'PRIVATE', token_label_id = %s "
+             "WHERE document_id = %s AND first_token = %s AND end_token = %s",
+        (label_id, document_id, first, first + 2))
+    assert sql(app, "SELECT 1 FROM annotation WHERE document_id = %s AND first_token = %s AND token_label_id = %s",
+               (document_id, first, label_id)), (first_word, occurrence)
 
 
 def token_index(app, document_id: int, word: str, occurrence: int = 0) -> int:
@@ -127,8 +106,12 @@ def annotation(app, document_id: int, first: int, end: int) -> dict[str, Any] | 
     return rows[0] if rows else None
 
 
-def meta_csrf(client, path: str = "/annotate/") -> str:
-    html = client.get(path).get_data(as_text=True)
-    match = re.search(r'<meta name="csrf-token" content="([^"]+)"', html)
-    assert match, f"no csrf-token meta on {path}"
-    return match.group(1)
+def wait_for_documents(app, statuses=("PRE_ANNOTATED", "DONE", "FAILED"), timeout: float = 120.0) -> list[dict]:
+    """Every document, once all have one of ``statuses`` (the worker finished with them)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = sql(app, "SELECT id, name, status::text AS status, error FROM document ORDER BY id")
+        if rows and all(r["status"] in statuses for r in rows):
+            return rows
+        time.sleep(0.3)
+    raise AssertionError(f"documents not finished: {rows}")

@@ -1,0 +1,51 @@
+"""A project whose pipeline has no NER, its domain term and a real signed model trained in process.
+
+Why: the per-project model tests (web and store) need the term "Projekt Kestrel" found by nothing but the model.
+"""
+from __future__ import annotations
+
+import json
+
+from psan import db
+from psan.celery.model_tasks import model_key
+from psan.store import project_model as store_model
+from psan.store.decisions import Scope, Span, decide
+from tests.documents import token_index
+from tests.helpers import account_id, new_project, sql
+
+PIPELINE = {"tokenizer": "regex", "ner": []}
+TERM = ("Projekt", "Kestrel")
+TRAINING = [
+    "The committee discussed Projekt Kestrel on Monday. The budget was approved by the board.",
+    "Funding for Projekt Kestrel was delayed. The report mentions the London office and the new budget.",
+    "Our team reviewed the contract. Projekt Kestrel remains confidential until March.",
+    "Minutes of the meeting: the chair opened the session. Projekt Kestrel staff joined later.",
+    "The Board approved the annual plan. Work on Projekt Kestrel continues in Brno.",
+    "Nobody outside the group may read about Projekt Kestrel. The Director signed the memo on Friday.",
+]
+
+
+def model_project(app, name: str = "Model project") -> int:
+    pid = new_project(app, name)
+    sql(app, "UPDATE project SET pipeline = %s WHERE id = %s", (json.dumps(PIPELINE), pid))
+    return pid
+
+
+def decide_term_private(app, pid: int, document_id: int, email: str) -> None:
+    first = token_index(app, document_id, TERM[0])
+    with app.app_context(), db.transaction() as conn:
+        decide(conn, Span(pid, document_id, first, first + len(TERM)), Scope.TOKEN, "PRIVATE",
+               account_id(app, email), list(TERM))
+
+
+def train_in_process(app, pid: int) -> int:
+    """A real signed model of the project, trained and stored without the worker."""
+    from psan.tool.classifier import TokenClassifier, examples_from_decisions  # loads the ML stack
+    docs = []
+    for text in TRAINING:
+        start = text.index(" ".join(TERM))
+        docs.append(examples_from_decisions(text, [(start, start + len(" ".join(TERM)))], undecided="negative"))
+    model = TokenClassifier.train(docs, "en")
+    with app.app_context(), db.transaction() as conn:
+        return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0},
+                                     model_key())

@@ -1,0 +1,45 @@
+"""Corrections before the output (psan.store.corrections): shrunk spans, categories from the recognizer."""
+from __future__ import annotations
+
+from psan.store.corrections import apply_corrections, fill_region_type
+from psan.tool.document import Category, Decision, Document, Entity, Token
+from psan.tool.voting import Annotation, PrivateRegion, Thresholds
+
+
+def _doc(n_tokens: int, entities: list[Entity]) -> Document:
+    tokens = [Token(i, 2 * i, 2 * i + 1) for i in range(n_tokens)]
+    return Document("x " * n_tokens, tokens, [], entities, "en")
+
+
+def test_apply_corrections_rules():
+    thresholds = Thresholds(1.0, -1.0)
+    doc = _doc(10, [Entity(2, 5, "PERSON", Category.PERSON)])
+    recognizer = Annotation(2, 5, rule_ids=(1,), rule_level=0.0, category=Category.PERSON, types=("PERSON",))
+    shrink = Annotation(2, 4, token_decision=Decision.PRIVATE)
+    kept = apply_corrections(doc, [recognizer, shrink], thresholds)
+    assert kept == [shrink] and shrink.category is Category.PERSON  # category from the recognizer
+    # a PUBLIC decision on a part of an undecided span does not open the rest (fail closed)
+    part = Annotation(4, 5, token_decision=Decision.PUBLIC)
+    assert apply_corrections(doc, [recognizer, part], thresholds) == [recognizer, part]
+    # a PUBLIC decision containing an undecided span decides it; a rule-private nested span stays
+    outer = Annotation(1, 6, token_decision=Decision.PUBLIC)
+    private_rule = Annotation(2, 5, rule_ids=(2,), rule_level=-1.0, types=("PERSON",))
+    assert apply_corrections(doc, [recognizer, outer], thresholds) == [outer]
+    assert apply_corrections(doc, [private_rule, outer], thresholds) == [private_rule, outer]
+    # a word-type rule's span (no recognizer entity on it) is never opened by a person's sub-span
+    word_rule = Annotation(2, 5, rule_ids=(3,), rule_level=-1.0)
+    assert apply_corrections(doc, [word_rule, shrink], thresholds) == [word_rule, shrink]
+    # a person's chosen category is never replaced
+    chosen = Annotation(2, 4, token_decision=Decision.PRIVATE, category=Category.OTHER)
+    apply_corrections(doc, [chosen], thresholds, person_categories={(2, 4)})
+    assert chosen.category is Category.OTHER
+
+
+def test_fill_region_type_takes_the_covering_recognizer_type():
+    doc = _doc(6, [Entity(1, 3, "POSTAL_CODE", Category.LOCATION), Entity(4, 5, "CITY", Category.LOCATION)])
+    region = PrivateRegion(2, 6, Category.LOCATION, first_token=1, end_token=3)
+    assert fill_region_type(doc, region).type == "POSTAL_CODE"
+    wide = PrivateRegion(0, 12, Category.LOCATION, first_token=0, end_token=6)
+    assert fill_region_type(doc, wide).type == ""  # no entity covers half of it
+    typed = PrivateRegion(2, 6, Category.LOCATION, type="gu", first_token=1, end_token=3)
+    assert fill_region_type(doc, typed).type == "gu"

@@ -1,0 +1,48 @@
+"""The stored per-project model (psan.store.project_model): signature check, automatic retrain schedule."""
+from __future__ import annotations
+
+from psan import db
+from psan.celery import scheduling
+from psan.celery.model_tasks import model_key
+from psan.store import project_model as store_model
+from tests.documents import add_document
+from tests.helpers import make_account, sql
+from tests.model_training import TRAINING, decide_term_private, model_project, train_in_process
+
+
+def test_model_signed_with_another_key_is_refused(clean_app):
+    app = clean_app
+    pid = model_project(app, "Foreign key")
+    from psan.tool.classifier import TokenClassifier
+    model = TokenClassifier.train([(TRAINING[0], [(24, 39)])], "en")
+    for data in (model.to_bytes(), model.to_bytes(b"another key")):
+        sql(app, "INSERT INTO project_model (project_id, model) VALUES (%s, %s) RETURNING id", (pid, data))
+        with app.app_context(), db.transaction() as conn:
+            assert store_model.load_model(conn, pid, model_key()) is None
+
+
+def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
+    app = clean_app
+    pid = model_project(app, "Auto")
+    make_account(app, "admin@example.org", "ADMIN")
+    documents = [add_document(app, text, (), project_id=pid, name=f"d{n}.txt") for n, text in enumerate(TRAINING[:3])]
+    queued: list[int] = []
+    monkeypatch.setattr(scheduling, "schedule_retrain", lambda project_id, force=False: queued.append(project_id)
+                        or True)
+    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 3)
+    for n, document_id in enumerate(documents):
+        decide_term_private(app, pid, document_id, "admin@example.org")
+        with app.app_context(), db.transaction() as conn:
+            scheduling.maybe_schedule_retrain(conn, pid)
+        assert queued == ([pid] if n == 2 else [])
+    # a model that saw these decisions resets the count; 0 turns automatic retraining off
+    train_in_process(app, pid)
+    sql(app, "UPDATE project_model SET meta = jsonb_set(meta, '{decision_log_id}', to_jsonb((SELECT max(id) "
+             "FROM decision_log))) WHERE project_id = %s RETURNING id", (pid,))
+    queued.clear()
+    with app.app_context(), db.transaction() as conn:
+        assert scheduling.maybe_schedule_retrain(conn, pid) is False
+    monkeypatch.setitem(app.config, "MODEL_RETRAIN_AFTER_DECISIONS", 0)
+    with app.app_context(), db.transaction() as conn:
+        assert scheduling.maybe_schedule_retrain(conn, pid) is False
+    assert queued == []

@@ -1,0 +1,25 @@
+"""Helpers of several tool tests: a document of regex tokens, private regions found by their text."""
+from __future__ import annotations
+
+import re
+
+from psan.tool.document import Category, Document, Sentence, Token
+from psan.tool.voting import PrivateRegion
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def regex_document(text: str, language: str) -> Document:
+    """One sentence of word and punctuation tokens (no tokenizer model needed)."""
+    tokens = [Token(i, m.start(), m.end()) for i, m in enumerate(_TOKEN.finditer(text))]
+    return Document(text=text, tokens=tokens, sentences=[Sentence(0, len(tokens))], language=language)
+
+
+def regions_for(text: str, spans: list[tuple[str, Category, int | None, str]]) -> list[PrivateRegion]:
+    """Private regions (category, label, type) of the given strings, found in order in ``text``."""
+    out, pos = [], 0
+    for s, cat, label, type_ in spans:
+        i = text.index(s, pos)
+        out.append(PrivateRegion(i, i + len(s), cat, label, type_))
+        pos = i + len(s)
+    return out
