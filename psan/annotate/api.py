@@ -214,7 +214,7 @@ def _after_decision(conn, window: Window, outcome: store_decisions.Outcome) -> s
     from psan.store import annotate as store_annotate
     if outcome.rules_changed:
         apply_rule.apply_new_rules(conn, window.document_id, outcome.changed_rule_ids + outcome.removed_rule_ids,
-                                   affected_annotation_ids=outcome.affected_annotation_ids)
+                                   affected_annotation_ids=outcome.affected_annotation_ids, refresh_status=False)
     status = apply_rule.refresh_document_status(conn, window.document_id)
     store_windows.renew(conn, current_user.id, _lease_seconds(), decided=True)
     # release the document lock now: what follows only reads or talks to Redis, and 20 annotators
@@ -261,9 +261,9 @@ def api_decide():
     label_id = _label_of_project(conn, window.project_id,
                                  validate.integer(payload, "label_id", validate.MAX_ID, required=False))
     span = store_decisions.Span(window.project_id, document_id, first, end)
-    tokens = span_text(conn, document_id, first, end)
+    tokens = span_text(conn, document_id, first, end, window.recognized_at)
     if scope is store_decisions.Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
-        apply_rule.prefetch_word_type_matches(conn, document_id, tokens)
+        apply_rule.prefetch_word_type_matches(conn, document_id, tokens, stamp=window.recognized_at)
     apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
     try:
         outcome = store_decisions.decide(conn, span, scope, decision, current_user.id, tokens, label_id, always,
@@ -378,8 +378,8 @@ def api_label():
     _check_span(window, document_id, first, end)
     label_id = _label_from_payload(conn, payload, window.project_id)
     span = store_decisions.Span(window.project_id, document_id, first, end)
-    tokens = span_text(conn, document_id, first, end)
-    apply_rule.prefetch_word_type_matches(conn, document_id, tokens)
+    tokens = span_text(conn, document_id, first, end, window.recognized_at)
+    apply_rule.prefetch_word_type_matches(conn, document_id, tokens, stamp=window.recognized_at)
     apply_rule.lock_document(conn, document_id)  # before any write; see lock_document
     try:
         outcome = store_decisions.assign_label(conn, span, label_id, current_user.id, tokens, always)

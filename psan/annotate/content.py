@@ -4,9 +4,9 @@ Why plain data: the browser builds the DOM with ``textContent`` only, so documen
 names and rule conditions can never become markup.  Label *replacements* are never selected here
 (they are the pseudonymization key, annotators must not see them).
 
-Only the window's own rows are read (index range scans) and the document text is sliced once in
-PostgreSQL (``substr`` of the window's character range), so a window costs the same at the start
-and at the end of a 1M-token document.
+Only the window's own rows are read (index range scans); token texts come from the per-process
+cache of the document's text and token offsets (:mod:`psan.store.document_text`), so a window costs
+the same at the start and at the end of a 1M-token document.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 
 from psan import db
 from psan.status_names import status_name
+from psan.store.document_text import document_text
 from psan.store.suggestions import add_suggestions
 from psan.store.windows import Window
 from psan.tool.voting import Thresholds
@@ -23,40 +24,30 @@ from psan.tool.voting import Thresholds
 MAX_GAP_CHARS = 200
 
 
-def token_rows(conn, document_id: int, first: int, end: int) -> tuple[list[dict[str, Any]], str, int]:
-    """Tokens ``[first, end]`` (one more for the trailing whitespace) and the text they span.
+def tokens_json(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
+    """``[{"i": index, "text": token text, "after": whitespace up to the next token}]`` of ``[first, end)``.
 
-    Returns (rows, text slice, character offset of the slice).
+    ``stamp``: the document's ``recognized_at`` if the caller has read it (see :func:`document_text`).
     """
-    rows = db.query("SELECT idx, start_char, end_char FROM token WHERE document_id = %s AND idx >= %s "
-                    "AND idx <= %s ORDER BY idx", (document_id, first, end), conn)
-    if not rows:
-        return [], "", 0
-    lo = rows[0]["start_char"]
-    hi = max(r["end_char"] for r in rows)
-    row = db.query_one("SELECT substr(text, %s, %s) AS part FROM document WHERE id = %s",
-                       (lo + 1, hi - lo, document_id), conn)
-    return rows, (row["part"] if row else ""), lo
-
-
-def tokens_json(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
-    """``[{"i": index, "text": token text, "after": whitespace up to the next token}]``."""
-    rows, text, offset = token_rows(conn, document_id, first, end)
+    doc = document_text(conn, document_id, stamp)
+    if doc is None:
+        return []
+    text = doc.text
+    lo, hi = max(first, 0), min(end, doc.token_count)
+    starts = doc.starts[lo:hi].tolist()
+    ends = doc.ends[lo:hi].tolist()
     result = []
-    for pos, row in enumerate(rows):
-        if row["idx"] >= end:
-            break
-        after = ""
-        if pos + 1 < len(rows) and rows[pos + 1]["idx"] < end:
-            after = text[row["end_char"] - offset:rows[pos + 1]["start_char"] - offset][:MAX_GAP_CHARS]
-        result.append({"i": row["idx"], "text": text[row["start_char"] - offset:row["end_char"] - offset],
-                       "after": after})
+    for pos, (start, stop) in enumerate(zip(starts, ends, strict=True)):
+        # the whitespace up to the next token of the window (none after the window's last token)
+        after = text[stop:starts[pos + 1]][:MAX_GAP_CHARS] if pos + 1 < len(starts) else ""
+        result.append({"i": lo + pos, "text": text[start:stop], "after": after})
     return result
 
 
-def span_text(conn, document_id: int, first: int, end: int) -> list[str]:
+def span_text(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[str]:
     """The token texts of a span (for word-type rule conditions)."""
-    return [t["text"] for t in tokens_json(conn, document_id, first, end)]
+    doc = document_text(conn, document_id, stamp)
+    return doc.token_texts(first, end) if doc is not None else []
 
 
 def sentences_json(conn, document_id: int, first: int, end: int) -> list[list[int]]:
@@ -107,9 +98,10 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
                     (window.document_id, first, end, end), conn)
     rules = _rules_by_annotation(conn, [r["id"] for r in rows])
     entities: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for e in db.query("SELECT first_token, end_token, type FROM named_entity WHERE document_id = %s "
-                      "AND first_token >= %s AND first_token < %s ORDER BY first_token, id",
-                      (window.document_id, first, end), conn):
+    entity_rows = db.query("SELECT first_token, end_token, type, category, score FROM named_entity "
+                           "WHERE document_id = %s AND first_token >= %s AND first_token < %s "
+                           "ORDER BY first_token, id", (window.document_id, first, end), conn)
+    for e in entity_rows:
         if e["type"] not in entities[(e["first_token"], e["end_token"])]:
             entities[(e["first_token"], e["end_token"])].append(e["type"])
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
@@ -129,7 +121,7 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
             "rules": [{"type": x["type"], "condition": x["condition"], "confidence": x["confidence"],
                        "lookup": x["lookup"]} for x in rules[r["id"]]],
         })
-    add_suggestions(conn, window.project_id, window.document_id, result)
+    add_suggestions(conn, window.project_id, window.document_id, result, entity_rows)
     return result
 
 
@@ -138,8 +130,8 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
     """The whole window (or a sub-range of it, already checked by the caller) as JSON data."""
     first = window.first_token if first is None else first
     end = window.end_token if end is None else end
-    doc = db.query_one("SELECT d.name, d.status::text AS status, d.token_count, p.name AS project_name, "
-                       "p.ask_labels "
+    doc = db.query_one("SELECT d.name, d.status::text AS status, d.token_count, d.recognized_at, "
+                       "p.name AS project_name, p.ask_labels "
                        "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s",
                        (window.document_id,), conn)
     return {
@@ -152,7 +144,7 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
         "project": {"id": window.project_id, "name": doc["project_name"], "ask_labels": doc["ask_labels"],
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],
-        "tokens": tokens_json(conn, window.document_id, first, end),
+        "tokens": tokens_json(conn, window.document_id, first, end, doc["recognized_at"]),
         "sentences": sentences_json(conn, window.document_id, first, end),
         "annotations": annotations_json(conn, window, first, end),
     }
