@@ -1,6 +1,8 @@
 """Profile decisions on a large document in one process: cProfile plus time per SQL statement.
 
 Run: ``.venv/bin/python bench/profile_decision.py [TOKENS=1000000] [DECISIONS=40]``
+(``PSAN_PROF_CPU=1``: no cProfile, CPU of this process and of PostgreSQL's backends per decision;
+``PSAN_PROF_TOP=N``: how many statements to list; ``PSAN_PROF_KEEP=1``: keep the database for EXPLAIN.)
 
 Why: ``bench_annotation_latency`` says how slow a decision is under load, not where the time goes.
 This builds the same synthetic document (``populate``, untimed) in a throw-away database, logs one
@@ -28,7 +30,8 @@ from bench_annotation_latency import PASSWORD, SECRET, _with_database, populate 
 from psan import create_app, db, migrate  # noqa: E402
 
 
-def _decide_loop(client, n: int, prof: cProfile.Profile, recording: list[bool]) -> list[float]:
+def _decide_loop(client, n: int, prof: cProfile.Profile, recording: list[bool],
+                 window_times: list[float]) -> list[float]:
     """``n`` decisions (a new window every third one or when none is left to decide); their latencies."""
     rng = random.Random(7)
     times: list[float] = []
@@ -53,8 +56,37 @@ def _decide_loop(client, n: int, prof: cProfile.Profile, recording: list[bool]) 
             raise RuntimeError(response.get_data(as_text=True)[:300])
         data = response.get_json()
         if i % 3 == 2:
+            started = time.perf_counter()
             data = client.post("/annotate/api/next", json={}).get_json()
+            window_times.append(time.perf_counter() - started)
     return times
+
+
+class _NoProfile:
+    def enable(self) -> None:
+        pass
+
+    def disable(self) -> None:
+        pass
+
+    def getstats(self) -> list:
+        return []
+
+
+def _backend_cpu(admin, name: str) -> float:
+    """CPU seconds (user + system) of the PostgreSQL backends connected to database ``name``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    with admin.cursor() as cur:
+        cur.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (name,))
+        pids = [r[0] for r in cur.fetchall()]
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
 def _record_sql(recording: list[bool]) -> dict[str, list[float]]:
@@ -99,19 +131,39 @@ def main() -> None:
         prof = cProfile.Profile()
         recording = [False]
         sql = _record_sql(recording)
-        times = sorted(_decide_loop(client, n, prof, recording))
+        window_times: list[float] = []
+        if os.environ.get("PSAN_PROF_CPU"):  # no profiler: CPU of this process and of PostgreSQL's backends
+            prof = _NoProfile()
+        backends = _backend_cpu(admin, name)
+        cpu = time.process_time()
+        times = sorted(_decide_loop(client, n, prof, recording, window_times))
+        cpu = time.process_time() - cpu
+        pg_cpu = _backend_cpu(admin, name) - backends
+        print(f"PostgreSQL CPU {1000 * pg_cpu / len(times):.1f} ms per decision (with its share of windows)")
+        window_times.sort()
+        if window_times:
+            print(f"windows {len(window_times)}: median {1000 * window_times[len(window_times) // 2]:.1f} ms, "
+                  f"max {1000 * window_times[-1]:.1f} ms; client+app CPU {1000 * cpu / len(times):.1f} ms "
+                  "per decision (incl. profiling)")
         print(f"decisions {len(times)}: median {1000 * times[len(times) // 2]:.1f} ms, "
               f"mean {1000 * sum(times) / len(times):.1f} ms, max {1000 * times[-1]:.1f} ms (one client)")
         print("SQL by total time (count, ms, statement):")
-        for statement, (count, seconds) in sorted(sql.items(), key=lambda kv: -kv[1][1])[:25]:
+        top = int(os.environ.get("PSAN_PROF_TOP", 25))
+        statements = sum(count for count, _ in sql.values())
+        print(f"{statements / len(times):.1f} statements per decision (with its share of windows)")
+        for statement, (count, seconds) in sorted(sql.items(), key=lambda kv: -kv[1][1])[:top]:
             print(f"{int(count):5d} {seconds * 1000:8.1f}  {statement}")
-        out = io.StringIO()
-        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(40)
-        print(out.getvalue())
+        if not isinstance(prof, _NoProfile):
+            out = io.StringIO()
+            pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(40)
+            print(out.getvalue())
     finally:
         db.close_pools()
-        with admin.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if os.environ.get("PSAN_PROF_KEEP"):
+            print(f"kept database {url}")
+        else:
+            with admin.cursor() as cur:
+                cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
 
 

@@ -20,19 +20,12 @@ from psan.tool.voting import Thresholds
 MAX_GAP_CHARS = 200
 
 
-def tokens_json(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
-    """``[{"i": index, "text": token text, "after": whitespace up to the next token}]``."""
-    rows, text, offset = window_content.token_rows(conn, document_id, first, end)
-    result = []
-    for pos, row in enumerate(rows):
-        if row["idx"] >= end:
-            break
-        after = ""
-        if pos + 1 < len(rows) and rows[pos + 1]["idx"] < end:
-            after = text[row["end_char"] - offset:rows[pos + 1]["start_char"] - offset][:MAX_GAP_CHARS]
-        result.append({"i": row["idx"], "text": text[row["start_char"] - offset:row["end_char"] - offset],
-                       "after": after})
-    return result
+def tokens_json(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
+    """``[{"i": index, "text": token text, "after": whitespace up to the next token}]`` of ``[first, end)``."""
+    words, gaps = window_content.token_texts(conn, document_id, first, end, stamp)
+    lo = max(first, 0)
+    return [{"i": lo + pos, "text": word, "after": gap[:MAX_GAP_CHARS]}
+            for pos, (word, gap) in enumerate(zip(words, gaps, strict=True))]
 
 
 def sentences_json(conn, document_id: int, first: int, end: int) -> list[list[int]]:
@@ -59,7 +52,8 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
     """Annotations lying inside ``[first, end)`` with their final decision, label name and rule summary."""
     rows = window_content.annotation_rows(conn, window.document_id, first, end)
     rules = window_content.rules_by_annotation(conn, [r["id"] for r in rows])
-    entities = window_content.entity_types(conn, window.document_id, first, end)
+    entity_rows = window_content.entity_rows(conn, window.document_id, first, end)
+    entities = window_content.entity_types(entity_rows)
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     label_of = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(rules[r["id"]]))
                 for r in rows}
@@ -77,7 +71,7 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
             "rules": [{"type": x["type"], "condition": x["condition"], "confidence": x["confidence"],
                        "lookup": x["lookup"]} for x in rules[r["id"]]],
         })
-    add_suggestions(conn, window.project_id, window.document_id, result)
+    add_suggestions(conn, window.project_id, window.document_id, result, entity_rows)
     return result
 
 
@@ -97,7 +91,7 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
         "project": {"id": window.project_id, "name": doc["project_name"], "ask_labels": doc["ask_labels"],
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],
-        "tokens": tokens_json(conn, window.document_id, first, end),
+        "tokens": tokens_json(conn, window.document_id, first, end, doc["recognized_at"]),
         "sentences": sentences_json(conn, window.document_id, first, end),
         "annotations": annotations_json(conn, window, first, end),
     }

@@ -43,16 +43,18 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
                 label_id: int | None = None, always: bool = False, ne_type: str | None = None,
                 lease_seconds: int) -> Decided:
     """Decide one span by token, word type or NE type (:func:`psan.store.decisions.decide`)."""
-    tokens = span_text(conn, span.document_id, span.first_token, span.end_token)
+    tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     if scope is Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
-        apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens)
+        apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
     apply_rule.lock_document(conn, span.document_id)  # before any write; see lock_document
     outcome = store_decisions.decide(conn, span, scope, decision, account_id, tokens, label_id, always, ne_type)
     learn_types(conn, outcome, [span])
-    # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER])
+    status = after_decision(conn, window, outcome, account_id, lease_seconds)  # commits: the lock is released
+    # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
+    # a read, so after the commit, outside the document lock the other annotators wait for
     needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token, span.end_token,
                                                        label_id)
-    return Decided(outcome, after_decision(conn, window, outcome, account_id, lease_seconds), needed)
+    return Decided(outcome, status, needed)
 
 
 def decide_entity(conn, window: Window, span: Span, decision: str, account_id: int, *,
@@ -90,8 +92,8 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
 def assign_label(conn, window: Window, span: Span, label_id: int, account_id: int, *, always: bool = False,
                  lease_seconds: int) -> Decided:
     """Mark the span private with a label (:func:`psan.store.decisions.assign_label`)."""
-    tokens = span_text(conn, span.document_id, span.first_token, span.end_token)
-    apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens)
+    tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
+    apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
     apply_rule.lock_document(conn, span.document_id)  # before any write; see lock_document
     outcome = store_decisions.assign_label(conn, span, label_id, account_id, tokens, always)
     return Decided(outcome, after_decision(conn, window, outcome, account_id, lease_seconds))
@@ -127,7 +129,7 @@ def after_decision(conn, window: Window, outcome: Outcome, account_id: int, leas
     """
     if outcome.rules_changed:
         apply_rule.apply_new_rules(conn, window.document_id, outcome.changed_rule_ids + outcome.removed_rule_ids,
-                                   affected_annotation_ids=outcome.affected_annotation_ids)
+                                   affected_annotation_ids=outcome.affected_annotation_ids, refresh_status=False)
     status = apply_rule.refresh_document_status(conn, window.document_id)
     store_windows.renew(conn, account_id, lease_seconds, decided=True)
     # release the document lock now: what follows only reads or talks to Redis, and 20 annotators

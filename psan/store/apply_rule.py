@@ -7,7 +7,7 @@ the document's annotations are already consistent with the other rules, so it is
 
 * find the occurrences of the changed rules only: a WORD_TYPE condition is searched for as plain
   text in ``document.text`` (C-speed substring search for its longest token), candidate
-  positions are mapped to tokens through the ``token (document_id, start_char)`` index and each
+  positions are mapped to tokens through the cached token offsets (:mod:`psan.store.document_text`) and each
   candidate is verified token by token, exactly as :mod:`psan.tool.rules` compares tokens (same
   case folding, never across a sentence boundary – the segments come from
   :func:`psan.tool.rules.sentence_segments`); an NE_TYPE rule's spans are its entities (SQL);
@@ -32,22 +32,17 @@ foreign-key check on the document (new leases, annotations, log rows of other an
 """
 from __future__ import annotations
 
-import bisect
-import io
-import itertools
 import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 from psan import db
 from psan.store.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
+from psan.store.document_text import DocumentText, document_text
 from psan.store.rules import condition_from_text
-from psan.tool.document import Sentence
-from psan.tool.rules import RULE_KINDS, RuleType, sentence_segments
+from psan.tool.rules import RULE_KINDS, RuleType
 
 __all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "find_word_type_matches", "lock_document",
            "prefetch_word_type_matches"]
@@ -62,93 +57,22 @@ _REFRESH_STATUS = (
     "SELECT coalesce((SELECT status::text FROM s), (SELECT status::text FROM document WHERE id = %(doc)s)) AS status")
 
 
-# --- per-process cache of what the search needs (text, sentence segments) --------------------------------
-@dataclass(slots=True)
-class _Searchable:
-    """A document's text and segment starts; valid while ``recognized_at`` is unchanged."""
-
-    stamp: Any
-    text: str
-    token_count: int
-    #: sorted token indexes where a segment (sentence or gap between sentences) starts
-    segment_starts: array
-    _folded: str | None = None
-    #: folded position -> original position, or -1 inside a character folded to several (only when lengths differ)
-    _fold_map: array | None = None
-
-    def folded(self) -> tuple[str, array | None]:
-        """The casefolded text and, if folding changed its length, the map back to original offsets."""
-        if self._folded is None:
-            folded = self.text.casefold()
-            if len(folded) != len(self.text):
-                # casefold is per character (no context), so every character's folding is contiguous
-                fold_map = array("l", [-1]) * len(folded)
-                for orig, pos in enumerate(itertools.accumulate((len(ch.casefold()) for ch in self.text),
-                                                                initial=0)):
-                    if orig < len(self.text):
-                        fold_map[pos] = orig
-                self._fold_map = fold_map
-            self._folded = folded
-        return self._folded, self._fold_map
-
-    def same_segment(self, first: int, end: int) -> bool:
-        """Whether ``[first, end)`` crosses no segment boundary (a rule match never does)."""
-        i = bisect.bisect_right(self.segment_starts, first)
-        return i >= len(self.segment_starts) or self.segment_starts[i] >= end
-
-
-#: documents cached per process (each holds its text, ~6 MB for 10^6 tokens)
-CACHE_MAX_DOCUMENTS = 8
-_cache: OrderedDict[int, _Searchable] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def _segment_starts(conn, document_id: int, token_count: int) -> array:
-    with conn.cursor() as cur:
-        buf = io.StringIO()
-        sql = cur.mogrify("COPY (SELECT first_token, end_token FROM sentence WHERE document_id = %s ORDER BY idx) "
-                          "TO STDOUT", (document_id,))
-        cur.copy_expert(sql.decode(), buf)
-    sentences = [Sentence(int(a), int(b)) for a, b in (line.split("\t") for line in buf.getvalue().splitlines())]
-    # exactly the segments the full path uses; it only needs the token count and the sentences
-    shim = SimpleNamespace(tokens=range(token_count), sentences=sentences)
-    return array("l", (first for first, _ in sentence_segments(shim)))  # type: ignore[arg-type]
-
-
-def _searchable(conn, document_id: int) -> _Searchable | None:
-    row = db.query_one("SELECT recognized_at, token_count FROM document WHERE id = %s", (document_id,), conn)
-    if row is None:
-        return None
-    with _cache_lock:
-        hit = _cache.get(document_id)
-        if hit is not None and row["recognized_at"] is not None and hit.stamp == row["recognized_at"] \
-                and hit.token_count == row["token_count"]:
-            _cache.move_to_end(document_id)
-            return hit
-    text = db.query_one("SELECT text FROM document WHERE id = %s", (document_id,), conn)["text"]
-    found = _Searchable(row["recognized_at"], text, int(row["token_count"]),
-                        _segment_starts(conn, document_id, int(row["token_count"])))
-    if row["recognized_at"] is not None:
-        with _cache_lock:
-            _cache[document_id] = found
-            while len(_cache) > CACHE_MAX_DOCUMENTS:
-                _cache.popitem(last=False)
-    return found
-
-
+# --- the text search (text and token offsets come from psan.store.document_text's per-process cache) ----
 #: matches of recent conditions: (document id, recognized_at, condition, case sensitive) -> spans
 MATCH_CACHE_SIZE = 4096
 _matches: OrderedDict[tuple[int, Any, tuple[str, ...], bool], list[tuple[int, int]]] = OrderedDict()
+_matches_lock = threading.Lock()
 
 
-def prefetch_word_type_matches(conn, document_id: int, condition: Sequence[str], case_sensitive: bool = True) -> None:
+def prefetch_word_type_matches(conn, document_id: int, condition: Sequence[str], case_sensitive: bool = True,
+                               stamp: Any = None) -> None:
     """Search a condition *before* the document lock is taken, so the locked part only writes.
 
     Why: decisions on one document are serialized by its lock; the text search (a few milliseconds
     on 10^6 tokens, more on a busy machine) needs no lock – text and tokens change only with a new
-    recognition, which changes ``recognized_at`` and so the cache key.
+    recognition, which changes ``recognized_at`` and so the cache key (``stamp``, if the caller has it).
     """
-    find_word_type_matches(conn, document_id, condition, case_sensitive)
+    find_word_type_matches(conn, document_id, condition, case_sensitive, document_text(conn, document_id, stamp))
 
 
 def _positions(haystack: str, needle: str) -> list[int]:
@@ -162,27 +86,27 @@ def _positions(haystack: str, needle: str) -> list[int]:
 
 
 def find_word_type_matches(conn, document_id: int, condition: Sequence[str], case_sensitive: bool = True,
-                           searchable: _Searchable | None = None) -> list[tuple[int, int]]:
+                           searchable: DocumentText | None = None) -> list[tuple[int, int]]:
     """Token ranges ``[first, end)`` where a WORD_TYPE condition matches, as :class:`RuleSet` finds them.
 
     The text search looks for the condition's longest token (every occurrence, also inside words:
     a superset of the token matches), maps those positions to tokens
-    by the ``(document_id, start_char)`` index and verifies each candidate on the stored tokens.
+    by the cached token offsets and verifies each candidate on the stored tokens.
     """
     n = len(condition)
-    doc = searchable or _searchable(conn, document_id)
+    doc = searchable or document_text(conn, document_id)
     if doc is None or n == 0 or doc.token_count < n:
         return []
     key = (document_id, doc.stamp, tuple(condition), bool(case_sensitive))
     if doc.stamp is not None:
-        with _cache_lock:
+        with _matches_lock:
             hit = _matches.get(key)
             if hit is not None:
                 _matches.move_to_end(key)
                 return list(hit)
     matches = _search(conn, document_id, condition, case_sensitive, doc)
     if doc.stamp is not None:
-        with _cache_lock:
+        with _matches_lock:
             _matches[key] = matches
             while len(_matches) > MATCH_CACHE_SIZE:
                 _matches.popitem(last=False)
@@ -190,8 +114,8 @@ def find_word_type_matches(conn, document_id: int, condition: Sequence[str], cas
 
 
 def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bool,
-            doc: _Searchable) -> list[tuple[int, int]]:
-    """The uncached search of :func:`find_word_type_matches`."""
+            doc: DocumentText) -> list[tuple[int, int]]:
+    """The uncached search of :func:`find_word_type_matches` (no SQL: text and offsets are cached)."""
     n = len(condition)
     wanted = list(condition) if case_sensitive else [t.casefold() for t in condition]
     fold_map: array | None = None
@@ -207,24 +131,13 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
         starts = [fold_map[p] for p in starts if fold_map[p] >= 0]
     if not starts:
         return []
-    rows = db.query("SELECT idx FROM token WHERE document_id = %s AND start_char = ANY(%s)",
-                    (document_id, starts), conn)
-    firsts = sorted({r["idx"] - k for r in rows if 0 <= r["idx"] - k and r["idx"] - k + n <= doc.token_count})
-    firsts = [f for f in firsts if doc.same_segment(f, f + n)]
-    if not firsts:
-        return []
-    needed = sorted({f + i for f in firsts for i in range(n)})
-    spans = {r["idx"]: (r["start_char"], r["end_char"]) for r in db.query(
-        "SELECT idx, start_char, end_char FROM token WHERE document_id = %s AND idx = ANY(%s)",
-        (document_id, needed), conn)}
-    text = doc.text
+    firsts = sorted({i - k for i in doc.tokens_at(starts) if 0 <= i - k and i - k + n <= doc.token_count})
     matches: list[tuple[int, int]] = []
     for f in firsts:
+        if not doc.same_segment(f, f + n):
+            continue
         for i in range(n):
-            span = spans.get(f + i)
-            if span is None:
-                break
-            token = text[span[0]:span[1]]
+            token = doc.token(f + i)
             if (token if case_sensitive else token.casefold()) != wanted[i]:
                 break
         else:
@@ -280,14 +193,15 @@ def _active(rule: dict[str, Any], shadowed_ne_types: set[str]) -> bool:
 
 
 def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
-                    affected_annotation_ids: Iterable[int] = ()) -> int:
+                    affected_annotation_ids: Iterable[int] = (), refresh_status: bool = True) -> int:
     """Bring one document up to date with created, changed or deleted rules, in ``conn``'s transaction.
 
     ``rule_ids`` are the rules that changed: existing ones are (re-)matched, missing ones count as
     deleted.  For deleted rules pass ``affected_annotation_ids`` (from :func:`rule_footprint`
     before the delete), otherwise the whole document is re-annotated.  Returns how many annotation
     rows were inserted, updated or deleted (for a fallback to the full path: its match count).
-    Missing, NEW and FAILED documents are left alone (0).
+    Missing, NEW and FAILED documents are left alone (0).  ``refresh_status=False``: the caller
+    calls :func:`refresh_document_status` itself afterwards (once, not twice per decision).
     """
     ids = sorted({int(i) for i in rule_ids})
     affected = {int(i) for i in affected_annotation_ids}
@@ -322,7 +236,7 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
                 "SELECT DISTINCT first_token, end_token FROM named_entity WHERE document_id = %s AND type = %s",
                 (document_id, rule["condition"]), conn)]
         elif rule["type"] == RuleType.WORD_TYPE.value:
-            searchable = searchable or _searchable(conn, document_id)
+            searchable = searchable or document_text(conn, document_id)
             spans = find_word_type_matches(conn, document_id, condition_from_text(rule["condition"]),
                                            rule["case_sensitive"], searchable)
         else:
@@ -369,5 +283,6 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
                         "AND NOT EXISTS (SELECT 1 FROM annotation_rule ar WHERE ar.annotation_id = a.id) "
                         "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)", touched)
             changed += cur.rowcount
-    refresh_document_status(conn, document_id)
+    if refresh_status:
+        refresh_document_status(conn, document_id)
     return changed

@@ -23,6 +23,7 @@ def type_statistics(conn, project_id: int, types: Sequence[str]) -> dict[str, tu
     """Per entity type: how many spans of it people decided PRIVATE and PUBLIC in the project."""
     if not types:
         return {}
+    # starts from the project's decided annotations (partial index annotation_decided_idx, migration 0013)
     rows = db.query(
         "SELECT ne.type, count(*) FILTER (WHERE a.token_decision = 'PRIVATE') AS private, "
         "count(*) FILTER (WHERE a.token_decision = 'PUBLIC') AS public FROM named_entity ne "
@@ -40,17 +41,27 @@ def _category(value: str | None) -> Category:
         return Category.OTHER
 
 
-def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]]) -> None:
-    """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list."""
+def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],
+                    entity_rows: list[dict[str, Any]] | None = None) -> None:
+    """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list.
+
+    ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
+    score``) covering the annotations, in ``first_token, id`` order; read here when not given.
+    """
     suspicious = [a for a in annotations if a["decision"] == "SUSPICIOUS"]
     if not suspicious:
         return
     lo = min(a["first_token"] for a in suspicious)
     hi = max(a["end_token"] for a in suspicious)
+    if entity_rows is None:
+        entity_rows = db.query("SELECT first_token, end_token, type, category, score FROM named_entity "
+                               "WHERE document_id = %s AND first_token >= %s AND first_token < %s "
+                               "ORDER BY first_token, id", (document_id, lo, hi), conn)
     entity: dict[tuple[int, int], dict[str, Any]] = {}
     model_p: dict[tuple[int, int], float] = {}
-    for e in db.query("SELECT first_token, end_token, type, category, score FROM named_entity WHERE document_id = %s "
-                      "AND first_token >= %s AND first_token < %s ORDER BY id", (document_id, lo, hi), conn):
+    for e in entity_rows:
+        if not lo <= e["first_token"] < hi:
+            continue
         key = (e["first_token"], e["end_token"])
         if e["type"] == MODEL_TYPE:
             model_p[key] = max(model_p.get(key, 0.0), float(e["score"]))

@@ -3,9 +3,9 @@
 Why here: :mod:`psan.annotate.content` shapes them into JSON and decisions (psan.store.decisions,
 psan.store.entity_decisions) need the same token texts; the SQL has one home.
 
-Only the window's own rows are read (index range scans) and the document text is sliced once in
-PostgreSQL (``substr`` of the window's character range), so a window costs the same at the start
-and at the end of a 1M-token document.
+Only the window's own rows are read (index range scans); token texts come from the per-process cache
+of the document's text and token offsets (:mod:`psan.store.document_text`), so a window costs the same
+at the start and at the end of a 1M-token document.
 """
 from __future__ import annotations
 
@@ -13,28 +13,31 @@ from collections import defaultdict
 from typing import Any
 
 from psan import db
+from psan.store.document_text import document_text
 
 
-def token_rows(conn, document_id: int, first: int, end: int) -> tuple[list[dict[str, Any]], str, int]:
-    """Tokens ``[first, end]`` (one more for the trailing whitespace) and the text they span.
+def token_texts(conn, document_id: int, first: int, end: int, stamp: Any = None) -> tuple[list[str], list[str]]:
+    """Texts of tokens ``[first, end)`` and the whitespace after each (empty after the last one).
 
-    Returns (rows, text slice, character offset of the slice).
+    From the per-process cache of the document's text and token offsets (:mod:`psan.store.document_text`);
+    ``stamp``: the document's ``recognized_at`` when the caller has read it (saves a lookup).
     """
-    rows = db.query("SELECT idx, start_char, end_char FROM token WHERE document_id = %s AND idx >= %s "
-                    "AND idx <= %s ORDER BY idx", (document_id, first, end), conn)
-    if not rows:
-        return [], "", 0
-    lo = rows[0]["start_char"]
-    hi = max(r["end_char"] for r in rows)
-    row = db.query_one("SELECT substr(text, %s, %s) AS part FROM document WHERE id = %s",
-                       (lo + 1, hi - lo, document_id), conn)
-    return rows, (row["part"] if row else ""), lo
+    doc = document_text(conn, document_id, stamp)
+    if doc is None:
+        return [], []
+    text = doc.text
+    lo, hi = max(first, 0), min(end, doc.token_count)
+    starts = doc.starts[lo:hi].tolist()
+    ends = doc.ends[lo:hi].tolist()
+    words = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+    gaps = [text[b:a] for b, a in zip(ends, starts[1:], strict=False)] + ([""] if words else [])
+    return words, gaps
 
 
-def span_text(conn, document_id: int, first: int, end: int) -> list[str]:
+def span_text(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[str]:
     """The token texts of a span (for word-type rule conditions)."""
-    rows, text, offset = token_rows(conn, document_id, first, end)
-    return [text[r["start_char"] - offset:r["end_char"] - offset] for r in rows if r["idx"] < end]
+    doc = document_text(conn, document_id, stamp)
+    return doc.token_texts(first, end) if doc is not None else []
 
 
 def sentence_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
@@ -72,12 +75,17 @@ def annotation_rows(conn, document_id: int, first: int, end: int) -> list[dict[s
                     (document_id, first, end, end), conn)
 
 
-def entity_types(conn, document_id: int, first: int, end: int) -> dict[tuple[int, int], list[str]]:
-    """Recognized entity types by span, for spans starting in ``[first, end)`` (each type once, in id order)."""
+def entity_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
+    """Recognized entities starting in ``[first, end)``, in ``first_token, id`` order (types and suggestions)."""
+    return db.query("SELECT first_token, end_token, type, category, score FROM named_entity WHERE document_id = %s "
+                    "AND first_token >= %s AND first_token < %s ORDER BY first_token, id",
+                    (document_id, first, end), conn)
+
+
+def entity_types(rows: list[dict[str, Any]]) -> dict[tuple[int, int], list[str]]:
+    """Entity types by span from :func:`entity_rows` (each type once, in id order)."""
     entities: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for e in db.query("SELECT first_token, end_token, type FROM named_entity WHERE document_id = %s "
-                      "AND first_token >= %s AND first_token < %s ORDER BY first_token, id",
-                      (document_id, first, end), conn):
+    for e in rows:
         if e["type"] not in entities[(e["first_token"], e["end_token"])]:
             entities[(e["first_token"], e["end_token"])].append(e["type"])
     return entities
@@ -85,8 +93,8 @@ def entity_types(conn, document_id: int, first: int, end: int) -> dict[tuple[int
 
 def window_header(conn, document_id: int) -> dict[str, Any] | None:
     """Name, status and size of the window's document and what the page needs of its project."""
-    return db.query_one("SELECT d.name, d.status::text AS status, d.token_count, p.name AS project_name, "
-                        "p.ask_labels "
+    return db.query_one("SELECT d.name, d.status::text AS status, d.token_count, d.recognized_at, "
+                        "p.name AS project_name, p.ask_labels "
                         "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s",
                         (document_id,), conn)
 

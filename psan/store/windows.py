@@ -74,6 +74,8 @@ class Window:
     forced: bool
     public_threshold: float
     private_threshold: float
+    #: the document's recognition stamp (:func:`psan.store.document_text.document_text` needs no lookup)
+    recognized_at: datetime | None = None
 
     def contains(self, first_token: int, end_token: int) -> bool:
         return self.first_token <= first_token < end_token <= self.end_token
@@ -81,9 +83,9 @@ class Window:
 
 _WINDOW_SELECT = (
     "SELECT w.account_id, w.document_id, d.project_id, w.first_token, w.end_token, w.expires_at, "
-    "w.expires_at > now() AS live, w.decisions, w.forced, p.public_threshold, p.private_threshold "
-    "FROM annotation_window w JOIN document d ON d.id = w.document_id JOIN project p ON p.id = d.project_id "
-    "WHERE w.account_id = %s")
+    "w.expires_at > now() AS live, w.decisions, w.forced, p.public_threshold, p.private_threshold, "
+    "d.recognized_at FROM annotation_window w JOIN document d ON d.id = w.document_id "
+    "JOIN project p ON p.id = d.project_id WHERE w.account_id = %s")
 
 
 def current_window(conn, account_id: int) -> Window | None:

@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS annotation_decided_idx;

@@ -1,0 +1,88 @@
+"""The per-process cache of document text and token offsets (psan.store.document_text).
+
+Why these tests: windows, decisions and the rule search read token texts from this cache instead of
+the token table; a stale entry would show or match the wrong words, so the cache must follow every
+new recognition and agree with the stored rows.
+"""
+from __future__ import annotations
+
+import pytest
+
+from psan import db
+from psan.store import document_text as cache
+from psan.store.documents import save_recognized
+from psan.tool.model import Document, Sentence, Token
+from tests.web.annotate_fixtures import add_document, sql
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear_cache()
+    yield
+    cache.clear_cache()
+
+
+def _stored_tokens(app, doc: int) -> list[str]:
+    text = sql(app, "SELECT text FROM document WHERE id = %s", (doc,))[0]["text"]
+    return [text[r["start_char"]:r["end_char"]] for r in
+            sql(app, "SELECT start_char, end_char FROM token WHERE document_id = %s ORDER BY idx", (doc,))]
+
+
+def test_token_texts_agree_with_the_token_table(app, clean_app):
+    doc = add_document(app, "Jan Novák bydlí v Brně.\n\nPíše jí Eva <b>&amp;</b> \"Petr\".")
+    with app.app_context(), db.transaction() as conn:
+        text = cache.document_text(conn, doc)
+    stored = _stored_tokens(app, doc)
+    assert text is not None and text.token_count == len(stored)
+    assert text.token_texts(0, len(stored)) == stored
+    assert text.token_texts(2, 4) == stored[2:4]
+    assert text.token_texts(-3, 10**6) == stored  # clipped, never an IndexError
+    starts = [r["start_char"] for r in sql(app, "SELECT start_char FROM token WHERE document_id = %s "
+                                                "ORDER BY idx", (doc,))]
+    assert text.tokens_at([starts[3], starts[3] + 1, starts[5], 10**9]) == [3, 5]
+
+
+def test_cache_hit_until_a_new_recognition(app, clean_app):
+    doc = add_document(app, "Anna Malá a Karel Velký.")
+    sql(app, "UPDATE document SET recognized_at = clock_timestamp() WHERE id = %s", (doc,))
+    with app.app_context(), db.transaction() as conn:
+        first = cache.document_text(conn, doc)
+        assert cache.document_text(conn, doc) is first  # same recognition: the cached object
+    new_text = "Úplně jiný text o Brně."
+    tokens = [Token(i, s, e) for i, (s, e) in enumerate([(0, 5), (6, 10), (11, 15), (16, 17), (18, 22), (22, 23)])]
+    with app.app_context(), db.transaction() as conn:
+        db.execute("UPDATE document SET text = %s WHERE id = %s", (new_text, doc), conn)
+        save_recognized(conn, doc, Document(new_text, tokens, [Sentence(0, 6)], [], "cs"), "<doc/>")
+    with app.app_context(), db.transaction() as conn:
+        second = cache.document_text(conn, doc)
+    assert second is not first
+    assert second.token_texts(0, 6) == ["Úplně", "jiný", "text", "o", "Brně", "."]
+
+
+def test_missing_document_and_segments(app, clean_app):
+    doc = add_document(app, "První věta tady. Druhá věta tam.")
+    with app.app_context(), db.transaction() as conn:
+        assert cache.document_text(conn, 10**9) is None
+        text = cache.document_text(conn, doc)
+    bounds = sql(app, "SELECT first_token, end_token FROM sentence WHERE document_id = %s ORDER BY idx", (doc,))
+    assert len(bounds) == 2
+    split = bounds[1]["first_token"]
+    assert text.same_segment(0, split)
+    assert not text.same_segment(split - 1, split + 1)  # a rule match never crosses a sentence boundary
+
+
+def test_never_recognized_documents_are_read_not_cached(app, clean_app):
+    doc = add_document(app, "Bez razítka rozpoznání.")
+    with app.app_context(), db.transaction() as conn:
+        assert cache.document_text(conn, doc).token_texts(0, 2) == ["Bez", "razítka"]
+    assert doc not in cache._cache
+
+
+def test_eviction_keeps_the_budget(app, clean_app, monkeypatch):
+    monkeypatch.setattr(cache, "CACHE_MAX_TOKENS", 10)
+    docs = [add_document(app, f"Dokument číslo {i} má několik slov navíc.") for i in range(3)]
+    sql(app, "UPDATE document SET recognized_at = clock_timestamp() WHERE id = ANY(%s)", (docs,))
+    with app.app_context(), db.transaction() as conn:
+        for doc in docs:
+            cache.document_text(conn, doc)
+    assert list(cache._cache) == [docs[-1]]  # over budget: only the most recent one stays
