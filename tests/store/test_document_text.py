@@ -11,8 +11,9 @@ import pytest
 from psan import db
 from psan.store import document_text as cache
 from psan.store.documents import save_recognized
-from psan.tool.model import Document, Sentence, Token
-from tests.web.annotate_fixtures import add_document, sql
+from psan.tool.document import Document, Sentence, Token
+from tests.documents import add_document
+from tests.helpers import sql
 
 
 @pytest.fixture(autouse=True)
