@@ -119,8 +119,8 @@ class Setup:
 def populate(app, sizes: dict[str, int], clients: int, seed: int) -> Setup:
     """Projects, documents (full pre-annotation) and accounts; not timed."""
     from psan import accounts
-    from psan.store.annotate import reannotate_document_now
     from psan.store.documents import create_document, save_recognized
+    from psan.store.reannotate import reannotate_document_now
     from psan.store.rules import ensure_ne_type_rules
     setup = Setup()
     with app.app_context():

@@ -78,8 +78,8 @@ class Timing:
 def populate(app: Any, doc: Document) -> tuple[dict[str, str], set[str]]:
     """One project per mode with a copy of ``doc``; returns mode -> annotator e-mail and the private names."""
     from psan import accounts
-    from psan.store.annotate import reannotate_document_now
     from psan.store.documents import create_document, save_recognized
+    from psan.store.reannotate import reannotate_document_now
     from psan.store.rules import ensure_ne_type_rules
     emails = {}
     with app.app_context():

@@ -185,7 +185,7 @@ def child(step: str, url: str, document_id: int, project_id: int, text_file: str
 def _decide_all_private(app, project_id: int, document_id: int) -> None:
     """Untimed: NE-type rules private at full confidence, so the outputs replace every entity."""
     from psan import db
-    from psan.store.annotate import reannotate_document_now
+    from psan.store.reannotate import reannotate_document_now
     with app.app_context(), db.transaction() as conn:
         db.execute("UPDATE rule SET confidence = 1 WHERE project_id = %s AND type = 'NE_TYPE'", (project_id,), conn)
         reannotate_document_now(conn, document_id)

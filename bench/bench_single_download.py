@@ -37,8 +37,8 @@ TARGET_RATIO = 5.0
 
 
 def populate(app, documents: int, tokens: int, seed: int) -> tuple[int, list[int]]:
-    from psan.store.annotate import reannotate_document_now
     from psan.store.documents import create_document, save_recognized
+    from psan.store.reannotate import reannotate_document_now
     from psan.store.rules import ensure_ne_type_rules
     ids = []
     with app.app_context():

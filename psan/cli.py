@@ -7,7 +7,7 @@ import click
 from flask import Flask, current_app, url_for
 from flask.cli import AppGroup, with_appcontext
 
-from psan import accounts, db, migrate, tokens
+from psan import accounts, db, migrate, signing
 
 db_cli = AppGroup("db", help="Database schema migrations.")
 
@@ -50,7 +50,7 @@ def create_admin(email: str, name: str, password: str | None) -> None:
 def registration_link() -> str | None:
     """The first-admin link, or ``None`` once an account exists."""
     with db.transaction() as conn:
-        token = tokens.registration_token(conn)
+        token = signing.registration_token(conn)
     if token is None:
         return None
     with current_app.test_request_context():

@@ -2,7 +2,7 @@
 
 A document is tokenized with :func:`psan.tool.tokenize.tokenize`, given named entities for the
 phrases the test names, NE_TYPE rules with confidence 0 (so those spans are suspicious) and then
-annotated by the real :func:`psan.store.annotate.reannotate_document_now`; its mentions can be
+annotated by the real :func:`psan.store.reannotate.reannotate_document_now`; its mentions can be
 grouped into entities by the real :func:`psan.store.entities.update_document_entities`.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ import psycopg2.extras
 
 from psan import db
 from psan.store import entities as store_entities
-from psan.store.annotate import reannotate_document_now
 from psan.store.documents import load_document
+from psan.store.reannotate import reannotate_document_now
 from psan.tool.categories import category_of
 from psan.tool.tokenize import tokenize
 from tests.helpers import default_project, sql

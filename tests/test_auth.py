@@ -8,7 +8,7 @@ import time
 import pytest
 from aiosmtpd.controller import Controller
 
-from psan import tokens
+from psan import signing
 from tests.helpers import PASSWORD, Auth, csrf_token, make_account
 
 
@@ -133,11 +133,11 @@ def test_reset_request_for_unknown_email_looks_the_same(client, clean_app, smtp_
 def test_reset_token_expires(clean_app):
     account = make_account(clean_app, "ann@example.org")
     with clean_app.test_request_context():
-        token = tokens.make_reset_token(account)
-        assert tokens.account_for_reset_token(token).id == account.id
+        token = signing.make_reset_token(account)
+        assert signing.account_for_reset_token(token).id == account.id
         time.sleep(1.1)
-        with pytest.raises(tokens.InvalidToken, match="expired"):
-            tokens.account_for_reset_token(token, max_age=0)
+        with pytest.raises(signing.InvalidToken, match="expired"):
+            signing.account_for_reset_token(token, max_age=0)
 
 
 def test_forged_reset_token_is_refused(client, clean_app):

@@ -14,7 +14,7 @@ from psan.store.rule_admin import RuleSelection, _where, like_pattern
 from psan.web.ids import MAX_ID, valid_id
 
 PSAN = Path(__file__).resolve().parent.parent / "psan"
-WEB_MODULES = ["accounts.py", "tokens.py", "access.py", "devstack.py", "db.py", "labels", "rules", "documents",
+WEB_MODULES = ["accounts.py", "signing.py", "access.py", "devstack.py", "db.py", "labels", "rules", "documents",
                "projects", "main", "users", "auth", "web"]
 SQL_CALL = re.compile(r"db\.(query|query_one|execute)\(|\.cursor\(|\.execute\(|execute_values")
 SQL_TEXT = re.compile(r"[\"'](SELECT|INSERT|UPDATE|DELETE|SAVEPOINT|CREATE) ")

@@ -9,14 +9,14 @@ import logging
 
 from flask import current_app, url_for
 
-from psan import accounts, mail, tokens
+from psan import accounts, mail, signing
 
 log = logging.getLogger(__name__)
 
 
 def reset_link(account: accounts.Account) -> str:
     return current_app.config["SERVER_URL"].rstrip("/") + url_for("auth.reset_password",
-                                                                  token=tokens.make_reset_token(account))
+                                                                  token=signing.make_reset_token(account))
 
 
 def send_reset_link(account: accounts.Account, subject: str = "psan: set your password") -> bool:

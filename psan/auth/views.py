@@ -7,7 +7,7 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask_babel import gettext, lazy_gettext
 from flask_login import current_user, login_user, logout_user
 
-from psan import accounts, mail, tokens
+from psan import accounts, mail, signing
 from psan.access import public, user
 from psan.auth import bp
 from psan.auth.forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, NewPasswordForm, RegisterAdminForm
@@ -78,13 +78,13 @@ def logout():
 def register(token: str):
     """The one-time link printed at the first start of an empty instance creates the first admin."""
     try:
-        tokens.check_registration_token(token)
-    except tokens.InvalidToken as exc:
+        signing.check_registration_token(token)
+    except signing.InvalidToken as exc:
         return render_template("error.html", status=404, title=gettext("Link not valid"), message=str(exc)), 404
     form = RegisterAdminForm()
     if form.validate_on_submit():
         account = accounts.create(form.email.data, form.name.data, accounts.Role.ADMIN, form.password.data)
-        tokens.consume_registration()
+        signing.consume_registration()
         _start_session(account)
         flash(gettext("Welcome! Your admin account is ready."), "success")
         return redirect(url_for("main.index"))
@@ -128,8 +128,8 @@ def forgot_password():
 @public
 def reset_password(token: str):
     try:
-        account = tokens.account_for_reset_token(token)
-    except tokens.InvalidToken as exc:
+        account = signing.account_for_reset_token(token)
+    except signing.InvalidToken as exc:
         return render_template("error.html", status=404, title=gettext("Link not valid"), message=str(exc)), 404
     form = NewPasswordForm()
     form.account_email = account.email

@@ -14,8 +14,8 @@ from flask import current_app
 
 from psan import db
 from psan.celery import scheduling
-from psan.store import annotate as store_annotate
 from psan.store import project_model as store_model
+from psan.store import reannotate as store_reannotate
 from psan.store.projects import get_project
 from psan.store.rules import load_ruleset
 from psan.tool.classifier import TokenClassifier
@@ -106,7 +106,7 @@ def model_predictions_project(project_id: int, model_id: int | None = None) -> d
         loaded = store_model.load_model(conn, project_id, model_key())
         if loaded is not None:
             store_model.ensure_model_rule(conn, project_id)
-        ids = store_annotate.annotatable_document_ids(conn, project_id)
+        ids = store_reannotate.annotatable_document_ids(conn, project_id)
     with db.transaction() as conn:
         ruleset = load_ruleset(conn, project_id)
     model = loaded.model if loaded is not None else None
@@ -115,6 +115,6 @@ def model_predictions_project(project_id: int, model_id: int | None = None) -> d
     for document_id in ids:
         with db.transaction() as conn:
             if store_model.refresh_document_predictions(conn, document_id, model, threshold):
-                store_annotate.reannotate_document_now(conn, document_id, ruleset)
+                store_reannotate.reannotate_document_now(conn, document_id, ruleset)
                 changed += 1
     return {"project_id": project_id, "documents": len(ids), "changed": changed}

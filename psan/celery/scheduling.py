@@ -61,7 +61,7 @@ def schedule_project_reannotation(project_id: int, exclude_document_id: int | No
     ``re_annotate_project`` task with that countdown; the pending run is recorded in Redis and
     consumed by the task when it starts, so a call arriving while a run is in progress schedules
     another one.  ``exclude_document_id`` names a document already re-annotated synchronously
-    (:func:`psan.store.annotate.reannotate_document_now`); it stays excluded only if every debounced
+    (:func:`psan.store.reannotate.reannotate_document_now`); it stays excluded only if every debounced
     call agrees.
     """
     from psan.celery.tasks import re_annotate_project

@@ -14,10 +14,10 @@ from flask import current_app
 from psan import db
 from psan.celery.model_tasks import predictions_for_new_document
 from psan.celery.scheduling import consume_pending
-from psan.store import annotate as store_annotate
 from psan.store import documents as store_documents
 from psan.store import entities as store_entities
 from psan.store import processing
+from psan.store import reannotate as store_reannotate
 from psan.store import stats as store_stats
 from psan.store.document_status import DocumentStatus
 from psan.store.health import database_probe
@@ -130,7 +130,7 @@ def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # 
     with db.transaction() as conn:
         if not processing.holds(conn, lease):
             return {"document_id": document_id, "skipped": "taken over"}
-        result = store_annotate.reannotate_document_now(conn, document_id, doc=doc)
+        result = store_reannotate.reannotate_document_now(conn, document_id, doc=doc)
         # visible together with the new status; a failure only costs the grouping
         store_entities.update_document_entities_or_log(conn, document_id, doc)
     _refresh_statistics({"token": len(doc.tokens), "sentence": len(doc.sentences), "named_entity": len(doc.entities),
@@ -175,7 +175,7 @@ def _refresh_statistics(loaded: dict[str, int]) -> None:
 def re_annotate(document_id: int) -> dict:
     """Apply the project's current rules to one document (idempotent)."""
     with db.transaction() as conn:
-        result = store_annotate.reannotate_document_now(conn, document_id)
+        result = store_reannotate.reannotate_document_now(conn, document_id)
     return {"document_id": document_id, "status": result.status if result else None,
             "seconds": result.seconds if result else None}
 
@@ -191,5 +191,5 @@ def re_annotate_project(project_id: int, exclude_document_id: int | None = None,
         pending, exclude = consume_pending(project_id)
         if pending:
             exclude_document_id = exclude
-    done = store_annotate.reannotate_project(db.transaction, project_id, exclude_document_id)
+    done = store_reannotate.reannotate_project(db.transaction, project_id, exclude_document_id)
     return {"project_id": project_id, "documents": len(done)}

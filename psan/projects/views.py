@@ -19,8 +19,8 @@ from psan.projects.forms import ConfirmDeleteForm, ProjectForm
 from psan.store import accounts as store_accounts
 from psan.store import documents as store_documents
 from psan.store import projects as store_projects
-from psan.store.annotate import refresh_project_statuses
 from psan.store.pipelines import lacks_ner, validate_config
+from psan.store.reannotate import refresh_project_statuses
 
 
 @bp.route("/")

@@ -1,6 +1,6 @@
 """Targeted re-annotation: apply only the rules a decision created, changed or deleted to one document.
 
-Why: :func:`psan.store.annotate.reannotate_document_now` loads the whole document and matches every
+Why: :func:`psan.store.reannotate.reannotate_document_now` loads the whole document and matches every
 rule of the project – about a second for 10^5 tokens and ten for 10^6 – while a decision must answer
 in well under 200 ms on a 10^6-token document.  A decision touches one or two rules, and the rest of
 the document's annotations are already consistent with the other rules, so it is enough to
@@ -47,7 +47,7 @@ from psan.tool.rules import RULE_KINDS, RuleType
 __all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "find_word_type_matches", "lock_document",
            "prefetch_word_type_matches"]
 
-#: the status a document deserves (as psan.store.annotate), written only when it changes, so a
+#: the status a document deserves (as psan.store.reannotate), written only when it changes, so a
 #: decision that changes nothing does not take the document row's lock for the rest of its request
 _REFRESH_STATUS = (
     "WITH s AS (SELECT d.id, " + STATUS_FROM_SPANS_SQL + " AS status "  # noqa: S608  # nosec B608
@@ -178,7 +178,7 @@ def refresh_document_status(conn, document_id: int) -> str | None:
 
 
 def _full_path(conn, document_id: int) -> int:
-    from psan.store.annotate import reannotate_document_now
+    from psan.store.reannotate import reannotate_document_now
     result = reannotate_document_now(conn, document_id)
     return result.matches if result else 0
 

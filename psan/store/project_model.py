@@ -15,7 +15,7 @@
   pre-processing (the worker's ``predictions_for_new_document``) and after each retrain
   (:func:`refresh_document_predictions`).  The project's NE_TYPE rule with condition ``MODEL``
   (created with confidence 0 = suspicious, editable on the rules page like any rule) turns them
-  into annotations through the ordinary matching of :mod:`psan.store.annotate`.
+  into annotations through the ordinary matching of :mod:`psan.store.reannotate`.
 * **Automatic retraining** – the web app's ``maybe_schedule_retrain`` after each decision queues
   ``psan.retrain_model`` once ``MODEL_RETRAIN_AFTER_DECISIONS`` decisions were logged since the
   latest model (0 = never; :func:`retrain_due`), and a project's first model after ``MODEL_FIRST_AFTER_DECISIONS``

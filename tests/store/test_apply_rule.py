@@ -13,8 +13,8 @@ import pytest
 
 from psan import db
 from psan.store import decisions as store_decisions
-from psan.store.annotate import reannotate_document_now
 from psan.store.apply_rule import apply_new_rules, find_word_type_matches, rule_footprint
+from psan.store.reannotate import reannotate_document_now
 from tests.documents import add_document, plain_sentences
 from tests.helpers import default_project, make_account, sql
 

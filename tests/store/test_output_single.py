@@ -4,8 +4,8 @@ from __future__ import annotations
 from psan import db
 from psan.store import output as store_output
 from psan.store import pseudonym_key
-from psan.store.annotate import reannotate_document_now
 from psan.store.output_single import render_alone
+from psan.store.reannotate import reannotate_document_now
 from tests.documents import add_document
 from tests.helpers import default_project, sql
 

@@ -395,9 +395,9 @@ def test_finding_09_policy_applies_to_every_password_form(clean_app, admin_clien
     good = admin_client.post("/users/new", data={**base, "email": "g@example.org", "password": "Xk3-plover-tangent"})
     assert good.status_code == 302
     # a reset link refuses the account's e-mail too
-    from psan import accounts, tokens
+    from psan import accounts, signing
     with clean_app.test_request_context():
-        link_token = tokens.make_reset_token(accounts.get_by_email("g@example.org"))
+        link_token = signing.make_reset_token(accounts.get_by_email("g@example.org"))
     client = clean_app.test_client()
     page = f"/auth/reset/{link_token}"
     response = client.post(page, data={"password": "G@example.org", "confirm": "G@example.org",

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from psan import db
-from psan.store.annotate import reannotate_document_now
 from psan.store.documents import load_document
+from psan.store.reannotate import reannotate_document_now
 from tests.documents import add_document, annotation, group_entities, token_index
 from tests.helpers import sql
 from tests.web.helpers import annotator_client

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 
 from psan import db
-from psan.store.annotate import reannotate_document_now
+from psan.store.reannotate import reannotate_document_now
 from tests.documents import wait_for_documents
 from tests.helpers import csrf_token, sql
 
