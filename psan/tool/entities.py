@@ -302,11 +302,12 @@ def _link(forms: Sequence[Form | None]) -> _Union:
     by_surname: dict[tuple[Category, str], list[int]] = {}
     by_first: dict[tuple[Category, str], list[int]] = {}
     by_head: dict[tuple[Category, str], list[int]] = {}
-    by_category: dict[Category, list[int]] = {}
+    by_acronym: dict[tuple[Category, str], list[int]] = {}  # both initials forms of every full name, once
     for j in full:
         g = forms[j]
         assert g is not None  # noqa: S101 - filtered above
-        by_category.setdefault(g.category, []).append(j)
+        for acronym in dict.fromkeys(_acronym(g.surface)):
+            by_acronym.setdefault((g.category, acronym), []).append(j)
         by_head.setdefault((g.category, g.key[-1]), []).append(j)
         for lemma in g.alts[0]:
             by_first.setdefault((g.category, lemma), []).append(j)
@@ -330,8 +331,7 @@ def _link(forms: Sequence[Form | None]) -> _Union:
             target = _partial_person(i, f, forms, uf, unique_root, index)
         elif _is_acronym(f):
             acronym = f.surface[0].replace("-", "").upper()
-            target = unique_root(j for j in by_category.get(f.category, ()) if j != i
-                                 and acronym in _acronym(forms[j].surface))  # type: ignore[union-attr]
+            target = unique_root(j for j in by_acronym.get((f.category, acronym), ()) if j != i)
         elif f.titled and len(f.key) == 1:
             target = unique_root(j for j in by_head.get((f.category, f.key[0]), ()) if j != i)
         else:
