@@ -6,9 +6,11 @@ these on the request's connection when no ``conn`` is passed.
 """
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import psycopg2.extras
 
 Params = Sequence[Any] | dict[str, Any] | None
@@ -38,3 +40,14 @@ def upsert(conn, sql: str, rows: list[tuple[Any, ...]], template: str | None = N
         result = psycopg2.extras.execute_values(cur, sql, rows, template=template, page_size=1000, fetch=True)
     inserted = sum(1 for (new,) in result if new)
     return inserted, len(result) - inserted
+
+
+def copy_integers(conn, sql: str, params: Params = None) -> np.ndarray:
+    """Integer columns of ``COPY (sql) TO STDOUT`` as one flat int64 array, row after row.
+
+    Why: 10^6 token rows as dicts cost seconds; NumPy parses the COPY text ~10x faster than split() + int().
+    """
+    with conn.cursor() as cur:
+        buf = io.StringIO()
+        cur.copy_expert(f"COPY ({cur.mogrify(sql, params).decode()}) TO STDOUT", buf)
+    return np.fromstring(buf.getvalue(), dtype=np.int64, sep=" ")
