@@ -43,7 +43,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -51,6 +50,7 @@ sys.path.insert(0, str(REPO))
 import psycopg2  # noqa: E402
 import redis  # noqa: E402
 import requests  # noqa: E402
+from throwaway import with_database  # noqa: E402
 
 from psan import db, migrate  # noqa: E402
 from psan.tool.document import Category, Document, Entity  # noqa: E402
@@ -97,10 +97,6 @@ def synthetic_document(n_tokens: int, seed: int) -> Document:
     tokens, sentences = tokenize(text, "en")
     assert len(tokens) == idx, (len(tokens), idx)  # nosec B101 - entity indexes rely on it
     return Document(text, tokens, sentences, entities, "en")
-
-
-def _with_database(url: str, name: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path="/" + name))
 
 
 def _free_port() -> int:
@@ -389,7 +385,7 @@ def main() -> int:
     admin.autocommit = True
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}"')
-    url = _with_database(server_url, name)
+    url = with_database(server_url, name)
     server: Server | None = None
     try:
         migrate.upgrade(url)

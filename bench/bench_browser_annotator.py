@@ -41,12 +41,8 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_annotation_latency import (  # noqa: E402
-    PASSWORD,
-    SECRET,
-    _with_database,
-    synthetic_document,
-)
+from bench_annotation_latency import PASSWORD, SECRET, synthetic_document  # noqa: E402
+from throwaway import with_database  # noqa: E402
 
 from psan import db, migrate  # noqa: E402
 from psan.tool.document import Category, Document  # noqa: E402
@@ -243,7 +239,7 @@ def main() -> int:
     admin.autocommit = True
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}"')
-    url = _with_database(server_url, name)
+    url = with_database(server_url, name)
     server = None
     try:
         migrate.upgrade(url)

@@ -228,7 +228,7 @@ def main() -> int:
         return 0
 
     import psycopg2
-    from bench_annotation_latency import _with_database
+    from throwaway import with_database
 
     from psan import db, migrate
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -241,7 +241,7 @@ def main() -> int:
     admin.autocommit = True
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}"')
-    url = _with_database(server_url, name)
+    url = with_database(server_url, name)
     results: dict[str, dict[int, dict[str, Any]]] = {s: {} for s in steps}
     try:
         migrate.upgrade(url)

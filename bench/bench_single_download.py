@@ -19,7 +19,6 @@ document.  Printed: both times, the ratio, PASS/FAIL; exit status 1 on FAIL.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -28,10 +27,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-import psycopg2  # noqa: E402
-from bench_annotation_latency import _with_database, synthetic_document  # noqa: E402
+from bench_annotation_latency import synthetic_document  # noqa: E402
+from throwaway import throwaway_database  # noqa: E402
 
-from psan import db, migrate  # noqa: E402
+from psan import db  # noqa: E402
 
 TARGET_RATIO = 5.0
 
@@ -75,50 +74,41 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    server_url = os.environ.get("PSAN_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    name = f"psan_bench_{os.getpid()}"
-    admin = psycopg2.connect(server_url)
-    admin.autocommit = True
-    with admin.cursor() as cur:
-        cur.execute(f'CREATE DATABASE "{name}"')
-    url = _with_database(server_url, name)
-    try:
-        migrate.upgrade(url)
-        from psan import create_app
-        app = create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": "bench-secret-key-0123456789abcdef",
-                          "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:6379/13", "RATELIMIT_ENABLED": False})
-        started = time.perf_counter()
-        project, ids = populate(app, args.documents, args.tokens, args.seed)
-        print(f"set-up: {len(ids)} documents x {args.tokens:,} tokens ({time.perf_counter() - started:.0f} s, "
-              "not timed)", flush=True)
-        from psan.store import output as store_output
-        with app.app_context(), db.transaction() as conn:
-            started = time.perf_counter()
-            store_output.pseudonymize_project(conn, project)
-            full = time.perf_counter() - started
-        target = ids[len(ids) // 2]
-        with app.app_context(), db.transaction() as conn:
-            texts = {}
+    with throwaway_database("psan_bench") as database:
+        return _run(args, database.url)
 
-            def render(mode: str) -> None:
-                texts[mode] = store_output.render_document(conn, target, mode)
-            tag = best(lambda: render("tag"), args.repeats)
-            pseudo = best(lambda: render("pseudonymize"), args.repeats)
-            project_pass = [d for d in store_output.pseudonymize_project(conn, project, until=target)
-                            if d.document_id == target][0].text
-        ratio = pseudo / tag
-        same = texts["pseudonymize"] == project_pass
-        print(f"full project pseudonymization (stores the key): {full:.2f} s")
-        print(f"single document: tag {tag * 1000:.0f} ms, pseudonymize {pseudo * 1000:.0f} ms, ratio {ratio:.2f}x "
-              f"(target <= {TARGET_RATIO:.0f}x); same text as in the project pass: {same}")
-        ok = ratio <= TARGET_RATIO and same
-        print("PASS" if ok else "FAIL")
-        return 0 if ok else 1
-    finally:
-        db.close_pools()
-        with admin.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+
+def _run(args: argparse.Namespace, url: str) -> int:
+    from psan import create_app
+    app = create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": "bench-secret-key-0123456789abcdef",
+                      "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:6379/13", "RATELIMIT_ENABLED": False})
+    started = time.perf_counter()
+    project, ids = populate(app, args.documents, args.tokens, args.seed)
+    print(f"set-up: {len(ids)} documents x {args.tokens:,} tokens ({time.perf_counter() - started:.0f} s, "
+          "not timed)", flush=True)
+    from psan.store import output as store_output
+    with app.app_context(), db.transaction() as conn:
+        started = time.perf_counter()
+        store_output.pseudonymize_project(conn, project)
+        full = time.perf_counter() - started
+    target = ids[len(ids) // 2]
+    with app.app_context(), db.transaction() as conn:
+        texts = {}
+
+        def render(mode: str) -> None:
+            texts[mode] = store_output.render_document(conn, target, mode)
+        tag = best(lambda: render("tag"), args.repeats)
+        pseudo = best(lambda: render("pseudonymize"), args.repeats)
+        project_pass = [d for d in store_output.pseudonymize_project(conn, project, until=target)
+                        if d.document_id == target][0].text
+    ratio = pseudo / tag
+    same = texts["pseudonymize"] == project_pass
+    print(f"full project pseudonymization (stores the key): {full:.2f} s")
+    print(f"single document: tag {tag * 1000:.0f} ms, pseudonymize {pseudo * 1000:.0f} ms, ratio {ratio:.2f}x "
+          f"(target <= {TARGET_RATIO:.0f}x); same text as in the project pass: {same}")
+    ok = ratio <= TARGET_RATIO and same
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
