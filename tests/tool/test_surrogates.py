@@ -214,6 +214,24 @@ def test_different_labels_never_share_a_surrogate() -> None:
         assert phone is not None and seen.setdefault(phone, 1000 + label) == 1000 + label
 
 
+@pytest.mark.parametrize("language, people", [
+    ("en", ["John Smith", "Mary Brown", "Peter Novak"]),
+    ("cs", ["Jan Novák", "Marie Brownová", "Petr Svoboda"]),
+])
+def test_surrogate_words_neither_extend_nor_shorten_an_original(language: str, people: list[str]) -> None:
+    """No surrogate word begins with an original word ("Brown" → "Browne") or is the start of one."""
+    text = ", ".join(people) + "."
+    originals = {w.casefold() for p in people for w in p.split()}
+    regions = regions_for(text, [(p, C.PERSON, None, "PERSON") for p in people])
+    for seed in range(120):
+        out, _ = pseudonymize_document(text, regions, language, seed=seed)
+        for entry in out.standoff:
+            for word in words(entry["replacement"]):
+                cf = word.casefold()
+                bad = [o for o in originals if len(min(o, cf, key=len)) >= 4 and (cf.startswith(o) or o.startswith(cf))]
+                assert not bad, (seed, entry["replacement"], bad)
+
+
 # ---------------------------------------------------------------- properties
 
 _NAME = st.sampled_from(["Jan", "Novák", "NOVÁK", "Petra", "Svobodová", "mBanku", "Kowalski", "Anna", "Lars",

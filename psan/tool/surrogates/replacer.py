@@ -53,6 +53,8 @@ __all__ = ["SurrogateReplacer", "pseudonymize_document"]
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 _ALPHA_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 _TRIES = 60
+#: an original word at least this long must not begin a surrogate word, nor a surrogate word begin it
+_STEM = 4
 
 
 def _norm(text: str) -> str:
@@ -79,6 +81,8 @@ class SurrogateReplacer:
         self._numbers: dict[str, int] = {}
         self._forbidden: set[str] = set()
         self._forbidden_words: set[str] = set()
+        #: every prefix (at least ``_STEM`` letters) of a forbidden word, see :meth:`_word_taken`
+        self._forbidden_prefixes: set[str] = set()
         #: birth dates encoded in the national IDs seen → the years the ID's layout allows (see .birthdates)
         self._birth_years: dict[birthdates.Date, tuple[int, int]] = {}
         #: (start, end) → entity key of the regions replaced since the last ``observe``
@@ -121,7 +125,9 @@ class SurrogateReplacer:
             self._forbidden.add(_norm(original))
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
-                    self._forbidden_words.add(w.casefold())
+                    cf = w.casefold()
+                    self._forbidden_words.add(cf)
+                    self._forbidden_prefixes.update(cf[:k] for k in range(_STEM, len(cf) + 1))
         self._learn(text, document_entities(text, regions, self.language, entity_keys))
 
     def begin_document(self, text: str, regions: Sequence[PrivateRegion],
@@ -207,6 +213,16 @@ class SurrogateReplacer:
         if template is not None:
             self._template_of[final] = template
         return final
+
+    def _word_taken(self, cf: str) -> bool:
+        """Whether a case-folded surrogate word is, extends or shortens a word of an original.
+
+        Why prefixes: a surrogate "Browne" beside an original "Brown", or "Nováková" for a project
+        whose originals include "Novák", reads as the real name (an inflected or derived form of it).
+        """
+        if cf in self._forbidden_words or cf in self._forbidden or cf in self._forbidden_prefixes:
+            return True
+        return any(cf[:k] in self._forbidden_words for k in range(_STEM, len(cf)))
 
     def _leaks(self, candidate: str, original: str) -> bool:
         if _norm(candidate) == _norm(original):
@@ -399,7 +415,7 @@ class SurrogateReplacer:
             if pool:
                 def one(rng: Any) -> str | None:
                     lemma = rng.choice(pool)
-                    if lemma.casefold() in self._forbidden_words:
+                    if self._word_taken(lemma.casefold()):
                         return original  # rejected by _leaks → redraw
                     got = names.realize(lemma, form, self.language, names.PLACE, strict=True)
                     return original if got is None else shape.case_pattern_word(word, got)  # None → redraw
@@ -419,7 +435,7 @@ class SurrogateReplacer:
         for attempt in range(_TRIES if pool else 0):
             cand = stream(self.seed, entity, "place", attempt).choice(pool)
             cf = cand.casefold()
-            if cf == lemma or cf in self._forbidden_words or cf in self._forbidden:
+            if cf == lemma or self._word_taken(cf):
                 continue
             owner = self._owner.get(("place", cf))
             if owner is not None and owner != entity:
@@ -631,7 +647,7 @@ class SurrogateReplacer:
                 method = "first_name" if role == names.FIRST else "last_name"
                 cand = names.faker_value(self.language, method, rng.getrandbits(32))
             cf = cand.casefold()
-            if cf == lemma_key or cf in self._forbidden_words or cf in self._forbidden:
+            if cf == lemma_key or self._word_taken(cf):
                 continue
             if avoid and cf[:1] == avoid and attempt < _TRIES // 2:
                 continue
