@@ -20,6 +20,26 @@ from flask import Flask, current_app, g
 
 from psan.store import sql as store_sql
 
+
+class KeepingPool(psycopg2.pool.ThreadedConnectionPool):
+    """A thread-safe pool that keeps every connection it opened (up to ``maxconn``) for reuse.
+
+    Why: psycopg2's pool closes each connection returned while ``minconn`` others are idle, so
+    under concurrent requests nearly every request opened a new PostgreSQL backend (a fork, cold
+    catalogue caches: milliseconds of CPU each, measured as the largest server cost of a decision
+    under 20 annotators).  Here a connection is kept; the pool holds at most as many as were ever
+    in use at once.
+    """
+
+    def _putconn(self, conn, key=None, close=False):  # noqa: ANN001, ANN202 - psycopg2's own signature
+        keep = self.minconn
+        self.minconn = self.maxconn  # called under the pool's lock (ThreadedConnectionPool.putconn)
+        try:
+            return super()._putconn(conn, key, close)
+        finally:
+            self.minconn = keep
+
+
 _pools: dict[tuple[int, str], psycopg2.pool.ThreadedConnectionPool] = {}
 _pools_lock = threading.Lock()
 
@@ -31,7 +51,7 @@ def _pool(url: str, minconn: int, maxconn: int) -> psycopg2.pool.ThreadedConnect
         with _pools_lock:
             pool = _pools.get(key)
             if pool is None:
-                pool = psycopg2.pool.ThreadedConnectionPool(minconn, maxconn, url)
+                pool = KeepingPool(minconn, maxconn, url)
                 _pools[key] = pool
     return pool
 
@@ -87,6 +107,34 @@ def get_conn() -> psycopg2.extensions.connection:
         conn.autocommit = False
         g.db_conn = conn
     return g.db_conn
+
+
+def autocommit_from_here(conn: psycopg2.extensions.connection | None = None) -> None:
+    """Commit now; the rest of the request runs each statement as its own transaction (autocommit).
+
+    Why: every transaction costs two round trips of its own (``BEGIN``, ``COMMIT``) besides its
+    statements; a window's answer is a handful of reads that need no common snapshot, and a window
+    claim is one statement (:func:`psan.store.windows.claim_first_free`).  Only for such work: no
+    statement after this may depend on another.  The connection goes back to transactions at its
+    next checkout (:func:`get_conn`, :func:`transaction`).
+    """
+    conn = conn or get_conn()
+    conn.commit()
+    conn.autocommit = True
+
+
+@contextlib.contextmanager
+def single_statements(conn: psycopg2.extensions.connection) -> Iterator[None]:
+    """Run the block's statements each as its own transaction (no ``BEGIN``/``COMMIT`` round trips).
+
+    Only between transactions (the caller has just committed) and for statements that need no
+    common transaction.
+    """
+    conn.autocommit = True
+    try:
+        yield
+    finally:
+        conn.autocommit = False
 
 
 def _commit_response(response):
@@ -147,19 +195,19 @@ def transaction(app: Flask | None = None) -> Iterator[psycopg2.extensions.connec
         pool.putconn(conn, close=broken)
 
 
-def query(sql: str, params: store_sql.Params = None,
-          conn: psycopg2.extensions.connection | None = None) -> list[dict[str, Any]]:
+def query(sql: str | store_sql.Statement, params: store_sql.Params = None,
+          conn: psycopg2.extensions.connection | None = None, lead: str = "") -> list[dict[str, Any]]:
     """Rows of a statement as dicts, on ``conn`` or the request's connection (:func:`psan.store.sql.rows`)."""
-    return store_sql.rows(conn or get_conn(), sql, params)
+    return store_sql.rows(conn or get_conn(), sql, params, lead)
 
 
-def query_one(sql: str, params: store_sql.Params = None,
-              conn: psycopg2.extensions.connection | None = None) -> dict[str, Any] | None:
-    rows = query(sql, params, conn)
+def query_one(sql: str | store_sql.Statement, params: store_sql.Params = None,
+              conn: psycopg2.extensions.connection | None = None, lead: str = "") -> dict[str, Any] | None:
+    rows = query(sql, params, conn, lead)
     return rows[0] if rows else None
 
 
-def execute(sql: str, params: store_sql.Params = None,
+def execute(sql: str | store_sql.Statement, params: store_sql.Params = None,
             conn: psycopg2.extensions.connection | None = None) -> int:
     """Number of rows a statement affected, on ``conn`` or the request's connection."""
     return store_sql.run(conn or get_conn(), sql, params)
