@@ -28,9 +28,9 @@ def tokens_json(conn, document_id: int, first: int, end: int, stamp: Any = None)
             for pos, (word, gap) in enumerate(zip(words, gaps, strict=True))]
 
 
-def sentences_json(conn, document_id: int, first: int, end: int) -> list[list[int]]:
+def sentences_json(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[list[int]]:
     return [[max(r["first_token"], first), min(r["end_token"], end)]
-            for r in window_content.sentence_rows(conn, document_id, first, end)]
+            for r in window_content.sentence_rows(conn, document_id, first, end, stamp)]
 
 
 def rule_label(rules: list[dict[str, Any]]) -> int | None:
@@ -51,8 +51,8 @@ def final_decision(row: dict[str, Any], thresholds: Thresholds) -> str:
 def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[str, Any]]:
     """Annotations lying inside ``[first, end)`` with their final decision, label name and rule summary."""
     rows = window_content.annotation_rows(conn, window.document_id, first, end)
-    rules = window_content.rules_by_annotation(conn, [r["id"] for r in rows])
-    entity_rows = window_content.entity_rows(conn, window.document_id, first, end)
+    rules = {r["id"]: r["rules"] for r in rows}
+    entity_rows = window_content.entity_rows(conn, window.document_id, first, end, window.recognized_at)
     entities = window_content.entity_types(entity_rows)
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     label_of = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(rules[r["id"]]))
@@ -92,6 +92,6 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],
         "tokens": tokens_json(conn, window.document_id, first, end, doc["recognized_at"]),
-        "sentences": sentences_json(conn, window.document_id, first, end),
+        "sentences": sentences_json(conn, window.document_id, first, end, doc["recognized_at"]),
         "annotations": annotations_json(conn, window, first, end),
     }

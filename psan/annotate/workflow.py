@@ -1,10 +1,20 @@
 """The decision workflow of the annotation window, in one place.
 
 Every way of deciding (a span, an entity, accepting suggestions, labelling) goes through the same
-steps: prefetch what the rules will need (outside the lock) → lock the document → decide (psan.store)
-→ learn entity-type rules → apply the changed rules to this document → refresh its status → renew
-the window → commit → schedule the project's re-annotation and the model's retraining
-(psan.celery.scheduling).  The API views only parse requests and map the outcome to HTTP; tests can
+steps: prefetch what the rules will need (outside any lock) → renew the window → lock → decide
+(psan.store) → apply the changed rules to this document → commit → refresh the document's status →
+learn entity-type rules (a read; a lock again only when a type's rule changes) → schedule the
+project's re-annotation and the model's retraining (psan.celery.scheduling).
+
+The lock (:mod:`psan.store.document_locks`): decisions by token or word type, labels and accepted
+suggestions lock only their words, so 20 annotators of one document decide side by side; decisions
+by NE type or entity lock the whole document.  Should applying the rules need the whole document
+after all (:class:`psan.store.apply_rule.NeedsWholeDocument`), the decision is rolled back and made
+again under the whole-document lock.  The status is refreshed after the commit, so the last of two
+concurrent decisions always sees the other's (a document whose last suspicious spans were decided
+at the same moment still becomes DONE).
+
+The API views only parse requests and map the outcome to HTTP; tests can
 call these functions directly with a connection.
 
 :class:`psan.store.decisions.DecisionError` propagates to the caller (the API answers it with 400);
@@ -13,30 +23,37 @@ nothing was written then, the caller's transaction is rolled back.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
+from psan import db
 from psan.annotate.content import annotations_json
 from psan.celery import scheduling
-from psan.store import apply_rule, entity_decisions
+from psan.store import apply_rule, document_locks, entity_decisions
 from psan.store import decisions as store_decisions
 from psan.store import windows as store_windows
+from psan.store.apply_rule import NeedsWholeDocument
 from psan.store.corrections import category_needed
 from psan.store.decisions import Outcome, Scope, Span
 from psan.store.processing import request_reannotation
-from psan.store.suggestions import learn_type_rules
+from psan.store.suggestions import learn_type_rules, types_to_learn
 from psan.store.window_content import span_text
 from psan.store.windows import Window
 
 log = logging.getLogger(__name__)
 
+#: the texts a decision writes (its lock covers only them), or ``None``: it locks the whole document
+Texts = Sequence[Sequence[str]] | None
+
 
 @dataclass(frozen=True, slots=True)
 class Decided:
-    """What the annotator's request changed: the merged outcome and the document's new status."""
+    """What the annotator's request changed: the merged outcome, the document's new status, the window renewed."""
 
     outcome: Outcome
     status: str | None
     category_needed: bool = False
+    window: Window | None = None
 
 
 def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, account_id: int, *,
@@ -46,24 +63,23 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     if scope is Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
         apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
-    apply_rule.lock_document(conn, span.document_id)  # before any write; see lock_document
-    outcome = store_decisions.decide(conn, span, scope, decision, account_id, tokens, label_id, always, ne_type)
-    learn_types(conn, outcome, [span])
-    status = after_decision(conn, window, outcome, account_id, lease_seconds)  # commits: the lock is released
+    texts = None if scope is Scope.NE_TYPE else [tokens]
+    outcome, status, renewed = write(conn, window, account_id, lease_seconds, texts, [span],
+                                     lambda: store_decisions.decide(conn, span, scope, decision, account_id, tokens,
+                                                                    label_id, always, ne_type))
     # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
-    # a read, so after the commit, outside the document lock the other annotators wait for
+    # a read, so after the commit, outside any lock the other annotators wait for
     needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token, span.end_token,
                                                        label_id)
-    return Decided(outcome, status, needed)
+    return Decided(outcome, status, needed, renewed)
 
 
 def decide_entity(conn, window: Window, span: Span, decision: str, account_id: int, *,
                   label_id: int | None = None, lease_seconds: int) -> Decided:
     """Decide every mention of the span's entity, here and in the project's other documents."""
-    apply_rule.lock_document(conn, span.document_id)  # before any write; see lock_document
-    outcome = entity_decisions.decide_entity(conn, span, decision, account_id, label_id)
-    learn_types(conn, outcome, [span])
-    return Decided(outcome, after_decision(conn, window, outcome, account_id, lease_seconds))
+    outcome, status, renewed = write(conn, window, account_id, lease_seconds, None, [span],
+                                     lambda: entity_decisions.decide_entity(conn, span, decision, account_id, label_id))
+    return Decided(outcome, status, window=renewed)
 
 
 def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int) -> Decided | None:
@@ -76,17 +92,19 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
                if a["decision"] == "SUSPICIOUS" and a.get("suggestion")]
     if not pending:
         return None
-    apply_rule.lock_document(conn, window.document_id)  # before any write; see lock_document
     spans = [Span(window.project_id, window.document_id, a["first_token"], a["end_token"]) for a in pending]
-    outcomes = []
-    for a, span in zip(pending, spans, strict=True):
-        again = a["suggestion"] == "PRIVATE" and any(r["lookup"] for r in a["rules"])
-        scope = Scope.WORD_TYPE if again else Scope.TOKEN
-        outcomes.append(store_decisions.decide(conn, span, scope, a["suggestion"], account_id,
-                                               span_text(conn, span.document_id, span.first_token, span.end_token)))
-    outcome = merge(outcomes)
-    learn_types(conn, outcome, spans)
-    return Decided(outcome, after_decision(conn, window, outcome, account_id, lease_seconds))
+    texts = [span_text(conn, s.document_id, s.first_token, s.end_token, window.recognized_at) for s in spans]
+
+    def decide_all() -> Outcome:
+        outcomes = []
+        for a, span, tokens in zip(pending, spans, texts, strict=True):
+            again = a["suggestion"] == "PRIVATE" and any(r["lookup"] for r in a["rules"])
+            scope = Scope.WORD_TYPE if again else Scope.TOKEN
+            outcomes.append(store_decisions.decide(conn, span, scope, a["suggestion"], account_id, tokens))
+        return merge(outcomes)
+
+    outcome, status, renewed = write(conn, window, account_id, lease_seconds, texts, spans, decide_all)
+    return Decided(outcome, status, window=renewed)
 
 
 def assign_label(conn, window: Window, span: Span, label_id: int, account_id: int, *, always: bool = False,
@@ -94,20 +112,61 @@ def assign_label(conn, window: Window, span: Span, label_id: int, account_id: in
     """Mark the span private with a label (:func:`psan.store.decisions.assign_label`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
-    apply_rule.lock_document(conn, span.document_id)  # before any write; see lock_document
-    outcome = store_decisions.assign_label(conn, span, label_id, account_id, tokens, always)
-    return Decided(outcome, after_decision(conn, window, outcome, account_id, lease_seconds))
+    outcome, status, renewed = write(conn, window, account_id, lease_seconds, [tokens], [span],
+                                     lambda: store_decisions.assign_label(conn, span, label_id, account_id, tokens,
+                                                                          always))
+    return Decided(outcome, status, window=renewed)
 
 
-def learn_types(conn, outcome: Outcome, spans: list[Span]) -> None:
-    """Entity types whose decisions are now clear decide alone from here on (psan.store.suggestions)."""
+def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Texts, spans: list[Span],
+          decide: Callable[[], Outcome]) -> tuple[Outcome, str | None, Window | None]:
+    """Renew the lease, lock, ``decide``, apply the changed rules to this document and commit; then
+    :func:`after_decision`.  Returns the outcome, the document's status and the renewed window.
+
+    ``texts``: lock only these words (``None``: the whole document).  If the rules need the whole
+    document after all, everything is rolled back and done again under the whole-document lock.
+    """
+    document_id = window.document_id
+    for whole in ((False, True) if texts is not None else (True,)):
+        lease = store_windows.renew(conn, account_id, lease_seconds, decided=True)  # own row: no one waits for it
+        if whole:
+            document_locks.lock_document(conn, document_id)
+        else:
+            document_locks.lock_words(conn, document_id, texts or ())
+        outcome = decide()
+        try:
+            if outcome.rules_changed:
+                apply_rule.apply_new_rules(conn, document_id, outcome.changed_rule_ids + outcome.removed_rule_ids,
+                                           affected_annotation_ids=outcome.affected_annotation_ids,
+                                           refresh_status=False, words_locked=not whole)
+        except NeedsWholeDocument:
+            conn.rollback()
+            continue
+        # release the lock now: what follows only reads, refreshes the status or talks to Redis
+        conn.commit()
+        renewed = replace(window, expires_at=lease["expires_at"], decisions=lease["decisions"], live=True) \
+            if lease else None
+        return outcome, after_decision(conn, window, outcome, spans), renewed
+    raise AssertionError("unreachable: the whole-document pass never raises NeedsWholeDocument")  # pragma: no cover
+
+
+def learn_types(conn, window: Window, spans: list[Span]) -> tuple[list[int], str | None]:
+    """Entity types whose decisions are now clear decide alone from here on (psan.store.suggestions).
+
+    Runs after the decision's commit: the statistics are read without a lock; the whole document is
+    locked (a short transaction of its own) only when a type's rule is to change - once per type and
+    project.  Returns the changed rules and the document's new status (``None``: unchanged).
+    """
     types = sorted({t for span in spans for t in store_decisions.span_entity_types(conn, span)})
-    if not types:
-        return
-    changed = learn_type_rules(conn, spans[0].project_id, types)
+    if not types or not types_to_learn(conn, window.project_id, types):
+        return [], None
+    document_locks.lock_document(conn, window.document_id)
+    changed = learn_type_rules(conn, window.project_id, types)
     if changed:
-        outcome.changed_rule_ids += changed
-        outcome.rules_changed = True
+        apply_rule.apply_new_rules(conn, window.document_id, changed, refresh_status=False)
+    status = apply_rule.refresh_document_status(conn, window.document_id)
+    conn.commit()
+    return changed, status
 
 
 def merge(outcomes: list[Outcome]) -> Outcome:
@@ -118,23 +177,21 @@ def merge(outcomes: list[Outcome]) -> Outcome:
     return merged
 
 
-def after_decision(conn, window: Window, outcome: Outcome, account_id: int, lease_seconds: int) -> str | None:
-    """Bring this document up to date now, the project's other documents in the background.
+def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span]) -> str | None:
+    """After the decision's commit: the document's status, learned types, the other documents.
 
-    The current document gets only the changed rules (:func:`psan.store.apply_rule.apply_new_rules`:
-    a text search and a few set-based statements, tens of milliseconds even on 10^6 tokens), so the
-    annotator's next view already shows their effect whatever the document's size; the debounced
-    background run re-annotates the other documents and leaves this one out.  Commits; returns the
-    document's status.
+    The current document already has the changed rules (:func:`write` applied them: a text search
+    and two statements, a few milliseconds even on 10^6 tokens), so the annotator's next view shows
+    their effect whatever the document's size; the debounced background run re-annotates the other
+    documents and leaves this one out.  Returns the document's status.
     """
-    if outcome.rules_changed:
-        apply_rule.apply_new_rules(conn, window.document_id, outcome.changed_rule_ids + outcome.removed_rule_ids,
-                                   affected_annotation_ids=outcome.affected_annotation_ids, refresh_status=False)
-    status = apply_rule.refresh_document_status(conn, window.document_id)
-    store_windows.renew(conn, account_id, lease_seconds, decided=True)
-    # release the document lock now: what follows only reads or talks to Redis, and 20 annotators
-    # of one document queue behind this lock (a failed answer leaves a saved, idempotent decision)
-    conn.commit()
+    with db.single_statements(conn):  # one statement: no BEGIN/COMMIT round trips around it
+        status = apply_rule.refresh_document_status(conn, window.document_id)
+    learned, learned_status = learn_types(conn, window, spans)
+    if learned:
+        outcome.changed_rule_ids += [r for r in learned if r not in outcome.changed_rule_ids]
+        outcome.rules_changed = True
+    status = learned_status or status
     if outcome.rules_changed:
         try:
             scheduling.schedule_project_reannotation(window.project_id, exclude_document_id=window.document_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan import db
+from psan.store.sql import prepared
 
 _SELECT = "SELECT id, email, name, role, window_size, active, password_hash, session_version FROM account"
 _INSERT = ("INSERT INTO account (email, name, role, password_hash, window_size) "
@@ -13,7 +14,7 @@ _INSERT = ("INSERT INTO account (email, name, role, password_hash, window_size) 
 
 
 def get(conn, account_id: int) -> dict[str, Any] | None:
-    return db.query_one(_SELECT + " WHERE id = %s", (account_id,), conn)
+    return db.query_one(prepared(_SELECT + " WHERE id = %s"), (account_id,), conn)
 
 
 def get_by_email(conn, email: str) -> dict[str, Any] | None:

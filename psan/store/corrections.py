@@ -24,6 +24,7 @@ import dataclasses
 from collections.abc import Collection, Sequence
 
 from psan import db
+from psan.store.sql import prepared
 from psan.tool.document import Category, Decision, Document, Entity
 from psan.tool.voting import Annotation, PrivateRegion, Thresholds, final_decision
 
@@ -102,8 +103,9 @@ def category_needed(conn, document_id: int, first: int, end: int, label_id: int 
     No when the span's label has a category or a recognizer entity (not OTHER) overlaps it — the
     output then takes that category; otherwise it would come out as ``[OTHER]``.
     """
-    if label_id is not None and db.query_one("SELECT 1 FROM label WHERE id = %s AND category IS NOT NULL "
-                                             "AND category <> 'OTHER'", (label_id,), conn):
+    if label_id is not None and db.query_one(prepared("SELECT 1 FROM label WHERE id = %s AND category IS NOT NULL "
+                                                      "AND category <> 'OTHER'"), (label_id,), conn):
         return False
-    return db.query_one("SELECT 1 FROM named_entity WHERE document_id = %s AND first_token < %s AND end_token > %s "
-                        "AND category <> 'OTHER' LIMIT 1", (document_id, end, first), conn) is None
+    return db.query_one(prepared("SELECT 1 FROM named_entity WHERE document_id = %s AND first_token < %s "
+                                 "AND end_token > %s AND category <> 'OTHER' LIMIT 1"),
+                        (document_id, end, first), conn) is None

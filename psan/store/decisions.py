@@ -29,8 +29,8 @@ from typing import Any
 from flask_babel import gettext
 
 from psan import db
-from psan.store.apply_rule import rule_footprint
 from psan.store.rules import condition_to_text
+from psan.store.sql import prepared
 
 #: the rule_condition_length constraint of the schema
 MAX_CONDITION_CHARS = 1000
@@ -88,43 +88,60 @@ class Span:
 def set_token_decision(conn, span: Span, decision: str, label_id: int | None, account_id: int) -> int:
     """Upsert the person's decision on the span; PRIVATE keeps an earlier label unless a new one is given."""
     row = db.query_one(
-        "INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, decided_by, "
-        "decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, now()) "
-        "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
-        "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
-        "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
-        "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END RETURNING id",
+        prepared(
+            "INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
+            "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, "
+            "now()) "
+            "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
+            "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
+            "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
+            "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END RETURNING id"),
         {"doc": span.document_id, "first": span.first_token, "end": span.end_token, "decision": decision,
          "label": label_id if decision == "PRIVATE" else None, "me": account_id}, conn)
     return int(row["id"])
 
 
 def ensure_lookup_rule(conn, project_id: int, annotation_id: int, condition: str, account_id: int) -> int | None:
-    """The annotation's lookup rule, created if missing; ``None`` if it already existed."""
-    if db.query_one("SELECT 1 FROM rule WHERE annotation_id = %s", (annotation_id,), conn):
-        return None
+    """The annotation's lookup rule, created if missing; ``None`` if it already existed (one statement)."""
     row = db.query_one(
-        "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, annotation_id, author_id) "
-        "VALUES (%s, 'WORD_TYPE', %s, true, 0, %s, %s) RETURNING id",
-        (project_id, condition, annotation_id, account_id), conn)
-    return int(row["id"])
+        prepared(
+            "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, annotation_id, author_id) "
+            "SELECT %(project)s::bigint, 'WORD_TYPE'::rule_type, %(condition)s::text, true, 0, %(annotation)s::bigint, "
+            "%(me)s::bigint "
+            "WHERE NOT EXISTS (SELECT 1 FROM rule WHERE annotation_id = %(annotation)s) RETURNING id"),
+        {"project": project_id, "condition": condition, "annotation": annotation_id, "me": account_id}, conn)
+    return int(row["id"]) if row else None
 
 
-def drop_lookup_rule(conn, annotation_id: int) -> int:
-    """Delete the annotation's lookup rule(s); the re-annotation removes what only they produced."""
-    return db.execute("DELETE FROM rule WHERE annotation_id = %s", (annotation_id,), conn)
+def drop_lookup_rules(conn, document_id: int, annotation_id: int) -> tuple[list[int], list[int]]:
+    """Delete the annotation's lookup rule(s): their ids and the document's annotations they were linked to.
+
+    One statement: the footprint is read from the statement's snapshot, before the links vanish with
+    the rules (foreign key cascade); the caller's re-annotation removes what only they produced.
+    """
+    row = db.query_one(
+        prepared(
+            "WITH l AS (SELECT id FROM rule WHERE annotation_id = %(annotation)s), "
+            "fp AS (SELECT DISTINCT ar.annotation_id FROM annotation_rule ar "
+            "JOIN annotation a ON a.id = ar.annotation_id "
+            "WHERE ar.rule_id IN (SELECT id FROM l) AND a.document_id = %(doc)s), "
+            "d AS (DELETE FROM rule WHERE id IN (SELECT id FROM l) RETURNING id) "
+            "SELECT ARRAY(SELECT id FROM d ORDER BY id) AS rules, ARRAY(SELECT annotation_id FROM fp) AS footprint"),
+        {"annotation": annotation_id, "doc": document_id}, conn)
+    return list(row["rules"]), list(row["footprint"])
 
 
 def upsert_type_rule(conn, project_id: int, rule_type: str, condition: str, confidence: float,
                      label_id: int | None, account_id: int, keep_label: bool = True) -> int:
     """Create or update a project rule (not a lookup rule) of ``rule_type`` for ``condition``."""
     row = db.query_one(
-        "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, label_id, author_id) "
-        "VALUES (%(project)s, %(type)s::rule_type, %(condition)s, true, %(confidence)s, %(label)s, %(me)s) "
-        "ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL DO UPDATE SET "
-        "confidence = EXCLUDED.confidence, author_id = EXCLUDED.author_id, "
-        "label_id = CASE WHEN %(keep)s THEN coalesce(EXCLUDED.label_id, rule.label_id) ELSE EXCLUDED.label_id END "
-        "RETURNING id",
+        prepared(
+            "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, label_id, author_id) "
+            "VALUES (%(project)s, %(type)s::rule_type, %(condition)s, true, %(confidence)s, %(label)s, %(me)s) "
+            "ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL DO UPDATE SET "
+            "confidence = EXCLUDED.confidence, author_id = EXCLUDED.author_id, "
+            "label_id = CASE WHEN %(keep)s THEN coalesce(EXCLUDED.label_id, rule.label_id) ELSE EXCLUDED.label_id END "
+            "RETURNING id"),
         {"project": project_id, "type": rule_type, "condition": condition, "confidence": confidence,
          "label": label_id, "me": account_id, "keep": keep_label}, conn)
     return int(row["id"])
@@ -140,16 +157,17 @@ def _type_rule_confidence(conn, project_id: int, rule_type: str, condition: str)
 
 def span_entity_types(conn, span: Span) -> list[str]:
     return [r["type"] for r in db.query(
-        "SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s AND end_token = %s "
-        "ORDER BY type", (span.document_id, span.first_token, span.end_token), conn)]
+        prepared("SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s "
+                 "AND end_token = %s ORDER BY type"), (span.document_id, span.first_token, span.end_token), conn)]
 
 
 def log_decision(conn, span: Span, account_id: int, action: str, decision: str | None,
                  label_id: int | None = None, rule_id: int | None = None,
                  detail: dict[str, Any] | None = None) -> None:
-    label = db.query_one("SELECT name FROM label WHERE id = %s", (label_id,), conn) if label_id else None
-    db.execute("INSERT INTO decision_log (project_id, document_id, account_id, first_token, end_token, action, "
-               "decision, label_name, rule_id, detail) VALUES (%s, %s, %s, %s, %s, %s, %s::decision, %s, %s, %s)",
+    label = db.query_one(prepared("SELECT name FROM label WHERE id = %s"), (label_id,), conn) if label_id else None
+    db.execute(prepared("INSERT INTO decision_log (project_id, document_id, account_id, first_token, end_token, "
+                        "action, decision, label_name, rule_id, detail) "
+                        "VALUES (%s, %s, %s, %s, %s, %s, %s::decision, %s, %s, %s)"),
                (span.project_id, span.document_id, account_id, span.first_token, span.end_token, action,
                 decision, label["name"] if label else None, rule_id, json.dumps(detail or {})), conn)
 
@@ -201,11 +219,9 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
                 outcome.changed_rule_ids.append(lookup)
                 outcome.rules_changed = True
     else:
-        lookups = [r["id"] for r in db.query("SELECT id FROM rule WHERE annotation_id = %s",
-                                             (outcome.annotation_id,), conn)]
+        lookups, footprint = drop_lookup_rules(conn, span.document_id, outcome.annotation_id)
         if lookups:
-            outcome.affected_annotation_ids = rule_footprint(conn, span.document_id, lookups)
-            drop_lookup_rule(conn, outcome.annotation_id)
+            outcome.affected_annotation_ids = footprint
             outcome.removed_rule_ids = lookups
             outcome.rules_changed = True
     log_decision(conn, span, account_id, log_action or str(scope), decision, label_id,

@@ -40,6 +40,7 @@ import psycopg2.extras
 from psan import db
 from psan.store.document_status import ANNOTATABLE, ANNOTATED_SQL, DocumentStatus
 from psan.store.documents import load_document_cached
+from psan.store.sql import prepared
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
 from psan.tool.document import Category, Document, Entity
@@ -191,17 +192,20 @@ def retrain_due(conn, project_id: int, every: int, first: int) -> bool:
     first model).  Counting stops at the limit, so the check costs at most that many index entries.
     A limit of 0 means never (``first`` 0: the first model also waits for ``every``).
     """
-    row = db.query_one("SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
-                       "WHERE project_id = %s ORDER BY id DESC LIMIT 1", (project_id,), conn)
-    since = int(row["since"]) if row else 0
-    limit = every
-    if row is None and first > 0:
-        limit = first if limit <= 0 else min(first, limit)
-    if limit <= 0:
+    limits = {"with": every, "without": every if first <= 0 else (first if every <= 0 else min(first, every))}
+    if limits["with"] <= 0 and limits["without"] <= 0:
         return False
-    count = db.query_one("SELECT count(*) AS n FROM (SELECT 1 FROM decision_log WHERE project_id = %s "
-                         "AND id > %s AND decision IS NOT NULL LIMIT %s) s", (project_id, since, limit), conn)["n"]
-    return count >= limit
+    # one statement (it runs after every decision): the latest model's log id, then count up to the limit
+    row = db.query_one(
+        prepared(
+            "WITH m AS (SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
+            "WHERE project_id = %(project)s ORDER BY id DESC LIMIT 1), "
+            "l AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM m) THEN %(with)s::integer "
+            "ELSE %(without)s::integer END AS n) "
+            "SELECT (SELECT n FROM l) AS limit, (SELECT count(*) FROM (SELECT 1 FROM decision_log "
+            "WHERE project_id = %(project)s AND id > coalesce((SELECT since FROM m), 0) AND decision IS NOT NULL "
+            "LIMIT greatest((SELECT n FROM l), 0)) s) AS n"), {"project": project_id, **limits}, conn)
+    return int(row["limit"]) > 0 and int(row["n"]) >= int(row["limit"])
 
 
 def training_docs(conn, project_id: int) -> list[TrainingDoc]:

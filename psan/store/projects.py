@@ -12,6 +12,7 @@ import psycopg2.extras
 
 from psan import db
 from psan.store.document_status import DocumentStatus, sql_value
+from psan.store.sql import prepared
 
 LANGUAGES = {"en": "English", "cs": "Czech", "pl": "Polish", "sv": "Swedish", "sk": "Slovak", "sl": "Slovenian"}
 
@@ -96,7 +97,7 @@ def can_annotate(account_id: int, is_admin: bool, project_id: int, conn=None) ->
     """Admins annotate every project; annotators the projects they are members of."""
     if is_admin:
         return True
-    return db.query_one("SELECT 1 FROM project_member WHERE project_id = %s AND account_id = %s",
+    return db.query_one(prepared("SELECT 1 FROM project_member WHERE project_id = %s AND account_id = %s"),
                         (project_id, account_id), conn) is not None
 
 

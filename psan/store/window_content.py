@@ -14,6 +14,7 @@ from typing import Any
 
 from psan import db
 from psan.store.document_text import document_text
+from psan.store.sql import prepared
 
 
 def token_texts(conn, document_id: int, first: int, end: int, stamp: Any = None) -> tuple[list[str], list[str]]:
@@ -40,45 +41,55 @@ def span_text(conn, document_id: int, first: int, end: int, stamp: Any = None) -
     return doc.token_texts(first, end) if doc is not None else []
 
 
-def sentence_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
-    """Sentences overlapping ``[first, end)`` (the one containing ``first`` included), in order."""
-    return db.query("SELECT first_token, end_token FROM sentence WHERE document_id = %(doc)s "
-                    "AND first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
-                    "AND first_token <= %(lo)s), 0) AND first_token < %(hi)s ORDER BY first_token",
-                    {"doc": document_id, "lo": first, "hi": end}, conn)
+def sentence_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
+    """Sentences overlapping ``[first, end)`` (the one containing ``first`` included), in order.
 
-
-def rules_by_annotation(conn, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """The rules linked to each of the annotations ``ids`` (oldest first)."""
-    rules: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    if not ids:
-        return rules
-    for r in db.query("SELECT ar.annotation_id, r.id, r.type::text AS type, r.condition, r.confidence, r.label_id, "
-                      "r.annotation_id IS NOT NULL AS lookup FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
-                      "WHERE ar.annotation_id = ANY(%s) ORDER BY r.id", (ids,), conn):
-        rules[r.pop("annotation_id")].append(r)
-    return rules
+    From the per-process document cache (sentences change only with a new recognition); ``stamp``:
+    the document's ``recognized_at`` when the caller has read it (saves a lookup).
+    """
+    doc = document_text(conn, document_id, stamp)
+    if doc is None:
+        return []
+    return [{"first_token": a, "end_token": b} for a, b in doc.sentences_overlapping(first, end)]
 
 
 def label_names(conn, ids: set[int]) -> dict[int, str]:
     """Names of the labels ``ids`` (never their replacements: annotators must not see the key)."""
     if not ids:
         return {}
-    return {r["id"]: r["name"] for r in db.query("SELECT id, name FROM label WHERE id = ANY(%s)", (list(ids),), conn)}
+    return {r["id"]: r["name"] for r in db.query(prepared("SELECT id, name FROM label WHERE id = ANY(%s)"),
+                                                 (list(ids),), conn)}
 
 
 def annotation_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
-    """Annotations lying inside ``[first, end)``, longest first at each position."""
-    return db.query("SELECT id, first_token, end_token, token_decision::text AS token_decision, token_label_id, "
-                    "rule_level FROM annotation WHERE document_id = %s AND first_token >= %s AND first_token < %s "
-                    "AND end_token <= %s ORDER BY first_token, end_token DESC",
-                    (document_id, first, end, end), conn)
+    """Annotations lying inside ``[first, end)``, longest first at each position, each with its ``rules``.
+
+    ``rules``: the linked rules, oldest first (``id, type, condition, confidence, label_id, lookup``),
+    read in the same statement (every window and every decision's answer shows them).
+    """
+    return db.query(prepared(
+        "SELECT a.id, a.first_token, a.end_token, a.token_decision::text AS token_decision, a.token_label_id, "
+        "a.rule_level, coalesce((SELECT json_agg(json_build_object('id', r.id, 'type', r.type::text, "
+        "'condition', r.condition, 'confidence', r.confidence, 'label_id', r.label_id, "
+        "'lookup', r.annotation_id IS NOT NULL) ORDER BY r.id) FROM annotation_rule ar JOIN rule r "
+        "ON r.id = ar.rule_id WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a "
+        "WHERE a.document_id = %s AND a.first_token >= %s AND a.first_token < %s AND a.end_token <= %s "
+        "ORDER BY a.first_token, a.end_token DESC"), (document_id, first, end, end), conn)
 
 
-def entity_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
-    """Recognized entities starting in ``[first, end)``, in ``first_token, id`` order (types and suggestions)."""
-    return db.query("SELECT first_token, end_token, type, category, score FROM named_entity WHERE document_id = %s "
-                    "AND first_token >= %s AND first_token < %s ORDER BY first_token, id",
+def entity_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
+    """Recognized entities starting in ``[first, end)``, in ``first_token, id`` order (types and suggestions).
+
+    From the per-process document cache when the caller passes the recognition ``stamp``.
+    """
+    if stamp is not None:
+        doc = document_text(conn, document_id, stamp)
+        cached = doc.entities_starting_in(conn, document_id, first, end) if doc is not None else None
+        if cached is not None:
+            return cached
+    return db.query(prepared("SELECT first_token, end_token, type, category, score FROM named_entity "
+                             "WHERE document_id = %s AND first_token >= %s AND first_token < %s "
+                             "ORDER BY first_token, id"),
                     (document_id, first, end), conn)
 
 
@@ -93,9 +104,9 @@ def entity_types(rows: list[dict[str, Any]]) -> dict[tuple[int, int], list[str]]
 
 def window_header(conn, document_id: int) -> dict[str, Any] | None:
     """Name, status and size of the window's document and what the page needs of its project."""
-    return db.query_one("SELECT d.name, d.status::text AS status, d.token_count, d.recognized_at, "
-                        "p.name AS project_name, p.ask_labels "
-                        "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s",
+    return db.query_one(prepared("SELECT d.name, d.status::text AS status, d.token_count, d.recognized_at, "
+                                 "p.name AS project_name, p.ask_labels "
+                                 "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s"),
                         (document_id,), conn)
 
 

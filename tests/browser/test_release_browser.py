@@ -154,6 +154,11 @@ def _independent_of(app, statements: list[bytes], others: list[int]) -> list[str
     conn = psycopg2.connect(app.config["DATABASE_URL"])
     try:
         with conn.cursor() as cur:
+            # every document locked first, as psan's own writers do: a background re-annotation still
+            # scheduled by the labels above finishes before (or starts after) this transaction, so it can
+            # neither change the rows between the two reads nor deadlock with the move
+            cur.execute("SELECT id FROM document ORDER BY id FOR UPDATE")
+
             def run(statement: bytes):
                 if statement.upper().startswith(b"COPY"):
                     buf = io.StringIO()

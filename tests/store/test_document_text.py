@@ -38,9 +38,20 @@ def test_token_texts_agree_with_the_token_table(app, clean_app):
     assert text.token_texts(0, len(stored)) == stored
     assert text.token_texts(2, 4) == stored[2:4]
     assert text.token_texts(-3, 10**6) == stored  # clipped, never an IndexError
-    starts = [r["start_char"] for r in sql(app, "SELECT start_char FROM token WHERE document_id = %s "
-                                                "ORDER BY idx", (doc,))]
-    assert text.tokens_at([starts[3], starts[3] + 1, starts[5], 10**9]) == [3, 5]
+
+
+def test_token_index_finds_every_occurrence_by_case(app, clean_app):
+    """The word index behind the rule search: exact tokens only (never inside a word), folded on request."""
+    doc = add_document(app, "Jan a jan a JAN. Janek není Jan, ale Jana zná jana i Straße a STRASSE.")
+    with app.app_context(), db.transaction() as conn:
+        text = cache.document_text(conn, doc)
+    stored = _stored_tokens(app, doc)
+    for word in ("Jan", "jan", "Jana", "Straße", "není", "nothing"):
+        assert text.occurrences(word) == [i for i, t in enumerate(stored) if t == word]
+        assert text.occurrences(word, fold=True) == [i for i, t in enumerate(stored)
+                                                     if t.casefold() == word.casefold()]
+        assert text.count(word) >= len(text.occurrences(word))
+    assert text.occurrences("strasse", fold=True) == [stored.index("Straße"), stored.index("STRASSE")]
 
 
 def test_cache_hit_until_a_new_recognition(app, clean_app):
@@ -87,3 +98,17 @@ def test_eviction_keeps_the_budget(app, clean_app, monkeypatch):
         for doc in docs:
             cache.document_text(conn, doc)
     assert list(cache._cache) == [docs[-1]]  # over budget: only the most recent one stays
+
+
+def test_entities_come_from_the_cache_only_while_the_recognition_is_current(app, clean_app):
+    doc = add_document(app, "Anna Malá a Karel Velký jeli do Brna.", [("Anna Malá", "P"), ("Brna", "gu")])
+    sql(app, "UPDATE document SET recognized_at = clock_timestamp() WHERE id = %s", (doc,))
+    with app.app_context(), db.transaction() as conn:
+        text = cache.document_text(conn, doc)
+        rows = text.entities_starting_in(conn, doc, 0, 100)
+        assert [(r["first_token"], r["end_token"], r["type"]) for r in rows] == [(0, 2, "P"), (7, 8, "gu")]
+        assert text.entities_starting_in(conn, doc, 1, 7) == []
+    sql(app, "UPDATE document SET recognized_at = clock_timestamp() WHERE id = %s", (doc,))
+    stale = cache.DocumentText(text.stamp, text.text, text.starts, text.ends, text.segment_starts)
+    with app.app_context(), db.transaction() as conn:
+        assert stale.entities_starting_in(conn, doc, 0, 100) is None  # recognized again: read the table

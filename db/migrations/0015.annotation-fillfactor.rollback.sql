@@ -1,0 +1,1 @@
+ALTER TABLE annotation RESET (fillfactor);

@@ -1,0 +1,75 @@
+"""Per-type decision counts (psan.store.suggestions.type_statistics): incremental, yet equal to a full count.
+
+Why: suggestions and learned type rules read these counts on every window and decision; they are
+kept per process and brought up to date from the decision log, so every way a count can change must
+show up at once (a new decision, a changed one, another project reusing an id).
+"""
+from __future__ import annotations
+
+import pytest
+
+from psan import db
+from psan.store import suggestions
+from psan.store.decisions import Scope, Span, decide
+from tests.documents import add_document, token_index
+from tests.helpers import account_id, default_project, make_account
+
+TEXT = "Karel came. Eva came. Brno is far. Karel and Eva met in Brno. Petr stayed."
+ENTITIES = [("Karel", "P"), ("Eva", "P"), ("Brno", "gu"), ("Petr", "P")]
+
+
+@pytest.fixture(autouse=True)
+def fresh_counts():
+    suggestions.forget_statistics()
+    yield
+    suggestions.forget_statistics()
+
+
+def _decide(app, doc: int, word: str, decision: str, occurrence: int = 0) -> None:
+    i = token_index(app, doc, word, occurrence)
+    with app.app_context(), db.transaction() as conn:
+        decide(conn, Span(default_project(app), doc, i, i + 1), Scope.TOKEN, decision,
+               account_id(app, "admin@example.org"), [word])
+
+
+def _counts(app) -> dict[str, tuple[int, int]]:
+    with app.app_context(), db.transaction() as conn:
+        return suggestions.type_statistics(conn, default_project(app), ["P", "gu", "x"])
+
+
+def _full_count(app) -> dict[str, tuple[int, int]]:
+    with app.app_context(), db.transaction() as conn:
+        entry = suggestions._count_types(conn, default_project(app))  # noqa: SLF001 - the reference
+    return {t: (c[0], c[1]) for t, c in entry.counts.items() if any(c)}
+
+
+def test_counts_follow_new_and_changed_decisions(clean_app):
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    doc = add_document(app, TEXT, ENTITIES)
+    assert _counts(app) == {}
+    _decide(app, doc, "Karel", "PRIVATE")
+    assert _counts(app) == {"P": (1, 0)}
+    _decide(app, doc, "Brno", "PUBLIC")
+    _decide(app, doc, "Eva", "PRIVATE", 1)
+    assert _counts(app) == {"P": (2, 0), "gu": (0, 1)} == _full_count(app)
+    _decide(app, doc, "Karel", "PUBLIC")  # a changed decision moves its span, never counts it twice
+    assert _counts(app) == {"P": (1, 1), "gu": (0, 1)} == _full_count(app)
+    _decide(app, doc, "Karel", "PUBLIC")  # the same again: nothing changes
+    assert _counts(app) == _full_count(app)
+
+
+def test_an_emptied_database_is_counted_anew(clean_app):
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    doc = add_document(app, TEXT, ENTITIES)
+    _decide(app, doc, "Petr", "PRIVATE")
+    _decide(app, doc, "Eva", "PRIVATE")
+    assert _counts(app) == {"P": (2, 0)}
+    # the same project, document and log ids again (as the tests' clean-up or a restored backup gives)
+    with app.app_context(), db.transaction() as conn:
+        db.execute("TRUNCATE document, decision_log RESTART IDENTITY CASCADE", None, conn)
+    doc = add_document(app, TEXT, ENTITIES)
+    _decide(app, doc, "Brno", "PUBLIC")
+    _decide(app, doc, "Karel", "PUBLIC")
+    assert _counts(app) == {"P": (0, 1), "gu": (0, 1)} == _full_count(app)
