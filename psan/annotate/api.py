@@ -45,7 +45,6 @@ from psan.store import project_labels, window_content
 from psan.store import projects as store_projects
 from psan.store import windows as store_windows
 from psan.store.document_status import ANNOTATABLE
-from psan.store.projects import can_annotate
 from psan.store.windows import Window
 
 log = logging.getLogger(__name__)
@@ -100,7 +99,7 @@ def _owned_window(conn) -> Window:
         raise Refused(gettext("You have no annotation window; request one first."))
     if store_windows.lost_to_other(conn, window):
         raise Refused(gettext("Your annotation window expired and was given to someone else; request a new one."))
-    if not can_annotate(current_user.id, current_user.is_admin, window.project_id, conn):
+    if not (current_user.is_admin or window.member):  # membership read with the window
         store_windows.release(conn, current_user.id)
         raise Refused(gettext("You may no longer annotate this project."))
     return window
@@ -130,7 +129,7 @@ def _window_answer(conn, window: Window | None, **extra: Any):
 def _release_assignment_lock(conn) -> None:
     """Commit the new lease now: window choices are serialized by a transaction-scoped lock, and the
     answer (tokens, annotations) only reads, so 20 annotators must not wait for each other's rendering."""
-    conn.commit()
+    db.autocommit_from_here(conn)
 
 
 @bp.route("/api/window", methods=["GET"])
@@ -149,9 +148,10 @@ def api_window():
         return jsonify(**window_json(conn, window, current_user.is_admin, first, end))
     window = store_windows.current_window(conn, current_user.id)
     if window is not None and (store_windows.lost_to_other(conn, window)
-                               or not can_annotate(current_user.id, current_user.is_admin, window.project_id, conn)):
+                               or not (current_user.is_admin or window.member)):
         window = None
     if window is None:
+        db.autocommit_from_here(conn)  # the claim then commits by itself, holding the lock one statement
         window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(),
                                            _lease_seconds())
         _release_assignment_lock(conn)
@@ -169,6 +169,7 @@ def api_next():
     if (window is not None and not current_user.is_admin and window.decisions == 0
             and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
         raise Conflict(gettext("Decide at least one highlighted span in this window before moving on."))
+    db.autocommit_from_here(conn)  # the claim then commits by itself, holding the lock one statement
     window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
     _release_assignment_lock(conn)
     return _window_answer(conn, window)
@@ -224,7 +225,8 @@ def _refused_decision() -> Iterator[None]:
 
 
 def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
-    window = store_windows.current_window(conn, current_user.id)
+    db.autocommit_from_here(conn)  # the decision is saved: the answer only reads
+    window = decided.window or store_windows.current_window(conn, current_user.id)
     return _window_answer(conn, window, annotation_id=decided.outcome.annotation_id, document_status=decided.status,
                           rules_changed=decided.outcome.rules_changed, **extra)
 

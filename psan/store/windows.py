@@ -7,8 +7,14 @@ every text or decision request is checked against it.
 
 Why leases: with 20 annotators on one collection, two of them must not be handed the same text
 at the same time.  A window is a lease until ``expires_at``; choosing a window skips spans inside
-other accounts' live leases and never lets the new window overlap them.  Windows are chosen under
-one transaction-scoped advisory lock, so two concurrent requests cannot both see "free" text.
+other accounts' live leases and never lets the new window overlap them.  A window in a document is
+chosen under a transaction-scoped advisory lock of that document, so two concurrent requests cannot
+both see "free" text there.  The lock is held for one statement and the commit: the lock, then in
+the same round trip one statement that finds the anchor, the free stretch between the other leases,
+cuts the window at sentences (:func:`psan.tool.windows.plan_window`, in SQL) and stores the lease
+(:func:`claim_first_free`); with 20 annotators asking for windows in one document, every statement
+made under it is one they all wait for.  The commit does not wait for the disk (a lease is cheap to
+lose).
 
 Performance: every query is an index range scan around the window (``token``/``sentence`` by
 ``(document_id, idx|first_token)``, annotations by ``(document_id, first_token …)``); nothing loads a
@@ -22,10 +28,12 @@ from typing import Any
 
 from psan import db
 from psan.store.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
+from psan.store.sql import prepared
 from psan.tool.windows import plan_window
 
-#: advisory lock key serializing window assignment ("psan" in ASCII)
-WINDOW_LOCK_KEY = 0x7073616E
+#: advisory lock space (first key of the two-integer form) of window choices; the second key is the
+#: document ("ps" in ASCII; the two-integer keys never meet the one-bigint keys of other locks)
+WINDOW_LOCK_SPACE = 0x7073
 
 #: final decision PRIVATE (token decision wins, else the rule level) ...
 PRIVATE_SQL = ("(a.token_decision = 'PRIVATE' OR (a.token_decision IS NULL "
@@ -48,6 +56,52 @@ _ANCHOR_QUERIES = tuple(
     f"JOIN project p ON p.id = d.project_id WHERE a.document_id = %(doc)s AND {condition} "
     f"AND {UNLEASED_SQL} ORDER BY a.first_token, a.end_token DESC LIMIT 1"
     for condition in (SUSPICIOUS_SQL, f"{PRIVATE_SQL} AND {UNLABELLED_SQL}"))
+
+#: the columns of a :class:`Window` (``w``: the lease, ``d`` its document, ``p`` its project)
+_WINDOW_COLUMNS = ("w.account_id, w.document_id, d.project_id, w.first_token, w.end_token, w.expires_at, "
+                   "w.expires_at > now() AS live, w.decisions, w.forced, p.public_threshold, p.private_threshold, "
+                   "d.recognized_at")
+#: a lease: the account's one window, inserted or replaced
+_LEASE_INSERT = ("INSERT INTO annotation_window (account_id, document_id, first_token, end_token, expires_at, "
+                 "created_at, decisions, forced)")
+_LEASE_UPSERT = (
+    "ON CONFLICT (account_id) DO UPDATE SET document_id = EXCLUDED.document_id, first_token = EXCLUDED.first_token, "
+    "end_token = EXCLUDED.end_token, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at, "
+    "decisions = 0, forced = EXCLUDED.forced "
+    "RETURNING account_id, document_id, first_token, end_token, expires_at, decisions, forced")
+
+#: under the document's window lock, in one statement: the first free anchor (as :data:`_ANCHOR_QUERIES`),
+#: the free stretch around it between other accounts' live leases (as :func:`_lease_gap`), the sentences
+#: :func:`compute_window` would read for it (as :func:`_sentences`), the window :func:`plan_window` cuts
+#: from them (``centred``) and, unless an over-long sentence needs a cut at line breaks, its lease (as
+#: :func:`store_window`).  Why all in one: every annotator of the document waits while the lock is held.
+_CLAIM_QUERIES = tuple(
+    f"WITH anchor AS (SELECT first_token AS a0, end_token AS a1 FROM ({anchor}) first_free), "  # noqa: S608  # nosec B608
+    "gap AS (SELECT coalesce(max(w.end_token) FILTER (WHERE w.end_token <= x.a0), 0) AS lo_b, "
+    "coalesce(min(w.first_token) FILTER (WHERE w.first_token >= x.a1), "
+    "(SELECT token_count FROM document WHERE id = %(doc)s)) AS hi_b FROM anchor x LEFT JOIN annotation_window w "
+    "ON w.document_id = %(doc)s AND w.account_id <> %(me)s AND w.expires_at > now()), "
+    "sent AS (SELECT s.first_token AS f, s.end_token AS e FROM sentence s, anchor x "
+    "WHERE s.document_id = %(doc)s AND s.first_token >= coalesce((SELECT max(first_token) "
+    "FROM sentence WHERE document_id = %(doc)s AND first_token <= greatest(0, least(x.a0, "
+    "(x.a0 + x.a1) / 2 - %(size)s))), 0) AND s.first_token < greatest(x.a1, x.a0 + %(size)s) + %(size)s), "
+    # plan_window, centred: the sentences holding the anchor, plus those inside the size around it
+    "p0 AS (SELECT x.a0, x.a1, g.lo_b, g.hi_b, "
+    "coalesce((SELECT f FROM sent WHERE f <= x.a0 AND x.a0 < e ORDER BY f LIMIT 1), x.a0) AS core_first, "
+    "coalesce((SELECT e FROM sent WHERE f < x.a1 AND x.a1 <= e ORDER BY f LIMIT 1), x.a1) AS core_end, "
+    "greatest(g.lo_b, (x.a0 + x.a1) / 2 - %(size)s / 2) AS lo1 FROM anchor x, gap g), "
+    "p1 AS (SELECT p0.*, least(hi_b, lo1 + %(size)s) AS hi FROM p0), "
+    "p2 AS (SELECT p1.*, greatest(lo_b, least(lo1, hi - %(size)s)) AS lo FROM p1), "
+    "plan AS (SELECT p2.*, greatest(least(core_first, coalesce((SELECT min(f) FROM sent WHERE f >= p2.lo "
+    "AND e <= p2.hi), core_first)), lo_b) AS w_first, least(greatest(core_end, coalesce((SELECT max(e) FROM sent "
+    "WHERE f >= p2.lo AND e <= p2.hi), core_end)), hi_b) AS w_end FROM p2), "
+    f"w AS ({_LEASE_INSERT} SELECT %(me)s, %(doc)s, w_first, w_end, "
+    "now() + make_interval(secs => %(lease)s), now(), 0, false FROM plan "
+    f"WHERE w_end - w_first <= %(size)s + %(tolerance)s {_LEASE_UPSERT}) "
+    "SELECT plan.a0, plan.a1, plan.lo_b, plan.hi_b, ARRAY(SELECT ARRAY[f, e] FROM sent ORDER BY f) AS sentences, "
+    f"{_WINDOW_COLUMNS} FROM plan LEFT JOIN w ON true LEFT JOIN document d ON d.id = w.document_id "
+    "LEFT JOIN project p ON p.id = d.project_id"
+    for anchor in _ANCHOR_QUERIES)
 
 #: documents with spans waiting for a person
 _UNFINISHED = sql_value(DocumentStatus.PRE_ANNOTATED)
@@ -76,20 +130,22 @@ class Window:
     private_threshold: float
     #: the document's recognition stamp (:func:`psan.store.document_text.document_text` needs no lookup)
     recognized_at: datetime | None = None
+    #: the account is a member of the window's project (read with the window: one statement less
+    #: per request; a window just assigned was chosen among the account's projects)
+    member: bool = True
 
     def contains(self, first_token: int, end_token: int) -> bool:
         return self.first_token <= first_token < end_token <= self.end_token
 
 
 _WINDOW_SELECT = (
-    "SELECT w.account_id, w.document_id, d.project_id, w.first_token, w.end_token, w.expires_at, "
-    "w.expires_at > now() AS live, w.decisions, w.forced, p.public_threshold, p.private_threshold, "
-    "d.recognized_at FROM annotation_window w JOIN document d ON d.id = w.document_id "
+    f"SELECT {_WINDOW_COLUMNS}, EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = d.project_id "  # noqa: S608  # nosec B608
+    "AND m.account_id = w.account_id) AS member FROM annotation_window w JOIN document d ON d.id = w.document_id "
     "JOIN project p ON p.id = d.project_id WHERE w.account_id = %s")
 
 
 def current_window(conn, account_id: int) -> Window | None:
-    row = db.query_one(_WINDOW_SELECT, (account_id,), conn)
+    row = db.query_one(prepared(_WINDOW_SELECT), (account_id,), conn)
     return Window(**row) if row else None
 
 
@@ -98,41 +154,62 @@ def lost_to_other(conn, window: Window) -> bool:
     if window.live:
         return False
     return db.query_one(
-        "SELECT 1 FROM annotation_window WHERE document_id = %s AND account_id <> %s AND expires_at > now() "
-        "AND first_token < %s AND end_token > %s LIMIT 1",
+        prepared("SELECT 1 FROM annotation_window WHERE document_id = %s AND account_id <> %s "
+                 "AND expires_at > now() AND first_token < %s AND end_token > %s LIMIT 1"),
         (window.document_id, window.account_id, window.end_token, window.first_token), conn) is not None
 
 
-def renew(conn, account_id: int, lease_seconds: int, decided: bool = False) -> None:
-    """Extend the lease (each request of the annotator proves they are still working)."""
-    db.execute("UPDATE annotation_window SET expires_at = now() + make_interval(secs => %s), "
-               "decisions = decisions + %s WHERE account_id = %s",
-               (lease_seconds, 1 if decided else 0, account_id), conn)
+def renew(conn, account_id: int, lease_seconds: int, decided: bool = False) -> dict[str, Any] | None:
+    """Extend the lease (each request of the annotator proves they are still working).
+
+    Returns the new ``expires_at`` and ``decisions`` (``None``: the account has no window).
+    """
+    return db.query_one(prepared("UPDATE annotation_window SET expires_at = now() + make_interval(secs => %s), "
+                                 "decisions = decisions + %s WHERE account_id = %s RETURNING expires_at, decisions"),
+                        (lease_seconds, 1 if decided else 0, account_id), conn)
 
 
 def release(conn, account_id: int) -> None:
-    db.execute("DELETE FROM annotation_window WHERE account_id = %s", (account_id,), conn)
+    db.execute(prepared("DELETE FROM annotation_window WHERE account_id = %s"), (account_id,), conn)
 
 
 def has_undecided(conn, window: Window) -> bool:
     """Whether a suspicious span is left inside the window (then leaving needs a decision first)."""
-    return db.query_one(_UNDECIDED_IN_RANGE, (window.document_id, window.first_token, window.end_token,
-                                              window.end_token), conn) is not None
+    return db.query_one(prepared(_UNDECIDED_IN_RANGE),
+                        (window.document_id, window.first_token, window.end_token, window.end_token),
+                        conn) is not None
 
 
-def lock_assignment(conn) -> None:
-    """Serialize window choices until the transaction ends (the new lease is committed with it)."""
-    db.execute("SELECT pg_advisory_xact_lock(%s)", (WINDOW_LOCK_KEY,), conn)
+def lock_assignment(conn, document_id: int) -> None:
+    """Serialize window choices in one document until the transaction ends (the new lease is committed with it)."""
+    db.execute(_lock_statements(document_id), None, conn)
+
+
+def _lock_statements(document_id: int) -> str:
+    """The lock of :func:`lock_assignment` as SQL (integers only) to send before another statement.
+
+    The transaction commits without waiting for its WAL to reach the disk: the lock is held until
+    the commit, and a lease lost in a crash costs nothing (the annotator is given a window again).
+    """
+    return (f"SET LOCAL synchronous_commit = off; "
+            f"SELECT pg_advisory_xact_lock({int(WINDOW_LOCK_SPACE)}, {int(_lock_key(document_id))}); ")
+
+
+def _lock_key(document_id: int) -> int:
+    """The document as the second (int4) advisory key; two documents sharing one only wait for each other."""
+    return int(document_id) % 0x7FFFFFFF
 
 
 def candidate_documents(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DOCUMENTS) -> list[int]:
     """Random unfinished documents of projects the account may annotate."""
     if is_admin:
-        rows = db.query("SELECT id FROM document WHERE status = " + _UNFINISHED + " ORDER BY random() LIMIT %s",  # noqa: S608  # nosec B608
+        rows = db.query(prepared("SELECT id FROM document WHERE status = " + _UNFINISHED  # noqa: S608  # nosec B608
+                                 + " ORDER BY random() LIMIT %s"),
                         (limit,), conn)
     else:
-        rows = db.query("SELECT d.id FROM document d JOIN project_member m ON m.project_id = d.project_id "  # noqa: S608  # nosec B608
-                        "AND m.account_id = %s WHERE d.status = " + _UNFINISHED + " ORDER BY random() LIMIT %s",
+        rows = db.query(prepared("SELECT d.id FROM document d JOIN project_member m ON m.project_id = d.project_id "  # noqa: S608  # nosec B608
+                                 "AND m.account_id = %s WHERE d.status = " + _UNFINISHED
+                                 + " ORDER BY random() LIMIT %s"),
                         (account_id, limit), conn)
     return [r["id"] for r in rows]
 
@@ -171,7 +248,7 @@ def _sentences(conn, document_id: int, lo: int, hi: int) -> list[tuple[int, int]
 
 
 def _token_count(conn, document_id: int) -> int:
-    row = db.query_one("SELECT token_count FROM document WHERE id = %s", (document_id,), conn)
+    row = db.query_one(prepared("SELECT token_count FROM document WHERE id = %s"), (document_id,), conn)
     return int(row["token_count"]) if row else 0
 
 
@@ -182,7 +259,13 @@ def compute_window(conn, document_id: int, account_id: int, anchor: tuple[int, i
     bounds = _lease_gap(conn, document_id, account_id, *anchor, count) if respect_leases else (0, count)
     lo = max(0, min(anchor[0], (anchor[0] + anchor[1]) // 2 - size))
     hi = max(anchor[1], anchor[0] + size) + size
-    first, end = plan_window(_sentences(conn, document_id, lo, hi), anchor, size, bounds, centred)
+    return fit_window(conn, document_id, anchor, size, _sentences(conn, document_id, lo, hi), bounds, centred)
+
+
+def fit_window(conn, document_id: int, anchor: tuple[int, int], size: int, sentences: list[tuple[int, int]],
+               bounds: tuple[int, int], centred: bool = True) -> tuple[int, int]:
+    """:func:`plan_window` on the sentences around the anchor; over-long sentences cut at line breaks."""
+    first, end = plan_window(sentences, anchor, size, bounds, centred)
     if end - first <= size + WINDOW_TOLERANCE:
         return first, end
     # an over-long sentence (a list, a transcript without punctuation): cut inside it
@@ -236,29 +319,71 @@ def cut_window(anchor: tuple[int, int], size: int, span: tuple[int, int], line_s
     return cut_lo, cut_hi
 
 
+#: the lease upsert, returning the :class:`Window` (as :data:`_WINDOW_SELECT`) in the same round trip
+_STORE_WINDOW = (
+    f"WITH w AS ({_LEASE_INSERT} VALUES (%(me)s, %(doc)s, %(first)s, %(end)s, "  # noqa: S608  # nosec B608
+    f"now() + make_interval(secs => %(lease)s), now(), 0, %(forced)s) {_LEASE_UPSERT}) "
+    f"SELECT {_WINDOW_COLUMNS} FROM w JOIN document d ON d.id = w.document_id JOIN project p ON p.id = d.project_id")
+
+
 def store_window(conn, account_id: int, document_id: int, first: int, end: int, lease_seconds: int,
-                 forced: bool = False) -> None:
-    db.execute(
-        "INSERT INTO annotation_window (account_id, document_id, first_token, end_token, expires_at, created_at, "
-        "decisions, forced) VALUES (%(me)s, %(doc)s, %(first)s, %(end)s, now() + make_interval(secs => %(lease)s), "
-        "now(), 0, %(forced)s) ON CONFLICT (account_id) DO UPDATE SET document_id = EXCLUDED.document_id, "
-        "first_token = EXCLUDED.first_token, end_token = EXCLUDED.end_token, expires_at = EXCLUDED.expires_at, "
-        "created_at = EXCLUDED.created_at, decisions = 0, forced = EXCLUDED.forced",
-        {"me": account_id, "doc": document_id, "first": first, "end": end, "lease": lease_seconds,
-         "forced": forced}, conn)
+                 forced: bool = False) -> Window:
+    """Lease ``[first, end)`` of the document to the account (replacing its window); the new window."""
+    row = db.query_one(prepared(_STORE_WINDOW), {"me": account_id, "doc": document_id, "first": first, "end": end,
+                                                 "lease": lease_seconds, "forced": forced}, conn)
+    return Window(**row)
+
+
+def claim_first_free(conn, document_id: int, account_id: int, size: int, lease_seconds: int) -> Window | None:
+    """Lock the document's window choices and lease the window around its first free anchor, if any.
+
+    The lock and one statement (:data:`_CLAIM_QUERIES`) go in one round trip.  On a connection in
+    autocommit (the caller's transaction is committed) they are one implicit transaction: the lease
+    is committed and the lock released the moment the statement ends, so the other annotators of
+    the document wait for one statement only.  Otherwise the lock is held until the caller commits.
+    Only a window with an over-long sentence is cut in Python (:func:`fit_window`) and stored by a
+    second statement, in a transaction under the lock.
+    """
+    params = {"doc": document_id, "me": account_id, "size": size, "lease": lease_seconds,
+              "tolerance": WINDOW_TOLERANCE}
+    single = conn.autocommit
+    lock = _lock_statements(document_id)
+    for sql in _CLAIM_QUERIES:
+        # each statement sees what was committed before it ran, so the claim sees every lease
+        # committed before the lock was granted; planned once (generic plan)
+        row = db.query_one(prepared(sql, generic=True), params, conn, lead=lock)
+        if not single:
+            lock = ""  # held until the commit
+        if row is None:
+            continue
+        if row["account_id"] is not None:
+            return Window(**{k: row[k] for k in Window.__slots__ if k != "member"})
+        if single:  # the cut needs statements of its own: again, in a transaction that keeps the lock
+            conn.autocommit = False
+            return claim_first_free(conn, document_id, account_id, size, lease_seconds)
+        anchor = (row["a0"], row["a1"])
+        sentences = [(int(a), int(b)) for a, b in row["sentences"]]
+        first, end = fit_window(conn, document_id, anchor, size, sentences, (int(row["lo_b"]), int(row["hi_b"])))
+        return store_window(conn, account_id, document_id, first, end, lease_seconds)
+    return None
 
 
 def assign_next(conn, account_id: int, is_admin: bool, size: int, lease_seconds: int) -> Window | None:
-    """Give the account a new window in a random unfinished document, or ``None`` if nothing is free."""
-    lock_assignment(conn)
-    release(conn, account_id)
+    """Give the account a new window in a random unfinished document, or ``None`` if nothing is free.
+
+    The caller commits at once (that releases the document's window lock, if the connection was in
+    a transaction: in autocommit each claim commits by itself, see :func:`claim_first_free`).  A
+    document found full meanwhile is committed away (its lock released) before the next is locked:
+    never two at once.
+    The account's old window is replaced by the new one (the choice never counts it as taken), or
+    released when nothing is free.
+    """
     for document_id in candidate_documents(conn, account_id, is_admin):
-        anchor = find_anchor(conn, document_id, account_id)
-        if anchor is None:
-            continue
-        first, end = compute_window(conn, document_id, account_id, anchor, size)
-        store_window(conn, account_id, document_id, first, end, lease_seconds)
-        return current_window(conn, account_id)
+        window = claim_first_free(conn, document_id, account_id, size, lease_seconds)
+        if window is not None:
+            return window
+        conn.commit()
+    release(conn, account_id)
     return None
 
 
@@ -273,12 +398,9 @@ def open_at(conn, account_id: int, document_id: int, start: int, size: int, leas
     Admins are not bound by other leases (they may inspect anything), but their window is a lease
     like any other, so annotators are not handed the same text meanwhile.
     """
-    lock_assignment(conn)
+    lock_assignment(conn, document_id)
     count = _token_count(conn, document_id)
     start = max(0, min(start, count - 1))
     first, end = compute_window(conn, document_id, account_id, (start, start + 1), size,
                                 centred=False, respect_leases=False)
-    store_window(conn, account_id, document_id, first, end, lease_seconds, forced=True)
-    window = current_window(conn, account_id)
-    assert window is not None  # nosec B101
-    return window
+    return store_window(conn, account_id, document_id, first, end, lease_seconds, forced=True)
