@@ -29,6 +29,9 @@ Only loopback traffic.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.client
+import json
 import os
 import random
 import re
@@ -43,6 +46,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -169,7 +173,8 @@ class Server:
             self.log = open(REPO / "bench" / "out" / f"uwsgi-{os.getpid()}.log", "w")  # noqa: SIM115
             self.proc = subprocess.Popen(  # nosec B603 - fixed argument list, loopback only
                 [uwsgi, "--http-socket", f"127.0.0.1:{self.port}", "--module", "psan.wsgi:app", "--master",
-                 "--processes", "4", "--threads", "4", "--lazy-apps", "--need-app", "--die-on-term",
+                 "--processes", os.environ.get("PSAN_BENCH_PROCESSES", "4"),
+                 "--threads", os.environ.get("PSAN_BENCH_THREADS", "4"), "--lazy-apps", "--need-app", "--die-on-term",
                  "--buffer-size", "32768", "--post-buffering", "65536", "--disable-logging", "--log-5xx", "--log-4xx",
                  # --http-socket closes every connection; say so, or clients reuse a closed socket (RST)
                  "--add-header", "Connection: close"],
@@ -239,21 +244,64 @@ def login(base: str, email: str) -> requests.Session:
 
 
 def client(base: str, session: requests.Session, iterations: int, deadline: float, seed: int, stats: Stats,
-           start: threading.Barrier, think: float = 0.0, warmup: int = 0) -> None:
+           start: threading.Barrier, think: float = 0.0, warmup: int = 0,
+           timed: threading.Barrier | None = None) -> None:
+    """``warmup`` untimed iterations, then (after every client has warmed up: ``timed``) the timed ones.
+
+    Why wait for the others: a cold server process loads a 10^6-token document's text for seconds of
+    CPU; timed requests running beside those loads would measure the warm-up, not the steady state.
+    """
     rng = random.Random(seed)
     start.wait()
-    for i in range(warmup + iterations):
+    for i in range(warmup):
+        warm = Stats()
+        _iteration(base, session, i, rng, warm, think)
+        with stats.lock:
+            stats.warmup += warm.window + warm.decision
+            stats.errors += warm.errors
+    if timed is not None:
+        timed.wait()
+    for i in range(warmup, warmup + iterations):
         if time.monotonic() > deadline:
             return
-        if i < warmup:
-            warm = Stats()
-            _iteration(base, session, i, rng, warm, think)
-            with stats.lock:
-                stats.warmup += warm.window + warm.decision
-                stats.errors += warm.errors
-            continue
         if not _iteration(base, session, i, rng, stats, think):
             return
+
+
+@dataclass
+class Answer:
+    status_code: int
+    text: str
+
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+
+#: what a failed request raises (connection refused or reset, a broken answer)
+TRANSPORT_ERRORS = (OSError, http.client.HTTPException)
+
+
+def _call(base: str, session: requests.Session, method: str, path: str, payload: Any = None) -> Answer:
+    """One request with the session's cookies and CSRF header, through ``http.client``.
+
+    Why not ``requests`` here: the clients share this 2-core machine with the server, and
+    ``requests`` spent ~1.2 ms of CPU per request (a seventh of the whole machine's work per
+    request); a browser's work happens on the annotator's own machine.
+    """
+    url = urlsplit(base)
+    headers = {"Cookie": "; ".join(f"{c.name}={c.value}" for c in session.cookies),
+               "X-CSRFToken": session.headers.get("X-CSRFToken", ""), "Connection": "close"}
+    body = None
+    if payload is not None:
+        body = json.dumps(payload)
+        headers["Content-Type"] = "application/json"
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        return Answer(response.status, response.read().decode())
+    finally:
+        connection.close()
 
 
 def _iteration(base: str, session: requests.Session, i: int, rng: random.Random, stats: Stats,
@@ -264,10 +312,10 @@ def _iteration(base: str, session: requests.Session, i: int, rng: random.Random,
     t0 = time.perf_counter()
     try:
         if i == 0:
-            response = session.get(base + "/annotate/api/window", timeout=60)
+            response = _call(base, session, "GET", "/annotate/api/window")
         else:
-            response = session.post(base + "/annotate/api/next", json={}, timeout=60)
-    except requests.RequestException as exc:
+            response = _call(base, session, "POST", "/annotate/api/next", {})
+    except TRANSPORT_ERRORS as exc:
         with stats.lock:
             stats.errors.append(f"window: {exc.__class__.__name__}")
         return True
@@ -295,8 +343,8 @@ def _iteration(base: str, session: requests.Session, i: int, rng: random.Random,
                "scope": rng.choice(["token", "word_type"])}
     t0 = time.perf_counter()
     try:
-        response = session.post(base + "/annotate/api/decide", json=payload, timeout=60)
-    except requests.RequestException as exc:
+        response = _call(base, session, "POST", "/annotate/api/decide", payload)
+    except TRANSPORT_ERRORS as exc:
         with stats.lock:
             stats.errors.append(f"decision: {exc.__class__.__name__}")
         return True
@@ -316,26 +364,66 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+class CpuMeter:
+    """CPU seconds spent by the clients (this process), the web server and PostgreSQL during a phase.
+
+    Why: with 20 closed-loop clients on a 2-core machine the latencies follow from the throughput
+    (Little's law), and the throughput from the CPU each request costs; this says whose CPU it is.
+    """
+
+    def __init__(self, server_pid: int | None, database: str | None) -> None:
+        self.server_pid, self.database = server_pid, database
+
+    def _pids(self) -> dict[str, list[int]]:
+        import psutil
+        server: list[int] = []
+        if self.server_pid is not None:
+            with contextlib.suppress(psutil.Error):
+                root = psutil.Process(self.server_pid)
+                server = [root.pid, *(c.pid for c in root.children(recursive=True))]
+        backends = []
+        if self.database:
+            for proc in psutil.process_iter(["name", "cmdline"]):
+                cmd = " ".join(proc.info["cmdline"] or [])
+                if proc.info["name"] == "postgres" and f" {self.database} " in f" {cmd} ":
+                    backends.append(proc.pid)
+        return {"server": server, "postgres": backends}
+
+    def read(self) -> dict[str, float]:
+        import psutil
+        out = {"clients": time.process_time(), "server": 0.0, "postgres": 0.0}
+        for kind, pids in self._pids().items():
+            for pid in pids:
+                with contextlib.suppress(psutil.Error):
+                    t = psutil.Process(pid).cpu_times()
+                    out[kind] += t.user + t.system
+        return out
+
+
 def run_phase(base: str, emails: list[str], iterations: int, seconds: float, seed: int,
-              think: float = 0.0, warmup: int = 0) -> dict[str, Any]:
+              think: float = 0.0, warmup: int = 0, meter: CpuMeter | None = None) -> dict[str, Any]:
     sessions = [login(base, e) for e in emails]
     stats = Stats()
     barrier = threading.Barrier(len(sessions) + 1)
+    timed = threading.Barrier(len(sessions) + 1)
     deadline = time.monotonic() + seconds + 5  # the clients' own stop
-    threads = [threading.Thread(target=client,
-                                args=(base, s, iterations, deadline, seed * 1000 + i, stats, barrier, think, warmup))
+    threads = [threading.Thread(target=client, args=(base, s, iterations, deadline, seed * 1000 + i, stats, barrier,
+                                                     think, warmup, timed))
                for i, s in enumerate(sessions)]
     for t in threads:
         t.start()
-    load_before = os.getloadavg()
     barrier.wait()
+    timed.wait()  # every client has warmed up: the timed part starts now
+    load_before = os.getloadavg()
+    cpu_before = meter.read() if meter else {}
     started = time.perf_counter()
     for t in threads:
         t.join()
     wall = time.perf_counter() - started
-    requests_done = len(stats.window) + len(stats.decision) + len(stats.warmup)
+    cpu = {k: v - cpu_before[k] for k, v in meter.read().items()} if meter else {}
+    requests_done = len(stats.window) + len(stats.decision)
     return {"stats": stats, "wall": wall, "rps": requests_done / wall if wall else 0.0,
-            "load_before": load_before, "load_after": os.getloadavg()}
+            "load_before": load_before, "load_after": os.getloadavg(), "cpu": cpu, "requests": requests_done}
 
 
 def report(label: str, tokens: int, result: dict[str, Any]) -> dict[str, float]:
@@ -346,6 +434,10 @@ def report(label: str, tokens: int, result: dict[str, Any]) -> dict[str, float]:
           f"windows without suspicious span: {s.no_suspicious}; no window left: {s.no_window}")
     print(f"  load average before {result['load_before'][0]:.2f}, after {result['load_after'][0]:.2f} "
           f"(1 min; {os.cpu_count()} CPUs)")
+    if result.get("cpu") and result["requests"]:
+        cpu, n = result["cpu"], result["requests"]
+        print(f"  CPU {sum(cpu.values()):.1f} s of {result['wall'] * (os.cpu_count() or 1):.1f} s available; per "
+              "request: " + ", ".join(f"{k} {1000 * v / n:.1f} ms" for k, v in cpu.items()))
     for kind, values in (("window", s.window), ("decision", s.decision)):
         p50, p95, p99 = (percentile(values, p) for p in (50, 95, 99))
         out[kind] = p95
@@ -406,8 +498,9 @@ def main() -> int:
               f"{args.think:.1f} s, {args.warmup} untimed warm-up iteration(s) per client", flush=True)
         p95 = {}
         for label in ("baseline", "large"):
+            meter = CpuMeter(server.proc.pid if server.proc else None, name)
             result = run_phase(server.url, setup.accounts[label], args.iterations, args.seconds, args.seed,
-                               args.think, args.warmup)
+                               args.think, args.warmup, meter)
             p95[label] = report(label, setup.tokens[label], result)
             p95[label]["errors"] = len(result["stats"].errors)
         large, base = p95["large"], p95["baseline"]

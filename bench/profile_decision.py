@@ -97,21 +97,22 @@ def _backend_cpu(admin, name: str) -> float:
 
 
 def _record_sql(recording: list[bool]) -> dict[str, list[float]]:
-    """Wrap psycopg2's RealDictCursor.execute: statement (first 150 chars) -> [count, seconds]."""
-    import psycopg2.extras
+    """Wrap psan.store.sql's statement runner: statement (first 150 chars) -> [count, seconds]."""
+    from psan.store import sql as store_sql
     stats: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
-    original = psycopg2.extras.RealDictCursor.execute
+    original = store_sql._execute  # noqa: SLF001 - profiling hook
 
-    def execute(self, query, params=None):  # noqa: ANN001, ANN202 - the cursor's own signature
+    def execute(conn, cur, query, params=None):  # noqa: ANN001, ANN202 - the runner's own signature
         started = time.perf_counter()
         try:
-            return original(self, query, params)
+            return original(conn, cur, query, params)
         finally:
             if recording[0]:
-                key = " ".join((query.decode() if isinstance(query, bytes) else str(query)).split())[:150]
+                text = query.sql if isinstance(query, store_sql.Statement) else str(query)
+                key = " ".join(text.split())[:150]
                 stats[key][0] += 1
                 stats[key][1] += time.perf_counter() - started
-    psycopg2.extras.RealDictCursor.execute = execute
+    store_sql._execute = execute  # noqa: SLF001
     return stats
 
 
