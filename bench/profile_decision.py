@@ -102,10 +102,10 @@ def _record_sql(recording: list[bool]) -> dict[str, list[float]]:
     stats: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     original = store_sql._execute  # noqa: SLF001 - profiling hook
 
-    def execute(conn, cur, query, params=None):  # noqa: ANN001, ANN202 - the runner's own signature
+    def execute(conn, cur, query, params=None, lead=""):  # noqa: ANN001, ANN202 - the runner's own signature
         started = time.perf_counter()
         try:
-            return original(conn, cur, query, params)
+            return original(conn, cur, query, params, lead)
         finally:
             if recording[0]:
                 text = query.sql if isinstance(query, store_sql.Statement) else str(query)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import psycopg2.errors
@@ -227,6 +228,8 @@ def _refused_decision() -> Iterator[None]:
 def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
     db.autocommit_from_here(conn)  # the decision is saved: the answer only reads
     window = decided.window or store_windows.current_window(conn, current_user.id)
+    if window is not None and decided.status:  # read before the decision: the status it left
+        window = replace(window, document_status=decided.status)
     return _window_answer(conn, window, annotation_id=decided.outcome.annotation_id, document_status=decided.status,
                           rules_changed=decided.outcome.rules_changed, **extra)
 

@@ -80,18 +80,18 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
     """The whole window (or a sub-range of it, already checked by the caller) as JSON data."""
     first = window.first_token if first is None else first
     end = window.end_token if end is None else end
-    doc = window_content.window_header(conn, window.document_id)
+    stamp = window.recognized_at
     return {
         "window": {"document_id": window.document_id, "project_id": window.project_id,
                    "first_token": window.first_token, "end_token": window.end_token,
                    "expires_at": window.expires_at.isoformat(), "decisions": window.decisions,
                    "forced": window.forced, "can_widen": is_admin},
-        "document": {"id": window.document_id, "name": doc["name"], "status": doc["status"],
-                     "status_name": status_name(doc["status"]), "token_count": doc["token_count"]},
-        "project": {"id": window.project_id, "name": doc["project_name"], "ask_labels": doc["ask_labels"],
+        "document": {"id": window.document_id, "name": window.document_name, "status": window.document_status,
+                     "status_name": status_name(window.document_status), "token_count": window.token_count},
+        "project": {"id": window.project_id, "name": window.project_name, "ask_labels": window.ask_labels,
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],
-        "tokens": tokens_json(conn, window.document_id, first, end, doc["recognized_at"]),
-        "sentences": sentences_json(conn, window.document_id, first, end, doc["recognized_at"]),
+        "tokens": tokens_json(conn, window.document_id, first, end, stamp),
+        "sentences": sentences_json(conn, window.document_id, first, end, stamp),
         "annotations": annotations_json(conn, window, first, end),
     }

@@ -36,7 +36,7 @@ from psan.store.apply_rule import NeedsWholeDocument
 from psan.store.corrections import category_needed
 from psan.store.decisions import Outcome, Scope, Span
 from psan.store.processing import request_reannotation
-from psan.store.suggestions import learn_type_rules, types_to_learn
+from psan.store.suggestions import learn_type_rules, note_decision, types_to_learn
 from psan.store.window_content import span_text
 from psan.store.windows import Window
 
@@ -144,6 +144,7 @@ def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Text
             continue
         # release the lock now: what follows only reads, refreshes the status or talks to Redis
         conn.commit()
+        note_decision(window.project_id)  # committed now: this process's next count reads it
         renewed = replace(window, expires_at=lease["expires_at"], decisions=lease["decisions"], live=True) \
             if lease else None
         return outcome, after_decision(conn, window, outcome, spans), renewed

@@ -29,6 +29,7 @@ from typing import Any
 from flask_babel import gettext
 
 from psan import db
+from psan.store import suggestions
 from psan.store.rules import condition_to_text
 from psan.store.sql import prepared
 
@@ -170,6 +171,7 @@ def log_decision(conn, span: Span, account_id: int, action: str, decision: str |
                         "VALUES (%s, %s, %s, %s, %s, %s, %s::decision, %s, %s, %s)"),
                (span.project_id, span.document_id, account_id, span.first_token, span.end_token, action,
                 decision, label["name"] if label else None, rule_id, json.dumps(detail or {})), conn)
+    suggestions.note_decision(span.project_id)
 
 
 def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, tokens: list[str],

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from psan import db
+from psan.store import suggestions
 from psan.tool.document import Document
 from psan.tool.entities import document_entity_spans
 
@@ -146,6 +147,7 @@ def _log(conn, project_id: int, document_id: int, account_id: int, first: int, e
     db.execute("INSERT INTO decision_log (project_id, document_id, account_id, first_token, end_token, action, "
                "detail) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                (project_id, document_id, account_id, first, end, action, json.dumps(dict(detail))), conn)
+    suggestions.note_decision(project_id)
 
 
 def merge(conn, document_id: int, span: tuple[int, int], other: tuple[int, int], account_id: int) -> dict[str, Any]:

@@ -21,13 +21,16 @@ from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.document import Category
 from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
 
-__all__ = ["type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn", "forget_statistics"]
+__all__ = ["type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn", "forget_statistics",
+           "note_decision"]
 
 
 #: per-process cache of each project's per-type decision counts (see :func:`type_statistics`)
 STATISTICS_CACHE_SIZE = 64
 #: a full recount at least this often (seconds): late commits, deleted documents, new recognitions
 RECOUNT_SECONDS = 30.0
+#: how long counts are used without asking the log, unless this process decided in the project since
+FRESH_SECONDS = 0.5
 _statistics: OrderedDict[int, _TypeCounts] = OrderedDict()
 _statistics_lock = threading.Lock()
 
@@ -37,6 +40,10 @@ class _TypeCounts:
     """One project's counts and what they were computed from (the decided spans and their types)."""
 
     created: float
+    #: when the log was last read (``time.monotonic``)
+    checked: float
+    #: this process wrote a decision of the project since the log was last read
+    dirty: bool
     stamp: Any  # the time of the ``last_log_id`` row: ids restart in an emptied database
     last_log_id: int
     spans: dict[tuple[int, int, int], tuple[str | None, tuple[str, ...]]]
@@ -67,16 +74,23 @@ def type_statistics(conn, project_id: int, types: Sequence[str]) -> dict[str, tu
     not show at once (a decision committed after a later one was read, a deleted document, a new
     recognition of a decided span); an emptied or restored database is noticed at once (the counted
     log row is gone or has another time).
+
+    Why not every time: with 20 annotators deciding, nearly every question found new log rows (a
+    statement per window and two per decision, a fifth of the server's time under load).  The log
+    is read again when this process decided in the project since (:func:`note_decision`: its own
+    annotators see their decisions counted at once) or after :data:`FRESH_SECONDS`; another
+    process's decisions may be missed that long, which only delays a suggestion or a learned rule.
     """
     if not types:
         return {}
+    now = time.monotonic()
     with _statistics_lock:
         entry = _statistics.get(project_id)
         if entry is not None:
             _statistics.move_to_end(project_id)
-    if entry is None or time.monotonic() - entry.created > RECOUNT_SECONDS:
+    if entry is None or now - entry.created > RECOUNT_SECONDS:
         entry = _count_types(conn, project_id)
-    else:
+    elif entry.dirty or now - entry.checked > FRESH_SECONDS:
         entry = _update(conn, project_id, entry)
     with _statistics_lock:
         _statistics[project_id] = entry
@@ -106,10 +120,14 @@ _DECIDED_SINCE = (
 
 def _update(conn, project_id: int, entry: _TypeCounts) -> _TypeCounts:
     """``entry`` brought up to date from the log, or a full count where the log cannot tell."""
+    checked = time.monotonic()
+    with _statistics_lock:
+        entry.dirty = False  # a decision noted from here on is read next time
     row = db.query_one(prepared(_DECIDED_SINCE), {"project": project_id, "since": entry.last_log_id}, conn)
     if entry.last_log_id and row["since_stamp"] != entry.stamp:
         return _count_types(conn, project_id)
     with _statistics_lock:
+        entry.checked = max(entry.checked, checked)
         if row["top"] is None or int(row["top"]) < entry.last_log_id:  # nothing new, or read later already
             return entry
         for document_id, first, end, decision, types in row["spans"]:
@@ -122,7 +140,8 @@ def _count_types(conn, project_id: int) -> _TypeCounts:
     """The full count: the project's decided annotations (partial index annotation_decided_idx) and their types."""
     head = db.query_one("SELECT id, created_at FROM decision_log WHERE project_id = %s ORDER BY id DESC LIMIT 1",
                         (project_id,), conn)
-    entry = _TypeCounts(time.monotonic(), head["created_at"] if head else None, int(head["id"]) if head else 0,
+    now = time.monotonic()
+    entry = _TypeCounts(now, now, False, head["created_at"] if head else None, int(head["id"]) if head else 0,
                         {}, {})
     rows = db.query(
         "SELECT a.document_id, a.first_token, a.end_token, a.token_decision::text AS decision, "
@@ -134,6 +153,14 @@ def _count_types(conn, project_id: int) -> _TypeCounts:
     for r in rows:
         entry.set_span((r["document_id"], r["first_token"], r["end_token"]), r["decision"], tuple(r["types"]))
     return entry
+
+
+def note_decision(project_id: int) -> None:
+    """A decision of the project was (or is about to be) committed by this process: read the log next time."""
+    with _statistics_lock:
+        entry = _statistics.get(project_id)
+        if entry is not None:
+            entry.dirty = True
 
 
 def forget_statistics() -> None:

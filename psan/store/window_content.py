@@ -102,14 +102,6 @@ def entity_types(rows: list[dict[str, Any]]) -> dict[tuple[int, int], list[str]]
     return entities
 
 
-def window_header(conn, document_id: int) -> dict[str, Any] | None:
-    """Name, status and size of the window's document and what the page needs of its project."""
-    return db.query_one(prepared("SELECT d.name, d.status::text AS status, d.token_count, d.recognized_at, "
-                                 "p.name AS project_name, p.ask_labels "
-                                 "FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s"),
-                        (document_id,), conn)
-
-
 def annotation_span(conn, annotation_id: int) -> dict[str, Any] | None:
     """Document and token range of an annotation (to check it against the caller's window)."""
     return db.query_one("SELECT document_id, first_token, end_token FROM annotation WHERE id = %s",

@@ -60,7 +60,8 @@ _ANCHOR_QUERIES = tuple(
 #: the columns of a :class:`Window` (``w``: the lease, ``d`` its document, ``p`` its project)
 _WINDOW_COLUMNS = ("w.account_id, w.document_id, d.project_id, w.first_token, w.end_token, w.expires_at, "
                    "w.expires_at > now() AS live, w.decisions, w.forced, p.public_threshold, p.private_threshold, "
-                   "d.recognized_at")
+                   "d.recognized_at, d.name AS document_name, d.status::text AS document_status, d.token_count, "
+                   "p.name AS project_name, p.ask_labels")
 #: a lease: the account's one window, inserted or replaced
 _LEASE_INSERT = ("INSERT INTO annotation_window (account_id, document_id, first_token, end_token, expires_at, "
                  "created_at, decisions, forced)")
@@ -133,6 +134,12 @@ class Window:
     #: the account is a member of the window's project (read with the window: one statement less
     #: per request; a window just assigned was chosen among the account's projects)
     member: bool = True
+    #: what the window's page shows of its document and project (read with the window, as ``member``)
+    document_name: str = ""
+    document_status: str = ""
+    token_count: int = 0
+    project_name: str = ""
+    ask_labels: bool = False
 
     def contains(self, first_token: int, end_token: int) -> bool:
         return self.first_token <= first_token < end_token <= self.end_token

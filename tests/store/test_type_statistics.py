@@ -73,3 +73,22 @@ def test_an_emptied_database_is_counted_anew(clean_app):
     _decide(app, doc, "Brno", "PUBLIC")
     _decide(app, doc, "Karel", "PUBLIC")
     assert _counts(app) == {"P": (0, 1), "gu": (0, 1)} == _full_count(app)
+
+
+def test_another_process_decisions_are_read_once_the_counts_are_old(clean_app, monkeypatch):
+    """Counts are reused for FRESH_SECONDS unless this process decided; others' decisions show up after."""
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    doc = add_document(app, TEXT, ENTITIES)
+    _decide(app, doc, "Karel", "PRIVATE")
+    assert _counts(app) == {"P": (1, 0)}
+    monkeypatch.setattr(suggestions, "FRESH_SECONDS", 3600.0)
+    monkeypatch.setattr(suggestions, "note_decision", lambda project_id: None)  # as if decided elsewhere
+    _decide(app, doc, "Brno", "PUBLIC")
+    assert _counts(app) == {"P": (1, 0)}  # not asked yet
+    monkeypatch.setattr(suggestions, "FRESH_SECONDS", 0.0)
+    assert _counts(app) == {"P": (1, 0), "gu": (0, 1)} == _full_count(app)
+    monkeypatch.undo()
+    monkeypatch.setattr(suggestions, "FRESH_SECONDS", 3600.0)
+    _decide(app, doc, "Eva", "PRIVATE")  # this process's own decision: counted at once
+    assert _counts(app) == {"P": (2, 0), "gu": (0, 1)} == _full_count(app)
