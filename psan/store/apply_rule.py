@@ -135,6 +135,8 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
 # while a lock is held is time the annotators waiting for it wait too (under load a round trip is a
 # context switch to a busy CPU, ~1 ms), so the lock is held for as few as possible.
 # (``gone`` and ``added`` are not read: a data-modifying CTE runs whether it is read or not.)
+# ``gone`` is a set difference (hashed), not ``NOT EXISTS`` on ``ma``: the planner, expecting a few
+# rows from the CTE, checked every old link against every match (3.6 of 6.5 ms for 164 matches).
 # All its parts see one snapshot, so each annotation's level is computed from its *virtual* links:
 # the snapshot's links to rules other than the changed ones plus the new matches (exactly the links
 # the statement leaves), summed in rule-id order as the full path sums them (bit-identical doubles).
@@ -159,9 +161,9 @@ old AS (
     SELECT ar.annotation_id, ar.rule_id FROM annotation_rule ar JOIN annotation a ON a.id = ar.annotation_id
     WHERE ar.rule_id = ANY(%(rules)s) AND a.document_id = %(doc)s),
 gone AS (
-    DELETE FROM annotation_rule ar USING old
-    WHERE ar.annotation_id = old.annotation_id AND ar.rule_id = old.rule_id
-      AND NOT EXISTS (SELECT 1 FROM ma WHERE ma.annotation_id = old.annotation_id AND ma.rule_id = old.rule_id)
+    DELETE FROM annotation_rule ar USING (
+        SELECT annotation_id, rule_id FROM old EXCEPT SELECT annotation_id, rule_id FROM ma) stale
+    WHERE ar.annotation_id = stale.annotation_id AND ar.rule_id = stale.rule_id
     RETURNING ar.annotation_id),
 added AS (
     INSERT INTO annotation_rule (annotation_id, rule_id)
