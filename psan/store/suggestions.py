@@ -123,8 +123,9 @@ def _update(conn, project_id: int, entry: _TypeCounts) -> _TypeCounts:
     checked = time.monotonic()
     with _statistics_lock:
         entry.dirty = False  # a decision noted from here on is read next time
-    row = db.query_one(prepared(_DECIDED_SINCE), {"project": project_id, "since": entry.last_log_id}, conn)
-    if entry.last_log_id and row["since_stamp"] != entry.stamp:
+        since, stamp = entry.last_log_id, entry.stamp  # another thread may move them on meanwhile
+    row = db.query_one(prepared(_DECIDED_SINCE), {"project": project_id, "since": since}, conn)
+    if since and row["since_stamp"] != stamp:
         return _count_types(conn, project_id)
     with _statistics_lock:
         entry.checked = max(entry.checked, checked)

@@ -92,3 +92,32 @@ def test_another_process_decisions_are_read_once_the_counts_are_old(clean_app, m
     monkeypatch.setattr(suggestions, "FRESH_SECONDS", 3600.0)
     _decide(app, doc, "Eva", "PRIVATE")  # this process's own decision: counted at once
     assert _counts(app) == {"P": (2, 0), "gu": (0, 1)} == _full_count(app)
+
+
+def test_a_log_read_overtaken_by_another_thread_does_not_recount(clean_app, monkeypatch):
+    """Two threads reading the log at once: the slower one must not take the other's progress for a reset log."""
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    doc = add_document(app, TEXT, ENTITIES)
+    _decide(app, doc, "Karel", "PRIVATE")
+    assert _counts(app) == {"P": (1, 0)}
+    _decide(app, doc, "Brno", "PUBLIC")
+    _decide(app, doc, "Eva", "PRIVATE", 1)
+    recounts = []
+    real_count, real_query = suggestions._count_types, suggestions.db.query_one  # noqa: SLF001
+    monkeypatch.setattr(suggestions, "_count_types", lambda conn, project: recounts.append(project)
+                        or real_count(conn, project))
+    overtaken = []
+
+    def query_one(sql, params=None, conn=None, lead=""):  # noqa: ANN001, ANN202 - db.query_one's signature
+        row = real_query(sql, params, conn, lead)
+        if not overtaken:  # meanwhile another thread read the log and moved the counts on
+            overtaken.append(True)
+            entry = suggestions._statistics[default_project(app)]  # noqa: SLF001
+            suggestions._update(conn, default_project(app), entry)  # noqa: SLF001
+        return row
+
+    monkeypatch.setattr(suggestions.db, "query_one", query_one)
+    assert _counts(app) == {"P": (2, 0), "gu": (0, 1)}
+    assert overtaken and recounts == []  # no full recount
+    assert _counts(app) == _full_count(app)
