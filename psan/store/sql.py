@@ -40,8 +40,10 @@ class Statement:
 
     def __init__(self, sql: str, generic: bool = False) -> None:
         self.sql = sql
-        #: ``generic``: the generic plan from the first execution (``SET LOCAL plan_cache_mode``, sent
-        #: with ``EXECUTE``: for the rest of the transaction, so only for a transaction's last statement)
+        #: ``generic``: the generic plan from the first execution, planned once per connection, where the
+        #: statement is a transaction of its own (autocommit: ``SET LOCAL plan_cache_mode`` sent with
+        #: ``EXECUTE`` ends with it); inside a transaction PostgreSQL chooses (the setting would outlive
+        #: the statement and force generic plans on the rest of the transaction)
         self.prefix = "SET LOCAL plan_cache_mode = force_generic_plan; " if generic else ""
         self.name = "psan_" + hashlib.blake2b(sql.encode(), digest_size=8).hexdigest()
         names: list[str | None] = []
@@ -91,7 +93,7 @@ def _execute(conn, cur, sql: str | Statement, params: Params, lead: str = "") ->
         cur.execute(f"PREPARE {sql.name} AS {sql.body}")  # not transactional: it outlives a rollback
         names.add(sql.name)
     arguments = sql.arguments(params)
-    prefix = lead + sql.prefix
+    prefix = lead + sql.prefix if conn.autocommit else lead
     if arguments:
         cur.execute(f"{prefix}EXECUTE {sql.name} ({', '.join(['%s'] * len(arguments))})", arguments)
     else:
