@@ -43,6 +43,16 @@ def _full_count(app) -> dict[str, tuple[int, int]]:
     return {t: (c[0], c[1]) for t, c in entry.counts.items() if any(c)}
 
 
+@pytest.fixture()
+def counted_doc(clean_app) -> int:
+    """A document with one PRIVATE person decision, its counts cached in this process."""
+    make_account(clean_app, "admin@example.org", "ADMIN")
+    doc = add_document(clean_app, TEXT, ENTITIES)
+    _decide(clean_app, doc, "Karel", "PRIVATE")
+    assert _counts(clean_app) == {"P": (1, 0)}
+    return doc
+
+
 def test_counts_follow_new_and_changed_decisions(clean_app):
     app = clean_app
     make_account(app, "admin@example.org", "ADMIN")
@@ -75,13 +85,9 @@ def test_an_emptied_database_is_counted_anew(clean_app):
     assert _counts(app) == {"P": (0, 1), "gu": (0, 1)} == _full_count(app)
 
 
-def test_another_process_decisions_are_read_once_the_counts_are_old(clean_app, monkeypatch):
+def test_another_process_decisions_are_read_once_the_counts_are_old(clean_app, counted_doc, monkeypatch):
     """Counts are reused for FRESH_SECONDS unless this process decided; others' decisions show up after."""
-    app = clean_app
-    make_account(app, "admin@example.org", "ADMIN")
-    doc = add_document(app, TEXT, ENTITIES)
-    _decide(app, doc, "Karel", "PRIVATE")
-    assert _counts(app) == {"P": (1, 0)}
+    app, doc = clean_app, counted_doc
     monkeypatch.setattr(suggestions, "FRESH_SECONDS", 3600.0)
     monkeypatch.setattr(suggestions, "note_decision", lambda project_id: None)  # as if decided elsewhere
     _decide(app, doc, "Brno", "PUBLIC")
@@ -94,13 +100,9 @@ def test_another_process_decisions_are_read_once_the_counts_are_old(clean_app, m
     assert _counts(app) == {"P": (2, 0), "gu": (0, 1)} == _full_count(app)
 
 
-def test_a_log_read_overtaken_by_another_thread_does_not_recount(clean_app, monkeypatch):
+def test_a_log_read_overtaken_by_another_thread_does_not_recount(clean_app, counted_doc, monkeypatch):
     """Two threads reading the log at once: the slower one must not take the other's progress for a reset log."""
-    app = clean_app
-    make_account(app, "admin@example.org", "ADMIN")
-    doc = add_document(app, TEXT, ENTITIES)
-    _decide(app, doc, "Karel", "PRIVATE")
-    assert _counts(app) == {"P": (1, 0)}
+    app, doc = clean_app, counted_doc
     _decide(app, doc, "Brno", "PUBLIC")
     _decide(app, doc, "Eva", "PRIVATE", 1)
     recounts = []
