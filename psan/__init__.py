@@ -28,9 +28,10 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
         n = int(app.config["PROXY_FIX_X_FOR"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
 
-    from psan import access, db, errors, i18n, input_guard, names, security, status_names
+    from psan import access, db, errors, i18n, input_guard, json_provider, names, security, status_names
     from psan.accounts import login_manager
     from psan.extensions import bootstrap, csrf, limiter, show_limiter_log
+    json_provider.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     bootstrap.init_app(app)
