@@ -108,6 +108,7 @@ def test_worker_killed_mid_task_leaves_no_half_written_data(clean_app, database_
     from psan.celery.tasks import pre_process
     app = clean_app
     project = default_project(app)
+    before = sql(app, "SELECT pipeline::text AS pipeline FROM project WHERE id = %s", (project,))[0]["pipeline"]
     sql(app, "UPDATE project SET pipeline = %s::jsonb WHERE id = %s", (PIPELINE, project))
     artifacts = REPO / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
@@ -154,3 +155,5 @@ def test_worker_killed_mid_task_leaves_no_half_written_data(clean_app, database_
         _stop(first)
         if second is not None:
             _stop(second)
+        # the default project outlives this test: later tests must not run with its pipeline
+        sql(app, "UPDATE project SET pipeline = %s::jsonb WHERE id = %s", (before, project))
