@@ -51,11 +51,10 @@ def final_decision(row: dict[str, Any], thresholds: Thresholds) -> str:
 def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[str, Any]]:
     """Annotations lying inside ``[first, end)`` with their final decision, label name and rule summary."""
     rows = window_content.annotation_rows(conn, window.document_id, first, end)
-    rules = {r["id"]: r["rules"] for r in rows}
     entity_rows = window_content.entity_rows(conn, window.document_id, first, end, window.recognized_at)
     entities = window_content.entity_types(entity_rows)
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
-    label_of = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(rules[r["id"]]))
+    label_of = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(r["rules"]))
                 for r in rows}
     names = window_content.label_names(conn, {v for v in label_of.values() if v is not None})
     result = []
@@ -69,7 +68,7 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
             "label_id": label_id, "label": names.get(label_id) if label_id is not None else None,
             "ne_types": entities.get((r["first_token"], r["end_token"]), []),
             "rules": [{"type": x["type"], "condition": x["condition"], "confidence": x["confidence"],
-                       "lookup": x["lookup"]} for x in rules[r["id"]]],
+                       "lookup": x["lookup"]} for x in r["rules"]],
         })
     add_suggestions(conn, window.project_id, window.document_id, result, entity_rows)
     return result

@@ -12,7 +12,6 @@ import psycopg2.extras
 
 from psan import db
 from psan.store.document_status import DocumentStatus, sql_value
-from psan.store.sql import prepared
 
 LANGUAGES = {"en": "English", "cs": "Czech", "pl": "Polish", "sv": "Swedish", "sk": "Slovak", "sl": "Slovenian"}
 
@@ -91,14 +90,6 @@ def setup_progress(conn=None) -> dict[str, int]:
         "(SELECT count(*) FROM project_member) AS members, "
         "(SELECT count(*) FROM document WHERE status = " + sql_value(DocumentStatus.DONE) + ") AS done",
         None, conn))
-
-
-def can_annotate(account_id: int, is_admin: bool, project_id: int, conn=None) -> bool:
-    """Admins annotate every project; annotators the projects they are members of."""
-    if is_admin:
-        return True
-    return db.query_one(prepared("SELECT 1 FROM project_member WHERE project_id = %s AND account_id = %s"),
-                        (project_id, account_id), conn) is not None
 
 
 def accessible_projects(conn, account_id: int, is_admin: bool) -> list[dict[str, Any]]:
