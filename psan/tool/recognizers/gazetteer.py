@@ -552,7 +552,12 @@ class GazetteerRecognizer(Recognizer):
 
 
 def default_recognizers(language: str) -> list[Recognizer]:
-    """The gazetteer for ``language``; no recognizer for languages without lists."""
+    """The gazetteer for ``language`` and names after a personal title (nothing for languages without lists).
+
+    The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
+    they are name evidence below NER: a NER span on the same name stays and keeps its type.
+    """
+    from psan.tool.recognizers.names import TitledNameRecognizer
     if language not in LOCALES:
         return []
-    return [GazetteerRecognizer(language)]
+    return [GazetteerRecognizer(language), TitledNameRecognizer(language)]
