@@ -17,7 +17,8 @@ def names(text: str, language: str = "en") -> list[str]:
     ("by a Polish national, Mr Leszek Gębura (“the applicant”)", ["Mr Leszek Gębura"]),
     ("The applicants, Mr Ahmet Kenan Er and Mr January Jagiełło, complained.",
      ["Mr Ahmet Kenan Er", "Mr January Jagiełło"]),
-    ("represented by Mr C. Whomersley and Dr. Heidemarie Abrahamian;", ["Mr C. Whomersley", "Dr. Heidemarie Abrahamian"]),
+    ("represented by Mr C. Whomersley and Dr. Heidemarie Abrahamian;",
+     ["Mr C. Whomersley", "Dr. Heidemarie Abrahamian"]),
     ("Mr Jan van der Berg said Mrs A. Wittling-Vogel", ["Mr Jan van der Berg", "Mrs A. Wittling-Vogel"]),
     ("Ms Oya Ataman", ["Ms Oya Ataman"]),
 ])

@@ -50,7 +50,8 @@ conclusion conclusions result results example examples warning caution important
 reference references comment comments remark remarks update edit status todo done decision decisions item items
 topic topics present absent attendees participants apologies chair chairman chairwoman moderator host speaker
 speakers interviewer interviewee respondent participant audience everybody everyone all unknown other others
-when where what who why how which ad description location time place venue price cost total contact contacts author authors keywords key
+when where what who why how which ad description location time place venue price cost total contact contacts
+author authors keywords key
 held reasons procedure facts law court applicant applicants government respondent witness judgment
 předmět od komu kopie datum odesláno příloha přílohy poznámka pozn tel telefon adresa otázka odpověď
 shrnutí závěr výsledek příklad varování zdroj překlad komentář stav úkol úkoly přítomni omluveni

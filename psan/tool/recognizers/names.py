@@ -43,8 +43,8 @@ WITH_TITLE = frozenset({"en"})
 #: capitalized words after a title that address an office, not a person
 NOT_NAMES = frozenset({"President", "Chairman", "Chairwoman", "Chair", "Speaker", "Registrar", "Justice", "Judge",
                        "Minister", "Prime", "Secretary", "Ambassador", "Mayor", "Governor", "Director", "Agent",
-                       "Rapporteur", "Deputy", "Vice", "Předseda", "Předsedo", "Prezident", "Prezes", "Minister",
-                       "Talman", "Doctor", "Professor", "The", "An"})
+                       "Rapporteur", "Deputy", "Vice", "Předseda", "Předsedo", "Prezident", "Prezes", "Talman",
+                       "Doctor", "Professor", "The", "An"})
 PARTICLES = ("van", "von", "der", "den", "de", "da", "di", "del", "della", "du", "la", "le", "bin", "ibn", "al",
              "el", "ten", "ter", "zu", "y")
 
