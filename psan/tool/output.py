@@ -54,11 +54,13 @@ TAG_NAMES: dict[str, dict[str, str]] = {
     },
     "cs": {
         "PERSON": "OSOBA", "LOCATION": "MÍSTO", "ORGANIZATION": "ORGANIZACE", "DATE": "DATUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "JINÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "JINÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
     "sk": {
         "PERSON": "OSOBA", "LOCATION": "MIESTO", "ORGANIZATION": "ORGANIZÁCIA", "DATE": "DÁTUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "INÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "INÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
     "sl": {
         "PERSON": "OSEBA", "LOCATION": "KRAJ", "ORGANIZATION": "ORGANIZACIJA", "DATE": "DATUM",
