@@ -567,12 +567,14 @@ class GazetteerRecognizer(Recognizer):
 
 
 def default_recognizers(language: str) -> list[Recognizer]:
-    """The gazetteer for ``language`` and names after a personal title (nothing for languages without lists).
+    """The gazetteer for ``language``, names after a personal title and (English) prisons, counties, provinces.
 
     The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
     they are name evidence below NER: a NER span on the same name stays and keeps its type.
     """
+    from psan.tool.recognizers.institutions import InstitutionRecognizer
     from psan.tool.recognizers.names import TitledNameRecognizer
     if language not in LOCALES:
         return []
-    return [GazetteerRecognizer(language), TitledNameRecognizer(language)]
+    extra: list[Recognizer] = [InstitutionRecognizer()] if language == "en" else []
+    return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]
