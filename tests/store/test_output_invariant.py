@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -139,7 +137,7 @@ def _check_labels(regions, labelled: dict[tuple[int, int], int], numbers: dict[i
         assert key_of(region) == f"label:{numbers[label_id]}", (first, end, region)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20: a person's PRIVATE decision inside a rule-private span opens it")
+
 @settings(max_examples=30, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(sc=scenarios())
