@@ -28,14 +28,14 @@ from collections.abc import Iterable
 
 from psan.tool.document import CharSpan
 
-__all__ = ["NEVER_PERSONAL_TYPES", "is_never_personal", "drop_never_personal"]
+__all__ = ["GENERIC_WORDS", "NAME_TYPES", "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "is_never_personal", "drop_never_personal"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
 #: NER types whose spans are tested against the generic vocabulary
-_NAME_TYPES = frozenset({"ORG", "GPE", "FAC", "NORP", "PERSON", "LOC", "MISC", "PER", "PRODUCT", "EVENT",
+NAME_TYPES = frozenset({"ORG", "GPE", "FAC", "NORP", "PERSON", "LOC", "MISC", "PER", "PRODUCT", "EVENT",
                          "WORK_OF_ART"})
-_NUMBER_TYPES = frozenset({"CARDINAL", "QUANTITY"})
+NUMBER_TYPES = frozenset({"CARDINAL", "QUANTITY"})
 
 #: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case).
 #: Not here on purpose: national courts and ministries ("the Supreme Military Administrative Court",
@@ -77,9 +77,9 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     value = text[span.start:span.end]
     if span.type == "LAW":
         return _generic(value, CONVENTION_WORDS)
-    if span.type in _NAME_TYPES:
+    if span.type in NAME_TYPES:
         return _generic(value)
-    if span.type in _NUMBER_TYPES:
+    if span.type in NUMBER_TYPES:
         return bool(LAW_REFERENCE_BEFORE.search(text, max(0, span.start - 40), span.start))
     return False
 

@@ -2,10 +2,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from psan.tool.document import Category, CharSpan, Document, Sentence, Token
 from psan.tool.merge import resolve
-from psan.tool.nonpersonal import drop_never_personal, is_never_personal
+from psan.tool.nonpersonal import (
+    GENERIC_WORDS,
+    NAME_TYPES,
+    NEVER_PERSONAL_TYPES,
+    drop_never_personal,
+    is_never_personal,
+)
 
 
 def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
@@ -59,3 +67,25 @@ def test_resolve_drops_them_before_merging() -> None:
     doc = Document(text, tokens, [Sentence(0, 6)], [], "en")
     found = resolve(doc, [ner(text, "Court", "ORG"), ner(text, "Akyazıcı", "PERSON")])
     assert [(e.first_token, e.type) for e in found] == [(4, "PERSON")]
+
+
+
+_WORDS = st.sampled_from(["the", "Court", "Chamber", "of", "Istanbul", "Ali", "Erden", "Government", "Supreme",
+                          "Article", "6", "§", "1", "Convention", "Rule", "Mr", "Smith", "FACTS", "Turkish"])
+_TYPES = st.sampled_from(["ORG", "PERSON", "GPE", "LAW", "ORDINAL", "CARDINAL", "DATE", "CASE_NUMBER", "EMAIL",
+                          "SPEAKER", "TITLED_NAME", "pf", "ps", "P"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=8), _TYPES, st.sampled_from(["en", "cs", "pl"]))
+def test_only_ner_candidates_made_of_generic_words_are_dropped(words: list[str], type_: str, language: str) -> None:
+    """The safety side: a dropped candidate is an English NER type, and a name-type span has no other word."""
+    text = " ".join(words)
+    span = CharSpan(0, len(text), type_, Category.OTHER, "x", 0.5)
+    if not is_never_personal(text, span, language):
+        return
+    assert language == "en"
+    assert type_ in NEVER_PERSONAL_TYPES | NAME_TYPES | {"LAW", "CARDINAL", "QUANTITY"}
+    if type_ in NAME_TYPES:
+        assert all(w.lower() in GENERIC_WORDS for w in words if w[0].isalpha())
+        assert not {"Istanbul", "Ali", "Erden", "Smith", "Turkish", "Supreme", "Mr"} & set(words)
