@@ -28,7 +28,8 @@ from collections.abc import Iterable
 
 from psan.tool.document import CharSpan
 
-__all__ = ["GENERIC_WORDS", "NAME_TYPES", "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "is_never_personal", "drop_never_personal"]
+__all__ = ["GENERIC_WORDS", "NAME_TYPES", "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "is_never_personal",
+           "drop_never_personal"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
