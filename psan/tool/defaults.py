@@ -68,7 +68,8 @@ def default_config(language: str, models_dir: str | None = None) -> dict[str, An
     plus the related models of :data:`CROSS_LINGUAL` for names, on the regex tokenizer; always
     patterns and gazetteers, special categories (``sensitive``, SENSITIVE spans) for cs/en/pl/sk/sv,
     demographic quasi-identifiers (``demographic``, DEMOGRAPHIC spans) for en,
-    and the language's pre-trained classifier when one is in the models folder.  Without any model
+    and the language's pre-trained classifier (``classifier-<lang>.bin``, any language) when one is in the
+    models folder.  Without any model
     :func:`fallback_notice` says so.
     """
     from psan.tool.ner.spacy_ner import DEFAULT_MODELS, is_installed
@@ -98,7 +99,7 @@ def default_config(language: str, models_dir: str | None = None) -> dict[str, An
         config["recognizers"].append("sensitive")
     if lang in DEMOGRAPHIC_LANGUAGES:
         config["recognizers"].append("demographic")
-    classifier = find_classifier_model(lang, models_dir) if lang in CROSS_LINGUAL else None
+    classifier = find_classifier_model(lang, models_dir)
     if classifier:
         config["recognizers"].append({"kind": "classifier", "model_path": classifier})
     return config
