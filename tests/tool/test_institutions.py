@@ -28,3 +28,12 @@ def test_in_the_english_name_family_below_ner() -> None:
     assert not any(isinstance(r, InstitutionRecognizer) for r in gazetteer.default_recognizers("cs"))
     spans = InstitutionRecognizer().analyze("held in HMP Northumberland")
     assert spans[0].category is Category.ORGANIZATION and spans[0].priority < 0
+
+
+def test_swedish_authorities_by_their_last_compound_part() -> None:
+    from psan.tool.recognizers.institutions import SwedishAuthorityRecognizer
+    text = ("Enligt Naturvårdsverket och Socialstyrelsen ska Försäkringskassan betala; "
+            "Migrationsverkets beslut. Ett verk av styrelsen i rådet.")
+    assert [text[s.start:s.end] for s in SwedishAuthorityRecognizer().analyze(text)] == [
+        "Naturvårdsverket", "Socialstyrelsen", "Försäkringskassan", "Migrationsverkets"]
+    assert any(isinstance(r, SwedishAuthorityRecognizer) for r in gazetteer.default_recognizers("sv"))

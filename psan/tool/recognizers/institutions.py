@@ -14,6 +14,11 @@ dev set's strings:
   Turkish letters): the European Court's largest case group, and their names are no English words
   (the few that are – "Van", "Batman", "Ordu" – are left out).
 
+Swedish authorities are one compound word whose last part says what they are: "Naturvårdsverket",
+"Socialstyrelsen", "Försäkringskassan", "Migrationsverket" (:class:`SwedishAuthorityRecognizer`,
+ORGANIZATION, type ``AUTHORITY``; the definite suffix "-et"/"-en"/"-n" is required, so a common noun
+such as "verk" or "styrelse" is never matched).
+
 Name evidence below NER (priority −5): a NER span on the same words stays and keeps its type.
 """
 from __future__ import annotations
@@ -68,3 +73,24 @@ class InstitutionRecognizer(Recognizer):
                         continue
                 spans.append(CharSpan(start, end, type_, category, self.name, SCORE, self.priority))
         return spans
+
+
+#: final parts of Swedish authority names (definite forms) – "Natur|vårds|verket"
+SWEDISH_AUTHORITY_RE = re.compile(
+    r"\b[A-ZÅÄÖ][a-zåäöé]{2,}(?:verket|styrelsen|myndigheten|inspektionen|nämnden|kommissionen|rådet|domstolen|"
+    r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
+
+
+class SwedishAuthorityRecognizer(Recognizer):
+    """Swedish authority names by their final compound part (see module docstring)."""
+
+    def __init__(self) -> None:
+        self.name = "institutions"
+        self.priority = PRIORITY_INSTITUTION
+
+    def __repr__(self) -> str:
+        return "<SwedishAuthorityRecognizer sv>"
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        return [CharSpan(m.start(), m.end(), "AUTHORITY", Category.ORGANIZATION, self.name, SCORE, self.priority)
+                for m in SWEDISH_AUTHORITY_RE.finditer(text)]
