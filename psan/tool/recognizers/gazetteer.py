@@ -572,10 +572,9 @@ def default_recognizers(language: str) -> list[Recognizer]:
     The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
     they are name evidence below NER: a NER span on the same name stays and keeps its type.
     """
-    from psan.tool.recognizers.institutions import InstitutionRecognizer, SwedishAuthorityRecognizer
+    from psan.tool.recognizers.institutions import PATTERNS, InstitutionRecognizer
     from psan.tool.recognizers.names import TitledNameRecognizer
     if language not in LOCALES:
         return []
-    extra: list[Recognizer] = ([InstitutionRecognizer()] if language == "en"
-                               else [SwedishAuthorityRecognizer()] if language == "sv" else [])
+    extra: list[Recognizer] = [InstitutionRecognizer(language)] if language in PATTERNS else []
     return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]

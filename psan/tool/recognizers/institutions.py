@@ -15,7 +15,7 @@ dev set's strings:
   (the few that are – "Van", "Batman", "Ordu" – are left out).
 
 Swedish authorities are one compound word whose last part says what they are: "Naturvårdsverket",
-"Socialstyrelsen", "Försäkringskassan", "Migrationsverket" (:class:`SwedishAuthorityRecognizer`,
+"Socialstyrelsen", "Försäkringskassan", "Migrationsverket" (``InstitutionRecognizer("sv")``,
 ORGANIZATION, type ``AUTHORITY``; the definite suffix "-et"/"-en"/"-n" is required, so a common noun
 such as "verk" or "styrelse" is never matched).
 
@@ -50,21 +50,34 @@ _PROVINCES = sorted({p for name in TURKISH_PROVINCES for p in (name, name.transl
 PROVINCE_RE = re.compile(rf"\b(?:{'|'.join(_PROVINCES)})(?![\w'’-])")
 
 
-class InstitutionRecognizer(Recognizer):
-    """Prisons, counties and Turkish provinces in English text (see module docstring)."""
+#: final parts of Swedish authority names (definite forms) – "Natur|vårds|verket"
+SWEDISH_AUTHORITY_RE = re.compile(
+    r"\b[A-ZÅÄÖ][a-zåäöé]{2,}(?:verket|styrelsen|myndigheten|inspektionen|nämnden|kommissionen|rådet|domstolen|"
+    r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
 
-    def __init__(self) -> None:
+#: per language: (regex, type, category) of the names it finds
+PATTERNS: dict[str, tuple[tuple[re.Pattern[str], str, Category], ...]] = {
+    "en": ((PRISON_RE, "PRISON", Category.ORGANIZATION), (COUNTY_RE, "COUNTY", Category.LOCATION),
+           (PROVINCE_RE, "PROVINCE", Category.LOCATION)),
+    "sv": ((SWEDISH_AUTHORITY_RE, "AUTHORITY", Category.ORGANIZATION),),
+}
+
+
+class InstitutionRecognizer(Recognizer):
+    """Prisons, counties and Turkish provinces (English), Swedish authorities (see module docstring)."""
+
+    def __init__(self, language: str = "en") -> None:
         self.name = "institutions"
         self.priority = PRIORITY_INSTITUTION
+        self.language = language
+        self.patterns = PATTERNS.get(language, ())
 
     def __repr__(self) -> str:
-        return "<InstitutionRecognizer en>"
+        return f"<InstitutionRecognizer {self.language}>"
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for regex, type_, category in ((PRISON_RE, "PRISON", Category.ORGANIZATION),
-                                       (COUNTY_RE, "COUNTY", Category.LOCATION),
-                                       (PROVINCE_RE, "PROVINCE", Category.LOCATION)):
+        for regex, type_, category in self.patterns:
             for match in regex.finditer(text):
                 start, end = match.span()
                 if text.startswith(("The ", "A ", "In ", "At ", "On "), start):
@@ -73,24 +86,3 @@ class InstitutionRecognizer(Recognizer):
                         continue
                 spans.append(CharSpan(start, end, type_, category, self.name, SCORE, self.priority))
         return spans
-
-
-#: final parts of Swedish authority names (definite forms) – "Natur|vårds|verket"
-SWEDISH_AUTHORITY_RE = re.compile(
-    r"\b[A-ZÅÄÖ][a-zåäöé]{2,}(?:verket|styrelsen|myndigheten|inspektionen|nämnden|kommissionen|rådet|domstolen|"
-    r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
-
-
-class SwedishAuthorityRecognizer(Recognizer):
-    """Swedish authority names by their final compound part (see module docstring)."""
-
-    def __init__(self) -> None:
-        self.name = "institutions"
-        self.priority = PRIORITY_INSTITUTION
-
-    def __repr__(self) -> str:
-        return "<SwedishAuthorityRecognizer sv>"
-
-    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
-        return [CharSpan(m.start(), m.end(), "AUTHORITY", Category.ORGANIZATION, self.name, SCORE, self.priority)
-                for m in SWEDISH_AUTHORITY_RE.finditer(text)]
