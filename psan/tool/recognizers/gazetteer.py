@@ -436,7 +436,7 @@ def _place_type(kind: int) -> str:
 
 
 def at_sentence_start(text: str, pos: int) -> bool:
-    """Only spaces, quotes or brackets between ``pos`` and a sentence end (or the text start): capitals prove nothing."""
+    """Only spaces, quotes or brackets between ``pos`` and a sentence end or the text start (capitals prove nothing)."""
     i = pos - 1
     while i >= 0 and text[i] in _SKIP_BACK:
         i -= 1
