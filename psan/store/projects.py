@@ -19,8 +19,9 @@ LANGUAGES = {"en": "English", "cs": "Czech", "pl": "Polish", "sv": "Swedish", "s
 def list_projects(conn=None) -> list[dict[str, Any]]:
     return db.query(
         "SELECT p.*, (SELECT count(*) FROM document d WHERE d.project_id = p.id) AS documents, "
-        "(SELECT count(*) FROM project_member m WHERE m.project_id = p.id) AS members "
-        "FROM project p ORDER BY p.is_default DESC, p.name", None, conn)
+        "(SELECT count(*) FROM project_member m WHERE m.project_id = p.id) AS members, "
+        "(SELECT pm.meta - 'classes' FROM project_model pm WHERE pm.project_id = p.id ORDER BY pm.id DESC LIMIT 1) "
+        "AS model_meta FROM project p ORDER BY p.is_default DESC, p.name", None, conn)
 
 
 def get_project(project_id: int, conn=None) -> dict[str, Any] | None:
