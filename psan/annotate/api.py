@@ -40,6 +40,7 @@ from psan.access import admin, user
 from psan.annotate import bp, validate, workflow
 from psan.annotate.content import window_json
 from psan.annotate.detail import annotation_detail
+from psan.annotate.entity_view import annotator_entity
 from psan.status_names import status_name
 from psan.store import decisions as store_decisions
 from psan.store import project_labels, window_content
@@ -326,12 +327,16 @@ def api_annotation(annotation_id: int):
 
 
 # --- entities (psan.store.entities) -------------------------------------------------------------------
+def _range(window: Window) -> tuple[int, int]:
+    """The window's token range: entity counts are of it only (nothing about mentions outside)."""
+    return window.first_token, window.end_token
+
+
 def _entity_error(exc) -> validate.Invalid:  # noqa: ANN001 - psan.store.entities.EntityError
     messages = {
         "none": gettext("No entity was recognized at that span."),
         "same": gettext("Both spans already belong to one entity."),
         "category": gettext("Entities of different categories cannot be merged."),
-        "single": gettext("This entity has a single mention; there is nothing to split."),
     }
     return validate.Invalid(messages.get(exc.code, gettext("Not found.")))
 
@@ -348,7 +353,8 @@ def api_entity():
     conn = db.get_conn()
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
-    return jsonify(entity=store_entities.entity_of_span(conn, document_id, first, end))
+    entity = store_entities.entity_of_span(conn, document_id, first, end, within=_range(window))
+    return jsonify(entity=annotator_entity(entity))
 
 
 @bp.route("/api/entity/merge", methods=["POST"])
@@ -364,10 +370,11 @@ def api_entity_merge():
     _check_span(window, document_id, first, end)
     _check_span(window, document_id, other[1], other[2])
     try:
-        entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id)
+        entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id,
+                                      within=_range(window))
     except store_entities.EntityError as exc:
         raise _entity_error(exc) from None
-    return jsonify(entity=entity)
+    return jsonify(entity=annotator_entity(entity))
 
 
 @bp.route("/api/entity/split", methods=["POST"])
@@ -380,7 +387,7 @@ def api_entity_split():
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
     try:
-        entity = store_entities.split(conn, document_id, (first, end), current_user.id)
+        entity = store_entities.split(conn, document_id, (first, end), current_user.id, within=_range(window))
     except store_entities.EntityError as exc:
         raise _entity_error(exc) from None
-    return jsonify(entity=entity)
+    return jsonify(entity=annotator_entity(entity))

@@ -303,8 +303,8 @@
     var box = document.createElement("p");
     box.className = "mb-1";
     var text = document.createElement("span");
-    text.textContent = t("Entity: %(category)s · %(mentions)s mentions in %(documents)s documents",
-      {category: e.category, mentions: e.mentions, documents: e.documents}) +
+    text.textContent = t("Entity: %(category)s · mentions in this window: %(mentions)s",
+      {category: e.category, mentions: e.mentions}) +
       (e.label ? " · " + t("label %(label)s", {label: e.label.name}) : "");
     box.appendChild(text);
     function button(label, handler) {
@@ -316,9 +316,7 @@
       box.appendChild(b);
     }
     var span = {document_id: state.data.window.document_id, first_token: e.first_token, end_token: e.end_token};
-    if (e.mentions > 1) {
-      button(t("Split off"), function () { entityAction("entity/split", span, t("Entity split.")); });
-    }
+    button(t("Split off"), function () { entityAction("entity/split", span, t("Entity split.")); });
     var from = state.mergeFrom;
     if (from && from.document_id === span.document_id &&
         (from.first_token !== span.first_token || from.end_token !== span.end_token)) {
