@@ -38,4 +38,6 @@ def annotator_entity(entity: dict[str, Any] | None) -> dict[str, Any] | None:
     """
     if entity is None:
         return None
-    return {"key": entity_reference(entity["id"]), "category": entity["category"], "first_token": entity["first_token"], "end_token": entity["end_token"], "mentions": entity["mentions"], "label": entity["label"]}
+    return {"key": entity_reference(entity["id"]), "category": entity["category"],
+            "first_token": entity["first_token"], "end_token": entity["end_token"],
+            "mentions": entity["mentions"], "label": entity["label"]}

@@ -9,8 +9,8 @@ import hashlib
 import json
 import re
 
-from psan.tool.entities import entity_id
 from psan.tool.document import Category
+from psan.tool.entities import entity_id
 from tests.documents import add_document, group_entities, plain_sentences, token_index
 from tests.helpers import sql
 from tests.web.helpers import annotator_client
@@ -56,10 +56,10 @@ def _walk_annotator_api(client, doc: int) -> list[str]:
                                                               "end_token": i + 1}))
     for f, e, _ in spans:
         keep(client.post("/annotate/api/entity/split", json={"document_id": doc, "first_token": f, "end_token": e}))
-    for (f, e, _), (g, h, _) in zip(spans, spans[1:]):
+    for (f, e, _), (g, h, _) in zip(spans, spans[1:], strict=False):
         keep(client.post("/annotate/api/entity/merge", json={"document_id": doc, "first_token": f, "end_token": e,
                                                              "other_first_token": g, "other_end_token": h}))
-    for f, e, annotation_id in spans:
+    for _f, _e, annotation_id in spans:
         keep(client.get(f"/annotate/api/annotation/{annotation_id}"))
     for scope in ("token", "word_type", "ne_type", "entity"):
         f, e, _ = spans[0]
