@@ -20,6 +20,10 @@ Routes (all for logged-in accounts unless noted):
   ``{document_id, first_token, end_token, other_first_token, other_end_token}`` merges the other
   span's entity into this one's; ``POST /annotate/api/entity/split`` ``{document_id, first_token,
   end_token}`` makes the span an entity of its own (see :mod:`psan.store.entities`).
+
+``decide``, ``accept`` and ``label`` take an optional ``request_id`` (8–64 of ``[A-Za-z0-9_-]``): a
+retry with the id of a request that was saved answers the window with ``already_saved: true`` and
+decides nothing again (the page retries a lost answer with the same id).
 """
 from __future__ import annotations
 
@@ -64,11 +68,17 @@ class Conflict(HTTPException):
 
 @bp.errorhandler(psycopg2.errors.TransactionRollbackError)
 @bp.errorhandler(psycopg2.errors.LockNotAvailable)
+@bp.errorhandler(psycopg2.errors.ForeignKeyViolation)
 def _concurrent_change(exc: Exception):
-    """A deadlock or serialization failure between two annotators' writes: nothing was saved (409)."""
+    """A deadlock, serialization failure or a rule deleted under the write (409); what was not committed
+    is rolled back, and the message says "nothing was saved" only when nothing was committed before."""
     log.warning("annotation request rolled back after a concurrent change: %s", exc.__class__.__name__)
     db.mark_rollback()
-    message = gettext("Someone changed this document at the same moment; nothing was saved. Try again.")
+    if db.request_may_have_saved():
+        message = gettext("Someone changed this document at the same moment. Your decision may have been saved "
+                          "in part; check the window before trying again.")
+    else:
+        message = gettext("Someone changed this document at the same moment; nothing was saved. Try again.")
     if request.path.startswith("/annotate/api/"):
         return jsonify(error=message), 409
     return Conflict(message)
@@ -226,6 +236,14 @@ def _refused_decision() -> Iterator[None]:
         raise validate.Invalid(str(exc)) from None
 
 
+@bp.errorhandler(workflow.AlreadySaved)
+def _already_saved(exc: workflow.AlreadySaved):
+    """A retry of a request that was saved (its ``request_id`` is known): the window as it is, nothing again."""
+    conn = db.get_conn()
+    conn.rollback()  # only the claim was tried; the request's transaction wrote nothing else
+    return _window_answer(conn, store_windows.current_window(conn, current_user.id), already_saved=True)
+
+
 def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
     db.autocommit_from_here(conn)  # the decision is saved: the answer only reads
     window = decided.window or store_windows.current_window(conn, current_user.id)
@@ -253,7 +271,8 @@ def api_decide():
     window, span, label_id = _decision_target(conn, payload, document_id, first, end)
     with _refused_decision():
         decided = workflow.decide_span(conn, window, span, scope, decision, current_user.id, label_id=label_id,
-                                       always=always, ne_type=ne_type, lease_seconds=_lease_seconds())
+                                       always=always, ne_type=ne_type, lease_seconds=_lease_seconds(),
+                                       request_id=validate.request_id(payload))
     return _decided_answer(conn, decided, category_needed=decided.category_needed)
 
 
@@ -263,7 +282,7 @@ def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: i
     window, span, label_id = _decision_target(conn, payload, document_id, first, end)
     with _refused_decision():
         decided = workflow.decide_entity(conn, window, span, decision, current_user.id, label_id=label_id,
-                                         lease_seconds=_lease_seconds())
+                                         lease_seconds=_lease_seconds(), request_id=validate.request_id(payload))
     return _decided_answer(conn, decided, category_needed=False)
 
 
@@ -278,7 +297,8 @@ def api_accept():
     if document_id != window.document_id:
         raise Refused(gettext("That text is outside your annotation window."))
     with _refused_decision():
-        decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds())
+        decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds(),
+                                              request_id=validate.request_id(payload))
     if decided is None:
         raise Conflict(gettext("Nothing is left to accept in this window."))
     return _decided_answer(conn, decided)
@@ -310,7 +330,7 @@ def api_label():
     span = store_decisions.Span(window.project_id, document_id, first, end)
     with _refused_decision():
         decided = workflow.assign_label(conn, window, span, label_id, current_user.id, always=always,
-                                        lease_seconds=_lease_seconds())
+                                        lease_seconds=_lease_seconds(), request_id=validate.request_id(payload))
     return _decided_answer(conn, decided)
 
 

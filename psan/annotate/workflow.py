@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from psan import db
 from psan.annotate.content import annotations_json
 from psan.celery import scheduling
-from psan.store import apply_rule, document_locks, entity_decisions
+from psan.store import apply_rule, decision_requests, document_locks, entity_decisions
 from psan.store import decisions as store_decisions
 from psan.store import windows as store_windows
 from psan.store.apply_rule import NeedsWholeDocument
@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 Texts = Sequence[Sequence[str]] | None
 
 
+class AlreadySaved(Exception):  # noqa: N818 - an outcome, not a failure
+    """The request (its client request id) was decided before: a retry, answered without deciding again."""
+
+
 @dataclass(frozen=True, slots=True)
 class Decided:
     """What the annotator's request changed: the merged outcome, the document's new status, the window renewed."""
@@ -58,7 +62,7 @@ class Decided:
 
 def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, account_id: int, *,
                 label_id: int | None = None, always: bool = False, ne_type: str | None = None,
-                lease_seconds: int) -> Decided:
+                lease_seconds: int, request_id: str | None = None) -> Decided:
     """Decide one span by token, word type or NE type (:func:`psan.store.decisions.decide`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     if scope is Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
@@ -66,7 +70,7 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
     texts = None if scope is Scope.NE_TYPE else [tokens]
     outcome, status, renewed = write(conn, window, account_id, lease_seconds, texts, [span],
                                      lambda: store_decisions.decide(conn, span, scope, decision, account_id, tokens,
-                                                                    label_id, always, ne_type))
+                                                                    label_id, always, ne_type), request_id)
     # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
     # a read, so after the commit, outside any lock the other annotators wait for
     needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token, span.end_token,
@@ -75,14 +79,16 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
 
 
 def decide_entity(conn, window: Window, span: Span, decision: str, account_id: int, *,
-                  label_id: int | None = None, lease_seconds: int) -> Decided:
+                  label_id: int | None = None, lease_seconds: int, request_id: str | None = None) -> Decided:
     """Decide every mention of the span's entity, here and in the project's other documents."""
     outcome, status, renewed = write(conn, window, account_id, lease_seconds, None, [span],
-                                     lambda: entity_decisions.decide_entity(conn, span, decision, account_id, label_id))
+                                     lambda: entity_decisions.decide_entity(conn, span, decision, account_id, label_id),
+                                     request_id)
     return Decided(outcome, status, window=renewed)
 
 
-def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int) -> Decided | None:
+def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int,
+                       request_id: str | None = None) -> Decided | None:
     """Decide every suspicious span of the window as suggested; ``None`` when nothing is left to accept.
 
     A PRIVATE suggestion the project already gave these words (a lookup rule voted) becomes a
@@ -103,31 +109,35 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
             outcomes.append(store_decisions.decide(conn, span, scope, a["suggestion"], account_id, tokens))
         return merge(outcomes)
 
-    outcome, status, renewed = write(conn, window, account_id, lease_seconds, texts, spans, decide_all)
+    outcome, status, renewed = write(conn, window, account_id, lease_seconds, texts, spans, decide_all, request_id)
     return Decided(outcome, status, window=renewed)
 
 
 def assign_label(conn, window: Window, span: Span, label_id: int, account_id: int, *, always: bool = False,
-                 lease_seconds: int) -> Decided:
+                 lease_seconds: int, request_id: str | None = None) -> Decided:
     """Mark the span private with a label (:func:`psan.store.decisions.assign_label`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
     outcome, status, renewed = write(conn, window, account_id, lease_seconds, [tokens], [span],
                                      lambda: store_decisions.assign_label(conn, span, label_id, account_id, tokens,
-                                                                          always))
+                                                                          always), request_id)
     return Decided(outcome, status, window=renewed)
 
 
 def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Texts, spans: list[Span],
-          decide: Callable[[], Outcome]) -> tuple[Outcome, str | None, Window | None]:
+          decide: Callable[[], Outcome],
+          request_id: str | None = None) -> tuple[Outcome, str | None, Window | None]:
     """Renew the lease, lock, ``decide``, apply the changed rules to this document and commit; then
     :func:`after_decision`.  Returns the outcome, the document's status and the renewed window.
 
-    ``texts``: lock only these words (``None``: the whole document).  If the rules need the whole
+    ``texts``: lock only these words (``None``: the whole document).  ``request_id``: the client's id of
+    the request, claimed in the decision's transaction (:class:`AlreadySaved` when claimed before).  If the rules need the whole
     document after all, everything is rolled back and done again under the whole-document lock.
     """
     document_id = window.document_id
     for whole in ((False, True) if texts is not None else (True,)):
+        if request_id is not None and not decision_requests.claim(conn, account_id, request_id):
+            raise AlreadySaved(request_id)  # first, so nothing else of this transaction is written
         lease = store_windows.renew(conn, account_id, lease_seconds, decided=True)  # own row: no one waits for it
         if whole:
             document_locks.lock_document(conn, document_id)

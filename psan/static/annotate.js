@@ -46,6 +46,28 @@
     }, function () { return {ok: false, status: 0, data: {error: t("network error")}}; });
   }
 
+  // a decision's id: a retry after a lost answer (network, restart) carries it, and the server does not
+  // decide twice (psan/store/decision_requests.py)
+  function newRequestId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function save(path, body) {
+    body.request_id = newRequestId();
+    var attempts = 0;
+    function attempt() {
+      return request("POST", API + path, body).then(function (result) {
+        var lost = result.status === 0 || result.status === 502 || result.status === 503 || result.status === 504;
+        if (!lost || attempts >= 2) { return result; }
+        attempts += 1;
+        return new Promise(function (resolve) { window.setTimeout(resolve, 1500 * attempts); }).then(attempt);
+      });
+    }
+    return attempt();
+  }
+
   function showMessage(text, kind) {
     els.message.className = "alert py-2 alert-" + (kind || "info");
     els.message.textContent = String(text);
@@ -374,7 +396,7 @@
     var body = spanPayload();
     body.decision = decision;
     body.scope = scope;
-    request("POST", API + "decide", body).then(function (result) {
+    save("decide", body).then(function (result) {
       state.busy = false;
       afterDecision(result, decision, scope);
     });
@@ -383,7 +405,7 @@
   function acceptSuggestions() {
     if (!state.data || !state.data.window || state.busy) { return; }
     state.busy = true;
-    request("POST", API + "accept", {document_id: state.data.window.document_id}).then(function (result) {
+    save("accept", {document_id: state.data.window.document_id}).then(function (result) {
       state.busy = false;
       if (!accept(result, false)) { return; }
       var done = state.data.document && state.data.document.status === "DONE";
@@ -457,7 +479,7 @@
       if (els.labelCategory.value) { body.label_category = els.labelCategory.value; }
     }
     body.always = els.labelAlways.checked;
-    request("POST", API + "label", body).then(function (result) {
+    save("label", body).then(function (result) {
       if (accept(result, true)) {
         closeOverlays();
         showMessage(t("Label saved."), "info");

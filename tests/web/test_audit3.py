@@ -8,12 +8,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
+import time
+from collections import Counter
+
+import pytest
 
 from psan.tool.document import Category
 from psan.tool.entities import entity_id
 from tests.documents import add_document, group_entities, plain_sentences, token_index
-from tests.helpers import sql
-from tests.web.helpers import annotator_client
+from tests.helpers import default_project, sql
+from tests.services import app_config
+from tests.web.helpers import add_rule, annotator_client
 
 # --- item 1: entity keys must not reveal names outside the window ----------------------------------------------
 #: first names an attacker would try ("<candidate> harper"); "jonathan" is the one outside the window
@@ -127,3 +133,126 @@ def _collect_entities(value, out: list) -> None:
     elif isinstance(value, list):
         for v in value:
             _collect_entities(v, out)
+
+
+# --- item 2: a rule deleted while a document is annotated with it --------------------------------------------
+def _full_reannotation_in_thread(app, doc: int, ruleset, errors: list) -> threading.Thread:
+    from psan import db
+    from psan.store.reannotate import reannotate_document_now
+
+    def run() -> None:
+        try:
+            with app.app_context(), db.transaction() as conn:
+                reannotate_document_now(conn, doc, ruleset)
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            errors.append(exc)
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_audit3_02_rule_deleted_during_a_full_reannotation(clean_app, database_url):
+    """The audit's ForeignKeyViolation, made deterministic: the rule is deleted (not yet committed) when
+    the re-annotation reads the rules, and committed while its links are written."""
+    import psycopg2
+
+    from psan import db
+    from psan.store.rules import load_ruleset
+    app = clean_app
+    sentences = " ".join(f"Yesterday Svoboda met Novak at {n} o'clock." for n in range(400))
+    doc = add_document(app, sentences, [("Novak", "P")])
+    project = default_project(app)
+    rule = add_rule(app, project, "Svoboda", confidence=-1)
+    with app.app_context(), db.transaction() as conn:
+        stale = load_ruleset(conn, project)  # a project run reads the rules once, then annotates for minutes
+        from psan.store.reannotate import reannotate_document_now
+        reannotate_document_now(conn, doc, stale)
+    assert sql(app, "SELECT count(*) AS n FROM annotation_rule WHERE rule_id = %s", (rule,))[0]["n"] == 400
+    deleter = psycopg2.connect(database_url)
+    try:
+        with deleter.cursor() as cur:
+            cur.execute("DELETE FROM rule WHERE id = %s", (rule,))  # an annotator's change, not yet committed
+        errors: list[BaseException] = []
+        thread = _full_reannotation_in_thread(app, doc, stale, errors)
+        time.sleep(1.5)  # the run has read the rules and waits for the deleted rule's links
+        deleter.commit()
+        thread.join(timeout=120)
+    finally:
+        deleter.close()
+    assert not errors, errors
+    assert sql(app, "SELECT count(*) AS n FROM annotation_rule WHERE rule_id = %s", (rule,))[0]["n"] == 0
+    # the levels are those of the rules that exist: "Svoboda" is no longer private
+    levels = sql(app, "SELECT rule_level FROM annotation a JOIN token t ON t.document_id = a.document_id "
+                      "AND t.idx = a.first_token WHERE a.document_id = %s AND a.end_token = a.first_token + 1 "
+                      "AND substr((SELECT text FROM document WHERE id = %s), t.start_char + 1, 7) = 'Svoboda'",
+                 (doc, doc))
+    assert all(r["rule_level"] == 0 for r in levels), levels
+
+
+@pytest.fixture()
+def busy_app(clean_app, database_url, redis_url):
+    """The app with a connection pool big enough for the concurrent sessions of a load test."""
+    from psan import create_app, db
+    app = create_app(app_config(database_url, redis_url, DB_POOL_MAX=40))
+    yield app
+    with app.app_context():
+        db.app_pool(app).closeall()
+
+
+LOAD_SESSIONS = 12
+LOAD_SECONDS = 12.0
+
+
+def test_audit3_02_rules_changing_under_load_fail_no_run_and_no_decision(busy_app):
+    """Annotators change their minds (each PRIVATE makes a lookup rule, each PUBLIC deletes it again)
+    while project runs re-annotate every document: no run fails, no decision answers 500."""
+    from psan import db
+    from psan.store.reannotate import reannotate_project
+    app = busy_app
+    names = ["Novak", "Svoboda", "Dvorak", "Cerny", "Prochazka", "Kucera"]
+    docs = [add_document(app, " ".join(f"Yesterday {names[(n + d) % len(names)]} came home at {n} o'clock."
+                                       for n in range(300)), [(name, "P") for name in names], name=f"d{d}.txt")
+            for d in range(3)]
+    clients = [annotator_client(app, f"load{i}@example.org", window_size=20,
+                                environ={"REMOTE_ADDR": f"10.1.0.{i + 1}", "HTTP_X_FORWARDED_FOR": f"10.1.0.{i + 1}"})
+               for i in range(LOAD_SESSIONS)]
+    stop = time.monotonic() + LOAD_SECONDS
+    statuses: list[tuple[int, dict]] = []
+    run_errors: list[BaseException] = []
+    runs = [0]
+
+    def annotate(client) -> None:
+        window = client.get("/annotate/api/window").get_json()
+        spans = [a for a in window["annotations"]]
+        decision = "PRIVATE"
+        while time.monotonic() < stop and spans:
+            span = spans[0]
+            response = client.post("/annotate/api/decide", json={
+                "document_id": window["window"]["document_id"], "first_token": span["first_token"],
+                "end_token": span["end_token"], "decision": decision, "scope": "token"})
+            statuses.append((response.status_code, response.get_json() or {}))
+            decision = "PUBLIC" if decision == "PRIVATE" else "PRIVATE"
+
+    def reannotate() -> None:
+        while time.monotonic() < stop:
+            try:
+                with app.app_context():
+                    reannotate_project(db.transaction, default_project(app))
+                runs[0] += 1
+            except BaseException as exc:  # noqa: BLE001 - reported by the test
+                run_errors.append(exc)
+
+    threads = [threading.Thread(target=annotate, args=(c,)) for c in clients]
+    threads += [threading.Thread(target=reannotate) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=LOAD_SECONDS + 120)
+    assert not run_errors, (len(run_errors), runs[0], run_errors[:3])
+    codes = Counter(code for code, _ in statuses)
+    assert set(codes) <= {200, 409, 423}, codes
+    assert all(body.get("error") for code, body in statuses if code != 200)
+    assert codes[200] > 50 and runs[0] > 3, (codes, runs)
+    assert sql(app, "SELECT count(*) AS n FROM annotation_rule ar LEFT JOIN rule r ON r.id = ar.rule_id "
+                    "WHERE r.id IS NULL")[0]["n"] == 0
+    del docs
