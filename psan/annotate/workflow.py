@@ -130,9 +130,10 @@ def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Text
     """Renew the lease, lock, ``decide``, apply the changed rules to this document and commit; then
     :func:`after_decision`.  Returns the outcome, the document's status and the renewed window.
 
-    ``texts``: lock only these words (``None``: the whole document).  ``request_id``: the client's id of
-    the request, claimed in the decision's transaction (:class:`AlreadySaved` when claimed before).  If the rules need the whole
+    ``texts``: lock only these words (``None``: the whole document).  If the rules need the whole
     document after all, everything is rolled back and done again under the whole-document lock.
+    ``request_id``: the client's id of the request, claimed in the decision's transaction
+    (:class:`AlreadySaved` when it was claimed before: a retry of a saved request).
     """
     document_id = window.document_id
     for whole in ((False, True) if texts is not None else (True,)):
