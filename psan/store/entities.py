@@ -25,6 +25,11 @@ __all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge",
            "manual_keys"]
 
 
+#: the documents page's note when the grouping failed (stored in ``document.error``)
+GROUPING_FAILED = ("Entities were not grouped (%(error)s): one person may get several pseudonyms in this "
+                   "document. The annotations are complete.")
+
+
 class EntityError(ValueError):
     """A merge or split that cannot be done; ``code`` names why (the API words it for the annotator).
 
@@ -95,11 +100,16 @@ def update_document_entities_or_log(conn, document_id: int, doc: Document) -> No
     db.execute("SAVEPOINT psan_entities", None, conn)
     try:
         update_document_entities(conn, document_id, doc)
-    except Exception:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
+    except Exception as exc:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
         db.execute("ROLLBACK TO SAVEPOINT psan_entities", None, conn)
         logging.getLogger(__name__).exception("grouping the entities of document %s failed", document_id)
+        # shown on the documents page next to the status (the document itself is annotatable)
+        db.execute("UPDATE document SET error = %s WHERE id = %s",
+                   (GROUPING_FAILED % {"error": exc.__class__.__name__}, document_id), conn)
     else:
         db.execute("RELEASE SAVEPOINT psan_entities", None, conn)
+        db.execute("UPDATE document SET error = NULL WHERE id = %s AND error LIKE %s",
+                   (document_id, GROUPING_FAILED.split("(", 1)[0] + "%"), conn)
 
 
 def _drop_empty(conn, project_id: int) -> None:

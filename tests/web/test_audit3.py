@@ -370,3 +370,48 @@ def test_audit3_04_ids_outside_the_column_range_are_404_on_every_route(admin_cli
         assert admin_client.get(path).status_code == 404
         assert admin_client.post(path, data={"csrf_token": token}).status_code == 404
         assert admin_client.post(path + "/delete", data={"csrf_token": token}).status_code == 404
+
+
+# --- item 6: the command line applies the password policy --------------------------------------------------
+@pytest.mark.parametrize("password", ["aaaaaaaaaa", "1234567890", "password123", "cli-admin@example.org",
+                                      "abcabcabcabc"])
+def test_audit3_06_create_admin_applies_the_password_policy(clean_app, password):
+    runner = clean_app.test_cli_runner()
+    result = runner.invoke(args=["create-admin", "--email", "cli-admin@example.org", "--password", password])
+    assert result.exit_code != 0, result.output
+    assert "Error" in result.output and "created" not in result.output
+    assert not sql(clean_app, "SELECT id FROM account WHERE email = 'cli-admin@example.org'")
+    good = runner.invoke(args=["create-admin", "--email", "cli-admin@example.org", "--password", "quiet violet harbour"])
+    assert good.exit_code == 0 and "created" in good.output, good.output
+
+
+# --- item 10: a failed grouping shows on the documents page ---------------------------------------------------
+def test_audit3_10_failed_entity_grouping_shows_on_the_documents_page(clean_app, admin_client, database_url):
+    """The grouping fails for real (PostgreSQL refuses its lock in time): the document stays annotatable,
+    and the documents page says what is missing instead of a plain "To annotate"."""
+    import psycopg2
+
+    from psan import db
+    from psan.store import entities as store_entities
+    from psan.store.documents import load_document
+    app = clean_app
+    doc = add_document(app, "Jonathan Harper sued. Later Harper left.", [("Jonathan Harper", "P"), ("Harper", "P")])
+    blocker = psycopg2.connect(database_url)
+    try:
+        with blocker.cursor() as cur:
+            cur.execute("LOCK TABLE entity IN ACCESS EXCLUSIVE MODE")  # e.g. a long maintenance statement
+        with app.app_context(), db.transaction() as conn:
+            db.execute("SET LOCAL lock_timeout = '300ms'", None, conn)
+            store_entities.update_document_entities_or_log(conn, doc, load_document(conn, doc))
+    finally:
+        blocker.close()
+    row = sql(app, "SELECT status::text AS status, error FROM document WHERE id = %s", (doc,))[0]
+    assert row["status"] == "PRE_ANNOTATED" and "Entities were not grouped" in row["error"]
+    page = admin_client.get(f"/documents/?project={default_project(app)}").get_data(as_text=True)
+    assert "Entities were not grouped" in page
+    status = admin_client.get(f"/documents/status?project={default_project(app)}")
+    assert "Entities were not grouped" in status.get_data(as_text=True)
+    # grouping again (a new recognition) clears the note
+    with app.app_context(), db.transaction() as conn:
+        store_entities.update_document_entities_or_log(conn, doc, load_document(conn, doc))
+    assert sql(app, "SELECT error FROM document WHERE id = %s", (doc,))[0]["error"] is None
