@@ -381,7 +381,8 @@ def test_audit3_06_create_admin_applies_the_password_policy(clean_app, password)
     assert result.exit_code != 0, result.output
     assert "Error" in result.output and "created" not in result.output
     assert not sql(clean_app, "SELECT id FROM account WHERE email = 'cli-admin@example.org'")
-    good = runner.invoke(args=["create-admin", "--email", "cli-admin@example.org", "--password", "quiet violet harbour"])
+    good = runner.invoke(args=["create-admin", "--email", "cli-admin@example.org",
+                               "--password", "quiet violet harbour"])
     assert good.exit_code == 0 and "created" in good.output, good.output
 
 
