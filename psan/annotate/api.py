@@ -42,7 +42,7 @@ from werkzeug.exceptions import HTTPException, NotFound
 from psan import db
 from psan.access import admin, user
 from psan.annotate import bp, validate, workflow
-from psan.annotate.content import window_json
+from psan.annotate.content import elided_range, window_json
 from psan.annotate.detail import annotation_detail
 from psan.annotate.entity_view import annotator_entity
 from psan.status_names import status_name
@@ -117,9 +117,18 @@ def _owned_window(conn) -> Window:
     return window
 
 
+def _shown_size() -> int | None:
+    """The annotator's window size, which caps what a window shows (admins: no cap)."""
+    return None if current_user.is_admin else _window_size()
+
+
 def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
-    """Refuse (403) anything outside the window, including forged document ids."""
+    """Refuse (403) anything outside the window, including forged document ids, and the elided middle
+    of an over-long window (:func:`psan.annotate.content.elided_range`: never shown, never decided alone)."""
     if document_id != window.document_id or not window.contains(first, end):
+        raise Refused(gettext("That text is outside your annotation window."))
+    elided = elided_range(window, _shown_size())
+    if elided is not None and elided[0] <= first and end <= elided[1]:
         raise Refused(gettext("That text is outside your annotation window."))
 
 
@@ -135,7 +144,7 @@ def _nothing_to_annotate(conn) -> str:
 def _window_answer(conn, window: Window | None, **extra: Any):
     if window is None:
         return jsonify(window=None, message=_nothing_to_annotate(conn), **extra)
-    return jsonify(**window_json(conn, window, current_user.is_admin), **extra)
+    return jsonify(**window_json(conn, window, current_user.is_admin, size=_shown_size()), **extra)
 
 
 def _release_assignment_lock(conn) -> None:
@@ -157,7 +166,7 @@ def api_window():
         window = _owned_window(conn)
         _check_span(window, document_id, first, end)
         store_windows.renew(conn, current_user.id, _lease_seconds())
-        return jsonify(**window_json(conn, window, current_user.is_admin, first, end))
+        return jsonify(**window_json(conn, window, current_user.is_admin, first, end, size=_shown_size()))
     window = store_windows.current_window(conn, current_user.id)
     if window is not None and (store_windows.lost_to_other(conn, window)
                                or not (current_user.is_admin or window.member)):

@@ -151,6 +151,7 @@
     els.mode.textContent = t(state.byAnnotation ? "selecting annotations (m: tokens)" : "selecting tokens (m: annotations)");
     state.cover = layers();
     var fragment = document.createDocumentFragment();
+    var say = t;  // "t" is the token below
     data.tokens.forEach(function (t, pos) {
       var span = document.createElement("span");
       span.className = "tok";
@@ -168,6 +169,13 @@
         gap.setAttribute("data-after", String(t.i));
         gap.appendChild(wrap(t.after, shared));
         fragment.appendChild(gap);
+      }
+      var following = data.tokens[pos + 1];
+      if (following && following.i > t.i + 1) {  // the elided middle of an over-long span (data.elided)
+        var elided = document.createElement("span");
+        elided.className = "elided text-muted";
+        elided.textContent = say("[… %(count)s tokens not shown …]", {count: following.i - t.i - 1});
+        fragment.appendChild(elided);
       }
     });
     els.text.appendChild(fragment);

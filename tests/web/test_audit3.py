@@ -416,3 +416,44 @@ def test_audit3_10_failed_entity_grouping_shows_on_the_documents_page(clean_app,
     with app.app_context(), db.transaction() as conn:
         store_entities.update_document_entities_or_log(conn, doc, load_document(conn, doc))
     assert sql(app, "SELECT error FROM document WHERE id = %s", (doc,))[0]["error"] is None
+
+
+# --- item 5: a window never shows more than the annotator's size ---------------------------------------------
+def test_audit3_05_overlong_span_is_shown_cut_with_its_middle_elided(clean_app):
+    app = clean_app
+    long_span = " ".join(f"part{i}" for i in range(815))  # one 815-token span (the audit's long URL)
+    doc = add_document(app, plain_sentences(0, 3) + " See " + long_span + " now. " + plain_sentences(3, 3),
+                       [(long_span, "URL")])
+    client = annotator_client(app, "a3-05@example.org", window_size=100)
+    data = client.get("/annotate/api/window").get_json()
+    window = data["window"]
+    assert window["end_token"] - window["first_token"] >= 815  # the span is the window ...
+    assert len(data["tokens"]) <= 100  # ... but no more than the size is shown
+    lo, hi = data["elided"]
+    assert hi - lo >= 700
+    body = json.dumps(data)
+    assert "part0" in body and "part814" in body and "part400" not in body
+    # a part of the middle is refused; a range across it shows only what is shown anyway
+    middle = client.get("/annotate/api/window", query_string={"document_id": doc, "first_token": lo + 10,
+                                                              "end_token": lo + 30})
+    assert middle.status_code == 403
+    across = client.get("/annotate/api/window", query_string={"document_id": doc, "first_token": lo - 5,
+                                                              "end_token": hi + 5})
+    assert across.status_code == 200 and [t["i"] for t in across.get_json()["tokens"]] == \
+        [*range(lo - 5, lo), *range(hi, hi + 5)]
+    # the long span is decided from what is shown; a span wholly inside the middle is refused
+    span = next(a for a in data["annotations"] if a["end_token"] - a["first_token"] == 815)
+    assert client.get(f"/annotate/api/annotation/{span['id']}").status_code == 200
+    refused = client.post("/annotate/api/decide", json={"document_id": doc, "first_token": lo + 5,
+                                                        "end_token": lo + 6, "decision": "PUBLIC"})
+    assert refused.status_code == 403
+    decided = client.post("/annotate/api/decide", json={"document_id": doc, "first_token": span["first_token"],
+                                                        "end_token": span["end_token"], "decision": "PRIVATE"})
+    assert decided.status_code == 200, decided.get_json()
+    assert "part400" not in decided.get_data(as_text=True)
+    # an admin opening the document sees it whole
+    from tests.helpers import logged_in_client, meta_csrf
+    admin = logged_in_client(app, "a3-05-admin@example.org", "ADMIN")
+    admin.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(admin)
+    opened = admin.post("/annotate/api/open", json={"document_id": doc, "start": span["first_token"], "size": 2000})
+    assert opened.status_code == 200 and "part400" in opened.get_data(as_text=True)
