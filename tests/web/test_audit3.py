@@ -504,3 +504,38 @@ def test_audit3_08_language_change_is_recognized_again_and_listed_until_then(adm
     listing = admin_client.get(f"/documents/status?project={project}").get_json()
     entry = next(d for d in listing["documents"] if d["id"] == doc)
     assert entry["retryable"] is True, entry
+
+
+# --- item 9: the paste limit is the documented one, and a refusal keeps the text -----------------------------
+def _paste(client, project: int, text: str):
+    from tests.helpers import csrf_token
+    token = csrf_token(client, "/documents/upload")
+    return client.post("/documents/upload", data={"csrf_token": token, "project": str(project), "language": "en",
+                                                  "name": "pasted", "text": text},
+                       content_type="multipart/form-data")
+
+
+def test_audit3_09_paste_limit_matches_the_documented_chars_and_a_refusal_keeps_the_text(admin_client, clean_app):
+    app = clean_app
+    project = default_project(app)
+    limit = app.config["MAX_DOCUMENT_CHARS"]
+    assert limit == 5_000_000
+    # 1.1 MB of Czech text (the audit's paste failed above ~500 kB): accepted
+    paragraph = "Žluťoučký kůň úpěl ďábelské ódy a Jan Novák poslouchal. "
+    text = paragraph * (1_100_000 // len(paragraph.encode()) + 1)
+    response = _paste(admin_client, project, text)
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    stored = sql(app, "SELECT length(text) AS n FROM document WHERE name = 'pasted'")
+    assert stored and stored[0]["n"] >= len(text) - 1
+    # exactly the limit in multi-byte characters: accepted; one more: refused with a message, text kept
+    at_limit = "č" * limit
+    assert _paste(admin_client, project, at_limit).status_code == 302
+    over = "MARKER-" + "č" * (limit - 6)
+    refused = _paste(admin_client, project, over)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 400
+    assert "more than the limit" in page or "víc" in page
+    assert "MARKER-" + "č" * 100 in page and len(page) > limit  # the text is in the form again
+    # the page refuses a too long paste before sending it (upload.js with the limits)
+    form = admin_client.get("/documents/upload").get_data(as_text=True)
+    assert 'src="/static/upload.js"' in form and f'data-max-chars="{limit}"' in form
