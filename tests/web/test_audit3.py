@@ -11,6 +11,7 @@ import re
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -539,3 +540,54 @@ def test_audit3_09_paste_limit_matches_the_documented_chars_and_a_refusal_keeps_
     # the page refuses a too long paste before sending it (upload.js with the limits)
     form = admin_client.get("/documents/upload").get_data(as_text=True)
     assert 'src="/static/upload.js"' in form and f'data-max-chars="{limit}"' in form
+
+
+# --- item 7: uWSGI announces that it closes the connection ---------------------------------------------------
+def test_audit3_07_uwsgi_announces_connection_close_and_clients_reusing_connections_get_no_reset(database_url,
+                                                                                                 redis_url):
+    import http.client
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.faults import free_port, service_env, stop_process
+    from tests.services import CELERY_QUEUE, REPO
+    uwsgi = shutil.which("uwsgi", path=str(Path(sys.executable).parent)) or shutil.which("uwsgi")
+    if uwsgi is None:
+        pytest.skip("uWSGI is not installed (make install puts it into .venv)")
+    port = free_port()
+    env = service_env(database_url, redis_url, CELERY_QUEUE, PSAN_BIND=f"127.0.0.1:{port}")
+    log = (REPO / "test-artifacts").joinpath("uwsgi-audit3.log")
+    log.parent.mkdir(exist_ok=True)
+    proc = subprocess.Popen([uwsgi, "--ini", str(REPO / "uwsgi.ini"), "--processes", "1", "--threads", "2"],  # noqa: S603
+                            cwd=REPO, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:  # the app loads lazily in the worker: wait for its first answer
+            assert proc.poll() is None, log.read_text()[-2000:]
+            try:
+                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                probe.request("GET", "/auth/login")
+                if probe.getresponse().status == 200:
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "uWSGI did not answer"
+                time.sleep(0.5)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # one client reusing its connection
+        failures, announced = [], set()
+        for i in range(80):
+            method, path = ("GET", "/auth/login") if i % 2 else ("POST", "/auth/login")
+            try:
+                conn.request(method, path, body=b"email=x&password=y" if method == "POST" else None,
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+                response = conn.getresponse()
+                response.read()
+                announced.add(response.getheader("Connection"))
+                assert response.status < 500, response.status
+            except (ConnectionError, http.client.HTTPException) as exc:
+                failures.append(repr(exc))
+                conn.close()
+        assert failures == [], failures[:3]
+        assert announced == {"close"}
+    finally:
+        stop_process(proc)
