@@ -591,3 +591,65 @@ def test_audit3_07_uwsgi_announces_connection_close_and_clients_reusing_connecti
         assert announced == {"close"}
     finally:
         stop_process(proc)
+
+
+# --- item 11: switching fail-closed off asks first and says what would be released ---------------------------
+def test_audit3_11_keep_undecided_asks_for_confirmation_naming_what_is_released(admin_client, clean_app):
+    from tests.helpers import csrf_token
+    app = clean_app
+    project = default_project(app)
+    add_document(app, "Yesterday John Smith met Mary Brown in Leeds.", [("John Smith", "PERSON"),
+                                                                       ("Mary Brown", "PERSON"), ("Leeds", "GPE")])
+    token = csrf_token(admin_client, f"/documents/?project={project}")
+    asked = admin_client.post(f"/documents/project/{project}/undecided", data={"csrf_token": token, "policy": "keep"})
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and 'id="confirm-keep"' in page
+    assert "3 undecided spans in 1 document(s) would be released in clear" in page
+    assert "person: 2" in page and "place: 1" in page and 'name="confirmed" value="yes"' in page
+    assert sql(app, "SELECT undecided_output FROM project WHERE id = %s", (project,))[0]["undecided_output"] == "mask"
+    done = admin_client.post(f"/documents/project/{project}/undecided",
+                             data={"csrf_token": token, "policy": "keep", "confirmed": "yes"})
+    assert done.status_code == 302
+    assert sql(app, "SELECT undecided_output FROM project WHERE id = %s", (project,))[0]["undecided_output"] == "keep"
+    # masking again needs no confirmation (it releases less)
+    assert admin_client.post(f"/documents/project/{project}/undecided",
+                             data={"csrf_token": token, "policy": "mask"}).status_code == 302
+    # in Czech too
+    admin_client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "cs"
+    czech = admin_client.post(f"/documents/project/{project}/undecided", data={"csrf_token": token, "policy": "keep"})
+    assert "Ponechat nerozhodnuté úseky jako veřejné?" in czech.get_data(as_text=True)
+
+
+# --- item 12: the Czech interface shows words, dates and plural forms, not codes -----------------------------
+def test_audit3_12_czech_release_report_and_rules_pages_show_no_raw_codes(admin_client, clean_app):
+    import re as regex
+
+    from tests.helpers import account_id
+    from tests.web.helpers import api_decide
+    app = clean_app
+    project = default_project(app)
+    doc = add_document(app, "Yesterday John Smith met Mary Brown. Call 777 123 456.",
+                       [("John Smith", "PERSON"), ("Mary Brown", "PERSON"), ("777 123 456", "PHONE")])
+    sql(app, "UPDATE rule SET confidence = -1 WHERE condition = 'PHONE'")
+    add_rule(app, project, "Leeds", confidence=1, author_id=account_id(app, "admin@example.org"))
+    annotator = annotator_client(app, "a3-12@example.org", window_size=100)
+    window = annotator.get("/annotate/api/window").get_json()
+    john = next(a for a in window["annotations"] if a["decision"] == "SUSPICIOUS")
+    assert api_decide(annotator, doc, john["first_token"], john["end_token"], "PRIVATE")[0] == 200
+    admin_client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "cs"
+    page = admin_client.get(f"/documents/project/{project}/release").get_data(as_text=True)
+    body = page.split("<main", 1)[-1]
+    for code in ("PRIVATE:", "PUBLIC:", "SUSPICIOUS:", "PERSON:", "CONTACT:", ">token<", ">entity<",
+                 "pre-annotation:", "person:", "undecided:"):
+        assert code not in body, code
+    assert "soukromé:" in body and "osoba:" in body and "člověkem:" in body
+    assert not regex.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", body)  # no raw ISO timestamps
+    rules = admin_client.get(f"/rules/?project={project}").get_data(as_text=True).split("<main", 1)[-1]
+    assert ">WORD_TYPE<" not in rules and ">NE_TYPE<" not in rules and ">public<" not in rules
+    assert "typ slova" in rules and "typ entity" in rules and "veřejné" in rules
+    # plural forms: 1 / 2-4 / 5+ in Czech
+    listing = admin_client.get(f"/documents/?project={project}").get_data(as_text=True)
+    assert regex.search(r"\b1 nerozhodnutý úsek zakryt|\b[234] nerozhodnuté úseky zakryty", listing), listing[-3000:]
+    # the language drop-down shows the code with the language's name, wide enough to read
+    assert "cs · čeština" in listing and "doc-language-select" in listing
+    assert ".doc-language-select" in admin_client.get("/static/psan.css").get_data(as_text=True)
