@@ -1,0 +1,40 @@
+// Keyboard for the workspace pages (search, home, adjudication): no inline code (strict CSP).
+(function () {
+  "use strict";
+  function typing(e) {
+    var t = e.target;
+    return t && (t.tagName === "INPUT" && t.type !== "checkbox" || t.tagName === "TEXTAREA" || t.tagName === "SELECT");
+  }
+  var rows = Array.prototype.slice.call(document.querySelectorAll(".kwic-row, .home-row"));
+  var current = -1;
+  function focusRow(i) {
+    if (!rows.length) { return; }
+    current = Math.max(0, Math.min(rows.length - 1, i));
+    rows[current].focus();
+  }
+  var all = document.getElementById("select-all");
+  if (all) {
+    all.addEventListener("change", function () {
+      document.querySelectorAll(".kwic-check").forEach(function (c) { c.checked = all.checked; });
+    });
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) { return; }
+    if (e.key === "/" && !typing(e)) {
+      var q = document.getElementById("q");
+      if (q) { e.preventDefault(); q.focus(); q.select(); }
+      return;
+    }
+    if (typing(e)) { return; }
+    if (e.key === "j") { focusRow(current + 1); }
+    else if (e.key === "k") { focusRow(current - 1); }
+    else if ((e.key === "x" || e.key === " ") && current >= 0) {
+      var box = rows[current].querySelector("input[type=checkbox]");
+      if (box) { e.preventDefault(); box.checked = !box.checked; }
+    } else if (e.key === "a" && all) { all.checked = !all.checked; all.dispatchEvent(new Event("change")); }
+    else if (e.key === "Enter" && current >= 0) {
+      var link = rows[current].querySelector("a, button");
+      if (link) { e.preventDefault(); link.click(); }
+    }
+  });
+})();

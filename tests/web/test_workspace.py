@@ -1,0 +1,95 @@
+"""The workspace pages over HTTP: the dashboard's numbers equal the database, the concordance and its
+bulk decisions, access (annotators never search)."""
+from __future__ import annotations
+
+import re
+
+from tests.documents import add_document, plain_sentences
+from tests.helpers import default_project, sql
+from tests.web.helpers import annotator_client, api_decide, api_post, api_window
+
+TEXT = ("Karel Novak met Jana in Brno. " + plain_sentences(0, 40) + " Later Karel Novak left Brno. "
+        + plain_sentences(40, 40) + " Karel Novak and Jana were seen in Praha.")
+ENTITIES = [("Karel Novak", "P"), ("Jana", "P"), ("Brno", "G"), ("Praha", "G")]
+
+
+def _cells(html: str, table_id: str) -> list[list[str]]:
+    body = re.search(rf'<table[^>]*id="{table_id}".*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
+
+
+def test_dashboard_numbers_match_the_database(clean_app, reannotations):
+    app = clean_app
+    add_document(app, TEXT, ENTITIES)
+    one = annotator_client(app, "one@example.org", window_size=60)
+    two = annotator_client(app, "two@example.org", window_size=60)
+    for client in (one, two):
+        code, body = api_window(client)
+        assert code == 200 and body["window"]
+        pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
+        a = pending[0]
+        assert api_decide(client, body["window"]["document_id"], a["first_token"], a["end_token"], "PRIVATE")[0] == 200
+        assert api_post(client, "next", {})[0] == 200
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    html = admin.get(f"/workspace/projects/{default_project(app)}/dashboard").get_data(as_text=True)
+    assert 'id="chart-progress"' in html and "<svg" in html and "<script>" not in html
+    logged = sql(app, "SELECT count(*) AS n FROM window_log WHERE decisions > 0 AND NOT forced")[0]["n"]
+    assert logged == 2
+    assert re.search(r'id="windows-done">\s*2<', html)
+    people = {r[0]: r for r in _cells(html, "table-throughput")}
+    assert people["one"][1:3] == ["1", "1"] and people["two"][1:3] == ["1", "1"]
+    by_category = {r[0]: r[1:] for r in _cells(html, "table-category")}
+    expected = sql(app, "SELECT coalesce(ne.category, 'OTHER') AS c, count(*) AS n FROM annotation a "
+                        "LEFT JOIN named_entity ne ON ne.document_id = a.document_id "
+                        "AND ne.first_token = a.first_token AND ne.end_token = a.end_token "
+                        "WHERE a.token_decision = 'PRIVATE' GROUP BY 1")
+    assert {c: ["0", str(n)] for c, n in ((r["c"], r["n"]) for r in expected)} == by_category
+    progress = _cells(html, "table-progress")
+    assert progress[-1][3] == "2" and progress[-1][4] == "2"
+
+
+def test_concordance_and_bulk_decision(clean_app, reannotations):
+    app = clean_app
+    doc = add_document(app, TEXT, ENTITIES)
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    project = default_project(app)
+    html = admin.get(f"/workspace/projects/{project}/search", query_string={"q": "novak"}).get_data(as_text=True)
+    rows = _cells(html, "kwic")
+    assert len(rows) == 3 and all(r[3] == "Novak" for r in rows)
+    values = re.findall(r'name="occurrence" value="([0-9:]+)"', html)
+    assert len(values) == 3
+    token = admin.get(f"/workspace/projects/{project}/search").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    response = admin.post(f"/workspace/projects/{project}/search/decide",
+                          data={"csrf_token": csrf, "decision": "PRIVATE", "occurrence": values[:2], "q": "novak"})
+    assert response.status_code == 302, token
+    logged = sql(app, "SELECT action, decision::text AS d, detail FROM decision_log WHERE document_id = %s", (doc,))
+    assert len(logged) == 2 and {r["action"] for r in logged} == {"search"}
+    assert len({r["detail"]["bulk"] for r in logged}) == 1
+    html = admin.get(f"/workspace/projects/{project}/search", query_string={"q": "novak"}).get_data(as_text=True)
+    assert html.count('data-decision="PRIVATE"') >= 2
+
+
+def test_search_guards_bad_patterns(clean_app):
+    app = clean_app
+    add_document(app, TEXT, ENTITIES)
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    url = f"/workspace/projects/{default_project(app)}/search"
+    for pattern, message in [("(", "Invalid regular expression"), ("a*", "matches empty text"),
+                             ("x" * 300, "too long"), (r"(a)\1", "Back references")]:
+        response = admin.get(url, query_string={"q": pattern, "mode": "regex"})
+        assert response.status_code == 200 and message in response.get_data(as_text=True), pattern
+    html = admin.get(url, query_string={"q": r"Br[a-z]+", "mode": "regex"}).get_data(as_text=True)
+    assert len(_cells(html, "kwic")) == 2
+
+
+def test_annotators_cannot_search_or_see_the_dashboard(clean_app):
+    app = clean_app
+    add_document(app, TEXT, ENTITIES)
+    one = annotator_client(app, "one@example.org")
+    project = default_project(app)
+    assert one.get(f"/workspace/projects/{project}/search", query_string={"q": "Karel"}).status_code == 403
+    assert one.get(f"/workspace/projects/{project}/dashboard").status_code == 403
+    response = one.post(f"/workspace/projects/{project}/search/decide", data={"decision": "PUBLIC"})
+    assert response.status_code in (400, 403)
