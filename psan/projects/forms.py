@@ -23,6 +23,9 @@ class ProjectForm(FlaskForm):
                                    validators=[InputRequired(), NumberRange(-1000, 1000)], default=-1.0)
     ask_labels = BooleanField(lazy_gettext("Ask for labels: open the label dialog after each span marked private "
                                            "(otherwise annotators label with e when they choose)"), default=False)
+    annotators_choose_document = BooleanField(
+        lazy_gettext("Annotators may choose a document (they then see the names of the project's documents with "
+                     "spans waiting)"), default=False)
     members = MultiCheckboxField(lazy_gettext("Annotators who may annotate this project"), coerce=int,
                                  validate_choice=True)
     submit = SubmitField(lazy_gettext("Save"))

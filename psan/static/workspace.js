@@ -28,6 +28,7 @@
     if (typing(e)) { return; }
     if (e.key === "j") { focusRow(current + 1); }
     else if (e.key === "k") { focusRow(current - 1); }
+    else if (e.key === "c" && document.getElementById("continue-link")) { document.getElementById("continue-link").click(); }
     else if ((e.key === "x" || e.key === " ") && current >= 0) {
       var box = rows[current].querySelector("input[type=checkbox]");
       if (box) { e.preventDefault(); box.checked = !box.checked; }

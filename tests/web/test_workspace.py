@@ -93,3 +93,43 @@ def test_annotators_cannot_search_or_see_the_dashboard(clean_app):
     assert one.get(f"/workspace/projects/{project}/dashboard").status_code == 403
     response = one.post(f"/workspace/projects/{project}/search/decide", data={"decision": "PUBLIC"})
     assert response.status_code in (400, 403)
+
+
+def test_a_chosen_project_keeps_the_windows_there(clean_app):
+    from tests.helpers import join_project, new_project
+    app = clean_app
+    other = new_project(app, "Other")
+    for n in range(3):
+        add_document(app, TEXT, ENTITIES, name=f"default-{n}.txt")
+        add_document(app, TEXT, ENTITIES, project_id=other, name=f"other-{n}.txt")
+    one = annotator_client(app, "one@example.org", window_size=40)
+    join_project(app, other, "one@example.org")
+    html = one.get("/workspace/").get_data(as_text=True)
+    assert html.count('class="list-group-item home-row') == 2 and "any document" not in html
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    assert one.post("/workspace/choose", data={"csrf_token": csrf, "project_id": other, "go": "1"}).status_code == 302
+    for _ in range(6):
+        code, body = api_window(one)
+        assert code == 200 and body["window"]["project_id"] == other
+        pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
+        if pending:
+            api_decide(one, body["window"]["document_id"], pending[0]["first_token"], pending[0]["end_token"], "PUBLIC")
+        assert api_post(one, "next", {})[0] == 200
+    html = one.get("/workspace/").get_data(as_text=True)
+    assert "chosen" in html and 'id="history"' in html and "PUBLIC" in html
+    # a project the annotator is not in, a document of a project that does not allow choosing: refused
+    third = new_project(app, "Third")
+    assert one.post("/workspace/choose", data={"csrf_token": csrf, "project_id": third}).status_code == 403
+    doc = sql(app, "SELECT id FROM document WHERE project_id = %s LIMIT 1", (other,))[0]["id"]
+    assert one.post("/workspace/choose", data={"csrf_token": csrf, "project_id": other,
+                                               "document_id": doc}).status_code == 403
+    sql(app, "UPDATE project SET annotators_choose_document = true WHERE id = %s", (other,))
+    # the current window has a decision, so choosing a document leaves it at once
+    body = api_window(one)[1]
+    pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
+    api_decide(one, body["window"]["document_id"], pending[0]["first_token"], pending[0]["end_token"], "PUBLIC")
+    assert "other-0.txt" in one.get("/workspace/").get_data(as_text=True)
+    assert one.post("/workspace/choose", data={"csrf_token": csrf, "project_id": other,
+                                               "document_id": doc}).status_code == 302
+    code, body = api_window(one)
+    assert body["window"]["document_id"] == doc
