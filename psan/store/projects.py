@@ -47,17 +47,18 @@ def save_project(values: dict[str, Any], project_id: int | None = None, conn=Non
     """Insert or update a project's settings; returns its id."""
     params = {**values, "pipeline": json.dumps(values.get("pipeline") or {}),
               "ask_labels": bool(values.get("ask_labels", False)),
-              "annotators_choose_document": bool(values.get("annotators_choose_document", False))}
+              "annotators_choose_document": bool(values.get("annotators_choose_document", False)),
+              "double_share": float(values.get("double_share", 0))}
     if project_id is None:
         row = db.query_one("INSERT INTO project (name, language, pipeline, public_threshold, private_threshold, "
-                           "ask_labels, annotators_choose_document) VALUES (%(name)s, %(language)s, "
+                           "ask_labels, annotators_choose_document, double_share) VALUES (%(name)s, %(language)s, "
                            "%(pipeline)s::jsonb, %(public_threshold)s, %(private_threshold)s, %(ask_labels)s, "
-                           "%(annotators_choose_document)s) RETURNING id", params, conn)
+                           "%(annotators_choose_document)s, %(double_share)s) RETURNING id", params, conn)
         return int(row["id"])
     db.execute("UPDATE project SET name = %(name)s, language = %(language)s, pipeline = %(pipeline)s::jsonb, "
                "public_threshold = %(public_threshold)s, private_threshold = %(private_threshold)s, "
-               "ask_labels = %(ask_labels)s, annotators_choose_document = %(annotators_choose_document)s "
-               "WHERE id = %(id)s", {**params, "id": project_id}, conn)
+               "ask_labels = %(ask_labels)s, annotators_choose_document = %(annotators_choose_document)s, "
+               "double_share = %(double_share)s WHERE id = %(id)s", {**params, "id": project_id}, conn)
     return project_id
 
 

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("workspace", __name__, url_prefix="/workspace")
 
-from psan.workspace import dashboard_views, home_views, search_views  # noqa: E402,F401
+from psan.workspace import dashboard_views, double_views, home_views, search_views  # noqa: E402,F401

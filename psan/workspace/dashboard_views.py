@@ -7,6 +7,7 @@ from flask_babel import gettext
 from psan import db
 from psan.access import admin
 from psan.store import dashboard as store_dashboard
+from psan.store import double_annotation as store_double
 from psan.store import projects as store_projects
 from psan.web.charts import bar_chart, line_chart
 from psan.workspace import bp
@@ -37,6 +38,9 @@ def _charts(data: dict) -> dict:
 def dashboard(project_id: int):
     project = store_projects.get_project(project_id) or abort(404)
     size = int(current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
-    data = store_dashboard.project_dashboard(db.get_conn(), project_id, size)
+    conn = db.get_conn()
+    data = store_dashboard.project_dashboard(conn, project_id, size)
+    compared, agreement = store_double.project_agreement(conn, project_id)
     return render_template("workspace/dashboard.html", project=project, data=data, charts=_charts(data),
+                           compared=compared, agreement=agreement, double_counts=store_double.counts(conn, project_id),
                            documents_shown=DOCUMENTS_SHOWN, projects=store_projects.list_projects())

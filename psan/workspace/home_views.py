@@ -8,6 +8,7 @@ from flask_login import current_user
 from psan import db
 from psan.access import user
 from psan.store import annotator_home
+from psan.store import double_annotation as store_double
 from psan.store import windows as store_windows
 from psan.workspace import bp
 
@@ -32,7 +33,8 @@ def home():
     if window is not None and window.live and (current_user.is_admin or window.member):
         current = {"project_name": window.project_name, "document_name": window.document_name}
     return render_template("workspace/home.html", projects=projects, chosen=chosen, documents=documents,
-                           current=current, history=annotator_home.history(conn, current_user.id))
+                           current=current, history=annotator_home.history(conn, current_user.id),
+                           second_waiting=store_double.waiting(conn, current_user.id, current_user.is_admin))
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -133,3 +133,73 @@ def test_a_chosen_project_keeps_the_windows_there(clean_app):
                                                "document_id": doc}).status_code == 302
     code, body = api_window(one)
     assert body["window"]["document_id"] == doc
+
+
+def _csrf(client, path="/workspace/"):
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
+
+
+def test_double_annotation_disagreement_is_masked_then_adjudicated(clean_app, reannotations):
+    from psan import db
+    from psan.store import release
+    app = clean_app
+    project = default_project(app)
+    doc = add_document(app, TEXT, ENTITIES)
+    sql(app, "UPDATE project SET double_share = 1 WHERE id = %s", (project,))
+    one = annotator_client(app, "one@example.org", window_size=60)
+    two = annotator_client(app, "two@example.org", window_size=60)
+    body = api_window(one)[1]
+    pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
+    for a in pending:
+        assert api_decide(one, doc, a["first_token"], a["end_token"], "PUBLIC")[0] == 200
+    assert api_post(one, "next", {})[0] == 200
+    windows = sql(app, "SELECT id, state, first_token, end_token FROM double_window")
+    assert len(windows) == 1 and windows[0]["state"] == "open"
+    double = windows[0]["id"]
+    # the first annotator is never asked for the second version; the second is
+    assert "second-waiting" not in one.get("/workspace/").get_data(as_text=True)
+    assert "second-waiting" in two.get("/workspace/").get_data(as_text=True)
+    response = two.post("/workspace/second/claim", data={"csrf_token": _csrf(two)})
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/workspace/second/{double}")
+    assert one.get(f"/workspace/second/{double}").status_code == 404  # not theirs
+    page = two.get(f"/workspace/second/{double}").get_data(as_text=True)
+    assert "Karel" in page and "PUBLIC" not in re.sub(r'value="PUBLIC"', "", page)  # no first version shown
+    fields = dict.fromkeys(re.findall(r'name="(d-\d+-\d+)"', page))
+    disputed = f"d-{pending[0]['first_token']}-{pending[0]['end_token']}"
+    data = {"csrf_token": _csrf(two, f"/workspace/second/{double}"),
+            **{name: "PRIVATE" if name == disputed else "PUBLIC" for name in fields}}
+    # incomplete: refused, nothing stored
+    assert "Decide every highlighted span" in two.post(f"/workspace/second/{double}", data={
+        "csrf_token": data["csrf_token"]}, follow_redirects=True).get_data(as_text=True)
+    assert two.post(f"/workspace/second/{double}", data=data).status_code == 302
+    assert sql(app, "SELECT state FROM double_window")[0]["state"] == "disagreed"
+    first, end = pending[0]["first_token"], pending[0]["end_token"]
+    masked = sql(app, "SELECT token_decision::text AS d FROM annotation WHERE document_id = %s AND first_token = %s "
+                      "AND end_token = %s", (doc, first, end))[0]["d"]
+    assert masked == "PRIVATE"  # disagreed: masked until adjudicated
+    agreed = pending[1]
+    assert sql(app, "SELECT token_decision::text AS d FROM annotation WHERE document_id = %s AND first_token = %s "
+                    "AND end_token = %s", (doc, agreed["first_token"], agreed["end_token"]))[0]["d"] == "PUBLIC"
+    assert sql(app, "SELECT count(*) AS n FROM decision_log WHERE action = 'double-mask'")[0]["n"] == 1
+    # the admin adjudicates: public after all
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    listing = admin.get(f"/workspace/projects/{project}/adjudicate").get_data(as_text=True)
+    assert f"/workspace/adjudicate/{double}" in listing
+    page = admin.get(f"/workspace/adjudicate/{double}").get_data(as_text=True)
+    assert page.count('data-differs="yes"') == 1
+    csrf = _csrf(admin, f"/workspace/adjudicate/{double}")
+    assert "Choose the final decision" in admin.post(f"/workspace/adjudicate/{double}", data={"csrf_token": csrf},
+                                                     follow_redirects=True).get_data(as_text=True)
+    response = admin.post(f"/workspace/adjudicate/{double}", data={"csrf_token": csrf, disputed: "PUBLIC"})
+    assert response.status_code == 302
+    assert sql(app, "SELECT state FROM double_window")[0]["state"] == "adjudicated"
+    assert sql(app, "SELECT token_decision::text AS d FROM annotation WHERE document_id = %s AND first_token = %s "
+                    "AND end_token = %s", (doc, first, end))[0]["d"] == "PUBLIC"
+    with app.app_context(), db.transaction() as conn:
+        report = release.project_report(conn, project)
+    assert report["agreement"]["windows"] == 1
+    person = report["agreement"]["by_category"]["PERSON"]
+    assert person["spans_first"] == 0 and person["spans_second"] == 1 and person["f1"] == 0.0
+    assert "Inter-annotator agreement" in release.report_html(report)
+    dashboard = admin.get(f"/workspace/projects/{project}/dashboard").get_data(as_text=True)
+    assert 'id="table-agreement"' in dashboard
