@@ -36,8 +36,8 @@ class ProjectForm(FlaskForm):
         lazy_gettext("Annotators may choose a document (they then see the names of the project's documents with "
                      "spans waiting)"), default=False)
     double_percent = IntegerField(
-        lazy_gettext("Double annotation: % of finished windows a second annotator annotates independently "
-                     "(0 = none)"), validators=[Optional(), NumberRange(0, 100)], default=0)
+        lazy_gettext("Double annotation: share of finished windows (in percent) that a second annotator "
+                     "annotates independently (0 = none)"), validators=[Optional(), NumberRange(0, 100)], default=0)
     members = MultiCheckboxField(lazy_gettext("Annotators who may annotate this project"), coerce=int,
                                  validate_choice=True)
     submit = SubmitField(lazy_gettext("Save"))
