@@ -32,7 +32,10 @@
       if (q) { e.preventDefault(); q.focus(); q.select(); }
       return;
     }
-    if (typing(e)) { return; }
+    if (typing(e)) {
+      if (e.key === "Escape") { e.target.blur(); }
+      return;
+    }
     if (e.key === "j") { focusRow(current + 1); }
     else if (e.key === "k") { focusRow(current - 1); }
     else if (e.key === "p") { pick("PUBLIC"); }

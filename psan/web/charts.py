@@ -49,14 +49,13 @@ class Chart:
 
 
 def _nice_max(value: float) -> int:
-    """The axis maximum: ``value`` rounded up to 1, 2 or 5 × a power of ten (at least 1)."""
-    if value <= 1:
-        return 1
-    magnitude = 10 ** (len(str(int(value))) - 1)
-    for step in (1, 2, 5, 10):
-        if value <= step * magnitude:
-            return step * magnitude
-    return 10 * magnitude  # pragma: no cover - the loop always returns
+    """The axis maximum: four equal integer steps, each 1, 2 or 5 × a power of ten, covering ``value``."""
+    step = max(1.0, value / 4)
+    magnitude = 10 ** (len(str(int(step))) - 1)
+    for nice in (1, 2, 5, 10):
+        if step <= nice * magnitude:
+            return 4 * nice * magnitude
+    return 40 * magnitude  # pragma: no cover - the loop always returns
 
 
 def _y_ticks(top: int, plot_h: float) -> list[Tick]:
