@@ -24,7 +24,7 @@ import psycopg2.errors
 
 from psan import db
 from psan.store.document_status import ANNOTATABLE_SQL
-from psan.tool.lemma import get_lemmatizer
+from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 
 MODES = ("word", "lemma", "regex")
 #: longest pattern accepted (characters)
@@ -37,6 +37,9 @@ MAX_HITS = 500
 CONTEXT = 60
 #: characters of the lemma that the candidate words must start with (the suffix lemmatizer's min_stem)
 LEMMA_PREFIX = 3
+#: the longest replacement and the longest ending of psan.tool.lemma.SUFFIX_RULES
+LEMMA_REPLACEMENT = 3
+LEMMA_ENDING = 6
 #: an annotation starting this many tokens before a match is still found as overlapping it
 MAX_SPAN_LOOKBACK = 64
 _WORD_CHARS = "[:alnum:]_"
@@ -63,10 +66,14 @@ def pattern_of(query: Query, language: str) -> str:
     if query.mode == "regex":
         return query.text
     word = query.text.strip()
-    if query.mode == "lemma":
+    if query.mode == "lemma" and get_lemmatizer(language) is not identity_lemmatizer:
         lemma = get_lemmatizer(language)(word)
-        # every word with this lemma starts with its stem (at least LEMMA_PREFIX characters of it)
-        return f"(?<![{_WORD_CHARS}]){escape(lemma[:LEMMA_PREFIX])}[{_WORD_CHARS}]*"
+        # a word with this lemma is its stem (the lemma without a replacement of at most
+        # LEMMA_REPLACEMENT characters, at least LEMMA_PREFIX long) plus an ending of at most
+        # LEMMA_ENDING characters; the candidates are verified with the lemmatizer itself
+        prefix = lemma[:max(LEMMA_PREFIX, len(lemma) - LEMMA_REPLACEMENT)]
+        return (f"(?<![{_WORD_CHARS}]){escape(prefix)}[{_WORD_CHARS}]{{0,{LEMMA_REPLACEMENT + LEMMA_ENDING}}}"
+                f"(?![{_WORD_CHARS}])")
     return f"(?<![{_WORD_CHARS}]){escape(word)}(?![{_WORD_CHARS}])"
 
 
@@ -136,14 +143,21 @@ _OCCURRENCES = (
     "AND ne.end_token = a.end_token ORDER BY ne.id LIMIT 1) AS category "
     "FROM unnest(%(starts)s::int[], %(ends)s::int[]) WITH ORDINALITY h(s, e, n) "
     "CROSS JOIN project p "
-    "CROSS JOIN LATERAL (SELECT min(k.idx) AS first_token, max(k.idx) + 1 AS end_token FROM token k "
-    "WHERE k.document_id = %(doc)s AND k.start_char < h.e AND k.end_char > h.s AND k.start_char >= "
-    "coalesce((SELECT max(start_char) FROM token WHERE document_id = %(doc)s AND start_char <= h.s), 0)) t "
+    # the tokens a match overlaps, by two probes of token (document_id, start_char) each: the last token
+    # starting at or before the match's start (the next one if the match starts after it ends), and the
+    # last token starting before the match's end
+    "CROSS JOIN LATERAL (SELECT CASE WHEN k0.end_char > h.s THEN k0.idx ELSE k0.idx + 1 END AS first_token, "
+    "k1.idx + 1 AS end_token FROM "
+    "(SELECT idx, end_char FROM token WHERE document_id = %(doc)s AND start_char <= h.s "
+    "ORDER BY start_char DESC LIMIT 1) k0 RIGHT JOIN "
+    "(SELECT idx FROM token WHERE document_id = %(doc)s AND start_char < h.e "
+    "ORDER BY start_char DESC LIMIT 1) k1 ON true) t0 "
+    "CROSS JOIN LATERAL (SELECT coalesce(t0.first_token, 0) AS first_token, t0.end_token) t "
     "LEFT JOIN LATERAL (SELECT * FROM annotation a WHERE a.document_id = %(doc)s "
     "AND a.first_token >= t.first_token - %(lookback)s AND a.first_token < t.end_token "
     "AND a.end_token > t.first_token "
     "ORDER BY (a.first_token = t.first_token AND a.end_token = t.end_token) DESC, a.first_token LIMIT 1) a ON true "
-    "WHERE p.id = %(p)s AND t.first_token IS NOT NULL ORDER BY h.n")
+    "WHERE p.id = %(p)s AND t.first_token < t.end_token ORDER BY h.n")
 
 
 def search(conn, project_id: int, language: str, query: Query) -> dict[str, Any]:
@@ -153,7 +167,7 @@ def search(conn, project_id: int, language: str, query: Query) -> dict[str, Any]
     flags = "" if query.match_case else "i"
     hits = _locate(conn, project_id, pattern, flags)
     lemma = None
-    if query.mode == "lemma":
+    if query.mode == "lemma" and get_lemmatizer(language) is not identity_lemmatizer:
         lemmatize = get_lemmatizer(language)
         lemma = lemmatize(query.text.strip()).casefold()
     by_doc: dict[int, list[tuple[int, str, int, int]]] = {}
