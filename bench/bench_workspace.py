@@ -70,7 +70,8 @@ def populate(app, tokens: int, documents: int, seed: int) -> tuple[int, list[str
                 reannotate_document_now(conn, document, doc=doc)
             doc_ids.append(document)
             persons = [e for e in doc.entities if e.type == "PERSON"]
-            surnames += [doc.text[doc.tokens[e.end_token - 1].start:doc.tokens[e.end_token - 1].end] for e in persons[:3]]
+            last_tokens = [doc.tokens[e.end_token - 1] for e in persons[:3]]
+            surnames += [doc.text[t.start:t.end] for t in last_tokens]
             print(f"  document {n + 1}/{documents}: {len(doc.tokens):,} tokens, {len(doc.entities):,} entities",
                   flush=True)
         with db.transaction() as conn:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from psan.tool.agreement import ALL, DoubleWindow, PrivateSpan, agreement
 
@@ -58,3 +60,21 @@ def test_nothing_private_anywhere_is_total_agreement():
 
 def test_no_windows():
     assert agreement([])[ALL].kappa is None
+
+
+_spans = st.lists(st.tuples(st.integers(0, 11), st.integers(1, 4), st.sampled_from(["PERSON", "PLACE"])),
+                  max_size=5).map(lambda xs: [(a, min(12, a + n), c) for a, n, c in xs])
+
+
+@given(_spans, _spans)
+def test_properties(a, b):
+    """Symmetric in the two annotators, bounded by 1, and perfect for identical versions."""
+    ab = agreement([_window(0, 12, a, b)])
+    ba = agreement([_window(0, 12, b, a)])
+    for category, x in ab.items():
+        y = ba[category]
+        assert x.kappa == pytest.approx(y.kappa) and x.f1 == y.f1
+        assert x.kappa is None or -1.0 <= x.kappa <= 1.0 + 1e-9
+        assert x.f1 is None or 0.0 <= x.f1 <= 1.0
+    same = agreement([_window(0, 12, a, a)])
+    assert all(x.kappa == pytest.approx(1.0) and x.f1 in (None, 1.0) for x in same.values())
