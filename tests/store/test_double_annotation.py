@@ -24,8 +24,8 @@ choice = st.sampled_from(["PUBLIC", "PRIVATE", None])
 def _effective(app, doc: int, first: int, end: int) -> str:
     row = sql(app, "SELECT a.token_decision::text AS d, a.rule_level <= p.private_threshold AS priv, "
                    "a.rule_level >= p.public_threshold AS pub FROM annotation a "
-                   "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id WHERE a.document_id = %s AND a.first_token = %s "
-                   "AND a.end_token = %s", (doc, first, end))
+                   "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
+                   "WHERE a.document_id = %s AND a.first_token = %s AND a.end_token = %s", (doc, first, end))
     if not row:
         return "PUBLIC"
     r = row[0]
