@@ -17,6 +17,7 @@ Annotators never search: the views are admin-only (an annotator sees only their 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,26 +90,48 @@ def _check(query: Query) -> None:
         raise SearchError(gettext("Back references are not supported in search patterns."))
 
 
+#: the project's documents in search order
+_DOCUMENTS = ("SELECT id, name FROM document WHERE project_id = %s AND status IN "  # noqa: S608  # nosec B608
+              f"{ANNOTATABLE_SQL} AND token_count > 0 ORDER BY id")
+#: one document's matches: the lengths between them and their lengths (a first pass that stops at the
+#: first match skips documents without one)
 _MATCHES = (
-    "SELECT d.id, d.name, "  # noqa: S608  # nosec B608
-    "ARRAY(SELECT length(x) FROM unnest(regexp_split_to_array(d.text, %(pat)s, %(flags)s)) WITH ORDINALITY u(x, n) "
-    "ORDER BY n) AS gaps, "
-    "ARRAY(SELECT length(m[1]) FROM regexp_matches(d.text, '(' || %(pat)s || ')', 'g' || %(flags)s) "
-    "WITH ORDINALITY r(m, n) ORDER BY n) AS lens "
-    f"FROM document d WHERE d.project_id = %(p)s AND d.status IN {ANNOTATABLE_SQL} AND d.token_count > 0 "
-    "AND regexp_like(d.text, %(pat)s, %(flags)s) ORDER BY d.id")
+    "SELECT CASE WHEN d.hit THEN ARRAY(SELECT length(x) FROM unnest(regexp_split_to_array(d.text, %(pat)s, "
+    "%(flags)s)) WITH ORDINALITY u(x, n) ORDER BY n) END AS gaps, "
+    "CASE WHEN d.hit THEN ARRAY(SELECT length(m[1]) FROM regexp_matches(d.text, '(' || %(pat)s || ')', "
+    "'g' || %(flags)s) WITH ORDINALITY r(m, n) ORDER BY n) END AS lens "
+    # OFFSET 0: the subquery is not flattened, so the first pass runs once
+    "FROM (SELECT text, regexp_like(text, %(pat)s, %(flags)s) AS hit FROM document WHERE id = %(doc)s OFFSET 0) d")
 
 
 def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, str, int, int]]:
-    """(document, name, start, end) of the first :data:`MAX_HITS` matches, under the timeout."""
+    """(document, name, start, end) of the first :data:`MAX_HITS` matches, within :data:`TIMEOUT_MS` in all.
+
+    Document by document, so a search stops reading as soon as it has enough matches; each statement
+    gets what is left of the time budget as its timeout.
+    """
     from flask_babel import gettext
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    hits: list[tuple[int, str, int, int]] = []
     db.execute("SAVEPOINT concordance", None, conn)
     try:
         db.execute(f"SET LOCAL statement_timeout = {int(TIMEOUT_MS)}", None, conn)
         empty = db.query_one("SELECT regexp_like('', %s, %s) AS e", (pattern, flags), conn)["e"]
         if empty:
             raise SearchError(gettext("The pattern matches empty text; make it match at least one character."))
-        rows = db.query(_MATCHES, {"pat": pattern, "flags": flags, "p": project_id}, conn)
+        for doc in db.query(_DOCUMENTS, (project_id,), conn):
+            left_ms = int((deadline - time.monotonic()) * 1000)
+            if left_ms <= 0:
+                raise psycopg2.errors.QueryCanceled()
+            db.execute(f"SET LOCAL statement_timeout = {max(1, left_ms)}", None, conn)
+            row = db.query_one(_MATCHES, {"pat": pattern, "flags": flags, "doc": doc["id"]}, conn)
+            pos = 0
+            for gap, length in zip(row["gaps"] or (), row["lens"] or (), strict=False):
+                pos += gap
+                hits.append((doc["id"], doc["name"], pos, pos + length))
+                pos += length
+            if len(hits) >= MAX_HITS:
+                break
     except psycopg2.errors.QueryCanceled:
         db.execute("ROLLBACK TO SAVEPOINT concordance", None, conn)
         raise SearchError(gettext("The search took too long; make the pattern more specific.")) from None
@@ -121,16 +144,7 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
         raise
     db.execute("RELEASE SAVEPOINT concordance", None, conn)
     db.execute("SET LOCAL statement_timeout = 0", None, conn)
-    hits: list[tuple[int, str, int, int]] = []
-    for r in rows:
-        pos = 0
-        for gap, length in zip(r["gaps"], r["lens"], strict=False):
-            pos += gap
-            hits.append((r["id"], r["name"], pos, pos + length))
-            pos += length
-            if len(hits) >= MAX_HITS:
-                return hits
-    return hits
+    return hits[:MAX_HITS]
 
 
 _OCCURRENCES = (

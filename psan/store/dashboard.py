@@ -76,29 +76,57 @@ def windows_left(conn, project_id: int, window_size: int) -> int:
     return int(row["n"])
 
 
+#: one scan of the project's annotations: how each is decided; for the undecided ones their document,
+#: category (label, else the recognized entity on exactly the span - the first by name if several - else
+#: OTHER) and window-sized stretch.
+#: Rows: ('how', how, n), ('doc', document id, category, n), ('left', stretches)
+_SPAN_SUMMARY = (
+    "WITH s AS MATERIALIZED (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id, "  # noqa: S608  # nosec B608
+    f"{HOW_SQL} AS how FROM annotation a JOIN document d ON d.id = a.document_id "
+    "JOIN project p ON p.id = d.project_id WHERE d.project_id = %(p)s), "
+    "u AS MATERIALIZED (SELECT * FROM s WHERE how = 'undecided'), "
+    "ne AS (SELECT n.document_id, n.first_token, n.end_token, min(n.category) AS category FROM named_entity n "
+    "JOIN document d ON d.id = n.document_id WHERE d.project_id = %(p)s GROUP BY 1, 2, 3) "
+    "SELECT 'how' AS kind, NULL::bigint AS document_id, how AS key, count(*) AS n FROM s GROUP BY how "
+    "UNION ALL SELECT 'doc', u.document_id, coalesce(l.category, ne.category, 'OTHER'), count(*) FROM u "
+    "LEFT JOIN label l ON l.id = u.token_label_id LEFT JOIN ne USING (document_id, first_token, end_token) "
+    "GROUP BY 2, 3 "
+    "UNION ALL SELECT 'left', NULL, NULL, count(DISTINCT (document_id, first_token / %(size)s)) FROM u")
+
+
+def span_summary(conn, project_id: int, window_size: int) -> dict[str, Any]:
+    """Undecided spans per document and category, windows left, spans by how decided: one scan of the spans.
+
+    ``documents``: per document with spans waiting, its name, total and counts per category (most first).
+    """
+    rows = db.query(_SPAN_SUMMARY, {"p": project_id, "size": max(1, window_size)}, conn)
+    names = {r["id"]: r["name"] for r in db.query("SELECT id, name FROM document WHERE project_id = %s",
+                                                   (project_id,), conn)}
+    docs: dict[int, dict[str, Any]] = {}
+    how = dict.fromkeys(("person", "rule", "pre-annotation", "undecided"), 0)
+    left = 0
+    for r in rows:
+        if r["kind"] == "how":
+            how[r["key"]] = int(r["n"])
+        elif r["kind"] == "left":
+            left = int(r["n"])
+        else:
+            doc = docs.setdefault(r["document_id"], {"id": r["document_id"], "name": names.get(r["document_id"], ""),
+                                                     "total": 0, "by_category": {}})
+            doc["by_category"][r["key"]] = int(r["n"])
+            doc["total"] += int(r["n"])
+    return {"documents": sorted(docs.values(), key=lambda d: (-d["total"], d["id"])), "windows_left": left,
+            "by_how": how}
+
+
 def documents_by_status(conn, project_id: int) -> dict[str, int]:
     rows = db.query("SELECT status::text AS status, count(*) AS n FROM document WHERE project_id = %s "
                     "GROUP BY 1 ORDER BY 1", (project_id,), conn)
     return {r["status"]: int(r["n"]) for r in rows}
 
 
-def undecided_by_document(conn, project_id: int) -> list[dict[str, Any]]:
-    """Per document with spans waiting: its name and the waiting spans per category (most first)."""
-    rows = db.query(
-        f"SELECT a.document_id, d.name, {CATEGORY_SQL} AS category, count(*) AS n "  # noqa: S608  # nosec B608
-        "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
-        f"WHERE d.project_id = %s AND {SUSPICIOUS_SQL} GROUP BY 1, 2, 3", (project_id,), conn)
-    docs: dict[int, dict[str, Any]] = {}
-    for r in rows:
-        doc = docs.setdefault(r["document_id"], {"id": r["document_id"], "name": r["name"], "total": 0,
-                                                 "by_category": {}})
-        doc["by_category"][r["category"]] = int(r["n"])
-        doc["total"] += int(r["n"])
-    return sorted(docs.values(), key=lambda d: (-d["total"], d["id"]))
-
-
 def undecided_by_category(documents: list[dict[str, Any]]) -> dict[str, int]:
-    """The totals per category of :func:`undecided_by_document` (no second query)."""
+    """The totals per category of :func:`span_summary`'s documents (no second query)."""
     out: dict[str, int] = {}
     for doc in documents:
         for category, n in doc["by_category"].items():
@@ -173,29 +201,20 @@ def decisions_by_category(conn, project_id: int) -> list[dict[str, Any]]:
     return [{"category": r["category"], "public": int(r["public"]), "private": int(r["private"])} for r in rows]
 
 
-def decisions_by_how(conn, project_id: int) -> dict[str, int]:
-    """Every span of the project by how it is decided now: person, rule, pre-annotation, undecided."""
-    rows = db.query(
-        f"SELECT {HOW_SQL} AS how, count(*) AS n FROM annotation a JOIN document d ON d.id = a.document_id "  # noqa: S608  # nosec B608
-        "JOIN project p ON p.id = d.project_id WHERE d.project_id = %s GROUP BY 1", (project_id,), conn)
-    counts = {r["how"]: int(r["n"]) for r in rows}
-    return {how: counts.get(how, 0) for how in ("person", "rule", "pre-annotation", "undecided")}
-
-
 def project_dashboard(conn, project_id: int, window_size: int) -> dict[str, Any]:
     """Everything the dashboard page shows, in one dict (each chart's numbers are its table's)."""
-    documents = undecided_by_document(conn, project_id)
-    left = windows_left(conn, project_id, window_size)
+    spans = span_summary(conn, project_id, window_size)
+    left = spans["windows_left"]
     return {
         "window_size": window_size,
         "documents_by_status": documents_by_status(conn, project_id),
         "windows_done": windows_done(conn, project_id),
         "windows_left": left,
-        "undecided_documents": documents,
-        "undecided_by_category": undecided_by_category(documents),
+        "undecided_documents": spans["documents"],
+        "undecided_by_category": undecided_by_category(spans["documents"]),
         "throughput": throughput(conn, project_id),
         "forecast": forecast(conn, project_id, left),
         "progress": progress_over_time(conn, project_id),
         "by_category": decisions_by_category(conn, project_id),
-        "by_how": decisions_by_how(conn, project_id),
+        "by_how": spans["by_how"],
     }
