@@ -43,6 +43,7 @@
     else if ((e.key === "1" || e.key === "2") && current >= 0) {
       pick(e.key === "1" ? rows[current].dataset.first : rows[current].dataset.second);
     }
+    else if (e.key === "u" && document.getElementById("bulk-undo")) { document.getElementById("bulk-undo").click(); }
     else if (e.key === "c" && document.getElementById("continue-link")) { document.getElementById("continue-link").click(); }
     else if ((e.key === "x" || e.key === " ") && current >= 0) {
       var box = rows[current].querySelector("input[type=checkbox]");

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan import db
+from psan.store import actions
 from psan.store.dashboard import DONE_SQL, windows_left
 from psan.store.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
 
@@ -78,9 +79,14 @@ def choose(conn, account_id: int, is_admin: bool, project_id: int | None, docume
 
 
 def history(conn, account_id: int, limit: int = HISTORY) -> list[dict[str, Any]]:
-    """The account's own latest decisions (no document text: project, document, tokens, what was decided)."""
-    return db.query(
-        "SELECT l.id, l.created_at, l.action, l.decision::text AS decision, l.label_name, l.first_token, "
-        "l.end_token, l.document_id, p.name AS project_name, d.name AS document_name "
-        "FROM decision_log l JOIN project p ON p.id = l.project_id LEFT JOIN document d ON d.id = l.document_id "
-        "WHERE l.account_id = %s ORDER BY l.id DESC LIMIT %s", (account_id, limit), conn)
+    """The account's own latest actions (:func:`psan.store.actions.history`: undoable units) with the names
+    of their documents and projects (no document text)."""
+    rows = actions.history(conn, account_id, limit)
+    ids = sorted({r["document_id"] for r in rows if r["document_id"] is not None})
+    names = {r["id"]: r for r in db.query(
+        "SELECT d.id, d.name, p.name AS project_name FROM document d JOIN project p ON p.id = d.project_id "
+        "WHERE d.id = ANY(%s)", (ids,), conn)} if ids else {}
+    for r in rows:
+        doc = names.get(r["document_id"], {})
+        r["document_name"], r["project_name"] = doc.get("name"), doc.get("project_name")
+    return rows

@@ -3,8 +3,9 @@
 Why through :func:`psan.store.decisions.decide`: each occurrence is decided exactly as the
 annotation window decides a span by token (the same rules, lookup rules, labels kept), and each
 writes its ``decision_log`` row (action ``search``, detail ``bulk``: one id per request, so the
-history and an undo can treat the request as one step).  A person saw every occurrence in its
-context in the result list and ticked it: nothing is decided that nobody looked at.
+history can tell the request's decisions apart); the request is one undoable action.  A person saw
+every occurrence in its context in the result list and ticked it: nothing is decided that nobody
+looked at.
 
 Per document, in its own transaction: the whole-document lock, the decisions, the changed rules
 applied to that document, the status refreshed, commit.  The caller schedules the re-annotation of
@@ -15,7 +16,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
-from psan.store import apply_rule, document_locks
+from psan.store import actions, apply_rule, document_locks
 from psan.store import decisions as store_decisions
 from psan.store.decisions import Scope, Span
 from psan.store.document_status import ANNOTATABLE_SQL
@@ -26,18 +27,20 @@ MAX_BULK = 500
 
 
 def decide_occurrences(conn, project_id: int, spans: Iterable[tuple[int, int, int]], decision: str,
-                       account_id: int) -> tuple[int, bool, str]:
-    """Decide ``(document_id, first_token, end_token)`` spans of the project; (decided, rules changed, bulk id).
+                       account_id: int) -> tuple[int, bool, int | None]:
+    """Decide ``(document_id, first_token, end_token)`` spans of the project; (decided, rules changed, action).
 
     Spans of documents outside the project or not annotatable are skipped; a span is checked against
-    its document's token count.
+    its document's token count.  The whole request is one action of :mod:`psan.store.actions` (one
+    undo takes back every occurrence it decided, in every document), logged in each document's
+    transaction.
     """
     from psan import db
     batch = uuid.uuid4().hex
     by_doc: dict[int, list[tuple[int, int]]] = {}
     for document_id, first, end in spans:
         by_doc.setdefault(int(document_id), []).append((int(first), int(end)))
-    decided, rules_changed = 0, False
+    decided, rules_changed, action_id = 0, False, None
     for document_id, doc_spans in sorted(by_doc.items()):
         conn.commit()
         document_locks.lock_document(conn, document_id)
@@ -45,6 +48,11 @@ def decide_occurrences(conn, project_id: int, spans: Iterable[tuple[int, int, in
                            + ANNOTATABLE_SQL, (document_id, project_id), conn)
         if doc is None:
             continue
+        if action_id is None:
+            action_id = actions.begin(conn, project_id, account_id, "search", detail={"decision": decision,
+                                                                                      "bulk": batch})
+        else:
+            actions.resume(conn, action_id)
         merged = store_decisions.Outcome(annotation_id=0)
         for first, end in sorted(set(doc_spans)):
             if not 0 <= first < end <= doc["token_count"]:
@@ -60,4 +68,4 @@ def decide_occurrences(conn, project_id: int, spans: Iterable[tuple[int, int, in
             rules_changed = True
         apply_rule.refresh_document_status(conn, document_id)
         conn.commit()
-    return decided, rules_changed, batch
+    return decided, rules_changed, action_id

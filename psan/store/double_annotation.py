@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan import db
-from psan.store import apply_rule, document_locks
+from psan.store import actions, apply_rule, document_locks
 from psan.store import decisions as store_decisions
 from psan.store.decisions import Scope, Span
 from psan.store.window_content import span_text
@@ -143,8 +143,14 @@ def save_second(conn, double_id: int, account_id: int, decisions: dict[tuple[int
                    "AND first_token = %s AND end_token = %s", (second, double_id, *key), conn)
         if _version(r["first_decision"]) != _version(second or r["auto_decision"]):
             disagreed.append(key)
+    if disagreed:
+        # an action of nobody: no annotator can undo the mask, and it blocks undoing the first
+        # annotator's decisions of these spans (a later action changed them) until adjudication
+        actions.begin(conn, window["project_id"], None, "double-mask", window["document_id"],
+                      detail={"double_window": double_id})
     for first, end in disagreed:
         _mask(conn, window, first, end, account_id)
+    actions.pause(conn)
     state = "disagreed" if disagreed else "agreed"
     db.execute("UPDATE double_window SET state = %s, second_done_at = now() WHERE id = %s", (state, double_id), conn)
     apply_rule.refresh_document_status(conn, window["document_id"])
@@ -198,6 +204,8 @@ def adjudicate(conn, double_id: int, account_id: int, finals: dict[tuple[int, in
     if any(v not in ("PUBLIC", "PRIVATE") for v in finals.values()):
         raise DoubleError(gettext("A final decision must be public or private."))
     document_locks.lock_document(conn, window["document_id"])
+    actions.begin(conn, window["project_id"], account_id, "adjudicate", window["document_id"], window["first_token"],
+                  window["end_token"], detail={"double_window": double_id})
     merged = store_decisions.Outcome(annotation_id=0)
     decided = 0
     for r in rows:

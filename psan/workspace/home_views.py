@@ -11,6 +11,7 @@ from psan.store import annotator_home
 from psan.store import double_annotation as store_double
 from psan.store import windows as store_windows
 from psan.workspace import bp
+from psan.workspace.undo import undo_posted_action
 
 
 def _window_size() -> int:
@@ -68,4 +69,12 @@ def choose():
         flash(gettext("Your windows now come from the project you chose."), "success")
     if request.form.get("go") == "1":
         return redirect(url_for("annotate.index"))
+    return redirect(url_for("workspace.home"))
+
+
+@bp.route("/undo", methods=["POST"])
+@user
+def undo():
+    """Undo one of the caller's own actions from the history (psan.store.actions: only the author may)."""
+    undo_posted_action()
     return redirect(url_for("workspace.home"))

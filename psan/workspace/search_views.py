@@ -14,6 +14,7 @@ from psan.store import bulk_decisions, concordance
 from psan.store import projects as store_projects
 from psan.store.processing import request_reannotation
 from psan.workspace import bp
+from psan.workspace.undo import undo_posted_action
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +38,10 @@ def search(project_id: int):
             result = concordance.search(db.get_conn(), project_id, project["language"], query)
         except concordance.SearchError as exc:
             error = str(exc)
+    undo = request.args.get("undo", "")
     return render_template("workspace/search.html", project=project, query=query, result=result, error=error,
-                           modes=concordance.MODES, max_hits=concordance.MAX_HITS)
+                           modes=concordance.MODES, max_hits=concordance.MAX_HITS,
+                           undo=int(undo) if undo.isdigit() and len(undo) < 18 else None)
 
 
 def _selected() -> list[tuple[int, int, int]]:
@@ -61,14 +64,15 @@ def bulk_decide(project_id: int):
     if decision not in ("PUBLIC", "PRIVATE"):
         abort(400)
     spans = _selected()
-    back = url_for("workspace.search", project_id=project_id, q=request.form.get("q", ""),
-                   mode=request.form.get("mode", "word"), case=request.form.get("case", ""))
+    params = {"q": request.form.get("q", ""), "mode": request.form.get("mode", "word"),
+              "case": request.form.get("case", "")}
+    back = url_for("workspace.search", project_id=project_id, **params)
     if not spans:
         flash(gettext("Tick at least one occurrence first."), "warning")
         return redirect(back)
     conn = db.get_conn()
-    decided, rules_changed, _batch = bulk_decisions.decide_occurrences(conn, project_id, spans, decision,
-                                                                       current_user.id)
+    decided, rules_changed, action_id = bulk_decisions.decide_occurrences(conn, project_id, spans, decision,
+                                                                          current_user.id)
     if rules_changed:
         try:
             scheduling.schedule_project_reannotation(project_id)
@@ -78,4 +82,14 @@ def bulk_decide(project_id: int):
             request_reannotation(conn, project_id)
     flash(gettext("%(n)s occurrences decided %(decision)s.", n=decided,
                   decision=gettext("public") if decision == "PUBLIC" else gettext("private")), "success")
-    return redirect(back)
+    return redirect(url_for("workspace.search", project_id=project_id, undo=action_id, **params))
+
+
+@bp.route("/projects/<int:project_id>/search/undo", methods=["POST"])
+@admin
+def bulk_undo(project_id: int):
+    """Undo a bulk decision of the caller (every occurrence it decided, in every document)."""
+    store_projects.get_project(project_id) or abort(404)
+    undo_posted_action()
+    return redirect(url_for("workspace.search", project_id=project_id, q=request.form.get("q", ""),
+                            mode=request.form.get("mode", "word"), case=request.form.get("case", "")))

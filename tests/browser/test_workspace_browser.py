@@ -110,7 +110,7 @@ def test_dashboard_of_a_project_with_two_annotators(clean_app, page):
     assert csp_violations(page) == [] and page.errors == []
 
 
-def test_concordance_search_and_bulk_decision(clean_app, page):
+def test_concordance_search_and_bulk_decision_then_undo(clean_app, page):
     app = clean_app
     doc = add_document(app, TEXT, ENTITIES)
     make_account(app, ADMIN, "ADMIN")
@@ -138,6 +138,13 @@ def test_concordance_search_and_bulk_decision(clean_app, page):
     decisions = [r.get_attribute("data-decision") for r in page.locator(".kwic-row").all()]
     assert decisions[:2] == ["PRIVATE", "PRIVATE"]
     page.screenshot(path=str(ARTIFACTS / "workspace-search.png"), full_page=True)
+    # u undoes the whole bulk decision: both occurrences are undecided again
+    page.keyboard.press("u")
+    page.wait_for_selector("#undo-form", state="detached")
+    assert sql(app, "SELECT count(*) AS n FROM annotation WHERE document_id = %s AND token_decision IS NOT NULL",
+               (doc,))[0]["n"] == 0
+    assert "PRIVATE" not in [r.get_attribute("data-decision") for r in page.locator(".kwic-row").all()]
+    assert sql(app, "SELECT count(*) AS n FROM decision_log WHERE action = 'undo'")[0]["n"] == 2
     assert csp_violations(page) == [] and page.errors == []
 
 

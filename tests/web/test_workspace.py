@@ -67,8 +67,21 @@ def test_concordance_and_bulk_decision(clean_app, reannotations):
     logged = sql(app, "SELECT action, decision::text AS d, detail FROM decision_log WHERE document_id = %s", (doc,))
     assert len(logged) == 2 and {r["action"] for r in logged} == {"search"}
     assert len({r["detail"]["bulk"] for r in logged}) == 1
+    undo = re.search(r"undo=(\d+)", response.headers["Location"]).group(1)
+    html = admin.get(response.headers["Location"]).get_data(as_text=True)
+    assert html.count('data-decision="PRIVATE"') >= 2 and 'id="bulk-undo"' in html
+    # one undo takes back both decisions (one action over the whole request)
+    response = admin.post(f"/workspace/projects/{project}/search/undo",
+                          data={"csrf_token": csrf, "action_id": undo, "q": "novak"})
+    assert response.status_code == 302
+    assert sql(app, "SELECT count(*) AS n FROM annotation WHERE document_id = %s AND token_decision IS NOT NULL",
+               (doc,))[0]["n"] == 0
     html = admin.get(f"/workspace/projects/{project}/search", query_string={"q": "novak"}).get_data(as_text=True)
-    assert html.count('data-decision="PRIVATE"') >= 2
+    assert 'data-decision="PRIVATE"' not in html
+    # an annotator cannot undo the admin's action
+    one = annotator_client(app, "one@example.org")
+    assert one.post("/workspace/undo", data={"csrf_token": _csrf(one), "action_id": undo}).status_code == 302
+    assert "No such action of yours" in one.get("/workspace/").get_data(as_text=True)
 
 
 def test_search_guards_bad_patterns(clean_app):
@@ -117,6 +130,13 @@ def test_a_chosen_project_keeps_the_windows_there(clean_app):
         assert api_post(one, "next", {})[0] == 200
     html = one.get("/workspace/").get_data(as_text=True)
     assert "chosen" in html and 'id="history"' in html and "PUBLIC" in html
+    # undo from the history: the newest decision is taken back
+    newest = re.search(r'name="action_id" value="(\d+)"', html).group(1)
+    span = sql(app, "SELECT document_id, first_token, end_token FROM action WHERE id = %s", (newest,))[0]
+    assert one.post("/workspace/undo", data={"csrf_token": csrf, "action_id": newest}).status_code == 302
+    assert sql(app, "SELECT token_decision FROM annotation WHERE document_id = %(document_id)s "
+                    "AND first_token = %(first_token)s AND end_token = %(end_token)s", span)[0]["token_decision"] is None
+    assert f'data-action="{newest}" class="text-muted"' in one.get("/workspace/").get_data(as_text=True)
     # a project the annotator is not in, a document of a project that does not allow choosing: refused
     third = new_project(app, "Third")
     assert one.post("/workspace/choose", data={"csrf_token": csrf, "project_id": third}).status_code == 403
