@@ -134,8 +134,9 @@ def test_a_chosen_project_keeps_the_windows_there(clean_app):
     newest = re.search(r'name="action_id" value="(\d+)"', html).group(1)
     span = sql(app, "SELECT document_id, first_token, end_token FROM action WHERE id = %s", (newest,))[0]
     assert one.post("/workspace/undo", data={"csrf_token": csrf, "action_id": newest}).status_code == 302
-    assert sql(app, "SELECT token_decision FROM annotation WHERE document_id = %(document_id)s "
-                    "AND first_token = %(first_token)s AND end_token = %(end_token)s", span)[0]["token_decision"] is None
+    restored = sql(app, "SELECT token_decision FROM annotation WHERE document_id = %(document_id)s "
+                        "AND first_token = %(first_token)s AND end_token = %(end_token)s", span)
+    assert restored[0]["token_decision"] is None
     assert f'data-action="{newest}" class="text-muted"' in one.get("/workspace/").get_data(as_text=True)
     # a project the annotator is not in, a document of a project that does not allow choosing: refused
     third = new_project(app, "Third")
