@@ -92,6 +92,15 @@ class Pipeline:
             sentences = remap_sentences(tokens, sentences, cleaned)
         return Document(text, cleaned, list(sentences), [], self.language)
 
+    def candidates(self, text: str, doc: Document) -> list[CharSpan]:
+        """The recognizers' candidates (NER excluded); one whose ``trigger`` finds nothing in the text is skipped."""
+        out: list[CharSpan] = []
+        for r in self.recognizers:
+            trigger = getattr(r, "trigger", None)
+            if trigger is None or trigger.search(text) is not None:
+                out.extend(r.analyze(text, doc))
+        return out
+
     def _finish(self, doc: Document, patterns: list[CharSpan], ner: list[CharSpan]) -> Document:
         return self.finish_document(self._resolve(doc, patterns, ner))
 
@@ -119,7 +128,7 @@ class Pipeline:
         """Tokens, sentences and merged entities of one section, without the document-level steps."""
         with collector_paused():
             doc = self._tokenize(text)
-            patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
+            patterns = self.candidates(text, doc)
             ner = [c for r in self.ner for c in r.analyze(text, doc)]
             return self._resolve(doc, patterns, ner)
 
@@ -182,7 +191,7 @@ class Pipeline:
         ner: list[list[CharSpan]] = [[c for res in results for c in res[i]] for i in range(len(texts))]
         out = []
         for text, doc, found in zip(texts, docs, ner, strict=True):
-            patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
+            patterns = self.candidates(text, doc)
             out.append(self._finish(doc, patterns, found))
         return out
 
