@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import DATA, REPO, SHARED, machine, write_json  # noqa: E402
+from common import DATA, REPO, RUN_CLI, SHARED, machine, write_json  # noqa: E402
 
 CORPORA = ("tab-dev", "elitr-dev")
 SMALL_TEXT = "Mr John Smith of London wrote to Acme Ltd on 3 May 2001.\n"
@@ -87,7 +87,12 @@ def main() -> int:
     parser.add_argument("--target", type=float, default=3.0, help="highest acceptable ratio (default 3.0)")
     parser.add_argument("--psan-tool", default=str(Path(sys.executable).parent / "psan-tool"),
                         help="the psan-tool to measure (default: the one next to this interpreter)")
+    parser.add_argument("--base-tree", metavar="DIR",
+                        help="also measure the psan-tool of another checkout (e.g. a git worktree of an older "
+                             "commit) in the same run, with this interpreter: the before/after ratio")
     args = parser.parse_args()
+    if args.base_tree and not (Path(args.base_tree) / "psan" / "tool" / "cli.py").is_file():
+        raise SystemExit(f"--base-tree {args.base_tree} is not a psan checkout")
     if not os.path.isfile(args.model):
         raise SystemExit(f"NameTag model {args.model} not found (set PSAN_SHARED_DIR)")
     with tempfile.TemporaryDirectory(prefix="psan-bench-") as tmp:
@@ -104,6 +109,10 @@ def main() -> int:
             "nametag": nametag + [str(p) for p in paths],
             "nametag start-up": nametag + [str(small)],
         }
+        if args.base_tree:
+            base = [sys.executable, "-c", RUN_CLI, str(Path(args.base_tree).resolve()), *psan[1:]]
+            runs["base"] = base + [str(folder / "corpus")]
+            runs["base start-up"] = base + [str(small.parent)]
         best: dict[str, float] = {}
         for _ in range(max(1, args.repeats)):
             for name, cmd in runs.items():
@@ -116,12 +125,19 @@ def main() -> int:
     for name, cpu in best.items():
         print(f"  {name:<17} {cpu:7.2f} CPU s")
     print(f"psan net {psan_net:.2f} CPU s, NameTag alone net {nametag_net:.2f} CPU s")
+    base_ratio = None
+    if args.base_tree:
+        base_net = best["base"] - best["base start-up"]
+        base_ratio = base_net / nametag_net
+        print(f"base tree {args.base_tree}: net {base_net:.2f} CPU s, ratio {base_ratio:.2f}x NameTag alone; "
+              f"this tree uses {psan_net / base_net:.0%} of the base tree's CPU")
     verdict = "PASS" if ratio <= args.target else "FAIL"
     print(f"ratio psan / NameTag alone: {ratio:.2f}x (target <= {args.target:.1f}x) {verdict}")
     path = write_json("nametag_ratio", {"machine": machine(), "repo": str(REPO), "model": args.model,
                                         "files": len(paths), "chars": chars, "repeats": args.repeats,
                                         "cpu_seconds": best, "psan_net": psan_net, "nametag_net": nametag_net,
-                                        "ratio": ratio, "target": args.target, "verdict": verdict})
+                                        "ratio": ratio, "base_tree": args.base_tree, "base_ratio": base_ratio,
+                                        "target": args.target, "verdict": verdict})
     print(f"JSON: {path}")
     return 0 if verdict == "PASS" else 1
 

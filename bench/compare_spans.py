@@ -22,12 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import DATA, REPO, SHARED  # noqa: E402
+from common import DATA, REPO, RUN_CLI, SHARED  # noqa: E402
 
 CORPORA = ("tab-dev", "elitr-dev", "cnec-dtest", "sk-dev", "pl-dev", "sv-dev")
 MODELS = SHARED / "models" / "nametag"
-#: runs the CLI of the tree given as first argument (its ``psan`` package first on the path)
-RUN_CLI = "import sys; sys.path.insert(0, sys.argv.pop(1)); from psan.tool.cli import main; sys.exit(main())"
 
 
 def git(*args: str) -> str:
