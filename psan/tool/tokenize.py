@@ -20,6 +20,7 @@ letter (initials) does not end a sentence.
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 import sys
 import unicodedata
@@ -212,7 +213,7 @@ def offsets_clean(text: str, starts: list[int], ends: list[int]) -> bool:
     Why: the pipeline checks a foreign tokenizer's ~10^5 tokens per document; one regex search over
     the joined token texts costs a fraction of a per-token Python loop (and of new Token objects).
     """
-    if any(map(int.__ge__, starts, ends)):
+    if min(map(operator.sub, ends, starts), default=1) <= 0:
         return False
     return _BAD_RE.search("".join([text[a:b] for a, b in zip(starts, ends, strict=True)])) is None
 
@@ -227,7 +228,7 @@ def clean_tokens(text: str, tokens: Iterable[Token]) -> list[Token]:
     tokens = list(tokens)
     starts = [t.start for t in tokens]
     ends = [t.end for t in tokens]
-    if offsets_clean(text, starts, ends) and all(map(int.__eq__, (t.id for t in tokens), range(len(tokens)))):
+    if offsets_clean(text, starts, ends) and all(map(operator.eq, (t.id for t in tokens), range(len(tokens)))):
         return tokens
     out: list[Token] = []
     for tok in tokens:

@@ -191,8 +191,9 @@ class AgeRecognizer(PatternRecognizer):
         langs = [language] if language in AGE_PATTERNS else list(AGE_PATTERNS)
         # A leading \b is checked in Python instead: it stops the regex engine from jumping to the
         # first digit or letter of the pattern and made these scans several times slower.
+        # (a pattern listed twice is compiled once: drop_contained would drop its second spans anyway)
         self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"))
-                         for lang in langs for p, need in AGE_PATTERNS[lang]]
+                         for p, need in dict.fromkeys(e for lang in langs for e in AGE_PATTERNS[lang])]
         self.context = compile_context(AGE_CONTEXT)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
