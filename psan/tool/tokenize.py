@@ -183,27 +183,30 @@ def split_tokens_and_sentences(tokens: list[Token], sentences: list[Sentence],
     """
     if not tokens:
         return list(tokens), list(sentences)
-    starts = [t.start for t in tokens]
-    cuts = sorted(c for c in set(boundaries) if _inside(tokens, starts, c))
-    if not cuts:
+    cuts = sorted(c for c in set(boundaries) if _inside(tokens, c))
+    if not cuts:  # the usual case: no list of all starts is built
         return list(tokens), list(sentences)
-    first_split = bisect.bisect_right(starts, cuts[0]) - 1
-    new_starts = sorted(starts[first_split:] + cuts)
-    new_ends = sorted([t.end for t in tokens[first_split:]] + cuts)
+    first_split = bisect.bisect_right(tokens, cuts[0], key=_START) - 1
+    tail = tokens[first_split:]
+    new_starts = sorted([t.start for t in tail] + cuts)
+    new_ends = sorted([t.end for t in tail] + cuts)
     new_tokens = tokens[:first_split]
     new_tokens.extend(map(Token, range(first_split, first_split + len(new_starts)), new_starts, new_ends))
     n_old, n_new = len(tokens), len(new_tokens)
 
     def new_id(old: int) -> int:
-        return n_new if old >= n_old else old + bisect.bisect_left(cuts, starts[old])
+        return n_new if old >= n_old else old + bisect.bisect_left(cuts, tokens[old].start)
 
     new_sentences = [Sentence(new_id(s.first_token), new_id(s.end_token)) for s in sentences]
     return new_tokens, new_sentences
 
 
-def _inside(tokens: list[Token], starts: list[int], offset: int) -> bool:
+_START = operator.attrgetter("start")
+
+
+def _inside(tokens: list[Token], offset: int) -> bool:
     """Does ``offset`` fall strictly inside a token (not on its edge, not in a gap)?"""
-    i = bisect.bisect_right(starts, offset) - 1
+    i = bisect.bisect_right(tokens, offset, key=_START) - 1
     return i >= 0 and tokens[i].start < offset < tokens[i].end
 
 
