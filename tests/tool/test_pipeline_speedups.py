@@ -163,3 +163,27 @@ def test_nametag_offsets_equal_tokens(nametag_model) -> None:  # noqa: ANN001 - 
     assert tokens == [Token(i, a, b) for i, (a, b) in enumerate(zip(starts, ends, strict=True))]
     assert sentences == sentences2 and all(isinstance(s, Sentence) for s in sentences)
     assert {text[s.start:s.end] for s in ner.analyze(text, None)} >= {"John Smith", "London"}
+
+
+# --- first-character look-aheads change no match -----------------------------------------------------------
+DATE_PIECES = ["12", "3", "31", "2001", "1999", ".", " ", "  ", "\n", ",", "of", "th", "st", "May", "may", "MAY", "Jan",
+               "January", "březen", "Března", "ŘÍJNA", "prosince", "stycznia", "Maja", "juli", "Sept", "a", "x",
+               "No.", "no", "nos.", "Nr.", "№", "N°", "number", "Numbers", "24254/05", "D-4840", "/", "-", ":"]
+
+
+def _without_lookahead(regex: re.Pattern[str], prefix: str) -> re.Pattern[str]:
+    assert regex.pattern.startswith(prefix)
+    return re.compile(regex.pattern[len(prefix):], regex.flags)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(DATE_PIECES), max_size=12), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
+def test_first_character_lookaheads_are_exact(pieces: list[str], language: str) -> None:
+    from psan.tool.recognizers.dates import written_date_regex
+    from psan.tool.recognizers.references import NUMBER_RE
+    text = "".join(pieces)
+    dated = written_date_regex(language)
+    plain = _without_lookahead(dated, dated.pattern[:dated.pattern.index("(?<![")])
+    assert [m.span() for m in dated.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    numbered = _without_lookahead(NUMBER_RE, "(?=[Nn№])")
+    assert [m.span("code") for m in NUMBER_RE.finditer(text)] == [m.span("code") for m in numbered.finditer(text)]

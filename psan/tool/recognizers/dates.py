@@ -81,7 +81,13 @@ def written_date_regex(language: str) -> re.Pattern[str]:
         # March 2020 / březen 2020 / w marcu 2020
         rf"{month}\s+{_YEAR}",
     ]
-    return re.compile(r"(?<![\w.])(?:" + "|".join(patterns) + r")(?![\w])")
+    # every match starts with a day digit or a month's first letter: a look-ahead on those lets the regex
+    # engine skip other characters (the leading look-behind alone was tried at every character)
+    other = sorted({m[0] for lang in ([language] if language in MONTHS else MONTHS) if lang != "en"
+                    for m in MONTHS[lang]})
+    first = r"\d|[" + "".join(sorted({m[0] for m in MONTHS["en"]})) + "]" + \
+        (f"|(?i:[{''.join(other)}])" if other else "")
+    return re.compile(rf"(?=(?:{first}))(?<![\w.])(?:" + "|".join(patterns) + r")(?![\w])")
 
 
 NUMERIC_DATE_RE = re.compile(
