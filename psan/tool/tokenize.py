@@ -22,11 +22,10 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-import sys
-import unicodedata
 from collections.abc import Iterable
 
 from psan.tool.document import Sentence, Token
+from psan.tool.unicode_marks import mark_ranges
 
 #: characters XML 1.0 does not allow (besides whitespace they are never inside a token)
 XML_FORBIDDEN = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
@@ -35,16 +34,8 @@ XML_FORBIDDEN_RE = re.compile(f"[{XML_FORBIDDEN}]")
 
 def _mark_class() -> str:
     """Regex class body of all combining marks (Mn, Mc, Me): Python's ``\\w`` misses them."""
-    ranges: list[tuple[int, int]] = []
-    for cp in range(sys.maxunicode + 1):
-        if 0xD800 <= cp <= 0xDFFF:
-            continue
-        if unicodedata.category(chr(cp))[0] == "M":
-            if ranges and ranges[-1][1] == cp - 1:
-                ranges[-1] = (ranges[-1][0], cp)
-            else:
-                ranges.append((cp, cp))
-    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                   for a, b in mark_ranges())
 
 
 _W = rf"[\w{_mark_class()}]"

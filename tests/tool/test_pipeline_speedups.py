@@ -187,3 +187,14 @@ def test_first_character_lookaheads_are_exact(pieces: list[str], language: str) 
     assert [m.span() for m in dated.finditer(text)] == [m.span() for m in plain.finditer(text)]
     numbered = _without_lookahead(NUMBER_RE, "(?=[Nn№])")
     assert [m.span("code") for m in NUMBER_RE.finditer(text)] == [m.span("code") for m in numbered.finditer(text)]
+
+
+def test_mark_table_equals_unicodedata() -> None:
+    import unicodedata
+
+    from psan.tool import unicode_marks
+    if unicodedata.unidata_version != unicode_marks.UNIDATA_VERSION:
+        pytest.skip(f"table is for Unicode {unicode_marks.UNIDATA_VERSION}, this Python has "
+                    f"{unicodedata.unidata_version} (computed instead)")
+    assert unicode_marks.table_ranges() == unicode_marks.compute_ranges()
+    assert unicode_marks.mark_ranges() == unicode_marks.table_ranges()
