@@ -1,0 +1,253 @@
+"""Case, gender, number and animacy of each replaced mention, from the tagger, the context and paradigms.
+
+Why combined: a tagger trained on general text sees few names, suffix paradigms alone cannot tell
+"Jana" (Jana, nominative) from "Jana" (Jan, genitive), and a preposition fixes the case but not the
+gender.  Each mention's last name word gets a score for every (case, number, gender):
+
+* **paradigms** — readings of the word by the language's name declension (:mod:`psan.tool.surrogates`
+  ``inflect_cs``/``lang_sk``/``lang_sl``; Polish: Morfeusz2); a reading of a listed name counts more
+  than one of a guessed lemma, an indeclinable reading allows every case;
+* **context** — the governing preposition before the name (:mod:`.context`), a title ("panem",
+  "paní", "Mr"), locatives only after a preposition;
+* **tagger** — the UDPipe tagger's case, number and gender of the word in its sentence (:mod:`.tagger`,
+  absent → rules only);
+* **the entity** — all mentions of one person share a gender: titles, the -ová/-á surname forms, the
+  first-name lists and the mentions' own best readings vote;
+* **the other name words** — first name and surname stand in the same case and gender.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from psan.tool.morph import context, tagger
+from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Features
+
+PERSON, PLACE, OTHER = "person", "place", "other"
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_ALPHA = re.compile(r"[^\W\d_]+")
+_BEFORE, _AFTER = 12, 6  # tagger window (tokens) around a mention
+_PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.05, "Voc": -1.0}
+_GENDERS = ("Masc", "Fem", "Neut")
+_NUMBERS = ("Sing", "Plur")
+Key = tuple[str, str, str]  # (case, number, gender)
+#: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
+_OBLIQUE = ("ovi", "em", "ou", "ého", "ému", "ým", "ím", "ách", "ech", "ích", "ami", "ům", "ej", "om", "ovej")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A replaced region: offsets, what it names (person/place/other) and its entity key."""
+
+    start: int
+    end: int
+    kind: str
+    entity: str = ""
+
+
+@dataclass(slots=True)
+class _Evidence:
+    readings: list[dict[Key, float]]  # per name word (last word last): supported keys → weight
+    prep: tuple[str, ...]
+    title_gender: str
+    title_cases: tuple[str, ...]
+    tagged: dict[str, str] | None
+
+
+def _gender_ud(g: str) -> str:
+    return "Masc" if g.startswith("m") else "Fem" if g == "f" else "Neut" if g == "n" else ""
+
+
+def _declension_readings(word: str, language: str, person: bool) -> dict[Key, float]:
+    from psan.tool.surrogates.languages import declension_for
+    decl = declension_for(language)
+    out: dict[Key, float] = {}
+    if decl is None:
+        return out
+    for r in decl.analyse(word, language, "", person)[:12]:
+        weight = 2.0 if r.known else 1.0
+        if not r.known and r.lemma == word and word.casefold().endswith(_OBLIQUE):
+            weight = 0.3  # "Kippenbergerovi" is hardly a nominative
+        g = r.gender
+        if not person and decl.word_class(r.lemma, g) == "o":
+            g = "n"
+        table = decl.decline(r.lemma, r.gender, person)
+        cases = CASES if len(table) == 1 else (CASE_OF_SLOT.get(r.slot[:1], ""),)
+        for c in cases:
+            key = (c, "Sing", _gender_ud(g))
+            out[key] = max(out.get(key, 0.0), weight * (0.5 if len(table) == 1 else 1.0))
+    if not person:
+        for c, w in plural_place_cases(word, language).items():
+            key = (c, "Plur", "Fem")
+            out[key] = max(out.get(key, 0.0), w)
+    return out
+
+
+_PLURAL_PLACE = {
+    "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
+           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen")),
+    "sk": (("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"), ("ice", "Nom"),
+           ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
+}
+
+
+def plural_place_cases(word: str, language: str) -> dict[str, float]:
+    """Cases a place name's form has as a plural (Pardubicích → Loc), by the plural endings."""
+    low = word.casefold()
+    for end, case in _PLURAL_PLACE.get(language, ()):
+        if low.endswith(end) and len(low) > len(end) + 2:
+            cases = {case: 1.5}
+            if case == "Nom":
+                cases["Acc"] = 1.5
+            if case == "Nom" and end == "any":
+                cases["Ins"] = 1.0
+            return cases
+    return {}
+
+
+def _polish_readings(word: str, person: bool) -> dict[Key, float]:
+    from psan.tool.surrogates import inflect_pl
+    out: dict[Key, float] = {}
+    for interp in inflect_pl.analyse(word, "last" if person else "place")[:12]:
+        proper = interp.lemma[:1].isupper()
+        weight = 2.0 if proper else 0.7
+        for num, case in interp.forms:
+            key = (PL_CASE.get(case, ""), PL_NUMBER.get(num, ""), _gender_ud(interp.gender))
+            if key[0] and key[1]:
+                out[key] = max(out.get(key, 0.0), weight)
+    return out
+
+
+def readings(word: str, language: str, person: bool) -> dict[Key, float]:
+    """(case, number, gender) keys a name word's form supports, with a weight (2 listed name, 1 guessed)."""
+    if language == "pl":
+        return _polish_readings(word, person)
+    return _declension_readings(word, language, person)
+
+
+def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, int]:
+    """Tokens around a mention (one line, ``_BEFORE``/``_AFTER`` tokens) and the mention's token range."""
+    lo = max(0, text.rfind("\n", 0, start) + 1, start - 200)
+    hi_nl = text.find("\n", end)
+    hi = min(len(text), end + 120, hi_nl if hi_nl >= 0 else len(text))
+    toks = [m for m in _TOKEN.finditer(text, lo, hi)]
+    first = next((i for i, m in enumerate(toks) if m.end() > start), len(toks))
+    last = next((i for i in range(len(toks) - 1, -1, -1) if toks[i].start() < end), first)
+    a = max(0, first - _BEFORE)
+    return toks[a:last + 1 + _AFTER], first - a, last - a
+
+
+def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
+    from psan.tool.surrogates.names import KEEP_WORDS
+    toks, first, last = _window(text, m.start, m.end)
+    span_words = [t for t in toks[first:last + 1] if _ALPHA.fullmatch(t.group())]
+    title_gender, title_cases = "", ()
+    name_words: list[re.Match[str]] = []
+    for t in span_words:
+        tl = context.title_of(t.group(), language)
+        if tl is not None and not name_words:
+            title_gender, title_cases = tl
+            continue
+        if t.group().casefold() in KEEP_WORDS or len(t.group()) < 2:
+            continue
+        name_words.append(t)
+    if not name_words:
+        return None
+    prep: tuple[str, ...] = ()
+    i = first - 1
+    while i >= 0:  # titles, abbreviation dots and academic titles between a preposition and the name
+        w = toks[i].group()
+        tl = context.title_of(w, language)
+        if tl is not None:
+            if not title_gender:
+                title_gender, title_cases = tl
+            i -= 1
+            continue
+        if w == "." or w.casefold() in KEEP_WORDS:
+            i -= 1
+            continue
+        prep = context.preposition_cases(w, language)
+        break
+    person = m.kind == PERSON
+    per_word = [readings(_title(t.group()), language, person) for t in name_words]
+    tagged = None
+    words = tuple(t.group() for t in toks)
+    got = tagger.tag(language, words)
+    if got is not None:
+        index = toks.index(name_words[-1])
+        tagged = got[index][2]
+    return _Evidence(per_word, prep, title_gender, title_cases, tagged)
+
+
+def _title(word: str) -> str:
+    return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
+
+
+def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Features:
+    best: tuple[float, Key] | None = None
+    last = ev.readings[-1]
+    others = ev.readings[:-1]
+    for c in CASES:
+        if language in ("sk", "sl", "pl") and c == "Voc" and language != "pl":
+            continue
+        for n in _NUMBERS:
+            for g in _GENDERS:
+                key = (c, n, g)
+                s = _PRIOR[c] + (0.5 if n == "Sing" else 0.0)
+                s += last.get(key, 0.0)
+                if last and key not in last:
+                    s -= 0.5
+                for o in others:
+                    s += 0.6 * o.get(key, 0.0)
+                if ev.prep:
+                    s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
+                elif c == "Loc":
+                    s -= 4.0
+                if ev.title_cases:
+                    s += 3.0 if c in ev.title_cases else -1.0
+                t = ev.tagged
+                if t:
+                    s += 1.5 if t.get("Case") == c else 0.0
+                    s += 0.7 if t.get("Number") == n else 0.0
+                    s += 0.5 if t.get("Gender") == g else 0.0
+                if kind == PERSON:
+                    if g == "Neut":
+                        s -= 5.0
+                    tg = _gender_ud(ev.title_gender)
+                    eg = tg or entity_gender
+                    if eg:
+                        s += 2.0 if g == eg else -3.0
+                if best is None or s > best[0]:
+                    best = (s, key)
+    assert best is not None  # noqa: S101 - the grid is never empty
+    c, n, g = best[1]
+    animacy = ""
+    if g == "Masc":
+        animacy = ("Hum" if language == "pl" else "Anim") if kind == PERSON else "Inan"
+    return Features(c, g, n, animacy)
+
+
+def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> tuple[list[Features],
+                                                                                      dict[str, str]]:
+    """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
+    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE) else None for m in mentions]
+    first = [(_score(ev, m.kind, "", language) if ev is not None else None) for m, ev in zip(mentions, evidence,
+                                                                                               strict=True)]
+    votes: dict[str, Counter[str]] = {}
+    for m, ev, f in zip(mentions, evidence, first, strict=True):
+        if m.kind != PERSON or ev is None or f is None or not m.entity:
+            continue
+        vote = votes.setdefault(m.entity, Counter())
+        if ev.title_gender:
+            vote[_gender_ud(ev.title_gender)] += 5
+        vote[f.gender] += 1
+    genders = {e: v.most_common(1)[0][0] for e, v in votes.items() if v}
+    out = []
+    for m, ev in zip(mentions, evidence, strict=True):
+        if ev is None:
+            out.append(Features())
+        else:
+            out.append(_score(ev, m.kind, genders.get(m.entity, "") if m.kind == PERSON else "", language))
+    return out, {e: g for e, g in genders.items() if g}
