@@ -54,6 +54,12 @@ class _Evidence:
     title_gender: str
     title_cases: tuple[str, ...]
     tagged: dict[str, str] | None
+    #: tagger features of an agreeing word right before the name (adjective, determiner, title noun)
+    agreeing: dict[str, str] | None = None
+    #: the name follows an abbreviation or a common noun with no preposition ("JZD Ráby", "okrese Pardubice")
+    apposition: bool = False
+    #: the name follows a common noun: a possessive genitive or a nominative apposition
+    after_noun: bool = False
 
 
 def _gender_ud(g: str) -> str:
@@ -70,6 +76,11 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         weight = 2.0 if r.known else 1.0
         if not r.known and r.lemma == word and word.casefold().endswith(_OBLIQUE):
             weight = 0.3  # "Kippenbergerovi" is hardly a nominative
+        low = r.lemma.casefold()
+        if person and low.endswith(("ová", "á")) and r.gender != "f":
+            continue  # -ová/-á names are women's
+        if person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
+            weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
         g = r.gender
         if not person and decl.word_class(r.lemma, g) == "o":
             g = "n"
@@ -172,13 +183,23 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         break
     person = m.kind == PERSON
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
-    tagged = None
+    tagged = agreeing = None
+    after_noun = False
     words = tuple(t.group() for t in toks)
     got = tagger.tag(language, words)
+    before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
         index = toks.index(name_words[-1])
-        tagged = got[index][2]
-    return _Evidence(per_word, prep, title_gender, title_cases, tagged)
+        if got[index][1] in ("PROPN", "NOUN", "ADJ", "X"):
+            tagged = got[index][2]
+        upos = got[first - 1][1] if first > 0 else ""
+        role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
+        if before.islower() and not prep and (upos in ("ADJ", "DET", "NUM") or role_noun):
+            agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
+        elif before.islower() and upos == "NOUN" and not prep:
+            after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+    apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
+    return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun)
 
 
 def _title(word: str) -> str:
@@ -208,10 +229,18 @@ def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Featu
                 if ev.title_cases:
                     s += 3.0 if c in ev.title_cases else -1.0
                 t = ev.tagged
-                if t:
-                    s += 1.5 if t.get("Case") == c else 0.0
-                    s += 0.7 if t.get("Number") == n else 0.0
-                    s += 0.5 if t.get("Gender") == g else 0.0
+                if t:  # the tagger on the name itself: it has seen few names, a hint only
+                    s += 0.6 if t.get("Case") == c else 0.0
+                    s += 0.4 if t.get("Number") == n else 0.0
+                a = ev.agreeing
+                if a:  # an agreeing adjective or title noun the tagger knows well
+                    s += 1.5 if a.get("Case") == c else 0.0
+                    s += 0.5 if a.get("Number") == n and kind == PLACE else 0.0
+                    s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
+                if ev.apposition and c == "Nom":
+                    s += 1.5
+                if ev.after_noun:
+                    s += 1.0 if c in ("Gen", "Nom") else -1.0
                 if kind == PERSON:
                     if g == "Neut":
                         s -= 5.0

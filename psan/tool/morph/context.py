@@ -51,6 +51,18 @@ _SL = {
 }
 PREPOSITIONS: dict[str, dict[str, tuple[str, ...]]] = {"cs": _CS, "sk": _SK, "pl": _PL, "sl": _SL}
 
+#: beginnings of role nouns a person's name stands in apposition to, agreeing in case ("bratra Kozáka")
+ROLE_NOUNS = ("prezident", "prezydent", "premiér", "premier", "minist", "kráľ", "král", "król", "papež", "pápež",
+              "papież", "cisár", "císař", "generál", "generał", "předsed", "predsed", "poslan", "posł", "kancl",
+              "spisovatel", "trenér", "tréner", "trener", "koleg", "doktor", "profesor", "biskup", "kardinál",
+              "patriarch", "starost", "primátor", "hejtman", "guvernér", "soudc", "sudc", "sędzi", "vůdc", "vodc",
+              "šéf", "ředitel", "riaditeľ", "dyrektor", "prezes", "redaktor", "kapitán", "kapitan", "bratr",
+              "brat", "sestr", "siostr", "syn", "dcer", "otc", "otec", "matk", "manžel", "manžel", "žen", "muž",
+              "herc", "herec", "zpěvák", "spevák", "režisér", "senátor", "senator", "místopředsed", "podpredsed",
+              "předák", "mistr", "majst", "velvysl", "veľvysl", "ambasador", "komisař", "komisár", "komisarz",
+              "tajemník", "tajomník", "sekretarz", "inženýr", "inžinier", "architekt", "advokát", "adwokat",
+              "soudruh", "soudružk", "kněz", "kňaz", "księ", "farář", "farár")
+
 #: title → (gender 'm'/'f', cases it can stand in; () = any)
 _TITLES_COMMON = {"mr": ("m", ()), "mrs": ("f", ()), "ms": ("f", ()), "miss": ("f", ()), "sir": ("m", ()),
                   "lord": ("m", ()), "lady": ("f", ()), "herr": ("m", ()), "frau": ("f", ()),
