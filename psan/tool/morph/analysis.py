@@ -99,7 +99,7 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
 _PLURAL_PLACE = {
     "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
            ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen")),
-    "sk": (("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"), ("ice", "Nom"),
+    "sk": (("íc", "Gen"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"), ("ice", "Nom"),
            ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
 }
 
@@ -183,6 +183,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         break
     person = m.kind == PERSON
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
+    if prep and per_word[-1] and not any(k[0] in prep and w >= 1.0 for k, w in per_word[-1].items()):
+        prep = ()  # the form cannot stand in a case the word governs: no preposition ("Jan se Pavlovi omluvil")
     tagged = agreeing = None
     after_noun = False
     words = tuple(t.group() for t in toks)
@@ -198,6 +200,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
         elif before.islower() and upos == "NOUN" and not prep:
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+    if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
+        from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says whether a noun precedes
+        after_noun = bool(inflect_pl.analyse(before))
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun)
 
@@ -239,8 +244,9 @@ def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Featu
                     s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
                 if ev.apposition and c == "Nom":
                     s += 1.5
-                if ev.after_noun:
-                    s += 1.0 if c in ("Gen", "Nom") else -1.0
+                if ev.after_noun:  # a person after a noun is mostly its possessor, a place its apposition
+                    favoured = "Gen" if kind == PERSON else "Nom"
+                    s += 1.2 if c == favoured else 0.8 if c in ("Gen", "Nom") else -1.0
                 if kind == PERSON:
                     if g == "Neut":
                         s -= 5.0

@@ -115,8 +115,8 @@ def vocalize(preposition: str, next_word: str, language: str) -> str:
     """The form of a one-consonant preposition before ``next_word`` ("s Samuelem" → "se Samuelem").
 
     Czech/Slovak/Polish add a vowel when the next word starts with the preposition's own consonant
-    (or its voiced/voiceless pair: s/z, v/f, k/g) followed by a consonant or alone; Czech also before
-    "mn"/"mě"-type clusters is left out (rare with names).  The case of the preposition is kept.
+    (or its voiced/voiceless pair: s/z, v/f, k/g); Polish only before such a consonant cluster.  Clusters
+    such as "se mnou" are left out (rare with names).  The capitalisation of the preposition is kept.
     """
     table = VOCALIZABLE.get(language)
     if not table or not next_word:
@@ -125,13 +125,11 @@ def vocalize(preposition: str, next_word: str, language: str) -> str:
     bare = {v: k for k, v in table.items()}.get(low, low)
     if bare not in table:
         return preposition
-    first = next_word[:1].casefold()
+    first, second = next_word[:1].casefold(), next_word[1:2].casefold()
     pairs = {"s": "sšzž", "z": "zžsš", "v": "vfw", "k": "kg", "w": "wf"}
     needs = first in pairs.get(bare, bare)
-    if language == "pl" and bare == "w":
-        second = next_word[1:2].casefold()
-        needs = first in "wf" and second != "" and second not in "aąeęioóuy"
-    if language == "sk" and bare == "k":
-        needs = first in "kg"
+    if language == "pl":  # "we Wrocławiu" but "w Warszawie", "ze Szczecina" but "z Sopotu"
+        first_set = "wf" if bare == "w" else "szśźż"
+        needs = first in first_set and second != "" and second not in "aąeęioóuy"
     form = table[bare] if needs else bare
     return form.capitalize() if preposition[:1].isupper() else form

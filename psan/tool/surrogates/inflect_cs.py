@@ -156,7 +156,7 @@ def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str
     else:
         voc = w + "e"
     if not person:
-        loc = w + ("i" if soft else ("ě" if w[-1:] in "dtnbpfvm" else "e"))
+        loc = w + ("i" if soft else "u" if cls == "hard_k" else ("ě" if w[-1:] in "dtnbpfvm" else "e"))
         return {"1": w, "2a": w + ("e" if soft else "a"), "2b": w + ("e" if soft else "u"),
                 "3": w + ("i" if soft else "u"), "4": w, "5": voc, "6a": loc, "6b": w + ("i" if soft else "u"),
                 "7": w + "em"}

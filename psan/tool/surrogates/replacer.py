@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from psan.tool.entities import word_lemmas
+from psan.tool.morph import context
 from psan.tool.morph.analysis import PERSON as M_PERSON
 from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
@@ -54,6 +55,7 @@ from psan.tool.voting import PrivateRegion
 
 __all__ = ["SurrogateReplacer", "pseudonymize_document"]
 
+_PREP_RE = re.compile(r"(?<!\w)(\w{1,2})(\s+)\Z", re.UNICODE)
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 _ALPHA_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 _TRIES = 60
@@ -309,12 +311,12 @@ class SurrogateReplacer:
         if kind == routing.PERSON:
             got = self._person(entity, original, region.type, feats)
             if got is not None and feats is not None:
-                self.features[(region.start, region.end)] = feats.as_dict()
+                self._record(region, entity, original, feats)
             return got
         if kind in (routing.CITY, routing.COUNTRY) and feats is not None and self.policy["city"] != "tag":
             got = self._place(entity, original, kind, feats)
             if got is not None:
-                self.features[(region.start, region.end)] = feats.as_dict()
+                self._record(region, entity, original, feats)
                 return got
         cache_key = (entity, kind, _norm(original))
         if cache_key not in self._values:
@@ -326,6 +328,32 @@ class SurrogateReplacer:
                 self._values[cache_key] = values[_norm(original)] = self._value(kind, entity, original, region.type)
                 self.drawn += 1
         return self._values[cache_key]
+
+    def _record(self, region: PrivateRegion, entity: str, original: str, feats: Features) -> None:
+        """Keep the features a mention was rendered with: for the CLI/standoff and in the entity's identity."""
+        self.features[(region.start, region.end)] = feats.as_dict()
+        ident = self.identities.get(entity)
+        if ident is not None:
+            ident.setdefault("forms", {})[_norm(original)] = {k: v for k, v in feats.as_dict().items() if v}
+
+    def preposition(self, text: str, region: PrivateRegion, replacement: str) -> tuple[int, str]:
+        """The one-consonant preposition before a surrogate, vocalized for it ("s Samuelem" → "se Samuelem").
+
+        Returns (characters of the text before the region to replace, their new text), (0, "") for no
+        change.  Only where the region's analysed case is one the preposition governs (Czech "se" is
+        also a pronoun: "Jan se Petrovi omluvil" stays).
+        """
+        feats = self._morph.get((region.start, region.end))
+        if feats is None or not replacement[:1].isalpha():
+            return 0, ""
+        m = _PREP_RE.search(text, max(0, region.start - 6), region.start)
+        if m is None:
+            return 0, ""
+        word = m.group(1)
+        if feats.case not in context.preposition_cases(word, self.language):
+            return 0, ""
+        new = context.vocalize(word, replacement, self.language)
+        return (0, "") if new == word else (region.start - m.start(), new + m.group(2))
 
     # ---------------------------------------------------------------- birth dates (IDs ↔ dates of birth)
 
@@ -547,7 +575,8 @@ class SurrogateReplacer:
         def kept(m: re.Match[str]) -> bool:
             """Honorifics, possessive 's and the O'/D' prefix stay as they are."""
             w, before, after = m.group(), original[m.start() - 1:m.start()], original[m.end():m.end() + 1]
-            return (w.casefold() in names.KEEP_WORDS or (w == "s" and before in "'’" and before != "")
+            hyphen = "-" in (before, after)  # "Ing-wen" is a name, not the title Ing.
+            return ((w.casefold() in names.KEEP_WORDS and not hyphen) or (w == "s" and before in "'’" and before != "")
                     or (len(w) == 1 and after in ("'", "’") and after != ""))
 
         name_words = [m for m in matches if len(m.group()) > 1 and not kept(m)]
@@ -785,6 +814,9 @@ def pseudonymize_document(text: str, regions: Sequence[PrivateRegion], language:
     for e in output.standoff:
         entry = dict(e)
         entry["entity"] = replacer.entities.get((e["original_start"], e["original_end"]), "")
+        feats = replacer.features.get((e["original_start"], e["original_end"]))
+        if feats is not None:  # what the surrogate was rendered with, for a reviewer of the key
+            entry["features"] = feats
         entry["document"] = document
         entries.append(entry)
     target = key if key is not None else replacer.key
