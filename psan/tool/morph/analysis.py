@@ -99,7 +99,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
 _PLURAL_PLACE = {
     "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
            ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen")),
-    "sk": (("íc", "Gen"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"), ("ice", "Nom"),
+    "sk": (("íc", "Gen"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"),
+           ("ice", "Nom"),
            ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
 }
 
