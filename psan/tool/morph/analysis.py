@@ -60,6 +60,10 @@ class _Evidence:
     apposition: bool = False
     #: the name follows a common noun: a possessive genitive or a nominative apposition
     after_noun: bool = False
+    #: the cases the noun before the name can stand in (an apposition agrees with it)
+    noun_cases: tuple[str, ...] = ()
+    #: the name follows a verb: an object (accusative) rather than a possessor
+    after_verb: bool = False
 
 
 def _gender_ud(g: str) -> str:
@@ -125,6 +129,8 @@ def _polish_readings(word: str, person: bool) -> dict[Key, float]:
     for interp in inflect_pl.analyse(word, "last" if person else "place")[:12]:
         proper = interp.lemma[:1].isupper()
         weight = 2.0 if proper else 0.7
+        if len(interp.forms) >= 8:
+            weight = 0.4  # an indeclinable reading (women's "Krzysztof", "Nowak") says nothing about the case
         for num, case in interp.forms:
             key = (PL_CASE.get(case, ""), PL_NUMBER.get(num, ""), _gender_ud(interp.gender))
             if key[0] and key[1]:
@@ -167,9 +173,12 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         name_words.append(t)
     if not name_words:
         return None
+    words = tuple(t.group() for t in toks)
+    got = tagger.tag(language, words)
     prep: tuple[str, ...] = ()
     i = first - 1
-    while i >= 0:  # titles, abbreviation dots and academic titles between a preposition and the name
+    skipped = 0
+    while i >= 0:  # titles, abbreviation dots, academic titles and agreeing adjectives before the name
         w = toks[i].group()
         tl = context.title_of(w, language)
         if tl is not None:
@@ -180,16 +189,22 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if w == "." or w.casefold() in KEEP_WORDS:
             i -= 1
             continue
+        if skipped < 3 and _adjective(w, got[i][1] if got else "", language):
+            skipped += 1  # "v Banskej Bystrici", "na jižní a severní Moravě"
+            i -= 1
+            while i >= 0 and toks[i].group().casefold() in (",", "a", "i", "oraz"):
+                i -= 1
+            continue
         prep = context.preposition_cases(w, language)
         break
     person = m.kind == PERSON
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
-    if prep and per_word[-1] and not any(k[0] in prep and w >= 1.0 for k, w in per_word[-1].items()):
-        prep = ()  # the form cannot stand in a case the word governs: no preposition ("Jan se Pavlovi omluvil")
+    if (prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]
+            and not any(k[0] in prep and w >= 1.0 for k, w in per_word[-1].items())):
+        prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil"
     tagged = agreeing = None
-    after_noun = False
-    words = tuple(t.group() for t in toks)
-    got = tagger.tag(language, words)
+    after_noun = after_verb = False
+    noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
         index = toks.index(name_words[-1])
@@ -201,11 +216,25 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
         elif before.islower() and upos == "NOUN" and not prep:
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+            noun_cases = (got[first - 1][2].get("Case", ""),)
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
-        from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says whether a noun precedes
-        after_noun = bool(inflect_pl.analyse(before))
+        from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
+        nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
+        after_noun = bool(nouns) and not inflect_pl.is_conjunction(before)
+        noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
-    return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun)
+    return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
+                     noun_cases, after_verb)
+
+
+def _adjective(word: str, upos: str, language: str) -> bool:
+    """Whether a word before a name is an agreeing adjective (tagger's UPOS, else Morfeusz for Polish)."""
+    if upos:
+        return upos in ("ADJ", "DET", "NUM")
+    if language == "pl" and word[1:].islower():
+        from psan.tool.surrogates import inflect_pl
+        return inflect_pl.is_adjective(word)
+    return False
 
 
 def _title(word: str) -> str:
@@ -245,9 +274,9 @@ def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Featu
                     s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
                 if ev.apposition and c == "Nom":
                     s += 1.5
-                if ev.after_noun:  # a person after a noun is mostly its possessor, a place its apposition
-                    favoured = "Gen" if kind == PERSON else "Nom"
-                    s += 1.2 if c == favoured else 0.8 if c in ("Gen", "Nom") else -1.0
+                if ev.after_noun:  # the noun's possessor, or its apposition agreeing with it ("burmistrz Jan")
+                    s += 0.8 if c == "Gen" else -0.5
+                    s += 0.8 if c in ev.noun_cases else 0.0
                 if kind == PERSON:
                     if g == "Neut":
                         s -= 5.0

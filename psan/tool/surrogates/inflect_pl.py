@@ -59,6 +59,29 @@ def analyse(word: str, role: str = "") -> tuple[Interp, ...]:
     return tuple(i for _r, i in scored)
 
 
+@lru_cache(maxsize=100_000)
+def _tags(word: str) -> frozenset[str]:
+    m = _morfeusz()
+    if m is None:
+        return frozenset()
+    return frozenset(tag.split(":", 1)[0] for _s, _e, (_o, _l, tag, _q, _lb) in m.analyse(word))
+
+
+def is_verb(word: str) -> bool:
+    """Whether Morfeusz reads ``word`` as a verb form (finite, past, infinitive, impersonal)."""
+    return bool(_tags(word) & {"fin", "praet", "inf", "impt", "imps", "bedzie", "pcon"})
+
+
+def is_conjunction(word: str) -> bool:
+    """Whether Morfeusz reads ``word`` as a conjunction or particle ("ale" is also a noun, "ale" beer)."""
+    return bool(_tags(word.casefold()) & {"conj", "comp", "qub"})
+
+
+def is_adjective(word: str) -> bool:
+    """Whether Morfeusz reads ``word`` as an adjective (an attribute agreeing with the name after it)."""
+    return bool(_tags(word) & {"adj", "ppas", "pact"})
+
+
 @lru_cache(maxsize=50_000)
 def _generate(lemma: str) -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
     m = _morfeusz()
