@@ -256,7 +256,7 @@ def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Featu
                 if last and key not in last:
                     s -= 0.5
                 for o in others:
-                    s += 0.6 * o.get(key, 0.0)
+                    s += 1.0 * o.get(key, 0.0)
                 if ev.prep:
                     s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
                 elif c == "Loc":
