@@ -212,16 +212,18 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             tagged = got[index][2]
         upos = got[first - 1][1] if first > 0 else ""
         role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
-        if before.islower() and not prep and (upos in ("ADJ", "DET", "NUM") or role_noun):
+        if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
+            after_noun, noun_cases = True, (got[first - 1][2].get("Case", ""),)
+        elif before.islower() and not prep and upos in ("ADJ", "DET", "NUM"):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
         elif before.islower() and upos == "NOUN" and not prep:
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
-            noun_cases = (got[first - 1][2].get("Case", ""),)
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
         after_noun = bool(nouns) and not inflect_pl.is_conjunction(before)
-        noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
+        if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
+            noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb)
@@ -241,12 +243,13 @@ def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
 
 
-def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Features:
-    best: tuple[float, Key] | None = None
+def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict[Key, float]:
+    """Score of every (case, number, gender) of one mention (see the module docstring)."""
+    out: dict[Key, float] = {}
     last = ev.readings[-1]
     others = ev.readings[:-1]
     for c in CASES:
-        if language in ("sk", "sl", "pl") and c == "Voc" and language != "pl":
+        if c == "Voc" and language in ("sk", "sl"):
             continue
         for n in _NUMBERS:
             for g in _GENDERS:
@@ -256,7 +259,7 @@ def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Featu
                 if last and key not in last:
                     s -= 0.5
                 for o in others:
-                    s += 1.0 * o.get(key, 0.0)
+                    s += o.get(key, 0.0)
                 if ev.prep:
                     s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
                 elif c == "Loc":
@@ -274,45 +277,93 @@ def _score(ev: _Evidence, kind: str, entity_gender: str, language: str) -> Featu
                     s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
                 if ev.apposition and c == "Nom":
                     s += 1.5
-                if ev.after_noun:  # the noun's possessor, or its apposition agreeing with it ("burmistrz Jan")
-                    s += 0.8 if c == "Gen" else -0.5
-                    s += 0.8 if c in ev.noun_cases else 0.0
+                if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
+                    s += 1.0 if c in ev.noun_cases else -0.5
+                elif ev.after_noun:  # the noun's possessor ("města Prahy"), a place also its apposition ("okrese Pardubice")
+                    s += 0.8 if c == "Gen" else 0.0 if c == "Nom" and kind == PLACE else -0.5
                 if kind == PERSON:
                     if g == "Neut":
                         s -= 5.0
-                    tg = _gender_ud(ev.title_gender)
-                    eg = tg or entity_gender
+                    eg = _gender_ud(ev.title_gender) or entity_gender
                     if eg:
                         s += 2.0 if g == eg else -3.0
-                if best is None or s > best[0]:
-                    best = (s, key)
-    assert best is not None  # noqa: S101 - the grid is never empty
-    c, n, g = best[1]
+                out[key] = s
+    return out
+
+
+def _features(key: Key, kind: str, language: str) -> Features:
+    c, n, g = key
     animacy = ""
     if g == "Masc":
         animacy = ("Hum" if language == "pl" else "Anim") if kind == PERSON else "Inan"
     return Features(c, g, n, animacy)
 
 
+#: what may stand between two coordinated names that share their case ("v Rusku, Ukrajine a Bielorusku")
+_COORDINATION = frozenset({",", "a", "i", "und", "and", "oraz", "lub", "albo", "nebo", "alebo", "či", "ani",
+                           "in", "ali", ", a", ", i", "a i", "aj"})
+
+
+def _groups(text: str, mentions: Sequence[Mention]) -> list[list[int]]:
+    """Runs of coordinated mentions of one kind (their case is decided together)."""
+    groups: list[list[int]] = []
+    for k, m in enumerate(mentions):
+        if groups and k > 0:
+            prev = mentions[k - 1]
+            between = " ".join(text[prev.end:m.start].split()).replace(" ,", ",")
+            if prev.kind == m.kind and m.start >= prev.end and between.casefold() in _COORDINATION:
+                groups[-1].append(k)
+                continue
+        groups.append([k])
+    return groups
+
+
+def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, float] | None]) -> list[Key | None]:
+    """The best key of every mention; coordinated mentions share the case with the best total score."""
+    out: list[Key | None] = [None] * len(mentions)
+    for group in _groups(text, mentions):
+        members = [k for k in group if scores[k]]
+        if not members:
+            continue
+        total: dict[str, float] = {}
+        for k in members:
+            best_by_case: dict[str, float] = {}
+            for (c, _n, _g), v in scores[k].items():  # type: ignore[union-attr]
+                best_by_case[c] = max(best_by_case.get(c, v), v)
+            for c, v in best_by_case.items():
+                total[c] = total.get(c, 0.0) + v
+        case = max(total, key=lambda c: total[c])
+        for k in members:
+            sc = scores[k]
+            assert sc is not None  # noqa: S101 - members have scores
+            out[k] = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+    return out
+
+
 def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> tuple[list[Features],
                                                                                       dict[str, str]]:
     """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
     evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE) else None for m in mentions]
-    first = [(_score(ev, m.kind, "", language) if ev is not None else None) for m, ev in zip(mentions, evidence,
-                                                                                               strict=True)]
+    for group in _groups(text, mentions):  # "v Praze, Zbraslavi": the preposition governs the whole run
+        lead = evidence[group[0]]
+        for k in group[1:]:
+            ev = evidence[k]
+            if lead is not None and ev is not None and not ev.prep:
+                ev.prep = lead.prep
+    first = _decide(text, mentions, [_scores(ev, m.kind, "", language) if ev is not None else None
+                                     for m, ev in zip(mentions, evidence, strict=True)])
     votes: dict[str, Counter[str]] = {}
-    for m, ev, f in zip(mentions, evidence, first, strict=True):
-        if m.kind != PERSON or ev is None or f is None or not m.entity:
+    for m, ev, key in zip(mentions, evidence, first, strict=True):
+        if m.kind != PERSON or ev is None or key is None or not m.entity:
             continue
         vote = votes.setdefault(m.entity, Counter())
         if ev.title_gender:
             vote[_gender_ud(ev.title_gender)] += 5
-        vote[f.gender] += 1
+        vote[key[2]] += 1
     genders = {e: v.most_common(1)[0][0] for e, v in votes.items() if v}
-    out = []
-    for m, ev in zip(mentions, evidence, strict=True):
-        if ev is None:
-            out.append(Features())
-        else:
-            out.append(_score(ev, m.kind, genders.get(m.entity, "") if m.kind == PERSON else "", language))
+    final = _decide(text, mentions, [
+        _scores(ev, m.kind, genders.get(m.entity, "") if m.kind == PERSON else "", language) if ev is not None
+        else None for m, ev in zip(mentions, evidence, strict=True)])
+    out = [Features() if key is None else _features(key, m.kind, language) for m, key in zip(mentions, final,
+                                                                                              strict=True)]
     return out, {e: g for e, g in genders.items() if g}

@@ -61,7 +61,9 @@ ROLE_NOUNS = ("prezident", "prezydent", "premiér", "premier", "minist", "kráľ
               "herc", "herec", "zpěvák", "spevák", "režisér", "senátor", "senator", "místopředsed", "podpredsed",
               "předák", "mistr", "majst", "velvysl", "veľvysl", "ambasador", "komisař", "komisár", "komisarz",
               "tajemník", "tajomník", "sekretarz", "inženýr", "inžinier", "architekt", "advokát", "adwokat",
-              "soudruh", "soudružk", "kněz", "kňaz", "księ", "farář", "farár")
+              "soudruh", "soudružk", "kněz", "kňaz", "księ", "farář", "farár", "burmistrz", "rzeczni", "selekcjoner",
+              "adwokat", "demokrat", "republikan", "wojewod", "marszał", "prokurator", "świad", "reverend",
+              "rzecznik", "mluvčí", "hovorca", "wicepremier", "przewodnicząc", "kierowni", "szef", "komisař")
 
 #: title → (gender 'm'/'f', cases it can stand in; () = any)
 _TITLES_COMMON = {"mr": ("m", ()), "mrs": ("f", ()), "ms": ("f", ()), "miss": ("f", ()), "sir": ("m", ()),
