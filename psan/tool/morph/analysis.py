@@ -33,6 +33,8 @@ _PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.0
 _GENDERS = ("Masc", "Fem", "Neut")
 _NUMBERS = ("Sing", "Plur")
 Key = tuple[str, str, str]  # (case, number, gender)
+#: endings of women's surname forms (cs/sk -ová in every case)
+_WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
 _OBLIQUE = ("ovi", "em", "ou", "ého", "ému", "ým", "ím", "ách", "ech", "ích", "ami", "ům", "ej", "om", "ovej")
 
@@ -81,8 +83,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         if not r.known and r.lemma == word and word.casefold().endswith(_OBLIQUE):
             weight = 0.3  # "Kippenbergerovi" is hardly a nominative
         low = r.lemma.casefold()
-        if person and low.endswith(("ová", "á")) and r.gender != "f":
-            continue  # -ová/-á names are women's
+        if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
+            continue  # -ová/-á names are women's (Tománkovou, Novákovej)
         if person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
             weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
         g = r.gender
@@ -90,14 +92,44 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             g = "n"
         table = decl.decline(r.lemma, r.gender, person)
         cases = CASES if len(table) == 1 else (CASE_OF_SLOT.get(r.slot[:1], ""),)
+        if len(table) == 1:  # indeclinable: any case, but a listed name's reading only says much
+            weight *= 0.5 if r.known else 0.1
         for c in cases:
             key = (c, "Sing", _gender_ud(g))
-            out[key] = max(out.get(key, 0.0), weight * (0.5 if len(table) == 1 else 1.0))
+            out[key] = max(out.get(key, 0.0), weight)
     if not person:
         for c, w in plural_place_cases(word, language).items():
             key = (c, "Plur", "Fem")
             out[key] = max(out.get(key, 0.0), w)
+    else:
+        for c, w in plural_person_cases(word, language).items():
+            key = (c, "Plur", "Masc")
+            out[key] = max(out.get(key, 0.0), w)
     return out
+
+
+#: plural endings of masculine names (families, nations): ending → (case, weight)
+_PLURAL_PERSON = {
+    "cs": (("ové", "Nom", 1.0), ("ových", "Gen", 1.0), ("ovým", "Dat", 1.0), ("ovými", "Ins", 1.0), ("ům", "Dat", 1.0),
+           ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
+    "sk": (("ovci", "Nom", 1.0), ("ovcov", "Gen", 1.0), ("ovcom", "Dat", 1.0), ("ovcami", "Ins", 1.0),
+           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0), ("ami", "Ins", 1.0),
+           ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
+}
+
+
+def plural_person_cases(word: str, language: str) -> dict[str, float]:
+    """Cases a masculine name's form has as a plural (Peržanov → Gen, Acc; Novákových → Gen, Loc)."""
+    low = word.casefold()
+    for end, case, w in _PLURAL_PERSON.get(language, ()):
+        if low.endswith(end) and len(low) > len(end) + 2:
+            cases = {case: w}
+            if case == "Gen":
+                cases["Acc"] = w  # animate plural: accusative = genitive
+            if end == "ových":
+                cases["Loc"] = w
+            return cases
+    return {}
 
 
 _PLURAL_PLACE = {
@@ -256,10 +288,10 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 s = _PRIOR[c] + (0.5 if n == "Sing" else 0.0)
                 s += last.get(key, 0.0)
-                if last and key not in last:
-                    s -= 0.5
-                for o in others:
-                    s += o.get(key, 0.0)
+                if key not in last and last:
+                    s -= 1.5 if max(last.values()) >= 1.0 else 0.5  # a form the word's paradigms do not have
+                for o in others:  # first name and surname agree
+                    s += o.get(key, 0.0) if key in o else -1.0 if o and max(o.values()) >= 1.0 else 0.0
                 if ev.prep:
                     s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
                 elif c == "Loc":
@@ -279,9 +311,11 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                     s += 1.5
                 if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
                     s += 1.0 if c in ev.noun_cases else -0.5
-                elif ev.after_noun:  # the noun's possessor ("města Prahy"), a place also its apposition ("okrese Pardubice")
+                elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
                     s += 0.8 if c == "Gen" else 0.0 if c == "Nom" and kind == PLACE else -0.5
                 if kind == PERSON:
+                    if g == "Masc":
+                        s += 0.6  # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
                     if g == "Neut":
                         s -= 5.0
                     eg = _gender_ud(ev.title_gender) or entity_gender

@@ -249,6 +249,25 @@ def plural_place(lemma: str, case: str, language: str) -> str | None:
     return lemma[: -len(end)] + forms[case]
 
 
+#: family plurals of a masculine surname by UD case, added to its oblique stem (Novák → Novákovi, Novákových)
+_FAMILY_PLURALS = {
+    "cs": {"Nom": "ovi", "Gen": "ových", "Dat": "ovým", "Acc": "ovy", "Voc": "ovi", "Loc": "ových", "Ins": "ovými"},
+    "sk": {"Nom": "ovci", "Gen": "ovcov", "Dat": "ovcom", "Acc": "ovcov", "Loc": "ovcoch", "Ins": "ovcami"},
+}
+
+
+def plural_person(lemma: str, case: str, language: str) -> str | None:
+    """A masculine surname as a family plural in ``case`` (``None`` where the language or lemma has none)."""
+    endings = _FAMILY_PLURALS.get(language)
+    decl = declension_for(language)
+    if not endings or decl is None or case not in endings or lemma.endswith(("ý", "í", "á")):
+        return None
+    genitive = decl.decline(lemma, "m", True).get("2", "")
+    if not genitive.endswith(("a", "y", "u")):
+        return None
+    return genitive[:-1] + endings[case]
+
+
 def place_gender(lemma: str, language: str) -> str:
     """'m'/'f' a place lemma declines by (known gender, else by its ending)."""
     from psan.tool.surrogates.declension import known_genders

@@ -782,6 +782,10 @@ def inflect_case(lemma: str, feats: Features, language: str, role: str, gender: 
         return names.inflect_pl.inflect(lemma, like, role if person else "place")
     if feats.number == "Plur" and not person:
         return names.plural_place(lemma, feats.case, language)
+    if feats.number == "Plur" and role == names.LAST and gender != "f":
+        got = names.plural_person(lemma, feats.case, language)
+        if got is not None:
+            return got
     decl = names.declension_for(language)
     if decl is None or not feats.slot:
         return None
