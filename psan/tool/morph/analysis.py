@@ -231,9 +231,10 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         break
     person = m.kind == PERSON
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
-    if (prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]
-            and not any(k[0] in prep and w >= 1.0 for k, w in per_word[-1].items())):
-        prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil"
+    if prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]:
+        top = max(per_word[-1].values())
+        if not any(k[0] in prep and w >= top for k, w in per_word[-1].items()):
+            prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
     tagged = agreeing = None
     after_noun = after_verb = False
     noun_cases: tuple[str, ...] = ()
@@ -245,7 +246,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         upos = got[first - 1][1] if first > 0 else ""
         role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
         if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
-            after_noun, noun_cases = True, (got[first - 1][2].get("Case", ""),)
+            after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
         elif before.islower() and not prep and upos in ("ADJ", "DET", "NUM"):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
         elif before.islower() and upos == "NOUN" and not prep:
@@ -259,6 +260,22 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb)
+
+
+def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
+    """Cases a masculine role noun's form can stand in ("bratra" → Gen, Acc), by the name declension rules;
+    the tagger's case among them when it is one of them."""
+    from psan.tool.surrogates.languages import declension_for
+    decl = declension_for(language)
+    cases: set[str] = set()
+    if decl is not None:
+        for r in decl.analyse(noun.capitalize(), language, "m", True):
+            if r.gender == "m" and r.lemma.casefold().startswith(context.ROLE_NOUNS):
+                cases.add(CASE_OF_SLOT.get(r.slot[:1], ""))
+    cases.discard("")
+    if tagged and (tagged in cases or not cases):
+        return (tagged,)
+    return tuple(sorted(cases))
 
 
 def _adjective(word: str, upos: str, language: str) -> bool:
@@ -312,7 +329,10 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
                     s += 1.0 if c in ev.noun_cases else -0.5
                 elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
-                    s += 0.8 if c == "Gen" else 0.0 if c == "Nom" and kind == PLACE else -0.5
+                    if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
+                        s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
+                    else:
+                        s += 0.8 if c == "Gen" else -0.5
                 if kind == PERSON:
                     if g == "Masc":
                         s += 0.6  # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
