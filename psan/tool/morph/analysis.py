@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,7 +29,7 @@ from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Fe
 PERSON, PLACE, OTHER = "person", "place", "other"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _ALPHA = re.compile(r"[^\W\d_]+")
-_BEFORE, _AFTER = 12, 6  # tagger window (tokens) around a mention
+_SENTENCE_END = re.compile(r"[.!?]+\s+(?=[\"„“(]?[^\W\d_])")
 _PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.05, "Voc": -1.0}
 _GENDERS = ("Masc", "Fem", "Neut")
 _NUMBERS = ("Sing", "Plur")
@@ -170,6 +171,7 @@ def _polish_readings(word: str, person: bool) -> dict[Key, float]:
     return out
 
 
+@lru_cache(maxsize=100_000)
 def readings(word: str, language: str, person: bool) -> dict[Key, float]:
     """(case, number, gender) keys a name word's form supports, with a weight (2 listed name, 1 guessed)."""
     if language == "pl":
@@ -177,16 +179,33 @@ def readings(word: str, language: str, person: bool) -> dict[Key, float]:
     return _declension_readings(word, language, person)
 
 
+def _boundary(text: str, m: re.Match[str]) -> bool:
+    """Whether a full stop (or ! ?) ends a sentence: not after an initial or a title ("J. Kulicha", "Ing. Novák")."""
+    from psan.tool.surrogates.names import KEEP_WORDS
+    word = re.search(r"(\w+)\W*$", text[max(0, m.start() - 20):m.start()])
+    return word is None or (len(word.group(1)) > 1 and word.group(1).casefold() not in KEEP_WORDS)
+
+
 def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, int]:
-    """Tokens around a mention (one line, ``_BEFORE``/``_AFTER`` tokens) and the mention's token range."""
-    lo = max(0, text.rfind("\n", 0, start) + 1, start - 200)
-    hi_nl = text.find("\n", end)
-    hi = min(len(text), end + 120, hi_nl if hi_nl >= 0 else len(text))
-    toks = [m for m in _TOKEN.finditer(text, lo, hi)]
+    """The tokens of the mention's sentence (at most 300 characters either side) and the mention's token range.
+
+    Why the sentence: every mention of one sentence shares the window, so the sentence is tagged once.
+    """
+    lo = max(0, text.rfind("\n", 0, start) + 1, start - 300)
+    for b in _SENTENCE_END.finditer(text, lo, start):
+        if _boundary(text, b):
+            lo = b.end()
+    hi = min(len(text), end + 300)
+    nl = text.find("\n", end, hi)
+    hi = nl if nl >= 0 else hi
+    for b in _SENTENCE_END.finditer(text, end, hi):
+        if _boundary(text, b):
+            hi = b.start() + 1
+            break
+    toks = list(_TOKEN.finditer(text, lo, hi))
     first = next((i for i, m in enumerate(toks) if m.end() > start), len(toks))
     last = next((i for i in range(len(toks) - 1, -1, -1) if toks[i].start() < end), first)
-    a = max(0, first - _BEFORE)
-    return toks[a:last + 1 + _AFTER], first - a, last - a
+    return toks, first, last
 
 
 def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
@@ -205,8 +224,13 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         name_words.append(t)
     if not name_words:
         return None
-    words = tuple(t.group() for t in toks)
-    got = tagger.tag(language, words)
+    person = m.kind == PERSON
+    per_word = [readings(_title(t.group()), language, person) for t in name_words]
+    before_word = toks[first - 1].group() if first > 0 else ""
+    got = None
+    if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1]):
+        # the tagger is asked only where it can decide something: no preposition, a form of several cases
+        got = tagger.tag(language, tuple(t.group() for t in toks))
     prep: tuple[str, ...] = ()
     i = first - 1
     skipped = 0
@@ -229,8 +253,6 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             continue
         prep = context.preposition_cases(w, language)
         break
-    person = m.kind == PERSON
-    per_word = [readings(_title(t.group()), language, person) for t in name_words]
     if prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]:
         top = max(per_word[-1].values())
         if not any(k[0] in prep and w >= top for k, w in per_word[-1].items()):
@@ -260,6 +282,14 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb)
+
+
+def _ambiguous(readings_of: dict[Key, float]) -> bool:
+    """Whether a word's best readings leave more than one case (or there are none)."""
+    if not readings_of:
+        return True
+    top = max(readings_of.values())
+    return len({k[0] for k, w in readings_of.items() if w >= top - 0.5}) > 1
 
 
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:

@@ -17,8 +17,10 @@ from pathlib import Path
 
 #: the file a language's model is stored under, inside the models folder
 MODEL_NAME = "morph-{lang}.udpipe"
-#: tagger options: one tagger model with lemmas and features; guesser suffix rules for unknown names
-TAGGER_OPTIONS = "models=1;guesser_suffix_rules=8;guesser_enrich_dictionary=6;iterations=15;templates=tagger"
+#: tagger options: UPOS and features only (no lemma, no Czech positional XPOS: a tag set that small tags
+#: fast), guesser suffix rules for unknown names
+TAGGER_OPTIONS = ("models=1;use_lemma=0;provide_lemma=0;use_xpostag=0;provide_xpostag=0;"
+                  "guesser_suffix_rules=8;guesser_enrich_dictionary=6;iterations=15;templates=tagger")
 
 
 def model_path(models_dir: str | Path, lang: str) -> Path:

@@ -196,7 +196,12 @@ class Reading:
 
 
 def analyse(form: str, language: str = "cs", gender_hint: str = "", person: bool = True) -> list[Reading]:
-    """(lemma, slot) readings of a name form, best first."""
+    """(lemma, slot) readings of a name form, best first (cached: a name recurs in every mention)."""
+    return list(_analyse(form, language, gender_hint, person))
+
+
+@lru_cache(maxsize=100_000)
+def _analyse(form: str, language: str, gender_hint: str, person: bool) -> tuple[Reading, ...]:
     known = _known(language)
     candidates: set[str] = {form}
     for cut in range(1, min(5, len(form) - 1)):
@@ -230,7 +235,7 @@ def analyse(form: str, language: str = "cs", gender_hint: str = "", person: bool
         if k not in seen:
             seen.add(k)
             out.append(rd)
-    return out
+    return tuple(out)
 
 
 def inflect(lemma: str, slot: str, gender: str, person: bool = True) -> str:
