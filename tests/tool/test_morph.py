@@ -40,6 +40,20 @@ CS = [
     ("Pavel Novák přišel.", "Pavel Novák", "PERSON", "Nom Masc Sing"),
     ("Zeptal se Pavla.", "Pavla", "PERSON", "Gen Masc Sing"),
     ("Šel za Tomášem.", "Tomášem", "PERSON", "Ins Masc Sing"),
+    ("Setkal se s Evou Svobodovou.", "Evou Svobodovou", "PERSON", "Ins Fem Sing"),
+    ("Dopis pro Karla Čapka", "Karla Čapka", "PERSON", "Acc Masc Sing"),
+    ("Mluvili o Praze.", "Praze", "LOCATION", "Loc - Sing"),
+    ("Jel přes Jihlavu.", "Jihlavu", "LOCATION", "Acc - Sing"),
+    ("Vrátil se z Pardubic.", "Pardubic", "LOCATION", "Gen - Plur"),
+    ("Cesta k Teplicím", "Teplicím", "LOCATION", "Dat - Plur"),
+    ("Bydlí u Nováků.", "Nováků", "PERSON", "Gen Masc Plur"),
+    ("Díky Heleně Novotné", "Heleně Novotné", "PERSON", "Dat Fem Sing"),
+    ("Stál za Petrem Svobodou.", "Petrem Svobodou", "PERSON", "Ins Masc Sing"),
+    ("Bez Josefa Nováka", "Josefa Nováka", "PERSON", "Gen Masc Sing"),
+    ("Vedle Olomouce", "Olomouce", "LOCATION", "Gen - Sing"),
+    ("Před Brnem", "Brnem", "LOCATION", "Ins - Sing"),
+    ("Kolem Ostravy", "Ostravy", "LOCATION", "Gen - Sing"),
+    ("Poslal jsem dopis Janě.", "Janě", "PERSON", "Dat Fem Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),
@@ -52,6 +66,26 @@ SK = [
     ("Stretol sa s pani Kováčovou.", "Kováčovou", "PERSON", "Ins Fem Sing"),
     ("Pochádza zo Zvolena.", "Zvolena", "LOCATION", "Gen - Sing"),
     ("Vďaka Martinovi", "Martinovi", "PERSON", "Dat Masc Sing"),
+    ("Býval v Košiciach.", "Košiciach", "LOCATION", "Loc - Plur"),
+    ("Išiel do Michaloviec.", "Michaloviec", "LOCATION", "Gen - Plur"),
+    ("Hovorila s Máriou Kováčovou.", "Máriou Kováčovou", "PERSON", "Ins Fem Sing"),
+    ("Podľa Jána Nováka", "Jána Nováka", "PERSON", "Gen Masc Sing"),
+    ("Vďaka Eve Novákovej", "Eve Novákovej", "PERSON", "Dat Fem Sing"),
+    ("Prišiel k Petrovi Hudákovi.", "Petrovi Hudákovi", "PERSON", "Dat Masc Sing"),
+    ("Písal o Petrovi Hudákovi.", "Petrovi Hudákovi", "PERSON", "Loc Masc Sing"),
+    ("Bez Zuzany", "Zuzany", "PERSON", "Gen Fem Sing"),
+    ("Pri Trnave", "Trnave", "LOCATION", "Loc - Sing"),
+    ("Z Trnavy", "Trnavy", "LOCATION", "Gen - Sing"),
+    ("Do Žiliny", "Žiliny", "LOCATION", "Gen - Sing"),
+    ("V Žiline", "Žiline", "LOCATION", "Loc - Sing"),
+    ("Pred Popradom", "Popradom", "LOCATION", "Ins - Sing"),
+    ("Za Bratislavou", "Bratislavou", "LOCATION", "Ins - Sing"),
+    ("Stretol sa s pánom Kováčom.", "Kováčom", "PERSON", "Ins Masc Sing"),
+    ("Cez Nitru", "Nitru", "LOCATION", "Acc - Sing"),
+    ("Oproti Zvolenu", "Zvolenu", "LOCATION", "Dat - Sing"),
+    ("U Jozefa", "Jozefa", "PERSON", "Gen Masc Sing"),
+    ("Pre Annu", "Annu", "PERSON", "Acc Fem Sing"),
+    ("S Jankom Kráľom", "Jankom Kráľom", "PERSON", "Ins Masc Sing"),
 ]
 PL = [
     ("Przyjechał z Nowego Jorku.", "Nowego Jorku", "LOCATION", "Gen - Sing"),
@@ -64,6 +98,26 @@ PL = [
     ("Pan Tomasz Nowak przyszedł.", "Tomasz Nowak", "PERSON", "Nom Masc Sing"),
     ("Według Marka Kowalczyka", "Marka Kowalczyka", "PERSON", "Gen Masc Sing"),
     ("Jedziemy do Katowic.", "Katowic", "LOCATION", "Gen - Plur"),
+    ("Rozmawiałem z Anną Kowalską.", "Anną Kowalską", "PERSON", "Ins Fem Sing"),
+    ("Dla Piotra Nowaka", "Piotra Nowaka", "PERSON", "Gen Masc Sing"),
+    ("O Janie Kowalskim", "Janie Kowalskim", "PERSON", "Loc Masc Sing"),
+    ("Z Warszawy", "Warszawy", "LOCATION", "Gen - Sing"),
+    ("W Warszawie", "Warszawie", "LOCATION", "Loc - Sing"),
+    ("Do Gdańska", "Gdańska", "LOCATION", "Gen - Sing"),
+    ("W Gdańsku", "Gdańsku", "LOCATION", "Loc - Sing"),
+    ("Przed Poznaniem", "Poznaniem", "LOCATION", "Ins - Sing"),
+    ("Bez Marii", "Marii", "PERSON", "Gen Fem Sing"),
+    ("Dzięki Annie", "Annie", "PERSON", "Dat Fem Sing"),
+    ("Z Krzysztofem", "Krzysztofem", "PERSON", "Ins Masc Sing"),
+    ("U Tomasza", "Tomasza", "PERSON", "Gen Masc Sing"),
+    ("Przez Kraków", "Kraków", "LOCATION", "Acc - Sing"),
+    ("We Wrocławiu", "Wrocławiu", "LOCATION", "Loc - Sing"),
+    ("Według Ewy Nowak", "Ewy Nowak", "PERSON", "Gen Fem Sing"),
+    ("Przy Janie", "Janie", "PERSON", "Loc Masc Sing"),
+    ("Ku Katarzynie", "Katarzynie", "PERSON", "Dat Fem Sing"),
+    ("Od Pawła Zielińskiego", "Pawła Zielińskiego", "PERSON", "Gen Masc Sing"),
+    ("Z Katowic", "Katowic", "LOCATION", "Gen - Plur"),
+    ("Spotkałem Nowaków.", "Nowaków", "PERSON", "Acc Masc Plur"),
 ]
 SL = [
     ("Govoril je z Janezom Novakom.", "Janezom Novakom", "PERSON", "Ins Masc Sing"),
@@ -71,6 +125,31 @@ SL = [
     ("Pri Ani", "Ani", "PERSON", "Loc Fem Sing"),
     ("Iz Maribora", "Maribora", "LOCATION", "Gen - Sing"),
     ("Proti Marku", "Marku", "PERSON", "Dat Masc Sing"),
+    ("Pri Janezu Novaku", "Janezu Novaku", "PERSON", "Loc Masc Sing"),
+    ("K Maji", "Maji", "PERSON", "Dat Fem Sing"),
+    ("Iz Kranja", "Kranja", "LOCATION", "Gen - Sing"),
+    ("V Kranju", "Kranju", "LOCATION", "Loc - Sing"),
+    ("Do Maribora", "Maribora", "LOCATION", "Gen - Sing"),
+    ("V Mariboru", "Mariboru", "LOCATION", "Loc - Sing"),
+    ("Pred Mariborom", "Mariborom", "LOCATION", "Ins - Sing"),
+    ("Pri Marku", "Marku", "PERSON", "Loc Masc Sing"),
+    ("Z Markom", "Markom", "PERSON", "Ins Masc Sing"),
+    ("Brez Ane", "Ane", "PERSON", "Gen Fem Sing"),
+    ("Proti Ljubljani", "Ljubljani", "LOCATION", "Dat - Sing"),
+    ("Iz Ljubljane", "Ljubljane", "LOCATION", "Gen - Sing"),
+    ("Za Tomažem", "Tomažem", "PERSON", "Ins Masc Sing"),
+    ("Do Tomaža", "Tomaža", "PERSON", "Gen Masc Sing"),
+    ("O Tomažu", "Tomažu", "PERSON", "Loc Masc Sing"),
+    ("K Tomažu", "Tomažu", "PERSON", "Dat Masc Sing"),
+    ("Od Janeza", "Janeza", "PERSON", "Gen Masc Sing"),
+    ("Z Janezom", "Janezom", "PERSON", "Ins Masc Sing"),
+    ("Na Bledu", "Bledu", "LOCATION", "Loc - Sing"),
+    ("Blizu Ptuja", "Ptuja", "LOCATION", "Gen - Sing"),
+    ("Pri Mojci", "Mojci", "PERSON", "Loc Fem Sing"),
+    ("Pod Ljubljano", "Ljubljano", "LOCATION", "Ins - Sing"),
+    ("Brez Marka Novaka", "Marka Novaka", "PERSON", "Gen Masc Sing"),
+    ("Z Ano", "Ano", "PERSON", "Ins Fem Sing"),
+    ("Po Janezu", "Janezu", "PERSON", "Loc Masc Sing"),
 ]
 TABLE = [("cs", *r) for r in CS] + [("sk", *r) for r in SK] + [("pl", *r) for r in PL] + [("sl", *r) for r in SL]
 
@@ -114,6 +193,21 @@ def test_restore_exact(lang: str, text: str, mention: str, label: str, want: str
     rep.observe(text, regions)
     out = pseudonymize(text, regions, rep, language=lang)
     assert restore(out.text, out.standoff) == text
+
+
+def test_table_sizes() -> None:
+    assert min(len(CS), len(SK), len(PL), len(SL)) >= 30
+
+
+def test_times_stay_valid() -> None:
+    text = "Sešli jsme se v 10:05 a v 23:59:30."
+    spans = [{"start": text.index(t), "end": text.index(t) + len(t), "label": "TIME"} for t in ("10:05", "23:59:30")]
+    for seed in range(20):
+        rec = pseudonymize_corpus([{"id": "t", "lang": "cs", "text": text, "spans": spans}], None,
+                                  "pseudonymize", str(seed))[0]
+        for rep in rec["replacements"]:
+            parts = [int(p) for p in rep["surrogate"].split(":")]
+            assert parts[0] <= 23 and all(p <= 59 for p in parts[1:]), rep
 
 
 def test_vocalization() -> None:

@@ -273,10 +273,13 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
         elif before.islower() and upos == "NOUN" and not prep:
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+        elif upos in ("VERB", "AUX") and not prep:
+            after_verb = True
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
         after_noun = bool(nouns) and not inflect_pl.is_conjunction(before)
+        after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
@@ -363,6 +366,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                         s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
                     else:
                         s += 0.8 if c == "Gen" else -0.5
+                if ev.after_verb and c == "Gen":
+                    s -= 0.3  # a form both genitive and accusative right after a verb is its object
                 if kind == PERSON:
                     if g == "Masc":
                         s += 0.6  # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man

@@ -510,7 +510,8 @@ class SurrogateReplacer:
         if not pool:
             return None
         lemma = names.analyse_word(_title(words[-1]), self.language, names.PLACE).lemma
-        base = self._base_place(entity, names.WordForm(lemma), pool, "base_plural" if plural else "base")
+        base = self._base_place(entity, names.WordForm(lemma), pool, "base_plural" if plural else "base",
+                                words[-1])
         if base is None:
             return None
         got = inflect_case(base, feats, self.language, names.PLACE, "")
@@ -519,7 +520,7 @@ class SurrogateReplacer:
         return shape.case_pattern_word(words[-1], got) if original.isupper() else got
 
     def _base_place(self, entity: str, form: names.WordForm, pool: tuple[str, ...],
-                    slot: str = "base") -> str | None:
+                    slot: str = "base", word: str = "") -> str | None:
         """One place lemma per entity (stored in its identity), so every form of a place gets the same place."""
         ident = self._identity(entity, routing.CITY)
         if slot in ident:
@@ -528,8 +529,8 @@ class SurrogateReplacer:
         for attempt in range(_TRIES if pool else 0):
             cand = stream(self.seed, entity, "place", attempt).choice(pool)
             cf = cand.casefold()
-            if cf == lemma or self._word_taken(cf):
-                continue
+            if cf == lemma or self._word_taken(cf) or (word and cf[:_STEM + 1] == word.casefold()[:_STEM + 1]):
+                continue  # (the same stem as the original word: "Teplicím" → not "Teplice")
             owner = self._owner.get(("place", cf))
             if owner is not None and owner != entity:
                 continue
