@@ -37,7 +37,8 @@ Key = tuple[str, str, str]  # (case, number, gender)
 #: endings of women's surname forms (cs/sk -ová in every case)
 _WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
-_OBLIQUE = ("ovi", "em", "ou", "ého", "ému", "ým", "ím", "ách", "ech", "ích", "ami", "ům", "ej", "om", "ovej")
+_OBLIQUE = ("ovi", "em", "ou", "ého", "ému", "ým", "ím", "ách", "ech", "ích", "ami", "ům", "ej", "om", "ovej", "mi",
+            "yho", "iho", "ymu", "imu")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,11 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             continue  # -ová/-á names are women's (Tománkovou, Novákovej)
         if person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
             weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
+        if not person and not r.known:
+            if low.endswith(("sko", "cko")):
+                weight = 1.5  # Slovensko, Poľsko, Uhorsko: "Uhorska" is their genitive
+            elif low.endswith(("ska", "cka")) and r.gender == "f":
+                weight = 0.7
         g = r.gender
         if not person and decl.word_class(r.lemma, g) == "o":
             g = "n"
@@ -114,7 +120,7 @@ _PLURAL_PERSON = {
     "cs": (("ové", "Nom", 1.0), ("ových", "Gen", 1.0), ("ovým", "Dat", 1.0), ("ovými", "Ins", 1.0), ("ům", "Dat", 1.0),
            ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
     "sk": (("ovci", "Nom", 1.0), ("ovcov", "Gen", 1.0), ("ovcom", "Dat", 1.0), ("ovcami", "Ins", 1.0),
-           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0), ("ami", "Ins", 1.0),
+           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0), ("ami", "Ins", 1.0),
            ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
 }
 
@@ -271,7 +277,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
         elif before.islower() and not prep and upos in ("ADJ", "DET", "NUM"):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
-        elif before.islower() and upos == "NOUN" and not prep:
+        elif _lower_or_initial(before, first, toks) and upos == "NOUN" and not prep:
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
@@ -285,6 +291,11 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb)
+
+
+def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
+    """A common word: lower case, or capitalized only as the sentence's first word ("Zatmenie Slnka")."""
+    return word.islower() or (index == 1 and word[1:].islower())
 
 
 def _ambiguous(readings_of: dict[Key, float]) -> bool:
@@ -400,7 +411,9 @@ def _groups(text: str, mentions: Sequence[Mention]) -> list[list[int]]:
         if groups and k > 0:
             prev = mentions[k - 1]
             between = " ".join(text[prev.end:m.start].split()).replace(" ,", ",")
-            if prev.kind == m.kind and m.start >= prev.end and between.casefold() in _COORDINATION:
+            kinds = {prev.kind, m.kind}
+            if (len(kinds) == 1 or kinds == {PERSON, PLACE}) and m.start >= prev.end \
+                    and between.casefold() in _COORDINATION:
                 groups[-1].append(k)
                 continue
         groups.append([k])

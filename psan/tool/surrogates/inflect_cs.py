@@ -63,6 +63,8 @@ def word_class(lemma: str, gender: str) -> str:
         return "e"
     if low.endswith("o"):
         return "o"
+    if gender != "f" and low[-1:] in ("y", "i") and low[-2:-1] not in _VOWELS and len(low) > 2:
+        return "foreign_yi"  # Billy → Billyho, Billymu (declined like adjectives)
     if gender == "f" or not low[-1:].isalpha():
         return "indecl"
     if _fleeting(low):
@@ -136,6 +138,8 @@ def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str
         return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6a": loc, "6b": s + "u", "7": s + "em"}
     if cls == "indecl":
         return {"1": w}
+    if cls == "foreign_yi":
+        return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "5": w, "6": w + "m", "7": w + "m"}
     if cls.startswith("fl_"):
         s = w[:-2] + w[-1]  # Marek → Mark, Němec → Němc, Pavel → Pavl
         voc = {"k": s + "u", "c": w[:-2] + "če", "l": s + "e"}[w[-1].lower()]
