@@ -120,8 +120,8 @@ _PLURAL_PERSON = {
     "cs": (("ové", "Nom", 1.0), ("ových", "Gen", 1.0), ("ovým", "Dat", 1.0), ("ovými", "Ins", 1.0), ("ům", "Dat", 1.0),
            ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
     "sk": (("ovci", "Nom", 1.0), ("ovcov", "Gen", 1.0), ("ovcom", "Dat", 1.0), ("ovcami", "Ins", 1.0),
-           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0), ("ami", "Ins", 1.0),
-           ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
+           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
+           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
 }
 
 
@@ -162,8 +162,36 @@ def plural_place_cases(word: str, language: str) -> dict[str, float]:
     return {}
 
 
+#: Polish endings of names Morfeusz does not know (foreign names): ending → (case, number, gender), weight 0.8
+_PL_ENDINGS = (
+    ("owie", ("Nom", "Plur", "Masc")), ("ów", ("Gen", "Plur", "Masc")), ("ego", ("Gen", "Sing", "Masc")),
+    ("emu", ("Dat", "Sing", "Masc")), ("owi", ("Dat", "Sing", "Masc")), ("em", ("Ins", "Sing", "Masc")),
+    ("im", ("Ins", "Sing", "Masc")), ("ym", ("Ins", "Sing", "Masc")), ("ie", ("Loc", "Sing", "Masc")),
+    ("ę", ("Acc", "Sing", "Fem")), ("ą", ("Ins", "Sing", "Fem")), ("a", ("Gen", "Sing", "Masc")),
+    ("y", ("Gen", "Sing", "Fem")), ("i", ("Gen", "Sing", "Fem")),
+)
+
+
+def _polish_guess(word: str, person: bool) -> dict[Key, float]:
+    """Readings of a name Morfeusz does not know, by its ending ("Sohraba" → Gen/Acc, "Ladenem" → Ins)."""
+    low = word.casefold()
+    for end, key in _PL_ENDINGS:
+        if low.endswith(end) and len(low) > len(end) + 2:
+            out = {key: 0.8}
+            if key[0] == "Gen" and key[2] == "Masc" and person:
+                out[("Acc", key[1], "Masc")] = 0.8  # a man: accusative = genitive
+            if end == "ie":
+                out[("Voc", "Sing", "Masc")] = 0.3
+            return out
+    if low[-1:].isalpha() and low[-1] not in "aeiouyąę":
+        return {("Nom", "Sing", "Masc"): 0.8}
+    return {}
+
+
 def _polish_readings(word: str, person: bool) -> dict[Key, float]:
     from psan.tool.surrogates import inflect_pl
+    if not inflect_pl.analyse(word, "last" if person else "place"):
+        return _polish_guess(word.replace("'", "").replace("’", ""), person) if inflect_pl.available() else {}
     out: dict[Key, float] = {}
     for interp in inflect_pl.analyse(word, "last" if person else "place")[:12]:
         proper = interp.lemma[:1].isupper()
@@ -284,7 +312,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
-        after_noun = bool(nouns) and not inflect_pl.is_conjunction(before)
+        after_noun = bool(nouns) and inflect_pl.only_noun(before)
         after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})

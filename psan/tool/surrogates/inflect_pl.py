@@ -72,9 +72,10 @@ def is_verb(word: str) -> bool:
     return bool(_tags(word) & {"fin", "praet", "inf", "impt", "imps", "bedzie", "pcon"})
 
 
-def is_conjunction(word: str) -> bool:
-    """Whether Morfeusz reads ``word`` as a conjunction or particle ("ale" is also a noun, "ale" beer)."""
-    return bool(_tags(word.casefold()) & {"conj", "comp", "qub"})
+def only_noun(word: str) -> bool:
+    """Whether every Morfeusz reading of ``word`` is a noun ("burmistrz"; not "ale", "wczoraj")."""
+    tags = _tags(word) | _tags(word.casefold())
+    return bool(tags) and tags <= {"subst", "depr"}
 
 
 def is_adjective(word: str) -> bool:
