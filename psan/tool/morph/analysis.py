@@ -168,7 +168,9 @@ _PL_ENDINGS = (
     ("emu", ("Dat", "Sing", "Masc")), ("owi", ("Dat", "Sing", "Masc")), ("em", ("Ins", "Sing", "Masc")),
     ("im", ("Ins", "Sing", "Masc")), ("ym", ("Ins", "Sing", "Masc")), ("ie", ("Loc", "Sing", "Masc")),
     ("ę", ("Acc", "Sing", "Fem")), ("ą", ("Ins", "Sing", "Fem")), ("a", ("Gen", "Sing", "Masc")),
-    ("y", ("Gen", "Sing", "Fem")), ("i", ("Gen", "Sing", "Fem")),
+    ("ski", ("Nom", "Sing", "Masc")), ("cki", ("Nom", "Sing", "Masc")), ("skiy", ("Nom", "Sing", "Masc")),
+    ("ey", ("Nom", "Sing", "Masc")), ("ay", ("Nom", "Sing", "Masc")), ("ły", ("Nom", "Sing", "Masc")),
+    ("ny", ("Nom", "Sing", "Masc")), ("y", ("Gen", "Sing", "Fem")), ("i", ("Gen", "Sing", "Fem")),
 )
 
 

@@ -63,7 +63,8 @@ ROLE_NOUNS = ("prezident", "prezydent", "premiér", "premier", "minist", "kráľ
               "tajemník", "tajomník", "sekretarz", "inženýr", "inžinier", "architekt", "advokát", "adwokat",
               "soudruh", "soudružk", "kněz", "kňaz", "księ", "farář", "farár", "burmistrz", "rzeczni", "selekcjoner",
               "adwokat", "demokrat", "republikan", "wojewod", "marszał", "prokurator", "świad", "reverend",
-              "rzecznik", "mluvčí", "hovorca", "ksiądz", "bloger", "ojciec", "świę", "kolega", "posłanka", "wicepremier", "przewodnicząc", "kierowni", "szef", "komisař")
+              "rzecznik", "mluvčí", "hovorca", "ksiądz", "bloger", "ojciec", "świę", "posłanka", "wicepremier",
+              "przewodnicząc", "kierowni", "komisař")
 
 #: title → (gender 'm'/'f', cases it can stand in; () = any)
 _TITLES_COMMON = {"mr": ("m", ()), "mrs": ("f", ()), "ms": ("f", ()), "miss": ("f", ()), "sir": ("m", ()),
