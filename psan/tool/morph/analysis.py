@@ -68,6 +68,8 @@ class _Evidence:
     noun_cases: tuple[str, ...] = ()
     #: the name follows a verb: an object (accusative) rather than a possessor
     after_verb: bool = False
+    #: the name is set off by commas at the start of a sentence ("Franto, povídám"): an address
+    vocative: bool = False
 
 
 def _gender_ud(g: str) -> str:
@@ -290,8 +292,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         prep = context.preposition_cases(w, language)
         break
     if prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]:
-        top = max(per_word[-1].values())
-        if not any(k[0] in prep and w >= top for k, w in per_word[-1].items()):
+        governed = max((w for k, w in per_word[-1].items() if k[0] in prep), default=0.0)
+        other = max((w for k, w in per_word[-1].items() if k[0] not in prep), default=0.0)
+        if other >= governed:
             prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
     tagged = agreeing = None
     after_noun = after_verb = False
@@ -319,8 +322,10 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
+    after = toks[last + 1].group() if last + 1 < len(toks) else ""
+    vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb)
+                     noun_cases, after_verb, vocative)
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -407,6 +412,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                         s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
                     else:
                         s += 0.8 if c == "Gen" else -0.5
+                if ev.vocative and c == "Voc":
+                    s += 1.5
                 if ev.after_verb and c == "Gen":
                     s -= 0.3  # a form both genitive and accusative right after a verb is its object
                 if kind == PERSON:
