@@ -47,6 +47,19 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--limit", type=int, help="only the first N documents")
     sim.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
     sim.add_argument("--json", action="store_true", help="print one JSON line")
+    rel = sub.add_parser("release", help="a simulated annotator releases a corpus through the real app "
+                                         "(throw-away instance; ner_eval.release)")
+    rel.add_argument("--corpus", required=True, help="path to a JSONL corpus")
+    rel.add_argument("--workflow", required=True, choices=("psan", "thesis"), help="thesis (2021 app) or psan")
+    rel.add_argument("--annotator", default="perfect", choices=("perfect", "noisy"),
+                     help="noisy: flips 5 %% of its verdicts and overlooks 10 %% of the spans to mark by hand")
+    rel.add_argument("--limit", type=int, help="only the first N documents")
+    rel.add_argument("--seed", type=int, default=0, help="seed of the noisy annotator (default 0)")
+    rel.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
+    rel.add_argument("--database-url", help="PostgreSQL server (maintenance database) to create the throw-away "
+                                            "database on (default $PSAN_TEST_DATABASE_URL, else an embedded server)")
+    rel.add_argument("--redis-url", help="Redis (default $PSAN_TEST_REDIS_URL, else an embedded server)")
+    rel.add_argument("--json", action="store_true", help="print one JSON line")
     return p
 
 
@@ -61,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     models = models_dir(args.models_dir)
     if args.command == "simulate":
         return _simulate(args, models)
+    if args.command == "release":
+        return _release(args, models)
     if args.command == "run":
         corpus = Path(args.corpus)
         if not corpus.is_file():
@@ -120,4 +135,28 @@ def _simulate(args: argparse.Namespace, models: Path | None) -> int:
         print(f"{out['corpus']} {out['workflow']}: {out['decisions_per_1k_tokens']} decisions/1k tokens, "
               f"{out['keystrokes_per_1k_tokens']} keys/1k tokens, {out['windows']} windows, "
               f"hand-marked {out['hand_marked_share']}, recall {out['final_recall']}")
+    return 0
+
+
+def _release(args: argparse.Namespace, models: Path | None) -> int:
+    """``release``: one JSON line (``--json``) or a short summary of the end-to-end measurement."""
+    from ner_eval.release.client import AppError
+    from ner_eval.release.run import run_release
+    corpus = Path(args.corpus)
+    if not corpus.is_file():
+        print(f"error: corpus file {corpus} not found", file=sys.stderr)
+        return 2
+    try:
+        out = run_release(corpus, args.workflow, args.annotator, args.limit, models, args.database_url,
+                          args.redis_url, args.seed)
+    except (ValueError, Unavailable, AppError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    else:
+        print(f"{out['corpus']} {out['workflow']}/{out['annotator']}: leaked {out['leaked_mentions']} of "
+              f"{out['gold_mentions']} gold mentions, {out['judgments_per_1k_tokens']} judgments/1k tokens, "
+              f"{out['seconds_per_1k_tokens']} s/1k tokens, masked precision {out['masked_precision']}, "
+              f"{out['windows']} windows, {out['run_seconds']['total']} s")
     return 0
