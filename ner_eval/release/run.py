@@ -66,6 +66,8 @@ class Work:
     labels: int = 0
     stuck_windows: int = 0
     requests: int = 0
+    #: decisions the app did not take as the person meant them (first few: kind, span, decision after)
+    stuck: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def judgments(self) -> int:
@@ -192,14 +194,22 @@ class Session:
         self.work.tokens_read += end - first
         view = View.from_api(answer, self.project.gold[doc_id])
         self.work.keystrokes += self.person.enter(view)
-        done: set[tuple[str, int, int, bool]] = set()
+        done: set[tuple[Any, ...]] = set()
         for _ in range(4 * (end - first) + 20):
             action = self.person.next_action(view)
             if action is None:
                 return
-            key = (action.kind, action.first, action.end, action.private)
+            key: tuple[Any, ...] = (action.kind, action.first, action.end, action.private)
+            if action.kind == "accept":  # accepting again is right when new spans became suspicious
+                key += tuple((s.first, s.end) for s in view.spans if s.decision == "SUSPICIOUS")
             if key in done:  # the app did not take the decision as the person meant it: give up on the window
                 self.work.stuck_windows += 1
+                if len(self.work.stuck) < 10:
+                    after = [s.decision for s in view.spans if (s.first, s.end) == (action.first, action.end)]
+                    self.work.stuck.append({"kind": action.kind, "first": action.first, "end": action.end,
+                                            "private": action.private, "shown_after": after,
+                                            "overlapping": [(s.first, s.end, s.decision) for s in view.spans
+                                                            if s.first < action.end and action.first < s.end]})
                 return
             done.add(key)
             self.work.count(action)
