@@ -110,8 +110,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _release(args: argparse.Namespace, models: Path | None) -> int:
     """``release``: one JSON line (``--json``) or a short summary of the end-to-end measurement."""
+    import signal
+
     from ner_eval.release.client import AppError
     from ner_eval.release.run import run_release
+    # a killed run still drops its database and Redis keys (the context managers unwind on SystemExit)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if getattr(args, "levers", None) is not None:
         print("error: --levers belonged to the removed in-memory session; `simulate` now runs the real app "
               "(`python -m ner_eval release`), whose levers are the app's own", file=sys.stderr)
@@ -122,7 +126,8 @@ def _release(args: argparse.Namespace, models: Path | None) -> int:
         return 2
     try:
         out = run_release(corpus, args.workflow, getattr(args, "annotator", "perfect"), args.limit, models,
-                          args.database_url, args.redis_url, args.seed)
+                          args.database_url, args.redis_url, args.seed,
+                          log=lambda message: print(message, file=sys.stderr, flush=True))
     except (ValueError, Unavailable, AppError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

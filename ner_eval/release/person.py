@@ -6,7 +6,9 @@ suggestion) and the gold spans of that window only (a view with gold outside its
 refused).  It remembers what a person remembers: the verdicts it gave to each word sequence and
 to each entity type.  It returns one :class:`Action` at a time; the driver sends it to the API.
 
-Verdict: a span is private iff it overlaps a gold span of the window.  The ``noisy`` person
+Verdict: a span is private iff it overlaps a gold span of the window and at least half of its
+tokens are gold; a longer span (a clause around a name) is decided public and the gold inside it
+is marked by hand, as a careful person shrinks a span.  The ``noisy`` person
 flips 5 % of its verdicts and overlooks 10 % of the gold spans it should mark by hand (both drawn
 once per span from a seeded generator, so a second look gives the same answer).
 
@@ -132,7 +134,10 @@ class Person:
         """Private iff the span overlaps gold; the noisy person flips 5 % of these, once per span."""
         key = (view.document_id, span.first, span.end)
         if key not in self._verdicts:
-            truth = any(a < span.end and span.first < b for a, b in view.gold)
+            gold = {i for a, b in view.gold for i in range(max(a, span.first), min(b, span.end))}
+            # a span that is mostly not personal data (a clause around a name) is not masked whole: the
+            # person decides it public and marks the name inside by hand (the output keeps private on overlap)
+            truth = bool(gold) and 2 * len(gold) >= span.end - span.first
             flip = self.noisy and self._rng.random() < FLIP_SHARE
             self.flipped += flip
             self._verdicts[key] = truth != flip

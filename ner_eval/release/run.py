@@ -24,7 +24,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -179,6 +179,7 @@ class Session:
         if person.workflow == "psan":
             person.entity_mentions = self._entity_mentions
         self._client: Annotator = annotator
+        self.log: Callable[[str], None] | None = None
 
     def _entity_mentions(self, document_id: int, first: int, end: int) -> int:
         entity = self._client.entity(document_id, first, end)
@@ -231,6 +232,9 @@ class Session:
         while True:
             while answer.get("window"):
                 self.work_window(self.annotator, answer)
+                if self.log is not None and self.work.windows % 50 == 0:
+                    self.log(f"{self.work.windows} windows, {self.work.judgments} judgments, "
+                             f"{self.instance.tasks_run} background tasks")
                 self.instance.drain()  # what the worker did while the person read
                 answer = self.annotator.next_window()
             if not self.review():
@@ -270,9 +274,35 @@ def _qa(admin: Admin, project: Project, corpus: Sequence[CorpusDoc]) -> dict[str
     return {"sampled": len(sampled), "misses": sum(v == "miss" for v in verdicts.values())}
 
 
+def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str, Any]]) -> None:
+    """Add to each leaked example what the app holds there (for finding the cause; no document text).
+
+    Every annotation overlapping the mention: its span, the person's decision, the rule level and the
+    rules voting (type, confidence, lookup); and whether a window ever showed the mention.
+    """
+    from psan import db
+    with instance.app.app_context(), db.transaction() as conn:
+        for e in examples:
+            doc_id = project.doc_ids[e["document"]]
+            toks = [i for i, (a, b) in enumerate(project.tokens[doc_id]) if a < e["end"] and e["start"] < b]
+            if not toks:
+                continue
+            first, end = toks[0], toks[-1] + 1
+            e["tokens"] = [first, end]
+            e["seen"] = all(project.seen[doc_id][first:end])
+            rows = db.query(
+                "SELECT a.first_token, a.end_token, a.token_decision::text AS decision, a.rule_level, "
+                "coalesce((SELECT json_agg(json_build_array(r.type::text, r.confidence, r.annotation_id IS NOT NULL) "
+                "ORDER BY r.id) FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
+                "WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a WHERE a.document_id = %s "
+                "AND a.first_token < %s AND %s < a.end_token ORDER BY a.first_token, a.end_token",
+                (doc_id, end, first), conn)
+            e["annotations"] = [dict(r) for r in rows]
+
+
 def run_release(path: str | Path, workflow: str, annotator: str = "perfect", limit: int | None = None,
                 models: Path | None = None, database_url: str | None = None, redis_url: str | None = None,
-                seed: int = 0) -> dict[str, Any]:
+                seed: int = 0, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The whole measurement on one corpus file; the result as a JSON-ready dict."""
     if workflow not in WORKFLOWS:
         raise ValueError(f"unknown workflow {workflow!r}; known: {', '.join(WORKFLOWS)}")
@@ -293,6 +323,9 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         project = _load(instance, project_id, corpus, docs)
         person = Person(workflow, noisy=annotator == "noisy", seed=seed)
         session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
+        session.log = log
+        if log is not None:
+            log(f"{len(corpus)} documents pre-annotated in {preprocess_seconds:.0f} s")
         t0 = time.perf_counter()
         session.annotate()
         annotate_seconds = time.perf_counter() - t0
@@ -302,6 +335,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         import json
         report = json.loads(archive.read("RELEASE_REPORT.json"))
         released = measure_release(corpus, project.doc_ids, archive, key, project.tokens)
+        _explain_leaks(instance, project, released.leaked_examples)
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())
