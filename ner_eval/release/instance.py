@@ -19,8 +19,9 @@ import contextlib
 import os
 import secrets
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,8 @@ class Instance:
     app: Flask
     prefix: str
     tasks_run: int = 0
+    #: tasks run by name (what the worker would have done)
+    tasks: Counter[str] = field(default_factory=Counter)
 
     def drain(self, limit: int = 100_000) -> int:
         """Run every queued task in this process (and what they queue in turn); returns how many ran."""
@@ -68,6 +71,7 @@ class Instance:
                     if result.failed():
                         raise RuntimeError(f"background task {name} failed: {result.result!r}")
                     ran += 1
+                    self.tasks[name] += 1
             finally:
                 simple.close()
         self.tasks_run += ran

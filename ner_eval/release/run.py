@@ -350,7 +350,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
                            "keystrokes_per_1k_tokens": per_1k(work.keystrokes), "windows": work.windows,
                            "work": asdict(work), "qa": {**qa, "report": report.get("qa")},
                            "flipped_verdicts": person.flipped, "overlooked_spans": person.overlooked,
-                           "background_tasks": instance.tasks_run, "leaked_examples": released.leaked_examples,
+                           "background_tasks": dict(instance.tasks), "leaked_examples": released.leaked_examples,
                            "run_seconds": {"preprocess": round(preprocess_seconds, 1),
                                            "annotate": round(annotate_seconds, 1),
                                            "total": round(time.perf_counter() - started, 1)}}
