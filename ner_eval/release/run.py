@@ -300,6 +300,16 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
             e["annotations"] = [dict(r) for r in rows]
 
 
+def _commit() -> str | None:
+    """The checkout's commit (the figures name the code they measured), if this is a git checkout."""
+    import subprocess  # nosec B404 - a fixed git command
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,  # noqa: S603, S607  # nosec
+                              cwd=Path(__file__).resolve().parent, timeout=10, check=True).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def run_release(path: str | Path, workflow: str, annotator: str = "perfect", limit: int | None = None,
                 models: Path | None = None, database_url: str | None = None, redis_url: str | None = None,
                 seed: int = 0, log: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -313,6 +323,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         raise ValueError(f"{path}: no documents")
     lang = Counter(d.lang for d in corpus).most_common(1)[0][0]
     started = time.perf_counter()
+    commit = _commit()
     with throwaway_instance(database_url, redis_url) as instance:
         project_id, admin_email, annotator_email = _setup(instance, workflow, lang, models)
         admin = Admin(instance.app, admin_email, PASSWORD)
@@ -344,6 +355,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         return round(1000 * value / tokens, 2) if tokens else 0.0
 
     out: dict[str, Any] = {"corpus": corpus_name(path), "workflow": workflow, "annotator": annotator,
+                           "commit": commit, "limit": limit,
                            "documents": len(corpus), "tokens": tokens, **released.to_dict(),
                            "judgments": work.judgments, "judgments_per_1k_tokens": per_1k(work.judgments),
                            "seconds_per_1k_tokens": per_1k(work.seconds),
