@@ -28,10 +28,6 @@ def app_config(database_url: str, redis_url: str, **extra) -> dict:
             "RATELIMIT_KEY_PREFIX": CELERY_QUEUE, "REDIS_KEY_PREFIX": CELERY_QUEUE, **extra}
 
 
-def _free_port() -> int:
-    return throwaway.free_port()
-
-
 @contextlib.contextmanager
 def postgres_server() -> Iterator[str]:
     """URL of a PostgreSQL server's maintenance database (PSAN_TEST_DATABASE_URL, else an embedded one)."""
