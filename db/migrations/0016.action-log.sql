@@ -40,38 +40,28 @@ CREATE INDEX IF NOT EXISTS action_change_span_idx ON action_change (document_id,
     WHERE document_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS action_change_rule_idx ON action_change (rule_id) WHERE rule_id IS NOT NULL;
 
-CREATE OR REPLACE FUNCTION psan_action_annotation() RETURNS trigger LANGUAGE plpgsql AS $$
+-- one capture function for both tables: the row's key (a rule's id or an annotation's span) and its
+-- before-image (the whole old row; NULL for an inserted one), the first image per row and action only
+CREATE OR REPLACE FUNCTION psan_action_capture() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     act bigint := nullif(current_setting('psan.action', true), '')::bigint;
-    r annotation;
-BEGIN
-    IF act IS NULL THEN
-        RETURN NULL;
-    END IF;
-    IF TG_OP = 'INSERT' THEN r := NEW; ELSE r := OLD; END IF;
-    IF NOT EXISTS (SELECT 1 FROM action_change c WHERE c.action_id = act AND c.document_id = r.document_id
-                   AND c.first_token = r.first_token AND c.end_token = r.end_token) THEN
-        INSERT INTO action_change (action_id, document_id, first_token, end_token, before)
-        VALUES (act, r.document_id, r.first_token, r.end_token,
-                CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE jsonb_build_object(
-                    'token_decision', OLD.token_decision, 'token_label_id', OLD.token_label_id,
-                    'decided_by', OLD.decided_by, 'decided_at', OLD.decided_at) END);
-    END IF;
-    RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION psan_action_rule() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    act bigint := nullif(current_setting('psan.action', true), '')::bigint;
+    r jsonb;
     rid bigint;
+    doc bigint;
 BEGIN
     IF act IS NULL THEN
         RETURN NULL;
     END IF;
-    IF TG_OP = 'INSERT' THEN rid := NEW.id; ELSE rid := OLD.id; END IF;
-    IF NOT EXISTS (SELECT 1 FROM action_change c WHERE c.action_id = act AND c.rule_id = rid) THEN
-        INSERT INTO action_change (action_id, rule_id, before)
-        VALUES (act, rid, CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE to_jsonb(OLD) END);
+    IF TG_OP = 'INSERT' THEN r := to_jsonb(NEW); ELSE r := to_jsonb(OLD); END IF;
+    IF TG_TABLE_NAME = 'rule' THEN rid := (r->>'id')::bigint; ELSE doc := (r->>'document_id')::bigint; END IF;
+    IF NOT EXISTS (SELECT 1 FROM action_change c WHERE c.action_id = act AND c.rule_id IS NOT DISTINCT FROM rid
+                   AND c.document_id IS NOT DISTINCT FROM doc
+                   AND c.first_token IS NOT DISTINCT FROM (CASE WHEN doc IS NULL THEN NULL ELSE (r->>'first_token')::int END)
+                   AND c.end_token IS NOT DISTINCT FROM (CASE WHEN doc IS NULL THEN NULL ELSE (r->>'end_token')::int END)) THEN
+        INSERT INTO action_change (action_id, document_id, first_token, end_token, rule_id, before)
+        VALUES (act, doc, CASE WHEN doc IS NULL THEN NULL ELSE (r->>'first_token')::int END,
+                CASE WHEN doc IS NULL THEN NULL ELSE (r->>'end_token')::int END, rid,
+                CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE r END);
     END IF;
     RETURN NULL;
 END $$;
@@ -79,14 +69,14 @@ END $$;
 -- WHEN clauses: rule application's inserts and level updates never call the functions
 DROP TRIGGER IF EXISTS annotation_action_insert ON annotation;
 CREATE TRIGGER annotation_action_insert AFTER INSERT ON annotation FOR EACH ROW
-    WHEN (NEW.token_decision IS NOT NULL) EXECUTE FUNCTION psan_action_annotation();
+    WHEN (NEW.token_decision IS NOT NULL) EXECUTE FUNCTION psan_action_capture();
 DROP TRIGGER IF EXISTS annotation_action_update ON annotation;
 CREATE TRIGGER annotation_action_update AFTER UPDATE OF token_decision, token_label_id ON annotation FOR EACH ROW
     WHEN (OLD.token_decision IS DISTINCT FROM NEW.token_decision
-          OR OLD.token_label_id IS DISTINCT FROM NEW.token_label_id) EXECUTE FUNCTION psan_action_annotation();
+          OR OLD.token_label_id IS DISTINCT FROM NEW.token_label_id) EXECUTE FUNCTION psan_action_capture();
 DROP TRIGGER IF EXISTS annotation_action_delete ON annotation;
 CREATE TRIGGER annotation_action_delete AFTER DELETE ON annotation FOR EACH ROW
-    WHEN (OLD.token_decision IS NOT NULL) EXECUTE FUNCTION psan_action_annotation();
+    WHEN (OLD.token_decision IS NOT NULL) EXECUTE FUNCTION psan_action_capture();
 DROP TRIGGER IF EXISTS rule_action ON rule;
 CREATE TRIGGER rule_action AFTER INSERT OR UPDATE OR DELETE ON rule FOR EACH ROW
-    EXECUTE FUNCTION psan_action_rule();
+    EXECUTE FUNCTION psan_action_capture();

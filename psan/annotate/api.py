@@ -10,8 +10,9 @@ Routes (all for logged-in accounts unless noted):
 * ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
   label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type`` / ``entity`` (every
   mention of the span's entity: :mod:`psan.store.entity_decisions`).
-* ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window as
-  suggested, by token only (no project rule is created).
+* ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window that
+  has a suggestion, as suggested, by token only (no project rule is created; spans that are never
+  public by suggestion have none and are left); ``accepted``: how many spans it decided.
 * ``POST /annotate/api/undo`` – ``{action_id?}``: undo one of the caller's own actions (without an id:
   the newest one not undone; key ``u``): every decision and rule it changed, here and in other
   documents (:mod:`psan.store.actions`).  Answers the window as a decision does, plus ``undone``;
@@ -289,7 +290,7 @@ def api_accept():
         decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds())
     if decided is None:
         raise Conflict(gettext("Nothing is left to accept in this window."))
-    return _decided_answer(conn, decided)
+    return _decided_answer(conn, decided, accepted=decided.spans)
 
 
 @bp.route("/api/undo", methods=["POST"])

@@ -34,7 +34,7 @@ def test_accept_creates_no_rule_and_undo_takes_it_back(clean_app):
     assert status == 200 and data["document"]["status"] == "PRE_ANNOTATED"
     status, data = api_post(annotator, "accept", {"document_id": doc})
     assert status == 200, data
-    assert data["action_id"] > 0 and data["document"]["status"] == "DONE"
+    assert data["action_id"] > 0 and data["accepted"] == 3 and data["document"]["status"] == "DONE"
     assert len(_decisions(app, doc)) == 3
     assert all(r["lookup"] and r["confidence"] == 0 for r in _rules(app)), _rules(app)  # no project rule
     history = annotator.get("/annotate/api/history").get_json()["actions"]
