@@ -1,3 +1,5 @@
+DROP TRIGGER IF EXISTS entity_action ON entity;
+DROP TRIGGER IF EXISTS entity_mention_action ON entity_mention;
 DROP TRIGGER IF EXISTS rule_action ON rule;
 DROP TRIGGER IF EXISTS annotation_action_delete ON annotation;
 DROP TRIGGER IF EXISTS annotation_action_update ON annotation;

@@ -395,6 +395,12 @@ def api_entity():
     return jsonify(entity=store_entities.entity_of_span(conn, document_id, first, end))
 
 
+def _entity_action(conn, window: Window, kind: str, first: int, end: int) -> None:
+    """A merge or split is an action of the annotator's too: logged, so ``u`` undoes it."""
+    from psan.store import actions as store_actions
+    store_actions.begin(conn, window.project_id, current_user.id, kind, window.document_id, first, end)
+
+
 @bp.route("/api/entity/merge", methods=["POST"])
 @user
 def api_entity_merge():
@@ -407,6 +413,7 @@ def api_entity_merge():
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
     _check_span(window, document_id, other[1], other[2])
+    _entity_action(conn, window, "entity_merge", first, end)
     try:
         entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id)
     except store_entities.EntityError as exc:
@@ -423,6 +430,7 @@ def api_entity_split():
     conn = db.get_conn()
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
+    _entity_action(conn, window, "entity_split", first, end)
     try:
         entity = store_entities.split(conn, document_id, (first, end), current_user.id)
     except store_entities.EntityError as exc:
