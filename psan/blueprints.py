@@ -15,6 +15,7 @@ BLUEPRINTS = [
     "psan.rules",
     "psan.labels",
     "psan.annotate",
+    "psan.workspace",
 ]
 
 

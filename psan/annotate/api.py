@@ -11,7 +11,16 @@ Routes (all for logged-in accounts unless noted):
   label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type`` / ``entity`` (every
   mention of the span's entity: :mod:`psan.store.entity_decisions`).
 * ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window as
-  suggested (a suggestion the project already gave these words twice becomes a word-type rule).
+  suggested, by token only (no project rule is created).
+* ``POST /annotate/api/undo`` – ``{action_id?}``: undo one of the caller's own actions (without an id:
+  the newest one not undone; key ``u``): every decision and rule it changed, here and in other
+  documents (:mod:`psan.store.actions`).  Answers the window as a decision does, plus ``undone``;
+  404 unknown or someone else's action, 409 nothing to undo / undone already / a later action
+  changed the same rows.
+* ``GET  /annotate/api/history`` – the caller's own actions, newest first (``?limit=``, at most 200):
+  ``{actions: [{id, kind, decision, created_at, undone, document_id, first_token, end_token, spans,
+  rules}]}``.
+* Every deciding answer (decide, accept, label) carries ``action_id``: the action to undo.
 * ``POST /annotate/api/label`` – ``{document_id, first_token, end_token, label_id | label_name
   [+ label_category], always?}`` marks the span private with that (possibly new) label.
 * ``GET  /annotate/api/annotation/<id>`` – why an annotation of the window is decided.
@@ -259,7 +268,7 @@ def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
     if window is not None and decided.status:  # read before the decision: the status it left
         window = replace(window, document_status=decided.status)
     return _window_answer(conn, window, annotation_id=decided.outcome.annotation_id, document_status=decided.status,
-                          rules_changed=decided.outcome.rules_changed, **extra)
+                          rules_changed=decided.outcome.rules_changed, action_id=decided.action_id, **extra)
 
 
 @bp.route("/api/decide", methods=["POST"])
@@ -311,6 +320,40 @@ def api_accept():
     if decided is None:
         raise Conflict(gettext("Nothing is left to accept in this window."))
     return _decided_answer(conn, decided)
+
+
+@bp.route("/api/undo", methods=["POST"])
+@user
+def api_undo():
+    """Undo one of the caller's own actions (key ``u``; the history list names the others)."""
+    from psan.store import actions as store_actions
+    payload = _payload()
+    action_id = validate.integer(payload, "action_id", validate.MAX_ID, required=False)
+    conn = db.get_conn()
+    try:
+        undone = workflow.undo(conn, current_user.id, action_id)
+    except store_decisions.DecisionError as exc:
+        db.mark_rollback()
+        return jsonify(error=str(exc)), exc.status
+    db.autocommit_from_here(conn)
+    window = store_windows.current_window(conn, current_user.id)
+    if window is not None and (store_windows.lost_to_other(conn, window)
+                               or not (current_user.is_admin or window.member)):
+        window = None
+    return _window_answer(conn, window, undone=undone.action_id, rules_changed=undone.rules_changed,
+                          history=store_actions.history(conn, current_user.id, 20))
+
+
+@bp.route("/api/history", methods=["GET"])
+@user
+def api_history():
+    """The caller's own actions, newest first (for the history list of the annotate page)."""
+    from psan.store import actions as store_actions
+    raw = request.args.get("limit", "50")
+    limit = min(int(raw), 200) if raw.isdigit() and len(raw) < 6 else 50
+    conn = db.get_conn()
+    db.autocommit_from_here(conn)
+    return jsonify(actions=store_actions.history(conn, current_user.id, max(limit, 1)))
 
 
 def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:

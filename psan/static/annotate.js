@@ -26,7 +26,8 @@
     labelDialog: byId("ann-label-dialog"), labelForm: byId("ann-label-form"), labelName: byId("ann-label-name"),
     labelList: byId("ann-label-list"), labelCategory: byId("ann-label-category"),
     labelAlways: byId("ann-label-always"), labelCancel: byId("ann-label-cancel"), labelSpan: byId("ann-label-span"),
-    help: byId("ann-help"), helpButton: byId("ann-help-button"), helpClose: byId("ann-help-close")
+    help: byId("ann-help"), helpButton: byId("ann-help-button"), helpClose: byId("ann-help-close"),
+    history: byId("ann-history")
   };
   var state = {data: null, sel: null, byAnnotation: true, labels: [], busy: false, detailId: null, cover: {},
     mergeFrom: null};
@@ -407,6 +408,7 @@
     save("decide", body).then(function (result) {
       state.busy = false;
       afterDecision(result, decision, scope);
+      if (result.ok) { refreshHistory(); }
     });
   }
 
@@ -419,6 +421,57 @@
       var done = state.data.document && state.data.document.status === "DONE";
       showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window."
         : "Suggestions accepted."), done ? "success" : "info");
+      refreshHistory();
+    });
+  }
+
+  // --- undo and the annotator's own history (POST undo, GET history) --------------------------------------
+  function showHistory(actions) {
+    if (!els.history) { return; }
+    els.history.replaceChildren();
+    if (!actions.length) {
+      var none = document.createElement("li");
+      none.className = "text-muted";
+      none.textContent = t("Nothing yet.");
+      els.history.appendChild(none);
+    }
+    actions.forEach(function (a) {
+      var li = document.createElement("li");
+      li.className = "mb-1";
+      var what = document.createElement("span");
+      what.textContent = t("%(kind)s %(decision)s · %(spans)s span(s), %(rules)s rule(s)", {
+        kind: t(a.kind), decision: a.decision ? t(a.decision) : "", spans: a.spans, rules: a.rules});
+      if (a.undone) { what.className = "text-decoration-line-through text-muted"; }
+      li.appendChild(what);
+      if (a.undone) {
+        li.appendChild(document.createTextNode(" (" + t("undone") + ")"));
+      } else {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "btn btn-link btn-sm py-0";
+        button.setAttribute("data-undo", String(a.id));
+        button.textContent = t("Undo");
+        button.addEventListener("click", function () { undo(a.id); });
+        li.appendChild(button);
+      }
+      els.history.appendChild(li);
+    });
+  }
+
+  function refreshHistory() {
+    request("GET", API + "history?limit=20").then(function (result) {
+      if (result.ok) { showHistory(result.data.actions || []); }
+    });
+  }
+
+  function undo(actionId) {
+    if (state.busy) { return; }
+    state.busy = true;
+    request("POST", API + "undo", actionId ? {action_id: actionId} : {}).then(function (result) {
+      state.busy = false;
+      if (!accept(result, true)) { return; }
+      showMessage(t("Undone."), "info");
+      showHistory(result.data.history || []);
     });
   }
 
@@ -491,6 +544,7 @@
       if (accept(result, true)) {
         closeOverlays();
         showMessage(t("Label saved."), "info");
+        refreshHistory();
       }
     });
   });
@@ -529,7 +583,8 @@
         "ne-public": function () { decide("PUBLIC", "ne_type"); },
         "entity-private": function () { decide("PRIVATE", "entity"); },
         "entity-public": function () { decide("PUBLIC", "entity"); },
-        "label": openLabelDialog, "next": nextWindow, "widen": widen, "accept": acceptSuggestions
+        "label": openLabelDialog, "next": nextWindow, "widen": widen, "accept": acceptSuggestions,
+        "undo": function () { undo(null); }
       };
       if (actions[action]) { actions[action](); }
     });
@@ -554,6 +609,7 @@
     "x": function () { decide("PRIVATE", "entity"); },
     "X": function () { decide("PUBLIC", "entity"); },
     "a": function () { acceptSuggestions(); },
+    "u": function () { undo(null); },
     "e": function () { openLabelDialog(); },
     "w": function () { nextWindow(); },
     "m": function (s) { state.byAnnotation = !state.byAnnotation; render(); select(s.first, s.end); }
@@ -582,5 +638,5 @@
       document_id: Number(openDocument), start: Number(root.getAttribute("data-open-start")) || 0,
       size: Number(root.getAttribute("data-open-size")) || undefined})
     : request("GET", API + "window");
-  start.then(function (result) { accept(result, false); els.text.focus(); });
+  start.then(function (result) { accept(result, false); els.text.focus(); refreshHistory(); });
 })();

@@ -13,7 +13,8 @@ Within a document, mentions of compatible coarse categories are linked by
   words reduced to their lemma (cs/sk by the name declension tables of
   :mod:`psan.tool.surrogates.inflect_cs` with case/gender agreement inside the
   name, pl by Morfeusz2, sl by the suffix lemmatizer);
-* aliases written inside a mention: "PKK (the Kurdistan Workers' Party)",
+* aliases written inside a mention: "PKK (the Kurdistan Workers' Party)", and an organisation's
+  name without its legal form ("Serco Limited" … "Serco", "Škoda a.s." … "Škoda"),
   "Zakłady Metalowe “Domgos”", "… (hereinafter “the State Railways”)";
 * acronyms of a unique longer name ("EAT" ↔ "Employment Appeal Tribunal");
 * partial person names: surname (or a middle name) alone, title + surname,
@@ -46,6 +47,12 @@ _PAREN_RE = re.compile(r"^(.*?)\s*\((.*)\)?\s*$", re.DOTALL)
 _QUOTED_RE = re.compile(r"[“\"„«‘‚](.+?)[”\"“»’‘]")
 _HEREINAFTER_RE = re.compile(r"\b(?:hereinafter|henceforth|dále jen|dalej|zwan[aey]+ dalej)\b", re.IGNORECASE)
 _QUOTES = "\"'“”„«»‘’‚`"
+#: a legal form closing an organisation's name (English, Czech/Slovak, Polish, German, Nordic, Romance)
+_LEGAL_FORM_RE = re.compile(
+    r"(?:,?\s+(?:limited|ltd\.?|plc|llc|l\.l\.c\.|inc\.?|incorporated|corp\.?|corporation|co\.|gmbh|ag|kg|se|"
+    r"a\.\s?s\.|s\.\s?r\.\s?o\.|spol\.\s?s\s?r\.\s?o\.|k\.\s?s\.|v\.\s?o\.\s?s\.|z\.\s?s\.|o\.\s?p\.\s?s\.|"
+    r"sp\.\s?z\s?o\.\s?o\.|s\.\s?a\.|s\.\s?p\.\s?a\.|b\.\s?v\.|n\.\s?v\.|ab|asa|oy|d\.\s?o\.\s?o\.|d\.\s?d\.))+\s*$",
+    re.IGNORECASE)
 
 #: titles and honorifics, lower case, with their gender ("" = either)
 TITLES: dict[str, str] = {
@@ -223,6 +230,10 @@ def parse_mention(text: str, category: str | Category, language: str = "en") -> 
     for q in _QUOTED_RE.finditer(body):
         if _strip(q.group(1)) and _strip(q.group(1)) != _strip(body):
             aliases.append(q.group(1))
+    if cat is Category.ORGANIZATION:
+        short = _LEGAL_FORM_RE.sub("", body)
+        if short != body and _strip(short):
+            aliases.append(short)  # "Serco Limited" is also "Serco", "Škoda a.s." also "Škoda"
     main, _ = _name(body, lang, cat)
     alias_keys = []
     for a in aliases:
