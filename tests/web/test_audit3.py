@@ -19,7 +19,6 @@ from psan.tool.document import Category
 from psan.tool.entities import entity_id
 from tests.documents import add_document, group_entities, plain_sentences, token_index
 from tests.helpers import default_project, sql
-from tests.services import app_config
 from tests.web.helpers import add_rule, annotator_client
 
 # --- item 1: entity keys must not reveal names outside the window ----------------------------------------------
@@ -76,6 +75,12 @@ def _walk_annotator_api(client, doc: int) -> list[str]:
     keep(client.post("/annotate/api/label", json={"document_id": doc, "first_token": f, "end_token": e,
                                                   "label_name": "someone", "label_category": "PERSON"}))
     keep(client.post("/annotate/api/accept", json={"document_id": doc}))
+    history = keep(client.get("/annotate/api/history")).get_json()["actions"]
+    assert any(a["kind"] == "entity" for a in history)
+    for action in history:  # the entity decision reached mentions outside the window: no counts of them
+        assert action["kind"] != "entity" or (action["spans"] is None and action["rules"] is None), action
+    keep(client.post("/annotate/api/undo", json={}))
+    keep(client.get("/annotate/api/history"))
     for f, e, annotation_id in spans:
         keep(client.get(f"/annotate/api/annotation/{annotation_id}"))
         keep(client.get("/annotate/api/entity", query_string={"document_id": doc, "first_token": f, "end_token": e}))
@@ -188,16 +193,6 @@ def test_audit3_02_rule_deleted_during_a_full_reannotation(clean_app, database_u
                       "AND substr((SELECT text FROM document WHERE id = %s), t.start_char + 1, 7) = 'Svoboda'",
                  (doc, doc))
     assert all(r["rule_level"] == 0 for r in levels), levels
-
-
-@pytest.fixture()
-def busy_app(clean_app, database_url, redis_url):
-    """The app with a connection pool big enough for the concurrent sessions of a load test."""
-    from psan import create_app, db
-    app = create_app(app_config(database_url, redis_url, DB_POOL_MAX=40))
-    yield app
-    with app.app_context():
-        db.app_pool(app).closeall()
 
 
 LOAD_SESSIONS = 12
