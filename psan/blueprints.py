@@ -20,5 +20,7 @@ BLUEPRINTS = [
 
 
 def register_all(app) -> None:
+    from psan.web.ids import IdConverter
+    app.url_map.converters["int"] = IdConverter  # before the routes: every <int:id> stays in bigint's range
     for module_name in BLUEPRINTS:
         app.register_blueprint(import_module(module_name).bp)

@@ -32,6 +32,10 @@ class ProjectForm(FlaskForm):
                                    validators=[InputRequired(), NumberRange(-1000, 1000)], default=-1.0)
     ask_labels = BooleanField(lazy_gettext("Ask for labels: open the label dialog after each span marked private "
                                            "(otherwise annotators label with e when they choose)"), default=False)
+    sensitive_types = StringField(
+        lazy_gettext("Also sensitive (never public by suggestion, accept or learned types): categories or entity "
+                     "types, comma-separated (addresses, dates of birth, IDs, account numbers, e-mails and phones "
+                     "always are)"), validators=[Length(max=2000)])
     annotators_choose_document = BooleanField(
         lazy_gettext("Annotators may choose a document (they then see the names of the project's documents with "
                      "spans waiting)"), default=False)

@@ -168,6 +168,16 @@ def _entities_html(e: dict[str, Any]) -> str:
                    ["entities a person corrected (merge or split)", e["corrected_by_person"]]], ["", "count"])
 
 
+def _not_included_html(rows: list[dict[str, Any]]) -> list[str]:
+    """The documents a release leaves out (not annotated yet): never silently missing from the ZIP."""
+    if not rows:
+        return []
+    return ["<h2>Documents not included</h2>",
+            f"<p><strong>{len(rows)} document(s) are not in this release</strong>: they are not annotated yet "
+            "(waiting for recognition, being processed or failed). Release again once they are.</p>",
+            _table([[r["id"], r["name"], r["status"]] for r in rows], ["id", "document", "status"])]
+
+
 def _figure(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
@@ -222,6 +232,7 @@ def report_html(report: dict[str, Any]) -> str:
                 for d in report["documents"]],
                ["id", "document", "language", "tokens", "by decision", "by how decided",
                 "undecided " + ("kept" if keep else "masked"), "output regions"]),
+        *_not_included_html(report["documents_not_annotated"]),
         "<h2>Who decided what and when</h2>",
         _table([[r["account"], r["action"], r["decision"] or "–", r["count"], r["first_at"], r["last_at"]]
                 for r in report["decisions_by_person"]], ["account", "action", "decision", "count", "first", "last"]),
