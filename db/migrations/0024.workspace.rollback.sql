@@ -1,5 +1,6 @@
 ALTER TABLE project DROP COLUMN IF EXISTS annotators_choose_document;
-DROP TABLE IF EXISTS annotator_choice;
+ALTER TABLE account DROP COLUMN IF EXISTS chosen_document_id;
+ALTER TABLE account DROP COLUMN IF EXISTS chosen_project_id;
 DROP TRIGGER IF EXISTS annotation_window_left ON annotation_window;
 DROP TRIGGER IF EXISTS annotation_window_released ON annotation_window;
 DROP FUNCTION IF EXISTS psan_log_window();

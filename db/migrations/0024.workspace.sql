@@ -42,12 +42,7 @@ CREATE TRIGGER annotation_window_released AFTER DELETE ON annotation_window
     FOR EACH ROW WHEN (pg_trigger_depth() = 0) EXECUTE FUNCTION psan_log_window();
 
 -- The annotator's choice on the home page: windows come from this project (and document, where the
--- project allows annotators to choose documents) until they choose otherwise.  A table of its own,
--- not columns of account: a reference from account to project or document would make a TRUNCATE of
--- those (a restore, a clean-up) cascade into the accounts.
-CREATE TABLE IF NOT EXISTS annotator_choice (
-    account_id  bigint PRIMARY KEY REFERENCES account (id) ON DELETE CASCADE,
-    project_id  bigint NOT NULL REFERENCES project (id) ON DELETE CASCADE,
-    document_id bigint REFERENCES document (id) ON DELETE SET NULL
-);
+-- project allows annotators to choose documents) until they choose otherwise.
+ALTER TABLE account ADD COLUMN IF NOT EXISTS chosen_project_id bigint REFERENCES project (id) ON DELETE SET NULL;
+ALTER TABLE account ADD COLUMN IF NOT EXISTS chosen_document_id bigint REFERENCES document (id) ON DELETE SET NULL;
 ALTER TABLE project ADD COLUMN IF NOT EXISTS annotators_choose_document boolean NOT NULL DEFAULT false;
