@@ -7,7 +7,9 @@ Subcommands:
   written *outside* the output folder) and JSONL spans;
 * ``recognize IN... --lang en --xml-out DIR`` — tagged XML per file;
 * ``spans IN... --lang en`` — JSONL spans on stdout;
-* ``entities CORPUS.jsonl [--lang xx]`` — entity ids of a corpus' gold spans (:mod:`.cli_entities`).
+* ``entities CORPUS.jsonl [--lang xx]`` — entity ids of a corpus' gold spans (:mod:`.cli_entities`);
+* ``pseudonymize CORPUS.jsonl [--lang xx] [--mode …] [--seed N]`` — replace a corpus' given spans, with the
+  features each surrogate was rendered with (:mod:`.cli_pseudonymize`).
 
 ``IN`` are files or folders (searched recursively for ``*.txt``).  A bad input (missing path,
 folder without ``.txt``, binary file, invalid UTF-8) is reported on stderr with its name; the
@@ -384,6 +386,8 @@ def make_parser() -> argparse.ArgumentParser:
     add_depseudonymize(sub)
     from psan.tool.cli_entities import add_parser as add_entities
     add_entities(sub)
+    from psan.tool.cli_pseudonymize import add_parser as add_pseudonymize
+    add_pseudonymize(sub)
     return parser
 
 

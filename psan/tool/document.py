@@ -31,6 +31,8 @@ class Category(enum.StrEnum):
     OTHER = "OTHER"
     #: special categories of personal data (GDPR art. 9: health, religion, politics …); the type says which
     SENSITIVE = "SENSITIVE"
+    #: demographic quasi-identifiers (occupation, nationality phrases; TAB's DEM): identify only together
+    DEMOGRAPHIC = "DEMOGRAPHIC"
 
 
 class Decision(enum.StrEnum):

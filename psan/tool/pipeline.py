@@ -115,7 +115,13 @@ class Pipeline:
         return doc
 
     def finish_document(self, doc: Document) -> Document:
-        """The document-level steps after merging (propagation, see psan.tool.propagate); once per document."""
+        """The document-level steps after merging (name completion, propagation); once per document.
+
+        ``complete_names`` (default ``true``): person spans grow to the whole name (psan.tool.completion).
+        """
+        if self.config.get("complete_names", True):
+            from psan.tool.completion import complete_names
+            complete_names(doc)
         if self.propagate is not None:
             from psan.tool.propagate import with_propagation
             with_propagation(doc, **self.propagate)

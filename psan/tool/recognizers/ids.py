@@ -307,6 +307,8 @@ _SHAPE_HINTS = ("AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "
                 "_test_", "glpat-", "eyJ", "-----BEGIN")
 
 _COMMON_NON_SECRETS = frozenset({"none", "null", "****", "xxxx", "required", "optional", "string", "hidden"})
+#: transcript markup ("password to <unintelligible/>"): a tag, not a value
+_MARKUP = re.compile(r"</?[A-Za-z][\w-]*/?>?")
 
 
 class SecretRecognizer(PatternRecognizer):
@@ -325,7 +327,7 @@ class SecretRecognizer(PatternRecognizer):
                 continue
             start, end = match.span("value")
             value = text[start:end].rstrip(".,)]}>")
-            if len(value) < 4 or value.lower() in _COMMON_NON_SECRETS:
+            if len(value) < 4 or value.lower() in _COMMON_NON_SECRETS or _MARKUP.fullmatch(value):
                 continue
             spans.append(CharSpan(start, start + len(value), "SECRET", ID, self.name, 0.9, self.priority))
         shape_hit = any(h in text for h in _SHAPE_HINTS)
