@@ -110,6 +110,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         for c, w in plural_place_cases(word, language).items():
             key = (c, "Plur", "Fem")
             out[key] = max(out.get(key, 0.0), w)
+        for c in known_plural_place_cases(word, language):
+            out[(c, "Plur", "Fem")] = 2.5  # a listed plural place (Poděbrady → "do Poděbrad")
     else:
         for c, w in plural_person_cases(word, language).items():
             key = (c, "Plur", "Masc")
@@ -150,14 +152,46 @@ _PLURAL_PLACE = {
 }
 
 
+#: plural place paradigms by lemma ending: case → the ending replacing the lemma's (a listed lemma is looked up)
+_PLURAL_LEMMAS = {
+    "cs": (("ice", {"Nom": "ice", "Gen": "ic", "Dat": "icím", "Acc": "ice", "Loc": "icích", "Ins": "icemi"}),
+           ("any", {"Nom": "any", "Gen": "an", "Dat": "anům", "Acc": "any", "Loc": "anech", "Ins": "any"}),
+           ("y", {"Nom": "y", "Gen": "", "Dat": "ům", "Acc": "y", "Loc": "ech", "Ins": "y"}),
+           ("y", {"Loc": "ách"})),
+    "sk": (("ce", {"Nom": "ce", "Dat": "ciam", "Acc": "ce", "Loc": "ciach", "Ins": "cami"}),
+           ("any", {"Nom": "any", "Gen": "an", "Dat": "anom", "Acc": "any", "Loc": "anoch", "Ins": "anmi"}),
+           ("y", {"Nom": "y", "Gen": "", "Dat": "om", "Acc": "y", "Loc": "och", "Ins": "ami"})),
+}
+
+
+@lru_cache(maxsize=1)
+def _known_places(language: str) -> frozenset[str]:
+    from psan.tool.surrogates.names import pool_sets
+    return frozenset(pool_sets(language).places)
+
+
+@lru_cache(maxsize=50_000)
+def known_plural_place_cases(word: str, language: str) -> tuple[str, ...]:
+    """Cases in which ``word`` is a form of a listed plural place name ("Poděbradech" → Loc of Poděbrady)."""
+    known = _known_places(language)
+    out = []
+    for lemma_end, forms in _PLURAL_LEMMAS.get(language, ()):
+        for case, end in forms.items():
+            if word.endswith(end) and len(word) > len(end) + 2:
+                lemma = word[: len(word) - len(end)] + lemma_end
+                if lemma in known and case not in out:
+                    out.append(case)
+    return tuple(out)
+
+
 def plural_place_cases(word: str, language: str) -> dict[str, float]:
     """Cases a place name's form has as a plural (Pardubicích → Loc), by the plural endings."""
     low = word.casefold()
     for end, case in _PLURAL_PLACE.get(language, ()):
         if low.endswith(end) and len(low) > len(end) + 2:
-            cases = {case: 1.5}
+            cases = {case: 2.0}
             if case == "Nom":
-                cases["Acc"] = 1.5
+                cases["Acc"] = 2.0
             if case == "Nom" and end == "any":
                 cases["Ins"] = 1.0
             return cases
