@@ -121,11 +121,12 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
 
 #: plural endings of masculine names (families, nations): ending → (case, weight)
 _PLURAL_PERSON = {
-    "cs": (("ové", "Nom", 1.0), ("ových", "Gen", 1.0), ("ovým", "Dat", 1.0), ("ovými", "Ins", 1.0), ("ům", "Dat", 1.0),
+    "cs": (("ové", "Nom", 1.5), ("ových", "Gen", 1.5), ("ovým", "Dat", 1.5), ("ovými", "Ins", 1.5), ("ům", "Dat", 1.0),
            ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
-    "sk": (("ovci", "Nom", 1.0), ("ovcov", "Gen", 1.0), ("ovcom", "Dat", 1.0), ("ovcami", "Ins", 1.0),
-           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
-           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
+    "sk": (("ovci", "Nom", 1.5), ("ovcov", "Gen", 1.5), ("ovcom", "Dat", 1.5), ("ovcami", "Ins", 1.5),
+           ("ovia", "Nom", 1.5), ("ania", "Nom", 1.5), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
+           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5), ("ti", "Nom", 0.8), ("ni", "Nom", 0.8),
+           ("ri", "Nom", 0.8)),
 }
 
 
@@ -418,10 +419,10 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 s = _PRIOR[c] + (0.5 if n == "Sing" else 0.0)
                 s += last.get(key, 0.0)
-                if key not in last and last:
-                    s -= 1.5 if max(last.values()) >= 1.0 else 0.5  # a form the word's paradigms do not have
+                if last.get(key, 0.0) < 0.3 and last:  # a form the word's paradigms do not have (or hardly)
+                    s -= 1.5 if max(last.values()) >= 1.0 else 0.5
                 for o in others:  # first name and surname agree
-                    s += o.get(key, 0.0) if key in o else -1.0 if o and max(o.values()) >= 1.0 else 0.0
+                    s += o.get(key, 0.0) if o.get(key, 0.0) >= 0.3 else -1.0 if o and max(o.values()) >= 1.0 else 0.0
                 if ev.prep:
                     s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
                 elif c == "Loc":
