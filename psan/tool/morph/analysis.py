@@ -147,7 +147,8 @@ def plural_person_cases(word: str, language: str) -> dict[str, float]:
 _PLURAL_PLACE = {
     "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
            ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen"), ("ách", "Loc")),
-    "sk": (("íc", "Gen"), ("ách", "Loc"), ("ach", "Loc"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"),
+    "sk": (("íc", "Gen"), ("ách", "Loc"), ("ach", "Loc"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"),
+           ("ovce", "Nom"), ("oviec", "Gen"),
            ("ice", "Nom"),
            ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
 }

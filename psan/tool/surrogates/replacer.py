@@ -113,6 +113,8 @@ class SurrogateReplacer:
         #: (start, end) → the UD features each person/place surrogate of the current document is rendered with
         self.features: dict[tuple[int, int], dict[str, str | None]] = {}
         self._morph: dict[tuple[int, int], Features] = {}
+        #: (start, end, original) → features over all observed documents (None: two documents disagree)
+        self._morph_all: dict[tuple[int, int, str], Features | None] = {}
         self._morph_gender: dict[str, str] = {}
         for key, ident in self._stored.items():
             t = ident.get("template")
@@ -172,6 +174,8 @@ class SurrogateReplacer:
         for m, f in zip(mentions, feats, strict=True):
             if f.case:
                 self._morph[(m.start, m.end)] = f
+                where = (m.start, m.end, text[m.start:m.end])
+                self._morph_all[where] = f if self._morph_all.get(where, f) == f else None
         for entity, g in genders.items():
             self._morph_gender.setdefault(entity, {"Masc": "m", "Fem": "f"}.get(g, ""))
 
@@ -307,7 +311,7 @@ class SurrogateReplacer:
         kind = routing.kind_of(region.category, region.type, original)
         entity = self.entity_key(region, original, kind)
         self.entities[(region.start, region.end)] = entity
-        feats = self._morph.get((region.start, region.end))
+        feats = self._features_of(region, original)
         if kind == routing.PERSON:
             got = self._person(entity, original, region.type, feats)
             if got is not None and feats is not None:
@@ -329,6 +333,13 @@ class SurrogateReplacer:
                 self.drawn += 1
         return self._values[cache_key]
 
+    def _features_of(self, region: PrivateRegion, original: str) -> Features | None:
+        """The analysis of a region: of the current document after :meth:`begin_document`, else of the
+        observed documents (``None`` where two documents analysed the same span and text differently)."""
+        if self._explicit:
+            return self._morph.get((region.start, region.end))
+        return self._morph_all.get((region.start, region.end, original))
+
     def _record(self, region: PrivateRegion, entity: str, original: str, feats: Features) -> None:
         """Keep the features a mention was rendered with: for the CLI/standoff and in the entity's identity."""
         self.features[(region.start, region.end)] = feats.as_dict()
@@ -343,7 +354,7 @@ class SurrogateReplacer:
         change.  Only where the region's analysed case is one the preposition governs (Czech "se" is
         also a pronoun: "Jan se Petrovi omluvil" stays).
         """
-        feats = self._morph.get((region.start, region.end))
+        feats = self._features_of(region, text[region.start:region.end])
         if feats is None or not replacement[:1].isalpha():
             return 0, ""
         m = _PREP_RE.search(text, max(0, region.start - 6), region.start)
@@ -819,9 +830,6 @@ def pseudonymize_document(text: str, regions: Sequence[PrivateRegion], language:
     for e in output.standoff:
         entry = dict(e)
         entry["entity"] = replacer.entities.get((e["original_start"], e["original_end"]), "")
-        feats = replacer.features.get((e["original_start"], e["original_end"]))
-        if feats is not None:  # what the surrogate was rendered with, for a reviewer of the key
-            entry["features"] = feats
         entry["document"] = document
         entries.append(entry)
     target = key if key is not None else replacer.key
