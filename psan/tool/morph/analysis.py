@@ -407,59 +407,66 @@ def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
 
 
+def _case_score(ev: _Evidence, kind: str, c: str) -> float:
+    """The part of a score that depends on the case only (context: prepositions, titles, neighbours)."""
+    s = _PRIOR[c]
+    if ev.prep:
+        s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
+    elif c == "Loc":
+        s -= 4.0
+    if ev.title_cases:
+        s += 3.0 if c in ev.title_cases else -1.0
+    if ev.tagged:  # the tagger on the name itself: it has seen few names, a hint only
+        s += 0.6 if ev.tagged.get("Case") == c else 0.0
+    if ev.agreeing:  # an agreeing adjective or title noun the tagger knows well
+        s += 1.5 if ev.agreeing.get("Case") == c else 0.0
+    if ev.apposition and c == "Nom":
+        s += 1.5
+    if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
+        s += 1.0 if c in ev.noun_cases else -0.5
+    elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
+        if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
+            s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
+        else:
+            s += 0.8 if c == "Gen" else -0.5
+    if ev.vocative and c == "Voc":
+        s += 1.5
+    if ev.after_verb and c == "Gen":
+        s -= 0.3  # a form both genitive and accusative right after a verb is its object
+    return s
+
+
 def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict[Key, float]:
     """Score of every (case, number, gender) of one mention (see the module docstring)."""
     out: dict[Key, float] = {}
     last = ev.readings[-1]
-    others = ev.readings[:-1]
+    miss = (1.5 if max(last.values()) >= 1.0 else 0.5) if last else 0.0  # a form the paradigms do not have
+    others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
+    t, a = ev.tagged or {}, ev.agreeing or {}
+    number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
+              + (0.5 if a.get("Number") == n and kind == PLACE else 0.0) for n in _NUMBERS}
+    eg = _gender_ud(ev.title_gender) or entity_gender
+    gender = {}
+    for g in _GENDERS:
+        v = 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
+        if kind == PERSON:
+            # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
+            v += 0.6 if g == "Masc" else -5.0 if g == "Neut" else 0.0
+            if eg:
+                v += 2.0 if g == eg else -3.0
+        gender[g] = v
     for c in CASES:
         if c == "Voc" and language in ("sk", "sl"):
             continue
+        base = _case_score(ev, kind, c)
         for n in _NUMBERS:
             for g in _GENDERS:
                 key = (c, n, g)
-                s = _PRIOR[c] + (0.5 if n == "Sing" else 0.0)
-                s += last.get(key, 0.0)
-                if last.get(key, 0.0) < 0.3 and last:  # a form the word's paradigms do not have (or hardly)
-                    s -= 1.5 if max(last.values()) >= 1.0 else 0.5
-                for o in others:  # first name and surname agree
-                    s += o.get(key, 0.0) if o.get(key, 0.0) >= 0.3 else -1.0 if o and max(o.values()) >= 1.0 else 0.0
-                if ev.prep:
-                    s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
-                elif c == "Loc":
-                    s -= 4.0
-                if ev.title_cases:
-                    s += 3.0 if c in ev.title_cases else -1.0
-                t = ev.tagged
-                if t:  # the tagger on the name itself: it has seen few names, a hint only
-                    s += 0.6 if t.get("Case") == c else 0.0
-                    s += 0.4 if t.get("Number") == n else 0.0
-                a = ev.agreeing
-                if a:  # an agreeing adjective or title noun the tagger knows well
-                    s += 1.5 if a.get("Case") == c else 0.0
-                    s += 0.5 if a.get("Number") == n and kind == PLACE else 0.0
-                    s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
-                if ev.apposition and c == "Nom":
-                    s += 1.5
-                if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
-                    s += 1.0 if c in ev.noun_cases else -0.5
-                elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
-                    if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
-                        s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
-                    else:
-                        s += 0.8 if c == "Gen" else -0.5
-                if ev.vocative and c == "Voc":
-                    s += 1.5
-                if ev.after_verb and c == "Gen":
-                    s -= 0.3  # a form both genitive and accusative right after a verb is its object
-                if kind == PERSON:
-                    if g == "Masc":
-                        s += 0.6  # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
-                    if g == "Neut":
-                        s -= 5.0
-                    eg = _gender_ud(ev.title_gender) or entity_gender
-                    if eg:
-                        s += 2.0 if g == eg else -3.0
+                w = last.get(key, 0.0)
+                s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
+                for o, absent in others:  # first name and surname agree
+                    v = o.get(key, 0.0)
+                    s += v if v >= 0.3 else absent
                 out[key] = s
     return out
 
@@ -525,8 +532,9 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
             ev = evidence[k]
             if lead is not None and ev is not None and not ev.prep:
                 ev.prep = lead.prep
-    first = _decide(text, mentions, [_scores(ev, m.kind, "", language) if ev is not None else None
-                                     for m, ev in zip(mentions, evidence, strict=True)])
+    scores = [_scores(ev, m.kind, "", language) if ev is not None else None
+              for m, ev in zip(mentions, evidence, strict=True)]
+    first = _decide(text, mentions, scores)
     votes: dict[str, Counter[str]] = {}
     for m, ev, key in zip(mentions, evidence, first, strict=True):
         if m.kind != PERSON or ev is None or key is None or not m.entity:
@@ -537,8 +545,8 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
         vote[key[2]] += 1
     genders = {e: v.most_common(1)[0][0] for e, v in votes.items() if v}
     final = _decide(text, mentions, [
-        _scores(ev, m.kind, genders.get(m.entity, "") if m.kind == PERSON else "", language) if ev is not None
-        else None for m, ev in zip(mentions, evidence, strict=True)])
+        _scores(ev, m.kind, genders[m.entity], language) if ev is not None and m.kind == PERSON
+        and genders.get(m.entity) else sc for m, ev, sc in zip(mentions, evidence, scores, strict=True)])
     out = [Features() if key is None else _features(key, m.kind, language) for m, key in zip(mentions, final,
                                                                                               strict=True)]
     return out, {e: g for e, g in genders.items() if g}
