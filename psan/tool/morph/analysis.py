@@ -29,6 +29,7 @@ from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Fe
 PERSON, PLACE, OTHER = "person", "place", "other"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _ALPHA = re.compile(r"[^\W\d_]+")
+_CONTEXT = 4  # words before a name given to the tagger (its features see two words around)
 _SENTENCE_END = re.compile(r"[.!?]+\s+(?=[\"„“(]?[^\W\d_])")
 _PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.05, "Voc": -1.0}
 _GENDERS = ("Masc", "Fem", "Neut")
@@ -304,7 +305,10 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     got = None
     if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1]):
         # the tagger is asked only where it can decide something: no preposition, a form of several cases
-        got = tagger.tag(language, tuple(t.group() for t in toks))
+        lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
+        part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
+        if part is not None:
+            got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
     prep: tuple[str, ...] = ()
     i = first - 1
     skipped = 0
