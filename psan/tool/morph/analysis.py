@@ -437,6 +437,8 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s += 1.5
     if ev.after_verb and c == "Gen":
         s -= 0.3  # a form both genitive and accusative right after a verb is its object
+    if ev.after_verb and c == "Acc":
+        s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")
     return s
 
 
