@@ -35,8 +35,13 @@ def _occurrences(words: list[str], phrase: list[str]) -> Iterable[int]:
 
 
 def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), project_id: int | None = None,
-                 name: str = "doc.txt", language: str = "en") -> int:
-    """Insert a recognized, pre-annotated document; every occurrence of each entity phrase is an NE."""
+                 name: str = "doc.txt", language: str = "en",
+                 spans: Iterable[tuple[int, int, str]] = ()) -> int:
+    """Insert a recognized, pre-annotated document; every occurrence of each entity phrase is an NE.
+
+    ``spans``: further NEs given by token range and type (overlapping ones too).
+    """
+    entities, spans = list(entities), list(spans)
     project_id = project_id or default_project(app)
     tokens, sentences = tokenize(text, language)
     words = [text[t.start:t.end] for t in tokens]
@@ -56,11 +61,13 @@ def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), proje
                 phrase_words = [phrase[t.start:t.end] for t in tokenize(phrase, language)[0]]
                 for i in _occurrences(words, phrase_words):
                     rows.append((document_id, i, i + len(phrase_words), etype, str(category_of(etype)), "test", 1.0))
+            rows += [(document_id, first, end, etype, str(category_of(etype)), "test", 1.0)
+                     for first, end, etype in spans]
             if rows:
                 psycopg2.extras.execute_values(
                     cur, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, "
                          "score) VALUES %s", rows)
-        for etype in sorted({e for _, e in entities}):
+        for etype in sorted({e for _, e in entities} | {e for _, _, e in spans}):
             db.execute("INSERT INTO rule (project_id, type, condition, confidence) VALUES (%s, 'NE_TYPE', %s, 0) "
                        "ON CONFLICT DO NOTHING", (project_id, etype), conn)
         reannotate_document_now(conn, document_id)

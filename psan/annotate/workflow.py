@@ -26,10 +26,12 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from flask_babel import gettext
+
 from psan import db
 from psan.annotate.content import annotations_json
 from psan.celery import scheduling
-from psan.store import apply_rule, document_locks, entity_decisions
+from psan.store import actions, apply_rule, decision_requests, document_locks, entity_decisions
 from psan.store import decisions as store_decisions
 from psan.store import windows as store_windows
 from psan.store.apply_rule import NeedsWholeDocument
@@ -46,6 +48,10 @@ log = logging.getLogger(__name__)
 Texts = Sequence[Sequence[str]] | None
 
 
+class AlreadySaved(Exception):  # noqa: N818 - an outcome, not a failure
+    """The request (its client request id) was decided before: a retry, answered without deciding again."""
+
+
 @dataclass(frozen=True, slots=True)
 class Decided:
     """What the annotator's request changed: the merged outcome, the document's new status, the window renewed."""
@@ -54,39 +60,46 @@ class Decided:
     status: str | None
     category_needed: bool = False
     window: Window | None = None
+    #: the logged action (psan.store.actions): what ``POST /annotate/api/undo`` takes back
+    action_id: int = 0
 
 
 def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, account_id: int, *,
                 label_id: int | None = None, always: bool = False, ne_type: str | None = None,
-                lease_seconds: int) -> Decided:
+                lease_seconds: int, request_id: str | None = None) -> Decided:
     """Decide one span by token, word type or NE type (:func:`psan.store.decisions.decide`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     if scope is Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
         apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
     texts = None if scope is Scope.NE_TYPE else [tokens]
-    outcome, status, renewed = write(conn, window, account_id, lease_seconds, texts, [span],
-                                     lambda: store_decisions.decide(conn, span, scope, decision, account_id, tokens,
-                                                                    label_id, always, ne_type))
+    outcome, status, renewed, action_id = write(
+        conn, window, account_id, lease_seconds, texts, [span],
+        lambda: store_decisions.decide(conn, span, scope, decision, account_id, tokens, label_id, always, ne_type),
+        Action(str(scope), {"decision": decision}), request_id)
     # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
     # a read, so after the commit, outside any lock the other annotators wait for
     needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token, span.end_token,
                                                        label_id)
-    return Decided(outcome, status, needed, renewed)
+    return Decided(outcome, status, needed, renewed, action_id)
 
 
 def decide_entity(conn, window: Window, span: Span, decision: str, account_id: int, *,
-                  label_id: int | None = None, lease_seconds: int) -> Decided:
+                  label_id: int | None = None, lease_seconds: int, request_id: str | None = None) -> Decided:
     """Decide every mention of the span's entity, here and in the project's other documents."""
-    outcome, status, renewed = write(conn, window, account_id, lease_seconds, None, [span],
-                                     lambda: entity_decisions.decide_entity(conn, span, decision, account_id, label_id))
-    return Decided(outcome, status, window=renewed)
+    outcome, status, renewed, action_id = write(
+        conn, window, account_id, lease_seconds, None, [span],
+        lambda: entity_decisions.decide_entity(conn, span, decision, account_id, label_id),
+        Action("entity", {"decision": decision}), request_id)
+    return Decided(outcome, status, window=renewed, action_id=action_id)
 
 
-def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int) -> Decided | None:
-    """Decide every suspicious span of the window as suggested; ``None`` when nothing is left to accept.
+def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int,
+                       request_id: str | None = None) -> Decided | None:
+    """Decide every suspicious span of the window as suggested, by token; ``None`` when nothing is left.
 
-    A PRIVATE suggestion the project already gave these words (a lookup rule voted) becomes a
-    word-type rule.
+    By token only (issue 20): accepting never creates a project rule (the keys ``S``, ``P``, ``C``,
+    ``x`` say when a rule is wanted); a PRIVATE token decision keeps its lookup rule (confidence 0:
+    the same words become suspicious elsewhere, never public).  One action: ``u`` undoes it whole.
     """
     pending = [a for a in annotations_json(conn, window, window.first_token, window.end_token)
                if a["decision"] == "SUSPICIOUS" and a.get("suggestion")]
@@ -98,41 +111,60 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
     def decide_all() -> Outcome:
         outcomes = []
         for a, span, tokens in zip(pending, spans, texts, strict=True):
-            again = a["suggestion"] == "PRIVATE" and any(r["lookup"] for r in a["rules"])
-            scope = Scope.WORD_TYPE if again else Scope.TOKEN
-            outcomes.append(store_decisions.decide(conn, span, scope, a["suggestion"], account_id, tokens))
+            outcomes.append(store_decisions.decide(conn, span, Scope.TOKEN, a["suggestion"], account_id, tokens,
+                                                   log_action="accept"))
         return merge(outcomes)
 
-    outcome, status, renewed = write(conn, window, account_id, lease_seconds, texts, spans, decide_all)
-    return Decided(outcome, status, window=renewed)
+    outcome, status, renewed, action_id = write(conn, window, account_id, lease_seconds, texts, spans, decide_all,
+                                                Action("accept", {"spans": len(spans)}), request_id)
+    return Decided(outcome, status, window=renewed, action_id=action_id)
 
 
 def assign_label(conn, window: Window, span: Span, label_id: int, account_id: int, *, always: bool = False,
-                 lease_seconds: int) -> Decided:
+                 lease_seconds: int, request_id: str | None = None) -> Decided:
     """Mark the span private with a label (:func:`psan.store.decisions.assign_label`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
-    outcome, status, renewed = write(conn, window, account_id, lease_seconds, [tokens], [span],
-                                     lambda: store_decisions.assign_label(conn, span, label_id, account_id, tokens,
-                                                                          always))
-    return Decided(outcome, status, window=renewed)
+    outcome, status, renewed, action_id = write(
+        conn, window, account_id, lease_seconds, [tokens], [span],
+        lambda: store_decisions.assign_label(conn, span, label_id, account_id, tokens, always),
+        Action("label", {"decision": "PRIVATE", "always": always}), request_id)
+    return Decided(outcome, status, window=renewed, action_id=action_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """How a request is logged for undo (:mod:`psan.store.actions`): its kind and a detail (no text)."""
+
+    kind: str
+    detail: dict
 
 
 def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Texts, spans: list[Span],
-          decide: Callable[[], Outcome]) -> tuple[Outcome, str | None, Window | None]:
-    """Renew the lease, lock, ``decide``, apply the changed rules to this document and commit; then
-    :func:`after_decision`.  Returns the outcome, the document's status and the renewed window.
+          decide: Callable[[], Outcome], action: Action,
+          request_id: str | None = None) -> tuple[Outcome, str | None, Window | None, int]:
+    """Renew the lease, lock, ``decide`` as one logged action, apply the changed rules to this document and
+    commit; then :func:`after_decision`.  Returns the outcome, the document's status, the renewed window and
+    the action's id.
 
     ``texts``: lock only these words (``None``: the whole document).  If the rules need the whole
     document after all, everything is rolled back and done again under the whole-document lock.
+    ``request_id``: the client's id of the request, claimed in the decision's transaction
+    (:class:`AlreadySaved` when it was claimed before: a retry of a saved request).
     """
     document_id = window.document_id
     for whole in ((False, True) if texts is not None else (True,)):
+        if request_id is not None and not decision_requests.claim(conn, account_id, request_id):
+            raise AlreadySaved(request_id)  # first, so nothing else of this transaction is written
         lease = store_windows.renew(conn, account_id, lease_seconds, decided=True)  # own row: no one waits for it
         if whole:
             document_locks.lock_document(conn, document_id)
         else:
             document_locks.lock_words(conn, document_id, texts or ())
+        first = spans[0] if len(spans) == 1 else None
+        action_id = actions.begin(conn, window.project_id, account_id, action.kind, document_id,
+                                  first.first_token if first else None, first.end_token if first else None,
+                                  action.detail)
         outcome = decide()
         try:
             if outcome.rules_changed:
@@ -147,21 +179,48 @@ def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Text
         note_decision(window.project_id)  # committed now: this process's next count reads it
         renewed = replace(window, expires_at=lease["expires_at"], decisions=lease["decisions"], live=True) \
             if lease else None
-        return outcome, after_decision(conn, window, outcome, spans), renewed
+        return outcome, after_decision(conn, window, outcome, spans, action_id), renewed, action_id
     raise AssertionError("unreachable: the whole-document pass never raises NeedsWholeDocument")  # pragma: no cover
 
 
-def learn_types(conn, window: Window, spans: list[Span]) -> tuple[list[int], str | None]:
+def undo(conn, account_id: int, action_id: int | None, *, any_author: bool = False) -> actions.Undone:
+    """Undo the account's action ``action_id`` (``None``: its newest one not undone) and commit.
+
+    The restored rules reach the project's other documents through the debounced re-annotation, as a
+    decision's do.  :class:`psan.store.decisions.DecisionError` when there is nothing to undo.
+    """
+    if action_id is None:
+        action_id = actions.latest_undoable(conn, account_id)
+        if action_id is None:
+            raise store_decisions.DecisionError(gettext("You have nothing to undo."), 409)
+    undone = actions.undo_action(conn, action_id, account_id, any_author=any_author)
+    conn.commit()
+    note_decision(undone.project_id)
+    if undone.rules_changed:
+        try:
+            scheduling.schedule_project_reannotation(undone.project_id)
+        except Exception:  # noqa: BLE001 - the undo is saved; the sweeper schedules the run later
+            log.warning("could not schedule the re-annotation of project %s; the sweeper will", undone.project_id,
+                        exc_info=True)
+            request_reannotation(conn, undone.project_id)
+            conn.commit()
+    return undone
+
+
+def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0) -> tuple[list[int], str | None]:
     """Entity types whose decisions are now clear decide alone from here on (psan.store.suggestions).
 
     Runs after the decision's commit: the statistics are read without a lock; the whole document is
     locked (a short transaction of its own) only when a type's rule is to change - once per type and
     project.  Returns the changed rules and the document's new status (``None``: unchanged).
+    A learned rule is part of the action that taught it (``action_id``): undoing it takes the rule back.
     """
     types = sorted({t for span in spans for t in store_decisions.span_entity_types(conn, span)})
     if not types or not types_to_learn(conn, window.project_id, types):
         return [], None
     document_locks.lock_document(conn, window.document_id)
+    if action_id:
+        actions.resume(conn, action_id)
     changed = learn_type_rules(conn, window.project_id, types)
     if changed:
         apply_rule.apply_new_rules(conn, window.document_id, changed, refresh_status=False)
@@ -178,7 +237,7 @@ def merge(outcomes: list[Outcome]) -> Outcome:
     return merged
 
 
-def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span]) -> str | None:
+def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], action_id: int = 0) -> str | None:
     """After the decision's commit: the document's status, learned types, the other documents.
 
     The current document already has the changed rules (:func:`write` applied them: a text search
@@ -188,7 +247,7 @@ def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span]) ->
     """
     with db.single_statements(conn):  # one statement: no BEGIN/COMMIT round trips around it
         status = apply_rule.refresh_document_status(conn, window.document_id)
-    learned, learned_status = learn_types(conn, window, spans)
+    learned, learned_status = learn_types(conn, window, spans, action_id)
     if learned:
         outcome.changed_rule_ids += [r for r in learned if r not in outcome.changed_rule_ids]
         outcome.rules_changed = True

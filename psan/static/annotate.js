@@ -26,7 +26,8 @@
     labelDialog: byId("ann-label-dialog"), labelForm: byId("ann-label-form"), labelName: byId("ann-label-name"),
     labelList: byId("ann-label-list"), labelCategory: byId("ann-label-category"),
     labelAlways: byId("ann-label-always"), labelCancel: byId("ann-label-cancel"), labelSpan: byId("ann-label-span"),
-    help: byId("ann-help"), helpButton: byId("ann-help-button"), helpClose: byId("ann-help-close")
+    help: byId("ann-help"), helpButton: byId("ann-help-button"), helpClose: byId("ann-help-close"),
+    history: byId("ann-history")
   };
   var state = {data: null, sel: null, byAnnotation: true, labels: [], busy: false, detailId: null, cover: {},
     mergeFrom: null};
@@ -44,6 +45,28 @@
         return {ok: response.ok, status: response.status, data: data};
       });
     }, function () { return {ok: false, status: 0, data: {error: t("network error")}}; });
+  }
+
+  // a decision's id: a retry after a lost answer (network, restart) carries it, and the server does not
+  // decide twice (psan/store/decision_requests.py)
+  function newRequestId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function save(path, body) {
+    body.request_id = newRequestId();
+    var attempts = 0;
+    function attempt() {
+      return request("POST", API + path, body).then(function (result) {
+        var lost = result.status === 0 || result.status === 502 || result.status === 503 || result.status === 504;
+        if (!lost || attempts >= 2) { return result; }
+        attempts += 1;
+        return new Promise(function (resolve) { window.setTimeout(resolve, 1500 * attempts); }).then(attempt);
+      });
+    }
+    return attempt();
   }
 
   function showMessage(text, kind) {
@@ -129,6 +152,7 @@
     els.mode.textContent = t(state.byAnnotation ? "selecting annotations (m: tokens)" : "selecting tokens (m: annotations)");
     state.cover = layers();
     var fragment = document.createDocumentFragment();
+    var say = t;  // "t" is the token below
     data.tokens.forEach(function (t, pos) {
       var span = document.createElement("span");
       span.className = "tok";
@@ -146,6 +170,13 @@
         gap.setAttribute("data-after", String(t.i));
         gap.appendChild(wrap(t.after, shared));
         fragment.appendChild(gap);
+      }
+      var following = data.tokens[pos + 1];
+      if (following && following.i > t.i + 1) {  // the elided middle of an over-long span (data.elided)
+        var elided = document.createElement("span");
+        elided.className = "elided text-muted";
+        elided.textContent = say("[… %(count)s tokens not shown …]", {count: following.i - t.i - 1});
+        fragment.appendChild(elided);
       }
     });
     els.text.appendChild(fragment);
@@ -303,8 +334,8 @@
     var box = document.createElement("p");
     box.className = "mb-1";
     var text = document.createElement("span");
-    text.textContent = t("Entity: %(category)s · %(mentions)s mentions in %(documents)s documents",
-      {category: e.category, mentions: e.mentions, documents: e.documents}) +
+    text.textContent = t("Entity: %(category)s · mentions in this window: %(mentions)s",
+      {category: e.category, mentions: e.mentions}) +
       (e.label ? " · " + t("label %(label)s", {label: e.label.name}) : "");
     box.appendChild(text);
     function button(label, handler) {
@@ -316,9 +347,7 @@
       box.appendChild(b);
     }
     var span = {document_id: state.data.window.document_id, first_token: e.first_token, end_token: e.end_token};
-    if (e.mentions > 1) {
-      button(t("Split off"), function () { entityAction("entity/split", span, t("Entity split.")); });
-    }
+    button(t("Split off"), function () { entityAction("entity/split", span, t("Entity split.")); });
     var from = state.mergeFrom;
     if (from && from.document_id === span.document_id &&
         (from.first_token !== span.first_token || from.end_token !== span.end_token)) {
@@ -376,21 +405,73 @@
     var body = spanPayload();
     body.decision = decision;
     body.scope = scope;
-    request("POST", API + "decide", body).then(function (result) {
+    save("decide", body).then(function (result) {
       state.busy = false;
       afterDecision(result, decision, scope);
+      if (result.ok) { refreshHistory(); }
     });
   }
 
   function acceptSuggestions() {
     if (!state.data || !state.data.window || state.busy) { return; }
     state.busy = true;
-    request("POST", API + "accept", {document_id: state.data.window.document_id}).then(function (result) {
+    save("accept", {document_id: state.data.window.document_id}).then(function (result) {
       state.busy = false;
       if (!accept(result, false)) { return; }
       var done = state.data.document && state.data.document.status === "DONE";
       showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window."
         : "Suggestions accepted."), done ? "success" : "info");
+      refreshHistory();
+    });
+  }
+
+  // --- undo and the annotator's own history (POST undo, GET history) --------------------------------------
+  function showHistory(actions) {
+    if (!els.history) { return; }
+    els.history.replaceChildren();
+    if (!actions.length) {
+      var none = document.createElement("li");
+      none.className = "text-muted";
+      none.textContent = t("Nothing yet.");
+      els.history.appendChild(none);
+    }
+    actions.forEach(function (a) {
+      var li = document.createElement("li");
+      li.className = "mb-1";
+      var what = document.createElement("span");
+      what.textContent = t("%(kind)s %(decision)s · %(spans)s span(s), %(rules)s rule(s)", {
+        kind: t(a.kind), decision: a.decision ? t(a.decision) : "", spans: a.spans, rules: a.rules});
+      if (a.undone) { what.className = "text-decoration-line-through text-muted"; }
+      li.appendChild(what);
+      if (a.undone) {
+        li.appendChild(document.createTextNode(" (" + t("undone") + ")"));
+      } else {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "btn btn-link btn-sm py-0";
+        button.setAttribute("data-undo", String(a.id));
+        button.textContent = t("Undo");
+        button.addEventListener("click", function () { undo(a.id); });
+        li.appendChild(button);
+      }
+      els.history.appendChild(li);
+    });
+  }
+
+  function refreshHistory() {
+    request("GET", API + "history?limit=20").then(function (result) {
+      if (result.ok) { showHistory(result.data.actions || []); }
+    });
+  }
+
+  function undo(actionId) {
+    if (state.busy) { return; }
+    state.busy = true;
+    request("POST", API + "undo", actionId ? {action_id: actionId} : {}).then(function (result) {
+      state.busy = false;
+      if (!accept(result, true)) { return; }
+      showMessage(t("Undone."), "info");
+      showHistory(result.data.history || []);
     });
   }
 
@@ -459,10 +540,11 @@
       if (els.labelCategory.value) { body.label_category = els.labelCategory.value; }
     }
     body.always = els.labelAlways.checked;
-    request("POST", API + "label", body).then(function (result) {
+    save("label", body).then(function (result) {
       if (accept(result, true)) {
         closeOverlays();
         showMessage(t("Label saved."), "info");
+        refreshHistory();
       }
     });
   });
@@ -501,7 +583,8 @@
         "ne-public": function () { decide("PUBLIC", "ne_type"); },
         "entity-private": function () { decide("PRIVATE", "entity"); },
         "entity-public": function () { decide("PUBLIC", "entity"); },
-        "label": openLabelDialog, "next": nextWindow, "widen": widen, "accept": acceptSuggestions
+        "label": openLabelDialog, "next": nextWindow, "widen": widen, "accept": acceptSuggestions,
+        "undo": function () { undo(null); }
       };
       if (actions[action]) { actions[action](); }
     });
@@ -526,6 +609,7 @@
     "x": function () { decide("PRIVATE", "entity"); },
     "X": function () { decide("PUBLIC", "entity"); },
     "a": function () { acceptSuggestions(); },
+    "u": function () { undo(null); },
     "e": function () { openLabelDialog(); },
     "w": function () { nextWindow(); },
     "m": function (s) { state.byAnnotation = !state.byAnnotation; render(); select(s.first, s.end); }
@@ -554,5 +638,5 @@
       document_id: Number(openDocument), start: Number(root.getAttribute("data-open-start")) || 0,
       size: Number(root.getAttribute("data-open-size")) || undefined})
     : request("GET", API + "window");
-  start.then(function (result) { accept(result, false); els.text.focus(); });
+  start.then(function (result) { accept(result, false); els.text.focus(); refreshHistory(); });
 })();

@@ -1,17 +1,12 @@
-"""Person corrections of recognizer spans, applied before the output is rendered (issue 10, item 4).
+"""Categories for person-decided spans, filled before the output is rendered (issue 10, item 4; issue 20).
 
-Why: the voting semantics treat every span on its own, so an annotator who shrinks a
-recognizer's span ("Jonathan Harper\\nTel" → "Jonathan Harper") leaves the long span standing;
-with undecided spans masked (fail closed) "Tel" would still be replaced.  Here a recognizer's
-span (an entity is on it) that only the rules voted on gives way to the person's decisions that
-overlap it (spans of word-type or lookup rules without an entity are left alone):
-
-* a PRIVATE person decision overlapping a rule-only span replaces it (shrink, split, extend,
-  crossing): the person re-drew the private span with the context in view;
-* a PUBLIC person decision that contains an *undecided* rule-only span decides it too;
-* a rule-decided PRIVATE span inside a person's PUBLIC span keeps the thesis semantics (it is a
-  different span and stays private), and a PUBLIC person decision on a part of an undecided span
-  does not open the rest (fail closed).
+Why no span is dropped here any more: the output invariant (issue 20) is that a character is
+released in clear only if every span covering it is finally PUBLIC.  A person's decision on a part
+of a recognizer's span is a decision on *that part only*; it never opens the rest (the old
+"shrink" rule dropped the whole rule-private span "Mr E. Cinmen" for a PRIVATE decision on its
+".").  Shrinking is an explicit action (:func:`psan.store.decisions.shrink`): the person decides
+the old span PUBLIC and the part to keep PRIVATE, both by token, so only exact person decisions
+open anything.
 
 A person-decided span without a category (no label category) takes the category of the
 recognizer entity overlapping it most, and a private region without a recognizer type on its
@@ -25,29 +20,12 @@ from collections.abc import Collection, Sequence
 
 from psan import db
 from psan.store.sql import prepared
-from psan.tool.document import Category, Decision, Document, Entity
-from psan.tool.voting import Annotation, PrivateRegion, Thresholds, final_decision
+from psan.tool.document import Category, Document, Entity
+from psan.tool.voting import Annotation, PrivateRegion
 
 
 def _overlap(a_first: int, a_end: int, b_first: int, b_end: int) -> int:
     return max(0, min(a_end, b_end) - max(a_first, b_first))
-
-
-def _superseded(ann: Annotation, persons: Sequence[Annotation], thresholds: Thresholds) -> bool:
-    """Does a person's decision replace this rule-only span (see the module docstring)?"""
-    if not ann.types:
-        return False  # not a recognizer's span (a word-type or lookup rule match): never opened here
-    undecided = final_decision(ann, thresholds) is Decision.SUSPICIOUS
-    for p in persons:
-        if (p.first_token, p.end_token) == (ann.first_token, ann.end_token):
-            continue
-        if not _overlap(ann.first_token, ann.end_token, p.first_token, p.end_token):
-            continue
-        if p.token_decision is Decision.PRIVATE:
-            return True
-        if undecided and p.first_token <= ann.first_token and ann.end_token <= p.end_token:
-            return True
-    return False
 
 
 def _best_entity(entities: Sequence[Entity], first: int, end: int) -> Entity | None:
@@ -64,24 +42,22 @@ def _best_entity(entities: Sequence[Entity], first: int, end: int) -> Entity | N
     return found
 
 
-def apply_corrections(doc: Document, annotations: list[Annotation], thresholds: Thresholds,
+def apply_corrections(doc: Document, annotations: list[Annotation],
                       person_categories: Collection[tuple[int, int]] = ()) -> list[Annotation]:
-    """The annotations without the rule-only spans a person's decision replaced, categories filled.
+    """The same annotations (none is dropped: see the module docstring), person spans' categories filled.
 
     ``person_categories`` are the spans whose category the person chose (a label with a category);
     they are never overwritten.
     """
-    persons = [a for a in annotations if a.token_decision is not None]
-    if not persons:
-        return annotations
-    kept = [a for a in annotations if a.token_decision is not None or not _superseded(a, persons, thresholds)]
-    for ann in persons:
+    for ann in annotations:
+        if ann.token_decision is None:
+            continue
         if ann.category is not Category.OTHER or (ann.first_token, ann.end_token) in person_categories:
             continue
         ent = _best_entity(doc.entities, ann.first_token, ann.end_token)
         if ent is not None and ent.category is not Category.OTHER:
             ann.category = ent.category
-    return kept
+    return annotations
 
 
 def fill_region_type(doc: Document, region: PrivateRegion) -> PrivateRegion:

@@ -36,7 +36,7 @@ import json
 import logging
 import re
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from psan import db
@@ -87,6 +87,8 @@ class ProjectOutputContext:
     masked: dict[int, MaskedCounts] = field(default_factory=dict)
     #: per document id: voted spans and private regions of this render (the release report reuses them)
     rendered: dict[int, tuple[list[Annotation], list[PrivateRegion]]] = field(default_factory=dict)
+    #: entity id → label id a person gave one of its mentions (read once per render: :func:`entity_labels`)
+    entity_labels: dict[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -154,7 +156,67 @@ def document_annotations(conn, document_id: int, doc: Document, ctx: ProjectOutp
         if ann.rule_label is not None:
             ann.rule_label = ctx.label_numbers.get(ann.rule_label)
     person_categories = {(d.first_token, d.end_token) for d in decisions if d.category is not None}
-    return apply_corrections(doc, annotations, ctx.thresholds, person_categories)
+    return apply_corrections(doc, annotations, person_categories)
+
+
+def entity_labels(conn, project_id: int) -> dict[int, int]:
+    """Entity id → the label persons gave its mentions (the most used; ties: the oldest label).
+
+    A labelled span labels the entity of the mention exactly at it, else of the longest mention
+    inside it (a label on "Mr. Harper" labels the entity of "Harper").
+    """
+    rows = db.query(
+        "WITH lab AS (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id FROM annotation a "
+        "JOIN document d ON d.id = a.document_id WHERE d.project_id = %s AND a.token_label_id IS NOT NULL "
+        "AND a.token_decision = 'PRIVATE'), "
+        "hit AS (SELECT DISTINCT ON (lab.document_id, lab.first_token, lab.end_token) m.entity_id, lab.token_label_id "
+        "FROM lab JOIN entity_mention m ON m.document_id = lab.document_id AND m.first_token >= lab.first_token "
+        "AND m.end_token <= lab.end_token ORDER BY lab.document_id, lab.first_token, lab.end_token, "
+        "(m.first_token = lab.first_token AND m.end_token = lab.end_token) DESC, "
+        "m.end_token - m.first_token DESC, m.first_token) "
+        "SELECT DISTINCT ON (entity_id) entity_id, token_label_id FROM hit "
+        "GROUP BY entity_id, token_label_id ORDER BY entity_id, count(*) DESC, token_label_id",
+        (project_id,), conn)
+    return {int(r["entity_id"]): int(r["token_label_id"]) for r in rows}
+
+
+def _labelled_regions(conn, document_id: int, regions: list[PrivateRegion], annotations: list[Annotation],
+                      ctx: ProjectOutputContext) -> list[PrivateRegion]:
+    """Regions with the label of the entity they mention, else their own, else a labelled span's inside them.
+
+    Why: the outermost span gives a region its label (:func:`psan.tool.voting.decided_regions`), so a
+    wider unlabelled span over a labelled name (a model span, a word-type match) lost the label.
+    """
+    if ctx.entity_labels is None:
+        ctx.entity_labels = entity_labels(conn, ctx.project_id)
+    mentions = []
+    if ctx.entity_labels:
+        mentions = [(r["first_token"], r["end_token"], ctx.label_numbers.get(ctx.entity_labels[int(r["entity_id"])]))
+                    for r in db.query("SELECT first_token, end_token, entity_id FROM entity_mention "
+                                      "WHERE document_id = %s", (document_id,), conn)
+                    if int(r["entity_id"]) in ctx.entity_labels]
+    labelled_spans = [(a.first_token, a.end_token, a.label) for a in annotations
+                      if a.label is not None and final_decision(a, ctx.thresholds) is not Decision.PUBLIC]
+    out = []
+    for region in regions:
+        label = _longest_inside(region, mentions)
+        if label is None:
+            label = region.label if region.label is not None else _longest_inside(region, labelled_spans)
+        out.append(region if label == region.label else replace(region, label=label))
+    return out
+
+
+def _longest_inside(region: PrivateRegion, spans: list[tuple[int, int, int | None]]) -> int | None:
+    """The label of the longest (then earliest) labelled span inside the region."""
+    best: tuple[int, int] | None = None
+    label = None
+    for first, end, lab in spans:
+        if lab is None or not (region.first_token <= first and end <= region.end_token):
+            continue
+        key = (end - first, -first)
+        if best is None or key > best:
+            best, label = key, lab
+    return label
 
 
 def masked_counts(annotations: list[Annotation], thresholds: Thresholds, policy: str) -> MaskedCounts:
@@ -179,6 +241,7 @@ def private_regions(conn, document_id: int, doc: Document, ctx: ProjectOutputCon
     suspicious_as = Decision.PRIVATE if ctx.undecided == "mask" else Decision.PUBLIC
     regions = [fill_region_type(doc, region)
                for region in decided_regions(doc, annotations, ctx.thresholds, suspicious_as=suspicious_as)]
+    regions = _labelled_regions(conn, document_id, regions, annotations, ctx)
     ctx.rendered[document_id] = (annotations, regions)
     return regions
 

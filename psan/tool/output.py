@@ -51,20 +51,23 @@ TAG_NAMES: dict[str, dict[str, str]] = {
     # Polish anonymized corpus (Inforex): MAIL, MIEJSCE, OSOBA, USER, WWW, INNE
     "pl": {
         "PERSON": "OSOBA", "LOCATION": "MIEJSCE", "ORGANIZATION": "INNE", "DATE": "INNE",
-        "ID": "INNE", "CONTACT": "INNE", "OTHER": "INNE", "SENSITIVE": "INNE",
+        "ID": "INNE", "CONTACT": "INNE", "OTHER": "INNE", "SENSITIVE": "INNE", "DEMOGRAPHIC": "INNE",
         "EMAIL": "MAIL", "URL": "WWW", "USER": "USER", "USERNAME": "USER",
     },
     "cs": {
         "PERSON": "OSOBA", "LOCATION": "MÍSTO", "ORGANIZATION": "ORGANIZACE", "DATE": "DATUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "JINÉ", "SENSITIVE": "CITLIVÉ", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "JINÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
     "sk": {
         "PERSON": "OSOBA", "LOCATION": "MIESTO", "ORGANIZATION": "ORGANIZÁCIA", "DATE": "DÁTUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "INÉ", "SENSITIVE": "CITLIVÉ", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "INÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
     "sl": {
         "PERSON": "OSEBA", "LOCATION": "KRAJ", "ORGANIZATION": "ORGANIZACIJA", "DATE": "DATUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "DRUGO", "SENSITIVE": "OBČUTLJIVO", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "DRUGO", "SENSITIVE": "OBČUTLJIVO", "DEMOGRAPHIC": "DEMOGRAFSKO",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
 }
 

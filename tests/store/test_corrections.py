@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from psan.store.corrections import apply_corrections, fill_region_type
 from psan.tool.document import Category, Decision, Document, Entity, Token
-from psan.tool.voting import Annotation, PrivateRegion, Thresholds
+from psan.tool.voting import Annotation, PrivateRegion
 
 
 def _doc(n_tokens: int, entities: list[Entity]) -> Document:
@@ -11,27 +11,19 @@ def _doc(n_tokens: int, entities: list[Entity]) -> Document:
     return Document("x " * n_tokens, tokens, [], entities, "en")
 
 
-def test_apply_corrections_rules():
-    thresholds = Thresholds(1.0, -1.0)
+def test_apply_corrections_never_drops_a_span():
+    """A person's decision on a part, around or across a recognizer's span leaves that span standing."""
     doc = _doc(10, [Entity(2, 5, "PERSON", Category.PERSON)])
-    recognizer = Annotation(2, 5, rule_ids=(1,), rule_level=0.0, category=Category.PERSON, types=("PERSON",))
-    shrink = Annotation(2, 4, token_decision=Decision.PRIVATE)
-    kept = apply_corrections(doc, [recognizer, shrink], thresholds)
-    assert kept == [shrink] and shrink.category is Category.PERSON  # category from the recognizer
-    # a PUBLIC decision on a part of an undecided span does not open the rest (fail closed)
-    part = Annotation(4, 5, token_decision=Decision.PUBLIC)
-    assert apply_corrections(doc, [recognizer, part], thresholds) == [recognizer, part]
-    # a PUBLIC decision containing an undecided span decides it; a rule-private nested span stays
+    recognizer = Annotation(2, 5, rule_ids=(1,), rule_level=-1.0, category=Category.PERSON, types=("PERSON",))
+    part = Annotation(3, 4, token_decision=Decision.PRIVATE)
     outer = Annotation(1, 6, token_decision=Decision.PUBLIC)
-    private_rule = Annotation(2, 5, rule_ids=(2,), rule_level=-1.0, types=("PERSON",))
-    assert apply_corrections(doc, [recognizer, outer], thresholds) == [outer]
-    assert apply_corrections(doc, [private_rule, outer], thresholds) == [private_rule, outer]
-    # a word-type rule's span (no recognizer entity on it) is never opened by a person's sub-span
-    word_rule = Annotation(2, 5, rule_ids=(3,), rule_level=-1.0)
-    assert apply_corrections(doc, [word_rule, shrink], thresholds) == [word_rule, shrink]
+    crossing = Annotation(4, 7, token_decision=Decision.PUBLIC)
+    got = apply_corrections(doc, [recognizer, part, outer, crossing])
+    assert got == [recognizer, part, outer, crossing]
+    assert part.category is Category.PERSON  # category from the recognizer
     # a person's chosen category is never replaced
     chosen = Annotation(2, 4, token_decision=Decision.PRIVATE, category=Category.OTHER)
-    apply_corrections(doc, [chosen], thresholds, person_categories={(2, 4)})
+    apply_corrections(doc, [chosen], person_categories={(2, 4)})
     assert chosen.category is Category.OTHER
 
 

@@ -25,7 +25,7 @@ def _decide(app, pid, doc, first, end, words, label=None, decision="PRIVATE"):
             decide(conn, span, Scope.TOKEN, decision, admin, words)
 
 
-def test_shrunk_recognizer_span_no_longer_hides_the_rest(admin_client, clean_app):
+def test_shrinking_a_recognizer_span_is_explicit(admin_client, clean_app):
     app = clean_app
     pid = new_project(app, "Shrink")
     text = "Signed by Jonathan Harper\nTel 555 and the clerk.\n"
@@ -35,6 +35,11 @@ def test_shrunk_recognizer_span_no_longer_hides_the_rest(admin_client, clean_app
     label = add_label(app, pid, "client", "PERSON")
     first = token_index(app, doc, "Jonathan")
     _decide(app, pid, doc, first, first + 2, ["Jonathan", "Harper"], label=label)
+    for mode in ("tag", "remove", "pseudonymize"):  # a decision on a part never opens the rest
+        out = admin_client.get(f"/documents/{doc}/download/{mode}").get_data(as_text=True)
+        assert "Tel" not in out and "Harper" not in out, (mode, out)
+    # the explicit shrink: the person decides the recognizer's whole span public, by token
+    _decide(app, pid, doc, first, first + 3, ["Jonathan", "Harper", "Tel"], decision="PUBLIC")
     for mode in ("tag", "remove", "pseudonymize"):
         out = admin_client.get(f"/documents/{doc}/download/{mode}").get_data(as_text=True)
         assert "\nTel 555 and the clerk." in out and "Harper" not in out, (mode, out)
