@@ -27,6 +27,7 @@ Why and how:
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -36,7 +37,7 @@ from psan.tool.morph import context
 from psan.tool.morph.analysis import PERSON as M_PERSON
 from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
-from psan.tool.morph.features import PL_CASE_OF, Features
+from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.output import Output, pseudonymize
 from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
@@ -315,6 +316,10 @@ class SurrogateReplacer:
         if kind == routing.PERSON:
             got = self._person(entity, original, region.type, feats)
             if got is not None and feats is not None:
+                used = ud_gender(str(self.identities.get(entity, {}).get("gender", "")))
+                if used and used != feats.gender:  # the entity's gender (a title, another document) won
+                    animacy = ("Hum" if self.language == "pl" else "Anim") if used == "Masc" else ""
+                    feats = dataclasses.replace(feats, gender=used, animacy=animacy)
                 self._record(region, entity, original, feats)
             return got
         if kind in (routing.CITY, routing.COUNTRY) and feats is not None and self.policy["city"] != "tag":
