@@ -1,4 +1,4 @@
-"""Command line: ``python -m ner_eval run|all|list|simulate``.
+"""Command line: ``python -m ner_eval run|all|list|simulate|inflection``.
 
 Why two commands: ``run`` evaluates one corpus file (any JSONL in the shared
 format), ``all`` evaluates the standard corpora with the pipelines fitting
@@ -57,11 +57,21 @@ def _parser() -> argparse.ArgumentParser:
         if action.dest not in ("help", "annotator"):
             sim._add_action(action)  # noqa: SLF001
     sim.add_argument("--levers", help=argparse.SUPPRESS)  # refused with a message: see _release
+    inf = sub.add_parser("inflection", help="surrogate morphology: psan-tool pseudonymize vs gold UD features")
+    inf.add_argument("--corpus", required=True, help="JSONL with gold features (a path, or a name in --data-dir)")
+    inf.add_argument("--lang", help="language of every document (default: each document's lang)")
+    inf.add_argument("--seed", default="1", help="surrogate seed (default 1)")
+    inf.add_argument("--morph-models", help="models folder with morph-<lang>.udpipe (default $PSAN_NAMETAG_MODELS)")
+    inf.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")
+    inf.add_argument("--json", action="store_true", help="print one JSON line")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "inflection":
+        from ner_eval.inflection import main as inflection
+        return inflection(args.corpus, args.lang, args.seed, args.morph_models, args.data_dir, args.json)
     if args.command == "list":
         for name, spec in PIPELINES.items():
             print(f"{name:12} {spec.description}")

@@ -34,7 +34,7 @@ from tests.documents import add_document
 from tests.helpers import make_account, sql
 
 WORDS = ("Ann", "Bob", "Cinmen", "Mr", "Harper", "the", "met", "Praha")
-TYPES = ("PERSON", "LOCATION")
+TYPES = ("PERSON", "LOCATION", "MODEL")  # MODEL: spans of the learned model, voted on by their type rule
 _projects = itertools.count()
 
 

@@ -119,6 +119,31 @@ def test_entity_decision_public_and_refusals(clean_app, documents):
     assert sql(app, "SELECT count(*) AS n FROM decision_log WHERE decision = 'PRIVATE'")[0]["n"] == 0
 
 
+def test_entity_decision_on_a_span_that_is_not_a_mention(clean_app, documents):
+    """``x`` decides the selected span itself and the entity of the innermost mention containing it
+    (or of the longest mention inside it), issue 20 item 5."""
+    app = clean_app
+    client = _client(app, ANNOTATOR)
+    here = _window_document(client)
+    jonathan = token_index(app, here, "Jonathan")
+    # "Jonathan" alone: inside the mention "Jonathan Harper"
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
+                                                  "end_token": jonathan + 1, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, here, jonathan, jonathan + 1)["token_decision"] == "PRIVATE"
+    assert annotation(app, here, jonathan, jonathan + 2)["token_decision"] == "PRIVATE"
+    harper = token_index(app, here, "Harper", 1)
+    assert annotation(app, here, harper, harper + 1)["token_decision"] == "PRIVATE"
+    # "Later Harper": around the mention "Harper"
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": harper - 1,
+                                                  "end_token": harper + 1, "decision": "PUBLIC",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, here, harper - 1, harper + 1)["token_decision"] == "PUBLIC"
+    assert annotation(app, here, harper, harper + 1)["token_decision"] == "PUBLIC"
+
+
 def test_entity_key_in_the_ui(clean_app, documents):
     client = _client(clean_app, ANNOTATOR)
     html = client.get("/annotate/").get_data(as_text=True)
