@@ -23,6 +23,12 @@ TRAINING = [
     "The Board approved the annual plan. Work on Projekt Kestrel continues in Brno.",
     "Nobody outside the group may read about Projekt Kestrel. The Director signed the memo on Friday.",
 ]
+#: more documents: a project model serves only after 500 decided training tokens and a held-out evaluation
+#: (psan.tool.classifier.gate), so the tests give it a project's worth of reviewed documents
+_MORE = ("The auditors praised the careful accounts of the year.", "Lunch was served in the small hall at noon.",
+         "Several members asked for the figures again.", "The printer on the second floor was repaired.",
+         "A short break followed the long discussion.", "Everyone agreed to meet again next month.")
+TRAINING += [f"{_MORE[n % len(_MORE)]} {TRAINING[n % 6]} {_MORE[(n + 3) % len(_MORE)]}" for n in range(42)]
 
 
 def model_project(app, name: str = "Model project") -> int:
@@ -47,5 +53,6 @@ def train_in_process(app, pid: int) -> int:
         docs.append(examples_from_decisions(text, [(start, start + len(" ".join(TERM)))], undecided="negative"))
     model = TokenClassifier.train(docs, "en")
     with app.app_context(), db.transaction() as conn:
-        return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0},
-                                     model_key())
+        # as if it had passed its held-out evaluation (psan.tool.classifier.gate), so it serves
+        return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0,
+                                                         "serves": True, "serve_reason": "test model"}, model_key())

@@ -1,9 +1,11 @@
 """Background tasks of the per-project model: retraining and refreshing its predictions.
 
 ``psan.retrain_model`` trains a :class:`~psan.tool.classifier.TokenClassifier` on the project's
-decisions (:func:`psan.store.project_model.training_docs`), stores it signed and queues
-``psan.model_predictions_project``, which replaces every document's model entities and
-re-annotates the documents whose predictions changed, so the new predictions enter the vote.
+decisions (:func:`psan.store.project_model.training_set`) without the held-out documents, evaluates
+it on them against the project's rule-based suggestions (:mod:`psan.tool.classifier.gate`: token F1
+of "private" on the held-out decided tokens), stores it signed with the verdict and queues
+``psan.model_predictions_project``, which replaces every document's model entities (none unless the
+model serves and the admin's switch is on) and re-annotates the documents whose predictions changed.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from psan.store import project_model as store_model
 from psan.store import reannotate as store_reannotate
 from psan.store.projects import get_project
 from psan.store.rules import load_ruleset
-from psan.tool.classifier import TokenClassifier
+from psan.tool.classifier import TokenClassifier, gate
 from psan.tool.document import Document, Entity
 
 log = logging.getLogger(__name__)
@@ -45,8 +47,8 @@ def predictions_for_new_document(project_id: int, doc: Document) -> list[Entity]
     """
     try:
         with db.transaction() as conn:
-            loaded = store_model.load_model(conn, project_id, model_key())
-        return store_model.predicted_entities(loaded.model, doc, model_threshold()) if loaded else []
+            serving = store_model.serving_model(conn, project_id, model_key())
+        return store_model.predicted_entities(serving[0], doc, model_threshold(), serving[1]) if serving else []
     except Exception:  # noqa: BLE001 - the document is processed without model predictions
         log.exception("project %s: model predictions failed; the document is processed without them", project_id)
         return []
@@ -66,17 +68,21 @@ def retrain_model(project_id: int) -> dict:
             if project is None:
                 return {"project_id": project_id, "trained": False, "reason": "missing project"}
             decisions, last_decision = store_model.decision_log_position(conn, project_id)
-            docs = store_model.training_docs(conn, project_id)
+            training, held = gate.split_held_out(store_model.training_set(conn, project_id))
+            held_out = [(doc, store_model.baseline_spans(conn, document_id, project_id)) for document_id, doc in held]
         threshold = model_threshold()
         try:
-            model = TokenClassifier.train(docs, project["language"],
+            model = TokenClassifier.train([doc for _, doc in training], project["language"],
                                           threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
         except ValueError as exc:
             log.warning("project %s: model not trained: %s", project_id, exc)
             scheduling.set_training_outcome(project_id, "failed", str(exc))
             return {"project_id": project_id, "trained": False, "reason": str(exc)}
+        gold, predicted, baseline = gate.held_out_labels(model, held_out)
+        verdict = gate.verdict(int(model.meta.get("tokens", 0)), gold, predicted if held_out else None,
+                               baseline if held_out else None)
         meta = {**model.meta, "decisions_count": decisions, "decision_log_id": last_decision,
-                "threshold": model.threshold}
+                "threshold": model.threshold, **verdict.as_meta()}
         with db.transaction() as conn:
             model_id = store_model.save_model(conn, project_id, model, meta, model_key())
     except Exception as exc:
@@ -89,7 +95,8 @@ def retrain_model(project_id: int) -> dict:
              meta.get("documents"), meta.get("tokens"), model.train_seconds)
     model_predictions_project.apply_async((project_id, model_id))
     return {"project_id": project_id, "trained": True, "model_id": model_id, "documents": meta.get("documents"),
-            "tokens": meta.get("tokens"), "train_seconds": model.train_seconds}
+            "tokens": meta.get("tokens"), "train_seconds": model.train_seconds, "serves": verdict.serves,
+            "serve_reason": verdict.reason}
 
 
 @shared_task(name="psan.model_predictions_project")
@@ -97,24 +104,25 @@ def model_predictions_project(project_id: int, model_id: int | None = None) -> d
     """Recompute the model entities of every document of a project and re-annotate changed ones.
 
     Skipped when a newer model than ``model_id`` exists (its own run follows).  Without a valid
-    model (none, or refused) old predictions are removed.  One transaction per document.
+    model (none, refused, not serving or switched off) old predictions are removed.  One transaction
+    per document.
     """
     with db.transaction() as conn:
         latest = store_model.latest_model_row(conn, project_id)
         if model_id is not None and latest is not None and int(latest["id"]) != int(model_id):
             return {"project_id": project_id, "skipped": "newer model"}
-        loaded = store_model.load_model(conn, project_id, model_key())
-        if loaded is not None:
+        serving = store_model.serving_model(conn, project_id, model_key())
+        if serving is not None:
             store_model.ensure_model_rule(conn, project_id)
         ids = store_reannotate.annotatable_document_ids(conn, project_id)
     with db.transaction() as conn:
         ruleset = load_ruleset(conn, project_id)
-    model = loaded.model if loaded is not None else None
+    model, limits = serving if serving is not None else (None, None)
     threshold = model_threshold()
     changed = 0
     for document_id in ids:
         with db.transaction() as conn:
-            if store_model.refresh_document_predictions(conn, document_id, model, threshold):
+            if store_model.refresh_document_predictions(conn, document_id, model, threshold, limits):
                 store_reannotate.reannotate_document_now(conn, document_id, ruleset)
                 changed += 1
     return {"project_id": project_id, "documents": len(ids), "changed": changed}

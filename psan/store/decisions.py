@@ -2,8 +2,9 @@
 
 * **token** – the person's decision on one span with its context: ``annotation.token_decision``.
   PRIVATE also creates a *lookup rule* (WORD_TYPE, confidence 0, bound to the annotation) so the
-  same words become suspicious elsewhere; switching to PUBLIC deletes it again, and with it the
-  annotations only it produced.
+  same words become suspicious elsewhere (not for a span of punctuation only: a "." marked private
+  inside a name must not make every full stop suspicious); switching to PUBLIC deletes it again,
+  and with it the annotations only it produced.
 * **word type** – a project WORD_TYPE rule for the span's tokens with confidence −1 / +1
   (optionally carrying a label: "always use this label for this text"), plus the token decision.
 * **NE type** – the confidence of the NE_TYPE rule(s) of the span's entity type(s), plus the
@@ -32,6 +33,7 @@ from psan import db
 from psan.store import suggestions
 from psan.store.rules import condition_to_text
 from psan.store.sql import prepared
+from psan.tool.classifier.gate import only_punctuation
 
 #: the rule_condition_length constraint of the schema
 MAX_CONDITION_CHARS = 1000
@@ -214,7 +216,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         outcome.rules_changed = True
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
     if decision == "PRIVATE":
-        if len(condition) <= MAX_CONDITION_CHARS:
+        if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):
             lookup = ensure_lookup_rule(conn, span.project_id, outcome.annotation_id, condition, account_id)
             if lookup is not None:
                 outcome.rule_ids.append(lookup)

@@ -7,7 +7,10 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   also creates each mention's lookup rule, as a token decision does);
 * the entity's mentions in the project's other documents (and documents added later) get it by
   word type: one WORD_TYPE rule with confidence −1 / +1 per distinct mention text, as "decide by
-  word type" does – the project's re-annotation applies them there.
+  word type" does – the project's re-annotation applies them there;
+* the selected span itself gets the token decision too when it is not exactly a mention (issue 20,
+  item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
+  is the innermost mention containing the selection, else the longest mention inside it.
 
 Every token decision and every rule is a ``decision_log`` row (action ``entity``); the log holds
 token ranges and the entity key, never text.
@@ -32,11 +35,15 @@ MAX_MENTIONS = 5000
 
 
 def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The entity at a span (exact mention or the innermost containing one) and all its mentions."""
+    """The entity at a span (exact mention, the innermost containing one, else the longest inside) and its mentions."""
     m = db.query_one(
         "SELECT m.entity_id, e.key, e.category FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
-        "WHERE m.document_id = %s AND m.first_token <= %s AND m.end_token >= %s "
-        "ORDER BY m.end_token - m.first_token LIMIT 1", (document_id, first, end), conn)
+        "WHERE m.document_id = %s AND ((m.first_token <= %s AND m.end_token >= %s) "
+        "OR (m.first_token >= %s AND m.end_token <= %s)) "
+        "ORDER BY m.first_token <= %s AND m.end_token >= %s DESC, "
+        "CASE WHEN m.first_token <= %s AND m.end_token >= %s THEN m.end_token - m.first_token "
+        "ELSE m.first_token - m.end_token END, m.first_token LIMIT 1",
+        (document_id, first, end, first, end, first, end, first, end), conn)
     if m is None:
         raise DecisionError(gettext("No entity was recognized at that span."))
     rows = db.query("SELECT document_id, first_token, end_token FROM entity_mention WHERE entity_id = %s "
@@ -76,10 +83,12 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
                 store_decisions.log_decision(
                     conn, Span(span.project_id, m["document_id"], m["first_token"], m["end_token"]), account_id,
                     "entity", decision, None, rule_id, detail)
+    if all(mention != span for mention, _ in here):  # the selection itself, when it is not a mention
+        here.append((span, span_text(conn, span.document_id, span.first_token, span.end_token)))
     for mention, tokens in here:
         one = store_decisions.decide(conn, mention, Scope.TOKEN, decision, account_id, tokens,
                                      label_id if mention == span else None, log_action="entity", log_detail=detail)
-        if (mention.first_token, mention.end_token) == (span.first_token, span.end_token) or not outcome.annotation_id:
+        if mention == span or not outcome.annotation_id:
             outcome.annotation_id = one.annotation_id
         outcome.add(one)
     return outcome

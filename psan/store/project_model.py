@@ -16,6 +16,11 @@
   (:func:`refresh_document_predictions`).  The project's NE_TYPE rule with condition ``MODEL``
   (created with confidence 0 = suspicious, editable on the rules page like any rule) turns them
   into annotations through the ordinary matching of :mod:`psan.store.reannotate`.
+* **Serving** (issue 20, :mod:`psan.tool.classifier.gate`) – a stored model serves (its predictions
+  become MODEL entities) only while the admin's switch (``project.model_enabled``) is on and its
+  held-out evaluation (``meta.serves``) beat the project's rule-based suggestions
+  (:func:`serving_model`); its spans are filtered (no punctuation or stop-word spans, none longer
+  than the longest decided private span of its category, a cap of new spans per window).
 * **Automatic retraining** – the web app's ``maybe_schedule_retrain`` after each decision queues
   ``psan.retrain_model`` once ``MODEL_RETRAIN_AFTER_DECISIONS`` decisions were logged since the
   latest model (0 = never; :func:`retrain_due`), and a project's first model after ``MODEL_FIRST_AFTER_DECISIONS``
@@ -42,6 +47,7 @@ from psan.store.document_status import ANNOTATABLE, ANNOTATED_SQL, DocumentStatu
 from psan.store.documents import load_document_cached
 from psan.store.sql import prepared
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
+from psan.tool.classifier.gate import allowed_span, cap_new_spans
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
 from psan.tool.document import Category, Document, Entity
 from psan.tool.voting import Thresholds
@@ -136,7 +142,75 @@ def model_status(conn, project_id: int, key: bytes) -> dict[str, Any] | None:
             "valid": loaded is not None and loaded.id == row["id"], "trained_at": meta.get("trained_at"),
             "documents": meta.get("documents"), "tokens": meta.get("tokens"),
             "positive_tokens": meta.get("positive_tokens"), "train_seconds": meta.get("train_seconds"),
-            "decisions_count": meta.get("decisions_count"), "threshold": meta.get("threshold")}
+            "decisions_count": meta.get("decisions_count"), "threshold": meta.get("threshold"),
+            "serves": bool(meta.get("serves")), "serve_reason": meta.get("serve_reason") or
+            "trained before models were evaluated; retrain it", "model_f1": meta.get("model_f1"),
+            "baseline_f1": meta.get("baseline_f1"), "held_out_tokens": meta.get("held_out_tokens"),
+            "training_tokens": meta.get("training_tokens")}
+
+
+def model_enabled(conn, project_id: int) -> bool:
+    """The admin's switch on the projects page (``project.model_enabled``)."""
+    row = db.query_one("SELECT model_enabled FROM project WHERE id = %s", (project_id,), conn)
+    return bool(row and row["model_enabled"])
+
+
+def set_model_enabled(conn, project_id: int, enabled: bool) -> None:
+    db.execute("UPDATE project SET model_enabled = %s WHERE id = %s", (enabled, project_id), conn)
+
+
+@dataclass(frozen=True, slots=True)
+class SpanLimits:
+    """What the model may propose in this project (:func:`psan.tool.classifier.gate.allowed_span`)."""
+
+    language: str
+    longest: dict[str, int]
+
+
+def longest_private_spans(conn, project_id: int) -> dict[str, int]:
+    """Per category: the most tokens of a span people decided private (or rules, without the model's vote)."""
+    rows = db.query(
+        "SELECT coalesce(l.category, (SELECT n.category FROM named_entity n WHERE n.document_id = a.document_id "
+        "AND n.first_token = a.first_token AND n.end_token = a.end_token AND n.source <> %(source)s LIMIT 1), "
+        "'OTHER') AS category, max(a.end_token - a.first_token) AS n FROM annotation a "
+        "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
+        "LEFT JOIN label l ON l.id = a.token_label_id WHERE d.project_id = %(project)s "
+        "AND (a.token_decision = 'PRIVATE' OR (a.token_decision IS NULL AND a.rule_level <= p.private_threshold "
+        "AND NOT EXISTS (SELECT 1 FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
+        "WHERE ar.annotation_id = a.id AND r.type = 'NE_TYPE' AND r.condition = %(model)s))) GROUP BY 1",
+        {"project": project_id, "source": MODEL_SOURCE, "model": MODEL_RULE_CONDITION}, conn)
+    return {r["category"]: int(r["n"]) for r in rows}
+
+
+def serving_model(conn, project_id: int, key: bytes) -> tuple[TokenClassifier, SpanLimits] | None:
+    """The project's model and its span limits when it may serve (switch on, evaluation passed), else ``None``."""
+    loaded = load_model(conn, project_id, key)
+    if loaded is None or not model_enabled(conn, project_id):
+        return None
+    row = latest_model_row(conn, project_id)
+    if row is None or not (row["meta"] or {}).get("serves"):
+        return None
+    project = db.query_one("SELECT language FROM project WHERE id = %s", (project_id,), conn)
+    return loaded.model, SpanLimits(project["language"] if project else "", longest_private_spans(conn, project_id))
+
+
+def baseline_spans(conn, document_id: int, project_id: int) -> list[tuple[int, int]]:
+    """Character spans the project's rule-based suggestions make private (the model's yardstick).
+
+    The recognizers' spans (not the model's) whose entity-type rule decides them private, or that
+    are suggested private by their category (:data:`psan.tool.suggest.PRIVATE_CATEGORIES`).
+    """
+    from psan.tool.suggest import PRIVATE_CATEGORIES
+    rows = db.query(
+        "SELECT ts.start_char, te.end_char FROM named_entity n JOIN project p ON p.id = %(project)s "
+        "JOIN token ts ON ts.document_id = n.document_id AND ts.idx = n.first_token "
+        "JOIN token te ON te.document_id = n.document_id AND te.idx = n.end_token - 1 "
+        "LEFT JOIN rule r ON r.project_id = p.id AND r.type = 'NE_TYPE' AND r.condition = n.type "
+        "AND r.annotation_id IS NULL WHERE n.document_id = %(doc)s AND n.source <> %(source)s "
+        "AND (n.category = ANY(%(categories)s) OR coalesce(r.confidence, 0) <= p.private_threshold)",
+        {"project": project_id, "doc": document_id, "source": MODEL_SOURCE,
+         "categories": [str(c) for c in PRIVATE_CATEGORIES]}, conn)
+    return [(int(r["start_char"]), int(r["end_char"])) for r in rows]
 
 
 # --- training examples -----------------------------------------------------------------------------------
@@ -210,27 +284,34 @@ def retrain_due(conn, project_id: int, every: int, first: int) -> bool:
 
 def training_docs(conn, project_id: int) -> list[TrainingDoc]:
     """Training documents of a project: every DONE document, and others with at least one decided span."""
+    return [doc for _, doc in training_set(conn, project_id)]
+
+
+def training_set(conn, project_id: int) -> list[tuple[int, TrainingDoc]]:
+    """(document id, training document) of :func:`training_docs`, in document id order."""
     project = db.query_one("SELECT public_threshold, private_threshold FROM project WHERE id = %s",
                            (project_id,), conn)
     if project is None:
         return []
-    docs: list[TrainingDoc] = []
+    docs: list[tuple[int, TrainingDoc]] = []
     for d in db.query("SELECT id, text, status::text AS status FROM document WHERE project_id = %s "  # noqa: S608  # nosec B608
                       "AND status IN " + ANNOTATED_SQL + " ORDER BY id", (project_id,), conn):
         private, public = decided_spans(conn, d["id"], project["private_threshold"], project["public_threshold"])
         if d["status"] == DocumentStatus.DONE:
-            docs.append(examples_from_decisions(d["text"], private, public, undecided="negative"))
+            docs.append((int(d["id"]), examples_from_decisions(d["text"], private, public, undecided="negative")))
         elif private or public:
-            docs.append(examples_from_decisions(d["text"], private, public, undecided="exclude"))
+            docs.append((int(d["id"]), examples_from_decisions(d["text"], private, public, undecided="exclude")))
     return docs
 
 
 # --- predictions -------------------------------------------------------------------------------------------
-def predicted_entities(model: TokenClassifier, doc: Document, threshold: float | None = None) -> list[Entity]:
+def predicted_entities(model: TokenClassifier, doc: Document, threshold: float | None = None,
+                       limits: SpanLimits | None = None) -> list[Entity]:
     """The model's private spans on ``doc`` as entities over ``doc``'s tokens (type MODEL, score = p).
 
     The model tokenizes the text itself (as in training); its character spans are mapped to the
-    tokens of the document they overlap.
+    tokens of the document they overlap.  With ``limits`` (what serving uses) only the spans
+    :mod:`psan.tool.classifier.gate` allows are kept.
     """
     if not doc.tokens:
         return []
@@ -247,6 +328,13 @@ def predicted_entities(model: TokenClassifier, doc: Document, threshold: float |
         key = (entity.first_token, entity.end_token)
         if key not in out or out[key].score < entity.score:
             out[key] = entity
+    if limits is not None:
+        out = {k: e for k, e in out.items()
+               if allowed_span([doc.text[t.start:t.end] for t in doc.tokens[e.first_token:e.end_token]],
+                               str(e.category), limits.language, limits.longest)}
+        known = {(e.first_token, e.end_token) for e in doc.entities if e.source != MODEL_SOURCE}
+        kept = cap_new_spans([(e.first_token, e.end_token, e.score) for e in out.values()], known)
+        out = {(f, e): out[(f, e)] for f, e, _ in kept}
     return sorted(out.values(), key=lambda e: (e.first_token, e.end_token))
 
 
@@ -257,7 +345,7 @@ def ensure_model_rule(conn, project_id: int) -> None:
 
 
 def refresh_document_predictions(conn, document_id: int, model: TokenClassifier | None,
-                                 threshold: float | None = None) -> bool | None:
+                                 threshold: float | None = None, limits: SpanLimits | None = None) -> bool | None:
     """Replace a document's model entities with ``model``'s predictions (none when ``model`` is None).
 
     Locks the document; ``None`` for documents without tokens, else whether anything changed.
@@ -269,7 +357,7 @@ def refresh_document_predictions(conn, document_id: int, model: TokenClassifier 
     new: list[Entity] = []
     if model is not None:
         doc = load_document_cached(conn, document_id)
-        new = predicted_entities(model, doc, threshold) if doc is not None else []
+        new = predicted_entities(model, doc, threshold, limits) if doc is not None else []
     old = db.query("SELECT first_token, end_token, category, score FROM named_entity WHERE document_id = %s "
                    "AND source = %s", (document_id, MODEL_SOURCE), conn)
     as_set = {(r["first_token"], r["end_token"], r["category"], round(float(r["score"]), 4)) for r in old}

@@ -19,8 +19,9 @@ LANGUAGES = {"en": "English", "cs": "Czech", "pl": "Polish", "sv": "Swedish", "s
 def list_projects(conn=None) -> list[dict[str, Any]]:
     return db.query(
         "SELECT p.*, (SELECT count(*) FROM document d WHERE d.project_id = p.id) AS documents, "
-        "(SELECT count(*) FROM project_member m WHERE m.project_id = p.id) AS members "
-        "FROM project p ORDER BY p.is_default DESC, p.name", None, conn)
+        "(SELECT count(*) FROM project_member m WHERE m.project_id = p.id) AS members, "
+        "(SELECT pm.meta - 'classes' FROM project_model pm WHERE pm.project_id = p.id ORDER BY pm.id DESC LIMIT 1) "
+        "AS model_meta FROM project p ORDER BY p.is_default DESC, p.name", None, conn)
 
 
 def get_project(project_id: int, conn=None) -> dict[str, Any] | None:
@@ -43,18 +44,47 @@ def set_members(project_id: int, account_ids: list[int], conn=None) -> None:
                 [(project_id, a) for a in sorted(set(account_ids))])
 
 
+#: at most this many admin-listed sensitive categories/types (the schema's check), each this long
+MAX_SENSITIVE_TYPES, MAX_TYPE_CHARS = 100, 60
+
+
+def parse_sensitive_types(raw: str | None) -> list[str]:
+    """The admin's comma-separated list of sensitive categories/entity types, cleaned and deduplicated.
+
+    Category names are case-insensitive (``address`` → ``ADDRESS``… only known categories are
+    upper-cased); entity types keep their case (CNEC ``gu`` is not ``GU``).
+    """
+    from psan.tool.document import Category
+    categories = {c.value for c in Category}
+    out: list[str] = []
+    for part in (raw or "").replace(";", ",").split(","):
+        item = "".join(ch for ch in part.strip() if ch.isprintable())[:MAX_TYPE_CHARS]
+        if item.upper() in categories:
+            item = item.upper()
+        if item and item not in out:
+            out.append(item)
+    return out[:MAX_SENSITIVE_TYPES]
+
+
 def save_project(values: dict[str, Any], project_id: int | None = None, conn=None) -> int:
     """Insert or update a project's settings; returns its id."""
     params = {**values, "pipeline": json.dumps(values.get("pipeline") or {}),
-              "ask_labels": bool(values.get("ask_labels", False))}
+              "ask_labels": bool(values.get("ask_labels", False)),
+              "sensitive_types": list(values.get("sensitive_types") or []),
+              "annotators_choose_document": bool(values.get("annotators_choose_document", False)),
+              "double_share": float(values.get("double_share", 0))}
     if project_id is None:
         row = db.query_one("INSERT INTO project (name, language, pipeline, public_threshold, private_threshold, "
-                           "ask_labels) VALUES (%(name)s, %(language)s, %(pipeline)s::jsonb, %(public_threshold)s, "
-                           "%(private_threshold)s, %(ask_labels)s) RETURNING id", params, conn)
+                           "ask_labels, sensitive_types, annotators_choose_document, double_share) VALUES (%(name)s, "
+                           "%(language)s, %(pipeline)s::jsonb, %(public_threshold)s, %(private_threshold)s, "
+                           "%(ask_labels)s, %(sensitive_types)s::text[], %(annotators_choose_document)s, "
+                           "%(double_share)s) RETURNING id", params, conn)
         return int(row["id"])
     db.execute("UPDATE project SET name = %(name)s, language = %(language)s, pipeline = %(pipeline)s::jsonb, "
                "public_threshold = %(public_threshold)s, private_threshold = %(private_threshold)s, "
-               "ask_labels = %(ask_labels)s WHERE id = %(id)s", {**params, "id": project_id}, conn)
+               "ask_labels = %(ask_labels)s, sensitive_types = %(sensitive_types)s::text[], "
+               "annotators_choose_document = %(annotators_choose_document)s, double_share = %(double_share)s "
+               "WHERE id = %(id)s", {**params, "id": project_id}, conn)
     return project_id
 
 

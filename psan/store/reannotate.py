@@ -15,6 +15,8 @@ import logging
 import time
 from dataclasses import dataclass
 
+import psycopg2.errors
+
 from psan import db
 from psan.store.document_status import (
     ANNOTATABLE,
@@ -29,6 +31,9 @@ from psan.tool.document import Document
 from psan.tool.rules import RuleMatch, RuleSet
 
 log = logging.getLogger(__name__)
+
+#: tries of one document in a project run when PostgreSQL rolls it back (deadlock, serialization)
+PROJECT_RUN_ATTEMPTS = 3
 
 _UPDATE_DOCUMENT_STATUS = (
     "UPDATE document d SET status = " + STATUS_FROM_SPANS_SQL + ", updated_at = now() "  # noqa: S608  # nosec B608
@@ -56,8 +61,30 @@ def _prepare_temp_tables(conn) -> None:
     db.execute("TRUNCATE psan_match, psan_match_rule", None, conn)
 
 
+def lock_matched_rules(conn, matches: list[RuleMatch]) -> list[RuleMatch]:
+    """Lock the matched rules against deletion (key share, in id order) and leave out the vanished ones.
+
+    Why: the rules are read before the document is matched (a second for 10^5 tokens, minutes for a
+    project run that reads them once); an annotator changing a decision, or an admin, deletes rules
+    meanwhile, and linking one of them was a foreign key violation that failed decisions and whole
+    project runs.  A rule being deleted is waited for; once locked, no rule can vanish before the
+    commit.  A vanished rule's matches are dropped (its deletion schedules its own re-annotation).
+    """
+    ids = sorted({rid for m in matches for rid in m.rule_ids})
+    if not ids:
+        return matches
+    present = {r["id"] for r in db.query("SELECT id FROM rule WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE",
+                                         (ids,), conn)}
+    if len(present) == len(ids):
+        return matches
+    log.info("%s rules vanished while a document was matched; their matches are left out", len(ids) - len(present))
+    kept = (RuleMatch(m.first_token, m.end_token, tuple(r for r in m.rule_ids if r in present)) for m in matches)
+    return [m for m in kept if m.rule_ids]
+
+
 def write_matches(conn, document_id: int, matches: list[RuleMatch], ruleset: RuleSet) -> None:
     """Merge the matches of all rules into the document's annotations (see module docstring)."""
+    matches = lock_matched_rules(conn, matches)
     _prepare_temp_tables(conn)
     spans = io.StringIO()
     links = io.StringIO()
@@ -161,7 +188,16 @@ def reannotate_project(app_transaction, project_id: int, exclude_document_id: in
         ids = annotatable_document_ids(conn, project_id, exclude_document_id)
     done: list[int] = []
     for document_id in ids:
-        with app_transaction() as conn:
-            if reannotate_document_now(conn, document_id, ruleset) is not None:
-                done.append(document_id)
+        for attempt in range(PROJECT_RUN_ATTEMPTS):
+            try:
+                with app_transaction() as conn:
+                    if reannotate_document_now(conn, document_id, ruleset) is not None:
+                        done.append(document_id)
+                break
+            except psycopg2.errors.TransactionRollbackError:
+                # a deadlock with an annotator's decision (it deleted a rule this run links, and waits
+                # for the document): PostgreSQL chose this document's transaction; do it again
+                if attempt == PROJECT_RUN_ATTEMPTS - 1:
+                    raise
+                log.info("re-annotating document %s again after a concurrent change", document_id)
     return done

@@ -17,12 +17,14 @@ from typing import Any
 
 from psan import db
 from psan.store.sql import prepared
+from psan.store.window_content import span_text
 from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.document import Category
+from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
 from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
 
 __all__ = ["type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn", "forget_statistics",
-           "note_decision"]
+           "note_decision", "sensitive_types"]
 
 
 #: per-process cache of each project's per-type decision counts (see :func:`type_statistics`)
@@ -177,12 +179,21 @@ def _category(value: str | None) -> Category:
         return Category.OTHER
 
 
+def sensitive_types(conn, project_id: int) -> frozenset[str]:
+    """The categories and entity types the project's admin marked as sensitive (never public by suggestion)."""
+    row = db.query_one(prepared("SELECT sensitive_types FROM project WHERE id = %s"), (project_id,), conn)
+    return frozenset(row["sensitive_types"] or ()) if row else frozenset()
+
+
 def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],
                     entity_rows: list[dict[str, Any]] | None = None) -> None:
     """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list.
 
     ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
     score``) covering the annotations, in ``first_token, id`` order; read here when not given.
+    A span :func:`psan.tool.sensitivity.never_public_by_suggestion` names (an address, a possible date of
+    birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
+    suggestion then (``None``), so accepting the window leaves it for the person.
     """
     suspicious = [a for a in annotations if a["decision"] == "SUSPICIOUS"]
     if not suspicious:
@@ -205,6 +216,7 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
             entity.setdefault(key, e)
     stats = type_statistics(conn, project_id, sorted({t for a in suspicious for t in a["ne_types"]
                                                       if t != MODEL_TYPE}))
+    extra: frozenset[str] | None = None
     for a in suspicious:
         key = (a["first_token"], a["end_token"])
         words_private = sum(1 for r in a["rules"] if r["lookup"])  # each a private decision on these words
@@ -213,17 +225,27 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
         ev = Evidence(words_private, 0, by_type[0], by_type[1], model_p.get(key),
                       _category(ent["category"] if ent else None))
         a["suggestion"] = "PRIVATE" if suggest_private(ev) else "PUBLIC"
+        if a["suggestion"] == "PUBLIC":
+            if extra is None:
+                extra = sensitive_types(conn, project_id)
+            words = span_text(conn, document_id, a["first_token"], a["end_token"])
+            if never_public_by_suggestion([t for t in a["ne_types"] if t != MODEL_TYPE],
+                                          ent["category"] if ent else None, words, extra):
+                a["suggestion"] = None
 
 
 def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
     """Let the NE_TYPE rules of ``types`` decide alone when the project's decisions are clear.
 
     Only rules still at confidence 0 (suspicious, as created) change: a confidence an admin or an
-    annotator ("by NE type") chose is kept.  Returns the ids of the changed rules, to re-apply.
+    annotator ("by NE type") chose is kept.  A sensitive type (:func:`psan.tool.sensitivity.sensitive_type`:
+    addresses, dates, IDs, contacts, the admin's list) is never learned public.  Returns the ids of
+    the changed rules, to re-apply.
     """
     changed = []
+    extra = sensitive_types(conn, project_id)
     for t, (private, public) in type_statistics(conn, project_id, [t for t in types if t != MODEL_TYPE]).items():
-        confidence = learned_type_confidence(private, public)
+        confidence = _learned(t, private, public, extra)
         if confidence is None:
             continue
         row = db.query_one("UPDATE rule SET confidence = %s WHERE project_id = %s AND type = 'NE_TYPE' "
@@ -232,6 +254,14 @@ def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
         if row:
             changed.append(int(row["id"]))
     return changed
+
+
+def _learned(ne_type: str, private: int, public: int, extra: frozenset[str]) -> float | None:
+    """The learned confidence of a type, never public for a sensitive one."""
+    confidence = learned_type_confidence(private, public)
+    if confidence is not None and confidence > 0 and sensitive_type(ne_type, extra):
+        return None
+    return confidence
 
 
 def types_to_learn(conn, project_id: int, types: Sequence[str]) -> list[str]:
@@ -243,8 +273,9 @@ def types_to_learn(conn, project_id: int, types: Sequence[str]) -> list[str]:
     wanted = [t for t in types if t != MODEL_TYPE]
     if not wanted:
         return []
+    extra = sensitive_types(conn, project_id)
     learnable = [t for t, (private, public) in type_statistics(conn, project_id, wanted).items()
-                 if learned_type_confidence(private, public) is not None]
+                 if _learned(t, private, public, extra) is not None]
     if not learnable:
         return []
     return [r["condition"] for r in db.query(

@@ -19,7 +19,9 @@ Standoff entry keys (all JSON-serializable): ``original_start``,
 ``original_end``, ``output_start``, ``output_end``, ``original_text``,
 ``category``, ``label``, ``type``, ``replacement`` (the text written in the
 output), ``removed_before``/``removed_after`` (whitespace dropped by
-``remove``, empty otherwise).
+``remove``, or the preposition a surrogate re-vocalized, which the entry's
+replacement then begins with; empty otherwise) and, for a surrogate rendered in
+a grammatical case, ``features`` (UD ``Case``/``Gender``/``Number``/``Animacy``).
 """
 from __future__ import annotations
 
@@ -173,7 +175,11 @@ def _entry(text: str, r: PrivateRegion, out_start: int, replacement: str,
     }
 
 
-def _substitute(text: str, regions: Sequence[PrivateRegion], make: Callable[[PrivateRegion], str]) -> Output:
+def _substitute(text: str, regions: Sequence[PrivateRegion], make: Callable[[PrivateRegion], str],
+                lead: Callable[[PrivateRegion, str], tuple[int, str]] | None = None) -> Output:
+    """``lead(region, replacement)`` may rewrite the end of the text before a region (a preposition
+    vocalized for the surrogate): (characters replaced, new text); they join the entry's replacement
+    and its ``removed_before``, so :func:`restore` stays exact."""
     _check(text, regions)
     parts: list[str] = []
     standoff: list[dict[str, Any]] = []
@@ -181,12 +187,16 @@ def _substitute(text: str, regions: Sequence[PrivateRegion], make: Callable[[Pri
     out_len = 0
     for r in regions:
         gap = text[pos:r.start]
-        parts.append(gap)
-        out_len += len(gap)
         repl = make(r)
-        standoff.append(_entry(text, r, out_len, repl))
-        parts.append(repl)
-        out_len += len(repl)
+        cut, new = lead(r, repl) if lead is not None else (0, "")
+        if not 0 < cut <= len(gap):
+            cut, new = 0, ""
+        kept = gap[:len(gap) - cut]
+        parts.append(kept)
+        out_len += len(kept)
+        standoff.append(_entry(text, r, out_len, new + repl, gap[len(gap) - cut:]))
+        parts.append(new + repl)
+        out_len += len(new) + len(repl)
         pos = r.end
     parts.append(text[pos:])
     return Output("".join(parts), standoff)
@@ -210,7 +220,16 @@ def pseudonymize(text: str, regions: Sequence[PrivateRegion], replacer: Replacer
         repl = replacer.replacement(r, text[r.start:r.end]) if replacer is not None else None
         return repl if repl is not None else _tag_text(text, r, scheme)
 
-    return _substitute(text, regions, make)
+    vocalize = getattr(replacer, "preposition", None)  # optional: re-vocalize "s Samuelem" → "se Samuelem"
+    lead = None if vocalize is None else (lambda r, repl: vocalize(text, r, repl))
+    out = _substitute(text, regions, make, lead)
+    features = getattr(replacer, "features", None)  # optional: what each surrogate was rendered with
+    if features:
+        for e in out.standoff:
+            got = features.get((e["original_start"], e["original_end"]))
+            if got is not None:
+                e["features"] = dict(got)
+    return out
 
 
 def remove(text: str, regions: Sequence[PrivateRegion]) -> Output:

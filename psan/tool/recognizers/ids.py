@@ -116,6 +116,9 @@ def valid_personnummer(value: str) -> bool:
 class IbanRecognizer(PatternRecognizer):
     """IBAN with or without 4-character grouping; trailing chunks are trimmed until the checksum fits."""
 
+    #: every match has the check digits and two 4-character groups (see :class:`psan.tool.document.Recognizer`)
+    trigger = re.compile(r"\d{2}(?: ?[A-Z0-9]{4}){2}")
+
     def __init__(self) -> None:
         super().__init__(
             "iban", "IBAN", ID,

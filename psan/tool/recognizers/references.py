@@ -51,7 +51,8 @@ INSTRUMENTS = ("protocol", "law", "act", "decree", "regulation", "regulations", 
 #: a code: optional letters (+dash), then a digit, then word characters joined by / - . (never a trailing dot)
 _CODE = r"(?:[A-Z]{1,5}[-‑]?)?\d\w*(?:[./\-‑]\w+)*"
 _NO = r"(?:[Nn]os?\.|No\b|N[Oo]S?\b|[Nn]umbers?\b|№|[Nn]°|[Nn]r\.)"
-NUMBER_RE = re.compile(rf"(?P<no>{_NO})\s*:?\s*(?P<code>{_CODE})(?![\w‑-])")
+#: the look-ahead on the first letters of ``_NO`` lets the regex engine skip other characters fast
+NUMBER_RE = re.compile(rf"(?=[Nn№])(?P<no>{_NO})\s*:?\s*(?P<code>{_CODE})(?![\w‑-])")
 _NEXT_RE = re.compile(rf"\s*(?:,|;|&|\band\b|\bor\b)\s*(?:(?:[Nn]os?\.|No\b)\s*)?(?P<code>{_CODE})(?![\w‑-])")
 BARE_RE = re.compile(r"(?=\d)(?<![\w./-])\d{3,6}/\d{2}(?:\d{2})?(?![\w/‑-]|[.,]\d)")
 #: a land-registry noun right before a code: "sheet/plan 11/15W.2", "plan 11/14 E.1", "plots 119/5"
