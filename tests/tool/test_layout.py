@@ -48,3 +48,8 @@ def test_evidence_is_counted_per_paragraph() -> None:
     assert found("RAKOUSKO : Penzinger Strasse 11\n\nPraha : telefon 123\n\nBrno : fax\n") == []
     text = "Émile: hello\nDorota: hi\n\nNote: one\n\nKevin: yes\nKevin: no\n"
     assert [n for n, _ in found(text)] == ["Émile", "Dorota", "Kevin", "Kevin"]
+
+
+def test_a_time_stamp_may_precede_the_speaker() -> None:
+    text = "[00:01:02] Émile: hello\n00:01:09 - Dorota Michnik: hi\n(10:32) ÉMILE: bye\n"
+    assert [n for n, _ in found(text)] == ["Émile", "Dorota Michnik", "ÉMILE"]

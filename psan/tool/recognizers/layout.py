@@ -4,8 +4,9 @@ Why: in meeting minutes, interviews and chat logs the speaker's name stands alon
 at the start of a line, with no sentence around it, so NER misses it most of the time (143 of 193
 misses on ELITR meetings were such slots: "Émile:" alone 145 times).  The layout is the evidence:
 
-* a line starting with one to four capitalized words (name particles such as "van", "de" may
-  stand between them) followed by ``:`` and a space or the line end is a *speaker line*;
+* a line starting (after an optional time stamp, "[00:01:02]") with one to four capitalized words (name
+  particles such as "van", "de" may stand between them) followed by ``:`` and a space or the line end is a
+  *speaker line*;
 * the paragraph (lines up to a blank line) must have at least :data:`MIN_SPEAKER_LINES` speaker lines –
   one "Summary:" line in a letter is a heading, a transcript has many – and a paragraph, not the whole
   text, so that sections cut at blank lines give the same spans;
@@ -38,7 +39,10 @@ _WORD = r"[^\W\d_][\w'’.\-]*"
 #: a blank line: the evidence is counted per paragraph, so a text cut into sections at blank lines
 #: (psan.tool.sections) gives the same spans as the whole text
 PARAGRAPH_END = re.compile(r"\n[ \t\r]*\n")
-SPEAKER_RE = re.compile(rf"^[ \t]*(?P<name>{_WORD}(?:[ \t]+{_WORD}){{0,4}})[ \t]*:(?=[ \t\r]|$)", re.MULTILINE)
+#: an optional time stamp before the speaker ("[00:01:02] Émile:", "10:32 - Émile:")
+_STAMP = r"(?:[\[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?[\])]?[ \t]*(?:[-–][ \t]*)?)?"
+SPEAKER_RE = re.compile(rf"^[ \t]*{_STAMP}(?P<name>{_WORD}(?:[ \t]+{_WORD}){{0,4}})[ \t]*:(?=[ \t\r]|$)",
+                        re.MULTILINE)
 
 #: lower-case words allowed between the capitalized words of a name
 PARTICLES = frozenset({"van", "von", "der", "den", "de", "da", "di", "del", "della", "la", "le", "du", "bin",
