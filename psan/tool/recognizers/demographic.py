@@ -22,7 +22,6 @@ Special categories (religion, ethnic origin, health) stay with :mod:`.sensitive`
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 
@@ -78,21 +77,69 @@ Iraqi Syrian Lebanese Jordanian Israeli Palestinian Egyptian Libyan Tunisian Alg
 Ghanaian Kenyan Somali Ethiopian Eritrean Sudanese Congolese Cameroonian Senegalese Ivorian Angolan
 South-African Brazilian Argentinian Chilean Colombian Peruvian Mexican Cuban Jamaican Chechen Sami
 """.split())
-_NATIONALITY_RE = "|".join(sorted(NATIONALITIES, key=len, reverse=True))
-NATIONALITY_PHRASE = re.compile(
-    rf"\b(?:(?:white|black|mixed-race|Asian)\s+(?:{_NATIONALITY_RE}|wom[ae]n|m[ae]n|girl|boy|person)"
-    rf"|(?:{_NATIONALITY_RE})\s+(?:nationals?|citizens?|origin|descent|nationality|ethnicity|passport))\b")
+_NATIONALITY_SET = frozenset(NATIONALITIES)
+_PERSON_NOUNS = frozenset({"woman", "women", "man", "men", "girl", "boy", "person"})
+#: "Turkish national", "Kurdish origin": the word before the trigger must be a listed nationality
+_AFTER_NATIONALITY = re.compile(r"\b([A-Z][\w-]+)\s+(?:nationals?|citizens?|origin|descent|nationality|ethnicity|"
+                                r"passport)\b")
+#: "white British", "black woman": the word after the colour must be a nationality or a person noun
+_COLOUR_BEFORE = re.compile(r"\b(?:white|black|mixed-race|Asian)\s+([\w-]+)\b")
+
+
+def nationality_phrases(text: str) -> list[tuple[int, int]]:
+    """Character ranges of nationality phrases ("a Turkish national", "white British"), in text order."""
+    found = [m.span() for m in _AFTER_NATIONALITY.finditer(text) if m.group(1) in _NATIONALITY_SET]
+    found += [m.span() for m in _COLOUR_BEFORE.finditer(text)
+              if m.group(1) in _NATIONALITY_SET or m.group(1).lower() in _PERSON_NOUNS]
+    return sorted(found)
 
 
 def _alternation(words: tuple[str, ...]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(set(words), key=len, reverse=True))
 
 
-@cache
-def _occupation_regex() -> re.Pattern[str]:
-    nouns = _alternation(OCCUPATION_PHRASES + OCCUPATIONS + ROLES)
-    mods = _alternation(MODIFIERS)
-    return re.compile(rf"\b(?P<occ>(?:(?:{mods})[\s-]+){{0,3}}(?:{nouns})(?:e?s)?)\b", re.IGNORECASE)
+#: a candidate word: the occupation nouns are looked up in a set (one alternation of 200 nouns made the
+#: regex engine try every noun at every word: slower than all pattern recognizers together)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z-]{1,}")
+_NOUNS = frozenset(w.lower() for w in OCCUPATIONS + ROLES if " " not in w)
+#: multi-word occupations by their last word: "servant" → (("civil", "servant"),)
+_PHRASES_BY_HEAD: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _phrase in OCCUPATION_PHRASES + ROLES:
+    if " " in _phrase:
+        _words = tuple(_phrase.split())
+        _PHRASES_BY_HEAD[_words[-1]] = (*_PHRASES_BY_HEAD.get(_words[-1], ()), _words)
+
+
+def _head(word: str) -> str | None:
+    """The occupation noun a word is (singular or plural), or None."""
+    lower = word.lower()
+    for form in (lower, lower[:-1] if lower.endswith("s") else "", lower[:-2] if lower.endswith("es") else ""):
+        if form and (form in _NOUNS or form in _PHRASES_BY_HEAD):
+            return form
+    return None
+
+
+def _noun_start(text: str, start: int, head: str) -> int:
+    """Start of the occupation noun ending with the word at ``start``: a known phrase before it, or the word."""
+    for words in _PHRASES_BY_HEAD.get(head, ()):
+        pattern = r"\s+".join(re.escape(w) for w in words[:-1]) + r"\s+$"
+        m = re.search(pattern, text[max(0, start - 40):start], re.IGNORECASE)
+        if m is not None:
+            return start - (min(start, 40) - m.start())
+    return start if head in _NOUNS else -1
+
+
+_MODIFIER_BEFORE = re.compile(rf"(?:{_alternation(MODIFIERS)})[\s-]+$", re.IGNORECASE)
+
+
+def _with_modifiers(text: str, start: int) -> int:
+    """Start of the occupation with up to three modifiers before ``start`` ("primary school teacher")."""
+    for _ in range(3):
+        m = _MODIFIER_BEFORE.search(text, max(0, start - 30), start)
+        if m is None or (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "-")):
+            break
+        start = m.start()
+    return start
 
 
 _ROLES = frozenset(ROLES)
@@ -105,16 +152,21 @@ class DemographicRecognizer(Recognizer):
     def __init__(self) -> None:
         self.name = "demographic"
         self.priority = PRIORITY_DEMOGRAPHIC
-        self.regex = _occupation_regex()
 
     def __repr__(self) -> str:
         return "<DemographicRecognizer en>"
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for match in self.regex.finditer(text):
-            start, end = match.span("occ")
-            value = match.group("occ")
+        for match in _WORD_RE.finditer(text):
+            head = _head(match.group())
+            if head is None:
+                continue
+            noun_start = _noun_start(text, match.start(), head)
+            if noun_start < 0:
+                continue
+            start, end = _with_modifiers(text, noun_start), match.end()
+            value = text[start:end]
             head = re.sub(r"\s+", " ", value.lower())
             singular = re.sub(r"e?s$", "", head) if head not in _ROLES else head
             is_role = any(singular.endswith(r) or head.endswith(r) for r in _ROLES) and not any(
@@ -125,9 +177,8 @@ class DemographicRecognizer(Recognizer):
             if by_profession:
                 end = by_profession.end()
             spans.append(CharSpan(start, end, "OCCUPATION", Category.DEMOGRAPHIC, self.name, SCORE, self.priority))
-        for match in NATIONALITY_PHRASE.finditer(text):
-            spans.append(CharSpan(match.start(), match.end(), "NATIONALITY", Category.DEMOGRAPHIC, self.name,
-                                  SCORE, self.priority))
+        for start, end in nationality_phrases(text):
+            spans.append(CharSpan(start, end, "NATIONALITY", Category.DEMOGRAPHIC, self.name, SCORE, self.priority))
         return spans
 
 

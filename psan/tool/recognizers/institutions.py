@@ -47,8 +47,9 @@ Tokat Trabzon Tunceli Şanlıurfa Urfa Uşak Yozgat Zonguldak Aksaray Bayburt Ka
 Iğdır Yalova Karabük Kilis Osmaniye Düzce
 """.split())
 _ASCII = str.maketrans("ıİğĞüÜşŞöÖçÇâ", "iIgGuUsSoOcCa")
-_PROVINCES = sorted({p for name in TURKISH_PROVINCES for p in (name, name.translate(_ASCII))}, key=len, reverse=True)
-PROVINCE_RE = re.compile(rf"\b(?:{'|'.join(_PROVINCES)})(?![\w'’-])")
+_PROVINCES = frozenset(p for name in TURKISH_PROVINCES for p in (name, name.translate(_ASCII)))
+#: a capitalized word, looked up in the province set (an alternation of 160 names is slow at every word)
+PROVINCE_RE = re.compile(r"(?<![\w'’-])[A-ZÇĞİÖŞÜ][^\W\d_]+(?![\w'’-])")
 
 
 #: final parts of Swedish authority names (definite forms) – "Natur|vårds|verket"
@@ -58,6 +59,11 @@ SWEDISH_AUTHORITY_RE = re.compile(
 
 #: hyphenated acronyms of organisations ("DHKP-C", "PKK-KADEK"): letters only, so "COVID-19" or "L5-S1" never match
 HYPHEN_ACRONYM_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-[A-Z]{1,5}(?![\w-])")
+
+#: cheap substring tests: a pattern runs only when one of its hints is in the text (None: always)
+_HINTS: dict[str, tuple[str, ...] | None] = {
+    "PRISON": ("Prison", "HMP", "HMYOI", "Centre", "Penitentiary", "Gaol"), "COUNTY": ("shire", "County"),
+    "ORG_ACRONYM": ("-",), "PROVINCE": None, "AUTHORITY": None}
 
 #: per language: (regex, type, category) of the names it finds
 PATTERNS: dict[str, tuple[tuple[re.Pattern[str], str, Category], ...]] = {
@@ -82,8 +88,13 @@ class InstitutionRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         for regex, type_, category in self.patterns:
+            hints = _HINTS.get(type_)
+            if hints is not None and not any(h in text for h in hints):
+                continue
             for match in regex.finditer(text):
                 start, end = match.span()
+                if regex is PROVINCE_RE and match.group() not in _PROVINCES:
+                    continue
                 if text.startswith(("The ", "A ", "In ", "At ", "On "), start):
                     start = text.index(" ", start) + 1  # a sentence-initial article is not part of the name
                     if not PRISON_RE.fullmatch(text, start, end) and regex is PRISON_RE:
