@@ -90,6 +90,36 @@ def _grow(text: str, start: int, end: int, language: str) -> tuple[int, int]:
     return start, end
 
 
+def _outermost(persons: list[Entity]) -> list[Entity]:
+    """The person entities no strictly longer person entity contains (one sweep, not all pairs)."""
+    persons = sorted(persons, key=lambda e: (e.first_token, -e.end_token))
+    out: list[Entity] = []
+    max_end = -1  # the furthest end of the ranges before the current one
+    i = 0
+    while i < len(persons):
+        first, end = persons[i].first_token, persons[i].end_token
+        j = i
+        while j < len(persons) and (persons[j].first_token, persons[j].end_token) == (first, end):
+            j += 1
+        if max_end < end:
+            out.extend(persons[i:j])
+        max_end = max(max_end, end)
+        i = j
+    return out
+
+
+def _may_grow_left(text: str, start: int) -> bool:
+    """Cheap test before the regexes: an initial's dot, or a space or tab after a letter or a dot, before ``start``."""
+    if start >= 1 and text[start - 1] == ".":
+        return True
+    return start >= 2 and text[start - 1] in " \t" and (text[start - 2].isalpha() or text[start - 2] in ". \t")
+
+
+def _may_grow_right(text: str, end: int) -> bool:
+    """Cheap test before the regexes: a space or tab, then a capital right after ``end``."""
+    return end + 1 < len(text) and text[end] in " \t" and text[end + 1].isupper()
+
+
 def complete_names(doc: Document) -> Document:
     """``doc`` with its outermost PERSON entities grown to whole names (see module docstring)."""
     if not doc.entities or not doc.tokens:
@@ -101,14 +131,13 @@ def complete_names(doc: Document) -> Document:
         if ent.category is not Category.PERSON:
             for i in range(ent.first_token, ent.end_token):
                 owner[i] = ent.category
-    persons = [e for e in doc.entities if e.category is Category.PERSON]
-    outer = [e for e in persons if not any(o is not e and o.first_token <= e.first_token and e.end_token <= o.end_token
-                                           and (o.end_token - o.first_token) > (e.end_token - e.first_token)
-                                           for o in persons)]
     changed: dict[int, Entity] = {}
-    for ent in outer:
+    text = doc.text
+    for ent in _outermost([e for e in doc.entities if e.category is Category.PERSON]):
         cs, ce = doc.char_range(ent.first_token, ent.end_token)
-        gs, ge = _grow(doc.text, cs, ce, doc.language)
+        if not (_may_grow_left(text, cs) or _may_grow_right(text, ce)):
+            continue
+        gs, ge = _grow(text, cs, ce, doc.language)
         if (gs, ge) == (cs, ce):
             continue
         first = bisect_left(starts, gs)
