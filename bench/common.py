@@ -25,6 +25,8 @@ from psan.tool.tokenize import tokenize  # noqa: E402
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
 DATA = SHARED / "data"
 OUT = REPO / "bench" / "out"
+#: ``python -c RUN_CLI TREE psan-tool-args…`` runs the CLI of the checkout TREE (its ``psan`` first on the path)
+RUN_CLI = "import sys; sys.path.insert(0, sys.argv.pop(1)); from psan.tool.cli import main; sys.exit(main())"
 
 #: CNEC annotation markers (abbreviation, foreign word, unsure, segmentation, capitalisation): not entities
 CNEC_MARKERS = frozenset({"s", "f", "?", "segm", "cap", "lower", "upper"})

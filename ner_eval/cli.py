@@ -1,4 +1,4 @@
-"""Command line: ``python -m ner_eval run|all|list|simulate``.
+"""Command line: ``python -m ner_eval run|all|list|simulate|inflection``.
 
 Why two commands: ``run`` evaluates one corpus file (any JSONL in the shared
 format), ``all`` evaluates the standard corpora with the pipelines fitting
@@ -16,7 +16,6 @@ from ner_eval.corpus import corpus_name, data_dir, models_dir
 from ner_eval.evaluate import evaluate_corpus
 from ner_eval.pipelines import CORPORA, PIPELINES, Unavailable, pipelines_for
 from ner_eval.report import write_corpus, write_index
-from ner_eval.session import LEVERS, WORKFLOWS
 
 
 def _pipelines(arg: str | None) -> list[str] | None:
@@ -39,19 +38,40 @@ def _parser() -> argparse.ArgumentParser:
     allp.add_argument("--out", default="ner_eval/results", help="results folder (default ner_eval/results)")
     allp.add_argument("--corpora", help=f"comma-separated subset of {','.join(CORPORA)}")
     sub.add_parser("list", help="list pipelines and corpora")
-    sim = sub.add_parser("simulate", help="honest simulated annotation session on one corpus (ner_eval.session)")
-    sim.add_argument("--corpus", required=True, help="path to a JSONL corpus")
-    sim.add_argument("--workflow", required=True, choices=sorted(WORKFLOWS), help="thesis (2021 app) or psan")
-    sim.add_argument("--levers", help=f"comma-separated levers instead of the workflow's ({','.join(LEVERS)}; "
-                                      "'none' for none)")
-    sim.add_argument("--limit", type=int, help="only the first N documents")
-    sim.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
-    sim.add_argument("--json", action="store_true", help="print one JSON line")
+    rel = sub.add_parser("release", help="a simulated annotator releases a corpus through the real app "
+                                         "(throw-away instance; ner_eval.release)")
+    sim = sub.add_parser("simulate", help="the same as `release --annotator perfect` (the in-memory session "
+                                          "it ran before was removed: it was not the app)")
+    rel.add_argument("--corpus", required=True, help="path to a JSONL corpus")
+    rel.add_argument("--workflow", required=True, choices=("psan", "thesis"), help="thesis (2021 app) or psan")
+    rel.add_argument("--annotator", default="perfect", choices=("perfect", "noisy"),
+                     help="noisy: flips 5 %% of its verdicts and overlooks 10 %% of the spans to mark by hand")
+    rel.add_argument("--limit", type=int, help="only the first N documents")
+    rel.add_argument("--seed", type=int, default=0, help="seed of the noisy annotator (default 0)")
+    rel.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
+    rel.add_argument("--database-url", help="PostgreSQL server (maintenance database) to create the throw-away "
+                                            "database on (default $PSAN_TEST_DATABASE_URL, else an embedded server)")
+    rel.add_argument("--redis-url", help="Redis (default $PSAN_TEST_REDIS_URL, else an embedded server)")
+    rel.add_argument("--json", action="store_true", help="print one JSON line")
+    for action in rel._actions:  # noqa: SLF001 - argparse has no public way to copy arguments
+        if action.dest not in ("help", "annotator"):
+            sim._add_action(action)  # noqa: SLF001
+    sim.add_argument("--levers", help=argparse.SUPPRESS)  # refused with a message: see _release
+    inf = sub.add_parser("inflection", help="surrogate morphology: psan-tool pseudonymize vs gold UD features")
+    inf.add_argument("--corpus", required=True, help="JSONL with gold features (a path, or a name in --data-dir)")
+    inf.add_argument("--lang", help="language of every document (default: each document's lang)")
+    inf.add_argument("--seed", default="1", help="surrogate seed (default 1)")
+    inf.add_argument("--morph-models", help="models folder with morph-<lang>.udpipe (default $PSAN_NAMETAG_MODELS)")
+    inf.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")
+    inf.add_argument("--json", action="store_true", help="print one JSON line")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "inflection":
+        from ner_eval.inflection import main as inflection
+        return inflection(args.corpus, args.lang, args.seed, args.morph_models, args.data_dir, args.json)
     if args.command == "list":
         for name, spec in PIPELINES.items():
             print(f"{name:12} {spec.description}")
@@ -59,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{corpus:15} {lang}: {', '.join(pipelines_for(lang))}")
         return 0
     models = models_dir(args.models_dir)
-    if args.command == "simulate":
-        return _simulate(args, models)
+    if args.command in ("release", "simulate"):
+        return _release(args, models)
     if args.command == "run":
         corpus = Path(args.corpus)
         if not corpus.is_file():
@@ -98,26 +118,34 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _simulate(args: argparse.Namespace, models: Path | None) -> int:
-    """``simulate``: one JSON line (``--json``) or a short summary of the honest session."""
-    from ner_eval.simulate_cli import simulate_corpus
+def _release(args: argparse.Namespace, models: Path | None) -> int:
+    """``release``: one JSON line (``--json``) or a short summary of the end-to-end measurement."""
+    import signal
+
+    from ner_eval.release.client import AppError
+    from ner_eval.release.run import run_release
+    # a killed run still drops its database and Redis keys (the context managers unwind on SystemExit)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    if getattr(args, "levers", None) is not None:
+        print("error: --levers belonged to the removed in-memory session; `simulate` now runs the real app "
+              "(`python -m ner_eval release`), whose levers are the app's own", file=sys.stderr)
+        return 2
     corpus = Path(args.corpus)
     if not corpus.is_file():
         print(f"error: corpus file {corpus} not found", file=sys.stderr)
         return 2
-    levers = None
-    if args.levers is not None:
-        levers = [x.strip() for x in args.levers.split(",") if x.strip() and x.strip() != "none"]
     try:
-        result = simulate_corpus(corpus, args.workflow, levers, args.limit, models)
-    except (ValueError, Unavailable) as err:
+        out = run_release(corpus, args.workflow, getattr(args, "annotator", "perfect"), args.limit, models,
+                          args.database_url, args.redis_url, args.seed,
+                          log=lambda message: print(message, file=sys.stderr, flush=True))
+    except (ValueError, Unavailable, AppError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    out = result.to_dict()
     if args.json:
         print(json.dumps(out, sort_keys=True))
     else:
-        print(f"{out['corpus']} {out['workflow']}: {out['decisions_per_1k_tokens']} decisions/1k tokens, "
-              f"{out['keystrokes_per_1k_tokens']} keys/1k tokens, {out['windows']} windows, "
-              f"hand-marked {out['hand_marked_share']}, recall {out['final_recall']}")
+        print(f"{out['corpus']} {out['workflow']}/{out['annotator']}: leaked {out['leaked_mentions']} of "
+              f"{out['gold_mentions']} gold mentions, {out['judgments_per_1k_tokens']} judgments/1k tokens, "
+              f"{out['seconds_per_1k_tokens']} s/1k tokens, masked precision {out['masked_precision']}, "
+              f"{out['windows']} windows, {out['run_seconds']['total']} s")
     return 0

@@ -24,9 +24,7 @@ from ner_eval.pipelines import (
     pipelines_for,
 )
 from ner_eval.plus import plus_spans
-from ner_eval.session import WORKFLOWS, run_session
 from ner_eval.simulate import simulate
-from ner_eval.simulate_cli import pipeline_for
 from ner_eval.tab import TabScores, tab_scores
 from psan.tool.tokenize import tokenize
 
@@ -136,16 +134,6 @@ def _simulate_all(summary: dict[str, Any], docs: list[CorpusDoc], processed: dic
             processed[ner] = Runner(ner, lang, models).run([d.text for d in docs])[1]
         except Unavailable as err:
             summary["simulation_skipped"][ner] = str(err)
-    summary["sessions"] = {}
-    for workflow in WORKFLOWS:  # the honest window-by-window session (ner_eval.session)
-        pname = pipeline_for(workflow, lang)
-        if processed.get(pname) is None:
-            summary["simulation_skipped"].setdefault(f"session {workflow}", f"pipeline {pname} did not run")
-            continue
-        session = run_session(summary["corpus"], workflow, docs, processed[pname]).to_dict()
-        summary["sessions"][workflow] = session
-        log(f"  {summary['corpus']}: session {workflow}: {session['decisions_per_1k_tokens']} decisions/1k tokens, "
-            f"{session['keystrokes_per_1k_tokens']} keys/1k tokens, {session['windows']} windows")
     runs = [("default", "default", False), (ner, ner, False), (f"{ner}+plus", ner, True)]
     for label, pname, plus in runs:
         if processed.get(pname) is None:

@@ -38,6 +38,8 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     i18n.init_app(app)
     names.init_app(app)
     status_names.init_app(app)
+    from psan import code_names
+    code_names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     # rate-limit counters are per instance: two instances sharing a Redis database never share them

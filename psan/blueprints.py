@@ -15,9 +15,12 @@ BLUEPRINTS = [
     "psan.rules",
     "psan.labels",
     "psan.annotate",
+    "psan.workspace",
 ]
 
 
 def register_all(app) -> None:
+    from psan.web.ids import IdConverter
+    app.url_map.converters["int"] = IdConverter  # before the routes: every <int:id> stays in bigint's range
     for module_name in BLUEPRINTS:
         app.register_blueprint(import_module(module_name).bp)

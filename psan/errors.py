@@ -90,13 +90,23 @@ def _without_database() -> None:
             log.debug("could not return a broken connection", exc_info=True)
 
 
+def _may_have_saved() -> bool:
+    from psan.db import request_may_have_saved
+    return request_may_have_saved()
+
+
 def handle_database_down(exc: psycopg2.OperationalError | psycopg2.InterfaceError):
     """PostgreSQL unreachable (restart, outage): a temporary 503, never a 500 or a hanging page."""
     code = getattr(exc, "pgcode", None)
     lost = code is None or code.startswith(("08", "57P"))  # connection failure, server shut down
     log.warning("database %s: %s", "unavailable" if lost else "busy",
                 str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__)
+    saved = _may_have_saved()
     _without_database()
+    if saved:  # a commit ran (or was under way): part of the request may be saved
+        return _render(503, str(TITLES[503]), gettext("The database became unavailable while this request was "
+                                                      "being saved; it may have been saved in part. Reload the page "
+                                                      "to see what was kept before trying again."))
     if not lost:  # a lock or statement timeout: the server is there, but busy
         return _render(503, str(TITLES[503]), gettext("The database is busy. Nothing was saved by this request; "
                                                       "please try again in a moment."))
@@ -107,6 +117,10 @@ def handle_database_down(exc: psycopg2.OperationalError | psycopg2.InterfaceErro
 def handle_redis_down(exc: Exception):
     """Redis (broker, debounce markers) unreachable: a temporary 503 whose transaction is rolled back."""
     log.warning("Redis unavailable: %s", exc.__class__.__name__)
+    if _may_have_saved():
+        return _render(503, str(TITLES[503]), gettext("A background service (Redis) is temporarily unavailable. "
+                                                      "This request may have been saved in part; reload the page to "
+                                                      "see what was kept."))
     return _render(503, str(TITLES[503]), gettext("A background service (Redis) is temporarily unavailable. "
                                                   "Nothing was saved by this request; please try again in a minute."))
 

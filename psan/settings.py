@@ -60,6 +60,10 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None = None,
     if overrides:
         app.config.update({k: v for k, v in overrides.items() if k != "PSAN_CONFIG"})
     app.config["PSAN_MODE"] = mode
+    # a pasted text is a form field: room for the longest document (4 UTF-8 bytes a character at worst);
+    # Werkzeug's default (500 kB) refused pastes far below the documented MAX_DOCUMENT_CHARS
+    app.config["MAX_FORM_MEMORY_SIZE"] = max(int(app.config.get("MAX_FORM_MEMORY_SIZE") or 0),
+                                             4 * int(app.config["MAX_DOCUMENT_CHARS"]) + 1024 * 1024)
     check_config(app.config, mode)
     return mode
 

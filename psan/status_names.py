@@ -40,8 +40,9 @@ def document_status_word(row: Mapping[str, Any]) -> str:
 
 
 def retryable(row: Mapping[str, Any]) -> bool:
-    """Retry only where nothing else will finish the document: FAILED, or a run whose worker died."""
-    return row["status"] == "FAILED" or bool(row.get("stale"))
+    """Retry only where nothing else will finish the document: FAILED, a run whose worker died, or a
+    document queued long ago that no worker took (its message may be lost)."""
+    return row["status"] == "FAILED" or bool(row.get("stale")) or bool(row.get("waiting_long"))
 
 
 def init_app(app: Flask) -> None:

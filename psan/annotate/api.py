@@ -30,6 +30,10 @@ Routes (all for logged-in accounts unless noted):
   ``{document_id, first_token, end_token, other_first_token, other_end_token}`` merges the other
   span's entity into this one's; ``POST /annotate/api/entity/split`` ``{document_id, first_token,
   end_token}`` makes the span an entity of its own (see :mod:`psan.store.entities`).
+
+``decide``, ``accept`` and ``label`` take an optional ``request_id`` (8–64 of ``[A-Za-z0-9_-]``): a
+retry with the id of a request that was saved answers the window with ``already_saved: true`` and
+decides nothing again (the page retries a lost answer with the same id).
 """
 from __future__ import annotations
 
@@ -48,8 +52,9 @@ from werkzeug.exceptions import HTTPException, NotFound
 from psan import db
 from psan.access import admin, user
 from psan.annotate import bp, validate, workflow
-from psan.annotate.content import window_json
+from psan.annotate.content import elided_range, window_json
 from psan.annotate.detail import annotation_detail
+from psan.annotate.entity_view import annotator_entity
 from psan.status_names import status_name
 from psan.store import decisions as store_decisions
 from psan.store import project_labels, window_content
@@ -73,11 +78,17 @@ class Conflict(HTTPException):
 
 @bp.errorhandler(psycopg2.errors.TransactionRollbackError)
 @bp.errorhandler(psycopg2.errors.LockNotAvailable)
+@bp.errorhandler(psycopg2.errors.ForeignKeyViolation)
 def _concurrent_change(exc: Exception):
-    """A deadlock or serialization failure between two annotators' writes: nothing was saved (409)."""
+    """A deadlock, serialization failure or a rule deleted under the write (409); what was not committed
+    is rolled back, and the message says "nothing was saved" only when nothing was committed before."""
     log.warning("annotation request rolled back after a concurrent change: %s", exc.__class__.__name__)
     db.mark_rollback()
-    message = gettext("Someone changed this document at the same moment; nothing was saved. Try again.")
+    if db.request_may_have_saved():
+        message = gettext("Someone changed this document at the same moment. Your decision may have been saved "
+                          "in part; check the window before trying again.")
+    else:
+        message = gettext("Someone changed this document at the same moment; nothing was saved. Try again.")
     if request.path.startswith("/annotate/api/"):
         return jsonify(error=message), 409
     return Conflict(message)
@@ -116,9 +127,18 @@ def _owned_window(conn) -> Window:
     return window
 
 
+def _shown_size() -> int | None:
+    """The annotator's window size, which caps what a window shows (admins: no cap)."""
+    return None if current_user.is_admin else _window_size()
+
+
 def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
-    """Refuse (403) anything outside the window, including forged document ids."""
+    """Refuse (403) anything outside the window, including forged document ids, and the elided middle
+    of an over-long window (:func:`psan.annotate.content.elided_range`: never shown, never decided alone)."""
     if document_id != window.document_id or not window.contains(first, end):
+        raise Refused(gettext("That text is outside your annotation window."))
+    elided = elided_range(window, _shown_size())
+    if elided is not None and elided[0] <= first and end <= elided[1]:
         raise Refused(gettext("That text is outside your annotation window."))
 
 
@@ -134,7 +154,7 @@ def _nothing_to_annotate(conn) -> str:
 def _window_answer(conn, window: Window | None, **extra: Any):
     if window is None:
         return jsonify(window=None, message=_nothing_to_annotate(conn), **extra)
-    return jsonify(**window_json(conn, window, current_user.is_admin), **extra)
+    return jsonify(**window_json(conn, window, current_user.is_admin, size=_shown_size()), **extra)
 
 
 def _release_assignment_lock(conn) -> None:
@@ -156,7 +176,7 @@ def api_window():
         window = _owned_window(conn)
         _check_span(window, document_id, first, end)
         store_windows.renew(conn, current_user.id, _lease_seconds())
-        return jsonify(**window_json(conn, window, current_user.is_admin, first, end))
+        return jsonify(**window_json(conn, window, current_user.is_admin, first, end, size=_shown_size()))
     window = store_windows.current_window(conn, current_user.id)
     if window is not None and (store_windows.lost_to_other(conn, window)
                                or not (current_user.is_admin or window.member)):
@@ -235,6 +255,14 @@ def _refused_decision() -> Iterator[None]:
         raise validate.Invalid(str(exc)) from None
 
 
+@bp.errorhandler(workflow.AlreadySaved)
+def _already_saved(exc: workflow.AlreadySaved):
+    """A retry of a request that was saved (its ``request_id`` is known): the window as it is, nothing again."""
+    conn = db.get_conn()
+    conn.rollback()  # only the claim was tried; the request's transaction wrote nothing else
+    return _window_answer(conn, store_windows.current_window(conn, current_user.id), already_saved=True)
+
+
 def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
     db.autocommit_from_here(conn)  # the decision is saved: the answer only reads
     window = decided.window or store_windows.current_window(conn, current_user.id)
@@ -262,7 +290,8 @@ def api_decide():
     window, span, label_id = _decision_target(conn, payload, document_id, first, end)
     with _refused_decision():
         decided = workflow.decide_span(conn, window, span, scope, decision, current_user.id, label_id=label_id,
-                                       always=always, ne_type=ne_type, lease_seconds=_lease_seconds())
+                                       always=always, ne_type=ne_type, lease_seconds=_lease_seconds(),
+                                       request_id=validate.request_id(payload))
     return _decided_answer(conn, decided, category_needed=decided.category_needed)
 
 
@@ -272,7 +301,7 @@ def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: i
     window, span, label_id = _decision_target(conn, payload, document_id, first, end)
     with _refused_decision():
         decided = workflow.decide_entity(conn, window, span, decision, current_user.id, label_id=label_id,
-                                         lease_seconds=_lease_seconds())
+                                         lease_seconds=_lease_seconds(), request_id=validate.request_id(payload))
     return _decided_answer(conn, decided, category_needed=False)
 
 
@@ -287,7 +316,8 @@ def api_accept():
     if document_id != window.document_id:
         raise Refused(gettext("That text is outside your annotation window."))
     with _refused_decision():
-        decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds())
+        decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds(),
+                                              request_id=validate.request_id(payload))
     if decided is None:
         raise Conflict(gettext("Nothing is left to accept in this window."))
     return _decided_answer(conn, decided, accepted=decided.spans)
@@ -353,7 +383,7 @@ def api_label():
     span = store_decisions.Span(window.project_id, document_id, first, end)
     with _refused_decision():
         decided = workflow.assign_label(conn, window, span, label_id, current_user.id, always=always,
-                                        lease_seconds=_lease_seconds())
+                                        lease_seconds=_lease_seconds(), request_id=validate.request_id(payload))
     return _decided_answer(conn, decided)
 
 
@@ -370,12 +400,16 @@ def api_annotation(annotation_id: int):
 
 
 # --- entities (psan.store.entities) -------------------------------------------------------------------
+def _range(window: Window) -> tuple[int, int]:
+    """The window's token range: entity counts are of it only (nothing about mentions outside)."""
+    return window.first_token, window.end_token
+
+
 def _entity_error(exc) -> validate.Invalid:  # noqa: ANN001 - psan.store.entities.EntityError
     messages = {
         "none": gettext("No entity was recognized at that span."),
         "same": gettext("Both spans already belong to one entity."),
         "category": gettext("Entities of different categories cannot be merged."),
-        "single": gettext("This entity has a single mention; there is nothing to split."),
     }
     return validate.Invalid(messages.get(exc.code, gettext("Not found.")))
 
@@ -392,7 +426,8 @@ def api_entity():
     conn = db.get_conn()
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
-    return jsonify(entity=store_entities.entity_of_span(conn, document_id, first, end))
+    entity = store_entities.entity_of_span(conn, document_id, first, end, within=_range(window))
+    return jsonify(entity=annotator_entity(entity))
 
 
 def _entity_action(conn, window: Window, kind: str, first: int, end: int) -> None:
@@ -415,10 +450,11 @@ def api_entity_merge():
     _check_span(window, document_id, other[1], other[2])
     _entity_action(conn, window, "entity_merge", first, end)
     try:
-        entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id)
+        entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id,
+                                      within=_range(window))
     except store_entities.EntityError as exc:
         raise _entity_error(exc) from None
-    return jsonify(entity=entity)
+    return jsonify(entity=annotator_entity(entity))
 
 
 @bp.route("/api/entity/split", methods=["POST"])
@@ -432,7 +468,7 @@ def api_entity_split():
     _check_span(window, document_id, first, end)
     _entity_action(conn, window, "entity_split", first, end)
     try:
-        entity = store_entities.split(conn, document_id, (first, end), current_user.id)
+        entity = store_entities.split(conn, document_id, (first, end), current_user.id, within=_range(window))
     except store_entities.EntityError as exc:
         raise _entity_error(exc) from None
-    return jsonify(entity=entity)
+    return jsonify(entity=annotator_entity(entity))

@@ -13,7 +13,7 @@ from typing import Any
 from psan.status_names import status_name
 from psan.store import window_content
 from psan.store.suggestions import add_suggestions
-from psan.store.windows import Window
+from psan.store.windows import WINDOW_TOLERANCE, Window
 from psan.tool.voting import Thresholds
 
 #: whitespace between two tokens is shown up to this length (long runs add nothing)
@@ -74,12 +74,41 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
     return result
 
 
+def elided_range(window: Window, size: int | None) -> tuple[int, int] | None:
+    """The middle of a window wider than the annotator's ``size`` that is not shown, or ``None``.
+
+    Why: a window is only wider than its size when one span (a long URL, a table row without
+    breaks) is longer; that span is decided from its beginning and end (``size // 2`` tokens each),
+    and its middle never leaves the server.  ``size=None``: no cap (admins see what they open).
+    """
+    if size is None or window.end_token - window.first_token <= size + WINDOW_TOLERANCE:
+        return None
+    half = max(1, size // 2)
+    return window.first_token + half, window.end_token - half
+
+
+def _shown_parts(first: int, end: int, elided: tuple[int, int] | None) -> list[tuple[int, int]]:
+    if elided is None:
+        return [(first, end)]
+    return [(a, b) for a, b in ((first, min(end, elided[0])), (max(first, elided[1]), end)) if a < b]
+
+
 def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
-                end: int | None = None) -> dict[str, Any]:
-    """The whole window (or a sub-range of it, already checked by the caller) as JSON data."""
+                end: int | None = None, size: int | None = None) -> dict[str, Any]:
+    """The whole window (or a sub-range of it, already checked by the caller) as JSON data.
+
+    ``size``: the annotator's window size; a wider window's middle is left out (:func:`elided_range`),
+    tokens and annotations alike, and named in ``elided``.
+    """
     first = window.first_token if first is None else first
     end = window.end_token if end is None else end
     stamp = window.recognized_at
+    elided = None if is_admin else elided_range(window, size)
+    parts = _shown_parts(first, end, elided)
+    tokens = [t for a, b in parts for t in tokens_json(conn, window.document_id, a, b, stamp)]
+    annotations = annotations_json(conn, window, first, end)
+    if elided is not None:  # what lies wholly in the middle was not seen; the long span itself is decided
+        annotations = [x for x in annotations if not (x["first_token"] >= elided[0] and x["end_token"] <= elided[1])]
     return {
         "window": {"document_id": window.document_id, "project_id": window.project_id,
                    "first_token": window.first_token, "end_token": window.end_token,
@@ -90,7 +119,8 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
         "project": {"id": window.project_id, "name": window.project_name, "ask_labels": window.ask_labels,
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],
-        "tokens": tokens_json(conn, window.document_id, first, end, stamp),
+        "elided": list(elided) if elided is not None else None,
+        "tokens": tokens,
         "sentences": sentences_json(conn, window.document_id, first, end, stamp),
-        "annotations": annotations_json(conn, window, first, end),
+        "annotations": annotations,
     }

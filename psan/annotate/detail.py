@@ -10,6 +10,7 @@ from typing import Any
 from flask_babel import gettext
 
 from psan.annotate.content import final_decision, rule_label
+from psan.annotate.entity_view import annotator_entity
 from psan.store import annotation_detail as store_detail
 from psan.store.window_content import label_names
 from psan.store.windows import Window
@@ -70,11 +71,12 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
                    "model_score": model_score if _is_model_rule(r) else None} for r in rules],
         "history": [{"action": h["action"], "decision": h["decision"], "label": h["label_name"],
                      "author": h["author_name"] or "?", "at": _iso(h["created_at"])} for h in history],
-        "entity": _entity(conn, a["document_id"], a["first_token"], a["end_token"]),
+        "entity": _entity(conn, window, a["first_token"], a["end_token"]),
     }
 
 
-def _entity(conn, document_id: int, first_token: int, end_token: int) -> dict[str, Any] | None:
+def _entity(conn, window: Window, first_token: int, end_token: int) -> dict[str, Any] | None:
     """The span's entity (psan.store.entities), so the panel can show it and the dialog propose its label."""
     from psan.store.entities import entity_of_span
-    return entity_of_span(conn, document_id, first_token, end_token)
+    within = (window.first_token, window.end_token)
+    return annotator_entity(entity_of_span(conn, window.document_id, first_token, end_token, within=within))

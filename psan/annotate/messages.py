@@ -45,8 +45,6 @@ MESSAGES: tuple[str, ...] = (
     N_("entity"),
     N_("accept"),
     N_("label"),
-    N_("entity_merge"),
-    N_("entity_split"),
     N_("suggested: %(decision)s"),
     # decisions, document states, rule types and decision scopes
     N_("PUBLIC"),
@@ -81,7 +79,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Decision"),
     N_("By"),
     # entities (psan/store/entities.py)
-    N_("Entity: %(category)s · %(mentions)s mentions in %(documents)s documents"),
+    N_("Entity: %(category)s · mentions in this window: %(mentions)s"),
+    N_("[… %(count)s tokens not shown …]"),
     N_("Split off"),
     N_("Remember for merging"),
     N_("Merge with the remembered entity"),

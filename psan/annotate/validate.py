@@ -1,6 +1,7 @@
 """Strict parsing of the JSON the annotation page sends: everything is re-checked on the server."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask_babel import gettext
@@ -65,4 +66,17 @@ def optional_text(payload: dict[str, Any], key: str, max_length: int = 100) -> s
     if not isinstance(value, str) or len(value) > max_length:
         raise Invalid(gettext("%(key)s must be text of at most %(max_length)s characters", key=key,
                                 max_length=max_length))
+    return value
+
+
+_REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def request_id(payload: dict[str, Any]) -> str | None:
+    """The client's optional id of a decision request (8–64 letters, digits, ``-`` or ``_``)."""
+    value = payload.get("request_id")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _REQUEST_ID.fullmatch(value):
+        raise Invalid(gettext("request_id must be 8 to 64 letters, digits, - or _"))
     return value

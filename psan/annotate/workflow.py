@@ -31,7 +31,7 @@ from flask_babel import gettext
 from psan import db
 from psan.annotate.content import annotations_json
 from psan.celery import scheduling
-from psan.store import actions, apply_rule, document_locks, entity_decisions
+from psan.store import actions, apply_rule, decision_requests, document_locks, entity_decisions
 from psan.store import decisions as store_decisions
 from psan.store import windows as store_windows
 from psan.store.apply_rule import NeedsWholeDocument
@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 
 #: the texts a decision writes (its lock covers only them), or ``None``: it locks the whole document
 Texts = Sequence[Sequence[str]] | None
+
+
+class AlreadySaved(Exception):  # noqa: N818 - an outcome, not a failure
+    """The request (its client request id) was decided before: a retry, answered without deciding again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +68,7 @@ class Decided:
 
 def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, account_id: int, *,
                 label_id: int | None = None, always: bool = False, ne_type: str | None = None,
-                lease_seconds: int) -> Decided:
+                lease_seconds: int, request_id: str | None = None) -> Decided:
     """Decide one span by token, word type or NE type (:func:`psan.store.decisions.decide`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     if scope is Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
@@ -73,7 +77,7 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
     outcome, status, renewed, action_id = write(
         conn, window, account_id, lease_seconds, texts, [span],
         lambda: store_decisions.decide(conn, span, scope, decision, account_id, tokens, label_id, always, ne_type),
-        Action(str(scope), {"decision": decision}))
+        Action(str(scope), {"decision": decision}), request_id)
     # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
     # a read, so after the commit, outside any lock the other annotators wait for
     needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token, span.end_token,
@@ -82,16 +86,17 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
 
 
 def decide_entity(conn, window: Window, span: Span, decision: str, account_id: int, *,
-                  label_id: int | None = None, lease_seconds: int) -> Decided:
+                  label_id: int | None = None, lease_seconds: int, request_id: str | None = None) -> Decided:
     """Decide every mention of the span's entity, here and in the project's other documents."""
     outcome, status, renewed, action_id = write(
         conn, window, account_id, lease_seconds, None, [span],
         lambda: entity_decisions.decide_entity(conn, span, decision, account_id, label_id),
-        Action("entity", {"decision": decision}))
+        Action("entity", {"decision": decision}), request_id)
     return Decided(outcome, status, window=renewed, action_id=action_id)
 
 
-def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int) -> Decided | None:
+def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int,
+                       request_id: str | None = None) -> Decided | None:
     """Decide every suspicious span of the window as suggested, by token; ``None`` when nothing is left.
 
     By token only (issue 20): accepting never creates a project rule (the keys ``S``, ``P``, ``C``,
@@ -113,19 +118,19 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
         return merge(outcomes)
 
     outcome, status, renewed, action_id = write(conn, window, account_id, lease_seconds, texts, spans, decide_all,
-                                                Action("accept", {"spans": len(spans)}))
+                                                Action("accept", {"spans": len(spans)}), request_id)
     return Decided(outcome, status, window=renewed, action_id=action_id, spans=len(spans))
 
 
 def assign_label(conn, window: Window, span: Span, label_id: int, account_id: int, *, always: bool = False,
-                 lease_seconds: int) -> Decided:
+                 lease_seconds: int, request_id: str | None = None) -> Decided:
     """Mark the span private with a label (:func:`psan.store.decisions.assign_label`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
     outcome, status, renewed, action_id = write(
         conn, window, account_id, lease_seconds, [tokens], [span],
         lambda: store_decisions.assign_label(conn, span, label_id, account_id, tokens, always),
-        Action("label", {"decision": "PRIVATE", "always": always}))
+        Action("label", {"decision": "PRIVATE", "always": always}), request_id)
     return Decided(outcome, status, window=renewed, action_id=action_id)
 
 
@@ -138,16 +143,21 @@ class Action:
 
 
 def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Texts, spans: list[Span],
-          decide: Callable[[], Outcome], action: Action) -> tuple[Outcome, str | None, Window | None, int]:
+          decide: Callable[[], Outcome], action: Action,
+          request_id: str | None = None) -> tuple[Outcome, str | None, Window | None, int]:
     """Renew the lease, lock, ``decide`` as one logged action, apply the changed rules to this document and
     commit; then :func:`after_decision`.  Returns the outcome, the document's status, the renewed window and
     the action's id.
 
     ``texts``: lock only these words (``None``: the whole document).  If the rules need the whole
     document after all, everything is rolled back and done again under the whole-document lock.
+    ``request_id``: the client's id of the request, claimed in the decision's transaction
+    (:class:`AlreadySaved` when it was claimed before: a retry of a saved request).
     """
     document_id = window.document_id
     for whole in ((False, True) if texts is not None else (True,)):
+        if request_id is not None and not decision_requests.claim(conn, account_id, request_id):
+            raise AlreadySaved(request_id)  # first, so nothing else of this transaction is written
         lease = store_windows.renew(conn, account_id, lease_seconds, decided=True)  # own row: no one waits for it
         if whole:
             document_locks.lock_document(conn, document_id)

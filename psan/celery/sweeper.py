@@ -18,7 +18,7 @@ from flask import Flask
 from psan import db
 from psan.celery.queue import enqueue
 from psan.celery.sections import keep_waiting_chords_alive
-from psan.store import processing
+from psan.store import decision_requests, processing
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,8 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
         queued = enqueue(config, recovered["requeued"]).queued if recovered["requeued"] else []
         queued += enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"])).queued
         reannotated = _schedule_pending_reannotations()
+        with db.transaction() as conn:
+            decision_requests.forget_old(conn)  # retries come within seconds; ids are kept a day
     result = {"vouched": vouched or [], **recovered, "queued": queued, "reannotated_projects": reannotated}
     if any(result.values()):
         log.info("sweeper: %s", result)

@@ -19,7 +19,7 @@ from psan.documents.forms import ActionForm, check_action_form
 from psan.store import output as store_output
 from psan.store import projects as store_projects
 from psan.store import qa as store_qa
-from psan.store.release import project_report
+from psan.store.release import project_report, undecided_by_category
 
 
 def _project(project_id: int) -> dict:
@@ -36,16 +36,30 @@ def _posted_project(project_id: int) -> dict:
 @admin
 def set_undecided(project_id: int):
     """Switch what the output does with undecided spans: ``mask`` (default) or ``keep`` (explicit)."""
-    _posted_project(project_id)
+    project = _posted_project(project_id)
     policy = request.form.get("policy", "")
     if policy not in store_output.UNDECIDED_POLICIES:
         abort(400, gettext("The policy must be mask or keep."))
+    if policy == "keep" and request.form.get("confirmed") != "yes":
+        return _confirm_keep(project)
     store_projects.set_undecided_output(db.get_conn(), project_id, policy)
     if policy == "keep":
         flash(gettext("Undecided spans are now KEPT AS PUBLIC in every download of this project."), "warning")
     else:
         flash(gettext("Undecided spans are now masked in every download of this project."), "success")
     return redirect(url_for("documents.index", project=project_id))
+
+
+def _confirm_keep(project: dict):
+    """Fail-closed is switched off only after the admin saw what it releases: the undecided spans now."""
+    per_document = undecided_by_category(db.get_conn(), project["id"])
+    by_category: dict[str, int] = {}
+    for counts in per_document.values():
+        for category, n in counts.items():
+            by_category[category] = by_category.get(category, 0) + n
+    db.mark_rollback()  # nothing changes until the admin confirms
+    return render_template("documents/confirm_keep.html", project=project, documents=len(per_document),
+                           total=sum(by_category.values()), by_category=dict(sorted(by_category.items())))
 
 
 @bp.route("/project/<int:project_id>/release")

@@ -1,7 +1,16 @@
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FloatField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
+from wtforms import (
+    BooleanField,
+    FloatField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from psan.store.projects import LANGUAGES
@@ -27,6 +36,12 @@ class ProjectForm(FlaskForm):
         lazy_gettext("Also sensitive (never public by suggestion, accept or learned types): categories or entity "
                      "types, comma-separated (addresses, dates of birth, IDs, account numbers, e-mails and phones "
                      "always are)"), validators=[Length(max=2000)])
+    annotators_choose_document = BooleanField(
+        lazy_gettext("Annotators may choose a document (they then see the names of the project's documents with "
+                     "spans waiting)"), default=False)
+    double_percent = IntegerField(
+        lazy_gettext("Double annotation: share of finished windows (in percent) that a second annotator "
+                     "annotates independently (0 = none)"), validators=[Optional(), NumberRange(0, 100)], default=0)
     members = MultiCheckboxField(lazy_gettext("Annotators who may annotate this project"), coerce=int,
                                  validate_choice=True)
     submit = SubmitField(lazy_gettext("Save"))

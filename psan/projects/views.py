@@ -77,7 +77,9 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
     values = {"name": name, "language": form.language.data, "pipeline": config,
               "public_threshold": form.public_threshold.data, "private_threshold": form.private_threshold.data,
               "ask_labels": bool(form.ask_labels.data),
-              "sensitive_types": store_projects.parse_sensitive_types(form.sensitive_types.data)}
+              "sensitive_types": store_projects.parse_sensitive_types(form.sensitive_types.data),
+              "annotators_choose_document": bool(form.annotators_choose_document.data),
+              "double_share": (form.double_percent.data or 0) / 100}
     saved_id = store_projects.save_project(values, project_id)
     store_projects.set_members(saved_id, form.members.data or [])
     refresh_project_statuses(db.get_conn(), saved_id)
@@ -110,6 +112,8 @@ def edit(project_id: int):
         form.private_threshold.data = project["private_threshold"]
         form.ask_labels.data = project["ask_labels"]
         form.sensitive_types.data = ", ".join(project["sensitive_types"] or ())
+        form.annotators_choose_document.data = project["annotators_choose_document"]
+        form.double_percent.data = round(100 * project["double_share"])
         form.members.data = store_projects.member_ids(project_id)
     elif _save(form, project_id) is not None:
         flash(gettext("Project saved. A changed pipeline applies to documents uploaded from now on."), "success")

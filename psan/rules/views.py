@@ -13,6 +13,7 @@ from flask_login import current_user
 
 from psan import db
 from psan.access import admin
+from psan.code_names import decision_name
 from psan.rules import bp
 from psan.rules.csv_rules import export_rules, import_rules
 from psan.rules.filters import RULE_TYPES, RuleFilter
@@ -82,7 +83,8 @@ def confidence(project_id: int, rule_id: int):
         abort(404)
     reannotate(project["id"])
     if _wants_json():
-        return jsonify(id=changed["id"], confidence=changed["confidence"], decision=changed["decision"])
+        return jsonify(id=changed["id"], confidence=changed["confidence"], decision=changed["decision"],
+                       decision_name=decision_name(changed["decision"]))
     flash(gettext("Confidence saved."), "success")
     return _back(project["id"], request.form)
 

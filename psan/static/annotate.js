@@ -47,6 +47,28 @@
     }, function () { return {ok: false, status: 0, data: {error: t("network error")}}; });
   }
 
+  // a decision's id: a retry after a lost answer (network, restart) carries it, and the server does not
+  // decide twice (psan/store/decision_requests.py)
+  function newRequestId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function save(path, body) {
+    body.request_id = newRequestId();
+    var attempts = 0;
+    function attempt() {
+      return request("POST", API + path, body).then(function (result) {
+        var lost = result.status === 0 || result.status === 502 || result.status === 503 || result.status === 504;
+        if (!lost || attempts >= 2) { return result; }
+        attempts += 1;
+        return new Promise(function (resolve) { window.setTimeout(resolve, 1500 * attempts); }).then(attempt);
+      });
+    }
+    return attempt();
+  }
+
   function showMessage(text, kind) {
     els.message.className = "alert py-2 alert-" + (kind || "info");
     els.message.textContent = String(text);
@@ -130,6 +152,7 @@
     els.mode.textContent = t(state.byAnnotation ? "selecting annotations (m: tokens)" : "selecting tokens (m: annotations)");
     state.cover = layers();
     var fragment = document.createDocumentFragment();
+    var say = t;  // "t" is the token below
     data.tokens.forEach(function (t, pos) {
       var span = document.createElement("span");
       span.className = "tok";
@@ -147,6 +170,13 @@
         gap.setAttribute("data-after", String(t.i));
         gap.appendChild(wrap(t.after, shared));
         fragment.appendChild(gap);
+      }
+      var following = data.tokens[pos + 1];
+      if (following && following.i > t.i + 1) {  // the elided middle of an over-long span (data.elided)
+        var elided = document.createElement("span");
+        elided.className = "elided text-muted";
+        elided.textContent = say("[… %(count)s tokens not shown …]", {count: following.i - t.i - 1});
+        fragment.appendChild(elided);
       }
     });
     els.text.appendChild(fragment);
@@ -304,8 +334,8 @@
     var box = document.createElement("p");
     box.className = "mb-1";
     var text = document.createElement("span");
-    text.textContent = t("Entity: %(category)s · %(mentions)s mentions in %(documents)s documents",
-      {category: e.category, mentions: e.mentions, documents: e.documents}) +
+    text.textContent = t("Entity: %(category)s · mentions in this window: %(mentions)s",
+      {category: e.category, mentions: e.mentions}) +
       (e.label ? " · " + t("label %(label)s", {label: e.label.name}) : "");
     box.appendChild(text);
     function button(label, handler) {
@@ -317,9 +347,7 @@
       box.appendChild(b);
     }
     var span = {document_id: state.data.window.document_id, first_token: e.first_token, end_token: e.end_token};
-    if (e.mentions > 1) {
-      button(t("Split off"), function () { entityAction("entity/split", span, t("Entity split.")); });
-    }
+    button(t("Split off"), function () { entityAction("entity/split", span, t("Entity split.")); });
     var from = state.mergeFrom;
     if (from && from.document_id === span.document_id &&
         (from.first_token !== span.first_token || from.end_token !== span.end_token)) {
@@ -377,7 +405,7 @@
     var body = spanPayload();
     body.decision = decision;
     body.scope = scope;
-    request("POST", API + "decide", body).then(function (result) {
+    save("decide", body).then(function (result) {
       state.busy = false;
       afterDecision(result, decision, scope);
       if (result.ok) { refreshHistory(); }
@@ -387,7 +415,7 @@
   function acceptSuggestions() {
     if (!state.data || !state.data.window || state.busy) { return; }
     state.busy = true;
-    request("POST", API + "accept", {document_id: state.data.window.document_id}).then(function (result) {
+    save("accept", {document_id: state.data.window.document_id}).then(function (result) {
       state.busy = false;
       if (!accept(result, false)) { return; }
       var done = state.data.document && state.data.document.status === "DONE";
@@ -512,7 +540,7 @@
       if (els.labelCategory.value) { body.label_category = els.labelCategory.value; }
     }
     body.always = els.labelAlways.checked;
-    request("POST", API + "label", body).then(function (result) {
+    save("label", body).then(function (result) {
       if (accept(result, true)) {
         closeOverlays();
         showMessage(t("Label saved."), "info");

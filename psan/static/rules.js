@@ -39,7 +39,7 @@
           return;
         }
         var cell = document.querySelector('[data-decision-of="' + String(Number(result.data.id)) + '"]');
-        if (cell) { cell.textContent = String(result.data.decision); }
+        if (cell) { cell.textContent = String(result.data.decision_name || result.data.decision); }
         status.textContent = text("saved", "saved");
       }).catch(function () {
         status.textContent = text("network-error", "network error");

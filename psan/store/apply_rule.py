@@ -141,12 +141,15 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
 # the snapshot's links to rules other than the changed ones plus the new matches (exactly the links
 # the statement leaves), summed in rule-id order as the full path sums them (bit-identical doubles).
 # New annotations get their level when inserted (an UPDATE cannot see rows its own statement inserts).
+# ``lr`` locks the changed rules (key share) before their links are written: a rule another transaction is
+# deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
 _WRITE_MATCHES = """
 WITH m AS (
     SELECT * FROM unnest(%(m_rule)s::bigint[], %(m_first)s::integer[], %(m_end)s::integer[])
         AS m(rule_id, first_token, end_token)),
+lr AS (SELECT id, confidence FROM rule WHERE id = ANY(%(rules)s) FOR KEY SHARE),
 mx AS (
-    SELECT m.*, r.confidence, a.id AS annotation_id FROM m JOIN rule r ON r.id = m.rule_id
+    SELECT m.*, r.confidence, a.id AS annotation_id FROM m JOIN lr r ON r.id = m.rule_id
     LEFT JOIN annotation a ON a.document_id = %(doc)s AND a.first_token = m.first_token
         AND a.end_token = m.end_token),
 fresh AS (

@@ -156,18 +156,23 @@ def delete_document(conn, document_id: int) -> bool:
 def list_documents(conn, project_id: int, stale_seconds: float = 120.0) -> list[dict[str, Any]]:
     """Documents of a project with progress: % of suspicious spans (by rules) a person decided.
 
-    ``unqueued``: NEW and not handed to the broker yet (Redis down, project cap); ``stale``: running
-    without a heartbeat for ``stale_seconds`` (its worker died and no sweeper took it back yet).
+    ``unqueued``: NEW and not handed to the broker yet (Redis down, project cap); ``waiting_long``: NEW
+    and handed to the broker more than ``stale_seconds`` ago (its message may be lost: Retry is offered);
+    ``stale``: running without a heartbeat for ``stale_seconds`` (its worker died and no sweeper took
+    it back yet).
     """
     rows = db.query(
         "SELECT d.id, d.name, d.language, d.status::text AS status, d.error, d.token_count, d.created_at, "  # noqa: S608  # nosec B608
         "(d.status = " + sql_value(DocumentStatus.NEW) + " AND d.queued_at IS NULL) AS unqueued, "
+        "(d.status = " + sql_value(DocumentStatus.NEW) + " AND d.queued_at < clock_timestamp() "
+        " - make_interval(secs => %s)) AS waiting_long, "
         "(d.status IN " + RUNNING_SQL + " AND d.heartbeat_at IS NOT NULL "
         " AND d.heartbeat_at < clock_timestamp() - make_interval(secs => %s)) AS stale, "
         "count(a.id) FILTER (WHERE a.token_decision IS NOT NULL) AS decided, "
         "count(a.id) FILTER (WHERE " + SUSPICIOUS_SQL + ") AS open "
         "FROM document d JOIN project p ON p.id = d.project_id LEFT JOIN annotation a ON a.document_id = d.id "
-        "WHERE d.project_id = %s GROUP BY d.id ORDER BY d.id", (float(stale_seconds), project_id), conn)
+        "WHERE d.project_id = %s GROUP BY d.id ORDER BY d.id", (float(stale_seconds), float(stale_seconds),
+                                                                project_id), conn)
     for r in rows:
         total = r["decided"] + r["open"]
         if r["status"] in ANNOTATED:
@@ -203,5 +208,7 @@ def set_language(conn, document_id: int, language: str, recognize_again: bool) -
     """Correct the document's language; ``recognize_again`` makes it NEW (the caller queues it)."""
     db.execute("UPDATE document SET language = %s, updated_at = now() WHERE id = %s", (language, document_id), conn)
     if recognize_again:
-        db.execute("UPDATE document SET status = %s, error = NULL WHERE id = %s",
-                   (DocumentStatus.NEW.value, document_id), conn)
+        # waiting again and not queued yet, as a Retry: a queued_at left from the first run made the
+        # queue skip it ("in flight") for an hour, NEW without a Retry button
+        db.execute("UPDATE document SET status = %s, error = NULL, queued_at = NULL, heartbeat_at = NULL, "
+                   "attempts = 0 WHERE id = %s", (DocumentStatus.NEW.value, document_id), conn)

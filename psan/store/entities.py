@@ -25,11 +25,16 @@ __all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge",
            "manual_keys"]
 
 
+#: the documents page's note when the grouping failed (stored in ``document.error``)
+GROUPING_FAILED = ("Entities were not grouped (%(error)s): one person may get several pseudonyms in this "
+                   "document. The annotations are complete.")
+
+
 class EntityError(ValueError):
     """A merge or split that cannot be done; ``code`` names why (the API words it for the annotator).
 
     Codes: ``none`` (no entity at the span), ``same`` (already one entity), ``category`` (different
-    categories), ``single`` (nothing to split).
+    categories).
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -95,11 +100,16 @@ def update_document_entities_or_log(conn, document_id: int, doc: Document) -> No
     db.execute("SAVEPOINT psan_entities", None, conn)
     try:
         update_document_entities(conn, document_id, doc)
-    except Exception:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
+    except Exception as exc:  # noqa: BLE001 - the document is annotated; entities are an aid, not its safety
         db.execute("ROLLBACK TO SAVEPOINT psan_entities", None, conn)
         logging.getLogger(__name__).exception("grouping the entities of document %s failed", document_id)
+        # shown on the documents page next to the status (the document itself is annotatable)
+        db.execute("UPDATE document SET error = %s WHERE id = %s",
+                   (GROUPING_FAILED % {"error": exc.__class__.__name__}, document_id), conn)
     else:
         db.execute("RELEASE SAVEPOINT psan_entities", None, conn)
+        db.execute("UPDATE document SET error = NULL WHERE id = %s AND error LIKE %s",
+                   (document_id, GROUPING_FAILED.split("(", 1)[0] + "%"), conn)
 
 
 def _drop_empty(conn, project_id: int) -> None:
@@ -117,17 +127,25 @@ def _mention(conn, document_id: int, first: int, end: int) -> dict[str, Any] | N
         (document_id, first, end), conn)
 
 
-def entity_of_span(conn, document_id: int, first: int, end: int) -> dict[str, Any] | None:
+def entity_of_span(conn, document_id: int, first: int, end: int,
+                   within: tuple[int, int] | None = None) -> dict[str, Any] | None:
     """The entity of a span for the detail panel: key, category, size, and the label to propose.
 
-    Only counts leave the document: mention texts of other documents are not shown to an
-    annotator who may only see a window of this one.
+    ``within``: the annotator's window ``[first, end)``; the mention count is then of the window
+    only and the number of documents is left out, so an annotator learns nothing about mentions
+    outside its window.  The key is the stored one (it may be derived from the full name): the
+    annotator API shows an opaque reference instead (:mod:`psan.annotate.entity_view`).
     """
     m = _mention(conn, document_id, first, end)
     if m is None:
         return None
-    stats = db.query_one("SELECT count(*) AS mentions, count(DISTINCT document_id) AS documents "
-                         "FROM entity_mention WHERE entity_id = %s", (m["entity_id"],), conn)
+    if within is None:
+        stats = db.query_one("SELECT count(*) AS mentions, count(DISTINCT document_id) AS documents "
+                             "FROM entity_mention WHERE entity_id = %s", (m["entity_id"],), conn)
+    else:
+        stats = db.query_one("SELECT count(*) AS mentions, NULL AS documents FROM entity_mention "
+                             "WHERE entity_id = %s AND document_id = %s AND first_token >= %s AND end_token <= %s",
+                             (m["entity_id"], document_id, within[0], within[1]), conn)
     label = db.query_one(
         "SELECT l.id, l.name, l.category, count(*) AS uses FROM entity_mention m "
         "JOIN annotation a ON a.document_id = m.document_id AND a.first_token = m.first_token "
@@ -150,7 +168,8 @@ def _log(conn, project_id: int, document_id: int, account_id: int, first: int, e
     suggestions.note_decision(project_id)
 
 
-def merge(conn, document_id: int, span: tuple[int, int], other: tuple[int, int], account_id: int) -> dict[str, Any]:
+def merge(conn, document_id: int, span: tuple[int, int], other: tuple[int, int], account_id: int,
+          within: tuple[int, int] | None = None) -> dict[str, Any]:
     """Merge the entity of ``other`` into the entity of ``span`` (all its mentions, in every document)."""
     a = _mention(conn, document_id, *span)
     b = _mention(conn, document_id, *other)
@@ -168,18 +187,19 @@ def merge(conn, document_id: int, span: tuple[int, int], other: tuple[int, int],
                (a["entity_id"], b["entity_id"], b["entity_id"]), conn)
     _log(conn, a["project_id"], document_id, account_id, span[0], span[1], "entity_merge",
          {"entity": a["key"], "merged": b["key"]})
-    return entity_of_span(conn, document_id, *span) or {}
+    return entity_of_span(conn, document_id, *span, within=within) or {}
 
 
-def split(conn, document_id: int, span: tuple[int, int], account_id: int) -> dict[str, Any]:
+def split(conn, document_id: int, span: tuple[int, int], account_id: int,
+          within: tuple[int, int] | None = None) -> dict[str, Any]:
     """Make the mention at ``span`` an entity of its own (an annotator says "not the same person")."""
     m = _mention(conn, document_id, *span)
     if m is None:
         raise EntityError("none", "no entity at that span")
     first, end = m["first_token"], m["end_token"]
     alone = db.query_one("SELECT count(*) AS n FROM entity_mention WHERE entity_id = %s", (m["entity_id"],), conn)
-    if alone["n"] <= 1:
-        raise EntityError("single", "this entity has a single mention; there is nothing to split")
+    if alone["n"] <= 1:  # already alone: the same answer as a split, so it tells nothing about other mentions
+        return entity_of_span(conn, document_id, first, end, within=within) or {}
     key = f"manual:{document_id}:{first}:{end}"
     # a fresh entity even if this span was split off and merged back before (no alias to follow)
     new_id = int(db.query_one(
@@ -192,7 +212,7 @@ def split(conn, document_id: int, span: tuple[int, int], account_id: int) -> dic
     db.execute("UPDATE entity_mention SET manual = true WHERE entity_id = %s", (m["entity_id"],), conn)
     _log(conn, m["project_id"], document_id, account_id, first, end, "entity_split",
          {"entity": m["key"], "new": key})
-    return entity_of_span(conn, document_id, first, end) or {}
+    return entity_of_span(conn, document_id, first, end, within=within) or {}
 
 
 def mention_keys(conn, document_id: int) -> dict[tuple[int, int], str]:

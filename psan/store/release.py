@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from psan import db
+from psan.store import double_annotation as store_double
 from psan.store import output as store_output
 from psan.store import qa as store_qa
 from psan.store.document_status import ANNOTATED, SUSPICIOUS_SQL
@@ -89,6 +90,16 @@ def _decisions_by_person(conn, project_id: int) -> list[dict[str, Any]]:
              "first_at": r["first_at"].isoformat(), "last_at": r["last_at"].isoformat()} for r in rows]
 
 
+def _agreement(conn, project_id: int) -> dict[str, Any]:
+    """Agreement of the double-annotated windows (counts and figures only, no text)."""
+    compared, by_category = store_double.project_agreement(conn, project_id)
+    return {"windows": compared, "states": store_double.counts(conn, project_id),
+            "by_category": {c: {"kappa": a.kappa, "f1": a.f1, "spans_first": a.spans_first,
+                                "spans_second": a.spans_second, "spans_matched": a.spans_matched,
+                                "tokens": a.tokens, "tokens_agreed": a.tokens_agreed}
+                            for c, a in by_category.items()} if compared else {}}
+
+
 def project_report(conn, project_id: int, ctx: store_output.ProjectOutputContext | None = None) -> dict[str, Any]:
     """The whole release report of a project as JSON-ready data (never an original string)."""
     project = db.query_one("SELECT id, name, language, public_threshold, private_threshold, undecided_output "
@@ -131,6 +142,7 @@ def project_report(conn, project_id: int, ctx: store_output.ProjectOutputContext
         "documents_not_annotated": not_ready,
         "decisions_by_person": _decisions_by_person(conn, project_id),
         "qa": store_qa.summary(conn, project_id),
+        "agreement": _agreement(conn, project_id),
     }
 
 
@@ -154,6 +166,31 @@ def _entities_html(e: dict[str, Any]) -> str:
                    ["entities merged into another by a person", e["merged_by_person"]],
                    ["entities split off by a person", e["split_by_person"]],
                    ["entities a person corrected (merge or split)", e["corrected_by_person"]]], ["", "count"])
+
+
+def _not_included_html(rows: list[dict[str, Any]]) -> list[str]:
+    """The documents a release leaves out (not annotated yet): never silently missing from the ZIP."""
+    if not rows:
+        return []
+    return ["<h2>Documents not included</h2>",
+            f"<p><strong>{len(rows)} document(s) are not in this release</strong>: they are not annotated yet "
+            "(waiting for recognition, being processed or failed). Release again once they are.</p>",
+            _table([[r["id"], r["name"], r["status"]] for r in rows], ["id", "document", "status"])]
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _agreement_html(a: dict[str, Any]) -> str:
+    if not a.get("windows"):
+        return "<p>No window was annotated by two people.</p>"
+    rows = [[c, _figure(v["kappa"]), _figure(v["f1"]), v["spans_first"], v["spans_second"], v["spans_matched"],
+             v["tokens"]] for c, v in a["by_category"].items()]
+    return (f"<p>{a['windows']} windows annotated independently by two people; still to adjudicate: "
+            f"{a['states'].get('disagreed', 0)}. An undecided span counts as private.</p>"
+            + _table(rows, ["category", "Cohen's kappa (tokens)", "span F1", "private spans (first)",
+                            "private spans (second)", "same spans", "tokens"]))
 
 
 def report_html(report: dict[str, Any]) -> str:
@@ -182,6 +219,8 @@ def report_html(report: dict[str, Any]) -> str:
     else:
         parts.append("<p>No QA sample drawn.</p>")
     parts += [
+        "<h2>Inter-annotator agreement (double-annotated windows)</h2>",
+        _agreement_html(report.get("agreement") or {}),
         "<h2>Labels</h2>",
         _table([[r["number"], r["category"] or "–", r["private_spans"]] for r in report["labels"]],
                ["label", "category", "private spans"]),
@@ -193,6 +232,7 @@ def report_html(report: dict[str, Any]) -> str:
                 for d in report["documents"]],
                ["id", "document", "language", "tokens", "by decision", "by how decided",
                 "undecided " + ("kept" if keep else "masked"), "output regions"]),
+        *_not_included_html(report["documents_not_annotated"]),
         "<h2>Who decided what and when</h2>",
         _table([[r["account"], r["action"], r["decision"] or "–", r["count"], r["first_at"], r["last_at"]]
                 for r in report["decisions_by_person"]], ["account", "action", "decision", "count", "first", "last"]),

@@ -207,17 +207,23 @@ def _lock_key(document_id: int) -> int:
     return int(document_id) % 0x7FFFFFFF
 
 
+#: the account's choice on its home page (psan.store.annotator_home): only the chosen project (while the
+#: account may still annotate it), the chosen document first
+_CHOSEN = (" AND (c.chosen_project_id IS NULL OR d.project_id = c.chosen_project_id) "
+           "ORDER BY (d.id = c.chosen_document_id) IS TRUE DESC, random() LIMIT %(limit)s")
+
+
 def candidate_documents(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DOCUMENTS) -> list[int]:
-    """Random unfinished documents of projects the account may annotate."""
+    """Random unfinished documents of projects the account may annotate (of the project it chose, if any)."""
     if is_admin:
-        rows = db.query(prepared("SELECT id FROM document WHERE status = " + _UNFINISHED  # noqa: S608  # nosec B608
-                                 + " ORDER BY random() LIMIT %s"),
-                        (limit,), conn)
+        rows = db.query(prepared("SELECT d.id FROM document d JOIN account c ON c.id = %(me)s "  # noqa: S608  # nosec B608
+                                 "WHERE d.status = " + _UNFINISHED + _CHOSEN),
+                        {"me": account_id, "limit": limit}, conn)
     else:
         rows = db.query(prepared("SELECT d.id FROM document d JOIN project_member m ON m.project_id = d.project_id "  # noqa: S608  # nosec B608
-                                 "AND m.account_id = %s WHERE d.status = " + _UNFINISHED
-                                 + " ORDER BY random() LIMIT %s"),
-                        (account_id, limit), conn)
+                                 "AND m.account_id = %(me)s JOIN account c ON c.id = %(me)s WHERE d.status = "
+                                 + _UNFINISHED + _CHOSEN),
+                        {"me": account_id, "limit": limit}, conn)
     return [r["id"] for r in rows]
 
 

@@ -16,7 +16,8 @@ every recognizer speaks its own tag set.  Supported tag sets:
 * CoNLL / WikiNER: PER, LOC, ORG, MISC (also with ``B-``/``I-``/``E-``/``S-`` prefixes).
 * OntoNotes 5 (spaCy English): PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT,
   WORK_OF_ART, LAW, LANGUAGE, DATE, TIME, PERCENT, MONEY, QUANTITY, ORDINAL, CARDINAL.
-* Evaluation-corpus labels (TAB, ELITR, Presidio) and the coarse category names themselves.
+* Evaluation-corpus labels (TAB, ELITR, Presidio) and the coarse category names themselves; TAB's ``DEM``
+  and the demographic recognizer's OCCUPATION/NATIONALITY → DEMOGRAPHIC.
 * Topics of the special-category recognizer (HEALTH, RELIGION, POLITICS, SEXUAL_ORIENTATION,
   ETHNICITY, FAMILY, GENDER) → SENSITIVE.
 
@@ -29,6 +30,7 @@ from psan.tool.document import Category
 _PER, _LOC, _ORG, _DAT, _ID, _CON, _OTH = (Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.DATE,
                                           Category.ID, Category.CONTACT, Category.OTHER)
 _SEN = Category.SENSITIVE
+_DEM = Category.DEMOGRAPHIC
 
 #: exact (case-sensitive) CNEC 2.0 codes
 CNEC: dict[str, Category] = {
@@ -58,7 +60,7 @@ OTHER_SETS: dict[str, Category] = {
     "LANGUAGE": _OTH, "DATE": _DAT, "TIME": _DAT, "PERCENT": _OTH, "MONEY": _OTH, "QUANTITY": _OTH, "ORDINAL": _OTH,
     "CARDINAL": _OTH,
     # TAB, ELITR, Presidio, pattern recognizers
-    "DATETIME": _DAT, "DATE_TIME": _DAT, "DEM": _OTH, "CODE": _ID, "LOCATION": _LOC, "ORGANIZATION": _ORG,
+    "DATETIME": _DAT, "DATE_TIME": _DAT, "DEM": _DEM, "CODE": _ID, "LOCATION": _LOC, "ORGANIZATION": _ORG,
     "PROJECT": _OTH,
     "STREET_ADDRESS": _LOC, "ADDRESS": _LOC, "ZIP_CODE": _LOC, "CREDIT_CARD": _ID, "US_SSN": _ID,
     "US_DRIVER_LICENSE": _ID,
@@ -66,7 +68,9 @@ OTHER_SETS: dict[str, Category] = {
     "PHONE_NUMBER": _CON,
     "PHONE": _CON, "URL": _CON, "URL_PERSONAL": _CON, "IP_ADDRESS": _CON, "IP": _CON, "IBAN_CODE": _ID, "IBAN": _ID,
     # the coarse categories themselves
-    "ID": _ID, "CONTACT": _CON, "OTHER": _OTH, "SENSITIVE": _SEN,
+    "ID": _ID, "CONTACT": _CON, "OTHER": _OTH, "SENSITIVE": _SEN, "DEMOGRAPHIC": _DEM,
+    # psan.tool.recognizers.demographic
+    "OCCUPATION": _DEM, "NATIONALITY": _DEM,
     # topics of psan.tool.recognizers.sensitive (special categories, GDPR art. 9)
     "HEALTH": _SEN, "RELIGION": _SEN, "POLITICS": _SEN, "SEXUAL_ORIENTATION": _SEN, "ETHNICITY": _SEN,
     "FAMILY": _SEN, "GENDER": _SEN,

@@ -7,7 +7,9 @@ Subcommands:
   written *outside* the output folder) and JSONL spans;
 * ``recognize IN... --lang en --xml-out DIR`` — tagged XML per file;
 * ``spans IN... --lang en`` — JSONL spans on stdout;
-* ``entities CORPUS.jsonl [--lang xx]`` — entity ids of a corpus' gold spans (:mod:`.cli_entities`).
+* ``entities CORPUS.jsonl [--lang xx]`` — entity ids of a corpus' gold spans (:mod:`.cli_entities`);
+* ``pseudonymize CORPUS.jsonl [--lang xx] [--mode …] [--seed N]`` — replace a corpus' given spans, with the
+  features each surrogate was rendered with (:mod:`.cli_pseudonymize`).
 
 ``IN`` are files or folders (searched recursively for ``*.txt``).  A bad input (missing path,
 folder without ``.txt``, binary file, invalid UTF-8) is reported on stderr with its name; the
@@ -236,9 +238,12 @@ def span_records(rel: str, doc: Document) -> Iterator[dict[str, Any]]:
                "category": str(ent.category), "source": ent.source, "score": ent.score}
 
 
+#: ``json.dumps(…, ensure_ascii=False)`` without building an encoder per record (the same text, a third faster)
+_ENCODE_RECORD = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _dump_spans(out: TextIO, rel: str, doc: Document) -> None:
-    for rec in span_records(rel, doc):
-        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    out.writelines(_ENCODE_RECORD(rec) + "\n" for rec in span_records(rel, doc))
 
 
 # --- subcommands --------------------------------------------------------------------------------------
@@ -381,6 +386,8 @@ def make_parser() -> argparse.ArgumentParser:
     add_depseudonymize(sub)
     from psan.tool.cli_entities import add_parser as add_entities
     add_entities(sub)
+    from psan.tool.cli_pseudonymize import add_parser as add_pseudonymize
+    add_pseudonymize(sub)
     return parser
 
 

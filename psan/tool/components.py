@@ -1,7 +1,7 @@
 """The built-in pipeline components, registered by name in :mod:`psan.tool.registry`.
 
 Why one module: every built-in name (``regex``/``nametag``/``spacy`` tokenizers; ``nametag``/
-``spacy`` NER; ``patterns``, ``gazetteers``, ``sensitive``, ``classifier`` recognizers) is
+``spacy`` NER; ``patterns``, ``gazetteers``, ``sensitive``, ``demographic``, ``classifier`` recognizers) is
 registered exactly once, here, and the registry imports this module before its first lookup.
 The concrete modules (NameTag, spaCy, the classifier, the recognizer families) are imported only
 when a config uses them, so a pipeline without spaCy never imports it.
@@ -101,6 +101,7 @@ def _module_recognizers(module: str) -> RecognizerFactory:
 register_recognizer("patterns", _module_recognizers("psan.tool.recognizers.patterns"))
 register_recognizer("gazetteers", _module_recognizers("psan.tool.recognizers.gazetteer"))
 register_recognizer("sensitive", _module_recognizers("psan.tool.recognizers.sensitive"))
+register_recognizer("demographic", _module_recognizers("psan.tool.recognizers.demographic"))
 
 
 @register_recognizer("classifier")

@@ -23,6 +23,9 @@ _NAME_CATEGORIES = ["PERSON", "LOCATION", "ORGANIZATION"]
 #: languages whose default pipeline flags special categories (psan.tool.recognizers.sensitive; 0–2 spans per
 #: 1k tokens on the dev corpora, see ner_eval/results/sensitive/README.md)
 SENSITIVE_LANGUAGES = frozenset({"cs", "en", "pl", "sk", "sv"})
+#: languages whose default pipeline flags demographic quasi-identifiers (occupations, nationality phrases:
+#: psan.tool.recognizers.demographic, category DEMOGRAPHIC; measured on tab-dev in ner_eval/results/README.md)
+DEMOGRAPHIC_LANGUAGES = frozenset({"en"})
 
 
 def find_nametag_model(language: str, models_dir: str | None = None) -> str | None:
@@ -64,7 +67,9 @@ def default_config(language: str, models_dir: str | None = None) -> dict[str, An
     if installed; Slovak, Slovenian, Polish, Swedish: the language's own NameTag model (if any)
     plus the related models of :data:`CROSS_LINGUAL` for names, on the regex tokenizer; always
     patterns and gazetteers, special categories (``sensitive``, SENSITIVE spans) for cs/en/pl/sk/sv,
-    and the language's pre-trained classifier when one is in the models folder.  Without any model
+    demographic quasi-identifiers (``demographic``, DEMOGRAPHIC spans) for en,
+    and the language's pre-trained classifier (``classifier-<lang>.bin``, any language) when one is in the
+    models folder.  Without any model
     :func:`fallback_notice` says so.
     """
     from psan.tool.ner.spacy_ner import DEFAULT_MODELS, is_installed
@@ -92,7 +97,9 @@ def default_config(language: str, models_dir: str | None = None) -> dict[str, An
         config["ner"] = [{"kind": "spacy", "model": spacy_model}]
     if lang in SENSITIVE_LANGUAGES:
         config["recognizers"].append("sensitive")
-    classifier = find_classifier_model(lang, models_dir) if lang in CROSS_LINGUAL else None
+    if lang in DEMOGRAPHIC_LANGUAGES:
+        config["recognizers"].append("demographic")
+    classifier = find_classifier_model(lang, models_dir)
     if classifier:
         config["recognizers"].append({"kind": "classifier", "model_path": classifier})
     return config

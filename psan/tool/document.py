@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import gc
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -30,6 +31,8 @@ class Category(enum.StrEnum):
     OTHER = "OTHER"
     #: special categories of personal data (GDPR art. 9: health, religion, politics …); the type says which
     SENSITIVE = "SENSITIVE"
+    #: demographic quasi-identifiers (occupation, nationality phrases; TAB's DEM): identify only together
+    DEMOGRAPHIC = "DEMOGRAPHIC"
 
 
 class Decision(enum.StrEnum):
@@ -143,6 +146,12 @@ class Recognizer:
     name: str = "recognizer"
     #: higher wins when two candidates cover the same text (validated IDs > NER guesses)
     priority: int = 0
+    #: a cheap necessary condition: every candidate's text (with the context it needs) contains a match of
+    #: it, so where it finds nothing the pipeline skips ``analyze`` (:meth:`psan.tool.pipeline.Pipeline.
+    #: candidates`).  Why: most pattern recognizers find nothing in most texts, and their regexes cost
+    #: more than a search for what they cannot do without (``://``, a TLD, four dotted numbers).
+    #: ``None`` (the default): always run.
+    trigger: re.Pattern[str] | None = None
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:  # pragma: no cover - interface
         raise NotImplementedError

@@ -13,7 +13,8 @@ Within a document, mentions of compatible coarse categories are linked by
   words reduced to their lemma (cs/sk by the name declension tables of
   :mod:`psan.tool.surrogates.inflect_cs` with case/gender agreement inside the
   name, pl by Morfeusz2, sl by the suffix lemmatizer);
-* aliases written inside a mention: "PKK (the Kurdistan Workers' Party)",
+* aliases written inside a mention: "PKK (the Kurdistan Workers' Party)", and an organisation's
+  name without its legal form ("Serco Limited" … "Serco", "Škoda a.s." … "Škoda"),
   "Zakłady Metalowe “Domgos”", "… (hereinafter “the State Railways”)";
 * acronyms of a unique longer name ("EAT" ↔ "Employment Appeal Tribunal");
 * partial person names: surname (or a middle name) alone, title + surname,
@@ -46,6 +47,12 @@ _PAREN_RE = re.compile(r"^(.*?)\s*\((.*)\)?\s*$", re.DOTALL)
 _QUOTED_RE = re.compile(r"[“\"„«‘‚](.+?)[”\"“»’‘]")
 _HEREINAFTER_RE = re.compile(r"\b(?:hereinafter|henceforth|dále jen|dalej|zwan[aey]+ dalej)\b", re.IGNORECASE)
 _QUOTES = "\"'“”„«»‘’‚`"
+#: a legal form closing an organisation's name (English, Czech/Slovak, Polish, German, Nordic, Romance)
+_LEGAL_FORM_RE = re.compile(
+    r"(?:,?\s+(?:limited|ltd\.?|plc|llc|l\.l\.c\.|inc\.?|incorporated|corp\.?|corporation|co\.|gmbh|ag|kg|se|"
+    r"a\.\s?s\.|s\.\s?r\.\s?o\.|spol\.\s?s\s?r\.\s?o\.|k\.\s?s\.|v\.\s?o\.\s?s\.|z\.\s?s\.|o\.\s?p\.\s?s\.|"
+    r"sp\.\s?z\s?o\.\s?o\.|s\.\s?a\.|s\.\s?p\.\s?a\.|b\.\s?v\.|n\.\s?v\.|ab|asa|oy|d\.\s?o\.\s?o\.|d\.\s?d\.))+\s*$",
+    re.IGNORECASE)
 
 #: titles and honorifics, lower case, with their gender ("" = either)
 TITLES: dict[str, str] = {
@@ -223,6 +230,10 @@ def parse_mention(text: str, category: str | Category, language: str = "en") -> 
     for q in _QUOTED_RE.finditer(body):
         if _strip(q.group(1)) and _strip(q.group(1)) != _strip(body):
             aliases.append(q.group(1))
+    if cat is Category.ORGANIZATION:
+        short = _LEGAL_FORM_RE.sub("", body)
+        if short != body and _strip(short):
+            aliases.append(short)  # "Serco Limited" is also "Serco", "Škoda a.s." also "Škoda"
     main, _ = _name(body, lang, cat)
     alias_keys = []
     for a in aliases:
@@ -298,7 +309,14 @@ def _link(forms: Sequence[Form | None]) -> _Union:
         _link_same_key(members, forms, uf)
     # full names: more than one word (persons: first name + surname)
     full = [i for i, f in enumerate(forms) if f is not None and len(f.key) > 1 and not f.common]
-    # indexes over the full names, so a document with thousands of mentions stays linear-ish
+    # one full name per (entity so far, name): the rest answer every lookup alike (what ``fits`` and
+    # ``unique_root`` read), and 10^4 mentions of "Jonathan Harper" must not be 10^4 candidates each
+    distinct: dict[tuple[int, tuple[str, ...], tuple[frozenset[str], ...]], int] = {}
+    for j in full:
+        g = forms[j]
+        distinct.setdefault((uf.find(j), g.key, g.alts), j)  # type: ignore[union-attr]
+    full = sorted(distinct.values())
+    # indexes over the full names, so a document with thousands of mentions stays linear
     by_surname: dict[tuple[Category, str], list[int]] = {}
     by_first: dict[tuple[Category, str], list[int]] = {}
     by_head: dict[tuple[Category, str], list[int]] = {}
@@ -323,19 +341,29 @@ def _link(forms: Sequence[Form | None]) -> _Union:
         roots = {uf.find(j) for j in cands}
         return roots.pop() if len(roots) == 1 else None
 
+    # the target of a mention depends on its form only (a mention is never its own candidate: partial
+    # names, acronyms and heads are one word, a longer name must be longer), so each form is looked up once
+    targets: dict[tuple, int | None] = {}
     links: list[tuple[int, int]] = []
     for i, f in enumerate(forms):
         if f is None:
             continue
         if f.category in _NAME_CATEGORIES:
-            target = _partial_person(i, f, forms, uf, unique_root, index)
+            memo: tuple = ("p", f.category, f.key, f.alts, f.initials, f.gender, f.titled)
+            if memo not in targets:
+                targets[memo] = _partial_person(i, f, forms, uf, unique_root, index)
         elif _is_acronym(f):
             acronym = f.surface[0].replace("-", "").upper()
-            target = unique_root(j for j in by_acronym.get((f.category, acronym), ()) if j != i)
+            memo = ("a", f.category, acronym)
+            if memo not in targets:
+                targets[memo] = unique_root(j for j in by_acronym.get((f.category, acronym), ()) if j != i)
         elif f.titled and len(f.key) == 1:
-            target = unique_root(j for j in by_head.get((f.category, f.key[0]), ()) if j != i)
+            memo = ("h", f.category, f.key[0])
+            if memo not in targets:
+                targets[memo] = unique_root(j for j in by_head.get((f.category, f.key[0]), ()) if j != i)
         else:
-            target = None
+            continue
+        target = targets[memo]
         if target is not None:
             links.append((i, target))
     for i, j in links:
@@ -375,8 +403,17 @@ def _link_same_key(members: list[int], forms: Sequence[Form | None], uf: _Union)
     specific = [i for i in members if forms[i].gender or forms[i].initials]  # type: ignore[union-attr]
     chosen = set(specific)
     bare = [i for i in members if i not in chosen]
-    for x, i in enumerate(specific):
-        for j in specific[:x]:
+    # mentions with one (gender, initials) are compatible with each other and with the same others:
+    # pairs of distinct signatures only, so 10^4 "Mr Harper" are linear, not 10^8 comparisons
+    by_signature: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for i in specific:
+        by_signature.setdefault((forms[i].gender, forms[i].initials), []).append(i)  # type: ignore[union-attr]
+    heads = [group[0] for group in by_signature.values()]
+    for group in by_signature.values():
+        for i in group[1:]:
+            uf.union(group[0], i)
+    for x, i in enumerate(heads):
+        for j in heads[:x]:
             if _compatible(forms[i], forms[j]):  # type: ignore[arg-type]
                 uf.union(i, j)
     for i in bare[1:]:

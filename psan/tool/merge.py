@@ -3,6 +3,8 @@
 Rules (applied to token ranges by :func:`resolve`, to character ranges by
 :func:`resolve_char_spans`):
 
+0. **Never personal** – :func:`resolve` first drops NER candidates that are public in any
+   document (legislation, ordinals, generic courts and ministries: :mod:`psan.tool.nonpersonal`).
 1. **Alignment** – a candidate covers every token it overlaps by at least one
    character; a candidate that overlaps no token (whitespace, text outside
    the tokens) is dropped.
@@ -35,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from psan.tool.document import CharSpan, Document, Entity, Token
+from psan.tool.nonpersonal import drop_never_personal
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,7 @@ def resolve(doc: Document, candidates: Iterable[CharSpan]) -> list[Entity]:
     """
     tokens = doc.tokens
     aligned: list[_Cand] = []
+    candidates = drop_never_personal(doc.text, candidates, doc.language)
     if tokens:
         starts = [t.start for t in tokens]
         ends = [t.end for t in tokens]

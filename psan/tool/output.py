@@ -49,20 +49,23 @@ TAG_NAMES: dict[str, dict[str, str]] = {
     # Polish anonymized corpus (Inforex): MAIL, MIEJSCE, OSOBA, USER, WWW, INNE
     "pl": {
         "PERSON": "OSOBA", "LOCATION": "MIEJSCE", "ORGANIZATION": "INNE", "DATE": "INNE",
-        "ID": "INNE", "CONTACT": "INNE", "OTHER": "INNE", "SENSITIVE": "INNE",
+        "ID": "INNE", "CONTACT": "INNE", "OTHER": "INNE", "SENSITIVE": "INNE", "DEMOGRAPHIC": "INNE",
         "EMAIL": "MAIL", "URL": "WWW", "USER": "USER", "USERNAME": "USER",
     },
     "cs": {
         "PERSON": "OSOBA", "LOCATION": "MÍSTO", "ORGANIZATION": "ORGANIZACE", "DATE": "DATUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "JINÉ", "SENSITIVE": "CITLIVÉ", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "JINÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
     "sk": {
         "PERSON": "OSOBA", "LOCATION": "MIESTO", "ORGANIZATION": "ORGANIZÁCIA", "DATE": "DÁTUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "INÉ", "SENSITIVE": "CITLIVÉ", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "INÉ", "SENSITIVE": "CITLIVÉ", "DEMOGRAPHIC": "DEMOGRAFICKÉ",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
     "sl": {
         "PERSON": "OSEBA", "LOCATION": "KRAJ", "ORGANIZATION": "ORGANIZACIJA", "DATE": "DATUM",
-        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "DRUGO", "SENSITIVE": "OBČUTLJIVO", "EMAIL": "EMAIL", "URL": "URL",
+        "ID": "ID", "CONTACT": "KONTAKT", "OTHER": "DRUGO", "SENSITIVE": "OBČUTLJIVO", "DEMOGRAPHIC": "DEMOGRAFSKO",
+        "EMAIL": "EMAIL", "URL": "URL",
     },
 }
 
@@ -170,7 +173,11 @@ def _entry(text: str, r: PrivateRegion, out_start: int, replacement: str,
     }
 
 
-def _substitute(text: str, regions: Sequence[PrivateRegion], make: Callable[[PrivateRegion], str]) -> Output:
+def _substitute(text: str, regions: Sequence[PrivateRegion], make: Callable[[PrivateRegion], str],
+                lead: Callable[[PrivateRegion, str], tuple[int, str]] | None = None) -> Output:
+    """``lead(region, replacement)`` may rewrite the end of the text before a region (a preposition
+    vocalized for the surrogate): (characters replaced, new text); they join the entry's replacement
+    and its ``removed_before``, so :func:`restore` stays exact."""
     _check(text, regions)
     parts: list[str] = []
     standoff: list[dict[str, Any]] = []
@@ -178,12 +185,16 @@ def _substitute(text: str, regions: Sequence[PrivateRegion], make: Callable[[Pri
     out_len = 0
     for r in regions:
         gap = text[pos:r.start]
-        parts.append(gap)
-        out_len += len(gap)
         repl = make(r)
-        standoff.append(_entry(text, r, out_len, repl))
-        parts.append(repl)
-        out_len += len(repl)
+        cut, new = lead(r, repl) if lead is not None else (0, "")
+        if not 0 < cut <= len(gap):
+            cut, new = 0, ""
+        kept = gap[:len(gap) - cut]
+        parts.append(kept)
+        out_len += len(kept)
+        standoff.append(_entry(text, r, out_len, new + repl, gap[len(gap) - cut:]))
+        parts.append(new + repl)
+        out_len += len(new) + len(repl)
         pos = r.end
     parts.append(text[pos:])
     return Output("".join(parts), standoff)
@@ -207,7 +218,9 @@ def pseudonymize(text: str, regions: Sequence[PrivateRegion], replacer: Replacer
         repl = replacer.replacement(r, text[r.start:r.end]) if replacer is not None else None
         return repl if repl is not None else _tag_text(text, r, scheme)
 
-    return _substitute(text, regions, make)
+    vocalize = getattr(replacer, "preposition", None)  # optional: re-vocalize "s Samuelem" → "se Samuelem"
+    lead = None if vocalize is None else (lambda r, repl: vocalize(text, r, repl))
+    return _substitute(text, regions, make, lead)
 
 
 def remove(text: str, regions: Sequence[PrivateRegion]) -> Output:

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from psan.tool.document import CharSpan, Document, Recognizer, collector_paused
+from psan.tool.document import CharSpan, Document, Recognizer, Token, collector_paused
 from psan.tool.registry import ComponentError, Tokenizer, as_entry, recognizer_factory, tokenizer_factory
-from psan.tool.tokenize import clean_tokens, remap_sentences, split_tokens_and_sentences
+from psan.tool.tokenize import clean_tokens, offsets_clean, remap_sentences, split_tokens_and_sentences
 
 
 def _propagate_options(value: bool | dict[str, Any] | None) -> dict[str, Any] | None:
@@ -76,14 +76,30 @@ class Pipeline:
         return out
 
     def _tokenize(self, text: str) -> Document:
-        tokens, sentences = self.tokenizer.tokenize(text)
-        if getattr(self.tokenizer, "tokens_clean", False):  # clean by construction (regex): skip the copy
-            return Document(text, tokens, list(sentences), [], self.language)
+        offsets = getattr(self.tokenizer, "token_offsets", None)
+        if offsets is not None:  # offset lists (NameTag): Token objects are built once, when clean
+            starts, ends, sentences = offsets(text)
+            tokens = list(map(Token, range(len(starts)), starts, ends))
+            if offsets_clean(text, starts, ends):
+                return Document(text, tokens, list(sentences), [], self.language)
+        else:
+            tokens, sentences = self.tokenizer.tokenize(text)
+            if getattr(self.tokenizer, "tokens_clean", False):  # clean by construction (regex): skip the copy
+                return Document(text, tokens, list(sentences), [], self.language)
         cleaned = clean_tokens(text, tokens)
         if len(cleaned) != len(tokens) or any(
                 a.start != b.start or a.end != b.end for a, b in zip(cleaned, tokens, strict=True)):
             sentences = remap_sentences(tokens, sentences, cleaned)
         return Document(text, cleaned, list(sentences), [], self.language)
+
+    def candidates(self, text: str, doc: Document) -> list[CharSpan]:
+        """The recognizers' candidates (NER excluded); one whose ``trigger`` finds nothing in the text is skipped."""
+        out: list[CharSpan] = []
+        for r in self.recognizers:
+            trigger = getattr(r, "trigger", None)
+            if trigger is None or trigger.search(text) is not None:
+                out.extend(r.analyze(text, doc))
+        return out
 
     def _finish(self, doc: Document, patterns: list[CharSpan], ner: list[CharSpan]) -> Document:
         return self.finish_document(self._resolve(doc, patterns, ner))
@@ -97,7 +113,13 @@ class Pipeline:
         return doc
 
     def finish_document(self, doc: Document) -> Document:
-        """The document-level steps after merging (propagation, see psan.tool.propagate); once per document."""
+        """The document-level steps after merging (name completion, propagation); once per document.
+
+        ``complete_names`` (default ``true``): person spans grow to the whole name (psan.tool.completion).
+        """
+        if self.config.get("complete_names", True):
+            from psan.tool.completion import complete_names
+            complete_names(doc)
         if self.propagate is not None:
             from psan.tool.propagate import with_propagation
             with_propagation(doc, **self.propagate)
@@ -112,7 +134,7 @@ class Pipeline:
         """Tokens, sentences and merged entities of one section, without the document-level steps."""
         with collector_paused():
             doc = self._tokenize(text)
-            patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
+            patterns = self.candidates(text, doc)
             ner = [c for r in self.ner for c in r.analyze(text, doc)]
             return self._resolve(doc, patterns, ner)
 
@@ -158,16 +180,24 @@ class Pipeline:
     def _batch_unpaused(self, texts: Sequence[str]) -> list[Document]:
         if any(len(self.sections(t)) > 1 for t in texts):  # large texts go section by section, like process()
             return [self.process(t) for t in texts]
-        docs = [self._tokenize(t) for t in texts]
-        ner: list[list[CharSpan]] = [[] for _ in texts]
-        for r in self.ner:
-            many = getattr(r, "analyze_many", None)
-            results = many(texts) if many else [r.analyze(t, d) for t, d in zip(texts, docs, strict=True)]
-            for acc, res in zip(ner, results, strict=True):
-                acc.extend(res)
+        # NER without analyze_many runs on each text right after it is tokenized: NameTag as tokenizer *and*
+        # NER then reuses its one run (its cache holds the last text); batched NER (spaCy) runs on the batch
+        batched = [getattr(r, "analyze_many", None) for r in self.ner]
+        results: list[list[list[CharSpan]]] = [[] for _ in self.ner]
+        docs = []
+        for text in texts:
+            doc = self._tokenize(text)
+            docs.append(doc)
+            for r, many, acc in zip(self.ner, batched, results, strict=True):
+                if many is None:
+                    acc.append(r.analyze(text, doc))
+        for many, acc in zip(batched, results, strict=True):
+            if many is not None:
+                acc.extend(many(texts))
+        ner: list[list[CharSpan]] = [[c for res in results for c in res[i]] for i in range(len(texts))]
         out = []
         for text, doc, found in zip(texts, docs, ner, strict=True):
-            patterns = [c for r in self.recognizers for c in r.analyze(text, doc)]
+            patterns = self.candidates(text, doc)
             out.append(self._finish(doc, patterns, found))
         return out
 

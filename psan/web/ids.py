@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from werkzeug.exceptions import NotFound
+from werkzeug.routing import IntegerConverter
+
 MAX_ID = 2**63 - 1  # bigint: larger ids would make PostgreSQL raise instead of returning nothing
 
 
@@ -13,3 +16,18 @@ def valid_id(value: Any) -> int | None:
     except (TypeError, ValueError):
         return None
     return number if 0 < number <= MAX_ID else None
+
+
+class IdConverter(IntegerConverter):
+    """``<int:…>`` of every route: an id column's range (bigint), so a larger number is a 404, not a 500.
+
+    Registered as the app's ``int`` converter (:func:`psan.blueprints.register_all`).  A number beyond
+    the range is a 404 at once (raised here: a converter's usual refusal lets werkzeug answer 405 when
+    a route of the same pattern has other methods).
+    """
+
+    def to_python(self, value: str) -> int:
+        number = super().to_python(value)
+        if not 0 <= number <= MAX_ID:
+            raise NotFound()
+        return number

@@ -122,3 +122,14 @@ def test_age_phrases() -> None:
     found = [text for text in ("at the age of 42", "he was 42 years of age")
              for s in patterns.analyze(text, "en") if s.type == "AGE" for text in [text[s.start:s.end]]]
     assert found == ["age of 42", "42 years of age"]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("registered under sheet/plan 11/15W.2 and plan 11/14 E.1 of the Land Registry", ["11/15W.2", "11/14 E.1"]),
+    ("plot no. 900 of block D and sheet/plan 24/59W2.", ["900", "24/59W2"]),
+    ("as held in R v. Lambert [2001] 3 WLR 206, the Act", ["[2001] 3 WLR 206"]),
+    ("in the Supreme Court case NJA 2005 p. 884 (see below)", ["NJA 2005 p. 884"]),
+    ("the plan covered 2/3 of the cost; plans 5 were late", []),
+])
+def test_land_registry_codes_and_law_reports(text: str, expected: list[str]) -> None:
+    assert texts(CaseNumberRecognizer(), text) == expected

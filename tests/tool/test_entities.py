@@ -120,3 +120,24 @@ def test_mentions_without_words_get_an_entity_each() -> None:
     ms = [Mention(0, 3, "CODE", "123"), Mention(5, 8, "CODE", "123"), Mention(10, 12, "OTHER", "..")]
     ids = group_document(ms, "en")
     assert ids[0] == ids[1] and ids[2] != ids[0]
+
+
+@pytest.mark.parametrize(("full", "short"), [("Serco Limited", "Serco"), ("Škoda a.s.", "Škoda"),
+                                             ("Alfa, s.r.o.", "Alfa"), ("Beta sp. z o.o.", "Beta"),
+                                             ("Acme Inc.", "Acme"), ("Siemens AG", "Siemens")])
+def test_legal_form_joins_the_short_name(full: str, short: str) -> None:
+    text = f"{full} signed it. Later {short} said no. {short}Other is another."
+    mentions = [Mention(0, len(full), "ORGANIZATION", full),
+                Mention(text.index(" said") - len(short), text.index(" said"), "ORGANIZATION", short)]
+    ids = group_document(mentions, "en")
+    assert ids[0] == ids[1]
+
+
+def test_legal_form_alone_and_expansion() -> None:
+    text = "DHKP-C (the Revolutionary People's Liberation Party-Front) was named. DHKP-C members. Limited Ltd."
+    a = text[:text.index(" was")]
+    mentions = [Mention(0, len(a), "ORGANIZATION", a), Mention(text.index("DHKP-C members"),
+                                                              text.index(" members"), "ORGANIZATION", "DHKP-C")]
+    ids = group_document(mentions, "en")
+    assert ids[0] == ids[1]
+    assert parse_mention("Limited", "ORGANIZATION", "en") is not None  # a name that is only a legal form stays

@@ -50,6 +50,13 @@ def test_default_config_loads_a_pretrained_classifier(tmp_path: Path) -> None:
     assert "classifier" not in json.dumps(default_config("pl", str(folder)))
 
 
+def test_default_config_loads_a_czech_classifier_too(tmp_path: Path) -> None:
+    """Issue 22: the starting model trained on cnec-train (recipe in ner_eval/results/README.md) serves Czech."""
+    folder = _models(tmp_path, "classifier-cs.bin")
+    cfg = default_config("cs", str(folder))
+    assert {"kind": "classifier", "model_path": str(folder / "classifier-cs.bin")} in cfg["recognizers"]
+
+
 def test_fallback_notice_without_models(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
     notice = fallback_notice(default_config("sk"))

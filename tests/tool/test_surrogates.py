@@ -119,8 +119,9 @@ def test_polish_person_inflected_with_morfeusz() -> None:
     out, _ = pseudonymize_document(text, regions, "pl", seed=5)
     for region in regions:
         original = text[region.start:region.end]
-        sur = out.standoff[regions.index(region)]["replacement"]
-        ow, sw = words(original), words(sur)
+        entry = out.standoff[regions.index(region)]
+        sur = entry["replacement"][len(entry["removed_before"]) and len(entry["replacement"].split()[0]) + 1:]
+        ow, sw = words(original), words(sur)  # without a preposition re-vocalized for the surrogate
         for i, (o, s) in enumerate(zip(ow, sw, strict=True)):
             role = "place" if region.type == "LOC" else "last" if i == len(ow) - 1 else "first"
             assert o != s and inflect_pl.same_reading(o, s, role), (o, s)

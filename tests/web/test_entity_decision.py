@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from psan import db
-from psan.store.documents import load_document
 from psan.store.reannotate import reannotate_document_now
 from tests.documents import add_document, annotation, group_entities, token_index
 from tests.helpers import sql
@@ -151,37 +150,3 @@ def test_entity_key_in_the_ui(clean_app, documents):
     assert "<kbd>x</kbd> / <kbd>X</kbd>" in html and 'data-action="entity-private"' in html
     js = client.get("/static/annotate.js").get_data(as_text=True)
     assert '"x": function () { decide("PRIVATE", "entity"); }' in js
-
-
-def test_simulated_entity_decision_is_the_apps(clean_app, documents):
-    """ner_eval's ``entity`` lever groups and decides exactly as this API (same mentions, same rules)."""
-    from ner_eval.annotator import Action
-    from ner_eval.session import Project, ProjectEntities, SessionResult, _Doc
-    app = clean_app
-    client = _client(app, ANNOTATOR)
-    here = _window_document(client)
-    order = [here] + [d for d in documents if d != here]
-    with app.app_context(), db.transaction() as conn:
-        docs = [load_document(conn, d) for d in order]
-    sim = ProjectEntities(docs)
-    stored: dict[int, set[tuple[int, int, int]]] = {}
-    for r in sql(app, "SELECT entity_id, document_id, first_token, end_token FROM entity_mention"):
-        stored.setdefault(r["entity_id"], set()).add((order.index(r["document_id"]), r["first_token"], r["end_token"]))
-    simulated = {frozenset((i, f, e) for i, f, e, _ in ms) for ms in sim.mentions.values()}
-    assert simulated == {frozenset(v) for v in stored.values()}
-    jonathan = token_index(app, here, "Jonathan")
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
-                                                  "end_token": jonathan + 2, "decision": "PRIVATE",
-                                                  "scope": "entity"})
-    assert r.status_code == 200, r.get_json()
-    project = Project({"entity"}, sim)
-    d = _Doc(docs[0], None, [docs[0].text[t.start:t.end] for t in docs[0].tokens], [], index=0)  # type: ignore[arg-type]
-    project.apply(d, Action("entity", jonathan, jonathan + 2, True, 1), SessionResult("toy", "psan", []))
-    app_rules = {(r["condition"], r["confidence"]) for r in sql(
-        app, "SELECT condition, confidence FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")}
-    sim_rules = {(" ".join(c), rule.confidence) for (kind, c), rule in project.rules.items() if kind == "WORD_TYPE"}
-    assert app_rules == sim_rules
-    app_decided = {(r["first_token"], r["end_token"]) for r in sql(
-        app, "SELECT first_token, end_token FROM annotation WHERE document_id = %s AND token_decision = 'PRIVATE'",
-        (here,))}
-    assert app_decided == set(d.decisions)

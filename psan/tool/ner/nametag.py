@@ -86,10 +86,13 @@ class NameTagRecognizer(Recognizer):
         except ValueError as err:
             raise ModelLoadError(f"unknown category in NameTag 'categories': {err}") from None
 
-    def _raw(self, text: str) -> tuple[list[Token], list[Sentence], list[tuple[int, int, str]]]:
-        """Tokens, sentences and (start, end, type) entities; the last result per thread and model is cached.
+    def _raw(self, text: str) -> tuple[list[int], list[int], list[Sentence], list[tuple[int, int, str]]]:
+        """Token starts, token ends, sentences and (start, end, type) entities of one NameTag run.
 
-        Why the cache: a pipeline using NameTag as tokenizer *and* NER asks twice for the same text.
+        Why plain offset lists: a Token object per token costs about a third of NameTag's own time;
+        the pipeline builds the tokens once, after cleaning (:meth:`token_offsets`).
+        Why the cache (the last result per thread and model): a pipeline using NameTag as tokenizer
+        *and* NER asks twice for the same text, one right after the other.
         """
         local = _THREAD
         cache = getattr(local, "last", None)
@@ -108,32 +111,42 @@ class NameTagRecognizer(Recognizer):
             if tokenizer is None:
                 raise ModelLoadError(f"NameTag model {self.model_path} has no tokenizer")
         forms, ranges, entities = Forms(), TokenRanges(), NamedEntities()
-        tokens: list[Token] = []
+        starts: list[int] = []
+        ends: list[int] = []
         sentences: list[Sentence] = []
         found: list[tuple[int, int, str]] = []
+        recognize = self.ner.recognize
         tokenizer.setText(sanitize(text))
         while tokenizer.nextSentence(forms, ranges):
-            first = len(tokens)
+            first = len(starts)
             for r in ranges:
-                tokens.append(Token(len(tokens), r.start, r.start + r.length))
-            sentences.append(Sentence(first, len(tokens)))
-            self.ner.recognize(forms, entities)
+                start = r.start
+                starts.append(start)
+                ends.append(start + r.length)
+            sentences.append(Sentence(first, len(starts)))
+            recognize(forms, entities)
             for e in entities:
-                found.append((tokens[first + e.start].start, tokens[first + e.start + e.length - 1].end, e.type))
+                at = first + e.start
+                found.append((starts[at], ends[at + e.length - 1], e.type))
         tokenizer.setText("")
-        result = (tokens, sentences, found)
+        result = (starts, ends, sentences, found)
         cache[self.model_path] = (text, result)
         return result
 
+    def token_offsets(self, text: str) -> tuple[list[int], list[int], list[Sentence]]:
+        """Token starts, token ends and sentences by the model's tokenizer, without Token objects."""
+        starts, ends, sentences, _ = self._raw(text)
+        return list(starts), list(ends), list(sentences)
+
     def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]:
         """Tokens and sentences by the model's tokenizer (may include tokens the regex tokenizer splits)."""
-        tokens, sentences, _ = self._raw(text)
-        return list(tokens), list(sentences)
+        starts, ends, sentences, _ = self._raw(text)
+        return list(map(Token, range(len(starts)), starts, ends)), list(sentences)
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:
         """Entities (nested ones too), sorted by start, longer first."""
         spans = [CharSpan(a, b, t, category_of(t), self.name, self.score, self.priority)
-                 for a, b, t in self._raw(text)[2]]
+                 for a, b, t in self._raw(text)[3]]
         if self.categories is not None:
             spans = [s for s in spans if s.category in self.categories]
         if self.cross_lingual and spans:

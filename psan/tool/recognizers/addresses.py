@@ -122,6 +122,9 @@ UK_CONTEXT = ("postcode", "post code", "address", "addressed", "lives at", "livi
 class UkPostcodeRecognizer(PatternRecognizer):
     """UK postcodes (``SW1A 1AA``, ``M1 1AE``); the rare unspaced form only after an address word."""
 
+    #: every match ends in the inward code: a digit and two letters (see :class:`psan.tool.document.Recognizer`)
+    trigger = re.compile(r"\d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
+
     def __init__(self) -> None:
         super().__init__("postcode_uk", "POSTAL_CODE", Category.LOCATION, UK_POSTCODE_RE,
                          context=UK_CONTEXT, score=0.85, context_score=0.95, priority=PRIORITY_POSTAL)

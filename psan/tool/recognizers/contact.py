@@ -81,6 +81,9 @@ class EmailRecognizer(PatternRecognizer):
 class UrlRecognizer(PatternRecognizer):
     """http(s)/ftp/www URLs, and bare domains with a common TLD (lower score)."""
 
+    #: every match has ``://``, ``www.`` or a dot + TLD (see :class:`psan.tool.document.Recognizer`)
+    trigger = re.compile(rf"://|www\.|\.(?:{_TLDS})(?![\w@-]|\.\w)", re.IGNORECASE)
+
     def __init__(self) -> None:
         super().__init__("url", "URL", CONTACT, URL_RE, priority=PRIORITY_EMAIL_URL)
 
@@ -110,6 +113,9 @@ class UrlRecognizer(PatternRecognizer):
 
 class IpRecognizer(PatternRecognizer):
     """IPv4/IPv6 literals validated by :mod:`ipaddress` (so 999.1.1.1 and 10:30:00 are not IPs)."""
+
+    #: every IPv4 match has four dotted numbers, every IPv6 match two colons at most four hex digits apart
+    trigger = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
 
     def __init__(self) -> None:
         super().__init__("ip", "IP", CONTACT, IPV4_RE, context=("ip", "ip address", "adresa ip", "adres ip",

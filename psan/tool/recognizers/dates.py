@@ -81,7 +81,13 @@ def written_date_regex(language: str) -> re.Pattern[str]:
         # March 2020 / březen 2020 / w marcu 2020
         rf"{month}\s+{_YEAR}",
     ]
-    return re.compile(r"(?<![\w.])(?:" + "|".join(patterns) + r")(?![\w])")
+    # every match starts with a day digit or a month's first letter: a look-ahead on those lets the regex
+    # engine skip other characters (the leading look-behind alone was tried at every character)
+    other = sorted({m[0] for lang in ([language] if language in MONTHS else MONTHS) if lang != "en"
+                    for m in MONTHS[lang]})
+    first = r"\d|[" + "".join(sorted({m[0] for m in MONTHS["en"]})) + "]" + \
+        (f"|(?i:[{''.join(other)}])" if other else "")
+    return re.compile(rf"(?=(?:{first}))(?<![\w.])(?:" + "|".join(patterns) + r")(?![\w])")
 
 
 NUMERIC_DATE_RE = re.compile(
@@ -191,8 +197,9 @@ class AgeRecognizer(PatternRecognizer):
         langs = [language] if language in AGE_PATTERNS else list(AGE_PATTERNS)
         # A leading \b is checked in Python instead: it stops the regex engine from jumping to the
         # first digit or letter of the pattern and made these scans several times slower.
+        # (a pattern listed twice is compiled once: drop_contained would drop its second spans anyway)
         self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"))
-                         for lang in langs for p, need in AGE_PATTERNS[lang]]
+                         for p, need in dict.fromkeys(e for lang in langs for e in AGE_PATTERNS[lang])]
         self.context = compile_context(AGE_CONTEXT)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:

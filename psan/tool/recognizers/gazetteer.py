@@ -347,6 +347,21 @@ def _lexicon(language: str) -> _Lexicon:
     return _Lexicon(forms, multi, streets, STOPLISTS.get(language, frozenset()))
 
 
+def person_name_kind(word: str, language: str) -> int:
+    """Bit flags (``FIRST_M``, ``FIRST_F``, ``LAST``) of ``word`` as a person name of the language's lists.
+
+    Case forms count (Czech "Jaroslava", "Svobody"); the language's stoplist of common words that are
+    also names ("May", "Will") gives 0.  Used by :mod:`psan.tool.completion` to decide whether a word
+    next to a found name belongs to it.
+    """
+    if language not in LOCALES:
+        return 0
+    lexicon = _lexicon(language)
+    if word in lexicon.stop:
+        return 0
+    return lexicon.forms.get(word, 0) & PERSON_KINDS
+
+
 # ---------------------------------------------------------------- Polish via Morfeusz2
 
 
@@ -552,7 +567,14 @@ class GazetteerRecognizer(Recognizer):
 
 
 def default_recognizers(language: str) -> list[Recognizer]:
-    """The gazetteer for ``language``; no recognizer for languages without lists."""
+    """The gazetteer for ``language``, names after a personal title and (English) prisons, counties, provinces.
+
+    The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
+    they are name evidence below NER: a NER span on the same name stays and keeps its type.
+    """
+    from psan.tool.recognizers.institutions import PATTERNS, InstitutionRecognizer
+    from psan.tool.recognizers.names import TitledNameRecognizer
     if language not in LOCALES:
         return []
-    return [GazetteerRecognizer(language)]
+    extra: list[Recognizer] = [InstitutionRecognizer(language)] if language in PATTERNS else []
+    return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]

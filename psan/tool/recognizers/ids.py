@@ -116,6 +116,9 @@ def valid_personnummer(value: str) -> bool:
 class IbanRecognizer(PatternRecognizer):
     """IBAN with or without 4-character grouping; trailing chunks are trimmed until the checksum fits."""
 
+    #: every match has the check digits and two 4-character groups (see :class:`psan.tool.document.Recognizer`)
+    trigger = re.compile(r"\d{2}(?: ?[A-Z0-9]{4}){2}")
+
     def __init__(self) -> None:
         super().__init__(
             "iban", "IBAN", ID,
@@ -304,6 +307,8 @@ _SHAPE_HINTS = ("AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "
                 "_test_", "glpat-", "eyJ", "-----BEGIN")
 
 _COMMON_NON_SECRETS = frozenset({"none", "null", "****", "xxxx", "required", "optional", "string", "hidden"})
+#: transcript markup ("password to <unintelligible/>"): a tag, not a value
+_MARKUP = re.compile(r"</?[A-Za-z][\w-]*/?>?")
 
 
 class SecretRecognizer(PatternRecognizer):
@@ -322,7 +327,7 @@ class SecretRecognizer(PatternRecognizer):
                 continue
             start, end = match.span("value")
             value = text[start:end].rstrip(".,)]}>")
-            if len(value) < 4 or value.lower() in _COMMON_NON_SECRETS:
+            if len(value) < 4 or value.lower() in _COMMON_NON_SECRETS or _MARKUP.fullmatch(value):
                 continue
             spans.append(CharSpan(start, start + len(value), "SECRET", ID, self.name, 0.9, self.priority))
         shape_hit = any(h in text for h in _SHAPE_HINTS)

@@ -55,6 +55,7 @@ from psan.tool.recognizers.ids import (
     regon_recognizer,
     us_ssn_recognizer,
 )
+from psan.tool.recognizers.layout import SpeakerRecognizer
 from psan.tool.recognizers.references import CaseNumberRecognizer
 
 LANGUAGES = ("cs", "sk", "pl", "sv", "sl", "en")
@@ -139,7 +140,7 @@ def _recognizers(language: str) -> tuple[Recognizer, ...]:
         card_recognizer(), SecretRecognizer(), NumericDateRecognizer(),
         WrittenDateRecognizer(language if language in LANGUAGES else ""),
         AgeRecognizer(language if language in LANGUAGES else ""),
-        phone_recognizer(language if language in LANGUAGES else ""),
+        phone_recognizer(language if language in LANGUAGES else ""), SpeakerRecognizer(),
     ]
     for lang in langs:
         if lang in ("cs", "sk") and lang == "sk" and "cs" in langs:

@@ -16,6 +16,11 @@ them:
 * a **bare** slash code of the application-number shape (``12345/06``) needs a reference noun
   within 40 characters before it.
 
+* **land registry codes** after "sheet", "plan", "block", "plot", "parcel", "map" even without
+  "no." – "sheet/plan 11/15W.2", "plan 11/14 E.1", "block D" is not a code (a code has a digit);
+* **law-report citations** of other courts' cases – "[2001] 3 WLR 206", "NJA 2005 p. 884" – name
+  the case and through it its parties (TAB masks them as codes).
+
 Only the code is the span (not "no.").  Pure-digit codes shorter than four digits get category
 OTHER, the rest ID: IDs are propagated through the document, and "937" or "12" would then mark
 every page number.
@@ -46,9 +51,17 @@ INSTRUMENTS = ("protocol", "law", "act", "decree", "regulation", "regulations", 
 #: a code: optional letters (+dash), then a digit, then word characters joined by / - . (never a trailing dot)
 _CODE = r"(?:[A-Z]{1,5}[-‑]?)?\d\w*(?:[./\-‑]\w+)*"
 _NO = r"(?:[Nn]os?\.|No\b|N[Oo]S?\b|[Nn]umbers?\b|№|[Nn]°|[Nn]r\.)"
-NUMBER_RE = re.compile(rf"(?P<no>{_NO})\s*:?\s*(?P<code>{_CODE})(?![\w‑-])")
+#: the look-ahead on the first letters of ``_NO`` lets the regex engine skip other characters fast
+NUMBER_RE = re.compile(rf"(?=[Nn№])(?P<no>{_NO})\s*:?\s*(?P<code>{_CODE})(?![\w‑-])")
 _NEXT_RE = re.compile(rf"\s*(?:,|;|&|\band\b|\bor\b)\s*(?:(?:[Nn]os?\.|No\b)\s*)?(?P<code>{_CODE})(?![\w‑-])")
 BARE_RE = re.compile(r"(?=\d)(?<![\w./-])\d{3,6}/\d{2}(?:\d{2})?(?![\w/‑-]|[.,]\d)")
+#: a land-registry noun right before a code: "sheet/plan 11/15W.2", "plan 11/14 E.1", "plots 119/5"
+LAND_RE = re.compile(r"\b(?:sheets?|plans?|blocks?|plots?|parcels?|maps?|lots?)(?:/(?:sheet|plan|map|block)s?)?"
+                     r"\s+(?P<code>\d+/\d+[A-Z]?(?:[./]\d+)*(?:[ .]?[A-Z]{1,2}\.?\d+(?:\.\d+)*)?)(?![\w/])")
+#: law reports: "[2001] 3 WLR 206", "(1998) 2 AC 123", "NJA 2005 p. 884", "ECR I-1234"
+CITATION_RE = re.compile(r"(?:[\[(](?:19|20)\d\d[\])]\s+(?:\d{1,3}\s+)?[A-Z][A-Za-z]{1,5}"
+                         r"(?:\s+\([A-Za-z]+\))?\s+\d{1,5}"
+                         r"|\b(?:NJA|RÅ|HFD|AD|MD|RH)\s+(?:19|20)\d\d\s+(?:p\.|s\.|ref\.|not\.?)\s*\d{1,5})(?!\w)")
 _STRUCTURED = re.compile(r"\d[/\-‑.]\w*\d|^[A-Z]{1,5}[-‑]\d")
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)\.?[\s(]*$")
 
@@ -98,6 +111,12 @@ class CaseNumberRecognizer(PatternRecognizer):
                 spans.append(self._span(nxt.start("code"), nxt.end("code"), more, score))
                 pos = nxt.end()
             taken_until = pos
+        for regex in (LAND_RE, CITATION_RE):
+            for match in regex.finditer(text):
+                start, end = match.span("code") if "code" in regex.groupindex else match.span()
+                if sum(ch.isdigit() for ch in text[start:end]) < 3:
+                    continue  # "plan 2/3 of the cost" is a fraction
+                spans.append(self._span(start, end, text[start:end], self.context_score))
         for match in BARE_RE.finditer(text):
             if match.start() < taken_until and any(s.start == match.start() for s in spans):
                 continue

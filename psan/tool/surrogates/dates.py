@@ -86,6 +86,9 @@ def _year(value: int, width: int, rng: random.Random, delta: int) -> str:
     return str(max(new, 0)).zfill(width)
 
 
+_TIME_RE = re.compile(r"(?<!\d)([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?!\d)")
+
+
 def _pad(value: int, original: str) -> str:
     return f"{value:02d}" if len(original) == 2 else str(value)
 
@@ -115,6 +118,11 @@ def _roles(text: str, language: str) -> tuple[list[re.Match[str]], dict[int, str
         for m in small:
             if int(m.group()) <= 31:
                 roles.setdefault(m.start(), "D")
+    for t in _TIME_RE.finditer(text):  # a time stays a valid time: "10:05" → "18:42", never "46:07"
+        roles[t.start(1)] = "h"
+        roles[t.start(2)] = "i"
+        if t.group(3):
+            roles[t.start(3)] = "i"
     return tokens, roles
 
 
@@ -134,6 +142,10 @@ def date(text: str, language: str, rng: random.Random, delta: int = 3) -> str:
             out.append(_pad(rng.randint(1, 12), tok))
         elif role == "D":
             out.append(_pad(rng.randint(1, 12 if slash else 28), tok))
+        elif role == "h":
+            out.append(_pad(rng.randint(0, 23), tok))
+        elif role == "i":
+            out.append(f"{rng.randint(0, 59):02d}")
         elif role == "N":
             out.append("".join(str(rng.randint(0, 9)) for _ in tok))
         else:
@@ -202,6 +214,10 @@ def render(text: str, language: str, target: tuple[int, int, int], rng: random.R
             out.append(_pad(month, tok))
         elif role == "D":
             out.append(_pad(day, tok))
+        elif role == "h":
+            out.append(_pad(rng.randint(0, 23), tok))
+        elif role == "i":
+            out.append(f"{rng.randint(0, 59):02d}")
         elif role == "N":
             out.append("".join(str(rng.randint(0, 9)) for _ in tok))
         else:

@@ -45,6 +45,7 @@ class Declension:
         vowel dropped in the oblique cases (Slovak Marek/Marka: ("k", "ek"))."""
         self.language = language
         self._decline = lru_cache(maxsize=100_000)(decline)
+        self._analyse = lru_cache(maxsize=100_000)(self._analyse_uncached)
         self._word_class = word_class
         self._undo = undo
         self._fleeting = fleeting
@@ -70,6 +71,9 @@ class Declension:
 
     def analyse(self, form: str, language: str = "", gender_hint: str = "", person: bool = True) -> list[Reading]:
         """(lemma, slot) readings of a name form, best first: known lemmas, hinted gender, common cases."""
+        return list(self._analyse(form, gender_hint, person))
+
+    def _analyse_uncached(self, form: str, gender_hint: str, person: bool) -> tuple[Reading, ...]:
         known = known_genders(self.language)
         ranked: list[tuple[tuple[int, int, int, int], Reading]] = []
         for lemma in self._candidates(form):
@@ -89,7 +93,7 @@ class Declension:
             if key not in seen:
                 seen.add(key)
                 out.append(reading)
-        return out
+        return tuple(out)
 
     def inflect(self, lemma: str, slot: str, gender: str, person: bool = True) -> str:
         """``lemma`` in ``slot`` (the lemma itself when its paradigm has no such slot)."""

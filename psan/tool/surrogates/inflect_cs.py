@@ -63,6 +63,8 @@ def word_class(lemma: str, gender: str) -> str:
         return "e"
     if low.endswith("o"):
         return "o"
+    if gender != "f" and low[-1:] in ("y", "i") and low[-2:-1] not in _VOWELS and len(low) > 2:
+        return "foreign_yi"  # Billy → Billyho, Billymu (declined like adjectives)
     if gender == "f" or not low[-1:].isalpha():
         return "indecl"
     if _fleeting(low):
@@ -136,6 +138,8 @@ def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str
         return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6a": loc, "6b": s + "u", "7": s + "em"}
     if cls == "indecl":
         return {"1": w}
+    if cls == "foreign_yi":
+        return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "5": w, "6": w + "m", "7": w + "m"}
     if cls.startswith("fl_"):
         s = w[:-2] + w[-1]  # Marek → Mark, Němec → Němc, Pavel → Pavl
         voc = {"k": s + "u", "c": w[:-2] + "če", "l": s + "e"}[w[-1].lower()]
@@ -156,7 +160,7 @@ def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str
     else:
         voc = w + "e"
     if not person:
-        loc = w + ("i" if soft else ("ě" if w[-1:] in "dtnbpfvm" else "e"))
+        loc = w + ("i" if soft else "u" if cls == "hard_k" else ("ě" if w[-1:] in "dtnbpfvm" else "e"))
         return {"1": w, "2a": w + ("e" if soft else "a"), "2b": w + ("e" if soft else "u"),
                 "3": w + ("i" if soft else "u"), "4": w, "5": voc, "6a": loc, "6b": w + ("i" if soft else "u"),
                 "7": w + "em"}
@@ -196,7 +200,12 @@ class Reading:
 
 
 def analyse(form: str, language: str = "cs", gender_hint: str = "", person: bool = True) -> list[Reading]:
-    """(lemma, slot) readings of a name form, best first."""
+    """(lemma, slot) readings of a name form, best first (cached: a name recurs in every mention)."""
+    return list(_analyse(form, language, gender_hint, person))
+
+
+@lru_cache(maxsize=100_000)
+def _analyse(form: str, language: str, gender_hint: str, person: bool) -> tuple[Reading, ...]:
     known = _known(language)
     candidates: set[str] = {form}
     for cut in range(1, min(5, len(form) - 1)):
@@ -230,7 +239,7 @@ def analyse(form: str, language: str = "cs", gender_hint: str = "", person: bool
         if k not in seen:
             seen.add(k)
             out.append(rd)
-    return out
+    return tuple(out)
 
 
 def inflect(lemma: str, slot: str, gender: str, person: bool = True) -> str:

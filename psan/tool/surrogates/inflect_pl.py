@@ -59,6 +59,30 @@ def analyse(word: str, role: str = "") -> tuple[Interp, ...]:
     return tuple(i for _r, i in scored)
 
 
+@lru_cache(maxsize=100_000)
+def _tags(word: str) -> frozenset[str]:
+    m = _morfeusz()
+    if m is None:
+        return frozenset()
+    return frozenset(tag.split(":", 1)[0] for _s, _e, (_o, _l, tag, _q, _lb) in m.analyse(word))
+
+
+def is_verb(word: str) -> bool:
+    """Whether Morfeusz reads ``word`` as a verb form (finite, past, infinitive, impersonal)."""
+    return bool(_tags(word) & {"fin", "praet", "inf", "impt", "imps", "bedzie", "pcon"})
+
+
+def only_noun(word: str) -> bool:
+    """Whether every Morfeusz reading of ``word`` is a noun ("burmistrz"; not "ale", "wczoraj")."""
+    tags = _tags(word) | _tags(word.casefold())
+    return bool(tags) and tags <= {"subst", "depr"}
+
+
+def is_adjective(word: str) -> bool:
+    """Whether Morfeusz reads ``word`` as an adjective (an attribute agreeing with the name after it)."""
+    return bool(_tags(word) & {"adj", "ppas", "pact"})
+
+
 @lru_cache(maxsize=50_000)
 def _generate(lemma: str) -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
     m = _morfeusz()

@@ -26,6 +26,8 @@ def word_class(lemma: str, gender: str) -> str:
         return f"a_{gender or 'f'}" + ("_soft" if low[-2:-1] in _SOFT or low.endswith(("dza", "dža")) else "")
     if low.endswith("o"):
         return "o"
+    if gender != "f" and low[-1:] in ("y", "i") and low[-2:-1] not in "aeiouyáéíóúô" and len(low) > 2:
+        return "foreign_yi"  # Billy → Billyho, Rákoci → Rákociho (declined like adjectives)
     if gender == "f" or not low[-1:].isalpha() or low[-1] in "eiuyéú":
         return "indecl"
     if lemma in _FLEETING or (len(low) > 4 and low.endswith(("ek", "ec")) and low[-3] not in "aeiouyáéíóúô"):
@@ -66,6 +68,8 @@ def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str
         return {"1": w, "2": s + "a", "3": s + "u", "4": w, "6": s + "e", "7": s + "om"}
     if cls == "indecl":
         return {"1": w}
+    if cls == "foreign_yi":
+        return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "6": w + "m", "7": w + "m"}
     s = _FLEETING.get(w) or (w[:-2] + w[-1] if cls == "fleeting" else w)
     if person:
         return {"1": w, "2": s + "a", "3": s + "ovi", "4": s + "a", "6": s + "ovi", "7": s + "om"}

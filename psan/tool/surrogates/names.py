@@ -230,5 +230,76 @@ def realize(lemma: str, form: WordForm, language: str, role: str, gender: str = 
     return lemma
 
 
+# ---------------------------------------------------------------- places in a case (psan.tool.morph)
+
+#: plural place paradigms by lemma ending: ending → the forms' endings by UD case (Teplice, Michalovce)
+_PLURAL_PLACES: dict[str, tuple[str, dict[str, str]]] = {
+    "cs": ("ice", {"Nom": "ice", "Gen": "ic", "Dat": "icím", "Acc": "ice", "Voc": "ice", "Loc": "icích",
+                   "Ins": "icemi"}),
+    "sk": ("ovce", {"Nom": "ovce", "Gen": "oviec", "Dat": "ovciam", "Acc": "ovce", "Loc": "ovciach",
+                    "Ins": "ovcami"}),
+}
+
+
+def plural_place(lemma: str, case: str, language: str) -> str | None:
+    """A plural place name (Teplice, Michalovce) in ``case`` (``None`` for another kind of lemma)."""
+    end, forms = _PLURAL_PLACES.get(language, ("", {}))
+    if not end or not lemma.endswith(end) or case not in forms:
+        return None
+    return lemma[: -len(end)] + forms[case]
+
+
+#: family plurals of a masculine surname by UD case, added to its oblique stem (Novák → Novákovi, Novákových)
+_FAMILY_PLURALS = {
+    "cs": {"Nom": "ovi", "Gen": "ových", "Dat": "ovým", "Acc": "ovy", "Voc": "ovi", "Loc": "ových", "Ins": "ovými"},
+    "sk": {"Nom": "ovci", "Gen": "ovcov", "Dat": "ovcom", "Acc": "ovcov", "Loc": "ovcoch", "Ins": "ovcami"},
+}
+
+
+def plural_person(lemma: str, case: str, language: str) -> str | None:
+    """A masculine surname as a family plural in ``case`` (``None`` where the language or lemma has none)."""
+    endings = _FAMILY_PLURALS.get(language)
+    decl = declension_for(language)
+    if not endings or decl is None or case not in endings or lemma.endswith(("ý", "í", "á")):
+        return None
+    genitive = decl.decline(lemma, "m", True).get("2", "")
+    if not genitive.endswith(("a", "y", "u")):
+        return None
+    return genitive[:-1] + endings[case]
+
+
+def place_gender(lemma: str, language: str) -> str:
+    """'m'/'f' a place lemma declines by (known gender, else by its ending)."""
+    from psan.tool.surrogates.declension import known_genders
+    g = known_genders(language).get(lemma)
+    return g or ("f" if lemma.endswith("a") else "m")
+
+
+@cache
+def declinable_places(language: str, plural: bool) -> tuple[str, ...]:
+    """Single-word places of ``language`` that decline regularly: singular ones, or plural ones (Teplice)."""
+    places = pool_sets(language).places
+    if language == "pl":
+        if not inflect_pl.available():
+            return ()
+        out = []
+        for c in places:
+            readings = [i for i in inflect_pl.analyse(c, "place") if i.base == c and "nazwa_geograficzna" in i.quals]
+            if not readings:
+                continue
+            numbers = {n for i in readings for n, _c in i.forms}
+            if (numbers == {"pl"}) == plural:
+                out.append(c)
+        return tuple(out)
+    decl = declension_for(language)
+    if decl is None:
+        return ()
+    end = _PLURAL_PLACES.get(language, ("", {}))[0]
+    if plural:
+        return tuple(c for c in places if end and c.endswith(end)) if end else ()
+    return tuple(c for c in places if not (end and c.endswith(end)) and not c.endswith(("y", "i", "any"))
+                 and decl.word_class(c, place_gender(c, language)) not in ("indecl", "i_adj", "y_adj", "a_adj"))
+
+
 def draw(rng: random.Random, pool: tuple[str, ...]) -> str | None:
     return rng.choice(pool) if pool else None

@@ -32,6 +32,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from psan.tool.entities import word_lemmas
+from psan.tool.morph import context
+from psan.tool.morph.analysis import PERSON as M_PERSON
+from psan.tool.morph.analysis import PLACE as M_PLACE
+from psan.tool.morph.analysis import Mention, analyse_document
+from psan.tool.morph.features import PL_CASE_OF, Features
 from psan.tool.output import Output, pseudonymize
 from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
@@ -50,9 +55,12 @@ from psan.tool.voting import PrivateRegion
 
 __all__ = ["SurrogateReplacer", "pseudonymize_document"]
 
+_PREP_RE = re.compile(r"(?<!\w)(\w{1,2})(\s+)\Z", re.UNICODE)
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 _ALPHA_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 _TRIES = 60
+#: languages whose person and place surrogates are rendered in the analysed case (psan.tool.morph)
+_INFLECTED = frozenset({"cs", "sk", "sl", "pl"})
 #: an original word at least this long must not begin a surrogate word, nor a surrogate word begin it
 _STEM = 4
 
@@ -102,6 +110,10 @@ class SurrogateReplacer:
         self._partials: dict[str, PartialName] = {}
         self._resolved: dict[str, str] = {}  # partial entity → full-name entity (cleared by _learn)
         self._full_cache: dict[str, NameTemplate] | None = None
+        #: (start, end) → the UD features each person/place surrogate of the current document is rendered with
+        self.features: dict[tuple[int, int], dict[str, str | None]] = {}
+        self._morph: dict[tuple[int, int], Features] = {}
+        self._morph_gender: dict[str, str] = {}
         for key, ident in self._stored.items():
             t = ident.get("template")
             if isinstance(t, Mapping):  # a stored identity knows its full name: partial mentions align with it
@@ -128,7 +140,9 @@ class SurrogateReplacer:
                     cf = w.casefold()
                     self._forbidden_words.add(cf)
                     self._forbidden_prefixes.update(cf[:k] for k in range(_STEM, len(cf) + 1))
-        self._learn(text, document_entities(text, regions, self.language, entity_keys))
+        doc = document_entities(text, regions, self.language, entity_keys)
+        self._learn(text, doc)
+        self._analyse(text, regions, doc)
 
     def begin_document(self, text: str, regions: Sequence[PrivateRegion],
                        entity_keys: Mapping[tuple[int, int], str] | None = None) -> None:
@@ -138,8 +152,28 @@ class SurrogateReplacer:
         documents, which is ambiguous only when two documents link the same span differently.
         """
         self.entities = {}
-        self._learn(text, document_entities(text, regions, self.language, entity_keys))
+        doc = document_entities(text, regions, self.language, entity_keys)
+        self._learn(text, doc)
+        self._analyse(text, regions, doc)
         self._explicit = True
+
+    def _analyse(self, text: str, regions: Sequence[PrivateRegion], doc: DocumentEntities) -> None:
+        """Case, gender and number of the document's person and place mentions (:mod:`psan.tool.morph`)."""
+        self.features = {}
+        self._morph = {}
+        if self.language not in _INFLECTED:
+            return
+        mentions = []
+        for r in regions:
+            kind = routing.kind_of(r.category, r.type, text[r.start:r.end])
+            mkind = M_PERSON if kind == routing.PERSON else M_PLACE if kind in (routing.CITY, routing.COUNTRY) else ""
+            mentions.append(Mention(r.start, r.end, mkind, doc.entity_keys.get((r.start, r.end), "")))
+        feats, genders = analyse_document(text, mentions, self.language)
+        for m, f in zip(mentions, feats, strict=True):
+            if f.case:
+                self._morph[(m.start, m.end)] = f
+        for entity, g in genders.items():
+            self._morph_gender.setdefault(entity, {"Masc": "m", "Fem": "f"}.get(g, ""))
 
     @property
     def stored(self) -> Mapping[str, Mapping[str, Any]]:
@@ -273,8 +307,17 @@ class SurrogateReplacer:
         kind = routing.kind_of(region.category, region.type, original)
         entity = self.entity_key(region, original, kind)
         self.entities[(region.start, region.end)] = entity
+        feats = self._morph.get((region.start, region.end))
         if kind == routing.PERSON:
-            return self._person(entity, original, region.type)
+            got = self._person(entity, original, region.type, feats)
+            if got is not None and feats is not None:
+                self._record(region, entity, original, feats)
+            return got
+        if kind in (routing.CITY, routing.COUNTRY) and feats is not None and self.policy["city"] != "tag":
+            got = self._place(entity, original, kind, feats)
+            if got is not None:
+                self._record(region, entity, original, feats)
+                return got
         cache_key = (entity, kind, _norm(original))
         if cache_key not in self._values:
             ident = self._identity(entity, kind)
@@ -285,6 +328,32 @@ class SurrogateReplacer:
                 self._values[cache_key] = values[_norm(original)] = self._value(kind, entity, original, region.type)
                 self.drawn += 1
         return self._values[cache_key]
+
+    def _record(self, region: PrivateRegion, entity: str, original: str, feats: Features) -> None:
+        """Keep the features a mention was rendered with: for the CLI/standoff and in the entity's identity."""
+        self.features[(region.start, region.end)] = feats.as_dict()
+        ident = self.identities.get(entity)
+        if ident is not None:
+            ident.setdefault("forms", {})[_norm(original)] = {k: v for k, v in feats.as_dict().items() if v}
+
+    def preposition(self, text: str, region: PrivateRegion, replacement: str) -> tuple[int, str]:
+        """The one-consonant preposition before a surrogate, vocalized for it ("s Samuelem" → "se Samuelem").
+
+        Returns (characters of the text before the region to replace, their new text), (0, "") for no
+        change.  Only where the region's analysed case is one the preposition governs (Czech "se" is
+        also a pronoun: "Jan se Petrovi omluvil" stays).
+        """
+        feats = self._morph.get((region.start, region.end))
+        if feats is None or not replacement[:1].isalpha():
+            return 0, ""
+        m = _PREP_RE.search(text, max(0, region.start - 6), region.start)
+        if m is None:
+            return 0, ""
+        word = m.group(1)
+        if feats.case not in context.preposition_cases(word, self.language):
+            return 0, ""
+        new = context.vocalize(word, replacement, self.language)
+        return (0, "") if new == word else (region.start - m.start(), new + m.group(2))
 
     # ---------------------------------------------------------------- birth dates (IDs ↔ dates of birth)
 
@@ -426,22 +495,47 @@ class SurrogateReplacer:
                                                                                rng.getrandbits(32))))
         return run(lambda rng: shape.apply_case(original, rng.choice(pool)))
 
-    def _base_place(self, entity: str, form: names.WordForm, pool: tuple[str, ...]) -> str | None:
+    def _place(self, entity: str, original: str, kind: str, feats: Features) -> str | None:
+        """A one-word place in the analysed case and number ("v Pardubicích" → "v Teplicích").
+
+        ``None`` when the language has no declinable pool (the caller falls back to the older rendering).
+        """
+        if kind == routing.COUNTRY and self.policy["country"] != "replace":
+            return None
+        words = _ALPHA_RE.findall(original)
+        if not words:
+            return None
+        plural = feats.number == "Plur"
+        pool = names.declinable_places(self.language, plural)
+        if not pool:
+            return None
+        lemma = names.analyse_word(_title(words[-1]), self.language, names.PLACE).lemma
+        base = self._base_place(entity, names.WordForm(lemma), pool, "base_plural" if plural else "base",
+                                words[-1])
+        if base is None:
+            return None
+        got = inflect_case(base, feats, self.language, names.PLACE, "")
+        if got is None or self._leaks(got, original):
+            return None
+        return shape.case_pattern_word(words[-1], got) if original.isupper() else got
+
+    def _base_place(self, entity: str, form: names.WordForm, pool: tuple[str, ...],
+                    slot: str = "base", word: str = "") -> str | None:
         """One place lemma per entity (stored in its identity), so every form of a place gets the same place."""
         ident = self._identity(entity, routing.CITY)
-        if "base" in ident:
-            return str(ident["base"])
+        if slot in ident:
+            return str(ident[slot])
         lemma = form.lemma.casefold()
         for attempt in range(_TRIES if pool else 0):
             cand = stream(self.seed, entity, "place", attempt).choice(pool)
             cf = cand.casefold()
-            if cf == lemma or self._word_taken(cf):
-                continue
+            if cf == lemma or self._word_taken(cf) or (word and cf[:_STEM + 1] == word.casefold()[:_STEM + 1]):
+                continue  # (the same stem as the original word: "Teplicím" → not "Teplice")
             owner = self._owner.get(("place", cf))
             if owner is not None and owner != entity:
                 continue
             self._owner[("place", cf)] = entity
-            ident["base"] = cand
+            ident[slot] = cand
             self.drawn += 1
             return cand
         return None
@@ -474,7 +568,7 @@ class SurrogateReplacer:
 
     # ---------------------------------------------------------------- persons
 
-    def _person(self, entity: str, original: str, type_: str) -> str | None:
+    def _person(self, entity: str, original: str, type_: str, feats: Features | None = None) -> str | None:
         if self.policy["person"] == "tag":
             return None
         matches = list(_ALPHA_RE.finditer(original))
@@ -482,7 +576,8 @@ class SurrogateReplacer:
         def kept(m: re.Match[str]) -> bool:
             """Honorifics, possessive 's and the O'/D' prefix stay as they are."""
             w, before, after = m.group(), original[m.start() - 1:m.start()], original[m.end():m.end() + 1]
-            return (w.casefold() in names.KEEP_WORDS or (w == "s" and before in "'’" and before != "")
+            hyphen = "-" in (before, after)  # "Ing-wen" is a name, not the title Ing.
+            return ((w.casefold() in names.KEEP_WORDS and not hyphen) or (w == "s" and before in "'’" and before != "")
                     or (len(w) == 1 and after in ("'", "’") and after != ""))
 
         name_words = [m for m in matches if len(m.group()) > 1 and not kept(m)]
@@ -503,7 +598,7 @@ class SurrogateReplacer:
             out.append(shape.digits_random(original[pos:m.start()], rng_digits))
             word = m.group()
             if m.start() in parts:
-                out.append(self._name_word(entity, word, parts[m.start()], gender))
+                out.append(self._name_word(entity, word, parts[m.start()], gender, feats))
             elif len(word) == 1 and not kept(m):
                 out.append(self._initial(entity, word, n_initial, template, gender))
                 n_initial += 1
@@ -551,6 +646,10 @@ class SurrogateReplacer:
         gender = self._gender.get(entity)
         if gender is not None:
             return gender
+        gender = self._morph_gender.get(entity, "")
+        if gender:  # the document's analysis: titles, -ová, name lists and the mentions' forms voted
+            self._gender[entity] = gender
+            return gender
         lang = self.language
         gender = template.gender if template is not None else ""
         if not gender and template is not None:
@@ -567,13 +666,22 @@ class SurrogateReplacer:
         self._gender[entity] = gender
         return gender
 
-    def _name_word(self, entity: str, word: str, part: tuple[str, str], gender: str) -> str:
-        """One name word rendered from the identity, in the original word's form and case pattern."""
+    def _name_word(self, entity: str, word: str, part: tuple[str, str], gender: str,
+                   feats: Features | None = None) -> str:
+        """One name word rendered from the identity, in the original word's form and case pattern.
+
+        With ``feats`` (the mention's analysed case and number) the surrogate is put in that case;
+        otherwise the form is matched against the entity's lemma or analysed alone.
+        """
         role, lemma = part
         lang = self.language
         sur = self._surrogate(entity, role, lemma, gender)
         surface: str | None = None
-        if lang == "cs":  # Slovak and Slovenian have paradigms of their own (names.declension_for)
+        if feats is not None and feats.case:
+            surface = inflect_case(sur, feats, lang, role, gender or feats.short_gender or "m")
+        if surface is not None:
+            pass
+        elif lang == "cs":  # Slovak and Slovenian have paradigms of their own (names.declension_for)
             slot = inflect_cs.slot_of(_title(word), lemma, gender or "m")
             if slot is not None:
                 surface = inflect_cs.inflect(sur, slot, gender or "m")
@@ -663,6 +771,30 @@ class SurrogateReplacer:
         return shape.scramble(lemma_key.capitalize(), rng)
 
 
+def inflect_case(lemma: str, feats: Features, language: str, role: str, gender: str) -> str | None:
+    """``lemma`` (a surrogate) in the case and number of ``feats`` (``None`` when it has no such form)."""
+    person = role != names.PLACE
+    if language == "pl":
+        if not names.inflect_pl.available():
+            return None
+        number = "pl" if feats.number == "Plur" else "sg"
+        g = "" if not person else ("f" if gender == "f" else "m1")
+        like = names.inflect_pl.Interp("", frozenset({(number, PL_CASE_OF.get(feats.case, "nom"))}), g, ())
+        return names.inflect_pl.inflect(lemma, like, role if person else "place")
+    if feats.number == "Plur" and not person:
+        return names.plural_place(lemma, feats.case, language)
+    if feats.number == "Plur" and role == names.LAST and gender != "f":
+        got = names.plural_person(lemma, feats.case, language)
+        if got is not None:
+            return got
+    decl = names.declension_for(language)
+    if decl is None or not feats.slot:
+        return None
+    if not person:
+        gender = names.place_gender(lemma, language)
+    return decl.inflect(lemma, feats.slot, gender or "m", person)
+
+
 def _ip_range(part: str) -> tuple[int, int]:
     return {1: (0, 9), 2: (10, 99)}.get(len(part), (100, 255))
 
@@ -687,6 +819,9 @@ def pseudonymize_document(text: str, regions: Sequence[PrivateRegion], language:
     for e in output.standoff:
         entry = dict(e)
         entry["entity"] = replacer.entities.get((e["original_start"], e["original_end"]), "")
+        feats = replacer.features.get((e["original_start"], e["original_end"]))
+        if feats is not None:  # what the surrogate was rendered with, for a reviewer of the key
+            entry["features"] = feats
         entry["document"] = document
         entries.append(entry)
     target = key if key is not None else replacer.key

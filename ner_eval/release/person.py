@@ -1,0 +1,242 @@
+"""The simulated person: sees one window as the app's API returns it, plus the gold spans inside it.
+
+Why a separate object: honesty.  :class:`Person` gets a :class:`View` built from the JSON of
+``/annotate/api/window`` (token texts, the annotations with their decision, NE types and
+suggestion) and the gold spans of that window only (a view with gold outside its window is
+refused).  It remembers what a person remembers: the verdicts it gave to each word sequence and
+to each entity type.  It returns one :class:`Action` at a time; the driver sends it to the API.
+
+Verdict: a span is private iff it overlaps a gold span of the window and at least half of its
+tokens are gold; a longer span (a clause around a name) is decided public and the gold inside it
+is marked by hand, as a careful person shrinks a span.  The ``noisy`` person
+flips 5 % of its verdicts and overlooks 10 % of the gold spans it should mark by hand (both drawn
+once per span from a seeded generator, so a second look gives the same answer).
+
+Workflows (the decision kinds of thesis section 3.4.3 — by token, by word type, by NE type, each
+either public or private — plus psan's keys):
+
+* ``thesis``: every suspicious span in window order; **by NE type** (public or private) when the
+  verdicts the person gave to that entity type, with this one, reach the evidence
+  :func:`psan.tool.suggest.learned_type_confidence` asks of ``learn_types`` (the same threshold);
+  **by word type** when the words were seen before and always got this verdict; else **by token**.
+* ``psan``: when every suggestion left in the window is right, one ``a`` accepts them; otherwise
+  the first span whose suggestion is wrong is decided — **by entity** (``x``) when private and the
+  app offers an entity with other mentions, else by NE type / word type / token as above.
+
+When nothing suspicious is left, each gold span of the window not fully covered by PRIVATE
+annotations is **marked by hand** (a PRIVATE token decision on its tokens).
+
+Keyboard model (``psan/static/annotate.js``): ``w`` per window (the first suspicious span is
+selected), ``n`` to reach a span, one key per decision (``s``/``p``, ``S``/``P``, ``C``/``x``, ``a``),
+``Esc`` closing the label dialog after a private decision by token or word type; a hand-marked span
+costs the moves to it (one per annotation or token), the extensions, ``s`` and ``Esc``.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from psan.tool.suggest import learned_type_confidence
+
+Kind = Literal["token", "word_type", "ne_type", "entity", "hand", "accept"]
+Words = tuple[str, ...]
+WORKFLOWS = ("psan", "thesis")
+#: share of verdicts the noisy person gets wrong, and of hand-marks it overlooks
+FLIP_SHARE = 0.05
+OVERLOOK_SHARE = 0.10
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An annotation as the window shows it (token indexes of the document)."""
+
+    first: int
+    end: int
+    decision: str  # "PRIVATE" | "PUBLIC" | "SUSPICIOUS"
+    ne_types: tuple[str, ...] = ()
+    suggestion: bool | None = None  # the app suggests private (True) / public (False)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the person may know about the current window."""
+
+    document_id: int
+    first_token: int
+    end_token: int
+    tokens: tuple[str, ...]
+    spans: tuple[Shown, ...]
+    gold: tuple[tuple[int, int], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.tokens) != self.end_token - self.first_token:
+            raise ValueError("one token text per window token expected")
+        for first, end in self.gold:
+            if not self.first_token <= first < end <= self.end_token:
+                raise ValueError(f"gold span [{first}, {end}) is outside the window")
+
+    def words(self, first: int, end: int) -> Words:
+        return self.tokens[first - self.first_token:end - self.first_token]
+
+    @classmethod
+    def from_api(cls, answer: dict[str, Any], gold: Sequence[tuple[int, int]]) -> View:
+        """The view of an API answer (``window_json``) with the window's gold token ranges."""
+        w = answer["window"]
+        first, end = w["first_token"], w["end_token"]
+        tokens = tuple(t["text"] for t in answer["tokens"])
+        spans = tuple(Shown(a["first_token"], a["end_token"], a["decision"], tuple(a.get("ne_types") or ()),
+                            None if a.get("suggestion") is None else a["suggestion"] == "PRIVATE")
+                      for a in answer["annotations"])
+        clipped = tuple(sorted({(max(a, first), min(b, end)) for a, b in gold if a < end and first < b}))
+        return cls(w["document_id"], first, end, tokens, spans, clipped)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: ``private`` for ``[first, end)`` with a scope; ``settles`` spans judged by it."""
+
+    kind: Kind
+    first: int
+    end: int
+    private: bool
+    keys: int
+    settles: int = 1
+
+
+@dataclass
+class Person:
+    """A careful annotator (see the module docstring); ``noisy`` makes it err as a tired one does."""
+
+    workflow: str
+    noisy: bool = False
+    seed: int = 0
+    #: the app's entity offer of a span: its number of mentions (0: none); psan workflow only
+    entity_mentions: Callable[[int, int, int], int] | None = None
+    memory: dict[Words, set[bool]] = field(default_factory=dict)
+    type_memory: dict[str, list[int]] = field(default_factory=dict)  # type -> [private, public]
+    flipped: int = 0
+    overlooked: int = 0
+    _rng: random.Random = field(init=False)
+    _verdicts: dict[tuple[int, int, int], bool] = field(default_factory=dict)
+    _overlook: dict[tuple[int, int, int], bool] = field(default_factory=dict)
+    _selection: tuple[int, int] | None = None
+    _decided_in_window: int = 0
+
+    def __post_init__(self) -> None:
+        if self.workflow not in WORKFLOWS:
+            raise ValueError(f"unknown workflow {self.workflow!r}; known: {', '.join(WORKFLOWS)}")
+        self._rng = random.Random(self.seed)  # noqa: S311  # nosec B311 - a simulation, not security
+
+    # --- what the person thinks ------------------------------------------------------------------
+    def verdict(self, view: View, span: Shown) -> bool:
+        """Private iff the span overlaps gold; the noisy person flips 5 % of these, once per span."""
+        key = (view.document_id, span.first, span.end)
+        if key not in self._verdicts:
+            gold = {i for a, b in view.gold for i in range(max(a, span.first), min(b, span.end))}
+            # a span that is mostly not personal data (a clause around a name) is not masked whole: the
+            # person decides it public and marks the name inside by hand (the output keeps private on overlap)
+            truth = bool(gold) and 2 * len(gold) >= span.end - span.first
+            flip = self.noisy and self._rng.random() < FLIP_SHARE
+            self.flipped += flip
+            self._verdicts[key] = truth != flip
+        return self._verdicts[key]
+
+    def _overlooks(self, view: View, first: int, end: int) -> bool:
+        key = (view.document_id, first, end)
+        if key not in self._overlook:
+            miss = self.noisy and self._rng.random() < OVERLOOK_SHARE
+            self.overlooked += miss
+            self._overlook[key] = miss
+        return self._overlook[key]
+
+    # --- one window ------------------------------------------------------------------------------
+    def enter(self, view: View) -> int:
+        """A new window is shown (``w``); the app selects its first suspicious span.  Returns the keys."""
+        sus = [s for s in view.spans if s.decision == "SUSPICIOUS"]
+        self._selection = (sus[0].first, sus[0].end) if sus else (view.first_token, view.first_token + 1)
+        self._decided_in_window = 0
+        return 1
+
+    def next_action(self, view: View) -> Action | None:
+        """The next decision in this window, or ``None`` when the person is done with it."""
+        suspicious = [s for s in view.spans if s.decision == "SUSPICIOUS"]
+        if suspicious and self.workflow == "psan":
+            wrong = [s for s in suspicious if s.suggestion is None or s.suggestion != self.verdict(view, s)]
+            if not wrong:
+                return self._accept(view, suspicious)
+            return self._decide(view, wrong[0], skipped=suspicious.index(wrong[0]))
+        if suspicious:
+            return self._decide(view, suspicious[0])
+        private = {i for s in view.spans if s.decision == "PRIVATE" for i in range(s.first, s.end)}
+        for first, end in view.gold:
+            if not all(i in private for i in range(first, end)) and not self._overlooks(view, first, end):
+                return self._hand(view, first, end)
+        return None
+
+    def _accept(self, view: View, suspicious: list[Shown]) -> Action:
+        for s in suspicious:
+            self._remember(view.words(s.first, s.end), self.verdict(view, s), s.ne_types)
+        return self._done(Action("accept", view.first_token, view.end_token, False, 1, settles=len(suspicious)))
+
+    def _decide(self, view: View, span: Shown, skipped: int = 0) -> Action:
+        private = self.verdict(view, span)
+        words = view.words(span.first, span.end)
+        nav = 0 if (span.first, span.end) == self._selection and self._decided_in_window == 0 else 1
+        nav += skipped  # ``n`` past the spans whose suggestion is right
+        kind: Kind
+        if (self.workflow == "psan" and private and self.entity_mentions is not None
+                and self.entity_mentions(view.document_id, span.first, span.end) > 1):
+            kind, keys = "entity", nav + 1
+        elif self._type_decision(span, private):
+            kind, keys = "ne_type", nav + 1
+        else:
+            kind = "word_type" if self.memory.get(words) == {private} else "token"
+            keys = nav + 1 + (1 if private else 0)  # a private decision opens the label dialog: Esc
+        self._remember(words, private, span.ne_types)
+        return self._done(Action(kind, span.first, span.end, private, keys))
+
+    def _type_decision(self, span: Shown, private: bool) -> bool:
+        """Decide by NE type once the type's verdicts, with this one, are as clear as ``learn_types`` asks."""
+        if len(span.ne_types) != 1:
+            return False
+        seen_private, seen_public = self.type_memory.get(span.ne_types[0], (0, 0))
+        learned = learned_type_confidence(seen_private + private, seen_public + (not private))
+        return learned is not None and (learned < 0) == private
+
+    def _hand(self, view: View, first: int, end: int) -> Action:
+        moves = _moves(view, self._selection, first)
+        sel_end = _unit_end(view, first)
+        keys = moves + abs(end - sel_end) + (2 if sel_end != end else 0) + 2  # extensions, m/m, s + Esc
+        self._remember(view.words(first, end), True)
+        return self._done(Action("hand", first, end, True, keys))
+
+    def _remember(self, words: Words, private: bool, ne_types: Sequence[str] = ()) -> None:
+        self.memory.setdefault(words, set()).add(private)
+        for t in ne_types:
+            self.type_memory.setdefault(t, [0, 0])[0 if private else 1] += 1
+
+    def _done(self, action: Action) -> Action:
+        self._selection = (action.first, action.end)
+        self._decided_in_window += 1
+        return action
+
+
+def _unit_end(view: View, i: int) -> int:
+    """End of what ``selectAt(i)`` selects in annotation mode: the outermost annotation, else the token."""
+    ends = [s.end for s in view.spans if s.first <= i < s.end]
+    return max(ends) if ends else i + 1
+
+
+def _moves(view: View, selection: tuple[int, int] | None, target: int) -> int:
+    """``l``/``h`` presses from the selection to ``target`` (one per annotation or token passed)."""
+    if selection is None:
+        return 0
+    if target < selection[0]:
+        return selection[0] - target
+    pos, steps = selection[1], 1
+    while pos < target:
+        pos = _unit_end(view, pos)
+        steps += 1
+    return steps if pos == target else steps + 2  # overshot into an annotation: m, token moves, m

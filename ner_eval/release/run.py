@@ -1,0 +1,369 @@
+"""``python -m ner_eval release``: a simulated annotator releases a corpus through the real app.
+
+Steps (all on a throw-away instance, :mod:`ner_eval.release.instance`):
+
+1. accounts (an admin, an annotator) and a project with the workflow's pipeline
+   (``thesis``: the language's NER alone, as the 2021 app; ``psan``: psan's default pipeline);
+2. the corpus uploaded as one ZIP through the upload form; every document pre-annotated by the
+   worker's task functions (``psan.pre_process``), the queue drained in this process;
+3. the annotator works window by window through ``/annotate/api/*`` (:mod:`ner_eval.release.person`);
+   between windows the background work the app queued runs (re-annotation, model retraining);
+4. the *review pass*: text no window showed is opened by the admin (``/annotate/api/open``) and
+   read by the same person, who marks missed gold spans by hand; both workflows pay for it alike.
+   Steps 3–4 repeat until no window is left and every token was shown;
+5. a QA sample of 200 released candidate tokens is drawn and reviewed (ok / miss by the gold)
+   through the release page;
+6. the project ZIP (pseudonymize mode) and the key are downloaded and measured
+   (:mod:`ner_eval.release.measure`).
+
+Time model (ner_eval/README.md): 0.25 s per window token read, 1 s per judgment, 4 s per span
+marked by hand (instead of 1), 2 s per label.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ner_eval.corpus import CorpusDoc, corpus_name, gold_spans, read_jsonl
+from ner_eval.pipelines import PIPELINES, SIMULATION_NER
+from ner_eval.release.client import Admin, Annotator, AppError
+from ner_eval.release.instance import Instance, throwaway_instance
+from ner_eval.release.measure import measure_release
+from ner_eval.release.person import WORKFLOWS, Action, Person, View
+from psan.tool.merge import align
+
+#: seconds of the time model (see the module docstring)
+SECONDS_PER_TOKEN_READ = 0.25
+SECONDS_PER_JUDGMENT = 1.0
+SECONDS_PER_HAND_SPAN = 4.0
+SECONDS_PER_LABEL = 2.0
+WINDOW_SIZE = 300
+QA_SAMPLE = 200
+ANNOTATORS = ("perfect", "noisy")
+PASSWORD = secrets.token_urlsafe(16)
+
+
+@dataclass
+class Work:
+    """What the person did (the inputs of the time model)."""
+
+    windows: int = 0
+    review_windows: int = 0
+    tokens_read: int = 0
+    keystrokes: int = 0
+    by_token: int = 0
+    by_word_type: int = 0
+    by_ne_type: int = 0
+    by_entity: int = 0
+    by_hand: int = 0
+    accepts: int = 0
+    accepted_spans: int = 0
+    labels: int = 0
+    stuck_windows: int = 0
+    requests: int = 0
+    #: decisions the app did not take as the person meant them (first few: kind, span, decision after)
+    stuck: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def judgments(self) -> int:
+        """Spans a person settled: each decision and rule once, each span settled by ``a`` once."""
+        return self.by_token + self.by_word_type + self.by_ne_type + self.by_entity + self.by_hand + \
+            self.accepted_spans
+
+    @property
+    def seconds(self) -> float:
+        return (SECONDS_PER_TOKEN_READ * self.tokens_read
+                + SECONDS_PER_JUDGMENT * (self.judgments - self.by_hand)
+                + SECONDS_PER_HAND_SPAN * self.by_hand + SECONDS_PER_LABEL * self.labels)
+
+    def count(self, action: Action) -> None:
+        self.keystrokes += action.keys
+        if action.kind == "accept":
+            self.accepts += 1
+            self.accepted_spans += action.settles
+        else:
+            name = {"token": "by_token", "word_type": "by_word_type", "ne_type": "by_ne_type",
+                    "entity": "by_entity", "hand": "by_hand"}[action.kind]
+            setattr(self, name, getattr(self, name) + 1)
+
+
+@dataclass
+class Project:
+    """The app-side state the driver (not the person) knows: ids, gold as token ranges, tokens shown."""
+
+    project_id: int
+    doc_ids: dict[str, int]
+    gold: dict[int, list[tuple[int, int]]]
+    tokens: dict[int, list[tuple[int, int]]]
+    seen: dict[int, bytearray] = field(default_factory=dict)
+
+
+def pipeline_config(workflow: str, lang: str, models: Path | None) -> dict[str, Any]:
+    """``thesis``: the language's NER alone (the 2021 app); ``psan``: psan's default pipeline."""
+    name = SIMULATION_NER.get(lang, "spacy-en") if workflow == "thesis" else "default"
+    make = PIPELINES[name].make
+    assert make is not None  # nosec B101 - both are psan pipelines
+    return make(lang, models)
+
+
+def _setup(instance: Instance, workflow: str, lang: str, models: Path | None) -> tuple[int, str, str]:
+    """An admin, an annotator and the project; returns (project id, admin e-mail, annotator e-mail)."""
+    from psan import accounts, db
+    from psan.store import projects as store_projects
+    admin, annotator = "admin@release.example", "annotator@release.example"
+    with instance.app.app_context(), db.transaction() as conn:
+        accounts.create(admin, "admin", accounts.Role.ADMIN, PASSWORD, WINDOW_SIZE, conn=conn)
+        person = accounts.create(annotator, "annotator", accounts.Role.USER, PASSWORD, WINDOW_SIZE, conn=conn)
+        defaults = db.query_one("SELECT public_threshold, private_threshold FROM project WHERE is_default", None, conn)
+        project_id = store_projects.save_project({
+            "name": f"release {workflow}", "language": lang, "pipeline": pipeline_config(workflow, lang, models),
+            "public_threshold": defaults["public_threshold"], "private_threshold": defaults["private_threshold"],
+            "ask_labels": False}, conn=conn)
+        store_projects.set_members(project_id, [person.id], conn=conn)
+    return project_id, admin, annotator
+
+
+def _preprocess(instance: Instance, admin: Admin, project_id: int, expected: int) -> list[dict[str, Any]]:
+    """Run the queued pre-processing (and what the sweeper would queue) until every document is through."""
+    from psan.celery.queue import enqueue
+    for _ in range(10 * expected + 10):
+        instance.drain()
+        with instance.app.app_context():
+            enqueue(instance.app.config)  # the sweeper's job: documents above the per-project cap
+        docs = admin.documents(project_id)
+        if all(d["status"] not in ("NEW", "PROCESSING", "RECOGNIZED") for d in docs) and not instance.drain():
+            break
+    failed = [d for d in docs if d["status"] == "FAILED"]
+    if failed or len(docs) != expected:
+        raise AppError(f"pre-processing: {len(failed)} of {len(docs)} documents failed "
+                       f"({failed[0]['error'] if failed else 'documents missing'})")
+    return docs
+
+
+def _load(instance: Instance, project_id: int, corpus: Sequence[CorpusDoc], docs: list[dict[str, Any]]) -> Project:
+    """Document ids, token offsets and gold token ranges (the driver's knowledge, never the person's)."""
+    from psan import db
+    from psan.store.documents import load_document
+    by_name = {d["name"]: d["id"] for d in docs}
+    doc_ids, gold, tokens = {}, {}, {}
+    with instance.app.app_context(), db.transaction() as conn:
+        for c in corpus:
+            doc_id = by_name[f"{c.id}.txt"]
+            stored = load_document(conn, doc_id)
+            if stored is None or stored.text != c.text:
+                raise AppError(f"document {c.id}: the app stored a different text than the corpus has")
+            doc_ids[c.id] = doc_id
+            tokens[doc_id] = [(t.start, t.end) for t in stored.tokens]
+            ranges = set()
+            for g in gold_spans(c):
+                rng = align(stored.tokens, g.start, g.end)
+                if rng is not None:
+                    ranges.add(rng)
+            gold[doc_id] = sorted(ranges)
+    return Project(project_id, doc_ids, gold, tokens, {d: bytearray(len(t)) for d, t in tokens.items()})
+
+
+class Session:
+    """The person at the app: windows, decisions, the review pass."""
+
+    def __init__(self, instance: Instance, project: Project, person: Person, annotator: Annotator,
+                 reviewer: Admin) -> None:
+        self.instance, self.project, self.person = instance, project, person
+        self.annotator, self.reviewer = annotator, reviewer
+        self.work = Work()
+        if person.workflow == "psan":
+            person.entity_mentions = self._entity_mentions
+        self._client: Annotator = annotator
+        self.log: Callable[[str], None] | None = None
+
+    def _entity_mentions(self, document_id: int, first: int, end: int) -> int:
+        entity = self._client.entity(document_id, first, end)
+        return int(entity["mentions"]) if entity else 0
+
+    def work_window(self, client: Annotator, answer: dict[str, Any]) -> None:
+        """Let the person work in the window of ``answer`` until it is done with it."""
+        self._client = client
+        w = answer["window"]
+        doc_id, first, end = w["document_id"], w["first_token"], w["end_token"]
+        self.project.seen[doc_id][first:end] = b"\x01" * (end - first)
+        self.work.windows += 1
+        self.work.tokens_read += end - first
+        view = View.from_api(answer, self.project.gold[doc_id])
+        self.work.keystrokes += self.person.enter(view)
+        done: set[tuple[Any, ...]] = set()
+        for _ in range(4 * (end - first) + 20):
+            action = self.person.next_action(view)
+            if action is None:
+                return
+            key: tuple[Any, ...] = (action.kind, action.first, action.end, action.private)
+            if action.kind == "accept":  # accepting again is right when new spans became suspicious
+                key += tuple((s.first, s.end) for s in view.spans if s.decision == "SUSPICIOUS")
+            if key in done:  # the app did not take the decision as the person meant it: give up on the window
+                self.work.stuck_windows += 1
+                if len(self.work.stuck) < 10:
+                    after = [s.decision for s in view.spans if (s.first, s.end) == (action.first, action.end)]
+                    self.work.stuck.append({"kind": action.kind, "first": action.first, "end": action.end,
+                                            "private": action.private, "shown_after": after,
+                                            "overlapping": [(s.first, s.end, s.decision) for s in view.spans
+                                                            if s.first < action.end and action.first < s.end]})
+                return
+            done.add(key)
+            self.work.count(action)
+            answer = self._send(client, doc_id, action)
+            view = View.from_api(answer, self.project.gold[doc_id])
+        self.work.stuck_windows += 1
+
+    @staticmethod
+    def _send(client: Annotator, doc_id: int, action: Action) -> dict[str, Any]:
+        decision = "PRIVATE" if action.private else "PUBLIC"
+        if action.kind == "accept":
+            return client.accept(doc_id)
+        scope = {"hand": "token"}.get(action.kind, action.kind)
+        return client.decide(doc_id, action.first, action.end, decision, scope)
+
+    def annotate(self) -> None:
+        """Windows as the app hands them out, then the review of unseen text, until both are exhausted."""
+        answer = self.annotator.window()
+        while True:
+            while answer.get("window"):
+                self.work_window(self.annotator, answer)
+                if self.log is not None and self.work.windows % 50 == 0:
+                    self.log(f"{self.work.windows} windows, {self.work.judgments} judgments, "
+                             f"{self.instance.tasks_run} background tasks")
+                self.instance.drain()  # what the worker did while the person read
+                answer = self.annotator.next_window()
+            if not self.review():
+                break
+            self.instance.drain()
+            answer = self.annotator.next_window()
+            if not answer.get("window"):
+                break
+
+    def review(self) -> int:
+        """Open a window (as the admin) on every stretch of text no window showed; returns how many."""
+        opened = 0
+        for doc_id, seen in self.project.seen.items():
+            pos = 0
+            while pos < len(seen):
+                if seen[pos]:
+                    pos += 1
+                    continue
+                answer = self.reviewer.open_at(doc_id, pos, WINDOW_SIZE)
+                self.work_window(self.reviewer, answer)
+                self.work.review_windows += 1
+                opened += 1
+                self.instance.drain()
+                pos = max(pos + 1, answer["window"]["end_token"])
+        return opened
+
+
+def _qa(admin: Admin, project: Project, corpus: Sequence[CorpusDoc]) -> dict[str, Any]:
+    """Draw and review a QA sample as a second reviewer who knows the gold (miss = overlaps gold)."""
+    review, sampled = admin.qa_sample(project.project_id, QA_SAMPLE)
+    inside: dict[int, set[int]] = {}
+    for doc_id, ranges in project.gold.items():
+        inside[doc_id] = {i for a, b in ranges for i in range(a, b)}
+    verdicts = {(d, t): ("miss" if t in inside.get(d, ()) else "ok") for d, t in sampled}
+    if verdicts:
+        admin.qa_verdicts(review, verdicts)
+    return {"sampled": len(sampled), "misses": sum(v == "miss" for v in verdicts.values())}
+
+
+def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str, Any]]) -> None:
+    """Add to each leaked example what the app holds there (for finding the cause; no document text).
+
+    Every annotation overlapping the mention: its span, the person's decision, the rule level and the
+    rules voting (type, confidence, lookup); and whether a window ever showed the mention.
+    """
+    from psan import db
+    with instance.app.app_context(), db.transaction() as conn:
+        for e in examples:
+            doc_id = project.doc_ids[e["document"]]
+            toks = [i for i, (a, b) in enumerate(project.tokens[doc_id]) if a < e["end"] and e["start"] < b]
+            if not toks:
+                continue
+            first, end = toks[0], toks[-1] + 1
+            e["tokens"] = [first, end]
+            e["seen"] = all(project.seen[doc_id][first:end])
+            rows = db.query(
+                "SELECT a.first_token, a.end_token, a.token_decision::text AS decision, a.rule_level, "
+                "coalesce((SELECT json_agg(json_build_array(r.type::text, r.confidence, r.annotation_id IS NOT NULL) "
+                "ORDER BY r.id) FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
+                "WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a WHERE a.document_id = %s "
+                "AND a.first_token < %s AND %s < a.end_token ORDER BY a.first_token, a.end_token",
+                (doc_id, end, first), conn)
+            e["annotations"] = [dict(r) for r in rows]
+
+
+def _commit() -> str | None:
+    """The checkout's commit (the figures name the code they measured), if this is a git checkout."""
+    import subprocess  # nosec B404 - a fixed git command
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,  # noqa: S603, S607  # nosec
+                              cwd=Path(__file__).resolve().parent, timeout=10, check=True).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def run_release(path: str | Path, workflow: str, annotator: str = "perfect", limit: int | None = None,
+                models: Path | None = None, database_url: str | None = None, redis_url: str | None = None,
+                seed: int = 0, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The whole measurement on one corpus file; the result as a JSON-ready dict."""
+    if workflow not in WORKFLOWS:
+        raise ValueError(f"unknown workflow {workflow!r}; known: {', '.join(WORKFLOWS)}")
+    if annotator not in ANNOTATORS:
+        raise ValueError(f"unknown annotator {annotator!r}; known: {', '.join(ANNOTATORS)}")
+    corpus = read_jsonl(path, limit)
+    if not corpus:
+        raise ValueError(f"{path}: no documents")
+    lang = Counter(d.lang for d in corpus).most_common(1)[0][0]
+    started = time.perf_counter()
+    commit = _commit()
+    with throwaway_instance(database_url, redis_url) as instance:
+        project_id, admin_email, annotator_email = _setup(instance, workflow, lang, models)
+        admin = Admin(instance.app, admin_email, PASSWORD)
+        admin.upload_zip(project_id, lang, [(f"{d.id}.txt", d.text) for d in corpus])
+        t0 = time.perf_counter()
+        docs = _preprocess(instance, admin, project_id, len(corpus))
+        preprocess_seconds = time.perf_counter() - t0
+        project = _load(instance, project_id, corpus, docs)
+        person = Person(workflow, noisy=annotator == "noisy", seed=seed)
+        session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
+        session.log = log
+        if log is not None:
+            log(f"{len(corpus)} documents pre-annotated in {preprocess_seconds:.0f} s")
+        t0 = time.perf_counter()
+        session.annotate()
+        annotate_seconds = time.perf_counter() - t0
+        qa = _qa(admin, project, corpus)
+        archive = admin.project_zip(project_id, "pseudonymize")
+        key = admin.project_key(project_id)
+        import json
+        report = json.loads(archive.read("RELEASE_REPORT.json"))
+        released = measure_release(corpus, project.doc_ids, archive, key, project.tokens)
+        _explain_leaks(instance, project, released.leaked_examples)
+        work = session.work
+        work.requests = session.annotator.requests + admin.requests
+    tokens = sum(len(t) for t in project.tokens.values())
+
+    def per_1k(value: float) -> float:
+        return round(1000 * value / tokens, 2) if tokens else 0.0
+
+    out: dict[str, Any] = {"corpus": corpus_name(path), "workflow": workflow, "annotator": annotator,
+                           "commit": commit, "limit": limit,
+                           "documents": len(corpus), "tokens": tokens, **released.to_dict(),
+                           "judgments": work.judgments, "judgments_per_1k_tokens": per_1k(work.judgments),
+                           "seconds_per_1k_tokens": per_1k(work.seconds),
+                           "keystrokes_per_1k_tokens": per_1k(work.keystrokes), "windows": work.windows,
+                           "work": asdict(work), "qa": {**qa, "report": report.get("qa")},
+                           "flipped_verdicts": person.flipped, "overlooked_spans": person.overlooked,
+                           "background_tasks": dict(instance.tasks), "leaked_examples": released.leaked_examples,
+                           "run_seconds": {"preprocess": round(preprocess_seconds, 1),
+                                           "annotate": round(annotate_seconds, 1),
+                                           "total": round(time.perf_counter() - started, 1)}}
+    return out

@@ -1,0 +1,129 @@
+"""Name completion: a person span that is part of a longer capitalized name grows to the whole name.
+
+Why: NER often finds only a part of a name – the surname after an initial ("1960 B. Lagunin"
+found as "Lagunin"), the last two of three words ("Ahmet Kenan Er" as "Kenan Er"), the first
+name of "Hercule Poirot" – and a partial anonymization leaves the rest in clear, which is
+enough to re-identify the person.  A document-level step after merging (before propagation, so
+the whole name is what propagation searches again):
+
+* only entities of category PERSON grow, the outermost one of nested person spans (CNEC's
+  ``P`` ⊃ ``pf``, ``ps`` stay nested inside it);
+* to the left over initials ("B.", "Cz.", CNEC's spaced "I .") and over first names and surnames
+  of the language's name lists ("Hercule" before "Poirot", case forms included); to the right over
+  listed names, and over any capitalized word when the span ends in a listed first name ("Jan" →
+  "Jan Lagunin"); at most :data:`MAX_WORDS` words each way.  Only list names, because a
+  capitalized word next to a name is as often an organisation, a heading or a title ("Senátor za
+  Zelené Athos De Luca", "Memoriál Jaroslava Svobody");
+* a word only joins across one space or tab on the same line, never across punctuation, never
+  when it is covered by an entity of another category (a place or an organisation next to the
+  name stays apart), never when it is a function word, title or month (:data:`STOP_WORDS`:
+  "The", "Mr", "V", "Pan" …);
+* the grown entity keeps type, source and score of the found part; an entity it would cross is
+  left alone (the entity is not grown then).
+
+Needs the tokens, capitalization and the language's name lists (:mod:`psan.tool.recognizers.gazetteer`).
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from psan.tool.document import Category, Document, Entity
+from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, person_name_kind
+
+__all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names"]
+
+#: words added on each side at most
+MAX_WORDS = 3
+#: capitalized words that are never part of a name: function words, titles, months, days (lower case)
+STOP_WORDS = frozenset("""
+the a an and or of in on at by for to with from as but if when while after before during since than that this
+these those his her their our my your its he she it we they you i me him them who whom whose which what where
+so yes no not ok okay well hi hello thanks thank please dear um uh hm yeah yep also just then now here there
+mr mrs ms miss dr prof sir madam mme mlle judge president minister court article section
+january february march april june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday
+v ve na do z ze s se k ke o u i pan paní pana panu pane pán pani pánovi w we za od po pod nad przez dla
+och på av till med för om den det en ett är som
+leden únor březen duben květen červen červenec srpen září říjen listopad prosinec
+""".split())
+
+#: abbreviations before a name that are not initials (titles, "St.", "No.")
+ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "sv", "jr", "sr", "mgr", "ing", "bc", "no", "nr", "mme",
+                           "fr", "ks", "pp", "op"})
+_WORD_BEFORE = re.compile(r"(?:^|(?<=[ \t(\"„“‚'«]))(?P<w>[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)[ \t]\Z")
+_INITIAL_BEFORE = re.compile(r"(?:^|(?<=[ \t(\"„“‚'«]))(?P<w>[^\W\d_]{1,2}[ \t]?\.)[ \t]?\Z")
+_WORD_AFTER = re.compile(r"[ \t](?P<w>[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?![\w'’.-]*\w)")
+
+
+def _name_word(word: str) -> bool:
+    """Capitalized, not a stop word, not an acronym of four or more capitals (organisations: "NATO")."""
+    return word[:1].isupper() and word.lower() not in STOP_WORDS and not (word.isupper() and len(word) > 3)
+
+
+def _grow(text: str, start: int, end: int, language: str) -> tuple[int, int]:
+    """Character range of the whole name around ``text[start:end]``."""
+    for _ in range(MAX_WORDS):
+        window = text[max(0, start - 40):start]
+        m = _INITIAL_BEFORE.search(window) or _WORD_BEFORE.search(window)
+        if m is None:
+            break
+        word = m.group("w")
+        if not word[:1].isupper():
+            break
+        if word.endswith("."):
+            if word.rstrip(" \t.").lower() in ABBREVIATIONS:
+                break  # "Mr." or "Dr." is a title, not an initial
+        elif not (_name_word(word) and person_name_kind(word, language)):
+            break
+        start = start - len(window) + m.start("w")
+    last = text[start:end].split()[-1] if text[start:end].split() else ""
+    any_word = bool(person_name_kind(last, language) & (FIRST_M | FIRST_F))
+    for _ in range(MAX_WORDS):
+        m = _WORD_AFTER.match(text, end)
+        if m is None or not _name_word(m.group("w")):
+            break
+        if not (any_word or person_name_kind(m.group("w"), language)):
+            break
+        end = m.end("w")
+        any_word = bool(person_name_kind(m.group("w"), language) & (FIRST_M | FIRST_F))
+    return start, end
+
+
+def complete_names(doc: Document) -> Document:
+    """``doc`` with its outermost PERSON entities grown to whole names (see module docstring)."""
+    if not doc.entities or not doc.tokens:
+        return doc
+    starts = [t.start for t in doc.tokens]
+    ends = [t.end for t in doc.tokens]
+    owner: list[Category | None] = [None] * len(doc.tokens)  # a non-person category covering the token
+    for ent in doc.entities:
+        if ent.category is not Category.PERSON:
+            for i in range(ent.first_token, ent.end_token):
+                owner[i] = ent.category
+    persons = [e for e in doc.entities if e.category is Category.PERSON]
+    outer = [e for e in persons if not any(o is not e and o.first_token <= e.first_token and e.end_token <= o.end_token
+                                           and (o.end_token - o.first_token) > (e.end_token - e.first_token)
+                                           for o in persons)]
+    changed: dict[int, Entity] = {}
+    for ent in outer:
+        cs, ce = doc.char_range(ent.first_token, ent.end_token)
+        gs, ge = _grow(doc.text, cs, ce, doc.language)
+        if (gs, ge) == (cs, ce):
+            continue
+        first = bisect_left(starts, gs)
+        last = bisect_left(ends, ge)
+        if first >= len(starts) or starts[first] != gs or last >= len(ends) or ends[last] != ge:
+            continue  # the name's edges are not token edges (another tokenizer): leave it
+        end = last + 1
+        if any(owner[i] is not None for i in [*range(first, ent.first_token), *range(ent.end_token, end)]):
+            continue
+        if any(o.first_token < first < o.end_token < end or first < o.first_token < end < o.end_token
+               for o in doc.entities):
+            continue  # it would cross an entity
+        changed[id(ent)] = Entity(first, end, ent.type, ent.category, ent.source, ent.score)
+    if changed:
+        grown = [changed.get(id(e), e) for e in doc.entities]
+        unique = list(dict.fromkeys(grown))
+        doc.entities = sorted(unique, key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
+    return doc

@@ -1,0 +1,48 @@
+"""CLI: ``python -m psan.tool.morph train --lang cs --treebank A.conllu [--treebank B.conllu] [--out FILE]``.
+
+Writes ``morph-<lang>.udpipe`` into ``--models-dir`` (default ``$PSAN_NAMETAG_MODELS``) unless ``--out``
+names the file; ``--exclude-corpus X.jsonl`` (repeatable) keeps the sentences of X (with
+``--exclude-documents`` their whole source documents) out of training, so X can be used to measure.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from psan.tool.morph.train import model_path, train
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m psan.tool.morph", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    tr = sub.add_parser("train", help="train the morphological tagger of a language")
+    tr.add_argument("--lang", required=True, help="language code of the model (cs, sk, …)")
+    tr.add_argument("--treebank", action="append", required=True, help="CoNLL-U file (repeatable)")
+    tr.add_argument("--models-dir", default=None, help="models folder (default $PSAN_NAMETAG_MODELS)")
+    tr.add_argument("--out", default=None, help="model file (default MODELS_DIR/morph-<lang>.udpipe)")
+    tr.add_argument("--exclude-corpus", action="append", default=[], help="JSONL corpus whose sentences are left out")
+    tr.add_argument("--exclude-documents", action="store_true", help="leave out the excluded sentences' documents")
+    args = parser.parse_args(argv)
+    out = args.out
+    if out is None:
+        models = args.models_dir or os.environ.get("PSAN_NAMETAG_MODELS")
+        if not models:
+            parser.error("give --out or --models-dir (or set PSAN_NAMETAG_MODELS)")
+        out = model_path(models, args.lang)
+    try:
+        record = train(args.treebank, out, args.exclude_corpus, args.exclude_documents)
+    except (OSError, ValueError, RuntimeError) as err:
+        print(f"psan.tool.morph: error: {err}", file=sys.stderr)
+        return 2
+    except ImportError:
+        print("psan.tool.morph: error: ufal.udpipe is not installed (pip install 'psan[morph]')", file=sys.stderr)
+        return 2
+    print(json.dumps({"model": str(out), **record}, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

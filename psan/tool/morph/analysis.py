@@ -1,0 +1,508 @@
+"""Case, gender, number and animacy of each replaced mention, from the tagger, the context and paradigms.
+
+Why combined: a tagger trained on general text sees few names, suffix paradigms alone cannot tell
+"Jana" (Jana, nominative) from "Jana" (Jan, genitive), and a preposition fixes the case but not the
+gender.  Each mention's last name word gets a score for every (case, number, gender):
+
+* **paradigms** — readings of the word by the language's name declension (:mod:`psan.tool.surrogates`
+  ``inflect_cs``/``lang_sk``/``lang_sl``; Polish: Morfeusz2); a reading of a listed name counts more
+  than one of a guessed lemma, an indeclinable reading allows every case;
+* **context** — the governing preposition before the name (:mod:`.context`), a title ("panem",
+  "paní", "Mr"), locatives only after a preposition;
+* **tagger** — the UDPipe tagger's case, number and gender of the word in its sentence (:mod:`.tagger`,
+  absent → rules only);
+* **the entity** — all mentions of one person share a gender: titles, the -ová/-á surname forms, the
+  first-name lists and the mentions' own best readings vote;
+* **the other name words** — first name and surname stand in the same case and gender.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from psan.tool.morph import context, tagger
+from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Features
+
+PERSON, PLACE, OTHER = "person", "place", "other"
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_ALPHA = re.compile(r"[^\W\d_]+")
+_SENTENCE_END = re.compile(r"[.!?]+\s+(?=[\"„“(]?[^\W\d_])")
+_PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.05, "Voc": -1.0}
+_GENDERS = ("Masc", "Fem", "Neut")
+_NUMBERS = ("Sing", "Plur")
+Key = tuple[str, str, str]  # (case, number, gender)
+#: endings of women's surname forms (cs/sk -ová in every case)
+_WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
+#: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
+_OBLIQUE = ("ovi", "em", "ou", "ého", "ému", "ým", "ím", "ách", "ech", "ích", "ami", "ům", "ej", "om", "ovej", "mi",
+            "yho", "iho", "ymu", "imu")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A replaced region: offsets, what it names (person/place/other) and its entity key."""
+
+    start: int
+    end: int
+    kind: str
+    entity: str = ""
+
+
+@dataclass(slots=True)
+class _Evidence:
+    readings: list[dict[Key, float]]  # per name word (last word last): supported keys → weight
+    prep: tuple[str, ...]
+    title_gender: str
+    title_cases: tuple[str, ...]
+    tagged: dict[str, str] | None
+    #: tagger features of an agreeing word right before the name (adjective, determiner, title noun)
+    agreeing: dict[str, str] | None = None
+    #: the name follows an abbreviation or a common noun with no preposition ("JZD Ráby", "okrese Pardubice")
+    apposition: bool = False
+    #: the name follows a common noun: a possessive genitive or a nominative apposition
+    after_noun: bool = False
+    #: the cases the noun before the name can stand in (an apposition agrees with it)
+    noun_cases: tuple[str, ...] = ()
+    #: the name follows a verb: an object (accusative) rather than a possessor
+    after_verb: bool = False
+    #: the name is set off by commas at the start of a sentence ("Franto, povídám"): an address
+    vocative: bool = False
+
+
+def _gender_ud(g: str) -> str:
+    return "Masc" if g.startswith("m") else "Fem" if g == "f" else "Neut" if g == "n" else ""
+
+
+def _declension_readings(word: str, language: str, person: bool) -> dict[Key, float]:
+    from psan.tool.surrogates.languages import declension_for
+    decl = declension_for(language)
+    out: dict[Key, float] = {}
+    if decl is None:
+        return out
+    for r in decl.analyse(word, language, "", person)[:12]:
+        weight = 2.0 if r.known else 1.0
+        if not r.known and r.lemma == word and word.casefold().endswith(_OBLIQUE):
+            weight = 0.3  # "Kippenbergerovi" is hardly a nominative
+        low = r.lemma.casefold()
+        if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
+            continue  # -ová/-á names are women's (Tománkovou, Novákovej)
+        if person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
+            weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
+        if not person and not r.known:
+            if low.endswith(("sko", "cko")):
+                weight = 1.5  # Slovensko, Poľsko, Uhorsko: "Uhorska" is their genitive
+            elif low.endswith(("ska", "cka")) and r.gender == "f":
+                weight = 0.7
+        g = r.gender
+        if not person and decl.word_class(r.lemma, g) == "o":
+            g = "n"
+        table = decl.decline(r.lemma, r.gender, person)
+        cases = CASES if len(table) == 1 else (CASE_OF_SLOT.get(r.slot[:1], ""),)
+        if len(table) == 1:  # indeclinable: any case, but a listed name's reading only says much
+            weight *= 0.5 if r.known else 0.1
+        for c in cases:
+            key = (c, "Sing", _gender_ud(g))
+            out[key] = max(out.get(key, 0.0), weight)
+    if not person:
+        for c, w in plural_place_cases(word, language).items():
+            key = (c, "Plur", "Fem")
+            out[key] = max(out.get(key, 0.0), w)
+    else:
+        for c, w in plural_person_cases(word, language).items():
+            key = (c, "Plur", "Masc")
+            out[key] = max(out.get(key, 0.0), w)
+    return out
+
+
+#: plural endings of masculine names (families, nations): ending → (case, weight)
+_PLURAL_PERSON = {
+    "cs": (("ové", "Nom", 1.0), ("ových", "Gen", 1.0), ("ovým", "Dat", 1.0), ("ovými", "Ins", 1.0), ("ům", "Dat", 1.0),
+           ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
+    "sk": (("ovci", "Nom", 1.0), ("ovcov", "Gen", 1.0), ("ovcom", "Dat", 1.0), ("ovcami", "Ins", 1.0),
+           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
+           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
+}
+
+
+def plural_person_cases(word: str, language: str) -> dict[str, float]:
+    """Cases a masculine name's form has as a plural (Peržanov → Gen, Acc; Novákových → Gen, Loc)."""
+    low = word.casefold()
+    for end, case, w in _PLURAL_PERSON.get(language, ()):
+        if low.endswith(end) and len(low) > len(end) + 2:
+            cases = {case: w}
+            if case == "Gen":
+                cases["Acc"] = w  # animate plural: accusative = genitive
+            if end == "ových":
+                cases["Loc"] = w
+            return cases
+    return {}
+
+
+_PLURAL_PLACE = {
+    "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
+           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen")),
+    "sk": (("íc", "Gen"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"),
+           ("ice", "Nom"),
+           ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
+}
+
+
+def plural_place_cases(word: str, language: str) -> dict[str, float]:
+    """Cases a place name's form has as a plural (Pardubicích → Loc), by the plural endings."""
+    low = word.casefold()
+    for end, case in _PLURAL_PLACE.get(language, ()):
+        if low.endswith(end) and len(low) > len(end) + 2:
+            cases = {case: 1.5}
+            if case == "Nom":
+                cases["Acc"] = 1.5
+            if case == "Nom" and end == "any":
+                cases["Ins"] = 1.0
+            return cases
+    return {}
+
+
+#: Polish endings of names Morfeusz does not know (foreign names): ending → (case, number, gender), weight 0.8
+_PL_ENDINGS = (
+    ("owie", ("Nom", "Plur", "Masc")), ("ów", ("Gen", "Plur", "Masc")), ("ego", ("Gen", "Sing", "Masc")),
+    ("emu", ("Dat", "Sing", "Masc")), ("owi", ("Dat", "Sing", "Masc")), ("em", ("Ins", "Sing", "Masc")),
+    ("im", ("Ins", "Sing", "Masc")), ("ym", ("Ins", "Sing", "Masc")), ("ie", ("Loc", "Sing", "Masc")),
+    ("ę", ("Acc", "Sing", "Fem")), ("ą", ("Ins", "Sing", "Fem")), ("a", ("Gen", "Sing", "Masc")),
+    ("ski", ("Nom", "Sing", "Masc")), ("cki", ("Nom", "Sing", "Masc")), ("skiy", ("Nom", "Sing", "Masc")),
+    ("ey", ("Nom", "Sing", "Masc")), ("ay", ("Nom", "Sing", "Masc")), ("ły", ("Nom", "Sing", "Masc")),
+    ("ny", ("Nom", "Sing", "Masc")), ("y", ("Gen", "Sing", "Fem")), ("i", ("Gen", "Sing", "Fem")),
+)
+
+
+def _polish_guess(word: str, person: bool) -> dict[Key, float]:
+    """Readings of a name Morfeusz does not know, by its ending ("Sohraba" → Gen/Acc, "Ladenem" → Ins)."""
+    low = word.casefold()
+    for end, key in _PL_ENDINGS:
+        if low.endswith(end) and len(low) > len(end) + 2:
+            out = {key: 0.8}
+            if key[0] == "Gen" and key[2] == "Masc" and person:
+                out[("Acc", key[1], "Masc")] = 0.8  # a man: accusative = genitive
+            if end == "ie":
+                out[("Voc", "Sing", "Masc")] = 0.3
+            return out
+    if low[-1:].isalpha() and low[-1] not in "aeiouyąę":
+        return {("Nom", "Sing", "Masc"): 0.8}
+    return {}
+
+
+def _polish_readings(word: str, person: bool) -> dict[Key, float]:
+    from psan.tool.surrogates import inflect_pl
+    if not inflect_pl.analyse(word, "last" if person else "place"):
+        return _polish_guess(word.replace("'", "").replace("’", ""), person) if inflect_pl.available() else {}
+    out: dict[Key, float] = {}
+    for interp in inflect_pl.analyse(word, "last" if person else "place")[:12]:
+        proper = interp.lemma[:1].isupper()
+        weight = 2.0 if proper else 0.7
+        if len(interp.forms) >= 8:
+            weight = 0.4  # an indeclinable reading (women's "Krzysztof", "Nowak") says nothing about the case
+        for num, case in interp.forms:
+            key = (PL_CASE.get(case, ""), PL_NUMBER.get(num, ""), _gender_ud(interp.gender))
+            if key[0] and key[1]:
+                out[key] = max(out.get(key, 0.0), weight)
+    return out
+
+
+@lru_cache(maxsize=100_000)
+def readings(word: str, language: str, person: bool) -> dict[Key, float]:
+    """(case, number, gender) keys a name word's form supports, with a weight (2 listed name, 1 guessed)."""
+    if language == "pl":
+        return _polish_readings(word, person)
+    return _declension_readings(word, language, person)
+
+
+def _boundary(text: str, m: re.Match[str]) -> bool:
+    """Whether a full stop (or ! ?) ends a sentence: not after an initial or a title ("J. Kulicha", "Ing. Novák")."""
+    from psan.tool.surrogates.names import KEEP_WORDS
+    word = re.search(r"(\w+)\W*$", text[max(0, m.start() - 20):m.start()])
+    return word is None or (len(word.group(1)) > 1 and word.group(1).casefold() not in KEEP_WORDS)
+
+
+def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, int]:
+    """The tokens of the mention's sentence (at most 300 characters either side) and the mention's token range.
+
+    Why the sentence: every mention of one sentence shares the window, so the sentence is tagged once.
+    """
+    lo = max(0, text.rfind("\n", 0, start) + 1, start - 300)
+    for b in _SENTENCE_END.finditer(text, lo, start):
+        if _boundary(text, b):
+            lo = b.end()
+    hi = min(len(text), end + 300)
+    nl = text.find("\n", end, hi)
+    hi = nl if nl >= 0 else hi
+    for b in _SENTENCE_END.finditer(text, end, hi):
+        if _boundary(text, b):
+            hi = b.start() + 1
+            break
+    toks = list(_TOKEN.finditer(text, lo, hi))
+    first = next((i for i, m in enumerate(toks) if m.end() > start), len(toks))
+    last = next((i for i in range(len(toks) - 1, -1, -1) if toks[i].start() < end), first)
+    return toks, first, last
+
+
+def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
+    from psan.tool.surrogates.names import KEEP_WORDS
+    toks, first, last = _window(text, m.start, m.end)
+    span_words = [t for t in toks[first:last + 1] if _ALPHA.fullmatch(t.group())]
+    title_gender, title_cases = "", ()
+    name_words: list[re.Match[str]] = []
+    for t in span_words:
+        tl = context.title_of(t.group(), language)
+        if tl is not None and not name_words:
+            title_gender, title_cases = tl
+            continue
+        if t.group().casefold() in KEEP_WORDS or len(t.group()) < 2:
+            continue
+        name_words.append(t)
+    if not name_words:
+        return None
+    person = m.kind == PERSON
+    per_word = [readings(_title(t.group()), language, person) for t in name_words]
+    before_word = toks[first - 1].group() if first > 0 else ""
+    got = None
+    if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1]):
+        # the tagger is asked only where it can decide something: no preposition, a form of several cases
+        got = tagger.tag(language, tuple(t.group() for t in toks))
+    prep: tuple[str, ...] = ()
+    i = first - 1
+    skipped = 0
+    while i >= 0:  # titles, abbreviation dots, academic titles and agreeing adjectives before the name
+        w = toks[i].group()
+        tl = context.title_of(w, language)
+        if tl is not None:
+            if not title_gender:
+                title_gender, title_cases = tl
+            i -= 1
+            continue
+        if w == "." or w.casefold() in KEEP_WORDS:
+            i -= 1
+            continue
+        if skipped < 3 and _adjective(w, got[i][1] if got else "", language):
+            skipped += 1  # "v Banskej Bystrici", "na jižní a severní Moravě"
+            i -= 1
+            while i >= 0 and toks[i].group().casefold() in (",", "a", "i", "oraz"):
+                i -= 1
+            continue
+        prep = context.preposition_cases(w, language)
+        break
+    if prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]:
+        governed = max((w for k, w in per_word[-1].items() if k[0] in prep), default=0.0)
+        other = max((w for k, w in per_word[-1].items() if k[0] not in prep), default=0.0)
+        if other >= governed:
+            prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
+    tagged = agreeing = None
+    after_noun = after_verb = False
+    noun_cases: tuple[str, ...] = ()
+    before = toks[first - 1].group() if first > 0 else ""
+    if got is not None:
+        index = toks.index(name_words[-1])
+        if got[index][1] in ("PROPN", "NOUN", "ADJ", "X"):
+            tagged = got[index][2]
+        upos = got[first - 1][1] if first > 0 else ""
+        role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
+        if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
+            after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
+        elif before.islower() and not prep and upos in ("ADJ", "DET", "NUM"):
+            agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
+        elif _lower_or_initial(before, first, toks) and upos == "NOUN" and not prep:
+            after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+        elif upos in ("VERB", "AUX") and not prep:
+            after_verb = True
+    if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
+        from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
+        nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
+        after_noun = bool(nouns) and inflect_pl.only_noun(before)
+        after_verb = not after_noun and inflect_pl.is_verb(before)
+        if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
+            noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
+    apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
+    after = toks[last + 1].group() if last + 1 < len(toks) else ""
+    vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
+    return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
+                     noun_cases, after_verb, vocative)
+
+
+def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
+    """A common word: lower case, or capitalized only as the sentence's first word ("Zatmenie Slnka")."""
+    return word.islower() or (index == 1 and word[1:].islower())
+
+
+def _ambiguous(readings_of: dict[Key, float]) -> bool:
+    """Whether a word's best readings leave more than one case (or there are none)."""
+    if not readings_of:
+        return True
+    top = max(readings_of.values())
+    return len({k[0] for k, w in readings_of.items() if w >= top - 0.5}) > 1
+
+
+def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
+    """Cases a masculine role noun's form can stand in ("bratra" → Gen, Acc), by the name declension rules;
+    the tagger's case among them when it is one of them."""
+    from psan.tool.surrogates.languages import declension_for
+    decl = declension_for(language)
+    cases: set[str] = set()
+    if decl is not None:
+        for r in decl.analyse(noun.capitalize(), language, "m", True):
+            if r.gender == "m" and r.lemma.casefold().startswith(context.ROLE_NOUNS):
+                cases.add(CASE_OF_SLOT.get(r.slot[:1], ""))
+    cases.discard("")
+    if tagged and (tagged in cases or not cases):
+        return (tagged,)
+    return tuple(sorted(cases))
+
+
+def _adjective(word: str, upos: str, language: str) -> bool:
+    """Whether a word before a name is an agreeing adjective (tagger's UPOS, else Morfeusz for Polish)."""
+    if upos:
+        return upos in ("ADJ", "DET", "NUM")
+    if language == "pl" and word[1:].islower():
+        from psan.tool.surrogates import inflect_pl
+        return inflect_pl.is_adjective(word)
+    return False
+
+
+def _title(word: str) -> str:
+    return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
+
+
+def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict[Key, float]:
+    """Score of every (case, number, gender) of one mention (see the module docstring)."""
+    out: dict[Key, float] = {}
+    last = ev.readings[-1]
+    others = ev.readings[:-1]
+    for c in CASES:
+        if c == "Voc" and language in ("sk", "sl"):
+            continue
+        for n in _NUMBERS:
+            for g in _GENDERS:
+                key = (c, n, g)
+                s = _PRIOR[c] + (0.5 if n == "Sing" else 0.0)
+                s += last.get(key, 0.0)
+                if key not in last and last:
+                    s -= 1.5 if max(last.values()) >= 1.0 else 0.5  # a form the word's paradigms do not have
+                for o in others:  # first name and surname agree
+                    s += o.get(key, 0.0) if key in o else -1.0 if o and max(o.values()) >= 1.0 else 0.0
+                if ev.prep:
+                    s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
+                elif c == "Loc":
+                    s -= 4.0
+                if ev.title_cases:
+                    s += 3.0 if c in ev.title_cases else -1.0
+                t = ev.tagged
+                if t:  # the tagger on the name itself: it has seen few names, a hint only
+                    s += 0.6 if t.get("Case") == c else 0.0
+                    s += 0.4 if t.get("Number") == n else 0.0
+                a = ev.agreeing
+                if a:  # an agreeing adjective or title noun the tagger knows well
+                    s += 1.5 if a.get("Case") == c else 0.0
+                    s += 0.5 if a.get("Number") == n and kind == PLACE else 0.0
+                    s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
+                if ev.apposition and c == "Nom":
+                    s += 1.5
+                if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
+                    s += 1.0 if c in ev.noun_cases else -0.5
+                elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
+                    if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
+                        s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
+                    else:
+                        s += 0.8 if c == "Gen" else -0.5
+                if ev.vocative and c == "Voc":
+                    s += 1.5
+                if ev.after_verb and c == "Gen":
+                    s -= 0.3  # a form both genitive and accusative right after a verb is its object
+                if kind == PERSON:
+                    if g == "Masc":
+                        s += 0.6  # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
+                    if g == "Neut":
+                        s -= 5.0
+                    eg = _gender_ud(ev.title_gender) or entity_gender
+                    if eg:
+                        s += 2.0 if g == eg else -3.0
+                out[key] = s
+    return out
+
+
+def _features(key: Key, kind: str, language: str) -> Features:
+    c, n, g = key
+    animacy = ""
+    if g == "Masc":
+        animacy = ("Hum" if language == "pl" else "Anim") if kind == PERSON else "Inan"
+    return Features(c, g, n, animacy)
+
+
+#: what may stand between two coordinated names that share their case ("v Rusku, Ukrajine a Bielorusku")
+_COORDINATION = frozenset({",", "a", "i", "und", "and", "oraz", "lub", "albo", "nebo", "alebo", "či", "ani",
+                           "in", "ali", ", a", ", i", "a i", "aj"})
+
+
+def _groups(text: str, mentions: Sequence[Mention]) -> list[list[int]]:
+    """Runs of coordinated mentions of one kind (their case is decided together)."""
+    groups: list[list[int]] = []
+    for k, m in enumerate(mentions):
+        if groups and k > 0:
+            prev = mentions[k - 1]
+            between = " ".join(text[prev.end:m.start].split()).replace(" ,", ",")
+            kinds = {prev.kind, m.kind}
+            if (len(kinds) == 1 or kinds == {PERSON, PLACE}) and m.start >= prev.end \
+                    and between.casefold() in _COORDINATION:
+                groups[-1].append(k)
+                continue
+        groups.append([k])
+    return groups
+
+
+def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, float] | None]) -> list[Key | None]:
+    """The best key of every mention; coordinated mentions share the case with the best total score."""
+    out: list[Key | None] = [None] * len(mentions)
+    for group in _groups(text, mentions):
+        members = [k for k in group if scores[k]]
+        if not members:
+            continue
+        total: dict[str, float] = {}
+        for k in members:
+            best_by_case: dict[str, float] = {}
+            for (c, _n, _g), v in scores[k].items():  # type: ignore[union-attr]
+                best_by_case[c] = max(best_by_case.get(c, v), v)
+            for c, v in best_by_case.items():
+                total[c] = total.get(c, 0.0) + v
+        case = max(total, key=lambda c: total[c])
+        for k in members:
+            sc = scores[k]
+            assert sc is not None  # noqa: S101 - members have scores
+            out[k] = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+    return out
+
+
+def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> tuple[list[Features],
+                                                                                      dict[str, str]]:
+    """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
+    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE) else None for m in mentions]
+    for group in _groups(text, mentions):  # "v Praze, Zbraslavi": the preposition governs the whole run
+        lead = evidence[group[0]]
+        for k in group[1:]:
+            ev = evidence[k]
+            if lead is not None and ev is not None and not ev.prep:
+                ev.prep = lead.prep
+    first = _decide(text, mentions, [_scores(ev, m.kind, "", language) if ev is not None else None
+                                     for m, ev in zip(mentions, evidence, strict=True)])
+    votes: dict[str, Counter[str]] = {}
+    for m, ev, key in zip(mentions, evidence, first, strict=True):
+        if m.kind != PERSON or ev is None or key is None or not m.entity:
+            continue
+        vote = votes.setdefault(m.entity, Counter())
+        if ev.title_gender:
+            vote[_gender_ud(ev.title_gender)] += 5
+        vote[key[2]] += 1
+    genders = {e: v.most_common(1)[0][0] for e, v in votes.items() if v}
+    final = _decide(text, mentions, [
+        _scores(ev, m.kind, genders.get(m.entity, "") if m.kind == PERSON else "", language) if ev is not None
+        else None for m, ev in zip(mentions, evidence, strict=True)])
+    out = [Features() if key is None else _features(key, m.kind, language) for m, key in zip(mentions, final,
+                                                                                              strict=True)]
+    return out, {e: g for e, g in genders.items() if g}

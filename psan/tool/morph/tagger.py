@@ -1,0 +1,83 @@
+"""The trained tagger (UDPipe 1) of a language, if the models folder has it.
+
+Why optional: a user's clone has no model (it is trained from the treebanks by
+``python -m psan.tool.morph train``, see the README); without it the analysis falls back to
+prepositions, titles and paradigms, with one warning per language, never an error.  Slovenian
+uses the Slovak model (no Slovenian treebank here).  Tagging is cached per sentence (a tuple of
+words), so a name repeated in equal sentences is tagged once.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from psan.tool.morph.train import model_path
+
+log = logging.getLogger(__name__)
+
+#: the model a language uses when it has none of its own
+MODEL_OF = {"cs": "cs", "sk": "sk", "sl": "sk"}
+Tagged = tuple[tuple[str, str, dict[str, str]], ...]  # (lemma, UPOS, feats) per word
+
+
+def models_dir() -> str | None:
+    """The models folder (``$PSAN_NAMETAG_MODELS``)."""
+    return os.environ.get("PSAN_NAMETAG_MODELS") or None
+
+
+@cache
+def _load(path: str) -> Any | None:
+    try:
+        from ufal.udpipe import Model
+    except ImportError:
+        log.warning("ufal.udpipe is not installed: surrogate morphology uses rules only (pip install ufal.udpipe)")
+        return None
+    if not Path(path).is_file():
+        log.warning("no morphological model %s: surrogate morphology uses rules only "
+                    "(train it with python -m psan.tool.morph train, see README)", path)
+        return None
+    model = Model.load(path)
+    if model is None:
+        log.warning("%s is not a UDPipe model: surrogate morphology uses rules only", path)
+    return model
+
+
+def model_for(language: str) -> Any | None:
+    """The loaded tagger of ``language`` (``None`` without a model)."""
+    lang = MODEL_OF.get(language)
+    folder = models_dir()
+    if lang is None or folder is None:
+        return None
+    return _load(str(model_path(folder, lang)))
+
+
+def available(language: str) -> bool:
+    """Whether a trained tagger is there for ``language``."""
+    return model_for(language) is not None
+
+
+@lru_cache(maxsize=50_000)
+def _tag(path: str, words: tuple[str, ...]) -> Tagged:
+    from ufal.udpipe import Model, Sentence
+    model = _load(path)
+    sentence = Sentence()
+    for w in words:
+        sentence.addWord(w)
+    model.tag(sentence, Model.DEFAULT)
+    out = []
+    for word in list(sentence.words)[1:]:
+        feats = dict(f.split("=", 1) for f in word.feats.split("|") if "=" in f)
+        out.append((word.lemma, word.upostag, feats))
+    return tuple(out)
+
+
+def tag(language: str, words: tuple[str, ...]) -> Tagged | None:
+    """(lemma, UPOS, feats) of each word of a sentence, ``None`` without a model."""
+    if model_for(language) is None or not words:
+        return None
+    folder = models_dir()
+    assert folder is not None  # noqa: S101 - model_for returned a model, so the folder is set
+    return _tag(str(model_path(folder, MODEL_OF[language])), words)

@@ -1,0 +1,136 @@
+"""Demographic quasi-identifiers: occupations and nationality phrases (category DEMOGRAPHIC).
+
+Why: "a taxi driver by profession", "an anaesthesiologist", "primary school teacher" or "white
+British" identify nobody alone, but together with a town and a year they single a person out –
+the Text Anonymization Benchmark masks them as quasi-identifiers (its ``DEM`` category), and NER
+finds none of them (recall 0.39 on tab-dev).  They get their own category, DEMOGRAPHIC, a low score
+and the lowest priority but one (a name, date or ID on the same words always wins), and no
+NE-type rule makes them private: they are suspicious until a person decides, like every new type.
+
+* **occupations** from a list of occupation nouns (English for now, :data:`OCCUPATIONS`), with up
+  to three modifiers of the occupation before them ("primary school teacher", "retired
+  non-commissioned officer", "ballet dancers") and "by profession" after them;
+* **procedural roles** – lawyer, judge, prosecutor, police officer … (:data:`ROLES`) – are in every
+  court judgment as the other side's people, so they count only in an occupation frame: "worked
+  as a lawyer", "is a lawyer", "a lawyer by profession", "his occupation: judge";
+* **nationality phrases**: a nationality adjective with "national(s)", "citizen(s)", "origin",
+  "descent", "nationality" ("a Turkish national"), and colour + nationality or person ("white
+  British", "black woman").  A bare nationality adjective is left to NER (OntoNotes NORP).
+
+Special categories (religion, ethnic origin, health) stay with :mod:`.sensitive`.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from psan.tool.document import Category, CharSpan, Document, Recognizer
+
+PRIORITY_DEMOGRAPHIC = -15
+SCORE = 0.35
+LANGUAGES = frozenset({"en"})
+
+#: occupation nouns (singular; "s"/"es" plurals are matched too)
+OCCUPATIONS = tuple("""
+teacher driver physician doctor nurse engineer manager dancer journalist electrician accountant pharmacist watchman
+student conscript professor lecturer farmer fisherman fishermen miner builder carpenter plumber mechanic cook chef
+waiter waitress cleaner shopkeeper salesman saleswoman businessman businesswoman entrepreneur trader merchant
+banker economist architect surgeon dentist anaesthesiologist anesthesiologist anaesthetist anesthetist
+psychologist psychiatrist veterinarian vet midwife paramedic firefighter soldier sergeant captain corporal pilot
+sailor seaman labourer laborer worker technician programmer photographer artist musician singer actor actress
+writer poet editor editor-in-chief publisher reporter priest imam monk nun pastor vicar housewife pensioner
+caretaker janitor housekeeper nanny hairdresser butcher baker tailor secretary clerk cashier broker consultant
+translator interpreter librarian scientist researcher chemist biologist physicist mathematician herder shepherd
+breadwinner guard watchwoman headmaster headmistress headteacher principal accountant auditor surveyor
+optician pharmacologist radiologist cardiologist neurologist gynaecologist paediatrician pediatrician
+physiotherapist social-worker welder bricklayer plasterer painter decorator gardener driver courier postman
+""".split())
+#: multi-word occupations matched as a whole
+OCCUPATION_PHRASES = ("social worker", "civil servant", "medical practitioner", "general practitioner",
+                      "research assistant", "security guard", "chief executive officer", "managing director",
+                      "shop assistant", "police officer", "prison officer", "housing officer", "customs officer",
+                      "non-commissioned officer", "army officer", "military officer")
+#: roles every judgment mentions for other people: only in an occupation frame
+ROLES = ("lawyer", "advocate", "attorney", "solicitor", "barrister", "judge", "prosecutor", "police officer",
+         "policeman", "policewoman", "gendarme", "notary", "bailiff", "officer", "official", "civil servant",
+         "prison officer", "soldier", "doctor")
+#: modifiers that belong to the occupation ("primary school teacher")
+MODIFIERS = ("retired", "former", "assistant", "senior", "junior", "chief", "head", "private", "primary",
+             "secondary", "high", "school", "university", "ballet", "taxi", "lorry", "truck", "bus", "research",
+             "medical", "artillery", "security", "military", "police", "factory", "construction", "self-employed",
+             "freelance", "professional", "qualified", "trainee", "student", "music", "dance", "english", "maths",
+             "history", "hospital", "bank", "insurance", "sales", "marketing", "project", "site", "shift", "night",
+             "civil", "mechanical", "electrical", "software", "agricultural", "farm", "forestry", "deputy")
+#: the occupation frame for :data:`ROLES`
+_FRAME_BEFORE = re.compile(r"(?:\b(?:worked|works|working|work|employed|served|serving|trained|qualified|practis\w+|"
+                           r"practic\w+|is|was|were|are|be|been|became|become|becoming|as|occupation|profession|"
+                           r"job)\b[\s:,]*(?:an?|the)?\s*)$", re.IGNORECASE)
+_BY_PROFESSION = re.compile(r"\s+by\s+(?:profession|occupation|trade)\b")
+
+#: nationality adjectives (a short list of the most frequent; NER's NORP finds the rest alone)
+NATIONALITIES = tuple("""
+British English Scottish Welsh Irish American Canadian Australian Turkish Kurdish Polish German Austrian Swiss French
+Italian Spanish Portuguese Dutch Belgian Swedish Norwegian Danish Finnish Icelandic Czech Slovak Hungarian
+Romanian Bulgarian Greek Cypriot Greek-Cypriot Turkish-Cypriot Russian Ukrainian Belarusian Lithuanian Latvian
+Estonian Moldovan Georgian Armenian Azerbaijani Serbian Croatian Slovenian Bosnian Montenegrin Macedonian
+Albanian Maltese Luxembourgish Chinese Japanese Korean Vietnamese Indian Pakistani Bangladeshi Afghan Iranian
+Iraqi Syrian Lebanese Jordanian Israeli Palestinian Egyptian Libyan Tunisian Algerian Moroccan Nigerian
+Ghanaian Kenyan Somali Ethiopian Eritrean Sudanese Congolese Cameroonian Senegalese Ivorian Angolan
+South-African Brazilian Argentinian Chilean Colombian Peruvian Mexican Cuban Jamaican Chechen Sami
+""".split())
+_NATIONALITY_RE = "|".join(sorted(NATIONALITIES, key=len, reverse=True))
+NATIONALITY_PHRASE = re.compile(
+    rf"\b(?:(?:white|black|mixed-race|Asian)\s+(?:{_NATIONALITY_RE}|wom[ae]n|m[ae]n|girl|boy|person)"
+    rf"|(?:{_NATIONALITY_RE})\s+(?:nationals?|citizens?|origin|descent|nationality|ethnicity|passport))\b")
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(set(words), key=len, reverse=True))
+
+
+@cache
+def _occupation_regex() -> re.Pattern[str]:
+    nouns = _alternation(OCCUPATION_PHRASES + OCCUPATIONS + ROLES)
+    mods = _alternation(MODIFIERS)
+    return re.compile(rf"\b(?P<occ>(?:(?:{mods})[\s-]+){{0,3}}(?:{nouns})(?:e?s)?)\b", re.IGNORECASE)
+
+
+_ROLES = frozenset(ROLES)
+_PHRASES = frozenset(OCCUPATION_PHRASES) - _ROLES
+
+
+class DemographicRecognizer(Recognizer):
+    """Occupations and nationality phrases as DEMOGRAPHIC spans (see module docstring)."""
+
+    def __init__(self) -> None:
+        self.name = "demographic"
+        self.priority = PRIORITY_DEMOGRAPHIC
+        self.regex = _occupation_regex()
+
+    def __repr__(self) -> str:
+        return "<DemographicRecognizer en>"
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for match in self.regex.finditer(text):
+            start, end = match.span("occ")
+            value = match.group("occ")
+            head = re.sub(r"\s+", " ", value.lower())
+            singular = re.sub(r"e?s$", "", head) if head not in _ROLES else head
+            is_role = any(singular.endswith(r) or head.endswith(r) for r in _ROLES) and not any(
+                head.endswith(p) or singular.endswith(p) for p in _PHRASES)
+            by_profession = _BY_PROFESSION.match(text, end)
+            if is_role and not (by_profession or _FRAME_BEFORE.search(text, max(0, start - 40), start)):
+                continue
+            if by_profession:
+                end = by_profession.end()
+            spans.append(CharSpan(start, end, "OCCUPATION", Category.DEMOGRAPHIC, self.name, SCORE, self.priority))
+        for match in NATIONALITY_PHRASE.finditer(text):
+            spans.append(CharSpan(match.start(), match.end(), "NATIONALITY", Category.DEMOGRAPHIC, self.name,
+                                  SCORE, self.priority))
+        return spans
+
+
+def default_recognizers(language: str) -> list[Recognizer]:
+    """The demographic recognizer for the languages with lists (English), else none."""
+    return [DemographicRecognizer()] if language in LANGUAGES else []

@@ -1,0 +1,46 @@
+"""The admin's project dashboard: progress, undecided spans, throughput, forecast and charts."""
+from __future__ import annotations
+
+from flask import abort, current_app, render_template
+from flask_babel import gettext
+
+from psan import db
+from psan.access import admin
+from psan.store import dashboard as store_dashboard
+from psan.store import double_annotation as store_double
+from psan.store import projects as store_projects
+from psan.web.charts import bar_chart, line_chart
+from psan.workspace import bp
+
+#: at most this many documents are listed with their undecided spans (the most first)
+DOCUMENTS_SHOWN = 50
+
+
+def _charts(data: dict) -> dict:
+    progress = data["progress"]
+    days = [p["day"] for p in progress]
+    how_names = {"person": gettext("person"), "rule": gettext("rule"), "pre-annotation": gettext("pre-annotation"),
+                 "undecided": gettext("undecided")}
+    return {
+        "progress": line_chart(gettext("Progress over time"), days, [gettext("decisions"), gettext("windows done")],
+                               [[p["decisions_total"] for p in progress], [p["windows_total"] for p in progress]]),
+        "category": bar_chart(gettext("Decisions by category"), [c["category"] for c in data["by_category"]],
+                              [gettext("public"), gettext("private")],
+                              [[c["public"] for c in data["by_category"]],
+                               [c["private"] for c in data["by_category"]]]),
+        "how": bar_chart(gettext("Spans by how decided"), [how_names[h] for h in data["by_how"]],
+                         [gettext("spans")], [list(data["by_how"].values())]),
+    }
+
+
+@bp.route("/projects/<int:project_id>/dashboard")
+@admin
+def dashboard(project_id: int):
+    project = store_projects.get_project(project_id) or abort(404)
+    size = int(current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
+    conn = db.get_conn()
+    data = store_dashboard.project_dashboard(conn, project_id, size)
+    compared, agreement = store_double.project_agreement(conn, project_id)
+    return render_template("workspace/dashboard.html", project=project, data=data, charts=_charts(data),
+                           compared=compared, agreement=agreement, double_counts=store_double.counts(conn, project_id),
+                           documents_shown=DOCUMENTS_SHOWN, projects=store_projects.list_projects())

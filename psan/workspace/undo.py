@@ -1,0 +1,23 @@
+"""Undo from the workspace pages (the home page's history, the search page's bulk decision)."""
+from __future__ import annotations
+
+from flask import abort, flash, request
+from flask_babel import gettext
+from flask_login import current_user
+
+from psan import db
+from psan.annotate import workflow
+from psan.store.decisions import DecisionError
+
+
+def undo_posted_action() -> None:
+    """Undo the posted ``action_id`` of the caller (only the author may: psan.store.actions) and say so."""
+    raw = request.form.get("action_id", "")
+    if not raw.isdigit() or len(raw) > 18:
+        abort(400)
+    try:
+        undone = workflow.undo(db.get_conn(), current_user.id, int(raw))
+    except DecisionError as exc:
+        flash(str(exc), "warning")
+    else:
+        flash(gettext("Undone: %(n)s decisions restored.", n=undone.spans), "success")

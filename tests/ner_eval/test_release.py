@@ -1,0 +1,118 @@
+"""``python -m ner_eval release`` end to end on a tiny corpus: real PostgreSQL, Redis, worker tasks, HTTP API.
+
+The run makes its own throw-away database and Redis prefix (PSAN_TEST_DATABASE_URL / PSAN_TEST_REDIS_URL,
+as the suite's), so it does not touch the session's app.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ner_eval.release.measure import masked_mask
+from ner_eval.release.person import Person, Shown, View
+from ner_eval.release.run import (
+    SECONDS_PER_HAND_SPAN,
+    SECONDS_PER_JUDGMENT,
+    SECONDS_PER_LABEL,
+    SECONDS_PER_TOKEN_READ,
+    run_release,
+)
+
+#: (text, names to mark as gold); a name the NER may miss ("Quarrington") must be marked by hand
+DOCS = [
+    ("Mr John Smith lives in Prague with his wife Mary Smith. John Smith works for the Ministry of Justice.",
+     ["John Smith", "Prague", "Mary Smith"]),
+    ("The applicant, Peter Quarrington, was born in 1961 and lives in Brno. Quarrington complained to the court.",
+     ["Peter Quarrington", "Brno", "Quarrington", "1961"]),
+    ("The Government of the Czech Republic was represented by its Agent, Mr Vít Schorm.", ["Vít Schorm"]),
+]
+
+
+def _corpus(tmp_path: Path) -> Path:
+    lines = []
+    for n, (text, names) in enumerate(DOCS):
+        spans, pos = [], {}
+        for name in names:
+            start = text.index(name, pos.get(name, 0))
+            pos[name] = start + len(name)
+            spans.append({"start": start, "end": start + len(name), "label": "DIRECT", "entity": name,
+                          "identifier": "DIRECT"})
+        lines.append(json.dumps({"id": f"toy-{n}", "lang": "en", "text": text, "spans": spans}))
+    path = tmp_path / "toy.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _run(tmp_path: Path, workflow: str, annotator: str = "perfect") -> dict:
+    from ner_eval.pipelines import Unavailable
+    try:
+        return run_release(_corpus(tmp_path), workflow, annotator, seed=1)
+    except Unavailable as exc:  # pragma: no cover - a clone without the spaCy model
+        pytest.skip(str(exc))
+
+
+def _consistent(out: dict) -> None:
+    work = out["work"]
+    parts = work["by_token"] + work["by_word_type"] + work["by_ne_type"] + work["by_entity"] + work["by_hand"] \
+        + work["accepted_spans"]
+    assert out["judgments"] == parts
+    seconds = (SECONDS_PER_TOKEN_READ * work["tokens_read"] + SECONDS_PER_JUDGMENT * (parts - work["by_hand"])
+               + SECONDS_PER_HAND_SPAN * work["by_hand"] + SECONDS_PER_LABEL * work["labels"])
+    assert out["seconds_per_1k_tokens"] == pytest.approx(1000 * seconds / out["tokens"], abs=0.01)
+    assert out["gold_mentions"] == sum(len(names) for _, names in DOCS)
+    assert out["released_documents"] == len(DOCS) and out["key_mismatches"] == 0
+    assert out["windows"] == work["windows"] >= len(DOCS) and work["tokens_read"] >= out["tokens"]
+    assert 0 < out["masked_precision"] <= 1
+    assert out["qa"]["report"]["sampled"] == out["qa"]["sampled"]
+
+
+@pytest.mark.parametrize("workflow", ["psan", "thesis"])
+def test_perfect_annotator_leaks_nothing(tmp_path, workflow):
+    out = _run(tmp_path, workflow)
+    _consistent(out)
+    assert out["leaked_mentions"] == 0, out["leaked_examples"]
+    assert out["flipped_verdicts"] == out["overlooked_spans"] == 0
+    assert out["work"]["by_hand"] >= 1  # "1961" is no entity of any NER here
+    assert out["candidate_misses"] == 0 and out["qa"]["misses"] == 0
+
+
+def test_noisy_annotator_is_counted(tmp_path):
+    out = _run(tmp_path, "psan", "noisy")
+    _consistent(out)
+    assert out["leaked_mentions"] <= out["flipped_verdicts"] + out["overlooked_spans"]
+
+
+def test_measure_counts_a_replacement_that_prints_the_original_as_released():
+    original = "Ann met Bob."
+    entries = [{"original_start": 0, "original_end": 3, "output_start": 0, "output_end": 5, "replacement": "Alice",
+                "original_text": "Ann"},
+               {"original_start": 8, "original_end": 11, "output_start": 10, "output_end": 13, "replacement": "Bob",
+                "original_text": "Bob"}]
+    mask, fits = masked_mask(original, "Alice met Bob.", entries)
+    assert fits and mask[0:3] == b"\x01\x01\x01" and not any(mask[3:])
+    _, fits = masked_mask(original, "Alice met Bob!", entries)  # output differs outside the key: unverifiable
+    assert not fits
+
+
+def test_view_refuses_gold_outside_its_window():
+    answer = {"window": {"document_id": 1, "first_token": 10, "end_token": 12},
+              "tokens": [{"text": "Jan"}, {"text": "Novák"}], "annotations": []}
+    view = View.from_api(answer, [(0, 2), (11, 14)])
+    assert view.gold == ((11, 12),)  # clipped to the window, the rest dropped
+    with pytest.raises(ValueError, match="outside the window"):
+        View(1, 10, 12, ("Jan", "Novák"), (), ((9, 11),))
+
+
+def test_thesis_person_decides_by_ne_type_at_the_learn_types_threshold():
+    from psan.tool.suggest import LEARN_PUBLIC_AFTER
+    person = Person("thesis")
+    kinds = []
+    for n in range(LEARN_PUBLIC_AFTER + 1):
+        span = Shown(n, n + 1, "SUSPICIOUS", ("ORG",))
+        view = View(1, n, n + 1, (f"Word{n}",), (span,), ())
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds[:LEARN_PUBLIC_AFTER - 1] == ["token"] * (LEARN_PUBLIC_AFTER - 1)
+    assert kinds[LEARN_PUBLIC_AFTER - 1] == "ne_type"

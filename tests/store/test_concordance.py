@@ -1,0 +1,52 @@
+"""The concordance on the real database: lemma candidates verified by the lemmatizer, regex guards."""
+from __future__ import annotations
+
+import pytest
+
+from psan import db
+from psan.store import concordance
+from tests.documents import add_document
+from tests.helpers import new_project
+
+
+def _search(app, project: int, language: str, mode: str, text: str, match_case: bool = False) -> list[str]:
+    with app.test_request_context(), db.transaction() as conn:
+        result = concordance.search(conn, project, language, concordance.Query(mode, text, match_case))
+    return [o["match"] for o in result["occurrences"]]
+
+
+def test_lemma_search_finds_the_inflected_forms_only(clean_app):
+    app = clean_app
+    project = new_project(app, "cs")
+    add_document(app, "Novák přišel. Viděli jsme Nováka i Novákovi. Novotný a Nováková ne. Novákem.",
+                 [("Novák", "P")], project_id=project, language="cs")
+    assert _search(app, project, "cs", "lemma", "Nováka") == ["Novák", "Nováka", "Novákovi", "Novákem"]
+    assert _search(app, project, "cs", "word", "novák") == ["Novák"]
+    assert _search(app, project, "cs", "word", "novák", match_case=True) == []
+    # English has no lemmatizer: a lemma search is a word search
+    assert _search(app, project, "en", "lemma", "Nováka") == ["Nováka"]
+
+
+def test_matches_map_to_the_tokens_they_overlap(clean_app):
+    app = clean_app
+    project = new_project(app, "p")
+    doc = add_document(app, "Mail jan.novak@example.org today, Jan.", project_id=project)
+    with app.test_request_context(), db.transaction() as conn:
+        result = concordance.search(conn, project, "en", concordance.Query("regex", r"novak@ex", False))
+        occurrence, = result["occurrences"]
+        tokens = db.query("SELECT idx, start_char, end_char FROM token WHERE document_id = %s ORDER BY idx",
+                          (doc,), conn)
+    text = "Mail jan.novak@example.org today, Jan."
+    covered = text[tokens[occurrence["first_token"]]["start_char"]:tokens[occurrence["end_token"] - 1]["end_char"]]
+    assert "novak@ex" in covered and occurrence["left"].endswith("Mail jan.")
+
+
+@pytest.mark.parametrize(("pattern", "message"), [("(", "Invalid"), ("x?", "empty"), ("", "Enter")])
+def test_bad_patterns_are_clear_errors_and_leave_the_transaction_usable(clean_app, pattern, message):
+    app = clean_app
+    project = new_project(app, "p")
+    add_document(app, "Some text here.", project_id=project)
+    with app.test_request_context(), db.transaction() as conn:
+        with pytest.raises(concordance.SearchError, match=message):
+            concordance.search(conn, project, "en", concordance.Query("regex", pattern))
+        assert db.query_one("SELECT 1 AS one", None, conn)["one"] == 1

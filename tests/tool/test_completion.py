@@ -1,0 +1,54 @@
+"""Name completion (issue 22): a person span that is part of a longer name grows to the whole name."""
+from __future__ import annotations
+
+from psan.tool.completion import complete_names
+from psan.tool.document import Category, Entity
+from psan.tool.pipeline import Pipeline
+from tests.tool.helpers import regex_document
+
+
+def grown(text: str, found: str, language: str, category: Category = Category.PERSON,
+          others: tuple[tuple[str, Category], ...] = ()) -> list[str]:
+    doc = regex_document(text, language)
+
+    def entity(value: str, cat: Category) -> Entity:
+        start = text.index(value)
+        first = next(t.id for t in doc.tokens if t.start == start)
+        end = next(t.id for t in doc.tokens if t.end == start + len(value)) + 1
+        return Entity(first, end, "P", cat, "nametag", 0.9)
+
+    doc.entities = [entity(found, category), *(entity(v, c) for v, c in others)]
+    complete_names(doc)
+    return [doc.span_text(e.first_token, e.end_token) for e in doc.entities if e.category is Category.PERSON]
+
+
+def test_an_initial_before_the_surname_joins_it() -> None:
+    assert grown("V roce 1960 B. Lagunin odjel.", "Lagunin", "cs") == ["B. Lagunin"]
+    assert grown("Drama v režii I . Rajmonta .", "Rajmonta", "cs") == ["I . Rajmonta"]
+
+
+def test_listed_first_names_join_the_surname_and_a_first_name_takes_the_next_word() -> None:
+    assert grown("Včera přijel Jan Lagunin z Moskvy.", "Lagunin", "cs") == ["Jan Lagunin"]
+    assert grown("Včera přijel Jan Lagunin z Moskvy.", "Jan", "cs") == ["Jan Lagunin"]
+    assert grown("We met John Smith today.", "Smith", "en") == ["John Smith"]
+
+
+def test_words_that_are_not_names_stay_out() -> None:
+    assert grown("Senátor za Zelené Athos De Luca upozornil.", "Athos De Luca", "cs") == ["Athos De Luca"]
+    assert grown("Hm.\nVáclav Toman: yes", "Václav Toman", "en") == ["Václav Toman"]
+    assert grown("Then Mr. Smith left.", "Smith", "en") == ["Smith"]
+    # a neighbouring place is another entity: the person does not swallow it
+    assert grown("Praha Jan Novák", "Novák", "cs", others=(("Praha", Category.LOCATION),)) == ["Jan Novák"]
+    assert grown("Jan Praha", "Jan", "cs", others=(("Praha", Category.LOCATION),)) == ["Jan"]
+
+
+def test_pipeline_completes_before_propagating() -> None:
+    text = "Včera přijel Jan Lagunin. Jan Lagunin se vrátil."  # the second "Jan" starts a sentence
+    config = {"language": "cs", "tokenizer": "regex", "ner": [], "recognizers": ["gazetteers"]}
+    doc = Pipeline(config).process(text)
+    persons = [(doc.span_text(e.first_token, e.end_token), e.source) for e in doc.entities
+               if e.category is Category.PERSON]
+    assert ("Jan Lagunin", "gazetteer") in persons and ("Jan Lagunin", "propagation") in persons
+    assert [p for p, _ in persons].count("Jan") == 0
+    off = Pipeline({**config, "complete_names": False}).process(text)
+    assert "Jan Lagunin" not in [off.span_text(e.first_token, e.end_token) for e in off.entities]

@@ -1,0 +1,49 @@
+"""Demographic quasi-identifiers (issue 22, TAB's DEM): occupations and nationality phrases, own category."""
+from __future__ import annotations
+
+import pytest
+
+from psan.tool.categories import category_of
+from psan.tool.defaults import default_config
+from psan.tool.document import Category
+from psan.tool.recognizers.demographic import SCORE, DemographicRecognizer, default_recognizers
+
+
+def found(text: str) -> list[str]:
+    return [text[s.start:s.end] for s in DemographicRecognizer().analyze(text)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("He was a taxi driver by profession.", ["taxi driver by profession"]),
+    ("The applicant is an anaesthesiologist in Ankara.", ["anaesthesiologist"]),
+    ("She worked as a primary school teacher until 1998.", ["primary school teacher"]),
+    ("The applicant, who is white British, lives in Leeds.", ["white British"]),
+    ("a retired non-commissioned officer", ["retired non-commissioned officer"]),
+    ("lodged by a Turkish national, Mr Ali Erden", ["Turkish national"]),
+    ("He had worked as a lawyer in Istanbul.", ["lawyer"]),
+])
+def test_occupations_and_nationality_phrases(text: str, expected: list[str]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "The applicant's lawyer lodged an appeal and the judge dismissed it.",
+    "The police officers questioned him; the prosecutor indicted him.",
+    "The Turkish Government replied.",
+])
+def test_procedural_roles_outside_an_occupation_frame_are_not_flagged(text: str) -> None:
+    assert found(text) == []
+
+
+def test_own_category_low_score_below_names() -> None:
+    (span,) = DemographicRecognizer().analyze("She is a journalist.")
+    assert span.category is Category.DEMOGRAPHIC and span.score == SCORE and span.priority < -10
+    assert category_of("DEM") is Category.DEMOGRAPHIC and category_of("OCCUPATION") is Category.DEMOGRAPHIC
+    assert default_recognizers("cs") == []
+    assert "demographic" in default_config("en")["recognizers"]
+    assert "demographic" not in default_config("cs")["recognizers"]
+
+
+def test_suspicious_by_default() -> None:
+    from psan.store.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
+    assert "OCCUPATION" not in PRIVATE_BY_DEFAULT and default_ne_confidence("OCCUPATION") == 0.0

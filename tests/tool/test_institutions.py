@@ -1,0 +1,39 @@
+"""Prisons, counties and Turkish provinces in English text (issue 22: "HMP Northumberland", "Edirne")."""
+from __future__ import annotations
+
+from psan.tool.document import Category
+from psan.tool.recognizers import gazetteer
+from psan.tool.recognizers.institutions import InstitutionRecognizer
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(text[s.start:s.end], s.type) for s in InstitutionRecognizer().analyze(text)]
+
+
+def test_prisons_counties_and_provinces() -> None:
+    text = ("He was moved to HMP Northumberland and then to HM Prison Manchester. In Sztum Prison he met a man "
+            "from Edirne who had lived in Nottinghamshire and Diyarbakir.")
+    assert found(text) == [("HMP Northumberland", "PRISON"), ("HM Prison Manchester", "PRISON"),
+                           ("Sztum Prison", "PRISON"), ("Nottinghamshire", "COUNTY"), ("Edirne", "PROVINCE"),
+                           ("Diyarbakir", "PROVINCE")]
+
+
+def test_ordinary_words_are_not_places() -> None:
+    assert found("The prison was full. Van Gogh painted it; Batman is a film; the shire horse ran.") == []
+
+
+def test_in_the_english_name_family_below_ner() -> None:
+    recs = gazetteer.default_recognizers("en")
+    assert any(isinstance(r, InstitutionRecognizer) for r in recs)
+    assert not any(isinstance(r, InstitutionRecognizer) for r in gazetteer.default_recognizers("cs"))
+    assert InstitutionRecognizer("sv").analyze("He was moved to HMP Northumberland.") == []
+    spans = InstitutionRecognizer().analyze("held in HMP Northumberland")
+    assert spans[0].category is Category.ORGANIZATION and spans[0].priority < 0
+
+
+def test_swedish_authorities_by_their_last_compound_part() -> None:
+    text = ("Enligt Naturvårdsverket och Socialstyrelsen ska Försäkringskassan betala; "
+            "Migrationsverkets beslut. Ett verk av styrelsen i rådet.")
+    assert [text[s.start:s.end] for s in InstitutionRecognizer("sv").analyze(text)] == [
+        "Naturvårdsverket", "Socialstyrelsen", "Försäkringskassan", "Migrationsverkets"]
+    assert any(isinstance(r, InstitutionRecognizer) and r.language == "sv" for r in gazetteer.default_recognizers("sv"))

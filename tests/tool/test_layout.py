@@ -1,0 +1,43 @@
+"""Speaker slots of transcripts ("Émile: …" at a line start) as PERSON spans (issue 22)."""
+from __future__ import annotations
+
+from psan.tool.document import Category
+from psan.tool.pipeline import Pipeline
+from psan.tool.recognizers.layout import SCORE_ONCE, SCORE_REPEATED, SpeakerRecognizer
+
+TRANSCRIPT = ("Émile: Good morning, can you hear me?\n"
+              "Dorota Michnik: Yes.\n"
+              "Émile: So the first point is the deadline.\n"
+              "  Mr Jan van der Berg: I have sent the paper.\n"
+              "Emile: OK.\n")
+
+
+def found(text: str) -> list[tuple[str, float]]:
+    return [(text[s.start:s.end], s.score) for s in SpeakerRecognizer().analyze(text)]
+
+
+def test_speaker_names_at_line_starts_are_persons() -> None:
+    spans = SpeakerRecognizer().analyze(TRANSCRIPT)
+    assert [TRANSCRIPT[s.start:s.end] for s in spans] == ["Émile", "Dorota Michnik", "Émile",
+                                                          "Jan van der Berg", "Emile"]
+    assert all(s.category is Category.PERSON and s.type == "SPEAKER" for s in spans)
+    scores = dict(found(TRANSCRIPT))
+    assert scores["Émile"] == SCORE_REPEATED and scores["Emile"] == SCORE_ONCE
+
+
+def test_one_label_line_is_not_a_transcript() -> None:
+    assert found("Dear Sir,\nJohn: please call me.\nRegards") == []
+
+
+def test_headings_form_fields_and_sentences_are_not_speakers() -> None:
+    text = ("Subject: meeting\nDate: 1 May\nNote: bring the slides\nPředmět: schůze\nOdpowiedź: tak\n"
+            "The reasons were as follows: none.\nWhen: Monday\nArticle 6: fair trial\n"
+            "ANSWER: yes\nit was late: nobody came\n")
+    assert found(text) == []
+
+
+def test_pipeline_propagates_the_speaker_to_other_mentions() -> None:
+    text = "Wiktor: Just a profile picture.\nDorota Michnik: Yeah.\nWiktor: No.\nI think Wiktor is frozen.\n"
+    doc = Pipeline({"language": "en", "tokenizer": "regex", "ner": [], "recognizers": ["patterns"]}).process(text)
+    names = [doc.span_text(e.first_token, e.end_token) for e in doc.entities if e.category is Category.PERSON]
+    assert names.count("Wiktor") == 3 and "Dorota Michnik" in names

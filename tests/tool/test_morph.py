@@ -1,0 +1,268 @@
+"""Surrogate morphology (psan.tool.morph): analysed case/gender/number and the surrogate rendered in it.
+
+The tables run without the trained tagger (a user's clone has none): prepositions, titles, paradigms
+and Morfeusz2 only.  Each row: sentence, mention, kind, expected Case Gender Number.  The surrogate is
+checked too: its last word must have a reading in the expected case (declension rules / Morfeusz2).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from psan.tool.cli_pseudonymize import pseudonymize_corpus
+from psan.tool.morph import context
+from psan.tool.morph.analysis import readings
+from psan.tool.output import restore
+from psan.tool.surrogates import inflect_pl
+
+CS = [
+    ("hovoří se Zdeňkem Kozákem", "Zdeňkem Kozákem", "PERSON", "Ins Masc Sing"),
+    ("podle Petra Placáka", "Petra Placáka", "PERSON", "Gen Masc Sing"),
+    ("v Pardubicích", "Pardubicích", "LOCATION", "Loc - Plur"),
+    ("do Kyjeva", "Kyjeva", "LOCATION", "Gen - Sing"),
+    ("vůči Jugoslávii", "Jugoslávii", "LOCATION", "Dat - Sing"),
+    ("Dopis jsme poslali Martinu Kippenbergerovi", "Martinu Kippenbergerovi", "PERSON", "Dat Masc Sing"),
+    ("Přišla Jana Nováková.", "Jana Nováková", "PERSON", "Nom Fem Sing"),
+    ("Mluvil jsem s Janou Novákovou.", "Janou Novákovou", "PERSON", "Ins Fem Sing"),
+    ("Šli jsme k paní Svobodové.", "Svobodové", "PERSON", "Dat Fem Sing"),
+    ("Viděli jsme pana Dvořáka.", "Dvořáka", "PERSON", "Gen Masc Sing"),
+    ("Bydlí v Praze.", "Praze", "LOCATION", "Loc - Sing"),
+    ("Jedeme do Brna.", "Brna", "LOCATION", "Gen - Sing"),
+    ("Jedeme do Teplic.", "Teplic", "LOCATION", "Gen - Plur"),
+    ("Pracuje u Jana Nováka.", "Jana Nováka", "PERSON", "Gen Masc Sing"),
+    ("Mr Cantürk Dedeoğlu přijel.", "Mr Cantürk Dedeoğlu", "PERSON", "Nom Masc Sing"),
+    ("Psal o Petru Novákovi.", "Petru Novákovi", "PERSON", "Loc Masc Sing"),
+    ("Hovořil s Marií.", "Marií", "PERSON", "Ins Fem Sing"),
+    ("Bez Evy to nejde.", "Evy", "PERSON", "Gen Fem Sing"),
+    ("Přijel z Olomouce.", "Olomouce", "LOCATION", "Gen - Sing"),
+    ("Pavel Novák přišel.", "Pavel Novák", "PERSON", "Nom Masc Sing"),
+    ("Zeptal se Pavla.", "Pavla", "PERSON", "Gen Masc Sing"),
+    ("Šel za Tomášem.", "Tomášem", "PERSON", "Ins Masc Sing"),
+    ("Setkal se s Evou Svobodovou.", "Evou Svobodovou", "PERSON", "Ins Fem Sing"),
+    ("Dopis pro Karla Čapka", "Karla Čapka", "PERSON", "Acc Masc Sing"),
+    ("Mluvili o Praze.", "Praze", "LOCATION", "Loc - Sing"),
+    ("Jel přes Jihlavu.", "Jihlavu", "LOCATION", "Acc - Sing"),
+    ("Vrátil se z Pardubic.", "Pardubic", "LOCATION", "Gen - Plur"),
+    ("Cesta k Teplicím", "Teplicím", "LOCATION", "Dat - Plur"),
+    ("Bydlí u Nováků.", "Nováků", "PERSON", "Gen Masc Plur"),
+    ("Díky Heleně Novotné", "Heleně Novotné", "PERSON", "Dat Fem Sing"),
+    ("Stál za Petrem Svobodou.", "Petrem Svobodou", "PERSON", "Ins Masc Sing"),
+    ("Bez Josefa Nováka", "Josefa Nováka", "PERSON", "Gen Masc Sing"),
+    ("Vedle Olomouce", "Olomouce", "LOCATION", "Gen - Sing"),
+    ("Před Brnem", "Brnem", "LOCATION", "Ins - Sing"),
+    ("Kolem Ostravy", "Ostravy", "LOCATION", "Gen - Sing"),
+    ("Poslal jsem dopis Janě.", "Janě", "PERSON", "Dat Fem Sing"),
+]
+SK = [
+    ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),
+    ("Listy poslal C. S. Lewisovi", "C. S. Lewisovi", "PERSON", "Dat Masc Sing"),
+    ("Hovoril s Jánom Novákom.", "Jánom Novákom", "PERSON", "Ins Masc Sing"),
+    ("Prišla Mária Nováková.", "Mária Nováková", "PERSON", "Nom Fem Sing"),
+    ("Býva v Bratislave.", "Bratislave", "LOCATION", "Loc - Sing"),
+    ("Ide do Košíc.", "Košíc", "LOCATION", "Gen - Plur"),
+    ("Podľa Petra Hudáka", "Petra Hudáka", "PERSON", "Gen Masc Sing"),
+    ("Stretol sa s pani Kováčovou.", "Kováčovou", "PERSON", "Ins Fem Sing"),
+    ("Pochádza zo Zvolena.", "Zvolena", "LOCATION", "Gen - Sing"),
+    ("Vďaka Martinovi", "Martinovi", "PERSON", "Dat Masc Sing"),
+    ("Býval v Košiciach.", "Košiciach", "LOCATION", "Loc - Plur"),
+    ("Išiel do Michaloviec.", "Michaloviec", "LOCATION", "Gen - Plur"),
+    ("Hovorila s Máriou Kováčovou.", "Máriou Kováčovou", "PERSON", "Ins Fem Sing"),
+    ("Podľa Jána Nováka", "Jána Nováka", "PERSON", "Gen Masc Sing"),
+    ("Vďaka Eve Novákovej", "Eve Novákovej", "PERSON", "Dat Fem Sing"),
+    ("Prišiel k Petrovi Hudákovi.", "Petrovi Hudákovi", "PERSON", "Dat Masc Sing"),
+    ("Písal o Petrovi Hudákovi.", "Petrovi Hudákovi", "PERSON", "Loc Masc Sing"),
+    ("Bez Zuzany", "Zuzany", "PERSON", "Gen Fem Sing"),
+    ("Pri Trnave", "Trnave", "LOCATION", "Loc - Sing"),
+    ("Z Trnavy", "Trnavy", "LOCATION", "Gen - Sing"),
+    ("Do Žiliny", "Žiliny", "LOCATION", "Gen - Sing"),
+    ("V Žiline", "Žiline", "LOCATION", "Loc - Sing"),
+    ("Pred Popradom", "Popradom", "LOCATION", "Ins - Sing"),
+    ("Za Bratislavou", "Bratislavou", "LOCATION", "Ins - Sing"),
+    ("Stretol sa s pánom Kováčom.", "Kováčom", "PERSON", "Ins Masc Sing"),
+    ("Cez Nitru", "Nitru", "LOCATION", "Acc - Sing"),
+    ("Oproti Zvolenu", "Zvolenu", "LOCATION", "Dat - Sing"),
+    ("U Jozefa", "Jozefa", "PERSON", "Gen Masc Sing"),
+    ("Pre Annu", "Annu", "PERSON", "Acc Fem Sing"),
+    ("S Jankom Kráľom", "Jankom Kráľom", "PERSON", "Ins Masc Sing"),
+]
+PL = [
+    ("Przyjechał z Nowego Jorku.", "Nowego Jorku", "LOCATION", "Gen - Sing"),
+    ("Mieszka na Florydzie.", "Florydzie", "LOCATION", "Loc - Sing"),
+    ("Rozmawiał z Janem Kowalskim.", "Janem Kowalskim", "PERSON", "Ins Masc Sing"),
+    ("Przemówienie Baracka Obamy", "Baracka Obamy", "PERSON", "Gen Masc Sing"),
+    ("Widziałem Annę Nowak.", "Annę Nowak", "PERSON", "Acc Fem Sing"),
+    ("Dzięki Piotrowi", "Piotrowi", "PERSON", "Dat Masc Sing"),
+    ("Mieszka w Krakowie.", "Krakowie", "LOCATION", "Loc - Sing"),
+    ("Pan Tomasz Nowak przyszedł.", "Tomasz Nowak", "PERSON", "Nom Masc Sing"),
+    ("Według Marka Kowalczyka", "Marka Kowalczyka", "PERSON", "Gen Masc Sing"),
+    ("Jedziemy do Katowic.", "Katowic", "LOCATION", "Gen - Plur"),
+    ("Rozmawiałem z Anną Kowalską.", "Anną Kowalską", "PERSON", "Ins Fem Sing"),
+    ("Dla Piotra Nowaka", "Piotra Nowaka", "PERSON", "Gen Masc Sing"),
+    ("O Janie Kowalskim", "Janie Kowalskim", "PERSON", "Loc Masc Sing"),
+    ("Z Warszawy", "Warszawy", "LOCATION", "Gen - Sing"),
+    ("W Warszawie", "Warszawie", "LOCATION", "Loc - Sing"),
+    ("Do Gdańska", "Gdańska", "LOCATION", "Gen - Sing"),
+    ("W Gdańsku", "Gdańsku", "LOCATION", "Loc - Sing"),
+    ("Przed Poznaniem", "Poznaniem", "LOCATION", "Ins - Sing"),
+    ("Bez Marii", "Marii", "PERSON", "Gen Fem Sing"),
+    ("Dzięki Annie", "Annie", "PERSON", "Dat Fem Sing"),
+    ("Z Krzysztofem", "Krzysztofem", "PERSON", "Ins Masc Sing"),
+    ("U Tomasza", "Tomasza", "PERSON", "Gen Masc Sing"),
+    ("Przez Kraków", "Kraków", "LOCATION", "Acc - Sing"),
+    ("We Wrocławiu", "Wrocławiu", "LOCATION", "Loc - Sing"),
+    ("Według Ewy Nowak", "Ewy Nowak", "PERSON", "Gen Fem Sing"),
+    ("Przy Janie", "Janie", "PERSON", "Loc Masc Sing"),
+    ("Ku Katarzynie", "Katarzynie", "PERSON", "Dat Fem Sing"),
+    ("Od Pawła Zielińskiego", "Pawła Zielińskiego", "PERSON", "Gen Masc Sing"),
+    ("Z Katowic", "Katowic", "LOCATION", "Gen - Plur"),
+    ("Spotkałem Nowaków.", "Nowaków", "PERSON", "Acc Masc Plur"),
+]
+SL = [
+    ("Govoril je z Janezom Novakom.", "Janezom Novakom", "PERSON", "Ins Masc Sing"),
+    ("Živi v Ljubljani.", "Ljubljani", "LOCATION", "Loc - Sing"),
+    ("Pri Ani", "Ani", "PERSON", "Loc Fem Sing"),
+    ("Iz Maribora", "Maribora", "LOCATION", "Gen - Sing"),
+    ("Proti Marku", "Marku", "PERSON", "Dat Masc Sing"),
+    ("Pri Janezu Novaku", "Janezu Novaku", "PERSON", "Loc Masc Sing"),
+    ("K Maji", "Maji", "PERSON", "Dat Fem Sing"),
+    ("Iz Kranja", "Kranja", "LOCATION", "Gen - Sing"),
+    ("V Kranju", "Kranju", "LOCATION", "Loc - Sing"),
+    ("Do Maribora", "Maribora", "LOCATION", "Gen - Sing"),
+    ("V Mariboru", "Mariboru", "LOCATION", "Loc - Sing"),
+    ("Pred Mariborom", "Mariborom", "LOCATION", "Ins - Sing"),
+    ("Pri Marku", "Marku", "PERSON", "Loc Masc Sing"),
+    ("Z Markom", "Markom", "PERSON", "Ins Masc Sing"),
+    ("Brez Ane", "Ane", "PERSON", "Gen Fem Sing"),
+    ("Proti Ljubljani", "Ljubljani", "LOCATION", "Dat - Sing"),
+    ("Iz Ljubljane", "Ljubljane", "LOCATION", "Gen - Sing"),
+    ("Za Tomažem", "Tomažem", "PERSON", "Ins Masc Sing"),
+    ("Do Tomaža", "Tomaža", "PERSON", "Gen Masc Sing"),
+    ("O Tomažu", "Tomažu", "PERSON", "Loc Masc Sing"),
+    ("K Tomažu", "Tomažu", "PERSON", "Dat Masc Sing"),
+    ("Od Janeza", "Janeza", "PERSON", "Gen Masc Sing"),
+    ("Z Janezom", "Janezom", "PERSON", "Ins Masc Sing"),
+    ("Na Bledu", "Bledu", "LOCATION", "Loc - Sing"),
+    ("Blizu Ptuja", "Ptuja", "LOCATION", "Gen - Sing"),
+    ("Pri Mojci", "Mojci", "PERSON", "Loc Fem Sing"),
+    ("Pod Ljubljano", "Ljubljano", "LOCATION", "Ins - Sing"),
+    ("Brez Marka Novaka", "Marka Novaka", "PERSON", "Gen Masc Sing"),
+    ("Z Ano", "Ano", "PERSON", "Ins Fem Sing"),
+    ("Po Janezu", "Janezu", "PERSON", "Loc Masc Sing"),
+]
+TABLE = [("cs", *r) for r in CS] + [("sk", *r) for r in SK] + [("pl", *r) for r in PL] + [("sl", *r) for r in SL]
+
+
+@pytest.fixture(autouse=True)
+def _no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+
+
+def _doc(lang: str, text: str, mention: str, label: str) -> dict:
+    start = text.index(mention)
+    return {"id": "d", "lang": lang, "text": text, "spans": [{"start": start, "end": start + len(mention),
+                                                              "label": label}]}
+
+
+@pytest.mark.parametrize(("lang", "text", "mention", "label", "want"), TABLE)
+def test_case_table(lang: str, text: str, mention: str, label: str, want: str) -> None:
+    if lang == "pl" and not inflect_pl.available():
+        pytest.skip("morfeusz2 not installed (the polish extra)")
+    rec = pseudonymize_corpus([_doc(lang, text, mention, label)], None, "pseudonymize", "7")[0]
+    (rep,) = rec["replacements"]
+    case, gender, number = want.split()
+    f = rep["features"]
+    assert (f["Case"], f["Number"]) == (case, number), rep
+    if label == "PERSON":
+        assert f["Gender"] == gender, rep
+    last = re.findall(r"[^\W\d_]+", rep["surrogate"])[-1]
+    assert last.casefold() not in mention.casefold()
+    keys = readings(last, lang, label == "PERSON")
+    assert any(k[0] == case for k in keys) or not keys, (rep["surrogate"], sorted(keys))
+
+
+@pytest.mark.parametrize(("lang", "text", "mention", "label", "want"), TABLE[:12])
+def test_restore_exact(lang: str, text: str, mention: str, label: str, want: str) -> None:
+    from psan.tool.cli_pseudonymize import regions_of
+    from psan.tool.output import pseudonymize
+    from psan.tool.surrogates import SurrogateReplacer
+    doc = _doc(lang, text, mention, label)
+    rep = SurrogateReplacer(language=lang, seed=3)
+    regions = regions_of(doc)
+    rep.observe(text, regions)
+    out = pseudonymize(text, regions, rep, language=lang)
+    assert restore(out.text, out.standoff) == text
+
+
+def test_table_sizes() -> None:
+    assert min(len(CS), len(SK), len(PL), len(SL)) >= 30
+
+
+def test_times_stay_valid() -> None:
+    text = "Sešli jsme se v 10:05 a v 23:59:30."
+    spans = [{"start": text.index(t), "end": text.index(t) + len(t), "label": "TIME"} for t in ("10:05", "23:59:30")]
+    for seed in range(20):
+        rec = pseudonymize_corpus([{"id": "t", "lang": "cs", "text": text, "spans": spans}], None,
+                                  "pseudonymize", str(seed))[0]
+        for rep in rec["replacements"]:
+            parts = [int(p) for p in rep["surrogate"].split(":")]
+            assert parts[0] <= 23 and all(p <= 59 for p in parts[1:]), rep
+
+
+def test_vocalization() -> None:
+    assert context.vocalize("s", "Samuelem", "cs") == "se"
+    assert context.vocalize("se", "Petrem", "cs") == "s"
+    assert context.vocalize("v", "Vídni", "cs") == "ve"
+    assert context.vocalize("K", "Karlovi", "cs") == "Ke"
+    assert context.vocalize("w", "Wrocławiu", "pl") == "we"
+    assert context.vocalize("w", "Warszawie", "pl") == "w"
+    assert context.vocalize("z", "Szczecina", "pl") == "ze"
+    assert context.vocalize("na", "Sobě", "cs") == "na"
+
+
+def test_preposition_follows_surrogate_and_pronoun_se_stays() -> None:  # offsets: "Samuelem", "Jan", "Pavlovi"
+    text = "Mluvil jsem se Samuelem. Jan se Pavlovi omluvil."
+    doc = {"id": "d", "lang": "cs", "text": text,
+           "spans": [{"start": 15, "end": 23, "label": "PERSON"}, {"start": 25, "end": 28, "label": "PERSON"},
+                     {"start": 32, "end": 39, "label": "PERSON"}]}
+    assert [text[s["start"]:s["end"]] for s in doc["spans"]] == ["Samuelem", "Jan", "Pavlovi"]
+    for seed in range(6):
+        rec = pseudonymize_corpus([doc], None, "pseudonymize", str(seed))[0]
+        name = rec["replacements"][0]["surrogate"].split()[-1]
+        want = "se" if name[:1].casefold() in "sšzž" else "s"
+        assert rec["text"].startswith(f"Mluvil jsem {want} {name}."), rec["text"]
+        assert " se " in rec["text"].split(".", 1)[1]  # the pronoun "se" before a dative is no preposition
+
+
+def test_ing_wen_keeps_no_part_of_the_name() -> None:
+    if not inflect_pl.available():
+        pytest.skip("morfeusz2 not installed")
+    doc = _doc("pl", "Caj Ing-wen przyjechała.", "Caj Ing-wen", "PERSON")
+    for seed in range(5):
+        rep = pseudonymize_corpus([doc], None, "pseudonymize", str(seed))[0]["replacements"][0]
+        assert "ing" not in rep["surrogate"].casefold(), rep
+
+
+def test_plural_place_gets_plural_surrogate() -> None:
+    rec = pseudonymize_corpus([_doc("cs", "Bydlí v Pardubicích.", "Pardubicích", "LOCATION")], None,
+                              "pseudonymize", "1")[0]
+    assert rec["replacements"][0]["surrogate"].endswith("icích")
+
+
+def test_cli_contract_modes_and_errors(tmp_path, capsys) -> None:
+    from psan.tool.cli import main
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps(_doc("cs", "Bydlí v Praze s Petrem.", "Praze", "LOCATION")) + "\n", encoding="utf-8")
+    for mode in ("pseudonymize", "tag", "remove"):
+        assert main(["pseudonymize", str(corpus), "--mode", mode, "--seed", "4"]) == 0
+        rec = json.loads(capsys.readouterr().out)
+        assert set(rec) == {"id", "text", "replacements"}
+        (rep,) = rec["replacements"]
+        assert (rep["start"], rep["end"], rep["label"]) == (8, 13, "LOCATION")
+        assert set(rep["features"]) == {"Case", "Gender", "Number", "Animacy"}
+        assert "Praze" not in rec["text"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x", "text": "ab", "spans": [{"start": 1, "end": 9, "label": "P"}]}\n', encoding="utf-8")
+    assert main(["pseudonymize", str(bad)]) == 2
+    assert "invalid offsets" in capsys.readouterr().err

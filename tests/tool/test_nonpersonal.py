@@ -1,0 +1,91 @@
+"""NER candidates that are never personal (issue 22, TAB precision): dropped before merging, nothing else."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from psan.tool.document import Category, CharSpan, Document, Sentence, Token
+from psan.tool.merge import resolve
+from psan.tool.nonpersonal import (
+    GENERIC_WORDS,
+    NAME_TYPES,
+    NEVER_PERSONAL_TYPES,
+    drop_never_personal,
+    is_never_personal,
+)
+
+
+def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
+    i = text.index(value, start)
+    return CharSpan(i, i + len(value), type_, Category.ORGANIZATION, "spacy", 0.8)
+
+
+@pytest.mark.parametrize("text,value,type_", [
+    ("The Court notes that the applicant complained.", "Court", "ORG"),
+    ("It was examined by the Chamber of the Fourth Section.", "the Chamber", "ORG"),
+    ("THE FACTS\n\nThe applicant was born in 1960.", "FACTS", "ORG"),
+    ("They relied, inter alia, on the contract.", "inter alia", "ORG"),
+    ("lodged with the European Commission of Human Rights", "the European Commission of Human Rights", "ORG"),
+    ("The Government did not reply.", "Government", "ORG"),
+    ("under Article 29 § 3 of the Convention", "Article 29 § 3 of the Convention", "LAW"),
+    ("(Rule 26 § 1 of the Rules of Court)", "Rule 26 § 1 of the Rules of Court", "LAW"),
+    ("The first hearing was held.", "first", "ORDINAL"),
+    ("the Fourth Section (Rule 52 § 1).", "1", "CARDINAL"),
+    ("He complained under Articles 8 and 14 of the Convention.", "14", "CARDINAL"),
+])
+def test_public_everywhere(text: str, value: str, type_: str) -> None:
+    assert is_never_personal(text, ner(text, value, type_), "en")
+
+
+@pytest.mark.parametrize("text,value,type_", [
+    ("before the Istanbul State Security Court", "the Istanbul State Security Court", "ORG"),
+    ("held in HM Prison Manchester", "HM Prison Manchester", "ORG"),
+    ("the Court of Cassation upheld it", "the Court of Cassation", "ORG"),  # which country's proceedings
+    ("The Turkish Government were represented", "The Turkish Government", "ORG"),
+    ("against the Republic of Turkey", "the Republic of Turkey", "GPE"),
+    ("regulated by the Reindeer Husbandry Act", "the Reindeer Husbandry Act", "LAW"),
+    ("pursuant to Article 187 of the Turkish Civil Code", "Article 187 of the Turkish Civil Code", "LAW"),
+    ("the applicant and seven other persons", "seven", "CARDINAL"),
+    ("plots nos. 260, 268 and 425", "425", "CARDINAL"),
+    ("Mr Court lives in Leeds.", "Mr Court", "PERSON"),
+])
+def test_kept_when_it_can_identify(text: str, value: str, type_: str) -> None:
+    assert not is_never_personal(text, ner(text, value, type_), "en")
+
+
+def test_other_languages_and_pattern_spans_pass_through() -> None:
+    text = "Ústavní soud rozhodl."
+    assert drop_never_personal(text, [ner(text, "Ústavní soud", "ic")], "cs") != []
+    date = CharSpan(0, 5, "DATE", Category.DATE, "date", 0.9, 20)
+    assert drop_never_personal("first", [date], "en") == [date]
+
+
+def test_resolve_drops_them_before_merging() -> None:
+    text = "The Court heard Mr Akyazıcı."
+    tokens = [Token(0, 0, 3), Token(1, 4, 9), Token(2, 10, 15), Token(3, 16, 18), Token(4, 19, 27), Token(5, 27, 28)]
+    doc = Document(text, tokens, [Sentence(0, 6)], [], "en")
+    found = resolve(doc, [ner(text, "Court", "ORG"), ner(text, "Akyazıcı", "PERSON")])
+    assert [(e.first_token, e.type) for e in found] == [(4, "PERSON")]
+
+
+
+_WORDS = st.sampled_from(["the", "Court", "Chamber", "of", "Istanbul", "Ali", "Erden", "Government", "Supreme",
+                          "Article", "6", "§", "1", "Convention", "Rule", "Mr", "Smith", "FACTS", "Turkish"])
+_TYPES = st.sampled_from(["ORG", "PERSON", "GPE", "LAW", "ORDINAL", "CARDINAL", "DATE", "CASE_NUMBER", "EMAIL",
+                          "SPEAKER", "TITLED_NAME", "pf", "ps", "P"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=8), _TYPES, st.sampled_from(["en", "cs", "pl"]))
+def test_only_ner_candidates_made_of_generic_words_are_dropped(words: list[str], type_: str, language: str) -> None:
+    """The safety side: a dropped candidate is an English NER type, and a name-type span has no other word."""
+    text = " ".join(words)
+    span = CharSpan(0, len(text), type_, Category.OTHER, "x", 0.5)
+    if not is_never_personal(text, span, language):
+        return
+    assert language == "en"
+    assert type_ in NEVER_PERSONAL_TYPES | NAME_TYPES | {"LAW", "CARDINAL", "QUANTITY"}
+    if type_ in NAME_TYPES:
+        assert all(w.lower() in GENERIC_WORDS for w in words if w[0].isalpha())
+        assert not {"Istanbul", "Ali", "Erden", "Smith", "Turkish", "Supreme", "Mr"} & set(words)

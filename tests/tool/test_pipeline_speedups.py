@@ -1,0 +1,200 @@
+"""The pipeline's shortcuts change nothing: batches equal one text at a time, trigger gating equals running
+every recognizer, NameTag's offset lists equal its tokens.
+
+Why: the shortcuts (one NameTag run per text in a batch, recognizers skipped where their ``trigger`` finds
+nothing, Token objects built once) exist for speed only (``bench/bench_nametag_ratio.py``); a missed span
+would be a leak.  The corpus tests run on the shared dev corpora (skipped without ``../shared``); the
+property tests check every declared trigger against its recognizer on generated texts.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from psan.tool.defaults import default_config
+from psan.tool.document import CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.pipeline import Pipeline
+from psan.tool.recognizers.patterns import LANGUAGES, default_recognizers
+from psan.tool.tokenize import clean_tokens, offsets_clean, tokenize
+
+#: corpus → language; at most this many documents each (the biggest corpora are cut, the rest whole)
+CORPORA = {"tab-dev": "en", "elitr-dev": "en", "cnec-dtest": "cs", "sk-dev": "sk", "pl-dev": "pl", "sv-dev": "sv"}
+LIMIT = 40
+
+
+def corpus(shared_dir: Path, name: str) -> list[str]:
+    path = shared_dir / "data" / f"{name}.jsonl"
+    if not path.is_file():
+        pytest.skip(f"corpus {path} not found")
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line)["text"] for line in fh if line.strip()][:LIMIT]
+
+
+def pipeline_for(shared_dir: Path, language: str) -> Pipeline:
+    """The NameTag English pipeline for English (the one the speed target is about), else the default one."""
+    models = shared_dir / "models" / "nametag"
+    if language == "en":
+        model = models / "english-conll-trivial.ner"
+        if not model.is_file():
+            pytest.skip(f"NameTag model {model} not found")
+        return Pipeline({"language": "en", "tokenizer": "nametag", "ner": [{"kind": "nametag", "model": str(model)}],
+                         "recognizers": ["patterns", "gazetteers", "sensitive"]})
+    return Pipeline(default_config(language, str(models)))
+
+
+def summary(doc: Document) -> tuple:
+    return (doc.tokens, doc.sentences, doc.entities)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name", list(CORPORA))
+def test_batched_equals_one_at_a_time(shared_dir: Path, name: str) -> None:
+    texts = corpus(shared_dir, name)
+    pipeline = pipeline_for(shared_dir, CORPORA[name])
+    batched = pipeline.process_many(texts, batch_size=8)
+    for text, doc in zip(texts, batched, strict=True):
+        assert summary(doc) == summary(pipeline.process(text))
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name", list(CORPORA))
+def test_gated_equals_ungated(shared_dir: Path, name: str) -> None:
+    texts = corpus(shared_dir, name)
+    pipeline = pipeline_for(shared_dir, CORPORA[name])
+    assert any(getattr(r, "trigger", None) is not None for r in pipeline.recognizers)
+    for text in texts:
+        doc = Document(text, *tokenize(text), [], CORPORA[name])
+        assert pipeline.candidates(text, doc) == [c for r in pipeline.recognizers for c in r.analyze(text, doc)]
+
+
+# --- triggers are necessary conditions ------------------------------------------------------------------------
+#: pieces of the formats that have triggers (URLs, IPs, IBANs, UK postcodes) and of ordinary text
+PIECES = ["http", "https", "ftp", "://", "www", "WWW", ".", "..", "com", "co", "uk", "CZ", "example", "user", "/",
+          "~", "@", "-", "_", ":", "::", "192", "168", "1", "0", "255", "10", "fe80", "db8", "a", "F", "SW1A", "1AA",
+          "M1", "1AE", "GIR", "0AA", "EC1A", "1BB", "GB82", "WEST", "1234", "5698", "7654", "32", "DE89", "3704",
+          "0044", "0532", "0130", "00", "CZ65", "0800", "0000", "1920", "0014", "5399", " ", " ", "\n", ",", "(", ")",
+          "Smith", "street", "tel.", "IBAN", "IP", "postcode"]
+
+
+def triggered() -> list[Recognizer]:
+    """Every pattern recognizer of every language that declares a trigger (each class once)."""
+    seen: dict[tuple[type, str], Recognizer] = {}
+    for language in (*LANGUAGES, "xx"):
+        for r in default_recognizers(language):
+            if getattr(r, "trigger", None) is not None:
+                seen.setdefault((type(r), getattr(r, "name", "")), r)
+    return list(seen.values())
+
+
+def test_some_recognizers_declare_triggers() -> None:
+    assert {type(r).__name__ for r in triggered()} >= {"UrlRecognizer", "IpRecognizer", "IbanRecognizer",
+                                                       "UkPostcodeRecognizer"}
+    assert Recognizer.trigger is None  # recognizers written before triggers existed run as before
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=14))
+def test_trigger_is_necessary(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for r in triggered():
+        if r.analyze(text, None):
+            assert r.trigger.search(text), (r, text)
+
+
+@pytest.mark.parametrize("text", ["see https://example.com/~novak today", "www.psan.cz", "mail me at host.co.uk.",
+                                  "server 192.168.1.10 and fe80::1", "IBAN GB82 WEST 1234 5698 7654 32",
+                                  "London SW1A 1AA", "ftp://localhost/x"])
+def test_triggered_recognizers_still_find(text: str) -> None:
+    found = [r for r in triggered() if r.analyze(text, None)]
+    assert found and all(r.trigger.search(text) for r in found)
+
+
+class _Counting(Recognizer):
+    """A recognizer written in the existing style (no trigger) next to one whose trigger never matches."""
+
+    def __init__(self, trigger: re.Pattern[str] | None) -> None:
+        self.calls = 0
+        if trigger is not None:
+            self.trigger = trigger
+
+    def analyze(self, text: str, doc: Document) -> list[CharSpan]:
+        self.calls += 1
+        return []
+
+
+def test_recognizer_without_trigger_always_runs() -> None:
+    pipeline = Pipeline({"language": "en", "tokenizer": "regex", "ner": [], "recognizers": []})
+    plain, gated = _Counting(None), _Counting(re.compile("never-in-these-texts"))
+    pipeline.recognizers = [plain, gated]
+    pipeline.process_many(["One text.", "Another one."])
+    pipeline.process("A third.")
+    assert (plain.calls, gated.calls) == (3, 0)
+
+
+# --- offsets and clean tokens --------------------------------------------------------------------------------
+def test_offsets_clean() -> None:
+    text = "ab c\u00a0d e\x01f"
+    assert offsets_clean(text, [0, 3, 5], [2, 4, 6])
+    assert not offsets_clean(text, [0, 3], [2, 3])  # empty token
+    assert not offsets_clean(text, [0], [4])  # a space inside
+    assert not offsets_clean(text, [3], [6])  # a no-break space inside
+    assert not offsets_clean(text, [7], [10])  # a control character inside
+
+
+def test_clean_tokens_keeps_clean_tokens() -> None:
+    text = "Hello  world\x00!"
+    tokens = [Token(0, 0, 5), Token(1, 7, 12)]
+    assert clean_tokens(text, tokens) == tokens
+    assert [(t.id, t.start, t.end) for t in clean_tokens(text, [Token(5, 0, 5), Token(9, 5, 14)])] == [
+        (0, 0, 5), (1, 7, 12), (2, 13, 14)]
+
+
+def test_nametag_offsets_equal_tokens(nametag_model) -> None:  # noqa: ANN001 - fixture
+    from psan.tool.ner.nametag import NameTagRecognizer
+    ner = NameTagRecognizer(nametag_model("english-conll-trivial.ner"))
+    text = "Mr John Smith lives in London.\n\nHe works for Acme Ltd since 3 May 2001."
+    starts, ends, sentences = ner.token_offsets(text)
+    tokens, sentences2 = ner.tokenize(text)
+    assert tokens == [Token(i, a, b) for i, (a, b) in enumerate(zip(starts, ends, strict=True))]
+    assert sentences == sentences2 and all(isinstance(s, Sentence) for s in sentences)
+    assert {text[s.start:s.end] for s in ner.analyze(text, None)} >= {"John Smith", "London"}
+
+
+# --- first-character look-aheads change no match -----------------------------------------------------------
+DATE_PIECES = ["12", "3", "31", "2001", "1999", ".", " ", "  ", "\n", ",", "of", "th", "st", "May", "may", "MAY", "Jan",
+               "January", "březen", "Března", "ŘÍJNA", "prosince", "stycznia", "Maja", "juli", "Sept", "a", "x",
+               "No.", "no", "nos.", "Nr.", "№", "N°", "number", "Numbers", "24254/05", "D-4840", "/", "-", ":"]
+
+
+def _without_lookahead(regex: re.Pattern[str], prefix: str) -> re.Pattern[str]:
+    assert regex.pattern.startswith(prefix)
+    return re.compile(regex.pattern[len(prefix):], regex.flags)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(DATE_PIECES), max_size=12), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
+def test_first_character_lookaheads_are_exact(pieces: list[str], language: str) -> None:
+    from psan.tool.recognizers.dates import written_date_regex
+    from psan.tool.recognizers.references import NUMBER_RE
+    text = "".join(pieces)
+    dated = written_date_regex(language)
+    plain = _without_lookahead(dated, dated.pattern[:dated.pattern.index("(?<![")])
+    assert [m.span() for m in dated.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    numbered = _without_lookahead(NUMBER_RE, "(?=[Nn№])")
+    assert [m.span("code") for m in NUMBER_RE.finditer(text)] == [m.span("code") for m in numbered.finditer(text)]
+
+
+def test_mark_table_equals_unicodedata() -> None:
+    import unicodedata
+
+    from psan.tool import unicode_marks
+    if unicodedata.unidata_version != unicode_marks.UNIDATA_VERSION:
+        pytest.skip(f"table is for Unicode {unicode_marks.UNIDATA_VERSION}, this Python has "
+                    f"{unicodedata.unidata_version} (computed instead)")
+    assert unicode_marks.table_ranges() == unicode_marks.compute_ranges()
+    assert unicode_marks.mark_ranges() == unicode_marks.table_ranges()

@@ -1,0 +1,49 @@
+"""A personal title followed by capitalized words is a person (issue 22: "Mr Tuğrul Akyazıcı")."""
+from __future__ import annotations
+
+import pytest
+
+from psan.tool.document import Category
+from psan.tool.recognizers import gazetteer
+from psan.tool.recognizers.names import TitledNameRecognizer
+
+
+def names(text: str, language: str = "en") -> list[str]:
+    return [text[s.start:s.end] for s in TitledNameRecognizer(language).analyze(text)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("by a Turkish national, Mr Tuğrul Akyazıcı (“the applicant”)", ["Mr Tuğrul Akyazıcı"]),
+    ("by a Polish national, Mr Leszek Gębura (“the applicant”)", ["Mr Leszek Gębura"]),
+    ("The applicants, Mr Ahmet Kenan Er and Mr January Jagiełło, complained.",
+     ["Mr Ahmet Kenan Er", "Mr January Jagiełło"]),
+    ("represented by Mr C. Whomersley and Dr. Heidemarie Abrahamian;",
+     ["Mr C. Whomersley", "Dr. Heidemarie Abrahamian"]),
+    ("Mr Jan van der Berg said Mrs A. Wittling-Vogel", ["Mr Jan van der Berg", "Mrs A. Wittling-Vogel"]),
+    ("Ms Oya Ataman", ["Ms Oya Ataman"]),
+])
+def test_english_titles_with_the_title(text: str, expected: list[str]) -> None:
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Mr President, the Court held that Mr said nothing.",
+    "Thank you, Mr Chairman.",
+    "Mr. the applicant",
+    "Mrs A. said nothing",  # an initial alone is not a name
+])
+def test_forms_of_address_are_not_names(text: str) -> None:
+    assert names(text) == []
+
+
+def test_other_languages_give_the_name_without_the_title() -> None:
+    assert names("Včera pan Novák a paní Jana Nováková s Ing. Petrem Svobodou.", "cs") == [
+        "Novák", "Jana Nováková", "Petrem Svobodou"]
+    assert names("Pan Jan Kowalski i pani Anna.", "pl") == ["Jan Kowalski", "Anna"]
+
+
+def test_name_family_includes_titled_persons_below_ner() -> None:
+    text = "by Mr Tuğrul Akyazıcı on 3 May"
+    spans = [s for r in gazetteer.default_recognizers("en") for s in r.analyze(text)]
+    (titled,) = [s for s in spans if s.type == "TITLED_NAME"]
+    assert titled.category is Category.PERSON and titled.priority < 0
