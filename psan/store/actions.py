@@ -34,6 +34,9 @@ from psan.store.reannotate import reannotate_document_now
 
 __all__ = ["begin", "resume", "undo_action", "history", "latest_undoable", "Undone"]
 
+#: the kind of a whole-entity decision (its reach beyond the window is not counted to its author)
+ENTITY_KIND = "entity"
+
 #: columns of a rule row written back by undo (``id`` is kept, so lookup links and the log still match)
 _RULE_COLUMNS = ("id", "project_id", "type", "condition", "case_sensitive", "confidence", "label_id",
                  "annotation_id", "author_id", "created_at")
@@ -211,7 +214,9 @@ def _restore_annotation(conn, change: dict[str, Any]) -> str | None:
 def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
     """The account's own actions, newest first: id, kind, when, undone, the span and how much it changed.
 
-    Only the author's own actions (their own windows' spans): nothing about others' work.
+    Only the author's own actions (their own windows' spans): nothing about others' work.  An
+    entity decision reaches mentions outside the window (and a rule per spelling of the name), so
+    its counts would tell how often the entity is named elsewhere: they are ``None`` (audit 3, item 1).
     """
     rows = db.query(
         "SELECT a.id, a.kind, a.created_at, a.undone_at, a.document_id, a.first_token, a.end_token, "
@@ -223,4 +228,5 @@ def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
     return [{"id": int(r["id"]), "kind": r["kind"], "decision": r["decision"],
              "created_at": r["created_at"].isoformat(), "undone": r["undone_at"] is not None,
              "document_id": r["document_id"], "first_token": r["first_token"], "end_token": r["end_token"],
-             "spans": int(r["spans"]), "rules": int(r["rules"])} for r in rows]
+             "spans": None if r["kind"] == ENTITY_KIND else int(r["spans"]),
+             "rules": None if r["kind"] == ENTITY_KIND else int(r["rules"])} for r in rows]
