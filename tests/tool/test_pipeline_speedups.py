@@ -198,3 +198,30 @@ def test_mark_table_equals_unicodedata() -> None:
                     f"{unicodedata.unidata_version} (computed instead)")
     assert unicode_marks.table_ranges() == unicode_marks.compute_ranges()
     assert unicode_marks.mark_ranges() == unicode_marks.table_ranges()
+
+
+def test_one_nametag_run_per_text_in_batches(nametag_model, monkeypatch) -> None:  # noqa: ANN001 - fixtures
+    """NameTag as tokenizer and NER runs once per text, batched or not (it ran twice per text in batches)."""
+    import psan.tool.ner.nametag as nametag
+    model = nametag_model("english-conll-trivial.ner")
+    pipeline = Pipeline({"language": "en", "tokenizer": "nametag", "ner": [{"kind": "nametag", "model": model}],
+                         "recognizers": ["patterns"]})
+    runs = []
+    real = nametag.sanitize
+    monkeypatch.setattr(nametag, "sanitize", lambda text: runs.append(text) or real(text))  # once per NameTag run
+    texts = [f"Mr John Smith{i} lives in London.\n" * (i + 1) for i in range(5)]
+    batched = pipeline.process_many(texts, batch_size=4)
+    assert len(runs) == len(texts)
+    assert [summary(d) for d in batched] == [summary(pipeline.process(t)) for t in texts]
+    assert len(runs) == 2 * len(texts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \u00a0\x01\n.", max_size=20), st.lists(st.tuples(st.integers(0, 20), st.integers(0, 4)),
+                                                                   max_size=6))
+def test_offsets_clean_agrees_with_clean_tokens(text: str, cuts: list[tuple[int, int]]) -> None:
+    spans = sorted({(min(a, len(text)), min(a + n, len(text))) for a, n in cuts})
+    tokens = [Token(i, a, b) for i, (a, b) in enumerate(spans)]
+    cleaned = clean_tokens(text, tokens)
+    unchanged = [(t.start, t.end) for t in cleaned] == spans
+    assert offsets_clean(text, [a for a, _ in spans], [b for _, b in spans]) == unchanged
