@@ -25,7 +25,7 @@ def test_spans_by_how_and_undecided_match_the_release_report(clean_app):
     with app.test_request_context(), db.transaction() as conn:
         summary = dashboard.span_summary(conn, project, 20)
         report = release.project_report(conn, project)
-        left = dashboard.windows_left(conn, project, 20)
+        left = dashboard.windows_left(conn, [project], 20)[project]
     by_how = {k: v for k, v in summary["by_how"].items() if v}
     assert by_how == report["totals"]["by_how"]
     assert set(by_how) == {"person", "rule", "pre-annotation", "undecided"}
