@@ -31,7 +31,6 @@ def test_spans_by_how_and_undecided_match_the_release_report(clean_app):
     assert set(by_how) == {"person", "rule", "pre-annotation", "undecided"}
     assert sum(d["total"] for d in summary["documents"]) == report["totals"]["undecided"]["total"]
     assert dashboard.undecided_by_category(summary["documents"]) == report["totals"]["undecided"]["by_category"]
-    # the person's decisions per category: Karel (twice, by the word-type rule's lookup: once by the person)
-    # private, Jana public
+    # the person's own decisions per category: the first Karel private (the second is the rule's), Jana public
     assert summary["by_category"] == [{"category": "PERSON", "public": 1, "private": 1}]
     assert summary["windows_left"] == left == 1  # only Eva waits: Karel by the word-type rule, Jana by token
