@@ -251,3 +251,20 @@ def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
                   institutions.SWEDISH_AUTHORITY_RE):
         plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
         assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1", "119/5", "[2001]", "(1998)", "3",
+                    "WLR", "206", "NJA", "2005", "p.", "884", "Mr", "Mrs.", "Dr", "pan", "Paní", "herr", "Fru", "John",
+                    "J.", "van", "Smith", ".", "\n", "x", "ab"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(REFERENCE_PIECES), max_size=10), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
+def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: str) -> None:
+    from psan.tool.recognizers.names import TitledNameRecognizer
+    from psan.tool.recognizers.references import CITATION_RE, LAND_RE
+    text = "".join(pieces)
+    titled = TitledNameRecognizer(language).regex
+    for regex in (titled, LAND_RE, CITATION_RE):
+        plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("])") + 2])
+        assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
