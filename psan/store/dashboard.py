@@ -29,12 +29,12 @@ CATEGORY_SQL = (
     "coalesce((SELECT l.category FROM label l WHERE l.id = a.token_label_id), "
     "(SELECT ne.category FROM named_entity ne WHERE ne.document_id = a.document_id "
     "AND ne.first_token = a.first_token AND ne.end_token = a.end_token ORDER BY ne.id LIMIT 1), 'OTHER')")
-#: how an annotation ``a`` (project ``p``) is decided now, as the release report names it
+#: how an annotation ``a`` (project ``p``; ``ra``: the ids of annotations a person's rule votes on) is
+#: decided now, as the release report names it
 HOW_SQL = (
     "CASE WHEN a.token_decision IS NOT NULL THEN 'person' "  # noqa: S608  # nosec B608
     f"WHEN {SUSPICIOUS_SQL} THEN 'undecided' "
-    "WHEN EXISTS (SELECT 1 FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
-    "WHERE ar.annotation_id = a.id AND r.author_id IS NOT NULL) THEN 'rule' ELSE 'pre-annotation' END")
+    "WHEN ra.annotation_id IS NOT NULL THEN 'rule' ELSE 'pre-annotation' END")
 #: windows counted as done (see the module docstring)
 DONE_SQL = "w.decisions > 0 AND NOT w.forced"
 #: annotators who worked within this many days share the remaining work in the forecast
@@ -81,9 +81,12 @@ def windows_left(conn, project_id: int, window_size: int) -> int:
 #: OTHER) and window-sized stretch.
 #: Rows: ('how', how, n), ('doc', document id, category, n), ('left', stretches)
 _SPAN_SUMMARY = (
-    "WITH s AS MATERIALIZED (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id, "  # noqa: S608  # nosec B608
+    # annotations a rule with a person as author votes on: one hash join instead of a probe per span
+    "WITH ra AS (SELECT DISTINCT ar.annotation_id FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "  # noqa: S608  # nosec B608
+    "WHERE r.project_id = %(p)s AND r.author_id IS NOT NULL), "
+    "s AS MATERIALIZED (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id, "
     f"{HOW_SQL} AS how FROM annotation a JOIN document d ON d.id = a.document_id "
-    "JOIN project p ON p.id = d.project_id WHERE d.project_id = %(p)s), "
+    "JOIN project p ON p.id = d.project_id LEFT JOIN ra ON ra.annotation_id = a.id WHERE d.project_id = %(p)s), "
     "u AS MATERIALIZED (SELECT * FROM s WHERE how = 'undecided'), "
     "ne AS (SELECT n.document_id, n.first_token, n.end_token, min(n.category) AS category FROM named_entity n "
     "JOIN document d ON d.id = n.document_id WHERE d.project_id = %(p)s GROUP BY 1, 2, 3) "
@@ -91,7 +94,8 @@ _SPAN_SUMMARY = (
     "UNION ALL SELECT 'doc', u.document_id, coalesce(l.category, ne.category, 'OTHER'), count(*) FROM u "
     "LEFT JOIN label l ON l.id = u.token_label_id LEFT JOIN ne USING (document_id, first_token, end_token) "
     "GROUP BY 2, 3 "
-    "UNION ALL SELECT 'left', NULL, NULL, count(DISTINCT (document_id, first_token / %(size)s)) FROM u")
+    "UNION ALL SELECT 'left', NULL, NULL, count(*) FROM (SELECT 1 FROM u GROUP BY document_id, "
+    "first_token / %(size)s) stretches")
 
 
 def span_summary(conn, project_id: int, window_size: int) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Fe
 PERSON, PLACE, OTHER = "person", "place", "other"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _ALPHA = re.compile(r"[^\W\d_]+")
+_CONTEXT = 4  # words before a name given to the tagger (its features see two words around)
 _SENTENCE_END = re.compile(r"[.!?]+\s+(?=[\"„“(]?[^\W\d_])")
 _PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.05, "Voc": -1.0}
 _GENDERS = ("Masc", "Fem", "Neut")
@@ -110,6 +111,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         for c, w in plural_place_cases(word, language).items():
             key = (c, "Plur", "Fem")
             out[key] = max(out.get(key, 0.0), w)
+        for c in known_plural_place_cases(word, language):
+            out[(c, "Plur", "Fem")] = 2.5  # a listed plural place (Poděbrady → "do Poděbrad")
     else:
         for c, w in plural_person_cases(word, language).items():
             key = (c, "Plur", "Masc")
@@ -119,11 +122,12 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
 
 #: plural endings of masculine names (families, nations): ending → (case, weight)
 _PLURAL_PERSON = {
-    "cs": (("ové", "Nom", 1.0), ("ových", "Gen", 1.0), ("ovým", "Dat", 1.0), ("ovými", "Ins", 1.0), ("ům", "Dat", 1.0),
+    "cs": (("ové", "Nom", 1.5), ("ových", "Gen", 1.5), ("ovým", "Dat", 1.5), ("ovými", "Ins", 1.5), ("ům", "Dat", 1.0),
            ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
-    "sk": (("ovci", "Nom", 1.0), ("ovcov", "Gen", 1.0), ("ovcom", "Dat", 1.0), ("ovcami", "Ins", 1.0),
-           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
-           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
+    "sk": (("ovci", "Nom", 1.5), ("ovcov", "Gen", 1.5), ("ovcom", "Dat", 1.5), ("ovcami", "Ins", 1.5),
+           ("ovia", "Nom", 1.5), ("ania", "Nom", 1.5), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
+           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5), ("ti", "Nom", 0.8), ("ni", "Nom", 0.8),
+           ("ri", "Nom", 0.8)),
 }
 
 
@@ -143,11 +147,44 @@ def plural_person_cases(word: str, language: str) -> dict[str, float]:
 
 _PLURAL_PLACE = {
     "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
-           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen")),
-    "sk": (("íc", "Gen"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"),
+           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen"), ("ách", "Loc")),
+    "sk": (("íc", "Gen"), ("ách", "Loc"), ("ach", "Loc"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"),
+           ("ovce", "Nom"), ("oviec", "Gen"),
            ("ice", "Nom"),
            ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
 }
+
+
+#: plural place paradigms by lemma ending: case → the ending replacing the lemma's (a listed lemma is looked up)
+_PLURAL_LEMMAS = {
+    "cs": (("ice", {"Nom": "ice", "Gen": "ic", "Dat": "icím", "Acc": "ice", "Loc": "icích", "Ins": "icemi"}),
+           ("any", {"Nom": "any", "Gen": "an", "Dat": "anům", "Acc": "any", "Loc": "anech", "Ins": "any"}),
+           ("y", {"Nom": "y", "Gen": "", "Dat": "ům", "Acc": "y", "Loc": "ech", "Ins": "y"}),
+           ("y", {"Loc": "ách"})),
+    "sk": (("ce", {"Nom": "ce", "Dat": "ciam", "Acc": "ce", "Loc": "ciach", "Ins": "cami"}),
+           ("any", {"Nom": "any", "Gen": "an", "Dat": "anom", "Acc": "any", "Loc": "anoch", "Ins": "anmi"}),
+           ("y", {"Nom": "y", "Gen": "", "Dat": "om", "Acc": "y", "Loc": "och", "Ins": "ami"})),
+}
+
+
+@lru_cache(maxsize=1)
+def _known_places(language: str) -> frozenset[str]:
+    from psan.tool.surrogates.names import pool_sets
+    return frozenset(pool_sets(language).places)
+
+
+@lru_cache(maxsize=50_000)
+def known_plural_place_cases(word: str, language: str) -> tuple[str, ...]:
+    """Cases in which ``word`` is a form of a listed plural place name ("Poděbradech" → Loc of Poděbrady)."""
+    known = _known_places(language)
+    out = []
+    for lemma_end, forms in _PLURAL_LEMMAS.get(language, ()):
+        for case, end in forms.items():
+            if word.endswith(end) and len(word) > len(end) + 2:
+                lemma = word[: len(word) - len(end)] + lemma_end
+                if lemma in known and case not in out:
+                    out.append(case)
+    return tuple(out)
 
 
 def plural_place_cases(word: str, language: str) -> dict[str, float]:
@@ -155,9 +192,9 @@ def plural_place_cases(word: str, language: str) -> dict[str, float]:
     low = word.casefold()
     for end, case in _PLURAL_PLACE.get(language, ()):
         if low.endswith(end) and len(low) > len(end) + 2:
-            cases = {case: 1.5}
+            cases = {case: 2.0}
             if case == "Nom":
-                cases["Acc"] = 1.5
+                cases["Acc"] = 2.0
             if case == "Nom" and end == "any":
                 cases["Ins"] = 1.0
             return cases
@@ -268,7 +305,10 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     got = None
     if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1]):
         # the tagger is asked only where it can decide something: no preposition, a form of several cases
-        got = tagger.tag(language, tuple(t.group() for t in toks))
+        lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
+        part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
+        if part is not None:
+            got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
     prep: tuple[str, ...] = ()
     i = first - 1
     skipped = 0
@@ -371,59 +411,68 @@ def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
 
 
+def _case_score(ev: _Evidence, kind: str, c: str) -> float:
+    """The part of a score that depends on the case only (context: prepositions, titles, neighbours)."""
+    s = _PRIOR[c]
+    if ev.prep:
+        s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
+    elif c == "Loc":
+        s -= 4.0
+    if ev.title_cases:
+        s += 3.0 if c in ev.title_cases else -1.0
+    if ev.tagged:  # the tagger on the name itself: it has seen few names, a hint only
+        s += 0.6 if ev.tagged.get("Case") == c else 0.0
+    if ev.agreeing:  # an agreeing adjective or title noun the tagger knows well
+        s += 1.5 if ev.agreeing.get("Case") == c else 0.0
+    if ev.apposition and c == "Nom":
+        s += 1.5
+    if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
+        s += 1.0 if c in ev.noun_cases else -0.5
+    elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
+        if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
+            s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
+        else:
+            s += 0.8 if c == "Gen" else -0.5
+    if ev.vocative and c == "Voc":
+        s += 1.5
+    if ev.after_verb and c == "Gen":
+        s -= 0.3  # a form both genitive and accusative right after a verb is its object
+    if ev.after_verb and c == "Acc":
+        s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")
+    return s
+
+
 def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict[Key, float]:
     """Score of every (case, number, gender) of one mention (see the module docstring)."""
     out: dict[Key, float] = {}
     last = ev.readings[-1]
-    others = ev.readings[:-1]
+    miss = (1.5 if max(last.values()) >= 1.0 else 0.5) if last else 0.0  # a form the paradigms do not have
+    others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
+    t, a = ev.tagged or {}, ev.agreeing or {}
+    number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
+              + (0.5 if a.get("Number") == n and kind == PLACE else 0.0) for n in _NUMBERS}
+    eg = _gender_ud(ev.title_gender) or entity_gender
+    gender = {}
+    for g in _GENDERS:
+        v = 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
+        if kind == PERSON:
+            # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
+            v += 0.6 if g == "Masc" else -5.0 if g == "Neut" else 0.0
+            if eg:
+                v += 2.0 if g == eg else -3.0
+        gender[g] = v
     for c in CASES:
         if c == "Voc" and language in ("sk", "sl"):
             continue
+        base = _case_score(ev, kind, c)
         for n in _NUMBERS:
             for g in _GENDERS:
                 key = (c, n, g)
-                s = _PRIOR[c] + (0.5 if n == "Sing" else 0.0)
-                s += last.get(key, 0.0)
-                if key not in last and last:
-                    s -= 1.5 if max(last.values()) >= 1.0 else 0.5  # a form the word's paradigms do not have
-                for o in others:  # first name and surname agree
-                    s += o.get(key, 0.0) if key in o else -1.0 if o and max(o.values()) >= 1.0 else 0.0
-                if ev.prep:
-                    s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
-                elif c == "Loc":
-                    s -= 4.0
-                if ev.title_cases:
-                    s += 3.0 if c in ev.title_cases else -1.0
-                t = ev.tagged
-                if t:  # the tagger on the name itself: it has seen few names, a hint only
-                    s += 0.6 if t.get("Case") == c else 0.0
-                    s += 0.4 if t.get("Number") == n else 0.0
-                a = ev.agreeing
-                if a:  # an agreeing adjective or title noun the tagger knows well
-                    s += 1.5 if a.get("Case") == c else 0.0
-                    s += 0.5 if a.get("Number") == n and kind == PLACE else 0.0
-                    s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
-                if ev.apposition and c == "Nom":
-                    s += 1.5
-                if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
-                    s += 1.0 if c in ev.noun_cases else -0.5
-                elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
-                    if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
-                        s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
-                    else:
-                        s += 0.8 if c == "Gen" else -0.5
-                if ev.vocative and c == "Voc":
-                    s += 1.5
-                if ev.after_verb and c == "Gen":
-                    s -= 0.3  # a form both genitive and accusative right after a verb is its object
-                if kind == PERSON:
-                    if g == "Masc":
-                        s += 0.6  # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
-                    if g == "Neut":
-                        s -= 5.0
-                    eg = _gender_ud(ev.title_gender) or entity_gender
-                    if eg:
-                        s += 2.0 if g == eg else -3.0
+                w = last.get(key, 0.0)
+                s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
+                for o, absent in others:  # first name and surname agree
+                    v = o.get(key, 0.0)
+                    s += v if v >= 0.3 else absent
                 out[key] = s
     return out
 
@@ -489,8 +538,9 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
             ev = evidence[k]
             if lead is not None and ev is not None and not ev.prep:
                 ev.prep = lead.prep
-    first = _decide(text, mentions, [_scores(ev, m.kind, "", language) if ev is not None else None
-                                     for m, ev in zip(mentions, evidence, strict=True)])
+    scores = [_scores(ev, m.kind, "", language) if ev is not None else None
+              for m, ev in zip(mentions, evidence, strict=True)]
+    first = _decide(text, mentions, scores)
     votes: dict[str, Counter[str]] = {}
     for m, ev, key in zip(mentions, evidence, first, strict=True):
         if m.kind != PERSON or ev is None or key is None or not m.entity:
@@ -501,8 +551,8 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
         vote[key[2]] += 1
     genders = {e: v.most_common(1)[0][0] for e, v in votes.items() if v}
     final = _decide(text, mentions, [
-        _scores(ev, m.kind, genders.get(m.entity, "") if m.kind == PERSON else "", language) if ev is not None
-        else None for m, ev in zip(mentions, evidence, strict=True)])
+        _scores(ev, m.kind, genders[m.entity], language) if ev is not None and m.kind == PERSON
+        and genders.get(m.entity) else sc for m, ev, sc in zip(mentions, evidence, scores, strict=True)])
     out = [Features() if key is None else _features(key, m.kind, language) for m, key in zip(mentions, final,
                                                                                               strict=True)]
     return out, {e: g for e, g in genders.items() if g}
