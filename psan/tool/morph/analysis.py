@@ -373,6 +373,14 @@ def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> b
     return word.islower() or (index == 1 and word[1:].islower())
 
 
+def _can_stand_in(ev: _Evidence, cases: tuple[str, ...]) -> bool:
+    """Whether a mention's form may stand in one of ``cases`` (unknown or weakly read forms may)."""
+    last = ev.readings[-1]
+    if not last or max(last.values()) < 1.0:
+        return True
+    return any(k[0] in cases and w >= 1.0 for k, w in last.items())
+
+
 def _ambiguous(readings_of: dict[Key, float]) -> bool:
     """Whether a word's best readings leave more than one case (or there are none)."""
     if not readings_of:
@@ -524,7 +532,11 @@ def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, f
         for k in members:
             sc = scores[k]
             assert sc is not None  # noqa: S101 - members have scores
-            out[k] = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+            own = max(sc, key=lambda key: sc[key])
+            joint = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+            # the shared case decides close calls; a form that clearly stands in another case keeps it
+            # ("z Janem Kowalskim i Kowalskiemu", "Kadlec, Kadlcovi")
+            out[k] = joint if sc[joint] >= sc[own] - 1.0 else own
     return out
 
 
@@ -536,7 +548,7 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
         lead = evidence[group[0]]
         for k in group[1:]:
             ev = evidence[k]
-            if lead is not None and ev is not None and not ev.prep:
+            if lead is not None and ev is not None and not ev.prep and lead.prep and _can_stand_in(ev, lead.prep):
                 ev.prep = lead.prep
     scores = [_scores(ev, m.kind, "", language) if ev is not None else None
               for m, ev in zip(mentions, evidence, strict=True)]
