@@ -31,7 +31,7 @@ from bisect import bisect_left
 from psan.tool.document import Category, Document, Entity
 from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, person_name_kind
 
-__all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names"]
+__all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer"]
 
 #: words added on each side at most
 MAX_WORDS = 3
@@ -90,22 +90,21 @@ def _grow(text: str, start: int, end: int, language: str) -> tuple[int, int]:
     return start, end
 
 
-def _outermost(persons: list[Entity]) -> list[Entity]:
-    """The person entities no strictly longer person entity contains (one sweep, not all pairs)."""
-    persons = sorted(persons, key=lambda e: (e.first_token, -e.end_token))
-    out: list[Entity] = []
-    max_end = -1  # the furthest end of the ranges before the current one
-    i = 0
-    while i < len(persons):
-        first, end = persons[i].first_token, persons[i].end_token
-        j = i
-        while j < len(persons) and (persons[j].first_token, persons[j].end_token) == (first, end):
-            j += 1
-        if max_end < end:
-            out.extend(persons[i:j])
-        max_end = max(max_end, end)
-        i = j
-    return out
+def spans_inside_longer(spans: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The token ranges lying inside a longer one of ``spans``.
+
+    Why a sweep: a transcript has thousands of person spans, and testing every pair cost more than
+    NameTag's whole run.  In (first, longest first) order a range lies inside a longer one exactly
+    when an earlier (distinct) range reaches as far.
+    """
+    inside: set[tuple[int, int]] = set()
+    reach = -1
+    for first, end in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if end <= reach:
+            inside.add((first, end))
+        else:
+            reach = end
+    return inside
 
 
 def _may_grow_left(text: str, start: int) -> bool:
@@ -131,9 +130,12 @@ def complete_names(doc: Document) -> Document:
         if ent.category is not Category.PERSON:
             for i in range(ent.first_token, ent.end_token):
                 owner[i] = ent.category
+    persons = [e for e in doc.entities if e.category is Category.PERSON]
+    inner = spans_inside_longer({(e.first_token, e.end_token) for e in persons})
+    outer = [e for e in persons if (e.first_token, e.end_token) not in inner]
     changed: dict[int, Entity] = {}
     text = doc.text
-    for ent in _outermost([e for e in doc.entities if e.category is Category.PERSON]):
+    for ent in outer:
         cs, ce = doc.char_range(ent.first_token, ent.end_token)
         if not (_may_grow_left(text, cs) or _may_grow_right(text, ce)):
             continue
