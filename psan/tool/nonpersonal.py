@@ -33,9 +33,9 @@ __all__ = ["GENERIC_WORDS", "NAME_TYPES", "NEVER_PERSONAL_TYPES", "NUMBER_TYPES"
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
-#: NER types whose spans are tested against the generic vocabulary
-NAME_TYPES = frozenset({"ORG", "GPE", "FAC", "NORP", "PERSON", "LOC", "MISC", "PER", "PRODUCT", "EVENT",
-                         "WORK_OF_ART"})
+#: NER types whose spans are tested against the generic vocabulary; never a person type ("Court" or
+#: "Law" tagged PERSON may be a surname, and a name is the most direct identifier there is)
+NAME_TYPES = frozenset({"ORG", "GPE", "FAC", "NORP", "LOC", "MISC", "PRODUCT", "EVENT", "WORK_OF_ART"})
 NUMBER_TYPES = frozenset({"CARDINAL", "QUANTITY"})
 
 #: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case).

@@ -49,6 +49,7 @@ def test_public_everywhere(text: str, value: str, type_: str) -> None:
     ("the applicant and seven other persons", "seven", "CARDINAL"),
     ("plots nos. 260, 268 and 425", "425", "CARDINAL"),
     ("Mr Court lives in Leeds.", "Mr Court", "PERSON"),
+    ("Then Court said that she would appeal.", "Court", "PERSON"),  # a person type is never dropped
 ])
 def test_kept_when_it_can_identify(text: str, value: str, type_: str) -> None:
     assert not is_never_personal(text, ner(text, value, type_), "en")
