@@ -124,8 +124,9 @@ def _release(args: argparse.Namespace, models: Path | None) -> int:
 
     from ner_eval.release.client import AppError
     from ner_eval.release.run import run_release
-    # a killed run still drops its database and Redis keys (the context managers unwind on SystemExit)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # a killed run still drops its database and Redis keys: SIGTERM unwinds like Ctrl-C (a SystemExit
+    # would be swallowed as a failed request or task on the way)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     if getattr(args, "levers", None) is not None:
         print("error: --levers belonged to the removed in-memory session; `simulate` now runs the real app "
               "(`python -m ner_eval release`), whose levers are the app's own", file=sys.stderr)
