@@ -268,3 +268,18 @@ def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: s
     for regex in (titled, LAND_RE, CITATION_RE):
         plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("])") + 2])
         assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+def test_token_keeps_its_dataclass_behaviour() -> None:
+    """Token's faster ``__init__`` builds the same frozen, comparable, hashable, picklable token."""
+    import dataclasses
+    import pickle
+    token = Token(1, 2, 3)
+    assert token == Token(id=1, start=2, end=3) and hash(token) == hash(Token(1, 2, 3)) and token != Token(1, 2, 4)
+    assert (token.id, token.start, token.end) == (1, 2, 3) and repr(token) == "Token(id=1, start=2, end=3)"
+    assert pickle.loads(pickle.dumps(token)) == token  # noqa: S301 - our own bytes
+    assert dataclasses.replace(token, id=7) == Token(7, 2, 3) and dataclasses.astuple(token) == (1, 2, 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        token.id = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Token(1, 2)  # type: ignore[call-arg]
