@@ -283,3 +283,14 @@ def test_token_keeps_its_dataclass_behaviour() -> None:
         token.id = 5  # type: ignore[misc]
     with pytest.raises(TypeError):
         Token(1, 2)  # type: ignore[call-arg]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(INSTITUTION_PIECES + ["HMYOI", "Gaol", "Detention", "Penitentiary", "shire",
+                                                      "Lanca"]), max_size=10))
+def test_institution_needs_are_necessary(pieces: list[str]) -> None:
+    from psan.tool.recognizers.institutions import NEEDS
+    text = "".join(pieces)
+    for regex, words in NEEDS.items():
+        if regex.search(text):
+            assert any(word in text for word in words), (regex.pattern, text)

@@ -57,6 +57,12 @@ SWEDISH_AUTHORITY_RE = re.compile(
     r"(?=[A-ZÅÄÖ])\b[A-ZÅÄÖ][a-zåäöé]{2,}(?:verket|styrelsen|myndigheten|inspektionen|nämnden|kommissionen|rådet|domstolen|"
     r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
 
+#: words every match of a regex contains: where none occurs, the regex is not run (cheap substring tests)
+NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    PRISON_RE: ("HM", "Prison", "Remand", "Detention", "Penitentiary", "Gaol"),
+    COUNTY_RE: ("shire", "County"),
+}
+
 #: per language: (regex, type, category) of the names it finds
 PATTERNS: dict[str, tuple[tuple[re.Pattern[str], str, Category], ...]] = {
     "en": ((PRISON_RE, "PRISON", Category.ORGANIZATION), (COUNTY_RE, "COUNTY", Category.LOCATION),
@@ -80,6 +86,9 @@ class InstitutionRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         for regex, type_, category in self.patterns:
+            needs = NEEDS.get(regex)
+            if needs is not None and not any(word in text for word in needs):
+                continue
             for match in regex.finditer(text):
                 start, end = match.span()
                 if text.startswith(("The ", "A ", "In ", "At ", "On "), start):
