@@ -294,3 +294,14 @@ def test_institution_needs_are_necessary(pieces: list[str]) -> None:
     for regex, words in NEEDS.items():
         if regex.search(text):
             assert any(word in text for word in words), (regex.pattern, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["42", "7", " ", "-", "\n", "year", "years", "yr", "yrs", "old", "Old", "of", "age",
+                                 "x", "told"]), max_size=10))
+def test_age_hints_are_necessary(pieces: list[str]) -> None:
+    from psan.tool.recognizers.dates import AGE_HINTS
+    text = "".join(pieces)
+    for pattern, hints in AGE_HINTS.items():
+        if re.search(pattern, text):
+            assert any(hint in text for hint in hints), (pattern, text)
