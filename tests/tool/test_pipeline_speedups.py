@@ -239,7 +239,8 @@ def test_spans_inside_longer_equals_pairwise_test(spans: set[tuple[int, int]]) -
 
 INSTITUTION_PIECES = ["HMP", "HM", "Prison", "Remand", "Centre", "Sztum", " ", "\n", "Nottinghamshire", "County",
                       "Durham", "Council", "Edirne", "Istanbul", "İstanbul", "Şırnak", "Sirnak", "Naturvårdsverket",
-                      "Försäkringskassan", "the", "The", "a", "x", "-", "'", "Özgür", "Ankara's"]
+                      "Försäkringskassan", "the", "The", "a", "x", "-", "'", "Özgür", "Ankara's", "DHKP", "C", "PKK",
+                      "KADEK", "COVID", "19"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -251,6 +252,9 @@ def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
                   institutions.SWEDISH_AUTHORITY_RE):
         plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
         assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    acronym = _without_lookahead(institutions.HYPHEN_ACRONYM_RE, "(?=[A-Z])")
+    assert [m.span() for m in institutions.HYPHEN_ACRONYM_RE.finditer(text)] == [
+        m.span() for m in acronym.finditer(text)]
 
 
 REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1", "119/5", "[2001]", "(1998)", "3",

@@ -10,6 +10,7 @@ dev set's strings:
   "Penitentiary" (ORGANIZATION, type ``PRISON``);
 * counties: a capitalized word ending in "shire" ("Nottinghamshire", "Lancashire") and "County X"
   (LOCATION, type ``COUNTY``);
+* hyphenated acronyms ("DHKP-C": ORGANIZATION, type ``ORG_ACRONYM``; letters only);
 * Turkish provinces (:data:`TURKISH_PROVINCES`, a closed list of 81 names, spelled with and without
   Turkish letters): the European Court's largest case group, and their names are no English words
   (the few that are – "Van", "Batman", "Ordu" – are left out).
@@ -57,6 +58,9 @@ SWEDISH_AUTHORITY_RE = re.compile(
     r"(?=[A-ZÅÄÖ])\b[A-ZÅÄÖ][a-zåäöé]{2,}(?:verket|styrelsen|myndigheten|inspektionen|nämnden|kommissionen|rådet|domstolen|"
     r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
 
+#: hyphenated acronyms of organisations ("DHKP-C", "PKK-KADEK"): letters only, so "COVID-19" or "L5-S1" never match
+HYPHEN_ACRONYM_RE = re.compile(r"(?=[A-Z])(?<![\w-])[A-Z]{2,6}-[A-Z]{1,5}(?![\w-])")
+
 #: words every match of a regex contains: where none occurs, the regex is not run (cheap substring tests)
 NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     PRISON_RE: ("HM", "Prison", "Remand", "Detention", "Penitentiary", "Gaol"),
@@ -66,7 +70,7 @@ NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
 #: per language: (regex, type, category) of the names it finds
 PATTERNS: dict[str, tuple[tuple[re.Pattern[str], str, Category], ...]] = {
     "en": ((PRISON_RE, "PRISON", Category.ORGANIZATION), (COUNTY_RE, "COUNTY", Category.LOCATION),
-           (PROVINCE_RE, "PROVINCE", Category.LOCATION)),
+           (PROVINCE_RE, "PROVINCE", Category.LOCATION), (HYPHEN_ACRONYM_RE, "ORG_ACRONYM", Category.ORGANIZATION)),
     "sv": ((SWEDISH_AUTHORITY_RE, "AUTHORITY", Category.ORGANIZATION),),
 }
 
