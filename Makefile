@@ -5,13 +5,14 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= dev,embedded,server,polish
 
-.PHONY: run test lint eval bench translations install clean help
+.PHONY: run test lint eval models bench translations install clean help
 
 help:
 	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured)"
 	@echo "make test   run the whole test suite (PSAN_TEST_DATABASE_URL / PSAN_TEST_REDIS_URL or embedded ones)"
 	@echo "make lint   ruff and bandit"
 	@echo "make eval   regenerate the ner_eval reports in ner_eval/results"
+	@echo "make models train the starting classifiers (cs, sk) into MODELS (default \$$PSAN_NAMETAG_MODELS)"
 	@echo "make bench  run the benchmarks under bench/"
 	@echo "make translations  refresh and compile the UI catalogues (psan/translations)"
 
@@ -37,6 +38,15 @@ lint: $(STAMP)
 
 eval: $(STAMP)
 	$(PY) -m ner_eval all --out ner_eval/results
+
+# starting classifiers, never committed (licences: ner_eval/results/README.md "Starting models");
+# cs from cnec-train (CC BY-NC-SA: non-commercial), sk from sk-dev (CC BY-SA)
+SHARED ?= ../shared
+MODELS ?= $(PSAN_NAMETAG_MODELS)
+models: $(STAMP)
+	@test -n "$(MODELS)" || { echo "set MODELS=<models folder> or PSAN_NAMETAG_MODELS"; exit 1; }
+	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/cnec-train.jsonl --lang cs --out $(MODELS)/classifier-cs.bin
+	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/sk-dev.jsonl --lang sk --out $(MODELS)/classifier-sk.bin
 
 bench: $(STAMP)
 	$(PY) bench/bench_rules.py

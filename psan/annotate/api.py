@@ -10,8 +10,9 @@ Routes (all for logged-in accounts unless noted):
 * ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
   label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type`` / ``entity`` (every
   mention of the span's entity: :mod:`psan.store.entity_decisions`).
-* ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window as
-  suggested, by token only (no project rule is created).
+* ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window that
+  has a suggestion, as suggested, by token only (no project rule is created; spans that are never
+  public by suggestion have none and are left); ``accepted``: how many spans it decided.
 * ``POST /annotate/api/undo`` – ``{action_id?}``: undo one of the caller's own actions (without an id:
   the newest one not undone; key ``u``): every decision and rule it changed, here and in other
   documents (:mod:`psan.store.actions`).  Answers the window as a decision does, plus ``undone``;
@@ -319,7 +320,7 @@ def api_accept():
                                               request_id=validate.request_id(payload))
     if decided is None:
         raise Conflict(gettext("Nothing is left to accept in this window."))
-    return _decided_answer(conn, decided)
+    return _decided_answer(conn, decided, accepted=decided.spans)
 
 
 @bp.route("/api/undo", methods=["POST"])
@@ -429,6 +430,12 @@ def api_entity():
     return jsonify(entity=annotator_entity(entity))
 
 
+def _entity_action(conn, window: Window, kind: str, first: int, end: int) -> None:
+    """A merge or split is an action of the annotator's too: logged, so ``u`` undoes it."""
+    from psan.store import actions as store_actions
+    store_actions.begin(conn, window.project_id, current_user.id, kind, window.document_id, first, end)
+
+
 @bp.route("/api/entity/merge", methods=["POST"])
 @user
 def api_entity_merge():
@@ -441,6 +448,7 @@ def api_entity_merge():
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
     _check_span(window, document_id, other[1], other[2])
+    _entity_action(conn, window, "entity_merge", first, end)
     try:
         entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id,
                                       within=_range(window))
@@ -458,6 +466,7 @@ def api_entity_split():
     conn = db.get_conn()
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
+    _entity_action(conn, window, "entity_split", first, end)
     try:
         entity = store_entities.split(conn, document_id, (first, end), current_user.id, within=_range(window))
     except store_entities.EntityError as exc:

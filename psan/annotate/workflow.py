@@ -62,6 +62,8 @@ class Decided:
     window: Window | None = None
     #: the logged action (psan.store.actions): what ``POST /annotate/api/undo`` takes back
     action_id: int = 0
+    #: how many spans the request decided (accepting a window decides several)
+    spans: int = 1
 
 
 def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, account_id: int, *,
@@ -117,7 +119,7 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
 
     outcome, status, renewed, action_id = write(conn, window, account_id, lease_seconds, texts, spans, decide_all,
                                                 Action("accept", {"spans": len(spans)}), request_id)
-    return Decided(outcome, status, window=renewed, action_id=action_id)
+    return Decided(outcome, status, window=renewed, action_id=action_id, spans=len(spans))
 
 
 def assign_label(conn, window: Window, span: Span, label_id: int, account_id: int, *, always: bool = False,

@@ -54,7 +54,8 @@ def celery_init_app(app: Flask) -> Celery:
         # results and every kombu key (queues, bindings, unacked) live under the instance's prefix too;
         # the result backend (the same Redis) would otherwise retry 20 times, one second apart, per call
         result_backend_transport_options={"global_keyprefix": redis_key_prefix(app), "retry_policy": _SHORT_RETRY},
-        imports=("psan.celery.tasks", "psan.celery.sections", "psan.celery.model_tasks"),
+        imports=("psan.celery.tasks", "psan.celery.sections", "psan.celery.model_tasks",
+                 "psan.celery.download_tasks"),
     )
     celery_app.set_default()
     celery_app.flask_app = app  # for handlers running outside a task (e.g. hard time limits)

@@ -18,7 +18,7 @@ from flask import Flask
 from psan import db
 from psan.celery.queue import enqueue
 from psan.celery.sections import keep_waiting_chords_alive
-from psan.store import decision_requests, processing
+from psan.store import decision_requests, download_jobs, processing
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,7 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
         reannotated = _schedule_pending_reannotations()
         with db.transaction() as conn:
             decision_requests.forget_old(conn)  # retries come within seconds; ids are kept a day
+            download_jobs.forget_old(conn)  # prepared downloads are personal data: kept a day
     result = {"vouched": vouched or [], **recovered, "queued": queued, "reannotated_projects": reannotated}
     if any(result.values()):
         log.info("sweeper: %s", result)

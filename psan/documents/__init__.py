@@ -3,4 +3,4 @@ from flask import Blueprint
 
 bp = Blueprint("documents", __name__, url_prefix="/documents")
 
-from psan.documents import history, key, release, views  # noqa: E402,F401
+from psan.documents import background, history, key, release, views  # noqa: E402,F401

@@ -93,7 +93,7 @@ def index():
         d["undecided_categories"] = undecided.get(d["id"], {})
     return render_template("documents/index.html", project=project, projects=store_projects.list_projects(),
                            documents=documents, action_form=ActionForm(), kinds=DOWNLOAD_KINDS,
-                           languages=store_projects.LANGUAGES,
+                           languages=store_projects.LANGUAGES, large_tokens=current_app.config["LARGE_DOWNLOAD_TOKENS"],
                            no_ner=lacks_ner(project.get("pipeline"), project["language"]))
 
 

@@ -439,8 +439,9 @@
       var li = document.createElement("li");
       li.className = "mb-1";
       var what = document.createElement("span");
-      what.textContent = t("%(kind)s %(decision)s · %(spans)s span(s), %(rules)s rule(s)", {
-        kind: t(a.kind), decision: a.decision ? t(a.decision) : "", spans: a.spans, rules: a.rules});
+      what.textContent = a.spans === null ? t(a.kind) + " " + (a.decision ? t(a.decision) : "")  // an entity: no counts
+        : t("%(kind)s %(decision)s · %(spans)s span(s), %(rules)s rule(s)", {
+          kind: t(a.kind), decision: a.decision ? t(a.decision) : "", spans: a.spans, rules: a.rules});
       if (a.undone) { what.className = "text-decoration-line-through text-muted"; }
       li.appendChild(what);
       if (a.undone) {

@@ -6,8 +6,9 @@ is re-annotated.  Undo must put back exactly what the action changed, wherever i
 else.  An action is one ``action`` row (author, kind, the window's document and span, created_at);
 while the transaction-local setting ``psan.action`` names it, database triggers (migration 0016)
 write the before-image of every annotation decision and rule row the action touches into
-``action_change`` (the first image per row only).  Derived data (rule matches, levels, statuses)
-is not logged: undo restores decisions and rules and re-applies the rules, which derives it again.
+``action_change`` (the first image per row only), and so of the entity mentions and entities an
+entity merge or split changes.  Derived data (rule matches, levels, statuses) is not logged: undo
+restores decisions, rules and entities and re-applies the rules, which derives it again.
 
 Use: :func:`begin` inside the transaction of the action, before its first write (the decision
 workflow does it in :func:`psan.annotate.workflow.write`); :func:`resume` in a later transaction
@@ -32,6 +33,9 @@ from psan.store.decisions import DecisionError, Span, log_decision
 from psan.store.reannotate import reannotate_document_now
 
 __all__ = ["begin", "resume", "undo_action", "history", "latest_undoable", "Undone"]
+
+#: the kind of a whole-entity decision (its reach beyond the window is not counted to its author)
+ENTITY_KIND = "entity"
 
 #: columns of a rule row written back by undo (``id`` is kept, so lookup links and the log still match)
 _RULE_COLUMNS = ("id", "project_id", "type", "condition", "case_sensitive", "confidence", "label_id",
@@ -91,7 +95,7 @@ def _later_conflict(conn, action_id: int) -> int | None:
     """A later action (not undone) that changed a row this action changed: undoing this one would clobber it."""
     row = db.query_one(
         "SELECT min(l.action_id) AS id FROM action_change c JOIN action_change l ON l.action_id > c.action_id "
-        "AND ((c.rule_id IS NOT NULL AND l.rule_id = c.rule_id) OR (c.document_id IS NOT NULL "
+        "AND l.target = c.target AND ((c.row_id IS NOT NULL AND l.row_id = c.row_id) OR (c.document_id IS NOT NULL "
         "AND l.document_id = c.document_id AND l.first_token = c.first_token AND l.end_token = c.end_token)) "
         "JOIN action a ON a.id = l.action_id AND a.undone_at IS NULL WHERE c.action_id = %s", (action_id,), conn)
     return int(row["id"]) if row and row["id"] is not None else None
@@ -114,9 +118,9 @@ def undo_action(conn, action_id: int, account_id: int, *, any_author: bool = Fal
         raise DecisionError(gettext("This action was undone already."), 409)
     if act["kind"] == "undo":
         raise DecisionError(gettext("An undo cannot be undone; decide again instead."), 409)
-    changes = db.query("SELECT id, document_id, first_token, end_token, rule_id, before FROM action_change "
+    changes = db.query("SELECT id, target, document_id, first_token, end_token, row_id, before FROM action_change "
                        "WHERE action_id = %s ORDER BY id DESC", (action_id,), conn)
-    documents = sorted({int(c["document_id"]) for c in changes if c["document_id"] is not None}
+    documents = sorted({int(c["document_id"]) for c in changes if c["target"] == "annotation"}
                        | ({int(act["document_id"])} if act["document_id"] is not None else set()))
     for document_id in documents:  # ascending ids: two undos never wait for each other crosswise
         document_locks.lock_document(conn, document_id)
@@ -126,11 +130,12 @@ def undo_action(conn, action_id: int, account_id: int, *, any_author: bool = Fal
     undone = Undone(action_id, int(act["project_id"]), documents)
     pause(conn)
     for c in changes:  # newest first: a rule is back before the annotation it belongs to is looked at
-        if c["rule_id"] is not None:
-            _restore_rule(conn, int(c["rule_id"]), c["before"])
-            undone.rule_ids.append(int(c["rule_id"]))
+        if c["target"] == "rule":
+            _restore_rule(conn, int(c["row_id"]), c["before"])
+            undone.rule_ids.append(int(c["row_id"]))
+    _restore_entities(conn, changes)
     for c in reversed(changes):  # annotations after rules; lookup rules re-created above point at their ids
-        if c["document_id"] is None:
+        if c["target"] != "annotation":
             continue
         decision = _restore_annotation(conn, c)
         undone.spans += 1
@@ -160,6 +165,29 @@ def _restore_rule(conn, rule_id: int, before: dict[str, Any] | None) -> None:
                values, conn)
 
 
+def _restore_entities(conn, changes: list[dict[str, Any]]) -> None:
+    """Entities and mentions as before a merge or split: old entities back, mentions re-pointed, new ones gone."""
+    for c in changes:
+        if c["target"] == "entity" and c["before"] is not None:
+            b = c["before"]
+            db.execute("INSERT INTO entity (id, project_id, key, category, merged_into, created_at) "
+                       "VALUES (%s, %s, %s, %s, NULL, %s) ON CONFLICT (id) DO UPDATE SET category = EXCLUDED.category",
+                       (b["id"], b["project_id"], b["key"], b["category"], b["created_at"]), conn)
+    for c in changes:
+        if c["target"] == "entity" and c["before"] is not None:
+            db.execute("UPDATE entity SET merged_into = (SELECT id FROM entity WHERE id = %s) WHERE id = %s",
+                       (c["before"].get("merged_into"), c["row_id"]), conn)
+        elif c["target"] == "entity_mention" and c["before"] is not None:
+            db.execute("UPDATE entity_mention SET entity_id = %s, manual = %s WHERE document_id = %s "
+                       "AND first_token = %s AND end_token = %s AND EXISTS (SELECT 1 FROM entity WHERE id = %s)",
+                       (c["before"]["entity_id"], c["before"]["manual"], c["document_id"], c["first_token"],
+                        c["end_token"], c["before"]["entity_id"]), conn)
+    for c in changes:  # entities the action made (a split's new entity): their mentions went back above
+        if c["target"] == "entity" and c["before"] is None:
+            db.execute("DELETE FROM entity e WHERE id = %s AND NOT EXISTS "
+                       "(SELECT 1 FROM entity_mention m WHERE m.entity_id = e.id)", (c["row_id"],), conn)
+
+
 def _restore_annotation(conn, change: dict[str, Any]) -> str | None:
     """The span's person decision as before the action; the decision now (``None``: undecided)."""
     key = (change["document_id"], change["first_token"], change["end_token"])
@@ -186,16 +214,19 @@ def _restore_annotation(conn, change: dict[str, Any]) -> str | None:
 def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
     """The account's own actions, newest first: id, kind, when, undone, the span and how much it changed.
 
-    Only the author's own actions (their own windows' spans): nothing about others' work.
+    Only the author's own actions (their own windows' spans): nothing about others' work.  An
+    entity decision reaches mentions outside the window (and a rule per spelling of the name), so
+    its counts would tell how often the entity is named elsewhere: they are ``None`` (audit 3, item 1).
     """
     rows = db.query(
         "SELECT a.id, a.kind, a.created_at, a.undone_at, a.document_id, a.first_token, a.end_token, "
         "a.detail->>'decision' AS decision, "
-        "(SELECT count(*) FROM action_change c WHERE c.action_id = a.id AND c.document_id IS NOT NULL) AS spans, "
-        "(SELECT count(*) FROM action_change c WHERE c.action_id = a.id AND c.rule_id IS NOT NULL) AS rules "
+        "(SELECT count(*) FROM action_change c WHERE c.action_id = a.id AND c.target = 'annotation') AS spans, "
+        "(SELECT count(*) FROM action_change c WHERE c.action_id = a.id AND c.target = 'rule') AS rules "
         "FROM action a WHERE a.account_id = %s AND a.kind <> 'undo' ORDER BY a.id DESC LIMIT %s",
         (account_id, limit), conn)
     return [{"id": int(r["id"]), "kind": r["kind"], "decision": r["decision"],
              "created_at": r["created_at"].isoformat(), "undone": r["undone_at"] is not None,
              "document_id": r["document_id"], "first_token": r["first_token"], "end_token": r["end_token"],
-             "spans": int(r["spans"]), "rules": int(r["rules"])} for r in rows]
+             "spans": None if r["kind"] == ENTITY_KIND else int(r["spans"]),
+             "rules": None if r["kind"] == ENTITY_KIND else int(r["rules"])} for r in rows]

@@ -2,7 +2,7 @@
 
 Why a chosen project: without it every "next window" picked a random document among all the
 annotator's projects, so windows hopped between projects (and their labels and instructions).  The
-choice is stored on the account (``chosen_project_id`` / ``chosen_document_id``, migration 0024) and
+choice is stored per account (``annotator_choice``, migration 0024) and
 :func:`psan.store.windows.candidate_documents` draws only from it; a chosen document comes first,
 then the rest of its project.  Choosing a document is offered only where the admin allows it
 (``project.annotators_choose_document``): otherwise annotators learn nothing about documents beyond
@@ -33,12 +33,14 @@ def projects(conn, account_id: int, is_admin: bool, window_size: int) -> list[di
     rows = db.query(
         "SELECT p.id, p.name, p.annotators_choose_document, "  # noqa: S608  # nosec B608
         f"(SELECT count(*) FROM window_log w WHERE w.project_id = p.id AND w.account_id = %(me)s AND {DONE_SQL}) "
-        "AS mine, (a.chosen_project_id = p.id) IS TRUE AS chosen FROM project p JOIN account a ON a.id = %(me)s "
+        "AS mine, EXISTS (SELECT 1 FROM annotator_choice c WHERE c.account_id = %(me)s AND c.project_id = p.id) "
+        "AS chosen FROM project p "
         "WHERE %(admin)s OR EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = p.id "
         "AND m.account_id = %(me)s) "
         "ORDER BY p.is_default, p.name", {"me": account_id, "admin": is_admin}, conn)
+    left = windows_left(conn, [r["id"] for r in rows], window_size)
     for r in rows:
-        r["left"] = windows_left(conn, r["id"], window_size)
+        r["left"] = left[r["id"]]
     return rows
 
 
@@ -52,9 +54,10 @@ def documents(conn, project_id: int) -> list[dict[str, Any]]:
 
 
 def choice(conn, account_id: int) -> dict[str, Any]:
-    row = db.query_one("SELECT a.chosen_project_id, a.chosen_document_id, p.name AS project_name, "
-                       "d.name AS document_name FROM account a LEFT JOIN project p ON p.id = a.chosen_project_id "
-                       "LEFT JOIN document d ON d.id = a.chosen_document_id WHERE a.id = %s", (account_id,), conn)
+    row = db.query_one("SELECT c.project_id AS chosen_project_id, c.document_id AS chosen_document_id, "
+                       "p.name AS project_name, d.name AS document_name FROM annotator_choice c "
+                       "JOIN project p ON p.id = c.project_id LEFT JOIN document d ON d.id = c.document_id "
+                       "WHERE c.account_id = %s", (account_id,), conn)
     return row or {}
 
 
@@ -62,8 +65,7 @@ def choose(conn, account_id: int, is_admin: bool, project_id: int | None, docume
     """Store the choice (``None``: any project); ``False`` if the account may not annotate it or the document
     is not one of the project's choosable documents."""
     if project_id is None:
-        db.execute("UPDATE account SET chosen_project_id = NULL, chosen_document_id = NULL WHERE id = %s",
-                   (account_id,), conn)
+        db.execute("DELETE FROM annotator_choice WHERE account_id = %s", (account_id,), conn)
         return True
     if not may_annotate(conn, account_id, is_admin, project_id):
         return False
@@ -73,8 +75,9 @@ def choose(conn, account_id: int, is_admin: bool, project_id: int | None, docume
                                (document_id, project_id, is_admin), conn)
         if allowed is None:
             return False
-    db.execute("UPDATE account SET chosen_project_id = %s, chosen_document_id = %s WHERE id = %s",
-               (project_id, document_id, account_id), conn)
+    db.execute("INSERT INTO annotator_choice (account_id, project_id, document_id) VALUES (%s, %s, %s) "
+               "ON CONFLICT (account_id) DO UPDATE SET project_id = EXCLUDED.project_id, "
+               "document_id = EXCLUDED.document_id", (account_id, project_id, document_id), conn)
     return True
 
 

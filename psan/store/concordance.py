@@ -12,6 +12,9 @@ Each match is mapped to the tokens it overlaps (``token`` by ``(document_id, sta
 with the span's current decision: the annotation on exactly those tokens, else the first one
 overlapping them, else none (text nothing flagged).
 
+Lemma search assumes the suffix lemmatizer (a word and its lemma share the stem): with a dictionary
+lemmatizer (Morfeusz for Polish) an irregular form whose stem differs is not found.
+
 Annotators never search: the views are admin-only (an annotator sees only their window).
 """
 from __future__ import annotations
@@ -113,6 +116,7 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
     from flask_babel import gettext
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     hits: list[tuple[int, str, int, int]] = []
+    saved = db.query_one("SELECT current_setting('statement_timeout') AS t", None, conn)["t"]
     db.execute("SAVEPOINT concordance", None, conn)
     try:
         db.execute(f"SET LOCAL statement_timeout = {int(TIMEOUT_MS)}", None, conn)
@@ -143,7 +147,7 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
         db.execute("ROLLBACK TO SAVEPOINT concordance", None, conn)
         raise
     db.execute("RELEASE SAVEPOINT concordance", None, conn)
-    db.execute("SET LOCAL statement_timeout = 0", None, conn)
+    db.query_one("SELECT set_config('statement_timeout', %s, true)", (saved,), conn)  # the caller's timeout again
     return hits[:MAX_HITS]
 
 

@@ -41,7 +41,7 @@ _CLAIMABLE = (
     "AND x.first_account IS DISTINCT FROM %(me)s "
     "AND (%(admin)s OR EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = x.project_id "
     "AND m.account_id = %(me)s)) "
-    "AND (SELECT c.chosen_project_id IS NULL OR c.chosen_project_id = x.project_id FROM account c WHERE c.id = %(me)s)")
+    "AND NOT EXISTS (SELECT 1 FROM annotator_choice c WHERE c.account_id = %(me)s AND c.project_id <> x.project_id)")
 
 
 class DoubleError(ValueError):

@@ -15,6 +15,8 @@ import logging
 import time
 from dataclasses import dataclass
 
+import psycopg2.errors
+
 from psan import db
 from psan.store.document_status import (
     ANNOTATABLE,
@@ -29,6 +31,9 @@ from psan.tool.document import Document
 from psan.tool.rules import RuleMatch, RuleSet
 
 log = logging.getLogger(__name__)
+
+#: tries of one document in a project run when PostgreSQL rolls it back (deadlock, serialization)
+PROJECT_RUN_ATTEMPTS = 3
 
 _UPDATE_DOCUMENT_STATUS = (
     "UPDATE document d SET status = " + STATUS_FROM_SPANS_SQL + ", updated_at = now() "  # noqa: S608  # nosec B608
@@ -183,7 +188,16 @@ def reannotate_project(app_transaction, project_id: int, exclude_document_id: in
         ids = annotatable_document_ids(conn, project_id, exclude_document_id)
     done: list[int] = []
     for document_id in ids:
-        with app_transaction() as conn:
-            if reannotate_document_now(conn, document_id, ruleset) is not None:
-                done.append(document_id)
+        for attempt in range(PROJECT_RUN_ATTEMPTS):
+            try:
+                with app_transaction() as conn:
+                    if reannotate_document_now(conn, document_id, ruleset) is not None:
+                        done.append(document_id)
+                break
+            except psycopg2.errors.TransactionRollbackError:
+                # a deadlock with an annotator's decision (it deleted a rule this run links, and waits
+                # for the document): PostgreSQL chose this document's transaction; do it again
+                if attempt == PROJECT_RUN_ATTEMPTS - 1:
+                    raise
+                log.info("re-annotating document %s again after a concurrent change", document_id)
     return done

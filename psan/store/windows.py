@@ -209,19 +209,20 @@ def _lock_key(document_id: int) -> int:
 
 #: the account's choice on its home page (psan.store.annotator_home): only the chosen project (while the
 #: account may still annotate it), the chosen document first
-_CHOSEN = (" AND (c.chosen_project_id IS NULL OR d.project_id = c.chosen_project_id) "
-           "ORDER BY (d.id = c.chosen_document_id) IS TRUE DESC, random() LIMIT %(limit)s")
+_CHOSEN = (" AND (c.project_id IS NULL OR d.project_id = c.project_id) "
+           "ORDER BY (d.id = c.document_id) IS TRUE DESC, random() LIMIT %(limit)s")
 
 
 def candidate_documents(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DOCUMENTS) -> list[int]:
     """Random unfinished documents of projects the account may annotate (of the project it chose, if any)."""
     if is_admin:
-        rows = db.query(prepared("SELECT d.id FROM document d JOIN account c ON c.id = %(me)s "  # noqa: S608  # nosec B608
-                                 "WHERE d.status = " + _UNFINISHED + _CHOSEN),
+        rows = db.query(prepared("SELECT d.id FROM document d LEFT JOIN annotator_choice c "  # noqa: S608  # nosec B608
+                                 "ON c.account_id = %(me)s WHERE d.status = " + _UNFINISHED + _CHOSEN),
                         {"me": account_id, "limit": limit}, conn)
     else:
         rows = db.query(prepared("SELECT d.id FROM document d JOIN project_member m ON m.project_id = d.project_id "  # noqa: S608  # nosec B608
-                                 "AND m.account_id = %(me)s JOIN account c ON c.id = %(me)s WHERE d.status = "
+                                 "AND m.account_id = %(me)s LEFT JOIN annotator_choice c ON c.account_id = %(me)s "
+                                 "WHERE d.status = "
                                  + _UNFINISHED + _CHOSEN),
                         {"me": account_id, "limit": limit}, conn)
     return [r["id"] for r in rows]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,17 +83,22 @@ def link(doc: dict[str, Any], language: str | None = None) -> dict[str, Any]:
             "mentions": [{"start": m.start, "end": m.end, "entity": e} for m, e in zip(mentions, ids, strict=True)]}
 
 
-def cmd_entities(args: argparse.Namespace) -> int:
-    """Print one JSON line of entity-linked mentions per document."""
+def print_records(path: str, records_of: Callable[[list[dict[str, Any]]], Iterable[dict[str, Any]]]) -> int:
+    """Read a corpus and print ``records_of(documents)`` as JSON lines; a bad corpus is one line on stderr."""
     try:
-        docs = read_corpus(args.corpus)
+        docs = read_corpus(path)
     except CorpusError as err:
         print(f"psan-tool: error: {err}", file=sys.stderr)
         return EXIT_FAILED
-    for doc in docs:
-        sys.stdout.write(json.dumps(link(doc, args.lang), ensure_ascii=False) + "\n")
+    for record in records_of(docs):
+        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
     sys.stdout.flush()
     return EXIT_OK
+
+
+def cmd_entities(args: argparse.Namespace) -> int:
+    """Print one JSON line of entity-linked mentions per document."""
+    return print_records(args.corpus, lambda docs: (link(doc, args.lang) for doc in docs))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:

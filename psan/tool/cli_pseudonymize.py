@@ -17,17 +17,13 @@ status 2; nothing is printed for a corpus that fails validation.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 from psan.tool.categories import category_of
-from psan.tool.cli_entities import CorpusError, read_corpus
+from psan.tool.cli_entities import print_records
 from psan.tool.output import render
 from psan.tool.voting import PrivateRegion
 
-EXIT_OK = 0
-EXIT_FAILED = 2
 MODES = ("pseudonymize", "tag", "remove")
 _EMPTY = {"Case": None, "Gender": None, "Number": None, "Animacy": None}
 
@@ -77,15 +73,7 @@ def pseudonymize_corpus(docs: list[dict[str, Any]], language: str | None, mode: 
 
 def cmd_pseudonymize(args: argparse.Namespace) -> int:
     """Print one JSON line per document of the corpus, its given spans replaced."""
-    try:
-        docs = read_corpus(args.corpus)
-    except CorpusError as err:
-        print(f"psan-tool: error: {err}", file=sys.stderr)
-        return EXIT_FAILED
-    for record in pseudonymize_corpus(docs, args.lang, args.mode, str(args.seed)):
-        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
-    return EXIT_OK
+    return print_records(args.corpus, lambda docs: pseudonymize_corpus(docs, args.lang, args.mode, str(args.seed)))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:

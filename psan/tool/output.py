@@ -19,7 +19,9 @@ Standoff entry keys (all JSON-serializable): ``original_start``,
 ``original_end``, ``output_start``, ``output_end``, ``original_text``,
 ``category``, ``label``, ``type``, ``replacement`` (the text written in the
 output), ``removed_before``/``removed_after`` (whitespace dropped by
-``remove``, empty otherwise).
+``remove``, or the preposition a surrogate re-vocalized, which the entry's
+replacement then begins with; empty otherwise) and, for a surrogate rendered in
+a grammatical case, ``features`` (UD ``Case``/``Gender``/``Number``/``Animacy``).
 """
 from __future__ import annotations
 
@@ -220,7 +222,14 @@ def pseudonymize(text: str, regions: Sequence[PrivateRegion], replacer: Replacer
 
     vocalize = getattr(replacer, "preposition", None)  # optional: re-vocalize "s Samuelem" → "se Samuelem"
     lead = None if vocalize is None else (lambda r, repl: vocalize(text, r, repl))
-    return _substitute(text, regions, make, lead)
+    out = _substitute(text, regions, make, lead)
+    features = getattr(replacer, "features", None)  # optional: what each surrogate was rendered with
+    if features:
+        for e in out.standoff:
+            got = features.get((e["original_start"], e["original_end"]))
+            if got is not None:
+                e["features"] = dict(got)
+    return out
 
 
 def remove(text: str, regions: Sequence[PrivateRegion]) -> Output:

@@ -10,7 +10,9 @@ Why a config dict: a project stores its pipeline as JSON, e.g.::
 model reuse the model of the first NER entry of that kind).  ``ner`` and ``recognizers`` entries
 are kind names or dicts with ``kind`` plus factory options; all are looked up by name in
 :mod:`psan.tool.registry` (built-ins: :mod:`psan.tool.components`), so new kinds plug in via
-:func:`~psan.tool.registry.register_recognizer` (and ``register_tokenizer``).  Without a config the
+:func:`~psan.tool.registry.register_recognizer` (and ``register_tokenizer``); a recognizer that declares a
+``trigger`` (:class:`psan.tool.document.Recognizer`) is skipped on texts where it finds nothing, one without
+runs on every text.  Without a config the
 language's :func:`psan.tool.defaults.default_config` is used.  ``split_at`` chooses which candidate
 edges become token edges: ``"all"`` (default; every candidate then aligns exactly, e.g. spaCy's
 ``Smith|'s``) or ``"patterns"``.

@@ -10,6 +10,7 @@ from flask_login import current_user
 from psan import db
 from psan.access import admin, user
 from psan.celery import scheduling
+from psan.store import annotator_home
 from psan.store import double_annotation as store_double
 from psan.store import projects as store_projects
 from psan.store.processing import request_reannotation
@@ -45,6 +46,8 @@ def second(double_id: int):
     """Annotate a window a second time, without seeing the first version (it is never applied)."""
     conn = db.get_conn()
     window = store_double.second_window(conn, double_id, current_user.id) or abort(404)
+    if not annotator_home.may_annotate(conn, current_user.id, current_user.is_admin, window["project_id"]):
+        abort(404)  # no longer in the project: nothing of it to see
     window_spans = store_double.spans(conn, double_id)
     if request.method == "POST":
         try:

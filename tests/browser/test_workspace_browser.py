@@ -9,7 +9,7 @@ import re
 from tests.browser.helpers import ADMIN, ANNOTATOR, ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
 from tests.documents import add_document, plain_sentences
 from tests.helpers import default_project, join_project, make_account, new_project, set_window_size, sql
-from tests.web.helpers import annotator_client, api_decide, api_post, api_window
+from tests.web.helpers import annotator_client, decide_window_and_leave
 
 skip_without_browser()
 
@@ -22,15 +22,6 @@ def _window_project(app, email: str) -> int | None:
     rows = sql(app, "SELECT d.project_id FROM annotation_window w JOIN document d ON d.id = w.document_id "
                     "JOIN account a ON a.id = w.account_id WHERE a.email = %s", (email,))
     return rows[0]["project_id"] if rows else None
-
-
-def _decide_one_and_leave(client) -> None:
-    """Through the real annotation API: decide the window's first highlighted span, take the next window."""
-    body = api_window(client)[1]
-    pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
-    assert api_decide(client, body["window"]["document_id"], pending[0]["first_token"], pending[0]["end_token"],
-                      "PRIVATE")[0] == 200
-    assert api_post(client, "next", {})[0] == 200
 
 
 def test_an_annotator_picks_a_project_and_continues_there(clean_app, page):
@@ -83,7 +74,7 @@ def test_dashboard_of_a_project_with_two_annotators(clean_app, page):
     for email in ("one@example.org", "two@example.org"):
         client = annotator_client(app, email, window_size=40)
         for _ in range(2):
-            _decide_one_and_leave(client)
+            decide_window_and_leave(client, "PRIVATE", limit=1)
     make_account(app, ADMIN, "ADMIN")
     login(page, ADMIN)
     page.goto("/projects/")
@@ -153,12 +144,7 @@ def test_double_annotated_window_is_adjudicated_and_reported(clean_app, page):
     project = default_project(app)
     doc = add_document(app, TEXT, ENTITIES)
     sql(app, "UPDATE project SET double_share = 1 WHERE id = %s", (project,))
-    one = annotator_client(app, "one@example.org", window_size=60)
-    body = api_window(one)[1]
-    pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
-    for a in pending:
-        assert api_decide(one, doc, a["first_token"], a["end_token"], "PRIVATE")[0] == 200
-    assert api_post(one, "next", {})[0] == 200
+    pending = decide_window_and_leave(annotator_client(app, "one@example.org", window_size=60), "PRIVATE")
     make_account(app, ANNOTATOR, "USER")
     join_project(app, project, ANNOTATOR)
     login(page)

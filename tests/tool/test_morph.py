@@ -266,3 +266,28 @@ def test_cli_contract_modes_and_errors(tmp_path, capsys) -> None:
     bad.write_text('{"id": "x", "text": "ab", "spans": [{"start": 1, "end": 9, "label": "P"}]}\n', encoding="utf-8")
     assert main(["pseudonymize", str(bad)]) == 2
     assert "invalid offsets" in capsys.readouterr().err
+
+
+def test_app_project_pass_uses_each_documents_analysis() -> None:
+    """The app observes all documents, then replaces them one by one (no begin_document)."""
+    from psan.tool.categories import category_of
+    from psan.tool.output import pseudonymize
+    from psan.tool.surrogates import SurrogateReplacer
+    from psan.tool.surrogates.combined import CombinedReplacer
+    from psan.tool.voting import PrivateRegion
+    docs = ["Byl jsem s Petrem.", "Byl jsem u Petra.", "Šli jsme k Petrovi a s Evou."]
+    regions = []
+    for text in docs:
+        regions.append([PrivateRegion(m.start(), m.end(), category_of("PERSON"), None, "PERSON")
+                        for m in re.finditer(r"\b[A-ZŠ]\w+", text) if m.start() > 0])
+    replacer = CombinedReplacer({}, SurrogateReplacer(language="cs", seed=5))
+    for text, regs in zip(docs, regions, strict=True):
+        replacer.surrogates.observe(text, regs)
+    cases = []
+    for text, regs in zip(docs, regions, strict=True):
+        replacer.start_document()
+        out = pseudonymize(text, regs, replacer, language="cs")
+        assert restore(out.text, out.standoff) == text
+        cases.append([e.get("features", {}).get("Case") for e in out.standoff])
+        assert "Petr" not in out.text
+    assert cases == [["Ins"], ["Gen"], ["Dat", "Ins"]]

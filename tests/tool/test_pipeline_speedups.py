@@ -198,3 +198,73 @@ def test_mark_table_equals_unicodedata() -> None:
                     f"{unicodedata.unidata_version} (computed instead)")
     assert unicode_marks.table_ranges() == unicode_marks.compute_ranges()
     assert unicode_marks.mark_ranges() == unicode_marks.table_ranges()
+
+
+def test_one_nametag_run_per_text_in_batches(nametag_model, monkeypatch) -> None:  # noqa: ANN001 - fixtures
+    """NameTag as tokenizer and NER runs once per text, batched or not (it ran twice per text in batches)."""
+    import psan.tool.ner.nametag as nametag
+    model = nametag_model("english-conll-trivial.ner")
+    pipeline = Pipeline({"language": "en", "tokenizer": "nametag", "ner": [{"kind": "nametag", "model": model}],
+                         "recognizers": ["patterns"]})
+    runs = []
+    real = nametag.sanitize
+    monkeypatch.setattr(nametag, "sanitize", lambda text: runs.append(text) or real(text))  # once per NameTag run
+    texts = [f"Mr John Smith{i} lives in London.\n" * (i + 1) for i in range(5)]
+    batched = pipeline.process_many(texts, batch_size=4)
+    assert len(runs) == len(texts)
+    assert [summary(d) for d in batched] == [summary(pipeline.process(t)) for t in texts]
+    assert len(runs) == 2 * len(texts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \u00a0\x01\n.", max_size=20), st.lists(st.tuples(st.integers(0, 20), st.integers(0, 4)),
+                                                                   max_size=6))
+def test_offsets_clean_agrees_with_clean_tokens(text: str, cuts: list[tuple[int, int]]) -> None:
+    spans = sorted({(min(a, len(text)), min(a + n, len(text))) for a, n in cuts})
+    tokens = [Token(i, a, b) for i, (a, b) in enumerate(spans)]
+    cleaned = clean_tokens(text, tokens)
+    unchanged = [(t.start, t.end) for t in cleaned] == spans
+    assert offsets_clean(text, [a for a, _ in spans], [b for _, b in spans]) == unchanged
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 15), st.integers(1, 6)).map(lambda t: (t[0], t[0] + t[1])), max_size=10))
+def test_spans_inside_longer_equals_pairwise_test(spans: set[tuple[int, int]]) -> None:
+    """Name completion's sweep finds the same inner person spans as comparing every pair did."""
+    from psan.tool.completion import spans_inside_longer
+    pairwise = {e for e in spans if any(o != e and o[0] <= e[0] and e[1] <= o[1] and o[1] - o[0] > e[1] - e[0]
+                                        for o in spans)}
+    assert spans_inside_longer(spans) == pairwise
+
+
+INSTITUTION_PIECES = ["HMP", "HM", "Prison", "Remand", "Centre", "Sztum", " ", "\n", "Nottinghamshire", "County",
+                      "Durham", "Council", "Edirne", "Istanbul", "İstanbul", "Şırnak", "Sirnak", "Naturvårdsverket",
+                      "Försäkringskassan", "the", "The", "a", "x", "-", "'", "Özgür", "Ankara's"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(INSTITUTION_PIECES), max_size=10))
+def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
+    from psan.tool.recognizers import institutions
+    text = "".join(pieces)
+    for regex in (institutions.PRISON_RE, institutions.COUNTY_RE, institutions.PROVINCE_RE,
+                  institutions.SWEDISH_AUTHORITY_RE):
+        plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
+        assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1", "119/5", "[2001]", "(1998)", "3",
+                    "WLR", "206", "NJA", "2005", "p.", "884", "Mr", "Mrs.", "Dr", "pan", "Paní", "herr", "Fru", "John",
+                    "J.", "van", "Smith", ".", "\n", "x", "ab"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(REFERENCE_PIECES), max_size=10), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
+def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: str) -> None:
+    from psan.tool.recognizers.names import TitledNameRecognizer
+    from psan.tool.recognizers.references import CITATION_RE, LAND_RE
+    text = "".join(pieces)
+    titled = TitledNameRecognizer(language).regex
+    for regex in (titled, LAND_RE, CITATION_RE):
+        plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("])") + 2])
+        assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]

@@ -47,3 +47,16 @@ def test_name_family_includes_titled_persons_below_ner() -> None:
     spans = [s for r in gazetteer.default_recognizers("en") for s in r.analyze(text)]
     (titled,) = [s for s in spans if s.type == "TITLED_NAME"]
     assert titled.category is Category.PERSON and titled.priority < 0
+
+
+def test_czech_and_slovak_feminine_surnames_by_their_ending() -> None:
+    from psan.tool.recognizers.names import FeminineSurnameRecognizer
+    sk = "Celkové výsledky. Podľa Bushovej administratívy a s Kimovou dcérou hovorila Nová Ves a Jana Nováková."
+    assert [sk[s.start:s.end] for s in FeminineSurnameRecognizer("sk").analyze(sk)] == [
+        "Bushovej", "Kimovou", "Nováková"]
+    cs = "Takové věci. Mluvil s Janou Novákovou a paní Svobodové."
+    spans = FeminineSurnameRecognizer("cs").analyze(cs)
+    assert [cs[s.start:s.end] for s in spans] == ["Novákovou", "Svobodové"]
+    assert all(s.category is Category.PERSON and s.priority < 0 for s in spans)
+    assert any(isinstance(r, FeminineSurnameRecognizer) for r in gazetteer.default_recognizers("sk"))
+    assert not any(isinstance(r, FeminineSurnameRecognizer) for r in gazetteer.default_recognizers("pl"))

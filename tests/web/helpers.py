@@ -58,3 +58,16 @@ def api_post(client, path: str, payload):
 def api_decide(client, doc: int, first: int, end: int, decision: str, scope: str = "token", **extra):
     return api_post(client, "decide", {"document_id": doc, "first_token": first, "end_token": end,
                                        "decision": decision, "scope": scope, **extra})
+
+
+def decide_window_and_leave(client, decision: str, limit: int | None = None) -> list[dict]:
+    """Through the annotation API: decide the window's highlighted spans (the first ``limit``), take the next.
+
+    Returns the spans decided (the window's annotations as the API gave them).
+    """
+    body = api_window(client)[1]
+    pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"][:limit]
+    for a in pending:
+        assert api_decide(client, body["window"]["document_id"], a["first_token"], a["end_token"], decision)[0] == 200
+    assert api_post(client, "next", {})[0] == 200
+    return pending

@@ -19,7 +19,6 @@ from psan.tool.document import Category
 from psan.tool.entities import entity_id
 from tests.documents import add_document, group_entities, plain_sentences, token_index
 from tests.helpers import default_project, sql
-from tests.services import app_config
 from tests.web.helpers import add_rule, annotator_client
 
 # --- item 1: entity keys must not reveal names outside the window ----------------------------------------------
@@ -76,6 +75,12 @@ def _walk_annotator_api(client, doc: int) -> list[str]:
     keep(client.post("/annotate/api/label", json={"document_id": doc, "first_token": f, "end_token": e,
                                                   "label_name": "someone", "label_category": "PERSON"}))
     keep(client.post("/annotate/api/accept", json={"document_id": doc}))
+    history = keep(client.get("/annotate/api/history")).get_json()["actions"]
+    assert any(a["kind"] == "entity" for a in history)
+    for action in history:  # the entity decision reached mentions outside the window: no counts of them
+        assert action["kind"] != "entity" or (action["spans"] is None and action["rules"] is None), action
+    keep(client.post("/annotate/api/undo", json={}))
+    keep(client.get("/annotate/api/history"))
     for f, e, annotation_id in spans:
         keep(client.get(f"/annotate/api/annotation/{annotation_id}"))
         keep(client.get("/annotate/api/entity", query_string={"document_id": doc, "first_token": f, "end_token": e}))
@@ -188,16 +193,6 @@ def test_audit3_02_rule_deleted_during_a_full_reannotation(clean_app, database_u
                       "AND substr((SELECT text FROM document WHERE id = %s), t.start_char + 1, 7) = 'Svoboda'",
                  (doc, doc))
     assert all(r["rule_level"] == 0 for r in levels), levels
-
-
-@pytest.fixture()
-def busy_app(clean_app, database_url, redis_url):
-    """The app with a connection pool big enough for the concurrent sessions of a load test."""
-    from psan import create_app, db
-    app = create_app(app_config(database_url, redis_url, DB_POOL_MAX=40))
-    yield app
-    with app.app_context():
-        db.app_pool(app).closeall()
 
 
 LOAD_SESSIONS = 12
@@ -653,3 +648,59 @@ def test_audit3_12_czech_release_report_and_rules_pages_show_no_raw_codes(admin_
     # the language drop-down shows the code with the language's name, wide enough to read
     assert "cs · čeština" in listing and "doc-language-select" in listing
     assert ".doc-language-select" in admin_client.get("/static/psan.css").get_data(as_text=True)
+
+
+# --- item 10: a long download is prepared in the background, with its stage shown -----------------------------
+def _wait_job(client, job: int, timeout: float = 180) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        state = client.get(f"/documents/prepared/{job}/status").get_json()
+        if state["status"] in ("DONE", "FAILED") or time.monotonic() > deadline:
+            return state
+        time.sleep(0.3)
+
+
+def test_audit3_10_large_downloads_are_prepared_in_the_background(admin_client, clean_app, celery_worker,
+                                                                 monkeypatch):
+    import io
+    import zipfile
+
+    from tests.helpers import csrf_token, logged_in_client
+    app = clean_app
+    project = default_project(app)
+    text = " ".join(f"Yesterday John Smith met Mary Brown in Leeds at {n} o'clock." for n in range(400))
+    doc = add_document(app, text, [("John Smith", "PERSON"), ("Mary Brown", "PERSON"), ("Leeds", "GPE")])
+    sql(app, "UPDATE rule SET confidence = -1 WHERE type = 'NE_TYPE'")
+    from psan import db
+    from psan.store.reannotate import reannotate_document_now
+    with app.app_context(), db.transaction() as conn:
+        reannotate_document_now(conn, doc)
+    monkeypatch.setitem(app.config, "LARGE_DOWNLOAD_TOKENS", 1000)  # this document counts as large
+    page = admin_client.get(f"/documents/?project={project}").get_data(as_text=True)
+    assert f"/documents/{doc}/prepare/pseudonymize" in page and f"/documents/{doc}/download/pseudonymize" not in page
+    token = csrf_token(admin_client, f"/documents/?project={project}")
+    started = admin_client.post(f"/documents/{doc}/prepare/pseudonymize", data={"csrf_token": token})
+    assert started.status_code == 302
+    job = int(started.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    waiting = admin_client.get(f"/documents/prepared/{job}")
+    assert waiting.status_code == 200 and "prepared.js" in waiting.get_data(as_text=True)
+    state = _wait_job(admin_client, job)
+    assert state["status"] == "DONE", state
+    prepared = admin_client.get(state["file"])
+    assert prepared.status_code == 200 and prepared.headers["Cache-Control"] == "no-store"
+    direct = admin_client.get(f"/documents/{doc}/download/pseudonymize").data
+    assert prepared.data == direct and b"John Smith" not in prepared.data
+    # the project ZIP in the background: the same documents as the direct ZIP
+    started = admin_client.post(f"/documents/project/{project}/prepare/tag", data={"csrf_token": token})
+    zip_job = int(started.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    state = _wait_job(admin_client, zip_job)
+    assert state["status"] == "DONE", state
+    with zipfile.ZipFile(io.BytesIO(admin_client.get(state["file"]).data)) as zf:
+        background = {n: zf.read(n) for n in zf.namelist() if n.endswith(".tag.txt")}
+    with zipfile.ZipFile(io.BytesIO(admin_client.get(f"/documents/project/{project}/download/tag").data)) as zf:
+        assert background == {n: zf.read(n) for n in zf.namelist() if n.endswith(".tag.txt")} != {}
+    # only the admin who asked sees the job and its file
+    other = logged_in_client(app, "other-admin@example.org", "ADMIN")
+    assert other.get(f"/documents/prepared/{job}").status_code == 404
+    assert other.get(f"/documents/prepared/{job}/file").status_code == 404
+    assert admin_client.post(f"/documents/{doc}/prepare/bogus", data={"csrf_token": token}).status_code == 404

@@ -6,6 +6,7 @@ where a finding involves background work).
 from __future__ import annotations
 
 import pytest
+from werkzeug.routing import FloatConverter, IntegerConverter
 
 from psan.store.windows import WINDOW_TOLERANCE
 from tests.documents import add_document, label_span
@@ -416,7 +417,7 @@ def _routes(app):
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static" or rule.endpoint.endswith(".static"):
             continue
-        args = {name: 1 if type(conv).__name__ in ("IntegerConverter", "FloatConverter") else "x"
+        args = {name: 1 if isinstance(conv, (IntegerConverter, FloatConverter)) else "x"
                 for name, conv in rule._converters.items()}
         path = rule.build(args, append_unknown=False)[1]
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):

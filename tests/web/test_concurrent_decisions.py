@@ -8,30 +8,13 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from urllib.parse import urlsplit, urlunsplit
-
-import pytest
 
 from tests.documents import add_document
 from tests.helpers import sql
-from tests.services import app_config
 from tests.web.helpers import annotator_client
 
 SESSIONS = 20
 NAMES = ["Novák", "Svoboda", "Dvořák", "Černý", "Procházka", "Kučera", "Veselý", "Horák", "Němec", "Marek"]
-
-
-@pytest.fixture()
-def busy_app(clean_app, database_url, redis_url):
-    """The app with a connection pool of its own big enough for 20 concurrent requests plus the test."""
-    from psan import create_app, db
-    parts = urlsplit(database_url)
-    url = urlunsplit(parts._replace(query=(parts.query + "&" if parts.query else "") + "application_name=psan-busy"))
-    app = create_app(app_config(url, redis_url, DB_POOL_MAX=SESSIONS + 10))
-    yield app
-    with app.app_context():
-        db.app_pool(app).closeall()
-    db._pools.pop(next((k for k in db._pools if k[1] == url), None), None)  # noqa: SLF001 - test-only pool
 
 
 def _session(app, i: int):

@@ -90,7 +90,8 @@ def test_confidence_edit_is_logged_and_reannotates(admin_client, clean_app, rean
     response = admin_client.post(f"/rules/{pid}/{rule}/confidence", data={"confidence": "0"},
                                  headers={"X-CSRFToken": token, "Accept": "application/json"})
     assert response.status_code == 200
-    assert response.get_json() == {"id": rule, "confidence": 0.0, "decision": "SUSPICIOUS"}
+    assert response.get_json() == {"id": rule, "confidence": 0.0, "decision": "SUSPICIOUS",
+                                   "decision_name": "undecided"}
 
 
 def test_bad_confidence_values_change_nothing(admin_client, clean_app, reannotations):

@@ -34,7 +34,7 @@ def test_accept_creates_no_rule_and_undo_takes_it_back(clean_app):
     assert status == 200 and data["document"]["status"] == "PRE_ANNOTATED"
     status, data = api_post(annotator, "accept", {"document_id": doc})
     assert status == 200, data
-    assert data["action_id"] > 0 and data["document"]["status"] == "DONE"
+    assert data["action_id"] > 0 and data["accepted"] == 3 and data["document"]["status"] == "DONE"
     assert len(_decisions(app, doc)) == 3
     assert all(r["lookup"] and r["confidence"] == 0 for r in _rules(app)), _rules(app)  # no project rule
     history = annotator.get("/annotate/api/history").get_json()["actions"]
@@ -93,3 +93,38 @@ def test_only_the_author_undoes_and_a_later_change_blocks(clean_app):
     assert api_post(second, "undo", {})[0] == 200
     assert api_post(first, "undo", {"action_id": mine})[0] == 200
     assert _decisions(app, doc) == {}
+
+
+def test_entity_merge_and_split_are_undone(clean_app):
+    app = clean_app
+    sql(app, "DELETE FROM entity")
+    doc = add_document(app, "Jonathan Harper met Anna Berg. Later Harper left. " + plain_sentences(0, 1),
+                       [("Jonathan Harper", "PERSON"), ("Harper", "PERSON"), ("Anna Berg", "PERSON")])
+    group_entities(app, doc)
+    annotator = annotator_client(app, ANNOTATOR, window_size=300)
+    assert api_window(annotator)[0] == 200
+    anna = token_index(app, doc, "Anna")
+    harper = token_index(app, doc, "Harper", 1)
+
+    def grouping() -> dict:
+        rows = sql(app, "SELECT first_token, end_token, entity_id, manual FROM entity_mention WHERE document_id = %s",
+                   (doc,))
+        return {(r["first_token"], r["end_token"]): (r["entity_id"], r["manual"]) for r in rows}
+
+    before = grouping()
+    entities = sql(app, "SELECT id, key, merged_into FROM entity ORDER BY id")
+    assert before[(0, 2)][0] == before[(harper, harper + 1)][0] != before[(anna, anna + 2)][0]
+    status, data = api_post(annotator, "entity/merge", {"document_id": doc, "first_token": 0, "end_token": 2,
+                                                        "other_first_token": anna, "other_end_token": anna + 2})
+    assert status == 200, data
+    assert grouping()[(anna, anna + 2)][0] == before[(0, 2)][0]
+    assert api_post(annotator, "undo", {})[0] == 200
+    assert grouping() == before and sql(app, "SELECT id, key, merged_into FROM entity ORDER BY id") == entities
+    status, data = api_post(annotator, "entity/split", {"document_id": doc, "first_token": harper,
+                                                        "end_token": harper + 1})
+    assert status == 200, data
+    assert grouping()[(harper, harper + 1)][0] != before[(0, 2)][0]
+    assert api_post(annotator, "undo", {})[0] == 200
+    assert grouping() == before and sql(app, "SELECT id, key, merged_into FROM entity ORDER BY id") == entities
+    kinds = [a["kind"] for a in annotator.get("/annotate/api/history").get_json()["actions"]]
+    assert kinds == ["entity_split", "entity_merge"]

@@ -6,7 +6,7 @@ import re
 
 from tests.documents import add_document, plain_sentences
 from tests.helpers import default_project, sql
-from tests.web.helpers import annotator_client, api_decide, api_post, api_window
+from tests.web.helpers import annotator_client, api_decide, api_window, decide_window_and_leave
 
 TEXT = ("Karel Novak met Jana in Brno. " + plain_sentences(0, 40) + " Later Karel Novak left Brno. "
         + plain_sentences(40, 40) + " Karel Novak and Jana were seen in Praha.")
@@ -25,12 +25,7 @@ def test_dashboard_numbers_match_the_database(clean_app, reannotations):
     one = annotator_client(app, "one@example.org", window_size=60)
     two = annotator_client(app, "two@example.org", window_size=60)
     for client in (one, two):
-        code, body = api_window(client)
-        assert code == 200 and body["window"]
-        pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
-        a = pending[0]
-        assert api_decide(client, body["window"]["document_id"], a["first_token"], a["end_token"], "PRIVATE")[0] == 200
-        assert api_post(client, "next", {})[0] == 200
+        assert len(decide_window_and_leave(client, "PRIVATE", limit=1)) == 1
     admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
     html = admin.get(f"/workspace/projects/{default_project(app)}/dashboard").get_data(as_text=True)
     assert 'id="chart-progress"' in html and "<svg" in html and "<script>" not in html
@@ -39,7 +34,8 @@ def test_dashboard_numbers_match_the_database(clean_app, reannotations):
     assert re.search(r'id="windows-done">\s*2<', html)
     people = {r[0]: r for r in _cells(html, "table-throughput")}
     assert people["one"][1:3] == ["1", "1"] and people["two"][1:3] == ["1", "1"]
-    by_category = {r[0]: r[1:] for r in _cells(html, "table-category")}
+    codes = re.findall(r'<tr data-category="([A-Z]+)"', html.split('id="table-category"')[1].split("</table>")[0])
+    by_category = {code: r[1:] for code, r in zip(codes, _cells(html, "table-category"), strict=True)}
     expected = sql(app, "SELECT coalesce(ne.category, 'OTHER') AS c, count(*) AS n FROM annotation a "
                         "LEFT JOIN named_entity ne ON ne.document_id = a.document_id "
                         "AND ne.first_token = a.first_token AND ne.end_token = a.end_token "
@@ -122,14 +118,10 @@ def test_a_chosen_project_keeps_the_windows_there(clean_app):
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
     assert one.post("/workspace/choose", data={"csrf_token": csrf, "project_id": other, "go": "1"}).status_code == 302
     for _ in range(6):
-        code, body = api_window(one)
-        assert code == 200 and body["window"]["project_id"] == other
-        pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
-        if pending:
-            api_decide(one, body["window"]["document_id"], pending[0]["first_token"], pending[0]["end_token"], "PUBLIC")
-        assert api_post(one, "next", {})[0] == 200
+        assert api_window(one)[1]["window"]["project_id"] == other
+        decide_window_and_leave(one, "PUBLIC", limit=1)
     html = one.get("/workspace/").get_data(as_text=True)
-    assert "chosen" in html and 'id="history"' in html and "PUBLIC" in html
+    assert "chosen" in html and 'id="history"' in html and "<td>public</td>" in html
     # undo from the history: the newest decision is taken back
     newest = re.search(r'name="action_id" value="(\d+)"', html).group(1)
     span = sql(app, "SELECT document_id, first_token, end_token FROM action WHERE id = %s", (newest,))[0]
@@ -169,11 +161,7 @@ def test_double_annotation_disagreement_is_masked_then_adjudicated(clean_app, re
     sql(app, "UPDATE project SET double_share = 1 WHERE id = %s", (project,))
     one = annotator_client(app, "one@example.org", window_size=60)
     two = annotator_client(app, "two@example.org", window_size=60)
-    body = api_window(one)[1]
-    pending = [a for a in body["annotations"] if a["decision"] == "SUSPICIOUS"]
-    for a in pending:
-        assert api_decide(one, doc, a["first_token"], a["end_token"], "PUBLIC")[0] == 200
-    assert api_post(one, "next", {})[0] == 200
+    pending = decide_window_and_leave(one, "PUBLIC")
     windows = sql(app, "SELECT id, state, first_token, end_token FROM double_window")
     assert len(windows) == 1 and windows[0]["state"] == "open"
     double = windows[0]["id"]

@@ -29,11 +29,14 @@ from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Fe
 PERSON, PLACE, OTHER = "person", "place", "other"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _ALPHA = re.compile(r"[^\W\d_]+")
+_CONTEXT = 4  # words before a name given to the tagger (its features see two words around)
 _SENTENCE_END = re.compile(r"[.!?]+\s+(?=[\"„“(]?[^\W\d_])")
 _PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.05, "Voc": -1.0}
 _GENDERS = ("Masc", "Fem", "Neut")
 _NUMBERS = ("Sing", "Plur")
 Key = tuple[str, str, str]  # (case, number, gender)
+#: feminine diminutive suffixes of first names (Drahuška, Žofinka, Vendulka): an -a name that is a woman's
+_DIMINUTIVES = ("inka", "uška", "ička", "enka", "ečka", "ulka", "unka", "ulinka")
 #: endings of women's surname forms (cs/sk -ová in every case)
 _WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
@@ -70,6 +73,8 @@ class _Evidence:
     after_verb: bool = False
     #: the name is set off by commas at the start of a sentence ("Franto, povídám"): an address
     vocative: bool = False
+    #: the gender of a past participle next to the name ("pravila Drahuš"): the name's, if it is the subject
+    subject_gender: str = ""
 
 
 def _gender_ud(g: str) -> str:
@@ -89,7 +94,9 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         low = r.lemma.casefold()
         if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
             continue  # -ová/-á names are women's (Tománkovou, Novákovej)
-        if person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
+        if person and not r.known and r.gender == "f" and low.endswith(_DIMINUTIVES):
+            weight = 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
+        elif person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
             weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
         if not person and not r.known:
             if low.endswith(("sko", "cko")):
@@ -110,6 +117,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         for c, w in plural_place_cases(word, language).items():
             key = (c, "Plur", "Fem")
             out[key] = max(out.get(key, 0.0), w)
+        for c in known_plural_place_cases(word, language):
+            out[(c, "Plur", "Fem")] = 2.5  # a listed plural place (Poděbrady → "do Poděbrad")
     else:
         for c, w in plural_person_cases(word, language).items():
             key = (c, "Plur", "Masc")
@@ -119,11 +128,12 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
 
 #: plural endings of masculine names (families, nations): ending → (case, weight)
 _PLURAL_PERSON = {
-    "cs": (("ové", "Nom", 1.0), ("ových", "Gen", 1.0), ("ovým", "Dat", 1.0), ("ovými", "Ins", 1.0), ("ům", "Dat", 1.0),
+    "cs": (("ové", "Nom", 1.5), ("ových", "Gen", 1.5), ("ovým", "Dat", 1.5), ("ovými", "Ins", 1.5), ("ům", "Dat", 1.0),
            ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
-    "sk": (("ovci", "Nom", 1.0), ("ovcov", "Gen", 1.0), ("ovcom", "Dat", 1.0), ("ovcami", "Ins", 1.0),
-           ("ovia", "Nom", 1.0), ("ania", "Nom", 1.0), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
-           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5)),
+    "sk": (("ovci", "Nom", 1.5), ("ovcov", "Gen", 1.5), ("ovcom", "Dat", 1.5), ("ovcami", "Ins", 1.5),
+           ("ovia", "Nom", 1.5), ("ania", "Nom", 1.5), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
+           ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5), ("ti", "Nom", 0.8), ("ni", "Nom", 0.8),
+           ("ri", "Nom", 0.8)),
 }
 
 
@@ -143,11 +153,44 @@ def plural_person_cases(word: str, language: str) -> dict[str, float]:
 
 _PLURAL_PLACE = {
     "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
-           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen")),
-    "sk": (("íc", "Gen"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"), ("ovce", "Nom"), ("oviec", "Gen"),
+           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen"), ("ách", "Loc")),
+    "sk": (("íc", "Gen"), ("ách", "Loc"), ("ach", "Loc"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"),
+           ("ovce", "Nom"), ("oviec", "Gen"),
            ("ice", "Nom"),
            ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
 }
+
+
+#: plural place paradigms by lemma ending: case → the ending replacing the lemma's (a listed lemma is looked up)
+_PLURAL_LEMMAS = {
+    "cs": (("ice", {"Nom": "ice", "Gen": "ic", "Dat": "icím", "Acc": "ice", "Loc": "icích", "Ins": "icemi"}),
+           ("any", {"Nom": "any", "Gen": "an", "Dat": "anům", "Acc": "any", "Loc": "anech", "Ins": "any"}),
+           ("y", {"Nom": "y", "Gen": "", "Dat": "ům", "Acc": "y", "Loc": "ech", "Ins": "y"}),
+           ("y", {"Loc": "ách"})),
+    "sk": (("ce", {"Nom": "ce", "Dat": "ciam", "Acc": "ce", "Loc": "ciach", "Ins": "cami"}),
+           ("any", {"Nom": "any", "Gen": "an", "Dat": "anom", "Acc": "any", "Loc": "anoch", "Ins": "anmi"}),
+           ("y", {"Nom": "y", "Gen": "", "Dat": "om", "Acc": "y", "Loc": "och", "Ins": "ami"})),
+}
+
+
+@lru_cache(maxsize=1)
+def _known_places(language: str) -> frozenset[str]:
+    from psan.tool.surrogates.names import pool_sets
+    return frozenset(pool_sets(language).places)
+
+
+@lru_cache(maxsize=50_000)
+def known_plural_place_cases(word: str, language: str) -> tuple[str, ...]:
+    """Cases in which ``word`` is a form of a listed plural place name ("Poděbradech" → Loc of Poděbrady)."""
+    known = _known_places(language)
+    out = []
+    for lemma_end, forms in _PLURAL_LEMMAS.get(language, ()):
+        for case, end in forms.items():
+            if word.endswith(end) and len(word) > len(end) + 2:
+                lemma = word[: len(word) - len(end)] + lemma_end
+                if lemma in known and case not in out:
+                    out.append(case)
+    return tuple(out)
 
 
 def plural_place_cases(word: str, language: str) -> dict[str, float]:
@@ -155,9 +198,9 @@ def plural_place_cases(word: str, language: str) -> dict[str, float]:
     low = word.casefold()
     for end, case in _PLURAL_PLACE.get(language, ()):
         if low.endswith(end) and len(low) > len(end) + 2:
-            cases = {case: 1.5}
+            cases = {case: 2.0}
             if case == "Nom":
-                cases["Acc"] = 1.5
+                cases["Acc"] = 2.0
             if case == "Nom" and end == "any":
                 cases["Ins"] = 1.0
             return cases
@@ -266,9 +309,12 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
     before_word = toks[first - 1].group() if first > 0 else ""
     got = None
-    if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1]):
+    if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1], person):
         # the tagger is asked only where it can decide something: no preposition, a form of several cases
-        got = tagger.tag(language, tuple(t.group() for t in toks))
+        lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
+        part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
+        if part is not None:
+            got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
     prep: tuple[str, ...] = ()
     i = first - 1
     skipped = 0
@@ -321,11 +367,17 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
+    subject_gender = ""
+    if got is not None and person:  # a past participle next to the name agrees with it as its subject
+        for k in (first - 1, last + 1, last + 2):
+            if 0 <= k < len(got) and got[k][1] in ("VERB", "AUX") and got[k][2].get("VerbForm") == "Part":
+                subject_gender = got[k][2].get("Gender", "")
+                break
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb, vocative)
+                     noun_cases, after_verb, vocative, subject_gender)
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -333,12 +385,21 @@ def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> b
     return word.islower() or (index == 1 and word[1:].islower())
 
 
-def _ambiguous(readings_of: dict[Key, float]) -> bool:
-    """Whether a word's best readings leave more than one case (or there are none)."""
+def _can_stand_in(ev: _Evidence, cases: tuple[str, ...]) -> bool:
+    """Whether a mention's form may stand in one of ``cases`` (unknown or weakly read forms may)."""
+    last = ev.readings[-1]
+    if not last or max(last.values()) < 1.0:
+        return True
+    return any(k[0] in cases and w >= 1.0 for k, w in last.items())
+
+
+def _ambiguous(readings_of: dict[Key, float], person: bool = False) -> bool:
+    """Whether a word's best readings leave more than one case (a person: or gender), or there are none."""
     if not readings_of:
         return True
     top = max(readings_of.values())
-    return len({k[0] for k, w in readings_of.items() if w >= top - 0.5}) > 1
+    best = [k for k, w in readings_of.items() if w >= top - 0.5]
+    return len({k[0] for k in best}) > 1 or (person and len({k[2] for k in best}) > 1)
 
 
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
@@ -371,59 +432,70 @@ def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
 
 
+def _case_score(ev: _Evidence, kind: str, c: str) -> float:
+    """The part of a score that depends on the case only (context: prepositions, titles, neighbours)."""
+    s = _PRIOR[c]
+    if ev.prep:
+        s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
+    elif c == "Loc":
+        s -= 4.0
+    if ev.title_cases:
+        s += 3.0 if c in ev.title_cases else -1.0
+    if ev.tagged:  # the tagger on the name itself: it has seen few names, a hint only
+        s += 0.6 if ev.tagged.get("Case") == c else 0.0
+    if ev.agreeing:  # an agreeing adjective or title noun the tagger knows well
+        s += 1.5 if ev.agreeing.get("Case") == c else 0.0
+    if ev.apposition and c == "Nom":
+        s += 1.5
+    if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
+        s += 1.0 if c in ev.noun_cases else -0.5
+    elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
+        if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
+            s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
+        else:
+            s += 0.8 if c == "Gen" else -0.5
+    if ev.vocative and c == "Voc":
+        s += 1.5
+    if ev.after_verb and c == "Gen":
+        s -= 0.3  # a form both genitive and accusative right after a verb is its object
+    if ev.after_verb and c == "Acc":
+        s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")
+    return s
+
+
 def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict[Key, float]:
     """Score of every (case, number, gender) of one mention (see the module docstring)."""
     out: dict[Key, float] = {}
     last = ev.readings[-1]
-    others = ev.readings[:-1]
+    miss = (1.5 if max(last.values()) >= 1.0 else 0.5) if last else 0.0  # a form the paradigms do not have
+    others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
+    t, a = ev.tagged or {}, ev.agreeing or {}
+    number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
+              + (0.5 if a.get("Number") == n and kind == PLACE else 0.0) for n in _NUMBERS}
+    eg = _gender_ud(ev.title_gender) or entity_gender
+    gender = {}
+    for g in _GENDERS:
+        v = 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
+        if kind == PERSON:
+            # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
+            v += 0.6 if g == "Masc" else -5.0 if g == "Neut" else 0.0
+            if eg:
+                v += 2.0 if g == eg else -3.0
+        gender[g] = v
     for c in CASES:
         if c == "Voc" and language in ("sk", "sl"):
             continue
+        base = _case_score(ev, kind, c)
         for n in _NUMBERS:
             for g in _GENDERS:
                 key = (c, n, g)
-                s = _PRIOR[c] + (0.5 if n == "Sing" else 0.0)
-                s += last.get(key, 0.0)
-                if key not in last and last:
-                    s -= 1.5 if max(last.values()) >= 1.0 else 0.5  # a form the word's paradigms do not have
-                for o in others:  # first name and surname agree
-                    s += o.get(key, 0.0) if key in o else -1.0 if o and max(o.values()) >= 1.0 else 0.0
-                if ev.prep:
-                    s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
-                elif c == "Loc":
-                    s -= 4.0
-                if ev.title_cases:
-                    s += 3.0 if c in ev.title_cases else -1.0
-                t = ev.tagged
-                if t:  # the tagger on the name itself: it has seen few names, a hint only
-                    s += 0.6 if t.get("Case") == c else 0.0
-                    s += 0.4 if t.get("Number") == n else 0.0
-                a = ev.agreeing
-                if a:  # an agreeing adjective or title noun the tagger knows well
-                    s += 1.5 if a.get("Case") == c else 0.0
-                    s += 0.5 if a.get("Number") == n and kind == PLACE else 0.0
-                    s += 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
-                if ev.apposition and c == "Nom":
-                    s += 1.5
-                if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
-                    s += 1.0 if c in ev.noun_cases else -0.5
-                elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
-                    if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
-                        s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
-                    else:
-                        s += 0.8 if c == "Gen" else -0.5
-                if ev.vocative and c == "Voc":
-                    s += 1.5
-                if ev.after_verb and c == "Gen":
-                    s -= 0.3  # a form both genitive and accusative right after a verb is its object
-                if kind == PERSON:
-                    if g == "Masc":
-                        s += 0.6  # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
-                    if g == "Neut":
-                        s -= 5.0
-                    eg = _gender_ud(ev.title_gender) or entity_gender
-                    if eg:
-                        s += 2.0 if g == eg else -3.0
+                w = last.get(key, 0.0)
+                s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
+                if c == "Nom" and ev.subject_gender == g and kind == PERSON:
+                    s += 0.7
+                for o, absent in others:  # first name and surname agree
+                    v = o.get(key, 0.0)
+                    s += v if v >= 0.3 else absent
                 out[key] = s
     return out
 
@@ -475,7 +547,11 @@ def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, f
         for k in members:
             sc = scores[k]
             assert sc is not None  # noqa: S101 - members have scores
-            out[k] = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+            own = max(sc, key=lambda key: sc[key])
+            joint = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+            # the shared case decides close calls; a form that clearly stands in another case keeps it
+            # ("z Janem Kowalskim i Kowalskiemu", "Kadlec, Kadlcovi")
+            out[k] = joint if sc[joint] >= sc[own] - 1.0 else own
     return out
 
 
@@ -487,10 +563,11 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
         lead = evidence[group[0]]
         for k in group[1:]:
             ev = evidence[k]
-            if lead is not None and ev is not None and not ev.prep:
+            if lead is not None and ev is not None and not ev.prep and lead.prep and _can_stand_in(ev, lead.prep):
                 ev.prep = lead.prep
-    first = _decide(text, mentions, [_scores(ev, m.kind, "", language) if ev is not None else None
-                                     for m, ev in zip(mentions, evidence, strict=True)])
+    scores = [_scores(ev, m.kind, "", language) if ev is not None else None
+              for m, ev in zip(mentions, evidence, strict=True)]
+    first = _decide(text, mentions, scores)
     votes: dict[str, Counter[str]] = {}
     for m, ev, key in zip(mentions, evidence, first, strict=True):
         if m.kind != PERSON or ev is None or key is None or not m.entity:
@@ -501,8 +578,8 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
         vote[key[2]] += 1
     genders = {e: v.most_common(1)[0][0] for e, v in votes.items() if v}
     final = _decide(text, mentions, [
-        _scores(ev, m.kind, genders.get(m.entity, "") if m.kind == PERSON else "", language) if ev is not None
-        else None for m, ev in zip(mentions, evidence, strict=True)])
+        _scores(ev, m.kind, genders[m.entity], language) if ev is not None and m.kind == PERSON
+        and genders.get(m.entity) else sc for m, ev, sc in zip(mentions, evidence, scores, strict=True)])
     out = [Features() if key is None else _features(key, m.kind, language) for m, key in zip(mentions, final,
                                                                                               strict=True)]
     return out, {e: g for e, g in genders.items() if g}

@@ -62,6 +62,10 @@ def _plausible_names(text: str, spans: list[CharSpan], language: str) -> list[Ch
     return out
 
 
+def _start_longer_first(entity: tuple[int, int, str]) -> tuple[int, int]:
+    return entity[0], -entity[1]
+
+
 class NameTagRecognizer(Recognizer):
     """NameTag NER over the model's own tokenization (per sentence); also usable as tokenizer."""
 
@@ -145,10 +149,12 @@ class NameTagRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:
         """Entities (nested ones too), sorted by start, longer first."""
-        spans = [CharSpan(a, b, t, category_of(t), self.name, self.score, self.priority)
-                 for a, b, t in self._raw(text)[3]]
+        found = self._raw(text)[3]
+        categories = {t: category_of(t) for t in {e[2] for e in found}}  # a handful of types
+        spans = [CharSpan(a, b, t, categories[t], self.name, self.score, self.priority)
+                 for a, b, t in sorted(found, key=_start_longer_first)]
         if self.categories is not None:
             spans = [s for s in spans if s.category in self.categories]
         if self.cross_lingual and spans:
             spans = _plausible_names(text, spans, doc.language if doc is not None else "")
-        return sorted(spans, key=lambda s: (s.start, -s.end))
+        return spans

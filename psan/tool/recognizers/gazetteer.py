@@ -435,7 +435,8 @@ def _place_type(kind: int) -> str:
     return "CITY" if kind & CITY else "REGION" if kind & REGION else "PLACE"
 
 
-def _at_sentence_start(text: str, pos: int) -> bool:
+def at_sentence_start(text: str, pos: int) -> bool:
+    """Only spaces, quotes or brackets between ``pos`` and a sentence end or the text start (capitals prove nothing)."""
     i = pos - 1
     while i >= 0 and text[i] in _SKIP_BACK:
         i -= 1
@@ -550,7 +551,7 @@ class GazetteerRecognizer(Recognizer):
                     continue
             k += 1
             word = text[start:end]
-            if nwords == 1 and (word in lex.stop or _at_sentence_start(text, start)):
+            if nwords == 1 and (word in lex.stop or at_sentence_start(text, start)):
                 continue
             if kind & (FIRST_M | FIRST_F):
                 type_, category, score = "FIRST_NAME", Category.PERSON, 0.45
@@ -573,8 +574,10 @@ def default_recognizers(language: str) -> list[Recognizer]:
     they are name evidence below NER: a NER span on the same name stays and keeps its type.
     """
     from psan.tool.recognizers.institutions import PATTERNS, InstitutionRecognizer
-    from psan.tool.recognizers.names import TitledNameRecognizer
+    from psan.tool.recognizers.names import FEMININE_ENDINGS, FeminineSurnameRecognizer, TitledNameRecognizer
     if language not in LOCALES:
         return []
     extra: list[Recognizer] = [InstitutionRecognizer(language)] if language in PATTERNS else []
+    if language in FEMININE_ENDINGS:
+        extra.append(FeminineSurnameRecognizer(language))
     return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]

@@ -15,6 +15,11 @@ judgments these are the applicants, the most direct identifiers of the text.
 * words that make the phrase a form of address, not a name ("Mr President", "Madam Chair") end it.
 
 Priority below NER (a NER span on the same name is nested inside and both stay), moderate score.
+
+:class:`FeminineSurnameRecognizer` (Czech, Slovak) uses the other piece of evidence these languages
+give: feminine surnames end in "-ová" and inflect to "-ové", "-ovou" (Czech), "-ovej", "-ovú" (Slovak),
+also for foreign names NER has never seen ("Bushovej", "Kimovou").  Only capitalized words that do not
+start a sentence (sentence-initial adjectives "Celkové", "Takové" end the same way), never "Nová"/"Nové".
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ import re
 from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.gazetteer import at_sentence_start
 
 PRIORITY_TITLED = -5
 SCORE = 0.75
@@ -55,8 +61,13 @@ _PART = rf"(?:{_INITIAL}|{_CAP_WORD}|(?:{'|'.join(PARTICLES)}))"
 
 @cache
 def _regex(language: str) -> re.Pattern[str]:
-    titles = "|".join(sorted(TITLES.get(language, TITLES["en"]), key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])(?P<title>(?:{titles})\.?)[ \t]+(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
+    listed = TITLES.get(language, TITLES["en"])
+    titles = "|".join(sorted(listed, key=len, reverse=True))
+    # the look-ahead on the titles' first letters lets the regex engine skip other characters fast
+    # (the leading look-behind alone was tried at every character)
+    first = "".join(sorted({t[0] for t in listed}))
+    return re.compile(rf"(?=[{first}])(?<![\w.])(?P<title>(?:{titles})\.?)[ \t]+"
+                      rf"(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
 
 
 def _name_end(words: list[tuple[int, int, str]]) -> int:
@@ -110,6 +121,31 @@ class TitledNameRecognizer(Recognizer):
         return spans
 
 
-def default_recognizers(language: str) -> list[Recognizer]:
-    """The titled-name recognizer of ``language`` (English titles for languages without a list)."""
-    return [TitledNameRecognizer(language)]
+#: feminine surname endings per language
+FEMININE_ENDINGS: dict[str, str] = {"cs": "ová|ové|ovou", "sk": "ová|ovej|ovú|ovou"}
+_UPPER = "A-ZÁČĎÉĚÍĹĽŇÓÔŔŘŠŤÚŮÝŽ"
+_LOWER = "a-záäčďéěíĺľňóôŕřšťúůýž"
+
+
+class FeminineSurnameRecognizer(Recognizer):
+    """Czech and Slovak feminine surnames by their ending (see module docstring)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.name = "feminine_surname"
+        self.priority = PRIORITY_TITLED
+        endings = FEMININE_ENDINGS.get(language, FEMININE_ENDINGS["cs"])
+        self.regex = re.compile(rf"(?<![\w-])[{_UPPER}][{_LOWER}]+?(?:{endings})(?![\w-])")
+
+    def __repr__(self) -> str:
+        return f"<FeminineSurnameRecognizer {self.language}>"
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for match in self.regex.finditer(text):
+            word = match.group()
+            if word.lower().startswith("nov") and len(word) <= 5 or at_sentence_start(text, match.start()):
+                continue
+            spans.append(CharSpan(match.start(), match.end(), "SURNAME", Category.PERSON, self.name, 0.5,
+                                  self.priority))
+        return spans

@@ -41,6 +41,16 @@ class CombinedReplacer:
         self.sources = {}
         self.entities = {}
         self.surrogates.entities = {}
+        self.surrogates.features = {}
+
+    @property
+    def features(self) -> dict[tuple[int, int], dict[str, str | None]]:
+        """The UD features each surrogate of the current document was rendered with (for the key)."""
+        return self.surrogates.features
+
+    def preposition(self, text: str, region: PrivateRegion, replacement: str) -> tuple[int, str]:
+        """The preposition before a region vocalized for its replacement (see ``SurrogateReplacer``)."""
+        return self.surrogates.preposition(text, region, replacement)
 
     def replacement(self, region: PrivateRegion, original: str) -> str | None:
         where = (region.start, region.end)

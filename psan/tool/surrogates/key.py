@@ -48,6 +48,8 @@ class PseudonymKey:
             entry = {k: e.get(k, "") for k in CSV_FIELDS if k != "document"}
             entry["label"] = e.get("label")
             entry["entity"] = e.get("entity", "")
+            if e.get("features"):
+                entry["features"] = dict(e["features"])  # what the surrogate was rendered with (JSON only)
             self.entries.append({"document": document, **entry})
 
     def documents(self) -> list[str]:

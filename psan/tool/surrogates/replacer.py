@@ -27,6 +27,7 @@ Why and how:
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -36,7 +37,7 @@ from psan.tool.morph import context
 from psan.tool.morph.analysis import PERSON as M_PERSON
 from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
-from psan.tool.morph.features import PL_CASE_OF, Features
+from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.output import Output, pseudonymize
 from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
@@ -113,6 +114,8 @@ class SurrogateReplacer:
         #: (start, end) → the UD features each person/place surrogate of the current document is rendered with
         self.features: dict[tuple[int, int], dict[str, str | None]] = {}
         self._morph: dict[tuple[int, int], Features] = {}
+        #: (start, end, original) → features over all observed documents (None: two documents disagree)
+        self._morph_all: dict[tuple[int, int, str], Features | None] = {}
         self._morph_gender: dict[str, str] = {}
         for key, ident in self._stored.items():
             t = ident.get("template")
@@ -172,6 +175,8 @@ class SurrogateReplacer:
         for m, f in zip(mentions, feats, strict=True):
             if f.case:
                 self._morph[(m.start, m.end)] = f
+                where = (m.start, m.end, text[m.start:m.end])
+                self._morph_all[where] = f if self._morph_all.get(where, f) == f else None
         for entity, g in genders.items():
             self._morph_gender.setdefault(entity, {"Masc": "m", "Fem": "f"}.get(g, ""))
 
@@ -307,10 +312,14 @@ class SurrogateReplacer:
         kind = routing.kind_of(region.category, region.type, original)
         entity = self.entity_key(region, original, kind)
         self.entities[(region.start, region.end)] = entity
-        feats = self._morph.get((region.start, region.end))
+        feats = self._features_of(region, original)
         if kind == routing.PERSON:
             got = self._person(entity, original, region.type, feats)
             if got is not None and feats is not None:
+                used = ud_gender(str(self.identities.get(entity, {}).get("gender", "")))
+                if used and used != feats.gender:  # the entity's gender (a title, another document) won
+                    animacy = ("Hum" if self.language == "pl" else "Anim") if used == "Masc" else ""
+                    feats = dataclasses.replace(feats, gender=used, animacy=animacy)
                 self._record(region, entity, original, feats)
             return got
         if kind in (routing.CITY, routing.COUNTRY) and feats is not None and self.policy["city"] != "tag":
@@ -329,6 +338,13 @@ class SurrogateReplacer:
                 self.drawn += 1
         return self._values[cache_key]
 
+    def _features_of(self, region: PrivateRegion, original: str) -> Features | None:
+        """The analysis of a region: of the current document after :meth:`begin_document`, else of the
+        observed documents (``None`` where two documents analysed the same span and text differently)."""
+        if self._explicit:
+            return self._morph.get((region.start, region.end))
+        return self._morph_all.get((region.start, region.end, original))
+
     def _record(self, region: PrivateRegion, entity: str, original: str, feats: Features) -> None:
         """Keep the features a mention was rendered with: for the CLI/standoff and in the entity's identity."""
         self.features[(region.start, region.end)] = feats.as_dict()
@@ -343,7 +359,7 @@ class SurrogateReplacer:
         change.  Only where the region's analysed case is one the preposition governs (Czech "se" is
         also a pronoun: "Jan se Petrovi omluvil" stays).
         """
-        feats = self._morph.get((region.start, region.end))
+        feats = self._features_of(region, text[region.start:region.end])
         if feats is None or not replacement[:1].isalpha():
             return 0, ""
         m = _PREP_RE.search(text, max(0, region.start - 6), region.start)
@@ -819,9 +835,6 @@ def pseudonymize_document(text: str, regions: Sequence[PrivateRegion], language:
     for e in output.standoff:
         entry = dict(e)
         entry["entity"] = replacer.entities.get((e["original_start"], e["original_end"]), "")
-        feats = replacer.features.get((e["original_start"], e["original_end"]))
-        if feats is not None:  # what the surrogate was rendered with, for a reviewer of the key
-            entry["features"] = feats
         entry["document"] = document
         entries.append(entry)
     target = key if key is not None else replacer.key

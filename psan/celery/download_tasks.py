@@ -1,0 +1,62 @@
+"""``psan.prepare_download``: render a document's or a project's download in the worker.
+
+Why: see :mod:`psan.store.download_jobs`.  The job's stage is committed as it changes, so the page
+polling it shows where the work is; any failure is stored on the job (the page says it), never lost.
+"""
+from __future__ import annotations
+
+import logging
+
+from billiard.exceptions import SoftTimeLimitExceeded
+from celery import shared_task
+
+from psan import db
+from psan.store import download_jobs
+from psan.store import output as store_output
+from psan.store.documents import get_document
+
+log = logging.getLogger(__name__)
+
+
+def _render(conn, job: dict) -> bytes | None:
+    kind = job["kind"]
+    if job["document_id"] is None:
+        return store_output.project_zip(conn, job["project_id"], kind)
+    document = get_document(conn, job["document_id"])
+    if document is None:
+        return None
+    if kind == "input":
+        content = document["text"]
+    elif kind == "xml":
+        content = document["tagged_xml"]
+    else:
+        ctx = store_output.project_context(conn, document["project_id"])
+        content = store_output.render_document(conn, document["id"], kind, ctx)
+    return None if content is None else content.encode("utf-8")
+
+
+@shared_task(name="psan.prepare_download")
+def prepare_download(job_id: int) -> dict:
+    with db.transaction() as conn:
+        job = download_jobs.start(conn, job_id)
+    if job is None:
+        return {"job": job_id, "skipped": "not queued"}
+    try:
+        with db.transaction() as conn:
+            content = _render(conn, job)
+    except SoftTimeLimitExceeded:
+        log.warning("download job %s hit its time limit", job_id)
+        with db.transaction() as conn:
+            download_jobs.fail(conn, job_id, "The download took longer than the worker's time limit.")
+        return {"job": job_id, "status": "FAILED"}
+    except Exception as exc:  # noqa: BLE001 - any failure is shown on the job's page
+        log.exception("download job %s failed", job_id)
+        with db.transaction() as conn:
+            download_jobs.fail(conn, job_id, f"{exc.__class__.__name__}: {str(exc)[:300]}")
+        return {"job": job_id, "status": "FAILED"}
+    with db.transaction() as conn:
+        if content is None:
+            download_jobs.fail(conn, job_id, "The document is not recognized yet.")
+            return {"job": job_id, "status": "FAILED"}
+        download_jobs.finish(conn, job_id, content)
+    return {"job": job_id, "status": "DONE", "bytes": len(content)}

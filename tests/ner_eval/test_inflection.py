@@ -1,0 +1,40 @@
+"""``python -m ner_eval inflection``: runs ``psan-tool pseudonymize`` and scores its features."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ner_eval.cli import main
+from ner_eval.inflection import score
+
+DOCS = [
+    {"id": "a", "lang": "cs", "text": "Mluvil jsem s Petrem v Praze.",
+     "spans": [{"start": 14, "end": 20, "label": "PERSON", "features": {"Case": "Ins", "Gender": "Masc",
+                                                                         "Number": "Sing"}},
+               {"start": 23, "end": 28, "label": "LOCATION", "features": {"Case": "Loc", "Gender": "Fem",
+                                                                           "Number": "Sing"}}]},
+    {"id": "b", "lang": "cs", "text": "Přišla Jana Nováková.",
+     "spans": [{"start": 7, "end": 20, "label": "PERSON", "features": {"Case": "Nom", "Gender": "Fem",
+                                                                        "Number": "Sing"}}]},
+]
+
+
+def test_score_counts_missing_features_as_wrong() -> None:
+    records = [{"id": "a", "replacements": [
+        {"start": 14, "end": 20, "surrogate": "Karlem",
+         "features": {"Case": "Ins", "Gender": "Masc", "Number": "Sing"}},
+        {"start": 23, "end": 28, "surrogate": "Praze", "features": {"Case": None, "Gender": None, "Number": None}}]}]
+    got = score(DOCS, records)
+    assert got["case"] == round(1 / 3, 4) and got["gender_persons"] == 0.5
+    assert got["unanalysed"] == 2 and got["equal_to_original"] == 1
+
+
+def test_command_runs_the_cli(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in DOCS), encoding="utf-8")
+    assert main(["inflection", "--corpus", str(corpus), "--json", "--morph-models", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["spans"] == 3 and out["case"] == 1.0 and out["gender_persons"] == 1.0
+    assert out["equal_to_original"] == 0
+    assert main(["inflection", "--corpus", str(tmp_path / "missing.jsonl")]) == 2
