@@ -305,6 +305,21 @@ def test_audit3_03_database_lost_after_the_commit_is_not_reported_as_nothing_sav
     assert bad.status_code == 400
 
 
+def test_audit3_03_a_retried_accept_is_answered_as_saved(clean_app):
+    app = clean_app
+    doc = add_document(app, plain_sentences(0, 3) + " Yesterday Novak met Svoboda.", [("Novak", "P"), ("Svoboda", "P")])
+    client = annotator_client(app, "a3-03c@example.org", window_size=100)
+    client.get("/annotate/api/window")
+    first = client.post("/annotate/api/accept", json={"document_id": doc, "request_id": "accept-once-1"})
+    assert first.status_code == 200 and first.get_json()["accepted"] >= 2, first.get_json()
+    logged = _log_rows(app, doc)
+    again = client.post("/annotate/api/accept", json={"document_id": doc, "request_id": "accept-once-1"})
+    assert again.status_code == 200 and again.get_json()["already_saved"] is True
+    assert _log_rows(app, doc) == logged
+    other = client.post("/annotate/api/accept", json={"document_id": doc, "request_id": "accept-once-2"})
+    assert other.status_code == 409  # a new request: nothing is left to accept
+
+
 def test_audit3_03_concurrent_copies_of_one_request_decide_once(busy_app):
     app = busy_app
     doc = add_document(app, plain_sentences(0, 3) + " Yesterday Novak came home.", [("Novak", "P")])
