@@ -710,10 +710,14 @@ def test_audit3_10_large_downloads_are_prepared_in_the_background(admin_client, 
     zip_job = int(started.headers["Location"].rstrip("/").rsplit("/", 1)[1])
     state = _wait_job(admin_client, zip_job)
     assert state["status"] == "DONE", state
+    assert state["total"] == 1 and state["done"] == 1  # documents done of total, shown while it runs
     with zipfile.ZipFile(io.BytesIO(admin_client.get(state["file"]).data)) as zf:
         background = {n: zf.read(n) for n in zf.namelist() if n.endswith(".tag.txt")}
     with zipfile.ZipFile(io.BytesIO(admin_client.get(f"/documents/project/{project}/download/tag").data)) as zf:
         assert background == {n: zf.read(n) for n in zf.namelist() if n.endswith(".tag.txt")} != {}
+    started = admin_client.post(f"/documents/project/{project}/prepare/pseudonymize", data={"csrf_token": token})
+    state = _wait_job(admin_client, int(started.headers["Location"].rstrip("/").rsplit("/", 1)[1]))
+    assert state["status"] == "DONE" and state["done"] == state["total"] == 1, state
     # only the admin who asked sees the job and its file
     other = logged_in_client(app, "other-admin@example.org", "ADMIN")
     assert other.get(f"/documents/prepared/{job}").status_code == 404
