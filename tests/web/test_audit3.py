@@ -27,7 +27,9 @@ CANDIDATES = ("james", "john", "robert", "michael", "william", "david", "richard
               "christopher", "daniel", "matthew", "anthony", "mark", "donald", "steven", "paul", "andrew", "jonathan",
               "joshua", "kenneth", "kevin", "brian", "george", "timothy", "ronald", "edward", "jason", "jeffrey",
               "mary", "anna", "emma", "olivia")
-_HEX = re.compile(r"[0-9a-f]{6,}")
+#: hex runs an attacker could compare with digests (10+ digits, not only decimal: microseconds of timestamps
+#: are six decimal digits and would match some digest by chance)
+_HEX = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{10,}")
 
 
 def _digests(text: str) -> list[str]:
