@@ -30,8 +30,9 @@ ACTIONS = {"token": lazy_gettext("this span"), "word_type": lazy_gettext("by wor
            "label": lazy_gettext("label"), "entity_merge": lazy_gettext("entities merged"),
            "entity_split": lazy_gettext("entity split off"), "rule_confidence": lazy_gettext("rule confidence"),
            "rule_delete": lazy_gettext("rule deleted"), "undo": lazy_gettext("undone"),
-           "accept": lazy_gettext("suggestions accepted"), "search": lazy_gettext("from a search"),
-           "adjudicate": lazy_gettext("adjudication"), "double-mask": lazy_gettext("second annotation")}
+           "accept": lazy_gettext("suggestions accepted"),
+           "search": lazy_gettext("bulk decision from the search"), "adjudicate": lazy_gettext("adjudication"),
+           "double-mask": lazy_gettext("masked: the two versions disagree")}
 
 #: document languages (psan.store.projects.LANGUAGES) by name
 LANGUAGES = {"en": lazy_gettext("English"), "cs": lazy_gettext("Czech"), "pl": lazy_gettext("Polish"),

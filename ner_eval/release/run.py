@@ -34,7 +34,7 @@ from ner_eval.pipelines import PIPELINES, SIMULATION_NER
 from ner_eval.release.client import Admin, Annotator, AppError
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
-from ner_eval.release.person import WORKFLOWS, Action, Person, View
+from ner_eval.release.person import WORKFLOWS, Action, Person, Shown, View
 from psan.tool.merge import align
 
 #: seconds of the time model (see the module docstring)
@@ -66,6 +66,8 @@ class Work:
     labels: int = 0
     stuck_windows: int = 0
     requests: int = 0
+    #: spans settled per entity type shown on them (first type; "-" for none), and how many were private
+    settled_by_type: dict[str, list[int]] = field(default_factory=dict)
     #: decisions the app did not take as the person meant them (first few: kind, span, decision after)
     stuck: list[dict[str, Any]] = field(default_factory=list)
 
@@ -214,9 +216,23 @@ class Session:
                 return
             done.add(key)
             self.work.count(action)
+            self._count_types(view, action)
             answer = self._send(client, doc_id, action)
             view = View.from_api(answer, self.project.gold[doc_id])
         self.work.stuck_windows += 1
+
+    def _count_types(self, view: View, action: Action) -> None:
+        """Which kinds of spans the person settles (what the judgments are spent on)."""
+        if action.kind == "accept":
+            spans = [s for s in view.spans if s.decision == "SUSPICIOUS"]
+        else:
+            spans = [s for s in view.spans if (s.first, s.end) == (action.first, action.end)] \
+                or [Shown(action.first, action.end, "")]
+        for s in spans:
+            private = self.person.verdict(view, s) if action.kind == "accept" else action.private
+            row = self.work.settled_by_type.setdefault(s.ne_types[0] if s.ne_types else "-", [0, 0])
+            row[0] += 1
+            row[1] += int(private)
 
     @staticmethod
     def _send(client: Annotator, doc_id: int, action: Action) -> dict[str, Any]:

@@ -45,8 +45,6 @@ MESSAGES: tuple[str, ...] = (
     N_("entity"),
     N_("accept"),
     N_("label"),
-    N_("entity_merge"),
-    N_("entity_split"),
     N_("suggested: %(decision)s"),
     # decisions, document states, rule types and decision scopes
     N_("PUBLIC"),

@@ -38,8 +38,9 @@ def projects(conn, account_id: int, is_admin: bool, window_size: int) -> list[di
         "WHERE %(admin)s OR EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = p.id "
         "AND m.account_id = %(me)s) "
         "ORDER BY p.is_default, p.name", {"me": account_id, "admin": is_admin}, conn)
+    left = windows_left(conn, [r["id"] for r in rows], window_size)
     for r in rows:
-        r["left"] = windows_left(conn, r["id"], window_size)
+        r["left"] = left[r["id"]]
     return rows
 
 

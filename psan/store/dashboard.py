@@ -24,11 +24,6 @@ from typing import Any
 from psan import db
 from psan.store.document_status import SUSPICIOUS_SQL
 
-#: the category of an annotation ``a``: its label's category, else the recognized entity's, else OTHER
-CATEGORY_SQL = (
-    "coalesce((SELECT l.category FROM label l WHERE l.id = a.token_label_id), "
-    "(SELECT ne.category FROM named_entity ne WHERE ne.document_id = a.document_id "
-    "AND ne.first_token = a.first_token AND ne.end_token = a.end_token ORDER BY ne.id LIMIT 1), 'OTHER')")
 #: how an annotation ``a`` (project ``p``; ``ra``: the ids of annotations a person's rule votes on) is
 #: decided now, as the release report names it
 HOW_SQL = (
@@ -67,60 +62,73 @@ def windows_done(conn, project_id: int) -> int:
     return int(row["n"])
 
 
-def windows_left(conn, project_id: int, window_size: int) -> int:
-    """Stretches of ``window_size`` tokens holding a span that waits for a person (an estimate)."""
-    row = db.query_one(
-        "SELECT count(DISTINCT (a.document_id, a.first_token / %s)) AS n FROM annotation a "  # noqa: S608  # nosec B608
+def windows_left(conn, project_ids: list[int], window_size: int) -> dict[int, int]:
+    """Per project: stretches of ``window_size`` tokens holding a span that waits for a person (an estimate).
+
+    One statement for all the projects (the annotator's home lists several).
+    """
+    rows = db.query(
+        "SELECT d.project_id, count(DISTINCT (a.document_id, a.first_token / %s)) AS n FROM annotation a "  # noqa: S608  # nosec B608
         "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
-        f"WHERE d.project_id = %s AND {SUSPICIOUS_SQL}", (max(1, window_size), project_id), conn)
-    return int(row["n"])
+        f"WHERE d.project_id = ANY(%s) AND {SUSPICIOUS_SQL} GROUP BY 1", (max(1, window_size), list(project_ids)),
+        conn)
+    counts = {int(r["project_id"]): int(r["n"]) for r in rows}
+    return {int(p): counts.get(int(p), 0) for p in project_ids}
 
 
-#: one scan of the project's annotations: how each is decided; for the undecided ones their document,
-#: category (label, else the recognized entity on exactly the span - the first by name if several - else
-#: OTHER) and window-sized stretch.
-#: Rows: ('how', how, n), ('doc', document id, category, n), ('left', stretches)
+#: one scan of the project's annotations: how each is decided; for the undecided and the person-decided
+#: ones their category (label, else the recognized entity on exactly the span - the first by name if
+#: several - else OTHER).  Rows: ('how', -, how, n), ('doc', document, category, n) of the undecided,
+#: ('decided', -, 'PUBLIC|PRIVATE category', n) of the person-decided, ('left', -, -, stretches).
 _SPAN_SUMMARY = (
     # annotations a rule with a person as author votes on: one hash join instead of a probe per span
     "WITH ra AS (SELECT DISTINCT ar.annotation_id FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "  # noqa: S608  # nosec B608
     "WHERE r.project_id = %(p)s AND r.author_id IS NOT NULL), "
     "s AS MATERIALIZED (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id, "
-    f"{HOW_SQL} AS how FROM annotation a JOIN document d ON d.id = a.document_id "
+    f"a.token_decision::text AS decision, {HOW_SQL} AS how FROM annotation a JOIN document d ON d.id = a.document_id "
     "JOIN project p ON p.id = d.project_id LEFT JOIN ra ON ra.annotation_id = a.id WHERE d.project_id = %(p)s), "
-    "u AS MATERIALIZED (SELECT * FROM s WHERE how = 'undecided'), "
     "ne AS (SELECT n.document_id, n.first_token, n.end_token, min(n.category) AS category FROM named_entity n "
-    "JOIN document d ON d.id = n.document_id WHERE d.project_id = %(p)s GROUP BY 1, 2, 3) "
+    "JOIN document d ON d.id = n.document_id WHERE d.project_id = %(p)s GROUP BY 1, 2, 3), "
+    "c AS MATERIALIZED (SELECT s.document_id, s.first_token, s.how, s.decision, "
+    "coalesce(l.category, ne.category, 'OTHER') AS category FROM s LEFT JOIN label l ON l.id = s.token_label_id "
+    "LEFT JOIN ne USING (document_id, first_token, end_token) WHERE s.how IN ('undecided', 'person')) "
     "SELECT 'how' AS kind, NULL::bigint AS document_id, how AS key, count(*) AS n FROM s GROUP BY how "
-    "UNION ALL SELECT 'doc', u.document_id, coalesce(l.category, ne.category, 'OTHER'), count(*) FROM u "
-    "LEFT JOIN label l ON l.id = u.token_label_id LEFT JOIN ne USING (document_id, first_token, end_token) "
-    "GROUP BY 2, 3 "
-    "UNION ALL SELECT 'left', NULL, NULL, count(*) FROM (SELECT 1 FROM u GROUP BY document_id, "
-    "first_token / %(size)s) stretches")
+    "UNION ALL SELECT 'doc', document_id, category, count(*) FROM c WHERE how = 'undecided' GROUP BY 2, 3 "
+    "UNION ALL SELECT 'decided', NULL, decision || ' ' || category, count(*) FROM c WHERE how = 'person' GROUP BY 3 "
+    "UNION ALL SELECT 'left', NULL, NULL, count(*) FROM (SELECT 1 FROM c WHERE how = 'undecided' "
+    "GROUP BY document_id, first_token / %(size)s) stretches")
 
 
 def span_summary(conn, project_id: int, window_size: int) -> dict[str, Any]:
-    """Undecided spans per document and category, windows left, spans by how decided: one scan of the spans.
+    """The project's spans in one scan: undecided per document and category, windows left, spans by how
+    decided, and the person's decisions per category.
 
-    ``documents``: per document with spans waiting, its name, total and counts per category (most first).
+    ``documents``: per document with spans waiting, its name, total and counts per category (most
+    first); ``by_category``: per category the spans a person decided public and private.
     """
     rows = db.query(_SPAN_SUMMARY, {"p": project_id, "size": max(1, window_size)}, conn)
     names = {r["id"]: r["name"] for r in db.query("SELECT id, name FROM document WHERE project_id = %s",
                                                    (project_id,), conn)}
     docs: dict[int, dict[str, Any]] = {}
     how = dict.fromkeys(("person", "rule", "pre-annotation", "undecided"), 0)
+    decided: dict[str, dict[str, Any]] = {}
     left = 0
     for r in rows:
         if r["kind"] == "how":
             how[r["key"]] = int(r["n"])
         elif r["kind"] == "left":
             left = int(r["n"])
+        elif r["kind"] == "decided":
+            decision, category = r["key"].split(" ", 1)
+            row = decided.setdefault(category, {"category": category, "public": 0, "private": 0})
+            row[decision.lower()] += int(r["n"])
         else:
             doc = docs.setdefault(r["document_id"], {"id": r["document_id"], "name": names.get(r["document_id"], ""),
                                                      "total": 0, "by_category": {}})
             doc["by_category"][r["key"]] = int(r["n"])
             doc["total"] += int(r["n"])
     return {"documents": sorted(docs.values(), key=lambda d: (-d["total"], d["id"])), "windows_left": left,
-            "by_how": how}
+            "by_how": how, "by_category": [decided[c] for c in sorted(decided)]}
 
 
 def documents_by_status(conn, project_id: int) -> dict[str, int]:
@@ -194,17 +202,6 @@ def progress_over_time(conn, project_id: int) -> list[dict[str, Any]]:
     return out
 
 
-def decisions_by_category(conn, project_id: int) -> list[dict[str, Any]]:
-    """Spans a person decided, per category: public and private (the category chart)."""
-    rows = db.query(
-        f"SELECT {CATEGORY_SQL} AS category, "  # noqa: S608  # nosec B608
-        "count(*) FILTER (WHERE a.token_decision = 'PUBLIC') AS public, "
-        "count(*) FILTER (WHERE a.token_decision = 'PRIVATE') AS private "
-        "FROM annotation a JOIN document d ON d.id = a.document_id "
-        "WHERE d.project_id = %s AND a.token_decision IS NOT NULL GROUP BY 1 ORDER BY 1", (project_id,), conn)
-    return [{"category": r["category"], "public": int(r["public"]), "private": int(r["private"])} for r in rows]
-
-
 def project_dashboard(conn, project_id: int, window_size: int) -> dict[str, Any]:
     """Everything the dashboard page shows, in one dict (each chart's numbers are its table's)."""
     spans = span_summary(conn, project_id, window_size)
@@ -219,6 +216,6 @@ def project_dashboard(conn, project_id: int, window_size: int) -> dict[str, Any]
         "throughput": throughput(conn, project_id),
         "forecast": forecast(conn, project_id, left),
         "progress": progress_over_time(conn, project_id),
-        "by_category": decisions_by_category(conn, project_id),
+        "by_category": spans["by_category"],
         "by_how": spans["by_how"],
     }

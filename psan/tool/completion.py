@@ -31,7 +31,7 @@ from bisect import bisect_left
 from psan.tool.document import Category, Document, Entity
 from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, person_name_kind
 
-__all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names"]
+__all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer"]
 
 #: words added on each side at most
 MAX_WORDS = 3
@@ -90,6 +90,23 @@ def _grow(text: str, start: int, end: int, language: str) -> tuple[int, int]:
     return start, end
 
 
+def spans_inside_longer(spans: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The token ranges lying inside a longer one of ``spans``.
+
+    Why a sweep: a transcript has thousands of person spans, and testing every pair cost more than
+    NameTag's whole run.  In (first, longest first) order a range lies inside a longer one exactly
+    when an earlier (distinct) range reaches as far.
+    """
+    inside: set[tuple[int, int]] = set()
+    reach = -1
+    for first, end in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if end <= reach:
+            inside.add((first, end))
+        else:
+            reach = end
+    return inside
+
+
 def complete_names(doc: Document) -> Document:
     """``doc`` with its outermost PERSON entities grown to whole names (see module docstring)."""
     if not doc.entities or not doc.tokens:
@@ -102,9 +119,8 @@ def complete_names(doc: Document) -> Document:
             for i in range(ent.first_token, ent.end_token):
                 owner[i] = ent.category
     persons = [e for e in doc.entities if e.category is Category.PERSON]
-    outer = [e for e in persons if not any(o is not e and o.first_token <= e.first_token and e.end_token <= o.end_token
-                                           and (o.end_token - o.first_token) > (e.end_token - e.first_token)
-                                           for o in persons)]
+    inner = spans_inside_longer({(e.first_token, e.end_token) for e in persons})
+    outer = [e for e in persons if (e.first_token, e.end_token) not in inner]
     changed: dict[int, Entity] = {}
     for ent in outer:
         cs, ce = doc.char_range(ent.first_token, ent.end_token)

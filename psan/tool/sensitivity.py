@@ -5,7 +5,9 @@ Why: a home address ("Dlouhá 12"), a date of birth ("1. 1. 1978"), a city distr
 by themselves.  A suggestion, accepting a window (``a``), a learned entity type or the learned
 model must never publish them; only a person's explicit decision may.  What counts:
 
-* the categories ID, CONTACT and SENSITIVE (GDPR art. 9 topics);
+* the categories ID, CONTACT, SENSITIVE (GDPR art. 9 topics) and DEMOGRAPHIC (occupations, nationality
+  phrases: quasi-identifiers that identify in one document and not in the next, so a type-wide
+  "public" learned from other documents is not safe for them – issue 22);
 * address types (street with number, postal code, CNEC ``ah``/``az``/``at``/``A`` …) and
   personal-number types (birth numbers, SSN, PESEL …: their category is ID);
 * a full date (day, month and a year at least :data:`ADULT_YEARS` back): it may be a birth date;
@@ -23,7 +25,7 @@ from psan.tool.document import Category
 
 __all__ = ["SENSITIVE_CATEGORIES", "SENSITIVE_TYPES", "sensitive_type", "never_public_by_suggestion", "birth_date_like"]
 
-SENSITIVE_CATEGORIES = frozenset({Category.ID, Category.CONTACT, Category.SENSITIVE})
+SENSITIVE_CATEGORIES = frozenset({Category.ID, Category.CONTACT, Category.SENSITIVE, Category.DEMOGRAPHIC})
 #: entity types of addresses, dates and numbers that are personal whatever their coarse category
 SENSITIVE_TYPES = frozenset({
     "STREET", "STREET_ADDRESS", "ADDRESS", "POSTAL_CODE", "ZIP_CODE", "ah", "az", "at", "A", "me", "mi",

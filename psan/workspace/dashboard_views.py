@@ -6,6 +6,7 @@ from flask_babel import gettext
 
 from psan import db
 from psan.access import admin
+from psan.code_names import category_name, how_name
 from psan.store import dashboard as store_dashboard
 from psan.store import double_annotation as store_double
 from psan.store import projects as store_projects
@@ -19,16 +20,14 @@ DOCUMENTS_SHOWN = 50
 def _charts(data: dict) -> dict:
     progress = data["progress"]
     days = [p["day"] for p in progress]
-    how_names = {"person": gettext("person"), "rule": gettext("rule"), "pre-annotation": gettext("pre-annotation"),
-                 "undecided": gettext("undecided")}
+    categories = data["by_category"]
     return {
         "progress": line_chart(gettext("Progress over time"), days, [gettext("decisions"), gettext("windows done")],
                                [[p["decisions_total"] for p in progress], [p["windows_total"] for p in progress]]),
-        "category": bar_chart(gettext("Decisions by category"), [c["category"] for c in data["by_category"]],
+        "category": bar_chart(gettext("Decisions by category"), [category_name(c["category"]) for c in categories],
                               [gettext("public"), gettext("private")],
-                              [[c["public"] for c in data["by_category"]],
-                               [c["private"] for c in data["by_category"]]]),
-        "how": bar_chart(gettext("Spans by how decided"), [how_names[h] for h in data["by_how"]],
+                              [[c["public"] for c in categories], [c["private"] for c in categories]]),
+        "how": bar_chart(gettext("Spans by how decided"), [how_name(h) for h in data["by_how"]],
                          [gettext("spans")], [list(data["by_how"].values())]),
     }
 

@@ -1,7 +1,11 @@
 """The concordance on the real database: lemma candidates verified by the lemmatizer, regex guards."""
 from __future__ import annotations
 
+import uuid
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from psan import db
 from psan.store import concordance
@@ -50,3 +54,24 @@ def test_bad_patterns_are_clear_errors_and_leave_the_transaction_usable(clean_ap
         with pytest.raises(concordance.SearchError, match=message):
             concordance.search(conn, project, "en", concordance.Query("regex", pattern))
         assert db.query_one("SELECT 1 AS one", None, conn)["one"] == 1
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["Novák", "novák", "Nováková", "met", "a", "Brno", ".", ",", "Novák-Brno"]),
+                min_size=1, max_size=30))
+def test_word_search_finds_exactly_the_whole_word_occurrences(clean_app, words):
+    """Every case-insensitive whole-word occurrence of 'novák' is found, at the right characters and tokens."""
+    import re as python_re
+    app = clean_app
+    text = " ".join(words)
+    project = new_project(app, f"p-{uuid.uuid4().hex}")
+    doc = add_document(app, text, project_id=project, language="cs")
+    with app.test_request_context(), db.transaction() as conn:
+        found = concordance.search(conn, project, "cs", concordance.Query("word", "NOVÁK"))["occurrences"]
+        tokens = db.query("SELECT idx, start_char, end_char FROM token WHERE document_id = %s ORDER BY idx",
+                          (doc,), conn)
+    expected = [m.start() for m in python_re.finditer(r"(?<!\w)novák(?!\w)", text, python_re.IGNORECASE)]
+    assert [o["left"][-1:] + o["match"] for o in found] == [text[max(0, s - 1):s] + text[s:s + 5] for s in expected]
+    for o, start in zip(found, expected, strict=True):
+        first, last = tokens[o["first_token"]], tokens[o["end_token"] - 1]
+        assert first["start_char"] <= start < first["end_char"] and last["start_char"] < start + 5 <= last["end_char"]

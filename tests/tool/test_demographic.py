@@ -47,3 +47,10 @@ def test_own_category_low_score_below_names() -> None:
 def test_suspicious_by_default() -> None:
     from psan.store.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
     assert "OCCUPATION" not in PRIVATE_BY_DEFAULT and default_ne_confidence("OCCUPATION") == 0.0
+
+
+def test_never_public_by_a_shortcut() -> None:
+    """Quasi-identifiers wait for a person's decision: no suggestion, accept or learned type makes them public."""
+    from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
+    assert sensitive_type("OCCUPATION") and sensitive_type("NATIONALITY")
+    assert never_public_by_suggestion(["OCCUPATION"], Category.DEMOGRAPHIC, ["taxi", "driver"])

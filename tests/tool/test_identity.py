@@ -26,7 +26,8 @@ def regions(text: str, spans: list[str], category: Category = Category.PERSON, t
 def replaced(text: str, regs: list[PrivateRegion], language: str, seed: int | str = 7,
              replacer: SurrogateReplacer | None = None, keys: dict | None = None) -> list[str]:
     out, _ = pseudonymize_document(text, regs, language, seed=seed, replacer=replacer, keys=keys)
-    return [e["replacement"] for e in out.standoff]
+    # a preposition re-vocalized for the surrogate ("s Janem" → "se Svatoslavem") begins the replacement
+    return [e["replacement"].split(" ", 1)[1] if e["removed_before"] else e["replacement"] for e in out.standoff]
 
 
 # original form → paradigm slot (Czech case) it stands in

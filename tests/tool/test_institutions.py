@@ -18,6 +18,11 @@ def test_prisons_counties_and_provinces() -> None:
                            ("Diyarbakir", "PROVINCE")]
 
 
+def test_hyphenated_organisation_acronyms() -> None:
+    assert found("a member of the DHKP-C (Revolutionary People’s Liberation Party-Front) and COVID-19, L5-S1") == [
+        ("DHKP-C", "ORG_ACRONYM")]
+
+
 def test_ordinary_words_are_not_places() -> None:
     assert found("The prison was full. Van Gogh painted it; Batman is a film; the shire horse ran.") == []
 

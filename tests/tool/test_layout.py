@@ -41,3 +41,10 @@ def test_pipeline_propagates_the_speaker_to_other_mentions() -> None:
     doc = Pipeline({"language": "en", "tokenizer": "regex", "ner": [], "recognizers": ["patterns"]}).process(text)
     names = [doc.span_text(e.first_token, e.end_token) for e in doc.entities if e.category is Category.PERSON]
     assert names.count("Wiktor") == 3 and "Dorota Michnik" in names
+
+
+def test_evidence_is_counted_per_paragraph() -> None:
+    """Sections are cut at blank lines, so one speaker line per paragraph proves nothing (CNEC: "Praha : …")."""
+    assert found("RAKOUSKO : Penzinger Strasse 11\n\nPraha : telefon 123\n\nBrno : fax\n") == []
+    text = "Émile: hello\nDorota: hi\n\nNote: one\n\nKevin: yes\nKevin: no\n"
+    assert [n for n, _ in found(text)] == ["Émile", "Dorota", "Kevin", "Kevin"]

@@ -225,3 +225,46 @@ def test_offsets_clean_agrees_with_clean_tokens(text: str, cuts: list[tuple[int,
     cleaned = clean_tokens(text, tokens)
     unchanged = [(t.start, t.end) for t in cleaned] == spans
     assert offsets_clean(text, [a for a, _ in spans], [b for _, b in spans]) == unchanged
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 15), st.integers(1, 6)).map(lambda t: (t[0], t[0] + t[1])), max_size=10))
+def test_spans_inside_longer_equals_pairwise_test(spans: set[tuple[int, int]]) -> None:
+    """Name completion's sweep finds the same inner person spans as comparing every pair did."""
+    from psan.tool.completion import spans_inside_longer
+    pairwise = {e for e in spans if any(o != e and o[0] <= e[0] and e[1] <= o[1] and o[1] - o[0] > e[1] - e[0]
+                                        for o in spans)}
+    assert spans_inside_longer(spans) == pairwise
+
+
+INSTITUTION_PIECES = ["HMP", "HM", "Prison", "Remand", "Centre", "Sztum", " ", "\n", "Nottinghamshire", "County",
+                      "Durham", "Council", "Edirne", "Istanbul", "İstanbul", "Şırnak", "Sirnak", "Naturvårdsverket",
+                      "Försäkringskassan", "the", "The", "a", "x", "-", "'", "Özgür", "Ankara's"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(INSTITUTION_PIECES), max_size=10))
+def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
+    from psan.tool.recognizers import institutions
+    text = "".join(pieces)
+    for regex in (institutions.PRISON_RE, institutions.COUNTY_RE, institutions.PROVINCE_RE,
+                  institutions.SWEDISH_AUTHORITY_RE):
+        plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
+        assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1", "119/5", "[2001]", "(1998)", "3",
+                    "WLR", "206", "NJA", "2005", "p.", "884", "Mr", "Mrs.", "Dr", "pan", "Paní", "herr", "Fru", "John",
+                    "J.", "van", "Smith", ".", "\n", "x", "ab"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(REFERENCE_PIECES), max_size=10), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
+def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: str) -> None:
+    from psan.tool.recognizers.names import TitledNameRecognizer
+    from psan.tool.recognizers.references import CITATION_RE, LAND_RE
+    text = "".join(pieces)
+    titled = TitledNameRecognizer(language).regex
+    for regex in (titled, LAND_RE, CITATION_RE):
+        plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("])") + 2])
+        assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]

@@ -35,6 +35,8 @@ _PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.0
 _GENDERS = ("Masc", "Fem", "Neut")
 _NUMBERS = ("Sing", "Plur")
 Key = tuple[str, str, str]  # (case, number, gender)
+#: feminine diminutive suffixes of first names (Drahuška, Žofinka, Vendulka): an -a name that is a woman's
+_DIMINUTIVES = ("inka", "uška", "ička", "enka", "ečka", "ulka", "unka", "ulinka")
 #: endings of women's surname forms (cs/sk -ová in every case)
 _WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
@@ -71,6 +73,8 @@ class _Evidence:
     after_verb: bool = False
     #: the name is set off by commas at the start of a sentence ("Franto, povídám"): an address
     vocative: bool = False
+    #: the gender of a past participle next to the name ("pravila Drahuš"): the name's, if it is the subject
+    subject_gender: str = ""
 
 
 def _gender_ud(g: str) -> str:
@@ -90,7 +94,9 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         low = r.lemma.casefold()
         if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
             continue  # -ová/-á names are women's (Tománkovou, Novákovej)
-        if person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
+        if person and not r.known and r.gender == "f" and low.endswith(_DIMINUTIVES):
+            weight = 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
+        elif person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
             weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
         if not person and not r.known:
             if low.endswith(("sko", "cko")):
@@ -303,7 +309,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
     before_word = toks[first - 1].group() if first > 0 else ""
     got = None
-    if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1]):
+    if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1], person):
         # the tagger is asked only where it can decide something: no preposition, a form of several cases
         lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
         part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
@@ -361,11 +367,17 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
+    subject_gender = ""
+    if got is not None and person:  # a past participle next to the name agrees with it as its subject
+        for k in (first - 1, last + 1, last + 2):
+            if 0 <= k < len(got) and got[k][1] in ("VERB", "AUX") and got[k][2].get("VerbForm") == "Part":
+                subject_gender = got[k][2].get("Gender", "")
+                break
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb, vocative)
+                     noun_cases, after_verb, vocative, subject_gender)
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -373,12 +385,21 @@ def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> b
     return word.islower() or (index == 1 and word[1:].islower())
 
 
-def _ambiguous(readings_of: dict[Key, float]) -> bool:
-    """Whether a word's best readings leave more than one case (or there are none)."""
+def _can_stand_in(ev: _Evidence, cases: tuple[str, ...]) -> bool:
+    """Whether a mention's form may stand in one of ``cases`` (unknown or weakly read forms may)."""
+    last = ev.readings[-1]
+    if not last or max(last.values()) < 1.0:
+        return True
+    return any(k[0] in cases and w >= 1.0 for k, w in last.items())
+
+
+def _ambiguous(readings_of: dict[Key, float], person: bool = False) -> bool:
+    """Whether a word's best readings leave more than one case (a person: or gender), or there are none."""
     if not readings_of:
         return True
     top = max(readings_of.values())
-    return len({k[0] for k, w in readings_of.items() if w >= top - 0.5}) > 1
+    best = [k for k, w in readings_of.items() if w >= top - 0.5]
+    return len({k[0] for k in best}) > 1 or (person and len({k[2] for k in best}) > 1)
 
 
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
@@ -470,6 +491,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
+                if c == "Nom" and ev.subject_gender == g and kind == PERSON:
+                    s += 0.7
                 for o, absent in others:  # first name and surname agree
                     v = o.get(key, 0.0)
                     s += v if v >= 0.3 else absent
@@ -524,7 +547,11 @@ def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, f
         for k in members:
             sc = scores[k]
             assert sc is not None  # noqa: S101 - members have scores
-            out[k] = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+            own = max(sc, key=lambda key: sc[key])
+            joint = max((key for key in sc if key[0] == case), key=lambda key: sc[key])
+            # the shared case decides close calls; a form that clearly stands in another case keeps it
+            # ("z Janem Kowalskim i Kowalskiemu", "Kadlec, Kadlcovi")
+            out[k] = joint if sc[joint] >= sc[own] - 1.0 else own
     return out
 
 
@@ -536,7 +563,7 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
         lead = evidence[group[0]]
         for k in group[1:]:
             ev = evidence[k]
-            if lead is not None and ev is not None and not ev.prep:
+            if lead is not None and ev is not None and not ev.prep and lead.prep and _can_stand_in(ev, lead.prep):
                 ev.prep = lead.prep
     scores = [_scores(ev, m.kind, "", language) if ev is not None else None
               for m, ev in zip(mentions, evidence, strict=True)]

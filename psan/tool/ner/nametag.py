@@ -149,9 +149,10 @@ class NameTagRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:
         """Entities (nested ones too), sorted by start, longer first."""
-        categories = {t: category_of(t) for t in {e[2] for e in self._raw(text)[3]}}  # a handful of types
+        found = self._raw(text)[3]
+        categories = {t: category_of(t) for t in {e[2] for e in found}}  # a handful of types
         spans = [CharSpan(a, b, t, categories[t], self.name, self.score, self.priority)
-                 for a, b, t in sorted(self._raw(text)[3], key=_start_longer_first)]
+                 for a, b, t in sorted(found, key=_start_longer_first)]
         if self.categories is not None:
             spans = [s for s in spans if s.category in self.categories]
         if self.cross_lingual and spans:

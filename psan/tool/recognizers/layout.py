@@ -6,8 +6,9 @@ misses on ELITR meetings were such slots: "Émile:" alone 145 times).  The layou
 
 * a line starting with one to four capitalized words (name particles such as "van", "de" may
   stand between them) followed by ``:`` and a space or the line end is a *speaker line*;
-* the text must have at least :data:`MIN_SPEAKER_LINES` speaker lines – one "Summary:" line in a
-  letter is a heading, a transcript has many;
+* the paragraph (lines up to a blank line) must have at least :data:`MIN_SPEAKER_LINES` speaker lines –
+  one "Summary:" line in a letter is a heading, a transcript has many – and a paragraph, not the whole
+  text, so that sections cut at blank lines give the same spans;
 * labels that are headings or form fields in any of psan's languages ("Subject", "Note",
   "Předmět", "Odpowiedź", "Question" …) are never speakers (:data:`LABELS`); a leading title
   ("Mr", "Dr", "Prof.") is left out of the span;
@@ -34,6 +35,9 @@ SCORE_REPEATED = 0.85
 PRIORITY_SPEAKER = 5
 
 _WORD = r"[^\W\d_][\w'’.\-]*"
+#: a blank line: the evidence is counted per paragraph, so a text cut into sections at blank lines
+#: (psan.tool.sections) gives the same spans as the whole text
+PARAGRAPH_END = re.compile(r"\n[ \t\r]*\n")
 SPEAKER_RE = re.compile(rf"^[ \t]*(?P<name>{_WORD}(?:[ \t]+{_WORD}){{0,4}})[ \t]*:(?=[ \t\r]|$)", re.MULTILINE)
 
 #: lower-case words allowed between the capitalized words of a name
@@ -99,8 +103,18 @@ class SpeakerRecognizer(PatternRecognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         if not self.prefilter(text):
             return []
+        spans: list[CharSpan] = []
+        start = 0
+        for para in [*PARAGRAPH_END.finditer(text), None]:
+            end = para.start() if para is not None else len(text)
+            spans += self._paragraph(text, start, end)
+            start = para.end() if para is not None else end
+        return spans
+
+    def _paragraph(self, text: str, start: int, end: int) -> list[CharSpan]:
+        """The speaker slots of one paragraph (lines up to a blank line)."""
         found: list[tuple[int, int]] = []
-        for match in self.regex.finditer(text):
+        for match in self.regex.finditer(text, start, end):
             name = self._name(text, *match.span("name"))
             if name is not None:
                 found.append(name)

@@ -61,8 +61,13 @@ _PART = rf"(?:{_INITIAL}|{_CAP_WORD}|(?:{'|'.join(PARTICLES)}))"
 
 @cache
 def _regex(language: str) -> re.Pattern[str]:
-    titles = "|".join(sorted(TITLES.get(language, TITLES["en"]), key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])(?P<title>(?:{titles})\.?)[ \t]+(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
+    listed = TITLES.get(language, TITLES["en"])
+    titles = "|".join(sorted(listed, key=len, reverse=True))
+    # the look-ahead on the titles' first letters lets the regex engine skip other characters fast
+    # (the leading look-behind alone was tried at every character)
+    first = "".join(sorted({t[0] for t in listed}))
+    return re.compile(rf"(?=[{first}])(?<![\w.])(?P<title>(?:{titles})\.?)[ \t]+"
+                      rf"(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
 
 
 def _name_end(words: list[tuple[int, int, str]]) -> int:

@@ -56,10 +56,11 @@ NUMBER_RE = re.compile(rf"(?=[Nn№])(?P<no>{_NO})\s*:?\s*(?P<code>{_CODE})(?![\
 _NEXT_RE = re.compile(rf"\s*(?:,|;|&|\band\b|\bor\b)\s*(?:(?:[Nn]os?\.|No\b)\s*)?(?P<code>{_CODE})(?![\w‑-])")
 BARE_RE = re.compile(r"(?=\d)(?<![\w./-])\d{3,6}/\d{2}(?:\d{2})?(?![\w/‑-]|[.,]\d)")
 #: a land-registry noun right before a code: "sheet/plan 11/15W.2", "plan 11/14 E.1", "plots 119/5"
-LAND_RE = re.compile(r"\b(?:sheets?|plans?|blocks?|plots?|parcels?|maps?|lots?)(?:/(?:sheet|plan|map|block)s?)?"
+LAND_RE = re.compile(r"(?=[blmps])\b(?:sheets?|plans?|blocks?|plots?|parcels?|maps?|lots?)"
+                     r"(?:/(?:sheet|plan|map|block)s?)?"
                      r"\s+(?P<code>\d+/\d+[A-Z]?(?:[./]\d+)*(?:[ .]?[A-Z]{1,2}\.?\d+(?:\.\d+)*)?)(?![\w/])")
 #: law reports: "[2001] 3 WLR 206", "(1998) 2 AC 123", "NJA 2005 p. 884", "ECR I-1234"
-CITATION_RE = re.compile(r"(?:[\[(](?:19|20)\d\d[\])]\s+(?:\d{1,3}\s+)?[A-Z][A-Za-z]{1,5}"
+CITATION_RE = re.compile(r"(?=[\[(ADHMNR])(?:[\[(](?:19|20)\d\d[\])]\s+(?:\d{1,3}\s+)?[A-Z][A-Za-z]{1,5}"
                          r"(?:\s+\([A-Za-z]+\))?\s+\d{1,5}"
                          r"|\b(?:NJA|RÅ|HFD|AD|MD|RH)\s+(?:19|20)\d\d\s+(?:p\.|s\.|ref\.|not\.?)\s*\d{1,5})(?!\w)")
 _STRUCTURED = re.compile(r"\d[/\-‑.]\w*\d|^[A-Z]{1,5}[-‑]\d")
