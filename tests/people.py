@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from psan.tool.morph.context import preposition_cases, vocalize
 from psan.tool.surrogates import inflect_cs
 from tests.documents import add_document, group_entities
 from tests.helpers import sql
@@ -24,6 +25,7 @@ EN_MENTIONS = (("Jonathan Harper", 0, None), ("Harper", 1, None), ("Harper", 2, 
 CS_MENTIONS = (("Jan Novák", 0, "nominative"), ("Jana Nováka", 0, "genitive"),
                ("Janem Novákem", 0, "instrumental"), ("Novákovi", 0, "dative"))
 CASE_NUMBER = {"nominative": "1", "genitive": "2", "dative": "3", "instrumental": "7"}
+_UD_CASE = {"nominative": "Nom", "genitive": "Gen", "dative": "Dat", "instrumental": "Ins"}
 
 
 def mention_spans(text: str, table) -> dict[tuple[int, int], str | None]:
@@ -82,7 +84,17 @@ def expected_czech(app, project_id: int) -> tuple[str, list[str]]:
             assert slot is not None and slot[0] == CASE_NUMBER[case], (word, case, slot)  # the table is right
             forms.append(inflect_cs.decline(sur, "m")[slot])
         replacements[(start, end)] = " ".join(forms)
-    return _replace(CS, replacements), [replacements[s] for s in sorted(replacements)]
+    forms_of = [replacements[s] for s in sorted(replacements)]
+    for (start, end), value in list(replacements.items()):  # "Se Janem" → "S Renéem": the preposition follows
+        before = re.search(r"(?<!\w)(\w{1,2}) $", CS[:start])
+        if before is not None:
+            case = _UD_CASE[mention_spans(CS, CS_MENTIONS)[(start, end)]]
+            word = before.group(1)
+            new = vocalize(word, value, "cs")
+            if new != word and case in preposition_cases(word, "cs"):
+                del replacements[(start, end)]
+                replacements[(before.start(1), end)] = f"{new} {value}"
+    return _replace(CS, replacements), forms_of
 
 
 #: several people, partly named again ("Harper", "Mr. Harper", "Berg"), and an organisation

@@ -41,6 +41,8 @@ class Released:
     candidate_tokens: int = 0
     candidate_misses: int = 0
     leaked_examples: list[dict[str, Any]] = field(default_factory=list)
+    #: masked non-whitespace characters outside gold, by the key entry's type (what costs precision)
+    masked_outside_gold: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"gold_mentions": self.gold_mentions, "leaked_mentions": self.leaked_mentions,
@@ -48,7 +50,8 @@ class Released:
                 "key_mismatches": self.key_mismatches, "released_documents": self.documents,
                 "candidate_tokens": self.candidate_tokens, "candidate_misses": self.candidate_misses,
                 "candidate_miss_rate": round(self.candidate_misses / self.candidate_tokens, 5)
-                if self.candidate_tokens else None}
+                if self.candidate_tokens else None,
+                "masked_outside_gold": dict(sorted(self.masked_outside_gold.items(), key=lambda kv: -kv[1]))}
 
 
 def masked_mask(original: str, output: str | None, entries: Sequence[dict[str, Any]]) -> tuple[bytearray, bool]:
@@ -112,6 +115,12 @@ def measure_release(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archiv
             if mask[i] and not ch.isspace():
                 result.masked_chars += 1
                 result.masked_gold_chars += inside[i]
+        for e in entries.get(doc_id, []) if fits else []:
+            outside = sum(1 for i in range(e["original_start"], e["original_end"])
+                          if not inside[i] and not doc.text[i].isspace())
+            if outside:
+                kind = str(e.get("type") or e.get("category") or "-")
+                result.masked_outside_gold[kind] = result.masked_outside_gold.get(kind, 0) + outside
         for start, end in tokens.get(doc_id, []):
             if not any(mask[start:end]) and candidate(doc.text[start:end]):
                 result.candidate_tokens += 1

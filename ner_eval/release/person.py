@@ -19,9 +19,11 @@ either public or private — plus psan's keys):
   verdicts the person gave to that entity type, with this one, reach the evidence
   :func:`psan.tool.suggest.learned_type_confidence` asks of ``learn_types`` (the same threshold);
   **by word type** when the words were seen before and always got this verdict; else **by token**.
-* ``psan``: when every suggestion left in the window is right, one ``a`` accepts them; otherwise
-  the first span whose suggestion is wrong is decided — **by entity** (``x``) when private and the
-  app offers an entity with other mentions, else by NE type / word type / token as above.
+* ``psan``: first every suspicious span a rule would settle everywhere is decided by it — **by word
+  type** when the words always got this verdict, **by NE type** as above, **by entity** (``x``) when
+  private and the app offers an entity with other mentions; then, when every suggestion left in the
+  window is right, one ``a`` accepts them; otherwise the first span whose suggestion is wrong is
+  decided (entity / NE type / word type / token).
 
 When nothing suspicious is left, each gold span of the window not fully covered by PRIVATE
 annotations is **marked by hand** (a PRIVATE token decision on its tokens).
@@ -121,6 +123,7 @@ class Person:
     _rng: random.Random = field(init=False)
     _verdicts: dict[tuple[int, int, int], bool] = field(default_factory=dict)
     _overlook: dict[tuple[int, int, int], bool] = field(default_factory=dict)
+    _offers: dict[tuple[int, int, int], int] = field(default_factory=dict)
     _selection: tuple[int, int] | None = None
     _decided_in_window: int = 0
 
@@ -157,12 +160,16 @@ class Person:
         sus = [s for s in view.spans if s.decision == "SUSPICIOUS"]
         self._selection = (sus[0].first, sus[0].end) if sus else (view.first_token, view.first_token + 1)
         self._decided_in_window = 0
+        self._offers.clear()
         return 1
 
     def next_action(self, view: View) -> Action | None:
         """The next decision in this window, or ``None`` when the person is done with it."""
         suspicious = [s for s in view.spans if s.decision == "SUSPICIOUS"]
         if suspicious and self.workflow == "psan":
+            for skipped, s in enumerate(suspicious):  # one rule settles all occurrences: before accepting one
+                if self._rule_worthy(view, s):
+                    return self._decide(view, s, skipped=skipped)
             wrong = [s for s in suspicious if s.suggestion is None or s.suggestion != self.verdict(view, s)]
             if not wrong:
                 return self._accept(view, suspicious)
@@ -175,6 +182,21 @@ class Person:
                 return self._hand(view, first, end)
         return None
 
+    def _rule_worthy(self, view: View, span: Shown) -> bool:
+        """Would this span be decided by a rule (word type, NE type, entity) rather than one at a time?"""
+        private = self.verdict(view, span)
+        return (self.memory.get(view.words(span.first, span.end)) == {private}
+                or self._type_decision(span, private) or (private and self._entity_offer(view, span) > 1))
+
+    def _entity_offer(self, view: View, span: Shown) -> int:
+        """Mentions of the entity the app offers for the span (asked once per span and window)."""
+        if self.entity_mentions is None:
+            return 0
+        key = (view.document_id, span.first, span.end)
+        if key not in self._offers:
+            self._offers[key] = self.entity_mentions(*key)
+        return self._offers[key]
+
     def _accept(self, view: View, suspicious: list[Shown]) -> Action:
         for s in suspicious:
             self._remember(view.words(s.first, s.end), self.verdict(view, s), s.ne_types)
@@ -186,8 +208,8 @@ class Person:
         nav = 0 if (span.first, span.end) == self._selection and self._decided_in_window == 0 else 1
         nav += skipped  # ``n`` past the spans whose suggestion is right
         kind: Kind
-        if (self.workflow == "psan" and private and self.entity_mentions is not None
-                and self.entity_mentions(view.document_id, span.first, span.end) > 1):
+        if self.workflow == "psan" and private and self.memory.get(words) != {private} \
+                and self._entity_offer(view, span) > 1:
             kind, keys = "entity", nav + 1
         elif self._type_decision(span, private):
             kind, keys = "ne_type", nav + 1

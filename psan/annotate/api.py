@@ -56,8 +56,8 @@ from psan.annotate.content import elided_range, window_json
 from psan.annotate.detail import annotation_detail
 from psan.annotate.entity_view import annotator_entity
 from psan.status_names import status_name
+from psan.store import decision_requests, project_labels, window_content
 from psan.store import decisions as store_decisions
-from psan.store import project_labels, window_content
 from psan.store import projects as store_projects
 from psan.store import windows as store_windows
 from psan.store.document_status import ANNOTATABLE
@@ -315,10 +315,13 @@ def api_accept():
     window = _owned_window(conn)
     if document_id != window.document_id:
         raise Refused(gettext("That text is outside your annotation window."))
+    request_id = validate.request_id(payload)
     with _refused_decision():
         decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds(),
-                                              request_id=validate.request_id(payload))
+                                              request_id=request_id)
     if decided is None:
+        if request_id is not None and decision_requests.seen(conn, current_user.id, request_id):
+            raise workflow.AlreadySaved(request_id)  # the retry of an accept that was saved: nothing left now
         raise Conflict(gettext("Nothing is left to accept in this window."))
     return _decided_answer(conn, decided, accepted=decided.spans)
 

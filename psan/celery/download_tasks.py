@@ -6,6 +6,8 @@ polling it shows where the work is; any failure is stored on the job (the page s
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 
 from billiard.exceptions import SoftTimeLimitExceeded
 from celery import shared_task
@@ -18,10 +20,24 @@ from psan.store.documents import get_document
 log = logging.getLogger(__name__)
 
 
+def _reporter(job_id: int) -> Callable[[int, int], None]:
+    """Write the job's progress in transactions of its own, at most twice a second."""
+    last = [0.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - last[0] < 0.5:
+            return
+        last[0] = now
+        with db.transaction() as conn:
+            download_jobs.progress(conn, job_id, done, total)
+    return report
+
+
 def _render(conn, job: dict) -> bytes | None:
     kind = job["kind"]
     if job["document_id"] is None:
-        return store_output.project_zip(conn, job["project_id"], kind)
+        return store_output.project_zip(conn, job["project_id"], kind, progress=_reporter(job["id"]))
     document = get_document(conn, job["document_id"])
     if document is None:
         return None

@@ -69,7 +69,7 @@ def _job_or_404(job_id: int) -> dict:
 def _state(job: dict) -> dict:
     return {"id": job["id"], "status": job["status"], "stage": job["stage"],
             "stage_name": str(STAGES.get(job["stage"], job["stage"])), "seconds": round(job["seconds"]),
-            "size": job["size"], "error": job["error"] or "",
+            "size": job["size"], "error": job["error"] or "", "done": job["done"], "total": job["total"],
             "file": url_for("documents.prepared_file", job_id=job["id"]) if job["status"] == "DONE" else None}
 
 

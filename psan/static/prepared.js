@@ -12,9 +12,15 @@
       .then(function (r) { return r.json(); })
       .then(function (s) {
         stage.textContent = box.getAttribute("data-msg-seconds").replace("{stage}", String(s.stage_name))
-          .replace("{seconds}", String(s.seconds));
+          .replace("{seconds}", String(s.seconds)) + (s.total ? " · " + box.getAttribute("data-msg-documents")
+          .replace("{done}", String(s.done)).replace("{total}", String(s.total)) : "");
+        if (s.total && s.status === "RUNNING") {  // documents done of total: a determinate bar
+          bar.classList.remove("w-100");
+          bar.style.width = String(Math.round(100 * s.done / s.total)) + "%";
+        }
         if (s.status === "DONE") {
           bar.classList.remove("progress-bar-animated");
+          bar.style.width = "100%";
           file.classList.remove("d-none");
           return;
         }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from psan import db
 
-__all__ = ["claim", "forget_old"]
+__all__ = ["claim", "seen", "forget_old"]
 
 #: how long an id is remembered (a retry comes within seconds; a day is generous)
 KEEP_HOURS = 24
@@ -23,6 +23,12 @@ def claim(conn, account_id: int, request_id: str) -> bool:
     row = db.query_one("INSERT INTO decision_request (account_id, request_id) VALUES (%s, %s) "
                        "ON CONFLICT DO NOTHING RETURNING 1 AS claimed", (account_id, request_id), conn)
     return row is not None
+
+
+def seen(conn, account_id: int, request_id: str) -> bool:
+    """Whether the request was saved before (a retry of it finds nothing left to do)."""
+    return db.query_one("SELECT 1 AS x FROM decision_request WHERE account_id = %s AND request_id = %s",
+                        (account_id, request_id), conn) is not None
 
 
 def forget_old(conn, hours: int = KEEP_HOURS) -> int:

@@ -11,11 +11,12 @@ from typing import Any
 
 from psan import db
 
-__all__ = ["create", "start", "stage", "finish", "fail", "get", "data", "forget_old"]
+__all__ = ["create", "start", "stage", "progress", "finish", "fail", "get", "data", "forget_old"]
 
 #: how long a prepared file is kept (it is personal data even when pseudonymized)
 KEEP_HOURS = 24
 _COLUMNS = ("id, account_id, project_id, document_id, kind, status, stage, filename, mimetype, error, size, "
+            "done, total, "
             "created_at, started_at, finished_at, extract(epoch FROM coalesce(finished_at, now()) "
             "- coalesce(started_at, created_at))::float AS seconds")
 
@@ -37,6 +38,11 @@ def start(conn, job_id: int) -> dict[str, Any] | None:
 
 def stage(conn, job_id: int, name: str) -> None:
     db.execute("UPDATE download_job SET stage = %s WHERE id = %s", (name, job_id), conn)
+
+
+def progress(conn, job_id: int, done: int, total: int) -> None:
+    """Documents done of total (its own short transaction: the render's is still open)."""
+    db.execute("UPDATE download_job SET done = %s, total = %s WHERE id = %s", (done, total, job_id), conn)
 
 
 def finish(conn, job_id: int, content: bytes) -> None:

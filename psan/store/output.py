@@ -36,6 +36,7 @@ import json
 import logging
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -257,12 +258,14 @@ class PseudonymizedDocument:
 
 
 def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None = None,
-                         until: int | None = None) -> list[PseudonymizedDocument]:
+                         until: int | None = None,
+                         progress: Callable[[int, int], None] | None = None) -> list[PseudonymizedDocument]:
     """Pseudonymize the annotated documents of a project in id order, with one shared replacer.
 
     All private originals of the project are observed first (no surrogate equals an original of
     any document); with ``until`` the pass stops after that document, which gives exactly the
-    text it has in the full pass (see the module docstring).
+    text it has in the full pass (see the module docstring).  ``progress(done, total)`` is called after
+    each document (a background download shows it).
     """
     ctx = ctx or project_context(conn, project_id)
     rows = db.query("SELECT id, name FROM document WHERE project_id = %s AND status::text = ANY(%s) ORDER BY id",
@@ -292,6 +295,8 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
                             **e, "label_name": ctx.label_names.get(e["label"]) if e["label"] is not None else None,
                             "entity": replacer.entities.get(where, ""), "source": replacer.sources.get(where, "tag")})
         results.append(PseudonymizedDocument(row["id"], row["name"], out.text, entries))
+        if progress is not None:
+            progress(len(results), len(loaded))
         if until is not None and row["id"] == until:
             break
     pseudonym_key.remember(conn, ctx, replacer.surrogates)
@@ -347,18 +352,19 @@ def safe_filename(name: str, suffix: str) -> str:
     return base[:120] + suffix
 
 
-def project_zip(conn, project_id: int, kind: str) -> bytes:
+def project_zip(conn, project_id: int, kind: str, progress: Callable[[int, int], None] | None = None) -> bytes:
     """All documents of a project in one ZIP: ``kind`` is ``input``, ``xml`` or an output mode.
 
     Documents not yet annotated are skipped for output modes (and lack XML until recognized).
     The pseudonymization key is never part of it (it holds the originals): see
     :mod:`psan.documents.key`.  Every ZIP carries the release report (``RELEASE_REPORT.html`` /
     ``.json``, counts only) and, for output modes, ``MASKED.json``: the undecided spans masked (or
-    kept, with policy ``keep``) per document and category.
+    kept, with policy ``keep``) per document and category.  ``progress(done, total)``: called after each
+    document (a background download shows it).
     """
     from psan.store.release import project_report, report_html
     ctx = project_context(conn, project_id) if kind in OUTPUT_MODES else None
-    pseudonymized = ({d.document_id: d.text for d in pseudonymize_project(conn, project_id, ctx)}
+    pseudonymized = ({d.document_id: d.text for d in pseudonymize_project(conn, project_id, ctx, progress=progress)}
                      if kind == "pseudonymize" else {})
     # the text and the XML (tens of MB for a large document) only where this kind writes them
     docs = db.query("SELECT id, name, CASE WHEN %s = 'input' THEN text END AS text, "
@@ -367,7 +373,7 @@ def project_zip(conn, project_id: int, kind: str) -> bytes:
     buf = io.BytesIO()
     used: set[str] = set()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for d in docs:
+        for done, d in enumerate(docs, 1):
             if kind == "input":
                 content, suffix = d["text"], ".txt"
             elif kind == "xml":
@@ -383,6 +389,8 @@ def project_zip(conn, project_id: int, kind: str) -> bytes:
                 name = f"{d['id']}-{name}"
             used.add(name)
             zf.writestr(name, content.encode("utf-8"))
+            if progress is not None and kind != "pseudonymize":  # pseudonyms reported their pass already
+                progress(done, len(docs))
         report_ctx = ctx or project_context(conn, project_id)
         if kind in OUTPUT_MODES:
             zf.writestr("MASKED.json", json.dumps(masked_summary(report_ctx, docs), ensure_ascii=False, indent=2))

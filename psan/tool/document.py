@@ -55,6 +55,27 @@ class Token:
         return source[self.start:self.end]
 
 
+_SET_TOKEN_ID = Token.id.__set__  # type: ignore[attr-defined]
+_SET_TOKEN_START = Token.start.__set__  # type: ignore[attr-defined]
+_SET_TOKEN_END = Token.end.__set__  # type: ignore[attr-defined]
+
+
+def _token_init(self: Token, id: int, start: int, end: int) -> None:  # noqa: A002 - the field's name
+    """``Token.__init__``: sets the slots through their setters.
+
+    Why: a document has 10^5–10^6 tokens, and the generated ``__init__`` of a frozen dataclass calls
+    ``object.__setattr__`` per field, which looks the slot up each time; the setters build a token in
+    about 60 % of the time.  Same signature, same frozen, equal and hashable token afterwards.
+    """
+    _SET_TOKEN_ID(self, id)
+    _SET_TOKEN_START(self, start)
+    _SET_TOKEN_END(self, end)
+
+
+_token_init.__qualname__ = "Token.__init__"
+Token.__init__ = _token_init  # type: ignore[method-assign]
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
     """A sentence as a token range (end exclusive)."""

@@ -116,3 +116,9 @@ def test_thesis_person_decides_by_ne_type_at_the_learn_types_threshold():
         kinds.append(person.next_action(view).kind)
     assert kinds[:LEARN_PUBLIC_AFTER - 1] == ["token"] * (LEARN_PUBLIC_AFTER - 1)
     assert kinds[LEARN_PUBLIC_AFTER - 1] == "ne_type"
+
+
+def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
+    from ner_eval.cli import main
+    assert main(["simulate", "--corpus", str(_corpus(tmp_path)), "--workflow", "psan", "--levers", "accept"]) == 2
+    assert "removed in-memory session" in capsys.readouterr().err

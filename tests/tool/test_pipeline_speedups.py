@@ -239,7 +239,8 @@ def test_spans_inside_longer_equals_pairwise_test(spans: set[tuple[int, int]]) -
 
 INSTITUTION_PIECES = ["HMP", "HM", "Prison", "Remand", "Centre", "Sztum", " ", "\n", "Nottinghamshire", "County",
                       "Durham", "Council", "Edirne", "Istanbul", "İstanbul", "Şırnak", "Sirnak", "Naturvårdsverket",
-                      "Försäkringskassan", "the", "The", "a", "x", "-", "'", "Özgür", "Ankara's"]
+                      "Försäkringskassan", "the", "The", "a", "x", "-", "'", "Özgür", "Ankara's", "DHKP", "C", "PKK",
+                      "KADEK", "COVID", "19"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -251,6 +252,9 @@ def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
                   institutions.SWEDISH_AUTHORITY_RE):
         plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
         assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    acronym = _without_lookahead(institutions.HYPHEN_ACRONYM_RE, "(?=[A-Z])")
+    assert [m.span() for m in institutions.HYPHEN_ACRONYM_RE.finditer(text)] == [
+        m.span() for m in acronym.finditer(text)]
 
 
 REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1", "119/5", "[2001]", "(1998)", "3",
@@ -268,3 +272,40 @@ def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: s
     for regex in (titled, LAND_RE, CITATION_RE):
         plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("])") + 2])
         assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+def test_token_keeps_its_dataclass_behaviour() -> None:
+    """Token's faster ``__init__`` builds the same frozen, comparable, hashable, picklable token."""
+    import dataclasses
+    import pickle
+    token = Token(1, 2, 3)
+    assert token == Token(id=1, start=2, end=3) and hash(token) == hash(Token(1, 2, 3)) and token != Token(1, 2, 4)
+    assert (token.id, token.start, token.end) == (1, 2, 3) and repr(token) == "Token(id=1, start=2, end=3)"
+    assert pickle.loads(pickle.dumps(token)) == token  # noqa: S301 - our own bytes
+    assert dataclasses.replace(token, id=7) == Token(7, 2, 3) and dataclasses.astuple(token) == (1, 2, 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        token.id = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Token(1, 2)  # type: ignore[call-arg]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(INSTITUTION_PIECES + ["HMYOI", "Gaol", "Detention", "Penitentiary", "shire",
+                                                      "Lanca"]), max_size=10))
+def test_institution_needs_are_necessary(pieces: list[str]) -> None:
+    from psan.tool.recognizers.institutions import NEEDS
+    text = "".join(pieces)
+    for regex, words in NEEDS.items():
+        if regex.search(text):
+            assert any(word in text for word in words), (regex.pattern, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["42", "7", " ", "-", "\n", "year", "years", "yr", "yrs", "old", "Old", "of", "age",
+                                 "x", "told"]), max_size=10))
+def test_age_hints_are_necessary(pieces: list[str]) -> None:
+    from psan.tool.recognizers.dates import AGE_HINTS
+    text = "".join(pieces)
+    for pattern, hints in AGE_HINTS.items():
+        if re.search(pattern, text):
+            assert any(hint in text for hint in hints), (pattern, text)

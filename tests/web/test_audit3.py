@@ -27,7 +27,9 @@ CANDIDATES = ("james", "john", "robert", "michael", "william", "david", "richard
               "christopher", "daniel", "matthew", "anthony", "mark", "donald", "steven", "paul", "andrew", "jonathan",
               "joshua", "kenneth", "kevin", "brian", "george", "timothy", "ronald", "edward", "jason", "jeffrey",
               "mary", "anna", "emma", "olivia")
-_HEX = re.compile(r"[0-9a-f]{6,}")
+#: hex runs an attacker could compare with digests (10+ digits, not only decimal: microseconds of timestamps
+#: are six decimal digits and would match some digest by chance)
+_HEX = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{10,}")
 
 
 def _digests(text: str) -> list[str]:
@@ -303,6 +305,21 @@ def test_audit3_03_database_lost_after_the_commit_is_not_reported_as_nothing_sav
     # and a request that failed before anything was committed still says so
     bad = client.post("/annotate/api/decide", json={**payload, "request_id": "x"})
     assert bad.status_code == 400
+
+
+def test_audit3_03_a_retried_accept_is_answered_as_saved(clean_app):
+    app = clean_app
+    doc = add_document(app, plain_sentences(0, 3) + " Yesterday Novak met Svoboda.", [("Novak", "P"), ("Svoboda", "P")])
+    client = annotator_client(app, "a3-03c@example.org", window_size=100)
+    client.get("/annotate/api/window")
+    first = client.post("/annotate/api/accept", json={"document_id": doc, "request_id": "accept-once-1"})
+    assert first.status_code == 200 and first.get_json()["accepted"] >= 2, first.get_json()
+    logged = _log_rows(app, doc)
+    again = client.post("/annotate/api/accept", json={"document_id": doc, "request_id": "accept-once-1"})
+    assert again.status_code == 200 and again.get_json()["already_saved"] is True
+    assert _log_rows(app, doc) == logged
+    other = client.post("/annotate/api/accept", json={"document_id": doc, "request_id": "accept-once-2"})
+    assert other.status_code == 409  # a new request: nothing is left to accept
 
 
 def test_audit3_03_concurrent_copies_of_one_request_decide_once(busy_app):
@@ -695,10 +712,14 @@ def test_audit3_10_large_downloads_are_prepared_in_the_background(admin_client, 
     zip_job = int(started.headers["Location"].rstrip("/").rsplit("/", 1)[1])
     state = _wait_job(admin_client, zip_job)
     assert state["status"] == "DONE", state
+    assert state["total"] == 1 and state["done"] == 1  # documents done of total, shown while it runs
     with zipfile.ZipFile(io.BytesIO(admin_client.get(state["file"]).data)) as zf:
         background = {n: zf.read(n) for n in zf.namelist() if n.endswith(".tag.txt")}
     with zipfile.ZipFile(io.BytesIO(admin_client.get(f"/documents/project/{project}/download/tag").data)) as zf:
         assert background == {n: zf.read(n) for n in zf.namelist() if n.endswith(".tag.txt")} != {}
+    started = admin_client.post(f"/documents/project/{project}/prepare/pseudonymize", data={"csrf_token": token})
+    state = _wait_job(admin_client, int(started.headers["Location"].rstrip("/").rsplit("/", 1)[1]))
+    assert state["status"] == "DONE" and state["done"] == state["total"] == 1, state
     # only the admin who asked sees the job and its file
     other = logged_in_client(app, "other-admin@example.org", "ADMIN")
     assert other.get(f"/documents/prepared/{job}").status_code == 404

@@ -81,8 +81,9 @@ class EmailRecognizer(PatternRecognizer):
 class UrlRecognizer(PatternRecognizer):
     """http(s)/ftp/www URLs, and bare domains with a common TLD (lower score)."""
 
-    #: every match has ``://``, ``www.`` or a dot + TLD (see :class:`psan.tool.document.Recognizer`)
-    trigger = re.compile(rf"://|www\.|\.(?:{_TLDS})(?![\w@-]|\.\w)", re.IGNORECASE)
+    #: every match has ``://``, ``www.`` or a dot + TLD (see :class:`psan.tool.document.Recognizer`); written
+    #: to start with ``.`` or ``:`` so that the regex engine scans for those two characters only
+    trigger = re.compile(rf"\.(?:(?i:{_TLDS})(?![\w@-]|\.\w)|(?<=(?i:www)\.))|://")
 
     def __init__(self) -> None:
         super().__init__("url", "URL", CONTACT, URL_RE, priority=PRIORITY_EMAIL_URL)
@@ -115,7 +116,7 @@ class IpRecognizer(PatternRecognizer):
     """IPv4/IPv6 literals validated by :mod:`ipaddress` (so 999.1.1.1 and 10:30:00 are not IPs)."""
 
     #: every IPv4 match has four dotted numbers, every IPv6 match two colons at most four hex digits apart
-    trigger = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
+    trigger = re.compile(r"\.(?<=\d\.)\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
 
     def __init__(self) -> None:
         super().__init__("ip", "IP", CONTACT, IPV4_RE, context=("ip", "ip address", "adresa ip", "adres ip",

@@ -165,6 +165,11 @@ AGE_PATTERNS: dict[str, list[tuple[str, bool]]] = {
            (rf"(?i:star|stara|staro|starost:?)\s+{_N}\s+(?:let|leta|leti)\b", False),
            (rf"\b{_N}\s+(?:let|leta|leti)\b", True)],
 }
+#: substrings one of which every match of a pattern contains: where none occurs, the pattern is not run
+AGE_HINTS: dict[str, tuple[str, ...]] = {
+    rf"\b{_N}[- ](?:years?|yrs?)[- ]old\b": (" old", "-old"),
+    rf"\b{_N}[- ]year[- ]old\b": (" old", "-old"),
+}
 AGE_CONTEXT = ("age", "aged", "old", "věk", "věku", "je mu", "je jí", "starý", "stará", "vek", "veku", "má",
                "wiek", "wieku", "ma", "miał", "miała", "ålder", "gammal", "starost", "star", "stara", "years old",
                "zemřel", "zemřela", "zmarł", "zmarła")
@@ -198,13 +203,16 @@ class AgeRecognizer(PatternRecognizer):
         # A leading \b is checked in Python instead: it stops the regex engine from jumping to the
         # first digit or letter of the pattern and made these scans several times slower.
         # (a pattern listed twice is compiled once: drop_contained would drop its second spans anyway)
-        self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"))
+        self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"),
+                          AGE_HINTS.get(p, ()))
                          for p, need in dict.fromkeys(e for lang in langs for e in AGE_PATTERNS[lang])]
         self.context = compile_context(AGE_CONTEXT)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for regex, needs_context, word_start in self.patterns:
+        for regex, needs_context, word_start, hints in self.patterns:
+            if hints and not any(hint in text for hint in hints):
+                continue
             for match in _finditer_at_word_start(regex, text, word_start):
                 number = next((g for g in match.groups() if g), None)
                 if number is None or not 0 < int(number) < 125:

@@ -59,12 +59,13 @@ SWEDISH_AUTHORITY_RE = re.compile(
     r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
 
 #: hyphenated acronyms of organisations ("DHKP-C", "PKK-KADEK"): letters only, so "COVID-19" or "L5-S1" never match
-HYPHEN_ACRONYM_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-[A-Z]{1,5}(?![\w-])")
+HYPHEN_ACRONYM_RE = re.compile(r"(?=[A-Z])(?<![\w-])[A-Z]{2,6}-[A-Z]{1,5}(?![\w-])")
 
-#: cheap substring tests: a pattern runs only when one of its hints is in the text (None: always)
-_HINTS: dict[str, tuple[str, ...] | None] = {
-    "PRISON": ("Prison", "HMP", "HMYOI", "Centre", "Penitentiary", "Gaol"), "COUNTY": ("shire", "County"),
-    "ORG_ACRONYM": ("-",), "PROVINCE": None, "AUTHORITY": None}
+#: words every match of a regex contains: where none occurs, the regex is not run (cheap substring tests)
+NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    PRISON_RE: ("HM", "Prison", "Remand", "Detention", "Penitentiary", "Gaol"),
+    COUNTY_RE: ("shire", "County"),
+}
 
 #: per language: (regex, type, category) of the names it finds
 PATTERNS: dict[str, tuple[tuple[re.Pattern[str], str, Category], ...]] = {
@@ -89,8 +90,8 @@ class InstitutionRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         for regex, type_, category in self.patterns:
-            hints = _HINTS.get(type_)
-            if hints is not None and not any(h in text for h in hints):
+            needs = NEEDS.get(regex)
+            if needs is not None and not any(word in text for word in needs):
                 continue
             for match in regex.finditer(text):
                 start, end = match.span()

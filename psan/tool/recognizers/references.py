@@ -59,6 +59,8 @@ BARE_RE = re.compile(r"(?=\d)(?<![\w./-])\d{3,6}/\d{2}(?:\d{2})?(?![\w/‑-]|[.,
 LAND_RE = re.compile(r"(?=[blmps])\b(?:sheets?|plans?|blocks?|plots?|parcels?|maps?|lots?)"
                      r"(?:/(?:sheet|plan|map|block)s?)?"
                      r"\s+(?P<code>\d+/\d+[A-Z]?(?:[./]\d+)*(?:[ .]?[A-Z]{1,2}\.?\d+(?:\.\d+)*)?)(?![\w/])")
+#: the stems every ``LAND_RE`` match starts with
+_LAND_WORDS = ("sheet", "plan", "block", "plot", "parcel", "map", "lot")
 #: law reports: "[2001] 3 WLR 206", "(1998) 2 AC 123", "NJA 2005 p. 884", "ECR I-1234"
 CITATION_RE = re.compile(r"(?=[\[(ADHMNR])(?:[\[(](?:19|20)\d\d[\])]\s+(?:\d{1,3}\s+)?[A-Z][A-Za-z]{1,5}"
                          r"(?:\s+\([A-Za-z]+\))?\s+\d{1,5}"
@@ -113,6 +115,8 @@ class CaseNumberRecognizer(PatternRecognizer):
                 pos = nxt.end()
             taken_until = pos
         for regex in (LAND_RE, CITATION_RE):
+            if regex is LAND_RE and not any(word in text for word in _LAND_WORDS):
+                continue  # every land-registry match starts with one of these words (a cheap substring test)
             for match in regex.finditer(text):
                 start, end = match.span("code") if "code" in regex.groupindex else match.span()
                 if sum(ch.isdigit() for ch in text[start:end]) < 3:

@@ -1,0 +1,2 @@
+ALTER TABLE download_job DROP COLUMN IF EXISTS done;
+ALTER TABLE download_job DROP COLUMN IF EXISTS total;
