@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 
 
 def _wants_json() -> bool:
-    return request.is_json or request.accept_mimetypes.best == "application/json" or request.path.startswith("/api/")
+    return request.is_json or request.accept_mimetypes.best == "application/json" or "/api/" in request.path
 
 
 def _render(status: int, title: str, message: str):

@@ -178,4 +178,6 @@ def test_admin_api_reaches_every_project(admin_client, clean_app):
     add_label(clean_app, other, "person", replacement="SECRET")
     response = admin_client.get(f"/labels/api/{other}")
     assert response.status_code == 200 and "SECRET" not in response.get_data(as_text=True)
-    assert admin_client.get("/labels/api/99999999999999999999").get_json() == {"error": "project not found"}
+    assert admin_client.get("/labels/api/424242").get_json() == {"error": "project not found"}
+    huge = admin_client.get("/labels/api/99999999999999999999")  # outside bigint: refused by the URL converter
+    assert huge.status_code == 404 and "error" in huge.get_json()
