@@ -125,6 +125,12 @@ def throwaway_instance(database_url: str | None = None, redis_url: str | None = 
         folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="psan-release-instance-"))
         _no_wait_for_disk(url)
         migrate.upgrade(url)
+        import celery
+        previous_celery = celery.current_app._get_current_object()  # noqa: SLF001 - Celery's documented proxy accessor
+        # the process's own app (a test session's) gets its shared tasks back: running tasks in process sets
+        # the current app, create_app the default one
+        stack.callback(previous_celery.set_current)
+        stack.callback(previous_celery.set_default)
         app = create_app({**app_config(url, redis, prefix, str(Path(folder))), **config}, environ={})
         from psan import db
         stack.callback(db.close_pools)  # before the database is dropped
