@@ -23,10 +23,11 @@ CS_TEXT = ("Pan Jan Novák, rodné číslo 736028/5163, bydlí v Brně. Platbu p
 EN_TEXT = ("John Smith sent the invoice to mary.brown@example.org yesterday. Pay to IBAN "
            "GB82 WEST 1234 5698 7654 32 please, Mary Brown said.\n")
 #: pieces of personal data that must not survive a default download
-SECRETS = ("736028", "5163", "CZ65", "0014 5399", "jan.novak", "example.com", "Novák", "Svobodov",
-           "John Smith", "Smith", "mary.brown", "example.org", "GB82", "7654", "Mary Brown")
+#: an IBAN surrogate keeps the country and has valid check digits of its own, which can equal the original's
+#: (1 in 97), so the account is matched with its first group
+SECRETS = ("736028", "5163", "CZ65 0800", "0014 5399", "jan.novak", "example.com", "Novák", "Svobodov",
+           "John Smith", "Smith", "mary.brown", "example.org", "GB82 WEST", "7654", "Mary Brown")
 NAMES = ("Novák", "Smith")
-IDS = ("736028", "CZ65", "GB82", "jan.novak", "mary.brown")
 MODES = ("remove", "tag", "pseudonymize")
 
 
@@ -106,7 +107,7 @@ def test_keep_policy_restores_the_old_output_and_says_so(admin_client, clean_app
     for mode in MODES:
         text = admin_client.get(f"/documents/{released['en']}/download/{mode}").get_data(as_text=True)
         assert "John Smith" in text and "Mary Brown" in text, (mode, text)  # undecided names written as public
-        for secret in ("GB82", "mary.brown"):  # decided private at pre-annotation: still hidden
+        for secret in ("GB82 WEST", "mary.brown"):  # decided private at pre-annotation: still hidden
             assert secret not in text, (mode, secret)
         members = _zip(admin_client, pid, mode)
         masked = json.loads(members["MASKED.json"])
