@@ -18,6 +18,7 @@ from psan.store import documents as store_documents
 from psan.store import entities as store_entities
 from psan.store import processing
 from psan.store import reannotate as store_reannotate
+from psan.store import rule_changes as store_rule_changes
 from psan.store import stats as store_stats
 from psan.store.document_status import DocumentStatus
 from psan.store.health import database_probe
@@ -181,15 +182,21 @@ def re_annotate(document_id: int) -> dict:
 
 
 @shared_task(name="psan.re_annotate_project")
-def re_annotate_project(project_id: int, exclude_document_id: int | None = None, debounced: bool = False) -> dict:
-    """Apply the current rules to every annotated document of a project, one transaction each.
+def re_annotate_project(project_id: int, exclude_document_id: int | None = None, debounced: bool = False,
+                        full: bool = False) -> dict:
+    """Apply the project's rule changes to the documents they can affect (:mod:`psan.store.rule_changes`).
 
-    Queued by :func:`psan.celery.scheduling.schedule_project_reannotation` with ``debounced=True``:
-    the task then takes the pending marker from Redis, whose excluded document wins over the argument.
+    Queued by :func:`psan.celery.scheduling.schedule_project_reannotation` with ``debounced=True`` (the
+    task takes the pending marker from Redis; a queued run that finds no change left is a no-op, so later
+    runs supersede earlier pending ones).  The documents a decision already brought up to date are known
+    per change, so ``exclude_document_id`` is no longer needed (kept for queued messages).  ``full``:
+    re-annotate every document (:func:`psan.store.reannotate.reannotate_project`).
     """
     if debounced:
-        pending, exclude = consume_pending(project_id)
-        if pending:
-            exclude_document_id = exclude
-    done = store_reannotate.reannotate_project(db.transaction, project_id, exclude_document_id)
-    return {"project_id": project_id, "documents": len(done)}
+        consume_pending(project_id)
+    if full:
+        done = store_reannotate.reannotate_project(db.transaction, project_id, exclude_document_id)
+        return {"project_id": project_id, "documents": len(done), "full": True}
+    result = store_rule_changes.reannotate_changed(db.transaction, project_id)
+    return {"project_id": project_id, "documents": len(result.documents), "changes": result.changes,
+            "full": result.full, "skipped": result.skipped, "seconds": round(result.seconds, 3)}

@@ -39,6 +39,7 @@ from typing import Any
 from psan import db
 from psan.store.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
 from psan.store.document_text import DocumentText, document_text
+from psan.store.rule_changes import MARK_APPLIED
 from psan.store.rules import condition_from_text
 from psan.store.sql import prepared
 from psan.tool.rules import RULE_KINDS, RuleType
@@ -143,6 +144,8 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
 # New annotations get their level when inserted (an UPDATE cannot see rows its own statement inserts).
 # ``lr`` locks the changed rules (key share) before their links are written: a rule another transaction is
 # deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
+# ``marked``: this document is up to date with this transaction's changes of the rules, so the project run
+# leaves it out for them (psan.store.rule_changes).
 _WRITE_MATCHES = """
 WITH m AS (
     SELECT * FROM unnest(%(m_rule)s::bigint[], %(m_first)s::integer[], %(m_end)s::integer[])
@@ -189,7 +192,8 @@ level AS (
 upd AS (
     UPDATE annotation a SET rule_level = level.level FROM level
     WHERE a.id = level.id AND a.document_id = %(doc)s AND a.rule_level IS DISTINCT FROM level.level
-    RETURNING a.id)
+    RETURNING a.id),
+marked AS (""" + MARK_APPLIED + """)
 SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) AS changed,
        ARRAY(SELECT id FROM level WHERE NOT linked) AS unlinked
 """
@@ -231,11 +235,13 @@ def _full_path(conn, document_id: int) -> int:
     return result.matches if result else 0
 
 
-def _fallback(conn, document_id: int, words_locked: bool) -> int:
+def _fallback(conn, document_id: int, project_id: int, rule_ids: list[int], words_locked: bool) -> int:
     """The full path, allowed only under the whole-document lock."""
     if words_locked:
         raise NeedsWholeDocument(document_id)
-    return _full_path(conn, document_id)
+    matches = _full_path(conn, document_id)
+    db.execute(MARK_APPLIED, {"doc": document_id, "project": project_id, "changed": rule_ids}, conn)
+    return matches
 
 
 def _active(rule: dict[str, Any], shadowed_ne_types: set[str]) -> bool:
@@ -269,11 +275,11 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     if not ids and not affected:
         return 0
     if row["status"] not in ANNOTATED:
-        return _fallback(conn, document_id, words_locked)
+        return _fallback(conn, document_id, row["project_id"], ids, words_locked)
     rules = row["rules"]
     deleted = set(ids) - {r["id"] for r in rules}
     if (deleted and not affected) or any(r["type"] == RuleType.LEMMA.value for r in rules):
-        return _fallback(conn, document_id, words_locked)
+        return _fallback(conn, document_id, row["project_id"], ids, words_locked)
     ne_types = [r["condition"] for r in rules if r["type"] == RuleType.NE_TYPE.value]
     shadowed = {r["condition"] for r in db.query(
         prepared("SELECT DISTINCT o.condition FROM rule o JOIN rule r ON r.project_id = o.project_id "
@@ -303,7 +309,7 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
         m_first.extend(f for f, _ in spans)
         m_end.extend(e for _, e in spans)
     params = {"doc": document_id, "rules": [r["id"] for r in rules], "m_rule": m_rule, "m_first": m_first,
-              "m_end": m_end, "affected": sorted(affected)}
+              "m_end": m_end, "affected": sorted(affected), "project": row["project_id"], "changed": ids}
     written = db.query_one(prepared(_WRITE_MATCHES), params, conn)  # a custom plan: its generic one is 10x slower
     changed = int(written["changed"])
     if written["unlinked"]:

@@ -17,7 +17,7 @@ import psycopg2.extras
 
 from psan import db
 from psan.names import clean_name
-from psan.store import sql
+from psan.store import sql, vocabulary
 from psan.store.document_status import ANNOTATED, RUNNING_SQL, SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.tool.categories import category_of
 from psan.tool.document import Category, Document, Entity, Sentence, Token, collector_paused
@@ -38,6 +38,7 @@ def clear_recognition(conn, document_id: int) -> None:
     db.execute("DELETE FROM named_entity WHERE document_id = %s", (document_id,), conn)
     db.execute("DELETE FROM sentence WHERE document_id = %s", (document_id,), conn)
     db.execute("DELETE FROM token WHERE document_id = %s", (document_id,), conn)
+    vocabulary.delete_vocabulary(conn, document_id)
 
 
 def save_recognized(conn, document_id: int, doc: Document, tagged_xml: str) -> None:
@@ -55,6 +56,7 @@ def save_recognized(conn, document_id: int, doc: Document, tagged_xml: str) -> N
                      "VALUES %s",
                 [(document_id, e.first_token, e.end_token, e.type, str(e.category), e.source, float(e.score))
                  for e in doc.entities], page_size=1000)
+    vocabulary.save_vocabulary(conn, document_id, doc)
     db.execute("UPDATE document SET tagged_xml = %s, token_count = %s, status = "  # noqa: S608  # nosec B608
                + sql_value(DocumentStatus.RECOGNIZED) + ", error = NULL, "
                "recognized_at = clock_timestamp(), updated_at = now() WHERE id = %s",

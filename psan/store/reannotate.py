@@ -27,6 +27,7 @@ from psan.store.document_status import (
 )
 from psan.store.documents import load_document_cached
 from psan.store.rules import ensure_ne_type_rules, load_ruleset
+from psan.store.vocabulary import save_vocabulary
 from psan.tool.document import Document
 from psan.tool.rules import RuleMatch, RuleSet
 
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 
 #: tries of one document in a project run when PostgreSQL rolls it back (deadlock, serialization)
 PROJECT_RUN_ATTEMPTS = 3
+#: documents a project run re-annotates in one transaction, and how long a batch may grow (seconds)
+BATCH_DOCUMENTS = 50
+BATCH_SECONDS = 0.5
 
 _UPDATE_DOCUMENT_STATUS = (
     "UPDATE document d SET status = " + STATUS_FROM_SPANS_SQL + ", updated_at = now() "  # noqa: S608  # nosec B608
@@ -178,20 +182,71 @@ def annotatable_document_ids(conn, project_id: int, exclude_document_id: int | N
 
 
 def reannotate_project(app_transaction, project_id: int, exclude_document_id: int | None = None) -> list[int]:
-    """Re-annotate every annotatable document of a project, one transaction per document.
+    """Re-annotate every annotatable document of a project, many documents per transaction.
 
     ``app_transaction`` is :func:`psan.db.transaction` (injected so callers choose the app).
-    Returns the ids of re-annotated documents.
+    Returns the ids of re-annotated documents.  :mod:`psan.store.rule_changes` re-annotates only the
+    documents changed rules can affect, with the same result; this is the reference it is tested against.
     """
     with app_transaction() as conn:
         ruleset = load_ruleset(conn, project_id)
         ids = annotatable_document_ids(conn, project_id, exclude_document_id)
+    return reannotate_documents(app_transaction, ids, ruleset)
+
+
+def _reannotate_one(conn, document_id: int, ruleset: RuleSet, index_words: bool) -> bool:
+    """One document of a run in ``conn``'s transaction; ``index_words``: write its vocabulary too."""
+    if reannotate_document_now(conn, document_id, ruleset) is None:
+        return False
+    if index_words:
+        doc = load_document_cached(conn, document_id)
+        if doc is not None:
+            save_vocabulary(conn, document_id, doc)
+    return True
+
+
+def reannotate_documents(app_transaction, ids: list[int], ruleset: RuleSet,
+                         index_words: frozenset[int] | set[int] = frozenset()) -> list[int]:
+    """Apply ``ruleset`` to the documents (in id order), up to :data:`BATCH_DOCUMENTS` per transaction.
+
+    Why batches: a transaction per document cost a commit (a disk flush) per document; a batch holds
+    its documents' row locks until it commits, so it is also cut after :data:`BATCH_SECONDS`, and
+    annotators deciding in one of them wait at most about that long.  A batch PostgreSQL rolls back
+    (a deadlock with an annotator's decision that deleted a rule the batch links, and waits for one of
+    its documents) is done again one document per transaction, each tried :data:`PROJECT_RUN_ATTEMPTS`
+    times.  ``index_words``: documents whose vocabulary (:mod:`psan.store.vocabulary`) is written too.
+    Returns the ids of re-annotated documents.
+    """
+    ids = sorted(ids)
+    done: list[int] = []
+    pos = 0
+    while pos < len(ids):
+        taken = 0
+        try:
+            batch: list[int] = []
+            with app_transaction() as conn:
+                started = time.perf_counter()
+                while pos + taken < len(ids) and taken < BATCH_DOCUMENTS \
+                        and (not taken or time.perf_counter() - started < BATCH_SECONDS):
+                    document_id = ids[pos + taken]
+                    taken += 1
+                    if _reannotate_one(conn, document_id, ruleset, document_id in index_words):
+                        batch.append(document_id)
+            done += batch
+        except psycopg2.errors.TransactionRollbackError:
+            log.info("re-annotating %s documents again one by one after a concurrent change", taken)
+            done += _one_by_one(app_transaction, ids[pos:pos + taken], ruleset, index_words)
+        pos += taken
+    return done
+
+
+def _one_by_one(app_transaction, ids: list[int], ruleset: RuleSet, index_words: frozenset[int] | set[int]) -> list[int]:
     done: list[int] = []
     for document_id in ids:
         for attempt in range(PROJECT_RUN_ATTEMPTS):
             try:
                 with app_transaction() as conn:
-                    if reannotate_document_now(conn, document_id, ruleset) is not None:
+                    if _reannotate_one(conn, document_id, ruleset, document_id in index_words):
                         done.append(document_id)
                 break
             except psycopg2.errors.TransactionRollbackError:
