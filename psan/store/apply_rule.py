@@ -145,7 +145,7 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
 # ``lr`` locks the changed rules (key share) before their links are written: a rule another transaction is
 # deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
 # ``marked``: this document is up to date with this transaction's changes of the rules, so the project run
-# leaves it out for them (psan.store.rule_changes).
+# leaves it out for them (psan.store.rule_changes.MARK_APPLIED, inlined to save a round trip).
 _WRITE_MATCHES = """
 WITH m AS (
     SELECT * FROM unnest(%(m_rule)s::bigint[], %(m_first)s::integer[], %(m_end)s::integer[])
@@ -193,7 +193,9 @@ upd AS (
     UPDATE annotation a SET rule_level = level.level FROM level
     WHERE a.id = level.id AND a.document_id = %(doc)s AND a.rule_level IS DISTINCT FROM level.level
     RETURNING a.id),
-marked AS (""" + MARK_APPLIED + """)
+marked AS (
+    UPDATE rule_change SET applied_document_id = %(doc)s WHERE project_id = %(project)s
+    AND rule_id = ANY(%(changed)s::bigint[]) AND xact = txid_current())
 SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) AS changed,
        ARRAY(SELECT id FROM level WHERE NOT linked) AS unlinked
 """

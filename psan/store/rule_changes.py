@@ -92,11 +92,12 @@ def _word_documents(conn, project_id: int, conditions: list[tuple[str, ...]]) ->
     for start in range(0, len(conditions), _WORD_QUERY_CHUNK):
         chunk = conditions[start:start + _WORD_QUERY_CHUNK]
         # one indexable `@>` per condition (GIN), all in one round trip
-        parts = [f"SELECT {i} AS k, v.document_id FROM document_vocabulary v JOIN document d ON d.id = v.document_id "
-                 f"WHERE v.words @> %(w{i})s::text[] AND " + _ANNOTATABLE_IN_PROJECT for i in range(len(chunk))]
+        parts = [f"SELECT {i} AS k, v.document_id FROM document_vocabulary v "  # noqa: S608  # nosec B608
+                 f"JOIN document d ON d.id = v.document_id WHERE v.words @> %(w{i})s::text[] AND "
+                 + _ANNOTATABLE_IN_PROJECT for i in range(len(chunk))]
         params: dict[str, Any] = {f"w{i}": list(words) for i, words in enumerate(chunk)}
         params["project"] = project_id
-        for row in db.query(" UNION ALL ".join(parts), params, conn):  # noqa: S608  # nosec B608 - no input in SQL
+        for row in db.query(" UNION ALL ".join(parts), params, conn):
             found[chunk[row["k"]]].add(int(row["document_id"]))
     return found
 
@@ -115,7 +116,8 @@ def _entity_documents(conn, project_id: int, types: list[str]) -> dict[str, set[
 def _keys(change: dict[str, Any]) -> Iterable[tuple[str, Any]] | None:
     """What a change can touch, as (kind, key) pairs; ``None``: every document (a LEMMA rule)."""
     keys: list[tuple[str, Any]] = []
-    for kind, condition in ((change["old_type"], change["old_condition"]), (change["new_type"], change["new_condition"])):
+    versions = ((change["old_type"], change["old_condition"]), (change["new_type"], change["new_condition"]))
+    for kind, condition in versions:
         if kind is None:
             continue
         if kind == RuleType.WORD_TYPE.value:
