@@ -140,8 +140,16 @@ def request_reannotation(conn, project_id: int) -> None:
                "WHERE id = %s", (project_id,), conn)
 
 
+#: a rule change no project run applied after this long (its run failed, or was never queued): the sweeper
+#: schedules the project's run (psan.store.rule_changes)
+STALE_RULE_CHANGE_SECONDS = 600
+
+
 def take_reannotation_requests(conn) -> list[int]:
-    """Projects waiting for a re-annotation, cleared (re-request those that still fail)."""
+    """Projects waiting for a re-annotation, cleared (re-request those that still fail), and projects with
+    rule changes older than :data:`STALE_RULE_CHANGE_SECONDS`."""
     rows = db.query("UPDATE project SET reannotate_pending_since = NULL WHERE reannotate_pending_since IS NOT NULL "
                     "RETURNING id", None, conn)
-    return sorted(r["id"] for r in rows)
+    stale = db.query("SELECT DISTINCT project_id AS id FROM rule_change "
+                     "WHERE created_at < now() - make_interval(secs => %s)", (STALE_RULE_CHANGE_SECONDS,), conn)
+    return sorted({r["id"] for r in rows} | {r["id"] for r in stale})

@@ -211,3 +211,15 @@ def test_a_deleted_project_leaves_no_pending_changes(clean_app):
     assert sql(app, "SELECT count(*) AS n FROM rule_change WHERE project_id = %s", (project_id,))[0]["n"] > 0
     sql(app, "DELETE FROM project WHERE id = %s", (project_id,))
     assert sql(app, "SELECT count(*) AS n FROM rule_change WHERE project_id = %s", (project_id,))[0]["n"] == 0
+
+
+def test_the_sweeper_takes_projects_whose_changes_no_run_applied(clean_app):
+    from psan.store.processing import take_reannotation_requests
+    app = clean_app
+    project_id = sql(app, "INSERT INTO project (name) VALUES ('stale changes') RETURNING id")[0]["id"]
+    sql(app, "INSERT INTO rule (project_id, type, condition) VALUES (%s, 'WORD_TYPE', 'Harper')", (project_id,))
+    with app.app_context(), db.transaction() as conn:
+        assert project_id not in take_reannotation_requests(conn)
+    sql(app, "UPDATE rule_change SET created_at = now() - interval '1 hour' WHERE project_id = %s", (project_id,))
+    with app.app_context(), db.transaction() as conn:
+        assert project_id in take_reannotation_requests(conn)
