@@ -60,9 +60,11 @@ def schedule_project_reannotation(project_id: int, exclude_document_id: int | No
     Many calls within ``REANNOTATE_DEBOUNCE_SECONDS`` (or ``delay``) enqueue a single
     ``re_annotate_project`` task with that countdown; the pending run is recorded in Redis and
     consumed by the task when it starts, so a call arriving while a run is in progress schedules
-    another one.  ``exclude_document_id`` names a document already re-annotated synchronously
-    (:func:`psan.store.reannotate.reannotate_document_now`); it stays excluded only if every debounced
-    call agrees.
+    another one.  The run applies the rule changes logged since the last run to the documents they can
+    affect (:mod:`psan.store.rule_changes`); a run that finds nothing left to do is a no-op, so a later
+    run supersedes an earlier pending one.  ``exclude_document_id`` (a document already brought up to
+    date synchronously) is recorded but no longer needed: each logged change names the document its
+    transaction applied it to.
     """
     from psan.celery.tasks import re_annotate_project
     countdown = float(current_app.config.get("REANNOTATE_DEBOUNCE_SECONDS", 2) if delay is None else delay)
