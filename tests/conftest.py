@@ -100,7 +100,7 @@ def reset_database(app) -> None:
             with app.app_context(), db.transaction() as conn:
                 db.execute("TRUNCATE account, instance_setting, document, label, rule, annotation, annotation_rule, "
                            "decision_log, annotation_window, project_member, project_model, qa_sample, entity, "
-                           "action, action_change, pseudonym_key RESTART IDENTITY CASCADE", None, conn)
+                           "action, action_change, pseudonym_key, rule_change RESTART IDENTITY CASCADE", None, conn)
                 db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
                 # the default project survives: give its workspace settings (migrations 0024-0025) their defaults
                 db.execute("UPDATE project SET annotators_choose_document = false, double_share = 0 WHERE is_default",
