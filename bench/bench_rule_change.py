@@ -3,8 +3,8 @@
 Run: ``.venv/bin/python bench/bench_rule_change.py [--documents 1000] [--tokens 300] [--repeats 3]``
 
 Issue 20: after a window whose decisions changed a rule, the app re-annotated every document of the
-project (:func:`psan.store.reannotate.reannotate_project`), so an hour of annotation cost windows ×
-documents.  The targeted run (:func:`psan.store.rule_changes.reannotate_changed`) re-annotates only the
+project (:func:`psan.store.corpus.reannotate.reannotate_project`), so an hour of annotation cost windows ×
+documents.  The targeted run (:func:`psan.store.corpus.rule_changes.reannotate_changed`) re-annotates only the
 documents the changed rules can match in.
 
 Set-up (not timed): a throw-away database ``psan_bench_<pid>`` on ``PSAN_BENCH_DATABASE_URL`` (default
@@ -34,14 +34,14 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_annotation_latency import synthetic_document  # noqa: E402
 from throwaway import throwaway_database  # noqa: E402
 
-from psan import db  # noqa: E402
+from psan.runtime import db  # noqa: E402
 
 
 def populate(app, documents: int, tokens: int, seed: int) -> tuple[int, list[tuple[str, str]]]:
     """The project and the (first name, surname) pairs of its documents' people."""
-    from psan.store.documents import create_document, save_recognized
-    from psan.store.reannotate import reannotate_document_now
-    from psan.store.rules import ensure_ne_type_rules
+    from psan.store.admin.rules import ensure_ne_type_rules
+    from psan.store.corpus.documents import create_document, save_recognized
+    from psan.store.corpus.reannotate import reannotate_document_now
     people: list[tuple[str, str]] = []
     with app.app_context():
         with db.transaction() as conn:
@@ -83,8 +83,8 @@ def main() -> int:
 
 def _run(args: argparse.Namespace, url: str) -> int:
     from psan import create_app
-    from psan.store.reannotate import reannotate_project
-    from psan.store.rule_changes import reannotate_changed
+    from psan.store.corpus.reannotate import reannotate_project
+    from psan.store.corpus.rule_changes import reannotate_changed
     app = create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": "bench-secret-key-0123456789abcdef",
                       "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:6379/13", "RATELIMIT_ENABLED": False})
     rng = random.Random(args.seed)

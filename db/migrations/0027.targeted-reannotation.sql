@@ -1,8 +1,8 @@
 -- Targeted project re-annotation (issue 20): a project run re-annotates only the documents a changed
--- rule can affect, not every document (psan.store.rule_changes).
+-- rule can affect, not every document (psan.store.corpus.rule_changes).
 
 -- the distinct case-folded token texts of a recognized document: which documents a word-type rule can
--- match in (GIN, `words @> condition`); written with the tokens (psan.store.documents.save_recognized),
+-- match in (GIN, `words @> condition`); written with the tokens (psan.store.corpus.documents.save_recognized),
 -- deleted with them; a document without a row is re-annotated by every project run until it has one
 CREATE TABLE IF NOT EXISTS document_vocabulary (
     document_id bigint PRIMARY KEY REFERENCES document (id) ON DELETE CASCADE,
@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS rule_change (
     new_condition          text,
     -- a lookup rule's annotation keeps that annotation alive: its document
     annotation_document_id bigint,
-    -- the document the changing transaction already brought up to date (psan.store.apply_rule)
+    -- the document the changing transaction already brought up to date (psan.store.annotation.apply_rule)
     applied_document_id    bigint,
     xact                   bigint NOT NULL DEFAULT txid_current(),
     created_at             timestamptz NOT NULL DEFAULT now()

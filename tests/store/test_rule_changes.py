@@ -1,10 +1,10 @@
-"""Targeted project runs (psan.store.rule_changes) leave exactly what a full project run leaves.
+"""Targeted project runs (psan.store.corpus.rule_changes) leave exactly what a full project run leaves.
 
 The property test builds a project of documents, changes its rules at random (word-type, NE-type and
 lookup rules created, re-weighted, re-worded, switched case-insensitive, deleted; decisions through the
 store with their rules applied to their own document, as a window's request does) with targeted runs at
 random points, then snapshots every annotation, rule link, level and document status of the project
-after a final targeted run, runs the full run (:func:`psan.store.reannotate.reannotate_project`) on top
+after a final targeted run, runs the full run (:func:`psan.store.corpus.reannotate.reannotate_project`) on top
 and requires the identical snapshot.  The full run's result depends only on the documents, the rules and
 the decisions, so equal snapshots mean the targeted run left exactly the full run's annotations.
 """
@@ -16,13 +16,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psan import db
-from psan.store import decisions as store_decisions
-from psan.store.apply_rule import apply_new_rules
-from psan.store.documents import load_document
-from psan.store.reannotate import reannotate_project
-from psan.store.rule_changes import reannotate_changed
-from psan.store.vocabulary import save_vocabulary
+from psan.runtime import db
+from psan.store.annotation import decisions as store_decisions
+from psan.store.annotation.apply_rule import apply_new_rules
+from psan.store.corpus.documents import load_document
+from psan.store.corpus.reannotate import reannotate_project
+from psan.store.corpus.rule_changes import reannotate_changed
+from psan.store.corpus.vocabulary import save_vocabulary
 from tests.documents import add_document
 from tests.helpers import make_account, sql
 
@@ -214,7 +214,7 @@ def test_a_deleted_project_leaves_no_pending_changes(clean_app):
 
 
 def test_the_sweeper_takes_projects_whose_changes_no_run_applied(clean_app):
-    from psan.store.processing import take_reannotation_requests
+    from psan.store.corpus.processing import take_reannotation_requests
     app = clean_app
     project_id = sql(app, "INSERT INTO project (name) VALUES ('stale changes') RETURNING id")[0]["id"]
     sql(app, "INSERT INTO rule (project_id, type, condition) VALUES (%s, 'WORD_TYPE', 'Harper')", (project_id,))
