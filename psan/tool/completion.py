@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from psan.tool.document import Category, Document, Entity
+from psan.tool.document import Category, Document, Entity, token_bounds
 from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, person_name_kind
 
 __all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer"]
@@ -123,8 +123,7 @@ def complete_names(doc: Document) -> Document:
     """``doc`` with its outermost PERSON entities grown to whole names (see module docstring)."""
     if not doc.entities or not doc.tokens:
         return doc
-    starts = [t.start for t in doc.tokens]
-    ends = [t.end for t in doc.tokens]
+    starts, ends = token_bounds(doc.tokens)
     owner: list[Category | None] = [None] * len(doc.tokens)  # a non-person category covering the token
     for ent in doc.entities:
         if ent.category is not Category.PERSON:

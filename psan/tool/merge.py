@@ -36,7 +36,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from psan.tool.document import CharSpan, Document, Entity, Token
+from psan.tool.document import CharSpan, Document, Entity, Token, TokenArray, token_bounds
 from psan.tool.nonpersonal import drop_never_personal
 
 
@@ -140,16 +140,17 @@ def resolve(doc: Document, candidates: Iterable[CharSpan]) -> list[Entity]:
     aligned: list[_Cand] = []
     candidates = drop_never_personal(doc.text, candidates, doc.language)
     if tokens:
-        starts = [t.start for t in tokens]
-        ends = [t.end for t in tokens]
+        starts, ends = token_bounds(tokens)
+        by_position = isinstance(tokens, TokenArray)  # its token ids are the positions
         for span in candidates:
             if span.end <= span.start:
                 continue
             first = bisect_right(ends, span.start)  # first token whose end > start
             last = bisect_left(starts, span.end)  # tokens[first:last] start before end
             if first < last:
-                aligned.append(_Cand(tokens[first].id, tokens[last - 1].id + 1, span.type, span.source, span.score,
-                                     span.priority, span))
+                if not by_position:
+                    first, last = tokens[first].id, tokens[last - 1].id + 1
+                aligned.append(_Cand(first, last, span.type, span.source, span.score, span.priority, span))
     return [Entity(c.start, c.end, c.type, c.payload.category, c.source, c.score) for c in _select(aligned)]
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from psan.tool.document import CharSpan, Document, Recognizer, Token, collector_paused
+from psan.tool.document import CharSpan, Document, Recognizer, Token, TokenArray, collector_paused
 from psan.tool.registry import ComponentError, Tokenizer, as_entry, recognizer_factory, tokenizer_factory
 from psan.tool.tokenize import clean_tokens, offsets_clean, remap_sentences, split_tokens_and_sentences
 
@@ -79,11 +79,11 @@ class Pipeline:
 
     def _tokenize(self, text: str) -> Document:
         offsets = getattr(self.tokenizer, "token_offsets", None)
-        if offsets is not None:  # offset lists (NameTag): Token objects are built once, when clean
+        if offsets is not None:  # offset lists (NameTag): clean ones stay offset arrays, no Token objects
             starts, ends, sentences = offsets(text)
-            tokens = list(map(Token, range(len(starts)), starts, ends))
             if offsets_clean(text, starts, ends):
-                return Document(text, tokens, list(sentences), [], self.language)
+                return Document(text, TokenArray(starts, ends), list(sentences), [], self.language)
+            tokens = list(map(Token, range(len(starts)), starts, ends))
         else:
             tokens, sentences = self.tokenizer.tokenize(text)
             if getattr(self.tokenizer, "tokens_clean", False):  # clean by construction (regex): skip the copy

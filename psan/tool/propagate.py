@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from psan.tool.document import Category, Document, Entity
+from psan.tool.document import Category, Document, Entity, token_bounds
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
 
@@ -82,11 +82,13 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         return []
     wanted = {Category(c) for c in categories}
     text, tokens = doc.text, doc.tokens
+    starts, ends = token_bounds(tokens)
+    token_texts = list(map(text.__getitem__, map(slice, starts, ends)))
     seeds: dict[tuple[str, ...], Entity] = {}
     for ent in doc.entities:
         if ent.category not in wanted or ent.source == source:
             continue
-        words = tuple(text[t.start:t.end] for t in tokens[ent.first_token:ent.end_token])
+        words = tuple(token_texts[ent.first_token:ent.end_token])
         if sum(map(len, words)) < min_chars or _is_common_word_run(words):
             continue
         old = seeds.get(words)
@@ -95,7 +97,6 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     if not seeds:
         return []
     patterns = list(seeds)
-    token_texts = [text[t.start:t.end] for t in tokens]
     matches = [(first, end, idx, 1.0) for first, end, idx in _scan(patterns, token_texts, len(tokens))]
     keys = _lemma_keys(token_texts, doc.language) if lemmas else None
     if keys is not None:
