@@ -60,6 +60,19 @@ def preceded_by(text: str, start: int, chars: str = "", word: bool = True) -> bo
     return (word and (ch.isalnum() or ch == "_")) or ch in chars
 
 
+_DECIMAL_DIGIT = re.compile(r"\d")
+
+
+def has_digit(text: str) -> bool:
+    """``any(ch.isdigit() for ch in text)``, searched in C for the common case.
+
+    Why: the generator walks the text character by character up to the first digit (tens of
+    thousands of steps in a long text); every decimal digit (``\\d``) is a digit, and only a text
+    without one is walked for the rarer digits (superscripts …) ``str.isdigit`` also accepts.
+    """
+    return _DECIMAL_DIGIT.search(text) is not None or any(ch.isdigit() for ch in text)
+
+
 def has_context(text: str, start: int, end: int, context: re.Pattern[str] | None,
                 before: int = CONTEXT_WINDOW_BEFORE, after: int = CONTEXT_WINDOW_AFTER) -> bool:
     """True when a context word occurs in the window around ``text[start:end]``."""

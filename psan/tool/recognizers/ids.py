@@ -32,6 +32,7 @@ from psan.tool.recognizers.base import (
     digits,
     drop_contained,
     has_context,
+    has_digit,
     preceded_by,
 )
 
@@ -150,7 +151,7 @@ class IbanRecognizer(PatternRecognizer):
 
 
 def _digit_prefilter(text: str) -> bool:
-    return any(ch.isdigit() for ch in text)
+    return has_digit(text)
 
 
 class _DigitRecognizer(PatternRecognizer):
