@@ -83,7 +83,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     wanted = {Category(c) for c in categories}
     text, tokens = doc.text, doc.tokens
     starts, ends = token_bounds(tokens)
-    token_texts = list(map(text.__getitem__, map(slice, starts, ends)))
+    token_texts = [text[a:b] for a, b in zip(starts, ends, strict=True)]
     seeds: dict[tuple[str, ...], Entity] = {}
     for ent in doc.entities:
         if ent.category not in wanted or ent.source == source:

@@ -173,10 +173,10 @@ def split_tokens_and_sentences(tokens: list[Token] | TokenArray, sentences: list
     id moves by the number of cuts before its start, which remaps the sentences.  A :class:`TokenArray`
     comes back as a TokenArray (its offset lists merged with the cuts), a list as a list.
     """
-    if not tokens:
-        return list(tokens), list(sentences)
     if isinstance(tokens, TokenArray):
         return _split_array(tokens, sentences, boundaries)
+    if not tokens:
+        return list(tokens), list(sentences)
     cuts = sorted(c for c in set(boundaries) if _inside(tokens, c))
     if not cuts:  # the usual case: no list of all starts is built
         return list(tokens), list(sentences)
@@ -201,7 +201,7 @@ def _split_array(tokens: TokenArray, sentences: list[Sentence],
     starts, ends = tokens.starts, tokens.ends
     bisect_right = bisect.bisect_right
     cuts = []
-    for c in set(boundaries):
+    for c in set(boundaries) if starts else ():
         i = bisect_right(starts, c) - 1
         if i >= 0 and starts[i] < c < ends[i]:
             cuts.append(c)

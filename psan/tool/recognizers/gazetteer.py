@@ -96,7 +96,7 @@ _WORD_GOES_ON = re.compile(r"[^\W\d_]|-[^\W\d_]")
 
 
 @cache
-def _capitalized_word_re() -> re.Pattern[str]:
+def capitalized_word_re() -> re.Pattern[str]:
     """``WORD_RE`` words starting with an upper-case letter (built once: the class lists every such letter).
 
     Why: the recognizer only starts a match at a capitalized word; scanning for those alone
@@ -484,7 +484,7 @@ class GazetteerRecognizer(Recognizer):
         done = 0  # words before this offset belong to an accepted multi-word match
         # a word that starts no list entry does nothing below: skipped before any other test (most words)
         known = None if self.use_morfeusz else _lexicon_words(self.language)
-        for m in _capitalized_word_re().finditer(text):
+        for m in capitalized_word_re().finditer(text):
             word = m.group()
             if known is not None and word not in known:
                 continue
