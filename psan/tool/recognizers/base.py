@@ -83,14 +83,16 @@ def case_insensitive_class(letters: str) -> str:
     return "[" + "".join(map(re.escape, sorted(set(matcher.findall(plane))))) + "]"
 
 
-def first_class_first(firsts: str, not_before: str, rests: dict[str, str], tail: str = "") -> str:
+def first_class_first(firsts: str, not_before: str, rests: dict[str, str], tail: str = "",
+                      ignore_case: bool = True) -> str:
     """A regex that starts with a character class, equal to the case-insensitive alternation it stands for.
 
     ``firsts`` are the (lower-case) letters every match starts with, matched case-insensitively;
     ``not_before`` a one-character class that must not precede the match (a look-behind, ``""`` for none);
     ``rests[f]`` the alternation of what follows the first letter ``f`` (its own case flags);
     ``tail`` what follows every alternative.  The result matches what
-    ``(?=(?i:[firsts]))(?<!not_before)(?:(?i:f)(?:rests[f])|…)tail`` matches, at the same places.
+    ``(?=(?i:[firsts]))(?<!not_before)(?:(?i:f)(?:rests[f])|…)tail`` matches, at the same places
+    (with ``ignore_case=False``: the first letters exactly as given, ``(?=[firsts])…(?:f(?:rests[f])|…)``).
 
     Why: Python's regex engine skips to a possible start in C only when a pattern *starts* with a
     character class or literal; a leading look-ahead or look-behind makes it try the whole pattern at
@@ -99,6 +101,9 @@ def first_class_first(firsts: str, not_before: str, rests: dict[str, str], tail:
     one-character look-behind picks the alternatives of that letter.
     """
     guard = rf"(?<!{not_before}[\s\S])" if not_before else ""
+    if not ignore_case:
+        branches = "|".join(rf"(?<={re.escape(f)})(?:{rests[f]})" for f in firsts if rests.get(f))
+        return rf"[{''.join(map(re.escape, firsts))}]{guard}(?:{branches}){tail}"
     branches = "|".join(rf"(?<=(?i:{re.escape(f)}))(?:{rests[f]})" for f in firsts if rests.get(f))
     return rf"{case_insensitive_class(firsts)}{guard}(?:{branches}){tail}"
 
