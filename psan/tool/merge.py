@@ -60,6 +60,10 @@ class _Cand(NamedTuple):
         return (-self.priority, -self.score, -self.length, self.start, self.type)
 
 
+#: ``_Cand(…)`` from a tuple of its fields without the named tuple's Python-level ``__new__``
+_new_cand = tuple.__new__
+
+
 def _conflicts(winner: _Cand, other: _Cand) -> bool:
     """True when ``other`` (ranked lower) must go because ``winner`` is kept."""
     if other.end <= winner.start or winner.end <= other.start:
@@ -84,9 +88,11 @@ def _select(cands: Iterable[_Cand]) -> list[_Cand]:
     # accepted candidates by every position they cover: the ones overlapping a new candidate are
     # exactly those listed at its positions, so each check looks at a few neighbours, not at all kept
     at: dict[int, list[_Cand]] = {}
+    taken = at.__contains__
     for cand in sorted(best.values(), key=_Cand.rank):
         positions = range(cand.start, cand.end)
-        if any(_conflicts(k, cand) for pos in positions for k in at.get(pos, ())):
+        # the usual case, no accepted candidate at any of its positions, is decided in C
+        if any(map(taken, positions)) and any(_conflicts(k, cand) for pos in positions for k in at.get(pos, ())):
             continue
         kept.append(cand)
         for pos in positions:
@@ -151,7 +157,8 @@ def resolve(doc: Document, candidates: Iterable[CharSpan]) -> list[Entity]:
             if first < last:
                 if not by_position:
                     first, last = tokens[first].id, tokens[last - 1].id + 1
-                aligned.append(_Cand(first, last, span.type, span.source, span.score, span.priority, span))
+                aligned.append(_new_cand(_Cand, (first, last, span.type, span.source, span.score, span.priority,
+                                                 span)))
     return [Entity(c.start, c.end, c.type, c.payload.category, c.source, c.score) for c in _select(aligned)]
 
 
