@@ -222,3 +222,26 @@ def test_token_arrays_equal_token_objects_on_the_corpora(shared_dir: Path) -> No
             assert isinstance(a.tokens, TokenArray) and isinstance(b.tokens, list)
             assert (a.tokens, a.sentences, a.entities) == (b.tokens, b.sentences, b.entities)
             assert list(span_lines("f", a)) == list(span_lines("f", b))
+
+
+def test_entity_and_span_keep_their_dataclass_behaviour() -> None:
+    """Entity's and CharSpan's faster ``__init__`` build the same frozen, comparable, hashable, picklable objects."""
+    import dataclasses
+    import pickle
+
+    from psan.tool.document import Category, CharSpan
+    entity = Entity(1, 3, "P", Category.PERSON, "nametag", 0.8)
+    assert entity == Entity(first_token=1, end_token=3, type="P", category=Category.PERSON, source="nametag",
+                            score=0.8)
+    assert Entity(0, 1, "X") == Entity(0, 1, "X", Category.OTHER, "", 1.0)
+    span = CharSpan(0, 4, "DATE", Category.DATE, "date", 0.9, 20)
+    assert span == CharSpan(start=0, end=4, type="DATE", category=Category.DATE, source="date", score=0.9,
+                            priority=20)
+    assert CharSpan(0, 4, "D", Category.DATE, "d") == CharSpan(0, 4, "D", Category.DATE, "d", 1.0, 0)
+    for obj in (entity, span):
+        assert pickle.loads(pickle.dumps(obj)) == obj and hash(obj) == hash(dataclasses.replace(obj))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obj.type = "Y"  # type: ignore[misc]
+    assert dataclasses.replace(span, score=0.5).score == 0.5 and repr(entity).startswith("Entity(first_token=1")
+    with pytest.raises(TypeError):
+        CharSpan(0, 4, "D")  # type: ignore[call-arg]
