@@ -568,11 +568,13 @@ class GazetteerRecognizer(Recognizer):
 
 
 def default_recognizers(language: str) -> list[Recognizer]:
-    """The gazetteer for ``language``, names after a personal title and (English) prisons, counties, provinces.
+    """The gazetteer for ``language``, names after a personal title, (English) prisons, counties, provinces and
+    (cs/sk/pl/sv/sl) acronyms (:mod:`psan.tool.recognizers.acronyms`).
 
     The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
     they are name evidence below NER: a NER span on the same name stays and keeps its type.
     """
+    from psan.tool.recognizers.acronyms import default_recognizers as acronym_recognizers
     from psan.tool.recognizers.institutions import PATTERNS, InstitutionRecognizer
     from psan.tool.recognizers.names import FEMININE_ENDINGS, FeminineSurnameRecognizer, TitledNameRecognizer
     if language not in LOCALES:
@@ -580,4 +582,5 @@ def default_recognizers(language: str) -> list[Recognizer]:
     extra: list[Recognizer] = [InstitutionRecognizer(language)] if language in PATTERNS else []
     if language in FEMININE_ENDINGS:
         extra.append(FeminineSurnameRecognizer(language))
+    extra.extend(acronym_recognizers(language))
     return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]

@@ -1,0 +1,51 @@
+"""A borrowed (cross-lingual) NER model's pieces inside a native model's name (issue 22: Polish precision)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from psan.tool.document import Category, CharSpan
+from psan.tool.ner.combine import drop_nested_borrowed
+from psan.tool.pipeline import Pipeline
+
+
+def span(text: str, phrase: str, category: Category, source: str, type_: str = "X") -> CharSpan:
+    start = text.index(phrase)
+    return CharSpan(start, start + len(phrase), type_, category, source)
+
+
+def test_pieces_inside_a_native_organisation_go_names_and_outside_pieces_stay() -> None:
+    text = "Komisja Europejska i Fundacja Jana Kowalskiego oraz Timmermans ."
+    native = [span(text, "Komisja Europejska", Category.ORGANIZATION, "pl"),
+              span(text, "Fundacja Jana Kowalskiego", Category.ORGANIZATION, "pl")]
+    borrowed = [span(text, "Komisja", Category.PERSON, "cs", "pf"), span(text, "Europejska", Category.PERSON, "cs", "ps"),
+                span(text, "Jana Kowalskiego", Category.PERSON, "cs", "P"),
+                span(text, "Komisja Europejska", Category.ORGANIZATION, "cs", "io"),
+                span(text, "Timmermans", Category.PERSON, "cs", "ps")]
+    kept = [text[s.start:s.end] for s in drop_nested_borrowed(text, native, borrowed, "pl")]
+    # equal ranges are the merger's business; a listed first name ("Jana") keeps the person inside the foundation
+    assert kept == ["Jana Kowalskiego", "Komisja Europejska", "Timmermans"]
+
+
+def test_pieces_inside_a_native_person_stay_for_propagation() -> None:
+    text = "Georga W. Busha"
+    native = [span(text, "Georga W. Busha", Category.PERSON, "sk")]
+    borrowed = [span(text, "Busha", Category.PERSON, "cs", "ps")]
+    assert drop_nested_borrowed(text, native, borrowed, "sk") == borrowed
+
+
+def test_polish_pipeline_keeps_no_czech_piece_inside_a_polish_organisation(
+        nametag_model: Callable[[str], str]) -> None:
+    pl = nametag_model("polish-wikineural-wikiann-trivial.ner")
+    cs = nametag_model("czech-cnec2-trivial.ner")
+    config = {"language": "pl", "tokenizer": "regex", "recognizers": [], "propagate": False,
+              "ner": [{"kind": "nametag", "model": pl, "source": "nametag-pl"},
+                      {"kind": "nametag", "model": cs, "source": "nametag-cs", "cross_lingual": True,
+                       "categories": ["PERSON", "LOCATION", "ORGANIZATION"]}]}
+    text = "Wobec tego Komisja Europejska podjęła decyzję w sprawie Trybunału Konstytucyjnego ."
+    doc = Pipeline(config).process(text)
+    ranges = [(doc.char_range(e.first_token, e.end_token), e) for e in doc.entities]
+    native = [r for r, e in ranges if e.source == "nametag-pl" and e.category != Category.PERSON]
+    assert native, "the Polish model finds the organisations"
+    for (start, end), e in ranges:
+        if e.source == "nametag-cs":
+            assert not any(a <= start and end <= b and (a, b) != (start, end) for a, b in native), text[start:end]
