@@ -21,6 +21,11 @@ Policy (tested in ``tests/tool/test_propagate.py``):
   (they stay nested, as the merger allows); overlapping occurrences are accepted longest first;
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
   same string was found with different types), with the seed's score times ``score_factor``;
+* ``name_parts`` (default on in cs, sk, sl, pl, sv: :data:`NAME_PART_LANGUAGES`): each capitalized word of a
+  found person name of two or more words is a seed of its own, so "Ernest Nagy" also marks a later "Nagy",
+  "Galileo Galilei" marks "Galilei" (and, by lemma, "Galileiho"): news and encyclopaedic text name a person
+  in full once and by one part afterwards.  Words shorter than three letters, initials, words in capitals,
+  closed-class words of the language and words the text also writes in lower case are no seeds;
 * ``lemmas`` (default on): in inflected languages (cs, sk, sl, pl; :func:`psan.tool.lemma.get_lemmatizer`,
   Morfeusz2 for Polish) a second pass compares lemmas of capitalized words, so a found "Košice"
   also marks "Košiciach" and "Kowalski" marks "Kowalskiego".  Lower-case and non-alphabetic tokens
@@ -35,7 +40,7 @@ from psan.tool.document import Category, Document, Entity
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
 
-__all__ = ["DEFAULT_CATEGORIES", "SOURCE", "propagate", "with_propagation"]
+__all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "propagate", "with_propagation"]
 
 #: categories whose found strings are searched again (names and exact identifier strings)
 DEFAULT_CATEGORIES: frozenset[Category] = frozenset(
@@ -43,6 +48,9 @@ DEFAULT_CATEGORIES: frozenset[Category] = frozenset(
 
 #: ``Entity.source`` of the added entities
 SOURCE = "propagation"
+#: languages whose person names also seed their single words (``name_parts``); English is left to its own
+#: name completion (psan.tool.completion) and measurements
+NAME_PART_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv"})
 
 
 def _is_common_word_run(words: tuple[str, ...]) -> bool:
@@ -71,8 +79,31 @@ def _scan(patterns: list[tuple[str, ...]], keys: list[str], n_tokens: int) -> li
                   key=lambda m: (m[0] - m[1], m[0]))
 
 
+def _name_part_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity], source: str) -> None:
+    """Add each proper word of a multi-word person name to ``seeds`` (see ``name_parts`` in the module docstring)."""
+    from psan.tool.ner.function_words import function_words
+    text, tokens = doc.text, doc.tokens
+    closed = function_words(doc.language)
+    lower: set[str] | None = None
+    for ent in doc.entities:
+        if ent.category != Category.PERSON or ent.source == source or ent.end_token - ent.first_token < 2:
+            continue
+        words = [text[t.start:t.end] for t in tokens[ent.first_token:ent.end_token]]
+        proper = [w for w in words if len(w) >= 3 and w.isalpha() and w[0].isupper() and not w.isupper()]
+        if len(proper) < 2:
+            continue
+        for word in proper:
+            if (word,) in seeds or word.lower() in closed:
+                continue
+            if lower is None:
+                lower = {text[t.start:t.end] for t in tokens if text[t.start:t.end].islower()}
+            if word.lower() not in lower:
+                seeds[(word,)] = Entity(0, 0, ent.type, ent.category, ent.source, round(ent.score * 0.9, 6))
+
+
 def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATEGORIES, min_chars: int = 2,
-              score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True) -> list[Entity]:
+              score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True,
+              name_parts: bool | None = None) -> list[Entity]:
     """New entities for further occurrences of strings already found in ``doc`` (see module docstring).
 
     ``doc.entities`` is not modified; the result is sorted like the merger's output and never
@@ -92,6 +123,10 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         old = seeds.get(words)
         if old is None or ent.score > old.score:
             seeds[words] = ent
+    if name_parts is None:
+        name_parts = doc.language in NAME_PART_LANGUAGES
+    if name_parts and Category.PERSON in wanted:
+        _name_part_seeds(doc, seeds, source)
     if not seeds:
         return []
     patterns = list(seeds)

@@ -112,3 +112,15 @@ def test_pipeline_switch() -> None:
     assert [e.source for e in off.entities] == ["first"]
     opts = Pipeline({"language": "en", "ner": ["first-only-test"], "propagate": {"categories": ["LOCATION"]}})
     assert [e.source for e in opts.process_many([text])[0].entities] == ["first"]
+
+
+def test_name_parts_of_a_full_name_in_the_inflected_languages() -> None:
+    text = "Ernest Nagy prišiel včera. Nagy povedal, že nagy nie je slovo. Galileo Galilei zomrel. Galilei hľadá."
+    doc = make_doc(text, [("Ernest Nagy", "PER", Category.PERSON), ("Galileo Galilei", "PER", Category.PERSON)])
+    doc.language = "sk"
+    # "Nagy" is also written in lower case in this text: no seed; "Galilei" alone is the person again
+    assert strings(doc, propagate(doc)) == ["Galilei"]
+    doc.language = "en"
+    assert propagate(doc) == []
+    doc.language = "sk"
+    assert propagate(doc, name_parts=False) == []

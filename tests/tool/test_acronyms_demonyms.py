@@ -1,4 +1,4 @@
-"""Acronyms of organisations and places in cs/sk/pl/sv text (issue 22: "KE", "PAP", "BBC", "FAO", "KĽDR")."""
+"""Acronyms (issue 22: "KE", "PAP", "BBC", "FAO", "KĽDR") and names of peoples ("Slovinců", "Austriacy") in cs/sk/pl/sv."""
 from __future__ import annotations
 
 from psan.tool.document import Category
@@ -43,3 +43,21 @@ def test_in_the_name_family_for_the_inflected_and_swedish_languages_only() -> No
     assert not any(isinstance(r, AcronymRecognizer) for r in gazetteer.default_recognizers("en"))
     span = AcronymRecognizer("pl").analyze("w rozmowie z PAP .")[0]
     assert span.category is Category.ORGANIZATION and span.priority < 0 and span.type == "ACRONYM"
+
+
+def test_demonyms_by_their_suffixes() -> None:
+    from psan.tool.recognizers.demonyms import DemonymRecognizer
+
+    def demonyms(text: str, language: str) -> list[str]:
+        return [text[s.start:s.end] for s in DemonymRecognizer(language).analyze(text)]
+
+    assert demonyms("Mexičan vyhrál. Obávala se ho desetina Slovinců a Pražanům zůstal zápas.", "cs") == [
+        "Mexičan", "Slovinců", "Pražanům"]
+    assert demonyms("Vybrané výrobky. Opakované chyby. Milan a Roman přišli.", "cs") == []
+    assert demonyms("mier medzi Izraelom a Palestínčanmi, v marci Nemci rozhodli", "sk") == ["Palestínčanmi", "Nemci"]
+    assert demonyms("Czesi i Austriacy chcieli , a Holendrów nie pytano .", "pl") == ["Austriacy", "Holendrów"]
+    # sentence-initial verbal nouns and participles, adjectives in -scy
+    assert demonyms("Zarejestrowanie jest proste . Przewodniczący mówi , że Polscy rolnicy …", "pl") == []
+    assert demonyms("Rusové a Srbové", "sv") == []
+    span = DemonymRecognizer("cs").analyze("podle Američanů")[0]
+    assert span.category is Category.DEMOGRAPHIC and span.type == "DEMONYM" and span.priority < 0
