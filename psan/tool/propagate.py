@@ -26,6 +26,9 @@ Policy (tested in ``tests/tool/test_propagate.py``):
   "Galileo Galilei" marks "Galilei" (and, by lemma, "Galileiho"): news and encyclopaedic text name a person
   in full once and by one part afterwards.  Words shorter than three letters, initials, words in capitals,
   closed-class words of the language and words the text also writes in lower case are no seeds;
+* Swedish genitives (:data:`GENITIVE_S_LANGUAGES`): a found name also seeds its genitive ("Rabin" →
+  "Rabins") and a found genitive its base ("Rabins" → "Rabin", unless the base is a closed-class word or
+  written in lower case in the text: "Hans" never seeds the pronoun "Han");
 * ``lemmas`` (default on): in inflected languages (cs, sk, sl, pl; :func:`psan.tool.lemma.get_lemmatizer`,
   Morfeusz2 for Polish) a second pass compares lemmas of capitalized words, so a found "Košice"
   also marks "Košiciach" and "Kowalski" marks "Kowalskiego".  Lower-case and non-alphabetic tokens
@@ -34,6 +37,7 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from psan.tool.document import Category, Document, Entity
@@ -51,6 +55,8 @@ SOURCE = "propagation"
 #: languages whose person names also seed their single words (``name_parts``); English is left to its own
 #: name completion (psan.tool.completion) and measurements
 NAME_PART_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv"})
+#: languages whose names take a genitive "-s" written as one word (Swedish "Rabins", "Sveriges")
+GENITIVE_S_LANGUAGES = frozenset({"sv"})
 
 
 def _is_common_word_run(words: tuple[str, ...]) -> bool:
@@ -101,6 +107,22 @@ def _name_part_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity], source
                 seeds[(word,)] = Entity(0, 0, ent.type, ent.category, ent.source, round(ent.score * 0.9, 6))
 
 
+def _genitive_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity]) -> None:
+    """Add the genitive of every found name and the base of every found genitive (Swedish "-s")."""
+    from psan.tool.ner.function_words import function_words
+    closed = function_words(doc.language)
+    lower = {w.lower() for w in re.findall(r"\w+", doc.text) if w.islower()}
+    for words, ent in list(seeds.items()):
+        last = words[-1]
+        if not (last.isalpha() and last[0].isupper() and not last.isupper() and len(last) >= 3):
+            continue
+        seeds.setdefault((*words[:-1], last + "s"), ent)
+        base = last[:-1]
+        if last.endswith("s") and not last.endswith("ss") and len(base) >= 3 and base.lower() not in closed \
+                and base.lower() not in lower:
+            seeds.setdefault((*words[:-1], base), ent)
+
+
 def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATEGORIES, min_chars: int = 2,
               score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True,
               name_parts: bool | None = None) -> list[Entity]:
@@ -127,6 +149,8 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         name_parts = doc.language in NAME_PART_LANGUAGES
     if name_parts and Category.PERSON in wanted:
         _name_part_seeds(doc, seeds, source)
+    if doc.language in GENITIVE_S_LANGUAGES and seeds:
+        _genitive_seeds(doc, seeds)
     if not seeds:
         return []
     patterns = list(seeds)

@@ -124,3 +124,16 @@ def test_name_parts_of_a_full_name_in_the_inflected_languages() -> None:
     assert propagate(doc) == []
     doc.language = "sk"
     assert propagate(doc, name_parts=False) == []
+
+
+def test_swedish_genitive_and_base_of_a_found_name() -> None:
+    text = "Rabins data visade mycket. Rabin tog upp frågan. Hans bok och han själv; Hans kom. Sveriges Radio."
+    doc = make_doc(text, [("Rabins", "PER", Category.PERSON), ("Hans", "PER", Category.PERSON)])
+    doc.language = "sv"
+    # "Rabin" is the base of the found genitive; "Han" is no seed ("han" is written in lower case)
+    assert strings(doc, propagate(doc)) == ["Rabin", "Hans"]
+    doc = make_doc("Enligt Erasmie är det så. Erasmies bok kom ut.", [("Erasmie", "PER", Category.PERSON)])
+    doc.language = "sv"
+    assert strings(doc, propagate(doc)) == ["Erasmies"]
+    doc.language = "cs"
+    assert propagate(doc) == []

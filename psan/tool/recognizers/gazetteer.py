@@ -128,6 +128,9 @@ class NameLists:
 #: Why not cs/en: their pipelines reach their targets without it and their corpora tag countries
 #: inconsistently; for sk/sl/pl/sv the NER models are weak on places (UNER Slovak dev is 47 % LOC).
 COUNTRY_LANGUAGES = frozenset({"sk", "sl", "pl", "sv"})
+#: languages where a listed first name + an unlisted capitalized word is taken for a full name
+#: (:meth:`GazetteerRecognizer._unlisted_surname_end`)
+FIRST_NAME_SURNAME_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv"})
 
 
 def _attr(cls: type, *names: str) -> list[str]:
@@ -515,6 +518,29 @@ class GazetteerRecognizer(Recognizer):
                 return end
         return 0
 
+    def _unlisted_surname_end(self, text: str, end: int, lex: _Lexicon) -> int:
+        """End of an unlisted capitalized word right after a listed first name ("Ernest Nagy"), else 0.
+
+        Why: a first name followed by a capitalized word is a full name in the languages of
+        :data:`FIRST_NAME_SURNAME_LANGUAGES` however rare the surname; not in English, where a first name
+        is as often a word of a title or an organisation ("Will Power", "Grace Church").  The word must not
+        be a listed place or name itself (those runs are grouped above), a word in capitals, a closed-class
+        word, or written in lower case elsewhere in the text.
+        """
+        if self.language not in FIRST_NAME_SURNAME_LANGUAGES or text[end:end + 1] != " ":
+            return 0
+        match = _capitalized_word_re().match(text, end + 1)
+        if match is None or _WORD_GOES_ON.match(text, match.end()):
+            return 0
+        word = match.group()
+        if len(word) < 3 or word.isupper() or "-" in word or self._kind(word, lex)[0]:
+            return 0
+        from psan.tool.ner.function_words import function_words
+        low = word.lower()
+        if low in function_words(self.language) or re.search(rf"(?<!\w){re.escape(low)}(?!\w)", text):
+            return 0
+        return match.end()
+
     def _group(self, text: str, items: list[tuple[int, int, int, int, bool]], lex: _Lexicon) -> list[CharSpan]:
         """Merge adjacent person words into one span; emit places; apply stoplist and sentence-start rules."""
         spans: list[CharSpan] = []
@@ -551,6 +577,12 @@ class GazetteerRecognizer(Recognizer):
                     continue
             k += 1
             word = text[start:end]
+            if nwords == 1 and kind & (FIRST_M | FIRST_F) and not weak and word not in lex.stop:
+                surname_end = self._unlisted_surname_end(text, end, lex)
+                if surname_end:
+                    spans.append(CharSpan(start, surname_end, "PERSON_NAME", Category.PERSON, self.name, 0.45,
+                                          self.priority))
+                    continue
             if nwords == 1 and (word in lex.stop or at_sentence_start(text, start)):
                 continue
             if kind & (FIRST_M | FIRST_F):
