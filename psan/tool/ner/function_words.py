@@ -21,6 +21,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         toto títo tieto tamten ktorý ktorá ktoré ktorí kto čo a i aj ale alebo že keď ak lebo pretože
         no však v vo na do z zo k ku s so o od po pri pre za nad pod pred medzi cez bez už ešte len
         nie áno tak aby
+        ani iba len podľa jako ako snáď zatiaľ odtiaľ teda potom preto tiež však avšak hoci kde kedy
     """.split()),
     "sl": frozenset("""
         jaz ti on ona ono mi vi oni one me mene te tebe ga njega jo njo nas vas jih njim moj moja
@@ -40,6 +41,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         tvůj tvoje náš naše váš vaše svůj svoje ten ta to ti ty tento tato toto tito tyto který
         která které kteří kdo co a i ale nebo že když pokud protože však v ve na do z ze k ke s se
         o od po při pro za nad pod před mezi přes bez už ještě jen ne tak aby také
+        ani pouze podle jako snad zatím odtud ostatně tedy potom proto též avšak ačkoli kde kdy
     """.split()),
 }
 
