@@ -129,14 +129,17 @@ class Pipeline:
 
     def _combine_ner(self, text: str, found: list[list[CharSpan]]) -> list[CharSpan]:
         """The NER candidates of one text, one list per NER entry; pieces a borrowed (``cross_lingual``)
-        model finds inside a native model's span are dropped (:mod:`psan.tool.ner.combine`)."""
+        model finds inside a native model's span are dropped, and (Polish) sentence-initial common words
+        (:mod:`psan.tool.ner.combine`)."""
+        from psan.tool.ner.combine import drop_common_initial_words, drop_nested_borrowed
         borrowed_flags = [bool(getattr(r, "cross_lingual", False)) for r in self.ner]
         if not any(borrowed_flags) or all(borrowed_flags):
-            return [c for spans in found for c in spans]
-        from psan.tool.ner.combine import drop_nested_borrowed
-        native = [c for spans, b in zip(found, borrowed_flags, strict=True) if not b for c in spans]
-        borrowed = [c for spans, b in zip(found, borrowed_flags, strict=True) if b for c in spans]
-        return native + drop_nested_borrowed(text, native, borrowed, self.language)
+            combined = [c for spans in found for c in spans]
+        else:
+            native = [c for spans, b in zip(found, borrowed_flags, strict=True) if not b for c in spans]
+            borrowed = [c for spans, b in zip(found, borrowed_flags, strict=True) if b for c in spans]
+            combined = native + drop_nested_borrowed(text, native, borrowed, self.language)
+        return drop_common_initial_words(text, combined, self.language)
 
     def sections(self, text: str) -> list[tuple[int, int]]:
         """The character ranges this pipeline recognizes independently (one for all but large texts)."""

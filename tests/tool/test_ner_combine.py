@@ -49,3 +49,32 @@ def test_polish_pipeline_keeps_no_czech_piece_inside_a_polish_organisation(
     for (start, end), e in ranges:
         if e.source == "nametag-cs":
             assert not any(a <= start and end <= b and (a, b) != (start, end) for a, b in native), text[start:end]
+
+
+def test_polish_sentence_initial_common_words_are_no_names() -> None:
+    import pytest
+
+    from psan.tool.ner.combine import drop_common_initial_words
+    from psan.tool.recognizers.gazetteer import morfeusz_available
+    if not morfeusz_available():
+        pytest.skip("morfeusz2 not installed")
+    text = "Dziś Komisja obraduje . Jeżeli Bruksela zechce , Decyzję poprze Komisja ."
+    spans = [span(text, w, Category.LOCATION, "ner") for w in ("Dziś", "Jeżeli", "Bruksela")]
+    spans.append(span(text, "Komisja", Category.ORGANIZATION, "ner"))  # not at a sentence start: stays
+    kept = [text[s.start:s.end] for s in drop_common_initial_words(text, spans, "pl")]
+    assert kept == ["Bruksela", "Komisja"]
+    assert drop_common_initial_words(text, spans, "cs") == spans
+
+
+def test_borrowed_spans_end_in_a_name(nametag_model: Callable[[str], str]) -> None:
+    from psan.tool.ner.nametag import NameTagRecognizer
+    from psan.tool.tokenize import tokenize
+    from psan.tool.document import Document
+    ner = NameTagRecognizer(nametag_model("czech-cnec2-trivial.ner"), source="nametag-cs", cross_lingual=True,
+                            categories=["PERSON", "LOCATION", "ORGANIZATION"])
+    text = ("Komisja wszczęła procedurę w Polsce .\n„ Sprawa Trybunału Konstytucyjnego nie jest zamknięta "
+            "- powiedział Frans Timmermans w rozmowie z Walonią ws . CETA .")
+    tokens, sentences = tokenize(text, "pl")
+    for s in ner.analyze(text, Document(text, tokens, sentences, [], "pl")):
+        surface = text[s.start:s.end]
+        assert surface == surface.strip(" .,\n") and not surface.split()[-1].islower(), surface

@@ -24,6 +24,25 @@ from psan.tool.document import Category, CharSpan
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+def drop_common_initial_words(text: str, spans: Sequence[CharSpan], language: str) -> list[CharSpan]:
+    """NER ``spans`` without one-word spans at a sentence start that the language's dictionary knows only as a
+    common word (Polish with Morfeusz2: "Dziś", "Jeżeli", "Decyzję", "Wewnętrzna"); other languages unchanged.
+
+    Why: at a sentence start the capital is no evidence, and on pl-dev the native and the borrowed models
+    both tagged such words (adverbs as places, nouns and participles as first names).
+    """
+    if language != "pl":
+        return list(spans)
+    from psan.tool.recognizers.gazetteer import at_sentence_start, polish_common_word
+    kept = []
+    for span in spans:
+        surface = text[span.start:span.end]
+        if _WORD.fullmatch(surface) and at_sentence_start(text, span.start) and polish_common_word(surface):
+            continue
+        kept.append(span)
+    return kept
+
+
 def _listed_person_word(surface: str, language: str) -> bool:
     from psan.tool.recognizers.gazetteer import person_name_kind
     return any(person_name_kind(w, language) for w in _WORD.findall(surface))

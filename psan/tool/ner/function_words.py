@@ -35,6 +35,9 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         który która które którzy kto co i a oraz ale lub albo że gdy jeśli bo ponieważ jednak w we
         na do z ze k ku s o od po przy dla za nad pod przed między przez bez już jeszcze tylko nie
         tak aby też także
+        czym czego czemu jakie jaki jaka jakim jak gdzie kiedy dlaczego czy więc zaś natomiast również
+        podczas właśnie aktualnie obecnie jeżeli dziś dzisiaj wczoraj jutro teraz wtedy tam tu tutaj
+        potem później wcześniej nawet może
     """.split()),
     "cs": frozenset("""
         já ty on ona ono my vy oni ony mě mne tebe ho jeho ji její nás vás jich jim mu můj moje

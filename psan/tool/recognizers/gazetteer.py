@@ -431,6 +431,20 @@ def _pl_classify(word: str) -> tuple[int, bool]:
     return kind, common and not city_lemma
 
 
+def polish_common_word(word: str) -> bool:
+    """True when Morfeusz2 knows ``word`` only as a common word (every lemma in lower case), False when it has a
+    proper-name reading, is unknown, or Morfeusz2 is not installed.
+
+    Why: at a sentence start a capital proves nothing, and NER models (the Czech one on Polish above all)
+    take capitalized sentence-initial words for names: "Dziś", "Jeżeli", "Decyzję", "Właśnie", "Wewnętrzna".
+    """
+    analyser = _morfeusz()
+    if analyser is None:
+        return False
+    lemmas = [a[2][1] for a in analyser.analyse(word) if a[2][2] != "ign"]
+    return bool(lemmas) and all(lemma[:1].islower() for lemma in lemmas)
+
+
 # ---------------------------------------------------------------- recognizer
 
 
