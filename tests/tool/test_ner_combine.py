@@ -17,7 +17,8 @@ def test_pieces_inside_a_native_organisation_go_names_and_outside_pieces_stay() 
     text = "Komisja Europejska i Fundacja Jana Kowalskiego oraz Timmermans ."
     native = [span(text, "Komisja Europejska", Category.ORGANIZATION, "pl"),
               span(text, "Fundacja Jana Kowalskiego", Category.ORGANIZATION, "pl")]
-    borrowed = [span(text, "Komisja", Category.PERSON, "cs", "pf"), span(text, "Europejska", Category.PERSON, "cs", "ps"),
+    borrowed = [span(text, "Komisja", Category.PERSON, "cs", "pf"),
+                span(text, "Europejska", Category.PERSON, "cs", "ps"),
                 span(text, "Jana Kowalskiego", Category.PERSON, "cs", "P"),
                 span(text, "Komisja Europejska", Category.ORGANIZATION, "cs", "io"),
                 span(text, "Timmermans", Category.PERSON, "cs", "ps")]
@@ -67,9 +68,9 @@ def test_polish_sentence_initial_common_words_are_no_names() -> None:
 
 
 def test_borrowed_spans_end_in_a_name(nametag_model: Callable[[str], str]) -> None:
+    from psan.tool.document import Document
     from psan.tool.ner.nametag import NameTagRecognizer
     from psan.tool.tokenize import tokenize
-    from psan.tool.document import Document
     ner = NameTagRecognizer(nametag_model("czech-cnec2-trivial.ner"), source="nametag-cs", cross_lingual=True,
                             categories=["PERSON", "LOCATION", "ORGANIZATION"])
     text = ("Komisja wszczęła procedurę w Polsce .\n„ Sprawa Trybunału Konstytucyjnego nie jest zamknięta "

@@ -1,11 +1,12 @@
 """Combining a language's own NER model with the models of related languages it borrows.
 
-Why: sk/sl/pl/sv pipelines run the Czech CNEC model beside their own (``cross_lingual``, for recall on
-names the native model misses, see :data:`psan.tool.defaults.CROSS_LINGUAL`).  The Czech model nests
+Why: sk/sl/pl/sv pipelines run the Czech CNEC model beside their own (``cross_lingual``, for recall
+on names the native model misses, see :data:`psan.tool.defaults.CROSS_LINGUAL`).  The Czech model nests
 (``P`` ⊃ ``pf``, ``ps``) and reads many capitalized words of another language as first names and
 surnames, so inside a name the native model has already found it adds pieces that are wrong readings:
 "Komisja|Europejska" as first name + surname inside the Polish organisation "Komisja Europejska",
-"Trybunału|Konstytucyjnego", "Röda|Korset".  On pl-dev 141 of the 469 false spans were such pieces (a span nested in another).
+"Trybunału|Konstytucyjnego", "Röda|Korset".  On pl-dev 141 of the 469 false spans were
+such pieces (a span nested in another).
 The native span covers every character of them, so dropping them masks nothing less; it removes a
 judgment the person would have to make about a reading no one meant.
 

@@ -38,7 +38,8 @@ ACRONYM_LANGUAGES = frozenset({"cs", "sk", "pl", "sv", "sl"})
 _UPPER = "A-ZÁÄČĎÉĚÍĹĽŇÓÔÖŔŘŠŤÚŮÜÝŽĄĆĘŁŃŚŹŻÅ"
 _LOWER = "a-záäčďéěíĺľňóôöŕřšťúůüýžąćęłńśźżå"
 #: the regex starts with a look-ahead on an upper-case letter, so the engine skips the rest of the text fast
-ACRONYM_RE = re.compile(rf"(?=[{_UPPER}])(?<![\w\-./@])([{_UPPER}]{{2,6}}\d{{0,2}})(-?[{_LOWER}]{{1,3}})?(?![\w\-@]|\.\w)")
+ACRONYM_RE = re.compile(rf"(?=[{_UPPER}])(?<![\w\-./@])([{_UPPER}]{{2,6}}\d{{0,2}})(-?[{_LOWER}]{{1,3}})?"
+                         r"(?![\w\-@]|\.\w)")
 ROMAN_RE = re.compile(r"[IVXLCDM]+")
 #: an upper-case word of two letters or more (the neighbours that make a capitals run)
 _CAPS_WORD_RE = re.compile(rf"[{_UPPER}][{_UPPER}\d]+")
