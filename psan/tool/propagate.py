@@ -19,6 +19,9 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 * an occurrence that lies inside an existing entity, equals one, or crosses one is skipped (no
   duplicates, no conflicting spans); one that strictly contains existing entities is added
   (they stay nested, as the merger allows); overlapping occurrences are accepted longest first;
+* an entity of a *weak* source (:data:`WEAK_SOURCES`: a capitalized word that no recognizer typed) neither
+  seeds nor blocks: a found name propagates over it and replaces it, so "Tatarčuk" found as a surname in one
+  sentence is a surname, not just "a capitalized word", in the next;
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
   same string was found with different types), with the seed's score times ``score_factor``;
 * ``name_parts`` (default on in cs, sk, sl, pl, sv: :data:`NAME_PART_LANGUAGES`): each capitalized word of a
@@ -40,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from psan.tool.document import Category, Document, Entity
+from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
 
@@ -137,7 +140,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     text, tokens = doc.text, doc.tokens
     seeds: dict[tuple[str, ...], Entity] = {}
     for ent in doc.entities:
-        if ent.category not in wanted or ent.source == source:
+        if ent.category not in wanted or ent.source == source or ent.source in WEAK_SOURCES:
             continue
         words = tuple(text[t.start:t.end] for t in tokens[ent.first_token:ent.end_token])
         if sum(map(len, words)) < min_chars or _is_common_word_run(words):
@@ -174,6 +177,8 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     hi: list[int] = [0] * len(tokens)
     existing = set()
     for ent in doc.entities:
+        if ent.source in WEAK_SOURCES:
+            continue
         existing.add((ent.first_token, ent.end_token))
         _cover(lo, hi, ent.first_token, ent.end_token)
 
@@ -203,9 +208,15 @@ def _cover(lo: list[int | None], hi: list[int], first: int, end: int) -> None:
 
 
 def with_propagation(doc: Document, **options: object) -> Document:
-    """``doc`` with :func:`propagate`'s entities merged into ``doc.entities`` (same order as the merger's)."""
+    """``doc`` with :func:`propagate`'s entities merged into ``doc.entities`` (same order as the merger's); an
+    entity of a weak source that a propagated entity overlaps is dropped (the propagated one types it)."""
     extra = propagate(doc, **options)  # type: ignore[arg-type]
     if extra:
-        doc.entities = sorted([*doc.entities, *extra],
+        covered = set()
+        for e in extra:
+            covered.update(range(e.first_token, e.end_token))
+        kept = [e for e in doc.entities  # a weak span a propagated name overlaps gives way to it
+                if e.source not in WEAK_SOURCES or not covered.intersection(range(e.first_token, e.end_token))]
+        doc.entities = sorted([*kept, *extra],
                               key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
     return doc

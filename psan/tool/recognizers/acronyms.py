@@ -17,8 +17,9 @@ What counts as an acronym:
 * not part of an upper-case run: when the word before or after is upper case too, the text is a
   heading or a byline in capitals ("GRUPY ROBOCZE W RAMACH KOMISJI"), where capitals prove nothing;
   nor on a line without any lower-case letter (a heading: "PANNA 24. 8. - 23. 9.", "SOBOTA A NEDEĽA");
-* a word of four or more letters is dropped when it also occurs in lower or title case in the same text
-  ("SOBOTA" beside "sobota": an ordinary word set in capitals).
+* a word of four or more letters is dropped when it also occurs in lower case in the same paragraph
+  (:mod:`psan.tool.recognizers.paragraphs`), in lower or title case ("SOBOTA" beside "sobota": an
+  ordinary word set in capitals).
 
 Name evidence below NER (priority −5, as the institutions): a NER span on the same word stays and keeps
 its type.  Category ORGANIZATION (most are; "USA", "UE", "KĽDR" are places, which the person sees).
@@ -28,6 +29,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.paragraphs import LowerCaseWords
 
 PRIORITY_ACRONYM = -5
 SCORE = 0.5
@@ -57,7 +59,6 @@ KM KW MW GW KWH MWH MB GB KB TB MHZ GHZ DB DPI RPM
 AB HB VD SFS TEL FAX
 JUDR MUDR MGR ING PHDR RNDR PHD MBA BC DR
 """.split())
-_WORD_RE = re.compile(r"\w+")
 
 
 class AcronymRecognizer(Recognizer):
@@ -76,7 +77,7 @@ class AcronymRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans: list[CharSpan] = []
-        lowered: set[str] | None = None
+        lowered = LowerCaseWords(text)
         for match in ACRONYM_RE.finditer(text):
             word = match.group(1)
             letters = word.rstrip("0123456789")
@@ -85,11 +86,8 @@ class AcronymRecognizer(Recognizer):
             if len(letters) < 2 or _in_caps_run(text, match.start(), match.end()) or _heading(text, match.start(),
                                                                                                    match.end()):
                 continue
-            if len(letters) >= 4:
-                if lowered is None:  # the text's words not in capitals, lower-cased (built once, when needed)
-                    lowered = {w.lower() for w in _WORD_RE.findall(text) if not w.isupper()}
-                if word.lower() in lowered:
-                    continue
+            if len(letters) >= 4 and lowered.not_in_capitals(word, match.start()):
+                continue
             spans.append(CharSpan(match.start(), match.end(), "ACRONYM", Category.ORGANIZATION, self.name, SCORE,
                                   self.priority))
         return spans

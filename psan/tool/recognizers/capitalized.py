@@ -13,7 +13,7 @@ of category OTHER (type ``PROPER_NOUN``): the form says "a name", not which kind
 * a word at the start of a sentence, a line, quoted speech or a list item, after a number, an e-mail
   address or a dateline (:func:`starts_clause`), where capitals prove nothing;
 * a word followed by a colon ("Telefon:", "Adresa:" – a form label), a closed-class word ("Ani", "Podle"),
-  a word in capitals (:mod:`psan.tool.recognizers.acronyms` decides those), a word the same text also writes
+  a word in capitals (:mod:`psan.tool.recognizers.acronyms` decides those), a word the same paragraph also writes
   in lower case;
 * a one-letter word or an initial ("B.": name completion grows person spans over initials).
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.paragraphs import LowerCaseWords
 
 PRIORITY_CAPITALIZED = -12
 SCORE = 0.3
@@ -38,7 +39,6 @@ _LO = "a-záäčďéěíĺľňóôŕřšťúůýžöüß"
 _WORD = rf"[{_UP}][{_LO}]+(?:-[{_UP}]?[{_LO}]+)*"
 #: runs of capitalized words separated by one space or a hyphen; the look-ahead lets the engine skip fast
 RUN_RE = re.compile(rf"(?=[{_UP}])(?<![\w\-.@/])({_WORD}(?:[ ‑-]{_WORD})*)(?![\w@])")
-_WORD_RE = re.compile(r"\w+")
 _SKIP = frozenset(" \t\"'„“”‚‘’«»()[]-–—•*")
 _OPENING = frozenset("\"'„“”‚‘’«»•*")
 _DASHES = frozenset("-–—")
@@ -106,7 +106,7 @@ class CapitalizedWordRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         from psan.tool.ner.function_words import function_words
         closed = function_words(self.language)
-        lower: set[str] | None = None
+        lower = LowerCaseWords(text)
         spans = []
         for match in RUN_RE.finditer(text):
             start, end = match.span()
@@ -121,9 +121,7 @@ class CapitalizedWordRecognizer(Recognizer):
                 continue
             if text.startswith(":", end):
                 continue
-            if lower is None:
-                lower = {w for w in _WORD_RE.findall(text) if w.islower()}
-            if any(w.lower() in lower for w in words):
+            if any(lower(w, start) for w in words):
                 continue
             spans.append(CharSpan(start, end, "PROPER_NOUN", Category.OTHER, self.name, SCORE, self.priority))
         return spans

@@ -17,7 +17,7 @@ the English phrases).  The NER models miss most of them.  The evidence is the wo
   ``-ów``: "Holendrów"), only inside a sentence – at its start a capital proves nothing ("Domů").
 
 Never a listed first name or surname (the name lists of :mod:`psan.tool.recognizers.gazetteer` decide),
-never a closed-class word, never a word the text also writes in lower case.  Category DEMOGRAPHIC
+never a closed-class word, never a word the paragraph also writes in lower case.  Category DEMOGRAPHIC
 (type ``DEMONYM``), below NER and the other name evidence (priority −8), so a NER span on the same word
 keeps its type ("Niemcy" as the country, "Kraków" as the city).
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.paragraphs import LowerCaseWords
 
 PRIORITY_DEMONYM = -8
 SCORE = 0.4
@@ -53,7 +54,6 @@ PATTERNS: dict[str, tuple[tuple[re.Pattern[str], bool], ...]] = {
         (re.compile(rf"{_STEM}(?:owie|ów)"), False),
     ),
 }
-_WORD_RE = re.compile(r"\w+")
 #: the words looked at: a capital and four lower-case letters or more, a whole word
 _CANDIDATE_RE = re.compile(rf"(?=[{_UP}])(?<!\w)[{_UP}][{_LO}]{{4,}}(?!\w)")
 
@@ -76,7 +76,7 @@ class DemonymRecognizer(Recognizer):
         from psan.tool.ner.function_words import function_words
         from psan.tool.recognizers.gazetteer import at_sentence_start, person_name_kind
         closed = function_words(self.language)
-        lower: set[str] | None = None
+        lower = LowerCaseWords(text)
         spans = []
         for match in _CANDIDATE_RE.finditer(text):
             word = match.group()
@@ -93,9 +93,7 @@ class DemonymRecognizer(Recognizer):
                 continue
             if word.lower() in closed or person_name_kind(word, self.language):
                 continue
-            if lower is None:
-                lower = {w for w in _WORD_RE.findall(text) if w.islower()}
-            if word.lower() in lower:
+            if lower(word, match.start()):
                 continue
             spans.append(CharSpan(match.start(), match.end(), "DEMONYM", Category.DEMOGRAPHIC, self.name, SCORE,
                                   self.priority))

@@ -533,13 +533,16 @@ class GazetteerRecognizer(Recognizer):
         return 0
 
     def _unlisted_surname_end(self, text: str, end: int, lex: _Lexicon) -> int:
-        """End of an unlisted capitalized word right after a listed first name ("Ernest Nagy"), else 0.
+        """End of an unlisted capitalized word right after a listed first name at a sentence start ("Ernest Nagy."),
+        else 0.
 
-        Why: a first name followed by a capitalized word is a full name in the languages of
+        Why: a sentence-initial first name alone is dropped (its capital proves nothing), so name completion
+        (psan.tool.completion, which grows a found first name inside a sentence) never sees it; but a first
+        name followed by a capitalized word is a full name in the languages of
         :data:`FIRST_NAME_SURNAME_LANGUAGES` however rare the surname; not in English, where a first name
         is as often a word of a title or an organisation ("Will Power", "Grace Church").  The word must not
         be a listed place or name itself (those runs are grouped above), a word in capitals, a closed-class
-        word, or written in lower case elsewhere in the text.
+        word, or written in lower case in the same paragraph.
         """
         if self.language not in FIRST_NAME_SURNAME_LANGUAGES or text[end:end + 1] != " ":
             return 0
@@ -550,8 +553,9 @@ class GazetteerRecognizer(Recognizer):
         if len(word) < 3 or word.isupper() or "-" in word or self._kind(word, lex)[0]:
             return 0
         from psan.tool.ner.function_words import function_words
+        from psan.tool.recognizers.paragraphs import LowerCaseWords
         low = word.lower()
-        if low in function_words(self.language) or re.search(rf"(?<!\w){re.escape(low)}(?!\w)", text):
+        if low in function_words(self.language) or LowerCaseWords(text)(low, end):
             return 0
         return match.end()
 
@@ -591,7 +595,8 @@ class GazetteerRecognizer(Recognizer):
                     continue
             k += 1
             word = text[start:end]
-            if nwords == 1 and kind & (FIRST_M | FIRST_F) and not weak and word not in lex.stop:
+            if nwords == 1 and kind & (FIRST_M | FIRST_F) and not weak and word not in lex.stop \
+                    and at_sentence_start(text, start):
                 surname_end = self._unlisted_surname_end(text, end, lex)
                 if surname_end:
                     spans.append(CharSpan(start, surname_end, "PERSON_NAME", Category.PERSON, self.name, 0.45,
