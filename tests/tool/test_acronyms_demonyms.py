@@ -61,3 +61,10 @@ def test_demonyms_by_their_suffixes() -> None:
     assert demonyms("Rusové a Srbové", "sv") == []
     span = DemonymRecognizer("cs").analyze("podle Američanů")[0]
     assert span.category is Category.DEMOGRAPHIC and span.type == "DEMONYM" and span.priority < 0
+
+
+def test_the_new_types_keep_their_category_when_stored_by_type() -> None:
+    from psan.tool.categories import category_of
+    assert category_of("ACRONYM") is Category.ORGANIZATION
+    assert category_of("DEMONYM") is Category.DEMOGRAPHIC
+    assert category_of("PROPER_NOUN") is Category.OTHER
