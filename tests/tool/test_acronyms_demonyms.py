@@ -47,13 +47,14 @@ def test_in_the_name_family_for_the_inflected_and_swedish_languages_only() -> No
 
 def test_demonyms_by_their_suffixes() -> None:
     from psan.tool.recognizers.demonyms import DemonymRecognizer
+    from psan.tool.recognizers.gazetteer import person_name_kind
 
     def demonyms(text: str, language: str) -> list[str]:
-        return [text[s.start:s.end] for s in DemonymRecognizer(language).analyze(text)]
+        return [text[s.start:s.end] for s in DemonymRecognizer(language, person_name_kind).analyze(text)]
 
     assert demonyms("Mexičan vyhrál. Obávala se ho desetina Slovinců a Pražanům zůstal zápas.", "cs") == [
         "Mexičan", "Slovinců", "Pražanům"]
-    assert demonyms("Vybrané výrobky. Opakované chyby. Milan a Roman přišli.", "cs") == []
+    assert demonyms("Vybrané výrobky. Opakované chyby. Milan a Roman přišli, Dušan též.", "cs") == []
     assert demonyms("mier medzi Izraelom a Palestínčanmi, v marci Nemci rozhodli", "sk") == ["Palestínčanmi", "Nemci"]
     assert demonyms("Czesi i Austriacy chcieli , a Holendrów nie pytano .", "pl") == ["Austriacy", "Holendrów"]
     # sentence-initial verbal nouns and participles, adjectives in -scy

@@ -34,7 +34,8 @@ def drop_common_initial_words(text: str, spans: Sequence[CharSpan], language: st
     """
     if language != "pl":
         return list(spans)
-    from psan.tool.recognizers.gazetteer import at_sentence_start, polish_common_word
+    from psan.tool.recognizers.gazetteer import polish_common_word
+    from psan.tool.recognizers.sentence_start import at_sentence_start
     kept = []
     for span in spans:
         surface = text[span.start:span.end]

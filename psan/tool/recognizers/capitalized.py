@@ -68,7 +68,7 @@ def starts_clause(text: str, pos: int) -> bool:
     """True when a capital at ``pos`` proves nothing: it starts a sentence, a line, quoted speech, a list item.
 
     A dot after an initial or a title abbreviation ("B. Sluckého", "sv. František") ends no sentence.
-    Stricter than :func:`psan.tool.recognizers.gazetteer.at_sentence_start`: also after a colon or
+    Stricter than :func:`psan.tool.recognizers.sentence_start.at_sentence_start`: also after a colon or
     semicolon, after an opening quote or a bullet, after a number ("30 Avšak", "1 ) Studijní"), after an
     e-mail address, and after a dash that follows a word in capitals or a bracket (a dateline: "PRAHA ( ČTK ) -
     Předseda"); a dash between two names ("Spalato – Split") and a bracket ("Viminacium (Kostolac)") do not.

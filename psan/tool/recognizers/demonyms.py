@@ -24,6 +24,7 @@ keeps its type ("Niemcy" as the country, "Kraków" as the city).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.paragraphs import LowerCaseWords
@@ -61,8 +62,11 @@ _CANDIDATE_RE = re.compile(rf"(?=[{_UP}])(?<!\w)[{_UP}][{_LO}]{{4,}}(?!\w)")
 class DemonymRecognizer(Recognizer):
     """Capitalized names of peoples and inhabitants (see module docstring); DEMOGRAPHIC, type ``DEMONYM``."""
 
-    def __init__(self, language: str) -> None:
+    def __init__(self, language: str, listed_name: Callable[[str, str], int] | None = None) -> None:
+        """``listed_name(word, language)``: non-zero for a first name or surname of the language's lists
+        (:func:`psan.tool.recognizers.gazetteer.person_name_kind`, passed in by the gazetteer family)."""
         self.name = "demonym"
+        self.listed_name = listed_name
         self.priority = PRIORITY_DEMONYM
         self.language = language
         self.patterns = PATTERNS.get(language, ())
@@ -74,7 +78,7 @@ class DemonymRecognizer(Recognizer):
         if not self.patterns:
             return []
         from psan.tool.ner.function_words import function_words
-        from psan.tool.recognizers.gazetteer import at_sentence_start, person_name_kind
+        from psan.tool.recognizers.sentence_start import at_sentence_start
         closed = function_words(self.language)
         lower = LowerCaseWords(text)
         spans = []
@@ -91,7 +95,7 @@ class DemonymRecognizer(Recognizer):
                 break
             else:
                 continue
-            if word.lower() in closed or person_name_kind(word, self.language):
+            if word.lower() in closed or (self.listed_name is not None and self.listed_name(word, self.language)):
                 continue
             if lower(word, match.start()):
                 continue
@@ -100,6 +104,6 @@ class DemonymRecognizer(Recognizer):
         return spans
 
 
-def default_recognizers(language: str) -> list[Recognizer]:
-    """The demonym recognizer for Czech, Slovak and Polish, none for other languages."""
-    return [DemonymRecognizer(language)] if language in PATTERNS else []
+def default_recognizers(language: str, listed_name: Callable[[str, str], int] | None = None) -> list[Recognizer]:
+    """The demonym recognizer for Czech, Slovak and Polish (``listed_name``: see the class), none for others."""
+    return [DemonymRecognizer(language, listed_name)] if language in PATTERNS else []

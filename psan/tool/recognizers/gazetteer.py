@@ -437,7 +437,7 @@ def polish_common_word(word: str) -> bool:
     Why: at a sentence start a capital proves nothing, and NER models (the Czech one on Polish above all)
     take capitalized sentence-initial words for names: "Dziś", "Jeżeli", "Decyzję", "Właśnie", "Wewnętrzna".
     """
-    analyser = _morfeusz()
+    analyser = morfeusz()
     if analyser is None:
         return False
     lemmas = [a[2][1] for a in analyser.analyse(word) if a[2][2] != "ign"]
@@ -629,6 +629,6 @@ def default_recognizers(language: str) -> list[Recognizer]:
     if language in FEMININE_ENDINGS:
         extra.append(FeminineSurnameRecognizer(language))
     extra.extend(acronym_recognizers(language))
-    extra.extend(demonym_recognizers(language))
+    extra.extend(demonym_recognizers(language, person_name_kind))
     extra.extend(capitalized_recognizers(language))
     return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]
