@@ -80,10 +80,13 @@ def _name_end(words: list[tuple[int, int, str]]) -> int:
                 return 0
             count = i + 1
             continue
-        if not w[:1].isupper() or w in NOT_NAMES or (w.isupper() and len(w) > 3):
+        initials = w.endswith(".")
+        if not w[:1].isupper() or w in NOT_NAMES or (w.isupper() and len(w) > 3 and not initials):
             break
         count = i + 1
-        if not w.endswith(".") and sum(ch.isalpha() for ch in w) >= 2:
+        # a word of two letters or more, or two initials at least ("Mr F.L.", "Mr Z.M. Necatigil": the
+        # judgments' anonymised parties and agents); "Mr J." alone is no name
+        if sum(ch.isalpha() for ch in w) >= 2:
             last_good = count
         if i >= 4:
             break
