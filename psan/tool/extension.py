@@ -27,7 +27,9 @@ part as evidence, so a rule never creates a mention out of nothing:
   a month, "Article" or a title ends it;
 * **division before an organisation**: "Ninth Chamber of", "8th Section of", "Appeal Committee of";
 * **two organisations joined by "of"** ("the Faculty of Medicine" + "of the Kayseri Erciyas
-  University", "the London Borough" + "of Southwark Council") and a place after a place or
+  University", "the London Borough" + "of Southwark Council"), or by "and" when the second has no
+  article of its own ("the Vienna Labour" + "and Social Court", "the Office for Veterans" + "and
+  Persecuted Persons") and a place after a place or
   organisation joined by a comma ("Lublin, Poland", "Famagusta, Kennedy Avenue") – not inside a
   list ("Warsaw, Kraków and Gdańsk" stay apart);
 * **places**: "district/municipality/county … of" before ("county of Jämtland"), a direction
@@ -103,6 +105,9 @@ _DIVISION_BEFORE = re.compile(
     r"Twelfth|[A-Z][a-z]+)[ \t]+)?\b(?:Chamber|Section|Division|Department|Branch|Committee|Board|Faculty|"
     r"Panel|Bench|Governor|Director|Mayor)[ \t]+of[ \t]+(?:the[ \t]+)?$")
 _JOIN_OF = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?")
+#: "the Vienna Labour" + "and" + "Social Court": a coordination inside one name (the second part has no article)
+_JOIN_AND = re.compile(r"[ \t]+and[ \t]+")
+_ARTICLE = re.compile(r"(?:The|A|An)\b")
 _LIST_AFTER = re.compile(r"(?:,|[ \t]+and|[ \t]+or)[ \t]+[A-Z]")
 _LIST_BEFORE = re.compile(r"[A-Z][\w'’.-]*,[ \t]+$")
 
@@ -266,9 +271,12 @@ def _joinable(text: str, first: CharSpan, second: CharSpan) -> bool:
     gap = text[first.end:second.start]
     if len(gap) > 8 or "\n" in gap:
         return False
-    if (first.category is Category.ORGANIZATION and second.category is Category.ORGANIZATION
-            and _JOIN_OF.fullmatch(gap)):
-        return True
+    if first.category is Category.ORGANIZATION and second.category is Category.ORGANIZATION:
+        if _JOIN_OF.fullmatch(gap):
+            return True
+        if (_JOIN_AND.fullmatch(gap) and text[second.start:second.start + 1].isupper()
+                and _ARTICLE.match(text, second.start) is None):
+            return _LIST_BEFORE.search(text, max(0, first.start - 40), first.start) is None
     if (first.category in _NAME_CATS and second.type in _LOCATION_TYPES and re.fullmatch(r",[ \t]+", gap)
             and text[second.start:second.start + 1].isupper()):
         if _LIST_AFTER.match(text, second.end) or _LIST_BEFORE.search(text, max(0, first.start - 40), first.start):

@@ -77,6 +77,7 @@ def test_durations_with_context(text: str, expected: list[str]) -> None:
     # thousands written with dots, two adjectives before the currency word
     ("of 12.750.000 Turkish liras (TRL) and", ["12.750.000 Turkish liras (TRL)"]),
     ("he received 640 New Turkish liras in", ["640 New Turkish liras"]),
+    ("a sum of TRL 1,250.500.000 was", ["TRL 1,250.500.000"]),
 ])
 def test_money(text: str, expected: list[str]) -> None:
     assert texts(MoneyRecognizer(), text) == expected

@@ -69,6 +69,15 @@ def test_two_organisations_joined_by_of_become_one() -> None:
         "the Faculty of Law of the Ege Aegean University"]
 
 
+def test_a_coordination_inside_one_name_joins_but_two_named_bodies_stay_apart() -> None:
+    text = "an action with the Linz Labour and Social Court against"
+    assert grown(text, ("the Linz Labour", "ORG", ORG), ("Social Court", "ORG", ORG)) == [
+        "the Linz Labour and Social Court"]
+    text = "both the Ministry of Justice and The Ombudsman Office replied"
+    assert grown(text, ("the Ministry of Justice", "ORG", ORG), ("The Ombudsman Office", "ORG", ORG)) == [
+        "The Ombudsman Office", "the Ministry of Justice"]
+
+
 def test_town_and_country_become_one_place_but_a_list_stays_apart() -> None:
     text = "She was born in Tarnów, Poland, in 1950."
     assert grown(text, ("Tarnów", "GPE", LOC), ("Poland", "GPE", LOC)) == ["Tarnów, Poland"]

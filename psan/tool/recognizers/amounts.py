@@ -33,8 +33,9 @@ _SIGN = "[€£$¥₺₽₴]"
 _CODE = "(?:" + "|".join(CURRENCY_CODES) + r")(?![A-Za-z])"
 _WORD = r"(?:[A-Z][a-z]+\s+){0,2}(?i:" + "|".join(CURRENCY_WORDS) + r")(?!\w)"
 #: 5,000 / 1,579,135,521 / 12,355.61 / 300 / 2.5 / 5 000 (thin or no-break spaces too) / 11.590.000 (dots, as
-#: Turkish and German texts write thousands)
-_AMOUNT = r"\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+#: Turkish and German texts write thousands) / 2,847.312.000 (both, in long sums)
+_AMOUNT = (r"\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?"
+           r"|\d{1,3}(?:[,.]\d{3}){2,}|\d+(?:[.,]\d{1,2})?")
 _MULTIPLIER = r"(?:\s*(?i:million|billion|thousand|mln|bn|m)(?!\w))?"
 #: the look-ahead first lets the regex engine skip to a digit, a currency sign or a capital fast
 MONEY_RE = re.compile(
