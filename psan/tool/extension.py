@@ -25,7 +25,8 @@ part as evidence, so a rule never creates a mention out of nothing:
   Tribunal, Office, Authority …, :data:`INSTITUTION_HEADS`), "of"/"for"/"in" + capitalized words
   ("of First-instance", "of General Jurisdiction", "for Criminal Matters", "in Wodzisław Śląski");
   a month, "Article" or a title ends it;
-* **division before an organisation**: "Ninth Chamber of", "8th Section of", "Appeal Committee of";
+* **division or office before an organisation**: "Ninth Chamber of", "8th Section of", "Appeal Committee
+  of", "Commissioner of"; a one-word organisation with "court", "prosecutor" … after it;
 * **two organisations joined by "of"** ("the Faculty of Medicine" + "of the Kayseri Erciyas
   University", "the London Borough" + "of Southwark Council"), or by "and" when the second has no
   article of its own ("the Vienna Labour" + "and Social Court", "the Office for Veterans" + "and
@@ -34,7 +35,7 @@ part as evidence, so a rule never creates a mention out of nothing:
   list ("Warsaw, Kraków and Gdańsk" stay apart);
 * **places**: "district/municipality/county … of" before ("county of Jämtland"), a direction
   before ("northern Cyprus"), a place noun after ("Idre Nya Sami village", "Salzburg municipal
-  cemetery", "Beyoğlu court"), a hyphenated second part ("Turkish-Cypriot");
+  cemetery", "Beyoğlu court"), a hyphenated second part ("Turkish-Cypriot", "London-based");
 * **nationality + state body**: "Turkish General Staff", "French Republic", "British army";
 * **counted things**: a number followed by a plural noun ("79 packages", "seven other persons",
   "22,000 ecstasy tablets", "ten plots of land"); units of time are durations (their own
@@ -103,7 +104,7 @@ _REST_OF_NAME = re.compile(rf"[ \t]+(?:of|for|in)[ \t]+(?:the[ \t]+)?"
 _DIVISION_BEFORE = re.compile(
     r"(?:\b(?:\d{1,2}(?:st|nd|rd|th)|First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|"
     r"Twelfth|[A-Z][a-z]+)[ \t]+)?\b(?:Chamber|Section|Division|Department|Branch|Committee|Board|Faculty|"
-    r"Panel|Bench|Governor|Director|Mayor)[ \t]+of[ \t]+(?:the[ \t]+)?$")
+    r"Panel|Bench|Governor|Director|Mayor|Commissioner|Ombudsman|Parliament|Assembly)[ \t]+of[ \t]+(?:the[ \t]+)?$")
 _JOIN_OF = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?")
 #: "the Vienna Labour" + "and" + "Social Court": a coordination inside one name (the second part has no article)
 _JOIN_AND = re.compile(r"[ \t]+and[ \t]+")
@@ -124,7 +125,9 @@ _PLACE_NOUNS = ("village|villages|town|city|district|municipality|county|provinc
                 "quarter|neighbourhood|area")
 _PLACE_NOUN_AFTER = re.compile(rf"(?:[ \t]+(?:municipal|city|state|regional|district|central|military|"
                                rf"[A-Z]-type|F-type|local|public))?[ \t]+(?:{_PLACE_NOUNS})\b")
-_HYPHEN_PART = re.compile(r"[-‑][A-Z][\w'’]+")
+_HYPHEN_PART = re.compile(r"[-‑](?:[A-Z][\w'’]+|based|born|registered)\b")
+#: an organisation NER took for a one-word name, with the institution after it ("the Konak court")
+_INSTITUTION_AFTER = re.compile(r"[ \t]+(?:court|courts|prosecutor|police|prison|hospital|gendarmerie)\b")
 
 # ---- nationality + state body
 _STATE_BODY_AFTER = re.compile(r"[ \t]+(?:General[ \t]+Staff|Republic|Army|Navy|Air[ \t]+Force|Parliament|Embassy|"
@@ -229,6 +232,9 @@ def _grow(text: str, span: CharSpan) -> tuple[int, int]:
             before = end
             end = _rest_of_name(text, start, end) if span.category is Category.ORGANIZATION else end
             if (m := _PLACE_NOUN_AFTER.match(text, end)) and span.type in _LOCATION_TYPES:
+                end = m.end()
+            elif (span.category is Category.ORGANIZATION and " " not in text[start:end]
+                  and (m := _INSTITUTION_AFTER.match(text, end))):
                 end = m.end()
             if m := _HYPHEN_PART.match(text, end):
                 end = m.end()

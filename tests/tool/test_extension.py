@@ -42,6 +42,9 @@ def grown(text: str, *found: tuple[str, str, Category], language: str = "en") ->
      "Fifth Chamber of the Izmir Assize Court"),
     ("the 4th Section of the Supreme Military Court held", "the Supreme Military Court",
      "4th Section of the Supreme Military Court"),
+    ("appointed by the Commissioner of the Public Debt Office", "the Public Debt Office",
+     "Commissioner of the Public Debt Office"),
+    ("an appeal to the Kartal court was", "Kartal", "Kartal court"),
 ])
 def test_organisations_grow_to_the_whole_name(text: str, found: str, expected: str) -> None:
     assert grown(text, (found, "ORG", ORG)) == [expected]
@@ -95,6 +98,7 @@ def test_town_and_country_become_one_place_but_a_list_stays_apart() -> None:
     ("in the Ore Valley village of Ax", "the Ore Valley", "the Ore Valley village"),
     ("at the Graz municipal cemetery on Sunday", "Graz", "Graz municipal cemetery"),
     ("a complaint to the Konak prosecutor’s office", "Konak", "Konak prosecutor"),
+    ("a Leeds-based company", "Leeds", "Leeds-based"),
 ])
 def test_places_grow_over_their_place_nouns(text: str, found: str, expected: str) -> None:
     assert grown(text, (found, "GPE", LOC)) == [expected]
