@@ -46,7 +46,9 @@ part as evidence, so a rule never creates a mention out of nothing:
   18403/91", unless a land-registry noun precedes).
 
 English only (the connecting words are English); other languages pass through unchanged.
-A grown candidate keeps type, category, source, score and priority; two joined candidates become
+A candidate the never-personal filter drops (:mod:`psan.tool.nonpersonal`: "Council", "the Court") is
+not grown, so "Council's" cannot escape it.  A grown candidate keeps type, category, source, score and
+priority; two joined candidates become
 one (the first one's type).  The result is still only a candidate: merging, the never-personal
 filter and the annotator decide as before.
 """
@@ -57,6 +59,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from psan.tool.document import Category, CharSpan
+from psan.tool.nonpersonal import is_never_personal
 
 __all__ = ["INSTITUTION_HEADS", "LANGUAGES", "extend_mentions"]
 
@@ -297,8 +300,9 @@ def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) ->
         return list(candidates)
     grown: list[CharSpan] = []
     for span in candidates:
-        if span.category in (Category.PERSON, Category.SENSITIVE, Category.DEMOGRAPHIC, Category.CONTACT):
-            grown.append(span)
+        if (span.category in (Category.PERSON, Category.SENSITIVE, Category.DEMOGRAPHIC, Category.CONTACT)
+                or is_never_personal(text, span, language)):
+            grown.append(span)  # a generic "Council" must not become "Council's" and escape the filter
             continue
         start, end = _grow(text, span)
         grown.append(span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end))

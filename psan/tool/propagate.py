@@ -19,6 +19,8 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 * an occurrence that lies inside an existing entity, equals one, or crosses one is skipped (no
   duplicates, no conflicting spans); one that strictly contains existing entities is added
   (they stay nested, as the merger allows); overlapping occurrences are accepted longest first;
+* in English, the name inside a mention grown by :mod:`psan.tool.extension` is a seed too
+  (:func:`core_words`: "the Warsaw District Court" of "the Warsaw District Court (Sąd Rejonowy)");
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
   same string was found with different types), with the seed's score times ``score_factor``;
 * ``lemmas`` (default on): in inflected languages (cs, sk, sl, pl; :func:`psan.tool.lemma.get_lemmatizer`,
@@ -32,10 +34,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from psan.tool.document import Category, Document, Entity
+from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
 
-__all__ = ["DEFAULT_CATEGORIES", "SOURCE", "propagate", "with_propagation"]
+__all__ = ["DEFAULT_CATEGORIES", "SOURCE", "core_words", "propagate", "with_propagation"]
 
 #: categories whose found strings are searched again (names and exact identifier strings)
 DEFAULT_CATEGORIES: frozenset[Category] = frozenset(
@@ -48,6 +51,43 @@ SOURCE = "propagation"
 def _is_common_word_run(words: tuple[str, ...]) -> bool:
     """All tokens lower-case alphabetic words: a likely common word, not a name or an identifier."""
     return all(w.isalpha() and w.islower() for w in words)
+
+
+#: tokens a grown English mention ends its name with (:mod:`psan.tool.extension`)
+_OPENERS = frozenset({"(", "[", ","})
+_POSSESSIVE = frozenset({"'s", "’s", "'", "’", "s"})
+
+
+def core_words(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The name inside a grown English mention, searched again as well (None = none other than ``words``).
+
+    Why: :mod:`psan.tool.extension` grows "the Warsaw District Court" to "the Warsaw District Court (Sąd
+    Rejonowy)", "Tarnów" to "Tarnów, Poland", "Kartal" to "Kartal court" or "the county of Jämtland"; the
+    longer string rarely occurs again, the name alone does.  The core is the part before a bracket or a
+    comma, without a possessive, trailing lower-case words or leading lower-case words, and then without
+    "the" ("the Warsaw District Court" also finds "The Warsaw District Court").
+    """
+    core = words
+    for i, w in enumerate(core):
+        if w in _OPENERS and i > 0:
+            core = core[:i]
+            break
+    while len(core) > 1 and (core[-1] in _POSSESSIVE and (core[-1] != "s" or core[-2] in ("'", "’"))):
+        core = core[:-1]
+    if core and len(core[-1]) > 2 and core[-1].endswith(("'s", "’s")):  # one token "Tribunal’s"
+        core = (*core[:-1], core[-1][:-2])
+    while len(core) > 1 and core[-1].isalpha() and core[-1].islower():
+        core = core[:-1]
+    if core and core[0] != "the" and core[0].isalpha() and core[0].islower():
+        i = 0
+        while i < len(core) - 1 and core[i].isalpha() and core[i].islower():
+            i += 1
+        core = core[i:]
+    if core == words:
+        return None
+    if len(core) > 1 and core[0] in ("the", "The"):
+        core = core[1:]  # "The Opole District Court" at a sentence start is the same name
+    return core if core and any(w[:1].isupper() for w in core) else None
 
 
 def _lemma_keys(words: list[str], language: str) -> list[str] | None:
@@ -83,6 +123,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     wanted = {Category(c) for c in categories}
     text, tokens = doc.text, doc.tokens
     seeds: dict[tuple[str, ...], Entity] = {}
+    cores: dict[tuple[str, ...], Entity] = {}
     for ent in doc.entities:
         if ent.category not in wanted or ent.source == source:
             continue
@@ -92,6 +133,11 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         old = seeds.get(words)
         if old is None or ent.score > old.score:
             seeds[words] = ent
+        core = core_words(words) if doc.language in EXTENDED_LANGUAGES else None
+        if core is not None and sum(map(len, core)) >= min_chars and not _is_common_word_run(core):
+            cores.setdefault(core, ent)
+    for core, ent in cores.items():
+        seeds.setdefault(core, ent)
     if not seeds:
         return []
     patterns = list(seeds)

@@ -61,6 +61,9 @@ def test_organisations_grow_to_the_whole_name(text: str, found: str, expected: s
     ("the Bursa Labour Court of Article 5 held", "the Bursa Labour Court"),
     # not an institution: "of" continues nothing
     ("the Green Party of Sweden", "the Green Party"),
+    # a generic body stays generic (the never-personal filter drops it after)
+    ("the Council's decision", "Council"),
+    ("the Court (“the Court”) held", "the Court"),
 ])
 def test_references_and_definitions_stay_out(text: str, found: str) -> None:
     assert grown(text, (found, "ORG", ORG)) == [found]

@@ -112,3 +112,18 @@ def test_pipeline_switch() -> None:
     assert [e.source for e in off.entities] == ["first"]
     opts = Pipeline({"language": "en", "ner": ["first-only-test"], "propagate": {"categories": ["LOCATION"]}})
     assert [e.source for e in opts.process_many([text])[0].entities] == ["first"]
+
+
+def test_the_name_inside_a_grown_english_mention_is_searched_too() -> None:
+    from psan.tool.propagate import core_words
+    text = ("He sued in the Opole District Court (Sąd Rejonowy). The Opole District Court dismissed it. "
+            "He was born in Nysa, Poland and moved from Nysa in 1990. The Kartal court and Kartal police met.")
+    doc = make_doc(text, [("the Opole District Court (Sąd Rejonowy)", "ORG", Category.ORGANIZATION),
+                          ("Nysa, Poland", "GPE", Category.LOCATION), ("Kartal court", "ORG", Category.ORGANIZATION)])
+    assert strings(doc, propagate(doc)) == ["Opole District Court", "Nysa", "Kartal"]
+    assert core_words(("the", "Court")) is None and core_words(("Jan", "Novák")) is None
+    assert core_words(("the", "Tribunal’s")) == ("Tribunal",)
+    assert core_words(("county", "of", "Dalarna")) == ("Dalarna",)
+    # other languages: the seeds as found (their mentions are not grown)
+    doc.language = "cs"
+    assert strings(doc, propagate(doc)) == []
