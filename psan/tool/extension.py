@@ -61,7 +61,7 @@ from dataclasses import replace
 from psan.tool.document import Category, CharSpan
 from psan.tool.nonpersonal import is_never_personal
 
-__all__ = ["INSTITUTION_HEADS", "LANGUAGES", "extend_mentions"]
+__all__ = ["DIVISION_WORDS", "INSTITUTION_HEADS", "LANGUAGES", "PLACE_WORDS", "extend_mentions"]
 
 LANGUAGES = frozenset({"en"})
 
@@ -104,10 +104,20 @@ _MAX_BRACKET = 120
 _POSSESSIVE = re.compile(r"['’]s\b")
 _REST_OF_NAME = re.compile(rf"[ \t]+(?:of|for|in)[ \t]+(?:the[ \t]+)?"
                            rf"(?P<w>{_CAP}(?:[ \t]+(?:and[ \t]+)?{_CAP}){{0,4}})")
+#: a division or office of an organisation, before "of" ("Ninth Chamber of the …", "Commissioner of the …")
+DIVISION_WORDS = frozenset("""
+Chamber Section Division Department Branch Committee Board Faculty Panel Bench Governor Director Mayor Commissioner
+Ombudsman Parliament Assembly
+""".split())
+#: a place's kind before "of" ("county of Jämtland", "District of Famagusta", "Mayor of Bodrum")
+PLACE_WORDS = frozenset("""
+district districts borough boroughs municipality municipalities county counties province provinces region regions
+village villages town towns city commune communes department départment départements canton cantons parish island
+islands sub-district mayor governor governorship
+""".split())
 _DIVISION_BEFORE = re.compile(
     r"(?:\b(?:\d{1,2}(?:st|nd|rd|th)|First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|"
-    r"Twelfth|[A-Z][a-z]+)[ \t]+)?\b(?:Chamber|Section|Division|Department|Branch|Committee|Board|Faculty|"
-    r"Panel|Bench|Governor|Director|Mayor|Commissioner|Ombudsman|Parliament|Assembly)[ \t]+of[ \t]+(?:the[ \t]+)?$")
+    rf"Twelfth|[A-Z][a-z]+)[ \t]+)?\b(?:{'|'.join(sorted(DIVISION_WORDS))})[ \t]+of[ \t]+(?:the[ \t]+)?$")
 _JOIN_OF = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?")
 #: "the Vienna Labour" + "and" + "Social Court": a coordination inside one name (the second part has no article)
 _JOIN_AND = re.compile(r"[ \t]+and[ \t]+")

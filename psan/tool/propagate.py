@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from psan.tool.document import Category, Document, Entity
+from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS
 from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
@@ -64,7 +65,8 @@ def core_words(words: tuple[str, ...]) -> tuple[str, ...] | None:
     Why: :mod:`psan.tool.extension` grows "the Warsaw District Court" to "the Warsaw District Court (Sąd
     Rejonowy)", "Tarnów" to "Tarnów, Poland", "Kartal" to "Kartal court" or "the county of Jämtland"; the
     longer string rarely occurs again, the name alone does.  The core is the part before a bracket or a
-    comma, without a possessive, trailing lower-case words or leading lower-case words, and then without
+    comma, without a possessive, trailing lower-case words or leading lower-case words, without a
+    division, office or kind of place before "of" ("Ninth Chamber of", "District of"), and then without
     "the" ("the Warsaw District Court" also finds "The Warsaw District Court").
     """
     core = words
@@ -83,6 +85,10 @@ def core_words(words: tuple[str, ...]) -> tuple[str, ...] | None:
         while i < len(core) - 1 and core[i].isalpha() and core[i].islower():
             i += 1
         core = core[i:]
+    if len(core) >= 3 and core[1] == "of" and (core[0].lower() in PLACE_WORDS or core[0] in DIVISION_WORDS):
+        core = core[2:]  # "District of Famagusta", "Parliament of the TRNC"
+    elif len(core) >= 4 and core[2] == "of" and core[1] in DIVISION_WORDS:
+        core = core[3:]  # "Ninth Chamber of the Izmir Assize Court"
     if core == words:
         return None
     if len(core) > 1 and core[0] in ("the", "The"):

@@ -124,6 +124,10 @@ def test_the_name_inside_a_grown_english_mention_is_searched_too() -> None:
     assert core_words(("the", "Court")) is None and core_words(("Jan", "Novák")) is None
     assert core_words(("the", "Tribunal’s")) == ("Tribunal",)
     assert core_words(("county", "of", "Dalarna")) == ("Dalarna",)
+    assert core_words(("District", "of", "Kyrenia")) == ("Kyrenia",)
+    assert core_words(("Fifth", "Chamber", "of", "the", "Izmir", "Assize", "Court")) == ("Izmir", "Assize", "Court")
+    assert core_words(("Parliament", "of", "the", "ABC")) == ("ABC",)
+    assert core_words(("Court", "of", "Appeal")) is None
     # other languages: the seeds as found (their mentions are not grown)
     doc.language = "cs"
     assert strings(doc, propagate(doc)) == []
