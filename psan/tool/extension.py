@@ -21,6 +21,9 @@ part as evidence, so a rule never creates a mention out of nothing:
   after an amount the bracket joins when it holds another amount or a currency
   ("(TRY ‑ approximately 9,200 euros (EUR))", "[approx. EUR 138]", "(euros)");
 * **possessive** "’s" after an organisation ("the Employment Tribunal's");
+* **quotes** around a name (“Eastern Mediterranean University”), or the closing quote of one the
+  candidate opened (the “Centre of Higher Studies”); a company's **legal form** after its name, also
+  when NER took the name for a person ("Robert Bosch GmbH");
 * **rest of an institution's name**: after an organisation ending in an institution noun (Court,
   Tribunal, Office, Authority …, :data:`INSTITUTION_HEADS`), "of"/"for"/"in" + capitalized words
   ("of First-instance", "of General Jurisdiction", "for Criminal Matters", "in Wodzisław Śląski");
@@ -235,11 +238,29 @@ def _rest_of_name(text: str, start: int, end: int) -> int:
     return pos
 
 
+def _quotes(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name in quotes takes its quotes (“Eastern Mediterranean University”), and one that opens a quote
+    it does not close (the “Centre of Higher Studies) grows to the closing quote on the same line."""
+    value = text[start:end]
+    opened = value.rfind("“")
+    if opened >= 0 and "”" not in value[opened:]:
+        close = text.find("”", end, min(len(text), end + 60))
+        if close >= 0 and "\n" not in text[end:close]:
+            return start, close + 1
+        return start, end
+    if start and end < len(text) and _QUOTE_PAIRS.get(text[start - 1]) == text[end]:
+        return start - 1, end + 1
+    return start, end
+
+
 def _grow(text: str, span: CharSpan) -> tuple[int, int]:
     """New (start, end) of one candidate by the single-candidate rules."""
     start, end = span.start, span.end
     window = max(0, start - 60)
+    if m := _LEGAL_FORM.match(text, end):
+        end = m.end()  # "Robert Bosch" + "GmbH": a company, whatever NER took it for
     if span.category in _NAME_CATS and span.type not in ("PERSON",):
+        start, end = _quotes(text, start, end)
         end = _inside_open_bracket(text, start, end)
         for _ in range(3):
             before = end
@@ -285,6 +306,13 @@ def _grow(text: str, span: CharSpan) -> tuple[int, int]:
     return start, end
 
 
+_QUOTE_PAIRS = {"“": "”", "\"": "\"", "‘": "’", "«": "»", "„": "“"}
+#: legal forms after a company's name
+_LEGAL_FORM = re.compile(r"[ \t]+(?:GmbH|AG|KG|OHG|Ltd\.?|Limited|plc|PLC|Inc\.|LLC|LLP|S\.A\.|S\.p\.A\.|S\.r\.l\.|"
+                         r"A\.Ş\.|AŞ|Sp\.[ \t]z[ \t]o\.o\.|S\.A\.S\.|SARL|s\.r\.o\.|a\.s\.|B\.V\.|N\.V\.|AB|ASA|Oy)"
+                         r"(?!\w)")
+
+
 def _joinable(text: str, first: CharSpan, second: CharSpan) -> bool:
     """May two neighbouring candidates form one mention ("X of Y" organisations, "Town, Country")?"""
     gap = text[first.end:second.start]
@@ -310,6 +338,9 @@ def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) ->
         return list(candidates)
     grown: list[CharSpan] = []
     for span in candidates:
+        if span.category is Category.PERSON and _LEGAL_FORM.match(text, span.end):
+            grown.append(replace(span, end=_LEGAL_FORM.match(text, span.end).end()))  # type: ignore[union-attr]
+            continue
         if (span.category in (Category.PERSON, Category.SENSITIVE, Category.DEMOGRAPHIC, Category.CONTACT)
                 or is_never_personal(text, span, language)):
             grown.append(span)  # a generic "Council" must not become "Council's" and escape the filter

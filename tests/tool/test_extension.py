@@ -69,6 +69,17 @@ def test_references_and_definitions_stay_out(text: str, found: str) -> None:
     assert grown(text, (found, "ORG", ORG)) == [found]
 
 
+def test_quotes_and_legal_forms_belong_to_the_name() -> None:
+    text = "a school known as the “Institute of Marine Studies”, later"
+    assert grown(text, ("the “Institute of Marine Studies", "ORG", ORG)) == ["the “Institute of Marine Studies”"]
+    text = "now part of the “Black Sea Technical College”."
+    assert grown(text, ("Black Sea Technical College", "ORG", ORG)) == ["“Black Sea Technical College”"]
+    text = "shares held by Carl Zeiss GmbH and by Nokia Oy."
+    assert grown(text, ("Carl Zeiss", "PERSON", Category.PERSON), ("Nokia", "ORG", ORG)) == [
+        "Carl Zeiss GmbH", "Nokia Oy"]
+    assert grown("He met Carl Zeiss at home.", ("Carl Zeiss", "PERSON", Category.PERSON)) == ["Carl Zeiss"]
+
+
 def test_two_organisations_joined_by_of_become_one() -> None:
     text = "a lecturer at the Faculty of Law of the Ege Aegean University since 1990"
     assert grown(text, ("the Faculty of Law", "ORG", ORG), ("the Ege Aegean University", "ORG", ORG)) == [
