@@ -34,6 +34,7 @@ def test_english_titles_with_the_title(text: str, expected: list[str]) -> None:
     "Thank you, Mr Chairman.",
     "Mr. the applicant",
     "Mrs A. said nothing",  # an initial alone is not a name
+    "Mr Ab. said nothing",  # nor an abbreviation
 ])
 def test_forms_of_address_are_not_names(text: str) -> None:
     assert names(text) == []
