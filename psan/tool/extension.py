@@ -151,7 +151,10 @@ _STATE_BODY_AFTER = re.compile(r"[ \t]+(?:General[ \t]+Staff|Republic|Army|Navy|
                                r"intelligence[ \t]+service|secret[ \t]+service|armed[ \t]+forces)\b")
 
 # ---- counts and amounts
-_COUNTED = re.compile(r"[ \t]+(?:(?:other|more|further|separate|different|additional|new|[a-z]+-?[a-z]*)[ \t]+)?"
+#: function words are never the adjective between a number and its noun ("in 1998 the applicants")
+_FUNCTION = (r"(?!(?:the|a|an|his|her|their|its|our|of|in|on|at|to|and|or|was|were|is|are|had|has|have|by|for|"
+             r"with|from|that|which|who|this|these|those)\b)")
+_COUNTED = re.compile(rf"[ \t]+(?:{_FUNCTION}[a-z]+-?[a-z]*[ \t]+)?"
                       r"(?P<noun>[a-z][a-z-]*[a-rt-z]s)\b(?P<of>[ \t]+of[ \t]+[a-z]+\b)?")
 _APPROX_BEFORE = re.compile(r"\b(?:approximately|approx\.|about|around|some|nearly|almost|over|under|"
                             r"more[ \t]+than|less[ \t]+than)[ \t]+$", re.IGNORECASE)

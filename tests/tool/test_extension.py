@@ -133,6 +133,7 @@ def test_nationality_with_a_state_body_or_a_second_part() -> None:
     ("for seven years he worked", "seven", "seven"),
     ("a flat with two bedrooms", "two", "two"),
     ("of which 50 was paid", "50", "50"),
+    ("in 1998 the applicants left", "1998", "1998"),
 ])
 def test_counts_take_the_counted_noun(text: str, found: str, expected: str) -> None:
     assert grown(text, (found, "CARDINAL", OTH)) == [expected]
