@@ -81,12 +81,12 @@ Article Articles Rule Rules Protocol Convention Section Sections Mr Mrs Ms Dr Ju
 """.split())
 #: numbers that count time are durations ("two years"), not counted things
 _TIME_UNITS = frozenset("""
-years year months month weeks week days day hours hour minutes minute seconds times occasions? per cent percent
-""".split()) - {"occasions?"}
+years year months month weeks week days day hours hour minutes minute seconds times percent
+""".split())
 #: lower-case words that are no plural nouns although they end in "s"
 _NOT_PLURAL = frozenset("""
 is was has his its this thus as us yes bus gas plus less unless across always sometimes perhaps whereas
-its ours yours hers theirs towards afterwards besides its
+ours yours hers theirs towards afterwards besides
 """.split())
 
 _NAME_CATS = (Category.ORGANIZATION, Category.LOCATION)
