@@ -108,6 +108,10 @@ class Pipeline:
 
     def _resolve(self, doc: Document, patterns: list[CharSpan], ner: list[CharSpan]) -> Document:
         from psan.tool.merge import resolve  # lazily: the merger is a separate module
+        if self.config.get("extend_mentions", True):
+            from psan.tool.extension import extend_mentions
+            patterns = extend_mentions(doc.text, patterns, self.language)
+            ner = extend_mentions(doc.text, ner, self.language)
         edges = patterns + ner if self.split_at == "all" else patterns
         bounds = {b for c in edges for b in (c.start, c.end)}
         doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)

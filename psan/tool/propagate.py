@@ -22,6 +22,8 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 * an entity of a *weak* source (:data:`WEAK_SOURCES`: a capitalized word that no recognizer typed) neither
   seeds nor blocks: a found name propagates over it and replaces it, so "Tatarčuk" found as a surname in one
   sentence is a surname, not just "a capitalized word", in the next;
+* in English, the name inside a mention grown by :mod:`psan.tool.extension` is a seed too
+  (:func:`core_words`: "the Warsaw District Court" of "the Warsaw District Court (Sąd Rejonowy)");
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
   same string was found with different types), with the seed's score times ``score_factor``;
 * ``name_parts`` (default on in cs, sk, sl, pl, sv: :data:`NAME_PART_LANGUAGES`): each capitalized word of a
@@ -44,10 +46,13 @@ import re
 from collections.abc import Iterable
 
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
+from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS
+from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
 
-__all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "propagate", "with_propagation"]
+__all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "core_words", "propagate",
+           "with_propagation"]
 
 #: categories whose found strings are searched again (names and exact identifier strings)
 DEFAULT_CATEGORIES: frozenset[Category] = frozenset(
@@ -65,6 +70,48 @@ GENITIVE_S_LANGUAGES = frozenset({"sv"})
 def _is_common_word_run(words: tuple[str, ...]) -> bool:
     """All tokens lower-case alphabetic words: a likely common word, not a name or an identifier."""
     return all(w.isalpha() and w.islower() for w in words)
+
+
+#: tokens a grown English mention ends its name with (:mod:`psan.tool.extension`)
+_OPENERS = frozenset({"(", "[", ","})
+_POSSESSIVE = frozenset({"'s", "’s", "'", "’", "s"})
+
+
+def core_words(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The name inside a grown English mention, searched again as well (None = none other than ``words``).
+
+    Why: :mod:`psan.tool.extension` grows "the Warsaw District Court" to "the Warsaw District Court (Sąd
+    Rejonowy)", "Tarnów" to "Tarnów, Poland", "Kartal" to "Kartal court" or "the county of Jämtland"; the
+    longer string rarely occurs again, the name alone does.  The core is the part before a bracket or a
+    comma, without a possessive, trailing lower-case words or leading lower-case words, without a
+    division, office or kind of place before "of" ("Ninth Chamber of", "District of"), and then without
+    "the" ("the Warsaw District Court" also finds "The Warsaw District Court").
+    """
+    core = words
+    for i, w in enumerate(core):
+        if w in _OPENERS and i > 0:
+            core = core[:i]
+            break
+    while len(core) > 1 and (core[-1] in _POSSESSIVE and (core[-1] != "s" or core[-2] in ("'", "’"))):
+        core = core[:-1]
+    if core and len(core[-1]) > 2 and core[-1].endswith(("'s", "’s")):  # one token "Tribunal’s"
+        core = (*core[:-1], core[-1][:-2])
+    while len(core) > 1 and core[-1].isalpha() and core[-1].islower():
+        core = core[:-1]
+    if core and core[0] != "the" and core[0].isalpha() and core[0].islower():
+        i = 0
+        while i < len(core) - 1 and core[i].isalpha() and core[i].islower():
+            i += 1
+        core = core[i:]
+    if len(core) >= 3 and core[1] == "of" and (core[0].lower() in PLACE_WORDS or core[0] in DIVISION_WORDS):
+        core = core[2:]  # "District of Famagusta", "Parliament of the TRNC"
+    elif len(core) >= 4 and core[2] == "of" and core[1] in DIVISION_WORDS:
+        core = core[3:]  # "Ninth Chamber of the Izmir Assize Court"
+    if core == words:
+        return None
+    if len(core) > 1 and core[0] in ("the", "The"):
+        core = core[1:]  # "The Opole District Court" at a sentence start is the same name
+    return core if core and any(w[:1].isupper() for w in core) else None
 
 
 def _lemma_keys(words: list[str], language: str) -> list[str] | None:
@@ -139,6 +186,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     wanted = {Category(c) for c in categories}
     text, tokens = doc.text, doc.tokens
     seeds: dict[tuple[str, ...], Entity] = {}
+    cores: dict[tuple[str, ...], Entity] = {}
     for ent in doc.entities:
         if ent.category not in wanted or ent.source == source or ent.source in WEAK_SOURCES:
             continue
@@ -148,6 +196,11 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         old = seeds.get(words)
         if old is None or ent.score > old.score:
             seeds[words] = ent
+        core = core_words(words) if doc.language in EXTENDED_LANGUAGES else None
+        if core is not None and sum(map(len, core)) >= min_chars and not _is_common_word_run(core):
+            cores.setdefault(core, ent)
+    for core, ent in cores.items():
+        seeds.setdefault(core, ent)
     if name_parts is None:
         name_parts = doc.language in NAME_PART_LANGUAGES
     if name_parts and Category.PERSON in wanted:

@@ -137,3 +137,22 @@ def test_swedish_genitive_and_base_of_a_found_name() -> None:
     assert strings(doc, propagate(doc)) == ["Erasmies"]
     doc.language = "cs"
     assert propagate(doc) == []
+
+
+def test_the_name_inside_a_grown_english_mention_is_searched_too() -> None:
+    from psan.tool.propagate import core_words
+    text = ("He sued in the Opole District Court (Sąd Rejonowy). The Opole District Court dismissed it. "
+            "He was born in Nysa, Poland and moved from Nysa in 1990. The Kartal court and Kartal police met.")
+    doc = make_doc(text, [("the Opole District Court (Sąd Rejonowy)", "ORG", Category.ORGANIZATION),
+                          ("Nysa, Poland", "GPE", Category.LOCATION), ("Kartal court", "ORG", Category.ORGANIZATION)])
+    assert strings(doc, propagate(doc)) == ["Opole District Court", "Nysa", "Kartal"]
+    assert core_words(("the", "Court")) is None and core_words(("Jan", "Novák")) is None
+    assert core_words(("the", "Tribunal’s")) == ("Tribunal",)
+    assert core_words(("county", "of", "Dalarna")) == ("Dalarna",)
+    assert core_words(("District", "of", "Kyrenia")) == ("Kyrenia",)
+    assert core_words(("Fifth", "Chamber", "of", "the", "Izmir", "Assize", "Court")) == ("Izmir", "Assize", "Court")
+    assert core_words(("Parliament", "of", "the", "ABC")) == ("ABC",)
+    assert core_words(("Court", "of", "Appeal")) is None
+    # other languages: the seeds as found (their mentions are not grown)
+    doc.language = "cs"
+    assert strings(doc, propagate(doc)) == []
