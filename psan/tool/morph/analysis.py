@@ -41,7 +41,9 @@ _DIMINUTIVES = ("inka", "uška", "ička", "enka", "ečka", "ulka", "unka", "ulin
 _WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
 _OBLIQUE = ("ovi", "em", "ou", "ého", "ému", "ým", "ím", "ách", "ech", "ích", "ami", "ům", "ej", "om", "ovej", "mi",
-            "yho", "iho", "ymu", "imu")
+            "yho", "iho", "ymu", "imu", "ě", "ií", "iou", "ách", "ov")
+#: … and of a person's name (places keep them: Baku, Peru)
+_OBLIQUE_PERSON = ("u",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,10 @@ class _Evidence:
     vocative: bool = False
     #: the gender of a past participle next to the name ("pravila Drahuš"): the name's, if it is the subject
     subject_gender: str = ""
+    #: the cases the name's dependency relation allows (subject → Nom, object → Acc, …; the parser's)
+    syntax: tuple[str, ...] = ()
+    #: the number of the verb the name is the subject of (the parser's)
+    syntax_number: str = ""
 
 
 def _gender_ud(g: str) -> str:
@@ -89,7 +95,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         return out
     for r in decl.analyse(word, language, "", person)[:12]:
         weight = 2.0 if r.known else 1.0
-        if not r.known and r.lemma == word and word.casefold().endswith(_OBLIQUE):
+        if not r.known and r.lemma == word and (word.casefold().endswith(_OBLIQUE)
+                                                or person and word.casefold().endswith(_OBLIQUE_PERSON)):
             weight = 0.3  # "Kippenbergerovi" is hardly a nominative
         low = r.lemma.casefold()
         if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
@@ -309,12 +316,20 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
     before_word = toks[first - 1].group() if first > 0 else ""
     got = None
+    syntax: tuple[str, ...] = ()
+    syntax_number = ""
     if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1], person):
         # the tagger is asked only where it can decide something: no preposition, a form of several cases
-        lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
-        part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
-        if part is not None:
-            got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
+        parsed = tagger.parse(language, tuple(t.group() for t in toks))
+        if parsed is not None:  # the whole sentence, parsed: the name's relation says its case
+            got = [(lemma, upos, feats) for lemma, upos, feats, _h, _d in parsed]
+            syntax, syntax_number = syntactic_case(parsed, [t.group() for t in toks], toks.index(name_words[-1]),
+                                                   language)
+        else:
+            lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
+            part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
+            if part is not None:
+                got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
     prep: tuple[str, ...] = ()
     i = first - 1
     skipped = 0
@@ -377,7 +392,52 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb, vocative, subject_gender)
+                     noun_cases, after_verb, vocative, subject_gender, syntax, syntax_number)
+
+
+#: dependency relations that fix a nominal's case by themselves
+_RELATION_CASES = {"nsubj": ("Nom",), "nsubj:pass": ("Nom",), "obj": ("Acc",), "iobj": ("Dat",),
+                   "vocative": ("Voc",)}
+
+
+def syntactic_case(parsed: tagger.Parsed, words: Sequence[str], index: int,
+                   language: str) -> tuple[tuple[str, ...], str]:
+    """The cases a word's dependency relation allows, and the number of the verb it is the subject of.
+
+    Why: a form both nominative and accusative ("kritizoval Irán") or genitive and nominative
+    ("vlády Billa Clintona") is told apart by syntax only.  The relation of the name's head word is
+    followed through the parts of one name (``flat``) and coordination (``conj``: the first conjunct's);
+    a subject, object or indirect object fixes the case, an apposition takes its head noun's tagged case,
+    a nominal modifier with a preposition the preposition's cases, one without it the genitive.
+    ``((), "")`` where the relation says nothing.
+    """
+    seen = set()
+    i = index
+    while 0 <= i < len(parsed) and i not in seen:
+        seen.add(i)
+        _lemma, _upos, _feats, head, rel = parsed[i]
+        base = rel.split(":", 1)[0]
+        if base in ("flat", "conj") and head > 0:
+            i = head - 1
+            continue
+        if rel in _RELATION_CASES or base in ("nsubj", "obj", "iobj"):
+            cases = _RELATION_CASES.get(rel) or _RELATION_CASES[base]
+            verb = parsed[head - 1] if head > 0 else None
+            number = verb[2].get("Number", "") if verb is not None and cases == ("Nom",) \
+                and verb[1] in ("VERB", "AUX") else ""
+            return cases, number
+        if base == "appos" and head > 0:
+            case = parsed[head - 1][2].get("Case", "")
+            return ((case,) if case else ()), ""
+        if base in ("nmod", "obl"):
+            preps = [context.preposition_cases(words[k], language) or ((w[2]["Case"],) if "Case" in w[2] else ())
+                     for k, w in enumerate(parsed) if w[3] == i + 1 and w[4] == "case" and k < i]
+            forms = [p for p in preps if p]
+            if forms:
+                return forms[-1], ""
+            return (("Gen",) if base == "nmod" else ()), ""
+        return (), ""
+    return (), ""
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -419,17 +479,32 @@ def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
 
 
 def _adjective(word: str, upos: str, language: str) -> bool:
-    """Whether a word before a name is an agreeing adjective (tagger's UPOS, else Morfeusz for Polish)."""
+    """Whether a word before a name is an agreeing adjective (tagger's UPOS, else Morfeusz for Polish,
+    else the adjectival endings of an oblique case: "ve Starém Kolíně", "na jižní Moravě")."""
     if upos:
         return upos in ("ADJ", "DET", "NUM")
     if language == "pl" and word[1:].islower():
         from psan.tool.surrogates import inflect_pl
         return inflect_pl.is_adjective(word)
-    return False
+    ends = _ADJECTIVE_ENDINGS.get(language, ())
+    return bool(ends) and word[1:].islower() and len(word) > 3 and word.casefold().endswith(ends)
+
+
+#: endings of adjectives in the cases a preposition governs (nominatives left out: a name after them is
+#: rather a subject)
+_ADJECTIVE_ENDINGS = {
+    "cs": ("ém", "ého", "ému", "ým", "ých", "ými", "ní", "ské", "cké", "ské", "né", "ší"),
+    "sk": ("om", "ej", "ého", "ému", "ým", "ých", "ými", "skej", "ckej"),
+    "sl": ("em", "ega", "emu", "ih", "im", "imi", "ski", "ški"),
+}
 
 
 def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
+
+
+#: how much the parser's relation counts (an agreeing adjective 1.5, the tagger on the name 0.6)
+_SYNTAX_WEIGHT = 1.0
 
 
 def _case_score(ev: _Evidence, kind: str, c: str) -> float:
@@ -443,6 +518,8 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s += 3.0 if c in ev.title_cases else -1.0
     if ev.tagged:  # the tagger on the name itself: it has seen few names, a hint only
         s += 0.6 if ev.tagged.get("Case") == c else 0.0
+    if ev.syntax:  # the parser's relation: subject, object, possessor, a preposition's object
+        s += _SYNTAX_WEIGHT if c in ev.syntax else 0.0
     if ev.agreeing:  # an agreeing adjective or title noun the tagger knows well
         s += 1.5 if ev.agreeing.get("Case") == c else 0.0
     if ev.apposition and c == "Nom":
@@ -471,7 +548,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
     others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
     t, a = ev.tagged or {}, ev.agreeing or {}
     number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
-              + (0.5 if a.get("Number") == n and kind == PLACE else 0.0) for n in _NUMBERS}
+              + (0.5 if a.get("Number") == n and kind == PLACE else 0.0)
+              + (0.5 if ev.syntax_number == n else 0.0) for n in _NUMBERS}
     eg = _gender_ud(ev.title_gender) or entity_gender
     gender = {}
     for g in _GENDERS:
