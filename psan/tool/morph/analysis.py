@@ -14,6 +14,8 @@ gender.  Each mention's last name word gets a score for every (case, number, gen
 * **the entity** — all mentions of one person share a gender: titles, the -ová/-á surname forms, the
   first-name lists and the mentions' own best readings vote;
 * **the other name words** — first name and surname stand in the same case and gender.
+
+Organisations (kind ``other``) are analysed like places, by their word's inanimate paradigms and the context.
 """
 from __future__ import annotations
 
@@ -98,6 +100,9 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         if not r.known and r.lemma == word and (word.casefold().endswith(_OBLIQUE)
                                                 or person and word.casefold().endswith(_OBLIQUE_PERSON)):
             weight = 0.3  # "Kippenbergerovi" is hardly a nominative
+        elif person and not r.known and r.lemma == word and r.gender != "f" \
+                and word.casefold().endswith(_PLURAL_NOMINATIVES.get(language, ())):
+            weight = 0.3  # "Moskovčania", "Nemci", "Novákové": a man's nominative singular hardly ends so
         low = r.lemma.casefold()
         if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
             continue  # -ová/-á names are women's (Tománkovou, Novákovej)
@@ -132,6 +137,9 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             out[key] = max(out.get(key, 0.0), w)
     return out
 
+
+#: endings of masculine plural nominatives (nations, families) that a man's singular name hardly has
+_PLURAL_NOMINATIVES = {"cs": ("ové", "ané"), "sk": ("ania", "ovia", "ci", "ovci")}
 
 #: plural endings of masculine names (families, nations): ending → (case, weight)
 _PLURAL_PERSON = {
@@ -369,10 +377,14 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
         if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
             after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
-        elif before.islower() and not prep and upos in ("ADJ", "DET", "NUM"):
+        elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
+                and not prep and _attributive(before, language):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
         elif _lower_or_initial(before, first, toks) and upos == "NOUN" and not prep:
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+            if m.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
+                noun_case = got[first - 1][2].get("Case", "")
+                noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
@@ -490,6 +502,22 @@ def _adjective(word: str, upos: str, language: str) -> bool:
     return bool(ends) and word[1:].islower() and len(word) > 3 and word.casefold().endswith(ends)
 
 
+def _attributive(word: str, language: str) -> bool:
+    """Whether an adjective can agree with a noun after it: Czech/Slovak attributive adjectives have
+    long endings ("nového", "stará"); a short form ("strata" a tagger takes for a participle) cannot."""
+    ends = _LONG_ENDINGS.get(language)
+    return ends is None or word.casefold().endswith(ends)
+
+
+#: endings of long (attributive) adjectives and of possessive adjectives
+_LONG_ENDINGS = {
+    "cs": ("ý", "á", "é", "í", "ou", "ém", "ým", "ých", "ými", "ho", "mu", "ův", "ova", "ovo", "ovu", "ovi",
+           "ovy", "ových", "ovým", "in", "ina", "iny", "inu", "ině"),
+    "sk": ("ý", "á", "é", "í", "ou", "om", "ej", "ho", "mu", "ch", "mi", "ie", "ia", "iu", "ov", "ova", "ovo",
+           "ovu", "ovi", "ovej", "in", "ina", "ino", "inu", "ej"),
+}
+
+
 #: endings of adjectives in the cases a preposition governs (nominatives left out: a name after them is
 #: rather a subject)
 _ADJECTIVE_ENDINGS = {
@@ -504,7 +532,7 @@ def _title(word: str) -> str:
 
 
 #: how much the parser's relation counts (an agreeing adjective 1.5, the tagger on the name 0.6)
-_SYNTAX_WEIGHT = 1.0
+_SYNTAX_WEIGHT = 0.5
 
 
 def _case_score(ev: _Evidence, kind: str, c: str) -> float:
@@ -524,13 +552,12 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s += 1.5 if ev.agreeing.get("Case") == c else 0.0
     if ev.apposition and c == "Nom":
         s += 1.5
-    if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
+    if ev.after_noun and ev.noun_cases:
+        # a role noun: the name agrees with it ("burmistrz Jan"); a place noun: the name agrees or stands
+        # in the nominative ("rieku Araxes", "v okrese Pardubice")
         s += 1.0 if c in ev.noun_cases else -0.5
-    elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
-        if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
-            s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
-        else:
-            s += 0.8 if c == "Gen" else -0.5
+    elif ev.after_noun:  # any other noun: the name is its possessor ("města Prahy", "vlády Billa Clintona")
+        s += (1.0 if kind == PLACE else 0.8) if c == "Gen" else -0.5
     if ev.vocative and c == "Voc":
         s += 1.5
     if ev.after_verb and c == "Gen":
@@ -548,7 +575,7 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
     others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
     t, a = ev.tagged or {}, ev.agreeing or {}
     number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
-              + (0.5 if a.get("Number") == n and kind == PLACE else 0.0)
+              + (0.5 if a.get("Number") == n and kind != PERSON else 0.0)
               + (0.5 if ev.syntax_number == n else 0.0) for n in _NUMBERS}
     eg = _gender_ud(ev.title_gender) or entity_gender
     gender = {}
@@ -636,7 +663,7 @@ def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, f
 def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> tuple[list[Features],
                                                                                       dict[str, str]]:
     """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
-    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE) else None for m in mentions]
+    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE, OTHER) else None for m in mentions]
     for group in _groups(text, mentions):  # "v Praze, Zbraslavi": the preposition governs the whole run
         lead = evidence[group[0]]
         for k in group[1:]:
