@@ -79,6 +79,8 @@ class _Evidence:
     vocative: bool = False
     #: the gender of a past participle next to the name ("pravila Drahuš"): the name's, if it is the subject
     subject_gender: str = ""
+    #: the verb before the name has its subject before it ("Bush kritizoval Irán"): the name is its object
+    subject_before: bool = False
     #: the cases the name's dependency relation allows (subject → Nom, object → Acc, …; the parser's)
     syntax: tuple[str, ...] = ()
     #: the number of the verb the name is the subject of (the parser's)
@@ -366,7 +368,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if other >= governed:
             prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
     tagged = agreeing = None
-    after_noun = after_verb = False
+    after_noun = after_verb = subject_before = False
     noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
@@ -387,6 +389,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
                 noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
+            subject_before = _subject_before(toks, got, first - 1)
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
@@ -404,7 +407,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb, vocative, subject_gender, syntax, syntax_number)
+                     noun_cases, after_verb, vocative, subject_gender, subject_before, syntax, syntax_number)
 
 
 #: dependency relations that fix a nominal's case by themselves
@@ -450,6 +453,28 @@ def syntactic_case(parsed: tagger.Parsed, words: Sequence[str], index: int,
             return (("Gen",) if base == "nmod" else ()), ""
         return (), ""
     return (), ""
+
+
+#: a verb's subject stands before it: the name after the verb is rather its object
+_SUBJECT_BEFORE = {"Acc": 0.7, "Nom": -0.5}
+#: words that open a clause (the subject of a verb is looked for after the last of them)
+_CLAUSE_OPENERS = frozenset({",", ";", ":", "(", "–", "-", "\"", "„", "“", "a", "ale", "že", "aby", "keď", "když",
+                             "ak", "pokiaľ", "pokud", "alebo", "nebo", "však", "ako", "jak", "protože", "pretože"})
+
+
+def _subject_before(toks: Sequence[re.Match[str]], got: Sequence[tuple[str, str, dict[str, str]]],
+                    verb: int) -> bool:
+    """Whether a nominative noun or pronoun (the tagger's) stands in the verb's clause before it."""
+    for k in range(verb - 1, -1, -1):
+        w = toks[k].group()
+        if w.casefold() in _CLAUSE_OPENERS or w in ".!?":
+            return False
+        upos, feats = got[k][1], got[k][2]
+        if upos in ("NOUN", "PROPN", "PRON") and feats.get("Case") == "Nom":
+            return True
+        if upos == "DET" and feats.get("Case") == "Nom" and feats.get("PronType") == "Rel":
+            return True  # "ktoré zvolilo Albina"
+    return False
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -564,6 +589,8 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s -= 0.3  # a form both genitive and accusative right after a verb is its object
     if ev.after_verb and c == "Acc":
         s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")
+    if ev.subject_before:  # … all the more when the verb's subject comes before it
+        s += _SUBJECT_BEFORE.get(c, 0.0)
     return s
 
 
