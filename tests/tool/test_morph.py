@@ -63,6 +63,11 @@ CS = [
     ("Výzkum ve Starém Kolíně", "Kolíně", "LOCATION", "Loc - Sing"),
     ("Spolupráce s Jugoslávií", "Jugoslávií", "LOCATION", "Ins - Sing"),
     ("Kamil ovládal Honzu.", "Honzu", "PERSON", "Acc Masc Sing"),
+    # plural town names by their listed forms (Karlovy Vary, Nové Hrady); a name's head before "nad"
+    ("Karlovy Vary hostí festival.", "Karlovy Vary", "LOCATION", "Nom - Plur"),
+    ("Ve spolupráci s LZ Nové Hrady.", "Nové Hrady", "LOCATION", "Nom - Plur"),
+    ("Pracuje v Karlových Varech.", "Karlových Varech", "LOCATION", "Loc - Plur"),
+    ("Bydlí v Ústí nad Labem.", "Ústí nad Labem", "LOCATION", "Loc - Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),

@@ -192,8 +192,13 @@ _PLURAL_LEMMAS = {
 
 @lru_cache(maxsize=1)
 def _known_places(language: str) -> frozenset[str]:
-    from psan.tool.surrogates.names import pool_sets
-    return frozenset(pool_sets(language).places)
+    """Listed one-word places, and the nouns of listed plural town names ("Karlovy Vary" → Vary,
+    "Nové Hrady" → Hrady: a singular nominative hardly ends in -y)."""
+    from psan.tool.surrogates.names import pool_sets, pools
+    plural_heads = {c.split()[1] for c in pools(language).cities
+                    if c.count(" ") == 1 and c.endswith("y") and c.split()[0].endswith(("é", "y", "ie"))
+                    and c.split()[1][:1].isupper()}  # an adjective agreeing in the plural: Karlovy Vary
+    return frozenset(pool_sets(language).places) | frozenset(plural_heads)
 
 
 @lru_cache(maxsize=50_000)
@@ -317,6 +322,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if tl is not None and not name_words:
             title_gender, title_cases = tl
             continue
+        if name_words and t.group().islower() and context.preposition_cases(t.group(), language):
+            break  # "Ústí nad Labem", "Frankfurt nad Mohanem": the head before the preposition takes the case
         if t.group().casefold() in KEEP_WORDS or len(t.group()) < 2:
             continue
         name_words.append(t)
@@ -324,6 +331,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         return None
     person = m.kind == PERSON
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
+    if not person:  # a place's adjectives ("Karlovy Vary", "Nové Hrady") are no nouns to agree with
+        per_word = [{} if k < len(name_words) - 1 and _attributive(t.group(), language, capital=True) else r
+                    for k, (t, r) in enumerate(zip(name_words, per_word, strict=True))]
     before_word = toks[first - 1].group() if first > 0 else ""
     got = None
     syntax: tuple[str, ...] = ()
@@ -527,10 +537,13 @@ def _adjective(word: str, upos: str, language: str) -> bool:
     return bool(ends) and word[1:].islower() and len(word) > 3 and word.casefold().endswith(ends)
 
 
-def _attributive(word: str, language: str) -> bool:
+def _attributive(word: str, language: str, capital: bool = False) -> bool:
     """Whether an adjective can agree with a noun after it: Czech/Slovak attributive adjectives have
-    long endings ("nového", "stará"); a short form ("strata" a tagger takes for a participle) cannot."""
+    long endings ("nového", "stará"); a short form ("strata" a tagger takes for a participle) cannot.
+    With ``capital``: whether a word of a place name is such an adjective ("Karlovy", "Nové")."""
     ends = _LONG_ENDINGS.get(language)
+    if capital:
+        return ends is not None and word.casefold().endswith(ends + ("ovy", "ých", "ými"))
     return ends is None or word.casefold().endswith(ends)
 
 
