@@ -68,6 +68,10 @@ CS = [
     ("Ve spolupráci s LZ Nové Hrady.", "Nové Hrady", "LOCATION", "Nom - Plur"),
     ("Pracuje v Karlových Varech.", "Karlových Varech", "LOCATION", "Loc - Plur"),
     ("Bydlí v Ústí nad Labem.", "Ústí nad Labem", "LOCATION", "Loc - Sing"),
+    # a role noun without the tagger: the name agrees with it (bratra = genitive, manželka = nominative)
+    ("Odpověď bratra Kozáka to vyřešila.", "Kozáka", "PERSON", "Gen Masc Sing"),
+    ("Na čelbě předáka Mistríka skončila.", "Mistríka", "PERSON", "Gen Masc Sing"),
+    ("Postoje mu vysvětlovala manželka Laura.", "Laura", "PERSON", "Nom Fem Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),

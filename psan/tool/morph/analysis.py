@@ -400,6 +400,10 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
             subject_before = _subject_before(toks, got, first - 1)
+    if got is None and language != "pl" and m.kind == PERSON and before.islower() and not prep \
+            and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
+        noun_cases = _role_noun_cases(before, language, "")
+        after_noun = bool(noun_cases)
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
@@ -516,9 +520,17 @@ def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
     decl = declension_for(language)
     cases: set[str] = set()
     if decl is not None:
-        for r in decl.analyse(noun.capitalize(), language, "m", True):
-            if r.gender == "m" and r.lemma.casefold().startswith(context.ROLE_NOUNS):
-                cases.add(CASE_OF_SLOT.get(r.slot[:1], ""))
+        found = [r for r in decl.analyse(noun.capitalize(), language, "m", True)
+                 if r.gender == "m" and r.lemma.casefold().startswith(context.ROLE_NOUNS)]
+        if any(r.lemma.casefold() != noun.casefold() for r in found) and noun.casefold().endswith(("a", "e", "u")) \
+                and not noun.casefold().endswith(("ca", "ga", "ce", "yně", "yne", "ňa")) \
+                and not noun.casefold().startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
+                and not (noun.casefold().endswith("ka") and noun.casefold()[:-2].startswith(context.ROLE_NOUNS)):
+            # "bratra" is the genitive of bratr, not a nominative "Bratra" (the nouns whose nominative ends
+            # so keep it: "kolega", "hovorca", "vůdce", women's "manželka", "sestra"; "předáka" is předák's)
+            found = [r for r in found if r.lemma.casefold() != noun.casefold()] or found
+        for r in found:
+            cases.add(CASE_OF_SLOT.get(r.slot[:1], ""))
     cases.discard("")
     if tagged and (tagged in cases or not cases):
         return (tagged,)
