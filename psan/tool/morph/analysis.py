@@ -389,6 +389,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
         if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
             after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
+            if feminine_role(before) and not title_gender:
+                title_gender = "f"  # "manželka Laura"
         elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
                 and not prep and _attributive(before, language):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
@@ -404,6 +406,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
         noun_cases = _role_noun_cases(before, language, "")
         after_noun = bool(noun_cases)
+        if feminine_role(before) and not title_gender:
+            title_gender = "f"  # "manželka Laura"
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
@@ -513,6 +517,13 @@ def _ambiguous(readings_of: dict[Key, float], person: bool = False) -> bool:
     return len({k[0] for k in best}) > 1 or (person and len({k[2] for k in best}) > 1)
 
 
+def feminine_role(noun: str) -> bool:
+    """Whether a role noun names a woman ("manželka", "prezidentka", "sestra", "předsedkyně")."""
+    low = noun.casefold()
+    return low.endswith(("yně", "yne", "yni", "kyňa", "ková")) or low.startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
+        or low.endswith(("ka", "ky", "ce", "ou", "ku")) and low[:-2].startswith(context.ROLE_NOUNS) and len(low) > 5
+
+
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
     """Cases a masculine role noun's form can stand in ("bratra" → Gen, Acc), by the name declension rules;
     the tagger's case among them when it is one of them."""
@@ -523,9 +534,7 @@ def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
         found = [r for r in decl.analyse(noun.capitalize(), language, "m", True)
                  if r.gender == "m" and r.lemma.casefold().startswith(context.ROLE_NOUNS)]
         if any(r.lemma.casefold() != noun.casefold() for r in found) and noun.casefold().endswith(("a", "e", "u")) \
-                and not noun.casefold().endswith(("ca", "ga", "ce", "yně", "yne", "ňa")) \
-                and not noun.casefold().startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
-                and not (noun.casefold().endswith("ka") and noun.casefold()[:-2].startswith(context.ROLE_NOUNS)):
+                and not noun.casefold().endswith(("ca", "ga", "ce")) and not feminine_role(noun):
             # "bratra" is the genitive of bratr, not a nominative "Bratra" (the nouns whose nominative ends
             # so keep it: "kolega", "hovorca", "vůdce", women's "manželka", "sestra"; "předáka" is předák's)
             found = [r for r in found if r.lemma.casefold() != noun.casefold()] or found
