@@ -72,6 +72,7 @@ CS = [
     ("Odpověď bratra Kozáka to vyřešila.", "Kozáka", "PERSON", "Gen Masc Sing"),
     ("Na čelbě předáka Mistríka skončila.", "Mistríka", "PERSON", "Gen Masc Sing"),
     ("Postoje mu vysvětlovala manželka Laura.", "Laura", "PERSON", "Nom Fem Sing"),
+    ("Prohlásil jsem to mé ženě Drahušce.", "Drahušce", "PERSON", "Dat Fem Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),

@@ -525,18 +525,22 @@ def feminine_role(noun: str) -> bool:
 
 
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
-    """Cases a masculine role noun's form can stand in ("bratra" → Gen, Acc), by the name declension rules;
-    the tagger's case among them when it is one of them."""
+    """Cases a role noun's form can stand in ("bratra" → Gen, Acc; "ženě" → Dat, Loc), by the name
+    declension rules; the tagger's case among them when it is one of them."""
     from psan.tool.surrogates.languages import declension_for
     decl = declension_for(language)
     cases: set[str] = set()
     if decl is not None:
-        found = [r for r in decl.analyse(noun.capitalize(), language, "m", True)
-                 if r.gender == "m" and r.lemma.casefold().startswith(context.ROLE_NOUNS)]
-        if any(r.lemma.casefold() != noun.casefold() for r in found) and noun.casefold().endswith(("a", "e", "u")) \
-                and not noun.casefold().endswith(("ca", "ga", "ce")) and not feminine_role(noun):
+        g = "f" if feminine_role(noun) else "m"
+        found = [r for r in decl.analyse(noun.capitalize(), language, g, True)
+                 if r.gender == g and r.lemma.casefold().startswith(context.ROLE_NOUNS)]
+        low = noun.casefold()
+        oblique = not low.endswith(("a", "yně", "yne")) if g == "f" else \
+            low.endswith(("a", "e", "u")) and not low.endswith(("ca", "ga", "ce"))
+        if any(r.lemma.casefold() != low for r in found) and oblique:
             # "bratra" is the genitive of bratr, not a nominative "Bratra" (the nouns whose nominative ends
-            # so keep it: "kolega", "hovorca", "vůdce", women's "manželka", "sestra"; "předáka" is předák's)
+            # so keep it: "kolega", "hovorca", "vůdce", women's "manželka", "sestra"; "předáka" is předák's;
+            # "ženě" is no woman's nominative)
             found = [r for r in found if r.lemma.casefold() != noun.casefold()] or found
         for r in found:
             cases.add(CASE_OF_SLOT.get(r.slot[:1], ""))
