@@ -79,6 +79,8 @@ class _Evidence:
     vocative: bool = False
     #: the gender of a past participle next to the name ("pravila Drahuš"): the name's, if it is the subject
     subject_gender: str = ""
+    #: … and its number
+    subject_number: str = ""
     #: the verb before the name has its subject before it ("Bush kritizoval Irán"): the name is its object
     subject_before: bool = False
     #: the cases the name's dependency relation allows (subject → Nom, object → Acc, …; the parser's)
@@ -415,17 +417,19 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
-    subject_gender = ""
+    subject_gender = subject_number = ""
     if got is not None and person:  # a past participle next to the name agrees with it as its subject
         for k in (first - 1, last + 1, last + 2):
             if 0 <= k < len(got) and got[k][1] in ("VERB", "AUX") and got[k][2].get("VerbForm") == "Part":
                 subject_gender = got[k][2].get("Gender", "")
+                subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli": a plural subject
                 break
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb, vocative, subject_gender, subject_before, syntax, syntax_number)
+                     noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
+                     syntax_number)
 
 
 #: dependency relations that fix a nominal's case by themselves
@@ -661,7 +665,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
-                if c == "Nom" and ev.subject_gender == g and kind == PERSON:
+                if c == "Nom" and ev.subject_gender == g and kind == PERSON \
+                        and ev.subject_number in ("", n):
                     s += 0.7
                 for o, absent in others:  # first name and surname agree
                     v = o.get(key, 0.0)
