@@ -34,7 +34,8 @@ def _conllu(n: int) -> str:
     for k in range(n):
         out.append(f"# sent_id = toy-s{k}\n# text = " + " ".join(w for w, _u, _f in _ROWS) + "\n")
         for i, (w, upos, feats) in enumerate(_ROWS, 1):
-            out.append(f"{i}\t{w}\t{w.lower()}\t{upos}\t_\t{feats}\t{0 if i == 1 else 1}\t{'root' if i == 1 else 'dep'}\t_\t_\n")
+            head, rel = (0, "root") if i == 1 else (1, "dep")
+            out.append(f"{i}\t{w}\t{w.lower()}\t{upos}\t_\t{feats}\t{head}\t{rel}\t_\t_\n")
         out.append("\n")
     return "".join(out)
 

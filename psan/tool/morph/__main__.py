@@ -1,8 +1,9 @@
 """CLI: ``python -m psan.tool.morph train --lang cs --treebank A.conllu [--treebank B.conllu] [--out FILE] [--parser]``.
 
-Writes ``morph-<lang>.udpipe`` (with ``--parser``: the dependency parser ``parse-<lang>.udpipe``) into ``--models-dir`` (default ``$PSAN_NAMETAG_MODELS``) unless ``--out``
-names the file; ``--exclude-corpus X.jsonl`` (repeatable) keeps the sentences of X (with
-``--exclude-documents`` their whole source documents) out of training, so X can be used to measure.
+Writes ``morph-<lang>.udpipe`` (with ``--parser``: the dependency parser ``parse-<lang>.udpipe``) into
+``--models-dir`` (default ``$PSAN_NAMETAG_MODELS``) unless ``--out`` names the file;
+``--exclude-corpus X.jsonl`` (repeatable) keeps the sentences of X (with ``--exclude-documents`` their
+whole source documents) out of training, so X can be used to measure.
 """
 from __future__ import annotations
 

@@ -524,7 +524,8 @@ def _ambiguous(readings_of: dict[Key, float], person: bool = False) -> bool:
 def feminine_role(noun: str) -> bool:
     """Whether a role noun names a woman ("manželka", "prezidentka", "sestra", "předsedkyně")."""
     low = noun.casefold()
-    return low.endswith(("yně", "yne", "yni", "kyňa", "ková")) or low.startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
+    return low.endswith(("yně", "yne", "yni", "kyňa", "ková")) \
+        or low.startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
         or low.endswith(("ka", "ky", "ce", "ou", "ku")) and low[:-2].startswith(context.ROLE_NOUNS) and len(low) > 5
 
 
