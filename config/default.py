@@ -92,7 +92,7 @@ NAMETAG_MODELS_DIR = os.environ.get("PSAN_NAMETAG_MODELS")
 # --- documents and annotation -------------------------------------------------------------------
 #: longest accepted document (characters after decoding)
 MAX_DOCUMENT_CHARS = 5_000_000
-#: documents with more tokens are downloaded through a background job (psan.store.download_jobs), not in
+#: documents with more tokens are downloaded through a background job (psan.store.corpus.download_jobs), not in
 #: the web request (uWSGI's harakiri ends requests after 120 s); project ZIPs offer both
 LARGE_DOWNLOAD_TOKENS = 100_000
 #: seconds a background download may take in the worker

