@@ -73,6 +73,7 @@ CS = [
     ("Na čelbě předáka Mistríka skončila.", "Mistríka", "PERSON", "Gen Masc Sing"),
     ("Postoje mu vysvětlovala manželka Laura.", "Laura", "PERSON", "Nom Fem Sing"),
     ("Prohlásil jsem to mé ženě Drahušce.", "Drahušce", "PERSON", "Dat Fem Sing"),
+    ("Zvolili předsedu Zelenku.", "Zelenku", "PERSON", "Acc Masc Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),

@@ -391,8 +391,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
         if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
             after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
-            if feminine_role(before) and not title_gender:
-                title_gender = "f"  # "manželka Laura"
+            if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
+                title_gender = "f" if feminine_role(before) else "m"
         elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
                 and not prep and _attributive(before, language):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
@@ -408,8 +408,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
         noun_cases = _role_noun_cases(before, language, "")
         after_noun = bool(noun_cases)
-        if feminine_role(before) and not title_gender:
-            title_gender = "f"  # "manželka Laura"
+        if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
+            title_gender = "f" if feminine_role(before) else "m"
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
