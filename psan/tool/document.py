@@ -101,6 +101,12 @@ class Entity:
     score: float = 1.0
 
 
+#: sources whose entities say only "a capitalized word" (psan.tool.recognizers.capitalized), no kind of name:
+#: the document-level steps (name completion, propagation) neither stop at them nor seed from them, and a
+#: person name grown or propagated over one replaces it
+WEAK_SOURCES = frozenset({"capitalized"})
+
+
 @dataclass(frozen=True, slots=True)
 class CharSpan:
     """A character-offset candidate from a recognizer before it is aligned to tokens."""
