@@ -134,8 +134,8 @@ class Pipeline:
     def _combine_ner(self, text: str, found: list[list[CharSpan]]) -> list[CharSpan]:
         """The NER candidates of one text, one list per NER entry; pieces a borrowed (``cross_lingual``)
         model finds inside a native model's span are dropped, and (Polish) sentence-initial common words
-        (:mod:`psan.tool.ner.combine`)."""
-        from psan.tool.ner.combine import drop_common_initial_words, drop_nested_borrowed
+        (:mod:`psan.tool.candidate_combination`, a step of the pipeline, not a component)."""
+        from psan.tool.candidate_combination import drop_common_initial_words, drop_nested_borrowed
         borrowed_flags = [bool(getattr(r, "cross_lingual", False)) for r in self.ner]
         if not any(borrowed_flags) or all(borrowed_flags):
             combined = [c for spans in found for c in spans]

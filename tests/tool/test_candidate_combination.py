@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from psan.tool.candidate_combination import drop_nested_borrowed
 from psan.tool.document import Category, CharSpan
-from psan.tool.ner.combine import drop_nested_borrowed
 from psan.tool.pipeline import Pipeline
 
 
@@ -55,7 +55,7 @@ def test_polish_pipeline_keeps_no_czech_piece_inside_a_polish_organisation(
 def test_polish_sentence_initial_common_words_are_no_names() -> None:
     import pytest
 
-    from psan.tool.ner.combine import drop_common_initial_words
+    from psan.tool.candidate_combination import drop_common_initial_words
     from psan.tool.recognizers.gazetteer import morfeusz_available
     if not morfeusz_available():
         pytest.skip("morfeusz2 not installed")
