@@ -17,7 +17,8 @@ every recognizer speaks its own tag set.  Supported tag sets:
 * OntoNotes 5 (spaCy English): PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT,
   WORK_OF_ART, LAW, LANGUAGE, DATE, TIME, PERCENT, MONEY, QUANTITY, ORDINAL, CARDINAL.
 * Evaluation-corpus labels (TAB, ELITR, Presidio) and the coarse category names themselves; TAB's ``DEM``
-  and the demographic recognizer's OCCUPATION/NATIONALITY → DEMOGRAPHIC.
+  and the demographic recognizer's OCCUPATION/NATIONALITY and the demonyms' DEMONYM → DEMOGRAPHIC; the
+  acronym recognizer's ACRONYM → ORGANIZATION, a capitalized word's PROPER_NOUN → OTHER.
 * Topics of the special-category recognizer (HEALTH, RELIGION, POLITICS, SEXUAL_ORIENTATION,
   ETHNICITY, FAMILY, GENDER) → SENSITIVE.
 
@@ -69,8 +70,8 @@ OTHER_SETS: dict[str, Category] = {
     "PHONE": _CON, "URL": _CON, "URL_PERSONAL": _CON, "IP_ADDRESS": _CON, "IP": _CON, "IBAN_CODE": _ID, "IBAN": _ID,
     # the coarse categories themselves
     "ID": _ID, "CONTACT": _CON, "OTHER": _OTH, "SENSITIVE": _SEN, "DEMOGRAPHIC": _DEM,
-    # psan.tool.recognizers.demographic
-    "OCCUPATION": _DEM, "NATIONALITY": _DEM,
+    # psan.tool.recognizers.demographic, .demonyms, .acronyms, .capitalized
+    "OCCUPATION": _DEM, "NATIONALITY": _DEM, "DEMONYM": _DEM, "ACRONYM": _ORG, "PROPER_NOUN": _OTH,
     # topics of psan.tool.recognizers.sensitive (special categories, GDPR art. 9)
     "HEALTH": _SEN, "RELIGION": _SEN, "POLITICS": _SEN, "SEXUAL_ORIENTATION": _SEN, "ETHNICITY": _SEN,
     "FAMILY": _SEN, "GENDER": _SEN,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections import deque
@@ -240,10 +241,34 @@ def span_records(rel: str, doc: Document) -> Iterator[dict[str, Any]]:
 
 #: ``json.dumps(…, ensure_ascii=False)`` without building an encoder per record (the same text, a third faster)
 _ENCODE_RECORD = json.JSONEncoder(ensure_ascii=False).encode
+#: a JSON string literal as ``_ENCODE_RECORD`` writes it (``ensure_ascii=False``)
+_ENCODE_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]
+
+
+def span_lines(rel: str, doc: Document) -> Iterator[str]:
+    """:func:`span_records` as JSONL lines, the text ``_ENCODE_RECORD`` gives, without a dict per record.
+
+    Why: a corpus run writes 10^4 records; formatting the line directly costs a third of building the
+    dict and encoding it.  A record whose fields are not plain strings, ints and a finite float is
+    encoded the general way.
+    """
+    text = doc.text
+    head = '{"file": ' + _ENCODE_STRING(rel) + ', "start": '
+    for ent in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
+        start, end = doc.char_range(ent.first_token, ent.end_token)
+        score, kind, source = ent.score, ent.type, ent.source
+        if (type(score) is not float or not math.isfinite(score) or type(kind) is not str or type(source) is not str
+                or type(start) is not int or type(end) is not int):
+            yield _ENCODE_RECORD({"file": rel, "start": start, "end": end, "text": text[start:end], "type": kind,
+                                  "category": str(ent.category), "source": source, "score": score}) + "\n"
+            continue
+        yield (f'{head}{start}, "end": {end}, "text": {_ENCODE_STRING(text[start:end])}, "type": '
+               f'{_ENCODE_STRING(kind)}, "category": {_ENCODE_STRING(str(ent.category))}, "source": '
+               f'{_ENCODE_STRING(source)}, "score": {float.__repr__(score)}}}\n')
 
 
 def _dump_spans(out: TextIO, rel: str, doc: Document) -> None:
-    out.writelines(_ENCODE_RECORD(rec) + "\n" for rec in span_records(rel, doc))
+    out.writelines(span_lines(rel, doc))
 
 
 # --- subcommands --------------------------------------------------------------------------------------

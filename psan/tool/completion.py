@@ -16,7 +16,8 @@ the whole name is what propagation searches again):
   Zelené Athos De Luca", "Memoriál Jaroslava Svobody");
 * a word only joins across one space or tab on the same line, never across punctuation, never
   when it is covered by an entity of another category (a place or an organisation next to the
-  name stays apart), never when it is a function word, title or month (:data:`STOP_WORDS`:
+  name stays apart; a mere capitalized word of :data:`psan.tool.document.WEAK_SOURCES` does not count
+  and gives way to the grown name), never when it is a function word, title or month (:data:`STOP_WORDS`:
   "The", "Mr", "V", "Pan" …);
 * the grown entity keeps type, source and score of the found part; an entity it would cross is
   left alone (the entity is not grown then).
@@ -28,7 +29,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from psan.tool.document import Category, Document, Entity
+from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
 from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, person_name_kind
 
 __all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer"]
@@ -123,11 +124,10 @@ def complete_names(doc: Document) -> Document:
     """``doc`` with its outermost PERSON entities grown to whole names (see module docstring)."""
     if not doc.entities or not doc.tokens:
         return doc
-    starts = [t.start for t in doc.tokens]
-    ends = [t.end for t in doc.tokens]
+    starts, ends = token_bounds(doc.tokens)
     owner: list[Category | None] = [None] * len(doc.tokens)  # a non-person category covering the token
     for ent in doc.entities:
-        if ent.category is not Category.PERSON:
+        if ent.category is not Category.PERSON and ent.source not in WEAK_SOURCES:
             for i in range(ent.first_token, ent.end_token):
                 owner[i] = ent.category
     persons = [e for e in doc.entities if e.category is Category.PERSON]
@@ -150,11 +150,13 @@ def complete_names(doc: Document) -> Document:
         if any(owner[i] is not None for i in [*range(first, ent.first_token), *range(ent.end_token, end)]):
             continue
         if any(o.first_token < first < o.end_token < end or first < o.first_token < end < o.end_token
-               for o in doc.entities):
+               for o in doc.entities if o.source not in WEAK_SOURCES):
             continue  # it would cross an entity
         changed[id(ent)] = Entity(first, end, ent.type, ent.category, ent.source, ent.score)
     if changed:
-        grown = [changed.get(id(e), e) for e in doc.entities]
+        taken = {i for e in changed.values() for i in range(e.first_token, e.end_token)}
+        grown = [changed.get(id(e), e) for e in doc.entities  # a weak span a grown name overlaps gives way
+                 if e.source not in WEAK_SOURCES or not taken.intersection(range(e.first_token, e.end_token))]
         unique = list(dict.fromkeys(grown))
         doc.entities = sorted(unique, key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
     return doc

@@ -14,8 +14,9 @@ from __future__ import annotations
 import contextlib
 import enum
 import gc
+import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 
@@ -76,6 +77,65 @@ _token_init.__qualname__ = "Token.__init__"
 Token.__init__ = _token_init  # type: ignore[method-assign]
 
 
+class TokenArray(Sequence[Token]):
+    """Tokens ``0 … n-1`` held as two offset lists; a :class:`Token` object is built only when one is read.
+
+    Why: a document has 10^5–10^6 tokens and building a Token object per token cost as much as a fifth of
+    NameTag's own run, while the pipeline's steps (alignment, token splitting, name completion,
+    propagation, span output) only need the offsets (:func:`token_bounds`).  It reads like the list of
+    tokens it stands for (length, indexing, slices as lists, iteration, ``==`` with a list of tokens);
+    ``starts`` and ``ends`` are shared, never modified after construction.
+    """
+
+    __slots__ = ("starts", "ends")
+
+    def __init__(self, starts: list[int], ends: list[int]) -> None:
+        if len(starts) != len(ends):
+            raise ValueError("token starts and ends differ in length")
+        self.starts = starts
+        self.ends = ends
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 - int or slice, as list's
+        if isinstance(index, slice):
+            return list(map(Token, range(len(self.starts))[index], self.starts[index], self.ends[index]))
+        n = len(self.starts)
+        i = operator.index(index)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("token index out of range")
+        return Token(i, self.starts[i], self.ends[i])
+
+    def __iter__(self) -> Iterator[Token]:
+        return map(Token, range(len(self.starts)), self.starts, self.ends)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TokenArray):
+            return self.starts == other.starts and self.ends == other.ends
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self.starts) and all(map(operator.eq, self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment] - mutable-looking like a list: not hashable
+
+    def __repr__(self) -> str:
+        return f"TokenArray({len(self.starts)} tokens)"
+
+
+_TOKEN_START = operator.attrgetter("start")
+_TOKEN_END = operator.attrgetter("end")
+
+
+def token_bounds(tokens: Sequence[Token]) -> tuple[list[int], list[int]]:
+    """The tokens' start and end offsets as two lists (a :class:`TokenArray`'s own: read them, never modify)."""
+    if isinstance(tokens, TokenArray):
+        return tokens.starts, tokens.ends
+    return list(map(_TOKEN_START, tokens)), list(map(_TOKEN_END, tokens))
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
     """A sentence as a token range (end exclusive)."""
@@ -101,6 +161,12 @@ class Entity:
     score: float = 1.0
 
 
+#: sources whose entities say only "a capitalized word" (psan.tool.recognizers.capitalized), no kind of name:
+#: the document-level steps (name completion, propagation) neither stop at them nor seed from them, and a
+#: person name grown or propagated over one replaces it
+WEAK_SOURCES = frozenset({"capitalized"})
+
+
 @dataclass(frozen=True, slots=True)
 class CharSpan:
     """A character-offset candidate from a recognizer before it is aligned to tokens."""
@@ -114,12 +180,50 @@ class CharSpan:
     priority: int = 0
 
 
+_SET_ENTITY = tuple(getattr(Entity, f).__set__ for f in ("first_token", "end_token", "type", "category", "source",
+                                                          "score"))
+_SET_SPAN = tuple(getattr(CharSpan, f).__set__ for f in ("start", "end", "type", "category", "source", "score",
+                                                         "priority"))
+
+
+def _entity_init(self: Entity, first_token: int, end_token: int, type: str,  # noqa: A002 - the field's name
+                 category: Category = Category.OTHER, source: str = "", score: float = 1.0) -> None:
+    """``Entity.__init__`` through the slots' setters (as ``Token``'s: 10^4 entities per document)."""
+    a, b, c, d, e, f = _SET_ENTITY
+    a(self, first_token)
+    b(self, end_token)
+    c(self, type)
+    d(self, category)
+    e(self, source)
+    f(self, score)
+
+
+def _span_init(self: CharSpan, start: int, end: int, type: str, category: Category,  # noqa: A002 - the field's name
+               source: str, score: float = 1.0, priority: int = 0) -> None:
+    """``CharSpan.__init__`` through the slots' setters (every recognizer builds 10^3–10^4 per document)."""
+    a, b, c, d, e, f, g = _SET_SPAN
+    a(self, start)
+    b(self, end)
+    c(self, type)
+    d(self, category)
+    e(self, source)
+    f(self, score)
+    g(self, priority)
+
+
+_entity_init.__qualname__ = "Entity.__init__"
+_span_init.__qualname__ = "CharSpan.__init__"
+Entity.__init__ = _entity_init  # type: ignore[method-assign]
+CharSpan.__init__ = _span_init  # type: ignore[method-assign]
+
+
 @dataclass(slots=True)
 class Document:
     """A recognized document: the text plus tokens, sentences and entities."""
 
     text: str
-    tokens: list[Token] = field(default_factory=list)
+    #: a list of tokens or a :class:`TokenArray` (the pipeline's output): read it as a sequence
+    tokens: list[Token] | TokenArray = field(default_factory=list)
     sentences: list[Sentence] = field(default_factory=list)
     entities: list[Entity] = field(default_factory=list)
     language: str = ""
@@ -129,10 +233,14 @@ class Document:
 
     def span_text(self, first_token: int, end_token: int) -> str:
         """Text covered by a token range, including the gaps inside it."""
-        return self.text[self.tokens[first_token].start:self.tokens[end_token - 1].end]
+        start, end = self.char_range(first_token, end_token)
+        return self.text[start:end]
 
     def char_range(self, first_token: int, end_token: int) -> tuple[int, int]:
-        return self.tokens[first_token].start, self.tokens[end_token - 1].end
+        tokens = self.tokens
+        if isinstance(tokens, TokenArray):
+            return tokens.starts[first_token], tokens.ends[end_token - 1]
+        return tokens[first_token].start, tokens[end_token - 1].end
 
 
 @contextlib.contextmanager

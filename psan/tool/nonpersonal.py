@@ -6,7 +6,9 @@ person (``ner_eval/results/tab-dev/false_spans.md``): the Convention's articles 
 ("Article 29 § 3 of the Convention", OntoNotes ``LAW``), ordinals ("first", ``ORDINAL``), the
 generic bodies of any judgment ("the Court", "the Chamber", "the Government", "the Fourth Section",
 "the European Commission of Human Rights"), headings in capitals ("THE FACTS") and numbers that
-belong to a reference to law ("Rule 52 § 1", "Articles 8 and 14").
+belong to a reference to law ("Rule 52 § 1", "Articles 8 and 14"), numbers of national instruments
+("Law no. 3713", "the Housing Act 1996") and NER dates without a date in them ("monthly", "the same
+day", "the following months").
 
 The test is linguistic and conservative – a candidate is dropped only when *every* word of it is
 generic, so anything with a proper name in it stays: "the Istanbul State Security Court",
@@ -28,8 +30,8 @@ from collections.abc import Iterable
 
 from psan.tool.document import CharSpan
 
-__all__ = ["GENERIC_WORDS", "NAME_TYPES", "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "is_never_personal",
-           "drop_never_personal"]
+__all__ = ["GENERIC_WORDS", "INSTRUMENT_BEFORE", "NAME_TYPES", "NEVER_PERSONAL_TYPES", "NUMBER_TYPES",
+           "RELATIVE_TIME", "TIME_TYPES", "is_never_personal", "drop_never_personal"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
@@ -37,6 +39,9 @@ NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
 #: "Law" tagged PERSON may be a surname, and a name is the most direct identifier there is)
 NAME_TYPES = frozenset({"ORG", "GPE", "FAC", "NORP", "LOC", "MISC", "PRODUCT", "EVENT", "WORK_OF_ART"})
 NUMBER_TYPES = frozenset({"CARDINAL", "QUANTITY"})
+#: NER time types, tested for relative expressions and instrument numbers (the date recognizer's own spans
+#: always hold a day, a month or a year)
+TIME_TYPES = frozenset({"DATE", "TIME"})
 
 #: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case).
 #: Not here on purpose: national courts and ministries ("the Supreme Military Administrative Court",
@@ -63,6 +68,19 @@ LAW_REFERENCE_BEFORE = re.compile(
     r"\s*(?:\d+[\w()]*\s*(?:,|and|or|§|to|-)\s*)*$")
 
 
+#: a number of a public instrument: "Law no. 3713", "Decree-Law no. 430", "the Housing Act 1996" (NER takes the
+#: number for a year or a count; the instrument and its number are public law)
+INSTRUMENT_BEFORE = re.compile(
+    r"\b(?:Laws?|Acts?|Decrees?|Decree-Laws?|Ordinances?|Regulations?|Statutes?|Codes?|Circulars?|Directives?)"
+    r"(?:\s+(?:[Nn]os?\.|[Nn]umbers?))?\s*$")
+#: NER "dates" without any date in them: frequencies and days relative to another date ("monthly", "the same
+#: day", "the following months"); seasons and numbers stay (a winter pasture, "ten years" in prison)
+RELATIVE_TIME = re.compile(
+    r"(?i:(?:(?:the\s+)?(?:same|following|next|previous|preceding|whole|entire)\s+|that\s+|this\s+|each\s+|every\s+|"
+    r"the\s+)?(?:day|days|week|weeks|month|months|year|years|morning|evening|night|afternoon)|monthly|daily|"
+    r"weekly|yearly|annual|annually|every\s+day|today|yesterday|tomorrow|mid-year|later|recently)")
+
+
 def _generic(text: str, vocabulary: frozenset[str] = GENERIC_WORDS) -> bool:
     """Every word of ``text`` (digits and signs aside) is in ``vocabulary``, and there is a word."""
     words = _WORD.findall(text)
@@ -81,7 +99,12 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in NAME_TYPES:
         return _generic(value)
     if span.type in NUMBER_TYPES:
-        return bool(LAW_REFERENCE_BEFORE.search(text, max(0, span.start - 40), span.start))
+        return bool(LAW_REFERENCE_BEFORE.search(text, max(0, span.start - 40), span.start)
+                    or INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start))
+    if span.type in TIME_TYPES:
+        if RELATIVE_TIME.fullmatch(value):
+            return True
+        return value.isdigit() and bool(INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start))
     return False
 
 

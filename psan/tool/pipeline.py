@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from psan.tool.document import CharSpan, Document, Recognizer, Token, collector_paused
+from psan.tool.document import CharSpan, Document, Recognizer, Token, TokenArray, collector_paused
 from psan.tool.registry import ComponentError, Tokenizer, as_entry, recognizer_factory, tokenizer_factory
 from psan.tool.tokenize import clean_tokens, offsets_clean, remap_sentences, split_tokens_and_sentences
 
@@ -79,11 +79,11 @@ class Pipeline:
 
     def _tokenize(self, text: str) -> Document:
         offsets = getattr(self.tokenizer, "token_offsets", None)
-        if offsets is not None:  # offset lists (NameTag): Token objects are built once, when clean
+        if offsets is not None:  # offset lists (NameTag): clean ones stay offset arrays, no Token objects
             starts, ends, sentences = offsets(text)
-            tokens = list(map(Token, range(len(starts)), starts, ends))
             if offsets_clean(text, starts, ends):
-                return Document(text, tokens, list(sentences), [], self.language)
+                return Document(text, TokenArray(starts, ends), list(sentences), [], self.language)
+            tokens = list(map(Token, range(len(starts)), starts, ends))
         else:
             tokens, sentences = self.tokenizer.tokenize(text)
             if getattr(self.tokenizer, "tokens_clean", False):  # clean by construction (regex): skip the copy
@@ -108,6 +108,10 @@ class Pipeline:
 
     def _resolve(self, doc: Document, patterns: list[CharSpan], ner: list[CharSpan]) -> Document:
         from psan.tool.merge import resolve  # lazily: the merger is a separate module
+        if self.config.get("extend_mentions", True):
+            from psan.tool.extension import extend_mentions
+            patterns = extend_mentions(doc.text, patterns, self.language)
+            ner = extend_mentions(doc.text, ner, self.language)
         edges = patterns + ner if self.split_at == "all" else patterns
         bounds = {b for c in edges for b in (c.start, c.end)}
         doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)
@@ -127,6 +131,20 @@ class Pipeline:
             with_propagation(doc, **self.propagate)
         return doc
 
+    def _combine_ner(self, text: str, found: list[list[CharSpan]]) -> list[CharSpan]:
+        """The NER candidates of one text, one list per NER entry; pieces a borrowed (``cross_lingual``)
+        model finds inside a native model's span are dropped, and (Polish) sentence-initial common words
+        (:mod:`psan.tool.candidate_combination`, a step of the pipeline, not a component)."""
+        from psan.tool.candidate_combination import drop_common_initial_words, drop_nested_borrowed
+        borrowed_flags = [bool(getattr(r, "cross_lingual", False)) for r in self.ner]
+        if not any(borrowed_flags) or all(borrowed_flags):
+            combined = [c for spans in found for c in spans]
+        else:
+            native = [c for spans, b in zip(found, borrowed_flags, strict=True) if not b for c in spans]
+            borrowed = [c for spans, b in zip(found, borrowed_flags, strict=True) if b for c in spans]
+            combined = native + drop_nested_borrowed(text, native, borrowed, self.language)
+        return drop_common_initial_words(text, combined, self.language)
+
     def sections(self, text: str) -> list[tuple[int, int]]:
         """The character ranges this pipeline recognizes independently (one for all but large texts)."""
         from psan.tool.sections import split_sections
@@ -137,7 +155,7 @@ class Pipeline:
         with collector_paused():
             doc = self._tokenize(text)
             patterns = self.candidates(text, doc)
-            ner = [c for r in self.ner for c in r.analyze(text, doc)]
+            ner = self._combine_ner(text, [r.analyze(text, doc) for r in self.ner])
             return self._resolve(doc, patterns, ner)
 
     def recognize_packed(self, text: str) -> list:
@@ -196,7 +214,7 @@ class Pipeline:
         for many, acc in zip(batched, results, strict=True):
             if many is not None:
                 acc.extend(many(texts))
-        ner: list[list[CharSpan]] = [[c for res in results for c in res[i]] for i in range(len(texts))]
+        ner = [self._combine_ner(text, [res[i] for res in results]) for i, text in enumerate(texts)]
         out = []
         for text, doc, found in zip(texts, docs, ner, strict=True):
             patterns = self.candidates(text, doc)

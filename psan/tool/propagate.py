@@ -19,8 +19,21 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 * an occurrence that lies inside an existing entity, equals one, or crosses one is skipped (no
   duplicates, no conflicting spans); one that strictly contains existing entities is added
   (they stay nested, as the merger allows); overlapping occurrences are accepted longest first;
+* an entity of a *weak* source (:data:`WEAK_SOURCES`: a capitalized word that no recognizer typed) neither
+  seeds nor blocks: a found name propagates over it and replaces it, so "Tatarčuk" found as a surname in one
+  sentence is a surname, not just "a capitalized word", in the next;
+* in English, the name inside a mention grown by :mod:`psan.tool.extension` is a seed too
+  (:func:`core_words`: "the Warsaw District Court" of "the Warsaw District Court (Sąd Rejonowy)");
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
   same string was found with different types), with the seed's score times ``score_factor``;
+* ``name_parts`` (default on in cs, sk, sl, pl, sv: :data:`NAME_PART_LANGUAGES`): each capitalized word of a
+  found person name of two or more words is a seed of its own, so "Ernest Nagy" also marks a later "Nagy",
+  "Galileo Galilei" marks "Galilei" (and, by lemma, "Galileiho"): news and encyclopaedic text name a person
+  in full once and by one part afterwards.  Words shorter than three letters, initials, words in capitals,
+  closed-class words of the language and words the text also writes in lower case are no seeds;
+* Swedish genitives (:data:`GENITIVE_S_LANGUAGES`): a found name also seeds its genitive ("Rabin" →
+  "Rabins") and a found genitive its base ("Rabins" → "Rabin", unless the base is a closed-class word or
+  written in lower case in the text: "Hans" never seeds the pronoun "Han");
 * ``lemmas`` (default on): in inflected languages (cs, sk, sl, pl; :func:`psan.tool.lemma.get_lemmatizer`,
   Morfeusz2 for Polish) a second pass compares lemmas of capitalized words, so a found "Košice"
   also marks "Košiciach" and "Kowalski" marks "Kowalskiego".  Lower-case and non-alphabetic tokens
@@ -29,13 +42,17 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from psan.tool.document import Category, Document, Entity
+from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
+from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS
+from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
 
-__all__ = ["DEFAULT_CATEGORIES", "SOURCE", "propagate", "with_propagation"]
+__all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "core_words", "propagate",
+           "with_propagation"]
 
 #: categories whose found strings are searched again (names and exact identifier strings)
 DEFAULT_CATEGORIES: frozenset[Category] = frozenset(
@@ -43,11 +60,58 @@ DEFAULT_CATEGORIES: frozenset[Category] = frozenset(
 
 #: ``Entity.source`` of the added entities
 SOURCE = "propagation"
+#: languages whose person names also seed their single words (``name_parts``); English is left to its own
+#: name completion (psan.tool.completion) and measurements
+NAME_PART_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv"})
+#: languages whose names take a genitive "-s" written as one word (Swedish "Rabins", "Sveriges")
+GENITIVE_S_LANGUAGES = frozenset({"sv"})
 
 
 def _is_common_word_run(words: tuple[str, ...]) -> bool:
     """All tokens lower-case alphabetic words: a likely common word, not a name or an identifier."""
     return all(w.isalpha() and w.islower() for w in words)
+
+
+#: tokens a grown English mention ends its name with (:mod:`psan.tool.extension`)
+_OPENERS = frozenset({"(", "[", ","})
+_POSSESSIVE = frozenset({"'s", "’s", "'", "’", "s"})
+
+
+def core_words(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The name inside a grown English mention, searched again as well (None = none other than ``words``).
+
+    Why: :mod:`psan.tool.extension` grows "the Warsaw District Court" to "the Warsaw District Court (Sąd
+    Rejonowy)", "Tarnów" to "Tarnów, Poland", "Kartal" to "Kartal court" or "the county of Jämtland"; the
+    longer string rarely occurs again, the name alone does.  The core is the part before a bracket or a
+    comma, without a possessive, trailing lower-case words or leading lower-case words, without a
+    division, office or kind of place before "of" ("Ninth Chamber of", "District of"), and then without
+    "the" ("the Warsaw District Court" also finds "The Warsaw District Court").
+    """
+    core = words
+    for i, w in enumerate(core):
+        if w in _OPENERS and i > 0:
+            core = core[:i]
+            break
+    while len(core) > 1 and (core[-1] in _POSSESSIVE and (core[-1] != "s" or core[-2] in ("'", "’"))):
+        core = core[:-1]
+    if core and len(core[-1]) > 2 and core[-1].endswith(("'s", "’s")):  # one token "Tribunal’s"
+        core = (*core[:-1], core[-1][:-2])
+    while len(core) > 1 and core[-1].isalpha() and core[-1].islower():
+        core = core[:-1]
+    if core and core[0] != "the" and core[0].isalpha() and core[0].islower():
+        i = 0
+        while i < len(core) - 1 and core[i].isalpha() and core[i].islower():
+            i += 1
+        core = core[i:]
+    if len(core) >= 3 and core[1] == "of" and (core[0].lower() in PLACE_WORDS or core[0] in DIVISION_WORDS):
+        core = core[2:]  # "District of Famagusta", "Parliament of the TRNC"
+    elif len(core) >= 4 and core[2] == "of" and core[1] in DIVISION_WORDS:
+        core = core[3:]  # "Ninth Chamber of the Izmir Assize Court"
+    if core == words:
+        return None
+    if len(core) > 1 and core[0] in ("the", "The"):
+        core = core[1:]  # "The Opole District Court" at a sentence start is the same name
+    return core if core and any(w[:1].isupper() for w in core) else None
 
 
 def _lemma_keys(words: list[str], language: str) -> list[str] | None:
@@ -71,8 +135,47 @@ def _scan(patterns: list[tuple[str, ...]], keys: list[str], n_tokens: int) -> li
                   key=lambda m: (m[0] - m[1], m[0]))
 
 
+def _name_part_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity], source: str) -> None:
+    """Add each proper word of a multi-word person name to ``seeds`` (see ``name_parts`` in the module docstring)."""
+    from psan.tool.ner.function_words import function_words
+    text, tokens = doc.text, doc.tokens
+    closed = function_words(doc.language)
+    lower: set[str] | None = None
+    for ent in doc.entities:
+        if ent.category != Category.PERSON or ent.source == source or ent.end_token - ent.first_token < 2:
+            continue
+        words = [text[t.start:t.end] for t in tokens[ent.first_token:ent.end_token]]
+        proper = [w for w in words if len(w) >= 3 and w.isalpha() and w[0].isupper() and not w.isupper()]
+        if len(proper) < 2:
+            continue
+        for word in proper:
+            if (word,) in seeds or word.lower() in closed:
+                continue
+            if lower is None:
+                lower = {text[t.start:t.end] for t in tokens if text[t.start:t.end].islower()}
+            if word.lower() not in lower:
+                seeds[(word,)] = Entity(0, 0, ent.type, ent.category, ent.source, round(ent.score * 0.9, 6))
+
+
+def _genitive_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity]) -> None:
+    """Add the genitive of every found name and the base of every found genitive (Swedish "-s")."""
+    from psan.tool.ner.function_words import function_words
+    closed = function_words(doc.language)
+    lower = {w.lower() for w in re.findall(r"\w+", doc.text) if w.islower()}
+    for words, ent in list(seeds.items()):
+        last = words[-1]
+        if not (last.isalpha() and last[0].isupper() and not last.isupper() and len(last) >= 3):
+            continue
+        seeds.setdefault((*words[:-1], last + "s"), ent)
+        base = last[:-1]
+        if last.endswith("s") and not last.endswith("ss") and len(base) >= 3 and base.lower() not in closed \
+                and base.lower() not in lower:
+            seeds.setdefault((*words[:-1], base), ent)
+
+
 def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATEGORIES, min_chars: int = 2,
-              score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True) -> list[Entity]:
+              score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True,
+              name_parts: bool | None = None) -> list[Entity]:
     """New entities for further occurrences of strings already found in ``doc`` (see module docstring).
 
     ``doc.entities`` is not modified; the result is sorted like the merger's output and never
@@ -82,20 +185,33 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         return []
     wanted = {Category(c) for c in categories}
     text, tokens = doc.text, doc.tokens
+    starts, ends = token_bounds(tokens)
+    token_texts = [text[a:b] for a, b in zip(starts, ends, strict=True)]
     seeds: dict[tuple[str, ...], Entity] = {}
+    cores: dict[tuple[str, ...], Entity] = {}
     for ent in doc.entities:
-        if ent.category not in wanted or ent.source == source:
+        if ent.category not in wanted or ent.source == source or ent.source in WEAK_SOURCES:
             continue
-        words = tuple(text[t.start:t.end] for t in tokens[ent.first_token:ent.end_token])
+        words = tuple(token_texts[ent.first_token:ent.end_token])
         if sum(map(len, words)) < min_chars or _is_common_word_run(words):
             continue
         old = seeds.get(words)
         if old is None or ent.score > old.score:
             seeds[words] = ent
+        core = core_words(words) if doc.language in EXTENDED_LANGUAGES else None
+        if core is not None and sum(map(len, core)) >= min_chars and not _is_common_word_run(core):
+            cores.setdefault(core, ent)
+    for core, ent in cores.items():
+        seeds.setdefault(core, ent)
+    if name_parts is None:
+        name_parts = doc.language in NAME_PART_LANGUAGES
+    if name_parts and Category.PERSON in wanted:
+        _name_part_seeds(doc, seeds, source)
+    if doc.language in GENITIVE_S_LANGUAGES and seeds:
+        _genitive_seeds(doc, seeds)
     if not seeds:
         return []
     patterns = list(seeds)
-    token_texts = [text[t.start:t.end] for t in tokens]
     matches = [(first, end, idx, 1.0) for first, end, idx in _scan(patterns, token_texts, len(tokens))]
     keys = _lemma_keys(token_texts, doc.language) if lemmas else None
     if keys is not None:
@@ -115,6 +231,8 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     hi: list[int] = [0] * len(tokens)
     existing = set()
     for ent in doc.entities:
+        if ent.source in WEAK_SOURCES:
+            continue
         existing.add((ent.first_token, ent.end_token))
         _cover(lo, hi, ent.first_token, ent.end_token)
 
@@ -144,9 +262,15 @@ def _cover(lo: list[int | None], hi: list[int], first: int, end: int) -> None:
 
 
 def with_propagation(doc: Document, **options: object) -> Document:
-    """``doc`` with :func:`propagate`'s entities merged into ``doc.entities`` (same order as the merger's)."""
+    """``doc`` with :func:`propagate`'s entities merged into ``doc.entities`` (same order as the merger's); an
+    entity of a weak source that a propagated entity overlaps is dropped (the propagated one types it)."""
     extra = propagate(doc, **options)  # type: ignore[arg-type]
     if extra:
-        doc.entities = sorted([*doc.entities, *extra],
+        covered = set()
+        for e in extra:
+            covered.update(range(e.first_token, e.end_token))
+        kept = [e for e in doc.entities  # a weak span a propagated name overlaps gives way to it
+                if e.source not in WEAK_SOURCES or not covered.intersection(range(e.first_token, e.end_token))]
+        doc.entities = sorted([*kept, *extra],
                               key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
     return doc

@@ -35,6 +35,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, Protocol
 
 from .document import Category, Document
@@ -199,11 +200,15 @@ class TokenAutomaton:
         goto, fail, out, out_link, vocab = self.goto, self.fail, self.out, self.out_link, self.vocab
         for seg_start, seg_end in segments:
             state = 0
-            for i in range(seg_start, seg_end):
+            prev = seg_start - 1
+            window = tokens if seg_start == 0 and seg_end == len(tokens) else tokens[seg_start:seg_end]
+            # only the tokens of some pattern are visited (picked in C: most running text is none);
+            # a token outside the vocabulary between two visited ones resets the automaton to the root
+            for i in compress(range(seg_start, seg_end), map(vocab.__contains__, window)):
                 tok = tokens[i]
-                if tok not in vocab:
+                if i != prev + 1:
                     state = 0
-                    continue
+                prev = i
                 nxt = goto[state].get(tok)
                 while nxt is None and state:
                     state = fail[state]

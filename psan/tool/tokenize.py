@@ -24,7 +24,7 @@ import operator
 import re
 from collections.abc import Iterable
 
-from psan.tool.document import Sentence, Token
+from psan.tool.document import Sentence, Token, TokenArray
 from psan.tool.unicode_marks import mark_ranges
 
 #: characters XML 1.0 does not allow (besides whitespace they are never inside a token)
@@ -160,8 +160,8 @@ def split_tokens_at(tokens: list[Token], boundaries: Iterable[int]) -> list[Toke
     return split_tokens_and_sentences(tokens, [], boundaries)[0]
 
 
-def split_tokens_and_sentences(tokens: list[Token], sentences: list[Sentence],
-                               boundaries: Iterable[int]) -> tuple[list[Token], list[Sentence]]:
+def split_tokens_and_sentences(tokens: list[Token] | TokenArray, sentences: list[Sentence], boundaries: Iterable[int]
+                               ) -> tuple[list[Token] | TokenArray, list[Sentence]]:
     """Split tokens at char offsets (e.g. recognizer candidate edges) and remap sentences accordingly.
 
     Why: entities are token ranges, so every candidate edge must be a token edge.
@@ -170,8 +170,11 @@ def split_tokens_and_sentences(tokens: list[Token], sentences: list[Sentence],
     piece and starts the next, so the new token starts are the old starts merged with the cuts,
     and the new ends the old ends merged with the cuts.  Tokens before the first cut keep their
     objects; the rest are rebuilt in one ``map`` without a per-token Python loop.  An old token
-    id moves by the number of cuts before its start, which remaps the sentences.
+    id moves by the number of cuts before its start, which remaps the sentences.  A :class:`TokenArray`
+    comes back as a TokenArray (its offset lists merged with the cuts), a list as a list.
     """
+    if isinstance(tokens, TokenArray):
+        return _split_array(tokens, sentences, boundaries)
     if not tokens:
         return list(tokens), list(sentences)
     cuts = sorted(c for c in set(boundaries) if _inside(tokens, c))
@@ -190,6 +193,31 @@ def split_tokens_and_sentences(tokens: list[Token], sentences: list[Sentence],
 
     new_sentences = [Sentence(new_id(s.first_token), new_id(s.end_token)) for s in sentences]
     return new_tokens, new_sentences
+
+
+def _split_array(tokens: TokenArray, sentences: list[Sentence],
+                 boundaries: Iterable[int]) -> tuple[TokenArray, list[Sentence]]:
+    """:func:`split_tokens_and_sentences` on offset arrays: the same tokens and sentences, no Token objects."""
+    starts, ends = tokens.starts, tokens.ends
+    bisect_right = bisect.bisect_right
+    cuts = []
+    for c in set(boundaries) if starts else ():
+        i = bisect_right(starts, c) - 1
+        if i >= 0 and starts[i] < c < ends[i]:
+            cuts.append(c)
+    if not cuts:
+        return tokens, list(sentences)
+    cuts.sort()
+    new_starts = starts + cuts
+    new_starts.sort()  # two sorted runs: timsort merges them in one linear pass
+    new_ends = ends + cuts
+    new_ends.sort()
+    n_old, n_new = len(starts), len(new_starts)
+
+    def new_id(old: int) -> int:
+        return n_new if old >= n_old else old + bisect.bisect_left(cuts, starts[old])
+
+    return TokenArray(new_starts, new_ends), [Sentence(new_id(s.first_token), new_id(s.end_token)) for s in sentences]
 
 
 _START = operator.attrgetter("start")

@@ -21,6 +21,9 @@ def found(text: str) -> list[str]:
     ("a retired non-commissioned officer", ["retired non-commissioned officer"]),
     ("lodged by a Turkish national, Mr Ali Erden", ["Turkish national"]),
     ("He had worked as a lawyer in Istanbul.", ["lawyer"]),
+    # typeset judgments hyphenate with U+2011 (non-breaking hyphen)
+    ("a retired non\u2011commissioned officer", ["retired non\u2011commissioned officer"]),
+    ("a self\u2011employed plumber", ["self\u2011employed plumber"]),
 ])
 def test_occupations_and_nationality_phrases(text: str, expected: list[str]) -> None:
     assert found(text) == expected

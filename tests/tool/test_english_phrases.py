@@ -74,6 +74,10 @@ def test_durations_with_context(text: str, expected: list[str]) -> None:
     ("EUR 1.5 million", ["EUR 1.5 million"]),
     ("The applicant paid 1,250.50 euros and 300 dollars in 12 instalments.", ["1,250.50 euros", "300 dollars"]),
     ("500 Deutsche Marks and 200 pounds sterling", ["500 Deutsche Marks", "200 pounds sterling"]),
+    # thousands written with dots, two adjectives before the currency word
+    ("of 12.750.000 Turkish liras (TRL) and", ["12.750.000 Turkish liras (TRL)"]),
+    ("he received 640 New Turkish liras in", ["640 New Turkish liras"]),
+    ("a sum of TRL 1,250.500.000 was", ["TRL 1,250.500.000"]),
 ])
 def test_money(text: str, expected: list[str]) -> None:
     assert texts(MoneyRecognizer(), text) == expected
@@ -133,3 +137,16 @@ def test_age_phrases() -> None:
 ])
 def test_land_registry_codes_and_law_reports(text: str, expected: list[str]) -> None:
     assert texts(CaseNumberRecognizer(), text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("between 2 March 1999 and 7 April 2001 the", ["between 2 March 1999 and 7 April 2001"]),
+    ("hearings on 3 May, on 9 June and on 12 October 1996.", ["3 May, on 9 June and on 12 October 1996"]),
+    ("from 1 April 1984 to 31 August 1988 he", ["1 April 1984 to 31 August 1988"]),
+    ("the night of 14/15 May 2004", ["15 May 2004"]),  # "14" alone is no date: nothing to join
+    ("the night of 14 May/15 May 2004", ["14 May/15 May 2004"]),
+    ("on 2 May 2001. On 4 June 2002 he", ["2 May 2001", "4 June 2002"]),  # a full stop parts them
+])
+def test_english_date_periods_and_lists_are_one_span(text: str, expected: list[str]) -> None:
+    from psan.tool.recognizers.dates import WrittenDateRecognizer
+    assert texts(WrittenDateRecognizer("en"), text) == expected

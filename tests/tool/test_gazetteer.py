@@ -99,3 +99,17 @@ def test_polish_morfeusz_inflected_names_and_places() -> None:
 def test_polish_fallback_without_morfeusz() -> None:
     got = found("Wczoraj spotkałem Jana Kowalskiego w Krakowie.", "pl", use_morfeusz=False)
     assert any(t == "Kowalskiego" or t.endswith("Kowalskiego") for t, _ in got)
+
+
+def test_listed_first_name_and_an_unlisted_capitalized_word_are_a_full_name() -> None:
+    from psan.tool.recognizers.gazetteer import GazetteerRecognizer
+
+    def names(text: str, language: str) -> list[tuple[str, str]]:
+        return [(text[s.start:s.end], s.type) for s in GazetteerRecognizer(language).analyze(text)]
+
+    assert ("Ernest Nagy", "PERSON_NAME") in names("Pátrali po ňom.\nErnest Nagy.\nNagy.", "sk")
+    # a word in capitals, a closed-class word, a word also written in lower case: no surname
+    text = "Ernest NAGY prišiel. Ernest Ale nie. Ernest Most a most. Včera Ernest Nagy nie."
+    assert not any(t == "PERSON_NAME" for _, t in names(text, "sk"))
+    # English keeps its first names alone ("Will Power" is no person)
+    assert not any(t == "PERSON_NAME" for _, t in names("We met Ernest Hemingwayish there.", "en"))

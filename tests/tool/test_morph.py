@@ -15,7 +15,7 @@ from psan.tool.cli_pseudonymize import pseudonymize_corpus
 from psan.tool.morph import context
 from psan.tool.morph.analysis import readings
 from psan.tool.output import restore
-from psan.tool.surrogates import inflect_pl
+from psan.tool.surrogates import inflect_pl, names
 
 CS = [
     ("hovoří se Zdeňkem Kozákem", "Zdeňkem Kozákem", "PERSON", "Ins Masc Sing"),
@@ -54,9 +54,33 @@ CS = [
     ("Před Brnem", "Brnem", "LOCATION", "Ins - Sing"),
     ("Kolem Ostravy", "Ostravy", "LOCATION", "Gen - Sing"),
     ("Poslal jsem dopis Janě.", "Janě", "PERSON", "Dat Fem Sing"),
+    # organisations: one-word names follow their case too (issue 21: they were left undeclined)
+    ("Smlouvu uzavřel s Agroprojektem.", "Agroprojektem", "ORGANIZATION", "Ins - Sing"),
+    ("Vaše spokojenost je přáním výrobců v Botaně.", "Botaně", "ORGANIZATION", "Loc - Sing"),
+    ("Bez Hydroprojektu to nepůjde.", "Hydroprojektu", "ORGANIZATION", "Gen - Sing"),
+    # unlikely nominatives: -ě, -ií, a person's -u; adjectives before a name without a tagger
+    ("Pracoval na jižní Moravě.", "Moravě", "LOCATION", "Loc - Sing"),
+    ("Výzkum ve Starém Kolíně", "Kolíně", "LOCATION", "Loc - Sing"),
+    ("Spolupráce s Jugoslávií", "Jugoslávií", "LOCATION", "Ins - Sing"),
+    ("Kamil ovládal Honzu.", "Honzu", "PERSON", "Acc Masc Sing"),
+    # plural town names by their listed forms (Karlovy Vary, Nové Hrady); a name's head before "nad"
+    ("Karlovy Vary hostí festival.", "Karlovy Vary", "LOCATION", "Nom - Plur"),
+    ("Ve spolupráci s LZ Nové Hrady.", "Nové Hrady", "LOCATION", "Nom - Plur"),
+    ("Pracuje v Karlových Varech.", "Karlových Varech", "LOCATION", "Loc - Plur"),
+    ("Bydlí v Ústí nad Labem.", "Ústí nad Labem", "LOCATION", "Loc - Sing"),
+    # a role noun without the tagger: the name agrees with it (bratra = genitive, manželka = nominative)
+    ("Odpověď bratra Kozáka to vyřešila.", "Kozáka", "PERSON", "Gen Masc Sing"),
+    ("Na čelbě předáka Mistríka skončila.", "Mistríka", "PERSON", "Gen Masc Sing"),
+    ("Postoje mu vysvětlovala manželka Laura.", "Laura", "PERSON", "Nom Fem Sing"),
+    ("Prohlásil jsem to mé ženě Drahušce.", "Drahušce", "PERSON", "Dat Fem Sing"),
+    ("Zvolili předsedu Zelenku.", "Zelenku", "PERSON", "Acc Masc Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),
+    ("Habilitoval na Bernskej Univerzite.", "Univerzite", "ORGANIZATION", "Loc - Sing"),
+    ("Dohodu uzavrel so Senátom.", "Senátom", "ORGANIZATION", "Ins - Sing"),
+    ("Na ázijskom brehu vyčkávali Peržania.", "Peržania", "PERSON", "Nom Masc Plur"),
+    ("Po zápase Moskovčania spláchli trpkú chuť porážky.", "Moskovčania", "PERSON", "Nom Masc Plur"),
     ("Listy poslal C. S. Lewisovi", "C. S. Lewisovi", "PERSON", "Dat Masc Sing"),
     ("Hovoril s Jánom Novákom.", "Jánom Novákom", "PERSON", "Ins Masc Sing"),
     ("Prišla Mária Nováková.", "Mária Nováková", "PERSON", "Nom Fem Sing"),
@@ -242,6 +266,22 @@ def test_ing_wen_keeps_no_part_of_the_name() -> None:
     for seed in range(5):
         rep = pseudonymize_corpus([doc], None, "pseudonymize", str(seed))[0]["replacements"][0]
         assert "ing" not in rep["surrogate"].casefold(), rep
+
+
+def test_acronym_keeps_its_case_ending_and_firm_names_are_no_person() -> None:
+    text = "Úkol rozpracován bez KRBu a s Agroprojektem, pak s Agroprojektem znovu."
+    spans = [{"start": text.index("KRBu"), "end": text.index("KRBu") + 4, "label": "ORGANIZATION"},
+             {"start": text.index("Agroprojektem"), "end": text.index("Agroprojektem") + 13, "label": "ORGANIZATION"},
+             {"start": text.rindex("Agroprojektem"), "end": text.rindex("Agroprojektem") + 13,
+              "label": "ORGANIZATION"}]
+    for seed in range(5):
+        reps = pseudonymize_corpus([{"id": "o", "lang": "cs", "text": text, "spans": spans}], None,
+                                   "pseudonymize", str(seed))[0]["replacements"]
+        acronym, firm, again = (r["surrogate"] for r in reps)
+        assert re.fullmatch(r"[A-Z]{3}u", acronym) and acronym != "KRBu", acronym
+        assert firm.endswith("em") and firm == again and "projekt" not in firm.casefold(), firm
+        assert [r["features"]["Case"] for r in reps] == ["Gen", "Ins", "Ins"]
+        assert firm.casefold() not in {n.casefold() for n in names.pools("cs").last_m}
 
 
 def test_plural_place_gets_plural_surrogate() -> None:

@@ -34,7 +34,8 @@ def _conllu(n: int) -> str:
     for k in range(n):
         out.append(f"# sent_id = toy-s{k}\n# text = " + " ".join(w for w, _u, _f in _ROWS) + "\n")
         for i, (w, upos, feats) in enumerate(_ROWS, 1):
-            out.append(f"{i}\t{w}\t{w.lower()}\t{upos}\t_\t{feats}\t0\t{'root' if i == 1 else 'dep'}\t_\t_\n")
+            head, rel = (0, "root") if i == 1 else (1, "dep")
+            out.append(f"{i}\t{w}\t{w.lower()}\t{upos}\t_\t{feats}\t{head}\t{rel}\t_\t_\n")
         out.append("\n")
     return "".join(out)
 
@@ -90,3 +91,44 @@ def test_train_cli_needs_a_destination(monkeypatch: pytest.MonkeyPatch, capsys: 
         morph_main(["train", "--lang", "cs", "--treebank", "x.conllu"])
     assert "--models-dir" in capsys.readouterr().err
     assert morph_main(["train", "--lang", "cs", "--treebank", "/nonexistent.conllu", "--out", "/tmp/x.udpipe"]) == 2
+
+
+def test_syntactic_case_from_relations() -> None:
+    from psan.tool.morph.analysis import syntactic_case
+    words = ["Bush", "kritizoval", "Irán", "a", "Irák", "v", "Bagdade", "vlády", "Billa", "Clintona", ",",
+             "prezidenta", "Obamu"]
+    parsed = (
+        ("", "PROPN", {}, 2, "nsubj"),                                   # Bush
+        ("", "VERB", {"Number": "Sing"}, 0, "root"),                     # kritizoval
+        ("", "PROPN", {}, 2, "obj"),                                     # Irán
+        ("", "CCONJ", {}, 5, "cc"),                                      # a
+        ("", "PROPN", {}, 3, "conj"),                                    # Irák: the first conjunct's case
+        ("", "ADP", {"Case": "Loc"}, 7, "case"),                         # v
+        ("", "PROPN", {}, 2, "obl"),                                     # Bagdade
+        ("", "NOUN", {"Case": "Gen"}, 2, "obl"),                         # vlády
+        ("", "PROPN", {}, 8, "nmod"),                                    # Billa: a possessor
+        ("", "PROPN", {}, 9, "flat"),                                    # Clintona: the name's head decides
+        ("", "PUNCT", {}, 12, "punct"),
+        ("", "NOUN", {"Case": "Acc"}, 2, "obj"),                         # prezidenta
+        ("", "PROPN", {}, 12, "appos"),                                  # Obamu: its head noun's case
+    )
+    got = {words[i]: syntactic_case(parsed, words, i, "sk") for i in (0, 2, 4, 6, 9, 12, 1)}
+    assert got == {"Bush": (("Nom",), "Sing"), "Irán": (("Acc",), ""), "Irák": (("Acc",), ""),
+                   "Bagdade": (("Loc", "Acc"), ""), "Clintona": (("Gen",), ""), "Obamu": (("Acc",), ""),
+                   "kritizoval": ((), "")}
+
+
+def test_parser_model_trained_loaded_and_used(models: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph.train import PARSER_OPTIONS, train
+    tb = models / "toy.conllu"
+    parser = model_path(models, "cs", parser=True)
+    record = train([tb], parser, options="none", parser=PARSER_OPTIONS.replace("iterations=8", "iterations=1"))
+    assert record["parser"] and parser.name == "parse-cs.udpipe"
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(models))
+    got = tagger.parse("cs", tuple(w for w, _u, _f in _ROWS))
+    assert got is not None and len(got) == len(_ROWS) and all(0 <= h <= len(_ROWS) for _l, _u, _f, h, _r in got)
+    text = "Petr mluvil s Janem v Praze."
+    feats, _ = analyse_document(text, [Mention(0, 4, "person", "p"), Mention(14, 19, "person", "a")], "cs")
+    assert feats[1].case == "Ins" and feats[0].case
+    parser.unlink()
+    parser.with_suffix(".json").unlink()

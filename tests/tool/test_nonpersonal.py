@@ -33,6 +33,13 @@ def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
     ("The first hearing was held.", "first", "ORDINAL"),
     ("the Fourth Section (Rule 52 § 1).", "1", "CARDINAL"),
     ("He complained under Articles 8 and 14 of the Convention.", "14", "CARDINAL"),
+    # numbers of national instruments, and NER "dates" that hold no date
+    ("convicted under section 8 of Law no. 4471 (the Press Act)", "4471", "DATE"),
+    ("convicted under section 8 of Law no. 4471 (the Press Act)", "no. 4471", "CARDINAL"),
+    ("as provided by the Leasehold Act 1987, the", "1987", "DATE"),
+    ("he received a pension monthly", "monthly", "DATE"),
+    ("He was released the same day.", "the same day", "DATE"),
+    ("In the following months nothing happened.", "the following months", "DATE"),
 ])
 def test_public_everywhere(text: str, value: str, type_: str) -> None:
     assert is_never_personal(text, ner(text, value, type_), "en")
@@ -50,6 +57,10 @@ def test_public_everywhere(text: str, value: str, type_: str) -> None:
     ("plots nos. 260, 268 and 425", "425", "CARDINAL"),
     ("Mr Court lives in Leeds.", "Mr Court", "PERSON"),
     ("Then Court said that she would appeal.", "Court", "PERSON"),  # a person type is never dropped
+    ("He was born in 1987 in Leeds.", "1987", "DATE"),
+    ("He spent ten years in prison.", "ten years", "DATE"),
+    ("the winter pastures of the herd", "winter", "DATE"),
+    ("in the summer of 1996 he left", "the summer of 1996", "DATE"),
 ])
 def test_kept_when_it_can_identify(text: str, value: str, type_: str) -> None:
     assert not is_never_personal(text, ner(text, value, type_), "en")
@@ -86,7 +97,9 @@ def test_only_ner_candidates_made_of_generic_words_are_dropped(words: list[str],
     if not is_never_personal(text, span, language):
         return
     assert language == "en"
-    assert type_ in NEVER_PERSONAL_TYPES | NAME_TYPES | {"LAW", "CARDINAL", "QUANTITY"}
+    assert type_ in NEVER_PERSONAL_TYPES | NAME_TYPES | {"LAW", "CARDINAL", "QUANTITY", "DATE", "TIME"}
+    if type_ in ("DATE", "TIME"):  # a time type only when it holds no day, month or year of its own
+        assert not any(w.isdigit() for w in words)
     if type_ in NAME_TYPES:
         assert all(w.lower() in GENERIC_WORDS for w in words if w[0].isalpha())
         assert not {"Istanbul", "Ali", "Erden", "Smith", "Turkish", "Supreme", "Mr"} & set(words)

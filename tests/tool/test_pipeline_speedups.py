@@ -180,12 +180,12 @@ def _without_lookahead(regex: re.Pattern[str], prefix: str) -> re.Pattern[str]:
 @given(st.lists(st.sampled_from(DATE_PIECES), max_size=12), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
 def test_first_character_lookaheads_are_exact(pieces: list[str], language: str) -> None:
     from psan.tool.recognizers.dates import written_date_regex
-    from psan.tool.recognizers.references import NUMBER_RE
+    from psan.tool.recognizers.references import NUMBER_PLAIN, NUMBER_RE
     text = "".join(pieces)
     dated = written_date_regex(language)
     plain = _without_lookahead(dated, dated.pattern[:dated.pattern.index("(?<![")])
     assert [m.span() for m in dated.finditer(text)] == [m.span() for m in plain.finditer(text)]
-    numbered = _without_lookahead(NUMBER_RE, "(?=[Nn№])")
+    numbered = re.compile(NUMBER_PLAIN)
     assert [m.span("code") for m in NUMBER_RE.finditer(text)] == [m.span("code") for m in numbered.finditer(text)]
 
 
@@ -248,13 +248,10 @@ INSTITUTION_PIECES = ["HMP", "HM", "Prison", "Remand", "Centre", "Sztum", " ", "
 def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
     from psan.tool.recognizers import institutions
     text = "".join(pieces)
-    for regex in (institutions.PRISON_RE, institutions.COUNTY_RE, institutions.PROVINCE_RE,
-                  institutions.SWEDISH_AUTHORITY_RE):
+    for regex in (institutions.PRISON_RE, institutions.COUNTY_RE, institutions.SWEDISH_AUTHORITY_RE):
         plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
         assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
-    acronym = _without_lookahead(institutions.HYPHEN_ACRONYM_RE, "(?=[A-Z])")
-    assert [m.span() for m in institutions.HYPHEN_ACRONYM_RE.finditer(text)] == [
-        m.span() for m in acronym.finditer(text)]
+    # PROVINCE_RE and HYPHEN_ACRONYM_RE start with their first letters' class: tests/tool/test_offset_arrays.py
 
 
 REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1", "119/5", "[2001]", "(1998)", "3",
@@ -266,10 +263,10 @@ REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1
 @given(st.lists(st.sampled_from(REFERENCE_PIECES), max_size=10), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
 def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: str) -> None:
     from psan.tool.recognizers.names import TitledNameRecognizer
-    from psan.tool.recognizers.references import CITATION_RE, LAND_RE
     text = "".join(pieces)
     titled = TitledNameRecognizer(language).regex
-    for regex in (titled, LAND_RE, CITATION_RE):
+    # LAND_RE and CITATION_RE start with their first character's class: tests/tool/test_offset_arrays.py
+    for regex in (titled,):
         plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("])") + 2])
         assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
 

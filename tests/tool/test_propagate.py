@@ -112,3 +112,47 @@ def test_pipeline_switch() -> None:
     assert [e.source for e in off.entities] == ["first"]
     opts = Pipeline({"language": "en", "ner": ["first-only-test"], "propagate": {"categories": ["LOCATION"]}})
     assert [e.source for e in opts.process_many([text])[0].entities] == ["first"]
+
+
+def test_name_parts_of_a_full_name_in_the_inflected_languages() -> None:
+    text = "Ernest Nagy prišiel včera. Nagy povedal, že nagy nie je slovo. Galileo Galilei zomrel. Galilei hľadá."
+    doc = make_doc(text, [("Ernest Nagy", "PER", Category.PERSON), ("Galileo Galilei", "PER", Category.PERSON)])
+    doc.language = "sk"
+    # "Nagy" is also written in lower case in this text: no seed; "Galilei" alone is the person again
+    assert strings(doc, propagate(doc)) == ["Galilei"]
+    doc.language = "en"
+    assert propagate(doc) == []
+    doc.language = "sk"
+    assert propagate(doc, name_parts=False) == []
+
+
+def test_swedish_genitive_and_base_of_a_found_name() -> None:
+    text = "Rabins data visade mycket. Rabin tog upp frågan. Hans bok och han själv; Hans kom. Sveriges Radio."
+    doc = make_doc(text, [("Rabins", "PER", Category.PERSON), ("Hans", "PER", Category.PERSON)])
+    doc.language = "sv"
+    # "Rabin" is the base of the found genitive; "Han" is no seed ("han" is written in lower case)
+    assert strings(doc, propagate(doc)) == ["Rabin", "Hans"]
+    doc = make_doc("Enligt Erasmie är det så. Erasmies bok kom ut.", [("Erasmie", "PER", Category.PERSON)])
+    doc.language = "sv"
+    assert strings(doc, propagate(doc)) == ["Erasmies"]
+    doc.language = "cs"
+    assert propagate(doc) == []
+
+
+def test_the_name_inside_a_grown_english_mention_is_searched_too() -> None:
+    from psan.tool.propagate import core_words
+    text = ("He sued in the Opole District Court (Sąd Rejonowy). The Opole District Court dismissed it. "
+            "He was born in Nysa, Poland and moved from Nysa in 1990. The Kartal court and Kartal police met.")
+    doc = make_doc(text, [("the Opole District Court (Sąd Rejonowy)", "ORG", Category.ORGANIZATION),
+                          ("Nysa, Poland", "GPE", Category.LOCATION), ("Kartal court", "ORG", Category.ORGANIZATION)])
+    assert strings(doc, propagate(doc)) == ["Opole District Court", "Nysa", "Kartal"]
+    assert core_words(("the", "Court")) is None and core_words(("Jan", "Novák")) is None
+    assert core_words(("the", "Tribunal’s")) == ("Tribunal",)
+    assert core_words(("county", "of", "Dalarna")) == ("Dalarna",)
+    assert core_words(("District", "of", "Kyrenia")) == ("Kyrenia",)
+    assert core_words(("Fifth", "Chamber", "of", "the", "Izmir", "Assize", "Court")) == ("Izmir", "Assize", "Court")
+    assert core_words(("Parliament", "of", "the", "ABC")) == ("ABC",)
+    assert core_words(("Court", "of", "Appeal")) is None
+    # other languages: the seeds as found (their mentions are not grown)
+    doc.language = "cs"
+    assert strings(doc, propagate(doc)) == []

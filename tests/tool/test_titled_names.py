@@ -21,6 +21,9 @@ def names(text: str, language: str = "en") -> list[str]:
      ["Mr C. Whomersley", "Dr. Heidemarie Abrahamian"]),
     ("Mr Jan van der Berg said Mrs A. Wittling-Vogel", ["Mr Jan van der Berg", "Mrs A. Wittling-Vogel"]),
     ("Ms Oya Ataman", ["Ms Oya Ataman"]),
+    # initials written together: the agent's "Mr X.Y. Surname", and an anonymised party "Mr K.T."
+    ("represented by their Agent, Mr B.K. Tuncel, and", ["Mr B.K. Tuncel"]),
+    ("The applicant, Mr K.T., and Mrs Ö.Ç. complained", ["Mr K.T.", "Mrs Ö.Ç."]),
 ])
 def test_english_titles_with_the_title(text: str, expected: list[str]) -> None:
     assert names(text) == expected
@@ -31,6 +34,7 @@ def test_english_titles_with_the_title(text: str, expected: list[str]) -> None:
     "Thank you, Mr Chairman.",
     "Mr. the applicant",
     "Mrs A. said nothing",  # an initial alone is not a name
+    "Mr Ab. said nothing",  # nor an abbreviation
 ])
 def test_forms_of_address_are_not_names(text: str) -> None:
     assert names(text) == []

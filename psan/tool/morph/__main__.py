@@ -1,8 +1,9 @@
-"""CLI: ``python -m psan.tool.morph train --lang cs --treebank A.conllu [--treebank B.conllu] [--out FILE]``.
+"""CLI: ``python -m psan.tool.morph train --lang cs --treebank A.conllu [--treebank B.conllu] [--out FILE] [--parser]``.
 
-Writes ``morph-<lang>.udpipe`` into ``--models-dir`` (default ``$PSAN_NAMETAG_MODELS``) unless ``--out``
-names the file; ``--exclude-corpus X.jsonl`` (repeatable) keeps the sentences of X (with
-``--exclude-documents`` their whole source documents) out of training, so X can be used to measure.
+Writes ``morph-<lang>.udpipe`` (with ``--parser``: the dependency parser ``parse-<lang>.udpipe``) into
+``--models-dir`` (default ``$PSAN_NAMETAG_MODELS``) unless ``--out`` names the file;
+``--exclude-corpus X.jsonl`` (repeatable) keeps the sentences of X (with ``--exclude-documents`` their
+whole source documents) out of training, so X can be used to measure.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from psan.tool.morph.train import model_path, train
+from psan.tool.morph.train import PARSER_OPTIONS, model_path, train
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,15 +26,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr.add_argument("--out", default=None, help="model file (default MODELS_DIR/morph-<lang>.udpipe)")
     tr.add_argument("--exclude-corpus", action="append", default=[], help="JSONL corpus whose sentences are left out")
     tr.add_argument("--exclude-documents", action="store_true", help="leave out the excluded sentences' documents")
+    tr.add_argument("--parser", action="store_true",
+                    help="train the dependency parser (parse-<lang>.udpipe) instead of the tagger")
     args = parser.parse_args(argv)
     out = args.out
     if out is None:
         models = args.models_dir or os.environ.get("PSAN_NAMETAG_MODELS")
         if not models:
             parser.error("give --out or --models-dir (or set PSAN_NAMETAG_MODELS)")
-        out = model_path(models, args.lang)
+        out = model_path(models, args.lang, parser=args.parser)
     try:
-        record = train(args.treebank, out, args.exclude_corpus, args.exclude_documents)
+        record = train(args.treebank, out, args.exclude_corpus, args.exclude_documents,
+                       **({"options": "none", "parser": PARSER_OPTIONS} if args.parser else {}))
     except (OSError, ValueError, RuntimeError) as err:
         print(f"psan.tool.morph: error: {err}", file=sys.stderr)
         return 2

@@ -14,6 +14,8 @@ gender.  Each mention's last name word gets a score for every (case, number, gen
 * **the entity** — all mentions of one person share a gender: titles, the -ová/-á surname forms, the
   first-name lists and the mentions' own best readings vote;
 * **the other name words** — first name and surname stand in the same case and gender.
+
+Organisations (kind ``other``) are analysed like places, by their word's inanimate paradigms and the context.
 """
 from __future__ import annotations
 
@@ -41,7 +43,9 @@ _DIMINUTIVES = ("inka", "uška", "ička", "enka", "ečka", "ulka", "unka", "ulin
 _WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
 _OBLIQUE = ("ovi", "em", "ou", "ého", "ému", "ým", "ím", "ách", "ech", "ích", "ami", "ům", "ej", "om", "ovej", "mi",
-            "yho", "iho", "ymu", "imu")
+            "yho", "iho", "ymu", "imu", "ě", "ií", "iou", "ách", "ov")
+#: … and of a person's name (places keep them: Baku, Peru)
+_OBLIQUE_PERSON = ("u",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +79,14 @@ class _Evidence:
     vocative: bool = False
     #: the gender of a past participle next to the name ("pravila Drahuš"): the name's, if it is the subject
     subject_gender: str = ""
+    #: … and its number
+    subject_number: str = ""
+    #: the verb before the name has its subject before it ("Bush kritizoval Irán"): the name is its object
+    subject_before: bool = False
+    #: the cases the name's dependency relation allows (subject → Nom, object → Acc, …; the parser's)
+    syntax: tuple[str, ...] = ()
+    #: the number of the verb the name is the subject of (the parser's)
+    syntax_number: str = ""
 
 
 def _gender_ud(g: str) -> str:
@@ -89,8 +101,12 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         return out
     for r in decl.analyse(word, language, "", person)[:12]:
         weight = 2.0 if r.known else 1.0
-        if not r.known and r.lemma == word and word.casefold().endswith(_OBLIQUE):
+        if not r.known and r.lemma == word and (word.casefold().endswith(_OBLIQUE)
+                                                or person and word.casefold().endswith(_OBLIQUE_PERSON)):
             weight = 0.3  # "Kippenbergerovi" is hardly a nominative
+        elif person and not r.known and r.lemma == word and r.gender != "f" \
+                and word.casefold().endswith(_PLURAL_NOMINATIVES.get(language, ())):
+            weight = 0.3  # "Moskovčania", "Nemci", "Novákové": a man's nominative singular hardly ends so
         low = r.lemma.casefold()
         if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
             continue  # -ová/-á names are women's (Tománkovou, Novákovej)
@@ -125,6 +141,9 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             out[key] = max(out.get(key, 0.0), w)
     return out
 
+
+#: endings of masculine plural nominatives (nations, families) that a man's singular name hardly has
+_PLURAL_NOMINATIVES = {"cs": ("ové", "ané"), "sk": ("ania", "ovia", "ci", "ovci")}
 
 #: plural endings of masculine names (families, nations): ending → (case, weight)
 _PLURAL_PERSON = {
@@ -175,8 +194,13 @@ _PLURAL_LEMMAS = {
 
 @lru_cache(maxsize=1)
 def _known_places(language: str) -> frozenset[str]:
-    from psan.tool.surrogates.names import pool_sets
-    return frozenset(pool_sets(language).places)
+    """Listed one-word places, and the nouns of listed plural town names ("Karlovy Vary" → Vary,
+    "Nové Hrady" → Hrady: a singular nominative hardly ends in -y)."""
+    from psan.tool.surrogates.names import pool_sets, pools
+    plural_heads = {c.split()[1] for c in pools(language).cities
+                    if c.count(" ") == 1 and c.endswith("y") and c.split()[0].endswith(("é", "y", "ie"))
+                    and c.split()[1][:1].isupper()}  # an adjective agreeing in the plural: Karlovy Vary
+    return frozenset(pool_sets(language).places) | frozenset(plural_heads)
 
 
 @lru_cache(maxsize=50_000)
@@ -300,6 +324,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if tl is not None and not name_words:
             title_gender, title_cases = tl
             continue
+        if name_words and t.group().islower() and context.preposition_cases(t.group(), language):
+            break  # "Ústí nad Labem", "Frankfurt nad Mohanem": the head before the preposition takes the case
         if t.group().casefold() in KEEP_WORDS or len(t.group()) < 2:
             continue
         name_words.append(t)
@@ -307,14 +333,25 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         return None
     person = m.kind == PERSON
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
+    if not person:  # a place's adjectives ("Karlovy Vary", "Nové Hrady") are no nouns to agree with
+        per_word = [{} if k < len(name_words) - 1 and _attributive(t.group(), language, capital=True) else r
+                    for k, (t, r) in enumerate(zip(name_words, per_word, strict=True))]
     before_word = toks[first - 1].group() if first > 0 else ""
     got = None
+    syntax: tuple[str, ...] = ()
+    syntax_number = ""
     if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1], person):
         # the tagger is asked only where it can decide something: no preposition, a form of several cases
-        lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
-        part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
-        if part is not None:
-            got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
+        parsed = tagger.parse(language, tuple(t.group() for t in toks))
+        if parsed is not None:  # the whole sentence, parsed: the name's relation says its case
+            got = [(lemma, upos, feats) for lemma, upos, feats, _h, _d in parsed]
+            syntax, syntax_number = syntactic_case(parsed, [t.group() for t in toks], toks.index(name_words[-1]),
+                                                   language)
+        else:
+            lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
+            part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
+            if part is not None:
+                got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
     prep: tuple[str, ...] = ()
     i = first - 1
     skipped = 0
@@ -343,7 +380,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if other >= governed:
             prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
     tagged = agreeing = None
-    after_noun = after_verb = False
+    after_noun = after_verb = subject_before = False
     noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
@@ -354,12 +391,25 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
         if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
             after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
-        elif before.islower() and not prep and upos in ("ADJ", "DET", "NUM"):
+            if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
+                title_gender = "f" if feminine_role(before) else "m"
+        elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
+                and not prep and _attributive(before, language):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
         elif _lower_or_initial(before, first, toks) and upos == "NOUN" and not prep:
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+            if m.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
+                noun_case = got[first - 1][2].get("Case", "")
+                noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
+            subject_before = _subject_before(toks, got, first - 1)
+    if got is None and language != "pl" and m.kind == PERSON and before.islower() and not prep \
+            and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
+        noun_cases = _role_noun_cases(before, language, "")
+        after_noun = bool(noun_cases)
+        if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
+            title_gender = "f" if feminine_role(before) else "m"
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
@@ -367,17 +417,86 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
-    subject_gender = ""
+    subject_gender = subject_number = ""
     if got is not None and person:  # a past participle next to the name agrees with it as its subject
         for k in (first - 1, last + 1, last + 2):
             if 0 <= k < len(got) and got[k][1] in ("VERB", "AUX") and got[k][2].get("VerbForm") == "Part":
                 subject_gender = got[k][2].get("Gender", "")
+                subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli": a plural subject
                 break
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb, vocative, subject_gender)
+                     noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
+                     syntax_number)
+
+
+#: dependency relations that fix a nominal's case by themselves
+_RELATION_CASES = {"nsubj": ("Nom",), "nsubj:pass": ("Nom",), "obj": ("Acc",), "iobj": ("Dat",),
+                   "vocative": ("Voc",)}
+
+
+def syntactic_case(parsed: tagger.Parsed, words: Sequence[str], index: int,
+                   language: str) -> tuple[tuple[str, ...], str]:
+    """The cases a word's dependency relation allows, and the number of the verb it is the subject of.
+
+    Why: a form both nominative and accusative ("kritizoval Irán") or genitive and nominative
+    ("vlády Billa Clintona") is told apart by syntax only.  The relation of the name's head word is
+    followed through the parts of one name (``flat``) and coordination (``conj``: the first conjunct's);
+    a subject, object or indirect object fixes the case, an apposition takes its head noun's tagged case,
+    a nominal modifier with a preposition the preposition's cases, one without it the genitive.
+    ``((), "")`` where the relation says nothing.
+    """
+    seen = set()
+    i = index
+    while 0 <= i < len(parsed) and i not in seen:
+        seen.add(i)
+        _lemma, _upos, _feats, head, rel = parsed[i]
+        base = rel.split(":", 1)[0]
+        if base in ("flat", "conj") and head > 0:
+            i = head - 1
+            continue
+        if rel in _RELATION_CASES or base in ("nsubj", "obj", "iobj"):
+            cases = _RELATION_CASES.get(rel) or _RELATION_CASES[base]
+            verb = parsed[head - 1] if head > 0 else None
+            number = verb[2].get("Number", "") if verb is not None and cases == ("Nom",) \
+                and verb[1] in ("VERB", "AUX") else ""
+            return cases, number
+        if base == "appos" and head > 0:
+            case = parsed[head - 1][2].get("Case", "")
+            return ((case,) if case else ()), ""
+        if base in ("nmod", "obl"):
+            preps = [context.preposition_cases(words[k], language) or ((w[2]["Case"],) if "Case" in w[2] else ())
+                     for k, w in enumerate(parsed) if w[3] == i + 1 and w[4] == "case" and k < i]
+            forms = [p for p in preps if p]
+            if forms:
+                return forms[-1], ""
+            return (("Gen",) if base == "nmod" else ()), ""
+        return (), ""
+    return (), ""
+
+
+#: a verb's subject stands before it: the name after the verb is rather its object
+_SUBJECT_BEFORE = {"Acc": 0.7, "Nom": -0.5}
+#: words that open a clause (the subject of a verb is looked for after the last of them)
+_CLAUSE_OPENERS = frozenset({",", ";", ":", "(", "–", "-", "\"", "„", "“", "a", "ale", "že", "aby", "keď", "když",
+                             "ak", "pokiaľ", "pokud", "alebo", "nebo", "však", "ako", "jak", "protože", "pretože"})
+
+
+def _subject_before(toks: Sequence[re.Match[str]], got: Sequence[tuple[str, str, dict[str, str]]],
+                    verb: int) -> bool:
+    """Whether a nominative noun or pronoun (the tagger's) stands in the verb's clause before it."""
+    for k in range(verb - 1, -1, -1):
+        w = toks[k].group()
+        if w.casefold() in _CLAUSE_OPENERS or w in ".!?":
+            return False
+        upos, feats = got[k][1], got[k][2]
+        if upos in ("NOUN", "PROPN", "PRON") and feats.get("Case") == "Nom":
+            return True
+        if upos == "DET" and feats.get("Case") == "Nom" and feats.get("PronType") == "Rel":
+            return True  # "ktoré zvolilo Albina"
+    return False
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -402,16 +521,34 @@ def _ambiguous(readings_of: dict[Key, float], person: bool = False) -> bool:
     return len({k[0] for k in best}) > 1 or (person and len({k[2] for k in best}) > 1)
 
 
+def feminine_role(noun: str) -> bool:
+    """Whether a role noun names a woman ("manželka", "prezidentka", "sestra", "předsedkyně")."""
+    low = noun.casefold()
+    return low.endswith(("yně", "yne", "yni", "kyňa", "ková")) \
+        or low.startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
+        or low.endswith(("ka", "ky", "ce", "ou", "ku")) and low[:-2].startswith(context.ROLE_NOUNS) and len(low) > 5
+
+
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
-    """Cases a masculine role noun's form can stand in ("bratra" → Gen, Acc), by the name declension rules;
-    the tagger's case among them when it is one of them."""
+    """Cases a role noun's form can stand in ("bratra" → Gen, Acc; "ženě" → Dat, Loc), by the name
+    declension rules; the tagger's case among them when it is one of them."""
     from psan.tool.surrogates.languages import declension_for
     decl = declension_for(language)
     cases: set[str] = set()
     if decl is not None:
-        for r in decl.analyse(noun.capitalize(), language, "m", True):
-            if r.gender == "m" and r.lemma.casefold().startswith(context.ROLE_NOUNS):
-                cases.add(CASE_OF_SLOT.get(r.slot[:1], ""))
+        g = "f" if feminine_role(noun) else "m"
+        found = [r for r in decl.analyse(noun.capitalize(), language, g, True)
+                 if r.gender == g and r.lemma.casefold().startswith(context.ROLE_NOUNS)]
+        low = noun.casefold()
+        oblique = not low.endswith(("a", "yně", "yne")) if g == "f" else \
+            low.endswith(("a", "e", "u")) and not low.endswith(("ca", "ga", "ce"))
+        if any(r.lemma.casefold() != low for r in found) and oblique:
+            # "bratra" is the genitive of bratr, not a nominative "Bratra" (the nouns whose nominative ends
+            # so keep it: "kolega", "hovorca", "vůdce", women's "manželka", "sestra"; "předáka" is předák's;
+            # "ženě" is no woman's nominative)
+            found = [r for r in found if r.lemma.casefold() != noun.casefold()] or found
+        for r in found:
+            cases.add(CASE_OF_SLOT.get(r.slot[:1], ""))
     cases.discard("")
     if tagged and (tagged in cases or not cases):
         return (tagged,)
@@ -419,17 +556,51 @@ def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
 
 
 def _adjective(word: str, upos: str, language: str) -> bool:
-    """Whether a word before a name is an agreeing adjective (tagger's UPOS, else Morfeusz for Polish)."""
+    """Whether a word before a name is an agreeing adjective (tagger's UPOS, else Morfeusz for Polish,
+    else the adjectival endings of an oblique case: "ve Starém Kolíně", "na jižní Moravě")."""
     if upos:
         return upos in ("ADJ", "DET", "NUM")
     if language == "pl" and word[1:].islower():
         from psan.tool.surrogates import inflect_pl
         return inflect_pl.is_adjective(word)
-    return False
+    ends = _ADJECTIVE_ENDINGS.get(language, ())
+    return bool(ends) and word[1:].islower() and len(word) > 3 and word.casefold().endswith(ends)
+
+
+def _attributive(word: str, language: str, capital: bool = False) -> bool:
+    """Whether an adjective can agree with a noun after it: Czech/Slovak attributive adjectives have
+    long endings ("nového", "stará"); a short form ("strata" a tagger takes for a participle) cannot.
+    With ``capital``: whether a word of a place name is such an adjective ("Karlovy", "Nové")."""
+    ends = _LONG_ENDINGS.get(language)
+    if capital:
+        return ends is not None and word.casefold().endswith(ends + ("ovy", "ých", "ými"))
+    return ends is None or word.casefold().endswith(ends)
+
+
+#: endings of long (attributive) adjectives and of possessive adjectives
+_LONG_ENDINGS = {
+    "cs": ("ý", "á", "é", "í", "ou", "ém", "ým", "ých", "ými", "ho", "mu", "ův", "ova", "ovo", "ovu", "ovi",
+           "ovy", "ových", "ovým", "in", "ina", "iny", "inu", "ině"),
+    "sk": ("ý", "á", "é", "í", "ou", "om", "ej", "ho", "mu", "ch", "mi", "ie", "ia", "iu", "ov", "ova", "ovo",
+           "ovu", "ovi", "ovej", "in", "ina", "ino", "inu", "ej"),
+}
+
+
+#: endings of adjectives in the cases a preposition governs (nominatives left out: a name after them is
+#: rather a subject)
+_ADJECTIVE_ENDINGS = {
+    "cs": ("ém", "ého", "ému", "ým", "ých", "ými", "ní", "ské", "cké", "ské", "né", "ší"),
+    "sk": ("om", "ej", "ého", "ému", "ým", "ých", "ými", "skej", "ckej"),
+    "sl": ("em", "ega", "emu", "ih", "im", "imi", "ski", "ški"),
+}
 
 
 def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
+
+
+#: how much the parser's relation counts (an agreeing adjective 1.5, the tagger on the name 0.6)
+_SYNTAX_WEIGHT = 0.5
 
 
 def _case_score(ev: _Evidence, kind: str, c: str) -> float:
@@ -443,23 +614,26 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s += 3.0 if c in ev.title_cases else -1.0
     if ev.tagged:  # the tagger on the name itself: it has seen few names, a hint only
         s += 0.6 if ev.tagged.get("Case") == c else 0.0
+    if ev.syntax:  # the parser's relation: subject, object, possessor, a preposition's object
+        s += _SYNTAX_WEIGHT if c in ev.syntax else 0.0
     if ev.agreeing:  # an agreeing adjective or title noun the tagger knows well
         s += 1.5 if ev.agreeing.get("Case") == c else 0.0
     if ev.apposition and c == "Nom":
         s += 1.5
-    if ev.after_noun and ev.noun_cases:  # a role noun: the name agrees with it ("burmistrz Jan")
+    if ev.after_noun and ev.noun_cases:
+        # a role noun: the name agrees with it ("burmistrz Jan"); a place noun: the name agrees or stands
+        # in the nominative ("rieku Araxes", "v okrese Pardubice")
         s += 1.0 if c in ev.noun_cases else -0.5
-    elif ev.after_noun:  # a possessor ("města Prahy"), a place also an apposition ("okrese Pardubice")
-        if kind == PLACE:  # "města Prahy", "okres Pardubice", "obec Lidice": both are common
-            s += 0.5 if c == "Gen" else 0.3 if c == "Nom" else -0.5
-        else:
-            s += 0.8 if c == "Gen" else -0.5
+    elif ev.after_noun:  # any other noun: the name is its possessor ("města Prahy", "vlády Billa Clintona")
+        s += (1.0 if kind == PLACE else 0.8) if c == "Gen" else -0.5
     if ev.vocative and c == "Voc":
         s += 1.5
     if ev.after_verb and c == "Gen":
         s -= 0.3  # a form both genitive and accusative right after a verb is its object
     if ev.after_verb and c == "Acc":
         s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")
+    if ev.subject_before:  # … all the more when the verb's subject comes before it
+        s += _SUBJECT_BEFORE.get(c, 0.0)
     return s
 
 
@@ -471,7 +645,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
     others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
     t, a = ev.tagged or {}, ev.agreeing or {}
     number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
-              + (0.5 if a.get("Number") == n and kind == PLACE else 0.0) for n in _NUMBERS}
+              + (0.5 if a.get("Number") == n and kind != PERSON else 0.0)
+              + (0.5 if ev.syntax_number == n else 0.0) for n in _NUMBERS}
     eg = _gender_ud(ev.title_gender) or entity_gender
     gender = {}
     for g in _GENDERS:
@@ -491,7 +666,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
-                if c == "Nom" and ev.subject_gender == g and kind == PERSON:
+                if c == "Nom" and ev.subject_gender == g and kind == PERSON \
+                        and ev.subject_number in ("", n):
                     s += 0.7
                 for o, absent in others:  # first name and surname agree
                     v = o.get(key, 0.0)
@@ -558,7 +734,7 @@ def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, f
 def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> tuple[list[Features],
                                                                                       dict[str, str]]:
     """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
-    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE) else None for m in mentions]
+    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE, OTHER) else None for m in mentions]
     for group in _groups(text, mentions):  # "v Praze, Zbraslavi": the preposition governs the whole run
         lead = evidence[group[0]]
         for k in group[1:]:

@@ -66,6 +66,15 @@ ROLE_NOUNS = ("prezident", "prezydent", "premiér", "premier", "minist", "kráľ
               "rzecznik", "mluvčí", "hovorca", "ksiądz", "bloger", "ojciec", "świę", "posłanka", "wicepremier",
               "przewodnicząc", "kierowni", "komisař")
 
+#: beginnings of nouns a place name stands in apposition to ("okrese Pardubice", "rieku Araxes", "ostrov
+#: Cyprus"): the name agrees with the noun or stays in the nominative, it is not its possessor
+PLACE_NOUNS = ("měst", "mest", "obec", "obc", "okres", "kraj", "ostrov", "řek", "riek", "jezer", "jazer", "stát",
+               "štát", "ulic", "ulic", "náměst", "námest", "planin", "provinci", "region", "oblast", "hrad",
+               "zámk", "zámek", "zámok", "vesnic", "dedin", "pohoř", "pohor", "údol", "poloostrov", "polostrov",
+               "městys", "čtvrt", "štvrť", "osad", "letiště", "letisk", "přístav", "prístav", "nádraž", "stanic",
+               "republik", "knížectv", "kniežatstv", "královstv", "kráľovstv", "emirát", "souostroví", "súostrov",
+               "miast", "wsi", "wieś", "gmin", "powiat", "rzek", "wysp", "jezior", "mesto", "otok", "reka")
+
 #: title → (gender 'm'/'f', cases it can stand in; () = any)
 _TITLES_COMMON = {"mr": ("m", ()), "mrs": ("f", ()), "ms": ("f", ()), "miss": ("f", ()), "sir": ("m", ()),
                   "lord": ("m", ()), "lady": ("f", ()), "herr": ("m", ()), "frau": ("f", ()),

@@ -4,7 +4,8 @@ Why optional: a user's clone has no model (it is trained from the treebanks by
 ``python -m psan.tool.morph train``, see the README); without it the analysis falls back to
 prepositions, titles and paradigms, with one warning per language, never an error.  Slovenian
 uses the Slovak model (no Slovenian treebank here).  Tagging is cached per sentence (a tuple of
-words), so a name repeated in equal sentences is tagged once.
+words), so a name repeated in equal sentences is tagged once.  An optional parser (``parse-<lang>.udpipe``,
+``--parser``) adds each word's head and dependency relation.
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 #: the model a language uses when it has none of its own
 MODEL_OF = {"cs": "cs", "sk": "sk", "sl": "sk"}
 Tagged = tuple[tuple[str, str, dict[str, str]], ...]  # (lemma, UPOS, feats) per word
+#: (lemma, UPOS, feats, head (1-based, 0 = root), deprel) per word
+Parsed = tuple[tuple[str, str, dict[str, str], int, str], ...]
 
 
 def models_dir() -> str | None:
@@ -54,6 +57,24 @@ def model_for(language: str) -> Any | None:
     return _load(str(model_path(folder, lang)))
 
 
+@cache
+def _load_parser(path: str) -> Any | None:
+    """A parser model, silently ``None`` when absent (it is optional even where the tagger is there)."""
+    if not Path(path).is_file():
+        return None
+    from ufal.udpipe import Model
+    return Model.load(path)
+
+
+def parser_for(language: str) -> Any | None:
+    """The loaded dependency parser of ``language`` (``None`` without one or without a tagger)."""
+    lang = MODEL_OF.get(language)
+    folder = models_dir()
+    if lang is None or folder is None or model_for(language) is None:
+        return None
+    return _load_parser(str(model_path(folder, lang, parser=True)))
+
+
 def available(language: str) -> bool:
     """Whether a trained tagger is there for ``language``."""
     return model_for(language) is not None
@@ -81,3 +102,28 @@ def tag(language: str, words: tuple[str, ...]) -> Tagged | None:
     folder = models_dir()
     assert folder is not None  # noqa: S101 - model_for returned a model, so the folder is set
     return _tag(str(model_path(folder, MODEL_OF[language])), words)
+
+
+@lru_cache(maxsize=20_000)
+def _parse(tagger_path: str, parser_path: str, words: tuple[str, ...]) -> Parsed:
+    from ufal.udpipe import Model, Sentence
+    sentence = Sentence()
+    for w in words:
+        sentence.addWord(w)
+    _load(tagger_path).tag(sentence, Model.DEFAULT)
+    _load_parser(parser_path).parse(sentence, Model.DEFAULT)
+    out = []
+    for word in list(sentence.words)[1:]:
+        feats = dict(f.split("=", 1) for f in word.feats.split("|") if "=" in f)
+        out.append((word.lemma, word.upostag, feats, int(word.head), word.deprel))
+    return tuple(out)
+
+
+def parse(language: str, words: tuple[str, ...]) -> Parsed | None:
+    """Tagged and parsed words of a sentence, ``None`` without a tagger and a parser."""
+    if parser_for(language) is None or not words:
+        return None
+    folder = models_dir()
+    assert folder is not None  # noqa: S101 - parser_for returned a model, so the folder is set
+    lang = MODEL_OF[language]
+    return _parse(str(model_path(folder, lang)), str(model_path(folder, lang, parser=True)), words)

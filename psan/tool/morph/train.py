@@ -1,4 +1,4 @@
-"""Training recipe of the morphological taggers (UDPipe 1, tagger only) from CoNLL-U treebanks.
+"""Training recipe of the morphological taggers and parsers (UDPipe 1) from CoNLL-U treebanks.
 
 Why in the repository: a deployment must be able to rebuild the model from public data; the model
 itself (a derived work of CC BY-SA 4.0 treebanks) is written into the models folder
@@ -17,15 +17,23 @@ from pathlib import Path
 
 #: the file a language's model is stored under, inside the models folder
 MODEL_NAME = "morph-{lang}.udpipe"
+#: the file of a language's dependency parser (optional, ``--parser``): a model of its own, so the tagger
+#: and the parser are trained (and replaced) independently; it parses what the tagger tagged
+PARSER_NAME = "parse-{lang}.udpipe"
 #: tagger options: UPOS and features only (no lemma, no Czech positional XPOS: a tag set that small tags
 #: fast), guesser suffix rules for unknown names
 TAGGER_OPTIONS = ("models=1;use_lemma=0;provide_lemma=0;use_xpostag=0;provide_xpostag=0;"
                   "guesser_suffix_rules=8;guesser_enrich_dictionary=6;iterations=15;templates=tagger")
+#: parser options (``--parser``): a small Parsito model on UPOS, features and forms (no lemmas, no XPOS),
+#: no tagger of its own; its relations tell a subject from an object and an apposition from a possessor
+#: where the name's form cannot
+PARSER_OPTIONS = ("iterations=8;hidden_layer=100;embedding_upostag=20;embedding_feats=20;embedding_xpostag=0;"
+                  "embedding_form=50;embedding_lemma=0;embedding_deprel=20;structured_interval=0")
 
 
-def model_path(models_dir: str | Path, lang: str) -> Path:
-    """Where the model of ``lang`` lives in a models folder."""
-    return Path(models_dir) / MODEL_NAME.format(lang=lang)
+def model_path(models_dir: str | Path, lang: str, parser: bool = False) -> Path:
+    """Where the tagger (or with ``parser`` the parser) of ``lang`` lives in a models folder."""
+    return Path(models_dir) / (PARSER_NAME if parser else MODEL_NAME).format(lang=lang)
 
 
 def _sentences(path: Path) -> Iterator[tuple[str, str, str]]:
@@ -88,8 +96,12 @@ def training_data(treebanks: Sequence[str | Path], exclude: Sequence[str | Path]
 
 
 def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[str | Path] = (),
-          whole_documents: bool = False, options: str = TAGGER_OPTIONS) -> dict[str, object]:
-    """Train a UDPipe tagger (no tokenizer, no parser) and write it with a JSON record beside it."""
+          whole_documents: bool = False, options: str = TAGGER_OPTIONS,
+          parser: str = "none") -> dict[str, object]:
+    """Train a UDPipe tagger (no tokenizer, no parser) and write it with a JSON record beside it.
+
+    With ``parser`` options (:data:`PARSER_OPTIONS`) and ``options="none"`` it trains a parser only
+    (on the treebank's gold tags; it is run on the tagger's)."""
     from ufal.udpipe import InputFormat, Model, ProcessingError, Sentence, Sentences, Trainer
 
     data, counts = training_data(treebanks, exclude, whole_documents)
@@ -104,7 +116,7 @@ def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[st
     if error.occurred():
         raise ValueError(f"cannot read the treebanks: {error.message}")
     started = time.time()
-    model = Trainer.train("morphodita_parsito", sentences, Sentences(), "none", options, "none", error)
+    model = Trainer.train("morphodita_parsito", sentences, Sentences(), "none", options, parser, error)
     if error.occurred():
         raise RuntimeError(f"training failed: {error.message}")
     out = Path(out)
@@ -113,7 +125,7 @@ def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[st
     if Model.load(str(out)) is None:
         raise RuntimeError(f"{out}: the written model does not load")
     record = {"treebanks": [Path(t).name for t in treebanks], "excluded_corpora": [Path(e).name for e in exclude],
-              "whole_documents": whole_documents, "sentences": counts, "options": options,
+              "whole_documents": whole_documents, "sentences": counts, "options": options, "parser": parser,
               "seconds": round(time.time() - started, 1),
               "licence": "derived from Universal Dependencies treebanks, CC BY-SA 4.0 (see each treebank's LICENSE)"}
     out.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

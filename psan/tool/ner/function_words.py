@@ -21,6 +21,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         toto títo tieto tamten ktorý ktorá ktoré ktorí kto čo a i aj ale alebo že keď ak lebo pretože
         no však v vo na do z zo k ku s so o od po pri pre za nad pod pred medzi cez bez už ešte len
         nie áno tak aby
+        ani iba len podľa jako ako snáď zatiaľ odtiaľ teda potom preto tiež však avšak hoci kde kedy
     """.split()),
     "sl": frozenset("""
         jaz ti on ona ono mi vi oni one me mene te tebe ga njega jo njo nas vas jih njim moj moja
@@ -34,12 +35,16 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         który która które którzy kto co i a oraz ale lub albo że gdy jeśli bo ponieważ jednak w we
         na do z ze k ku s o od po przy dla za nad pod przed między przez bez już jeszcze tylko nie
         tak aby też także
+        czym czego czemu jakie jaki jaka jakim jak gdzie kiedy dlaczego czy więc zaś natomiast również
+        podczas właśnie aktualnie obecnie jeżeli dziś dzisiaj wczoraj jutro teraz wtedy tam tu tutaj
+        potem później wcześniej nawet może
     """.split()),
     "cs": frozenset("""
         já ty on ona ono my vy oni ony mě mne tebe ho jeho ji její nás vás jich jim mu můj moje
         tvůj tvoje náš naše váš vaše svůj svoje ten ta to ti ty tento tato toto tito tyto který
         která které kteří kdo co a i ale nebo že když pokud protože však v ve na do z ze k ke s se
         o od po při pro za nad pod před mezi přes bez už ještě jen ne tak aby také
+        ani pouze podle jako snad zatím odtud ostatně tedy potom proto též avšak ačkoli kde kdy
     """.split()),
 }
 

@@ -45,16 +45,29 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 def _plausible_names(text: str, spans: list[CharSpan], language: str) -> list[CharSpan]:
-    """Spans of a cross-lingual model that can be names of this text (see ``cross_lingual``)."""
+    """Spans of a cross-lingual model that can be names of this text (see ``cross_lingual``).
+
+    A name ends in a capitalized word or a number: trailing punctuation is cut off ("Polsce ." → "Polsce")
+    and a span ending in a lower-case word is no name ("Trybunału Konstytucyjnego nie", "DDoS w").
+    """
     lower = {w for w in _WORD.findall(text) if w.islower()}
     closed = function_words(language)
     out = []
     for s in spans:
         surface = text[s.start:s.end]
+        trimmed = surface.rstrip(" .,;:!?)(\"'„“”-–\n")
+        if not trimmed:
+            continue
+        if len(trimmed) < len(surface):
+            s = CharSpan(s.start, s.start + len(trimmed), s.type, s.category, s.source, s.score, s.priority)
+            surface = trimmed
         if not (surface[:1].isupper() or surface[:1].isdigit()):
             continue
         first = _WORD.match(surface)
         if first and first.group().lower() in closed:
+            continue
+        words = _WORD.findall(surface)
+        if words and words[-1].islower():
             continue
         if _WORD.fullmatch(surface) and surface.lower() in lower:
             continue

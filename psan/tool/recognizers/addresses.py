@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.document import Category, CharSpan, Document
-from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context
+from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context, has_digit
 
 #: above NER (0) and gazetteers (−10): a street with its number beats the bare street name
 PRIORITY_ADDRESS = PRIORITY_POSTAL + 1
@@ -71,7 +71,7 @@ class CzechStreetRecognizer(PatternRecognizer):
                          context=ADDRESS_CONTEXT, score=0.7, context_score=0.9, priority=PRIORITY_ADDRESS)
 
     def prefilter(self, text: str) -> bool:
-        return any(ch.isdigit() for ch in text)
+        return has_digit(text)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         if not self.prefilter(text):
@@ -131,7 +131,7 @@ class UkPostcodeRecognizer(PatternRecognizer):
         self.wide_context = compile_context(UK_CONTEXT)
 
     def prefilter(self, text: str) -> bool:
-        return any(ch.isdigit() for ch in text)
+        return has_digit(text)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         if not self.prefilter(text):

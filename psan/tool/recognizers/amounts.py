@@ -6,7 +6,7 @@ does.  An amount needs a currency next to it – an ISO 4217 code, a currency si
 word – so bare numbers (counts, article and page numbers) are never reported.
 
 Currency codes are matched upper-case only ("EUR", never "eur" or a word), currency words in
-any case and optionally after a capitalized adjective ("Turkish liras", "Swiss francs").  A
+any case and optionally after one or two capitalized adjectives ("Turkish liras", "New Turkish liras").  A
 trailing code in brackets ("(TRL)") and multipliers ("million", "bn") belong to the span.
 """
 from __future__ import annotations
@@ -31,9 +31,11 @@ CURRENCY_WORDS = (
     "yen", "yuan", "rupees?", "manats?", "laris?", "drams?", "tenge", "tolars?", "litas", "lats")
 _SIGN = "[€£$¥₺₽₴]"
 _CODE = "(?:" + "|".join(CURRENCY_CODES) + r")(?![A-Za-z])"
-_WORD = r"(?:[A-Z][a-z]+\s+)?(?i:" + "|".join(CURRENCY_WORDS) + r")(?!\w)"
-#: 5,000 / 1,579,135,521 / 12,355.61 / 300 / 2.5 / 5 000 (thin or no-break spaces too)
-_AMOUNT = r"\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_WORD = r"(?:[A-Z][a-z]+\s+){0,2}(?i:" + "|".join(CURRENCY_WORDS) + r")(?!\w)"
+#: 5,000 / 1,579,135,521 / 12,355.61 / 300 / 2.5 / 5 000 (thin or no-break spaces too) / 11.590.000 (dots, as
+#: Turkish and German texts write thousands) / 2,847.312.000 (both, in long sums)
+_AMOUNT = (r"\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?"
+           r"|\d{1,3}(?:[,.]\d{3}){2,}|\d+(?:[.,]\d{1,2})?")
 _MULTIPLIER = r"(?:\s*(?i:million|billion|thousand|mln|bn|m)(?!\w))?"
 #: the look-ahead first lets the regex engine skip to a digit, a currency sign or a capital fast
 MONEY_RE = re.compile(

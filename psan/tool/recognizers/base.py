@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 
@@ -58,6 +59,53 @@ def preceded_by(text: str, start: int, chars: str = "", word: bool = True) -> bo
         return False
     ch = text[start - 1]
     return (word and (ch.isalnum() or ch == "_")) or ch in chars
+
+
+_DECIMAL_DIGIT = re.compile(r"\d")
+
+
+def has_digit(text: str) -> bool:
+    """``any(ch.isdigit() for ch in text)``, searched in C for the common case.
+
+    Why: the generator walks the text character by character up to the first digit (tens of
+    thousands of steps in a long text); every decimal digit (``\\d``) is a digit, and only a text
+    without one is walked for the rarer digits (superscripts …) ``str.isdigit`` also accepts.
+    """
+    return _DECIMAL_DIGIT.search(text) is not None or any(ch.isdigit() for ch in text)
+
+
+@cache
+def case_insensitive_class(letters: str) -> str:
+    """A character class of every character ``(?i:[letters])`` matches (with Unicode's extra case forms:
+    "ſ" for s, the Kelvin sign for k …), for use outside ``(?i:…)``."""
+    matcher = re.compile(rf"(?i:[{re.escape(letters)}])")
+    plane = "".join(map(chr, range(0x10000)))  # case forms outside the Basic Multilingual Plane fold into it
+    return "[" + "".join(map(re.escape, sorted(set(matcher.findall(plane))))) + "]"
+
+
+def first_class_first(firsts: str, not_before: str, rests: dict[str, str], tail: str = "",
+                      ignore_case: bool = True) -> str:
+    """A regex that starts with a character class, equal to the case-insensitive alternation it stands for.
+
+    ``firsts`` are the (lower-case) letters every match starts with, matched case-insensitively;
+    ``not_before`` a one-character class that must not precede the match (a look-behind, ``""`` for none);
+    ``rests[f]`` the alternation of what follows the first letter ``f`` (its own case flags);
+    ``tail`` what follows every alternative.  The result matches what
+    ``(?=(?i:[firsts]))(?<!not_before)(?:(?i:f)(?:rests[f])|…)tail`` matches, at the same places
+    (with ``ignore_case=False``: the first letters exactly as given, ``(?=[firsts])…(?:f(?:rests[f])|…)``).
+
+    Why: Python's regex engine skips to a possible start in C only when a pattern *starts* with a
+    character class or literal; a leading look-ahead or look-behind makes it try the whole pattern at
+    every character (about 10 ms per scan of 10^6 characters however rare the matches).  Here the
+    first letter is matched by the class, the look-behind checks the character before it, and a
+    one-character look-behind picks the alternatives of that letter.
+    """
+    guard = rf"(?<!{not_before}[\s\S])" if not_before else ""
+    if not ignore_case:
+        branches = "|".join(rf"(?<={re.escape(f)})(?:{rests[f]})" for f in firsts if rests.get(f))
+        return rf"[{''.join(map(re.escape, firsts))}]{guard}(?:{branches}){tail}"
+    branches = "|".join(rf"(?<=(?i:{re.escape(f)}))(?:{rests[f]})" for f in firsts if rests.get(f))
+    return rf"{case_insensitive_class(firsts)}{guard}(?:{branches}){tail}"
 
 
 def has_context(text: str, start: int, end: int, context: re.Pattern[str] | None,

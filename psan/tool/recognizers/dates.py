@@ -130,10 +130,57 @@ class NumericDateRecognizer(PatternRecognizer):
         return spans
 
 
+#: what joins English dates into one period or list: "1 March and 31 December 1998", "30 March 1983 to
+#: 30 September 1987", "30 September/1 October 2002", "10 May, on 7 July and on 26 September 1994"
+_EN_DATE_JOIN = re.compile(r"[ \t]*(?:,[ \t]*(?:and[ \t]+|or[ \t]+)?|and|or|to|until|till|/|-|–|—)[ \t]*(?:on[ \t]+)?")
+_BETWEEN_BEFORE = re.compile(r"\b[Bb]etween[ \t]+$")
+
+
+def join_date_ranges(text: str, spans: list[CharSpan]) -> list[CharSpan]:
+    """English dates next to each other joined into one span per period or list ("between 5 May 2006 and
+    24 October 2008"); the parts are dropped.
+
+    Why: an annotator masks the period as one mention, and the day-month part alone ("1 March" of "1 March
+    and 31 December 1998") left the connecting words in clear, so the mention was never wholly masked.
+    The words between must be only a connector ("and", "to", "/", a comma, "on"); "between" before the
+    first date belongs to the period.
+    """
+    if len(spans) < 2:
+        return spans
+    ordered = sorted(spans, key=lambda s: (s.start, -s.end))
+    out: list[CharSpan] = []
+    group = [ordered[0]]
+    for span in ordered[1:]:
+        last = group[-1]
+        m = _EN_DATE_JOIN.fullmatch(text, last.end, span.start) if span.start > last.end else None
+        if m is not None and m.group().strip():
+            group.append(span)
+            continue
+        out.append(_joined(text, group))
+        group = [span]
+    out.append(_joined(text, group))
+    return out
+
+
+def _joined(text: str, group: list[CharSpan]) -> CharSpan:
+    if len(group) == 1:
+        return group[0]
+    first = group[0]
+    start = first.start
+    if m := _BETWEEN_BEFORE.search(text, max(0, start - 10), start):
+        start = m.start()
+    return CharSpan(start, group[-1].end, first.type, first.category, first.source, first.score, first.priority)
+
+
 class WrittenDateRecognizer(PatternRecognizer):
     def __init__(self, language: str) -> None:
         super().__init__("date", "DATE", DATE, written_date_regex(language), score=0.9, priority=PRIORITY_DATE,
                          not_after=".")
+        self.language = language
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = super().analyze(text, doc)
+        return join_date_ranges(text, spans) if self.language == "en" else spans
 
 
 # ---------------------------------------------------------------- ages

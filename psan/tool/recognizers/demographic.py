@@ -95,7 +95,8 @@ def nationality_phrases(text: str) -> list[tuple[int, int]]:
 
 
 def _alternation(words: tuple[str, ...]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(set(words), key=len, reverse=True))
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+").replace(r"\-", "[-\u2011\u2010]")
+                    for w in sorted(set(words), key=len, reverse=True))
 
 
 #: a candidate word: the occupation nouns are looked up in a set (one alternation of 200 nouns made the
@@ -119,17 +120,21 @@ def _head(word: str) -> str | None:
     return None
 
 
+#: the hyphens of typeset judgments: ASCII, the non-breaking U+2011 ("non‑commissioned") and U+2010
+_HYPHENS = "[-\u2011\u2010]"
+
+
 def _noun_start(text: str, start: int, head: str) -> int:
     """Start of the occupation noun ending with the word at ``start``: a known phrase before it, or the word."""
     for words in _PHRASES_BY_HEAD.get(head, ()):
-        pattern = r"\s+".join(re.escape(w) for w in words[:-1]) + r"\s+$"
+        pattern = r"\s+".join(re.escape(w).replace(r"\-", _HYPHENS) for w in words[:-1]) + r"\s+$"
         m = re.search(pattern, text[max(0, start - 40):start], re.IGNORECASE)
         if m is not None:
             return start - (min(start, 40) - m.start())
     return start if head in _NOUNS else -1
 
 
-_MODIFIER_BEFORE = re.compile(rf"(?:{_alternation(MODIFIERS)})[\s-]+$", re.IGNORECASE)
+_MODIFIER_BEFORE = re.compile(rf"(?:{_alternation(MODIFIERS)})(?:\s|{_HYPHENS})+$", re.IGNORECASE)
 
 
 def _with_modifiers(text: str, start: int) -> int:
@@ -167,7 +172,7 @@ class DemographicRecognizer(Recognizer):
                 continue
             start, end = _with_modifiers(text, noun_start), match.end()
             value = text[start:end]
-            head = re.sub(r"\s+", " ", value.lower())
+            head = re.sub(r"\s+", " ", value.lower()).replace("\u2011", "-").replace("\u2010", "-")
             singular = re.sub(r"e?s$", "", head) if head not in _ROLES else head
             is_role = any(singular.endswith(r) or head.endswith(r) for r in _ROLES) and not any(
                 head.endswith(p) or singular.endswith(p) for p in _PHRASES)

@@ -95,16 +95,19 @@ _WORD_GOES_ON = re.compile(r"[^\W\d_]|-[^\W\d_]")
 
 
 @cache
-def _capitalized_word_re() -> re.Pattern[str]:
+def capitalized_word_re() -> re.Pattern[str]:
     """``WORD_RE`` words starting with an upper-case letter (built once: the class lists every such letter).
 
     Why: the recognizer only starts a match at a capitalized word; scanning for those alone
     skips the Python work (a match object and a tuple) for the lower-case majority of words.
     The class holds the Basic Multilingual Plane's capitals (every list name starts with one);
     listing all planes would cost seconds at first use.
+    The capital comes first and the word-start test (``_WORD_START``) after it, as look-behinds one
+    character longer: the same matches, but a pattern that starts with a character class lets the
+    regex engine skip to the next capital in C instead of trying the look-behinds at every character.
     """
     upper = "".join(re.escape(chr(cp)) for cp in range(0x10000) if chr(cp).isupper() and chr(cp).isalpha())
-    return re.compile(rf"{_WORD_START}[{upper}][^\W\d_]*(?:-[^\W\d_]+)*")
+    return re.compile(rf"[{upper}](?<![^\W\d_][\s\S])(?<![^\W\d_]-[\s\S])[^\W\d_]*(?:-[^\W\d_]+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,9 @@ class NameLists:
 #: Why not cs/en: their pipelines reach their targets without it and their corpora tag countries
 #: inconsistently; for sk/sl/pl/sv the NER models are weak on places (UNER Slovak dev is 47 % LOC).
 COUNTRY_LANGUAGES = frozenset({"sk", "sl", "pl", "sv"})
+#: languages where a listed first name + an unlisted capitalized word is taken for a full name
+#: (:meth:`GazetteerRecognizer._unlisted_surname_end`)
+FIRST_NAME_SURNAME_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv"})
 
 
 def _attr(cls: type, *names: str) -> list[str]:
@@ -427,6 +433,27 @@ def _pl_classify(word: str) -> tuple[int, bool]:
     return kind, common and not city_lemma
 
 
+def polish_common_word(word: str) -> bool:
+    """True when Morfeusz2 knows ``word`` only as a common word (every lemma in lower case), False when it has a
+    proper-name reading, is unknown, or Morfeusz2 is not installed.
+
+    Why: at a sentence start a capital proves nothing, and NER models (the Czech one on Polish above all)
+    take capitalized sentence-initial words for names: "Dziś", "Jeżeli", "Decyzję", "Właśnie", "Wewnętrzna".
+    """
+    analyser = morfeusz()
+    if analyser is None:
+        return False
+    lemmas = [a[2][1] for a in analyser.analyse(word) if a[2][2] != "ign"]
+    return bool(lemmas) and all(lemma[:1].islower() for lemma in lemmas)
+
+
+@cache
+def _lexicon_words(language: str) -> frozenset[str]:
+    """Every word that starts an entry of the language's lexicon (a form, a multi-word name or a street)."""
+    lex = _lexicon(language)
+    return frozenset(lex.forms).union(lex.multi, lex.streets)
+
+
 # ---------------------------------------------------------------- recognizer
 
 
@@ -463,9 +490,13 @@ class GazetteerRecognizer(Recognizer):
         # items: (start, end, kinds, n_words, weak)
         items: list[tuple[int, int, int, int, bool]] = []
         done = 0  # words before this offset belong to an accepted multi-word match
-        for m in _capitalized_word_re().finditer(text):
-            start, end = m.span()
+        # a word that starts no list entry does nothing below: skipped before any other test (most words)
+        known = None if self.use_morfeusz else _lexicon_words(self.language)
+        for m in capitalized_word_re().finditer(text):
             word = m.group()
+            if known is not None and word not in known:
+                continue
+            start, end = m.span()
             if start < done or not _is_capitalized(word):
                 continue
             matched = self._multi_end(text, start, lex.streets.get(word, ()))
@@ -506,6 +537,33 @@ class GazetteerRecognizer(Recognizer):
                 return end
         return 0
 
+    def _unlisted_surname_end(self, text: str, end: int, lex: _Lexicon) -> int:
+        """End of an unlisted capitalized word right after a listed first name at a sentence start ("Ernest Nagy."),
+        else 0.
+
+        Why: a sentence-initial first name alone is dropped (its capital proves nothing), so name completion
+        (psan.tool.completion, which grows a found first name inside a sentence) never sees it; but a first
+        name followed by a capitalized word is a full name in the languages of
+        :data:`FIRST_NAME_SURNAME_LANGUAGES` however rare the surname; not in English, where a first name
+        is as often a word of a title or an organisation ("Will Power", "Grace Church").  The word must not
+        be a listed place or name itself (those runs are grouped above), a word in capitals, a closed-class
+        word, or written in lower case in the same paragraph.
+        """
+        if self.language not in FIRST_NAME_SURNAME_LANGUAGES or text[end:end + 1] != " ":
+            return 0
+        match = capitalized_word_re().match(text, end + 1)
+        if match is None or _WORD_GOES_ON.match(text, match.end()):
+            return 0
+        word = match.group()
+        if len(word) < 3 or word.isupper() or "-" in word or self._kind(word, lex)[0]:
+            return 0
+        from psan.tool.ner.function_words import function_words
+        from psan.tool.recognizers.paragraphs import LowerCaseWords
+        low = word.lower()
+        if low in function_words(self.language) or LowerCaseWords(text)(low, end):
+            return 0
+        return match.end()
+
     def _group(self, text: str, items: list[tuple[int, int, int, int, bool]], lex: _Lexicon) -> list[CharSpan]:
         """Merge adjacent person words into one span; emit places; apply stoplist and sentence-start rules."""
         spans: list[CharSpan] = []
@@ -542,6 +600,13 @@ class GazetteerRecognizer(Recognizer):
                     continue
             k += 1
             word = text[start:end]
+            if nwords == 1 and kind & (FIRST_M | FIRST_F) and not weak and word not in lex.stop \
+                    and at_sentence_start(text, start):
+                surname_end = self._unlisted_surname_end(text, end, lex)
+                if surname_end:
+                    spans.append(CharSpan(start, surname_end, "PERSON_NAME", Category.PERSON, self.name, 0.45,
+                                          self.priority))
+                    continue
             if nwords == 1 and (word in lex.stop or at_sentence_start(text, start)):
                 continue
             if kind & (FIRST_M | FIRST_F):
@@ -559,11 +624,17 @@ class GazetteerRecognizer(Recognizer):
 
 
 def default_recognizers(language: str) -> list[Recognizer]:
-    """The gazetteer for ``language``, names after a personal title and (English) prisons, counties, provinces.
+    """The gazetteer for ``language``, names after a personal title, (English) prisons, counties, provinces and
+    (cs/sk/pl/sv/sl) acronyms (:mod:`psan.tool.recognizers.acronyms`), (cs/sk/pl) names of peoples and
+    inhabitants (:mod:`psan.tool.recognizers.demonyms`), (cs/sk) capitalized words inside a sentence
+    (:mod:`psan.tool.recognizers.capitalized`).
 
     The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
     they are name evidence below NER: a NER span on the same name stays and keeps its type.
     """
+    from psan.tool.recognizers.acronyms import default_recognizers as acronym_recognizers
+    from psan.tool.recognizers.capitalized import default_recognizers as capitalized_recognizers
+    from psan.tool.recognizers.demonyms import default_recognizers as demonym_recognizers
     from psan.tool.recognizers.institutions import PATTERNS, InstitutionRecognizer
     from psan.tool.recognizers.names import FEMININE_ENDINGS, FeminineSurnameRecognizer, TitledNameRecognizer
     if language not in LOCALES:
@@ -571,4 +642,7 @@ def default_recognizers(language: str) -> list[Recognizer]:
     extra: list[Recognizer] = [InstitutionRecognizer(language)] if language in PATTERNS else []
     if language in FEMININE_ENDINGS:
         extra.append(FeminineSurnameRecognizer(language))
+    extra.extend(acronym_recognizers(language))
+    extra.extend(demonym_recognizers(language, person_name_kind))
+    extra.extend(capitalized_recognizers(language))
     return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]

@@ -31,7 +31,9 @@ from psan.tool.recognizers.base import (
     PatternRecognizer,
     digits,
     drop_contained,
+    first_class_first,
     has_context,
+    has_digit,
     preceded_by,
 )
 
@@ -150,7 +152,7 @@ class IbanRecognizer(PatternRecognizer):
 
 
 def _digit_prefilter(text: str) -> bool:
-    return any(ch.isdigit() for ch in text)
+    return has_digit(text)
 
 
 class _DigitRecognizer(PatternRecognizer):
@@ -282,9 +284,17 @@ _PASSWORD_WORDS = "password|passwd|heslo|hasło|haslo|lösenord|losenord|geslo" 
 #: keyword then ``:``/``=``/``=>`` (or a password word + is/je/jest/är/to), then the value
 #: first letters of every keyword: a look-ahead on them lets the engine pass other characters cheaply
 _KEYWORD_FIRSTS = "".join(sorted({k[0] for k in SECRET_KEYWORDS} | {w[0] for w in _PASSWORD_WORDS.split("|")}))
-SECRET_AFTER_KEYWORD = re.compile(
+#: the pattern as written: keyword (or password word + verb), separator, value
+SECRET_AFTER_KEYWORD_PLAIN = (
     rf"(?=(?i:[{_KEYWORD_FIRSTS}]))(?<![\w-])(?:(?i:{_keyword_alt})\s*(?::|=>|=)\s*|(?i:{_PASSWORD_WORDS})\s+(?i:is|je|jest|to|är)\s+)"
     r"[\"'`]?(?P<value>[^\s\"'`,;]{4,128})")
+SECRET_AFTER_KEYWORD = re.compile(first_class_first(
+    _KEYWORD_FIRSTS, r"[\w-]",
+    {first: (rf"(?i:{'|'.join(k[1:] for k in _keyword_alt.split('|') if k[0].lower() == first)})\s*(?::|=>|=)\s*"
+             + (rf"|(?i:{'|'.join(w[1:] for w in _PASSWORD_WORDS.split('|') if w[0] == first)})"
+                r"\s+(?i:is|je|jest|to|är)\s+" if any(w[0] == first for w in _PASSWORD_WORDS.split("|")) else ""))
+     for first in _KEYWORD_FIRSTS},
+    r"[\"'`]?(?P<value>[^\s\"'`,;]{4,128})"))
 
 #: well-known credential shapes that are secret without any keyword
 KNOWN_SECRET_SHAPES = re.compile(

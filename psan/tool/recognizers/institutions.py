@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.base import first_class_first
 
 PRIORITY_INSTITUTION = -5
 SCORE = 0.6
@@ -50,7 +51,12 @@ Iğdır Yalova Karabük Kilis Osmaniye Düzce
 """.split())
 _ASCII = str.maketrans("ıİğĞüÜşŞöÖçÇâ", "iIgGuUsSoOcCa")
 _PROVINCES = sorted({p for name in TURKISH_PROVINCES for p in (name, name.translate(_ASCII))}, key=len, reverse=True)
-PROVINCE_RE = re.compile(rf"(?=[{''.join(sorted({p[0] for p in _PROVINCES}))}])\b(?:{'|'.join(_PROVINCES)})(?![\w'’-])")
+#: the provinces as written (``PROVINCE_RE`` is the same regex starting with the first letters' class)
+PROVINCE_PLAIN = rf"(?=[{''.join(sorted({p[0] for p in _PROVINCES}))}])\b(?:{'|'.join(_PROVINCES)})(?![\w'’-])"
+_PROVINCE_FIRSTS = "".join(sorted({p[0] for p in _PROVINCES}))
+PROVINCE_RE = re.compile(first_class_first(
+    _PROVINCE_FIRSTS, r"\w", {f: "|".join(p[1:] for p in _PROVINCES if p[0] == f) for f in _PROVINCE_FIRSTS},
+    r"(?![\w'’-])", ignore_case=False))
 
 
 #: final parts of Swedish authority names (definite forms) – "Natur|vårds|verket"
@@ -59,7 +65,7 @@ SWEDISH_AUTHORITY_RE = re.compile(
     r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
 
 #: hyphenated acronyms of organisations ("DHKP-C", "PKK-KADEK"): letters only, so "COVID-19" or "L5-S1" never match
-HYPHEN_ACRONYM_RE = re.compile(r"(?=[A-Z])(?<![\w-])[A-Z]{2,6}-[A-Z]{1,5}(?![\w-])")
+HYPHEN_ACRONYM_RE = re.compile(r"[A-Z](?<![\w-][A-Z])[A-Z]{1,5}-[A-Z]{1,5}(?![\w-])")
 
 #: words every match of a regex contains: where none occurs, the regex is not run (cheap substring tests)
 NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {

@@ -41,6 +41,7 @@ _WORD = r"[^\W\d_][\w'’.\-]*"
 PARAGRAPH_END = re.compile(r"\n[ \t\r]*\n")
 #: an optional time stamp before the speaker ("[00:01:02] Émile:", "10:32 - Émile:")
 _STAMP = r"(?:[\[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?[\])]?[ \t]*(?:[-–][ \t]*)?)?"
+_NON_SPACE = re.compile(r"\S+")
 SPEAKER_RE = re.compile(rf"^[ \t]*{_STAMP}(?P<name>{_WORD}(?:[ \t]+{_WORD}){{0,4}})[ \t]*:(?=[ \t\r]|$)",
                         re.MULTILINE)
 
@@ -73,7 +74,8 @@ närvarande ordförande
 
 
 def _is_name_word(word: str) -> bool:
-    return word[:1].isupper() and any(ch.isalpha() for ch in word)
+    # a capital is nearly always a letter itself; the walk over the word is for the rest ("Ⅻ")
+    return word[:1].isupper() and (word[0].isalpha() or any(ch.isalpha() for ch in word))
 
 
 class SpeakerRecognizer(PatternRecognizer):
@@ -88,7 +90,15 @@ class SpeakerRecognizer(PatternRecognizer):
 
     def _name(self, text: str, start: int, end: int) -> tuple[int, int] | None:
         """The name's character range in a candidate label, or None when the label is not a name."""
-        words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text[start:end])]
+        label = text[start:end]
+        if " " not in label and "\t" not in label:  # one word (most labels): the tests below, without the lists
+            lower = label.lower()
+            if lower.rstrip(".") in TITLES or lower in LABELS or not _is_name_word(label):
+                return None
+            if label.isupper() and len(label) > 1 and not label.isalpha():
+                return None
+            return start, end
+        words = [(m.start(), m.end()) for m in _NON_SPACE.finditer(label)]
         while words and text[start + words[0][0]:start + words[0][1]].lower().rstrip(".") in TITLES:
             words.pop(0)
         if not words:

@@ -70,6 +70,10 @@ def _regex(language: str) -> re.Pattern[str]:
                       rf"(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
 
 
+#: two or more initials written together: "Z.M.", "F.L.", "M.Ş."
+_JOINED_INITIALS = re.compile(r"(?:[^\W\d_]\.-?){2,}")
+
+
 def _name_end(words: list[tuple[int, int, str]]) -> int:
     """How many leading words form the name (0 = none): capitalized words, initials, inner particles."""
     count = 0
@@ -80,10 +84,13 @@ def _name_end(words: list[tuple[int, int, str]]) -> int:
                 return 0
             count = i + 1
             continue
-        if not w[:1].isupper() or w in NOT_NAMES or (w.isupper() and len(w) > 3):
+        initials = _JOINED_INITIALS.fullmatch(w) is not None
+        if not w[:1].isupper() or w in NOT_NAMES or (w.isupper() and len(w) > 3 and not initials):
             break
         count = i + 1
-        if not w.endswith(".") and sum(ch.isalpha() for ch in w) >= 2:
+        # a word of two letters or more, or two joined initials at least ("Mr F.L.", "Mr Z.M. Necatigil": the
+        # judgments' anonymised parties and agents); "Mr J." alone and an abbreviation ("Mgr.") are no name
+        if initials or (not w.endswith(".") and sum(ch.isalpha() for ch in w) >= 2):
             last_good = count
         if i >= 4:
             break

@@ -26,7 +26,7 @@ from functools import cache
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.addresses import CzechStreetRecognizer, UkPostcodeRecognizer
 from psan.tool.recognizers.amounts import MoneyRecognizer
-from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context
+from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context, has_digit
 from psan.tool.recognizers.contact import (
     EmailRecognizer,
     IpRecognizer,
@@ -90,7 +90,7 @@ class PostalCodeRecognizer(PatternRecognizer):
         self.context = compile_context(POSTAL_CONTEXT)
 
     def prefilter(self, text: str) -> bool:
-        return any(ch.isdigit() for ch in text)
+        return has_digit(text)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []

@@ -34,6 +34,7 @@ from typing import Any
 
 from psan.tool.entities import word_lemmas
 from psan.tool.morph import context
+from psan.tool.morph.analysis import OTHER as M_OTHER
 from psan.tool.morph.analysis import PERSON as M_PERSON
 from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
@@ -62,6 +63,15 @@ _ALPHA_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 _TRIES = 60
 #: languages whose person and place surrogates are rendered in the analysed case (psan.tool.morph)
 _INFLECTED = frozenset({"cs", "sk", "sl", "pl"})
+#: languages whose one-word organisation names are analysed and get a declined surrogate (Polish: Morfeusz
+#: generates no forms of an invented name)
+_ORG_DECLINED = frozenset({"cs", "sk", "sl"})
+#: parts of invented one-word organisation names ("Agrostav", "Hydromont"): clearly a firm, never a person
+#: or a place, and declinable as an inanimate masculine noun ("s Agrostavem", "v Agrostave")
+_ORG_HEADS = ("Agro", "Stavo", "Hydro", "Elektro", "Metal", "Tex", "Auto", "Inter", "Geo", "Eko", "Chemo", "Techno",
+              "Euro", "Kovo", "Novo", "Plasto", "Termo", "Energo", "Data", "Medi", "Fero", "Silo", "Trans", "Pharm")
+_ORG_TAILS = ("stav", "mont", "servis", "trans", "plast", "com", "lab", "mat", "chem", "tex", "tech", "prom", "kov",
+              "sklad", "park", "net", "form", "dat", "man", "mark", "pol", "med", "log", "vit")
 #: an original word at least this long must not begin a surrogate word, nor a surrogate word begin it
 _STEM = 4
 
@@ -170,6 +180,8 @@ class SurrogateReplacer:
         for r in regions:
             kind = routing.kind_of(r.category, r.type, text[r.start:r.end])
             mkind = M_PERSON if kind == routing.PERSON else M_PLACE if kind in (routing.CITY, routing.COUNTRY) else ""
+            if kind == routing.ORG and self._declined_org(text[r.start:r.end]):
+                mkind = M_OTHER
             mentions.append(Mention(r.start, r.end, mkind, doc.entity_keys.get((r.start, r.end), "")))
         feats, genders = analyse_document(text, mentions, self.language)
         for m, f in zip(mentions, feats, strict=True):
@@ -324,6 +336,11 @@ class SurrogateReplacer:
             return got
         if kind in (routing.CITY, routing.COUNTRY) and feats is not None and self.policy["city"] != "tag":
             got = self._place(entity, original, kind, feats)
+            if got is not None:
+                self._record(region, entity, original, feats)
+                return got
+        if kind == routing.ORG and feats is not None and self._declined_org(original):
+            got = self._org_word(entity, original, feats)
             if got is not None:
                 self._record(region, entity, original, feats)
                 return got
@@ -483,6 +500,55 @@ class SurrogateReplacer:
         return run(lambda rng: shape.apply_case(original, names.faker_value(
             self.language, "company", rng.getrandbits(32))) if original.isupper() else names.faker_value(
             self.language, "company", rng.getrandbits(32)))
+
+    def _declined_org(self, original: str) -> bool:
+        """Whether an organisation's name is one word this language declines (its surrogate follows the case)."""
+        return self.language in _ORG_DECLINED and self.policy["organization"] == "list" \
+            and bool(_ALPHA_RE.fullmatch(original.strip().replace("-", "")))
+
+    def _org_word(self, entity: str, original: str, feats: Features) -> str | None:
+        """A one-word organisation in the analysed case ("s Agroprojektem" → "s Hydromontem").
+
+        An acronym keeps its shape and its case ending ("v rámci KRBu" → "v rámci HYQu"); another name gets
+        an invented firm name of the entity, declined as an inanimate noun.  ``None`` where the language
+        has no such form (a plural): the caller falls back to an undeclined company name.
+        """
+        word = original.strip()
+        acronym = _acronym(word)
+        if acronym is not None and feats.number != "Plur":
+            letters, ending = acronym
+            ident = self._identity(entity, routing.ORG)
+            base = ident.get("acronym")
+            if not isinstance(base, str) or len(base) != len(letters):
+                rng = stream(self.seed, entity, routing.ORG, letters.casefold(), "acronym")
+                for _ in range(_TRIES):
+                    base = shape.scramble(letters, rng)
+                    if not self._leaks(base, letters):
+                        break
+                ident["acronym"] = base
+            got = base + ending
+            return None if self._leaks(got, original) else got
+        if acronym is not None or feats.number == "Plur":
+            return None  # a firm's name has no plural
+        ident = self._identity(entity, routing.ORG)
+        base = ident.get("org_base")
+        if not isinstance(base, str):
+            rng = stream(self.seed, entity, routing.ORG, "org_base")
+            for _ in range(_TRIES):
+                cand = rng.choice(_ORG_HEADS) + rng.choice(_ORG_TAILS)
+                owner = self._owner.get((routing.ORG, cand.casefold()))
+                if not self._word_taken(cand.casefold()) and owner in (None, entity):
+                    base = cand
+                    break
+            if not isinstance(base, str):
+                return None
+            ident["org_base"] = base
+            self._owner[(routing.ORG, base.casefold())] = entity
+        got = inflect_case(base, dataclasses.replace(feats, gender="Masc", animacy="Inan"), self.language,
+                           names.PLACE, "m")
+        if got is None or self._leaks(got, original):
+            return None
+        return got.upper() if word.isupper() and len(word) > 1 else got
 
     def _city(self, entity: str, original: str, run: Callable[..., str | None]) -> str | None:
         if self.policy["city"] == "tag":
@@ -785,6 +851,19 @@ class SurrogateReplacer:
             return fallback
         rng = stream(self.seed, entity, role, lemma_key, "scramble")
         return shape.scramble(lemma_key.capitalize(), rng)
+
+
+def _acronym(word: str) -> tuple[str, str] | None:
+    """(capitals, case ending) of an acronym ("KRBu" → ("KRB", "u"), "OSN-u", "UNESCO"), else ``None``."""
+    i = len(word)
+    while i > 0 and word[i - 1].islower() and len(word) - i < 3:
+        i -= 1
+    letters, ending = word[:i], word[i:]
+    if letters.endswith("-"):
+        letters, ending = letters[:-1], "-" + ending
+    if len(letters) >= 2 and letters.isupper() and letters.isalpha():
+        return letters, ending
+    return None
 
 
 def inflect_case(lemma: str, feats: Features, language: str, role: str, gender: str) -> str | None:

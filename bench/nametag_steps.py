@@ -1,0 +1,107 @@
+"""Where the NameTag pipeline's CPU goes: per-step CPU seconds over tab-dev + elitr-dev, in one process.
+
+Run: ``.venv/bin/python bench/nametag_steps.py [--rounds 3] [--model PATH]``
+
+Why: ``bench_nametag_ratio.py`` gives one ratio; this says which step to look at.  The steps of
+``Pipeline.process`` are timed one by one around the same calls (NameTag's run, tokens, every
+recognizer, token splitting, the never-personal filter, merge, name completion, propagation, the JSONL
+lines of ``psan-tool spans``), with NameTag alone (its tokenizer and recognizer, as the ratio bench runs
+it) timed in the same process.  CPU time (``time.process_time``), the minimum over ``--rounds``.
+Recognizers that share a name (the three ``date`` recognizers) are summed.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import SHARED, load_corpus  # noqa: E402
+
+from psan.tool import completion, merge, nonpersonal, propagate  # noqa: E402
+from psan.tool.cli import span_lines  # noqa: E402
+from psan.tool.document import collector_paused  # noqa: E402
+from psan.tool.pipeline import Pipeline  # noqa: E402
+from psan.tool.tokenize import split_tokens_and_sentences  # noqa: E402
+
+
+def one_round(pipe: Pipeline, texts: list[str]) -> dict[str, float]:
+    """CPU seconds per step for one pass over ``texts``."""
+    from ufal.nametag import Forms, NamedEntities, TokenRanges
+    clock = time.process_time
+    acc: dict[str, float] = defaultdict(float)
+    ner = pipe.ner[0]
+    start = clock()
+    tokenizer = ner.ner.newTokenizer()
+    forms, ranges, entities = Forms(), TokenRanges(), NamedEntities()
+    for text in texts:
+        tokenizer.setText(text)
+        while tokenizer.nextSentence(forms, ranges):
+            ner.ner.recognize(forms, entities)
+            _ = [(e.start, e.length, e.type) for e in entities]
+    acc["(NameTag alone)"] = clock() - start
+    with collector_paused():
+        for text in texts:
+            t0 = clock()
+            ner.token_offsets(text)
+            t1 = clock()
+            acc["NameTag run + offsets"] += t1 - t0
+            doc = pipe._tokenize(text)  # noqa: SLF001 - the step being timed
+            t2 = clock()
+            acc["tokens + token check"] += t2 - t1
+            found = ner.analyze(text, doc)
+            acc["NameTag entities"] += clock() - t2
+            patterns = []
+            for r in pipe.recognizers:
+                a = clock()
+                trigger = getattr(r, "trigger", None)
+                if trigger is None or trigger.search(text) is not None:
+                    patterns.extend(r.analyze(text, doc))
+                acc[f"recognizer {r.name}"] += clock() - a
+            t3 = clock()
+            bounds = {b for c in patterns + found for b in (c.start, c.end)}
+            doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)
+            t4 = clock()
+            acc["token splitting"] += t4 - t3
+            nonpersonal.drop_never_personal(text, patterns + found, doc.language)
+            t5 = clock()
+            acc["(never-personal filter, also inside merge)"] += t5 - t4
+            doc.entities = merge.resolve(doc, patterns + found)
+            t6 = clock()
+            acc["merge"] += t6 - t5
+            completion.complete_names(doc)
+            t7 = clock()
+            acc["name completion"] += t7 - t6
+            if pipe.propagate is not None:
+                propagate.with_propagation(doc, **pipe.propagate)
+            t8 = clock()
+            acc["propagation"] += t8 - t7
+            "".join(span_lines("corpus/0000.txt", doc))
+            acc["JSONL lines"] += clock() - t8
+    return acc
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--model", default=str(SHARED / "models" / "nametag" / "english-conll-trivial.ner"))
+    args = parser.parse_args()
+    texts = [t for name in ("tab-dev", "elitr-dev") for t in load_corpus(name).texts]
+    pipe = Pipeline({"language": "en", "tokenizer": "nametag", "ner": [{"kind": "nametag", "model": args.model}],
+                     "recognizers": ["patterns", "gazetteers"]}, language="en")
+    best: dict[str, float] = {}
+    for _ in range(max(1, args.rounds)):
+        for step, cpu in one_round(pipe, texts).items():
+            best[step] = min(cpu, best.get(step, cpu))
+    total = sum(v for k, v in best.items() if not k.startswith("("))
+    for step, cpu in sorted(best.items(), key=lambda kv: -kv[1]):
+        print(f"{cpu:8.4f}  {step}")
+    print(f"{total:8.4f}  psan in all ({total / best['(NameTag alone)']:.2f}x NameTag alone in this process)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

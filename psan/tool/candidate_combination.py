@@ -1,0 +1,71 @@
+"""Combining a language's own NER model with the models of related languages it borrows.
+
+Why: sk/sl/pl/sv pipelines run the Czech CNEC model beside their own (``cross_lingual``, for recall
+on names the native model misses, see :data:`psan.tool.defaults.CROSS_LINGUAL`).  The Czech model nests
+(``P`` ⊃ ``pf``, ``ps``) and reads many capitalized words of another language as first names and
+surnames, so inside a name the native model has already found it adds pieces that are wrong readings:
+"Komisja|Europejska" as first name + surname inside the Polish organisation "Komisja Europejska",
+"Trybunału|Konstytucyjnego", "Röda|Korset".  On pl-dev 141 of the 469 false spans were
+such pieces (a span nested in another).
+The native span covers every character of them, so dropping them masks nothing less; it removes a
+judgment the person would have to make about a reading no one meant.
+
+Kept: pieces that are not inside a native span (the recall the borrowed model is there for), pieces
+inside a native *person* (first name and surname of "Georga W. Busha": propagation then finds "Bush"
+alone), and person pieces with a word the language's name lists know ("Fundacja [Jana Kowalskiego]":
+the native organisation hides a person the annotator should see as such).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from psan.tool.document import Category, CharSpan
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def drop_common_initial_words(text: str, spans: Sequence[CharSpan], language: str) -> list[CharSpan]:
+    """NER ``spans`` without one-word spans at a sentence start that the language's dictionary knows only as a
+    common word (Polish with Morfeusz2: "Dziś", "Jeżeli", "Decyzję", "Wewnętrzna"); other languages unchanged.
+
+    Why: at a sentence start the capital is no evidence, and on pl-dev the native and the borrowed models
+    both tagged such words (adverbs as places, nouns and participles as first names).
+    """
+    if language != "pl":
+        return list(spans)
+    from psan.tool.recognizers.gazetteer import polish_common_word
+    from psan.tool.recognizers.sentence_start import at_sentence_start
+    kept = []
+    for span in spans:
+        surface = text[span.start:span.end]
+        if _WORD.fullmatch(surface) and at_sentence_start(text, span.start) and polish_common_word(surface):
+            continue
+        kept.append(span)
+    return kept
+
+
+def _listed_person_word(surface: str, language: str) -> bool:
+    from psan.tool.recognizers.gazetteer import person_name_kind
+    return any(person_name_kind(w, language) for w in _WORD.findall(surface))
+
+
+def drop_nested_borrowed(text: str, native: Sequence[CharSpan], borrowed: Sequence[CharSpan],
+                         language: str) -> list[CharSpan]:
+    """``borrowed`` spans (of cross-lingual models) without those strictly inside a native non-person span.
+
+    Inside a native person ("Frans Timmermans") the pieces are right and let propagation find the surname
+    alone later ("Timmermans"); a person piece with a word of the language's name lists stays too.  Spans
+    equal to a native span are left to the merger (a competing reading of the same text).
+    """
+    if not native or not borrowed:
+        return list(borrowed)
+    outer = [(s.start, s.end) for s in native if s.category != Category.PERSON]
+    kept = []
+    for span in borrowed:
+        inside = any(a <= span.start and span.end <= b and (a, b) != (span.start, span.end) for a, b in outer)
+        if inside and not (span.category == Category.PERSON
+                           and _listed_person_word(text[span.start:span.end], language)):
+            continue
+        kept.append(span)
+    return kept

@@ -1,0 +1,71 @@
+"""Acronyms (issue 22: "KE", "PAP", "BBC", "FAO", "KĽDR") and names of peoples ("Slovinců", "Austriacy")."""
+from __future__ import annotations
+
+from psan.tool.document import Category
+from psan.tool.recognizers import gazetteer
+from psan.tool.recognizers.acronyms import AcronymRecognizer
+
+
+def found(text: str, language: str = "pl") -> list[str]:
+    return [text[s.start:s.end] for s in AcronymRecognizer(language).analyze(text)]
+
+
+def test_isolated_acronyms_with_digits_and_case_endings() -> None:
+    assert found("Jak podała agencja PAP , decyzję KE poparł TVN24 , format A4 .") == ["PAP", "KE", "TVN24"]
+    assert found("v rámci kola GATTu a podle agentury ČTK", "cs") == ["GATTu", "ČTK"]
+    assert found("o czym pisze PAP-u redakcja", "pl") == ["PAP-u"]
+    assert found("Spravodajca BBC informoval, že KĽDR je na kolenách.", "sk") == ["BBC", "KĽDR"]
+    assert found("enligt FAO och Naturvårdsverket", "sv") == ["FAO"]
+
+
+def test_common_abbreviations_roman_numerals_and_formulas_are_not_names() -> None:
+    text = "stawka VAT , PKB i DPH , IČO 123 , XXVI . sjezd , emise CO2 a SO2 , 5 USD , GPS i SMS"
+    assert found(text) == []
+
+
+def test_capitals_runs_and_headings_prove_nothing() -> None:
+    assert found("GRUPY ROBOCZE W RAMACH KOMISJI EUROPEJSKIEJ działają") == []
+    assert found("BARAN 21. 3. - 20. 4.\nNeriešte to.\nSOBOTA A NEDEĽA\nKĽDR je chudobná.", "sk") == ["KĽDR"]
+
+
+def test_a_long_word_in_capitals_that_the_text_also_writes_in_lower_case() -> None:
+    assert found("Program na SOBOTU: v sobotu prší. NASA letí.", "sk") == ["NASA"]
+
+
+def test_not_part_of_longer_tokens_urls_or_hyphenated_compounds() -> None:
+    assert found("LO-SAF-uppgörelsen och ATP-poäng, mejla info@ABC.se eller www.KE.eu", "sv") == []
+    assert found("K.E. jest organem") == []
+
+
+def test_in_the_name_family_for_the_inflected_and_swedish_languages_only() -> None:
+    for language in ("cs", "sk", "pl", "sv"):
+        assert any(isinstance(r, AcronymRecognizer) for r in gazetteer.default_recognizers(language))
+    assert not any(isinstance(r, AcronymRecognizer) for r in gazetteer.default_recognizers("en"))
+    span = AcronymRecognizer("pl").analyze("w rozmowie z PAP .")[0]
+    assert span.category is Category.ORGANIZATION and span.priority < 0 and span.type == "ACRONYM"
+
+
+def test_demonyms_by_their_suffixes() -> None:
+    from psan.tool.recognizers.demonyms import DemonymRecognizer
+    from psan.tool.recognizers.gazetteer import person_name_kind
+
+    def demonyms(text: str, language: str) -> list[str]:
+        return [text[s.start:s.end] for s in DemonymRecognizer(language, person_name_kind).analyze(text)]
+
+    assert demonyms("Mexičan vyhrál. Obávala se ho desetina Slovinců a Pražanům zůstal zápas.", "cs") == [
+        "Mexičan", "Slovinců", "Pražanům"]
+    assert demonyms("Vybrané výrobky. Opakované chyby. Milan a Roman přišli, Dušan též.", "cs") == []
+    assert demonyms("mier medzi Izraelom a Palestínčanmi, v marci Nemci rozhodli", "sk") == ["Palestínčanmi", "Nemci"]
+    assert demonyms("Czesi i Austriacy chcieli , a Holendrów nie pytano .", "pl") == ["Austriacy", "Holendrów"]
+    # sentence-initial verbal nouns and participles, adjectives in -scy
+    assert demonyms("Zarejestrowanie jest proste . Przewodniczący mówi , że Polscy rolnicy …", "pl") == []
+    assert demonyms("Rusové a Srbové", "sv") == []
+    span = DemonymRecognizer("cs").analyze("podle Američanů")[0]
+    assert span.category is Category.DEMOGRAPHIC and span.type == "DEMONYM" and span.priority < 0
+
+
+def test_the_new_types_keep_their_category_when_stored_by_type() -> None:
+    from psan.tool.categories import category_of
+    assert category_of("ACRONYM") is Category.ORGANIZATION
+    assert category_of("DEMONYM") is Category.DEMOGRAPHIC
+    assert category_of("PROPER_NOUN") is Category.OTHER

@@ -1,0 +1,81 @@
+"""A borrowed (cross-lingual) NER model's pieces inside a native model's name (issue 22: Polish precision)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from psan.tool.candidate_combination import drop_nested_borrowed
+from psan.tool.document import Category, CharSpan
+from psan.tool.pipeline import Pipeline
+
+
+def span(text: str, phrase: str, category: Category, source: str, type_: str = "X") -> CharSpan:
+    start = text.index(phrase)
+    return CharSpan(start, start + len(phrase), type_, category, source)
+
+
+def test_pieces_inside_a_native_organisation_go_names_and_outside_pieces_stay() -> None:
+    text = "Komisja Europejska i Fundacja Jana Kowalskiego oraz Timmermans ."
+    native = [span(text, "Komisja Europejska", Category.ORGANIZATION, "pl"),
+              span(text, "Fundacja Jana Kowalskiego", Category.ORGANIZATION, "pl")]
+    borrowed = [span(text, "Komisja", Category.PERSON, "cs", "pf"),
+                span(text, "Europejska", Category.PERSON, "cs", "ps"),
+                span(text, "Jana Kowalskiego", Category.PERSON, "cs", "P"),
+                span(text, "Komisja Europejska", Category.ORGANIZATION, "cs", "io"),
+                span(text, "Timmermans", Category.PERSON, "cs", "ps")]
+    kept = [text[s.start:s.end] for s in drop_nested_borrowed(text, native, borrowed, "pl")]
+    # equal ranges are the merger's business; a listed first name ("Jana") keeps the person inside the foundation
+    assert kept == ["Jana Kowalskiego", "Komisja Europejska", "Timmermans"]
+
+
+def test_pieces_inside_a_native_person_stay_for_propagation() -> None:
+    text = "Georga W. Busha"
+    native = [span(text, "Georga W. Busha", Category.PERSON, "sk")]
+    borrowed = [span(text, "Busha", Category.PERSON, "cs", "ps")]
+    assert drop_nested_borrowed(text, native, borrowed, "sk") == borrowed
+
+
+def test_polish_pipeline_keeps_no_czech_piece_inside_a_polish_organisation(
+        nametag_model: Callable[[str], str]) -> None:
+    pl = nametag_model("polish-wikineural-wikiann-trivial.ner")
+    cs = nametag_model("czech-cnec2-trivial.ner")
+    config = {"language": "pl", "tokenizer": "regex", "recognizers": [], "propagate": False,
+              "ner": [{"kind": "nametag", "model": pl, "source": "nametag-pl"},
+                      {"kind": "nametag", "model": cs, "source": "nametag-cs", "cross_lingual": True,
+                       "categories": ["PERSON", "LOCATION", "ORGANIZATION"]}]}
+    text = "Wobec tego Komisja Europejska podjęła decyzję w sprawie Trybunału Konstytucyjnego ."
+    doc = Pipeline(config).process(text)
+    ranges = [(doc.char_range(e.first_token, e.end_token), e) for e in doc.entities]
+    native = [r for r, e in ranges if e.source == "nametag-pl" and e.category != Category.PERSON]
+    assert native, "the Polish model finds the organisations"
+    for (start, end), e in ranges:
+        if e.source == "nametag-cs":
+            assert not any(a <= start and end <= b and (a, b) != (start, end) for a, b in native), text[start:end]
+
+
+def test_polish_sentence_initial_common_words_are_no_names() -> None:
+    import pytest
+
+    from psan.tool.candidate_combination import drop_common_initial_words
+    from psan.tool.recognizers.gazetteer import morfeusz_available
+    if not morfeusz_available():
+        pytest.skip("morfeusz2 not installed")
+    text = "Dziś Komisja obraduje . Jeżeli Bruksela zechce , Decyzję poprze Komisja ."
+    spans = [span(text, w, Category.LOCATION, "ner") for w in ("Dziś", "Jeżeli", "Bruksela")]
+    spans.append(span(text, "Komisja", Category.ORGANIZATION, "ner"))  # not at a sentence start: stays
+    kept = [text[s.start:s.end] for s in drop_common_initial_words(text, spans, "pl")]
+    assert kept == ["Bruksela", "Komisja"]
+    assert drop_common_initial_words(text, spans, "cs") == spans
+
+
+def test_borrowed_spans_end_in_a_name(nametag_model: Callable[[str], str]) -> None:
+    from psan.tool.document import Document
+    from psan.tool.ner.nametag import NameTagRecognizer
+    from psan.tool.tokenize import tokenize
+    ner = NameTagRecognizer(nametag_model("czech-cnec2-trivial.ner"), source="nametag-cs", cross_lingual=True,
+                            categories=["PERSON", "LOCATION", "ORGANIZATION"])
+    text = ("Komisja wszczęła procedurę w Polsce .\n„ Sprawa Trybunału Konstytucyjnego nie jest zamknięta "
+            "- powiedział Frans Timmermans w rozmowie z Walonią ws . CETA .")
+    tokens, sentences = tokenize(text, "pl")
+    for s in ner.analyze(text, Document(text, tokens, sentences, [], "pl")):
+        surface = text[s.start:s.end]
+        assert surface == surface.strip(" .,\n") and not surface.split()[-1].islower(), surface
