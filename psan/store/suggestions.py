@@ -280,7 +280,8 @@ def _to_learn(conn, project_id: int, types: Sequence[str]) -> dict[str, float]:
     wanted = {t for t in types if t != MODEL_TYPE}
     if not wanted:
         return {}
-    stats = project_type_statistics(conn, project_id)
+    # the model's spans are no entity type of their own: its decisions are not pooled with OTHER's
+    stats = {t: c for t, c in project_type_statistics(conn, project_id).items() if t != MODEL_TYPE}
     extra = sensitive_types(conn, project_id)
     own = {t: c for t in wanted if t in stats and (c := _learned(t, *stats[t], extra)) is not None}
     pooled_categories = {category_of(t) for t in pooled_private_types(stats, stats, category_of)}
