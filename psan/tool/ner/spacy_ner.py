@@ -171,8 +171,10 @@ class SpacyRecognizer(Recognizer):
 
     def __init__(self, model: str = DEFAULT_MODELS["en"], score: float = 0.8, priority: int = 0,
                  batch_size: int = 32, source: str = "spacy", strip_possessive: bool = True,
-                 chunk_chars: int = NER_CHUNK_CHARS) -> None:
+                 chunk_chars: int = NER_CHUNK_CHARS, date_kinds: bool = True) -> None:
         self.model = model
+        #: English DATE/TIME spans split by :func:`date_kind` (False: spaCy's own labels, as the 2021 app had them)
+        self.date_kinds = date_kinds
         self.chunk_chars = chunk_chars
         self.strip_possessive = strip_possessive
         self.nlp = load_pipeline(model, "ner")
@@ -208,7 +210,7 @@ class SpacyRecognizer(Recognizer):
                     # costs the reader ("the [ORGANIZATION]" reads better), and TAB's gold leaves it out
                     start = article.end()
                 label = ent.label_
-                if english and label in ("DATE", "TIME") and start < end:
+                if english and self.date_kinds and label in ("DATE", "TIME") and start < end:
                     kind = date_kind(piece[start:end])
                     if kind == "frequency":
                         continue
