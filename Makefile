@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m psan.devstack
+	$(PY) -m psan.commands.devstack
 
 test: $(STAMP)
 	$(PY) -m pytest -p no:cacheprovider $(PYTEST_ARGS)

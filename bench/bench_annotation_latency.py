@@ -56,7 +56,7 @@ import redis  # noqa: E402
 import requests  # noqa: E402
 from throwaway import with_database  # noqa: E402
 
-from psan import db, migrate  # noqa: E402
+from psan.runtime import db, migrate  # noqa: E402
 from psan.tool.document import Category, Document, Entity  # noqa: E402
 from psan.tool.tokenize import tokenize  # noqa: E402
 
@@ -118,10 +118,10 @@ class Setup:
 
 def populate(app, sizes: dict[str, int], clients: int, seed: int) -> Setup:
     """Projects, documents (full pre-annotation) and accounts; not timed."""
-    from psan import accounts
-    from psan.store.documents import create_document, save_recognized
-    from psan.store.reannotate import reannotate_document_now
-    from psan.store.rules import ensure_ne_type_rules
+    from psan.identity import accounts
+    from psan.store.admin.rules import ensure_ne_type_rules
+    from psan.store.corpus.documents import create_document, save_recognized
+    from psan.store.corpus.reannotate import reannotate_document_now
     setup = Setup()
     with app.app_context():
         with db.transaction() as conn:

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_annotation_latency import PASSWORD, SECRET, synthetic_document  # noqa: E402
 from throwaway import with_database  # noqa: E402
 
-from psan import db, migrate  # noqa: E402
+from psan.runtime import db, migrate  # noqa: E402
 from psan.tool.document import Category, Document  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -73,10 +73,10 @@ class Timing:
 
 def populate(app: Any, doc: Document) -> tuple[dict[str, str], set[str]]:
     """One project per mode with a copy of ``doc``; returns mode -> annotator e-mail and the private names."""
-    from psan import accounts
-    from psan.store.documents import create_document, save_recognized
-    from psan.store.reannotate import reannotate_document_now
-    from psan.store.rules import ensure_ne_type_rules
+    from psan.identity import accounts
+    from psan.store.admin.rules import ensure_ne_type_rules
+    from psan.store.corpus.documents import create_document, save_recognized
+    from psan.store.corpus.reannotate import reannotate_document_now
     emails = {}
     with app.app_context():
         for mode in MODES:

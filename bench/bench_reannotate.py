@@ -4,7 +4,7 @@ Run: ``PSAN_TEST_DATABASE_URL=postgresql://… .venv/bin/python bench/bench_rean
 
 Creates a throw-away database (like the tests), stores a synthetic document (tokens, sentences,
 one named entity every ~15 tokens), NE-type rules plus N word-type rules, then times
-:func:`psan.store.reannotate.reannotate_document_now` (loading rules and tokens included):
+:func:`psan.store.corpus.reannotate.reannotate_document_now` (loading rules and tokens included):
 the first run (inserts every annotation), an unchanged re-run (idempotent) and a run after
 one more rule.  Target: under 1 s per re-annotation of 100k tokens.
 """
@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg2  # noqa: E402
 
-from psan import migrate  # noqa: E402
-from psan.store.documents import create_document, save_recognized  # noqa: E402
-from psan.store.reannotate import reannotate_document_now  # noqa: E402
-from psan.store.rules import condition_to_text, ensure_ne_type_rules  # noqa: E402
+from psan.runtime import migrate  # noqa: E402
+from psan.store.admin.rules import condition_to_text, ensure_ne_type_rules  # noqa: E402
+from psan.store.corpus.documents import create_document, save_recognized  # noqa: E402
+from psan.store.corpus.reannotate import reannotate_document_now  # noqa: E402
 from psan.tool.document import Category, Document, Entity  # noqa: E402
 from psan.tool.tokenize import tokenize  # noqa: E402
 from tests import services  # noqa: E402

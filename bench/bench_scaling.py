@@ -148,7 +148,7 @@ def child(step: str, url: str, document_id: int, project_id: int, text_file: str
     """Run one step once after a warm-up; CPU seconds and peak-RSS growth of this process."""
     app = _app(url)
     with app.app_context():
-        from psan import db
+        from psan.runtime import db
         if step == "classifier":
             model = _classifier()
             text = Path(text_file).read_text(encoding="utf-8")
@@ -158,7 +158,7 @@ def child(step: str, url: str, document_id: int, project_id: int, text_file: str
             return {"cpu": cpu, "runs": runs, "rss": _rss_mb() - rss0, "spans": len(spans)}
         if step == "preannotate":
             from psan.celery.tasks import pre_process
-            from psan.store.pipelines import effective_config, get_pipeline
+            from psan.store.corpus.pipelines import effective_config, get_pipeline
             with db.transaction() as conn:
                 row = db.query_one("SELECT p.pipeline, d.language FROM document d "
                                    "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
@@ -167,7 +167,8 @@ def child(step: str, url: str, document_id: int, project_id: int, text_file: str
             rss0, cpu0 = _reset_peak(), _cpu()
             result = pre_process.run(document_id)
             return {"cpu": _cpu() - cpu0, "rss": _rss_mb() - rss0, "result": result}
-        from psan.store.output import project_zip, render_document
+        from psan.store.publish.archive import project_zip
+        from psan.store.publish.output import render_document
         from psan.tool.surrogates import names
         names.pools("en")  # warm-up: surrogate pools, name lists, Faker (not the document itself)
         names.faker_value("en", "city", 1)
@@ -184,8 +185,8 @@ def child(step: str, url: str, document_id: int, project_id: int, text_file: str
 
 def _decide_all_private(app, project_id: int, document_id: int) -> None:
     """Untimed: NE-type rules private at full confidence, so the outputs replace every entity."""
-    from psan import db
-    from psan.store.reannotate import reannotate_document_now
+    from psan.runtime import db
+    from psan.store.corpus.reannotate import reannotate_document_now
     with app.app_context(), db.transaction() as conn:
         db.execute("UPDATE rule SET confidence = 1 WHERE project_id = %s AND type = 'NE_TYPE'", (project_id,), conn)
         reannotate_document_now(conn, document_id)
@@ -193,7 +194,7 @@ def _decide_all_private(app, project_id: int, document_id: int) -> None:
 
 def _rows(app, document_id: int) -> dict[str, int]:
     """PostgreSQL rows the document holds per table (sizing figures for the README)."""
-    from psan import db
+    from psan.runtime import db
     out = {}
     with app.app_context(), db.transaction() as conn:
         for table in ("token", "sentence", "named_entity", "annotation"):
@@ -230,7 +231,7 @@ def main() -> int:
     import psycopg2
     from throwaway import with_database
 
-    from psan import db, migrate
+    from psan.runtime import db, migrate
     sizes = [int(s) for s in args.sizes.split(",")]
     steps = [s for s in args.steps.split(",") if s]
     server_url = os.environ.get("PSAN_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -252,7 +253,7 @@ def main() -> int:
             text_file = out_dir / f"scaling-{os.getpid()}-{n}.txt"
             text_file.write_text(text, encoding="utf-8")
             with app.app_context(), db.transaction() as conn:
-                from psan.store.documents import create_document
+                from psan.store.corpus.documents import create_document
                 pipeline = json.dumps(FAST_PIPELINE if args.pipeline == "fast" else {})
                 project = db.query_one("INSERT INTO project (name, language, pipeline) VALUES (%s, 'en', %s) "
                                        "RETURNING id", (f"scaling {n}", pipeline), conn)["id"]

@@ -4,8 +4,8 @@ Run: ``.venv/bin/python bench/bench_single_download.py [--documents 100] [--toke
 
 Issue 10 target: the pseudonymized download of one 10,000-token document in a 1,000,000-token
 project costs at most 5x its tag-mode download (before: the whole project was rendered first,
-~900x).  With the project's pseudonym key stored (psan/store/pseudonym_key.py; any full render
-writes it), the document renders from the key and its own regions only (psan/store/output_single.py).
+~900x).  With the project's pseudonym key stored (psan/store/publish/pseudonym_key.py; any full render
+writes it), the document renders from the key and its own regions only (psan/store/publish/output_single.py).
 
 Set-up (not timed): a throw-away database ``psan_bench_<pid>`` on ``PSAN_BENCH_DATABASE_URL``
 (default ``postgresql://postgres@127.0.0.1:5432/postgres``, dropped at the end); one project of
@@ -30,15 +30,15 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_annotation_latency import synthetic_document  # noqa: E402
 from throwaway import throwaway_database  # noqa: E402
 
-from psan import db  # noqa: E402
+from psan.runtime import db  # noqa: E402
 
 TARGET_RATIO = 5.0
 
 
 def populate(app, documents: int, tokens: int, seed: int) -> tuple[int, list[int]]:
-    from psan.store.documents import create_document, save_recognized
-    from psan.store.reannotate import reannotate_document_now
-    from psan.store.rules import ensure_ne_type_rules
+    from psan.store.admin.rules import ensure_ne_type_rules
+    from psan.store.corpus.documents import create_document, save_recognized
+    from psan.store.corpus.reannotate import reannotate_document_now
     ids = []
     with app.app_context():
         with db.transaction() as conn:
@@ -86,7 +86,7 @@ def _run(args: argparse.Namespace, url: str) -> int:
     project, ids = populate(app, args.documents, args.tokens, args.seed)
     print(f"set-up: {len(ids)} documents x {args.tokens:,} tokens ({time.perf_counter() - started:.0f} s, "
           "not timed)", flush=True)
-    from psan.store import output as store_output
+    from psan.store.publish import output as store_output
     with app.app_context(), db.transaction() as conn:
         started = time.perf_counter()
         store_output.pseudonymize_project(conn, project)

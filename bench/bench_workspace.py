@@ -12,8 +12,8 @@ bench's generator: sentences with invented person and place names, every name an
 rules at confidence 0, so every name is a suspicious span), pre-annotated by
 ``reannotate_document_now``.  Work already done is simulated so the dashboard has something to
 aggregate: 20 annotators, each with windows in ``window_log`` (written by the real trigger: each
-lease is stored with :func:`psan.store.windows.store_window` and replaced by the next) and decisions
-made through :func:`psan.store.decisions.decide` on 2 % of the spans.
+lease is stored with :func:`psan.store.annotation.windows.store_window` and replaced by the next) and decisions
+made through :func:`psan.store.annotation.decisions.decide` on 2 % of the spans.
 
 Timed: each page through the app's real WSGI stack (Flask's test client in this process, a logged-in
 admin, the real PostgreSQL), ``--repeat`` times after one warm-up; median and p95 per page.
@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_annotation_latency import PASSWORD, SECRET, synthetic_document  # noqa: E402
 from throwaway import throwaway_database  # noqa: E402
 
-from psan import db  # noqa: E402
+from psan.runtime import db  # noqa: E402
 
 TARGET_MS = 300.0
 ANNOTATORS = 20
@@ -42,12 +42,12 @@ ANNOTATORS = 20
 
 def populate(app, tokens: int, documents: int, seed: int) -> tuple[int, list[str]]:
     """The project (documents, pre-annotation, simulated work); returns its id and a few surnames in it."""
-    from psan import accounts
-    from psan.store import decisions, windows
-    from psan.store.documents import create_document, save_recognized
-    from psan.store.reannotate import reannotate_document_now
-    from psan.store.rules import ensure_ne_type_rules
-    from psan.store.window_content import span_text
+    from psan.identity import accounts
+    from psan.store.admin.rules import ensure_ne_type_rules
+    from psan.store.annotation import decisions, windows
+    from psan.store.annotation.window_content import span_text
+    from psan.store.corpus.documents import create_document, save_recognized
+    from psan.store.corpus.reannotate import reannotate_document_now
     rng = random.Random(seed)
     with app.app_context():
         with db.transaction() as conn:

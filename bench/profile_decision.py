@@ -97,8 +97,8 @@ def _backend_cpu(admin, name: str) -> float:
 
 
 def _record_sql(recording: list[bool]) -> dict[str, list[float]]:
-    """Wrap psan.store.sql's statement runner: statement (first 150 chars) -> [count, seconds]."""
-    from psan.store import sql as store_sql
+    """Wrap psan.runtime.sql's statement runner: statement (first 150 chars) -> [count, seconds]."""
+    from psan.runtime import sql as store_sql
     stats: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     original = store_sql._execute  # noqa: SLF001 - profiling hook
 

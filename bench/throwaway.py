@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg2
 
-from psan import db, migrate
+from psan.runtime import db, migrate
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 

@@ -92,7 +92,7 @@ NAMETAG_MODELS_DIR = os.environ.get("PSAN_NAMETAG_MODELS")
 # --- documents and annotation -------------------------------------------------------------------
 #: longest accepted document (characters after decoding)
 MAX_DOCUMENT_CHARS = 5_000_000
-#: documents with more tokens are downloaded through a background job (psan.store.download_jobs), not in
+#: documents with more tokens are downloaded through a background job (psan.store.corpus.download_jobs), not in
 #: the web request (uWSGI's harakiri ends requests after 120 s); project ZIPs offer both
 LARGE_DOWNLOAD_TOKENS = 100_000
 #: seconds a background download may take in the worker
@@ -110,8 +110,9 @@ MODEL_RETRAIN_AFTER_DECISIONS = 100
 #: a project's first model is trained (in the background) after its first this many decisions (0: wait
 #: for MODEL_RETRAIN_AFTER_DECISIONS); the previous model serves until a retrained one is stored
 MODEL_FIRST_AFTER_DECISIONS = 20
-#: entity types whose people's decisions are clear decide alone from then on (psan.store.suggestions.learn_type_rules;
-#: False: only an explicit "by NE type" decision or an admin sets a type's rule, as in the 2021 app)
+#: entity types whose people's decisions are clear decide alone from then on
+#: (psan.store.annotation.suggestions.learn_type_rules; False: only an explicit "by NE type" decision or an
+#: admin sets a type's rule, as in the 2021 app)
 LEARN_ENTITY_TYPES = True
 #: p(private) from which the project model suggests a span (None = the model's own, 0.5)
 MODEL_THRESHOLD = None

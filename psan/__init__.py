@@ -17,10 +17,10 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     ``config["INSTANCE_PATH"]`` and ``environ`` (default ``os.environ``) let a caller decide which
     instance folder and which ``PSAN_*`` variables count, so tests never pick up the user's.
     """
-    from psan.paths import instance_dir
+    from psan.runtime.paths import instance_dir
     instance = (config or {}).get("INSTANCE_PATH") or instance_dir()
     app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
-    from psan.settings import load_config
+    from psan.runtime.settings import load_config
     load_config(app, config, environ)
 
     from werkzeug.middleware.proxy_fix import ProxyFix
@@ -28,9 +28,11 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
         n = int(app.config["PROXY_FIX_X_FOR"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
 
-    from psan import access, db, errors, i18n, input_guard, json_provider, names, security, status_names
-    from psan.accounts import login_manager
-    from psan.extensions import bootstrap, csrf, limiter, show_limiter_log
+    from psan.identity.accounts import login_manager
+    from psan.runtime import db
+    from psan.store.shared import names
+    from psan.web import access, errors, i18n, input_guard, json_provider, security, status_names
+    from psan.web.extensions import bootstrap, csrf, limiter, show_limiter_log
     json_provider.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
@@ -38,7 +40,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     i18n.init_app(app)
     names.init_app(app)
     status_names.init_app(app)
-    from psan import code_names
+    from psan.web import code_names
     code_names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
@@ -59,9 +61,9 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     from psan.celery import celery_init_app
     celery_init_app(app)
 
-    from psan.blueprints import register_all
+    from psan.web.blueprints import register_all
     register_all(app)
 
-    from psan.cli import register_commands
+    from psan.commands.cli import register_commands
     register_commands(app)
     return app

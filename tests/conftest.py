@@ -51,7 +51,7 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def database_url() -> Iterator[str]:
     with services.postgres_server() as server, services.fresh_database(server) as url:
-        from psan import migrate
+        from psan.runtime import migrate
         migrate.upgrade(url)
         yield url
 
@@ -76,7 +76,7 @@ def _wait_for_background_work(app, timeout: float = 20) -> None:
     """
     import contextlib
 
-    from psan import db
+    from psan.runtime import db
     with contextlib.suppress(Exception):  # no broker: nothing can be queued either
         app.extensions["celery"].control.purge()
     deadline = time.monotonic() + timeout
@@ -93,7 +93,7 @@ def _wait_for_background_work(app, timeout: float = 20) -> None:
 def reset_database(app) -> None:
     import psycopg2.errors
 
-    from psan import db
+    from psan.runtime import db
     _wait_for_background_work(app)
     for attempt in range(5):
         try:

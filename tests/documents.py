@@ -2,8 +2,8 @@
 
 A document is tokenized with :func:`psan.tool.tokenize.tokenize`, given named entities for the
 phrases the test names, NE_TYPE rules with confidence 0 (so those spans are suspicious) and then
-annotated by the real :func:`psan.store.reannotate.reannotate_document_now`; its mentions can be
-grouped into entities by the real :func:`psan.store.entities.update_document_entities`.
+annotated by the real :func:`psan.store.corpus.reannotate.reannotate_document_now`; its mentions can be
+grouped into entities by the real :func:`psan.store.annotation.entities.update_document_entities`.
 """
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typing import Any
 
 import psycopg2.extras
 
-from psan import db
-from psan.store import entities as store_entities
-from psan.store.documents import load_document
-from psan.store.reannotate import reannotate_document_now
+from psan.runtime import db
+from psan.store.annotation import entities as store_entities
+from psan.store.corpus.documents import load_document
+from psan.store.corpus.reannotate import reannotate_document_now
 from psan.tool.categories import category_of
 from psan.tool.tokenize import tokenize
 from tests.helpers import default_project, sql

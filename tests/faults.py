@@ -83,7 +83,7 @@ def private_postgres() -> Iterator[PrivatePostgres]:
     try:
         server.init()
         server.start()
-        from psan import migrate
+        from psan.runtime import migrate
         migrate.upgrade(server.url)
         yield server
     finally:

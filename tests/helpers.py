@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from psan import db
+from psan.runtime import db
 
 #: the password of every account a test makes (long enough for the password policy)
 PASSWORD = "correct horse battery staple"
@@ -29,8 +29,8 @@ def new_project(app, name: str) -> int:
 
 
 def make_account(app, email: str, role: str = "USER", password: str = PASSWORD, **kw):
-    """An account made through psan.accounts (name: the e-mail's local part unless given)."""
-    from psan import accounts
+    """An account made through psan.identity.accounts (name: the e-mail's local part unless given)."""
+    from psan.identity import accounts
     with app.app_context(), db.transaction() as conn:
         return accounts.create(email, kw.pop("name", email.split("@")[0]), accounts.Role(role), password,
                                conn=conn, **kw)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from psan import db
 from psan.celery.model_tasks import model_key
-from psan.store import project_model as store_model
-from psan.store.decisions import Scope, Span, decide
+from psan.runtime import db
+from psan.store.annotation.decisions import Scope, Span, decide
+from psan.store.corpus import project_model as store_model
 from tests.documents import token_index
 from tests.helpers import account_id, new_project, sql
 

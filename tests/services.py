@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from psan import throwaway
+from psan.runtime import throwaway
 
 REPO = Path(__file__).resolve().parent.parent
 TEST_SECRET = "test-secret-key-0123456789abcdef"

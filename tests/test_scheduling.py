@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from psan.celery.scheduling import debounce_key, schedule_project_reannotation
-from psan.celery.scheduling import redis_client as _redis
+from psan.celery.markers import debounce_key
+from psan.celery.markers import redis_client as _redis
+from psan.celery.scheduling import schedule_project_reannotation
 from tests.helpers import default_project
 
 

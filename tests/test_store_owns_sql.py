@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from psan.store.rule_admin import RuleSelection, _where, like_pattern
+from psan.store.admin.rule_admin import RuleSelection, like_pattern, where_clause
 from psan.web.ids import MAX_ID, valid_id
 
 PSAN = Path(__file__).resolve().parent.parent / "psan"
-WEB_MODULES = ["accounts.py", "signing.py", "access.py", "devstack.py", "db.py", "labels", "rules", "documents",
-               "projects", "main", "users", "auth", "web"]
+WEB_MODULES = ["identity", "commands", "runtime/db.py", "runtime/settings.py", "runtime/migrate.py", "labels", "rules",
+               "documents", "projects", "main", "users", "auth", "web", "annotate", "workspace"]
 SQL_CALL = re.compile(r"db\.(query|query_one|execute)\(|\.cursor\(|\.execute\(|execute_values")
 SQL_TEXT = re.compile(r"[\"'](SELECT|INSERT|UPDATE|DELETE|SAVEPOINT|CREATE) ")
 
@@ -34,12 +34,12 @@ def test_no_sql_outside_the_store(path):
 
 
 def test_rule_selection_where_is_parameterized():
-    where, params = _where(7, RuleSelection(type="WORD_TYPE", q="50%_a\\", decision="private", label="none",
+    where, params = where_clause(7, RuleSelection(type="WORD_TYPE", q="50%_a\\", decision="private", label="none",
                                             author="3"))
     assert where == ("r.project_id = %s AND r.annotation_id IS NULL AND r.type = %s AND r.condition ILIKE %s "
                      "ESCAPE '\\' AND r.confidence < 0 AND r.label_id IS NULL AND r.author_id = %s")
     assert params == [7, "WORD_TYPE", "%50\\%\\_a\\\\%", 3]
-    assert _where(7, RuleSelection(label="12")) == ("r.project_id = %s AND r.annotation_id IS NULL "
+    assert where_clause(7, RuleSelection(label="12")) == ("r.project_id = %s AND r.annotation_id IS NULL "
                                                     "AND r.label_id = %s", [7, 12])
     assert like_pattern("plain") == "%plain%"
 

@@ -1,7 +1,8 @@
 """Admin user management and the last-admin rule."""
 import re
 
-from psan import accounts, db
+from psan.identity import accounts
+from psan.runtime import db
 from tests.helpers import Auth, csrf_token, make_account
 
 

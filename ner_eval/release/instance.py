@@ -27,7 +27,7 @@ from typing import Any
 
 from flask import Flask
 
-from psan import throwaway
+from psan.runtime import throwaway
 
 #: environment variables naming the servers when no ``--database-url`` / ``--redis-url`` is given
 DATABASE_ENV = ("PSAN_TEST_DATABASE_URL",)
@@ -115,7 +115,8 @@ def throwaway_instance(database_url: str | None = None, redis_url: str | None = 
     ``database_url``: a PostgreSQL server's maintenance database (default ``PSAN_TEST_DATABASE_URL``,
     else an embedded server); ``redis_url`` likewise (``PSAN_TEST_REDIS_URL``, else embedded).
     """
-    from psan import create_app, migrate
+    from psan import create_app
+    from psan.runtime import migrate
     prefix = f"psan-release-{os.getpid()}-{secrets.token_hex(3)}"
     with contextlib.ExitStack() as stack:
         server = stack.enter_context(throwaway.postgres_server(database_url or _from_env(DATABASE_ENV)))
@@ -132,7 +133,7 @@ def throwaway_instance(database_url: str | None = None, redis_url: str | None = 
         stack.callback(previous_celery.set_current)
         stack.callback(previous_celery.set_default)
         app = create_app({**app_config(url, redis, prefix, str(Path(folder))), **config}, environ={})
-        from psan import db
+        from psan.runtime import db
         stack.callback(db.close_pools)  # before the database is dropped
         # no app context stays pushed: each test-client request must get its own (``g``, connection)
         yield Instance(app, prefix)

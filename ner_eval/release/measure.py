@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ner_eval.corpus import CorpusDoc, gold_spans
-from psan.store.output import safe_filename
-from psan.store.qa import candidate
+from psan.store.publish.output import safe_filename
+from psan.store.publish.qa import candidate
 
 _WORD = re.compile(r"\w")
 

@@ -115,8 +115,9 @@ def pipeline_config(workflow: str, lang: str, models: Path | None) -> dict[str, 
 
 def _setup(instance: Instance, workflow: str, lang: str, models: Path | None) -> tuple[int, str, str]:
     """An admin, an annotator and the project; returns (project id, admin e-mail, annotator e-mail)."""
-    from psan import accounts, db
-    from psan.store import projects as store_projects
+    from psan.identity import accounts
+    from psan.runtime import db
+    from psan.store.admin import projects as store_projects
     admin, annotator = "admin@release.example", "annotator@release.example"
     with instance.app.app_context(), db.transaction() as conn:
         accounts.create(admin, "admin", accounts.Role.ADMIN, PASSWORD, WINDOW_SIZE, conn=conn)
@@ -149,8 +150,8 @@ def _preprocess(instance: Instance, admin: Admin, project_id: int, expected: int
 
 def _load(instance: Instance, project_id: int, corpus: Sequence[CorpusDoc], docs: list[dict[str, Any]]) -> Project:
     """Document ids, token offsets and gold token ranges (the driver's knowledge, never the person's)."""
-    from psan import db
-    from psan.store.documents import load_document
+    from psan.runtime import db
+    from psan.store.corpus.documents import load_document
     by_name = {d["name"]: d["id"] for d in docs}
     doc_ids, gold, tokens = {}, {}, {}
     with instance.app.app_context(), db.transaction() as conn:
@@ -296,7 +297,7 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
     Every annotation overlapping the mention: its span, the person's decision, the rule level and the
     rules voting (type, confidence, lookup); and whether a window ever showed the mention.
     """
-    from psan import db
+    from psan.runtime import db
     with instance.app.app_context(), db.transaction() as conn:
         for e in examples:
             doc_id = project.doc_ids[e["document"]]

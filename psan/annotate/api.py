@@ -9,13 +9,13 @@ Routes (all for logged-in accounts unless noted):
 * ``POST /annotate/api/open`` – admins: ``{document_id, start, size}`` opens any position.
 * ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
   label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type`` / ``entity`` (every
-  mention of the span's entity: :mod:`psan.store.entity_decisions`).
+  mention of the span's entity: :mod:`psan.store.annotation.entity_decisions`).
 * ``POST /annotate/api/accept`` – ``{document_id}``: decide every suspicious span of the window that
   has a suggestion, as suggested, by token only (no project rule is created; spans that are never
   public by suggestion have none and are left); ``accepted``: how many spans it decided.
 * ``POST /annotate/api/undo`` – ``{action_id?}``: undo one of the caller's own actions (without an id:
   the newest one not undone; key ``u``): every decision and rule it changed, here and in other
-  documents (:mod:`psan.store.actions`).  Answers the window as a decision does, plus ``undone``;
+  documents (:mod:`psan.store.annotation.actions`).  Answers the window as a decision does, plus ``undone``;
   404 unknown or someone else's action, 409 nothing to undo / undone already / a later action
   changed the same rows.
 * ``GET  /annotate/api/history`` – the caller's own actions, newest first (``?limit=``, at most 200):
@@ -29,7 +29,7 @@ Routes (all for logged-in accounts unless noted):
   window (key, category, counts, the label to propose); ``POST /annotate/api/entity/merge``
   ``{document_id, first_token, end_token, other_first_token, other_end_token}`` merges the other
   span's entity into this one's; ``POST /annotate/api/entity/split`` ``{document_id, first_token,
-  end_token}`` makes the span an entity of its own (see :mod:`psan.store.entities`).
+  end_token}`` makes the span an entity of its own (see :mod:`psan.store.annotation.entities`).
 
 ``decide``, ``accept`` and ``label`` take an optional ``request_id`` (8–64 of ``[A-Za-z0-9_-]``): a
 retry with the id of a request that was saved answers the window with ``already_saved: true`` and
@@ -49,19 +49,21 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException, NotFound
 
-from psan import db
-from psan.access import admin, user
-from psan.annotate import bp, validate, workflow
+from psan.annotate import validate, workflow
+from psan.annotate.blueprint import bp
 from psan.annotate.content import elided_range, window_json
 from psan.annotate.detail import annotation_detail
 from psan.annotate.entity_view import annotator_entity
-from psan.status_names import status_name
-from psan.store import decision_requests, project_labels, window_content
-from psan.store import decisions as store_decisions
-from psan.store import projects as store_projects
-from psan.store import windows as store_windows
-from psan.store.document_status import ANNOTATABLE
-from psan.store.windows import Window
+from psan.runtime import db
+from psan.store.admin import project_labels
+from psan.store.admin import projects as store_projects
+from psan.store.annotation import decision_requests, window_content
+from psan.store.annotation import decisions as store_decisions
+from psan.store.annotation import windows as store_windows
+from psan.store.annotation.windows import Window
+from psan.store.shared.document_status import ANNOTATABLE
+from psan.web.access import admin, user
+from psan.web.status_names import status_name
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +250,7 @@ def _decision_target(conn, payload: dict[str, Any], document_id: int, first: int
 
 @contextlib.contextmanager
 def _refused_decision() -> Iterator[None]:
-    """A decision the store refuses (:class:`psan.store.decisions.DecisionError`) is a 400 for the annotator."""
+    """A decision the store refuses (:class:`psan.store.annotation.decisions.DecisionError`): 400 to the annotator."""
     try:
         yield
     except store_decisions.DecisionError as exc:
@@ -330,7 +332,7 @@ def api_accept():
 @user
 def api_undo():
     """Undo one of the caller's own actions (key ``u``; the history list names the others)."""
-    from psan.store import actions as store_actions
+    from psan.store.annotation import actions as store_actions
     payload = _payload()
     action_id = validate.integer(payload, "action_id", validate.MAX_ID, required=False)
     conn = db.get_conn()
@@ -352,7 +354,7 @@ def api_undo():
 @user
 def api_history():
     """The caller's own actions, newest first (for the history list of the annotate page)."""
-    from psan.store import actions as store_actions
+    from psan.store.annotation import actions as store_actions
     raw = request.args.get("limit", "50")
     limit = min(int(raw), 200) if raw.isdigit() and len(raw) < 6 else 50
     conn = db.get_conn()
@@ -402,13 +404,13 @@ def api_annotation(annotation_id: int):
     return jsonify(annotation_detail(conn, window, annotation_id))
 
 
-# --- entities (psan.store.entities) -------------------------------------------------------------------
+# --- entities (psan.store.annotation.entities) -------------------------------------------------------------------
 def _range(window: Window) -> tuple[int, int]:
     """The window's token range: entity counts are of it only (nothing about mentions outside)."""
     return window.first_token, window.end_token
 
 
-def _entity_error(exc) -> validate.Invalid:  # noqa: ANN001 - psan.store.entities.EntityError
+def _entity_error(exc) -> validate.Invalid:  # noqa: ANN001 - psan.store.annotation.entities.EntityError
     messages = {
         "none": gettext("No entity was recognized at that span."),
         "same": gettext("Both spans already belong to one entity."),
@@ -420,7 +422,7 @@ def _entity_error(exc) -> validate.Invalid:  # noqa: ANN001 - psan.store.entitie
 @bp.route("/api/entity", methods=["GET"])
 @user
 def api_entity():
-    from psan.store import entities as store_entities
+    from psan.store.annotation import entities as store_entities
     values: dict[str, Any] = {}
     for key in ("document_id", "first_token", "end_token"):
         raw = request.args.get(key, "")
@@ -435,14 +437,14 @@ def api_entity():
 
 def _entity_action(conn, window: Window, kind: str, first: int, end: int) -> None:
     """A merge or split is an action of the annotator's too: logged, so ``u`` undoes it."""
-    from psan.store import actions as store_actions
+    from psan.store.annotation import actions as store_actions
     store_actions.begin(conn, window.project_id, current_user.id, kind, window.document_id, first, end)
 
 
 @bp.route("/api/entity/merge", methods=["POST"])
 @user
 def api_entity_merge():
-    from psan.store import entities as store_entities
+    from psan.store.annotation import entities as store_entities
     payload = _payload()
     document_id, first, end = validate.span(payload)
     other = validate.span({"document_id": document_id, "first_token": payload.get("other_first_token"),
@@ -463,7 +465,7 @@ def api_entity_merge():
 @bp.route("/api/entity/split", methods=["POST"])
 @user
 def api_entity_split():
-    from psan.store import entities as store_entities
+    from psan.store.annotation import entities as store_entities
     payload = _payload()
     document_id, first, end = validate.span(payload)
     conn = db.get_conn()

@@ -4,17 +4,17 @@ Why plain data: the browser builds the DOM with ``textContent`` only, so documen
 names and rule conditions can never become markup.  Label *replacements* are never selected here
 (they are the pseudonymization key, annotators must not see them).
 
-The rows come from :mod:`psan.store.window_content`, which reads only the window's own range.
+The rows come from :mod:`psan.store.annotation.window_content`, which reads only the window's own range.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from psan.status_names import status_name
-from psan.store import window_content
-from psan.store.suggestions import add_suggestions
-from psan.store.windows import WINDOW_TOLERANCE, Window
+from psan.store.annotation import window_content
+from psan.store.annotation.suggestions import add_suggestions
+from psan.store.annotation.windows import WINDOW_TOLERANCE, Window
 from psan.tool.voting import Thresholds
+from psan.web.status_names import status_name
 
 #: whitespace between two tokens is shown up to this length (long runs add nothing)
 MAX_GAP_CHARS = 200

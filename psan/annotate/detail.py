@@ -11,9 +11,9 @@ from flask_babel import gettext
 
 from psan.annotate.content import final_decision, rule_label
 from psan.annotate.entity_view import annotator_entity
-from psan.store import annotation_detail as store_detail
-from psan.store.window_content import label_names
-from psan.store.windows import Window
+from psan.store.annotation import annotation_detail as store_detail
+from psan.store.annotation.window_content import label_names
+from psan.store.annotation.windows import Window
 from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.voting import Thresholds
 
@@ -76,7 +76,7 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
 
 
 def _entity(conn, window: Window, first_token: int, end_token: int) -> dict[str, Any] | None:
-    """The span's entity (psan.store.entities), so the panel can show it and the dialog propose its label."""
-    from psan.store.entities import entity_of_span
+    """The span's entity (psan.store.annotation.entities), so the panel can show it and the dialog propose its label."""
+    from psan.store.annotation.entities import entity_of_span
     within = (window.first_token, window.end_token)
     return annotator_entity(entity_of_span(conn, window.document_id, first_token, end_token, within=within))

@@ -30,7 +30,7 @@ def entity_reference(entity_id: int) -> str:
 
 
 def annotator_entity(entity: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The annotator's view of :func:`psan.store.entities.entity_of_span` (called with the window).
+    """The annotator's view of :func:`psan.store.annotation.entities.entity_of_span` (called with the window).
 
     Kept: category, the mention's span, the number of mentions inside the window and the label to
     propose.  Left out: the stored key, the row id, whether it was corrected and every document-wide

@@ -4,7 +4,7 @@ Why this way: the page's CSP forbids inline scripts, but a ``<script type="appli
 data block is never executed, so the template renders ``{english: translation}`` into one and
 the script reads it with ``JSON.parse`` (falling back to English for anything missing).  The
 English text is the key, gettext style.  The annotation API (:mod:`psan.annotate.api`,
-:mod:`psan.store.decisions`) translates its messages on the server already; its fixed texts stay
+:mod:`psan.store.annotation.decisions`) translates its messages on the server already; its fixed texts stay
 listed below, with exactly the same English, so an English answer is still translated by the page.
 
 Placeholders are ``%(name)s``, filled in by the script.
@@ -78,7 +78,7 @@ MESSAGES: tuple[str, ...] = (
     N_("History"),
     N_("Decision"),
     N_("By"),
-    # entities (psan/store/entities.py)
+    # entities (psan/store/annotation/entities.py)
     N_("Entity: %(category)s · mentions in this window: %(mentions)s"),
     N_("[… %(count)s tokens not shown …]"),
     N_("Split off"),
@@ -93,7 +93,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Both spans already belong to one entity."),
     N_("Entities of different categories cannot be merged."),
     N_("This entity has a single mention; there is nothing to split."),
-    # what the annotation API answers (psan/annotate/api.py, psan/store/decisions.py; translated there too)
+    # what the annotation API answers (psan/annotate/api.py, psan/store/annotation/decisions.py; translated there too)
     N_("Nothing is left to annotate right now."),
     N_("You have no annotation window; request one first."),
     N_("Your annotation window expired and was given to someone else; request a new one."),

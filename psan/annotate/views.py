@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from flask import abort, render_template, request
 
-from psan import db
-from psan.access import admin, user
-from psan.annotate import bp
+from psan.annotate.blueprint import bp
 from psan.annotate.messages import js_messages
 from psan.annotate.validate import MAX_INT
-from psan.store.labels import CATEGORIES
-from psan.store.windows import MAX_ADMIN_WINDOW, document_for_admin
+from psan.runtime import db
+from psan.store.admin.labels import CATEGORIES
+from psan.store.annotation.windows import MAX_ADMIN_WINDOW, document_for_admin
+from psan.web.access import admin, user
 
 
 @bp.route("/")

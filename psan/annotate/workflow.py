@@ -6,10 +6,10 @@ steps: prefetch what the rules will need (outside any lock) → renew the window
 learn entity-type rules (a read; a lock again only when a type's rule changes) → schedule the
 project's re-annotation and the model's retraining (psan.celery.scheduling).
 
-The lock (:mod:`psan.store.document_locks`): decisions by token or word type, labels and accepted
+The lock (:mod:`psan.store.annotation.document_locks`): decisions by token or word type, labels and accepted
 suggestions lock only their words, so 20 annotators of one document decide side by side; decisions
 by NE type or entity lock the whole document.  Should applying the rules need the whole document
-after all (:class:`psan.store.apply_rule.NeedsWholeDocument`), the decision is rolled back and made
+after all (:class:`psan.store.annotation.apply_rule.NeedsWholeDocument`), the decision is rolled back and made
 again under the whole-document lock.  The status is refreshed after the commit, so the last of two
 concurrent decisions always sees the other's (a document whose last suspicious spans were decided
 at the same moment still becomes DONE).
@@ -17,7 +17,7 @@ at the same moment still becomes DONE).
 The API views only parse requests and map the outcome to HTTP; tests can
 call these functions directly with a connection.
 
-:class:`psan.store.decisions.DecisionError` propagates to the caller (the API answers it with 400);
+:class:`psan.store.annotation.decisions.DecisionError` propagates to the caller (the API answers it with 400);
 nothing was written then, the caller's transaction is rolled back.
 """
 from __future__ import annotations
@@ -29,19 +29,19 @@ from dataclasses import dataclass, replace
 from flask import current_app
 from flask_babel import gettext
 
-from psan import db
 from psan.annotate.content import annotations_json
 from psan.celery import scheduling
-from psan.store import actions, apply_rule, decision_requests, document_locks, entity_decisions
-from psan.store import decisions as store_decisions
-from psan.store import windows as store_windows
-from psan.store.apply_rule import NeedsWholeDocument
-from psan.store.corrections import category_needed
-from psan.store.decisions import Outcome, Scope, Span
-from psan.store.processing import request_reannotation
-from psan.store.suggestions import learn_type_rules, note_decision, types_to_learn
-from psan.store.window_content import span_text
-from psan.store.windows import Window
+from psan.runtime import db
+from psan.store.annotation import actions, apply_rule, decision_requests, document_locks, entity_decisions
+from psan.store.annotation import decisions as store_decisions
+from psan.store.annotation import windows as store_windows
+from psan.store.annotation.apply_rule import NeedsWholeDocument
+from psan.store.annotation.decisions import Outcome, Scope, Span
+from psan.store.annotation.suggestions import learn_type_rules, note_decision, types_to_learn
+from psan.store.annotation.window_content import span_text
+from psan.store.annotation.windows import Window
+from psan.store.corpus.processing import request_reannotation
+from psan.store.publish.corrections import category_needed
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class Decided:
     status: str | None
     category_needed: bool = False
     window: Window | None = None
-    #: the logged action (psan.store.actions): what ``POST /annotate/api/undo`` takes back
+    #: the logged action (psan.store.annotation.actions): what ``POST /annotate/api/undo`` takes back
     action_id: int = 0
     #: how many spans the request decided (accepting a window decides several)
     spans: int = 1
@@ -70,7 +70,7 @@ class Decided:
 def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, account_id: int, *,
                 label_id: int | None = None, always: bool = False, ne_type: str | None = None,
                 lease_seconds: int, request_id: str | None = None) -> Decided:
-    """Decide one span by token, word type or NE type (:func:`psan.store.decisions.decide`)."""
+    """Decide one span by token, word type or NE type (:func:`psan.store.annotation.decisions.decide`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     if scope is Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
         apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
@@ -125,7 +125,7 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
 
 def assign_label(conn, window: Window, span: Span, label_id: int, account_id: int, *, always: bool = False,
                  lease_seconds: int, request_id: str | None = None) -> Decided:
-    """Mark the span private with a label (:func:`psan.store.decisions.assign_label`)."""
+    """Mark the span private with a label (:func:`psan.store.annotation.decisions.assign_label`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
     outcome, status, renewed, action_id = write(
@@ -137,7 +137,7 @@ def assign_label(conn, window: Window, span: Span, label_id: int, account_id: in
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """How a request is logged for undo (:mod:`psan.store.actions`): its kind and a detail (no text)."""
+    """How a request is logged for undo (:mod:`psan.store.annotation.actions`): its kind and a detail (no text)."""
 
     kind: str
     detail: dict
@@ -190,7 +190,7 @@ def undo(conn, account_id: int, action_id: int | None, *, any_author: bool = Fal
     """Undo the account's action ``action_id`` (``None``: its newest one not undone) and commit.
 
     The restored rules reach the project's other documents through the debounced re-annotation, as a
-    decision's do.  :class:`psan.store.decisions.DecisionError` when there is nothing to undo.
+    decision's do.  :class:`psan.store.annotation.decisions.DecisionError` when there is nothing to undo.
     """
     if action_id is None:
         action_id = actions.latest_undoable(conn, account_id)
@@ -211,7 +211,7 @@ def undo(conn, account_id: int, action_id: int | None, *, any_author: bool = Fal
 
 
 def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0) -> tuple[list[int], str | None]:
-    """Entity types whose decisions are now clear decide alone from here on (psan.store.suggestions).
+    """Entity types whose decisions are now clear decide alone from here on (psan.store.annotation.suggestions).
 
     Runs after the decision's commit: the statistics are read without a lock; the whole document is
     locked (a short transaction of its own) only when a type's rule is to change - once per type and

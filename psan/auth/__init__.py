@@ -1,6 +1,3 @@
 """Login, logout, first-admin registration, password change and reset."""
-from flask import Blueprint
-
-bp = Blueprint("auth", __name__, url_prefix="/auth")
-
-from psan.auth import views  # noqa: E402,F401
+from psan.auth import views  # noqa: F401 - their routes
+from psan.auth.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints

@@ -9,7 +9,7 @@ import logging
 
 from flask import current_app, url_for
 
-from psan import accounts, mail, signing
+from psan.identity import accounts, mail, signing
 
 log = logging.getLogger(__name__)
 

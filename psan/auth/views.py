@@ -7,13 +7,13 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask_babel import gettext, lazy_gettext
 from flask_login import current_user, login_user, logout_user
 
-from psan import accounts, mail, signing
-from psan.access import public, user
-from psan.auth import bp
+from psan.auth.blueprint import bp
 from psan.auth.forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, NewPasswordForm, RegisterAdminForm
 from psan.auth.reset_links import send_reset_link
-from psan.extensions import limiter
-from psan.passwords import needs_rehash, verify_password
+from psan.identity import accounts, mail, signing
+from psan.identity.passwords import needs_rehash, verify_password
+from psan.web.access import public, user
+from psan.web.extensions import limiter
 
 LOGIN_FAILED = lazy_gettext("Invalid e-mail or password.")
 

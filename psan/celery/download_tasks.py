@@ -1,6 +1,6 @@
 """``psan.prepare_download``: render a document's or a project's download in the worker.
 
-Why: see :mod:`psan.store.download_jobs`.  The job's stage is committed as it changes, so the page
+Why: see :mod:`psan.store.corpus.download_jobs`.  The job's stage is committed as it changes, so the page
 polling it shows where the work is; any failure is stored on the job (the page says it), never lost.
 """
 from __future__ import annotations
@@ -12,10 +12,11 @@ from collections.abc import Callable
 from billiard.exceptions import SoftTimeLimitExceeded
 from celery import shared_task
 
-from psan import db
-from psan.store import download_jobs
-from psan.store import output as store_output
-from psan.store.documents import get_document
+from psan.runtime import db
+from psan.store.corpus import download_jobs
+from psan.store.corpus.documents import get_document
+from psan.store.publish import archive as store_archive
+from psan.store.publish import output as store_output
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ def _reporter(job_id: int) -> Callable[[int, int], None]:
 def _render(conn, job: dict) -> bytes | None:
     kind = job["kind"]
     if job["document_id"] is None:
-        return store_output.project_zip(conn, job["project_id"], kind, progress=_reporter(job["id"]))
+        return store_archive.project_zip(conn, job["project_id"], kind, progress=_reporter(job["id"]))
     document = get_document(conn, job["document_id"])
     if document is None:
         return None

@@ -1,7 +1,7 @@
 """Background tasks of the per-project model: retraining and refreshing its predictions.
 
 ``psan.retrain_model`` trains a :class:`~psan.tool.classifier.TokenClassifier` on the project's
-decisions (:func:`psan.store.project_model.training_set`) without the held-out documents, evaluates
+decisions (:func:`psan.store.corpus.project_model.training_set`) without the held-out documents, evaluates
 it on them against the project's rule-based suggestions (:mod:`psan.tool.classifier.gate`: token F1
 of "private" on the held-out decided tokens), stores it signed with the verdict and queues
 ``psan.model_predictions_project``, which replaces every document's model entities (none unless the
@@ -14,12 +14,12 @@ import logging
 from celery import shared_task
 from flask import current_app
 
-from psan import db
-from psan.celery import scheduling
-from psan.store import project_model as store_model
-from psan.store import reannotate as store_reannotate
-from psan.store.projects import get_project
-from psan.store.rules import load_ruleset
+from psan.celery import markers
+from psan.runtime import db
+from psan.store.admin.projects import get_project
+from psan.store.admin.rules import load_ruleset
+from psan.store.corpus import project_model as store_model
+from psan.store.corpus import reannotate as store_reannotate
 from psan.tool.classifier import TokenClassifier, gate
 from psan.tool.document import Document, Entity
 
@@ -30,7 +30,7 @@ DEFAULT_THRESHOLD = 0.5
 
 
 def model_key() -> bytes:
-    """The app's model signing key (:func:`psan.store.project_model.hmac_key` of ``SECRET_KEY``)."""
+    """The app's model signing key (:func:`psan.store.corpus.project_model.hmac_key` of ``SECRET_KEY``)."""
     return store_model.hmac_key(current_app.config["SECRET_KEY"])
 
 
@@ -61,7 +61,7 @@ def retrain_model(project_id: int) -> dict:
     Training runs outside any transaction.  Too few decisions (no private or no public token) end
     with ``trained: False`` and a reason, recorded for the model page.
     """
-    scheduling.set_training_outcome(project_id, "running")
+    markers.set_training_outcome(project_id, "running")
     try:
         with db.transaction() as conn:
             project = get_project(project_id, conn)
@@ -76,7 +76,7 @@ def retrain_model(project_id: int) -> dict:
                                           threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
         except ValueError as exc:
             log.warning("project %s: model not trained: %s", project_id, exc)
-            scheduling.set_training_outcome(project_id, "failed", str(exc))
+            markers.set_training_outcome(project_id, "failed", str(exc))
             return {"project_id": project_id, "trained": False, "reason": str(exc)}
         gold, predicted, baseline = gate.held_out_labels(model, held_out)
         verdict = gate.verdict(int(model.meta.get("tokens", 0)), gold, predicted if held_out else None,
@@ -86,11 +86,11 @@ def retrain_model(project_id: int) -> dict:
         with db.transaction() as conn:
             model_id = store_model.save_model(conn, project_id, model, meta, model_key())
     except Exception as exc:
-        scheduling.set_training_outcome(project_id, "failed", f"{exc.__class__.__name__}: {exc}")
+        markers.set_training_outcome(project_id, "failed", f"{exc.__class__.__name__}: {exc}")
         raise
     finally:
-        scheduling.clear_retrain_pending(project_id)
-    scheduling.set_training_outcome(project_id, "trained")
+        markers.clear_retrain_pending(project_id)
+    markers.set_training_outcome(project_id, "trained")
     log.info("project %s: model %s trained on %s documents / %s tokens in %.2f s", project_id, model_id,
              meta.get("documents"), meta.get("tokens"), model.train_seconds)
     model_predictions_project.apply_async((project_id, model_id))

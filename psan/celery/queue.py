@@ -1,7 +1,7 @@
 """Handing documents to the broker: time limits scaled to size, a per-project cap, no lost uploads.
 
 Why here: the web app (upload, Retry) and the worker's sweeper queue the same way.  The database
-decides what may be queued (:func:`psan.store.processing.take_waiting`); a document the broker
+decides what may be queued (:func:`psan.store.corpus.processing.take_waiting`); a document the broker
 refuses stays NEW and unqueued, and the sweeper queues it once Redis answers again.
 """
 from __future__ import annotations
@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from psan import db
-from psan.store import processing
+from psan.celery.runs import time_limits
+from psan.runtime import db
+from psan.store.corpus import processing
 
 log = logging.getLogger(__name__)
 
@@ -23,17 +24,6 @@ class Queued:
 
     queued: list[int]
     refused: list[int]
-
-
-def time_limits(chars: int, config: Mapping[str, Any]) -> tuple[float, float]:
-    """Soft and hard Celery time limits (seconds) for a document of ``chars`` characters.
-
-    Linear in the size (recognition is linear), with a base for start-up; the hard limit adds a
-    grace period for the soft limit's clean FAILED.
-    """
-    soft = float(config["TASK_TIME_LIMIT_BASE_SECONDS"]) + \
-        float(config["TASK_TIME_LIMIT_SECONDS_PER_MCHAR"]) * max(int(chars), 0) / 1_000_000
-    return soft, soft + float(config["TASK_TIME_LIMIT_GRACE_SECONDS"])
 
 
 def enqueue(config: Mapping[str, Any], ids: list[int] | None = None, unqueued_grace: float = 0.0) -> Queued:

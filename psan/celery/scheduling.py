@@ -2,24 +2,20 @@
 
 Why here and not in :mod:`psan.store`: these functions talk to Redis and Celery and read the app's
 configuration; the store only answers the database questions they ask (e.g. "have enough decisions
-been logged since the latest model", :func:`psan.store.project_model.retrain_due`).
+been logged since the latest model", :func:`psan.store.corpus.project_model.retrain_due`).
 
 Every function needs an app context (``REDIS_URL``, ``REDIS_KEY_PREFIX`` and the thresholds below).
 """
 from __future__ import annotations
 
-import json
 import logging
-from datetime import UTC, datetime
 
-import redis
 from flask import current_app
 
-from psan.store import project_model as store_model
+from psan.celery.markers import debounce_key, redis_client, retrain_pending_key
+from psan.store.corpus import project_model as store_model
 
 log = logging.getLogger(__name__)
-
-_redis_clients: dict[str, redis.Redis] = {}
 
 # Atomically: schedule if nothing is pending; if a pending run excludes another document, make it
 # exclude none (its rule change must reach that document too).
@@ -34,25 +30,7 @@ return 0
 """
 
 
-def redis_client() -> redis.Redis:
-    """One client per ``REDIS_URL`` and process (clients hold a connection pool)."""
-    url = current_app.config["REDIS_URL"]
-    client = _redis_clients.get(url)
-    if client is None:
-        client = _redis_clients[url] = redis.Redis.from_url(url)
-    return client
-
-
-def _key(*parts: object) -> str:
-    prefix = current_app.config.get("REDIS_KEY_PREFIX", "psan")
-    return ":".join([str(prefix), *(str(p) for p in parts)])
-
-
 # --- debounced project-wide re-annotation ---------------------------------------------------------------
-def debounce_key(project_id: int) -> str:
-    return _key("reannotate", "project", int(project_id))
-
-
 def schedule_project_reannotation(project_id: int, exclude_document_id: int | None = None,
                                   delay: float | None = None) -> None:
     """Queue one re-annotation of the project's documents, debounced.
@@ -61,7 +39,7 @@ def schedule_project_reannotation(project_id: int, exclude_document_id: int | No
     ``re_annotate_project`` task with that countdown; the pending run is recorded in Redis and
     consumed by the task when it starts, so a call arriving while a run is in progress schedules
     another one.  ``exclude_document_id`` names a document already re-annotated synchronously
-    (:func:`psan.store.reannotate.reannotate_document_now`); it stays excluded only if every debounced
+    (:func:`psan.store.corpus.reannotate.reannotate_document_now`); it stays excluded only if every debounced
     call agrees.
     """
     from psan.celery.tasks import re_annotate_project
@@ -79,23 +57,7 @@ def schedule_project_reannotation(project_id: int, exclude_document_id: int | No
         raise
 
 
-def consume_pending(project_id: int) -> tuple[bool, int | None]:
-    """Called by the task: take the pending marker; returns (was pending, document to exclude)."""
-    pipe = redis_client().pipeline(transaction=True)
-    pipe.get(debounce_key(project_id))
-    pipe.delete(debounce_key(project_id))
-    value, _ = pipe.execute()
-    if value is None:
-        return False, None
-    text = value.decode()
-    return True, (int(text) if text else None)
-
-
 # --- automatic retraining ----------------------------------------------------------------------------------
-def retrain_pending_key(project_id: int) -> str:
-    return _key("model", "retrain", "project", int(project_id))
-
-
 def schedule_retrain(project_id: int, force: bool = False) -> bool:
     """Queue ``psan.retrain_model`` unless one is already pending (``force``: queue anyway).
 
@@ -115,15 +77,11 @@ def schedule_retrain(project_id: int, force: bool = False) -> bool:
     return True
 
 
-def clear_retrain_pending(project_id: int) -> None:
-    redis_client().delete(retrain_pending_key(project_id))
-
-
 def maybe_schedule_retrain(conn, project_id: int) -> bool:
     """After a decision: queue a retrain once ``MODEL_RETRAIN_AFTER_DECISIONS`` new decisions are logged.
 
     A project's first model comes after ``MODEL_FIRST_AFTER_DECISIONS`` decisions (see
-    :func:`psan.store.project_model.retrain_due`).  Never raises (the decision is already saved);
+    :func:`psan.store.corpus.project_model.retrain_due`).  Never raises (the decision is already saved);
     returns whether a retrain was queued.
     """
     try:
@@ -135,27 +93,3 @@ def maybe_schedule_retrain(conn, project_id: int) -> bool:
     except Exception:  # noqa: BLE001 - never fail a decision because of the model
         log.exception("project %s: could not check/schedule the model retraining", project_id)
         return False
-
-
-# --- last training outcome (shown on the model page) ------------------------------------------------------
-def _outcome_key(project_id: int) -> str:
-    return _key("model", "outcome", "project", int(project_id))
-
-
-def set_training_outcome(project_id: int, state: str, message: str = "") -> None:
-    """Record ``queued`` / ``running`` / ``trained`` / ``failed`` (with a short message) for a week."""
-    value = json.dumps({"state": state, "message": message[:500],
-                        "at": datetime.now(UTC).isoformat(timespec="seconds")})
-    try:
-        redis_client().set(_outcome_key(project_id), value, ex=7 * 24 * 3600)
-    except Exception:  # noqa: BLE001 - status display only
-        log.warning("could not record the model training state of project %s", project_id)
-
-
-def training_outcome(project_id: int) -> dict[str, str] | None:
-    """The last recorded training state of a project, if any."""
-    try:
-        raw = redis_client().get(_outcome_key(project_id))
-    except Exception:  # noqa: BLE001 - status display only
-        return None
-    return json.loads(raw) if raw else None

@@ -8,7 +8,7 @@ as plain lists (:func:`psan.tool.sections.pack`); ``psan.merge_sections`` merges
 the document-level steps once and stores the document exactly as ``pre_process`` does, so the result
 is the same as recognizing the document in one process (``tests/tool/test_sections.py``).
 
-The lease (who may store the document, :mod:`psan.store.processing`): every task checks that its run
+The lease (who may store the document, :mod:`psan.store.corpus.processing`): every task checks that its run
 still holds the document (``attempts``) and beats its heartbeat while it runs.  The sweeper takes a
 document over once its heartbeat is older than ``PROCESSING_STALE_SECONDS``.  Between the tasks of a
 chord nobody runs: the sections (and later the merge) may wait in the queue behind other work for
@@ -47,12 +47,11 @@ from celery import chord, shared_task
 from flask import Flask, current_app
 from kombu.transport.redis import PRIORITY_STEPS, Channel
 
-from psan import db
 from psan.celery import redis_key_prefix
-from psan.celery.queue import time_limits
-from psan.celery.tasks import _fail, _heartbeat, _short_error, _time_limit_message, store_recognized
-from psan.store import processing, section_runs
-from psan.store.pipelines import effective_config, get_pipeline
+from psan.celery.runs import fail, heartbeat, short_error, store_recognized, time_limit_message, time_limits
+from psan.runtime import db
+from psan.store.corpus import processing, section_runs
+from psan.store.corpus.pipelines import effective_config, get_pipeline
 
 log = logging.getLogger(__name__)
 
@@ -101,16 +100,16 @@ def recognize_section(self, document_id: int, attempt: int, start: int, end: int
     if row is None:
         return None
     try:
-        with _heartbeat(lease, float(current_app.config["PROCESSING_HEARTBEAT_SECONDS"])):
+        with heartbeat(lease, float(current_app.config["PROCESSING_HEARTBEAT_SECONDS"])):
             pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
             return pipeline.recognize_packed(row["text"])
     except SoftTimeLimitExceeded:
-        _fail(document_id, _time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
+        fail(document_id, time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
                                                 else None, end - start), attempt)
         raise
     except Exception as exc:
         log.exception("recognizing characters %s:%s of document %s failed", start, end, document_id)
-        _fail(document_id, _short_error(exc), attempt)
+        fail(document_id, short_error(exc), attempt)
         raise
 
 
@@ -122,17 +121,17 @@ def merge_sections(self, results: list[list | None], document_id: int, attempt: 
     if row is None:
         return {"document_id": document_id, "skipped": "taken over"}
     try:
-        with _heartbeat(lease, float(current_app.config["PROCESSING_HEARTBEAT_SECONDS"])):
+        with heartbeat(lease, float(current_app.config["PROCESSING_HEARTBEAT_SECONDS"])):
             pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
             doc = pipeline.merge(row["text"], list(zip(starts, results, strict=True)))
             return store_recognized(lease, row["project_id"], doc)
     except SoftTimeLimitExceeded:
-        _fail(document_id, _time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
+        fail(document_id, time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
                                                 else None, len(row["text"])), attempt)
         return {"document_id": document_id, "status": "FAILED"}
     except Exception as exc:  # noqa: BLE001 - any failure becomes a visible FAILED status
         log.exception("merging the sections of document %s failed", document_id)
-        _fail(document_id, _short_error(exc), attempt)
+        fail(document_id, short_error(exc), attempt)
         return {"document_id": document_id, "status": "FAILED"}
 
 

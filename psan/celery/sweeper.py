@@ -3,7 +3,7 @@
 Why in the worker (a timer thread in its main process, not Celery beat): it needs no extra process
 in ``run.sh``/``make run``/compose, keeps working while Redis is down (it only talks to
 PostgreSQL until it queues), and several workers sweeping at once are safe because the database
-serializes queuing (:func:`psan.store.processing.take_waiting`) and a run claims its document.
+serializes queuing (:func:`psan.store.corpus.processing.take_waiting`) and a run claims its document.
 Before taking stale runs over, it vouches for chords whose tasks wait in the queue
 (:func:`psan.celery.sections.keep_waiting_chords_alive`): waiting is not being dead.
 """
@@ -15,10 +15,11 @@ import threading
 from celery import signals
 from flask import Flask
 
-from psan import db
 from psan.celery.queue import enqueue
 from psan.celery.sections import keep_waiting_chords_alive
-from psan.store import decision_requests, download_jobs, processing
+from psan.runtime import db
+from psan.store.annotation import decision_requests
+from psan.store.corpus import download_jobs, processing
 
 log = logging.getLogger(__name__)
 

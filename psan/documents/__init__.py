@@ -1,6 +1,3 @@
 """Admin pages for documents: upload, live status list, downloads, decision history, retry, delete."""
-from flask import Blueprint
-
-bp = Blueprint("documents", __name__, url_prefix="/documents")
-
-from psan.documents import background, history, key, release, views  # noqa: E402,F401
+from psan.documents import background, history, key, release, views  # noqa: F401 - their routes
+from psan.documents.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints

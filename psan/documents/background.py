@@ -1,7 +1,7 @@
 """Downloads prepared in the background (admin): start a job, watch its stage, take the file.
 
 Why: a large document's or project's output can take longer to render than a web request may
-last (uWSGI's harakiri); see :mod:`psan.store.download_jobs`.  The documents page offers it for
+last (uWSGI's harakiri); see :mod:`psan.store.corpus.download_jobs`.  The documents page offers it for
 every project ZIP and, for documents over ``LARGE_DOWNLOAD_TOKENS`` tokens, instead of the direct
 links.  Only the admin who started a job sees it; its file is ``no-store`` like every download.
 """
@@ -11,15 +11,15 @@ from flask import abort, current_app, jsonify, redirect, render_template, url_fo
 from flask_babel import gettext, lazy_gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import admin
-from psan.documents import bp
+from psan.documents.blueprint import bp
 from psan.documents.forms import check_action_form
-from psan.downloads import private_download
-from psan.store import documents as store_documents
-from psan.store import download_jobs
-from psan.store import output as store_output
-from psan.store import projects as store_projects
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.corpus import documents as store_documents
+from psan.store.corpus import download_jobs
+from psan.store.publish import output as store_output
+from psan.web.access import admin
+from psan.web.downloads import private_download
 
 KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
 STAGES = {"": lazy_gettext("waiting for a worker"), "rendering": lazy_gettext("rendering"),

@@ -5,7 +5,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, MultipleFileField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from psan.store.projects import LANGUAGES
+from psan.store.admin.projects import LANGUAGES
 
 
 class UploadForm(FlaskForm):

@@ -3,7 +3,7 @@
 Why admin only, ``no-store`` and an attachment: the export joins the log with the document text
 (the span an annotator decided is usually a name), so it is personal data like the
 pseudonymization key.  The span text is cut out of the document at export time
-(:mod:`psan.store.document_history`), so it disappears with the document.
+(:mod:`psan.store.corpus.document_history`), so it disappears with the document.
 
 CSV cells are made injection-safe by :func:`psan.web.csvio.csv_response` (``= + - @`` …
 prefixed with ``'``).  Times are ISO 8601 in UTC.
@@ -16,13 +16,13 @@ from typing import Any
 
 from flask import Response, abort
 
-from psan import db
-from psan.access import admin
-from psan.documents import bp
-from psan.downloads import mark_private
-from psan.store import document_history as store_history
-from psan.store import documents as store_documents
+from psan.documents.blueprint import bp
+from psan.runtime import db
+from psan.store.corpus import document_history as store_history
+from psan.store.corpus import documents as store_documents
+from psan.web.access import admin
 from psan.web.csvio import csv_response
+from psan.web.downloads import mark_private
 from psan.web.ids import MAX_ID
 
 #: CSV columns, in order (the JSON entries use the same keys)

@@ -3,7 +3,7 @@
 Why separate routes and files: the key holds every original private string, so it is never put
 into the output ZIP; it is downloaded on its own, by an admin, with ``Cache-Control: no-store`` so
 no browser or proxy keeps a copy.  The key is built by the same project pass as the
-pseudonymized output (:func:`psan.store.output.pseudonymize_project`), so it fits the output
+pseudonymized output (:func:`psan.store.publish.output.pseudonymize_project`), so it fits the output
 downloaded with the same project state, and de-pseudonymization restores it byte for byte.
 """
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from flask import Response, abort, request
 from flask_babel import gettext
 
-from psan import db
-from psan.access import admin
-from psan.documents import bp
-from psan.downloads import private_download
-from psan.store import documents as store_documents
-from psan.store import output as store_output
-from psan.store import projects as store_projects
+from psan.documents.blueprint import bp
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.corpus import documents as store_documents
+from psan.store.publish import output as store_output
 from psan.tool.keyfile import KeyFileError, key_csv, key_json, parse_key, restore_output
+from psan.web.access import admin
+from psan.web.downloads import private_download
 
 #: upper bound of an uploaded key or output file (both are plain text of one project)
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024

@@ -1,7 +1,7 @@
 """Safe release pages (admin only): undecided-span policy, release report, QA sampling and review.
 
 Why here (the documents blueprint): these pages belong to downloading a project; the report is
-the same one every ZIP carries (:mod:`psan.store.release`).  The QA review page shows document
+the same one every ZIP carries (:mod:`psan.store.publish.release`).  The QA review page shows document
 text (the reviewer must see the token in context), so it is ``no-store`` like the key.
 """
 from __future__ import annotations
@@ -12,14 +12,14 @@ from flask import Response, abort, flash, redirect, render_template, request, ur
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import admin
-from psan.documents import bp
+from psan.documents.blueprint import bp
 from psan.documents.forms import ActionForm, check_action_form
-from psan.store import output as store_output
-from psan.store import projects as store_projects
-from psan.store import qa as store_qa
-from psan.store.release import project_report, undecided_by_category
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.publish import qa as store_qa
+from psan.store.publish import regions as store_regions
+from psan.store.publish.release import project_report, undecided_by_category
+from psan.web.access import admin
 
 
 def _project(project_id: int) -> dict:
@@ -38,7 +38,7 @@ def set_undecided(project_id: int):
     """Switch what the output does with undecided spans: ``mask`` (default) or ``keep`` (explicit)."""
     project = _posted_project(project_id)
     policy = request.form.get("policy", "")
-    if policy not in store_output.UNDECIDED_POLICIES:
+    if policy not in store_regions.UNDECIDED_POLICIES:
         abort(400, gettext("The policy must be mask or keep."))
     if policy == "keep" and request.form.get("confirmed") != "yes":
         return _confirm_keep(project)

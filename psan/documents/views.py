@@ -11,21 +11,22 @@ from flask import abort, current_app, flash, jsonify, redirect, render_template,
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import admin
-from psan.documents import bp
+from psan.documents.blueprint import bp
 from psan.documents.forms import ActionForm, UploadForm, check_action_form
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
-from psan.downloads import private_download
-from psan.status_names import document_status_word, retryable
-from psan.store import documents as store_documents
-from psan.store import output as store_output
-from psan.store import processing as store_processing
-from psan.store import projects as store_projects
-from psan.store import release as store_release
-from psan.store.document_status import ANNOTATABLE, BUSY, DocumentStatus
-from psan.store.pipelines import lacks_ner
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.corpus import documents as store_documents
+from psan.store.corpus import processing as store_processing
+from psan.store.corpus.pipelines import lacks_ner
+from psan.store.publish import archive as store_archive
+from psan.store.publish import output as store_output
+from psan.store.publish import release as store_release
+from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
 from psan.tool.language import detect_language
+from psan.web.access import admin
+from psan.web.downloads import private_download
+from psan.web.status_names import document_status_word, retryable
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
 #: a language change recognizes these again (unless people decided spans); a running worker is left alone
@@ -184,7 +185,7 @@ def download(document_id: int, kind: str):
 @admin
 def download_project(project_id: int, kind: str):
     project = _project_or_404(project_id) if kind in DOWNLOAD_KINDS else abort(404)
-    data = store_output.project_zip(db.get_conn(), project_id, kind)
+    data = store_archive.project_zip(db.get_conn(), project_id, kind)
     return private_download(data, "application/zip", store_output.safe_filename(project["name"], f"-{kind}.zip"))
 
 

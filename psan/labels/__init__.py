@@ -3,8 +3,5 @@
 Annotators (role USER) may list label names and create labels in projects they are members of,
 but never see replacements: replacements are the pseudonymization key.
 """
-from flask import Blueprint
-
-bp = Blueprint("labels", __name__, url_prefix="/labels")
-
-from psan.labels import api, views  # noqa: E402,F401
+from psan.labels import api, views  # noqa: F401 - their routes
+from psan.labels.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints

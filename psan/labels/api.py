@@ -9,10 +9,11 @@ from flask import jsonify, request
 from flask_login import current_user
 from werkzeug.exceptions import NotFound
 
-from psan import db
-from psan.access import user
-from psan.labels import bp, validate
-from psan.store import labels as store_labels
+from psan.labels import validate
+from psan.labels.blueprint import bp
+from psan.runtime import db
+from psan.store.admin import labels as store_labels
+from psan.web.access import user
 from psan.web.project_picker import project_or_404
 
 

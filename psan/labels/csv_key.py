@@ -10,9 +10,9 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext
 
-from psan import db
 from psan.labels import validate
-from psan.store import labels as store_labels
+from psan.runtime import db
+from psan.store.admin import labels as store_labels
 from psan.web.csvio import csv_response, read_csv, sorted_errors
 
 COLUMNS = ("name", "category", "replacement")

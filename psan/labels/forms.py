@@ -7,7 +7,7 @@ from wtforms import SelectField, StringField, SubmitField
 from wtforms.validators import ValidationError
 
 from psan.labels import validate
-from psan.store.labels import CATEGORIES
+from psan.store.admin.labels import CATEGORIES
 
 CATEGORY_CHOICES = [("", "—")] + [(c, c.title()) for c in CATEGORIES]
 

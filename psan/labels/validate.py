@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
-from psan.names import has_invisible_controls
-from psan.store.labels import CATEGORIES, NAME_MAX, REPLACEMENT_MAX
+from psan.store.admin.labels import CATEGORIES, NAME_MAX, REPLACEMENT_MAX
+from psan.store.shared.names import has_invisible_controls
 from psan.web.csvio import has_control_chars
 
 

@@ -8,12 +8,12 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import admin, user
-from psan.labels import bp
+from psan.labels.blueprint import bp
 from psan.labels.csv_key import export_key, import_key
 from psan.labels.forms import LabelForm, NewAdminLabelForm, NewLabelForm
-from psan.store import labels as store_labels
+from psan.runtime import db
+from psan.store.admin import labels as store_labels
+from psan.web.access import admin, user
 from psan.web.forms import CsvImportForm, DeleteForm
 from psan.web.ids import valid_id
 from psan.web.import_page import csv_import_page

@@ -1,6 +1,3 @@
 """Home page, health endpoint and the admin's system status page."""
-from flask import Blueprint
-
-bp = Blueprint("main", __name__)
-
-from psan.main import views  # noqa: E402,F401
+from psan.main import views  # noqa: F401 - their routes
+from psan.main.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints

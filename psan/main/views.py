@@ -8,10 +8,10 @@ from celery.exceptions import TimeoutError as CeleryTimeout
 from flask import current_app, jsonify, render_template, send_from_directory
 from flask_babel import gettext
 
-from psan import db
-from psan.access import admin, public, user
-from psan.main import bp
-from psan.store import server as store_server
+from psan.main.blueprint import bp
+from psan.runtime import db
+from psan.store.admin import server as store_server
+from psan.web.access import admin, public, user
 
 
 @bp.route("/")
@@ -20,7 +20,7 @@ def index():
     """Home: an admin sees the next steps of setting psan up, an annotator where to start (or whom to ask)."""
     from flask_login import current_user
 
-    from psan.store import projects as store_projects
+    from psan.store.admin import projects as store_projects
     if current_user.is_admin:
         return render_template("main/index.html", progress=store_projects.setup_progress())
     in_projects = store_projects.membership_count(current_user.id)

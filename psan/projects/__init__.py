@@ -1,6 +1,3 @@
 """Admin pages for projects: language, recognizer pipeline, thresholds, annotators, deletion, model."""
-from flask import Blueprint
-
-bp = Blueprint("projects", __name__, url_prefix="/projects")
-
-from psan.projects import model_views, views  # noqa: E402,F401
+from psan.projects import model_views, views  # noqa: F401 - their routes
+from psan.projects.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints

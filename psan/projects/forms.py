@@ -13,7 +13,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from psan.store.projects import LANGUAGES
+from psan.store.admin.projects import LANGUAGES
 
 
 class MultiCheckboxField(SelectMultipleField):

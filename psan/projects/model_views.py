@@ -10,13 +10,13 @@ from __future__ import annotations
 from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask_babel import gettext
 
-from psan import db
-from psan.access import admin
-from psan.celery import scheduling
+from psan.celery import markers, scheduling
 from psan.celery.model_tasks import model_key
-from psan.projects import bp
-from psan.store import project_model as store_model
-from psan.store import projects as store_projects
+from psan.projects.blueprint import bp
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.corpus import project_model as store_model
+from psan.web.access import admin
 
 
 @bp.route("/<int:project_id>/model")
@@ -27,7 +27,7 @@ def model(project_id: int):
     status = store_model.model_status(db.get_conn(), project_id, model_key())
     return render_template("projects/model.html", project=project, status=status,
                            enabled=store_model.model_enabled(db.get_conn(), project_id),
-                           outcome=scheduling.training_outcome(project_id),
+                           outcome=markers.training_outcome(project_id),
                            retrain_after=int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 200) or 0))
 
 
@@ -42,7 +42,7 @@ def retrain(project_id: int):
         current_app.logger.exception("could not queue the model training of project %s", project_id)
         flash(gettext("The training could not be queued; try again later."), "danger")
     else:
-        scheduling.set_training_outcome(project_id, "queued")
+        markers.set_training_outcome(project_id, "queued")
         flash(gettext("The model is being trained in the background; documents are re-annotated afterwards."),
               "success")
     return redirect(url_for("projects.model", project_id=project_id))

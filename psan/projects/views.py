@@ -10,17 +10,17 @@ import json
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from psan import db
-from psan.access import admin
-from psan.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
-from psan.names import clean_name
-from psan.projects import bp
+from psan.projects.blueprint import bp
 from psan.projects.forms import ConfirmDeleteForm, ProjectForm
-from psan.store import accounts as store_accounts
-from psan.store import documents as store_documents
-from psan.store import projects as store_projects
-from psan.store.pipelines import lacks_ner, validate_config
-from psan.store.reannotate import refresh_project_statuses
+from psan.runtime import db
+from psan.store.admin import accounts as store_accounts
+from psan.store.admin import projects as store_projects
+from psan.store.corpus import documents as store_documents
+from psan.store.corpus.pipelines import lacks_ner, validate_config
+from psan.store.corpus.reannotate import refresh_project_statuses
+from psan.store.shared.names import clean_name
+from psan.web.access import admin
+from psan.web.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
 
 
 @bp.route("/")

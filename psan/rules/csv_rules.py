@@ -26,12 +26,12 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext
 
-from psan import db
 from psan.labels import validate
 from psan.rules.filters import RULE_TYPES, RuleFilter
-from psan.store import accounts as store_accounts
-from psan.store import labels as store_labels
-from psan.store import rule_admin
+from psan.runtime import db
+from psan.store.admin import accounts as store_accounts
+from psan.store.admin import labels as store_labels
+from psan.store.admin import rule_admin
 from psan.tool.rules import SEQUENCE_KINDS, split_condition
 from psan.tool.tokenize import tokenize
 from psan.web.csvio import csv_response, has_control_chars, read_csv, sorted_errors
@@ -51,7 +51,7 @@ def export_rules(project: dict[str, Any], rule_filter: RuleFilter) -> Response:
 
 def normalize_condition(rule_type: str, condition: str) -> str:
     """The stored form: sequence conditions are split by the document tokenizer and joined by single
-    spaces (the convention of :mod:`psan.store.rules`), other kinds are stripped."""
+    spaces (the convention of :mod:`psan.store.admin.rules`), other kinds are stripped."""
     if rule_type not in SEQUENCE_KINDS:
         return condition.strip()
     if not condition.strip():

@@ -2,7 +2,7 @@
 
 Why a class: the same filter drives the page, the CSV export and "delete filtered", and must
 round-trip through URLs so the list looks the same after an edit.  The SQL it selects with is
-built in :mod:`psan.store.rule_admin`.
+built in :mod:`psan.store.admin.rule_admin`.
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from flask import abort
 from flask_babel import gettext
 
-from psan import db
-from psan.store import labels as store_labels
-from psan.store.rule_admin import DECISIONS, RuleSelection
+from psan.runtime import db
+from psan.store.admin import labels as store_labels
+from psan.store.admin.rule_admin import DECISIONS, RuleSelection
 from psan.tool.rules import RuleType
 from psan.web.csvio import has_control_chars
 from psan.web.ids import valid_id

@@ -8,7 +8,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FloatField, SubmitField
 from wtforms.validators import InputRequired, ValidationError
 
-from psan.store.rule_admin import CONFIDENCE_LIMIT
+from psan.store.admin.rule_admin import CONFIDENCE_LIMIT
 from psan.web.forms import CsvImportForm
 
 

@@ -11,15 +11,15 @@ from flask import abort, flash, jsonify, redirect, render_template, request, url
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import admin
-from psan.code_names import decision_name
-from psan.rules import bp
+from psan.rules.blueprint import bp
 from psan.rules.csv_rules import export_rules, import_rules
 from psan.rules.filters import RULE_TYPES, RuleFilter
 from psan.rules.forms import ConfidenceForm, ImportForm
-from psan.store import labels as store_labels
-from psan.store import rule_admin
+from psan.runtime import db
+from psan.store.admin import labels as store_labels
+from psan.store.admin import rule_admin
+from psan.web.access import admin
+from psan.web.code_names import decision_name
 from psan.web.forms import DeleteForm
 from psan.web.ids import valid_id
 from psan.web.import_page import csv_import_page

@@ -48,7 +48,7 @@
   }
 
   // a decision's id: a retry after a lost answer (network, restart) carries it, and the server does not
-  // decide twice (psan/store/decision_requests.py)
+  // decide twice (psan/store/annotation/decision_requests.py)
   function newRequestId() {
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
@@ -329,7 +329,7 @@
     });
   }
 
-  // --- entities (psan/store/entities.py): see, split off, merge ---------------------------------------------
+  // --- entities (psan/store/annotation/entities.py): see, split off, merge ---------------------------------------------
   function entityBox(e) {
     var box = document.createElement("p");
     box.className = "mb-1";

@@ -526,7 +526,7 @@ class EntitySpan:
 def document_entity_spans(doc: Document) -> list[EntitySpan]:
     """The document's mentions as the app stores them (``entity_mention``): one per token range.
 
-    Why here: the app (:mod:`psan.store.entities`) and ``ner_eval``'s simulated annotator must
+    Why here: the app (:mod:`psan.store.annotation.entities`) and ``ner_eval``'s simulated annotator must
     group exactly alike.  Of the entities on one token range the first of the (first, -end) order wins.
     """
     seen: dict[tuple[int, int], tuple[int, int, str, int, int]] = {}

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-#: languages psan has pipelines for (``psan.store.projects.LANGUAGES``)
+#: languages psan has pipelines for (``psan.store.admin.projects.LANGUAGES``)
 SUPPORTED = ("cs", "en", "pl", "sv", "sk", "sl")
 #: detection reads at most this many characters
 MAX_CHARS = 5000

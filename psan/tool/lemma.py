@@ -176,8 +176,8 @@ class MorfeuszLemmatizer(SuffixLemmatizer):
 
 def morfeusz_lemmatizer() -> MorfeuszLemmatizer | None:
     """A Morfeusz2-backed Polish lemmatizer, or ``None`` when the optional ``morfeusz2`` is missing."""
-    from psan.tool.recognizers.gazetteer import _morfeusz  # one shared analyser (it loads a dictionary)
-    analyser = _morfeusz()
+    from psan.tool.recognizers.gazetteer import morfeusz  # one shared analyser (it loads a dictionary)
+    analyser = morfeusz()
     return MorfeuszLemmatizer(analyser) if analyser is not None else None
 
 

@@ -64,7 +64,7 @@ def _escape_attr(value: str) -> str:
     return _ATTR_ESCAPE_RE.sub(lambda m: _SIMPLE.get(m.group(), "\ufffd"), value)
 
 
-def _normalized_sentences(doc: Document) -> list[Sentence]:
+def normalized_sentences(doc: Document) -> list[Sentence]:
     """Sentences that partition all tokens in order (fixing gaps/overlaps of foreign input)."""
     n = len(doc.tokens)
     out: list[Sentence] = []
@@ -82,7 +82,8 @@ def _normalized_sentences(doc: Document) -> list[Sentence]:
     return out
 
 
-def _ne_open(e: Entity, cont: bool) -> str:
+def ne_open(e: Entity, cont: bool) -> str:
+    """The opening ``<ne>`` tag of an entity (``cont``: it continues from the previous sentence)."""
     attrs = (f'<ne type="{_escape_attr(e.type)}" start="{e.first_token}" end="{e.end_token}" '
              f'category="{_escape_attr(e.category.value if isinstance(e.category, Category) else str(e.category))}"')
     if e.source:
@@ -103,7 +104,7 @@ def to_xml(doc: Document) -> str:
     started: set[int] = set()  # indices of entities whose first fragment was written
     ei = 0
     running: list[int] = []  # indices (ascending) of entities started before the current sentence's end
-    for sent in _normalized_sentences(doc):
+    for sent in normalized_sentences(doc):
         a, b = sent.first_token, sent.end_token
         out.append(escape_text(text[pos:tokens[a].start]))
         pos = tokens[a].start
@@ -136,7 +137,7 @@ def to_xml(doc: Document) -> str:
             opening = reopen + by_start.get(t, [])
             opening.sort(key=lambda k: (-min(entities[k].end_token, b), k))
             for k in opening:
-                out.append(_ne_open(entities[k], cont=k in started))
+                out.append(ne_open(entities[k], cont=k in started))
                 started.add(k)
                 stack.append(k)
             tok = tokens[t]

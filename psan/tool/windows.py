@@ -1,6 +1,6 @@
 """The pure part of choosing an annotation window: which span anchors it and how far it reaches.
 
-Why here and not in :mod:`psan.store.windows`: the simulated annotator of ``ner_eval`` must hand
+Why here and not in :mod:`psan.store.annotation.windows`: the simulated annotator of ``ner_eval`` must hand
 out windows exactly as the app does, without a database.  The store keeps its SQL (index range
 scans, leases); :func:`first_anchor` is the in-memory twin of its anchor query (same order: first
 token ascending, longest first) and :func:`plan_window` is what both call to cut the window.

@@ -1,6 +1,3 @@
 """Admin pages for accounts: create, edit role and window size, disable, delete."""
-from flask import Blueprint
-
-bp = Blueprint("users", __name__, url_prefix="/users")
-
-from psan.users import views  # noqa: E402,F401
+from psan.users import views  # noqa: F401 - their routes
+from psan.users.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints

@@ -3,7 +3,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, IntegerField, PasswordField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional, ValidationError
 
-from psan import password_policy
+from psan.identity import password_policy
 
 ROLE_CHOICES = [("USER", lazy_gettext("Annotator")), ("ADMIN", lazy_gettext("Admin"))]
 

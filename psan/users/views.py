@@ -5,11 +5,12 @@ from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import accounts, db
-from psan.access import admin
 from psan.auth.reset_links import reset_link, send_reset_link
-from psan.users import bp
+from psan.identity import accounts
+from psan.runtime import db
+from psan.users.blueprint import bp
 from psan.users.forms import AccountForm, NewAccountForm
+from psan.web.access import admin
 from psan.web.forms import DeleteForm
 
 

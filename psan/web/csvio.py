@@ -25,8 +25,8 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext
 
-from psan.downloads import mark_private
 from psan.tool.csvcell import DANGEROUS_START, escape_cell, unescape_cell  # noqa: F401 - re-exported
+from psan.web.downloads import mark_private
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
 MAX_IMPORT_ROWS = 100_000

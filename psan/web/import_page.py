@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import redirect, render_template, request, url_for
 
-from psan import db
+from psan.runtime import db
 from psan.web.forms import CsvImportForm
 
 

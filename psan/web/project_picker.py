@@ -10,8 +10,8 @@ from typing import Any
 from flask import abort
 from flask_login import current_user
 
-from psan import db
-from psan.store import projects as store_projects
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
 from psan.web.ids import valid_id
 
 

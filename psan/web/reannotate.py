@@ -5,7 +5,7 @@ import kombu.exceptions
 import redis
 from flask import current_app
 
-from psan import db
+from psan.runtime import db
 
 
 def reannotate(project_id: int) -> None:
@@ -21,5 +21,5 @@ def reannotate(project_id: int) -> None:
         schedule_project_reannotation(project_id)
     except (redis.RedisError, kombu.exceptions.OperationalError, OSError):
         current_app.logger.warning("could not schedule re-annotation of project %s; the sweeper will", project_id)
-        from psan.store.processing import request_reannotation
+        from psan.store.corpus.processing import request_reannotation
         request_reannotation(db.get_conn(), project_id)

@@ -1,7 +1,4 @@
 """The annotation workspace (issue 24): the annotator's home, the admin's project dashboard, the
 concordance search with bulk decisions, double annotation and adjudication."""
-from flask import Blueprint
-
-bp = Blueprint("workspace", __name__, url_prefix="/workspace")
-
-from psan.workspace import dashboard_views, double_views, home_views, search_views  # noqa: E402,F401
+from psan.workspace import dashboard_views, double_views, home_views, search_views  # noqa: F401 - their routes
+from psan.workspace.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints

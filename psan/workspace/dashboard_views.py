@@ -4,14 +4,14 @@ from __future__ import annotations
 from flask import abort, current_app, render_template
 from flask_babel import gettext
 
-from psan import db
-from psan.access import admin
-from psan.code_names import category_name, how_name
-from psan.store import dashboard as store_dashboard
-from psan.store import double_annotation as store_double
-from psan.store import projects as store_projects
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.review import dashboard as store_dashboard
+from psan.store.review import double_annotation as store_double
+from psan.web.access import admin
 from psan.web.charts import bar_chart, line_chart
-from psan.workspace import bp
+from psan.web.code_names import category_name, how_name
+from psan.workspace.blueprint import bp
 
 #: at most this many documents are listed with their undecided spans (the most first)
 DOCUMENTS_SHOWN = 50

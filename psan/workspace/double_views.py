@@ -7,14 +7,14 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import admin, user
 from psan.celery import scheduling
-from psan.store import annotator_home
-from psan.store import double_annotation as store_double
-from psan.store import projects as store_projects
-from psan.store.processing import request_reannotation
-from psan.workspace import bp
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.corpus.processing import request_reannotation
+from psan.store.review import annotator_home
+from psan.store.review import double_annotation as store_double
+from psan.web.access import admin, user
+from psan.workspace.blueprint import bp
 
 log = logging.getLogger(__name__)
 

@@ -5,12 +5,12 @@ from flask import abort, current_app, flash, redirect, render_template, request,
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import user
-from psan.store import annotator_home
-from psan.store import double_annotation as store_double
-from psan.store import windows as store_windows
-from psan.workspace import bp
+from psan.runtime import db
+from psan.store.annotation import windows as store_windows
+from psan.store.review import annotator_home
+from psan.store.review import double_annotation as store_double
+from psan.web.access import user
+from psan.workspace.blueprint import bp
 from psan.workspace.undo import undo_posted_action
 
 
@@ -75,6 +75,6 @@ def choose():
 @bp.route("/undo", methods=["POST"])
 @user
 def undo():
-    """Undo one of the caller's own actions from the history (psan.store.actions: only the author may)."""
+    """Undo one of the caller's own actions from the history (psan.store.annotation.actions: only the author may)."""
     undo_posted_action()
     return redirect(url_for("workspace.home"))

@@ -1,4 +1,4 @@
-"""Concordance search for admins (psan.store.concordance) and bulk decisions from its result list."""
+"""Concordance search for admins (psan.store.review.concordance) and bulk decisions from its result list."""
 from __future__ import annotations
 
 import logging
@@ -7,13 +7,13 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
-from psan.access import admin
 from psan.celery import scheduling
-from psan.store import bulk_decisions, concordance
-from psan.store import projects as store_projects
-from psan.store.processing import request_reannotation
-from psan.workspace import bp
+from psan.runtime import db
+from psan.store.admin import projects as store_projects
+from psan.store.corpus.processing import request_reannotation
+from psan.store.review import bulk_decisions, concordance
+from psan.web.access import admin
+from psan.workspace.blueprint import bp
 from psan.workspace.undo import undo_posted_action
 
 log = logging.getLogger(__name__)

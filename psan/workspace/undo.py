@@ -5,13 +5,13 @@ from flask import abort, flash, request
 from flask_babel import gettext
 from flask_login import current_user
 
-from psan import db
 from psan.annotate import workflow
-from psan.store.decisions import DecisionError
+from psan.runtime import db
+from psan.store.annotation.decisions import DecisionError
 
 
 def undo_posted_action() -> None:
-    """Undo the posted ``action_id`` of the caller (only the author may: psan.store.actions) and say so."""
+    """Undo the posted ``action_id`` of the caller (only the author may: psan.store.annotation.actions) and say so."""
     raw = request.form.get("action_id", "")
     if not raw.isdigit() or len(raw) > 18:
         abort(400)

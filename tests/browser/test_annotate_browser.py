@@ -138,8 +138,8 @@ def test_keyboard_only_annotation_until_done(clean_app, page, request):
     assert download.suggested_filename.endswith(".tag.txt")
     output = Path(download.path()).read_text(encoding="utf-8")
     (ARTIFACTS / "documents-2-download.tag.txt").write_text(output, encoding="utf-8")
-    from psan import db
-    from psan.store.output import render_document
+    from psan.runtime import db
+    from psan.store.publish.output import render_document
     with clean_app.app_context(), db.transaction() as conn:
         expected = render_document(conn, doc, "tag")
     assert output == expected
@@ -218,7 +218,7 @@ def test_czech_user_interface_in_the_annotation_window(clean_app, page):
     # texts made by annotate.js from the translated table
     assert page.text_content("#ann-mode") == "výběr po anotacích (m: po tokenech)"
     assert "tokeny 0–" in page.text_content("#ann-where")
-    from psan.status_names import status_name
+    from psan.web.status_names import status_name
     with clean_app.test_request_context(headers={"Accept-Language": "cs"}):
         czech = status_name("PRE_ANNOTATED")  # "K anotaci" (tests/web/test_papercuts.py checks the words)
     assert page.text_content("#ann-status") == czech

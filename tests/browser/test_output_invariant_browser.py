@@ -38,8 +38,8 @@ def test_rule_private_name_stays_masked_under_a_public_model_span(clean_app, pag
     sql(app, "INSERT INTO rule (project_id, type, condition, confidence) SELECT project_id, 'NE_TYPE', 'MODEL', 0 "
              "FROM document WHERE id = %s", (doc,))
     sql(app, "UPDATE rule SET confidence = -1 WHERE type = 'NE_TYPE' AND condition = 'PERSON'")
-    from psan import db
-    from psan.store.reannotate import reannotate_document_now
+    from psan.runtime import db
+    from psan.store.corpus.reannotate import reannotate_document_now
     with app.app_context(), db.transaction() as conn:
         reannotate_document_now(conn, doc)
     assert annotation(app, doc, mr, comma)["rule_level"] == -1.0

@@ -27,7 +27,7 @@ import psycopg2.pool
 import psycopg2.sql
 import pytest
 
-from psan import db
+from psan.runtime import db
 from tests.browser.helpers import ADMIN, ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
 from tests.documents import add_document, plain_sentences, wait_for_documents
 from tests.helpers import make_account, new_project, sql

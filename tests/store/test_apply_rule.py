@@ -1,4 +1,4 @@
-"""Targeted re-annotation (psan.store.apply_rule) must leave exactly what a full re-annotation leaves.
+"""Targeted re-annotation (psan.store.annotation.apply_rule) must leave exactly what a full re-annotation leaves.
 
 Each test brings a document up to date with the full path, changes rules, applies only the changed
 rules, snapshots the document's annotations, links and status, runs the full path again and
@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from psan import db
-from psan.store import decisions as store_decisions
-from psan.store.apply_rule import apply_new_rules, find_word_type_matches, rule_footprint
-from psan.store.reannotate import reannotate_document_now
+from psan.runtime import db
+from psan.store.annotation import decisions as store_decisions
+from psan.store.annotation.apply_rule import apply_new_rules, find_word_type_matches, rule_footprint
+from psan.store.corpus.reannotate import reannotate_document_now
 from tests.documents import add_document, plain_sentences
 from tests.helpers import default_project, make_account, sql
 
@@ -22,7 +22,7 @@ from tests.helpers import default_project, make_account, sql
 @pytest.fixture(autouse=True)
 def targeted_only(monkeypatch) -> list[int]:
     """Fail if apply_new_rules falls back to the full path (a test that expects it says so)."""
-    from psan.store import apply_rule
+    from psan.store.annotation import apply_rule
     allowed: list[int] = []
 
     def full(conn, document_id: int) -> int:

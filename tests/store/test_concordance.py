@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psan import db
-from psan.store import concordance
+from psan.runtime import db
+from psan.store.review import concordance
 from tests.documents import add_document
 from tests.helpers import new_project
 

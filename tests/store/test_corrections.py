@@ -1,7 +1,7 @@
-"""Corrections before the output (psan.store.corrections): shrunk spans, categories from the recognizer."""
+"""Corrections before the output (psan.store.publish.corrections): shrunk spans, categories from the recognizer."""
 from __future__ import annotations
 
-from psan.store.corrections import apply_corrections, fill_region_type
+from psan.store.publish.corrections import apply_corrections, fill_region_type
 from psan.tool.document import Category, Decision, Document, Entity, Token
 from psan.tool.voting import Annotation, PrivateRegion
 

@@ -1,11 +1,12 @@
 """The dashboard's span counts agree with the release report, which renders the output itself."""
 from __future__ import annotations
 
-from psan import db
-from psan.store import dashboard, release
-from psan.store.decisions import Scope, Span, decide
-from psan.store.reannotate import reannotate_document_now
-from psan.store.window_content import span_text
+from psan.runtime import db
+from psan.store.annotation.decisions import Scope, Span, decide
+from psan.store.annotation.window_content import span_text
+from psan.store.corpus.reannotate import reannotate_document_now
+from psan.store.publish import release
+from psan.store.review import dashboard
 from tests.documents import add_document, plain_sentences
 from tests.helpers import default_project, make_account
 

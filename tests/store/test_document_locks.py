@@ -1,4 +1,4 @@
-"""Two levels of document locks (psan.store.document_locks), on the real database.
+"""Two levels of document locks (psan.store.annotation.document_locks), on the real database.
 
 Why: 20 annotators of one document decide side by side only if decisions on different words do not
 wait for each other, and stay correct only if decisions on the same words (in any case) and every
@@ -11,8 +11,8 @@ import contextlib
 import psycopg2
 import pytest
 
-from psan import db
-from psan.store.document_locks import lock_document, lock_words, word_key
+from psan.runtime import db
+from psan.store.annotation.document_locks import lock_document, lock_words, word_key
 from tests.documents import add_document
 
 

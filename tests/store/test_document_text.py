@@ -1,4 +1,4 @@
-"""The per-process cache of document text and token offsets (psan.store.document_text).
+"""The per-process cache of document text and token offsets (psan.store.corpus.document_text).
 
 Why these tests: windows, decisions and the rule search read token texts from this cache instead of
 the token table; a stale entry would show or match the wrong words, so the cache must follow every
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from psan import db
-from psan.store import document_text as cache
-from psan.store.documents import save_recognized
+from psan.runtime import db
+from psan.store.corpus import document_text as cache
+from psan.store.corpus.documents import save_recognized
 from psan.tool.document import Document, Sentence, Token
 from tests.documents import add_document
 from tests.helpers import sql

@@ -8,11 +8,11 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psan import db
-from psan.store import double_annotation as store_double
-from psan.store import windows as store_windows
-from psan.store.decisions import Scope, Span, decide
-from psan.store.window_content import span_text
+from psan.runtime import db
+from psan.store.annotation import windows as store_windows
+from psan.store.annotation.decisions import Scope, Span, decide
+from psan.store.annotation.window_content import span_text
+from psan.store.review import double_annotation as store_double
 from tests.documents import add_document
 from tests.helpers import make_account, new_project, sql
 

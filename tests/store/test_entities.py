@@ -1,4 +1,4 @@
-"""Grouping recognized mentions into entities (psan.store.entities)."""
+"""Grouping recognized mentions into entities (psan.store.annotation.entities)."""
 from __future__ import annotations
 
 from tests.documents import entity_of, group_entities, token_index

@@ -2,8 +2,8 @@
 
 For random projects of one or two documents with overlapping recognizer spans, NE-type and word-type rules of every
 confidence, persons' token decisions on any spans (inside, around and across the others) and labels
-on entity mentions, every mode of the real render (:func:`psan.store.output.render_document`,
-:func:`psan.store.output.pseudonymize_project`) must:
+on entity mentions, every mode of the real render (:func:`psan.store.publish.output.render_document`,
+:func:`psan.store.publish.output.pseudonymize_project`) must:
 
 * release a token in clear exactly when every stored span covering it has the final decision PUBLIC
   (a person's decision on that span, else the vote of its current rules): private and undecided win
@@ -22,12 +22,12 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psan import db
-from psan.store import entities as store_entities
-from psan.store import output as store_output
-from psan.store.decisions import Scope, Span, assign_label, decide, upsert_type_rule
-from psan.store.documents import load_document
-from psan.store.reannotate import reannotate_document_now
+from psan.runtime import db
+from psan.store.annotation import entities as store_entities
+from psan.store.annotation.decisions import Scope, Span, assign_label, decide, upsert_type_rule
+from psan.store.corpus.documents import load_document
+from psan.store.corpus.reannotate import reannotate_document_now
+from psan.store.publish import output as store_output
 from psan.tool import output as tool_output
 from psan.tool.voting import Thresholds
 from tests.documents import add_document

@@ -1,11 +1,11 @@
-"""Rendering one document from the stored key alone (psan.store.output_single)."""
+"""Rendering one document from the stored key alone (psan.store.publish.output_single)."""
 from __future__ import annotations
 
-from psan import db
-from psan.store import output as store_output
-from psan.store import pseudonym_key
-from psan.store.output_single import render_alone
-from psan.store.reannotate import reannotate_document_now
+from psan.runtime import db
+from psan.store.corpus.reannotate import reannotate_document_now
+from psan.store.publish import output as store_output
+from psan.store.publish import pseudonym_key
+from psan.store.publish.output_single import render_alone
 from tests.documents import add_document
 from tests.helpers import default_project, sql
 

@@ -1,10 +1,10 @@
-"""The stored per-project model (psan.store.project_model): signature check, automatic retrain schedule."""
+"""The stored per-project model (psan.store.corpus.project_model): signature check, automatic retrain schedule."""
 from __future__ import annotations
 
-from psan import db
 from psan.celery import scheduling
 from psan.celery.model_tasks import model_key
-from psan.store import project_model as store_model
+from psan.runtime import db
+from psan.store.corpus import project_model as store_model
 from tests.documents import add_document
 from tests.helpers import make_account, sql
 from tests.model_training import TRAINING, decide_term_private, model_project, train_in_process

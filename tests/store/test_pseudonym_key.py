@@ -1,8 +1,8 @@
-"""The project's stored identities (psan.store.pseudonym_key)."""
+"""The project's stored identities (psan.store.publish.pseudonym_key)."""
 from __future__ import annotations
 
-from psan import db
-from psan.store import pseudonym_key
+from psan.runtime import db
+from psan.store.publish import pseudonym_key
 from tests.helpers import default_project
 
 

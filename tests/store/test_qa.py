@@ -1,9 +1,9 @@
-"""The QA sample's Clopper–Pearson upper bound (psan.store.qa)."""
+"""The QA sample's Clopper–Pearson upper bound (psan.store.publish.qa)."""
 from __future__ import annotations
 
 import pytest
 
-from psan.store.qa import upper_bound
+from psan.store.publish.qa import upper_bound
 
 
 def test_clopper_pearson_upper_bound():

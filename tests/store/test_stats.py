@@ -1,10 +1,10 @@
-"""ANALYZE after bulk loads (psan.store.stats): statistics follow a large load without autovacuum."""
+"""ANALYZE after bulk loads (psan.store.shared.stats): statistics follow a large load without autovacuum."""
 from __future__ import annotations
 
 import pytest
 
-from psan import db
-from psan.store.stats import analyze_after_load, stale_tables
+from psan.runtime import db
+from psan.store.shared.stats import analyze_after_load, stale_tables
 from tests.documents import add_document, plain_sentences
 from tests.helpers import sql
 

@@ -1,4 +1,4 @@
-"""Per-type decision counts (psan.store.suggestions.type_statistics): incremental, yet equal to a full count.
+"""Per-type decision counts (psan.store.annotation.suggestions.type_statistics): incremental, yet equal to a full count.
 
 Why: suggestions and learned type rules read these counts on every window and decision; they are
 kept per process and brought up to date from the decision log, so every way a count can change must
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from psan import db
-from psan.store import suggestions
-from psan.store.decisions import Scope, Span, decide
+from psan.runtime import db
+from psan.store.annotation import suggestions
+from psan.store.annotation.decisions import Scope, Span, decide
 from tests.documents import add_document, token_index
 from tests.helpers import account_id, default_project, make_account
 

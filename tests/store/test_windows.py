@@ -1,13 +1,13 @@
-"""Cutting an annotation window (psan.store.windows); audit finding 1 (issue 15), the window-size limit."""
+"""Cutting an annotation window (psan.store.annotation.windows); audit finding 1 (issue 15), the window-size limit."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from psan import db
-from psan.store import windows
-from psan.store.windows import cut_window
+from psan.runtime import db
+from psan.store.annotation import windows
+from psan.store.annotation.windows import cut_window
 from tests.documents import add_document
 from tests.helpers import account_id, make_account
 

@@ -261,8 +261,8 @@ def _predict_tokens_unbatched(model: TokenClassifier, text: str) -> list[tuple[i
     from psan.tool.classifier.features import OUTSIDE, hash_features
     tokens, sentences = tokenize(text, model.language or None)
     lists = name_list_index(model.language) if model.meta.get("use_lists", True) and model.language else {}
-    from psan.tool.classifier.model import _lemmatizer
-    lemmatizer = _lemmatizer(model.language) if model.meta.get("use_lemmas") else None
+    from psan.tool.classifier.model import lemmatizer_for
+    lemmatizer = lemmatizer_for(model.language) if model.meta.get("use_lemmas") else None
     views = token_views(text, tokens, sentences, lemmatizer)
     static = [hash_features(f) for f in static_features(views, sentences, lists)]
 

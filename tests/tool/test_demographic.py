@@ -45,7 +45,7 @@ def test_own_category_low_score_below_names() -> None:
 
 
 def test_suspicious_by_default() -> None:
-    from psan.store.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
+    from psan.store.admin.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
     assert "OCCUPATION" not in PRIVATE_BY_DEFAULT and default_ne_confidence("OCCUPATION") == 0.0
 
 

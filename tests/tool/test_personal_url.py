@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from psan.store.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
+from psan.store.admin.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
 from psan.tool.categories import category_of
 from psan.tool.document import Category
 from psan.tool.recognizers.contact import UrlRecognizer, is_personal_url

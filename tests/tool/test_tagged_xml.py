@@ -184,14 +184,14 @@ def test_rejects_entity_bombs():
 def _to_xml_quadratic(doc: Document) -> str:
     """The writer as it was before it became linear (rescans every earlier entity per sentence):
     the oracle that proves the linear writer's output is byte-identical."""
-    from psan.tool.tagged_xml import _ne_open, _normalized_sentences, escape_text
+    from psan.tool.tagged_xml import escape_text, ne_open, normalized_sentences
     text, tokens = doc.text, doc.tokens
     n = len(tokens)
     entities = sorted((e for e in doc.entities if 0 <= e.first_token < e.end_token <= n),
                       key=lambda e: (e.first_token, -e.end_token))
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n<submission>']
     pos, started, ei = 0, set(), 0
-    for sent in _normalized_sentences(doc):
+    for sent in normalized_sentences(doc):
         a, b = sent.first_token, sent.end_token
         out.append(escape_text(text[pos:tokens[a].start]))
         pos = tokens[a].start
@@ -218,7 +218,7 @@ def _to_xml_quadratic(doc: Document) -> str:
             opening = reopen + by_start.get(t, [])
             opening.sort(key=lambda k: (-min(entities[k].end_token, b), k))
             for k in opening:
-                out.append(_ne_open(entities[k], cont=k in started))
+                out.append(ne_open(entities[k], cont=k in started))
                 started.add(k)
                 stack.append(k)
             tok = tokens[t]

@@ -27,7 +27,8 @@ def busy_app(clean_app, database_url, redis_url):
     """
     from urllib.parse import urlsplit, urlunsplit
 
-    from psan import create_app, db
+    from psan import create_app
+    from psan.runtime import db
     from tests.services import app_config
     parts = urlsplit(database_url)
     url = urlunsplit(parts._replace(query=(parts.query + "&" if parts.query else "") + "application_name=psan-busy"))

@@ -145,8 +145,8 @@ def _collect_entities(value, out: list) -> None:
 
 # --- item 2: a rule deleted while a document is annotated with it --------------------------------------------
 def _full_reannotation_in_thread(app, doc: int, ruleset, errors: list) -> threading.Thread:
-    from psan import db
-    from psan.store.reannotate import reannotate_document_now
+    from psan.runtime import db
+    from psan.store.corpus.reannotate import reannotate_document_now
 
     def run() -> None:
         try:
@@ -164,8 +164,8 @@ def test_audit3_02_rule_deleted_during_a_full_reannotation(clean_app, database_u
     the re-annotation reads the rules, and committed while its links are written."""
     import psycopg2
 
-    from psan import db
-    from psan.store.rules import load_ruleset
+    from psan.runtime import db
+    from psan.store.admin.rules import load_ruleset
     app = clean_app
     sentences = " ".join(f"Yesterday Svoboda met Novak at {n} o'clock." for n in range(400))
     doc = add_document(app, sentences, [("Novak", "P")])
@@ -173,7 +173,7 @@ def test_audit3_02_rule_deleted_during_a_full_reannotation(clean_app, database_u
     rule = add_rule(app, project, "Svoboda", confidence=-1)
     with app.app_context(), db.transaction() as conn:
         stale = load_ruleset(conn, project)  # a project run reads the rules once, then annotates for minutes
-        from psan.store.reannotate import reannotate_document_now
+        from psan.store.corpus.reannotate import reannotate_document_now
         reannotate_document_now(conn, doc, stale)
     assert sql(app, "SELECT count(*) AS n FROM annotation_rule WHERE rule_id = %s", (rule,))[0]["n"] == 400
     deleter = psycopg2.connect(database_url)
@@ -204,8 +204,8 @@ LOAD_SECONDS = 12.0
 def test_audit3_02_rules_changing_under_load_fail_no_run_and_no_decision(busy_app):
     """Annotators change their minds (each PRIVATE makes a lookup rule, each PUBLIC deletes it again)
     while project runs re-annotate every document: no run fails, no decision answers 500."""
-    from psan import db
-    from psan.store.reannotate import reannotate_project
+    from psan.runtime import db
+    from psan.store.corpus.reannotate import reannotate_project
     app = busy_app
     names = ["Novak", "Svoboda", "Dvorak", "Cerny", "Prochazka", "Kucera"]
     docs = [add_document(app, " ".join(f"Yesterday {names[(n + d) % len(names)]} came home at {n} o'clock."
@@ -405,9 +405,9 @@ def test_audit3_10_failed_entity_grouping_shows_on_the_documents_page(clean_app,
     and the documents page says what is missing instead of a plain "To annotate"."""
     import psycopg2
 
-    from psan import db
-    from psan.store import entities as store_entities
-    from psan.store.documents import load_document
+    from psan.runtime import db
+    from psan.store.annotation import entities as store_entities
+    from psan.store.corpus.documents import load_document
     app = clean_app
     doc = add_document(app, "Jonathan Harper sued. Later Harper left.", [("Jonathan Harper", "P"), ("Harper", "P")])
     blocker = psycopg2.connect(database_url)
@@ -688,8 +688,8 @@ def test_audit3_10_large_downloads_are_prepared_in_the_background(admin_client, 
     text = " ".join(f"Yesterday John Smith met Mary Brown in Leeds at {n} o'clock." for n in range(400))
     doc = add_document(app, text, [("John Smith", "PERSON"), ("Mary Brown", "PERSON"), ("Leeds", "GPE")])
     sql(app, "UPDATE rule SET confidence = -1 WHERE type = 'NE_TYPE'")
-    from psan import db
-    from psan.store.reannotate import reannotate_document_now
+    from psan.runtime import db
+    from psan.store.corpus.reannotate import reannotate_document_now
     with app.app_context(), db.transaction() as conn:
         reannotate_document_now(conn, doc)
     monkeypatch.setitem(app.config, "LARGE_DOWNLOAD_TOKENS", 1000)  # this document counts as large

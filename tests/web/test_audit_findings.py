@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from werkzeug.routing import FloatConverter, IntegerConverter
 
-from psan.store.windows import WINDOW_TOLERANCE
+from psan.store.annotation.windows import WINDOW_TOLERANCE
 from tests.documents import add_document, label_span
 from tests.helpers import (
     PASSWORD,
@@ -219,7 +219,7 @@ def test_finding_11_personal_data_downloads_are_no_store(admin_client, evil_proj
 def test_finding_10_forwarded_for_is_not_trusted_by_default(client, clean_app):
     from flask import Flask
 
-    from psan.settings import load_config
+    from psan.runtime.settings import load_config
     production = Flask("psan")
     load_config(production, {"PSAN_CONFIG": "production", "SECRET_KEY": TEST_SECRET, "DATABASE_URL": "postgresql://x"},
                 environ={})
@@ -387,7 +387,7 @@ def test_finding_09_weak_passwords_are_refused(clean_app, password):
 
 
 def test_finding_09_policy_applies_to_every_password_form(clean_app, admin_client):
-    from psan.password_policy import common_passwords
+    from psan.identity.password_policy import common_passwords
     assert len(common_passwords()) > 5000 and "password1" in common_passwords()
     token = csrf_token(admin_client, "/users/new")
     base = {"name": "G", "role": "USER", "window_size": 300, "active": "y", "csrf_token": token}
@@ -396,7 +396,7 @@ def test_finding_09_policy_applies_to_every_password_form(clean_app, admin_clien
     good = admin_client.post("/users/new", data={**base, "email": "g@example.org", "password": "Xk3-plover-tangent"})
     assert good.status_code == 302
     # a reset link refuses the account's e-mail too
-    from psan import accounts, signing
+    from psan.identity import accounts, signing
     with clean_app.test_request_context():
         link_token = signing.make_reset_token(accounts.get_by_email("g@example.org"))
     client = clean_app.test_client()
@@ -442,7 +442,7 @@ def _assert_400_with_message(response, what) -> None:
 
 
 def test_finding_07_fuzz_every_form_and_json_endpoint(clean_app, admin_client):
-    from psan.extensions import limiter
+    from psan.web.extensions import limiter
     token = csrf_token(admin_client, "/auth/password")
     checked = 0
     for endpoint, method, path in _routes(clean_app):

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from psan import db
 from psan.annotate import workflow
 from psan.celery import scheduling
-from psan.store import windows as store_windows
-from psan.store.decisions import DecisionError, Outcome, Scope, Span
+from psan.runtime import db
+from psan.store.annotation import windows as store_windows
+from psan.store.annotation.decisions import DecisionError, Outcome, Scope, Span
 from tests.documents import add_document, annotation, token_index
 from tests.helpers import account_id, make_account, sql
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from psan import db
+from psan.runtime import db
 from tests.documents import entity_of, group_entities, token_index
 from tests.helpers import csrf_token, default_project, logged_in_client, sql
 from tests.people import add_grouped_document
@@ -112,7 +112,7 @@ def _download(client, document_id: int) -> str:
 def test_pseudonymized_download_uses_one_identity_and_annotators_corrections(clean_app, document, annotator):
     app = clean_app
     sql(app, "UPDATE rule SET confidence = -1 WHERE type = 'NE_TYPE'")  # every recognized span private
-    from psan.store.reannotate import reannotate_document_now
+    from psan.store.corpus.reannotate import reannotate_document_now
     with app.app_context(), db.transaction() as conn:
         reannotate_document_now(conn, document)
     admin = logged_in_client(app, "admin@example.org", "ADMIN")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from psan import db
-from psan.store.reannotate import reannotate_document_now
+from psan.runtime import db
+from psan.store.corpus.reannotate import reannotate_document_now
 from tests.documents import add_document, annotation, group_entities, token_index
 from tests.helpers import sql
 from tests.web.helpers import annotator_client

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from psan.celery.queue import enqueue, time_limits
+from psan.celery.queue import enqueue
+from psan.celery.runs import time_limits
 from tests.documents import add_document, plain_sentences, token_index
 from tests.faults import (
     WORKER_OPTIONS,
@@ -464,6 +465,6 @@ def test_finding_05_deployed_workers_run_without_gossip():
     """run.sh (compose) and `make run` start the worker with the options the outage test uses."""
     root = Path(__file__).resolve().parents[2]
     run_sh = (root / "run.sh").read_text()
-    devstack = (root / "psan" / "devstack.py").read_text()
+    devstack = (root / "psan" / "commands" / "devstack.py").read_text()
     for option in WORKER_OPTIONS:
         assert option in run_sh and f'"{option}"' in devstack, option

@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from psan import db
 from psan.celery import scheduling
 from psan.celery.model_tasks import model_key
-from psan.store import documents as store_documents
-from psan.store import project_model as store_model
-from psan.store.decisions import Scope, Span, decide
+from psan.runtime import db
+from psan.store.annotation.decisions import Scope, Span, decide
+from psan.store.corpus import documents as store_documents
+from psan.store.corpus import project_model as store_model
 from tests.documents import add_document, token_index
 from tests.helpers import Auth, account_id, csrf_token, default_project, logged_in_client, make_account, meta_csrf, sql
 from tests.model_training import TERM, TRAINING, decide_term_private, model_project, train_in_process
@@ -96,7 +96,7 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
     assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (after,))[0]["s"] == "PRE_ANNOTATED"
 
     # the detail panel's score and the model page
-    from psan.store.annotation_detail import model_span_score
+    from psan.store.annotation.annotation_detail import model_span_score
     with app.app_context(), db.transaction() as conn:
         assert model_span_score(conn, after, first, first + 2) == pytest.approx(entities[0]["score"], abs=1e-3)
     page = admin_client.get(f"/projects/{pid}/model").get_data(as_text=True)
@@ -127,7 +127,7 @@ def test_tampered_model_is_refused(admin_client, clean_app, celery_worker, caplo
     # flip one byte of the payload (its end: inside the compressed arrays)
     sql(app, "UPDATE project_model SET model = set_byte(model, length(model) - 20, "
              "(get_byte(model, length(model) - 20) + 1) %% 256) WHERE id = %s RETURNING id", (model_id,))
-    with caplog.at_level(logging.ERROR, logger="psan.store.project_model"), app.app_context(), \
+    with caplog.at_level(logging.ERROR, logger="psan.store.corpus.project_model"), app.app_context(), \
             db.transaction() as conn:
         assert store_model.load_model(conn, pid, model_key()) is None
     assert any("refused" in r.getMessage() and f"model {model_id}" in r.getMessage() for r in caplog.records)

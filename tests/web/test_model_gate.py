@@ -5,7 +5,7 @@ worker's); the projects page and the model page say why a model makes no suggest
 """
 from __future__ import annotations
 
-from psan import db
+from psan.runtime import db
 from tests.documents import add_document
 from tests.helpers import csrf_token, sql
 from tests.model_training import decide_term_private, model_project
@@ -49,5 +49,5 @@ def test_the_admins_switch(admin_client, clean_app):
     assert sql(app, "SELECT model_enabled FROM project WHERE id = %s", (pid,)) == [{"model_enabled": True}]
     with app.app_context(), db.transaction() as conn:
         from psan.celery.model_tasks import model_key
-        from psan.store import project_model as store_model
+        from psan.store.corpus import project_model as store_model
         assert store_model.serving_model(conn, pid, model_key()) is None  # no model yet

@@ -48,7 +48,7 @@ def czech_app(_czech_app):
     Flask-Babel caches loaded catalogues in its (process-wide) domain, whichever app loaded them:
     the cache is emptied before, so this app loads its own, and after, so no other app sees them.
     """
-    from psan.i18n import babel
+    from psan.web.i18n import babel
     babel.domain_instance.cache.clear()
     yield _czech_app
     babel.domain_instance.cache.clear()
@@ -83,7 +83,7 @@ def test_statuses_are_words_in_czech(clean_app, czech_app):
 
 
 def test_status_name_helper_keeps_unknown_codes(clean_app):
-    from psan.status_names import status_name
+    from psan.web.status_names import status_name
     with clean_app.test_request_context(headers={"Accept-Language": "en"}):
         assert status_name("FAILED") == "Failed"
         assert status_name("SOMETHING_NEW") == "SOMETHING_NEW"

@@ -6,8 +6,8 @@ import zipfile
 
 import pytest
 
-from psan import db
-from psan.store.reannotate import reannotate_document_now
+from psan.runtime import db
+from psan.store.corpus.reannotate import reannotate_document_now
 from tests.documents import wait_for_documents
 from tests.helpers import csrf_token, sql
 

@@ -1,15 +1,15 @@
 """Corrections reach the output (issue 10, item 4): shrunk spans, hand-marked categories, postcodes.
 
 Documents are inserted directly with their recognizer entities (tests/documents.py);
-decisions go through the real store code (:mod:`psan.store.decisions`); output through the real
+decisions go through the real store code (:mod:`psan.store.annotation.decisions`); output through the real
 download routes, with the default fail-closed policy.
 """
 from __future__ import annotations
 
 import re
 
-from psan import db
-from psan.store.decisions import Scope, Span, assign_label, decide
+from psan.runtime import db
+from psan.store.annotation.decisions import Scope, Span, assign_label, decide
 from tests.documents import add_document, token_index
 from tests.helpers import account_id, new_project
 from tests.web.helpers import add_label, annotator_client, api_decide, api_window

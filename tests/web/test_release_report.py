@@ -8,9 +8,9 @@ import zipfile
 
 import pytest
 
-from psan import db
-from psan.store.decisions import Span, assign_label
-from psan.store.qa import upper_bound
+from psan.runtime import db
+from psan.store.annotation.decisions import Span, assign_label
+from psan.store.publish.qa import upper_bound
 from tests.documents import add_document, token_index
 from tests.helpers import account_id, csrf_token, new_project, sql
 from tests.web.helpers import add_label
@@ -54,8 +54,8 @@ def _review_all(client, app, pid: int, verdict_for) -> int:
 
 def _correct_entities(app, doc: int) -> None:
     """Entities as the worker stores them, then a person's merge (Zbyhnev into Karel) and split (back out)."""
-    from psan.store import entities
-    from psan.store.documents import load_document
+    from psan.store.annotation import entities
+    from psan.store.corpus.documents import load_document
     karel, zbyhnev = token_index(app, doc, "Karel"), token_index(app, doc, "Zbyhnev")
     admin = account_id(app, "admin@example.org")
     with app.app_context(), db.transaction() as conn:

@@ -74,6 +74,6 @@ def test_admin_marked_category_and_learned_types(clean_app):
 
 
 def test_the_admins_list_is_cleaned():
-    from psan.store.projects import parse_sensitive_types
+    from psan.store.admin.projects import parse_sensitive_types
     assert parse_sensitive_types(" organization; gu, ,GU, person,gu ") == ["ORGANIZATION", "gu", "GU", "PERSON"]
     assert parse_sensitive_types(None) == [] and len(parse_sensitive_types(",".join(map(str, range(500))))) == 100

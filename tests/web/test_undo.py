@@ -5,8 +5,8 @@ triggers); the other document is re-annotated by the real store code, as the wor
 """
 from __future__ import annotations
 
-from psan import db
-from psan.store.reannotate import reannotate_document_now
+from psan.runtime import db
+from psan.store.corpus.reannotate import reannotate_document_now
 from tests.documents import add_document, annotation, group_entities, plain_sentences, token_index
 from tests.helpers import sql
 from tests.web.helpers import annotator_client, api_decide, api_post, api_window

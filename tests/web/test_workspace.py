@@ -153,8 +153,8 @@ def _csrf(client, path="/workspace/"):
 
 
 def test_double_annotation_disagreement_is_masked_then_adjudicated(clean_app, reannotations):
-    from psan import db
-    from psan.store import release
+    from psan.runtime import db
+    from psan.store.publish import release
     app = clean_app
     project = default_project(app)
     doc = add_document(app, TEXT, ENTITIES)

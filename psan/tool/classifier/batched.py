@@ -16,16 +16,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from psan.tool.classifier.features import (
-    _BOS,
-    _EOS,
+    BOS,
     BOW_AFTER,
     BOW_BEFORE,
+    EOS,
     TokenView,
-    _is_punct,
-    _norm,
-    _token_features,
     hash_features,
+    is_punct,
+    norm,
     short_shape,
+    token_features,
     token_lemma,
 )
 from psan.tool.document import Sentence, Token
@@ -81,8 +81,8 @@ class BatchScorer:
         self.k = k = weights.shape[1]
         self._words = _Table(self.lookup, ["bl", "br", *(p for p, _ in _UNIGRAM)], k)
         self._shapes = _Table(self.lookup, ["ss-1", "ss+1"], k)
-        self._bos, self._eos = (int(x) for x in self._words.encode([_BOS, _EOS]))
-        self._sbos, self._seos = (int(x) for x in self._shapes.encode([_BOS, _EOS]))
+        self._bos, self._eos = (int(x) for x in self._words.encode([BOS, EOS]))
+        self._sbos, self._seos = (int(x) for x in self._shapes.encode([BOS, EOS]))
         self._text_ids: dict[str, int] = {}
         self._norm = np.zeros(0, dtype=np.int64)
         self._shape = np.zeros(0, dtype=np.int64)
@@ -117,10 +117,10 @@ class BatchScorer:
                 new.append(t)
             out[j] = i
         if new:
-            self._norm = np.concatenate([self._norm, self._words.encode([_norm(t) for t in new])])
+            self._norm = np.concatenate([self._norm, self._words.encode([norm(t) for t in new])])
             self._shape = np.concatenate([self._shape, self._shapes.encode([short_shape(t) for t in new])])
             lemmas = [token_lemma(t, self.lemmatizer) for t in new]
-            own = [self.lookup([hash_features(_token_features(TokenView(t, t.lower(), initial, lemma), self.lists))
+            own = [self.lookup([hash_features(token_features(TokenView(t, t.lower(), initial, lemma), self.lists))
                                 for t, lemma in zip(new, lemmas, strict=True)]) for initial in (False, True)]
             self._own = np.concatenate([self._own, np.stack(own, axis=1)])
             before, after = [], []
@@ -178,7 +178,7 @@ class BatchScorer:
             pos[a:b] = np.arange(b - a)
             length[a:b] = b - a
             i = a
-            while i < b - 1 and _is_punct(texts[i]):
+            while i < b - 1 and is_punct(texts[i]):
                 i += 1
             if a < b:
                 initial[i] = 1

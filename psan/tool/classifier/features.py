@@ -34,7 +34,7 @@ BOW_BEFORE = 4
 BOW_AFTER = 2
 #: how many previous predicted classes are features
 HISTORY = 3
-_BOS, _EOS = "<s>", "</s>"
+BOS, EOS = "<s>", "</s>"
 
 # name-list flags
 _FIRST, _LAST, _CITY, _REGION, _STREET = "first", "last", "city", "region", "street"
@@ -70,7 +70,7 @@ def short_shape(word: str) -> str:
     return "".join(out)
 
 
-def _is_punct(word: str) -> bool:
+def is_punct(word: str) -> bool:
     return all(unicodedata.category(ch)[0] in "PS" for ch in word)
 
 
@@ -122,7 +122,7 @@ def token_views(text: str, tokens: Sequence[Token], sentences: Sequence[Sentence
     initial = set()
     for s in sentences:
         i = s.first_token
-        while i < s.end_token - 1 and _is_punct(tokens[i].text(text)):
+        while i < s.end_token - 1 and is_punct(tokens[i].text(text)):
             i += 1
         initial.add(i)
     views = []
@@ -140,7 +140,7 @@ def token_lemma(word: str, lemmatizer: Callable[[str], str] | None) -> str:
     return "" if lemma == word.lower() else lemma
 
 
-def _norm(word: str) -> str:
+def norm(word: str) -> str:
     """Context words: lower-cased, digits collapsed (``12/3`` and ``45/6`` are the same context)."""
     return "".join("0" if ch.isdigit() else ch for ch in word.lower())
 
@@ -156,16 +156,16 @@ def static_features(views: Sequence[TokenView], sentences: Sequence[Sentence],
     lists = lists or {}
     out: list[list[str]] = [[] for _ in views]
     for sent in sentences:
-        words = [_norm(v.text) for v in views[sent.first_token:sent.end_token]]
+        words = [norm(v.text) for v in views[sent.first_token:sent.end_token]]
         n = len(words)
         for k in range(n):
             i = sent.first_token + k
             v = views[i]
-            out[i] = _token_features(v, lists) + _context_features(words, views, sent.first_token, k, n, lists)
+            out[i] = token_features(v, lists) + _context_features(words, views, sent.first_token, k, n, lists)
     return out
 
 
-def _token_features(v: TokenView, lists: dict[str, frozenset[str]]) -> list[str]:
+def token_features(v: TokenView, lists: dict[str, frozenset[str]]) -> list[str]:
     word, low = v.text, v.lower
     f = [f"w={low}", f"sh={shape(word)}", f"ss={short_shape(word)}", f"len={min(len(word), 12)}"]
     if len(word) > 1:
@@ -179,7 +179,7 @@ def _token_features(v: TokenView, lists: dict[str, frozenset[str]]) -> list[str]
             f.append("allcaps")
     if any(ch.isdigit() for ch in word):
         f.append("digit")
-    if _is_punct(word):
+    if is_punct(word):
         f.append("punct")
     if v.sentence_initial:
         f.append("init")
@@ -199,10 +199,10 @@ def _token_features(v: TokenView, lists: dict[str, frozenset[str]]) -> list[str]
 def _context_features(words: list[str], views: Sequence[TokenView], base: int, k: int, n: int,
                       lists: dict[str, frozenset[str]]) -> list[str]:
     def w(j: int) -> str:
-        return words[j] if 0 <= j < n else (_BOS if j < 0 else _EOS)
+        return words[j] if 0 <= j < n else (BOS if j < 0 else EOS)
 
     def ss(j: int) -> str:
-        return short_shape(views[base + j].text) if 0 <= j < n else (_BOS if j < 0 else _EOS)
+        return short_shape(views[base + j].text) if 0 <= j < n else (BOS if j < 0 else EOS)
 
     f = [f"bl={w(k - d)}" for d in range(1, BOW_BEFORE + 1)]  # bag of words: position ignored
     f += [f"br={w(k + d)}" for d in range(1, BOW_AFTER + 1)]
@@ -221,10 +221,10 @@ def _context_features(words: list[str], views: Sequence[TokenView], base: int, k
 
 def history_features(previous: Sequence[str]) -> list[str]:
     """Features of the classes of the previous :data:`HISTORY` tokens (most recent last)."""
-    prev = [_BOS] * (HISTORY - len(previous)) + list(previous[-HISTORY:])
+    prev = [BOS] * (HISTORY - len(previous)) + list(previous[-HISTORY:])
     p1, p2, p3 = prev[-1], prev[-2], prev[-3]
     return [f"c-1={p1}", f"c-2={p2}", f"c-3={p3}", f"c-12={p2}|{p1}", f"c-123={p3}|{p2}|{p1}",
-            f"c-1in={p1 not in (OUTSIDE, _BOS)}"]
+            f"c-1in={p1 not in (OUTSIDE, BOS)}"]
 
 
 def hash_features(features: Sequence[str]) -> list[int]:

@@ -49,7 +49,7 @@ MODEL_TYPE = "MODEL"
 MODEL_SOURCE = "model"
 
 
-def _lemmatizer(language: str) -> Callable[[str], str] | None:
+def lemmatizer_for(language: str) -> Callable[[str], str] | None:
     """The language's lemmatizer for lemma features, None where there is none (en, sv …)."""
     from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
     lem = get_lemmatizer(language) if language else identity_lemmatizer
@@ -131,7 +131,7 @@ class TokenClassifier:
 
         started = time.perf_counter()
         lists = name_list_index(language) if use_lists and language else {}
-        lemmatizer = _lemmatizer(language) if use_lemmas else None
+        lemmatizer = lemmatizer_for(language) if use_lemmas else None
         indptr, indices, labels, weights = [0], [], [], []
         n_docs = 0
         for item in docs:
@@ -204,7 +204,7 @@ class TokenClassifier:
         if not tokens:
             return
         lists = name_list_index(self.language) if self.meta.get("use_lists", True) and self.language else {}
-        lemmatizer = _lemmatizer(self.language) if self.meta.get("use_lemmas") else None
+        lemmatizer = lemmatizer_for(self.language) if self.meta.get("use_lemmas") else None
         scorer = BatchScorer(self.columns, self.weights, lists, lemmatizer)
         outside = self.classes.index(OUTSIDE)
         history: dict[tuple[str, ...], np.ndarray] = {}

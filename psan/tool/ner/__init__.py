@@ -6,47 +6,8 @@ may differ from the pipeline's.  Models are loaded once per process (thread-safe
 """
 from __future__ import annotations
 
-import re
-
-from psan.tool.tokenize import XML_FORBIDDEN
-
-
-class ModelLoadError(RuntimeError):
-    """A configured NER model cannot be loaded (missing file, wrong format, package not installed)."""
-
-
-_FORBIDDEN_RE = re.compile(f"[{XML_FORBIDDEN}]")
-
-
-def sanitize(text: str) -> str:
-    """Replace XML-forbidden characters (incl. lone surrogates) by spaces, keeping every offset.
-
-    Why: native libraries cannot encode lone surrogates and would make tokens of control chars.
-    """
-    return _FORBIDDEN_RE.sub(" ", text)
-
-
-def chunks(text: str, limit: int = 100_000) -> list[tuple[int, str]]:
-    """Split a long text at line ends into pieces of at most ``limit`` chars: ``(offset, piece)``.
-
-    Why: NER memory grows with the input; spaCy also refuses texts over ``max_length``.
-    """
-    out: list[tuple[int, str]] = []
-    pos = 0
-    n = len(text)
-    while pos < n:
-        end = min(pos + limit, n)
-        if end < n:
-            cut = text.rfind("\n", pos, end)
-            if cut <= pos:
-                cut = text.rfind(" ", pos, end)
-            end = cut + 1 if cut > pos else end
-        out.append((pos, text[pos:end]))
-        pos = end
-    return out
-
-
-from psan.tool.ner.nametag import NameTagRecognizer  # noqa: E402
-from psan.tool.ner.spacy_ner import SpacyRecognizer  # noqa: E402
+from psan.tool.ner.base import ModelLoadError, chunks, sanitize
+from psan.tool.ner.nametag import NameTagRecognizer
+from psan.tool.ner.spacy_ner import SpacyRecognizer
 
 __all__ = ["ModelLoadError", "NameTagRecognizer", "SpacyRecognizer", "chunks", "sanitize"]

@@ -11,7 +11,7 @@ import threading
 
 from psan.tool.categories import category_of
 from psan.tool.document import Category, CharSpan, Document, Recognizer, Sentence, Token
-from psan.tool.ner import ModelLoadError, sanitize
+from psan.tool.ner.base import ModelLoadError, sanitize
 from psan.tool.ner.function_words import function_words
 
 _MODELS: dict[str, object] = {}

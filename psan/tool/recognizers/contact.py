@@ -36,7 +36,7 @@ URL_RE = re.compile(
     r")", re.IGNORECASE)
 _URL_TRAILING = ".,;:!?)]}>'\""
 #: URLs whose path names a person (profile pages, home directories, social networks): their own
-#: type URL_PERSONAL, private at pre-annotation in the app (``psan.store.rules.PRIVATE_BY_DEFAULT``)
+#: type URL_PERSONAL, private at pre-annotation in the app (``psan.store.admin.rules.PRIVATE_BY_DEFAULT``)
 PERSONAL_URL_RE = re.compile(
     r"(?:/~[\w.-]+|/(?:users?|people|persons?|profiles?|members?|staff|authors?|u|in|pub|citizen|lide|osoby)/[^/?#\s]+"
     r"|(?<![\w-])(?:facebook|fb|twitter|x|instagram|linkedin|github|gitlab|tiktok|youtube|medium|reddit|vk|mastodon\.\w+)"

@@ -46,6 +46,7 @@ from typing import Any
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.base import PRIORITY_GAZETTEER
+from psan.tool.recognizers.sentence_start import at_sentence_start
 
 LOCALES: dict[str, tuple[str, ...]] = {
     "cs": ("cs_CZ",), "sk": ("sk_SK",), "pl": ("pl_PL",), "sv": ("sv_SE",), "sl": ("sl_SI",),
@@ -86,8 +87,6 @@ STOPLISTS: dict[str, frozenset[str]] = {
 }
 
 WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_SENTENCE_END = frozenset(".!?…\n")
-_SKIP_BACK = frozenset(" \t\r\"'„“”‚‘’«»()[]-–—•*")
 _HOUSE_NUMBER = re.compile(r"[ \t]+\d{1,4}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?\b")
 #: a ``WORD_RE`` word's start: a letter not preceded by a letter nor by a letter + hyphen ("Frýdek-Místek" is one word)
 _WORD_START = r"(?<![^\W\d_])(?<![^\W\d_]-)"
@@ -366,7 +365,7 @@ def person_name_kind(word: str, language: str) -> int:
 
 
 @cache
-def _morfeusz() -> Any:
+def morfeusz() -> Any:
     """The Morfeusz2 analyser (optional dependency), or ``None``."""
     try:
         import morfeusz2
@@ -379,7 +378,7 @@ def _morfeusz() -> Any:
 
 
 def morfeusz_available() -> bool:
-    return _morfeusz() is not None
+    return morfeusz() is not None
 
 
 _PL_SURNAME_ENDINGS = ("ski", "cki", "dzki", "ska", "cka", "dzka", "skiego", "ckiego", "skiemu", "ckiemu",
@@ -389,7 +388,7 @@ _PL_SURNAME_ENDINGS = ("ski", "cki", "dzki", "ska", "cka", "dzka", "skiego", "ck
 @lru_cache(maxsize=200_000)
 def _pl_classify(word: str) -> tuple[int, bool]:
     """(kind flags, has a common-noun/adjective reading) of a capitalized Polish word per Morfeusz2."""
-    analyses = _morfeusz().analyse(word)
+    analyses = morfeusz().analyse(word)
     first = common = False
     known = city_lemma = False
     geo_lemmas: set[str] = set()
@@ -433,14 +432,6 @@ def _pl_classify(word: str) -> tuple[int, bool]:
 
 def _place_type(kind: int) -> str:
     return "CITY" if kind & CITY else "REGION" if kind & REGION else "PLACE"
-
-
-def at_sentence_start(text: str, pos: int) -> bool:
-    """Only spaces, quotes or brackets between ``pos`` and a sentence end or the text start (capitals prove nothing)."""
-    i = pos - 1
-    while i >= 0 and text[i] in _SKIP_BACK:
-        i -= 1
-    return i < 0 or text[i] in _SENTENCE_END or (text[i].isdigit() and i + 1 < pos and text[i + 1] == ".")
 
 
 def _is_capitalized(word: str) -> bool:

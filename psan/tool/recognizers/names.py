@@ -27,7 +27,7 @@ import re
 from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
-from psan.tool.recognizers.gazetteer import at_sentence_start
+from psan.tool.recognizers.sentence_start import at_sentence_start
 
 PRIORITY_TITLED = -5
 SCORE = 0.75

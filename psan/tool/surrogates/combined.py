@@ -1,7 +1,7 @@
 """The app's replacer: an admin's label replacement wins, else a project surrogate.
 
-Why in psan.tool: it is pure (no SQL), so the project render (:mod:`psan.store.output`) and the
-single-document render from the stored key (:mod:`psan.store.output_single`) share one class.
+Why in psan.tool: it is pure (no SQL), so the project render (:mod:`psan.store.publish.output`) and the
+single-document render from the stored key (:mod:`psan.store.publish.output_single`) share one class.
 """
 from __future__ import annotations
 

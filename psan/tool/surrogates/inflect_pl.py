@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from psan.tool.recognizers.gazetteer import _morfeusz
+from psan.tool.recognizers.gazetteer import morfeusz
 
 ROLE_QUALS = {"first": "imię", "last": "nazwisko", "place": "nazwa_geograficzna"}
 
@@ -31,7 +31,7 @@ class Interp:
 
 
 def available() -> bool:
-    return _morfeusz() is not None
+    return morfeusz() is not None
 
 
 def _pairs(tag: str) -> tuple[frozenset[tuple[str, str]], str]:
@@ -44,7 +44,7 @@ def _pairs(tag: str) -> tuple[frozenset[tuple[str, str]], str]:
 @lru_cache(maxsize=100_000)
 def analyse(word: str, role: str = "") -> tuple[Interp, ...]:
     """Noun readings of ``word``; the role's proper-name readings first (then other proper, then common)."""
-    m = _morfeusz()
+    m = morfeusz()
     if m is None:
         return ()
     wanted = ROLE_QUALS.get(role, "")
@@ -61,7 +61,7 @@ def analyse(word: str, role: str = "") -> tuple[Interp, ...]:
 
 @lru_cache(maxsize=100_000)
 def _tags(word: str) -> frozenset[str]:
-    m = _morfeusz()
+    m = morfeusz()
     if m is None:
         return frozenset()
     return frozenset(tag.split(":", 1)[0] for _s, _e, (_o, _l, tag, _q, _lb) in m.analyse(word))
@@ -85,7 +85,7 @@ def is_adjective(word: str) -> bool:
 
 @lru_cache(maxsize=50_000)
 def _generate(lemma: str) -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
-    m = _morfeusz()
+    m = morfeusz()
     if m is None:
         return ()
     try:

@@ -84,7 +84,7 @@ def surrogate_policy(pipeline: Mapping[str, Any] | None) -> dict[str, Any]:
 
     ``pipeline["surrogates"]`` is a JSON object of :func:`make_policy` overrides, optionally with
     ``"preset": "default" | "polish" | "swell"``; absent → defaults.  Public so the project
-    settings form and the output (:mod:`psan.store.output`) validate it the same way.
+    settings form and the output (:mod:`psan.store.publish.output`) validate it the same way.
     """
     raw = (pipeline or {}).get("surrogates")
     if raw is None:

@@ -1,0 +1,5 @@
+"""The ``annotate`` blueprint object, apart from its package so that the view modules importing it and the
+package importing the views form no cycle."""
+from flask import Blueprint
+
+bp = Blueprint("annotate", __name__, url_prefix="/annotate")

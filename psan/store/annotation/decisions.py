@@ -1,0 +1,242 @@
+"""An annotator's decisions: by token, by word type and by named-entity type (thesis 3.4.3).
+
+* **token** – the person's decision on one span with its context: ``annotation.token_decision``.
+  PRIVATE also creates a *lookup rule* (WORD_TYPE, confidence 0, bound to the annotation) so the
+  same words become suspicious elsewhere (not for a span of punctuation only: a "." marked private
+  inside a name must not make every full stop suspicious); switching to PUBLIC deletes it again,
+  and with it the annotations only it produced.
+* **word type** – a project WORD_TYPE rule for the span's tokens with confidence −1 / +1
+  (optionally carrying a label: "always use this label for this text"), plus the token decision.
+* **NE type** – the confidence of the NE_TYPE rule(s) of the span's entity type(s), plus the
+  token decision.
+
+Every decision writes a ``decision_log`` row.  The log deliberately holds no document text: the
+span is identified by its token range (the text stays in the document and disappears with it,
+the row itself is deleted with the document by the foreign key cascade); a rule's condition is
+reachable through ``rule_id`` while the rule exists.
+
+All functions run in the caller's transaction; the caller re-annotates afterwards: the
+:class:`Outcome` names the rules to apply to the current document
+(:func:`psan.store.annotation.apply_rule.apply_new_rules`) and, for deleted lookup rules, the annotations
+they were linked to (noted before the delete, since the links vanish with the rule).
+"""
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext
+
+from psan.runtime import db
+from psan.runtime.sql import prepared
+from psan.store.admin.rules import condition_to_text
+from psan.store.annotation import suggestions
+from psan.tool.classifier.gate import only_punctuation
+
+#: the rule_condition_length constraint of the schema
+MAX_CONDITION_CHARS = 1000
+#: confidence of rules made by "decide by word type / NE type"
+TYPE_CONFIDENCE = {"PUBLIC": 1.0, "PRIVATE": -1.0}
+
+
+class Scope(enum.StrEnum):
+    TOKEN = "token"  # noqa: S105  # nosec B105
+    WORD_TYPE = "word_type"
+    NE_TYPE = "ne_type"
+
+
+class DecisionError(ValueError):
+    """A decision that cannot be made; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a decision changed: the annotation, rules touched, and whether rules changed at all.
+
+    ``changed_rule_ids`` are the rules whose matches or confidence may differ now (to apply to the
+    current document); ``removed_rule_ids`` were deleted, ``affected_annotation_ids`` are the
+    current document's annotations they were linked to.
+    """
+
+    annotation_id: int
+    rule_ids: list[int] = field(default_factory=list)
+    rules_changed: bool = False
+    changed_rule_ids: list[int] = field(default_factory=list)
+    removed_rule_ids: list[int] = field(default_factory=list)
+    affected_annotation_ids: list[int] = field(default_factory=list)
+
+    def add(self, other: Outcome) -> None:
+        """Take in what another decision of the same request changed (rules to apply, annotations touched)."""
+        self.rule_ids += other.rule_ids
+        self.changed_rule_ids += [r for r in other.changed_rule_ids if r not in self.changed_rule_ids]
+        self.removed_rule_ids += other.removed_rule_ids
+        self.affected_annotation_ids += other.affected_annotation_ids
+        self.rules_changed = self.rules_changed or other.rules_changed
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    project_id: int
+    document_id: int
+    first_token: int
+    end_token: int
+
+
+def set_token_decision(conn, span: Span, decision: str, label_id: int | None, account_id: int) -> int:
+    """Upsert the person's decision on the span; PRIVATE keeps an earlier label unless a new one is given."""
+    row = db.query_one(
+        prepared(
+            "INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
+            "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, "
+            "now()) "
+            "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
+            "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
+            "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
+            "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END RETURNING id"),
+        {"doc": span.document_id, "first": span.first_token, "end": span.end_token, "decision": decision,
+         "label": label_id if decision == "PRIVATE" else None, "me": account_id}, conn)
+    return int(row["id"])
+
+
+def ensure_lookup_rule(conn, project_id: int, annotation_id: int, condition: str, account_id: int) -> int | None:
+    """The annotation's lookup rule, created if missing; ``None`` if it already existed (one statement)."""
+    row = db.query_one(
+        prepared(
+            "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, annotation_id, author_id) "
+            "SELECT %(project)s::bigint, 'WORD_TYPE'::rule_type, %(condition)s::text, true, 0, %(annotation)s::bigint, "
+            "%(me)s::bigint "
+            "WHERE NOT EXISTS (SELECT 1 FROM rule WHERE annotation_id = %(annotation)s) RETURNING id"),
+        {"project": project_id, "condition": condition, "annotation": annotation_id, "me": account_id}, conn)
+    return int(row["id"]) if row else None
+
+
+def drop_lookup_rules(conn, document_id: int, annotation_id: int) -> tuple[list[int], list[int]]:
+    """Delete the annotation's lookup rule(s): their ids and the document's annotations they were linked to.
+
+    One statement: the footprint is read from the statement's snapshot, before the links vanish with
+    the rules (foreign key cascade); the caller's re-annotation removes what only they produced.
+    """
+    row = db.query_one(
+        prepared(
+            "WITH l AS (SELECT id FROM rule WHERE annotation_id = %(annotation)s), "
+            "fp AS (SELECT DISTINCT ar.annotation_id FROM annotation_rule ar "
+            "JOIN annotation a ON a.id = ar.annotation_id "
+            "WHERE ar.rule_id IN (SELECT id FROM l) AND a.document_id = %(doc)s), "
+            "d AS (DELETE FROM rule WHERE id IN (SELECT id FROM l) RETURNING id) "
+            "SELECT ARRAY(SELECT id FROM d ORDER BY id) AS rules, ARRAY(SELECT annotation_id FROM fp) AS footprint"),
+        {"annotation": annotation_id, "doc": document_id}, conn)
+    return list(row["rules"]), list(row["footprint"])
+
+
+def upsert_type_rule(conn, project_id: int, rule_type: str, condition: str, confidence: float,
+                     label_id: int | None, account_id: int, keep_label: bool = True) -> int:
+    """Create or update a project rule (not a lookup rule) of ``rule_type`` for ``condition``."""
+    row = db.query_one(
+        prepared(
+            "INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, label_id, author_id) "
+            "VALUES (%(project)s, %(type)s::rule_type, %(condition)s, true, %(confidence)s, %(label)s, %(me)s) "
+            "ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL DO UPDATE SET "
+            "confidence = EXCLUDED.confidence, author_id = EXCLUDED.author_id, "
+            "label_id = CASE WHEN %(keep)s THEN coalesce(EXCLUDED.label_id, rule.label_id) ELSE EXCLUDED.label_id END "
+            "RETURNING id"),
+        {"project": project_id, "type": rule_type, "condition": condition, "confidence": confidence,
+         "label": label_id, "me": account_id, "keep": keep_label}, conn)
+    return int(row["id"])
+
+
+def _type_rule_confidence(conn, project_id: int, rule_type: str, condition: str) -> float | None:
+    """Confidence of the project rule :func:`upsert_type_rule` would update (``None``: it will be new)."""
+    row = db.query_one("SELECT confidence FROM rule WHERE project_id = %s AND type = %s::rule_type "
+                       "AND condition = %s AND case_sensitive AND annotation_id IS NULL",
+                       (project_id, rule_type, condition), conn)
+    return None if row is None else float(row["confidence"])
+
+
+def span_entity_types(conn, span: Span) -> list[str]:
+    return [r["type"] for r in db.query(
+        prepared("SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s "
+                 "AND end_token = %s ORDER BY type"), (span.document_id, span.first_token, span.end_token), conn)]
+
+
+def log_decision(conn, span: Span, account_id: int, action: str, decision: str | None,
+                 label_id: int | None = None, rule_id: int | None = None,
+                 detail: dict[str, Any] | None = None) -> None:
+    label = db.query_one(prepared("SELECT name FROM label WHERE id = %s"), (label_id,), conn) if label_id else None
+    db.execute(prepared("INSERT INTO decision_log (project_id, document_id, account_id, first_token, end_token, "
+                        "action, decision, label_name, rule_id, detail) "
+                        "VALUES (%s, %s, %s, %s, %s, %s, %s::decision, %s, %s, %s)"),
+               (span.project_id, span.document_id, account_id, span.first_token, span.end_token, action,
+                decision, label["name"] if label else None, rule_id, json.dumps(detail or {})), conn)
+    suggestions.note_decision(span.project_id)
+
+
+def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, tokens: list[str],
+           label_id: int | None = None, always: bool = False, ne_type: str | None = None,
+           log_action: str | None = None, log_detail: dict[str, Any] | None = None) -> Outcome:
+    """Apply one decision (see module docstring); ``tokens`` are the span's token texts.
+
+    ``log_action`` / ``log_detail`` name a caller deciding on a wider scope (the entity decision).
+    """
+    if decision not in TYPE_CONFIDENCE:
+        raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
+    condition = condition_to_text(tokens)
+    outcome = Outcome(annotation_id=0)
+    detail: dict[str, Any] = dict(log_detail) if log_detail else {"scope": str(scope)}
+    if scope is Scope.WORD_TYPE:
+        if len(condition) > MAX_CONDITION_CHARS:
+            raise DecisionError(gettext("the span is too long for a word-type rule (over %(limit)s characters)",
+                                        limit=MAX_CONDITION_CHARS))
+        rule_label = label_id if (always and decision == "PRIVATE") else None
+        outcome.rule_ids.append(upsert_type_rule(conn, span.project_id, "WORD_TYPE", condition,
+                                                 TYPE_CONFIDENCE[decision], rule_label, account_id,
+                                                 keep_label=decision == "PRIVATE"))
+        outcome.changed_rule_ids.append(outcome.rule_ids[-1])  # a text search: cheap to re-apply always
+        outcome.rules_changed = True
+    elif scope is Scope.NE_TYPE:
+        types = span_entity_types(conn, span)
+        if ne_type is not None:
+            if ne_type not in types:
+                raise DecisionError(gettext("the span has no named entity of that type"))
+            types = [ne_type]
+        if not types:
+            raise DecisionError(gettext("no named entity was recognized on exactly this span"))
+        for t in types:
+            before = _type_rule_confidence(conn, span.project_id, "NE_TYPE", t)
+            outcome.rule_ids.append(upsert_type_rule(conn, span.project_id, "NE_TYPE", t,
+                                                     TYPE_CONFIDENCE[decision], None, account_id))
+            if before != TYPE_CONFIDENCE[decision]:  # re-levelling every entity of a type is not free
+                outcome.changed_rule_ids.append(outcome.rule_ids[-1])
+        detail["ne_types"] = types
+        outcome.rules_changed = True
+    outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
+    if decision == "PRIVATE":
+        if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):
+            lookup = ensure_lookup_rule(conn, span.project_id, outcome.annotation_id, condition, account_id)
+            if lookup is not None:
+                outcome.rule_ids.append(lookup)
+                outcome.changed_rule_ids.append(lookup)
+                outcome.rules_changed = True
+    else:
+        lookups, footprint = drop_lookup_rules(conn, span.document_id, outcome.annotation_id)
+        if lookups:
+            outcome.affected_annotation_ids = footprint
+            outcome.removed_rule_ids = lookups
+            outcome.rules_changed = True
+    log_decision(conn, span, account_id, log_action or str(scope), decision, label_id,
+                 outcome.rule_ids[0] if outcome.rule_ids else None, detail)
+    return outcome
+
+
+def assign_label(conn, span: Span, label_id: int, account_id: int, tokens: list[str],
+                 always: bool = False) -> Outcome:
+    """Mark the span PRIVATE with ``label_id``; ``always`` binds the label to a word-type rule too."""
+    outcome = decide(conn, span, Scope.WORD_TYPE if always else Scope.TOKEN, "PRIVATE", account_id, tokens,
+                     label_id=label_id, always=always)
+    db.execute("UPDATE annotation SET token_label_id = %s WHERE id = %s", (label_id, outcome.annotation_id), conn)
+    return outcome

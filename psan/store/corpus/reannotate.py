@@ -1,0 +1,203 @@
+"""Apply a project's rules to documents: set-based upsert of annotations and their rule links.
+
+Why set-based: a 100k-token document can have tens of thousands of matches; they are computed
+in Python by the library's linear-time matcher, COPYed into temporary tables and merged into
+``annotation``/``annotation_rule`` with a handful of statements.  Re-running with unchanged rules
+writes nothing (the upsert only updates changed levels), so it is idempotent and cheap.
+
+Annotations a person decided (``token_decision``) are never deleted, only their rule level is
+recomputed; rule-only annotations no rule produces any more are deleted.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import time
+from dataclasses import dataclass
+
+import psycopg2.errors
+
+from psan.runtime import db
+from psan.store.admin.rules import ensure_ne_type_rules, load_ruleset
+from psan.store.corpus.documents import load_document_cached
+from psan.store.shared.document_status import (
+    ANNOTATABLE,
+    ANNOTATABLE_SQL,
+    ANNOTATED_SQL,
+    STATUS_FROM_SPANS_SQL,
+    DocumentStatus,
+)
+from psan.tool.document import Document
+from psan.tool.rules import RuleMatch, RuleSet
+
+log = logging.getLogger(__name__)
+
+#: tries of one document in a project run when PostgreSQL rolls it back (deadlock, serialization)
+PROJECT_RUN_ATTEMPTS = 3
+
+_UPDATE_DOCUMENT_STATUS = (
+    "UPDATE document d SET status = " + STATUS_FROM_SPANS_SQL + ", updated_at = now() "  # noqa: S608  # nosec B608
+    "WHERE d.id = %s AND d.status IN " + ANNOTATABLE_SQL + " RETURNING d.status::text AS status")
+_UPDATE_PROJECT_STATUSES = (
+    "UPDATE document d SET status = " + STATUS_FROM_SPANS_SQL + " "  # noqa: S608  # nosec B608
+    "WHERE d.project_id = %s AND d.status IN " + ANNOTATED_SQL)
+
+
+@dataclass(frozen=True, slots=True)
+class ReannotateResult:
+    document_id: int
+    status: str
+    matches: int
+    seconds: float
+
+
+def _prepare_temp_tables(conn) -> None:
+    # primary keys: the anti-joins below must not depend on (often stale) statistics of annotation
+    db.execute("CREATE TEMP TABLE IF NOT EXISTS psan_match (first_token integer, end_token integer, "
+               "rule_level double precision, PRIMARY KEY (first_token, end_token)) ON COMMIT DELETE ROWS",
+               None, conn)
+    db.execute("CREATE TEMP TABLE IF NOT EXISTS psan_match_rule (first_token integer, end_token integer, "
+               "rule_id bigint, PRIMARY KEY (first_token, end_token, rule_id)) ON COMMIT DELETE ROWS", None, conn)
+    db.execute("TRUNCATE psan_match, psan_match_rule", None, conn)
+
+
+def lock_matched_rules(conn, matches: list[RuleMatch]) -> list[RuleMatch]:
+    """Lock the matched rules against deletion (key share, in id order) and leave out the vanished ones.
+
+    Why: the rules are read before the document is matched (a second for 10^5 tokens, minutes for a
+    project run that reads them once); an annotator changing a decision, or an admin, deletes rules
+    meanwhile, and linking one of them was a foreign key violation that failed decisions and whole
+    project runs.  A rule being deleted is waited for; once locked, no rule can vanish before the
+    commit.  A vanished rule's matches are dropped (its deletion schedules its own re-annotation).
+    """
+    ids = sorted({rid for m in matches for rid in m.rule_ids})
+    if not ids:
+        return matches
+    present = {r["id"] for r in db.query("SELECT id FROM rule WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE",
+                                         (ids,), conn)}
+    if len(present) == len(ids):
+        return matches
+    log.info("%s rules vanished while a document was matched; their matches are left out", len(ids) - len(present))
+    kept = (RuleMatch(m.first_token, m.end_token, tuple(r for r in m.rule_ids if r in present)) for m in matches)
+    return [m for m in kept if m.rule_ids]
+
+
+def write_matches(conn, document_id: int, matches: list[RuleMatch], ruleset: RuleSet) -> None:
+    """Merge the matches of all rules into the document's annotations (see module docstring)."""
+    matches = lock_matched_rules(conn, matches)
+    _prepare_temp_tables(conn)
+    spans = io.StringIO()
+    links = io.StringIO()
+    for m in matches:
+        level = sum(ruleset[rid].confidence for rid in m.rule_ids)
+        spans.write(f"{m.first_token}\t{m.end_token}\t{level!r}\n")
+        for rid in m.rule_ids:
+            links.write(f"{m.first_token}\t{m.end_token}\t{rid}\n")
+    spans.seek(0)
+    links.seek(0)
+    with conn.cursor() as cur:
+        cur.copy_expert("COPY psan_match (first_token, end_token, rule_level) FROM STDIN", spans)
+        cur.copy_expert("COPY psan_match_rule (first_token, end_token, rule_id) FROM STDIN", links)
+        cur.execute("ANALYZE psan_match; ANALYZE psan_match_rule")
+        params = {"doc": document_id}
+        cur.execute(
+            "INSERT INTO annotation (document_id, first_token, end_token, rule_level) "
+            "SELECT %(doc)s, first_token, end_token, rule_level FROM psan_match "
+            "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET rule_level = EXCLUDED.rule_level "
+            "WHERE annotation.rule_level IS DISTINCT FROM EXCLUDED.rule_level", params)
+        # spans no rule produces any more: drop rule-only ones, keep decided ones (level 0)
+        cur.execute(
+            "DELETE FROM annotation a WHERE a.document_id = %(doc)s AND a.token_decision IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM psan_match m WHERE m.first_token = a.first_token "
+            "AND m.end_token = a.end_token) AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)",
+            params)
+        cur.execute(
+            "UPDATE annotation a SET rule_level = 0 WHERE a.document_id = %(doc)s AND a.rule_level <> 0 "
+            "AND NOT EXISTS (SELECT 1 FROM psan_match m WHERE m.first_token = a.first_token "
+            "AND m.end_token = a.end_token)", params)
+        cur.execute(
+            "DELETE FROM annotation_rule ar USING annotation a WHERE ar.annotation_id = a.id "
+            "AND a.document_id = %(doc)s AND NOT EXISTS (SELECT 1 FROM psan_match_rule m "
+            "WHERE m.first_token = a.first_token AND m.end_token = a.end_token AND m.rule_id = ar.rule_id)", params)
+        cur.execute(
+            "INSERT INTO annotation_rule (annotation_id, rule_id) SELECT a.id, m.rule_id FROM psan_match_rule m "
+            "JOIN annotation a ON a.document_id = %(doc)s AND a.first_token = m.first_token "
+            "AND a.end_token = m.end_token JOIN rule r ON r.id = m.rule_id ON CONFLICT DO NOTHING", params)
+
+
+def update_document_status(conn, document_id: int) -> str | None:
+    """PRE_ANNOTATED while a suspicious span is undecided, DONE otherwise (also after a decision).
+
+    Documents that are NEW or FAILED keep their status.  Returns the resulting status.
+    """
+    row = db.query_one(_UPDATE_DOCUMENT_STATUS, (document_id,), conn)
+    if row is None:
+        row = db.query_one("SELECT status::text AS status FROM document WHERE id = %s", (document_id,), conn)
+    return row["status"] if row else None
+
+
+def refresh_project_statuses(conn, project_id: int) -> None:
+    """Recompute PRE_ANNOTATED/DONE of a project's documents (after its thresholds changed)."""
+    db.execute(_UPDATE_PROJECT_STATUSES, (project_id,), conn)
+
+
+def reannotate_document_now(conn, document_id: int, ruleset: RuleSet | None = None,
+                            doc: Document | None = None) -> ReannotateResult | None:
+    """Apply all rules of the document's project to it, synchronously, in ``conn``'s transaction.
+
+    Locks the document row so concurrent runs on one document serialize.  A RECOGNIZED document
+    first gets NE-type rules for its entity types (finishing an interrupted pre-processing).
+    Returns ``None`` (nothing done) for missing, NEW and FAILED documents.  Pass ``ruleset`` /
+    ``doc`` when already loaded (project-wide runs, pre-processing).
+    """
+    started = time.perf_counter()
+    row = db.query_one("SELECT status::text AS status, project_id FROM document WHERE id = %s FOR UPDATE",
+                       (document_id,), conn)
+    if row is None or row["status"] not in ANNOTATABLE:
+        return None
+    if row["status"] == DocumentStatus.RECOGNIZED:
+        types = [r["type"] for r in db.query("SELECT DISTINCT type FROM named_entity WHERE document_id = %s",
+                                             (document_id,), conn)]
+        if ensure_ne_type_rules(conn, row["project_id"], types):
+            ruleset = None
+    if ruleset is None:
+        ruleset = load_ruleset(conn, row["project_id"])
+    if doc is None:
+        doc = load_document_cached(conn, document_id)
+    matches = ruleset.match(doc) if len(ruleset) else []
+    write_matches(conn, document_id, matches, ruleset)
+    status = update_document_status(conn, document_id) or row["status"]
+    return ReannotateResult(document_id, status, len(matches), time.perf_counter() - started)
+
+
+def annotatable_document_ids(conn, project_id: int, exclude_document_id: int | None = None) -> list[int]:
+    """Ids of the project's documents rules can (re-)annotate, in id order (``exclude_document_id`` left out)."""
+    return [r["id"] for r in db.query(
+        "SELECT id FROM document WHERE project_id = %s AND status IN " + ANNOTATABLE_SQL +  # noqa: S608  # nosec B608
+        " AND id IS DISTINCT FROM %s ORDER BY id", (project_id, exclude_document_id), conn)]
+
+
+def reannotate_project(app_transaction, project_id: int, exclude_document_id: int | None = None) -> list[int]:
+    """Re-annotate every annotatable document of a project, one transaction per document.
+
+    ``app_transaction`` is :func:`psan.runtime.db.transaction` (injected so callers choose the app).
+    Returns the ids of re-annotated documents.
+    """
+    with app_transaction() as conn:
+        ruleset = load_ruleset(conn, project_id)
+        ids = annotatable_document_ids(conn, project_id, exclude_document_id)
+    done: list[int] = []
+    for document_id in ids:
+        for attempt in range(PROJECT_RUN_ATTEMPTS):
+            try:
+                with app_transaction() as conn:
+                    if reannotate_document_now(conn, document_id, ruleset) is not None:
+                        done.append(document_id)
+                break
+            except psycopg2.errors.TransactionRollbackError:
+                # a deadlock with an annotator's decision (it deleted a rule this run links, and waits
+                # for the document): PostgreSQL chose this document's transaction; do it again
+                if attempt == PROJECT_RUN_ATTEMPTS - 1:
+                    raise
+                log.info("re-annotating document %s again after a concurrent change", document_id)
+    return done

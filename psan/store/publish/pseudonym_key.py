@@ -1,0 +1,127 @@
+"""The project's pseudonym key in PostgreSQL: one surrogate identity per entity key.
+
+Why stored: an identity drawn once must stay the identity of its entity.  Rendering a single
+document, adding documents to a project or downloading again later must not give a person a
+new name, and the admin's key export must hold what the output really used.  Identities come
+from :attr:`psan.tool.surrogates.SurrogateReplacer.identities` (JSON-serializable dicts) and go
+back through its ``identities=`` argument; a stored identity is never overwritten, so concurrent
+renders agree on the first one written.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import psycopg2.extras
+
+from psan.runtime import db
+
+__all__ = ["load_identities", "save_identities", "clear"]
+
+
+def load_identities(conn, project_id: int, keys: Iterable[str] | None = None,
+                    names: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+    """entity key → identity of the project's entities (only ``keys`` and the persons named ``names``).
+
+    ``names`` (case-folded lemmas) select persons whose stored full name has such a surname or
+    first name, so a partial name ("Mr. Harper") can find its person without loading the whole key.
+    """
+    if keys is None:
+        rows = db.query("SELECT entity_key, identity FROM pseudonym_key WHERE project_id = %s ORDER BY entity_key",
+                        (project_id,), conn)
+    else:
+        rows = db.query(
+            "SELECT entity_key, identity FROM pseudonym_key WHERE project_id = %s AND (entity_key = ANY(%s) "
+            "OR lower(identity->'template'->>'surname') = ANY(%s) "
+            "OR lower(identity->'template'->'given'->>0) = ANY(%s)) ORDER BY entity_key",
+            (project_id, sorted(set(keys)), sorted(set(names)), sorted(set(names))), conn)
+    return {r["entity_key"]: dict(r["identity"]) for r in rows}
+
+
+def _merged(stored: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """``new`` added to ``stored``; stored values win at every level (names/values maps grow)."""
+    out = dict(stored)
+    for key, value in new.items():
+        if key not in out:
+            out[key] = value
+        elif isinstance(out[key], Mapping) and isinstance(value, Mapping):
+            out[key] = _merged(out[key], value)
+    return out
+
+
+def save_identities(conn, project_id: int, identities: Mapping[str, Mapping[str, Any]]) -> int:
+    """Store new identities and new parts of stored ones (stored values win); returns rows written."""
+    stored = load_identities(conn, project_id)
+    rows = []
+    for key, ident in sorted(identities.items()):
+        if not 0 < len(key) <= 200:
+            continue
+        merged = _merged(stored.get(key, {}), ident)
+        if merged != stored.get(key):
+            rows.append((project_id, key, json.dumps(merged, ensure_ascii=False, sort_keys=True)))
+    if not rows:
+        return 0
+    with conn.cursor() as cur:
+        psycopg2.extras.execute_values(
+            cur, "INSERT INTO pseudonym_key (project_id, entity_key, identity) VALUES %s "
+                 "ON CONFLICT (project_id, entity_key) DO UPDATE SET identity = EXCLUDED.identity",
+            rows, template="(%s, %s, %s::jsonb)", page_size=500)
+    return len(rows)
+
+
+def clear(conn, project_id: int) -> None:
+    """Forget the project's identities (the next render draws new surrogates for every entity)."""
+    db.execute("DELETE FROM pseudonym_key WHERE project_id = %s", (project_id,), conn)
+
+
+# --- the output's replacer ----------------------------------------------------------------------------
+# Region labels are project-local numbers (psan.store.publish.output.ProjectOutputContext.label_numbers) that
+# shift when a label is deleted; the table keys labels by id so an identity never moves to another label.
+
+def _to_stored(key: str, numbers_to_ids: Mapping[int, int]) -> str | None:
+    if key.startswith("label:"):
+        number = key[len("label:"):]
+        label_id = numbers_to_ids.get(int(number)) if number.isdigit() else None
+        return None if label_id is None else f"label-id:{label_id}"
+    return key
+
+
+def _from_stored(key: str, ids_to_numbers: Mapping[int, int]) -> str | None:
+    if key.startswith("label-id:"):
+        raw = key[len("label-id:"):]
+        number = ids_to_numbers.get(int(raw)) if raw.isdigit() else None
+        return None if number is None else f"label:{number}"
+    return key
+
+
+def replacer_for(conn, ctx: Any, keys: Iterable[str] | None = None, names: Iterable[str] = ()) -> Any:
+    """A :class:`SurrogateReplacer` for the project of ``ctx`` that starts from the stored identities.
+
+    ``keys``/``names`` restrict what is loaded (see :func:`load_identities`; keys as the replacer
+    names them, ``label:<number>``).
+    """
+    from psan.tool.surrogates import SurrogateReplacer
+    if keys is not None:
+        numbers_to_ids = {n: label_id for label_id, n in ctx.label_numbers.items()}
+        keys = [k for k in (_to_stored(k, numbers_to_ids) for k in keys) if k is not None]
+    stored = load_identities(conn, ctx.project_id, keys, names) if ctx.project_id else {}
+    identities = {}
+    for key, ident in stored.items():
+        local = _from_stored(key, ctx.label_numbers)
+        if local is not None:
+            identities[local] = ident
+    return SurrogateReplacer(ctx.policy, ctx.language, ctx.seed, identities=identities)
+
+
+def remember(conn, ctx: Any, replacer: Any) -> int:
+    """Store the identities a render drew (see :func:`save_identities`)."""
+    if not ctx.project_id:
+        return 0
+    numbers_to_ids = {n: label_id for label_id, n in ctx.label_numbers.items()}
+    out = {}
+    for key, ident in replacer.identities.items():
+        stored = _to_stored(key, numbers_to_ids)
+        if stored is not None:
+            out[stored] = ident
+    return save_identities(conn, ctx.project_id, out)

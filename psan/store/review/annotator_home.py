@@ -1,0 +1,95 @@
+"""The annotator's home: their projects with progress, the project (and document) they chose, their history.
+
+Why a chosen project: without it every "next window" picked a random document among all the
+annotator's projects, so windows hopped between projects (and their labels and instructions).  The
+choice is stored per account (``annotator_choice``, migration 0024) and
+:func:`psan.store.annotation.windows.candidate_documents` draws only from it; a chosen document comes first,
+then the rest of its project.  Choosing a document is offered only where the admin allows it
+(``project.annotators_choose_document``): otherwise annotators learn nothing about documents beyond
+their window, not even names or counts.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from psan.runtime import db
+from psan.store.annotation import actions
+from psan.store.review.dashboard import DONE_SQL, windows_left
+from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
+
+#: how many of the account's own decisions the history lists
+HISTORY = 50
+
+
+def may_annotate(conn, account_id: int, is_admin: bool, project_id: int) -> bool:
+    if is_admin:
+        return db.query_one("SELECT 1 FROM project WHERE id = %s", (project_id,), conn) is not None
+    return db.query_one("SELECT 1 FROM project_member WHERE project_id = %s AND account_id = %s",
+                        (project_id, account_id), conn) is not None
+
+
+def projects(conn, account_id: int, is_admin: bool, window_size: int) -> list[dict[str, Any]]:
+    """The projects the account may annotate, each with the account's windows done and the project's left."""
+    rows = db.query(
+        "SELECT p.id, p.name, p.annotators_choose_document, "  # noqa: S608  # nosec B608
+        f"(SELECT count(*) FROM window_log w WHERE w.project_id = p.id AND w.account_id = %(me)s AND {DONE_SQL}) "
+        "AS mine, EXISTS (SELECT 1 FROM annotator_choice c WHERE c.account_id = %(me)s AND c.project_id = p.id) "
+        "AS chosen FROM project p "
+        "WHERE %(admin)s OR EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = p.id "
+        "AND m.account_id = %(me)s) "
+        "ORDER BY p.is_default, p.name", {"me": account_id, "admin": is_admin}, conn)
+    left = windows_left(conn, [r["id"] for r in rows], window_size)
+    for r in rows:
+        r["left"] = left[r["id"]]
+    return rows
+
+
+def documents(conn, project_id: int) -> list[dict[str, Any]]:
+    """Documents an annotator may choose (only call for a project that allows it): those with spans waiting."""
+    return db.query(
+        "SELECT d.id, d.name, (SELECT count(*) FROM annotation a JOIN project p ON p.id = d.project_id "  # noqa: S608  # nosec B608
+        f"WHERE a.document_id = d.id AND {SUSPICIOUS_SQL}) AS waiting FROM document d "
+        f"WHERE d.project_id = %s AND d.status = {sql_value(DocumentStatus.PRE_ANNOTATED)} ORDER BY d.name, d.id",
+        (project_id,), conn)
+
+
+def choice(conn, account_id: int) -> dict[str, Any]:
+    row = db.query_one("SELECT c.project_id AS chosen_project_id, c.document_id AS chosen_document_id, "
+                       "p.name AS project_name, d.name AS document_name FROM annotator_choice c "
+                       "JOIN project p ON p.id = c.project_id LEFT JOIN document d ON d.id = c.document_id "
+                       "WHERE c.account_id = %s", (account_id,), conn)
+    return row or {}
+
+
+def choose(conn, account_id: int, is_admin: bool, project_id: int | None, document_id: int | None) -> bool:
+    """Store the choice (``None``: any project); ``False`` if the account may not annotate it or the document
+    is not one of the project's choosable documents."""
+    if project_id is None:
+        db.execute("DELETE FROM annotator_choice WHERE account_id = %s", (account_id,), conn)
+        return True
+    if not may_annotate(conn, account_id, is_admin, project_id):
+        return False
+    if document_id is not None:
+        allowed = db.query_one("SELECT 1 FROM document d JOIN project p ON p.id = d.project_id WHERE d.id = %s "
+                               "AND d.project_id = %s AND (p.annotators_choose_document OR %s)",
+                               (document_id, project_id, is_admin), conn)
+        if allowed is None:
+            return False
+    db.execute("INSERT INTO annotator_choice (account_id, project_id, document_id) VALUES (%s, %s, %s) "
+               "ON CONFLICT (account_id) DO UPDATE SET project_id = EXCLUDED.project_id, "
+               "document_id = EXCLUDED.document_id", (account_id, project_id, document_id), conn)
+    return True
+
+
+def history(conn, account_id: int, limit: int = HISTORY) -> list[dict[str, Any]]:
+    """The account's own latest actions (:func:`psan.store.annotation.actions.history`: undoable units) with the names
+    of their documents and projects (no document text)."""
+    rows = actions.history(conn, account_id, limit)
+    ids = sorted({r["document_id"] for r in rows if r["document_id"] is not None})
+    names = {r["id"]: r for r in db.query(
+        "SELECT d.id, d.name, p.name AS project_name FROM document d JOIN project p ON p.id = d.project_id "
+        "WHERE d.id = ANY(%s)", (ids,), conn)} if ids else {}
+    for r in rows:
+        doc = names.get(r["document_id"], {})
+        r["document_name"], r["project_name"] = doc.get("name"), doc.get("project_name")
+    return rows

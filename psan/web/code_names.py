@@ -1,0 +1,86 @@
+"""Codes shown to people as words in their language: categories, decisions, how a span was decided,
+rule types, logged actions, and timestamps as dates.
+
+Why one module: the release report and the rules pages showed PRIVATE, pre-annotation, CONTACT,
+word_type or ``2026-11-25T09:46:05.123456+00:00`` to a Czech data steward.  The machine-readable
+outputs (``release.json``, CSV exports) keep the codes; pages use these template filters.  An
+unknown code is shown as it is.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import Flask
+from flask_babel import format_datetime, lazy_gettext
+
+CATEGORIES = {
+    "PERSON": lazy_gettext("person"), "LOCATION": lazy_gettext("place"), "ORGANIZATION": lazy_gettext("organization"),
+    "DATE": lazy_gettext("date"), "ID": lazy_gettext("identifier"), "CONTACT": lazy_gettext("contact"),
+    "OTHER": lazy_gettext("other"), "SENSITIVE": lazy_gettext("special category"),
+}
+DECISIONS = {"PUBLIC": lazy_gettext("public"), "PRIVATE": lazy_gettext("private"),
+             "SUSPICIOUS": lazy_gettext("undecided")}
+HOW = {"person": lazy_gettext("by a person"), "pre-annotation": lazy_gettext("by pre-annotation"),
+       "rule": lazy_gettext("by a rule"), "undecided": lazy_gettext("undecided")}
+RULE_TYPES = {"WORD_TYPE": lazy_gettext("word type"), "NE_TYPE": lazy_gettext("entity type"),
+              "LEMMA": lazy_gettext("lemma"), "PATTERN": lazy_gettext("pattern"), "MODEL": lazy_gettext("model")}
+ACTIONS = {"token": lazy_gettext("this span"), "word_type": lazy_gettext("by word type"),
+           "ne_type": lazy_gettext("by entity type"), "entity": lazy_gettext("whole entity"),
+           "label": lazy_gettext("label"), "entity_merge": lazy_gettext("entities merged"),
+           "entity_split": lazy_gettext("entity split off"), "rule_confidence": lazy_gettext("rule confidence"),
+           "rule_delete": lazy_gettext("rule deleted"), "undo": lazy_gettext("undone"),
+           "accept": lazy_gettext("suggestions accepted"),
+           "search": lazy_gettext("bulk decision from the search"), "adjudicate": lazy_gettext("adjudication"),
+           "double-mask": lazy_gettext("masked: the two versions disagree")}
+
+#: document languages (psan.store.admin.projects.LANGUAGES) by name
+LANGUAGES = {"en": lazy_gettext("English"), "cs": lazy_gettext("Czech"), "pl": lazy_gettext("Polish"),
+             "sv": lazy_gettext("Swedish"), "sk": lazy_gettext("Slovak"), "sl": lazy_gettext("Slovenian")}
+
+
+def _name(table: dict[str, Any], code: object) -> str:
+    key = str(getattr(code, "value", code))
+    name = table.get(key, table.get(key.upper()))
+    return str(name) if name is not None else key
+
+
+def category_name(code: object) -> str:
+    return _name(CATEGORIES, code)
+
+
+def decision_name(code: object) -> str:
+    return _name(DECISIONS, code)
+
+
+def how_name(code: object) -> str:
+    return _name(HOW, code)
+
+
+def rule_type_name(code: object) -> str:
+    return _name(RULE_TYPES, code)
+
+
+def action_name(code: object) -> str:
+    return _name(ACTIONS, code)
+
+
+def language_name(code: object) -> str:
+    return _name(LANGUAGES, code)
+
+
+def when(value: object) -> str:
+    """A timestamp (``datetime`` or ISO text) as a date and time in the user's language, to the minute."""
+    if value is None or value == "":
+        return "–"
+    if not isinstance(value, datetime):
+        try:
+            value = datetime.fromisoformat(str(value))
+        except ValueError:
+            return str(value)
+    return format_datetime(value, "short")
+
+
+def init_app(app: Flask) -> None:
+    for function in (category_name, decision_name, how_name, rule_type_name, action_name, language_name, when):
+        app.add_template_filter(function, function.__name__)
