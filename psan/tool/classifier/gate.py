@@ -15,7 +15,7 @@ every window.  A project model must earn its place, measured on the project's ow
   punctuation, stop words or digit-free function words; never longer (in tokens) than the longest
   span of its category people or rules decided private in the project; never more than
   :data:`MAX_NEW_SPANS_PER_WINDOW` new spans (spans no recognizer found) per
-  :data:`WINDOW_TOKENS` tokens, the most probable ones kept; never a new span inside a recognizer's span.
+  :data:`WINDOW_TOKENS` tokens, the most probable ones kept.
 
 Model spans never become rules by themselves: they are suggestions (entity type ``MODEL``, voted on
 by the project's MODEL rule, confidence 0 = suspicious unless an admin changes it).
@@ -153,18 +153,13 @@ def allowed_span(words: Sequence[str], category: str, language: str, longest: di
 def cap_new_spans(spans: Iterable[tuple[int, int, float]], known: set[tuple[int, int]],
                   cap: int = MAX_NEW_SPANS_PER_WINDOW, window: int = WINDOW_TOKENS) -> list[tuple[int, int, float]]:
     """The spans kept: those on a span another recognizer found, and per ``window`` tokens at most
-    ``cap`` new ones (the most probable).  Spans are ``(first_token, end_token, score)``.
-
-    A new span inside a span another recognizer found ("Novák" in "Jan Novák") is left out: the
-    person deciding the outer span decides its words, and a second span over them would only be a
-    second judgment on the same words (its p(private) cannot reach the outer span's suggestion).
-    """
+    ``cap`` new ones (the most probable).  Spans are ``(first_token, end_token, score)``."""
     kept: list[tuple[int, int, float]] = []
     new_by_window: dict[int, list[tuple[int, int, float]]] = {}
     for span in spans:
         if (span[0], span[1]) in known:
             kept.append(span)
-        elif not any(first <= span[0] and span[1] <= end for first, end in known):
+        else:
             new_by_window.setdefault(span[0] // window, []).append(span)
     for group in new_by_window.values():
         kept += sorted(group, key=lambda s: (-s[2], s[0]))[:cap]
