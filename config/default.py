@@ -110,6 +110,10 @@ MODEL_RETRAIN_AFTER_DECISIONS = 100
 #: a project's first model is trained (in the background) after its first this many decisions (0: wait
 #: for MODEL_RETRAIN_AFTER_DECISIONS); the previous model serves until a retrained one is stored
 MODEL_FIRST_AFTER_DECISIONS = 20
+#: entity types whose people's decisions are clear decide alone from then on
+#: (psan.store.annotation.suggestions.learn_type_rules; False: only an explicit "by NE type" decision or an
+#: admin sets a type's rule, as in the 2021 app)
+LEARN_ENTITY_TYPES = True
 #: p(private) from which the project model suggests a span (None = the model's own, 0.5)
 MODEL_THRESHOLD = None
 #: True: a document longer than its pipeline's sections.min_chars (default 200,000 characters) is recognized

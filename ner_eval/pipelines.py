@@ -53,8 +53,10 @@ def _spacy_en(lang: str, models: Path | None) -> dict[str, Any]:
     from psan.tool.ner.spacy_ner import is_installed
     if not is_installed(SPACY_EN):
         raise Unavailable(f"spaCy pipeline {SPACY_EN} is not installed")
-    return {"language": lang, "tokenizer": "regex", "ner": [{"kind": "spacy", "model": SPACY_EN}], "recognizers": [],
-            "propagate": False}
+    # spaCy's own labels (no PERIOD type: psan's refinement of DATE is part of its default pipeline, not of
+    # spaCy alone; the release's thesis workflow runs this pipeline as the 2021 app ran spaCy)
+    return {"language": lang, "tokenizer": "regex", "ner": [{"kind": "spacy", "model": SPACY_EN, "date_kinds": False}],
+            "recognizers": [], "propagate": False}
 
 
 def _recognizers(kind: str) -> Callable[[str, Path | None], dict[str, Any]]:

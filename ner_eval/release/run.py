@@ -341,8 +341,10 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
     lang = Counter(d.lang for d in corpus).most_common(1)[0][0]
     started = time.perf_counter()
     commit = _commit()
-    # the 2021 app had no learned model: the thesis instance never trains one (0 = never, config/default.py)
-    config = {"MODEL_FIRST_AFTER_DECISIONS": 0, "MODEL_RETRAIN_AFTER_DECISIONS": 0} if workflow == "thesis" else {}
+    # the 2021 app had no learned model and no learned types: the thesis instance never trains one (0 = never,
+    # config/default.py) and learns no type by itself; its person decides by NE type instead, at the same evidence
+    config = {"MODEL_FIRST_AFTER_DECISIONS": 0, "MODEL_RETRAIN_AFTER_DECISIONS": 0,
+              "LEARN_ENTITY_TYPES": False} if workflow == "thesis" else {}
     with throwaway_instance(database_url, redis_url, **config) as instance:
         project_id, admin_email, annotator_email = _setup(instance, workflow, lang, models)
         admin = Admin(instance.app, admin_email, PASSWORD)

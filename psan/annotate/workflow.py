@@ -26,6 +26,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from flask import current_app
 from flask_babel import gettext
 
 from psan.annotate.content import annotations_json
@@ -217,6 +218,8 @@ def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0) -> 
     project.  Returns the changed rules and the document's new status (``None``: unchanged).
     A learned rule is part of the action that taught it (``action_id``): undoing it takes the rule back.
     """
+    if not current_app.config.get("LEARN_ENTITY_TYPES", True):
+        return [], None
     types = sorted({t for span in spans for t in store_decisions.span_entity_types(conn, span)})
     if not types or not types_to_learn(conn, window.project_id, types):
         return [], None

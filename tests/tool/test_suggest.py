@@ -35,3 +35,22 @@ def test_uncertainty_falls_with_agreeing_evidence() -> None:
     import pytest
     assert uncertainty(Evidence(category=Category.PERSON)) == pytest.approx(one)
     assert uncertainty(Evidence(category=Category.OTHER)) == pytest.approx(one)
+
+
+def test_a_category_clearly_private_as_a_whole_decides_its_undecided_types_private() -> None:
+    """CNEC spreads locations over city, country, street …: none reaches 10 decisions, the category does."""
+    from psan.tool.categories import category_of
+    from psan.tool.suggest import pooled_private_types
+    stats = {"gu": (6, 0), "gc": (5, 0), "P": (3, 0), "gt": (0, 1)}
+    candidates = ["gu", "gc", "gq", "gt", "P", "ps", "ic"]
+    # 11 private location decisions over two types (the public "gt" one: 11 of 12 = 92 %, not clear enough)
+    assert pooled_private_types(stats, candidates, category_of) == set()
+    stats["gu"] = (20, 0)  # 25 of 26 = 96 %: locations are private; "gt" keeps waiting for its own evidence
+    assert pooled_private_types(stats, candidates, category_of) == {"gu", "gc", "gq"}
+    # one type's decisions are not the category's; OTHER (numbers, laws, psan's speaker and surname types) and
+    # quasi-identifiers never pool
+    assert pooled_private_types({"gu": (30, 0)}, candidates, category_of) == set()
+    assert pooled_private_types({"SPEAKER": (300, 0), "SURNAME": (10, 0)}, ["CARDINAL", "LANGUAGE"], category_of) \
+        == set()
+    assert pooled_private_types({"OCCUPATION": (10, 0), "NATIONALITY": (10, 0)}, ["OCCUPATION"], category_of) \
+        == set()

@@ -95,3 +95,24 @@ def test_merge_keeps_every_rule_once():
     merged = workflow.merge([a, b])
     assert (merged.annotation_id, merged.rule_ids, merged.changed_rule_ids, merged.removed_rule_ids,
             merged.affected_annotation_ids, merged.rules_changed) == (1, [1, 3], [1, 2, 3], [4], [5], True)
+
+
+@pytest.mark.parametrize("learn", [True, False])
+def test_learned_types_follow_the_config(clean_app, scheduled, learn):
+    """Ten private decisions on a type teach it (default); LEARN_ENTITY_TYPES = False (the 2021 app) does not."""
+    app = clean_app
+    app.config["LEARN_ENTITY_TYPES"] = learn
+    make_account(app, ADMIN, "ADMIN")
+    me = account_id(app, ADMIN)
+    names = ["Karel", "Eva", "Petr", "Jana", "Pavel", "Marie", "Tomáš", "Lucie", "Jiří", "Anna", "Josef"]
+    document_id = add_document(app, " ".join(f"{n} came." for n in names), [(n, "P") for n in names])
+    with app.app_context(), db.transaction() as conn:
+        window = store_windows.open_at(conn, me, document_id, 0, 100, LEASE)
+        for n in names[:10]:
+            i = token_index(app, document_id, n)
+            workflow.decide_span(conn, window, Span(window.project_id, document_id, i, i + 1), Scope.TOKEN,
+                                 "PRIVATE", me, lease_seconds=LEASE)
+    last = token_index(app, document_id, names[-1])
+    assert sql(app, "SELECT confidence FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'")[0]["confidence"] \
+        == (-1.0 if learn else 0.0)
+    assert (annotation(app, document_id, last, last + 1)["rule_level"] == -1.0) == learn

@@ -18,13 +18,14 @@ from typing import Any
 from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.annotation.window_content import span_text
+from psan.tool.categories import category_of
 from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.document import Category
 from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
-from psan.tool.suggest import Evidence, learned_type_confidence, suggest_private
+from psan.tool.suggest import Evidence, learned_type_confidence, pooled_private_types, suggest_private
 
-__all__ = ["type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn", "forget_statistics",
-           "note_decision", "sensitive_types"]
+__all__ = ["type_statistics", "project_type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn",
+           "forget_statistics", "note_decision", "sensitive_types"]
 
 
 #: per-process cache of each project's per-type decision counts (see :func:`type_statistics`)
@@ -85,6 +86,17 @@ def type_statistics(conn, project_id: int, types: Sequence[str]) -> dict[str, tu
     """
     if not types:
         return {}
+    counts = _current_counts(conn, project_id)
+    return {t: counts[t] for t in types if t in counts}
+
+
+def project_type_statistics(conn, project_id: int) -> dict[str, tuple[int, int]]:
+    """:func:`type_statistics` of every entity type people decided in the project (the same cache)."""
+    return _current_counts(conn, project_id)
+
+
+def _current_counts(conn, project_id: int) -> dict[str, tuple[int, int]]:
+    """The project's per-type (private, public) counts, brought up to date as :func:`type_statistics` says."""
     now = time.monotonic()
     with _statistics_lock:
         entry = _statistics.get(project_id)
@@ -98,8 +110,7 @@ def type_statistics(conn, project_id: int, types: Sequence[str]) -> dict[str, tu
         _statistics[project_id] = entry
         while len(_statistics) > STATISTICS_CACHE_SIZE:
             _statistics.popitem(last=False)
-        return {t: (entry.counts[t][0], entry.counts[t][1]) for t in types
-                if t in entry.counts and any(entry.counts[t])}
+        return {t: (c[0], c[1]) for t, c in entry.counts.items() if any(c)}
 
 
 #: what the log shows since the counted id: that id's time (an emptied or restored database reuses ids,
@@ -237,17 +248,17 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
 def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
     """Let the NE_TYPE rules of ``types`` decide alone when the project's decisions are clear.
 
-    Only rules still at confidence 0 (suspicious, as created) change: a confidence an admin or an
-    annotator ("by NE type") chose is kept.  A sensitive type (:func:`psan.tool.sensitivity.sensitive_type`:
+    A type learns from its own decisions (:func:`psan.tool.suggest.learned_type_confidence`), and a
+    type of a category whose decisions are clearly private as a whole is decided private with it
+    (:func:`psan.tool.suggest.pooled_private_types`: the category of one of ``types``; every type of
+    it that has a rule and no public decision, here or in other documents).  Only rules still at
+    confidence 0 (suspicious, as created) change: a confidence an admin or an annotator ("by NE
+    type") chose is kept.  A sensitive type (:func:`psan.tool.sensitivity.sensitive_type`:
     addresses, dates, IDs, contacts, the admin's list) is never learned public.  Returns the ids of
     the changed rules, to re-apply.
     """
     changed = []
-    extra = sensitive_types(conn, project_id)
-    for t, (private, public) in type_statistics(conn, project_id, [t for t in types if t != MODEL_TYPE]).items():
-        confidence = _learned(t, private, public, extra)
-        if confidence is None:
-            continue
+    for t, confidence in _to_learn(conn, project_id, types).items():
         row = db.query_one("UPDATE rule SET confidence = %s WHERE project_id = %s AND type = 'NE_TYPE' "
                            "AND condition = %s AND annotation_id IS NULL AND confidence = 0 RETURNING id",
                            (confidence, project_id, t), conn)
@@ -264,21 +275,33 @@ def _learned(ne_type: str, private: int, public: int, extra: frozenset[str]) -> 
     return confidence
 
 
+def _to_learn(conn, project_id: int, types: Sequence[str]) -> dict[str, float]:
+    """The rule conditions (NE types at confidence 0) to change now and their learned confidence (a read)."""
+    wanted = {t for t in types if t != MODEL_TYPE}
+    if not wanted:
+        return {}
+    # the model's spans are no entity type of their own: its decisions are not pooled with OTHER's
+    stats = {t: c for t, c in project_type_statistics(conn, project_id).items() if t != MODEL_TYPE}
+    extra = sensitive_types(conn, project_id)
+    own = {t: c for t in wanted if t in stats and (c := _learned(t, *stats[t], extra)) is not None}
+    pooled_categories = {category_of(t) for t in pooled_private_types(stats, stats, category_of)}
+    if not own and not pooled_categories & {category_of(t) for t in wanted}:
+        return {}
+    unlearned = [r["condition"] for r in db.query(prepared(
+        "SELECT condition FROM rule WHERE project_id = %s AND type = 'NE_TYPE' AND annotation_id IS NULL "
+        "AND confidence = 0 ORDER BY condition"), (project_id,), conn)]
+    out = {t: own[t] for t in unlearned if t in own}
+    touched = {category_of(t) for t in wanted}
+    for t in sorted(pooled_private_types(stats, unlearned, category_of)):
+        if t != MODEL_TYPE and category_of(t) in touched:
+            out.setdefault(t, -1.0)
+    return out
+
+
 def types_to_learn(conn, project_id: int, types: Sequence[str]) -> list[str]:
-    """Which of ``types`` :func:`learn_type_rules` would change now (a read: no lock, no write).
+    """Which NE types :func:`learn_type_rules` would change now (a read: no lock, no write).
 
     Why: the decision workflow asks this after its commit, outside the document lock, and takes
     the lock again only in the rare case a type's rule is to change.
     """
-    wanted = [t for t in types if t != MODEL_TYPE]
-    if not wanted:
-        return []
-    extra = sensitive_types(conn, project_id)
-    learnable = [t for t, (private, public) in type_statistics(conn, project_id, wanted).items()
-                 if _learned(t, private, public, extra) is not None]
-    if not learnable:
-        return []
-    return [r["condition"] for r in db.query(
-        prepared(
-            "SELECT condition FROM rule WHERE project_id = %s AND type = 'NE_TYPE' AND condition = ANY(%s) "
-            "AND annotation_id IS NULL AND confidence = 0 ORDER BY condition"), (project_id, learnable), conn)]
+    return sorted(_to_learn(conn, project_id, types))

@@ -14,8 +14,10 @@ NE-type rule makes them private: they are suspicious until a person decides, lik
   court judgment as the other side's people, so they count only in an occupation frame: "worked
   as a lawyer", "is a lawyer", "a lawyer by profession", "his occupation: judge";
 * **nationality phrases**: a nationality adjective with "national(s)", "citizen(s)", "origin",
-  "descent", "nationality" ("a Turkish national"), and colour + nationality or person ("white
-  British", "black woman").  A bare nationality adjective is left to NER (OntoNotes NORP).
+  "descent", "nationality" ("a Turkish national": the span is the adjective "Turkish", what
+  identifies; the noun says only that a person is meant and would be masked for nothing), and
+  colour + nationality or person ("white British", "black woman").  A bare nationality adjective
+  is left to NER (OntoNotes NORP).
 
 Special categories (religion, ethnic origin, health) stay with :mod:`.sensitive`.
 """
@@ -87,8 +89,8 @@ _COLOUR_BEFORE = re.compile(r"\b(?:white|black|mixed-race|Asian)\s+([\w-]+)\b")
 
 
 def nationality_phrases(text: str) -> list[tuple[int, int]]:
-    """Character ranges of nationality phrases ("a Turkish national", "white British"), in text order."""
-    found = [m.span() for m in _AFTER_NATIONALITY.finditer(text) if m.group(1) in _NATIONALITY_SET]
+    """Character ranges of nationality phrases in text order: the adjective of "a Turkish national", "white British"."""
+    found = [m.span(1) for m in _AFTER_NATIONALITY.finditer(text) if m.group(1) in _NATIONALITY_SET]
     found += [m.span() for m in _COLOUR_BEFORE.finditer(text)
               if m.group(1) in _NATIONALITY_SET or m.group(1).lower() in _PERSON_NOUNS]
     return sorted(found)
