@@ -46,3 +46,26 @@ def test_retrain_is_scheduled_after_enough_decisions(clean_app, monkeypatch):
     with app.app_context(), db.transaction() as conn:
         assert scheduling.maybe_schedule_retrain(conn, pid) is False
     assert queued == []
+
+
+def test_retrain_keeps_model_spans_a_rule_makes_private(clean_app):
+    """Fail closed: a model span masked by a rule (the person's NE-type decision on MODEL, say) is not dropped by
+    a retrain or by switching the model off; a suspicious one (nobody finished its window) may be replaced."""
+    app = clean_app
+    pid = model_project(app, "Keep masked")
+    document_id = add_document(app, TRAINING[0], (), project_id=pid, name="d.txt")
+    for first, end, level in ((1, 3, -10.0), (4, 5, 0.0)):
+        sql(app, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+                 "VALUES (%s, %s, %s, 'MODEL', 'PERSON', 'model', 0.9) RETURNING id", (document_id, first, end))
+        sql(app, "INSERT INTO annotation (document_id, first_token, end_token, rule_level) VALUES (%s, %s, %s, %s) "
+                 "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET rule_level = EXCLUDED.rule_level "
+                 "RETURNING id", (document_id, first, end, level))
+    with app.app_context(), db.transaction() as conn:
+        assert [(r["first_token"], r["end_token"]) for r in store_model.masked_model_spans(conn, document_id)] \
+            == [(1, 3)]
+        assert store_model.refresh_document_predictions(conn, document_id, None) is True
+    left = sql(app, "SELECT first_token, end_token, type, category, source FROM named_entity WHERE document_id = %s "
+                    "AND source = 'model'", (document_id,))
+    assert [(r["first_token"], r["end_token"], r["type"], r["category"]) for r in left] == [(1, 3, "MODEL", "PERSON")]
+    with app.app_context(), db.transaction() as conn:  # nothing more to drop: no change, no reload
+        assert store_model.refresh_document_predictions(conn, document_id, None) is False

@@ -344,9 +344,27 @@ def ensure_model_rule(conn, project_id: int) -> None:
     ensure_ne_type_rules(conn, project_id, [MODEL_RULE_CONDITION])
 
 
+def masked_model_spans(conn, document_id: int) -> list[dict[str, Any]]:
+    """The document's model entities that a rule alone (no person's decision) makes private today.
+
+    Why: such a span is masked in every download without anyone having released it; a retrain or the
+    switch turning the model off must not drop it and print its words in clear (fail closed: what psan
+    found and nobody released stays masked).  A person's decision lives on its annotation and survives
+    anyway; suspicious spans lie in windows nobody finished and may be replaced.
+    """
+    return db.query(
+        "SELECT n.first_token, n.end_token, n.type, n.category, n.score FROM named_entity n "
+        "JOIN document d ON d.id = n.document_id JOIN project p ON p.id = d.project_id "
+        "JOIN annotation a ON a.document_id = n.document_id AND a.first_token = n.first_token "
+        "AND a.end_token = n.end_token "
+        "WHERE n.document_id = %s AND n.source = %s AND a.token_decision IS NULL "
+        "AND a.rule_level <= p.private_threshold", (document_id, MODEL_SOURCE), conn)
+
+
 def refresh_document_predictions(conn, document_id: int, model: TokenClassifier | None,
                                  threshold: float | None = None, limits: SpanLimits | None = None) -> bool | None:
-    """Replace a document's model entities with ``model``'s predictions (none when ``model`` is None).
+    """Replace a document's model entities with ``model``'s predictions (none when ``model`` is None),
+    keeping the ones a rule makes private (:func:`masked_model_spans`).
 
     Locks the document; ``None`` for documents without tokens, else whether anything changed.
     A change bumps ``recognized_at`` so per-process document caches reload the entities.
@@ -358,8 +376,12 @@ def refresh_document_predictions(conn, document_id: int, model: TokenClassifier 
     if model is not None:
         doc = load_document_cached(conn, document_id)
         new = predicted_entities(model, doc, threshold, limits) if doc is not None else []
-    old = db.query("SELECT first_token, end_token, category, score FROM named_entity WHERE document_id = %s "
-                   "AND source = %s", (document_id, MODEL_SOURCE), conn)
+    old = db.query("SELECT first_token, end_token, type, category, score FROM named_entity "
+                   "WHERE document_id = %s AND source = %s", (document_id, MODEL_SOURCE), conn)
+    predicted = {(e.first_token, e.end_token) for e in new}
+    new += [Entity(r["first_token"], r["end_token"], r["type"], Category(r["category"]), MODEL_SOURCE,
+                   float(r["score"]))
+            for r in masked_model_spans(conn, document_id) if (r["first_token"], r["end_token"]) not in predicted]
     as_set = {(r["first_token"], r["end_token"], r["category"], round(float(r["score"]), 4)) for r in old}
     if as_set == {(e.first_token, e.end_token, str(e.category), round(e.score, 4)) for e in new} \
             and len(old) == len(new):
