@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_annotation_latency import synthetic_document  # noqa: E402
-from throwaway import throwaway_database  # noqa: E402
+from throwaway import bench_app, throwaway_database  # noqa: E402
 
 from psan.runtime import db  # noqa: E402
 
@@ -82,11 +82,9 @@ def main() -> int:
 
 
 def _run(args: argparse.Namespace, url: str) -> int:
-    from psan import create_app
     from psan.store.corpus.reannotate import reannotate_project
     from psan.store.corpus.rule_changes import reannotate_changed
-    app = create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": "bench-secret-key-0123456789abcdef",
-                      "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:6379/13", "RATELIMIT_ENABLED": False})
+    app = bench_app(url)
     rng = random.Random(args.seed)
     started = time.perf_counter()
     project, people = populate(app, args.documents, args.tokens, args.seed)

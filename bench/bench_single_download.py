@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_annotation_latency import synthetic_document  # noqa: E402
-from throwaway import throwaway_database  # noqa: E402
+from throwaway import bench_app, throwaway_database  # noqa: E402
 
 from psan.runtime import db  # noqa: E402
 
@@ -79,9 +79,7 @@ def main() -> int:
 
 
 def _run(args: argparse.Namespace, url: str) -> int:
-    from psan import create_app
-    app = create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": "bench-secret-key-0123456789abcdef",
-                      "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:6379/13", "RATELIMIT_ENABLED": False})
+    app = bench_app(url)
     started = time.perf_counter()
     project, ids = populate(app, args.documents, args.tokens, args.seed)
     print(f"set-up: {len(ids)} documents x {args.tokens:,} tokens ({time.perf_counter() - started:.0f} s, "

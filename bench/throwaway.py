@@ -51,3 +51,16 @@ def throwaway_database(prefix: str, keep: bool = False) -> Iterator[Database]:
             with admin.cursor() as cur:
                 cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+def bench_app(url: str, **config: object):
+    """A psan app in testing mode on the throw-away database ``url`` (Redis db 13, no rate limit), plus ``config``.
+
+    Why one helper: the database benchmarks need the same app settings, and a copy that forgets the
+    rate limit measures 429s.
+    """
+    from psan import create_app
+    return create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": "bench-secret-key-0123456789abcdef",
+                       "DATABASE_URL": url,
+                       "REDIS_URL": os.environ.get("PSAN_BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
+                       "RATELIMIT_ENABLED": False, **config})
