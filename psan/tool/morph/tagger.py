@@ -80,19 +80,25 @@ def available(language: str) -> bool:
     return model_for(language) is not None
 
 
-@lru_cache(maxsize=50_000)
-def _tag(path: str, words: tuple[str, ...]) -> Tagged:
+def _tagged_sentence(tagger_path: str, words: tuple[str, ...]):
+    """A UDPipe sentence of ``words`` tagged by the model at ``tagger_path``."""
     from ufal.udpipe import Model, Sentence
-    model = _load(path)
     sentence = Sentence()
     for w in words:
         sentence.addWord(w)
-    model.tag(sentence, Model.DEFAULT)
-    out = []
-    for word in list(sentence.words)[1:]:
-        feats = dict(f.split("=", 1) for f in word.feats.split("|") if "=" in f)
-        out.append((word.lemma, word.upostag, feats))
-    return tuple(out)
+    _load(tagger_path).tag(sentence, Model.DEFAULT)
+    return sentence
+
+
+def _features(word) -> dict[str, str]:
+    """A UDPipe word's ``Feat=Value|…`` string as a dict."""
+    return dict(f.split("=", 1) for f in word.feats.split("|") if "=" in f)
+
+
+@lru_cache(maxsize=50_000)
+def _tag(path: str, words: tuple[str, ...]) -> Tagged:
+    sentence = _tagged_sentence(path, words)
+    return tuple((word.lemma, word.upostag, _features(word)) for word in list(sentence.words)[1:])
 
 
 def tag(language: str, words: tuple[str, ...]) -> Tagged | None:
@@ -106,17 +112,11 @@ def tag(language: str, words: tuple[str, ...]) -> Tagged | None:
 
 @lru_cache(maxsize=20_000)
 def _parse(tagger_path: str, parser_path: str, words: tuple[str, ...]) -> Parsed:
-    from ufal.udpipe import Model, Sentence
-    sentence = Sentence()
-    for w in words:
-        sentence.addWord(w)
-    _load(tagger_path).tag(sentence, Model.DEFAULT)
+    from ufal.udpipe import Model
+    sentence = _tagged_sentence(tagger_path, words)
     _load_parser(parser_path).parse(sentence, Model.DEFAULT)
-    out = []
-    for word in list(sentence.words)[1:]:
-        feats = dict(f.split("=", 1) for f in word.feats.split("|") if "=" in f)
-        out.append((word.lemma, word.upostag, feats, int(word.head), word.deprel))
-    return tuple(out)
+    return tuple((word.lemma, word.upostag, _features(word), int(word.head), word.deprel)
+                 for word in list(sentence.words)[1:])
 
 
 def parse(language: str, words: tuple[str, ...]) -> Parsed | None:
