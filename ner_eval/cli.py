@@ -64,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     inf.add_argument("--morph-models", help="models folder with morph-<lang>.udpipe (default $PSAN_NAMETAG_MODELS)")
     inf.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")
     inf.add_argument("--json", action="store_true", help="print one JSON line")
+    inf.add_argument("--halves", action="store_true", help="also the figures of the even and the odd lines apart")
+    inf.add_argument("--spans", action="store_true", help="also every span's gold and rendered features")
     return p
 
 
@@ -71,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "inflection":
         from ner_eval.inflection import main as inflection
-        return inflection(args.corpus, args.lang, args.seed, args.morph_models, args.data_dir, args.json)
+        return inflection(args.corpus, args.lang, args.seed, args.morph_models, args.data_dir, args.json,
+                         args.halves, args.spans)
     if args.command == "list":
         for name, spec in PIPELINES.items():
             print(f"{name:12} {spec.description}")

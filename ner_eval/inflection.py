@@ -7,6 +7,9 @@ with to the gold ones: Case accuracy (all spans, and oblique ones), Gender accur
 accuracy, how many spans got no analysis, and how many surrogates equal their original.  A span
 without rendered features counts as wrong.  ``--morph-models DIR`` sets the models folder the CLI
 reads the tagger from (``$PSAN_NAMETAG_MODELS``); say which model it holds and what it was trained on.
+``--halves`` adds the figures of the even and the odd sentences (the corpus's lines) apart: whoever tunes
+rules on one half reports the other as held out.  ``--spans`` lists every span (gold and rendered
+features, original and surrogate) for error analysis.
 """
 from __future__ import annotations
 
@@ -52,39 +55,55 @@ def run_cli(corpus: Path, lang: str | None, seed: str, morph_models: str | None)
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
-def score(docs: list[dict[str, Any]], records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Feature accuracies of the rendered surrogates against the gold features."""
+def span_results(docs: list[dict[str, Any]], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every gold span with its rendered replacement: id, line index, original, surrogate, gold and
+    rendered features."""
     by_id = {str(r["id"]): r for r in records}
-    c: Counter[str] = Counter()
-    errors: Counter[str] = Counter()
-    for doc in docs:
+    out = []
+    for line, doc in enumerate(docs):
         rec = by_id.get(str(doc["id"]), {"replacements": []})
         reps = {(r["start"], r["end"]): r for r in rec["replacements"]}
         for span in doc["spans"]:
-            gold = span.get("features") or {}
             rep = reps.get((span["start"], span["end"]))
-            got = (rep or {}).get("features") or {}
-            original = doc["text"][span["start"]:span["end"]]
-            c["spans"] += 1
-            if rep is None or not any(got.values()):
-                c["unanalysed"] += 1
-            if rep is not None and rep["surrogate"].casefold() == original.casefold():
-                c["equal_to_original"] += 1
-            if gold.get("Case"):
-                c["case_total"] += 1
-                ok = got.get("Case") == gold["Case"]
-                c["case_ok"] += ok
-                if gold["Case"] != "Nom":
-                    c["oblique_total"] += 1
-                    c["oblique_ok"] += ok
-                if not ok:
-                    errors[f"{gold['Case']}->{got.get('Case')}"] += 1
-            if gold.get("Gender") and span.get("label") in PERSONS:
-                c["gender_total"] += 1
-                c["gender_ok"] += got.get("Gender") == gold["Gender"]
-            if gold.get("Number"):
-                c["number_total"] += 1
-                c["number_ok"] += got.get("Number") == gold["Number"]
+            out.append({"id": doc["id"], "line": line, "label": span.get("label"),
+                        "original": doc["text"][span["start"]:span["end"]],
+                        "surrogate": None if rep is None else rep["surrogate"],
+                        "gold": span.get("features") or {}, "got": None if rep is None else rep.get("features"),
+                        "context": doc["text"][max(0, span["start"] - 40):span["end"] + 25]})
+    return out
+
+
+def score(docs: list[dict[str, Any]], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Feature accuracies of the rendered surrogates against the gold features."""
+    return score_spans(span_results(docs, records))
+
+
+def score_spans(spans: list[dict[str, Any]]) -> dict[str, Any]:
+    """Feature accuracies of :func:`span_results`' spans."""
+    c: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    for span in spans:
+        gold, got = span["gold"], span["got"] or {}
+        c["spans"] += 1
+        if span["surrogate"] is None or not any(got.values()):
+            c["unanalysed"] += 1
+        if span["surrogate"] is not None and span["surrogate"].casefold() == span["original"].casefold():
+            c["equal_to_original"] += 1
+        if gold.get("Case"):
+            c["case_total"] += 1
+            ok = got.get("Case") == gold["Case"]
+            c["case_ok"] += ok
+            if gold["Case"] != "Nom":
+                c["oblique_total"] += 1
+                c["oblique_ok"] += ok
+            if not ok:
+                errors[f"{gold['Case']}->{got.get('Case')}"] += 1
+        if gold.get("Gender") and span.get("label") in PERSONS:
+            c["gender_total"] += 1
+            c["gender_ok"] += got.get("Gender") == gold["Gender"]
+        if gold.get("Number"):
+            c["number_total"] += 1
+            c["number_ok"] += got.get("Number") == gold["Number"]
 
     def ratio(ok: str, total: str) -> float | None:
         return round(c[ok] / c[total], 4) if c[total] else None
@@ -97,7 +116,7 @@ def score(docs: list[dict[str, Any]], records: list[dict[str, Any]]) -> dict[str
 
 
 def main(corpus: str, lang: str | None = None, seed: str = "1", morph_models: str | None = None,
-         data_dir: str | None = None, as_json: bool = False) -> int:
+         data_dir: str | None = None, as_json: bool = False, halves: bool = False, spans: bool = False) -> int:
     """Print the figures of one corpus (one JSON line with ``as_json``)."""
     path = _resolve(corpus, data_dir)
     if not path.is_file():
@@ -109,8 +128,14 @@ def main(corpus: str, lang: str | None = None, seed: str = "1", morph_models: st
     except RuntimeError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    results = span_results(docs, records)
     result = {"corpus": path.name, "morph_models": morph_models or os.environ.get("PSAN_NAMETAG_MODELS"),
-              **score(docs, records)}
+              **score_spans(results)}
+    if halves:
+        result["even_lines"] = score_spans([s for s in results if s["line"] % 2 == 0])
+        result["odd_lines"] = score_spans([s for s in results if s["line"] % 2 == 1])
+    if spans:
+        result["span_results"] = results
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
     else:

@@ -38,3 +38,16 @@ def test_command_runs_the_cli(tmp_path: Path, capsys, monkeypatch) -> None:
     assert out["spans"] == 3 and out["case"] == 1.0 and out["gender_persons"] == 1.0
     assert out["equal_to_original"] == 0
     assert main(["inflection", "--corpus", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_halves_and_spans_list_what_was_scored(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in DOCS), encoding="utf-8")
+    assert main(["inflection", "--corpus", str(corpus), "--json", "--halves", "--spans",
+                 "--morph-models", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["even_lines"]["spans"] == 2 and out["odd_lines"]["spans"] == 1
+    assert [s["original"] for s in out["span_results"]] == ["Petrem", "Praze", "Jana Nováková"]
+    assert out["span_results"][0]["gold"]["Case"] == "Ins" and out["span_results"][0]["got"]["Case"] == "Ins"
+    assert out["span_results"][2]["line"] == 1 and out["span_results"][2]["surrogate"] != "Jana Nováková"
