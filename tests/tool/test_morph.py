@@ -110,6 +110,9 @@ SK = [
     ("U Jozefa", "Jozefa", "PERSON", "Gen Masc Sing"),
     ("Pre Annu", "Annu", "PERSON", "Acc Fem Sing"),
     ("S Jankom Kráľom", "Jankom Kráľom", "PERSON", "Ins Masc Sing"),
+    # an inanimate genitive in -u; a place in -a is feminine (no masculine reading dodging the -ska weight)
+    ("Návšteva Hamburgu sa skončila.", "Hamburgu", "LOCATION", "Gen - Sing"),
+    ("Kroniky Záhorska sa zachovali.", "Záhorska", "LOCATION", "Gen - Sing"),
 ]
 PL = [
     ("Przyjechał z Nowego Jorku.", "Nowego Jorku", "LOCATION", "Gen - Sing"),
@@ -331,3 +334,9 @@ def test_app_project_pass_uses_each_documents_analysis() -> None:
         cases.append([e.get("features", {}).get("Case") for e in out.standoff])
         assert "Petr" not in out.text
     assert cases == [["Ins"], ["Gen"], ["Dat", "Ins"]]
+
+
+def test_places_in_a_are_feminine_and_inanimate_genitives_may_end_in_u() -> None:
+    keys = readings("Záhorska", "sk", False)
+    assert ("Gen", "Sing", "Neut") in keys and ("Nom", "Sing", "Masc") not in keys
+    assert ("Gen", "Sing", "Masc") in readings("Hamburgu", "sk", False)

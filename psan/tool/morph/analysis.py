@@ -114,6 +114,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             weight = 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
         elif person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
             weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
+        if not person and r.gender == "m" and low.endswith("a"):
+            continue  # a place in -a declines as a feminine (its masculine reading would dodge the weights below)
         if not person and not r.known:
             if low.endswith(("sko", "cko")):
                 weight = 1.5  # Slovensko, Poľsko, Uhorsko: "Uhorska" is their genitive
@@ -366,7 +368,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if w == "." or w.casefold() in KEEP_WORDS:
             i -= 1
             continue
-        if skipped < 3 and _adjective(w, got[i][1] if got else "", language):
+        if skipped < 3 and _adjective(w, got[i][1] if got else "", language) \
+                and (got is None or got[i][1] == "DET" or _attributive(w, language)):
             skipped += 1  # "v Banskej Bystrici", "na jižní a severní Moravě"
             i -= 1
             while i >= 0 and toks[i].group().casefold() in (",", "a", "i", "oraz"):

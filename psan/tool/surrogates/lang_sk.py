@@ -4,8 +4,8 @@ Why not the Czech rules: Slovak endings differ where it shows – "s Novákom" (
 "o Novákovej" (cs "Novákové"), "Jane" (dat/loc of Jana, cs "Janě"), "Máriou".  Classes: -ová/-á
 (adjectival feminine), -ý / -í (adjectival masculine), -ia, -a (feminine; hard or soft stem; masculine
 persons like "Kuba" decline like "hrdina"), -o, consonant (persons: Novák/Nováka/Novákovi; places:
-Zvolen/Zvolena/Zvolenu/vo Zvolene, after k/g/h/ch "v Humenku"-type -u), with the fleeting e of
--ek/-ec (Marek/Marka, Hudec/Hudca) and the common Peter/Petra, Pavol/Pavla.
+Zvolen/Zvolena/Zvolenu/vo Zvolene, after k/g/h/ch "v Humenku"-type -u; the genitive in -u too: z Popradu),
+with the fleeting e of -ek/-ec (Marek/Marka, Hudec/Hudca) and the common Peter/Petra, Pavol/Pavla.
 """
 from __future__ import annotations
 
@@ -74,7 +74,9 @@ def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str
     if person:
         return {"1": w, "2": s + "a", "3": s + "ovi", "4": s + "a", "6": s + "ovi", "7": s + "om"}
     loc = s + ("u" if cls in ("hard_k", "fleeting") and s[-1:] in "kgh" else "i" if cls == "soft" else "e")
-    return {"1": w, "2": s + "a", "3": s + "u", "4": w, "6": loc, "7": s + "om"}
+    # inanimate genitives end in -a (zo Zvolena) or -u (z Popradu, do Egyptu, z Pekingu): "2b" for the analysis,
+    # a surrogate is rendered with "2"
+    return {"1": w, "2": s + "a", "2b": s + "u", "3": s + "u", "4": w, "6": loc, "7": s + "om"}
 
 
 SLOVAK = Declension("sk", decline, word_class,
