@@ -113,6 +113,8 @@ SK = [
     # an inanimate genitive in -u; a place in -a is feminine (no masculine reading dodging the -ska weight)
     ("Návšteva Hamburgu sa skončila.", "Hamburgu", "LOCATION", "Gen - Sing"),
     ("Kroniky Záhorska sa zachovali.", "Záhorska", "LOCATION", "Gen - Sing"),
+    # a role noun after a preposition: the name takes the case both allow ("za predsedu" is Acc, not Gen)
+    ("Zvolili ho za predsedu Marka.", "Marka", "PERSON", "Acc Masc Sing"),
 ]
 PL = [
     ("Przyjechał z Nowego Jorku.", "Nowego Jorku", "LOCATION", "Gen - Sing"),
@@ -340,3 +342,18 @@ def test_places_in_a_are_feminine_and_inanimate_genitives_may_end_in_u() -> None
     keys = readings("Záhorska", "sk", False)
     assert ("Gen", "Sing", "Neut") in keys and ("Nom", "Sing", "Masc") not in keys
     assert ("Gen", "Sing", "Masc") in readings("Hamburgu", "sk", False)
+
+
+def test_a_taggers_genitive_of_a_mans_name_after_a_verb_yields_to_the_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph import tagger
+    from psan.tool.morph.analysis import Mention, analyse_document
+
+    def fake_tag(language: str, words: tuple[str, ...]) -> tuple:
+        return tuple(("", "VERB", {"VerbForm": "Fin"}) if w == "Podporoval" else ("", "PUNCT", {}) if w == "."
+                     else ("", "PROPN", {"Case": "Gen", "Gender": "Masc", "Number": "Sing"}) for w in words)
+
+    monkeypatch.setattr(tagger, "tag", fake_tag)
+    monkeypatch.setattr(tagger, "parse", lambda language, words: None)
+    text = "Podporoval Vojtecha Hrušku."
+    feats, _genders = analyse_document(text, [Mention(11, len(text) - 1, "person", "e")], "sk")
+    assert (feats[0].case, feats[0].gender) == ("Acc", "Masc")

@@ -427,6 +427,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
                 subject_gender = got[k][2].get("Gender", "")
                 subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli": a plural subject
                 break
+    if after_noun and noun_cases and first > 1:  # "za pápeža Jána": the role noun's preposition governs both
+        governed = context.preposition_cases(toks[first - 2].group(), language)
+        noun_cases = tuple(c for c in _role_noun_cases(before, language, "") if c in governed) or noun_cases
     apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
@@ -615,7 +618,9 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s -= 4.0
     if ev.title_cases:
         s += 3.0 if c in ev.title_cases else -1.0
-    if ev.tagged:  # the tagger on the name itself: it has seen few names, a hint only
+    if ev.tagged and not (ev.after_verb and ev.tagged.get("Case") in ("Gen", "Acc")):
+        # the tagger on the name itself: it has seen few names, a hint only; after a verb its genitive or
+        # accusative of a name is a guess (a man's two forms are one), the verb's object is the better one
         s += 0.6 if ev.tagged.get("Case") == c else 0.0
     if ev.syntax:  # the parser's relation: subject, object, possessor, a preposition's object
         s += _SYNTAX_WEIGHT if c in ev.syntax else 0.0
