@@ -74,6 +74,7 @@ CS = [
     ("Postoje mu vysvětlovala manželka Laura.", "Laura", "PERSON", "Nom Fem Sing"),
     ("Prohlásil jsem to mé ženě Drahušce.", "Drahušce", "PERSON", "Dat Fem Sing"),
     ("Zvolili předsedu Zelenku.", "Zelenku", "PERSON", "Acc Masc Sing"),
+    ("Maďaři přijeli včas.", "Maďaři", "PERSON", "Nom Masc Plur"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),
@@ -115,6 +116,8 @@ SK = [
     ("Kroniky Záhorska sa zachovali.", "Záhorska", "LOCATION", "Gen - Sing"),
     # a role noun after a preposition: the name takes the case both allow ("za predsedu" is Acc, not Gen)
     ("Zvolili ho za predsedu Marka.", "Marka", "PERSON", "Acc Masc Sing"),
+    # a short nation's plural before a plural l-participle
+    ("Fíni boli porazení.", "Fíni", "PERSON", "Nom Masc Plur"),
 ]
 PL = [
     ("Przyjechał z Nowego Jorku.", "Nowego Jorku", "LOCATION", "Gen - Sing"),

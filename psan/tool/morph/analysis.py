@@ -150,7 +150,8 @@ _PLURAL_NOMINATIVES = {"cs": ("ové", "ané"), "sk": ("ania", "ovia", "ci", "ovc
 #: plural endings of masculine names (families, nations): ending → (case, weight)
 _PLURAL_PERSON = {
     "cs": (("ové", "Nom", 1.5), ("ových", "Gen", 1.5), ("ovým", "Dat", 1.5), ("ovými", "Ins", 1.5), ("ům", "Dat", 1.0),
-           ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0)),
+           ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0), ("ci", "Nom", 0.8), ("ři", "Nom", 0.8),
+           ("ši", "Nom", 0.8)),
     "sk": (("ovci", "Nom", 1.5), ("ovcov", "Gen", 1.5), ("ovcom", "Dat", 1.5), ("ovcami", "Ins", 1.5),
            ("ovia", "Nom", 1.5), ("ania", "Nom", 1.5), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
            ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5), ("ti", "Nom", 0.8), ("ni", "Nom", 0.8),
@@ -158,11 +159,15 @@ _PLURAL_PERSON = {
 }
 
 
+#: nominative plural endings of nations short enough to follow two letters only (Fíni, Uhri, Češi)
+_SHORT_PLURALS = ("ci", "ti", "ni", "ri", "ři", "ši")
+
+
 def plural_person_cases(word: str, language: str) -> dict[str, float]:
     """Cases a masculine name's form has as a plural (Peržanov → Gen, Acc; Novákových → Gen, Loc)."""
     low = word.casefold()
     for end, case, w in _PLURAL_PERSON.get(language, ()):
-        if low.endswith(end) and len(low) > len(end) + 2:
+        if low.endswith(end) and len(low) > len(end) + (1 if end in _SHORT_PLURALS else 2):
             cases = {case: w}
             if case == "Gen":
                 cases["Acc"] = w  # animate plural: accusative = genitive
@@ -399,7 +404,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
                 and not prep and _attributive(before, language):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
-        elif _lower_or_initial(before, first, toks) and upos == "NOUN" and not prep:
+        elif _lower_or_initial(before, first, toks) and upos == "NOUN" and not prep \
+                and not before.casefold().startswith(_PRONOUNS):
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
             if m.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
                 noun_case = got[first - 1][2].get("Case", "")
@@ -427,6 +433,10 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
                 subject_gender = got[k][2].get("Gender", "")
                 subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli": a plural subject
                 break
+    if person and not subject_number and language in ("cs", "sk") and last + 1 < len(toks):
+        follower = toks[last + 1].group()  # "Uhri boli", "Fíni odmietli": a plural l-participle after the name
+        if follower.islower() and len(follower) > 3 and follower.endswith(("li", "ly")):
+            subject_number = "Plur"
     if after_noun and noun_cases and first > 1:  # "za pápeža Jána": the role noun's preposition governs both
         governed = context.preposition_cases(toks[first - 2].group(), language)
         noun_cases = tuple(c for c in _role_noun_cases(before, language, "") if c in governed) or noun_cases
@@ -483,6 +493,10 @@ def syntactic_case(parsed: tagger.Parsed, words: Sequence[str], index: int,
     return (), ""
 
 
+#: beginnings of relative and possessive pronouns a small tagger may call nouns ("na ktorom Moskovčania"):
+#: a name after them is no possessor
+_PRONOUNS = ("ktor", "kter", "jeho", "jej", "ich", "jejich", "koho", "komu", "čí")
+
 #: a verb's subject stands before it: the name after the verb is rather its object
 _SUBJECT_BEFORE = {"Acc": 0.7, "Nom": -0.5}
 #: words that open a clause (the subject of a verb is looked for after the last of them)
@@ -519,12 +533,12 @@ def _can_stand_in(ev: _Evidence, cases: tuple[str, ...]) -> bool:
 
 
 def _ambiguous(readings_of: dict[Key, float], person: bool = False) -> bool:
-    """Whether a word's best readings leave more than one case (a person: or gender), or there are none."""
+    """Whether a word's best readings leave more than one case or number (a person: or gender), or there are none."""
     if not readings_of:
         return True
     top = max(readings_of.values())
     best = [k for k, w in readings_of.items() if w >= top - 0.5]
-    return len({k[0] for k in best}) > 1 or (person and len({k[2] for k in best}) > 1)
+    return len({k[0] for k in best}) > 1 or (person and len({k[2] for k in best}) > 1) or len({k[1] for k in best}) > 1
 
 
 def feminine_role(noun: str) -> bool:
@@ -654,7 +668,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
     t, a = ev.tagged or {}, ev.agreeing or {}
     number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
               + (0.5 if a.get("Number") == n and kind != PERSON else 0.0)
-              + (0.5 if ev.syntax_number == n else 0.0) for n in _NUMBERS}
+              + (0.5 if ev.syntax_number == n else 0.0)
+              + (0.5 if ev.subject_number == n == "Plur" and kind == PERSON else 0.0) for n in _NUMBERS}
     eg = _gender_ud(ev.title_gender) or entity_gender
     gender = {}
     for g in _GENDERS:
@@ -674,8 +689,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
-                if c == "Nom" and ev.subject_gender == g and kind == PERSON \
-                        and ev.subject_number in ("", n):
+                if c == "Nom" and kind == PERSON and ev.subject_number in ("", n) \
+                        and (ev.subject_gender == g or ev.subject_number == "Plur"):  # plural -li: any gender
                     s += 0.7
                 for o, absent in others:  # first name and surname agree
                     v = o.get(key, 0.0)
