@@ -360,3 +360,10 @@ def test_a_taggers_genitive_of_a_mans_name_after_a_verb_yields_to_the_object(mon
     text = "Podporoval Vojtecha Hrušku."
     feats, _genders = analyse_document(text, [Mention(11, len(text) - 1, "person", "e")], "sk")
     assert (feats[0].case, feats[0].gender) == ("Acc", "Masc")
+
+
+def test_coordinated_names_share_the_case_across_the_seconds_adjective() -> None:
+    text = "Navštívil Peking a Južnú Kóreu."
+    spans = [{"start": text.index(w), "end": text.index(w) + len(w), "label": "LOCATION"} for w in ("Peking", "Kóreu")]
+    rec = pseudonymize_corpus([{"id": "d", "lang": "sk", "text": text, "spans": spans}], None, "pseudonymize", "7")[0]
+    assert [r["features"]["Case"] for r in rec["replacements"]] == ["Acc", "Acc"]

@@ -601,7 +601,7 @@ def _attributive(word: str, language: str, capital: bool = False) -> bool:
 _LONG_ENDINGS = {
     "cs": ("ý", "á", "é", "í", "ou", "ém", "ým", "ých", "ými", "ho", "mu", "ův", "ova", "ovo", "ovu", "ovi",
            "ovy", "ových", "ovým", "in", "ina", "iny", "inu", "ině"),
-    "sk": ("ý", "á", "é", "í", "ou", "om", "ej", "ho", "mu", "ch", "mi", "ie", "ia", "iu", "ov", "ova", "ovo",
+    "sk": ("ý", "á", "é", "í", "ú", "ou", "om", "ej", "ho", "mu", "ch", "mi", "ie", "ia", "iu", "ov", "ova", "ovo",
            "ovu", "ovi", "ovej", "in", "ina", "ino", "inu", "ej"),
 }
 
@@ -712,13 +712,18 @@ _COORDINATION = frozenset({",", "a", "i", "und", "and", "oraz", "lub", "albo", "
                            "in", "ali", ", a", ", i", "a i", "aj"})
 
 
-def _groups(text: str, mentions: Sequence[Mention]) -> list[list[int]]:
-    """Runs of coordinated mentions of one kind (their case is decided together)."""
+def _groups(text: str, mentions: Sequence[Mention], language: str = "") -> list[list[int]]:
+    """Runs of coordinated mentions of one kind (their case is decided together); the second's agreeing
+    adjectives may stand between ("Egypt a Saudskú Arábiu")."""
     groups: list[list[int]] = []
     for k, m in enumerate(mentions):
         if groups and k > 0:
             prev = mentions[k - 1]
-            between = " ".join(text[prev.end:m.start].split()).replace(" ,", ",")
+            words = text[prev.end:m.start].split()
+            while len(words) > 1 and _ALPHA.fullmatch(words[-1]) and len(words[-1]) > 3 \
+                    and language in _LONG_ENDINGS and _attributive(words[-1], language):
+                words.pop()
+            between = " ".join(words).replace(" ,", ",")
             kinds = {prev.kind, m.kind}
             if (len(kinds) == 1 or kinds == {PERSON, PLACE}) and m.start >= prev.end \
                     and between.casefold() in _COORDINATION:
@@ -728,10 +733,11 @@ def _groups(text: str, mentions: Sequence[Mention]) -> list[list[int]]:
     return groups
 
 
-def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, float] | None]) -> list[Key | None]:
+def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, float] | None],
+            language: str) -> list[Key | None]:
     """The best key of every mention; coordinated mentions share the case with the best total score."""
     out: list[Key | None] = [None] * len(mentions)
-    for group in _groups(text, mentions):
+    for group in _groups(text, mentions, language):
         members = [k for k in group if scores[k]]
         if not members:
             continue
@@ -758,7 +764,7 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
                                                                                       dict[str, str]]:
     """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
     evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE, OTHER) else None for m in mentions]
-    for group in _groups(text, mentions):  # "v Praze, Zbraslavi": the preposition governs the whole run
+    for group in _groups(text, mentions, language):  # "v Praze, Zbraslavi": the preposition governs the whole run
         lead = evidence[group[0]]
         for k in group[1:]:
             ev = evidence[k]
@@ -766,7 +772,7 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
                 ev.prep = lead.prep
     scores = [_scores(ev, m.kind, "", language) if ev is not None else None
               for m, ev in zip(mentions, evidence, strict=True)]
-    first = _decide(text, mentions, scores)
+    first = _decide(text, mentions, scores, language)
     votes: dict[str, Counter[str]] = {}
     for m, ev, key in zip(mentions, evidence, first, strict=True):
         if m.kind != PERSON or ev is None or key is None or not m.entity:
@@ -778,7 +784,7 @@ def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> t
     genders = {e: v.most_common(1)[0][0] for e, v in votes.items() if v}
     final = _decide(text, mentions, [
         _scores(ev, m.kind, genders[m.entity], language) if ev is not None and m.kind == PERSON
-        and genders.get(m.entity) else sc for m, ev, sc in zip(mentions, evidence, scores, strict=True)])
+        and genders.get(m.entity) else sc for m, ev, sc in zip(mentions, evidence, scores, strict=True)], language)
     out = [Features() if key is None else _features(key, m.kind, language) for m, key in zip(mentions, final,
                                                                                               strict=True)]
     return out, {e: g for e, g in genders.items() if g}
