@@ -75,6 +75,9 @@ CS = [
     ("Prohlásil jsem to mé ženě Drahušce.", "Drahušce", "PERSON", "Dat Fem Sing"),
     ("Zvolili předsedu Zelenku.", "Zelenku", "PERSON", "Acc Masc Sing"),
     ("Maďaři přijeli včas.", "Maďaři", "PERSON", "Nom Masc Plur"),
+    # a mark before the name is no word of the sentence; a person after an acronym is no apposition to it
+    ("Psal o † Novákovi.", "Novákovi", "PERSON", "Loc Masc Sing"),
+    ("Mluvil s předsedou ÚV KSČ Oldřichem.", "Oldřichem", "PERSON", "Ins Masc Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),
@@ -367,3 +370,17 @@ def test_coordinated_names_share_the_case_across_the_seconds_adjective() -> None
     spans = [{"start": text.index(w), "end": text.index(w) + len(w), "label": "LOCATION"} for w in ("Peking", "Kóreu")]
     rec = pseudonymize_corpus([{"id": "d", "lang": "sk", "text": text, "spans": spans}], None, "pseudonymize", "7")[0]
     assert [r["features"]["Case"] for r in rec["replacements"]] == ["Acc", "Acc"]
+
+
+def test_a_capitalized_noun_before_a_person_makes_it_a_possessor(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph import tagger
+    from psan.tool.morph.analysis import Mention, analyse_document
+
+    def fake_tag(language: str, words: tuple[str, ...]) -> tuple:
+        return tuple(("", "NOUN", {"Case": "Nom"}) if w == "Nadace" else ("", "PROPN", {"Case": "Acc"}) for w in words)
+
+    monkeypatch.setattr(tagger, "tag", fake_tag)
+    monkeypatch.setattr(tagger, "parse", lambda language, words: None)
+    text = "Přispěla Nadace Vojtěcha Kubáta"
+    feats, _genders = analyse_document(text, [Mention(16, len(text), "person", "e")], "cs")
+    assert (feats[0].case, feats[0].gender) == ("Gen", "Masc")

@@ -32,6 +32,8 @@ PERSON, PLACE, OTHER = "person", "place", "other"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _ALPHA = re.compile(r"[^\W\d_]+")
 _CONTEXT = 4  # words before a name given to the tagger (its features see two words around)
+#: marks before a name that are no words of the sentence ("podle fyziologa * Cannona", "† Novák")
+_MARKS = frozenset({"*", "†", "✝", "✞"})
 _SENTENCE_END = re.compile(r"[.!?]+\s+(?=[\"„“(]?[^\W\d_])")
 _PRIOR = {"Nom": 0.3, "Gen": 0.2, "Acc": 0.1, "Loc": 0.1, "Ins": 0.1, "Dat": 0.05, "Voc": -1.0}
 _GENDERS = ("Masc", "Fem", "Neut")
@@ -314,7 +316,7 @@ def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, 
         if _boundary(text, b):
             hi = b.start() + 1
             break
-    toks = list(_TOKEN.finditer(text, lo, hi))
+    toks = [t for t in _TOKEN.finditer(text, lo, hi) if t.group() not in _MARKS]
     first = next((i for i, m in enumerate(toks) if m.end() > start), len(toks))
     last = next((i for i in range(len(toks) - 1, -1, -1) if toks[i].start() < end), first)
     return toks, first, last
@@ -404,8 +406,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
                 and not prep and _attributive(before, language):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
-        elif _lower_or_initial(before, first, toks) and upos == "NOUN" and not prep \
-                and not before.casefold().startswith(_PRONOUNS):
+        elif (_lower_or_initial(before, first, toks) or m.kind == PERSON and before[:1].isupper()) \
+                and upos == "NOUN" and not prep and not before.casefold().startswith(_PRONOUNS):
+            # a capitalized common noun before a person opens a title: "Cena Karla Čapka", "Orchestr Ivo Pavlíka"
             after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
             if m.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
                 noun_case = got[first - 1][2].get("Case", "")
@@ -440,7 +443,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     if after_noun and noun_cases and first > 1:  # "za pápeža Jána": the role noun's preposition governs both
         governed = context.preposition_cases(toks[first - 2].group(), language)
         noun_cases = tuple(c for c in _role_noun_cases(before, language, "") if c in governed) or noun_cases
-    apposition = not prep and first > 0 and before.isupper() and len(before) > 1  # "JZD Ráby"
+    # "JZD Ráby" (a person after an acronym is no apposition to it: "tajemníkem ÚV KSČ Oldřichem")
+    apposition = not prep and first > 0 and before.isupper() and len(before) > 1 and not person
     after = toks[last + 1].group() if last + 1 < len(toks) else ""
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
