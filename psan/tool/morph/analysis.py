@@ -153,11 +153,13 @@ _PLURAL_NOMINATIVES = {"cs": ("ové", "ané"), "sk": ("ania", "ovia", "ci", "ovc
 _PLURAL_PERSON = {
     "cs": (("ové", "Nom", 1.5), ("ových", "Gen", 1.5), ("ovým", "Dat", 1.5), ("ovými", "Ins", 1.5), ("ům", "Dat", 1.0),
            ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0), ("ci", "Nom", 0.8), ("ři", "Nom", 0.8),
-           ("ši", "Nom", 0.8)),
+           ("ši", "Nom", 0.8), ("ovi", "Nom", 0.3)),
     "sk": (("ovci", "Nom", 1.5), ("ovcov", "Gen", 1.5), ("ovcom", "Dat", 1.5), ("ovcami", "Ins", 1.5),
            ("ovia", "Nom", 1.5), ("ania", "Nom", 1.5), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
            ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5), ("ti", "Nom", 0.8), ("ni", "Nom", 0.8),
            ("ri", "Nom", 0.8)),
+    "sl": (("ovimi", "Ins", 1.5), ("ovih", "Gen", 1.5), ("ovim", "Dat", 1.5), ("ovi", "Nom", 1.5), ("ove", "Acc", 1.0),
+           ("ci", "Nom", 0.8)),
 }
 
 
@@ -171,9 +173,9 @@ def plural_person_cases(word: str, language: str) -> dict[str, float]:
     for end, case, w in _PLURAL_PERSON.get(language, ()):
         if low.endswith(end) and len(low) > len(end) + (1 if end in _SHORT_PLURALS else 2):
             cases = {case: w}
-            if case == "Gen":
-                cases["Acc"] = w  # animate plural: accusative = genitive
-            if end == "ových":
+            if case == "Gen" and language != "sl":
+                cases["Acc"] = w  # animate plural: accusative = genitive (Slovenian: Novakove)
+            if end in ("ových", "ovih"):
                 cases["Loc"] = w
             return cases
     return {}
@@ -186,6 +188,7 @@ _PLURAL_PLACE = {
            ("ovce", "Nom"), ("oviec", "Gen"),
            ("ice", "Nom"),
            ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
+    "sl": (("icah", "Loc"), ("icami", "Ins"), ("icam", "Dat"), ("ice", "Nom"), ("ic", "Gen"), ("ah", "Loc")),
 }
 
 
@@ -219,7 +222,7 @@ def known_plural_place_cases(word: str, language: str) -> tuple[str, ...]:
     out = []
     for lemma_end, forms in _PLURAL_LEMMAS.get(language, ()):
         for case, end in forms.items():
-            if word.endswith(end) and len(word) > len(end) + 2:
+            if word.endswith(end) and len(word) > len(end) + 1:  # a listed lemma: Zdice too
                 lemma = word[: len(word) - len(end)] + lemma_end
                 if lemma in known and case not in out:
                     out.append(case)
@@ -436,10 +439,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
                 subject_gender = got[k][2].get("Gender", "")
                 subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli": a plural subject
                 break
-    if person and not subject_number and language in ("cs", "sk") and last + 1 < len(toks):
-        follower = toks[last + 1].group()  # "Uhri boli", "Fíni odmietli": a plural l-participle after the name
-        if follower.islower() and len(follower) > 3 and follower.endswith(("li", "ly")):
-            subject_number = "Plur"
+    if person and not subject_number and language in ("cs", "sk", "sl"):
+        ending_gender, subject_number = _participle_after(toks, last, got is None)
+        subject_gender = subject_gender or ending_gender
     if after_noun and noun_cases and first > 1:  # "za pápeža Jána": the role noun's preposition governs both
         governed = context.preposition_cases(toks[first - 2].group(), language)
         noun_cases = tuple(c for c in _role_noun_cases(before, language, "") if c in governed) or noun_cases
@@ -450,6 +452,23 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
                      syntax_number)
+
+
+def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
+    """(gender, number) of an l-participle right after a name, or after a short auxiliary ("Uhri boli",
+    "Maja je prišla"), by its ending: -li/-ly plural (any gender), with ``feminine`` (no tagger said
+    more) -la a woman's singular.  ``("", "")`` where no such word follows."""
+    k = last + 1
+    if k < len(toks) and toks[k].group().islower() and len(toks[k].group()) <= 3 and k + 1 < len(toks):
+        k += 1  # "je", "se", "sa", "by"
+    word = toks[k].group() if k < len(toks) else ""
+    if not word.islower() or len(word) < 4:
+        return "", ""
+    if word.endswith(("li", "ly")):
+        return "", "Plur"
+    if feminine and word.endswith("la"):
+        return "Fem", "Sing"
+    return "", ""
 
 
 #: dependency relations that fix a nominal's case by themselves

@@ -238,6 +238,7 @@ _PLURAL_PLACES: dict[str, tuple[str, dict[str, str]]] = {
                    "Ins": "icemi"}),
     "sk": ("ovce", {"Nom": "ovce", "Gen": "oviec", "Dat": "ovciam", "Acc": "ovce", "Loc": "ovciach",
                     "Ins": "ovcami"}),
+    "sl": ("ice", {"Nom": "ice", "Gen": "ic", "Dat": "icam", "Acc": "ice", "Loc": "icah", "Ins": "icami"}),
 }
 
 
@@ -253,6 +254,7 @@ def plural_place(lemma: str, case: str, language: str) -> str | None:
 _FAMILY_PLURALS = {
     "cs": {"Nom": "ovi", "Gen": "ových", "Dat": "ovým", "Acc": "ovy", "Voc": "ovi", "Loc": "ových", "Ins": "ovými"},
     "sk": {"Nom": "ovci", "Gen": "ovcov", "Dat": "ovcom", "Acc": "ovcov", "Loc": "ovcoch", "Ins": "ovcami"},
+    "sl": {"Nom": "ovi", "Gen": "ovih", "Dat": "ovim", "Acc": "ove", "Loc": "ovih", "Ins": "ovimi"},
 }
 
 
@@ -263,9 +265,15 @@ def plural_person(lemma: str, case: str, language: str) -> str | None:
     if not endings or decl is None or case not in endings or lemma.endswith(("ý", "í", "á")):
         return None
     genitive = decl.decline(lemma, "m", True).get("2", "")
-    if not genitive.endswith(("a", "y", "u")):
+    if not genitive.endswith(("a", "y", "u", "e")):  # Novák/Nováka, Kadlec/Kadlce → Novákovi, Kadlcovi
         return None
     return genitive[:-1] + endings[case]
+
+
+@cache
+def family_plural_pool(language: str, role: str, gender: str) -> tuple[str, ...]:
+    """The role's names that have a family plural (:func:`plural_person`): surrogates of a plural mention."""
+    return tuple(c for c in _role_pool(language, role, gender or "m") if plural_person(c, "Nom", language))
 
 
 def place_gender(lemma: str, language: str) -> str:

@@ -757,7 +757,8 @@ class SurrogateReplacer:
         """
         role, lemma = part
         lang = self.language
-        sur = self._surrogate(entity, role, lemma, gender)
+        plural = feats is not None and feats.number == "Plur" and gender != "f"
+        sur = self._surrogate(entity, role, lemma, gender, plural)
         surface: str | None = None
         if feats is not None and feats.case:
             surface = inflect_case(sur, feats, lang, role, gender or feats.short_gender or "m")
@@ -774,8 +775,9 @@ class SurrogateReplacer:
             surface = sur
         return shape.case_pattern_word(word, surface)
 
-    def _surrogate(self, entity: str, role: str, lemma: str, gender: str) -> str:
-        """The identity's surrogate lemma for one original name lemma (drawn once per entity)."""
+    def _surrogate(self, entity: str, role: str, lemma: str, gender: str, plural: bool = False) -> str:
+        """The identity's surrogate lemma for one original name lemma (drawn once per entity; for a ``plural``
+        mention, a family or a nation, from the names that have a family plural: Moravec → Moravcovi)."""
         lemma_key = lemma.casefold()
         wkey = (entity, role, lemma_key)
         sur = self._words.get(wkey)
@@ -790,6 +792,9 @@ class SurrogateReplacer:
             form = names.analyse_word(lemma if lemma[:1].isupper() else lemma.capitalize(), self.language, role,
                                       gender)
             pool = names.candidates(self.language, role, gender or form.gender, form)
+            if plural:
+                pool = tuple(c for c in pool if names.plural_person(c, "Nom", self.language)) \
+                    or names.family_plural_pool(self.language, role, gender) or pool
             sur = self._draw_word(entity, role, lemma_key, pool)
             ident["names"][f"{role}:{lemma_key}"] = sur
             self.drawn += 1
@@ -878,7 +883,7 @@ def inflect_case(lemma: str, feats: Features, language: str, role: str, gender: 
         return names.inflect_pl.inflect(lemma, like, role if person else "place")
     if feats.number == "Plur" and not person:
         return names.plural_place(lemma, feats.case, language)
-    if feats.number == "Plur" and role == names.LAST and gender != "f":
+    if feats.number == "Plur" and gender != "f":  # a family or a nation ("Novákovi", "Maďaři"): a family plural
         got = names.plural_person(lemma, feats.case, language)
         if got is not None:
             return got
