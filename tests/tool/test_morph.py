@@ -406,3 +406,29 @@ def test_a_capitalized_noun_before_a_person_makes_it_a_possessor(monkeypatch: py
     text = "Přispěla Nadace Vojtěcha Kubáta"
     feats, _genders = analyse_document(text, [Mention(16, len(text), "person", "e")], "cs")
     assert (feats[0].case, feats[0].gender) == ("Gen", "Masc")
+
+
+def _fake_tagger(monkeypatch: pytest.MonkeyPatch, tags: dict[str, tuple[str, dict[str, str]]]) -> None:
+    """A tagger that tags the given words so and every other word a proper noun without features."""
+    from psan.tool.morph import tagger
+    monkeypatch.setattr(tagger, "tag", lambda language, words: tuple(("", *tags.get(w, ("PROPN", {}))) for w in words))
+    monkeypatch.setattr(tagger, "parse", lambda language, words: None)
+
+
+def test_a_name_that_cannot_agree_with_a_passive_participle_is_its_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"vedená": ("ADJ", {"Case": "Nom", "Gender": "Fem", "Number": "Sing",
+                                                  "VerbForm": "Part", "Voice": "Pass"}),
+                               "Skupina": ("NOUN", {"Case": "Nom"})})
+    text = "Skupina vedená Hrabovským odjela."
+    feats, _genders = analyse_document(text, [Mention(15, 25, "person", "e")], "cs")
+    assert (feats[0].case, feats[0].gender) == ("Ins", "Masc")
+
+
+def test_a_role_noun_the_tagger_calls_a_proper_noun_still_governs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"Odpověď": ("NOUN", {"Case": "Nom"}), "bratra": ("PROPN", {"Case": "Nom"}),
+                               "Kubáta": ("NOUN", {"Case": "Nom"})})
+    text = "Odpověď bratra Kubáta pomohla."
+    feats, _genders = analyse_document(text, [Mention(15, 21, "person", "e")], "cs")
+    assert feats[0].case == "Gen"

@@ -89,6 +89,8 @@ class _Evidence:
     syntax: tuple[str, ...] = ()
     #: the number of the verb the name is the subject of (the parser's)
     syntax_number: str = ""
+    #: the name follows a passive participle it cannot agree with ("vedená Nerovským"): its agent, instrumental
+    agent: bool = False
 
 
 def _gender_ud(g: str) -> str:
@@ -393,7 +395,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if other >= governed:
             prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
     tagged = agreeing = None
-    after_noun = after_verb = subject_before = False
+    after_noun = after_verb = subject_before = agent = False
     noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
@@ -401,14 +403,21 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if got[index][1] in ("PROPN", "NOUN", "ADJ", "X"):
             tagged = got[index][2]
         upos = got[first - 1][1] if first > 0 else ""
-        role_noun = upos == "NOUN" and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS)
-        if before.islower() and not prep and upos in ("ADJ", "DET", "NUM", "NOUN") and role_noun:
+        # a role noun by its stem (a small tagger may call "bratra" a proper noun)
+        role_noun = upos in ("NOUN", "PROPN", "X") and m.kind == PERSON \
+            and before.casefold().startswith(context.ROLE_NOUNS)
+        if before.islower() and not prep and role_noun:
             after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
             if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
                 title_gender = "f" if feminine_role(before) else "m"
         elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
                 and not prep and _attributive(before, language):
             agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
+            if person and not _agrees(agreeing, per_word[-1]):
+                # "vedená Nerovským": a person's name that cannot agree is no noun of the word; after a
+                # passive participle it is the agent
+                agent = agreeing.get("Voice") == "Pass"
+                agreeing = None
         elif (_lower_or_initial(before, first, toks) or m.kind == PERSON and before[:1].isupper()) \
                 and upos == "NOUN" and not prep and not before.casefold().startswith(_PRONOUNS):
             # a capitalized common noun before a person opens a title: "Cena Karla Čapka", "Orchestr Ivo Pavlíka"
@@ -451,7 +460,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
-                     syntax_number)
+                     syntax_number, agent)
 
 
 def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
@@ -553,6 +562,15 @@ def _can_stand_in(ev: _Evidence, cases: tuple[str, ...]) -> bool:
     if not last or max(last.values()) < 1.0:
         return True
     return any(k[0] in cases and w >= 1.0 for k, w in last.items())
+
+
+def _agrees(word: dict[str, str], readings_of: dict[Key, float]) -> bool:
+    """Whether a name's form has a reading (weight ≥ 0.5) in the case and gender of an agreeing word's
+    tagged features (either unknown: it may)."""
+    case, gender = word.get("Case", ""), word.get("Gender", "")
+    if not case or not readings_of:
+        return True
+    return any(w >= 0.5 and k[0] == case and (not gender or k[2] in gender.split(",")) for k, w in readings_of.items())
 
 
 def _ambiguous(readings_of: dict[Key, float], person: bool = False) -> bool:
@@ -664,6 +682,8 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
     if ev.agreeing:  # an agreeing adjective or title noun the tagger knows well
         s += 1.5 if ev.agreeing.get("Case") == c else 0.0
     if ev.apposition and c == "Nom":
+        s += 1.5
+    if ev.agent and c == "Ins":
         s += 1.5
     if ev.after_noun and ev.noun_cases:
         # a role noun: the name agrees with it ("burmistrz Jan"); a place noun: the name agrees or stands
