@@ -432,3 +432,11 @@ def test_a_role_noun_the_tagger_calls_a_proper_noun_still_governs(monkeypatch: p
     text = "Odpověď bratra Kubáta pomohla."
     feats, _genders = analyse_document(text, [Mention(15, 21, "person", "e")], "cs")
     assert feats[0].case == "Gen"
+
+
+def test_an_undeclined_first_name_in_o_leaves_the_case_to_the_surname(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"koncert": ("NOUN", {"Case": "Nom"}), "Byl": ("AUX", {})})
+    text = "Byl to koncert Ivo Kubáta."
+    feats, _genders = analyse_document(text, [Mention(15, 25, "person", "e")], "cs")
+    assert feats[0].case == "Gen"
