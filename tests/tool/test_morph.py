@@ -82,6 +82,10 @@ CS = [
     ("Pane Nováku, pojďte sem.", "Nováku", "PERSON", "Voc Masc Sing"),
     ("Jano, pojď sem!", "Jano", "PERSON", "Voc Fem Sing"),
     ("Haló, Kippenbergere, slyšíte?", "Kippenbergere", "PERSON", "Voc Masc Sing"),
+    # a plural locative in -ech; a role noun before acronyms governs the name after them
+    ("Bydlí v Dubech.", "Dubech", "LOCATION", "Loc - Plur"),
+    ("Zvolili místopředsedu OSN Kubáta.", "Kubáta", "PERSON", "Acc Masc Sing"),
+    ("Promluvil místopředseda FS Kubát.", "Kubát", "PERSON", "Nom Masc Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),
@@ -440,3 +444,12 @@ def test_an_undeclined_first_name_in_o_leaves_the_case_to_the_surname(monkeypatc
     text = "Byl to koncert Ivo Kubáta."
     feats, _genders = analyse_document(text, [Mention(15, 25, "person", "e")], "cs")
     assert feats[0].case == "Gen"
+
+
+def test_a_plural_participle_makes_a_place_plural(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"stávaly": ("VERB", {"VerbForm": "Part", "Number": "Plur", "Gender": "Fem"}),
+                               "Hrbotice": ("PROPN", {"Case": "Dat", "Number": "Sing"}), "kdysi": ("ADV", {})})
+    text = "Zde kdysi stávaly Hrbotice."
+    feats, _genders = analyse_document(text, [Mention(18, 26, "place")], "cs")
+    assert (feats[0].case, feats[0].number) in (("Nom", "Plur"), ("Acc", "Plur"))

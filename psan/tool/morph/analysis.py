@@ -185,7 +185,7 @@ def plural_person_cases(word: str, language: str) -> dict[str, float]:
 
 _PLURAL_PLACE = {
     "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
-           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen"), ("ách", "Loc")),
+           ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen"), ("ách", "Loc"), ("ech", "Loc")),
     "sk": (("íc", "Gen"), ("ách", "Loc"), ("ach", "Loc"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"),
            ("ovce", "Nom"), ("oviec", "Gen"),
            ("ice", "Nom"),
@@ -446,16 +446,25 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
     subject_gender = subject_number = ""
-    if got is not None and person:  # a past participle next to the name agrees with it as its subject
+    if got is not None and m.kind in (PERSON, PLACE):  # a past participle next to the name agrees with its subject
         for k in (first - 1, last + 1, last + 2):
             if 0 <= k < len(got) and got[k][1] in ("VERB", "AUX") and got[k][2].get("VerbForm") == "Part":
                 subject_gender = got[k][2].get("Gender", "")
-                subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli": a plural subject
+                subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli", "stávaly Lidice": plural
                 break
+    if person and not after_noun and not prep and first > 1 and before.isupper() and len(before) > 1:
+        j = first - 2  # "předsedu OIRT Zelenku", "tajemníkem ÚV KSČ Oldřichem": a role noun before acronyms
+        while j > 0 and toks[j].group().isupper() and len(toks[j].group()) > 1:
+            j -= 1
+        noun = toks[j].group()
+        if noun.islower() and noun.casefold().startswith(context.ROLE_NOUNS):
+            after_noun = True
+            noun_cases = _role_noun_cases(noun, language, got[j][2].get("Case", "") if got is not None else "")
+            title_gender = title_gender or ("f" if feminine_role(noun) else "m")
     if person and not subject_number and language in ("cs", "sk", "sl"):
         ending_gender, subject_number = _participle_after(toks, last, got is None)
         subject_gender = subject_gender or ending_gender
-    if after_noun and noun_cases and first > 1:  # "za pápeža Jána": the role noun's preposition governs both
+    if after_noun and noun_cases and first > 1 and before.islower():  # "za pápeža Jána": its preposition too
         governed = context.preposition_cases(toks[first - 2].group(), language)
         noun_cases = tuple(c for c in _role_noun_cases(before, language, "") if c in governed) or noun_cases
     # "JZD Ráby" (a person after an acronym is no apposition to it: "tajemníkem ÚV KSČ Oldřichem")
@@ -591,7 +600,12 @@ def feminine_role(noun: str) -> bool:
     low = noun.casefold()
     return low.endswith(("yně", "yne", "yni", "kyňa", "ková")) \
         or low.startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
-        or low.endswith(("ka", "ky", "ce", "ou", "ku")) and low[:-2].startswith(context.ROLE_NOUNS) and len(low) > 5
+        or low.endswith(("ka", "ky", "ce", "ou", "ku")) and low[:-2].startswith(context.ROLE_NOUNS) and len(low) > 5 \
+        and not low.startswith(_A_ROLE_NOUNS)  # "předsedou" is a man's
+
+
+#: masculine role nouns whose nominative ends in -a (předseda, starosta): their -a form is no genitive
+_A_ROLE_NOUNS = ("předsed", "místopředsed", "predsed", "podpredsed", "koleg", "starost", "hrdin", "sluh")
 
 
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
@@ -606,7 +620,8 @@ def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
                  if r.gender == g and r.lemma.casefold().startswith(context.ROLE_NOUNS)]
         low = noun.casefold()
         oblique = not low.endswith(("a", "yně", "yne")) if g == "f" else \
-            low.endswith(("a", "e", "u")) and not low.endswith(("ca", "ga", "ce"))
+            low.endswith(("a", "e", "u")) and not low.endswith(("ca", "ga", "ce")) \
+            and not (low.endswith("a") and low.startswith(_A_ROLE_NOUNS))
         if any(r.lemma.casefold() != low for r in found) and oblique:
             # "bratra" is the genitive of bratr, not a nominative "Bratra" (the nouns whose nominative ends
             # so keep it: "kolega", "hovorca", "vůdce", women's "manželka", "sestra"; "předáka" is předák's;
@@ -716,7 +731,7 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
     number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
               + (0.5 if a.get("Number") == n and kind != PERSON else 0.0)
               + (0.5 if ev.syntax_number == n else 0.0)
-              + (0.5 if ev.subject_number == n == "Plur" and kind == PERSON else 0.0) for n in _NUMBERS}
+              + (0.5 if ev.subject_number == n == "Plur" else 0.0) for n in _NUMBERS}
     eg = _gender_ud(ev.title_gender) or entity_gender
     gender = {}
     for g in _GENDERS:
