@@ -453,3 +453,11 @@ def test_a_plural_participle_makes_a_place_plural(monkeypatch: pytest.MonkeyPatc
     text = "Zde kdysi stávaly Hrbotice."
     feats, _genders = analyse_document(text, [Mention(18, 26, "place")], "cs")
     assert (feats[0].case, feats[0].number) in (("Nom", "Plur"), ("Acc", "Plur"))
+
+
+def test_an_o_first_name_keeps_its_vote_before_an_undeclined_surname() -> None:
+    text = "Keď Antonio Velarque de Lara neúspešne ponúkal mier, odišiel."
+    start = text.index("Antonio Velarque")
+    rec = pseudonymize_corpus([{"id": "d", "lang": "sk", "text": text, "spans": [
+        {"start": start, "end": start + len("Antonio Velarque"), "label": "PERSON"}]}], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == "Nom"

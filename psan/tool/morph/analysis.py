@@ -347,7 +347,8 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         return None
     person = m.kind == PERSON
     per_word = [readings(_title(t.group()), language, person) for t in name_words]
-    if person:  # a first name in -o (Ivo, Oto, Hugo) is often left undeclined before a declined surname
+    declined = any(k[0] != "Nom" and w >= 1.0 for k, w in per_word[-1].items())
+    if person and declined:  # a first name in -o (Ivo, Oto, Hugo) is often left undeclined before a declined surname
         per_word = [{} if k < len(name_words) - 1 and t.group().endswith("o") and r
                     and all(key[0] in ("Nom", "Voc") for key in r) else r
                     for k, (t, r) in enumerate(zip(name_words, per_word, strict=True))]
