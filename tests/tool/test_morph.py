@@ -461,3 +461,48 @@ def test_an_o_first_name_keeps_its_vote_before_an_undeclined_surname() -> None:
     rec = pseudonymize_corpus([{"id": "d", "lang": "sk", "text": text, "spans": [
         {"start": start, "end": start + len("Antonio Velarque"), "label": "PERSON"}]}], None, "pseudonymize", "7")[0]
     assert rec["replacements"][0]["features"]["Case"] == "Nom"
+
+
+_VALENCY_CONLLU = """# sent_id = v1
+1\tZájem\tzájem\tNOUN\t_\tCase=Nom\t0\troot\t_\t_
+2\to\to\tADP\t_\tCase=Acc\t3\tcase\t_\t_
+3\tfilm\tfilm\tNOUN\t_\tCase=Acc\t1\tnmod\t_\t_
+
+# sent_id = v2
+1\tzájmu\tzájem\tNOUN\t_\tCase=Gen\t0\troot\t_\t_
+2\to\to\tADP\t_\tCase=Acc\t3\tcase\t_\t_
+3\thudbu\thudba\tNOUN\t_\tCase=Acc\t1\tnmod\t_\t_
+
+# sent_id = v3
+1\tmluvil\tmluvit\tVERB\t_\t_\t0\troot\t_\t_
+2\to\to\tADP\t_\tCase=Loc\t3\tcase\t_\t_
+3\tfilmu\tfilm\tNOUN\t_\tCase=Loc\t1\tobl\t_\t_
+
+"""
+
+
+def test_valency_learned_from_a_treebank_decides_a_prepositions_case(tmp_path, monkeypatch) -> None:
+    from psan.tool.morph import valency
+    table = valency.learn(_VALENCY_CONLLU)
+    assert table["cases"]["zájem|o"] == {"Acc": 2} and table["lemmas"]["zájmu"] == "zájem"
+    valency.write(_VALENCY_CONLLU, valency.valency_path(tmp_path, "cs"))
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))  # the table, no tagger: rules plus the table
+    from psan.tool.morph.tagger import valency_table
+    assert valency.preferred_case(valency_table("cs"), "zájem", "o") == "Acc"
+    assert valency.preferred_case(valency_table("cs"), "mluvil", "o") == ""
+    text = "Je velký zájem o Radku."
+    rec = pseudonymize_corpus([_doc("cs", text, "Radku", "PERSON")], None, "pseudonymize", "7")[0]
+    f = rec["replacements"][0]["features"]
+    assert (f["Case"], f["Gender"]) == ("Acc", "Fem")
+
+
+def test_train_valency_only_writes_the_table_beside_the_models(tmp_path, capsys) -> None:
+    from psan.tool.morph.__main__ import main as morph_main
+    treebank = tmp_path / "t.conllu"
+    treebank.write_text(_VALENCY_CONLLU, encoding="utf-8")
+    models = tmp_path / "models"
+    assert morph_main(["train", "--lang", "cs", "--treebank", str(treebank), "--models-dir", str(models),
+                       "--valency-only"]) == 0
+    assert json.loads(capsys.readouterr().out)["sentences"]["t.conllu:kept"] == 3
+    table = json.loads((models / "valency-cs.json").read_text(encoding="utf-8"))
+    assert table["cases"]["mluvit|o"] == {"Loc": 1} and not (models / "morph-cs.udpipe").exists()

@@ -1,6 +1,7 @@
 """CLI: ``python -m psan.tool.morph train --lang cs --treebank A.conllu [--treebank B.conllu] [--out FILE] [--parser]``.
 
-Writes ``morph-<lang>.udpipe`` (with ``--parser``: the dependency parser ``parse-<lang>.udpipe``) into
+Writes ``morph-<lang>.udpipe`` and the prepositions' cases by governing word ``valency-<lang>.json``
+(with ``--parser``: the dependency parser ``parse-<lang>.udpipe``; with ``--valency-only``: the table only) into
 ``--models-dir`` (default ``$PSAN_NAMETAG_MODELS``) unless ``--out`` names the file;
 ``--exclude-corpus X.jsonl`` (repeatable) keeps the sentences of X (with ``--exclude-documents`` their
 whole source documents) out of training, so X can be used to measure.
@@ -12,8 +13,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from psan.tool.morph.train import PARSER_OPTIONS, model_path, train
+from psan.tool.morph.train import PARSER_OPTIONS, model_path, train, training_data
+from psan.tool.morph.valency import valency_path, write
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,6 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr.add_argument("--exclude-documents", action="store_true", help="leave out the excluded sentences' documents")
     tr.add_argument("--parser", action="store_true",
                     help="train the dependency parser (parse-<lang>.udpipe) instead of the tagger")
+    tr.add_argument("--valency-only", action="store_true",
+                    help="write only the prepositions' table (valency-<lang>.json) of the same sentences")
     args = parser.parse_args(argv)
     out = args.out
     if out is None:
@@ -35,9 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not models:
             parser.error("give --out or --models-dir (or set PSAN_NAMETAG_MODELS)")
         out = model_path(models, args.lang, parser=args.parser)
+    table = valency_path(Path(out).parent, args.lang)
+    if args.valency_only:
+        data, counts = training_data(args.treebank, args.exclude_corpus, args.exclude_documents)
+        print(json.dumps({"valency": str(write(data, table)), "sentences": counts}, ensure_ascii=False))
+        return 0
     try:
         record = train(args.treebank, out, args.exclude_corpus, args.exclude_documents,
-                       **({"options": "none", "parser": PARSER_OPTIONS} if args.parser else {}))
+                       **({"options": "none", "parser": PARSER_OPTIONS} if args.parser else {"valency_out": table}))
     except (OSError, ValueError, RuntimeError) as err:
         print(f"psan.tool.morph: error: {err}", file=sys.stderr)
         return 2

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from psan.tool.morph import context, tagger
+from psan.tool.morph import context, tagger, valency
 from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Features
 
 PERSON, PLACE, OTHER = "person", "place", "other"
@@ -91,6 +91,8 @@ class _Evidence:
     syntax_number: str = ""
     #: the name follows a passive participle it cannot agree with ("vedená Nerovským"): its agent, instrumental
     agent: bool = False
+    #: the preposition's first case is the one the treebanks give it after the word before it ("zájem o" + Acc)
+    by_valency: bool = False
 
 
 def _gender_ud(g: str) -> str:
@@ -399,6 +401,12 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         other = max((w for k, w in per_word[-1].items() if k[0] not in prep), default=0.0)
         if other >= governed:
             prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
+    by_valency = False
+    if len(prep) > 1 and i > 0 and _ALPHA.fullmatch(toks[i - 1].group()):
+        preferred = valency.preferred_case(tagger.valency_table(language), toks[i - 1].group(),
+                                           toks[i].group())  # "zájem o" + Acc
+        if preferred in prep:
+            prep, by_valency = (preferred, *(c for c in prep if c != preferred)), True
     tagged = agreeing = None
     after_noun = after_verb = subject_before = agent = False
     noun_cases: tuple[str, ...] = ()
@@ -474,7 +482,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
-                     syntax_number, agent)
+                     syntax_number, agent, by_valency)
 
 
 def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
@@ -689,6 +697,7 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
     s = _PRIOR[c]
     if ev.prep:
         s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
+        s += 1.0 if ev.by_valency and c == ev.prep[0] else 0.0
     elif c == "Loc":
         s -= 4.0
     if ev.title_cases:

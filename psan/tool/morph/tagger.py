@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from psan.tool.morph.train import model_path
+from psan.tool.morph.valency import load, valency_path
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,20 @@ def parser_for(language: str) -> Any | None:
     if lang is None or folder is None or model_for(language) is None:
         return None
     return _load_parser(str(model_path(folder, lang, parser=True)))
+
+
+@cache
+def _valency(path: str) -> dict[str, dict[str, object]] | None:
+    return load(path)
+
+
+def valency_table(language: str) -> dict[str, dict[str, object]] | None:
+    """The prepositions' cases by governing word learned with the tagger (``valency-<lang>.json``), if there."""
+    lang = MODEL_OF.get(language)
+    folder = models_dir()
+    if lang is None or folder is None:
+        return None
+    return _valency(str(valency_path(folder, lang)))
 
 
 def available(language: str) -> bool:

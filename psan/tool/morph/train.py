@@ -97,14 +97,18 @@ def training_data(treebanks: Sequence[str | Path], exclude: Sequence[str | Path]
 
 def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[str | Path] = (),
           whole_documents: bool = False, options: str = TAGGER_OPTIONS,
-          parser: str = "none") -> dict[str, object]:
+          parser: str = "none", valency_out: str | Path | None = None) -> dict[str, object]:
     """Train a UDPipe tagger (no tokenizer, no parser) and write it with a JSON record beside it.
 
     With ``parser`` options (:data:`PARSER_OPTIONS`) and ``options="none"`` it trains a parser only
-    (on the treebank's gold tags; it is run on the tagger's)."""
+    (on the treebank's gold tags; it is run on the tagger's).  With ``valency_out`` the prepositions'
+    cases by governing word (:mod:`.valency`) are learned from the same sentences and written there."""
     from ufal.udpipe import InputFormat, Model, ProcessingError, Sentence, Sentences, Trainer
 
     data, counts = training_data(treebanks, exclude, whole_documents)
+    if valency_out is not None:
+        from psan.tool.morph.valency import write
+        write(data, valency_out)
     reader = InputFormat.newConlluInputFormat()
     reader.setText(data)
     sentences = Sentences()
