@@ -129,6 +129,12 @@ SK = [
     ("Zvolili ho za predsedu Marka.", "Marka", "PERSON", "Acc Masc Sing"),
     # a short nation's plural before a plural l-participle
     ("Fíni boli porazení.", "Fíni", "PERSON", "Nom Masc Plur"),
+    # plural places in -ky (Benátky: do Benátok, s Benátkami), nations in -čania (Iračanom)
+    ("Odišiel do Chrenoviek.", "Chrenoviek", "LOCATION", "Gen - Plur"),
+    ("Vrátil sa z Kopánok.", "Kopánok", "LOCATION", "Gen - Plur"),
+    ("Obchodoval s Hrnčiarkami.", "Hrnčiarkami", "LOCATION", "Ins - Plur"),
+    ("Pomoc poslali k Iračanom.", "Iračanom", "PERSON", "Dat Masc Plur"),
+    ("Stretol sa s arcibiskupom Baziakom.", "Baziakom", "PERSON", "Ins Masc Sing"),
 ]
 PL = [
     ("Przyjechał z Nowego Jorku.", "Nowego Jorku", "LOCATION", "Gen - Sing"),

@@ -159,6 +159,7 @@ _PLURAL_PERSON = {
            ("ů", "Gen", 1.0), ("ech", "Loc", 0.8), ("ané", "Nom", 1.0), ("ci", "Nom", 0.8), ("ři", "Nom", 0.8),
            ("ši", "Nom", 0.8), ("ovi", "Nom", 0.3)),
     "sk": (("ovci", "Nom", 1.5), ("ovcov", "Gen", 1.5), ("ovcom", "Dat", 1.5), ("ovcami", "Ins", 1.5),
+           ("čanov", "Gen", 1.5), ("čanom", "Dat", 1.5), ("čanmi", "Ins", 1.5),  # Iračanov, Palestínčanom
            ("ovia", "Nom", 1.5), ("ania", "Nom", 1.5), ("ci", "Nom", 1.0), ("ov", "Gen", 1.0), ("och", "Loc", 1.0),
            ("ami", "Ins", 1.0), ("mi", "Ins", 0.8), ("om", "Dat", 0.5), ("ti", "Nom", 0.8), ("ni", "Nom", 0.8),
            ("ri", "Nom", 0.8)),
@@ -189,6 +190,7 @@ _PLURAL_PLACE = {
     "cs": (("icích", "Loc"), ("icemi", "Ins"), ("icím", "Dat"), ("ice", "Nom"), ("ic", "Gen"),
            ("anech", "Loc"), ("anům", "Dat"), ("any", "Nom"), ("an", "Gen"), ("ách", "Loc"), ("ech", "Loc")),
     "sk": (("íc", "Gen"), ("ách", "Loc"), ("ach", "Loc"), ("ciach", "Loc"), ("ciam", "Dat"), ("cami", "Ins"),
+           ("kami", "Ins"), ("kam", "Dat"), ("ky", "Nom"), ("ok", "Gen"), ("iek", "Gen"),  # do Benátok, do Hliniek
            ("ovce", "Nom"), ("oviec", "Gen"),
            ("ice", "Nom"),
            ("anoch", "Loc"), ("anom", "Dat"), ("anmi", "Ins"), ("any", "Nom")),
@@ -233,12 +235,17 @@ def known_plural_place_cases(word: str, language: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+#: plural place endings that singular place names have too ("do Benátok", but "Pezinok")
+_WEAK_PLURAL_ENDS = ("ok", "ky", "iek")
+
+
 def plural_place_cases(word: str, language: str) -> dict[str, float]:
     """Cases a place name's form has as a plural (Pardubicích → Loc), by the plural endings."""
     low = word.casefold()
     for end, case in _PLURAL_PLACE.get(language, ()):
         if low.endswith(end) and len(low) > len(end) + 2:
-            cases = {case: 2.0}
+            # a singular town may end so too (Pezinok): such endings weigh as a guessed singular does
+            cases = {case: 1.0 if end in _WEAK_PLURAL_ENDS else 2.0}
             if case == "Nom":
                 cases["Acc"] = 2.0
             if case == "Nom" and end == "any":
@@ -417,7 +424,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             tagged = got[index][2]
         upos = got[first - 1][1] if first > 0 else ""
         # a role noun by its stem (a small tagger may call "bratra" a proper noun)
-        role_noun = upos in ("NOUN", "PROPN", "X") and m.kind == PERSON \
+        role_noun = upos not in ("ADJ", "DET", "ADV") and m.kind == PERSON \
             and before.casefold().startswith(context.ROLE_NOUNS)
         if before.islower() and not prep and role_noun:
             after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
@@ -761,7 +768,7 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
-                if c == "Nom" and kind == PERSON and ev.subject_number in ("", n) \
+                if c == "Nom" and kind == PERSON and ev.subject_number in ("", n) and w >= 0.5 \
                         and (ev.subject_gender == g or ev.subject_number == "Plur"):  # plural -li: any gender
                     s += 0.7
                 for o, absent in others:  # first name and surname agree

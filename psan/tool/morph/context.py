@@ -64,7 +64,8 @@ ROLE_NOUNS = ("prezident", "prezydent", "premiér", "premier", "minist", "kráľ
               "soudruh", "soudružk", "kněz", "kňaz", "księ", "farář", "farár", "burmistrz", "rzeczni", "selekcjoner",
               "adwokat", "demokrat", "republikan", "wojewod", "marszał", "prokurator", "świad", "reverend",
               "rzecznik", "mluvčí", "hovorca", "ksiądz", "bloger", "ojciec", "świę", "posłanka", "wicepremier",
-              "przewodnicząc", "kierowni", "komisař")
+              "przewodnicząc", "kierowni", "komisař", "arcibiskup", "vojvod", "vévod", "velitel", "veliteľ", "gróf",
+              "opát", "princ", "kníže", "knieža")
 
 #: beginnings of nouns a place name stands in apposition to ("okrese Pardubice", "rieku Araxes", "ostrov
 #: Cyprus"): the name agrees with the noun or stays in the nominative, it is not its possessor
