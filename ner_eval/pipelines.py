@@ -118,6 +118,12 @@ def entity_spans(doc: Document) -> list[Span]:
     return [doc.char_range(e.first_token, e.end_token) for e in doc.entities if e.category != Category.SENSITIVE]
 
 
+def labelled_spans(doc: Document) -> list[tuple[int, int, str | None]]:
+    """:func:`entity_spans` with each entity's category (``ner_eval.semantics`` compares it with gold labels)."""
+    return [(*doc.char_range(e.first_token, e.end_token), str(e.category))
+            for e in doc.entities if e.category != Category.SENSITIVE]
+
+
 class Runner:
     """Runs one named pipeline over texts; ``documents`` is set for psan pipelines (the simulator needs them)."""
 
