@@ -627,7 +627,8 @@ def default_recognizers(language: str) -> list[Recognizer]:
     """The gazetteer for ``language``, names after a personal title, (English) prisons, counties, provinces and
     (cs/sk/pl/sv/sl) acronyms (:mod:`psan.tool.recognizers.acronyms`), (cs/sk/pl) names of peoples and
     inhabitants (:mod:`psan.tool.recognizers.demonyms`), (cs/sk) capitalized words inside a sentence
-    (:mod:`psan.tool.recognizers.capitalized`).
+    (:mod:`psan.tool.recognizers.capitalized`), (sv) runs of capitalized words starting a sentence
+    (:mod:`psan.tool.recognizers.initial_runs`).
 
     The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
     they are name evidence below NER: a NER span on the same name stays and keeps its type.
@@ -635,6 +636,7 @@ def default_recognizers(language: str) -> list[Recognizer]:
     from psan.tool.recognizers.acronyms import default_recognizers as acronym_recognizers
     from psan.tool.recognizers.capitalized import default_recognizers as capitalized_recognizers
     from psan.tool.recognizers.demonyms import default_recognizers as demonym_recognizers
+    from psan.tool.recognizers.initial_runs import default_recognizers as initial_run_recognizers
     from psan.tool.recognizers.institutions import PATTERNS, InstitutionRecognizer
     from psan.tool.recognizers.names import FEMININE_ENDINGS, FeminineSurnameRecognizer, TitledNameRecognizer
     if language not in LOCALES:
@@ -645,4 +647,5 @@ def default_recognizers(language: str) -> list[Recognizer]:
     extra.extend(acronym_recognizers(language))
     extra.extend(demonym_recognizers(language, person_name_kind))
     extra.extend(capitalized_recognizers(language))
+    extra.extend(initial_run_recognizers(language))
     return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]
