@@ -367,6 +367,36 @@ def person_name_kind(word: str, language: str) -> int:
     return lexicon.forms.get(word, 0) & PERSON_KINDS
 
 
+@cache
+def _first_names_of_all_locales() -> frozenset[str]:
+    """First names of every Faker person locale (about 31,000, Latin and other scripts)."""
+    import pkgutil
+
+    import faker.providers.person as person_providers
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(person_providers.__path__):
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{module.name}").Provider
+        except (ImportError, AttributeError):  # pragma: no cover - a locale Faker dropped
+            continue
+        for attribute in ("first_names_male", "first_names_female", "first_names"):
+            value = getattr(provider, attribute, None)
+            if value and not isinstance(value, property):
+                names.update(_attr(provider, attribute))
+    return frozenset(names)
+
+
+def foreign_first_name(word: str, language: str) -> bool:
+    """Is ``word`` a first name in any of Faker's locales (not only the language's own) and not on the
+    language's stoplist of common words that are also names ("Will", "Justice", "General")?
+
+    Why: texts name people of every origin ("Mehmet Ali Ege" in an English judgment, "Émile" in a
+    meeting); name completion (:mod:`psan.tool.completion`) grows a found person over such a neighbour.
+    Only beside a name already found: on its own the list is too broad ("Paris", "Jordan" are first names).
+    """
+    return word not in STOPLISTS.get(language, frozenset()) and word in _first_names_of_all_locales()
+
+
 # ---------------------------------------------------------------- Polish via Morfeusz2
 
 
