@@ -9,7 +9,8 @@ generic bodies of any judgment ("the Court", "the Chamber", "the Government", "t
 belong to a reference to law ("Rule 52 § 1", "Articles 8 and 14"), numbers of national instruments
 ("Law no. 3713", "the Housing Act 1996") and NER dates without a date in them ("monthly", "the same
 day", "the following months").  A third round (issue 22) added what is public in every judgment of any
-state: the offices of public prosecution without a place ("the Principal Public Prosecutor"), the
+state: offices of prosecution and administration without a place ("the Principal Public Prosecutor",
+"the Regional Governor", "the Director of Legal Affairs", "the Board", "the Tribunal"), the
 possessive of a generic body ("the Court's"), a state's general codes with their articles ("Article 505 of
 the Code of Criminal Procedure", "the Criminal Code", "the Constitution"), an instrument that NER takes for a
 person ("by Law no. 5190", "the Anti-Terror Law"), the numbers of headings and of sub-paragraphs
@@ -64,6 +65,8 @@ commission council state states ministry federal registry registrar deputy presi
 facts fact procedure circumstances case relevant domestic law practice alleged violation article complaints
 inter alia commanding officer european human rights convention committee ministers europe
 rule rules public prosecutor prosecutors principal chief office offices
+regional governor governors director directorate directorates department departments legal affairs international
+authority authorities board boards tribunal tribunals
 """.split())
 #: words of a reference to the Convention and the Rules of Court ("Article 29 § 3 of the Convention",
 #: "Rule 26 § 1 of the Rules of Court", "Article 5 § 2 of Protocol No. 11"); a named Act or a national

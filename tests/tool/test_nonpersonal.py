@@ -44,6 +44,9 @@ def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
     # third round: offices of prosecution, possessives, general codes, instruments taken for persons,
     # heading and sub-paragraph numbers, partitive counts, periods without a number
     ("The Chief Public Prosecutor objected.", "Chief Public Prosecutor", "ORG"),
+    ("the Regional Governor refused the permit", "the Regional Governor", "ORG"),
+    ("The Tribunal dismissed the appeal.", "Tribunal", "ORG"),
+    ("represented by the Director of Legal Affairs", "the Director of Legal Affairs", "ORG"),
     ("It was the Court's view that", "Court's", "ORG"),
     ("the Second Section (Rule 52 § 1)", "Second Section (Rule", "FAC"),
     ("under Article 212 of the Code of Criminal Procedure", "Article 212 of the Code of Criminal Procedure", "LAW"),
@@ -81,6 +84,7 @@ def test_public_everywhere(text: str, value: str, type_: str) -> None:
     ("Article 98 of the Greek Civil Code", "Article 98 of the Greek Civil Code", "LAW"),
     ("the Supreme Administrative Court dismissed it", "the Supreme Administrative Court", "ORG"),
     ("the Malmö Public Prosecutor appealed", "the Malmö Public Prosecutor", "ORG"),
+    ("the Bavarian Regional Board of Appeal", "the Bavarian Regional Board of Appeal", "ORG"),
     ("Mr Law lives in Leeds.", "Law", "PERSON"),
     ("Law was a witness.", "Law", "PERSON"),
     ("the applicant and three other suspects", "three", "CARDINAL"),

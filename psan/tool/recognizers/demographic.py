@@ -150,6 +150,23 @@ def _with_modifiers(text: str, start: int) -> int:
 
 
 _ROLES = frozenset(ROLES)
+#: occupation nouns that are also adjectives: "the principal of the school", but "the principal reason"
+ADJECTIVAL = frozenset({"principal"})
+_NAME_AFTER = re.compile(r"\s+[A-Z][\w'’-]*")
+_NOUN_AFTER = re.compile(r"\s+(?!of\b|at\b|in\b|and\b|or\b|to\b|for\b|was\b|is\b|had\b|has\b)[a-z]")
+
+
+def _title_before_name(text: str, match: re.Match[str]) -> bool:
+    """A capitalized occupation right before a capitalized word is a title of a name ("Professor Strobel"):
+    the name is the identifier, and the name recognizers find it."""
+    return match.group()[:1].isupper() and bool(_NAME_AFTER.match(text, match.end()))
+
+
+def _adjective(text: str, match: re.Match[str]) -> bool:
+    """An adjectival occupation noun before another word: "the principal organisers", "the Principal Public
+    Prosecutor" (but "the principal of the school" stays)."""
+    return match.group().lower() in ADJECTIVAL and bool(
+        _NOUN_AFTER.match(text, match.end()) or _NAME_AFTER.match(text, match.end()))
 _PHRASES = frozenset(OCCUPATION_PHRASES) - _ROLES
 
 
@@ -179,7 +196,10 @@ class DemographicRecognizer(Recognizer):
             is_role = any(singular.endswith(r) or head.endswith(r) for r in _ROLES) and not any(
                 head.endswith(p) or singular.endswith(p) for p in _PHRASES)
             by_profession = _BY_PROFESSION.match(text, end)
-            if is_role and not (by_profession or _FRAME_BEFORE.search(text, max(0, start - 40), start)):
+            framed = bool(by_profession or _FRAME_BEFORE.search(text, max(0, start - 40), start))
+            if is_role and not framed:
+                continue
+            if not framed and (_title_before_name(text, match) or _adjective(text, match)):
                 continue
             if by_profession:
                 end = by_profession.end()
