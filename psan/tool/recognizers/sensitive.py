@@ -17,6 +17,9 @@ Policy, to keep annotators from being flooded (measured in ``ner_eval/results/se
   inflected languages list stems with an explicit ending class, never a bare prefix of a name;
 * low score (0.3) and the lowest priority, so a name, date or ID on the same text always wins
   and these spans stay suggestions until someone decides.
+
+The family also holds :mod:`.health` (English): whole mentions of health conditions ("paranoid
+schizophrenia", "fracture of the left kneecap"), type ``HEALTH`` too; a topic word inside one gives way to it.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import re
 from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers import health
 
 PRIORITY_SENSITIVE = -20
 SCORE = 0.3
@@ -190,5 +194,8 @@ def languages() -> list[str]:
 
 
 def default_recognizers(language: str) -> list[Recognizer]:
-    """The special-category recognizer of ``language``; none for languages without lists."""
-    return [SensitiveRecognizer(language)] if language in TERMS else []
+    """The special-category recognizers of ``language``: the term lists and, where it knows the language, the
+    health-condition mentions (:mod:`.health`); none for languages without lists."""
+    if language not in TERMS:
+        return []
+    return [SensitiveRecognizer(language), *health.default_recognizers(language)]

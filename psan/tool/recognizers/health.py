@@ -1,0 +1,181 @@
+"""Health conditions as whole mentions: diagnoses, disorders, injuries (special category, GDPR art. 9).
+
+Why: "paranoid schizophrenia", "fracture of the left kneecap", "degenerative discopathy", "37 % loss of
+sight" single a person out together with a town and a year, and they are special-category data – the
+Text Anonymization Benchmark masks them as quasi-identifiers (its ``DEM`` category).  The term lists of
+:mod:`.sensitive` flag a topic word ("schizophrenia", "disability") for the annotator; they do not know
+"gonarthrosis" or "sciatica", and they do not cover the condition's whole mention ("paranoid …",
+"total …"), so the modifier stays in clear.  This recognizer marks the mention, by the form of medical
+words rather than by a list of diseases:
+
+* **medical suffixes** (:data:`SUFFIXES`): "-itis", "-osis", "-pathy", "-algia", "-aemia", "-oma",
+  "-plegia", "-opia", "-phrenia", "-ectomy" … on a lower-case word, minus the common words that share
+  the ending ("diagnosis", "sympathy", "nostalgia", "academia", "diploma", "utopia", "trophy");
+* **condition nouns** with a modifier that says which (:data:`HEADS`): "psychotic illness", "heart
+  disease", "post-traumatic stress disorder", "Crohn's disease", "head injury", "total disability";
+  a bare "illness" or "disability" (a disability pension, a disability tribunal) is not enough;
+* **frames**: "fracture(s) of the …", "loss of sight/vision/hearing …", a percentage of a loss or of a
+  disability ("37 % of loss of sight"), and the condition after "diagnosed with", "suffering from",
+  "treated for" when it holds one of the words above;
+* the condition grows over up to three modifiers before it (:data:`MODIFIERS`, and adjectives by their
+  ending: "-ic", "-al", "-ive", "-oid", "-ous", "-ary", "-ying"): "lateral calcification", "severe
+  chronic arthritis", "cervico-brachial neuralgia".
+
+Spans are SENSITIVE, type ``HEALTH`` (the topic of :mod:`.sensitive`, so decisions and rules treat them
+alike), score 0.3, a priority just above the term lists (a topic word inside a condition gives way to
+the condition) and below every name, date and ID.  Like every SENSITIVE span they are suspicious by
+default and never suggested public (:mod:`psan.tool.sensitivity`).  English only for now.
+"""
+from __future__ import annotations
+
+import re
+
+from psan.tool.document import Category, CharSpan, Document, Recognizer
+
+PRIORITY_HEALTH = -18
+SCORE = 0.3
+LANGUAGES = frozenset({"en"})
+
+_H = "[-\u2011\u2010]"  # the hyphens of typeset text ("cervico‑brachial")
+#: endings of medical nouns (diseases, disorders, operations)
+SUFFIXES = ("itis", "osis", "pathy", "pathies", "algia", "aemia", "emia", "oma", "omas", "plegia", "opia",
+            "phrenia", "ectomy", "otomy", "trophy", "plasia", "penia", "rrhage", "rrhoea", "rrhea", "iasis")
+#: common words with a medical ending
+NOT_MEDICAL = frozenset("""
+diagnosis diagnoses prognosis prognoses hypnosis symbiosis metamorphosis osmosis apotheosis
+sympathy sympathies empathy antipathy apathy telepathy nostalgia academia bohemia diploma diplomas aroma aromas
+stoma soma utopia dystopia cornucopia trophy trophies dichotomy dichotomies anatomy
+""".split())
+#: nouns of a condition; need a modifier (or a frame) to count
+HEADS = ("disorder", "disorders", "syndrome", "disease", "diseases", "illness", "illnesses", "injury", "injuries",
+         "infection", "infections", "impairment", "impairments", "degeneration", "insufficiency", "deficiency",
+         "paralysis", "failure", "damage", "cancer", "tumour", "tumours", "tumor", "tumors", "disability",
+         "disabilities", "invalidity", "incapacity", "calcification", "fracture", "fractures", "complications",
+         "addiction", "dependence", "attack", "stroke", "lesion", "lesions", "trauma")
+#: modifiers of a condition (besides adjectives by their ending)
+MODIFIERS = frozenset("""
+left right lower upper bilateral chronic acute severe mild moderate total partial permanent temporary paranoid
+strong progressive degenerative congenital terminal malignant benign mental physical psychotic post-traumatic
+heart kidney liver lung lungs brain bone skull spinal spine back neck knee hip shoulder eye eyes ear ears head
+blood nerve skin stress anxiety panic eating personality bipolar alcohol drug opiate heroin cocaine
+hearing sight visual renal cardiac respiratory cerebral coronary breast prostate bowel stomach leg legs arm arms
+hand hands foot feet chest pelvic sacral lumbar cervical thoracic myopic multiple serious grievous
+lateral medial anterior posterior dorsal depressive manic obsessive-compulsive schizoaffective neurotic autoimmune
+""".split())
+#: adjectives by their ending ("calcifying", "degenerative", "psychotic", "lateral") – minus common ones
+_ADJECTIVE = re.compile(r"[a-z]+(?:ic|al|ive|oid|ous|ary|ying|ating)$")
+NOT_MODIFIERS = frozenset("""
+legal criminal national official several general special social political financial personal additional
+original final actual usual formal previous various such other its his her their this that the a an
+domestic international federal regional municipal judicial procedural constitutional administrative
+relative respective medical clinical
+""".split())
+_SUFFIX_WORD = re.compile(rf"\b[a-z][a-z]*(?:{_H}[a-z]+)*(?:{'|'.join(SUFFIXES)})\b")
+_HEAD_WORD = re.compile(rf"\b(?:{'|'.join(HEADS)})\b")
+#: "Crohn's disease", "Down syndrome", "Parkinson's disease": an eponym before a head noun
+_EPONYM_HEAD = re.compile(r"\b[A-Z][a-z]+(?:['’]s)?\s+(?:disease|syndrome|palsy)\b")
+_WORD_BEFORE = re.compile(rf"([A-Za-z][a-z]*(?:{_H}[a-z]+)*)[ \t]+$")
+#: "fracture of the left kneecap", "fractures of the 4th sacral vertebra and of the tibia"
+_BODY_WORD = rf"(?!(?:that|which|who|was|were|and|or|in|on|at|with|by|from|after|since|when|is|had|has)\b)" \
+             rf"(?:\d+(?:st|nd|rd|th)|[a-z]+(?:{_H}[a-z]+)*)"
+_FRACTURE = re.compile(rf"\b(?:fractures?|dislocation|amputation|rupture)\s+of\s+(?:the\s+|his\s+|her\s+|a\s+)?"
+                       rf"(?:{_BODY_WORD}\s+){{0,3}}{_BODY_WORD}")
+#: "loss of sight", "loss of vision in his left eye", "37 % of loss of sight", "30% disability"
+_LOSS = re.compile(r"(?:\b\d+(?:[.,]\d+)?\s*%\s+(?:of\s+)?)?\b(?:partial\s+|total\s+)?loss\s+of\s+"
+                   r"(?:sight|vision|hearing|memory|consciousness|the\s+use\s+of\s+(?:his|her|the)\s+[a-z]+)"
+                   r"(?:\s+in\s+(?:his|her|the|one|both)\s+(?:left\s+|right\s+)?(?:eye|eyes|ear|ears))?")
+_PERCENT_DISABILITY = re.compile(r"\b\d+(?:[.,]\d+)?\s*%\s+(?:of\s+)?(?:permanent\s+|partial\s+)?"
+                                 r"(?:disability|invalidity|incapacity)\b")
+#: frames: the condition after them, up to a clause boundary
+_FRAME = re.compile(r"\b(?:diagnosed\s+(?:with|as\s+having)|suffer(?:s|ed|ing)?\s+from|treated\s+for|"
+                    r"diagnosis\s+of)\s+(?:an?\s+|the\s+)?")
+_TRAILING = re.compile(r"(?:\s+(?:of|to|the|a|an|his|her|their))*\s*$")
+_CLAUSE = re.compile(r"[^,.;:()\n]{1,80}?(?=\s+(?:and|or|but|which|that|who|in|on|at|since|after|before|for|by|"
+                     r"with|was|were|had|has|is|are|when|while|until|from)\b|[,.;:()\n]|$)")
+
+
+def _medical_word(word: str) -> bool:
+    """A lower-case word with a medical ending that is not a common word ("arthrosis", not "diagnosis")."""
+    return word not in NOT_MEDICAL and any(word.endswith(s) for s in SUFFIXES) and len(word) >= 5
+
+
+def _modifier(word: str) -> bool:
+    """A lower-case word that may modify a condition: listed, medical, or an adjective by its ending."""
+    if not word.islower() or word in NOT_MODIFIERS:
+        return False
+    if word in MODIFIERS or _medical_word(word):
+        return True
+    parts = re.split(_H, word)
+    return bool(_ADJECTIVE.match(parts[-1])) or len(parts) > 1 and all(
+        _ADJECTIVE.match(p) or p in MODIFIERS for p in parts)
+
+
+def _grow_left(text: str, start: int) -> tuple[int, int]:
+    """The start after up to three modifiers before ``start``, and how many were taken."""
+    taken = 0
+    while taken < 3:
+        m = _WORD_BEFORE.search(text, max(0, start - 40), start)
+        if m is None or not _modifier(m.group(1)):
+            break
+        start, taken = m.start(1), taken + 1
+    return start, taken
+
+
+def health_mentions(text: str) -> list[tuple[int, int]]:
+    """Character ranges of health-condition mentions, in text order, overlaps joined."""
+    found: list[tuple[int, int]] = []
+    for m in _SUFFIX_WORD.finditer(text):
+        if _medical_word(m.group()):
+            found.append((_grow_left(text, m.start())[0], m.end()))
+    for m in _HEAD_WORD.finditer(text):
+        # a head noun counts with a listed or medical modifier right before it: "total disability", "heart
+        # disease", "post-traumatic stress disorder" – not "a disability pension", "the medical condition"
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        word = before.group(1) if before is not None else ""
+        if word in MODIFIERS or _medical_word(word):
+            found.append((_grow_left(text, m.start())[0], m.end()))
+    found += [m.span() for m in _EPONYM_HEAD.finditer(text)]
+    found += [m.span() for m in _FRACTURE.finditer(text)]
+    found += [m.span() for m in _LOSS.finditer(text)]
+    found += [m.span() for m in _PERCENT_DISABILITY.finditer(text)]
+    for m in _FRAME.finditer(text):
+        clause = _CLAUSE.match(text, m.end())
+        if clause is None:
+            continue
+        value = _TRAILING.sub("", clause.group())
+        words = re.findall(r"[a-z]+(?:[-\u2011\u2010][a-z]+)*", value)
+        if any(_medical_word(w) or w in HEADS for w in words):
+            found.append((m.end(), m.end() + len(value)))
+    return _joined(found)
+
+
+def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+class HealthConditionRecognizer(Recognizer):
+    """Health-condition mentions as SENSITIVE ``HEALTH`` spans (see module docstring)."""
+
+    name = "health"
+    priority = PRIORITY_HEALTH
+
+    def __init__(self, language: str = "en") -> None:
+        self.language = language
+
+    def __repr__(self) -> str:
+        return f"<HealthConditionRecognizer {self.language}>"
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        return [CharSpan(start, end, "HEALTH", Category.SENSITIVE, self.name, SCORE, self.priority)
+                for start, end in health_mentions(text)]
+
+
+def default_recognizers(language: str) -> list[Recognizer]:
+    """The health-condition recognizer for the languages it knows (English), else none."""
+    return [HealthConditionRecognizer(language)] if language in LANGUAGES else []
