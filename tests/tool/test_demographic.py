@@ -19,7 +19,7 @@ def found(text: str) -> list[str]:
     ("She worked as a primary school teacher until 1998.", ["primary school teacher"]),
     ("The applicant, who is white British, lives in Leeds.", ["white British"]),
     ("a retired non-commissioned officer", ["retired non-commissioned officer"]),
-    ("lodged by a Turkish national, Mr Ali Erden", ["Turkish"]),  # the adjective identifies, not "national"
+    ("lodged by a Turkish national, Mr Ali Erden", ["Turkish national"]),  # the phrase, as TAB masks it at times
     ("He had worked as a lawyer in Istanbul.", ["lawyer"]),
     # typeset judgments hyphenate with U+2011 (non-breaking hyphen)
     ("a retired non\u2011commissioned officer", ["retired non\u2011commissioned officer"]),

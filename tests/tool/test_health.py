@@ -31,6 +31,7 @@ def found(text: str) -> list[str]:
     ("He had Hodgkin's disease.", ["Hodgkin's disease"]),
     ("The board assessed a total disability.", ["total disability"]),
     ("a severe depressive illness", ["severe depressive illness"]),
+    ("after two knee operations and reconstructive surgery", ["knee operations", "reconstructive surgery"]),
     # frames
     ("She sustained a fracture of the right collarbone which healed badly.", ["fracture of the right collarbone"]),
     ("a fracture of the 3rd lumbar vertebra", ["fracture of the 3rd lumbar vertebra"]),
@@ -53,6 +54,7 @@ def test_health_mentions(text: str, expected: list[str]) -> None:
     "He suffered from discrimination at work.",  # a frame without a condition in it
     "the medical condition of detainees",
     "used for other purposes",
+    "during the military operations in the region",
     "It was a utopia, a trophy of the regime.",
 ])
 def test_no_condition(text: str) -> None:

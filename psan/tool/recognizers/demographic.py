@@ -14,8 +14,9 @@ NE-type rule makes them private: they are suspicious until a person decides, lik
   court judgment as the other side's people, so they count only in an occupation frame: "worked
   as a lawyer", "is a lawyer", "a lawyer by profession", "his occupation: judge";
 * **nationality phrases**: a nationality adjective with "national(s)", "citizen(s)", "origin",
-  "descent", "nationality" ("a Turkish national": the span is the adjective "Turkish", what
-  identifies; the noun says only that a person is meant and would be masked for nothing), and
+  "descent", "nationality" ("a Turkish national": the span is the phrase; TAB masks the adjective
+  alone in most judgments and the phrase in some, and the noun, which only says that a person is
+  meant, costs nothing to mask while a phrase half in clear is a miss under either convention), and
   colour + nationality or person ("white British", "black woman").  A bare nationality adjective
   is left to NER (OntoNotes NORP).
 
@@ -82,15 +83,17 @@ South-African Brazilian Argentinian Chilean Colombian Peruvian Mexican Cuban Jam
 _NATIONALITY_SET = frozenset(NATIONALITIES)
 _PERSON_NOUNS = frozenset({"woman", "women", "man", "men", "girl", "boy", "person"})
 #: "Turkish national", "Kurdish origin": the word before the trigger must be a listed nationality
-_AFTER_NATIONALITY = re.compile(r"\b([A-Z][\w-]+)\s+(?:nationals?|citizens?|origin|descent|nationality|ethnicity|"
-                                r"passport)\b")
+#: the nouns that make a nationality adjective a person's nationality ("a Turkish national", "of Kurdish origin")
+NATIONALITY_NOUNS = r"(?:nationals?|citizens?|origin|descent|nationality|ethnicity|passport)"
+_AFTER_NATIONALITY = re.compile(rf"\b([A-Z][\w-]+)\s+{NATIONALITY_NOUNS}\b")
 #: "white British", "black woman": the word after the colour must be a nationality or a person noun
 _COLOUR_BEFORE = re.compile(r"\b(?:white|black|mixed-race|Asian)\s+([\w-]+)\b")
 
 
 def nationality_phrases(text: str) -> list[tuple[int, int]]:
-    """Character ranges of nationality phrases in text order: the adjective of "a Turkish national", "white British"."""
-    found = [m.span(1) for m in _AFTER_NATIONALITY.finditer(text) if m.group(1) in _NATIONALITY_SET]
+    """Character ranges of nationality phrases in text order: "Turkish national" of "a Turkish national", "white
+    British"."""
+    found = [m.span() for m in _AFTER_NATIONALITY.finditer(text) if m.group(1) in _NATIONALITY_SET]
     found += [m.span() for m in _COLOUR_BEFORE.finditer(text)
               if m.group(1) in _NATIONALITY_SET or m.group(1).lower() in _PERSON_NOUNS]
     return sorted(found)

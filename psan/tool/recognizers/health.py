@@ -52,7 +52,8 @@ HEADS = ("disorder", "disorders", "syndrome", "disease", "diseases", "illness", 
          "infection", "infections", "impairment", "impairments", "degeneration", "insufficiency", "deficiency",
          "paralysis", "failure", "damage", "cancer", "tumour", "tumours", "tumor", "tumors", "disability",
          "disabilities", "invalidity", "incapacity", "calcification", "fracture", "fractures", "complications",
-         "addiction", "dependence", "attack", "stroke", "lesion", "lesions", "trauma")
+         "addiction", "dependence", "attack", "stroke", "lesion", "lesions", "trauma", "operation", "operations",
+         "surgery", "surgeries")
 #: modifiers of a condition (besides adjectives by their ending)
 MODIFIERS = frozenset("""
 left right lower upper bilateral chronic acute severe mild moderate total partial permanent temporary paranoid
@@ -61,7 +62,8 @@ heart kidney liver lung lungs brain bone skull spinal spine back neck knee hip s
 blood nerve skin stress anxiety panic eating personality bipolar alcohol drug opiate heroin cocaine
 hearing sight visual renal cardiac respiratory cerebral coronary breast prostate bowel stomach leg legs arm arms
 hand hands foot feet chest pelvic sacral lumbar cervical thoracic myopic multiple serious grievous
-lateral medial anterior posterior dorsal depressive manic obsessive-compulsive schizoaffective neurotic autoimmune
+lateral medial anterior posterior dorsal reconstructive depressive manic obsessive-compulsive schizoaffective
+neurotic autoimmune
 """.split())
 #: adjectives by their ending ("calcifying", "degenerative", "psychotic", "lateral") – minus common ones
 _ADJECTIVE = re.compile(r"[a-z]+(?:ic|al|ive|oid|ous|ary|ying|ating)$")
