@@ -120,15 +120,19 @@ RELATIVE_TIME = re.compile(
     r"weekly|yearly|annual|annually|every\s+day|today|yesterday|tomorrow|mid-year|later|recently)")
 
 
-def _generic(text: str, vocabulary: frozenset[str] = GENERIC_WORDS) -> bool:
-    """Every word of ``text`` (digits and signs aside; a possessive as its word) is in ``vocabulary``."""
-    words = [_POSSESSIVE.sub("", w).lower() for w in _WORD.findall(text)]
-    return bool(words) and all(w in vocabulary for w in words)
+def _words(text: str) -> list[str]:
+    """The lower-case words of ``text`` (digits and signs aside), a possessive as its word ("Court's")."""
+    out = []
+    for w in _WORD.findall(text):
+        w = w.lower()
+        if w[-1] in "'’" or w.endswith(("'s", "’s")):
+            w = _POSSESSIVE.sub("", w)
+        out.append(w)
+    return out
 
 
-def _general_code(text: str) -> bool:
+def _general_code(words: list[str]) -> bool:
     """A state's general code or a reference into it, named by no subject: "Article 505 of the Criminal Code"."""
-    words = [_POSSESSIVE.sub("", w).lower() for w in _WORD.findall(text)]
     return bool(words) and any(w in INSTRUMENT_WORDS for w in words) and all(w in CODE_WORDS for w in words)
 
 
@@ -161,10 +165,12 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in NEVER_PERSONAL_TYPES:
         return True
     value = text[span.start:span.end]
-    if span.type == "LAW":
-        return _generic(value, CONVENTION_WORDS) or _general_code(value)
-    if span.type in NAME_TYPES:
-        return _generic(value) or _general_code(value)
+    if span.type == "LAW" or span.type in NAME_TYPES:
+        words = _words(value)
+        if not words:
+            return False
+        generic = CONVENTION_WORDS if span.type == "LAW" else GENERIC_WORDS
+        return all(w in generic for w in words) or _general_code(words)
     if span.type in PERSON_TYPES:
         return _instrument_not_person(text, span)
     if span.type in NUMBER_TYPES:
