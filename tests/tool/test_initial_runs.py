@@ -1,10 +1,13 @@
 """Runs of capitalized words at the start of a Swedish sentence as name evidence (issue 22: Swedish recall)."""
 from __future__ import annotations
 
+import pytest
+
+from psan.tool import lexicon
 from psan.tool.document import WEAK_SOURCES, Category
 from psan.tool.pipeline import Pipeline
 from psan.tool.recognizers import gazetteer
-from psan.tool.recognizers.initial_runs import InitialRunRecognizer
+from psan.tool.recognizers.initial_runs import InitialRunRecognizer, InitialUnknownWordRecognizer
 
 
 def found(text: str, language: str = "sv") -> list[str]:
@@ -43,3 +46,36 @@ def test_the_swedish_pipeline_shows_the_whole_name() -> None:
                     "propagate": False}, language="sv").process(text)
     spans = {text[slice(*doc.char_range(e.first_token, e.end_token))] for e in doc.entities}
     assert "Ylvander Tornvall" in spans
+
+
+# ---- a single unknown word at a sentence start (the optional dictionaries of psan.tool.lexicon)
+
+def test_without_a_dictionary_nothing_is_added(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.recognizers import initial_runs
+    monkeypatch.setattr(initial_runs, "available", lambda: False)
+    monkeypatch.setattr(lexicon, "available", lambda: False)
+    assert [type(r) for r in initial_runs.default_recognizers("sv")] == [InitialRunRecognizer]
+    assert lexicon.is_word("Tornqvaal", ["sv"]) is None  # "cannot tell": the recognizer adds nothing
+    assert InitialUnknownWordRecognizer("sv").analyze("Mötet var kort. Tornqvaal sade det.") == []
+
+
+@pytest.mark.skipif(not lexicon.available(), reason="simplemma (pip extra 'swedish') is not installed")
+def test_a_sentence_starting_with_a_word_no_dictionary_knows() -> None:
+    def single(text: str) -> list[str]:
+        return [text[s.start:s.end] for s in InitialUnknownWordRecognizer("sv").analyze(text)]
+
+    assert single("Mötet var kort. Tornqvaal sade att han var nöjd.") == ["Tornqvaal"]
+    # a Swedish word, a compound of Swedish words, an English word, a run (left to InitialRunRecognizer)
+    assert single("Kvinnorna sade att de var nöjda. Ännu var det tidigt.") == []
+    assert single("Göteborgsflickor sjöng. Barnomsorgsfrågan är svår.") == []
+    assert single("Mothering är en bok om mödrar.") == []
+    assert single("Ylvander Tornvall, docent i statistik, menar det.") == []
+    # inside a sentence a capital is evidence enough for other recognizers: not this one's business
+    assert single("Han träffade Tornqvaal i går.") == []
+
+
+@pytest.mark.skipif(not lexicon.available(), reason="simplemma (pip extra 'swedish') is not installed")
+def test_dictionary_answers() -> None:
+    assert lexicon.is_known("Kvinnorna", ["sv"]) and lexicon.is_known("inom", ["sv"])
+    assert lexicon.is_compound("stockholmspojkar", ["sv"]) and not lexicon.is_compound("tornqvaal", ["sv"])
+    assert lexicon.is_word("Tornqvaal", ["sv", "en"]) is False

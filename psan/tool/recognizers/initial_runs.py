@@ -15,12 +15,18 @@ it).  Not taken: a first word that is a closed-class word ("I Sverige", "Men Kaj
 left to the other recognizers), a run followed by a colon (a form label, "Telefon Arbete:"), a run with a
 word the same paragraph also writes in lower case, a run in capitals.  One regular-expression pass over the
 text; only runs of two capitalized words are checked further.
+
+A **single** capitalized word at a sentence start is a name when a dictionary says it is no word
+(:class:`InitialUnknownWordRecognizer`, with the optional dictionaries of :mod:`psan.tool.lexicon`): "Rabin sade
+…", but not "Kvinnorna sade …" nor a compound of known words ("Stockholmspojkar"); the English dictionary is
+asked too, for the English words quoted in Swedish texts.  Without the dictionaries it adds nothing.
 """
 from __future__ import annotations
 
 import re
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.lexicon import available, is_word
 from psan.tool.recognizers.capitalized import PRIORITY_CAPITALIZED, SCORE, starts_clause
 from psan.tool.recognizers.paragraphs import LowerCaseWords
 
@@ -32,6 +38,10 @@ _LO = "a-zß-öø-ÿ"
 _WORD = rf"[{_UP}][{_LO}]+(?:-[{_UP}]?[{_LO}]+)*"
 #: at least two capitalized words separated by one space or a hyphen
 RUN_RE = re.compile(rf"(?<![\w\-.@/])({_WORD}(?:[ ‑-]{_WORD})+)(?![\w@])")
+#: one capitalized word of letters only, not followed by another capitalized word (that is a run)
+SINGLE_RE = re.compile(rf"(?<![\w\-.@/])[{_UP}][{_LO}]{{2,}}(?![\w@\-‑])(?![ ‑-][{_UP}])")
+#: the dictionaries asked about a sentence's first word: the language's own and English (quotations)
+LEXICON_LANGUAGES: dict[str, tuple[str, ...]] = {"sv": ("sv", "en")}
 
 
 class InitialRunRecognizer(Recognizer):
@@ -65,6 +75,42 @@ class InitialRunRecognizer(Recognizer):
         return spans
 
 
+class InitialUnknownWordRecognizer(Recognizer):
+    """A single capitalized word starting a sentence that no dictionary knows (see module docstring)."""
+
+    def __init__(self, language: str) -> None:
+        self.name = "capitalized"
+        self.priority = PRIORITY_CAPITALIZED
+        self.language = language
+        self.lexicons = LEXICON_LANGUAGES.get(language, (language,))
+
+    def __repr__(self) -> str:
+        return f"<InitialUnknownWordRecognizer {self.language}>"
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        from psan.tool.ner.function_words import function_words
+        closed = function_words(self.language)
+        lower: LowerCaseWords | None = None
+        spans = []
+        for match in SINGLE_RE.finditer(text):
+            start, end = match.span()
+            word = match.group()
+            if word.lower() in closed or not starts_clause(text, start) or text.startswith(":", end):
+                continue
+            if lower is None:
+                lower = LowerCaseWords(text)
+            if lower(word, start) or is_word(word, self.lexicons) is not False:
+                continue
+            spans.append(CharSpan(start, end, "PROPER_NOUN", Category.OTHER, self.name, SCORE, self.priority))
+        return spans
+
+
 def default_recognizers(language: str) -> list[Recognizer]:
-    """The recognizer for the languages of :data:`INITIAL_RUN_LANGUAGES`, none for others."""
-    return [InitialRunRecognizer(language)] if language in INITIAL_RUN_LANGUAGES else []
+    """The recognizers for the languages of :data:`INITIAL_RUN_LANGUAGES`, none for others; the single unknown
+    word only where a dictionary is installed (:func:`psan.tool.lexicon.available`)."""
+    if language not in INITIAL_RUN_LANGUAGES:
+        return []
+    found: list[Recognizer] = [InitialRunRecognizer(language)]
+    if available():
+        found.append(InitialUnknownWordRecognizer(language))
+    return found
