@@ -10,7 +10,8 @@ belong to a reference to law ("Rule 52 § 1", "Articles 8 and 14"), numbers of n
 ("Law no. 3713", "the Housing Act 1996") and NER dates without a date in them ("monthly", "the same
 day", "the following months").  A third round (issue 22) added what is public in every judgment of any
 state: offices of prosecution and administration without a place ("the Principal Public Prosecutor",
-"the Regional Governor", "the Director of Legal Affairs", "the Board", "the Tribunal"), the
+"the Regional Governor", "the Director of Legal Affairs", "the Board", "the Tribunal"), courts and
+authorities of a level named without their place ("the District Court", "the Regional Court"), the
 possessive of a generic body ("the Court's"), a state's general codes with their articles ("Article 505 of
 the Code of Criminal Procedure", "the Criminal Code", "the Constitution"), an instrument that NER takes for a
 person ("by Law no. 5190", "the Anti-Terror Law"), the numbers of headings and of sub-paragraphs
@@ -54,7 +55,9 @@ TIME_TYPES = frozenset({"DATE", "TIME", "PERIOD"})
 #: context ("by Law no. 5190", "the Anti-Terror Law"); "Mr Law" or "Law said" stay
 PERSON_TYPES = frozenset({"PERSON", "PER"})
 
-#: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case).
+#: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case); courts
+#: and authorities of a level every state has dozens of, named without their place ("the District Court",
+#: "the Regional Court", "the District Authority": the place is what would tell, and it is not there).
 #: Not here on purpose: national courts and ministries ("the Supreme Military Administrative Court",
 #: "the Ministry of Defence"), states and their governments ("the Republic of Turkey", "The Turkish
 #: Government"): they tell which country and which proceedings, and TAB masks them as quasi-identifiers
@@ -65,7 +68,8 @@ commission council state states ministry federal registry registrar deputy presi
 facts fact procedure circumstances case relevant domestic law practice alleged violation article complaints
 inter alia commanding officer european human rights convention committee ministers europe
 rule rules public prosecutor prosecutors principal chief office offices
-regional governor governors director directorate directorates department departments legal affairs international
+regional district governor governors director directorate directorates department departments legal affairs
+international
 authority authorities board boards tribunal tribunals
 """.split())
 #: words of a reference to the Convention and the Rules of Court ("Article 29 § 3 of the Convention",
@@ -86,6 +90,8 @@ regulation regulations section sections subsection chapter chapters provisional 
 INSTRUMENT_WORDS = frozenset({"code", "codes", "constitution", "law", "laws", "act", "acts", "regulation",
                               "regulations", "decree", "decrees", "statute", "statutes", "ordinance"})
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+#: a place right after a body ("the District Court in Nowy Targ"): the body is no generic one there
+_PLACE_AFTER = re.compile(r"[ \t]+(?:in|at)[ \t]+[A-Z]")
 #: a possessive ending ("the Court's", "the Government’s"): the word itself is looked up
 _POSSESSIVE = re.compile(r"(?:['’]s|['’])$")
 
@@ -169,6 +175,8 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
         words = _words(value)
         if not words:
             return False
+        if span.type != "LAW" and _PLACE_AFTER.match(text, span.end):
+            return False  # "the District Court in Wodzisław": the place follows, and the mention grows over it
         generic = CONVENTION_WORDS if span.type == "LAW" else GENERIC_WORDS
         return all(w in generic for w in words) or _general_code(words)
     if span.type in PERSON_TYPES:

@@ -46,6 +46,7 @@ def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
     ("The Chief Public Prosecutor objected.", "Chief Public Prosecutor", "ORG"),
     ("the Regional Governor refused the permit", "the Regional Governor", "ORG"),
     ("The Tribunal dismissed the appeal.", "Tribunal", "ORG"),
+    ("The District Court's judgment was upheld.", "District Court's", "ORG"),
     ("represented by the Director of Legal Affairs", "the Director of Legal Affairs", "ORG"),
     ("It was the Court's view that", "Court's", "ORG"),
     ("the Second Section (Rule 52 § 1)", "Second Section (Rule", "FAC"),
@@ -85,6 +86,9 @@ def test_public_everywhere(text: str, value: str, type_: str) -> None:
     ("the Supreme Administrative Court dismissed it", "the Supreme Administrative Court", "ORG"),
     ("the Malmö Public Prosecutor appealed", "the Malmö Public Prosecutor", "ORG"),
     ("the Bavarian Regional Board of Appeal", "the Bavarian Regional Board of Appeal", "ORG"),
+    ("the Leeds District Court held", "the Leeds District Court", "ORG"),
+    ("the District Court in Nowy Targ held", "the District Court", "ORG"),  # its place follows
+    ("the Labour Court dismissed it", "the Labour Court", "ORG"),  # a specialised court: which proceedings
     ("Mr Law lives in Leeds.", "Law", "PERSON"),
     ("Law was a witness.", "Law", "PERSON"),
     ("the applicant and three other suspects", "three", "CARDINAL"),
