@@ -128,13 +128,10 @@ RELATIVE_TIME = re.compile(
 
 def _words(text: str) -> list[str]:
     """The lower-case words of ``text`` (digits and signs aside), a possessive as its word ("Court's")."""
-    out = []
-    for w in _WORD.findall(text):
-        w = w.lower()
-        if w[-1] in "'’" or w.endswith(("'s", "’s")):
-            w = _POSSESSIVE.sub("", w)
-        out.append(w)
-    return out
+    words = _WORD.findall(text.lower())
+    if "'" in text or "’" in text:
+        words = [_POSSESSIVE.sub("", w) for w in words]
+    return words
 
 
 def _general_code(words: list[str]) -> bool:
@@ -173,12 +170,11 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     value = text[span.start:span.end]
     if span.type == "LAW" or span.type in NAME_TYPES:
         words = _words(value)
-        if not words:
-            return False
-        if span.type != "LAW" and _PLACE_AFTER.match(text, span.end):
-            return False  # "the District Court in Wodzisław": the place follows, and the mention grows over it
         generic = CONVENTION_WORDS if span.type == "LAW" else GENERIC_WORDS
-        return all(w in generic for w in words) or _general_code(words)
+        if not words or not (all(w in generic for w in words) or _general_code(words)):
+            return False
+        # "the District Court in Wodzisław": the place follows, and the mention grows over it
+        return span.type == "LAW" or not _PLACE_AFTER.match(text, span.end)
     if span.type in PERSON_TYPES:
         return _instrument_not_person(text, span)
     if span.type in NUMBER_TYPES:
