@@ -39,6 +39,9 @@ def found(text: str) -> list[str]:
     ("an assessed 40 % of loss of sight", ["40 % of loss of sight"]),
     ("a 25% disability", ["25% disability"]),
     ("She was diagnosed with a rare blood disorder in 2001.", ["rare blood disorder"]),
+    ("a young man with a disability, living alone", ["disability"]),
+    ("children with learning disabilities", ["learning disabilities"]),
+    ("a hernia at L4-L5 and C5–C6", ["L4-L5", "C5–C6"]),
     # typeset hyphens
     ("a cervico\u2011thoracic radiculopathy", ["cervico\u2011thoracic radiculopathy"]),
 ])
@@ -53,6 +56,8 @@ def test_health_mentions(text: str, expected: list[str]) -> None:
     "He claimed a disability pension before the disability tribunal.",  # no modifier: a benefit, a body
     "He suffered from discrimination at work.",  # a frame without a condition in it
     "the medical condition of detainees",
+    "with a disability pension",  # a benefit: the frame needs the condition to end there
+    "Form T1-2, the S5-S9 series and section S1",
     "used for other purposes",
     "during the military operations in the region",
     "It was a utopia, a trophy of the regime.",

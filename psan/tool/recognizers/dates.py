@@ -188,7 +188,7 @@ class WrittenDateRecognizer(PatternRecognizer):
 _N = r"(?P<n>\d{1,3})"
 #: (pattern, needs a context word) per language; the span is the whole phrase ("42 years old", "42letý")
 AGE_PATTERNS: dict[str, list[tuple[str, bool]]] = {
-    "en": [(rf"\b(?:aged|age[d]?:?)\s+{_N}\b", False),
+    "en": [(rf"\b(?:aged|age[d]?:?)\s+{_N}(?:\s+years(?:\s+old)?)?\b", False),  # "aged 31 years": the phrase
            (rf"\bage\s+of\s+{_N}\b", False),
            (rf"\b{_N}\s+years\s+of\s+age\b", False),
            (rf"\bage\s+of\s+{_N}\b", False),

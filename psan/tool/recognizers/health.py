@@ -15,8 +15,8 @@ words rather than by a list of diseases:
   disease", "post-traumatic stress disorder", "Crohn's disease", "head injury", "total disability";
   a bare "illness" or "disability" (a disability pension, a disability tribunal) is not enough;
 * **frames**: "fracture(s) of the …", "loss of sight/vision/hearing …", a percentage of a loss or of a
-  disability ("37 % of loss of sight"), and the condition after "diagnosed with", "suffering from",
-  "treated for" when it holds one of the words above;
+  disability ("37 % of loss of sight"), a person "with a disability", a spinal segment ("at L5-S1"), and
+  the condition after "diagnosed with", "suffering from", "treated for" when it holds one of the words above;
 * the condition grows over up to three modifiers before it (:data:`MODIFIERS`, and adjectives by their
   ending: "-ic", "-al", "-ive", "-oid", "-ous", "-ary", "-ying"): "lateral calcification", "severe
   chronic arthritis", "cervico-brachial neuralgia".
@@ -89,6 +89,14 @@ _LOSS = re.compile(r"loss\s+of\s+"
                    r"(?:\s+in\s+(?:his|her|the|one|both)\s+(?:left\s+|right\s+)?(?:eye|eyes|ear|ears))?")
 _PERCENT_BEFORE = re.compile(r"\b\d+(?:[.,]\d+)?\s*$")
 _PERCENT_DISABILITY = re.compile(r"%\s+(?:of\s+)?(?:permanent\s+|partial\s+)?(?:disability|invalidity|incapacity)\b")
+#: "a woman with a disability", "children with learning disabilities": a person described by a condition
+_WITH_CONDITION = re.compile(r"with\s+(?:an?\s+|severe\s+|multiple\s+)?(?P<condition>(?:learning\s+|physical\s+|"
+                             r"mental\s+|intellectual\s+)?(?:disability|disabilities|impairments?|handicaps?))\b"
+                             r"(?!\s+(?!(?:and|or|in|at|on|who|which|that|since|from|to|for|living|was|is|had|has)\b)[a-z])")
+#: spinal segments of a diagnosis ("discopathy at L5-S1", "a hernia at C5–C6"): meaningful only medically
+_SPINAL_SEGMENT = re.compile(r"\b([CTLS])(\d{1,2})\s?[-‑–/]\s?([CTLS])(\d{1,2})\b")
+#: the vertebrae of each part of the spine: cervical 1–7 (C8 a nerve root), thoracic 1–12, lumbar 1–5 (6), sacral 1–5
+_VERTEBRAE = {"C": 8, "T": 12, "L": 6, "S": 5}
 #: frames: the condition after them, up to a clause boundary
 _FRAME = re.compile(r"(?:diagnosed\s+(?:with|as\s+having)|suffer(?:s|ed|ing)?\s+from|treated\s+for|"
                     r"diagnosis\s+of)\s+(?:an?\s+|the\s+)?")
@@ -176,12 +184,17 @@ def health_mentions(text: str) -> list[tuple[int, int]]:
                 found.append((_grow_left(text, pos)[0], end))
             elif head in _EPONYM_HEADS and (eponym := _EPONYM_BEFORE.search(text, max(0, pos - 30), pos)):
                 found.append((eponym.start(), end))
+    found += [m.span() for m in _SPINAL_SEGMENT.finditer(text)
+              if 1 <= int(m.group(2)) <= _VERTEBRAE[m.group(1)] and 1 <= int(m.group(4)) <= _VERTEBRAE[m.group(3)]]
     for trigger in _FRACTURE_TRIGGERS:
         found += [m.span() for pos in _starts(text, trigger) if (m := _FRACTURE.match(text, pos))]
     for pos in _starts(text, "loss"):
         if m := _LOSS.match(text, pos):
             before = _LOSS_BEFORE.search(text, max(0, pos - 30), pos)
             found.append((before.start() if before is not None else pos, m.end()))
+    for pos in _starts(text, "with"):
+        if m := _WITH_CONDITION.match(text, pos):
+            found.append(m.span("condition"))
     pos = text.find("%")
     while pos >= 0:
         if (m := _PERCENT_DISABILITY.match(text, pos)) and (before := _PERCENT_BEFORE.search(text, max(0, pos - 12),
