@@ -5,13 +5,13 @@ RUN apt-get update && apt-get install -y --no-install-recommends build-essential
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY psan ./psan
-RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[server,polish,morph]"
+RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[server,polish,morph,swedish]"
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PSAN_CONFIG=production PSAN_HOME=/app PYTHONPATH=/app
 RUN useradd --create-home --uid 10001 psan
 COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir --no-index --find-links /wheels "psan[server,polish,morph]" && rm -rf /wheels
+RUN pip install --no-cache-dir --no-index --find-links /wheels "psan[server,polish,morph,swedish]" && rm -rf /wheels
 WORKDIR /app
 COPY --chown=psan:psan config ./config
 COPY --chown=psan:psan db ./db

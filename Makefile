@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-EXTRAS ?= dev,embedded,server,polish,morph
+EXTRAS ?= dev,embedded,server,polish,morph,swedish
 
 .PHONY: run test lint eval models bench translations install clean help
 

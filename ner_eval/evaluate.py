@@ -21,9 +21,11 @@ from ner_eval.pipelines import (
     Runner,
     Unavailable,
     cross_lingual,
+    labelled_spans,
     pipelines_for,
 )
 from ner_eval.plus import plus_spans
+from ner_eval.semantics import document_level, repeat_counts
 from ner_eval.simulate import simulate
 from ner_eval.tab import TabScores, tab_scores
 from psan.tool.tokenize import tokenize
@@ -81,13 +83,14 @@ def evaluate_corpus(path: str | os.PathLike[str], pipelines: list[str] | None = 
     texts = [d.text for d in docs]
     gold = [[(g.start, g.end) for g in gold_spans(d)] for d in docs]
     with_tab = has_entities(docs)
+    per_article = document_level(docs)
     tokens = [[(t.start, t.end) for t in tokenize(d.text, d.lang)[0]] for d in docs]
     summary: dict[str, Any] = {
         "corpus": name, "file": Path(path).name, "language": lang, "licence": LICENCES.get(name, "see the data README"),
         "documents": len(docs), "limit": limit, "characters": sum(map(len, texts)),
         "tokens": sum(map(len, tokens)), "gold_spans": sum(map(len, gold)),
         "gold_labels": dict(Counter(s.label for d in docs for s in gold_spans(d)).most_common()),
-        "tab_metrics": with_tab, "identifier_types": has_identifiers(docs),
+        "tab_metrics": with_tab, "identifier_types": has_identifiers(docs), "document_level_gold": per_article,
         "pipelines": {}, "skipped": {}, "simulation": {}, "simulation_skipped": {},
     }
     processed: dict[str, Any] = {}
@@ -109,13 +112,20 @@ def evaluate_corpus(path: str | os.PathLike[str], pipelines: list[str] | None = 
             "standard": _counts_block([score(g, s) for g, s in zip(gold, spans, strict=True)]),
             "plus": _counts_block([score(g, s) for g, s in zip(gold, plus, strict=True)]),
         }
+        if per_article:
+            labelled = ([labelled_spans(d) for d in pdocs] if pdocs is not None
+                        else [[(a, b, None) for a, b in s] for s in spans])
+            entry["corpus_semantics"] = repeat_counts(docs, labelled).to_dict()
         if with_tab:
             entry["tab"] = {"standard": _tab_block(docs, spans, tokens), "plus": _tab_block(docs, plus, tokens)}
         summary["pipelines"][pname] = entry
         if pdocs is not None:
             processed[pname] = pdocs
         g = entry["standard"]["global"]
-        log(f"  {name}: {pname}: recall {g['recall']:.3f} precision {_fmt(g['precision'])} ({seconds:.1f} s)")
+        sem = entry.get("corpus_semantics")
+        extra = (f", corpus semantics {_fmt(sem['precision'])} (label-blind {_fmt(sem['precision_any_label'])})"
+                 if sem else "")
+        log(f"  {name}: {pname}: recall {g['recall']:.3f} precision {_fmt(g['precision'])}{extra} ({seconds:.1f} s)")
     if run_simulation:
         _simulate_all(summary, docs, processed, lang, models, log)
     return summary

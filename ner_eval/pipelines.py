@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from psan.tool.defaults import default_config, find_nametag_model
-from psan.tool.document import Category, Document
+from psan.tool.document import Category, Document, Entity
 from psan.tool.ner import ModelLoadError
 from psan.tool.pipeline import Pipeline
 from psan.tool.registry import ComponentError
@@ -99,6 +99,8 @@ LANGUAGE_PIPELINES: dict[str, tuple[str, ...]] = {
 SIMULATION_NER: dict[str, str] = {"en": "spacy-en", "cs": "nametag-cs", "sk": "nametag-sk", "pl": "nametag-pl",
                                   "sv": "nametag-sv"}
 #: corpora of ``python -m ner_eval all`` and their language
+#: recognizers of special-category topic words, left out of the scores (:func:`entity_spans`)
+TOPIC_SOURCES = frozenset({"sensitive"})
 CORPORA: dict[str, str] = {"elitr-dev": "en", "tab-dev": "en", "cnec-dtest": "cs", "presidio-synth": "en",
                            "sv-dev": "sv", "sk-dev": "sk", "pl-dev": "pl"}
 
@@ -111,11 +113,24 @@ def cross_lingual(name: str, lang: str) -> bool:
 def entity_spans(doc: Document) -> list[Span]:
     """Character ranges of a processed document's entities (token-aligned, as the app shows them).
 
-    SENSITIVE spans (special-category topics such as "his wife", "diabetes") are left out: they flag
-    what a text says about someone, not an identifier, and no corpus here annotates them; they are
-    measured on their own by ``ner_eval/sensitive_eval.py`` (rate per 1k tokens, judged precision).
+    The topic words of the special-category term lists (source ``sensitive``: "his wife", "diabetes") are
+    left out: they flag what a text says about someone, not a mention to mask, and no corpus here annotates
+    them; they are measured on their own by ``ner_eval/sensitive_eval.py`` (rate per 1k tokens, judged
+    precision).  Whole health-condition mentions (source ``health``, also SENSITIVE: "paranoid
+    schizophrenia", "fracture of the left kneecap") are scored: TAB masks them as quasi-identifiers.
     """
-    return [doc.char_range(e.first_token, e.end_token) for e in doc.entities if e.category != Category.SENSITIVE]
+    return [doc.char_range(e.first_token, e.end_token) for e in doc.entities if _scored(e)]
+
+
+def _scored(entity: Entity) -> bool:
+    """Is this entity a mention the corpora annotate (see :func:`entity_spans`)?"""
+    return entity.category != Category.SENSITIVE or entity.source not in TOPIC_SOURCES
+
+
+def labelled_spans(doc: Document) -> list[tuple[int, int, str | None]]:
+    """:func:`entity_spans` with each entity's category (``ner_eval.semantics`` compares it with gold labels)."""
+    return [(*doc.char_range(e.first_token, e.end_token), str(e.category))
+            for e in doc.entities if _scored(e)]
 
 
 class Runner:

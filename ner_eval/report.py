@@ -72,6 +72,32 @@ def tab_rows(summary: dict[str, Any]) -> list[list[Any]]:
     return rows
 
 
+SEMANTICS_HEADER = ["pipeline", "system", "overlapping gold", "repeats (compatible label)", "repeats (any label)",
+                    "precision (strict)", "precision (corpus semantics)", "precision (label-blind)"]
+SEMANTICS_NOTE = ("The gold tags each distinct form once per article (BSNLP, see `ner_eval/semantics.py`): a system "
+                  "span overlapping no gold span whose exact text is a form the gold tags in the same article is a "
+                  "repeat, not a false alarm under the corpus' semantics (with a compatible label, or label-blind).")
+
+
+def semantics_rows(summary: dict[str, Any]) -> list[list[Any]]:
+    """Strict precision next to the corpus-semantics one (document-level gold only)."""
+    rows: list[list[Any]] = []
+    for name, entry in summary["pipelines"].items():
+        sem = entry.get("corpus_semantics")
+        if sem:
+            rows.append([_label(name, entry), sem["system"], sem["hit"], sem["repeats"], sem["repeats_any_label"],
+                         entry["standard"]["global"]["precision"], sem["precision"], sem["precision_any_label"]])
+    return rows
+
+
+def _semantics_lines(summary: dict[str, Any]) -> list[str]:
+    rows = semantics_rows(summary)
+    if not rows:
+        return []
+    return ["Precision under the corpus' annotation semantics:", "", SEMANTICS_NOTE, "",
+            *_table(SEMANTICS_HEADER, rows), ""]
+
+
 def per_doc_rows(summary: dict[str, Any]) -> list[list[Any]]:
     rows: list[list[Any]] = []
     for name, entry in summary["pipelines"].items():
@@ -157,6 +183,7 @@ def corpus_markdown(summary: dict[str, Any], plots: Sequence[str]) -> str:
              "## Per document: mean (std)", "",
              *_table(["pipeline", "recall (any)", "recall (exact)", "precision", "documents with gold"],
                      per_doc_rows(s)), ""]
+    lines += _semantics_lines(s)
     if s["tab_metrics"]:
         lines += ["## TAB metrics", "",
                   "An entity is masked only if all its mentions are covered (every non-whitespace character inside "
@@ -200,6 +227,7 @@ def index_markdown(summaries: Sequence[dict[str, Any]], command: str) -> str:
                   f"{s['documents']} documents, {s['tokens']} tokens, {s['gold_spans']} gold spans; "
                   f"data licence: {s['licence']}.", "",
                   *_table(GLOBAL_HEADER, global_rows(s)), ""]
+        lines += _semantics_lines(s)
         if s["tab_metrics"]:
             lines += ["TAB metrics:", "", *_table(TAB_HEADER, tab_rows(s)), ""]
         if s["simulation"]:

@@ -45,6 +45,41 @@ def drop_common_initial_words(text: str, spans: Sequence[CharSpan], language: st
     return kept
 
 
+#: categories of names: a span of these without a capital letter is no name in a language that capitalizes names
+_NAME_CATEGORIES = frozenset({Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.OTHER})
+#: languages whose NER names are cleaned by :func:`names_with_capitals` (measured on pl)
+CAPITAL_NAME_LANGUAGES = frozenset({"pl"})
+_TRAILING = " \t?!,;:—–-"
+
+
+def names_with_capitals(text: str, spans: Sequence[CharSpan], language: str) -> list[CharSpan]:
+    """NER ``spans`` of names without trailing punctuation ("Prezydent ?" → "Prezydent", "K.E. —" → "K.E."),
+    and without name spans that hold no capital letter at all ("24 godziny", "2007", "dostęp do Internetu",
+    "prawa"); Polish only, other languages unchanged.
+
+    Why: the Polish model (WikiNEuRal) tags a name only where a word is capitalized, so such spans are
+    errors of a model that reads a word's neighbourhood; the Czech model's CNEC, by contrast, annotates
+    numbers and units as entities of their own ("15 .", "mm"), so Czech spans are never touched.
+    Dates, IDs and contacts are not names and keep their spans.
+    """
+    if language not in CAPITAL_NAME_LANGUAGES:
+        return list(spans)
+    kept = []
+    for span in spans:
+        if span.category not in _NAME_CATEGORIES:
+            kept.append(span)
+            continue
+        surface = text[span.start:span.end]
+        trimmed = surface.rstrip(_TRAILING)
+        if not any(ch.isupper() for ch in trimmed):
+            continue
+        if len(trimmed) < len(surface):
+            span = CharSpan(span.start, span.start + len(trimmed), span.type, span.category, span.source, span.score,
+                            span.priority)
+        kept.append(span)
+    return kept
+
+
 def _listed_person_word(surface: str, language: str) -> bool:
     from psan.tool.recognizers.gazetteer import person_name_kind
     return any(person_name_kind(w, language) for w in _WORD.findall(surface))

@@ -9,9 +9,11 @@ the whole name is what propagation searches again):
 * only entities of category PERSON grow, the outermost one of nested person spans (CNEC's
   ``P`` ⊃ ``pf``, ``ps`` stay nested inside it);
 * to the left over initials ("B.", "Cz.", CNEC's spaced "I .") and over first names and surnames
-  of the language's name lists ("Hercule" before "Poirot", case forms included); to the right over
-  listed names, and over any capitalized word when the span ends in a listed first name ("Jan" →
-  "Jan Lagunin"); at most :data:`MAX_WORDS` words each way.  Only list names, because a
+  of the language's name lists ("Hercule" before "Poirot", case forms included) and over first names of
+  any Faker locale (:func:`psan.tool.recognizers.gazetteer.foreign_first_name`: "Mehmet" before "Ali Ege"
+  in an English judgment, "Willy" before "Brandt" in Czech); to the right over such names, and over any
+  capitalized word when the span ends in a first name of the language's own list ("Jan" → "Jan
+  Lagunin"); at most :data:`MAX_WORDS` words each way.  Only list names, because a
   capitalized word next to a name is as often an organisation, a heading or a title ("Senátor za
   Zelené Athos De Luca", "Memoriál Jaroslava Svobody");
 * a word only joins across one space or tab on the same line, never across punctuation, never
@@ -30,7 +32,7 @@ import re
 from bisect import bisect_left
 
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
-from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, person_name_kind
+from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, foreign_first_name, person_name_kind
 
 __all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer"]
 
@@ -75,7 +77,7 @@ def _grow(text: str, start: int, end: int, language: str) -> tuple[int, int]:
         if word.endswith("."):
             if word.rstrip(" \t.").lower() in ABBREVIATIONS:
                 break  # "Mr." or "Dr." is a title, not an initial
-        elif not (_name_word(word) and person_name_kind(word, language)):
+        elif not (_name_word(word) and (person_name_kind(word, language) or foreign_first_name(word, language))):
             break
         start = start - len(window) + m.start("w")
     last = text[start:end].split()[-1] if text[start:end].split() else ""
@@ -84,7 +86,7 @@ def _grow(text: str, start: int, end: int, language: str) -> tuple[int, int]:
         m = _WORD_AFTER.match(text, end)
         if m is None or not _name_word(m.group("w")):
             break
-        if not (any_word or person_name_kind(m.group("w"), language)):
+        if not (any_word or person_name_kind(m.group("w"), language) or foreign_first_name(m.group("w"), language)):
             break
         end = m.end("w")
         any_word = bool(person_name_kind(m.group("w"), language) & (FIRST_M | FIRST_F))

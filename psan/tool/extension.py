@@ -39,7 +39,8 @@ part as evidence, so a rule never creates a mention out of nothing:
 * **places**: "district/municipality/county … of" before ("county of Jämtland"), a direction
   before ("northern Cyprus"), a place noun after ("Idre Nya Sami village", "Salzburg municipal
   cemetery", "Beyoğlu court"), a hyphenated second part ("Turkish-Cypriot", "London-based");
-* **nationality + state body**: "Turkish General Staff", "French Republic", "British army";
+* **nationality + state body**: "Turkish General Staff", "French Republic", "British army"; and + the noun
+  of a person's nationality ("Turkish national", as :mod:`psan.tool.recognizers.demographic` spans it);
 * **counted things**: a number followed by a plural noun ("79 packages", "seven other persons",
   "22,000 ecstasy tablets", "ten plots of land"); units of time are durations (their own
   recognizer) and are left alone, and so are counts up to four ("two bedrooms", "three orders"):
@@ -63,6 +64,7 @@ from dataclasses import replace
 
 from psan.tool.document import Category, CharSpan
 from psan.tool.nonpersonal import is_never_personal
+from psan.tool.recognizers.demographic import NATIONALITY_NOUNS
 
 __all__ = ["DIVISION_WORDS", "INSTITUTION_HEADS", "LANGUAGES", "PLACE_WORDS", "extend_mentions"]
 
@@ -145,7 +147,9 @@ _HYPHEN_PART = re.compile(r"[-‑](?:[A-Z][\w'’]+|based|born|registered)\b")
 #: an organisation NER took for a one-word name, with the institution after it ("the Konak court")
 _INSTITUTION_AFTER = re.compile(r"[ \t]+(?:court|courts|prosecutor|police|prison|hospital|gendarmerie)\b")
 
-# ---- nationality + state body
+# ---- nationality + state body, nationality + the noun of a person's nationality ("Turkish national": the
+# demographic recognizer's phrase, so the two are one span)
+_NATIONALITY_NOUN_AFTER = re.compile(rf"[ \t]+{NATIONALITY_NOUNS}\b")
 _STATE_BODY_AFTER = re.compile(r"[ \t]+(?:General[ \t]+Staff|Republic|Army|Navy|Air[ \t]+Force|Parliament|Embassy|"
                                r"Consulate|army|navy|air[ \t]+force|police|gendarmerie|embassy|consulate|"
                                r"intelligence[ \t]+service|secret[ \t]+service|armed[ \t]+forces)\b")
@@ -291,6 +295,8 @@ def _grow(text: str, span: CharSpan) -> tuple[int, int]:
         if m := _HYPHEN_PART.match(text, end):
             end = m.end()
         if m := _STATE_BODY_AFTER.match(text, end):
+            end = m.end()
+        elif m := _NATIONALITY_NOUN_AFTER.match(text, end):
             end = m.end()
     elif span.type == "MONEY":
         end = _after_bracket(text, end, amount=True)

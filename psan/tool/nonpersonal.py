@@ -8,7 +8,15 @@ generic bodies of any judgment ("the Court", "the Chamber", "the Government", "t
 "the European Commission of Human Rights"), headings in capitals ("THE FACTS") and numbers that
 belong to a reference to law ("Rule 52 § 1", "Articles 8 and 14"), numbers of national instruments
 ("Law no. 3713", "the Housing Act 1996") and NER dates without a date in them ("monthly", "the same
-day", "the following months").
+day", "the following months").  A third round (issue 22) added what is public in every judgment of any
+state: offices of prosecution and administration without a place ("the Principal Public Prosecutor",
+"the Regional Governor", "the Director of Legal Affairs", "the Board", "the Tribunal"), courts and
+authorities of a level named without their place ("the District Court", "the Regional Court"), the
+possessive of a generic body ("the Court's"), a state's general codes with their articles ("Article 505 of
+the Code of Criminal Procedure", "the Criminal Code", "the Constitution"), an instrument that NER takes for a
+person ("by Law no. 5190", "the Anti-Terror Law"), the numbers of headings and of sub-paragraphs
+("1. Background", "Article 52 (4)"), partitive counts ("two of which", "one of the accused") and NER
+periods that hold no number ("the same day", "the 19th century").
 
 The test is linguistic and conservative – a candidate is dropped only when *every* word of it is
 generic, so anything with a proper name in it stays: "the Istanbul State Security Court",
@@ -30,20 +38,26 @@ from collections.abc import Iterable
 
 from psan.tool.document import CharSpan
 
-__all__ = ["GENERIC_WORDS", "INSTRUMENT_BEFORE", "NAME_TYPES", "NEVER_PERSONAL_TYPES", "NUMBER_TYPES",
-           "RELATIVE_TIME", "TIME_TYPES", "is_never_personal", "drop_never_personal"]
+__all__ = ["CODE_WORDS", "GENERIC_WORDS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
+           "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "PERSON_TYPES", "RELATIVE_TIME", "TIME_TYPES", "is_never_personal",
+           "drop_never_personal"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
-#: NER types whose spans are tested against the generic vocabulary; never a person type ("Court" or
-#: "Law" tagged PERSON may be a surname, and a name is the most direct identifier there is)
+#: NER types whose spans are tested against the generic vocabulary; not a person type ("Court" or "Law"
+#: tagged PERSON may be a surname, and a name is the most direct identifier there is: see PERSON_TYPES)
 NAME_TYPES = frozenset({"ORG", "GPE", "FAC", "NORP", "LOC", "MISC", "PRODUCT", "EVENT", "WORK_OF_ART"})
 NUMBER_TYPES = frozenset({"CARDINAL", "QUANTITY"})
 #: NER time types, tested for relative expressions and instrument numbers (the date recognizer's own spans
 #: always hold a day, a month or a year)
-TIME_TYPES = frozenset({"DATE", "TIME"})
+TIME_TYPES = frozenset({"DATE", "TIME", "PERIOD"})
+#: person types: dropped only when the span is one word that names a legal instrument in an instrument's
+#: context ("by Law no. 5190", "the Anti-Terror Law"); "Mr Law" or "Law said" stay
+PERSON_TYPES = frozenset({"PERSON", "PER"})
 
-#: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case).
+#: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case); courts
+#: and authorities of a level every state has dozens of, named without their place ("the District Court",
+#: "the Regional Court", "the District Authority": the place is what would tell, and it is not there).
 #: Not here on purpose: national courts and ministries ("the Supreme Military Administrative Court",
 #: "the Ministry of Defence"), states and their governments ("the Republic of Turkey", "The Turkish
 #: Government"): they tell which country and which proceedings, and TAB masks them as quasi-identifiers
@@ -53,6 +67,10 @@ court courts chamber chambers grand section sections first second third fourth f
 commission council state states ministry federal registry registrar deputy president vice-president judge judges
 facts fact procedure circumstances case relevant domestic law practice alleged violation article complaints
 inter alia commanding officer european human rights convention committee ministers europe
+rule rules public prosecutor prosecutors principal chief office offices
+regional district governor governors director directorate directorates department departments legal affairs
+international
+authority authorities board boards tribunal tribunals
 """.split())
 #: words of a reference to the Convention and the Rules of Court ("Article 29 § 3 of the Convention",
 #: "Rule 26 § 1 of the Rules of Court", "Article 5 § 2 of Protocol No. 11"); a named Act or a national
@@ -60,12 +78,39 @@ inter alia commanding officer european human rights convention committee ministe
 CONVENTION_WORDS = GENERIC_WORDS | frozenset("""
 articles rule rules protocol protocols no nos paragraph paragraphs protection fundamental freedoms
 """.split())
+#: the general codes of any state and references into them ("Article 505 of the Code of Criminal Procedure",
+#: "the Criminal Code", "Section 24 § 1 of the Fourth Implementing Regulation", "the Constitution"); a code or
+#: an Act named by its subject or by its state stays ("the Immigration Act", "the Reindeer Husbandry Act",
+#: "Article 187 of the Turkish Civil Code": the surname change, the applicant's herd, which state)
+CODE_WORDS = CONVENTION_WORDS | frozenset("""
+code codes criminal civil penal procedure constitution constitutional basic law laws act acts implementing
+regulation regulations section sections subsection chapter chapters provisional transitional
+""".split())
+#: the instrument nouns a code span ends with, and the one-word instruments NER takes for a person
+INSTRUMENT_WORDS = frozenset({"code", "codes", "constitution", "law", "laws", "act", "acts", "regulation",
+                              "regulations", "decree", "decrees", "statute", "statutes", "ordinance"})
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+#: a place right after a body ("the District Court in Nowy Targ"): the body is no generic one there
+_PLACE_AFTER = re.compile(r"[ \t]+(?:in|at)[ \t]+[A-Z]")
+#: a possessive ending ("the Court's", "the Government’s"): the word itself is looked up
+_POSSESSIVE = re.compile(r"(?:['’]s|['’])$")
 
 #: a number that belongs to a reference to law or to the Rules of Court ("Rule 52 § 1", "Articles 8 and 14")
 LAW_REFERENCE_BEFORE = re.compile(
     r"(?:\b(?:Rules?|Articles?|[Ss]ections?|[Pp]aragraphs?|[Cc]lauses?|Protocol(?:\s+No\.)?|Chapters?|pp?\.|Nr\.)|§)"
-    r"\s*(?:\d+[\w()]*\s*(?:,|and|or|§|to|-)\s*)*$")
+    r"\s*(?:\d+[\w()]*(?:\s*\(\w{1,4}\))*\s*(?:,|and|or|§|to|-)\s*)*(?:\d+[\w]*\s*)?\(?$")
+#: an instrument's number or designation after a one-word instrument ("Law no. 3713", "Law No. 5190")
+_INSTRUMENT_NUMBER_AFTER = re.compile(r"\s+(?:[Nn]os?\.|[Nn]umbers?|[Nn]r\.)\s*\d")
+#: "the Law", "the Anti-Terror Law", "the 1997 Lustration Law": an article and capitalized words or a year
+_INSTRUMENT_ARTICLE_BEFORE = re.compile(r"\b[Tt]he\s+(?:(?:[A-Z][\w\-]*|\d{4})\s+){0,3}$")
+#: a heading's or list item's number: alone at the start of a line, then "." or ")" ("1. Background")
+_ITEM_NUMBER_BEFORE = re.compile(r"(?:^|\n)[ \t(]*$")
+_ITEM_NUMBER_AFTER = re.compile(r"[.)]\s")
+#: a partitive count: "two of which", "one of the accused", "eight of the ten properties"
+_PARTITIVE_AFTER = re.compile(r"\s+of\s+(?:the|these|those|which|whom|them|its|his|her|their|\d)\b")
+_SMALL_NUMBER = re.compile(r"(?i:one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})")
+#: a century ("the 20th century", "the late 19th century"): too wide to tell anyone apart
+_CENTURY = re.compile(r"(?i:(?:the\s+)?(?:early|late|mid-?)?\s*\d{1,2}(?:st|nd|rd|th)\s+centur(?:y|ies))")
 
 
 #: a number of a public instrument: "Law no. 3713", "Decree-Law no. 430", "the Housing Act 1996" (NER takes the
@@ -81,10 +126,39 @@ RELATIVE_TIME = re.compile(
     r"weekly|yearly|annual|annually|every\s+day|today|yesterday|tomorrow|mid-year|later|recently)")
 
 
-def _generic(text: str, vocabulary: frozenset[str] = GENERIC_WORDS) -> bool:
-    """Every word of ``text`` (digits and signs aside) is in ``vocabulary``, and there is a word."""
-    words = _WORD.findall(text)
-    return bool(words) and all(w.lower() in vocabulary for w in words)
+def _words(text: str) -> list[str]:
+    """The lower-case words of ``text`` (digits and signs aside), a possessive as its word ("Court's")."""
+    words = _WORD.findall(text.lower())
+    if "'" in text or "’" in text:
+        words = [_POSSESSIVE.sub("", w) for w in words]
+    return words
+
+
+def _general_code(words: list[str]) -> bool:
+    """A state's general code or a reference into it, named by no subject: "Article 505 of the Criminal Code"."""
+    return bool(words) and any(w in INSTRUMENT_WORDS for w in words) and all(w in CODE_WORDS for w in words)
+
+
+def _instrument_not_person(text: str, span: CharSpan) -> bool:
+    """A one-word "person" that is an instrument in an instrument's context ("by Law no. 5190", "the Law")."""
+    value = text[span.start:span.end]
+    if value.lower() not in INSTRUMENT_WORDS or not value[:1].isupper():
+        return False
+    return bool(_INSTRUMENT_NUMBER_AFTER.match(text, span.end)
+                or _INSTRUMENT_ARTICLE_BEFORE.search(text, max(0, span.start - 60), span.start))
+
+
+def _number_never_personal(text: str, span: CharSpan) -> bool:
+    """A number of a reference, an instrument, a heading, or a partitive count."""
+    start, end = span.start, span.end
+    if (LAW_REFERENCE_BEFORE.search(text, max(0, start - 40), start)
+            or INSTRUMENT_BEFORE.search(text, max(0, start - 30), start)):
+        return True
+    value = text[start:end]
+    if value.isdigit() and _ITEM_NUMBER_BEFORE.search(text, max(0, start - 10), start) \
+            and _ITEM_NUMBER_AFTER.match(text, end):
+        return True
+    return bool(_SMALL_NUMBER.fullmatch(value) and _PARTITIVE_AFTER.match(text, end))
 
 
 def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
@@ -94,15 +168,19 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in NEVER_PERSONAL_TYPES:
         return True
     value = text[span.start:span.end]
-    if span.type == "LAW":
-        return _generic(value, CONVENTION_WORDS)
-    if span.type in NAME_TYPES:
-        return _generic(value)
+    if span.type == "LAW" or span.type in NAME_TYPES:
+        words = _words(value)
+        generic = CONVENTION_WORDS if span.type == "LAW" else GENERIC_WORDS
+        if not words or not (all(w in generic for w in words) or _general_code(words)):
+            return False
+        # "the District Court in Wodzisław": the place follows, and the mention grows over it
+        return span.type == "LAW" or not _PLACE_AFTER.match(text, span.end)
+    if span.type in PERSON_TYPES:
+        return _instrument_not_person(text, span)
     if span.type in NUMBER_TYPES:
-        return bool(LAW_REFERENCE_BEFORE.search(text, max(0, span.start - 40), span.start)
-                    or INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start))
+        return _number_never_personal(text, span)
     if span.type in TIME_TYPES:
-        if RELATIVE_TIME.fullmatch(value):
+        if RELATIVE_TIME.fullmatch(value) or _CENTURY.fullmatch(value):
             return True
         return value.isdigit() and bool(INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start))
     return False

@@ -133,9 +133,14 @@ class Pipeline:
 
     def _combine_ner(self, text: str, found: list[list[CharSpan]]) -> list[CharSpan]:
         """The NER candidates of one text, one list per NER entry; pieces a borrowed (``cross_lingual``)
-        model finds inside a native model's span are dropped, and (Polish) sentence-initial common words
+        model finds inside a native model's span are dropped, and (Polish) sentence-initial common words and name
+        spans without a capital letter; trailing punctuation is cut from Polish names
         (:mod:`psan.tool.candidate_combination`, a step of the pipeline, not a component)."""
-        from psan.tool.candidate_combination import drop_common_initial_words, drop_nested_borrowed
+        from psan.tool.candidate_combination import (
+            drop_common_initial_words,
+            drop_nested_borrowed,
+            names_with_capitals,
+        )
         borrowed_flags = [bool(getattr(r, "cross_lingual", False)) for r in self.ner]
         if not any(borrowed_flags) or all(borrowed_flags):
             combined = [c for spans in found for c in spans]
@@ -143,7 +148,7 @@ class Pipeline:
             native = [c for spans, b in zip(found, borrowed_flags, strict=True) if not b for c in spans]
             borrowed = [c for spans, b in zip(found, borrowed_flags, strict=True) if b for c in spans]
             combined = native + drop_nested_borrowed(text, native, borrowed, self.language)
-        return drop_common_initial_words(text, combined, self.language)
+        return names_with_capitals(text, drop_common_initial_words(text, combined, self.language), self.language)
 
     def sections(self, text: str) -> list[tuple[int, int]]:
         """The character ranges this pipeline recognizes independently (one for all but large texts)."""

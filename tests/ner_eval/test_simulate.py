@@ -58,7 +58,7 @@ def test_plus_variant_adds_plus_entities() -> None:
 
 
 def test_precision_errors_cost_public_decisions() -> None:
-    text = "The Board met. The Board agreed. Eva came."
+    text = "The Guild met. The Guild agreed. Eva came."  # ("the Board" alone is never personal now)
     corpus = [CorpusDoc("b", "en", text, [GoldSpan(33, 36, "PER")])]
     docs = [make_doc(text, [(4, 9, "ORG"), (19, 24, "ORG"), (33, 36, "PER")])]
     res = simulate("fp", corpus, docs)

@@ -79,3 +79,16 @@ def test_borrowed_spans_end_in_a_name(nametag_model: Callable[[str], str]) -> No
     for s in ner.analyze(text, Document(text, tokens, sentences, [], "pl")):
         surface = text[s.start:s.end]
         assert surface == surface.strip(" .,\n") and not surface.split()[-1].islower(), surface
+
+
+def test_polish_names_hold_a_capital_and_end_without_punctuation() -> None:
+    from psan.tool.candidate_combination import names_with_capitals
+    text = "Od 1998 r . przez 12 miesięcy , dostęp do sieci , co zrobi Senat ? Zarząd Główny — prezes ."
+    spans = [span(text, "1998", Category.ORGANIZATION, "ner"), span(text, "12 miesięcy", Category.OTHER, "ner"),
+             span(text, "sieci", Category.LOCATION, "ner"), span(text, "Senat ?", Category.ORGANIZATION, "ner"),
+             span(text, "Zarząd Główny —", Category.ORGANIZATION, "ner"),
+             span(text, "1998 r", Category.DATE, "ner")]  # a date is no name: untouched
+    kept = [text[s.start:s.end] for s in names_with_capitals(text, spans, "pl")]
+    assert kept == ["Senat", "Zarząd Główny", "1998 r"]
+    # CNEC annotates numbers and units as entities: other languages keep every span
+    assert names_with_capitals(text, spans, "cs") == spans

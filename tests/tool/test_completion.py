@@ -55,3 +55,19 @@ def test_pipeline_completes_before_propagating() -> None:
     off = Pipeline({**config, "complete_names": False}).process(text)
     off_persons = [off.span_text(e.first_token, e.end_token) for e in off.entities if e.category is Category.PERSON]
     assert "Jan Lagunin" not in off_persons and "Lagunin" not in off_persons
+
+
+def test_first_names_of_other_languages_join_a_found_name() -> None:
+    from psan.tool.recognizers.gazetteer import foreign_first_name, person_name_kind
+    # a Turkish first name in an English text, an English one in a Czech text: not in the language's own list
+    assert not person_name_kind("Mehmet", "en") and foreign_first_name("Mehmet", "en")
+    assert grown("filed by a national, Mehmet Oruç Kalkan, on 3 May.", "Oruç Kalkan", "en") == [
+        "Mehmet Oruç Kalkan"]
+    # a found foreign first name does not take just any capitalized word after it (only the language's own do)
+    assert grown("Mehmet Kalkan filed it.", "Mehmet", "en") == ["Mehmet"]
+    assert grown("Kapitán Willy Dvořák odešel .", "Dvořák", "cs") == ["Willy Dvořák"]
+    # the language's stoplist still rules ("Justice" is a first name somewhere, not in an English judgment)
+    assert not foreign_first_name("Justice", "en")
+    assert grown("Lord Justice Pemberley dissented.", "Pemberley", "en") == ["Pemberley"]
+    # only beside a found name: a capitalized word that is no first name anywhere stays out
+    assert grown("the Regional Kalkan case", "Kalkan", "en") == ["Kalkan"]

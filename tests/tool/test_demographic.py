@@ -19,11 +19,14 @@ def found(text: str) -> list[str]:
     ("She worked as a primary school teacher until 1998.", ["primary school teacher"]),
     ("The applicant, who is white British, lives in Leeds.", ["white British"]),
     ("a retired non-commissioned officer", ["retired non-commissioned officer"]),
-    ("lodged by a Turkish national, Mr Ali Erden", ["Turkish"]),  # the adjective identifies, not "national"
+    ("lodged by a Turkish national, Mr Ali Erden", ["Turkish national"]),  # the phrase, as TAB masks it at times
     ("He had worked as a lawyer in Istanbul.", ["lawyer"]),
     # typeset judgments hyphenate with U+2011 (non-breaking hyphen)
     ("a retired non\u2011commissioned officer", ["retired non\u2011commissioned officer"]),
     ("a self\u2011employed plumber", ["self\u2011employed plumber"]),
+    # an adjectival noun is an occupation only on its own; a capitalized one before a name is a title
+    ("She complained to the principal of the secondary school.", ["principal"]),
+    ("He was appointed as an assistant Professor in Leeds.", ["assistant Professor"]),
 ])
 def test_occupations_and_nationality_phrases(text: str, expected: list[str]) -> None:
     assert found(text) == expected
@@ -33,6 +36,9 @@ def test_occupations_and_nationality_phrases(text: str, expected: list[str]) -> 
     "The applicant's lawyer lodged an appeal and the judge dismissed it.",
     "The police officers questioned him; the prosecutor indicted him.",
     "The Turkish Government replied.",
+    "He was one of the principal organisers of the march.",
+    "The Principal Public Prosecutor appealed.",
+    "the account of Professor Mallory was credited",
 ])
 def test_procedural_roles_outside_an_occupation_frame_are_not_flagged(text: str) -> None:
     assert found(text) == []

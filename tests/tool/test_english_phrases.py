@@ -146,7 +146,18 @@ def test_land_registry_codes_and_law_reports(text: str, expected: list[str]) -> 
     ("the night of 14/15 May 2004", ["15 May 2004"]),  # "14" alone is no date: nothing to join
     ("the night of 14 May/15 May 2004", ["14 May/15 May 2004"]),
     ("on 2 May 2001. On 4 June 2002 he", ["2 May 2001", "4 June 2002"]),  # a full stop parts them
+    # a bare year listed after a date is part of the list; alone it is no date
+    ("in March 1994, 1995 or 1996 they", ["March 1994, 1995 or 1996"]),
+    ("It had 1951 members and 1948 guests.", []),
+    ("on 3 May 2001 and 20004 others", ["3 May 2001"]),
 ])
 def test_english_date_periods_and_lists_are_one_span(text: str, expected: list[str]) -> None:
     from psan.tool.recognizers.dates import WrittenDateRecognizer
     assert texts(WrittenDateRecognizer("en"), text) == expected
+
+
+def test_a_year_listed_after_a_year_in_date_context_is_part_of_it() -> None:
+    from psan.tool.recognizers.dates import EnglishDatePhraseRecognizer
+    assert texts(EnglishDatePhraseRecognizer(), "The applicants were born in 1951 and 1948 respectively.") == [
+        "1951 and 1948"]  # the year is the span ("in" is context)
+    assert texts(EnglishDatePhraseRecognizer(), "It had 1951 members and 1948 guests.") == []

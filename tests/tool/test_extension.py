@@ -124,6 +124,14 @@ def test_nationality_with_a_state_body_or_a_second_part() -> None:
     assert grown("the Greek-Cypriot side", ("Greek", "NORP", OTH)) == ["Greek-Cypriot"]
 
 
+def test_nationality_with_the_noun_of_a_persons_nationality_is_one_span_with_the_demographic_phrase() -> None:
+    text = "lodged by a Danish national, Mr Ole Berg"
+    assert grown(text, ("Danish", "NORP", OTH)) == ["Danish national"]
+    assert grown("two Chilean citizens", ("Chilean", "NORP", OTH)) == ["Chilean citizens"]
+    doc = Pipeline({"language": "en", "tokenizer": "regex", "ner": [], "recognizers": ["demographic"]}).process(text)
+    assert [doc.span_text(e.first_token, e.end_token) for e in doc.entities] == ["Danish national"]
+
+
 @pytest.mark.parametrize(("text", "found", "expected"), [
     ("the police seized 64 parcels of heroin", "64", "64 parcels of heroin"),
     ("together with nine other persons, he", "nine", "nine other persons"),

@@ -213,7 +213,8 @@ def test_not_dates(lang: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("lang,text,age", [
-    ("en", "He had arrived in Norway aged 22 years", "aged 22"),
+    ("en", "She came to Leeds aged 31 years and stayed", "aged 31 years"),  # the whole phrase
+    ("en", "a boy aged 9, his sister", "aged 9"),
     ("en", "a 42-year-old man", "42-year-old"),
     ("en", "she is 42 years old", "42 years old"),
     ("cs", "42letý muž", "42letý"),

@@ -180,7 +180,27 @@ class WrittenDateRecognizer(PatternRecognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = super().analyze(text, doc)
-        return join_date_ranges(text, spans) if self.language == "en" else spans
+        if self.language != "en":
+            return spans
+        return join_date_ranges(text, spans + listed_years(text, spans))
+
+
+#: a bare year listed after a date ("born in 1943 and 1939 respectively", "in 1994, 1995 or 1996")
+_LISTED_YEAR = re.compile(r"(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or)[ \t]+)"
+                          r"((?:1[89]|20)\d\d)(?![\w/.-])")
+
+
+def listed_years(text: str, spans: list[CharSpan]) -> list[CharSpan]:
+    """Bare years that continue a list after a date span: a year alone is no date, but one in a list of dates
+    is, and the list is one mention (:func:`join_date_ranges` joins them)."""
+    out: list[CharSpan] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        end = max([span.end] + [y.end for y in out if y.start >= span.start])
+        while m := _LISTED_YEAR.match(text, end):
+            year = CharSpan(m.start(1), m.end(1), span.type, span.category, span.source, span.score, span.priority)
+            out.append(year)
+            end = m.end()
+    return out
 
 
 # ---------------------------------------------------------------- ages
@@ -188,7 +208,7 @@ class WrittenDateRecognizer(PatternRecognizer):
 _N = r"(?P<n>\d{1,3})"
 #: (pattern, needs a context word) per language; the span is the whole phrase ("42 years old", "42letý")
 AGE_PATTERNS: dict[str, list[tuple[str, bool]]] = {
-    "en": [(rf"\b(?:aged|age[d]?:?)\s+{_N}\b", False),
+    "en": [(rf"\b(?:aged|age[d]?:?)\s+{_N}(?:\s+years(?:\s+old)?)?\b", False),  # "aged 31 years": the phrase
            (rf"\bage\s+of\s+{_N}\b", False),
            (rf"\b{_N}\s+years\s+of\s+age\b", False),
            (rf"\bage\s+of\s+{_N}\b", False),
@@ -339,7 +359,7 @@ class EnglishDatePhraseRecognizer(PatternRecognizer):
             elif kind == "yearrange" and not _increasing_years(match.group()):
                 continue
             spans.append(CharSpan(start, end, "DATE", DATE, self.name, _PHRASE_SCORES[kind], self.priority))
-        return spans
+        return join_date_ranges(text, spans + listed_years(text, spans)) if spans else spans
 
 
 def _increasing_years(value: str) -> bool:

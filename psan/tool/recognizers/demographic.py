@@ -14,8 +14,9 @@ NE-type rule makes them private: they are suspicious until a person decides, lik
   court judgment as the other side's people, so they count only in an occupation frame: "worked
   as a lawyer", "is a lawyer", "a lawyer by profession", "his occupation: judge";
 * **nationality phrases**: a nationality adjective with "national(s)", "citizen(s)", "origin",
-  "descent", "nationality" ("a Turkish national": the span is the adjective "Turkish", what
-  identifies; the noun says only that a person is meant and would be masked for nothing), and
+  "descent", "nationality" ("a Turkish national": the span is the phrase; TAB masks the adjective
+  alone in most judgments and the phrase in some, and the noun, which only says that a person is
+  meant, costs nothing to mask while a phrase half in clear is a miss under either convention), and
   colour + nationality or person ("white British", "black woman").  A bare nationality adjective
   is left to NER (OntoNotes NORP).
 
@@ -82,15 +83,17 @@ South-African Brazilian Argentinian Chilean Colombian Peruvian Mexican Cuban Jam
 _NATIONALITY_SET = frozenset(NATIONALITIES)
 _PERSON_NOUNS = frozenset({"woman", "women", "man", "men", "girl", "boy", "person"})
 #: "Turkish national", "Kurdish origin": the word before the trigger must be a listed nationality
-_AFTER_NATIONALITY = re.compile(r"\b([A-Z][\w-]+)\s+(?:nationals?|citizens?|origin|descent|nationality|ethnicity|"
-                                r"passport)\b")
+#: the nouns that make a nationality adjective a person's nationality ("a Turkish national", "of Kurdish origin")
+NATIONALITY_NOUNS = r"(?:nationals?|citizens?|origin|descent|nationality|ethnicity|passport)"
+_AFTER_NATIONALITY = re.compile(rf"\b([A-Z][\w-]+)\s+{NATIONALITY_NOUNS}\b")
 #: "white British", "black woman": the word after the colour must be a nationality or a person noun
 _COLOUR_BEFORE = re.compile(r"\b(?:white|black|mixed-race|Asian)\s+([\w-]+)\b")
 
 
 def nationality_phrases(text: str) -> list[tuple[int, int]]:
-    """Character ranges of nationality phrases in text order: the adjective of "a Turkish national", "white British"."""
-    found = [m.span(1) for m in _AFTER_NATIONALITY.finditer(text) if m.group(1) in _NATIONALITY_SET]
+    """Character ranges of nationality phrases in text order: "Turkish national" of "a Turkish national", "white
+    British"."""
+    found = [m.span() for m in _AFTER_NATIONALITY.finditer(text) if m.group(1) in _NATIONALITY_SET]
     found += [m.span() for m in _COLOUR_BEFORE.finditer(text)
               if m.group(1) in _NATIONALITY_SET or m.group(1).lower() in _PERSON_NOUNS]
     return sorted(found)
@@ -150,6 +153,23 @@ def _with_modifiers(text: str, start: int) -> int:
 
 
 _ROLES = frozenset(ROLES)
+#: occupation nouns that are also adjectives: "the principal of the school", but "the principal reason"
+ADJECTIVAL = frozenset({"principal"})
+_NAME_AFTER = re.compile(r"\s+[A-Z][\w'’-]*")
+_NOUN_AFTER = re.compile(r"\s+(?!of\b|at\b|in\b|and\b|or\b|to\b|for\b|was\b|is\b|had\b|has\b)[a-z]")
+
+
+def _title_before_name(text: str, match: re.Match[str]) -> bool:
+    """A capitalized occupation right before a capitalized word is a title of a name ("Professor Strobel"):
+    the name is the identifier, and the name recognizers find it."""
+    return match.group()[:1].isupper() and bool(_NAME_AFTER.match(text, match.end()))
+
+
+def _adjective(text: str, match: re.Match[str]) -> bool:
+    """An adjectival occupation noun before another word: "the principal organisers", "the Principal Public
+    Prosecutor" (but "the principal of the school" stays)."""
+    return match.group().lower() in ADJECTIVAL and bool(
+        _NOUN_AFTER.match(text, match.end()) or _NAME_AFTER.match(text, match.end()))
 _PHRASES = frozenset(OCCUPATION_PHRASES) - _ROLES
 
 
@@ -179,7 +199,10 @@ class DemographicRecognizer(Recognizer):
             is_role = any(singular.endswith(r) or head.endswith(r) for r in _ROLES) and not any(
                 head.endswith(p) or singular.endswith(p) for p in _PHRASES)
             by_profession = _BY_PROFESSION.match(text, end)
-            if is_role and not (by_profession or _FRAME_BEFORE.search(text, max(0, start - 40), start)):
+            framed = bool(by_profession or _FRAME_BEFORE.search(text, max(0, start - 40), start))
+            if is_role and not framed:
+                continue
+            if not framed and (_title_before_name(text, match) or _adjective(text, match)):
                 continue
             if by_profession:
                 end = by_profession.end()

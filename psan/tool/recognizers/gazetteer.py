@@ -367,6 +367,36 @@ def person_name_kind(word: str, language: str) -> int:
     return lexicon.forms.get(word, 0) & PERSON_KINDS
 
 
+@cache
+def _first_names_of_all_locales() -> frozenset[str]:
+    """First names of every Faker person locale (about 31,000, Latin and other scripts)."""
+    import pkgutil
+
+    import faker.providers.person as person_providers
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(person_providers.__path__):
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{module.name}").Provider
+        except (ImportError, AttributeError):  # pragma: no cover - a locale Faker dropped
+            continue
+        for attribute in ("first_names_male", "first_names_female", "first_names"):
+            value = getattr(provider, attribute, None)
+            if value and not isinstance(value, property):
+                names.update(_attr(provider, attribute))
+    return frozenset(names)
+
+
+def foreign_first_name(word: str, language: str) -> bool:
+    """Is ``word`` a first name in any of Faker's locales (not only the language's own) and not on the
+    language's stoplist of common words that are also names ("Will", "Justice", "General")?
+
+    Why: texts name people of every origin ("Mehmet Ali Ege" in an English judgment, "Émile" in a
+    meeting); name completion (:mod:`psan.tool.completion`) grows a found person over such a neighbour.
+    Only beside a name already found: on its own the list is too broad ("Paris", "Jordan" are first names).
+    """
+    return word not in STOPLISTS.get(language, frozenset()) and word in _first_names_of_all_locales()
+
+
 # ---------------------------------------------------------------- Polish via Morfeusz2
 
 
@@ -627,7 +657,8 @@ def default_recognizers(language: str) -> list[Recognizer]:
     """The gazetteer for ``language``, names after a personal title, (English) prisons, counties, provinces and
     (cs/sk/pl/sv/sl) acronyms (:mod:`psan.tool.recognizers.acronyms`), (cs/sk/pl) names of peoples and
     inhabitants (:mod:`psan.tool.recognizers.demonyms`), (cs/sk) capitalized words inside a sentence
-    (:mod:`psan.tool.recognizers.capitalized`).
+    (:mod:`psan.tool.recognizers.capitalized`), (sv) runs of capitalized words starting a sentence
+    (:mod:`psan.tool.recognizers.initial_runs`).
 
     The titled names (:mod:`psan.tool.recognizers.names`) are in this family because, like the lists,
     they are name evidence below NER: a NER span on the same name stays and keeps its type.
@@ -635,6 +666,7 @@ def default_recognizers(language: str) -> list[Recognizer]:
     from psan.tool.recognizers.acronyms import default_recognizers as acronym_recognizers
     from psan.tool.recognizers.capitalized import default_recognizers as capitalized_recognizers
     from psan.tool.recognizers.demonyms import default_recognizers as demonym_recognizers
+    from psan.tool.recognizers.initial_runs import default_recognizers as initial_run_recognizers
     from psan.tool.recognizers.institutions import PATTERNS, InstitutionRecognizer
     from psan.tool.recognizers.names import FEMININE_ENDINGS, FeminineSurnameRecognizer, TitledNameRecognizer
     if language not in LOCALES:
@@ -645,4 +677,5 @@ def default_recognizers(language: str) -> list[Recognizer]:
     extra.extend(acronym_recognizers(language))
     extra.extend(demonym_recognizers(language, person_name_kind))
     extra.extend(capitalized_recognizers(language))
+    extra.extend(initial_run_recognizers(language))
     return [GazetteerRecognizer(language), TitledNameRecognizer(language), *extra]
