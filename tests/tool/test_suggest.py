@@ -29,10 +29,10 @@ def test_a_type_learned_private_by_a_bound_not_by_the_share_of_its_first_decisio
     """A type a few public decisions came early to stays learnable: every decision makes the bound surer."""
     from psan.tool.suggest import learned_type_confidence, private_share_bound
     assert learned_type_confidence(9, 1) is None  # one public in the first ten: not yet ...
-    assert learned_type_confidence(18, 2) is None
-    assert learned_type_confidence(200, 12) == -1.0  # ... 94 % private, now beyond doubt
-    assert learned_type_confidence(60, 40) is None  # a mixed type is never learned, however many decisions
-    assert learned_type_confidence(600, 400) is None
+    assert learned_type_confidence(36, 4) is None
+    assert learned_type_confidence(300, 17) == -1.0  # ... 94.6 % private, now beyond doubt
+    assert learned_type_confidence(80, 20) is None  # a type 4 in 5 private is never learned, however often decided
+    assert learned_type_confidence(800, 200) is None
     # the bound rises with the evidence at the same share and never exceeds the share
     bounds = [private_share_bound(19 * k, k) for k in (1, 4, 16, 64)]
     assert bounds == sorted(bounds) and bounds[-1] < 0.95
