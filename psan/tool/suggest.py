@@ -8,6 +8,7 @@ better while people annotate; the order of evidence is from the most to the leas
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from psan.tool.document import Category
 
 __all__ = ["Evidence", "suggest_private", "uncertainty", "learned_type_confidence", "pooled_private_types",
            "PRIVATE_CATEGORIES", "POOLED_CATEGORIES", "MIN_POOLED_TYPES", "MIN_TYPE_DECISIONS", "LEARN_TYPE_AFTER",
-           "LEARN_TYPE_SHARE", "LEARN_PUBLIC_AFTER"]
+           "LEARN_TYPE_SHARE", "LEARN_TYPE_BOUND", "LEARN_TYPE_Z", "LEARN_PUBLIC_AFTER", "private_share_bound"]
 
 #: categories suggested private when nothing else is known
 PRIVATE_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
@@ -66,18 +67,45 @@ def uncertainty(ev: Evidence) -> float:
 
 #: an entity type decided this many times by people ...
 LEARN_TYPE_AFTER = 10
-#: ... with at least this private share is decided private automatically
+#: ... with at least this private share is decided private automatically ...
 LEARN_TYPE_SHARE = 0.95
+#: ... and so is a type the project is 95 % sure (one-sided Wilson score bound) is private at least this often,
+#: however its first decisions went: 544 of 575 (94.6 %, bound 0.93) are clear, though never 95 % of the count
+LEARN_TYPE_BOUND = 0.90
+#: one-sided 95 % normal quantile of the bound
+LEARN_TYPE_Z = 1.6449
 #: public needs more: this many decisions and never one private (a wrong "public" would leak)
 LEARN_PUBLIC_AFTER = 20
 
 
+def private_share_bound(private: int, public: int, z: float = LEARN_TYPE_Z) -> float:
+    """Lower Wilson score bound of the private share of ``private`` out of ``private + public`` decisions.
+
+    Why a bound besides the share: a type's decisions arrive in the order of the documents, and a
+    few public ones among the first decisions kept a 94.6 %-private type (tab-dev's dates) below a
+    95 % share for ever, for 574 decisions.  A bound grows surer with every decision.
+    """
+    n = private + public
+    if n <= 0:
+        return 0.0
+    share = private / n
+    z2 = z * z
+    centre = share + z2 / (2 * n)
+    spread = z * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
+    return max(0.0, (centre - spread) / (1 + z2 / n))
+
+
 def learned_type_confidence(private: int, public: int) -> float | None:
-    """−1 / +1 once the project's decisions on a type are clear enough (see the constants), else ``None``."""
+    """−1 / +1 once the project's decisions on a type are clear enough (see the constants), else ``None``.
+
+    Private: at least :data:`LEARN_TYPE_AFTER` decisions, :data:`LEARN_TYPE_SHARE` of them private, or a
+    :func:`private_share_bound` of :data:`LEARN_TYPE_BOUND` (a wrong "private" leaks nothing; it masks a
+    span for nothing, so the bound is strict).  Public: :data:`LEARN_PUBLIC_AFTER` decisions, none private.
+    """
     total = private + public
     if total < LEARN_TYPE_AFTER:
         return None
-    if private >= LEARN_TYPE_SHARE * total:
+    if private >= LEARN_TYPE_SHARE * total or private_share_bound(private, public) >= LEARN_TYPE_BOUND:
         return -1.0
     return 1.0 if private == 0 and total >= LEARN_PUBLIC_AFTER else None
 

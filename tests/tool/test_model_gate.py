@@ -1,7 +1,7 @@
 """What a project model may propose and when it serves (psan.tool.classifier.gate)."""
 from __future__ import annotations
 
-from psan.tool.classifier.gate import allowed_span, cap_new_spans, f1, split_held_out, verdict
+from psan.tool.classifier.gate import allowed_span, cap_new_spans, drop_redrawn_spans, f1, split_held_out, verdict
 
 
 def test_spans_of_punctuation_stop_words_or_too_long_are_never_proposed():
@@ -19,6 +19,22 @@ def test_cap_of_new_spans_per_window():
     spans = [(i, i + 1, i / 100) for i in range(0, 20)] + [(400, 401, 0.9)]
     kept = cap_new_spans(spans, known={(0, 1)}, cap=3, window=300)
     assert kept == [(0, 1, 0.0), (17, 18, 0.17), (18, 19, 0.18), (19, 20, 0.19), (400, 401, 0.9)]
+
+
+def test_a_new_span_that_only_redraws_a_recognizers_span_is_not_proposed():
+    known = {(10, 11), (20, 23), (40, 42)}
+    spans = [(10, 11, 0.9),  # exactly a recognizer's span: the model's vote on it
+             (10, 12, 0.8),  # "Izmir ." over "Izmir"
+             (19, 30, 0.7),  # a clause around a recognizer's span
+             (21, 22, 0.6),  # inside one
+             (41, 45, 0.6),  # across the end of one
+             (30, 33, 0.95),  # apart from every recognizer's span: what the model adds
+             (42, 44, 0.5)]  # touching, not overlapping
+    assert drop_redrawn_spans(spans, known) == [(10, 11, 0.9), (30, 33, 0.95), (42, 44, 0.5)]
+    assert drop_redrawn_spans(spans, set()) == spans
+    # after the cap: a dropped proposal never lets a less probable one in
+    capped = cap_new_spans([(0, 2, 0.9), (5, 6, 0.4)], known={(1, 2)}, cap=1)
+    assert drop_redrawn_spans(capped, {(1, 2)}) == []
 
 
 def test_verdict_needs_data_and_must_beat_the_rules():

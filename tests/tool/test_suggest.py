@@ -25,6 +25,20 @@ def test_types_are_learned_only_when_the_decisions_are_clear() -> None:
     assert learned_type_confidence(1, 25) is None
 
 
+def test_a_type_learned_private_by_a_bound_not_by_the_share_of_its_first_decisions() -> None:
+    """A type a few public decisions came early to stays learnable: every decision makes the bound surer."""
+    from psan.tool.suggest import learned_type_confidence, private_share_bound
+    assert learned_type_confidence(9, 1) is None  # one public in the first ten: not yet ...
+    assert learned_type_confidence(36, 4) is None
+    assert learned_type_confidence(300, 17) == -1.0  # ... 94.6 % private, now beyond doubt
+    assert learned_type_confidence(80, 20) is None  # a type 4 in 5 private is never learned, however often decided
+    assert learned_type_confidence(800, 200) is None
+    # the bound rises with the evidence at the same share and never exceeds the share
+    bounds = [private_share_bound(19 * k, k) for k in (1, 4, 16, 64)]
+    assert bounds == sorted(bounds) and bounds[-1] < 0.95
+    assert private_share_bound(0, 0) == 0.0 and private_share_bound(0, 5) == 0.0
+
+
 def test_uncertainty_falls_with_agreeing_evidence() -> None:
     from psan.tool.suggest import uncertainty
     assert uncertainty(Evidence(words_private=1, words_public=1)) == 1.0

@@ -47,7 +47,7 @@ from psan.runtime.sql import prepared
 from psan.store.corpus.documents import load_document_cached
 from psan.store.shared.document_status import ANNOTATABLE, ANNOTATED_SQL, DocumentStatus
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
-from psan.tool.classifier.gate import allowed_span, cap_new_spans
+from psan.tool.classifier.gate import allowed_span, cap_new_spans, drop_redrawn_spans
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
 from psan.tool.document import Category, Document, Entity
 from psan.tool.voting import Thresholds
@@ -333,7 +333,8 @@ def predicted_entities(model: TokenClassifier, doc: Document, threshold: float |
                if allowed_span([doc.text[t.start:t.end] for t in doc.tokens[e.first_token:e.end_token]],
                                str(e.category), limits.language, limits.longest)}
         known = {(e.first_token, e.end_token) for e in doc.entities if e.source != MODEL_SOURCE}
-        kept = cap_new_spans([(e.first_token, e.end_token, e.score) for e in out.values()], known)
+        kept = drop_redrawn_spans(cap_new_spans([(e.first_token, e.end_token, e.score) for e in out.values()], known),
+                                  known)
         out = {(f, e): out[(f, e)] for f, e, _ in kept}
     return sorted(out.values(), key=lambda e: (e.first_token, e.end_token))
 
