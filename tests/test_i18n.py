@@ -1,12 +1,11 @@
 """User-interface languages: locale selection, the navbar switcher and the Czech catalogue."""
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 import pytest
-from babel.messages.mofile import read_mo, write_mo
+from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from tests.helpers import csrf_token
@@ -162,6 +161,10 @@ def test_mo_is_up_to_date_with_po():
     with MO.open("rb") as f:
         compiled = read_mo(f)
     assert _messages(compiled) == _messages(catalog), "run pybabel compile -d psan/translations"
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    assert buffer.getvalue() == MO.read_bytes()
+    assert _header(compiled) == _header(catalog), "run pybabel compile -d psan/translations"
+
+
+def _header(catalog) -> dict[str, str]:
+    """The catalogue's header without "Generated-By": Babel writes its own version there, so a byte
+    comparison failed whenever the installed Babel was newer than the one that compiled the file."""
+    return {key: value for key, value in catalog.mime_headers if key != "Generated-By"}
