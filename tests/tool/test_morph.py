@@ -512,3 +512,54 @@ def test_train_valency_only_writes_the_table_beside_the_models(tmp_path, capsys)
     assert json.loads(capsys.readouterr().out)["sentences"]["t.conllu:kept"] == 3
     table = json.loads((models / "valency-cs.json").read_text(encoding="utf-8"))
     assert table["cases"]["mluvit|o"] == {"Loc": 1} and not (models / "morph-cs.udpipe").exists()
+
+
+#: invented sentences: an agreeing participle with the noun after it as its subject, a participle of another
+#: gender or number with its object, a verb with a subject before it and its object after it
+_VERB_CONLLU = "".join(
+    f"# sent_id = s{k}\n1\tPotom\tpotom\tADV\t_\t_\t2\tadvmod\t_\t_\n"
+    f"2\t{verb}\t{lemma}\tVERB\t_\t{vfeats}\t0\troot\t_\t_\n"
+    f"3\t{noun}\t{noun.lower()}\tNOUN\t_\t{nfeats}\t2\t{rel}\t_\t_\n\n"
+    for k, (verb, lemma, vfeats, noun, nfeats, rel) in enumerate([
+        ("padol", "padnúť", "Gender=Masc|Number=Sing|VerbForm=Part", "hrad", "Case=Nom|Gender=Masc|Number=Sing", "nsubj"),
+        ("vznikol", "vzniknúť", "Gender=Masc|Number=Sing|VerbForm=Part", "štát", "Case=Nom|Gender=Masc|Number=Sing",
+         "nsubj"),
+        ("zanikla", "zaniknúť", "Gender=Fem|Number=Sing|VerbForm=Part", "ríša", "Case=Nom|Gender=Fem|Number=Sing",
+         "nsubj"),
+        ("obsadila", "obsadiť", "Gender=Fem|Number=Sing|VerbForm=Part", "mesto", "Case=Acc|Gender=Neut|Number=Sing",
+         "obj"),
+        ("dobyli", "dobyť", "Gender=Masc|Number=Plur|VerbForm=Part", "hrad", "Case=Acc|Gender=Masc|Number=Sing", "obj"),
+        ("videla", "vidieť", "Gender=Fem|Number=Sing|VerbForm=Part", "most", "Case=Acc|Gender=Masc|Number=Sing", "obj"),
+    ]))
+
+
+def test_verb_cases_learned_from_a_treebank_tell_a_subject_from_an_object() -> None:
+    from psan.tool.morph import valency
+    table = valency.learn(_VERB_CONLLU)
+    assert table["verbs"]["classes"] == {"y|0": {"Nom": 3}, "n|0": {"Acc": 3}}
+    assert table["verbs"]["lemmas"]["obsadila"] == "obsadiť"
+    part = {"Gender": "Fem", "Number": "Sing", "VerbForm": "Part"}
+    # a feminine participle: a neuter noun after it is no subject, a feminine one may be
+    assert valency.verb_cases(table, "zmizla", part, False, "Sing", "Neut")["Nom"] == 0.0
+    assert valency.verb_cases(table, "zmizla", part, False, "Sing", "Fem")["Nom"] == 1.0
+    # a verb's own examples move its class's shares: one of them counts against three of the class
+    assert valency.verb_cases(table, "obsadila", part, False, "Sing", "Fem") == {"Nom": 0.75, "Acc": 0.625}
+    assert valency.agreement({"Number": "Sing", "Person": "1"}, "Sing", "Masc") == "n"
+    assert valency.agreement({}, "Sing", "Masc") == "?"
+    assert valency.verb_cases(None, "zanikla", part, False, "Sing", "Fem") == {}
+
+
+def test_a_name_after_a_verb_is_its_subject_or_object_by_agreement(tmp_path, monkeypatch) -> None:
+    from psan.tool.morph import valency
+    from psan.tool.morph.analysis import Mention, analyse_document
+    valency.write(_VERB_CONLLU, valency.valency_path(tmp_path, "sk"))
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}),
+                               "padol": ("VERB", {"Gender": "Masc", "Number": "Sing", "VerbForm": "Part"}),
+                               "obsadila": ("VERB", {"Gender": "Fem", "Number": "Sing", "VerbForm": "Part"})})
+    text = "Potom padol Tekov."
+    feats, _genders = analyse_document(text, [Mention(12, 17, "place")], "sk")
+    assert feats[0].case == "Nom"  # an agreeing verb without a subject before it: the name is its subject
+    text = "Potom obsadila Tekov."
+    feats, _genders = analyse_document(text, [Mention(15, 20, "place")], "sk")
+    assert feats[0].case == "Acc"  # a feminine participle: the masculine name is its object

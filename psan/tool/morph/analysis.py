@@ -93,6 +93,9 @@ class _Evidence:
     agent: bool = False
     #: the preposition's first case is the one the treebanks give it after the word before it ("zájem o" + Acc)
     by_valency: bool = False
+    #: the name follows a verb: (number, gender) of a reading → the share of each case of a noun of that
+    #: number and gender after that verb in the treebanks (:func:`valency.verb_cases`; empty without a table)
+    verb_cases: dict[tuple[str, str], dict[str, float]] | None = None
 
 
 def _gender_ud(g: str) -> str:
@@ -416,6 +419,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             prep, by_valency = (preferred, *(c for c in prep if c != preferred)), True
     tagged = agreeing = None
     after_noun = after_verb = subject_before = agent = False
+    verb_cases = None
     noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
@@ -447,7 +451,11 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
                 noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
-            subject_before = _subject_before(toks, got, first - 1)
+            subject_before = valency.subject_before([(t.group(), g[1], g[2]) for t, g in zip(toks, got, strict=True)],
+                                                    first - 1)
+            table = tagger.valency_table(language)
+            verb_cases = {(n, g): valency.verb_cases(table, before, got[first - 1][2], subject_before, n, g)
+                          for n in _NUMBERS for g in _GENDERS} if table else None
     if got is None and language != "pl" and m.kind == PERSON and before.islower() and not prep \
             and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
         noun_cases = _role_noun_cases(before, language, "")
@@ -489,7 +497,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
-                     syntax_number, agent, by_valency)
+                     syntax_number, agent, by_valency, verb_cases or None)
 
 
 def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
@@ -558,26 +566,10 @@ def syntactic_case(parsed: tagger.Parsed, words: Sequence[str], index: int,
 #: a name after them is no possessor
 _PRONOUNS = ("ktor", "kter", "jeho", "jej", "ich", "jejich", "koho", "komu", "čí")
 
-#: a verb's subject stands before it: the name after the verb is rather its object
+#: a verb's subject stands before it: the name after the verb is rather its object (without a verb table)
 _SUBJECT_BEFORE = {"Acc": 0.7, "Nom": -0.5}
-#: words that open a clause (the subject of a verb is looked for after the last of them)
-_CLAUSE_OPENERS = frozenset({",", ";", ":", "(", "–", "-", "\"", "„", "“", "a", "ale", "že", "aby", "keď", "když",
-                             "ak", "pokiaľ", "pokud", "alebo", "nebo", "však", "ako", "jak", "protože", "pretože"})
-
-
-def _subject_before(toks: Sequence[re.Match[str]], got: Sequence[tuple[str, str, dict[str, str]]],
-                    verb: int) -> bool:
-    """Whether a nominative noun or pronoun (the tagger's) stands in the verb's clause before it."""
-    for k in range(verb - 1, -1, -1):
-        w = toks[k].group()
-        if w.casefold() in _CLAUSE_OPENERS or w in ".!?":
-            return False
-        upos, feats = got[k][1], got[k][2]
-        if upos in ("NOUN", "PROPN", "PRON") and feats.get("Case") == "Nom":
-            return True
-        if upos == "DET" and feats.get("Case") == "Nom" and feats.get("PronType") == "Rel":
-            return True  # "ktoré zvolilo Albina"
-    return False
+#: how much the treebanks' share of a case after a verb counts (a preposition's case: 2.0–2.5)
+_VERB_WEIGHT = 1.0
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -768,6 +760,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
+                if ev.verb_cases:  # subject or object of the verb before: agreement and the treebanks decide
+                    s += _VERB_WEIGHT * ev.verb_cases.get((n, g), {}).get(c, 0.0)
                 if c == "Nom" and kind == PERSON and ev.subject_number in ("", n) and w >= 0.5 \
                         and (ev.subject_gender == g or ev.subject_number == "Plur"):  # plural -li: any gender
                     s += 0.7
