@@ -521,7 +521,8 @@ _VERB_CONLLU = "".join(
     f"2\t{verb}\t{lemma}\tVERB\t_\t{vfeats}\t0\troot\t_\t_\n"
     f"3\t{noun}\t{noun.lower()}\tNOUN\t_\t{nfeats}\t2\t{rel}\t_\t_\n\n"
     for k, (verb, lemma, vfeats, noun, nfeats, rel) in enumerate([
-        ("padol", "padnúť", "Gender=Masc|Number=Sing|VerbForm=Part", "hrad", "Case=Nom|Gender=Masc|Number=Sing", "nsubj"),
+        ("padol", "padnúť", "Gender=Masc|Number=Sing|VerbForm=Part", "hrad", "Case=Nom|Gender=Masc|Number=Sing",
+         "nsubj"),
         ("vznikol", "vzniknúť", "Gender=Masc|Number=Sing|VerbForm=Part", "štát", "Case=Nom|Gender=Masc|Number=Sing",
          "nsubj"),
         ("zanikla", "zaniknúť", "Gender=Fem|Number=Sing|VerbForm=Part", "ríša", "Case=Nom|Gender=Fem|Number=Sing",
