@@ -564,3 +564,12 @@ def test_a_name_after_a_verb_is_its_subject_or_object_by_agreement(tmp_path, mon
     text = "Potom obsadila Tekov."
     feats, _genders = analyse_document(text, [Mention(15, 20, "place")], "sk")
     assert feats[0].case == "Acc"  # a feminine participle: the masculine name is its object
+
+
+@pytest.mark.parametrize("text", ["Kowalskiego znano jako dobrego lekarza.", "Mówią, że Nowaka wezwał burmistrz."])
+def test_a_polish_mans_genitive_accusative_form_before_a_verb_is_its_object(text: str) -> None:
+    pytest.importorskip("morfeusz2")
+    name = text.split()[0] if text[0] == "K" else "Nowaka"
+    rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    f = rec["replacements"][0]["features"]
+    assert (f["Case"], f["Gender"]) == ("Acc", "Masc")

@@ -96,6 +96,8 @@ class _Evidence:
     #: the name follows a verb: (number, gender) of a reading → the share of each case of a noun of that
     #: number and gender after that verb in the treebanks (:func:`valency.verb_cases`; empty without a table)
     verb_cases: dict[tuple[str, str], dict[str, float]] | None = None
+    #: a verb follows the name (Polish, no tagger): a man's genitive = accusative form is rather its object
+    before_verb: bool = False
 
 
 def _gender_ud(g: str) -> str:
@@ -418,7 +420,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if preferred in prep:
             prep, by_valency = (preferred, *(c for c in prep if c != preferred)), True
     tagged = agreeing = None
-    after_noun = after_verb = subject_before = agent = False
+    after_noun = after_verb = subject_before = agent = before_verb = False
     verb_cases = None
     noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
@@ -469,6 +471,14 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
+    if got is None and language == "pl" and not prep and not title_cases and not after_noun and not after_verb \
+            and last + 1 < len(toks) and toks[last + 1].group().islower():
+        from psan.tool.surrogates import inflect_pl
+        # "Zygmunta wezwał", "Chaskielewicza znano": a man's Gen = Acc form before a verb is rather its object
+        # (after a word that may be a noun it may be its possessor: "W mieszkaniu Ringów zapanował")
+        # (a name after an abbreviation belongs to it: "Stocznia im. Lenina")
+        before_verb = inflect_pl.is_verb(toks[last + 1].group()) and (not before or bool(_ALPHA.fullmatch(before))) \
+            and not (before[1:].islower() and any(not i.lemma[:1].isupper() for i in inflect_pl.analyse(before)))
     subject_gender = subject_number = ""
     if got is not None and m.kind in (PERSON, PLACE):  # a past participle next to the name agrees with its subject
         for k in (first - 1, last + 1, last + 2):
@@ -497,7 +507,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
-                     syntax_number, agent, by_valency, verb_cases or None)
+                     syntax_number, agent, by_valency, verb_cases or None, before_verb)
 
 
 def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
@@ -721,7 +731,7 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s += (1.0 if kind == PLACE else 0.8) if c == "Gen" else -0.5
     if ev.vocative and c == "Voc":
         s += 1.5
-    if ev.after_verb and c == "Gen":
+    if (ev.after_verb or ev.before_verb) and c == "Gen":
         s -= 0.3  # a form both genitive and accusative right after a verb is its object
     if ev.after_verb and c == "Acc":
         s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")
