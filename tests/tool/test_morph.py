@@ -573,3 +573,17 @@ def test_a_polish_mans_genitive_accusative_form_before_a_verb_is_its_object(text
     rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
     f = rec["replacements"][0]["features"]
     assert (f["Case"], f["Gender"]) == ("Acc", "Masc")
+
+
+def test_a_place_after_a_place_noun_agrees_with_it_where_its_form_can(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}), "prekročil": ("VERB", {"Gender": "Masc", "Number": "Sing"}),
+                               "rieku": ("NOUN", {"Case": "Acc", "Gender": "Fem", "Number": "Sing"}),
+                               "meste": ("NOUN", {"Case": "Loc", "Gender": "Neut", "Number": "Sing"}),
+                               "v": ("ADP", {}), "Býval": ("VERB", {})})
+    text = "Potom prekročil rieku Varos."
+    feats, _genders = analyse_document(text, [Mention(22, 27, "place")], "sk")
+    assert feats[0].case == "Acc"  # Nom = Acc form: the river's accusative
+    text = "Býval v meste Varos."
+    feats, _genders = analyse_document(text, [Mention(14, 19, "place")], "sk")
+    assert feats[0].case == "Nom"  # no locative form of its own: the name stays a nominative

@@ -98,6 +98,8 @@ class _Evidence:
     verb_cases: dict[tuple[str, str], dict[str, float]] | None = None
     #: a verb follows the name (Polish, no tagger): a man's genitive = accusative form is rather its object
     before_verb: bool = False
+    #: the tagged case of a place noun before the name ("rieku Araxes"): a form that has it agrees
+    place_noun_case: str = ""
 
 
 def _gender_ud(g: str) -> str:
@@ -422,6 +424,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     tagged = agreeing = None
     after_noun = after_verb = subject_before = agent = before_verb = False
     verb_cases = None
+    place_noun_case = ""
     noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
@@ -451,6 +454,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             if m.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
                 noun_case = got[first - 1][2].get("Case", "")
                 noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
+                place_noun_case = noun_case
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
             subject_before = valency.subject_before([(t.group(), g[1], g[2]) for t, g in zip(toks, got, strict=True)],
@@ -507,7 +511,7 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
-                     syntax_number, agent, by_valency, verb_cases or None, before_verb)
+                     syntax_number, agent, by_valency, verb_cases or None, before_verb, place_noun_case)
 
 
 def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
@@ -727,6 +731,8 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         # a role noun: the name agrees with it ("burmistrz Jan"); a place noun: the name agrees or stands
         # in the nominative ("rieku Araxes", "v okrese Pardubice")
         s += 1.0 if c in ev.noun_cases else -0.5
+        # a place's form that can agree with its noun does ("prekročil rieku Araxes" Acc), else it stays Nom
+        s += 0.3 if ev.place_noun_case and c == ev.place_noun_case else 0.0
     elif ev.after_noun:  # any other noun: the name is its possessor ("města Prahy", "vlády Billa Clintona")
         s += (1.0 if kind == PLACE else 0.8) if c == "Gen" else -0.5
     if ev.vocative and c == "Voc":
