@@ -144,6 +144,10 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         for c in cases:
             key = (c, "Sing", _gender_ud(g))
             out[key] = max(out.get(key, 0.0), weight)
+    if not person and language == "sk" and word.casefold().endswith("ie") and len(word) > 4:
+        for c in ("Nom", "Acc"):  # Slovak neuter regions in -ie (Záhorie, Považie): the paradigms have only Ázie
+            key = (c, "Sing", "Neut")
+            out[key] = max(out.get(key, 0.0), 1.0)
     if not person:
         for c, w in plural_place_cases(word, language).items():
             key = (c, "Plur", "Fem")
