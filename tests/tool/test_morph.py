@@ -596,3 +596,13 @@ def test_a_slovak_neuter_region_in_ie_reads_as_a_nominative_or_accusative() -> N
     text = "Cez Pohronie prešli rýchlo."
     rec = pseudonymize_corpus([_doc("sk", text, "Pohronie", "LOCATION")], None, "pseudonymize", "7")[0]
     assert rec["replacements"][0]["features"]["Case"] == "Acc"
+
+
+def test_another_name_before_the_verb_is_its_subject_whatever_the_tagger_calls_it(monkeypatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"Kubát": ("ADV", {}), "a": ("CCONJ", {}), "odišiel": ("VERB", {}),
+                               "kritizoval": ("VERB", {"Gender": "Masc", "Number": "Sing", "VerbForm": "Part"}),
+                               "Tekov": ("PROPN", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"})})
+    text = "Kubát kritizoval Tekov a odišiel."
+    feats, _genders = analyse_document(text, [Mention(0, 5, "person", "e"), Mention(17, 22, "place")], "sk")
+    assert feats[1].case == "Acc"

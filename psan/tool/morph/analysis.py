@@ -347,7 +347,8 @@ def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, 
     return toks, first, last
 
 
-def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
+def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = frozenset()) -> _Evidence | None:
+    """What the mention's form and context say (``names``: where the document's other mentions start)."""
     from psan.tool.surrogates.names import KEEP_WORDS
     toks, first, last = _window(text, m.start, m.end)
     span_words = [t for t in toks[first:last + 1] if _ALPHA.fullmatch(t.group())]
@@ -461,8 +462,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
                 place_noun_case = noun_case
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
-            subject_before = valency.subject_before([(t.group(), g[1], g[2]) for t, g in zip(toks, got, strict=True)],
-                                                    first - 1)
+            subject_before = valency.subject_before(
+                [(t.group(), *(_name_as_nominative(t.group(), g[1], g[2], language) if t.start() in names
+                               else g[1:])) for t, g in zip(toks, got, strict=True)], first - 1)
             table = tagger.valency_table(language)
             verb_cases = {(n, g): valency.verb_cases(table, before, got[first - 1][2], subject_before, n, g)
                           for n in _NUMBERS for g in _GENDERS} if table else None
@@ -516,6 +518,17 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
                      syntax_number, agent, by_valency, verb_cases or None, before_verb, place_noun_case)
+
+
+def _name_as_nominative(word: str, upos: str, feats: dict[str, str], language: str) -> tuple[str, dict[str, str]]:
+    """(UPOS, feats) of another mention's word before a verb: a form that is a nominative only is taken for a
+    nominative name (the small tagger calls names anything: "Bush kritizoval Irán", Bush an adverb)."""
+    if feats.get("Case") == "Nom" or not word[:1].isupper() or not word[1:].islower() or len(word) < 3:
+        return upos, feats
+    found = readings(word, language, True)
+    if found and all(k[0] == "Nom" for k, w in found.items() if w >= 1.0) and max(found.values()) >= 1.0:
+        return "PROPN", {**feats, "Case": "Nom"}
+    return upos, feats
 
 
 def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
@@ -856,7 +869,8 @@ def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, f
 def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> tuple[list[Features],
                                                                                       dict[str, str]]:
     """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
-    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE, OTHER) else None for m in mentions]
+    names = frozenset(m.start for m in mentions)
+    evidence = [_evidence(text, m, language, names) if m.kind in (PERSON, PLACE, OTHER) else None for m in mentions]
     for group in _groups(text, mentions, language):  # "v Praze, Zbraslavi": the preposition governs the whole run
         lead = evidence[group[0]]
         for k in group[1:]:
