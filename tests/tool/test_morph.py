@@ -606,3 +606,10 @@ def test_another_name_before_the_verb_is_its_subject_whatever_the_tagger_calls_i
     text = "Kubát kritizoval Tekov a odišiel."
     feats, _genders = analyse_document(text, [Mention(0, 5, "person", "e"), Mention(17, 22, "place")], "sk")
     assert feats[1].case == "Acc"
+
+
+@pytest.mark.parametrize(("text", "name", "case"), [("Měl kocoura jménem Bořek.", "Bořek", "Nom"),
+                                                     ("Jednal jménem Bořka Kubáta.", "Bořka Kubáta", "Gen")])
+def test_jmenem_names_in_the_nominative_and_acts_for_in_the_genitive(text: str, name: str, case: str) -> None:
+    rec = pseudonymize_corpus([_doc("cs", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == case
