@@ -613,3 +613,20 @@ def test_another_name_before_the_verb_is_its_subject_whatever_the_tagger_calls_i
 def test_jmenem_names_in_the_nominative_and_acts_for_in_the_genitive(text: str, name: str, case: str) -> None:
     rec = pseudonymize_corpus([_doc("cs", text, name, "PERSON")], None, "pseudonymize", "7")[0]
     assert rec["replacements"][0]["features"]["Case"] == case
+
+
+@pytest.mark.parametrize(("text", "name", "case"), [
+    ("Żołnierze szli pod wodzą Tomasza Nowaka.", "Tomasza Nowaka", "Gen"),  # wodzą: a noun after a preposition
+    ("Wczoraj adwokat Tomasz Wrzybuła zostawił walizkę.", "Tomasz Wrzybuła", "Nom"),  # a man's -a surname
+])
+def test_polish_context_words_and_unknown_surnames_in_a(text: str, name: str, case: str) -> None:
+    pytest.importorskip("morfeusz2")
+    rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    f = rec["replacements"][0]["features"]
+    assert (f["Case"], f["Gender"]) == (case, "Masc")
+
+
+def test_an_unknown_polish_surname_in_a_may_be_a_mans_nominative() -> None:
+    pytest.importorskip("morfeusz2")
+    got = readings("Wrzybuła", "pl", True)
+    assert ("Nom", "Sing", "Masc") in got and ("Gen", "Sing", "Masc") in got

@@ -285,6 +285,8 @@ def _polish_guess(word: str, person: bool) -> dict[Key, float]:
             out = {key: 0.8}
             if key[0] == "Gen" and key[2] == "Masc" and person:
                 out[("Acc", key[1], "Masc")] = 0.8  # a man: accusative = genitive
+                if end == "a":
+                    out[("Nom", "Sing", "Masc")] = 0.5  # … or a man's surname in -a (Zagłoba, Okrasa)
             if end == "ie":
                 out[("Voc", "Sing", "Masc")] = 0.3
             return out
@@ -477,7 +479,9 @@ def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = froz
     if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
         nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
-        after_noun = bool(nouns) and inflect_pl.only_noun(before)
+        # a word after a preposition is a noun ("pod wodzą Krzysztofa": wodzą is also a verb form)
+        after_noun = bool(nouns) and (inflect_pl.only_noun(before) or first > 1 and bool(context.preposition_cases(
+            toks[first - 2].group(), language)))
         after_verb = not after_noun and inflect_pl.is_verb(before)
         if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
             noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
