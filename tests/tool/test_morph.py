@@ -630,3 +630,10 @@ def test_an_unknown_polish_surname_in_a_may_be_a_mans_nominative() -> None:
     pytest.importorskip("morfeusz2")
     got = readings("Wrzybuła", "pl", True)
     assert ("Nom", "Sing", "Masc") in got and ("Gen", "Sing", "Masc") in got
+
+
+def test_a_polish_verb_before_the_names_adjectives_makes_it_its_object() -> None:
+    pytest.importorskip("morfeusz2")
+    text = "Trzeba zaprosić przystojnego Nowaka na obiad."
+    rec = pseudonymize_corpus([_doc("pl", text, "Nowaka", "PERSON")], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == "Acc"

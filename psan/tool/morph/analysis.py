@@ -476,15 +476,17 @@ def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = froz
         after_noun = bool(noun_cases)
         if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
             title_gender = "f" if feminine_role(before) else "m"
-    if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
+    head = i if skipped and i >= 0 else first - 1  # the word before the name's adjectives ("wystukać przystojnego …")
+    head_word = toks[head].group() if head >= 0 else ""
+    if got is None and language == "pl" and head_word[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
-        nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
+        nouns = [r for r in inflect_pl.analyse(head_word) if not r.lemma[:1].isupper()]
         # a word after a preposition is a noun ("pod wodzą Krzysztofa": wodzą is also a verb form)
-        after_noun = bool(nouns) and (inflect_pl.only_noun(before) or first > 1 and bool(context.preposition_cases(
-            toks[first - 2].group(), language)))
-        after_verb = not after_noun and inflect_pl.is_verb(before)
-        if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
-            noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
+        after_noun = bool(nouns) and (inflect_pl.only_noun(head_word) or head > 0 and bool(context.preposition_cases(
+            toks[head - 1].group(), language)))
+        after_verb = not after_noun and inflect_pl.is_verb(head_word)
+        if after_noun and m.kind == PERSON and head_word.casefold().startswith(context.ROLE_NOUNS):
+            noun_cases = tuple({PL_CASE.get(c, "") for r in nouns for _n, c in r.forms})
     if got is None and language == "pl" and not prep and not title_cases and not after_noun and not after_verb \
             and last + 1 < len(toks) and toks[last + 1].group().islower():
         from psan.tool.surrogates import inflect_pl
