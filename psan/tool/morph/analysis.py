@@ -146,8 +146,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             out[key] = max(out.get(key, 0.0), weight)
     if not person and language == "sk" and word.casefold().endswith("ie") and len(word) > 4:
         for c in ("Nom", "Acc"):  # Slovak neuter regions in -ie (Záhorie, Považie): the paradigms have only Ázie
-            key = (c, "Sing", "Neut")
-            out[key] = max(out.get(key, 0.0), 1.0)
+            key = (c, "Sing", "Neut")  # (weaker: the genitive of an -ia country, Británie, is the commoner)
+            out[key] = max(out.get(key, 0.0), 0.7)
     if not person:
         for c, w in plural_place_cases(word, language).items():
             key = (c, "Plur", "Fem")
