@@ -637,3 +637,16 @@ def test_a_polish_verb_before_the_names_adjectives_makes_it_its_object() -> None
     text = "Trzeba zaprosić przystojnego Nowaka na obiad."
     rec = pseudonymize_corpus([_doc("pl", text, "Nowaka", "PERSON")], None, "pseudonymize", "7")[0]
     assert rec["replacements"][0]["features"]["Case"] == "Acc"
+
+
+def test_after_a_verb_the_verb_table_outweighs_the_taggers_case_of_the_name(tmp_path, monkeypatch) -> None:
+    from psan.tool.morph import valency
+    from psan.tool.morph.analysis import Mention, analyse_document
+    valency.write(_VERB_CONLLU, valency.valency_path(tmp_path, "sk"))
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}),
+                               "varovalo": ("VERB", {"Gender": "Neut", "Number": "Sing", "VerbForm": "Part"}),
+                               "Kubáta": ("PROPN", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"})})
+    text = "Potom varovalo Kubáta."
+    feats, _genders = analyse_document(text, [Mention(15, 21, "person", "e")], "sk")
+    assert feats[0].case == "Acc"  # a neuter participle: the man is its object, whatever the tagger says

@@ -738,7 +738,7 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s -= 4.0
     if ev.title_cases:
         s += 3.0 if c in ev.title_cases else -1.0
-    if ev.tagged and not (ev.after_verb and ev.tagged.get("Case") in ("Gen", "Acc")):
+    if ev.tagged and not (ev.after_verb and (ev.verb_cases or ev.tagged.get("Case") in ("Gen", "Acc"))):
         # the tagger on the name itself: it has seen few names, a hint only; after a verb its genitive or
         # accusative of a name is a guess (a man's two forms are one), the verb's object is the better one
         s += 0.6 if ev.tagged.get("Case") == c else 0.0
