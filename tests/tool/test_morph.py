@@ -650,3 +650,10 @@ def test_after_a_verb_the_verb_table_outweighs_the_taggers_case_of_the_name(tmp_
     text = "Potom varovalo Kubáta."
     feats, _genders = analyse_document(text, [Mention(15, 21, "person", "e")], "sk")
     assert feats[0].case == "Acc"  # a neuter participle: the man is its object, whatever the tagger says
+
+
+def test_a_slovak_neuter_in_ie_is_no_locative() -> None:
+    assert ("Loc", "Sing", "Neut") not in readings("Pohronie", "sk", False)
+    text = "Pozerali sa na Pohronie."
+    rec = pseudonymize_corpus([_doc("sk", text, "Pohronie", "LOCATION")], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == "Acc"

@@ -129,6 +129,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
         if not person and r.gender == "m" and low.endswith("a"):
             continue  # a place in -a declines as a feminine (its masculine reading would dodge the weights below)
+        if not person and not r.known and language == "sk" and low.endswith("io"):
+            continue  # "Námestie" is no locative of a guessed "Námestio" (an -io neuter's locative ends in -iu)
         if not person and not r.known:
             if low.endswith(("sko", "cko")):
                 weight = 1.5  # Slovensko, Poľsko, Uhorsko: "Uhorska" is their genitive
