@@ -657,3 +657,16 @@ def test_a_slovak_neuter_in_ie_is_no_locative() -> None:
     text = "Pozerali sa na Pohronie."
     rec = pseudonymize_corpus([_doc("sk", text, "Pohronie", "LOCATION")], None, "pseudonymize", "7")[0]
     assert rec["replacements"][0]["features"]["Case"] == "Acc"
+
+
+@pytest.mark.parametrize(("text", "gender", "number"), [("Wtedy Zgrzyba powiedziała, że nie.", "Fem", "Sing"),
+                                                        ("Wtedy Zgrzyba powiedział, że nie.", "Masc", "Sing"),
+                                                        ("Wtedy Zgrzybowie poszli do domu.", "Masc", "Plur")])
+def test_a_polish_past_tense_after_a_name_tells_its_gender_and_number(text: str, gender: str, number: str) -> None:
+    pytest.importorskip("morfeusz2")
+    assert inflect_pl.past_subject("powiedziała") == ("Fem", "Sing")
+    assert inflect_pl.past_subject("poszli") == ("Masc", "Plur")
+    name = text.split()[1]
+    rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    f = rec["replacements"][0]["features"]
+    assert (f["Case"], f["Gender"], f["Number"]) == ("Nom", gender, number)

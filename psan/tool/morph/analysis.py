@@ -287,8 +287,8 @@ def _polish_guess(word: str, person: bool) -> dict[Key, float]:
             out = {key: 0.8}
             if key[0] == "Gen" and key[2] == "Masc" and person:
                 out[("Acc", key[1], "Masc")] = 0.8  # a man: accusative = genitive
-                if end == "a":
-                    out[("Nom", "Sing", "Masc")] = 0.5  # … or a man's surname in -a (Zagłoba, Okrasa)
+                if end == "a":  # … or a man's or a woman's name in -a (Zagłoba, Okrasa; a foreign woman's)
+                    out[("Nom", "Sing", "Masc")] = out[("Nom", "Sing", "Fem")] = 0.5
             if end == "ie":
                 out[("Voc", "Sing", "Masc")] = 0.3
             return out
@@ -513,6 +513,12 @@ def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = froz
             after_noun = True
             noun_cases = _role_noun_cases(noun, language, got[j][2].get("Case", "") if got is not None else "")
             title_gender = title_gender or ("f" if feminine_role(noun) else "m")
+    if person and not subject_number and language == "pl" and last + 1 < len(toks):
+        from psan.tool.surrogates import inflect_pl  # "Fanga strzyknął", "Kasia powiedziała": its subject's gender
+        k = last + 2 if toks[last + 1].group().casefold() in ("się", "nie", "już") and last + 2 < len(toks) \
+            else last + 1
+        subject_gender, subject_number = inflect_pl.past_subject(toks[k].group()) if toks[k].group().islower() \
+            else ("", "")
     if person and not subject_number and language in ("cs", "sk", "sl"):
         ending_gender, subject_number = _participle_after(toks, last, got is None)
         subject_gender = subject_gender or ending_gender
