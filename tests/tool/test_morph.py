@@ -670,3 +670,16 @@ def test_a_polish_past_tense_after_a_name_tells_its_gender_and_number(text: str,
     rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
     f = rec["replacements"][0]["features"]
     assert (f["Case"], f["Gender"], f["Number"]) == ("Nom", gender, number)
+
+
+def test_a_valency_table_without_verbs_leaves_the_analysis_after_a_verb_as_before(tmp_path, monkeypatch) -> None:
+    from psan.tool.morph import valency
+    from psan.tool.morph.analysis import Mention, analyse_document
+    table = valency.learn(_VALENCY_CONLLU)
+    del table["verbs"]  # as session 3 wrote it
+    valency.valency_path(tmp_path, "sk").write_text(json.dumps(table), encoding="utf-8")
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}), "padol": ("VERB", {"Gender": "Masc", "Number": "Sing"}),
+                               "Tekov": ("PROPN", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"})})
+    feats, _genders = analyse_document("Potom padol Tekov.", [Mention(12, 17, "place")], "sk")
+    assert feats[0].case == "Nom"  # the tagger's nominative still counts after the verb

@@ -472,6 +472,8 @@ def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = froz
             table = tagger.valency_table(language)
             verb_cases = {(n, g): valency.verb_cases(table, before, got[first - 1][2], subject_before, n, g)
                           for n in _NUMBERS for g in _GENDERS} if table else None
+            if verb_cases is not None and not any(verb_cases.values()):
+                verb_cases = None  # a table written before the verbs were learned: the rules of before
     if got is None and language != "pl" and m.kind == PERSON and before.islower() and not prep \
             and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
         noun_cases = _role_noun_cases(before, language, "")
