@@ -466,9 +466,11 @@ def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = froz
                 place_noun_case = noun_case
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
+            near = range(first - 1 - valency.SUBJECT_WINDOW, first - 1)  # the words subject_before reads
             subject_before = valency.subject_before(
-                [(t.group(), *(_name_as_nominative(t.group(), g[1], g[2], language) if t.start() in names
-                               else g[1:])) for t, g in zip(toks, got, strict=True)], first - 1)
+                [(t.group(), *(_name_as_nominative(t.group(), g[1], g[2], language)
+                               if k in near and t.start() in names else g[1:]))
+                 for k, (t, g) in enumerate(zip(toks, got, strict=True))], first - 1)
             table = tagger.valency_table(language)
             verb_cases = {(n, g): valency.verb_cases(table, before, got[first - 1][2], subject_before, n, g)
                           for n in _NUMBERS for g in _GENDERS} if table else None
