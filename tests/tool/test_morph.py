@@ -512,3 +512,174 @@ def test_train_valency_only_writes_the_table_beside_the_models(tmp_path, capsys)
     assert json.loads(capsys.readouterr().out)["sentences"]["t.conllu:kept"] == 3
     table = json.loads((models / "valency-cs.json").read_text(encoding="utf-8"))
     assert table["cases"]["mluvit|o"] == {"Loc": 1} and not (models / "morph-cs.udpipe").exists()
+
+
+#: invented sentences: an agreeing participle with the noun after it as its subject, a participle of another
+#: gender or number with its object, a verb with a subject before it and its object after it
+_VERB_CONLLU = "".join(
+    f"# sent_id = s{k}\n1\tPotom\tpotom\tADV\t_\t_\t2\tadvmod\t_\t_\n"
+    f"2\t{verb}\t{lemma}\tVERB\t_\t{vfeats}\t0\troot\t_\t_\n"
+    f"3\t{noun}\t{noun.lower()}\tNOUN\t_\t{nfeats}\t2\t{rel}\t_\t_\n\n"
+    for k, (verb, lemma, vfeats, noun, nfeats, rel) in enumerate([
+        ("padol", "padnúť", "Gender=Masc|Number=Sing|VerbForm=Part", "hrad", "Case=Nom|Gender=Masc|Number=Sing",
+         "nsubj"),
+        ("vznikol", "vzniknúť", "Gender=Masc|Number=Sing|VerbForm=Part", "štát", "Case=Nom|Gender=Masc|Number=Sing",
+         "nsubj"),
+        ("zanikla", "zaniknúť", "Gender=Fem|Number=Sing|VerbForm=Part", "ríša", "Case=Nom|Gender=Fem|Number=Sing",
+         "nsubj"),
+        ("obsadila", "obsadiť", "Gender=Fem|Number=Sing|VerbForm=Part", "mesto", "Case=Acc|Gender=Neut|Number=Sing",
+         "obj"),
+        ("dobyli", "dobyť", "Gender=Masc|Number=Plur|VerbForm=Part", "hrad", "Case=Acc|Gender=Masc|Number=Sing", "obj"),
+        ("videla", "vidieť", "Gender=Fem|Number=Sing|VerbForm=Part", "most", "Case=Acc|Gender=Masc|Number=Sing", "obj"),
+    ]))
+
+
+def test_verb_cases_learned_from_a_treebank_tell_a_subject_from_an_object() -> None:
+    from psan.tool.morph import valency
+    table = valency.learn(_VERB_CONLLU)
+    assert table["verbs"]["classes"] == {"y|0": {"Nom": 3}, "n|0": {"Acc": 3}}
+    assert table["verbs"]["lemmas"]["obsadila"] == "obsadiť"
+    part = {"Gender": "Fem", "Number": "Sing", "VerbForm": "Part"}
+    # a feminine participle: a neuter noun after it is no subject, a feminine one may be
+    assert valency.verb_cases(table, "zmizla", part, False, "Sing", "Neut")["Nom"] == 0.0
+    assert valency.verb_cases(table, "zmizla", part, False, "Sing", "Fem")["Nom"] == 1.0
+    # a verb's own examples move its class's shares: one of them counts against three of the class
+    assert valency.verb_cases(table, "obsadila", part, False, "Sing", "Fem") == {"Nom": 0.75, "Acc": 0.625}
+    assert valency.agreement({"Number": "Sing", "Person": "1"}, "Sing", "Masc") == "n"
+    assert valency.agreement({}, "Sing", "Masc") == "?"
+    assert valency.verb_cases(None, "zanikla", part, False, "Sing", "Fem") == {}
+
+
+def test_a_name_after_a_verb_is_its_subject_or_object_by_agreement(tmp_path, monkeypatch) -> None:
+    from psan.tool.morph import valency
+    from psan.tool.morph.analysis import Mention, analyse_document
+    valency.write(_VERB_CONLLU, valency.valency_path(tmp_path, "sk"))
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}),
+                               "padol": ("VERB", {"Gender": "Masc", "Number": "Sing", "VerbForm": "Part"}),
+                               "obsadila": ("VERB", {"Gender": "Fem", "Number": "Sing", "VerbForm": "Part"})})
+    text = "Potom padol Tekov."
+    feats, _genders = analyse_document(text, [Mention(12, 17, "place")], "sk")
+    assert feats[0].case == "Nom"  # an agreeing verb without a subject before it: the name is its subject
+    text = "Potom obsadila Tekov."
+    feats, _genders = analyse_document(text, [Mention(15, 20, "place")], "sk")
+    assert feats[0].case == "Acc"  # a feminine participle: the masculine name is its object
+
+
+@pytest.mark.parametrize("text", ["Kowalskiego znano jako dobrego lekarza.", "Mówią, że Nowaka wezwał burmistrz."])
+def test_a_polish_mans_genitive_accusative_form_before_a_verb_is_its_object(text: str) -> None:
+    pytest.importorskip("morfeusz2")
+    name = text.split()[0] if text[0] == "K" else "Nowaka"
+    rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    f = rec["replacements"][0]["features"]
+    assert (f["Case"], f["Gender"]) == ("Acc", "Masc")
+
+
+def test_a_place_after_a_place_noun_agrees_with_it_where_its_form_can(monkeypatch: pytest.MonkeyPatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}), "prekročil": ("VERB", {"Gender": "Masc", "Number": "Sing"}),
+                               "rieku": ("NOUN", {"Case": "Acc", "Gender": "Fem", "Number": "Sing"}),
+                               "meste": ("NOUN", {"Case": "Loc", "Gender": "Neut", "Number": "Sing"}),
+                               "v": ("ADP", {}), "Býval": ("VERB", {})})
+    text = "Potom prekročil rieku Varos."
+    feats, _genders = analyse_document(text, [Mention(22, 27, "place")], "sk")
+    assert feats[0].case == "Acc"  # Nom = Acc form: the river's accusative
+    text = "Býval v meste Varos."
+    feats, _genders = analyse_document(text, [Mention(14, 19, "place")], "sk")
+    assert feats[0].case == "Nom"  # no locative form of its own: the name stays a nominative
+
+
+def test_a_slovak_neuter_region_in_ie_reads_as_a_nominative_or_accusative() -> None:
+    from psan.tool.morph.analysis import readings
+    got = readings("Pohronie", "sk", False)
+    assert got[("Nom", "Sing", "Neut")] > 0 and got[("Acc", "Sing", "Neut")] > 0
+    text = "Cez Pohronie prešli rýchlo."
+    rec = pseudonymize_corpus([_doc("sk", text, "Pohronie", "LOCATION")], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == "Acc"
+
+
+def test_another_name_before_the_verb_is_its_subject_whatever_the_tagger_calls_it(monkeypatch) -> None:
+    from psan.tool.morph.analysis import Mention, analyse_document
+    _fake_tagger(monkeypatch, {"Kubát": ("ADV", {}), "a": ("CCONJ", {}), "odišiel": ("VERB", {}),
+                               "kritizoval": ("VERB", {"Gender": "Masc", "Number": "Sing", "VerbForm": "Part"}),
+                               "Tekov": ("PROPN", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"})})
+    text = "Kubát kritizoval Tekov a odišiel."
+    feats, _genders = analyse_document(text, [Mention(0, 5, "person", "e"), Mention(17, 22, "place")], "sk")
+    assert feats[1].case == "Acc"
+
+
+@pytest.mark.parametrize(("text", "name", "case"), [("Měl kocoura jménem Bořek.", "Bořek", "Nom"),
+                                                     ("Jednal jménem Bořka Kubáta.", "Bořka Kubáta", "Gen")])
+def test_jmenem_names_in_the_nominative_and_acts_for_in_the_genitive(text: str, name: str, case: str) -> None:
+    rec = pseudonymize_corpus([_doc("cs", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == case
+
+
+@pytest.mark.parametrize(("text", "name", "case"), [
+    ("Żołnierze szli pod wodzą Tomasza Nowaka.", "Tomasza Nowaka", "Gen"),  # wodzą: a noun after a preposition
+    ("Wczoraj adwokat Tomasz Wrzybuła zostawił walizkę.", "Tomasz Wrzybuła", "Nom"),  # a man's -a surname
+])
+def test_polish_context_words_and_unknown_surnames_in_a(text: str, name: str, case: str) -> None:
+    pytest.importorskip("morfeusz2")
+    rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    f = rec["replacements"][0]["features"]
+    assert (f["Case"], f["Gender"]) == (case, "Masc")
+
+
+def test_an_unknown_polish_surname_in_a_may_be_a_mans_nominative() -> None:
+    pytest.importorskip("morfeusz2")
+    got = readings("Wrzybuła", "pl", True)
+    assert ("Nom", "Sing", "Masc") in got and ("Gen", "Sing", "Masc") in got
+
+
+def test_a_polish_verb_before_the_names_adjectives_makes_it_its_object() -> None:
+    pytest.importorskip("morfeusz2")
+    text = "Trzeba zaprosić przystojnego Nowaka na obiad."
+    rec = pseudonymize_corpus([_doc("pl", text, "Nowaka", "PERSON")], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == "Acc"
+
+
+def test_after_a_verb_the_verb_table_outweighs_the_taggers_case_of_the_name(tmp_path, monkeypatch) -> None:
+    from psan.tool.morph import valency
+    from psan.tool.morph.analysis import Mention, analyse_document
+    valency.write(_VERB_CONLLU, valency.valency_path(tmp_path, "sk"))
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}),
+                               "varovalo": ("VERB", {"Gender": "Neut", "Number": "Sing", "VerbForm": "Part"}),
+                               "Kubáta": ("PROPN", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"})})
+    text = "Potom varovalo Kubáta."
+    feats, _genders = analyse_document(text, [Mention(15, 21, "person", "e")], "sk")
+    assert feats[0].case == "Acc"  # a neuter participle: the man is its object, whatever the tagger says
+
+
+def test_a_slovak_neuter_in_ie_is_no_locative() -> None:
+    assert ("Loc", "Sing", "Neut") not in readings("Pohronie", "sk", False)
+    text = "Pozerali sa na Pohronie."
+    rec = pseudonymize_corpus([_doc("sk", text, "Pohronie", "LOCATION")], None, "pseudonymize", "7")[0]
+    assert rec["replacements"][0]["features"]["Case"] == "Acc"
+
+
+@pytest.mark.parametrize(("text", "gender", "number"), [("Wtedy Zgrzyba powiedziała, że nie.", "Fem", "Sing"),
+                                                        ("Wtedy Zgrzyba powiedział, że nie.", "Masc", "Sing"),
+                                                        ("Wtedy Zgrzybowie poszli do domu.", "Masc", "Plur")])
+def test_a_polish_past_tense_after_a_name_tells_its_gender_and_number(text: str, gender: str, number: str) -> None:
+    pytest.importorskip("morfeusz2")
+    assert inflect_pl.past_subject("powiedziała") == ("Fem", "Sing")
+    assert inflect_pl.past_subject("poszli") == ("Masc", "Plur")
+    name = text.split()[1]
+    rec = pseudonymize_corpus([_doc("pl", text, name, "PERSON")], None, "pseudonymize", "7")[0]
+    f = rec["replacements"][0]["features"]
+    assert (f["Case"], f["Gender"], f["Number"]) == ("Nom", gender, number)
+
+
+def test_a_valency_table_without_verbs_leaves_the_analysis_after_a_verb_as_before(tmp_path, monkeypatch) -> None:
+    from psan.tool.morph import valency
+    from psan.tool.morph.analysis import Mention, analyse_document
+    table = valency.learn(_VALENCY_CONLLU)
+    del table["verbs"]  # as session 3 wrote it
+    valency.valency_path(tmp_path, "sk").write_text(json.dumps(table), encoding="utf-8")
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))
+    _fake_tagger(monkeypatch, {"Potom": ("ADV", {}), "padol": ("VERB", {"Gender": "Masc", "Number": "Sing"}),
+                               "Tekov": ("PROPN", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"})})
+    feats, _genders = analyse_document("Potom padol Tekov.", [Mention(12, 17, "place")], "sk")
+    assert feats[0].case == "Nom"  # the tagger's nominative still counts after the verb

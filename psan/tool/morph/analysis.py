@@ -93,6 +93,13 @@ class _Evidence:
     agent: bool = False
     #: the preposition's first case is the one the treebanks give it after the word before it ("zájem o" + Acc)
     by_valency: bool = False
+    #: the name follows a verb: (number, gender) of a reading → the share of each case of a noun of that
+    #: number and gender after that verb in the treebanks (:func:`valency.verb_cases`; empty without a table)
+    verb_cases: dict[tuple[str, str], dict[str, float]] | None = None
+    #: a verb follows the name (Polish, no tagger): a man's genitive = accusative form is rather its object
+    before_verb: bool = False
+    #: the tagged case of a place noun before the name ("rieku Araxes"): a form that has it agrees
+    place_noun_case: str = ""
 
 
 def _gender_ud(g: str) -> str:
@@ -122,6 +129,8 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
             weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
         if not person and r.gender == "m" and low.endswith("a"):
             continue  # a place in -a declines as a feminine (its masculine reading would dodge the weights below)
+        if not person and not r.known and language == "sk" and low.endswith("io"):
+            continue  # "Námestie" is no locative of a guessed "Námestio" (an -io neuter's locative ends in -iu)
         if not person and not r.known:
             if low.endswith(("sko", "cko")):
                 weight = 1.5  # Slovensko, Poľsko, Uhorsko: "Uhorska" is their genitive
@@ -137,6 +146,10 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
         for c in cases:
             key = (c, "Sing", _gender_ud(g))
             out[key] = max(out.get(key, 0.0), weight)
+    if not person and language == "sk" and word.casefold().endswith("ie") and len(word) > 4:
+        for c in ("Nom", "Acc"):  # Slovak neuter regions in -ie (Záhorie, Považie): the paradigms have only Ázie
+            key = (c, "Sing", "Neut")  # (weaker: the genitive of an -ia country, Británie, is the commoner)
+            out[key] = max(out.get(key, 0.0), 0.7)
     if not person:
         for c, w in plural_place_cases(word, language).items():
             key = (c, "Plur", "Fem")
@@ -274,6 +287,8 @@ def _polish_guess(word: str, person: bool) -> dict[Key, float]:
             out = {key: 0.8}
             if key[0] == "Gen" and key[2] == "Masc" and person:
                 out[("Acc", key[1], "Masc")] = 0.8  # a man: accusative = genitive
+                if end == "a":  # … or a man's or a woman's name in -a (Zagłoba, Okrasa; a foreign woman's)
+                    out[("Nom", "Sing", "Masc")] = out[("Nom", "Sing", "Fem")] = 0.5
             if end == "ie":
                 out[("Voc", "Sing", "Masc")] = 0.3
             return out
@@ -336,7 +351,8 @@ def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, 
     return toks, first, last
 
 
-def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
+def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = frozenset()) -> _Evidence | None:
+    """What the mention's form and context say (``names``: where the document's other mentions start)."""
     from psan.tool.surrogates.names import KEEP_WORDS
     toks, first, last = _window(text, m.start, m.end)
     span_words = [t for t in toks[first:last + 1] if _ALPHA.fullmatch(t.group())]
@@ -415,7 +431,9 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
         if preferred in prep:
             prep, by_valency = (preferred, *(c for c in prep if c != preferred)), True
     tagged = agreeing = None
-    after_noun = after_verb = subject_before = agent = False
+    after_noun = after_verb = subject_before = agent = before_verb = False
+    verb_cases = None
+    place_noun_case = ""
     noun_cases: tuple[str, ...] = ()
     before = toks[first - 1].group() if first > 0 else ""
     if got is not None:
@@ -445,22 +463,44 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             if m.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
                 noun_case = got[first - 1][2].get("Case", "")
                 noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
+                place_noun_case = noun_case
         elif upos in ("VERB", "AUX") and not prep:
             after_verb = True
-            subject_before = _subject_before(toks, got, first - 1)
+            near = range(first - 1 - valency.SUBJECT_WINDOW, first - 1)  # the words subject_before reads
+            subject_before = valency.subject_before(
+                [(t.group(), *(_name_as_nominative(t.group(), g[1], g[2], language)
+                               if k in near and t.start() in names else g[1:]))
+                 for k, (t, g) in enumerate(zip(toks, got, strict=True))], first - 1)
+            table = tagger.valency_table(language)
+            verb_cases = {(n, g): valency.verb_cases(table, before, got[first - 1][2], subject_before, n, g)
+                          for n in _NUMBERS for g in _GENDERS} if table else None
+            if verb_cases is not None and not any(verb_cases.values()):
+                verb_cases = None  # a table written before the verbs were learned: the rules of before
     if got is None and language != "pl" and m.kind == PERSON and before.islower() and not prep \
             and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
         noun_cases = _role_noun_cases(before, language, "")
         after_noun = bool(noun_cases)
         if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
             title_gender = "f" if feminine_role(before) else "m"
-    if got is None and language == "pl" and before[1:].islower() and not prep and not title_cases:
+    head = i if skipped and i >= 0 else first - 1  # the word before the name's adjectives ("wystukać przystojnego …")
+    head_word = toks[head].group() if head >= 0 else ""
+    if got is None and language == "pl" and head_word[1:].islower() and not prep and not title_cases:
         from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
-        nouns = [i for i in inflect_pl.analyse(before) if not i.lemma[:1].isupper()]
-        after_noun = bool(nouns) and inflect_pl.only_noun(before)
-        after_verb = not after_noun and inflect_pl.is_verb(before)
-        if after_noun and m.kind == PERSON and before.casefold().startswith(context.ROLE_NOUNS):
-            noun_cases = tuple({PL_CASE.get(c, "") for i in nouns for _n, c in i.forms})
+        nouns = [r for r in inflect_pl.analyse(head_word) if not r.lemma[:1].isupper()]
+        # a word after a preposition is a noun ("pod wodzą Krzysztofa": wodzą is also a verb form)
+        after_noun = bool(nouns) and (inflect_pl.only_noun(head_word) or head > 0 and bool(context.preposition_cases(
+            toks[head - 1].group(), language)))
+        after_verb = not after_noun and inflect_pl.is_verb(head_word)
+        if after_noun and m.kind == PERSON and head_word.casefold().startswith(context.ROLE_NOUNS):
+            noun_cases = tuple({PL_CASE.get(c, "") for r in nouns for _n, c in r.forms})
+    if got is None and language == "pl" and not prep and not title_cases and not after_noun and not after_verb \
+            and last + 1 < len(toks) and toks[last + 1].group().islower():
+        from psan.tool.surrogates import inflect_pl
+        # "Zygmunta wezwał", "Chaskielewicza znano": a man's Gen = Acc form before a verb is rather its object
+        # (after a word that may be a noun it may be its possessor: "W mieszkaniu Ringów zapanował")
+        # (a name after an abbreviation belongs to it: "Stocznia im. Lenina")
+        before_verb = inflect_pl.is_verb(toks[last + 1].group()) and (not before or bool(_ALPHA.fullmatch(before))) \
+            and not (before[1:].islower() and any(not i.lemma[:1].isupper() for i in inflect_pl.analyse(before)))
     subject_gender = subject_number = ""
     if got is not None and m.kind in (PERSON, PLACE):  # a past participle next to the name agrees with its subject
         for k in (first - 1, last + 1, last + 2):
@@ -477,6 +517,12 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
             after_noun = True
             noun_cases = _role_noun_cases(noun, language, got[j][2].get("Case", "") if got is not None else "")
             title_gender = title_gender or ("f" if feminine_role(noun) else "m")
+    if person and not subject_number and language == "pl" and last + 1 < len(toks):
+        from psan.tool.surrogates import inflect_pl  # "Fanga strzyknął", "Kasia powiedziała": its subject's gender
+        k = last + 2 if toks[last + 1].group().casefold() in ("się", "nie", "już") and last + 2 < len(toks) \
+            else last + 1
+        subject_gender, subject_number = inflect_pl.past_subject(toks[k].group()) if toks[k].group().islower() \
+            else ("", "")
     if person and not subject_number and language in ("cs", "sk", "sl"):
         ending_gender, subject_number = _participle_after(toks, last, got is None)
         subject_gender = subject_gender or ending_gender
@@ -489,7 +535,18 @@ def _evidence(text: str, m: Mention, language: str) -> _Evidence | None:
     vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
     return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
                      noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
-                     syntax_number, agent, by_valency)
+                     syntax_number, agent, by_valency, verb_cases or None, before_verb, place_noun_case)
+
+
+def _name_as_nominative(word: str, upos: str, feats: dict[str, str], language: str) -> tuple[str, dict[str, str]]:
+    """(UPOS, feats) of another mention's word before a verb: a form that is a nominative only is taken for a
+    nominative name (the small tagger calls names anything: "Bush kritizoval Irán", Bush an adverb)."""
+    if feats.get("Case") == "Nom" or not word[:1].isupper() or not word[1:].islower() or len(word) < 3:
+        return upos, feats
+    found = readings(word, language, True)
+    if found and all(k[0] == "Nom" for k, w in found.items() if w >= 1.0) and max(found.values()) >= 1.0:
+        return "PROPN", {**feats, "Case": "Nom"}
+    return upos, feats
 
 
 def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
@@ -558,26 +615,10 @@ def syntactic_case(parsed: tagger.Parsed, words: Sequence[str], index: int,
 #: a name after them is no possessor
 _PRONOUNS = ("ktor", "kter", "jeho", "jej", "ich", "jejich", "koho", "komu", "čí")
 
-#: a verb's subject stands before it: the name after the verb is rather its object
+#: a verb's subject stands before it: the name after the verb is rather its object (without a verb table)
 _SUBJECT_BEFORE = {"Acc": 0.7, "Nom": -0.5}
-#: words that open a clause (the subject of a verb is looked for after the last of them)
-_CLAUSE_OPENERS = frozenset({",", ";", ":", "(", "–", "-", "\"", "„", "“", "a", "ale", "že", "aby", "keď", "když",
-                             "ak", "pokiaľ", "pokud", "alebo", "nebo", "však", "ako", "jak", "protože", "pretože"})
-
-
-def _subject_before(toks: Sequence[re.Match[str]], got: Sequence[tuple[str, str, dict[str, str]]],
-                    verb: int) -> bool:
-    """Whether a nominative noun or pronoun (the tagger's) stands in the verb's clause before it."""
-    for k in range(verb - 1, -1, -1):
-        w = toks[k].group()
-        if w.casefold() in _CLAUSE_OPENERS or w in ".!?":
-            return False
-        upos, feats = got[k][1], got[k][2]
-        if upos in ("NOUN", "PROPN", "PRON") and feats.get("Case") == "Nom":
-            return True
-        if upos == "DET" and feats.get("Case") == "Nom" and feats.get("PronType") == "Rel":
-            return True  # "ktoré zvolilo Albina"
-    return False
+#: how much the treebanks' share of a case after a verb counts (a preposition's case: 2.0–2.5)
+_VERB_WEIGHT = 1.0
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -709,7 +750,7 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         s -= 4.0
     if ev.title_cases:
         s += 3.0 if c in ev.title_cases else -1.0
-    if ev.tagged and not (ev.after_verb and ev.tagged.get("Case") in ("Gen", "Acc")):
+    if ev.tagged and not (ev.after_verb and (ev.verb_cases or ev.tagged.get("Case") in ("Gen", "Acc"))):
         # the tagger on the name itself: it has seen few names, a hint only; after a verb its genitive or
         # accusative of a name is a guess (a man's two forms are one), the verb's object is the better one
         s += 0.6 if ev.tagged.get("Case") == c else 0.0
@@ -725,11 +766,13 @@ def _case_score(ev: _Evidence, kind: str, c: str) -> float:
         # a role noun: the name agrees with it ("burmistrz Jan"); a place noun: the name agrees or stands
         # in the nominative ("rieku Araxes", "v okrese Pardubice")
         s += 1.0 if c in ev.noun_cases else -0.5
+        # a place's form that can agree with its noun does ("prekročil rieku Araxes" Acc), else it stays Nom
+        s += 0.3 if ev.place_noun_case and c == ev.place_noun_case else 0.0
     elif ev.after_noun:  # any other noun: the name is its possessor ("města Prahy", "vlády Billa Clintona")
         s += (1.0 if kind == PLACE else 0.8) if c == "Gen" else -0.5
     if ev.vocative and c == "Voc":
         s += 1.5
-    if ev.after_verb and c == "Gen":
+    if (ev.after_verb or ev.before_verb) and c == "Gen":
         s -= 0.3  # a form both genitive and accusative right after a verb is its object
     if ev.after_verb and c == "Acc":
         s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")
@@ -768,6 +811,8 @@ def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict
                 key = (c, n, g)
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
+                if ev.verb_cases:  # subject or object of the verb before: agreement and the treebanks decide
+                    s += _VERB_WEIGHT * ev.verb_cases.get((n, g), {}).get(c, 0.0)
                 if c == "Nom" and kind == PERSON and ev.subject_number in ("", n) and w >= 0.5 \
                         and (ev.subject_gender == g or ev.subject_number == "Plur"):  # plural -li: any gender
                     s += 0.7
@@ -842,7 +887,8 @@ def _decide(text: str, mentions: Sequence[Mention], scores: Sequence[dict[Key, f
 def analyse_document(text: str, mentions: Sequence[Mention], language: str) -> tuple[list[Features],
                                                                                       dict[str, str]]:
     """Features of every mention (``Features()`` where nothing is analysed) and each person entity's gender."""
-    evidence = [_evidence(text, m, language) if m.kind in (PERSON, PLACE, OTHER) else None for m in mentions]
+    names = frozenset(m.start for m in mentions)
+    evidence = [_evidence(text, m, language, names) if m.kind in (PERSON, PLACE, OTHER) else None for m in mentions]
     for group in _groups(text, mentions, language):  # "v Praze, Zbraslavi": the preposition governs the whole run
         lead = evidence[group[0]]
         for k in group[1:]:

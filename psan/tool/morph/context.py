@@ -10,11 +10,12 @@ from __future__ import annotations
 _CS = {
     **dict.fromkeys(("bez", "blízko", "do", "kolem", "kromě", "od", "ode", "podle", "podél", "u", "uprostřed",
                      "vedle", "z", "ze", "během", "místo", "pomocí", "prostřednictvím", "ohledně", "poblíž",
-                     "okolo", "zpoza", "zpod", "směrem", "jménem", "ve prospěch", "vyjma", "zevnitř"), ("Gen",)),
+                     "okolo", "zpoza", "zpod", "směrem", "ve prospěch", "vyjma", "zevnitř"), ("Gen",)),
     **dict.fromkeys(("k", "ke", "ku", "kvůli", "díky", "vůči", "proti", "naproti", "oproti", "navzdory"), ("Dat",)),
     **dict.fromkeys(("pro", "přes", "skrz", "mimo"), ("Acc",)),
     "o": ("Loc", "Acc"), "na": ("Loc", "Acc"), "v": ("Loc", "Acc"), "ve": ("Loc", "Acc"), "po": ("Loc", "Acc"),
     "při": ("Loc",),
+    "jménem": ("Gen", "Nom"),  # "jménem firmy" (on behalf of), "pes jménem Max" (named): a nominative name
     **dict.fromkeys(("s", "se"), ("Ins", "Gen")),
     **dict.fromkeys(("za", "před", "nad", "pod", "mezi", "přede", "nade", "pode"), ("Ins", "Acc")),
 }

@@ -72,6 +72,23 @@ def is_verb(word: str) -> bool:
     return bool(_tags(word) & {"fin", "praet", "inf", "impt", "imps", "bedzie", "pcon"})
 
 
+@lru_cache(maxsize=50_000)
+def past_subject(word: str) -> tuple[str, str]:
+    """(gender, number) a past-tense verb form requires of its subject, UD values ("strzyknął" → Masc,
+    Sing; "powiedziała" → Fem, Sing; "poszli" → Masc, Plur); ``("", "")`` for no single reading."""
+    m = morfeusz()
+    if m is None:
+        return "", ""
+    found = set()
+    for _s, _e, (_o, _l, tag, _q, _lb) in m.analyse(word):
+        parts = tag.split(":")
+        if parts[0] == "praet" and len(parts) >= 3:
+            gender = "Fem" if parts[2] == "f" else "Neut" if parts[2] == "n" else "Masc" if parts[2].startswith("m") \
+                else ""
+            found.add((gender, "Plur" if parts[1] == "pl" else "Sing"))
+    return next(iter(found)) if len(found) == 1 else ("", "")
+
+
 def only_noun(word: str) -> bool:
     """Whether every Morfeusz reading of ``word`` is a noun ("burmistrz"; not "ale", "wczoraj")."""
     tags = _tags(word) | _tags(word.casefold())
