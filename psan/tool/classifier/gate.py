@@ -175,10 +175,10 @@ def drop_redrawn_spans(spans: Iterable[tuple[int, int, float]], known: Iterable[
     Why: such a span only re-draws the boundary of a span the annotator is shown anyway ("İzmir ." over
     "İzmir", "Administrative Court dismissed the applicant's case" over "Administrative Court"), so
     it costs a judgment and finds nothing (``ner_eval release`` on 40 tab-dev documents: with the model
-    serving, 1,250 judgments and 52 spans marked by hand; without it, 1,034 and 54).  A proposal on exactly a recognizer's span stays (it is the model's
-    vote on that span), and so does a new span apart from every recognizer's: that is what a model
-    can find that the rules cannot.  Apply after :func:`cap_new_spans`, so that dropping a proposal
-    never lets a less probable one in.
+    serving, 1,250 judgments and 52 spans marked by hand; without it, 1,034 and 54).  A proposal on
+    exactly a recognizer's span stays (it is the model's vote on that span), and so does a new span
+    apart from every recognizer's: that is what a model can find that the rules cannot.  Apply after
+    :func:`cap_new_spans`, so that dropping a proposal never lets a less probable one in.
     """
     known_set = set(known)
     ordered = sorted(known_set)
