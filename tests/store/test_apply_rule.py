@@ -127,6 +127,7 @@ def test_ne_type_confidence_change_new_type_and_shadowed_duplicate(clean_app, do
 
 def test_a_persons_public_word_rule_outranks_a_learned_private_type(clean_app, doc):
     """psan.tool.precedence in SQL equals the full path, whichever rule changes last."""
+    sql(clean_app, "UPDATE project SET sensitive_types = '{}' WHERE id = %s", (default_project(clean_app),))
     person = make_account(clean_app, "person@example.org").id
     learned = sql(clean_app, "SELECT id FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'")[0]["id"]
     place = sql(clean_app, "SELECT id FROM rule WHERE type = 'NE_TYPE' AND condition = 'gu'")[0]["id"]
@@ -151,6 +152,7 @@ def test_a_persons_public_word_rule_outranks_a_learned_private_type(clean_app, d
 
 
 def test_a_sensitive_type_on_the_span_blocks_the_precedence(clean_app, doc):
+    sql(clean_app, "UPDATE project SET sensitive_types = '{}' WHERE id = %s", (default_project(clean_app),))
     person = make_account(clean_app, "person@example.org").id
     learned = sql(clean_app, "SELECT id FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'")[0]["id"]
     sql(clean_app, "UPDATE rule SET confidence = -1 WHERE id = %s", (learned,))
@@ -172,6 +174,7 @@ def test_a_sensitive_type_on_the_span_blocks_the_precedence(clean_app, doc):
     _apply(clean_app, doc, [words])
     spans = _spans(_assert_equivalent(clean_app, doc)[0])
     assert all(spans[(a["first_token"], a["end_token"])]["rule_level"] == 0.0 for a in others)
+    sql(clean_app, "UPDATE project SET sensitive_types = '{}' WHERE id = %s", (default_project(clean_app),))
 
 
 def test_rule_deletion_with_footprint_and_without(clean_app, doc, targeted_only):
