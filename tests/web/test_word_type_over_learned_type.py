@@ -34,8 +34,9 @@ def _decision(app, doc: int, first: int, end: int) -> str:
     return "PRIVATE" if row["rule_level"] <= thresholds["private_threshold"] else "SUSPICIOUS"
 
 
-def test_a_persons_public_word_type_rule_beats_a_learned_private_type(clean_app):
+def test_a_persons_public_word_type_rule_beats_a_learned_private_type(clean_app, monkeypatch):
     app = clean_app
+    monkeypatch.setitem(app.config, "LEARN_ENTITY_TYPES", True)  # the psan workflow (another test may unset it)
     text = " ".join(f"{c} sells things." for c in COMPANIES) + " We wrote it in Overleaf. " * 3
     doc = add_document(app, text, [(c, "if") for c in COMPANIES] + [("Overleaf", "if")])
     annotator = annotator_client(app, "annotator@example.org", window_size=1000)
@@ -51,9 +52,10 @@ def test_a_persons_public_word_type_rule_beats_a_learned_private_type(clean_app)
     assert annotation(app, doc, other, other + 1)["token_decision"] == "PRIVATE"
 
 
-def test_a_sensitive_learned_type_still_asks_again(clean_app):
+def test_a_sensitive_learned_type_still_asks_again(clean_app, monkeypatch):
     """Dates are never made public by anything automatic: a word-type rule does not release more of them."""
     app = clean_app
+    monkeypatch.setitem(app.config, "LEARN_ENTITY_TYPES", True)  # the psan workflow (another test may unset it)
     dates = [f"Datum{i}" for i in range(10)]
     text = " ".join(f"It was {d} then." for d in dates) + " It was Mondayish again. " * 3
     doc = add_document(app, text, [(d, "td") for d in dates] + [("Mondayish", "td")])
@@ -70,12 +72,13 @@ def test_a_sensitive_learned_type_still_asks_again(clean_app):
     assert [_decision(app, doc, *s) for s in spans] == ["PUBLIC", "SUSPICIOUS", "SUSPICIOUS"]
 
 
-def test_the_admins_sensitive_list_takes_the_precedence_back(clean_app):
+def test_the_admins_sensitive_list_takes_the_precedence_back(clean_app, monkeypatch):
     """Marking the type sensitive later re-levels its spans in the project run: asked again, as before."""
     from psan.runtime import db
     from psan.store.admin.projects import note_blocking_changes
     from psan.store.corpus.rule_changes import reannotate_changed
     app = clean_app
+    monkeypatch.setitem(app.config, "LEARN_ENTITY_TYPES", True)  # the psan workflow (another test may unset it)
     text = " ".join(f"{c} sells things." for c in COMPANIES) + " We wrote it in Overleaf. " * 3
     doc = add_document(app, text, [(c, "if") for c in COMPANIES] + [("Overleaf", "if")])
     annotator = annotator_client(app, "annotator@example.org", window_size=1000)
