@@ -110,9 +110,12 @@ def blocking_of(ne_types: Iterable[str], extra: frozenset[str]) -> frozenset[str
 
 def project_blocking_types(conn, project_id: int) -> frozenset[str]:
     """:func:`blocking_of` the project's NE-type rules (for the targeted re-application's SQL)."""
-    types = [r["condition"] for r in db.query(prepared(
-        "SELECT DISTINCT condition FROM rule WHERE project_id = %s AND type = 'NE_TYPE'"), (project_id,), conn)]
-    return blocking_of(types, project_sensitive_types(conn, project_id))
+    row = db.query_one(prepared(
+        "SELECT p.sensitive_types, ARRAY(SELECT DISTINCT r.condition FROM rule r WHERE r.project_id = p.id "
+        "AND r.type = 'NE_TYPE') AS types FROM project p WHERE p.id = %s"), (project_id,), conn)
+    if row is None:
+        return frozenset()
+    return blocking_of(row["types"], frozenset(row["sensitive_types"] or ()))
 
 
 def ensure_ne_type_rules(conn, project_id: int, types: Iterable[str],
