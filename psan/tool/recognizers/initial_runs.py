@@ -44,65 +44,64 @@ SINGLE_RE = re.compile(rf"(?<![\w\-.@/])[{_UP}][{_LO}]{{2,}}(?![\w@\-‑])(?![ �
 LEXICON_LANGUAGES: dict[str, tuple[str, ...]] = {"sv": ("sv", "en")}
 
 
-class InitialRunRecognizer(Recognizer):
+class _SentenceInitialRecognizer(Recognizer):
+    """Capitalized words that start a clause, each match of :attr:`pattern` judged by :meth:`keep`.
+
+    Why one loop: both recognizers skip a closed-class first word, a match that does not start a clause or
+    is followed by a colon (a form label), and build the paragraph's lower-case words only when needed.
+    """
+
+    pattern: re.Pattern[str]
+
+    def __init__(self, language: str) -> None:
+        self.name = "capitalized"
+        self.priority = PRIORITY_CAPITALIZED
+        self.language = language
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.language}>"
+
+    def keep(self, words: list[str], start: int, lower: LowerCaseWords) -> bool:
+        raise NotImplementedError
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        from psan.tool.ner.function_words import function_words
+        closed = function_words(self.language)
+        lower: LowerCaseWords | None = None
+        spans = []
+        for match in self.pattern.finditer(text):
+            start, end = match.span()
+            words = re.split(r"[ ‑-]", match.group())
+            if words[0].lower() in closed or not starts_clause(text, start) or text.startswith(":", end):
+                continue
+            if lower is None:
+                lower = LowerCaseWords(text)
+            if self.keep(words, start, lower):
+                spans.append(CharSpan(start, end, "PROPER_NOUN", Category.OTHER, self.name, SCORE, self.priority))
+        return spans
+
+
+class InitialRunRecognizer(_SentenceInitialRecognizer):
     """Runs of two or more capitalized words that start a sentence (see module docstring)."""
 
-    def __init__(self, language: str) -> None:
-        self.name = "capitalized"
-        self.priority = PRIORITY_CAPITALIZED
-        self.language = language
+    pattern = RUN_RE
 
-    def __repr__(self) -> str:
-        return f"<InitialRunRecognizer {self.language}>"
-
-    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
-        from psan.tool.ner.function_words import function_words
-        closed = function_words(self.language)
-        lower: LowerCaseWords | None = None
-        spans = []
-        for match in RUN_RE.finditer(text):
-            start, end = match.span()
-            if not starts_clause(text, start) or text.startswith(":", end):
-                continue
-            words = re.split(r"[ ‑-]", match.group())
-            if words[0].lower() in closed:
-                continue
-            if lower is None:
-                lower = LowerCaseWords(text)
-            if any(lower(w, start) for w in words):
-                continue
-            spans.append(CharSpan(start, end, "PROPER_NOUN", Category.OTHER, self.name, SCORE, self.priority))
-        return spans
+    def keep(self, words: list[str], start: int, lower: LowerCaseWords) -> bool:
+        return not any(lower(w, start) for w in words)
 
 
-class InitialUnknownWordRecognizer(Recognizer):
+class InitialUnknownWordRecognizer(_SentenceInitialRecognizer):
     """A single capitalized word starting a sentence that no dictionary knows (see module docstring)."""
 
+    pattern = SINGLE_RE
+
     def __init__(self, language: str) -> None:
-        self.name = "capitalized"
-        self.priority = PRIORITY_CAPITALIZED
-        self.language = language
+        super().__init__(language)
         self.lexicons = LEXICON_LANGUAGES.get(language, (language,))
 
-    def __repr__(self) -> str:
-        return f"<InitialUnknownWordRecognizer {self.language}>"
-
-    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
-        from psan.tool.ner.function_words import function_words
-        closed = function_words(self.language)
-        lower: LowerCaseWords | None = None
-        spans = []
-        for match in SINGLE_RE.finditer(text):
-            start, end = match.span()
-            word = match.group()
-            if word.lower() in closed or not starts_clause(text, start) or text.startswith(":", end):
-                continue
-            if lower is None:
-                lower = LowerCaseWords(text)
-            if lower(word, start) or is_word(word, self.lexicons) is not False:
-                continue
-            spans.append(CharSpan(start, end, "PROPER_NOUN", Category.OTHER, self.name, SCORE, self.priority))
-        return spans
+    def keep(self, words: list[str], start: int, lower: LowerCaseWords) -> bool:
+        word = words[0]
+        return not lower(word, start) and is_word(word, self.lexicons) is False
 
 
 def default_recognizers(language: str) -> list[Recognizer]:
