@@ -17,6 +17,9 @@ words rather than by a list of diseases:
 * **frames**: "fracture(s) of the …", "loss of sight/vision/hearing …", a percentage of a loss or of a
   disability ("37 % of loss of sight"), a person "with a disability", a spinal segment ("at L5-S1"), and
   the condition after "diagnosed with", "suffering from", "treated for" when it holds one of the words above;
+* **condition nouns without a medical ending** (:data:`CONDITION_NOUNS`: "sciatica", "asthma", "epilepsy");
+* the **body part** after a condition belongs to it ("calcification of the patella", "lesions to his face":
+  :data:`BODY_PARTS`);
 * the condition grows over up to three modifiers before it (:data:`MODIFIERS`, and adjectives by their
   ending: "-ic", "-al", "-ive", "-oid", "-ous", "-ary", "-ying"): "lateral calcification", "severe
   chronic arthritis", "cervico-brachial neuralgia".
@@ -54,6 +57,20 @@ HEADS = ("disorder", "disorders", "syndrome", "disease", "diseases", "illness", 
          "disabilities", "invalidity", "incapacity", "calcification", "fracture", "fractures", "complications",
          "addiction", "dependence", "attack", "stroke", "lesion", "lesions", "trauma", "operation", "operations",
          "surgery", "surgeries")
+#: conditions whose names have no medical ending: a mention on their own ("episodic onsets of sciatica")
+CONDITION_NOUNS = ("sciatica", "asthma", "epilepsy", "diabetes", "hernia", "dementia", "anorexia", "bulimia",
+                   "migraine", "migraines", "leukaemia", "leukemia", "pneumonia", "cataract", "cataracts", "gangrene",
+                   "eczema", "angina", "insomnia", "autism", "tinnitus", "vertigo", "concussion", "whiplash")
+#: parts of the body a condition is "of" or "to" ("calcification of the patella", "injuries to his left hand")
+BODY_PARTS = ("patella", "kneecap", "knee", "knees", "eye", "eyes", "ear", "ears", "spine", "skull", "hip", "hips",
+              "shoulder", "shoulders", "arm", "arms", "leg", "legs", "hand", "hands", "foot", "feet", "head", "neck",
+              "back", "chest", "liver", "lung", "lungs", "kidney", "kidneys", "heart", "brain", "tibia", "fibula",
+              "femur", "ankle", "ankles", "wrist", "wrists", "elbow", "elbows", "vertebra", "vertebrae", "jaw",
+              "nose", "rib", "ribs", "pelvis", "abdomen", "stomach", "face", "finger", "fingers", "toe", "toes",
+              "thigh", "thighs", "meniscus", "cornea", "retina", "spleen", "bladder", "bowel")
+_BODY_TAIL = re.compile(r"[ \t]+(?:of|to|in|on)[ \t]+(?:the|his|her|their|both|a)[ \t]+"
+                        r"(?:(?:left|right|upper|lower|inner|outer)[ \t]+)?"
+                        rf"(?:{'|'.join(BODY_PARTS)})\b")
 #: modifiers of a condition (besides adjectives by their ending)
 MODIFIERS = frozenset("""
 left right lower upper bilateral chronic acute severe mild moderate total partial permanent temporary paranoid
@@ -201,6 +218,11 @@ def health_mentions(text: str) -> list[tuple[int, int]]:
                                                                                              pos)):
             found.append((before.start(), m.end()))
         pos = text.find("%", pos + 1)
+    for noun in CONDITION_NOUNS:
+        found += [(_grow_left(text, pos)[0], pos + len(noun)) for pos in _starts(text, noun)
+                  if _word_end(text, pos + len(noun))]
+    # the body part a condition is of: "lateral calcification of the patella" (not of the frames' clauses)
+    found = [(start, m.end() if (m := _BODY_TAIL.match(text, end)) else end) for start, end in found]
     for trigger in _FRAME_TRIGGERS:
         for pos in _starts(text, trigger):
             m = _FRAME.match(text, pos)
