@@ -63,3 +63,29 @@ class MoneyRecognizer(PatternRecognizer):
 def money_recognizer() -> MoneyRecognizer:
     """The shared money recognizer (stateless)."""
     return MoneyRecognizer()
+
+
+#: spelled-out numbers from five up ("seventy-one", "twenty three", "fifteen", "a hundred"); smaller counts of
+#: events ("two decisions", "four hearings") are in every story and single nobody out
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+_SPELLED = (rf"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\u2011\u2010 ](?:{_UNITS}))?"
+            r"|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|ten|five|six|seven|eight|"
+            r"nine|(?:a|one|two|three|several)[ \u00a0]hundred)")
+#: the steps of proceedings a case is counted in ("seventy-one hearings", "thirty decisions to extend …",
+#: "on twelve occasions"): how many of them a case took is a fact of that case a reader can search for
+COUNTED_EVENTS = ("hearings", "sessions", "adjournments", "decisions", "occasions", "extensions", "postponements",
+                  "interrogations", "transfers", "summonses")
+COUNT_RE = re.compile(rf"(?i:\b{_SPELLED})(?:[ \u00a0]+(?:further|more|other|separate|consecutive))?[ \u00a0]+"
+                      rf"(?:{'|'.join(COUNTED_EVENTS)})\b")
+
+
+class EventCountRecognizer(PatternRecognizer):
+    """Spelled-out counts of procedural events, "seventy-one hearings" (see :data:`COUNTED_EVENTS`).
+
+    Why: NER reads a spelled number as part of a date next to it ("4 June 2007 seventy-one") or not at all,
+    and a digit count is grown to its noun by :mod:`psan.tool.extension`; the number of hearings or
+    decisions of a case is a quasi-identifier the Text Anonymization Benchmark masks.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("event_count", "QUANTITY", Category.OTHER, COUNT_RE, score=0.6, priority=PRIORITY_AMOUNT)
