@@ -7,7 +7,9 @@ word – so bare numbers (counts, article and page numbers) are never reported.
 
 Currency codes are matched upper-case only ("EUR", never "eur" or a word), currency words in
 any case and optionally after one or two capitalized adjectives ("Turkish liras", "New Turkish liras").  A
-trailing code in brackets ("(TRL)") and multipliers ("million", "bn") belong to the span.
+trailing code in brackets ("(TRL)") and multipliers ("million", "bn") belong to the span.  After a code or
+sign any grouping of digits is the amount, even a mistyped one ("TRL 12.345.6789"), which the phone pattern
+would otherwise take alone and leave the code in clear.
 """
 from __future__ import annotations
 
@@ -36,11 +38,13 @@ _WORD = r"(?:[A-Z][a-z]+\s+){0,2}(?i:" + "|".join(CURRENCY_WORDS) + r")(?!\w)"
 #: Turkish and German texts write thousands) / 2,847.312.000 (both, in long sums)
 _AMOUNT = (r"\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?"
            r"|\d{1,3}(?:[,.]\d{3}){2,}|\d+(?:[.,]\d{1,2})?")
+#: after a currency code or sign any run of digit groups is the amount, even one mistyped ("TRL 12.345.6789")
+_ANY_GROUPING = r"\d+(?:[.,]\d+)+"
 _MULTIPLIER = r"(?:\s*(?i:million|billion|thousand|mln|bn|m)(?!\w))?"
 #: the look-ahead first lets the regex engine skip to a digit, a currency sign or a capital fast
 MONEY_RE = re.compile(
     r"(?=[\d€£$¥₺₽₴A-Z])"
-    rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}){_MULTIPLIER}(?![\w,.]\d|\d)"
+    rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}|{_ANY_GROUPING}){_MULTIPLIER}(?![\w,.]\d|\d)"
     rf"|(?<![\w.,-])(?:{_AMOUNT}){_MULTIPLIER}\s?(?:{_CODE}|{_WORD})(?:\s*\({_CODE}\))?)")
 
 

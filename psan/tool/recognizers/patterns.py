@@ -14,7 +14,8 @@ gazetteer −10.  Czech/Slovak streets with house numbers and UK postcodes are i
 :mod:`~psan.tool.recognizers.addresses`.
 
 English also gets phrase recognizers in English words (:mod:`~psan.tool.recognizers.amounts` with spelled
-counts of hearings and decisions, :mod:`~psan.tool.recognizers.references`, quoted titles after "entitled"
+counts of hearings and decisions, :mod:`~psan.tool.recognizers.references`, life and death sentences in a
+sentencing frame (:class:`~psan.tool.recognizers.dates.PenaltyRecognizer`), quoted titles after "entitled"
 (:mod:`~psan.tool.recognizers.titles`, priority 5), date ranges/decades/years in context and terms of
 imprisonment in :mod:`~psan.tool.recognizers.dates`): the vocabulary of legal and administrative
 text, where amounts, file numbers and dates of events are the quasi-identifiers NER misses.
@@ -40,6 +41,7 @@ from psan.tool.recognizers.dates import (
     DurationRecognizer,
     EnglishDatePhraseRecognizer,
     NumericDateRecognizer,
+    PenaltyRecognizer,
     WrittenDateRecognizer,
 )
 from psan.tool.recognizers.ids import (
@@ -130,7 +132,8 @@ def _language_ids(language: str) -> list[Recognizer]:
 def _language_phrases(language: str) -> list[Recognizer]:
     """Recognizers of phrases in one language's words (English: date phrases, terms, amounts, file numbers)."""
     if language == "en":
-        return [EnglishDatePhraseRecognizer(), DurationRecognizer(), MoneyRecognizer(), EventCountRecognizer(),
+        return [EnglishDatePhraseRecognizer(), DurationRecognizer(), PenaltyRecognizer(), MoneyRecognizer(),
+                EventCountRecognizer(),
                 CaseNumberRecognizer(), TitleRecognizer()]
     return []
 
