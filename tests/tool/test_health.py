@@ -46,6 +46,11 @@ def found(text: str) -> list[str]:
     ("a severe calcification of the left elbow was seen", ["severe calcification of the left elbow"]),
     ("with multiple lesions to his face and hands", ["multiple lesions to his face"]),
     ("there was chronic damage to the tenancy", ["chronic damage"]),  # no body part: the condition alone
+    # a signed measure before, a lay gloss in brackets after, a measure between condition and body part
+    ("he had \u2011 4, 50 of myopia (short-sightedness) and", ["\u2011 4, 50 of myopia (short-sightedness)"]),
+    ("a strong myopic degeneration (-6 dioptres) in her right eye", [
+        "strong myopic degeneration (-6 dioptres) in her right eye"]),
+    ("chronic bronchitis (see paragraph 12) was noted", ["chronic bronchitis"]),
     # conditions whose names have no medical ending
     ("He has had chronic asthma and recurrent migraines since 1990.", ["chronic asthma", "migraines"]),
     # typeset hyphens

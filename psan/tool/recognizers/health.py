@@ -19,7 +19,8 @@ words rather than by a list of diseases:
   the condition after "diagnosed with", "suffering from", "treated for" when it holds one of the words above;
 * **condition nouns without a medical ending** (:data:`CONDITION_NOUNS`: "sciatica", "asthma", "epilepsy");
 * the **body part** after a condition belongs to it ("calcification of the patella", "lesions to his face":
-  :data:`BODY_PARTS`);
+  :data:`BODY_PARTS`), and so do a measure before it ("-6.25 of myopia") and a lay gloss in brackets after it
+  ("myopia (short-sightedness)");
 * the condition grows over up to three modifiers before it (:data:`MODIFIERS`, and adjectives by their
   ending: "-ic", "-al", "-ive", "-oid", "-ous", "-ary", "-ying"): "lateral calcification", "severe
   chronic arthritis", "cervico-brachial neuralgia".
@@ -71,6 +72,13 @@ BODY_PARTS = ("patella", "kneecap", "knee", "knees", "eye", "eyes", "ear", "ears
 _BODY_TAIL = re.compile(r"[ \t]+(?:of|to|in|on)[ \t]+(?:the|his|her|their|both|a)[ \t]+"
                         r"(?:(?:left|right|upper|lower|inner|outer)[ \t]+)?"
                         rf"(?:{'|'.join(BODY_PARTS)})\b")
+#: a signed measure of a condition before it (refraction): "-6.25 of myopia", "+0,5 dioptres of hyperopia"
+_MEASURE_BEFORE = re.compile(r"[-+\u2011\u2010–][ \t]?\d{1,3}(?:[.,][ \t]?\d{1,3})?[ \t]*"
+                             r"(?:%|degrees?|dioptres?|diopters?)?[ \t]+of[ \t]+$")
+#: a lay gloss in brackets after a medical word: "myopia (short-sightedness)"
+_GLOSS_AFTER = re.compile(r"[ \t]*\([a-z][a-z\u2011\u2010 -]{2,38}\)")
+#: a measure in brackets between a condition and its body part: "degeneration (-8 dioptres) in his left eye"
+_MEASURE_BRACKET = re.compile(r"[ \t]*\([^()\n]{1,30}\)")
 #: modifiers of a condition (besides adjectives by their ending)
 MODIFIERS = frozenset("""
 left right lower upper bilateral chronic acute severe mild moderate total partial permanent temporary paranoid
@@ -222,7 +230,7 @@ def health_mentions(text: str) -> list[tuple[int, int]]:
         found += [(_grow_left(text, pos)[0], pos + len(noun)) for pos in _starts(text, noun)
                   if _word_end(text, pos + len(noun))]
     # the body part a condition is of: "lateral calcification of the patella" (not of the frames' clauses)
-    found = [(start, m.end() if (m := _BODY_TAIL.match(text, end)) else end) for start, end in found]
+    found = [_whole_condition(text, start, end) for start, end in found]
     for trigger in _FRAME_TRIGGERS:
         for pos in _starts(text, trigger):
             m = _FRAME.match(text, pos)
@@ -234,6 +242,20 @@ def health_mentions(text: str) -> list[tuple[int, int]]:
             if any(_medical_word(w) or w in HEADS for w in words):
                 found.append((m.end(), m.end() + len(value)))
     return _joined(found)
+
+
+def _whole_condition(text: str, start: int, end: int) -> tuple[int, int]:
+    """A condition with its measure before it, its gloss in brackets and the body part after it: "-6.25 of
+    myopia (short-sightedness)", "calcification of the patella", "degeneration (-8 dioptres) in his left eye"."""
+    if m := _MEASURE_BEFORE.search(text, max(0, start - 24), start):
+        start = m.start()
+    if m := _GLOSS_AFTER.match(text, end):
+        end = m.end()
+    if m := _BODY_TAIL.match(text, end):
+        end = m.end()
+    elif (bracket := _MEASURE_BRACKET.match(text, end)) and (m := _BODY_TAIL.match(text, bracket.end())):
+        end = m.end()
+    return start, end
 
 
 def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
