@@ -101,7 +101,6 @@ _NAME_CATS = (Category.ORGANIZATION, Category.LOCATION)
 _MISTYPED_PLACE_TYPES = frozenset({"NORP", "PRODUCT", "FAC"})
 #: a street NER took for a person ("Makarios Avenue"): joins the town before it ("Larnaca, Makarios Avenue")
 _STREET_END = re.compile(r"[ \t](?:Avenue|Street|Road|Boulevard|Square|Lane)$")
-_JOIN_TYPES = _MISTYPED_PLACE_TYPES | {"PERSON"}
 #: a nationality adjective or its plural noun by its ending ("Turkish", "Russians", "Chinese"); listed ones apart
 _NATIONALITY_WORD = re.compile(r"(?:ish|ian|ians|ese)$")
 _LOCATION_TYPES = frozenset({"GPE", "LOC", "FAC", "LOCATION", "PROVINCE", "COUNTY"})
@@ -387,7 +386,8 @@ def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) ->
 
 def _join(text: str, spans: list[CharSpan]) -> list[CharSpan]:
     """Join neighbouring name candidates of one source (see :func:`_joinable`)."""
-    names = sorted((s for s in spans if s.category in _NAME_CATS or s.type in _JOIN_TYPES),
+    names = sorted((s for s in spans if s.category in _NAME_CATS or s.type in _MISTYPED_PLACE_TYPES
+                    or s.type == "PERSON" and _STREET_END.search(text, s.start, s.end)),
                    key=lambda s: (s.start, -s.end))
     drop: set[int] = set()
     joined: list[CharSpan] = []
