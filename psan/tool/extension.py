@@ -35,10 +35,13 @@ part as evidence, so a rule never creates a mention out of nothing:
   article of its own ("the Vienna Labour" + "and Social Court", "the Office for Veterans" + "and
   Persecuted Persons") and a place after a place or
   organisation joined by a comma ("Lublin, Poland", "Famagusta, Kennedy Avenue") – not inside a
-  list ("Warsaw, Kraków and Gdańsk" stay apart);
+  list ("Warsaw, Kraków and Gdańsk" stay apart); the first may be a town NER typed as a nationality or a
+  product ("Zbrosławice" NORP + ", Poland": the joined span is the place's), the second a street NER took for
+  a person ("Makarios Avenue");
 * **places**: "district/municipality/county … of" before ("county of Jämtland"), a direction
-  before ("northern Cyprus"), a place noun after ("Idre Nya Sami village", "Salzburg municipal
-  cemetery", "Beyoğlu court"), a hyphenated second part ("Turkish-Cypriot", "London-based");
+  before ("northern Cyprus", also when NER typed the place a product), a place noun after ("Idre Nya Sami
+  village", "Salzburg municipal cemetery", "Beyoğlu court"), a hyphenated second part ("Turkish-Cypriot",
+  "London-based");
 * **nationality + state body**: "Turkish General Staff", "French Republic", "British army"; and + the noun
   of a person's nationality ("Turkish national", as :mod:`psan.tool.recognizers.demographic` spans it);
 * **counted things**: a number followed by a plural noun ("79 packages", "seven other persons",
@@ -46,7 +49,8 @@ part as evidence, so a rule never creates a mention out of nothing:
   recognizer) and are left alone, and so are counts up to four ("two bedrooms", "three orders"):
   they are in every story;
 * **"approximately"** before an amount; **"no."** before a number (and a land-registry noun before
-  that: "plot no. 900 of block D"; a file or application number keeps its "no." outside, "no.
+  that: "plot no. 900 of block D", and the map sheet after it, "plot no. 77, sheet/plan 12/40"; a file or
+  application number keeps its "no." outside, "no.
   18403/91", unless a land-registry noun precedes).
 
 English only (the connecting words are English); other languages pass through unchanged.
@@ -64,7 +68,7 @@ from dataclasses import replace
 
 from psan.tool.document import Category, CharSpan
 from psan.tool.nonpersonal import is_never_personal
-from psan.tool.recognizers.demographic import NATIONALITY_NOUNS
+from psan.tool.recognizers.demographic import NATIONALITIES, NATIONALITY_NOUNS
 
 __all__ = ["DIVISION_WORDS", "INSTITUTION_HEADS", "LANGUAGES", "PLACE_WORDS", "extend_mentions"]
 
@@ -92,6 +96,13 @@ ours yours hers theirs towards afterwards besides
 """.split())
 
 _NAME_CATS = (Category.ORGANIZATION, Category.LOCATION)
+#: NER types a small model gives a town it does not know ("Zbrosławice" NORP, "Lebanon" PRODUCT): such a candidate
+#: joins the country after it ("Zbrosławice, Poland") and takes a direction before it ("southern Lebanon")
+_MISTYPED_PLACE_TYPES = frozenset({"NORP", "PRODUCT", "FAC"})
+#: a street NER took for a person ("Makarios Avenue"): joins the town before it ("Larnaca, Makarios Avenue")
+_STREET_END = re.compile(r"[ \t](?:Avenue|Street|Road|Boulevard|Square|Lane)$")
+#: a nationality adjective or its plural noun by its ending ("Turkish", "Russians", "Chinese"); listed ones apart
+_NATIONALITY_WORD = re.compile(r"(?:ish|ian|ians|ese)$")
 _LOCATION_TYPES = frozenset({"GPE", "LOC", "FAC", "LOCATION", "PROVINCE", "COUNTY"})
 _CAP = r"[A-Z][\w'’]*(?:-[\w'’]+)*"
 
@@ -164,7 +175,9 @@ _APPROX_BEFORE = re.compile(r"\b(?:approximately|approx\.|about|around|some|near
                             r"more[ \t]+than|less[ \t]+than)[ \t]+$", re.IGNORECASE)
 _NO_BEFORE = re.compile(r"(?:\b(?P<noun>plots?|parcels?|sheets?|plans?|blocks?|lots?|flats?|apartments?|houses?|"
                         r"buildings?|rooms?|cells?)[ \t]+)?\b[Nn]o\.[ \t]*$")
-_OF_BLOCK = re.compile(r"[ \t]+of[ \t]+(?:block|sheet|plan|plot|parcel)[ \t]+[A-Z0-9][\w./-]*\b")
+#: "plot no. 412 of block F", "plot no. 77, sheet/plan 12/40": the map sheet or block that locates the plot
+_OF_BLOCK = re.compile(r"(?:[ \t]+of|,)[ \t]+(?:block|sheet|plan|plot|parcel)(?:/(?:sheet|plan))?[ \t]+"
+                       r"(?:no\.[ \t]*)?[A-Z0-9][\w./-]*\b")
 _NUMBER_TYPES = frozenset({"CARDINAL", "QUANTITY", "CASE_NUMBER"})
 #: "two bedrooms", "three orders": counts this small are in every story and single nobody out
 _FEW = frozenset({"one", "two", "three", "four", "1", "2", "3", "4", "both"})
@@ -291,7 +304,9 @@ def _grow(text: str, span: CharSpan) -> tuple[int, int]:
                 start = m.start()
             elif m := _DIRECTION_BEFORE.search(text, window, start):
                 start = m.start()
-    elif span.type == "NORP":
+    elif span.type in _MISTYPED_PLACE_TYPES and (m := _DIRECTION_BEFORE.search(text, window, start)):
+        start = m.start()
+    if span.type == "NORP":
         if m := _HYPHEN_PART.match(text, end):
             end = m.end()
         if m := _STATE_BODY_AFTER.match(text, end):
@@ -322,6 +337,12 @@ _LEGAL_FORM = re.compile(r"[ \t]+(?:GmbH|AG|KG|OHG|Ltd\.?|Limited|plc|PLC|Inc\.|
                          r"(?!\w)")
 
 
+def _town_like(value: str) -> bool:
+    """One capitalized word that is no nationality ("Zbrosławice", not "Turkish" or "Turkish national")."""
+    return (value[:1].isupper() and " " not in value and value.rstrip("s") not in NATIONALITIES
+            and not _NATIONALITY_WORD.search(value))
+
+
 def _joinable(text: str, first: CharSpan, second: CharSpan) -> bool:
     """May two neighbouring candidates form one mention ("X of Y" organisations, "Town, Country")?"""
     gap = text[first.end:second.start]
@@ -333,8 +354,12 @@ def _joinable(text: str, first: CharSpan, second: CharSpan) -> bool:
         if (_JOIN_AND.fullmatch(gap) and text[second.start:second.start + 1].isupper()
                 and _ARTICLE.match(text, second.start) is None):
             return _LIST_BEFORE.search(text, max(0, first.start - 40), first.start) is None
-    if (first.category in _NAME_CATS and second.type in _LOCATION_TYPES and re.fullmatch(r",[ \t]+", gap)
-            and text[second.start:second.start + 1].isupper()):
+    first_ok = first.category in _NAME_CATS or (first.type in _MISTYPED_PLACE_TYPES
+                                                and _town_like(text[first.start:first.end]))
+    if (first_ok
+            and (second.type in _LOCATION_TYPES or _STREET_END.search(text, second.start, second.end))
+            and re.fullmatch(r",[ \t]+", gap) and text[second.start:second.start + 1].isupper()
+            and text[first.start:first.start + 1].isupper()):
         if _LIST_AFTER.match(text, second.end) or _LIST_BEFORE.search(text, max(0, first.start - 40), first.start):
             return False
         return True
@@ -361,14 +386,17 @@ def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) ->
 
 def _join(text: str, spans: list[CharSpan]) -> list[CharSpan]:
     """Join neighbouring name candidates of one source (see :func:`_joinable`)."""
-    names = sorted((s for s in spans if s.category in _NAME_CATS), key=lambda s: (s.start, -s.end))
+    names = sorted((s for s in spans if s.category in _NAME_CATS or s.type in _MISTYPED_PLACE_TYPES
+                    or s.type == "PERSON" and _STREET_END.search(text, s.start, s.end)),
+                   key=lambda s: (s.start, -s.end))
     drop: set[int] = set()
     joined: list[CharSpan] = []
     i = 0
     while i < len(names) - 1:
         a, b = names[i], names[i + 1]
         if a.source == b.source and a.end <= b.start and _joinable(text, a, b):
-            joined.append(replace(a, end=b.end))
+            # a mistyped town takes the place's type from the country after it
+            joined.append(replace(b, start=a.start) if a.type in _MISTYPED_PLACE_TYPES else replace(a, end=b.end))
             drop.update((id(a), id(b)))
             i += 2
             continue

@@ -24,6 +24,8 @@ Policy (tested in ``tests/tool/test_propagate.py``):
   sentence is a surname, not just "a capitalized word", in the next;
 * in English, the name inside a mention grown by :mod:`psan.tool.extension` is a seed too
   (:func:`core_words`: "the Warsaw District Court" of "the Warsaw District Court (Sąd Rejonowy)");
+* in English a propagated occurrence grows to its whole mention as a found one does (:mod:`psan.tool.extension`:
+  "District of" before a place, a name's translation in brackets after it);
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
   same string was found with different types), with the seed's score times ``score_factor``;
 * ``name_parts`` (default on in cs, sk, sl, pl, sv: :data:`NAME_PART_LANGUAGES`): each capitalized word of a
@@ -45,8 +47,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
-from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS
+from psan.tool.document import WEAK_SOURCES, Category, CharSpan, Document, Entity, token_bounds
+from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS, extend_mentions
 from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import TokenAutomaton
@@ -236,19 +238,49 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         existing.add((ent.first_token, ent.end_token))
         _cover(lo, hi, ent.first_token, ent.end_token)
 
+    grow = _Growth(doc, starts, ends) if doc.language in EXTENDED_LANGUAGES else None
     added: list[Entity] = []
     for first, end, idx, factor in matches:
-        if (first, end) in existing:
-            continue
-        if any(lo[i] is not None and (lo[i] < first or hi[i] > end) for i in range(first, end)):  # type: ignore[operator]
-            continue  # inside or crossing an entity (existing or just added)
+        if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
+            continue  # found already (and grown already if it was to grow), or part of a found mention
         seed = seeds[patterns[idx]]
+        if grow is not None:
+            first, end = grow(first, end, seed)
+            if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
+                continue
         added.append(Entity(first, end, seed.type, seed.category, source,
                             round(seed.score * score_factor * factor, 6)))
         existing.add((first, end))
         _cover(lo, hi, first, end)
     added.sort(key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
     return added
+
+
+class _Growth:
+    """A propagated occurrence grows to its whole mention like a found one (:func:`psan.tool.extension.
+    extend_mentions`: "District of" + a propagated "Larnaca", a propagated "Dev-Sol" + its translation in
+    brackets), when the grown mention starts and ends on token boundaries."""
+
+    def __init__(self, doc: Document, starts: list[int], ends: list[int]) -> None:
+        self.doc = doc
+        self.starts, self.ends = starts, ends
+        self.first_at = {a: i for i, a in enumerate(starts)}
+        self.end_at = {b: i + 1 for i, b in enumerate(ends)}
+
+    def __call__(self, first: int, end: int, seed: Entity) -> tuple[int, int]:
+        span = CharSpan(self.starts[first], self.ends[end - 1], seed.type, seed.category, SOURCE, seed.score)
+        grown = extend_mentions(self.doc.text, [span], self.doc.language)
+        if len(grown) != 1 or (grown[0].start, grown[0].end) == (span.start, span.end):
+            return first, end
+        new_first, new_end = self.first_at.get(grown[0].start), self.end_at.get(grown[0].end)
+        if new_first is None or new_end is None:
+            return first, end
+        return new_first, new_end
+
+
+def _inside_or_crossing(lo: list[int | None], hi: list[int], first: int, end: int) -> bool:
+    """Do tokens ``[first, end)`` lie inside or cross an entity (existing or just added)?"""
+    return any(lo[i] is not None and (lo[i] < first or hi[i] > end) for i in range(first, end))  # type: ignore[operator]
 
 
 def _cover(lo: list[int | None], hi: list[int], first: int, end: int) -> None:

@@ -25,8 +25,13 @@ def found(text: str) -> list[str]:
     ("a retired non\u2011commissioned officer", ["retired non\u2011commissioned officer"]),
     ("a self\u2011employed plumber", ["self\u2011employed plumber"]),
     # an adjectival noun is an occupation only on its own; a capitalized one before a name is a title
-    ("She complained to the principal of the secondary school.", ["principal"]),
+    ("She complained to the principal of the secondary school.", ["principal", "secondary school"]),
     ("He was appointed as an assistant Professor in Leeds.", ["assistant Professor"]),
+    # schools and diplomas (type EDUCATION); an occupation at one is one phrase
+    ("She left the secondary school with a nursing college certificate.", ["secondary school",
+                                                                           "nursing college certificate"]),
+    ("He holds a technical high‑school diploma.", ["technical high‑school diploma"]),
+    ("In 2001 he was a student at the naval academy in Split.", ["student at the naval academy"]),
 ])
 def test_occupations_and_nationality_phrases(text: str, expected: list[str]) -> None:
     assert found(text) == expected
@@ -39,6 +44,9 @@ def test_occupations_and_nationality_phrases(text: str, expected: list[str]) -> 
     "He was one of the principal organisers of the march.",
     "The Principal Public Prosecutor appealed.",
     "the account of Professor Mallory was credited",
+    # a kind of school in the plural is schools in general, not someone's; a school without a kind says nothing
+    "The reform favoured pupils of vocational schools over technical colleges.",
+    "the school board met at the school",
 ])
 def test_procedural_roles_outside_an_occupation_frame_are_not_flagged(text: str) -> None:
     assert found(text) == []

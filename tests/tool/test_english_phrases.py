@@ -10,7 +10,7 @@ import pytest
 from psan.tool.document import Category
 from psan.tool.recognizers import patterns
 from psan.tool.recognizers.amounts import MoneyRecognizer
-from psan.tool.recognizers.dates import DurationRecognizer, EnglishDatePhraseRecognizer
+from psan.tool.recognizers.dates import DurationRecognizer, EnglishDatePhraseRecognizer, PenaltyRecognizer
 from psan.tool.recognizers.references import CaseNumberRecognizer
 
 
@@ -78,9 +78,22 @@ def test_durations_with_context(text: str, expected: list[str]) -> None:
     ("of 12.750.000 Turkish liras (TRL) and", ["12.750.000 Turkish liras (TRL)"]),
     ("he received 640 New Turkish liras in", ["640 New Turkish liras"]),
     ("a sum of TRL 1,250.500.000 was", ["TRL 1,250.500.000"]),
+    # after a code any grouping of digits is the amount, even a mistyped one
+    ("the court awarded him TRL 12.345.6789 in", ["TRL 12.345.6789"]),
 ])
 def test_money(text: str, expected: list[str]) -> None:
     assert texts(MoneyRecognizer(), text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The assize court sentenced her to life imprisonment in 2004.", ["life imprisonment"]),
+    ("the public prosecutor requested the death penalty for both", ["death penalty"]),
+    # the law's penalty, no person's
+    ("Protocol No. 6 concerns the abolition of the death penalty.", []),
+    ("life imprisonment is the heaviest penalty of the Code", []),
+])
+def test_life_and_death_sentences_in_a_sentencing_frame(text: str, expected: list[str]) -> None:
+    assert texts(PenaltyRecognizer(), text) == expected
 
 
 @pytest.mark.parametrize("text", ["In 2000 the EUROPEAN Court", "3 Marks Street", "USDA 500", "page 5 EUROPEAN"])

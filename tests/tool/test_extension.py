@@ -105,6 +105,24 @@ def test_town_and_country_become_one_place_but_a_list_stays_apart() -> None:
     assert grown(text, ("Ghent", "GPE", LOC)) == ["Ghent (Belgium)"]
 
 
+def test_a_town_the_ner_mistyped_joins_its_country_and_a_street_its_town() -> None:
+    # a small model types a village it does not know as a nationality or a product
+    text = "He lives in Zbrosławice, Poland, with his wife."
+    town, country = text.index("Zbrosławice"), text.index("Poland")
+    out = extend_mentions(text, [CharSpan(town, town + 11, "NORP", OTH, "spacy", 0.8),
+                                 CharSpan(country, country + 6, "GPE", LOC, "spacy", 0.8)], "en")
+    assert [(text[s.start:s.end], s.type, s.category) for s in out] == [("Zbrosławice, Poland", "GPE", LOC)]
+    assert grown("a house in Larnaca, Makarios Avenue, was", ("Larnaca", "GPE", LOC),
+                 ("Makarios Avenue", "PERSON", Category.PERSON)) == ["Larnaca, Makarios Avenue"]
+    # a nationality before a place, and a person after a town, stay apart
+    assert grown("a Danish national, Copenhagen born", ("Danish", "NORP", OTH), ("Copenhagen", "GPE", LOC)) == [
+        "Copenhagen", "Danish national"]
+    assert grown("the Finnish, Norway and Sweden", ("Finnish", "NORP", OTH), ("Norway", "GPE", LOC)) == [
+        "Finnish", "Norway"]
+    assert grown("born in Larnaca, Andreas Pavlou", ("Larnaca", "GPE", LOC),
+                 ("Andreas Pavlou", "PERSON", Category.PERSON)) == ["Andreas Pavlou", "Larnaca"]
+
+
 @pytest.mark.parametrize(("text", "found", "expected"), [
     ("land in the county of Dalarna was sold", "Dalarna", "county of Dalarna"),
     ("the Mayor of Bodrum refused", "Bodrum", "Mayor of Bodrum"),
@@ -116,6 +134,10 @@ def test_town_and_country_become_one_place_but_a_list_stays_apart() -> None:
 ])
 def test_places_grow_over_their_place_nouns(text: str, found: str, expected: str) -> None:
     assert grown(text, (found, "GPE", LOC)) == [expected]
+
+
+def test_a_direction_joins_a_place_the_ner_mistyped() -> None:
+    assert grown("refugees from southern Lebanon arrived", ("Lebanon", "PRODUCT", OTH)) == ["southern Lebanon"]
 
 
 def test_nationality_with_a_state_body_or_a_second_part() -> None:
@@ -154,6 +176,9 @@ def test_numbers_take_no_and_a_land_noun_but_application_numbers_keep_it_outside
     assert grown("registered as no. 553 at", ("553", "CARDINAL", OTH)) == ["no. 553"]
     assert grown("application (no. 12345/06) against", ("12345/06", "CASE_NUMBER", Category.ID)) == ["12345/06"]
     assert grown("application (no. 12345/06) against", ("12345/06", "CARDINAL", OTH)) == ["12345/06"]
+    # the map sheet that locates a plot
+    assert grown("she owns plot no. 77, sheet/plan 12/40 in Kyrenia", ("77", "CASE_NUMBER", OTH)) == [
+        "plot no. 77, sheet/plan 12/40"]
 
 
 def test_amounts_take_the_converted_sum_and_approximately() -> None:

@@ -21,7 +21,7 @@ def found(text: str) -> list[str]:
     ("In 2004 she developed chronic pancreatitis.", ["chronic pancreatitis"]),
     ("The report found moderate spondylosis and bilateral neuropathy.", ["moderate spondylosis",
                                                                           "bilateral neuropathy"]),
-    ("a mild coxarthrosis of the right hip", ["mild coxarthrosis"]),
+    ("a mild coxarthrosis of the right hip", ["mild coxarthrosis of the right hip"]),
     ("He has suffered from intercostal neuralgia since the accident.", ["intercostal neuralgia"]),
     ("She had a mastectomy in 1999.", ["mastectomy"]),
     ("signs of retinopathy and hypermetropia", ["retinopathy", "hypermetropia"]),
@@ -41,7 +41,18 @@ def found(text: str) -> list[str]:
     ("She was diagnosed with a rare blood disorder in 2001.", ["rare blood disorder"]),
     ("a young man with a disability, living alone", ["disability"]),
     ("children with learning disabilities", ["learning disabilities"]),
-    ("a hernia at L4-L5 and C5–C6", ["L4-L5", "C5–C6"]),
+    ("a hernia at L4-L5 and C5–C6", ["hernia", "L4-L5", "C5–C6"]),
+    # the body part a condition is of or to belongs to the mention
+    ("a severe calcification of the left elbow was seen", ["severe calcification of the left elbow"]),
+    ("with multiple lesions to his face and hands", ["multiple lesions to his face"]),
+    ("there was chronic damage to the tenancy", ["chronic damage"]),  # no body part: the condition alone
+    # a signed measure before, a lay gloss in brackets after, a measure between condition and body part
+    ("he had \u2011 4, 50 of myopia (short-sightedness) and", ["\u2011 4, 50 of myopia (short-sightedness)"]),
+    ("a strong myopic degeneration (-6 dioptres) in her right eye", [
+        "strong myopic degeneration (-6 dioptres) in her right eye"]),
+    ("chronic bronchitis (see paragraph 12) was noted", ["chronic bronchitis"]),
+    # conditions whose names have no medical ending
+    ("He has had chronic asthma and recurrent migraines since 1990.", ["chronic asthma", "migraines"]),
     # typeset hyphens
     ("a cervico\u2011thoracic radiculopathy", ["cervico\u2011thoracic radiculopathy"]),
 ])
@@ -61,6 +72,7 @@ def test_health_mentions(text: str, expected: list[str]) -> None:
     "used for other purposes",
     "during the military operations in the region",
     "It was a utopia, a trophy of the regime.",
+    "He showed no vertigoes and no diabetesx",  # a condition noun counts only as a whole word
 ])
 def test_no_condition(text: str) -> None:
     assert found(text) == []

@@ -5,11 +5,13 @@ import pytest
 
 from psan.tool.document import Category, Document, Recognizer
 from psan.tool.recognizers import patterns
+from psan.tool.recognizers.amounts import EventCountRecognizer
 from psan.tool.recognizers.ids import (
     valid_card,
     valid_ico,
     valid_personnummer,
 )
+from psan.tool.recognizers.titles import TitleRecognizer
 
 
 def found(text: str, language: str, type_: str) -> list[str]:
@@ -291,3 +293,26 @@ def test_us_ssn_and_foreign_phone_with_context() -> None:
     assert found("ref 460898847", "en", "US_SSN") == []
     assert found("phone: 0490 75 40 81", "en", "PHONE") == ["0490 75 40 81"]  # French number, context word
     assert found("ref 0490 75 40 81", "en", "PHONE") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("By May 2009 sixty-two hearings had been held.", ["sixty-two hearings"]),
+    ("the court adjourned on twenty three occasions", ["twenty three occasions"]),
+    ("there were over fifteen further decisions to extend it", ["fifteen further decisions"]),
+    # small counts, other nouns and durations are no count of proceedings
+    ("The court held four hearings.", []),
+    ("sixty-two witnesses and thirty days", []),
+])
+def test_spelled_counts_of_procedural_events(text: str, expected: list[str]) -> None:
+    assert [text[s.start:s.end] for s in EventCountRecognizer().analyze(text)] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("He wrote an article entitled “Dams on the Upper River” in 2003.", ["“Dams on the Upper River”"]),
+    ('a programme titled "Night Shift" was broadcast', ['"Night Shift"']),
+    # a quote without the frame, or a so-called name, is no title
+    ("the so-called “Forest Case” of 1981", []),
+    ("he was entitled to compensation", []),
+])
+def test_quoted_titles_after_entitled(text: str, expected: list[str]) -> None:
+    assert [text[s.start:s.end] for s in TitleRecognizer().analyze(text)] == expected

@@ -145,7 +145,8 @@ def test_the_name_inside_a_grown_english_mention_is_searched_too() -> None:
             "He was born in Nysa, Poland and moved from Nysa in 1990. The Kartal court and Kartal police met.")
     doc = make_doc(text, [("the Opole District Court (Sąd Rejonowy)", "ORG", Category.ORGANIZATION),
                           ("Nysa, Poland", "GPE", Category.LOCATION), ("Kartal court", "ORG", Category.ORGANIZATION)])
-    assert strings(doc, propagate(doc)) == ["Opole District Court", "Nysa", "Kartal"]
+    # the occurrence grows to its whole mention as a found one does ("Kartal" + "police")
+    assert strings(doc, propagate(doc)) == ["Opole District Court", "Nysa", "Kartal police"]
     assert core_words(("the", "Court")) is None and core_words(("Jan", "Novák")) is None
     assert core_words(("the", "Tribunal’s")) == ("Tribunal",)
     assert core_words(("county", "of", "Dalarna")) == ("Dalarna",)
@@ -156,3 +157,14 @@ def test_the_name_inside_a_grown_english_mention_is_searched_too() -> None:
     # other languages: the seeds as found (their mentions are not grown)
     doc.language = "cs"
     assert strings(doc, propagate(doc)) == []
+
+
+def test_a_propagated_occurrence_grows_to_its_whole_mention_in_english() -> None:
+    text = ("He lived in Kyrenia. His house in the District of Kyrenia was taken. He joined the Dev-Sol in 1990 and "
+            "left the Dev-Sol (Revolutionary Left) later. The Fifth Chamber of the Izmir Assize Court and the Izmir "
+            "Assize Court met.")
+    doc = make_doc(text, [("Kyrenia", "GPE", Category.LOCATION), ("Dev-Sol", "ORG", Category.ORGANIZATION),
+                          ("Fifth Chamber of the Izmir Assize Court", "ORG", Category.ORGANIZATION)])
+    # a found mention's part is not grown again into a second, longer span ("Izmir Assize Court" inside the
+    # Chamber's found span stays unmarked, its later occurrence alone is propagated)
+    assert strings(doc, propagate(doc)) == ["District of Kyrenia", "Dev-Sol (Revolutionary Left)", "Izmir Assize Court"]

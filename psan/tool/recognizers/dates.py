@@ -13,7 +13,7 @@ import datetime
 import re
 from collections.abc import Iterator
 
-from psan.tool.document import Category, CharSpan, Document
+from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.base import (
     PRIORITY_AGE,
     PRIORITY_DATE,
@@ -423,3 +423,38 @@ class DurationRecognizer(PatternRecognizer):
                 continue
             spans.append(CharSpan(start, end, "DURATION", DATE, self.name, self.context_score, self.priority))
         return spans
+
+
+#: penalties without a length: "sentenced him to life imprisonment", "sought the death penalty"
+PENALTY_RE = re.compile(r"(?<![\w-])(?:life[ \t]+imprisonment|life[ \t]+sentence|death[ \t]+(?:penalty|sentence))\b",
+                        re.IGNORECASE)
+#: the frame that makes the penalty a person's: a sentence passed, sought or commuted (not the law's "abolition of
+#: the death penalty")
+_PENALTY_FRAME = re.compile(r"\b(?:sentenced|sentencing|sought|seeking|demanded|requested|commuted|faced|facing|"
+                            r"imposed|serving|passed)\b[^.;:\n]{0,40}$", re.IGNORECASE)
+
+
+class PenaltyRecognizer(Recognizer):
+    """A life or death sentence passed on or sought for a person: "sentenced him to life imprisonment".
+
+    Why: like the length of a prison term (:class:`DurationRecognizer`), the penalty a person received is a
+    quasi-identifier of their case, and a life or death sentence has no number for the duration pattern.
+    Only in a frame of sentencing, so the law's "death penalty" (its abolition, a Protocol) stays in clear.
+    """
+
+    name = "penalty"
+    priority = PRIORITY_DURATION
+
+    def __repr__(self) -> str:
+        return "<PenaltyRecognizer en>"
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for word in ("life", "death", "Life", "Death"):  # anchored by ``str.find``: a regex scan costs 4× more
+            pos = text.find(word)
+            while pos >= 0:
+                m = PENALTY_RE.match(text, pos)
+                if m is not None and _PENALTY_FRAME.search(text, max(0, pos - 60), pos):
+                    spans.append(CharSpan(pos, m.end(), "PENALTY", Category.OTHER, self.name, 0.6, self.priority))
+                pos = text.find(word, pos + len(word))
+        return sorted(spans, key=lambda span: span.start)

@@ -1,4 +1,4 @@
-"""Demographic quasi-identifiers: occupations and nationality phrases (category DEMOGRAPHIC).
+"""Demographic quasi-identifiers: occupations, schools and nationality phrases (category DEMOGRAPHIC).
 
 Why: "a taxi driver by profession", "an anaesthesiologist", "primary school teacher" or "white
 British" identify nobody alone, but together with a town and a year they single a person out –
@@ -13,6 +13,9 @@ NE-type rule makes them private: they are suspicious until a person decides, lik
 * **procedural roles** – lawyer, judge, prosecutor, police officer … (:data:`ROLES`) – are in every
   court judgment as the other side's people, so they count only in an occupation frame: "worked
   as a lawyer", "is a lawyer", "a lawyer by profession", "his occupation: judge";
+* **schools and diplomas**: a kind of school (:data:`SCHOOL_KINDS`) before "school", "academy", "college",
+  with its diploma or certificate ("primary school", "vocational high school diploma"; type EDUCATION), and an
+  occupation at one is one phrase ("a student at a military academy");
 * **nationality phrases**: a nationality adjective with "national(s)", "citizen(s)", "origin",
   "descent", "nationality" ("a Turkish national": the span is the phrase; TAB masks the adjective
   alone in most judgments and the phrase in some, and the noun, which only says that a person is
@@ -88,6 +91,41 @@ NATIONALITY_NOUNS = r"(?:nationals?|citizens?|origin|descent|nationality|ethnici
 _AFTER_NATIONALITY = re.compile(rf"\b([A-Z][\w-]+)\s+{NATIONALITY_NOUNS}\b")
 #: "white British", "black woman": the word after the colour must be a nationality or a person noun
 _COLOUR_BEFORE = re.compile(r"\b(?:white|black|mixed-race|Asian)\s+([\w-]+)\b")
+
+
+_HYPHENS_RE = "[-\u2011\u2010]"
+#: the kinds of school that say something of a person's education ("primary school", "vocational high school
+#: diploma", "military academy"): one of them must stand right before the school noun, which is singular (the
+#: plural, "vocational schools", speaks of a kind of school in general, not of someone's)
+SCHOOL_KINDS = ("primary", "secondary", "high", "vocational", "grammar", "military", "technical", "police", "naval",
+                "religious", "boarding", "theological", "nursing", "agricultural", "elementary", "middle",
+                "imam-hatip", "medical", "art", "music", "drama", "sports")
+#: words that may come before the kind ("ordinary high school", "private primary school")
+_SCHOOL_EXTRA = ("general", "ordinary", "private", "state", "public", "special", "junior", "senior", "girls'",
+                 "boys'", "evening", "open")
+_KIND = "|".join(SCHOOL_KINDS)
+EDUCATION_RE = re.compile(rf"\b(?:(?:{'|'.join(_SCHOOL_EXTRA)}|{_KIND})(?:[ \t]|{_HYPHENS_RE})+){{0,2}}(?:{_KIND})"
+                          rf"(?:[ \t]|{_HYPHENS_RE})+(?:school|academy|college)(?![\w'’-])"
+                          r"(?:[ \t]+(?:diplomas?|certificates?|leaving[ \t]+certificates?))?\b", re.IGNORECASE)
+#: the school nouns as written (``str.find``; ``str.lower`` would shift offsets: "İ" lowers to two characters)
+_SCHOOL_NOUNS = ("school", "academy", "college", "School", "Academy", "College")
+#: an occupation at a school is one phrase: "a student at a military academy"
+_AT_SCHOOL = re.compile(r"[ \t]+at[ \t]+(?:an?|the)[ \t]+")
+
+
+def education_phrases(text: str) -> list[tuple[int, int]]:
+    """Character ranges of school kinds and their diplomas ("primary school", "vocational school diplomas"):
+    education is one of TAB's demographic attributes, and a kind of school narrows down who a pupil or teacher is."""
+    # anchored on the school nouns (``str.find``), the phrase regex run on a short window around each: the
+    # regex alone tries its thirty kinds at every word of the text (ten times slower)
+    found: set[tuple[int, int]] = set()
+    for noun in _SCHOOL_NOUNS:
+        pos = text.find(noun)
+        while pos >= 0:
+            window = EDUCATION_RE.finditer(text, max(0, pos - 60), min(len(text), pos + len(noun) + 40))
+            found.update(m.span() for m in window if m.start() <= pos < m.end())
+            pos = text.find(noun, pos + len(noun))
+    return sorted(found)
 
 
 def nationality_phrases(text: str) -> list[tuple[int, int]]:
@@ -206,7 +244,14 @@ class DemographicRecognizer(Recognizer):
                 continue
             if by_profession:
                 end = by_profession.end()
+            elif (at := _AT_SCHOOL.match(text, end)) and (school := EDUCATION_RE.match(text, at.end())):
+                end = school.end()
             spans.append(CharSpan(start, end, "OCCUPATION", Category.DEMOGRAPHIC, self.name, SCORE, self.priority))
+        occupations = [(s.start, s.end) for s in spans]
+        for start, end in education_phrases(text):
+            if any(a <= start and end <= b for a, b in occupations):
+                continue  # "primary school" of "primary school teacher": the occupation is the mention
+            spans.append(CharSpan(start, end, "EDUCATION", Category.DEMOGRAPHIC, self.name, SCORE, self.priority))
         for start, end in nationality_phrases(text):
             spans.append(CharSpan(start, end, "NATIONALITY", Category.DEMOGRAPHIC, self.name, SCORE, self.priority))
         return spans

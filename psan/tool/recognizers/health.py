@@ -17,6 +17,10 @@ words rather than by a list of diseases:
 * **frames**: "fracture(s) of the …", "loss of sight/vision/hearing …", a percentage of a loss or of a
   disability ("37 % of loss of sight"), a person "with a disability", a spinal segment ("at L5-S1"), and
   the condition after "diagnosed with", "suffering from", "treated for" when it holds one of the words above;
+* **condition nouns without a medical ending** (:data:`CONDITION_NOUNS`: "sciatica", "asthma", "epilepsy");
+* the **body part** after a condition belongs to it ("calcification of the patella", "lesions to his face":
+  :data:`BODY_PARTS`), and so do a measure before it ("-6.25 of myopia") and a lay gloss in brackets after it
+  ("myopia (short-sightedness)");
 * the condition grows over up to three modifiers before it (:data:`MODIFIERS`, and adjectives by their
   ending: "-ic", "-al", "-ive", "-oid", "-ous", "-ary", "-ying"): "lateral calcification", "severe
   chronic arthritis", "cervico-brachial neuralgia".
@@ -54,6 +58,27 @@ HEADS = ("disorder", "disorders", "syndrome", "disease", "diseases", "illness", 
          "disabilities", "invalidity", "incapacity", "calcification", "fracture", "fractures", "complications",
          "addiction", "dependence", "attack", "stroke", "lesion", "lesions", "trauma", "operation", "operations",
          "surgery", "surgeries")
+#: conditions whose names have no medical ending: a mention on their own ("episodic onsets of sciatica")
+CONDITION_NOUNS = ("sciatica", "asthma", "epilepsy", "diabetes", "hernia", "dementia", "anorexia", "bulimia",
+                   "migraine", "migraines", "leukaemia", "leukemia", "pneumonia", "cataract", "cataracts", "gangrene",
+                   "eczema", "angina", "insomnia", "autism", "tinnitus", "vertigo", "concussion", "whiplash")
+#: parts of the body a condition is "of" or "to" ("calcification of the patella", "injuries to his left hand")
+BODY_PARTS = ("patella", "kneecap", "knee", "knees", "eye", "eyes", "ear", "ears", "spine", "skull", "hip", "hips",
+              "shoulder", "shoulders", "arm", "arms", "leg", "legs", "hand", "hands", "foot", "feet", "head", "neck",
+              "back", "chest", "liver", "lung", "lungs", "kidney", "kidneys", "heart", "brain", "tibia", "fibula",
+              "femur", "ankle", "ankles", "wrist", "wrists", "elbow", "elbows", "vertebra", "vertebrae", "jaw",
+              "nose", "rib", "ribs", "pelvis", "abdomen", "stomach", "face", "finger", "fingers", "toe", "toes",
+              "thigh", "thighs", "meniscus", "cornea", "retina", "spleen", "bladder", "bowel")
+_BODY_TAIL = re.compile(r"[ \t]+(?:of|to|in|on)[ \t]+(?:the|his|her|their|both|a)[ \t]+"
+                        r"(?:(?:left|right|upper|lower|inner|outer)[ \t]+)?"
+                        rf"(?:{'|'.join(BODY_PARTS)})\b")
+#: a signed measure of a condition before it (refraction): "-6.25 of myopia", "+0,5 dioptres of hyperopia"
+_MEASURE_BEFORE = re.compile(r"[-+\u2011\u2010–][ \t]?\d{1,3}(?:[.,][ \t]?\d{1,3})?[ \t]*"
+                             r"(?:%|degrees?|dioptres?|diopters?)?[ \t]+of[ \t]+$")
+#: a lay gloss in brackets after a medical word: "myopia (short-sightedness)"
+_GLOSS_AFTER = re.compile(r"[ \t]*\([a-z][a-z\u2011\u2010 -]{2,38}\)")
+#: a measure in brackets between a condition and its body part: "degeneration (-8 dioptres) in his left eye"
+_MEASURE_BRACKET = re.compile(r"[ \t]*\([^()\n]{1,30}\)")
 #: modifiers of a condition (besides adjectives by their ending)
 MODIFIERS = frozenset("""
 left right lower upper bilateral chronic acute severe mild moderate total partial permanent temporary paranoid
@@ -201,6 +226,11 @@ def health_mentions(text: str) -> list[tuple[int, int]]:
                                                                                              pos)):
             found.append((before.start(), m.end()))
         pos = text.find("%", pos + 1)
+    for noun in CONDITION_NOUNS:
+        found += [(_grow_left(text, pos)[0], pos + len(noun)) for pos in _starts(text, noun)
+                  if _word_end(text, pos + len(noun))]
+    # the body part a condition is of: "lateral calcification of the patella" (not of the frames' clauses)
+    found = [_whole_condition(text, start, end) for start, end in found]
     for trigger in _FRAME_TRIGGERS:
         for pos in _starts(text, trigger):
             m = _FRAME.match(text, pos)
@@ -212,6 +242,20 @@ def health_mentions(text: str) -> list[tuple[int, int]]:
             if any(_medical_word(w) or w in HEADS for w in words):
                 found.append((m.end(), m.end() + len(value)))
     return _joined(found)
+
+
+def _whole_condition(text: str, start: int, end: int) -> tuple[int, int]:
+    """A condition with its measure before it, its gloss in brackets and the body part after it: "-6.25 of
+    myopia (short-sightedness)", "calcification of the patella", "degeneration (-8 dioptres) in his left eye"."""
+    if m := _MEASURE_BEFORE.search(text, max(0, start - 24), start):
+        start = m.start()
+    if m := _GLOSS_AFTER.match(text, end):
+        end = m.end()
+    if m := _BODY_TAIL.match(text, end):
+        end = m.end()
+    elif (bracket := _MEASURE_BRACKET.match(text, end)) and (m := _BODY_TAIL.match(text, bracket.end())):
+        end = m.end()
+    return start, end
 
 
 def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -13,8 +13,10 @@ money 22 > dates 20 > ages 15 > durations 12 > streets with house numbers 11 > p
 gazetteer −10.  Czech/Slovak streets with house numbers and UK postcodes are in
 :mod:`~psan.tool.recognizers.addresses`.
 
-English also gets phrase recognizers in English words (:mod:`~psan.tool.recognizers.amounts`,
-:mod:`~psan.tool.recognizers.references`, date ranges/decades/years in context and terms of
+English also gets phrase recognizers in English words (:mod:`~psan.tool.recognizers.amounts` with spelled
+counts of hearings and decisions, :mod:`~psan.tool.recognizers.references`, life and death sentences in a
+sentencing frame (:class:`~psan.tool.recognizers.dates.PenaltyRecognizer`), quoted titles after "entitled"
+(:mod:`~psan.tool.recognizers.titles`, priority 5), date ranges/decades/years in context and terms of
 imprisonment in :mod:`~psan.tool.recognizers.dates`): the vocabulary of legal and administrative
 text, where amounts, file numbers and dates of events are the quasi-identifiers NER misses.
 """
@@ -25,7 +27,7 @@ from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.addresses import CzechStreetRecognizer, UkPostcodeRecognizer
-from psan.tool.recognizers.amounts import MoneyRecognizer
+from psan.tool.recognizers.amounts import EventCountRecognizer, MoneyRecognizer
 from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context, has_digit
 from psan.tool.recognizers.contact import (
     EmailRecognizer,
@@ -39,6 +41,7 @@ from psan.tool.recognizers.dates import (
     DurationRecognizer,
     EnglishDatePhraseRecognizer,
     NumericDateRecognizer,
+    PenaltyRecognizer,
     WrittenDateRecognizer,
 )
 from psan.tool.recognizers.ids import (
@@ -57,6 +60,7 @@ from psan.tool.recognizers.ids import (
 )
 from psan.tool.recognizers.layout import SpeakerRecognizer
 from psan.tool.recognizers.references import CaseNumberRecognizer
+from psan.tool.recognizers.titles import TitleRecognizer
 
 LANGUAGES = ("cs", "sk", "pl", "sv", "sl", "en")
 
@@ -128,7 +132,9 @@ def _language_ids(language: str) -> list[Recognizer]:
 def _language_phrases(language: str) -> list[Recognizer]:
     """Recognizers of phrases in one language's words (English: date phrases, terms, amounts, file numbers)."""
     if language == "en":
-        return [EnglishDatePhraseRecognizer(), DurationRecognizer(), MoneyRecognizer(), CaseNumberRecognizer()]
+        return [EnglishDatePhraseRecognizer(), DurationRecognizer(), PenaltyRecognizer(), MoneyRecognizer(),
+                EventCountRecognizer(),
+                CaseNumberRecognizer(), TitleRecognizer()]
     return []
 
 
