@@ -29,6 +29,7 @@ from psan.store.shared.document_status import (
     DocumentStatus,
 )
 from psan.tool.document import Document
+from psan.tool.precedence import rule_level
 from psan.tool.rules import RuleMatch, RuleSet
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ def write_matches(conn, document_id: int, matches: list[RuleMatch], ruleset: Rul
     spans = io.StringIO()
     links = io.StringIO()
     for m in matches:
-        level = sum(ruleset[rid].confidence for rid in m.rule_ids)
+        level = rule_level((ruleset[rid] for rid in m.rule_ids), ruleset.blocking)
         spans.write(f"{m.first_token}\t{m.end_token}\t{level!r}\n")
         for rid in m.rule_ids:
             links.write(f"{m.first_token}\t{m.end_token}\t{rid}\n")
