@@ -23,6 +23,18 @@ def _learn_org_private(app, doc: int, annotator) -> None:
         {"confidence": -1.0, "author_id": None}]  # learned: nobody authored it
 
 
+def _overleaf_learned_private(app, monkeypatch) -> tuple[int, object, list[tuple[int, int]]]:
+    """Ten companies decided private (the type learned private) and three "Overleaf": (doc, annotator, spans)."""
+    monkeypatch.setitem(app.config, "LEARN_ENTITY_TYPES", True)  # the psan workflow (another test may unset it)
+    text = " ".join(f"{c} sells things." for c in COMPANIES) + " We wrote it in Overleaf. " * 3
+    doc = add_document(app, text, [(c, "if") for c in COMPANIES] + [("Overleaf", "if")])
+    annotator = annotator_client(app, "annotator@example.org", window_size=1000)
+    assert api_window(annotator)[0] == 200
+    _learn_org_private(app, doc, annotator)
+    spans = [(i, i + 1) for i in (token_index(app, doc, "Overleaf", k) for k in range(3))]
+    return doc, annotator, spans
+
+
 def _decision(app, doc: int, first: int, end: int) -> str:
     row = annotation(app, doc, first, end)
     thresholds = sql(app, "SELECT private_threshold, public_threshold FROM project WHERE id = %s",
@@ -36,13 +48,7 @@ def _decision(app, doc: int, first: int, end: int) -> str:
 
 def test_a_persons_public_word_type_rule_beats_a_learned_private_type(clean_app, monkeypatch):
     app = clean_app
-    monkeypatch.setitem(app.config, "LEARN_ENTITY_TYPES", True)  # the psan workflow (another test may unset it)
-    text = " ".join(f"{c} sells things." for c in COMPANIES) + " We wrote it in Overleaf. " * 3
-    doc = add_document(app, text, [(c, "if") for c in COMPANIES] + [("Overleaf", "if")])
-    annotator = annotator_client(app, "annotator@example.org", window_size=1000)
-    assert api_window(annotator)[0] == 200
-    _learn_org_private(app, doc, annotator)
-    spans = [(i, i + 1) for i in (token_index(app, doc, "Overleaf", k) for k in range(3))]
+    doc, annotator, spans = _overleaf_learned_private(app, monkeypatch)
     assert all(_decision(app, doc, *s) == "PRIVATE" for s in spans)  # the learned type masks them
     assert api_decide(annotator, doc, *spans[0], "PUBLIC", scope="word_type")[0] == 200
     # the person's decision on exactly these words wins over the learned type: not asked again
@@ -78,13 +84,7 @@ def test_the_admins_sensitive_list_takes_the_precedence_back(clean_app, monkeypa
     from psan.store.admin.projects import note_blocking_changes
     from psan.store.corpus.rule_changes import reannotate_changed
     app = clean_app
-    monkeypatch.setitem(app.config, "LEARN_ENTITY_TYPES", True)  # the psan workflow (another test may unset it)
-    text = " ".join(f"{c} sells things." for c in COMPANIES) + " We wrote it in Overleaf. " * 3
-    doc = add_document(app, text, [(c, "if") for c in COMPANIES] + [("Overleaf", "if")])
-    annotator = annotator_client(app, "annotator@example.org", window_size=1000)
-    assert api_window(annotator)[0] == 200
-    _learn_org_private(app, doc, annotator)
-    spans = [(i, i + 1) for i in (token_index(app, doc, "Overleaf", k) for k in range(3))]
+    doc, annotator, spans = _overleaf_learned_private(app, monkeypatch)
     assert api_decide(annotator, doc, *spans[0], "PUBLIC", scope="word_type")[0] == 200
     assert _decision(app, doc, *spans[1]) == "PUBLIC"
     project = default_project(app)
