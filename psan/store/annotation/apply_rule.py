@@ -157,7 +157,9 @@ _LEVEL = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranke
 # deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
 # ``marked``: this document is up to date with this transaction's changes of the rules, so the project run
 # leaves it out for them (psan.store.corpus.rule_changes.MARK_APPLIED, inlined to save a round trip).
-_WRITE_MATCHES = ("""
+# The placeholders PERSON, BLOCKS and LEVEL are replaced by the constant SQL fragments above (no input).
+_WRITE_MATCHES = (  # noqa: S608  # nosec B608
+    """
 WITH m AS (
     SELECT * FROM unnest(%(m_rule)s::bigint[], %(m_first)s::integer[], %(m_end)s::integer[])
         AS m(rule_id, first_token, end_token)),
