@@ -94,6 +94,7 @@ def reset_database(app) -> None:
     import psycopg2.errors
 
     from psan.runtime import db
+    from psan.store.annotation.suggestions import forget_statistics
     _wait_for_background_work(app)
     for attempt in range(5):
         try:
@@ -105,6 +106,9 @@ def reset_database(app) -> None:
                 # the default project survives: give its workspace settings (migrations 0024-0025) their defaults
                 db.execute("UPDATE project SET annotators_choose_document = false, double_share = 0 WHERE is_default",
                            None, conn)
+            # this process's per-type decision counts are keyed by project id, and ids restart (the default
+            # project keeps its id): counts of an earlier test's log-less decisions would outlive it
+            forget_statistics()
             return
         except psycopg2.errors.DeadlockDetected:  # a late background transaction: it wins, we retry
             if attempt == 4:

@@ -116,6 +116,7 @@ def model_predictions_project(project_id: int, model_id: int | None = None) -> d
             store_model.ensure_model_rule(conn, project_id)
         ids = store_reannotate.annotatable_document_ids(conn, project_id)
     with db.transaction() as conn:
+        snapshot = store_reannotate.rules_snapshot(conn)  # a decision during the run keeps its rules
         ruleset = load_ruleset(conn, project_id)
     model, limits = serving if serving is not None else (None, None)
     threshold = model_threshold()
@@ -123,6 +124,6 @@ def model_predictions_project(project_id: int, model_id: int | None = None) -> d
     for document_id in ids:
         with db.transaction() as conn:
             if store_model.refresh_document_predictions(conn, document_id, model, threshold, limits):
-                store_reannotate.reannotate_document_now(conn, document_id, ruleset)
+                store_reannotate.reannotate_document_now(conn, document_id, ruleset, ruleset_snapshot=snapshot)
                 changed += 1
     return {"project_id": project_id, "documents": len(ids), "changed": changed}

@@ -15,12 +15,14 @@ from psan.projects.forms import ConfirmDeleteForm, ProjectForm
 from psan.runtime import db
 from psan.store.admin import accounts as store_accounts
 from psan.store.admin import projects as store_projects
+from psan.store.admin.rules import project_sensitive_types
 from psan.store.corpus import documents as store_documents
 from psan.store.corpus.pipelines import lacks_ner, validate_config
 from psan.store.corpus.reannotate import refresh_project_statuses
 from psan.store.shared.names import clean_name
 from psan.web.access import admin
 from psan.web.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
+from psan.web.reannotate import reannotate
 
 
 @bp.route("/")
@@ -80,9 +82,13 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
               "sensitive_types": store_projects.parse_sensitive_types(form.sensitive_types.data),
               "annotators_choose_document": bool(form.annotators_choose_document.data),
               "double_share": (form.double_percent.data or 0) / 100}
+    before = project_sensitive_types(db.get_conn(), project_id) if project_id is not None else frozenset()
     saved_id = store_projects.save_project(values, project_id)
     store_projects.set_members(saved_id, form.members.data or [])
     refresh_project_statuses(db.get_conn(), saved_id)
+    if project_id is not None and store_projects.note_blocking_changes(
+            db.get_conn(), saved_id, before, frozenset(values["sensitive_types"])):
+        reannotate(saved_id)  # the sensitive list changed which rules outrank which (psan.tool.precedence)
     return saved_id
 
 

@@ -349,7 +349,10 @@ class RuleSet:
     Unknown kinds raise ``ValueError`` unless ``ignore_unknown`` is set.
     """
 
-    def __init__(self, rules: Iterable[Rule], *, ignore_unknown: bool = False) -> None:
+    def __init__(self, rules: Iterable[Rule], *, ignore_unknown: bool = False,
+                 blocking: Iterable[str] | None = None) -> None:
+        #: NE types on whose spans a person's word rule gets no precedence (psan.tool.precedence)
+        self.blocking: frozenset[str] | None = None if blocking is None else frozenset(blocking)
         self.rules: dict[int, Rule] = {}
         by_kind: dict[str, list[Rule]] = defaultdict(list)
         ne_types: dict[str, int] = {}

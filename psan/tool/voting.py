@@ -3,7 +3,9 @@
 Semantics (thesis sections 1.4 and 3.4; tested in ``tests/tool/test_voting.py``):
 
 * An :class:`Annotation` is one token span.  All rules that matched exactly
-  that span vote on it; its **rule level** is the sum of their confidences.
+  that span vote on it; its **rule level** is the sum of their confidences, except that
+  a person's public word rule outranks unauthored private NE-type votes
+  (:mod:`psan.tool.precedence`).
 * :class:`Thresholds` map the level to a decision: ``level >= public`` →
   PUBLIC, ``level <= private`` → PRIVATE, otherwise SUSPICIOUS (defaults +1/−1,
   so a zero-confidence "lookup" rule alone yields SUSPICIOUS).
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .document import Category, Decision, Document
 from .lemma import Lemmatizer
+from .precedence import rule_level
 from .rules import RuleMatch, RuleSet
 
 __all__ = [
@@ -151,7 +154,7 @@ def annotate(doc: Document, ruleset: RuleSet, token_decisions: Iterable[TokenDec
         ids = sorted(set(ann.rule_ids) | set(m.rule_ids))
         ann.rule_ids = tuple(ids)
         all_rules = [ruleset[rid] for rid in ids]
-        ann.rule_level = sum(r.confidence for r in all_rules)
+        ann.rule_level = rule_level(all_rules, ruleset.blocking)
         labelled = sorted((r for r in all_rules if r.label is not None), key=lambda r: (-abs(r.confidence), r.id))
         ann.rule_label = labelled[0].label if labelled else None
     for td in token_decisions:

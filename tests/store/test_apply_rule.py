@@ -50,10 +50,10 @@ def _full(app, doc: int) -> None:
 
 
 def _rule(app, condition: str, confidence: float = 0.0, kind: str = "WORD_TYPE", case_sensitive: bool = True,
-          project: int | None = None) -> int:
-    return sql(app, "INSERT INTO rule (project_id, type, condition, confidence, case_sensitive) "
-                    "VALUES (%s, %s::rule_type, %s, %s, %s) RETURNING id",
-               (project or default_project(app), kind, condition, confidence, case_sensitive))[0]["id"]
+          project: int | None = None, author: int | None = None) -> int:
+    return sql(app, "INSERT INTO rule (project_id, type, condition, confidence, case_sensitive, author_id) "
+                    "VALUES (%s, %s::rule_type, %s, %s, %s, %s) RETURNING id",
+               (project or default_project(app), kind, condition, confidence, case_sensitive, author))[0]["id"]
 
 
 def _apply(app, doc: int, rule_ids: list[int], affected: list[int] | None = None) -> int:
@@ -125,6 +125,58 @@ def test_ne_type_confidence_change_new_type_and_shadowed_duplicate(clean_app, do
     assert all(duplicate not in a["rules"] for a in snap["annotations"])
 
 
+def test_a_persons_public_word_rule_outranks_a_learned_private_type(clean_app, doc):
+    """psan.tool.precedence in SQL equals the full path, whichever rule changes last."""
+    sql(clean_app, "UPDATE project SET sensitive_types = '{}' WHERE id = %s", (default_project(clean_app),))
+    person = make_account(clean_app, "person@example.org").id
+    learned = sql(clean_app, "SELECT id FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'")[0]["id"]
+    place = sql(clean_app, "SELECT id FROM rule WHERE type = 'NE_TYPE' AND condition = 'gu'")[0]["id"]
+    words = _rule(clean_app, "Karel Novák", 1, author=person)
+    _apply(clean_app, doc, [words])
+    sql(clean_app, "UPDATE rule SET confidence = -1 WHERE id = %s", (learned,))  # learned: no author
+    _apply(clean_app, doc, [learned])
+    spans = _spans(_assert_equivalent(clean_app, doc)[0])
+    names = [a for a in spans.values() if a["rules"] == sorted([learned, words])]
+    assert len(names) == 2 and all(a["rule_level"] == 1.0 for a in names)  # the person's words win
+    assert {a["rule_level"] for a in spans.values() if a["rules"] == [learned]} == {-1.0}  # "Jana": the type
+    # a public word rule nobody authored gets no precedence; a person's NE-type vote (authored) is summed as before
+    unauthored = _rule(clean_app, "Praha", 1)
+    sql(clean_app, "UPDATE rule SET confidence = -1 WHERE id = %s", (place,))
+    _apply(clean_app, doc, [place, unauthored])
+    spans = _spans(_assert_equivalent(clean_app, doc)[0])
+    assert {a["rule_level"] for a in spans.values() if place in a["rules"]} == {0.0}
+    sql(clean_app, "UPDATE rule SET author_id = %s WHERE id = %s", (person, learned))
+    _apply(clean_app, doc, [learned])
+    spans = _spans(_assert_equivalent(clean_app, doc)[0])
+    assert [spans[(a["first_token"], a["end_token"])]["rule_level"] for a in names] == [0.0, 0.0]
+
+
+def test_a_sensitive_type_on_the_span_blocks_the_precedence(clean_app, doc):
+    sql(clean_app, "UPDATE project SET sensitive_types = '{}' WHERE id = %s", (default_project(clean_app),))
+    person = make_account(clean_app, "person@example.org").id
+    learned = sql(clean_app, "SELECT id FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'")[0]["id"]
+    sql(clean_app, "UPDATE rule SET confidence = -1 WHERE id = %s", (learned,))
+    _apply(clean_app, doc, [learned])
+    first = sql(clean_app, "SELECT first_token, end_token FROM named_entity WHERE document_id = %s AND type = 'P' "
+                           "ORDER BY first_token LIMIT 1", (doc,))[0]
+    sql(clean_app, "INSERT INTO named_entity (document_id, first_token, end_token, type, category) "
+                   "VALUES (%s, %s, %s, 'ah', 'LOCATION')", (doc, first["first_token"], first["end_token"]))
+    address = _rule(clean_app, "ah", 0, kind="NE_TYPE")
+    words = _rule(clean_app, "Karel Novák", 1, author=person)
+    _apply(clean_app, doc, [address, words])
+    spans = _spans(_assert_equivalent(clean_app, doc)[0])
+    assert spans[(first["first_token"], first["end_token"])]["rule_level"] == 0.0  # as before: asked again
+    others = [a for a in spans.values() if a["rules"] == sorted([learned, words])]
+    assert others and all(a["rule_level"] == 1.0 for a in others)
+    # the admin's sensitive list blocks it too (a project run re-annotates after the list changes)
+    sql(clean_app, "UPDATE project SET sensitive_types = '{PERSON}' WHERE id = %s", (default_project(clean_app),))
+    _full(clean_app, doc)
+    _apply(clean_app, doc, [words])
+    spans = _spans(_assert_equivalent(clean_app, doc)[0])
+    assert all(spans[(a["first_token"], a["end_token"])]["rule_level"] == 0.0 for a in others)
+    sql(clean_app, "UPDATE project SET sensitive_types = '{}' WHERE id = %s", (default_project(clean_app),))
+
+
 def test_rule_deletion_with_footprint_and_without(clean_app, doc, targeted_only):
     keep = _rule(clean_app, "Jan", -1)
     gone = _rule(clean_app, "Novák", 0)
@@ -186,6 +238,7 @@ def test_random_documents_and_rules(clean_app, seed):
     rng = random.Random(seed)
     docs = [add_document(clean_app, _random_text(rng, 60), [(n, "P") for n in NAMES[:4]] + [("Praha", "gu")],
                          name=f"d{i}.txt") for i in range(3)]
+    author = make_account(clean_app, "person@example.org").id  # authored public word rules outrank a learned "P"
     for _ in range(4):
         ids = []
         for _ in range(3):
@@ -193,7 +246,8 @@ def test_random_documents_and_rules(clean_app, seed):
             cond = " ".join(rng.choice(NAMES + FILL[:6]) for _ in range(n))
             try:
                 ids.append(_rule(clean_app, cond, rng.choice([-1, 0, 0.5, 1, 0.1]),
-                                 case_sensitive=rng.random() < 0.6))
+                                 case_sensitive=rng.random() < 0.6,
+                                 author=author if rng.random() < 0.5 else None))
             except Exception:  # noqa: BLE001 - duplicate condition drawn twice: skip it
                 continue
         footprints: dict[int, list[int]] = {d: [] for d in docs}

@@ -98,10 +98,10 @@ def test_merge_keeps_every_rule_once():
 
 
 @pytest.mark.parametrize("learn", [True, False])
-def test_learned_types_follow_the_config(clean_app, scheduled, learn):
+def test_learned_types_follow_the_config(clean_app, scheduled, learn, monkeypatch):
     """Ten private decisions on a type teach it (default); LEARN_ENTITY_TYPES = False (the 2021 app) does not."""
     app = clean_app
-    app.config["LEARN_ENTITY_TYPES"] = learn
+    monkeypatch.setitem(app.config, "LEARN_ENTITY_TYPES", learn)  # not left set for the session's later tests
     make_account(app, ADMIN, "ADMIN")
     me = account_id(app, ADMIN)
     names = ["Karel", "Eva", "Petr", "Jana", "Pavel", "Marie", "Tomáš", "Lucie", "Jiří", "Anna", "Josef"]

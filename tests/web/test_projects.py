@@ -87,3 +87,17 @@ def test_project_pages_say_when_no_ner_model_runs(admin_client, clean_app, monke
     assert _form(admin_client, "/projects/new", name="With NER", language="sk",
                  pipeline='{"tokenizer": "regex", "ner": [{"kind": "classifier", "model_path": "/nonexistent"}]}'
                  ).status_code == 200  # an unbuildable pipeline stays a form error
+
+
+def test_a_changed_sensitive_list_re_levels_the_types_it_reclassifies(admin_client, clean_app, reannotations):
+    """The list decides where a person's word rule outranks a learned type (psan.tool.precedence)."""
+    pid = sql(clean_app, "INSERT INTO project (name) VALUES ('Sens') RETURNING id")[0]["id"]
+    sql(clean_app, "INSERT INTO rule (project_id, type, condition, confidence) VALUES (%s, 'NE_TYPE', 'ORG', -1), "
+                   "(%s, 'NE_TYPE', 'GPE', 0)", (pid, pid))
+    sql(clean_app, "DELETE FROM rule_change WHERE project_id = %s", (pid,))  # the inserts' own changes
+    assert _form(admin_client, f"/projects/{pid}", name="Sens", sensitive_types="ORGANIZATION").status_code == 302
+    logged = sql(clean_app, "SELECT new_condition FROM rule_change WHERE project_id = %s AND new_type = 'NE_TYPE'",
+                 (pid,))
+    assert logged == [{"new_condition": "ORG"}] and reannotations == [pid]
+    assert _form(admin_client, f"/projects/{pid}", name="Sens2", sensitive_types="ORGANIZATION").status_code == 302
+    assert reannotations == [pid]  # the list did not change: no run

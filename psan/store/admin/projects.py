@@ -11,6 +11,7 @@ from typing import Any
 import psycopg2.extras
 
 from psan.runtime import db
+from psan.store.admin.rules import blocking_of
 from psan.store.shared.document_status import DocumentStatus, sql_value
 
 LANGUAGES = {"en": "English", "cs": "Czech", "pl": "Polish", "sv": "Swedish", "sk": "Slovak", "sl": "Slovenian"}
@@ -86,6 +87,27 @@ def save_project(values: dict[str, Any], project_id: int | None = None, conn=Non
                "annotators_choose_document = %(annotators_choose_document)s, double_share = %(double_share)s "
                "WHERE id = %(id)s", {**params, "id": project_id}, conn)
     return project_id
+
+
+def note_blocking_changes(conn, project_id: int, before: frozenset[str], after: frozenset[str]) -> int:
+    """Log the NE types whose precedence (:mod:`psan.tool.precedence`) the sensitive list changed, as rule changes.
+
+    Why: whether a person's word rule outranks a learned type on a span depends on the admin's list, and
+    the levels are stored; the project run (:mod:`psan.store.corpus.rule_changes`) re-annotates the
+    documents with entities of these types.  The caller schedules the run when this returns more than 0
+    (how many types were logged).
+    """
+    if before == after:
+        return 0
+    types = [r["condition"] for r in db.query("SELECT DISTINCT condition FROM rule WHERE project_id = %s "
+                                              "AND type = 'NE_TYPE' ORDER BY condition", (project_id,), conn)]
+    changed = sorted(set(blocking_of(types, before)) ^ set(blocking_of(types, after)))
+    if changed:
+        db.execute("INSERT INTO rule_change (project_id, rule_id, old_type, old_condition, new_type, new_condition) "
+                   "SELECT r.project_id, r.id, 'NE_TYPE', r.condition, 'NE_TYPE', r.condition FROM rule r "
+                   "WHERE r.project_id = %s AND r.type = 'NE_TYPE' AND r.condition = ANY(%s)",
+                   (project_id, changed), conn)
+    return len(changed)
 
 
 def name_taken(name: str, exclude_id: int | None = None, conn=None) -> bool:

@@ -13,8 +13,10 @@ from typing import Any
 import psycopg2.extras
 
 from psan.runtime import db
+from psan.runtime.sql import prepared
 from psan.tool.document import Category
 from psan.tool.rules import SEQUENCE_KINDS, Rule, RuleSet, RuleType, split_condition
+from psan.tool.sensitivity import sensitive_type
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +87,35 @@ def load_rules(conn, project_id: int) -> list[Rule]:
 
 def load_ruleset(conn, project_id: int) -> RuleSet:
     """The project's rules compiled for matching (kinds without a compiler yet are skipped)."""
-    return RuleSet(load_rules(conn, project_id), ignore_unknown=True)
+    rules = load_rules(conn, project_id)
+    ne_types = [str(r.condition) for r in rules if r.type == RuleType.NE_TYPE.value]
+    blocking = blocking_of(ne_types, project_sensitive_types(conn, project_id))
+    return RuleSet(rules, ignore_unknown=True, blocking=blocking)
+
+
+def project_sensitive_types(conn, project_id: int) -> frozenset[str]:
+    """The categories and entity types the project's admin marked as sensitive."""
+    row = db.query_one(prepared("SELECT sensitive_types FROM project WHERE id = %s"), (project_id,), conn)
+    return frozenset(row["sensitive_types"] or ()) if row else frozenset()
+
+
+def blocking_of(ne_types: Iterable[str], extra: frozenset[str]) -> frozenset[str]:
+    """The NE types on whose spans a person's word rule gets no precedence (:mod:`psan.tool.precedence`).
+
+    The sensitive ones (never public by suggestion, the admin's list ``extra`` included) and the ones
+    private by default (:data:`PRIVATE_BY_DEFAULT`): what a word rule releases for them stays as it was.
+    """
+    return frozenset(t for t in ne_types if t in PRIVATE_BY_DEFAULT or sensitive_type(t, extra))
+
+
+def project_blocking_types(conn, project_id: int) -> frozenset[str]:
+    """:func:`blocking_of` the project's NE-type rules (for the targeted re-application's SQL)."""
+    row = db.query_one(prepared(
+        "SELECT p.sensitive_types, ARRAY(SELECT DISTINCT r.condition FROM rule r WHERE r.project_id = p.id "
+        "AND r.type = 'NE_TYPE') AS types FROM project p WHERE p.id = %s"), (project_id,), conn)
+    if row is None:
+        return frozenset()
+    return blocking_of(row["types"], frozenset(row["sensitive_types"] or ()))
 
 
 def ensure_ne_type_rules(conn, project_id: int, types: Iterable[str],

@@ -38,7 +38,7 @@ from typing import Any
 
 from psan.runtime import db
 from psan.runtime.sql import prepared
-from psan.store.admin.rules import condition_from_text
+from psan.store.admin.rules import condition_from_text, project_blocking_types
 from psan.store.corpus.document_text import DocumentText, document_text
 from psan.store.corpus.rule_changes import MARK_APPLIED
 from psan.store.shared.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
@@ -128,6 +128,17 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
     return matches
 
 
+# --- the rule level in SQL: psan.tool.precedence.rule_level, row by row ---------------------------------------
+#: a public word rule a person authored, on words without a digit (persons_public_words)
+_PERSONS_PUBLIC_WORDS = ("(rule_type IN ('WORD_TYPE', 'LEMMA') AND author_id IS NOT NULL AND confidence > 0 "
+                         "AND condition !~ '[0-9]')")
+#: an NE type on whose spans no precedence is given (the ruleset's ``blocking``)
+_BLOCKS = "(rule_type = 'NE_TYPE' AND condition = ANY(%(blocking)s::text[]))"
+#: the votes summed in rule-id order, without the unauthored private NE-type ones where ``outranked``
+_LEVEL = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranked AND rule_type = 'NE_TYPE' "
+          "AND author_id IS NULL AND confidence < 0)), 0)")
+
+
 # --- writing ------------------------------------------------------------------------------------------------
 # The new matches enter the statement below as a relation of three parallel arrays, ``unnest(…) AS m``
 # (no temporary table: its DDL and TRUNCATE cost more than the few rows a decision usually has).
@@ -146,23 +157,30 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
 # deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
 # ``marked``: this document is up to date with this transaction's changes of the rules, so the project run
 # leaves it out for them (psan.store.corpus.rule_changes.MARK_APPLIED, inlined to save a round trip).
-_WRITE_MATCHES = """
+# The placeholders PERSON, BLOCKS and LEVEL are replaced by the constant SQL fragments above (no input).
+_WRITE_MATCHES = (  # noqa: S608  # nosec B608
+    """
 WITH m AS (
     SELECT * FROM unnest(%(m_rule)s::bigint[], %(m_first)s::integer[], %(m_end)s::integer[])
         AS m(rule_id, first_token, end_token)),
-lr AS (SELECT id, confidence FROM rule WHERE id = ANY(%(rules)s) FOR KEY SHARE),
+lr AS (SELECT id, confidence, type::text AS rule_type, author_id, condition FROM rule WHERE id = ANY(%(rules)s)
+    FOR KEY SHARE),
 mx AS (
-    SELECT m.*, r.confidence, a.id AS annotation_id FROM m JOIN lr r ON r.id = m.rule_id
+    SELECT m.*, r.confidence, r.rule_type, r.author_id, r.condition, a.id AS annotation_id
+    FROM m JOIN lr r ON r.id = m.rule_id
     LEFT JOIN annotation a ON a.document_id = %(doc)s AND a.first_token = m.first_token
         AND a.end_token = m.end_token),
+mxr AS (
+    SELECT mx.*, bool_or(PERSON) OVER w AND NOT bool_or(BLOCKS) OVER w AS outranked FROM mx
+    WHERE annotation_id IS NULL WINDOW w AS (PARTITION BY first_token, end_token)),
 fresh AS (
-    SELECT first_token, end_token, sum(confidence ORDER BY rule_id) AS level FROM mx
-    WHERE annotation_id IS NULL GROUP BY first_token, end_token),
+    SELECT first_token, end_token, LEVEL AS level FROM mxr GROUP BY first_token, end_token),
 ins AS (
     INSERT INTO annotation (document_id, first_token, end_token, rule_level)
     SELECT %(doc)s, first_token, end_token, level FROM fresh ORDER BY first_token, end_token
     ON CONFLICT (document_id, first_token, end_token) DO NOTHING RETURNING id, first_token, end_token),
-ma AS (SELECT annotation_id, rule_id, confidence FROM mx WHERE annotation_id IS NOT NULL),
+ma AS (SELECT annotation_id, rule_id, confidence, rule_type, author_id, condition FROM mx
+    WHERE annotation_id IS NOT NULL),
 old AS (
     SELECT ar.annotation_id, ar.rule_id FROM annotation_rule ar JOIN annotation a ON a.id = ar.annotation_id
     WHERE ar.rule_id = ANY(%(rules)s) AND a.document_id = %(doc)s),
@@ -181,11 +199,15 @@ touched AS (
     SELECT annotation_id AS id FROM old UNION SELECT annotation_id FROM ma
     UNION SELECT unnest(%(affected)s::bigint[])),
 virtual AS (
-    SELECT ar.annotation_id, ar.rule_id, r.confidence FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id
+    SELECT ar.annotation_id, ar.rule_id, r.confidence, r.type::text AS rule_type, r.author_id, r.condition
+    FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id
     WHERE ar.annotation_id IN (SELECT id FROM touched) AND ar.rule_id <> ALL(%(rules)s)
-    UNION ALL SELECT annotation_id, rule_id, confidence FROM ma),
+    UNION ALL SELECT annotation_id, rule_id, confidence, rule_type, author_id, condition FROM ma),
+ranked AS (
+    SELECT v.*, bool_or(PERSON) OVER w AND NOT bool_or(BLOCKS) OVER w AS outranked FROM virtual v
+    WINDOW w AS (PARTITION BY annotation_id)),
 summed AS (
-    SELECT annotation_id, sum(confidence ORDER BY rule_id) AS level FROM virtual GROUP BY annotation_id),
+    SELECT annotation_id, LEVEL AS level FROM ranked GROUP BY annotation_id),
 level AS (
     SELECT t.id, coalesce(summed.level, 0) AS level, summed.annotation_id IS NOT NULL AS linked
     FROM touched t LEFT JOIN summed ON summed.annotation_id = t.id),
@@ -198,7 +220,7 @@ marked AS (
     AND rule_id = ANY(%(changed)s::bigint[]) AND xact = txid_current())
 SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) AS changed,
        ARRAY(SELECT id FROM level WHERE NOT linked) AS unlinked
-"""
+""").replace("PERSON", _PERSONS_PUBLIC_WORDS).replace("BLOCKS", _BLOCKS).replace("LEVEL", _LEVEL)
 #: the document with the changed rules that still exist, in one round trip, by ``words_locked``: the row
 #: lock (``FOR UPDATE`` when the caller holds no lock, ``FOR KEY SHARE`` under a lock of some words)
 _DOCUMENT_AND_RULES_SELECT = (
@@ -311,6 +333,7 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
         m_first.extend(f for f, _ in spans)
         m_end.extend(e for _, e in spans)
     params = {"doc": document_id, "rules": [r["id"] for r in rules], "m_rule": m_rule, "m_first": m_first,
+              "blocking": sorted(project_blocking_types(conn, row["project_id"])),
               "m_end": m_end, "affected": sorted(affected), "project": row["project_id"], "changed": ids}
     written = db.query_one(prepared(_WRITE_MATCHES), params, conn)  # a custom plan: its generic one is 10x slower
     changed = int(written["changed"])

@@ -17,6 +17,7 @@ from typing import Any
 
 from psan.runtime import db
 from psan.runtime.sql import prepared
+from psan.store.admin.rules import project_sensitive_types
 from psan.store.annotation.window_content import span_text
 from psan.tool.categories import category_of
 from psan.tool.classifier.model import MODEL_TYPE
@@ -192,8 +193,7 @@ def _category(value: str | None) -> Category:
 
 def sensitive_types(conn, project_id: int) -> frozenset[str]:
     """The categories and entity types the project's admin marked as sensitive (never public by suggestion)."""
-    row = db.query_one(prepared("SELECT sensitive_types FROM project WHERE id = %s"), (project_id,), conn)
-    return frozenset(row["sensitive_types"] or ()) if row else frozenset()
+    return project_sensitive_types(conn, project_id)
 
 
 def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],

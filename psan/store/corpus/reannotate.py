@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import psycopg2.errors
 
 from psan.runtime import db
+from psan.runtime.sql import prepared
 from psan.store.admin.rules import ensure_ne_type_rules, load_ruleset
 from psan.store.corpus.documents import load_document_cached
 from psan.store.corpus.vocabulary import save_vocabulary
@@ -29,6 +30,7 @@ from psan.store.shared.document_status import (
     DocumentStatus,
 )
 from psan.tool.document import Document
+from psan.tool.precedence import rule_level
 from psan.tool.rules import RuleMatch, RuleSet
 
 log = logging.getLogger(__name__)
@@ -93,7 +95,7 @@ def write_matches(conn, document_id: int, matches: list[RuleMatch], ruleset: Rul
     spans = io.StringIO()
     links = io.StringIO()
     for m in matches:
-        level = sum(ruleset[rid].confidence for rid in m.rule_ids)
+        level = rule_level((ruleset[rid] for rid in m.rule_ids), ruleset.blocking)
         spans.write(f"{m.first_token}\t{m.end_token}\t{level!r}\n")
         for rid in m.rule_ids:
             links.write(f"{m.first_token}\t{m.end_token}\t{rid}\n")
@@ -145,20 +147,53 @@ def refresh_project_statuses(conn, project_id: int) -> None:
     db.execute(_UPDATE_PROJECT_STATUSES, (project_id,), conn)
 
 
+def rules_snapshot(conn) -> str:
+    """The transaction snapshot of the next statements: take it *before* loading a ruleset a run keeps.
+
+    Every rule change committed in it is in the rules read after it (see :func:`reannotate_document_now`).
+    """
+    return db.query_one("SELECT txid_current_snapshot()::text AS snapshot", None, conn)["snapshot"]
+
+
+def applied_since(conn, project_id: int, document_id: int, snapshot: str) -> bool:
+    """Did a transaction that had not committed at ``snapshot`` apply its rule changes to the document?
+
+    A decision applies its changed rules to its own document at once and marks its ``rule_change`` rows
+    with it (:data:`psan.store.corpus.rule_changes.MARK_APPLIED`); runs leave the document out for them.
+    Asked under the document's row lock: such a decision has committed, or it waits for this transaction.
+    """
+    return db.query_one(prepared(
+        "SELECT EXISTS (SELECT 1 FROM rule_change WHERE project_id = %s AND applied_document_id = %s "
+        "AND NOT txid_visible_in_snapshot(xact, %s::txid_snapshot)) AS newer"),
+        (project_id, document_id, snapshot), conn)["newer"]
+
+
 def reannotate_document_now(conn, document_id: int, ruleset: RuleSet | None = None,
-                            doc: Document | None = None) -> ReannotateResult | None:
+                            doc: Document | None = None, *, ruleset_snapshot: str | None = None
+                            ) -> ReannotateResult | None:
     """Apply all rules of the document's project to it, synchronously, in ``conn``'s transaction.
 
     Locks the document row so concurrent runs on one document serialize.  A RECOGNIZED document
     first gets NE-type rules for its entity types (finishing an interrupted pre-processing).
     Returns ``None`` (nothing done) for missing, NEW and FAILED documents.  Pass ``ruleset`` /
     ``doc`` when already loaded (project-wide runs, pre-processing).
+
+    ``ruleset_snapshot``: the :func:`rules_snapshot` taken before ``ruleset`` was loaded.  Why: a project
+    run reads the rules once and writes documents for seconds after; a decision on one of them that
+    committed meanwhile has applied newer rules there, and runs leave the document out for its changes
+    (:func:`applied_since`).  Writing the older rules over it undid the decision's rules for good (a type
+    the annotator had just taught private showed suspicious again).  Such a document gets the rules read
+    now, under its lock.
     """
     started = time.perf_counter()
     row = db.query_one("SELECT status::text AS status, project_id FROM document WHERE id = %s FOR UPDATE",
                        (document_id,), conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return None
+    if ruleset is not None and ruleset_snapshot is not None \
+            and applied_since(conn, row["project_id"], document_id, ruleset_snapshot):
+        log.info("document %s: a decision applied newer rules during the run; its rules are read again", document_id)
+        ruleset = None
     if row["status"] == DocumentStatus.RECOGNIZED:
         types = [r["type"] for r in db.query("SELECT DISTINCT type FROM named_entity WHERE document_id = %s",
                                              (document_id,), conn)]
@@ -189,14 +224,15 @@ def reannotate_project(app_transaction, project_id: int, exclude_document_id: in
     documents changed rules can affect, with the same result; this is the reference it is tested against.
     """
     with app_transaction() as conn:
+        snapshot = rules_snapshot(conn)
         ruleset = load_ruleset(conn, project_id)
         ids = annotatable_document_ids(conn, project_id, exclude_document_id)
-    return reannotate_documents(app_transaction, ids, ruleset)
+    return reannotate_documents(app_transaction, ids, ruleset, ruleset_snapshot=snapshot)
 
 
-def _reannotate_one(conn, document_id: int, ruleset: RuleSet, index_words: bool) -> bool:
+def _reannotate_one(conn, document_id: int, ruleset: RuleSet, index_words: bool, snapshot: str | None) -> bool:
     """One document of a run in ``conn``'s transaction; ``index_words``: write its vocabulary too."""
-    if reannotate_document_now(conn, document_id, ruleset) is None:
+    if reannotate_document_now(conn, document_id, ruleset, ruleset_snapshot=snapshot) is None:
         return False
     if index_words:
         doc = load_document_cached(conn, document_id)
@@ -206,7 +242,8 @@ def _reannotate_one(conn, document_id: int, ruleset: RuleSet, index_words: bool)
 
 
 def reannotate_documents(app_transaction, ids: list[int], ruleset: RuleSet,
-                         index_words: frozenset[int] | set[int] = frozenset()) -> list[int]:
+                         index_words: frozenset[int] | set[int] = frozenset(), *,
+                         ruleset_snapshot: str | None = None) -> list[int]:
     """Apply ``ruleset`` to the documents (in id order), up to :data:`BATCH_DOCUMENTS` per transaction.
 
     Why batches: a transaction per document cost a commit (a disk flush) per document; a batch holds
@@ -215,7 +252,7 @@ def reannotate_documents(app_transaction, ids: list[int], ruleset: RuleSet,
     (a deadlock with an annotator's decision that deleted a rule the batch links, and waits for one of
     its documents) is done again one document per transaction, each tried :data:`PROJECT_RUN_ATTEMPTS`
     times.  ``index_words``: documents whose vocabulary (:mod:`psan.store.corpus.vocabulary`) is written too.
-    Returns the ids of re-annotated documents.
+    ``ruleset_snapshot``: see :func:`reannotate_document_now`.  Returns the ids of re-annotated documents.
     """
     ids = sorted(ids)
     done: list[int] = []
@@ -230,23 +267,24 @@ def reannotate_documents(app_transaction, ids: list[int], ruleset: RuleSet,
                         and (not taken or time.perf_counter() - started < BATCH_SECONDS):
                     document_id = ids[pos + taken]
                     taken += 1
-                    if _reannotate_one(conn, document_id, ruleset, document_id in index_words):
+                    if _reannotate_one(conn, document_id, ruleset, document_id in index_words, ruleset_snapshot):
                         batch.append(document_id)
             done += batch
         except psycopg2.errors.TransactionRollbackError:
             log.info("re-annotating %s documents again one by one after a concurrent change", taken)
-            done += _one_by_one(app_transaction, ids[pos:pos + taken], ruleset, index_words)
+            done += _one_by_one(app_transaction, ids[pos:pos + taken], ruleset, index_words, ruleset_snapshot)
         pos += taken
     return done
 
 
-def _one_by_one(app_transaction, ids: list[int], ruleset: RuleSet, index_words: frozenset[int] | set[int]) -> list[int]:
+def _one_by_one(app_transaction, ids: list[int], ruleset: RuleSet, index_words: frozenset[int] | set[int],
+                snapshot: str | None) -> list[int]:
     done: list[int] = []
     for document_id in ids:
         for attempt in range(PROJECT_RUN_ATTEMPTS):
             try:
                 with app_transaction() as conn:
-                    if _reannotate_one(conn, document_id, ruleset, document_id in index_words):
+                    if _reannotate_one(conn, document_id, ruleset, document_id in index_words, snapshot):
                         done.append(document_id)
                 break
             except psycopg2.errors.TransactionRollbackError:

@@ -41,7 +41,7 @@ from typing import Any
 
 from psan.runtime import db
 from psan.store.admin.rules import condition_from_text, load_ruleset
-from psan.store.corpus.reannotate import annotatable_document_ids, reannotate_documents
+from psan.store.corpus.reannotate import annotatable_document_ids, reannotate_documents, rules_snapshot
 from psan.store.corpus.vocabulary import fold_condition
 from psan.store.shared.document_status import ANNOTATABLE_SQL, DocumentStatus, sql_value
 from psan.tool.rules import RuleType
@@ -173,13 +173,15 @@ def _pass(app_transaction, project_id: int, result: RunResult) -> bool:
         recognized, unindexed = _always(conn, project_id)
         if not changes and not recognized:
             return False
+        snapshot = rules_snapshot(conn)  # what the rules hold: a decision after it is noticed per document
         ruleset = load_ruleset(conn, project_id)  # after the changes were read: at least as new as they are
         ids = affected_documents(conn, project_id, changes) if changes else []
         if ids is None:
             result.full = True
             ids = annotatable_document_ids(conn, project_id)
     todo = set(ids) | set(recognized) | (set(unindexed) if changes else set())
-    result.documents += reannotate_documents(app_transaction, sorted(todo), ruleset, set(unindexed))
+    result.documents += reannotate_documents(app_transaction, sorted(todo), ruleset, set(unindexed),
+                                             ruleset_snapshot=snapshot)
     if changes:
         with app_transaction() as conn:
             db.execute("DELETE FROM rule_change WHERE id = ANY(%s)", ([c["id"] for c in changes],), conn)
