@@ -85,6 +85,23 @@ def test_an_emptied_database_is_counted_anew(clean_app):
     assert _counts(app) == {"P": (0, 1), "gu": (0, 1)} == _full_count(app)
 
 
+def test_counts_without_log_rows_do_not_outlive_an_emptied_database(clean_app, monkeypatch):
+    """Decided spans without a log row (imported, restored) leave nothing to check a reset by: count anew."""
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    doc = add_document(app, TEXT, ENTITIES)
+    i = token_index(app, doc, "Karel")
+    with app.app_context(), db.transaction() as conn:
+        db.execute("UPDATE annotation SET token_decision = 'PRIVATE' WHERE document_id = %s AND first_token = %s "
+                   "AND end_token = %s", (doc, i, i + 1), conn)
+    assert _counts(app) == {"P": (1, 0)}
+    with app.app_context(), db.transaction() as conn:
+        db.execute("TRUNCATE document, decision_log RESTART IDENTITY CASCADE", None, conn)
+    add_document(app, TEXT, ENTITIES)
+    monkeypatch.setattr(suggestions, "FRESH_SECONDS", 0.0)
+    assert _counts(app) == {} == _full_count(app)
+
+
 def test_another_process_decisions_are_read_once_the_counts_are_old(clean_app, counted_doc, monkeypatch):
     """Counts are reused for FRESH_SECONDS unless this process decided; others' decisions show up after."""
     app, doc = clean_app, counted_doc

@@ -133,13 +133,20 @@ _DECIDED_SINCE = (
 
 
 def _update(conn, project_id: int, entry: _TypeCounts) -> _TypeCounts:
-    """``entry`` brought up to date from the log, or a full count where the log cannot tell."""
+    """``entry`` brought up to date from the log, or a full count where the log cannot tell.
+
+    Counts taken while the project's log was empty (decisions without log rows: imported or restored
+    annotations) have no log row to check an emptied database by, so they are counted anew: a new
+    project's full count is small.
+    """
     checked = time.monotonic()
     with _statistics_lock:
         entry.dirty = False  # a decision noted from here on is read next time
         since, stamp = entry.last_log_id, entry.stamp  # another thread may move them on meanwhile
+    if not since:
+        return _count_types(conn, project_id)
     row = db.query_one(prepared(_DECIDED_SINCE), {"project": project_id, "since": since}, conn)
-    if since and row["since_stamp"] != stamp:
+    if row["since_stamp"] != stamp:
         return _count_types(conn, project_id)
     with _statistics_lock:
         entry.checked = max(entry.checked, checked)
