@@ -118,6 +118,35 @@ def test_thesis_person_decides_by_ne_type_at_the_learn_types_threshold():
     assert kinds[LEARN_PUBLIC_AFTER - 1] == "ne_type"
 
 
+def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accepting_each():
+    """Twelve private times in one window (a timetable): ``a`` would cost twelve judgments; deciding them one
+    by one until the type is clear, then by NE type, costs ten (as the thesis person pays)."""
+    from psan.tool.suggest import LEARN_TYPE_AFTER
+    n = 12
+    tokens = tuple(f"{7 + i}:15" for i in range(n))
+    gold = tuple((i, i + 1) for i in range(n))
+    person = Person("psan")
+    decided: set[int] = set()
+    kinds = []
+    for _ in range(n):
+        spans = tuple(Shown(i, i + 1, "PRIVATE" if i in decided else "SUSPICIOUS", ("th",), True) for i in range(n))
+        view = View(1, 0, n, tokens, spans, gold)
+        if not kinds:
+            person.enter(view)
+        action = person.next_action(view)
+        kinds.append(action.kind)
+        if action.kind == "ne_type":
+            break
+        decided.add(action.first)
+    assert kinds == ["token"] * (LEARN_TYPE_AFTER - 1) + ["ne_type"]
+    # with only as many spans as the type decision would need, accepting is no dearer
+    person = Person("psan")
+    short = tuple(Shown(i, i + 1, "SUSPICIOUS", ("th",), True) for i in range(LEARN_TYPE_AFTER))
+    view = View(1, 0, LEARN_TYPE_AFTER, tokens[:LEARN_TYPE_AFTER], short, gold[:LEARN_TYPE_AFTER])
+    person.enter(view)
+    assert person.next_action(view).kind == "accept"
+
+
 def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
     from ner_eval.cli import main
     assert main(["simulate", "--corpus", str(_corpus(tmp_path)), "--workflow", "psan", "--levers", "accept"]) == 2
