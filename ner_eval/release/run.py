@@ -195,6 +195,7 @@ class Session:
         self.annotator_id = 0
         #: documents in the order their first window was handed out (compare runs of one order seed)
         self.document_order: list[int] = []
+        self.windows_by_document: dict[int, int] = {}
 
     def _entity_mentions(self, document_id: int, first: int, end: int) -> int:
         entity = self._client.entity(document_id, first, end)
@@ -258,24 +259,26 @@ class Session:
         return client.decide(doc_id, action.first, action.end, decision, scope)
 
     def _seed_order(self) -> None:
-        """Draw the next document from ``--order-seed`` as the app draws it: one unfinished document, uniformly.
+        """Pick the next document from ``--order-seed`` as the app draws it: one unfinished document at random.
 
         The app hands out a window of a random unfinished document (``random()`` in
         ``psan.store.annotation.windows``); PostgreSQL's sequence cannot be replayed reliably (the rows'
-        physical order changes with every update).  So a seeded run lets the person pick the document the
-        same way, through the app's own document choice (the project lets annotators choose, as any
-        project may): the app then gives the chosen document's first free window.  The seed is drawn anew
-        per window from the order seed and the windows so far, so runs that make the same choices get the
-        same documents.
+        physical order changes with every update).  So a seeded run lets the person pick the document,
+        through the app's own document choice (the project lets annotators choose, as any project may):
+        the app then gives the chosen document's first free window.  Each unfinished document draws a key
+        from the seed, its id and how many windows it has had; the smallest key wins.  Why keys rather
+        than one draw per window: a draw per window depends on everything before it, so two versions of
+        the code part ways at the first document that needs one window more or less; a key depends on
+        that document alone, so the other documents keep their turns.
         """
         if self.order_seed is None:
             return
         from psan.runtime import db
         from psan.store.review import annotator_home
-        unfinished = sorted(d["id"] for d in self.reviewer.documents(self.project.project_id)
-                            if d["status"] == "PRE_ANNOTATED")
-        rng = random.Random(f"{self.order_seed}:{self.work.windows}")  # noqa: S311  # nosec B311 - a simulation
-        chosen = rng.choice(unfinished) if unfinished else None
+        unfinished = [d["id"] for d in self.reviewer.documents(self.project.project_id)
+                      if d["status"] == "PRE_ANNOTATED"]
+        chosen = min(unfinished, key=lambda d: random.Random(  # noqa: S311  # nosec B311 - a simulation
+            f"{self.order_seed}:{d}:{self.windows_by_document.get(d, 0)}").random()) if unfinished else None
         with self.instance.app.app_context(), db.transaction() as conn:
             if not annotator_home.choose(conn, self.annotator_id, False, self.project.project_id, chosen):
                 raise AppError("the app refused the seeded document choice")
@@ -284,8 +287,10 @@ class Session:
         self._seed_order()
         answer = self.annotator.window() if first else self.annotator.next_window()
         w = answer.get("window")
-        if w and w["document_id"] not in self.document_order:
-            self.document_order.append(w["document_id"])
+        if w:
+            self.windows_by_document[w["document_id"]] = self.windows_by_document.get(w["document_id"], 0) + 1
+            if w["document_id"] not in self.document_order:
+                self.document_order.append(w["document_id"])
         return answer
 
     def annotate(self) -> None:
