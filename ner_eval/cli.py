@@ -48,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="noisy: flips 5 %% of its verdicts and overlooks 10 %% of the spans to mark by hand")
     rel.add_argument("--limit", type=int, help="only the first N documents")
     rel.add_argument("--seed", type=int, default=0, help="seed of the noisy annotator (default 0)")
+    rel.add_argument("--order-seed", type=int, help="seed PostgreSQL's random() before each window request, "
+                     "so the app's document order repeats (default: the app's own random order)")
     rel.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
     rel.add_argument("--database-url", help="PostgreSQL server (maintenance database) to create the throw-away "
                                             "database on (default $PSAN_TEST_DATABASE_URL, else an embedded server)")
@@ -141,7 +143,8 @@ def _release(args: argparse.Namespace, models: Path | None) -> int:
     try:
         out = run_release(corpus, args.workflow, getattr(args, "annotator", "perfect"), args.limit, models,
                           args.database_url, args.redis_url, args.seed,
-                          log=lambda message: print(message, file=sys.stderr, flush=True))
+                          log=lambda message: print(message, file=sys.stderr, flush=True),
+                          order_seed=args.order_seed)
     except (ValueError, Unavailable, AppError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -21,6 +21,7 @@ marked by hand (instead of 1), 2 s per label.
 """
 from __future__ import annotations
 
+import random
 import secrets
 import time
 from collections import Counter
@@ -68,6 +69,8 @@ class Work:
     requests: int = 0
     #: spans settled per entity type shown on them (first type; "-" for none), and how many were private
     settled_by_type: dict[str, list[int]] = field(default_factory=dict)
+    #: every span settled, in order: [window, document id, kind of the action, first NE type ("-": none), private]
+    trace: list[list[Any]] = field(default_factory=list)
     #: decisions the app did not take as the person meant them (first few: kind, span, decision after)
     stuck: list[dict[str, Any]] = field(default_factory=list)
 
@@ -113,8 +116,12 @@ def pipeline_config(workflow: str, lang: str, models: Path | None) -> dict[str, 
     return make(lang, models)
 
 
-def _setup(instance: Instance, workflow: str, lang: str, models: Path | None) -> tuple[int, str, str]:
-    """An admin, an annotator and the project; returns (project id, admin e-mail, annotator e-mail)."""
+def _setup(instance: Instance, workflow: str, lang: str, models: Path | None,
+           choose: bool = False) -> tuple[int, str, str, int]:
+    """An admin, an annotator and the project; returns (project id, admin e-mail, annotator e-mail, annotator id).
+
+    ``choose``: annotators may choose the document (a seeded order picks it, :meth:`Session._seed_order`).
+    """
     from psan.identity import accounts
     from psan.runtime import db
     from psan.store.admin import projects as store_projects
@@ -126,9 +133,9 @@ def _setup(instance: Instance, workflow: str, lang: str, models: Path | None) ->
         project_id = store_projects.save_project({
             "name": f"release {workflow}", "language": lang, "pipeline": pipeline_config(workflow, lang, models),
             "public_threshold": defaults["public_threshold"], "private_threshold": defaults["private_threshold"],
-            "ask_labels": False}, conn=conn)
+            "ask_labels": False, "annotators_choose_document": choose}, conn=conn)
         store_projects.set_members(project_id, [person.id], conn=conn)
-    return project_id, admin, annotator
+    return project_id, admin, annotator, person.id
 
 
 def _preprocess(instance: Instance, admin: Admin, project_id: int, expected: int) -> list[dict[str, Any]]:
@@ -183,6 +190,12 @@ class Session:
             person.entity_mentions = self._entity_mentions
         self._client: Annotator = annotator
         self.log: Callable[[str], None] | None = None
+        #: draws the documents in a repeatable order (:meth:`_seed_order`; ``None``: the app's own random order)
+        self.order_seed: int | None = None
+        self.annotator_id = 0
+        #: documents in the order their first window was handed out (compare runs of one order seed)
+        self.document_order: list[int] = []
+        self.windows_by_document: dict[int, int] = {}
 
     def _entity_mentions(self, document_id: int, first: int, end: int) -> int:
         entity = self._client.entity(document_id, first, end)
@@ -234,6 +247,8 @@ class Session:
             row = self.work.settled_by_type.setdefault(s.ne_types[0] if s.ne_types else "-", [0, 0])
             row[0] += 1
             row[1] += int(private)
+            self.work.trace.append([self.work.windows, view.document_id, action.kind,
+                                    s.ne_types[0] if s.ne_types else "-", int(private)])
 
     @staticmethod
     def _send(client: Annotator, doc_id: int, action: Action) -> dict[str, Any]:
@@ -243,9 +258,44 @@ class Session:
         scope = {"hand": "token"}.get(action.kind, action.kind)
         return client.decide(doc_id, action.first, action.end, decision, scope)
 
+    def _seed_order(self) -> None:
+        """Pick the next document from ``--order-seed`` as the app draws it: one unfinished document at random.
+
+        The app hands out a window of a random unfinished document (``random()`` in
+        ``psan.store.annotation.windows``); PostgreSQL's sequence cannot be replayed reliably (the rows'
+        physical order changes with every update).  So a seeded run lets the person pick the document,
+        through the app's own document choice (the project lets annotators choose, as any project may):
+        the app then gives the chosen document's first free window.  Each unfinished document draws a key
+        from the seed, its id and how many windows it has had; the smallest key wins.  Why keys rather
+        than one draw per window: a draw per window depends on everything before it, so two versions of
+        the code part ways at the first document that needs one window more or less; a key depends on
+        that document alone, so the other documents keep their turns.
+        """
+        if self.order_seed is None:
+            return
+        from psan.runtime import db
+        from psan.store.review import annotator_home
+        unfinished = [d["id"] for d in self.reviewer.documents(self.project.project_id)
+                      if d["status"] == "PRE_ANNOTATED"]
+        chosen = min(unfinished, key=lambda d: random.Random(  # noqa: S311  # nosec B311 - a simulation
+            f"{self.order_seed}:{d}:{self.windows_by_document.get(d, 0)}").random()) if unfinished else None
+        with self.instance.app.app_context(), db.transaction() as conn:
+            if not annotator_home.choose(conn, self.annotator_id, False, self.project.project_id, chosen):
+                raise AppError("the app refused the seeded document choice")
+
+    def _next(self, first: bool = False) -> dict[str, Any]:
+        self._seed_order()
+        answer = self.annotator.window() if first else self.annotator.next_window()
+        w = answer.get("window")
+        if w:
+            self.windows_by_document[w["document_id"]] = self.windows_by_document.get(w["document_id"], 0) + 1
+            if w["document_id"] not in self.document_order:
+                self.document_order.append(w["document_id"])
+        return answer
+
     def annotate(self) -> None:
         """Windows as the app hands them out, then the review of unseen text, until both are exhausted."""
-        answer = self.annotator.window()
+        answer = self._next(first=True)
         while True:
             while answer.get("window"):
                 self.work_window(self.annotator, answer)
@@ -253,11 +303,11 @@ class Session:
                     self.log(f"{self.work.windows} windows, {self.work.judgments} judgments, "
                              f"{self.instance.tasks_run} background tasks")
                 self.instance.drain()  # what the worker did while the person read
-                answer = self.annotator.next_window()
+                answer = self._next()
             if not self.review():
                 break
             self.instance.drain()
-            answer = self.annotator.next_window()
+            answer = self._next()
             if not answer.get("window"):
                 break
 
@@ -329,8 +379,13 @@ def _commit() -> str | None:
 
 def run_release(path: str | Path, workflow: str, annotator: str = "perfect", limit: int | None = None,
                 models: Path | None = None, database_url: str | None = None, redis_url: str | None = None,
-                seed: int = 0, log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """The whole measurement on one corpus file; the result as a JSON-ready dict."""
+                seed: int = 0, log: Callable[[str], None] | None = None,
+                order_seed: int | None = None) -> dict[str, Any]:
+    """The whole measurement on one corpus file; the result as a JSON-ready dict.
+
+    ``order_seed`` makes the app's random document order repeatable (:meth:`Session._seed_order`), so two
+    versions of the code can be compared on the same order; ``None`` keeps the app's own randomness.
+    """
     if workflow not in WORKFLOWS:
         raise ValueError(f"unknown workflow {workflow!r}; known: {', '.join(WORKFLOWS)}")
     if annotator not in ANNOTATORS:
@@ -346,7 +401,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
     config = {"MODEL_FIRST_AFTER_DECISIONS": 0, "MODEL_RETRAIN_AFTER_DECISIONS": 0,
               "LEARN_ENTITY_TYPES": False} if workflow == "thesis" else {}
     with throwaway_instance(database_url, redis_url, **config) as instance:
-        project_id, admin_email, annotator_email = _setup(instance, workflow, lang, models)
+        project_id, admin_email, annotator_email, annotator_id = _setup(instance, workflow, lang, models,
+                                                                        choose=order_seed is not None)
         admin = Admin(instance.app, admin_email, PASSWORD)
         admin.upload_zip(project_id, lang, [(f"{d.id}.txt", d.text) for d in corpus])
         t0 = time.perf_counter()
@@ -356,6 +412,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         person = Person(workflow, noisy=annotator == "noisy", seed=seed)
         session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
         session.log = log
+        session.order_seed, session.annotator_id = order_seed, annotator_id
         if log is not None:
             log(f"{len(corpus)} documents pre-annotated in {preprocess_seconds:.0f} s")
         t0 = time.perf_counter()
@@ -371,12 +428,14 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())
+    names = {doc_id: name for name, doc_id in project.doc_ids.items()}
 
     def per_1k(value: float) -> float:
         return round(1000 * value / tokens, 2) if tokens else 0.0
 
     out: dict[str, Any] = {"corpus": corpus_name(path), "workflow": workflow, "annotator": annotator,
-                           "commit": commit, "limit": limit,
+                           "commit": commit, "limit": limit, "order_seed": order_seed,
+                           "document_order": [names[d] for d in session.document_order],
                            "documents": len(corpus), "tokens": tokens, **released.to_dict(),
                            "judgments": work.judgments, "judgments_per_1k_tokens": per_1k(work.judgments),
                            "seconds_per_1k_tokens": per_1k(work.seconds),

@@ -6,7 +6,7 @@ from psan.celery.model_tasks import model_key
 from psan.runtime import db
 from psan.store.corpus import project_model as store_model
 from tests.documents import add_document
-from tests.helpers import make_account, sql
+from tests.helpers import account_id, make_account, sql
 from tests.model_training import TRAINING, decide_term_private, model_project, train_in_process
 
 
@@ -69,3 +69,45 @@ def test_retrain_keeps_model_spans_a_rule_makes_private(clean_app):
     assert [(r["first_token"], r["end_token"], r["type"], r["category"]) for r in left] == [(1, 3, "MODEL", "PERSON")]
     with app.app_context(), db.transaction() as conn:  # nothing more to drop: no change, no reload
         assert store_model.refresh_document_predictions(conn, document_id, None) is False
+
+
+def test_model_proposes_no_new_span_once_people_decided_enough_of_them_public(clean_app):
+    """Verdicts on spans only the model proposed are logged as such (a retrain replaces the entities) and, once
+    twenty are public and none private, the serving model proposes no new span; a span a recognizer found too
+    is no evidence."""
+    from psan.store.annotation.decisions import Scope, Span, decide
+    from psan.tool.classifier.gate import MAX_NEW_SPANS_PER_WINDOW, NEW_SPAN_EVIDENCE
+    app = clean_app
+    pid = model_project(app, "New spans")
+    make_account(app, "admin@example.org", "ADMIN")
+    words = " ".join(f"Word{n}" for n in range(NEW_SPAN_EVIDENCE + 2))
+    document_id = add_document(app, words, (), project_id=pid, name="d.txt")
+    for n in range(NEW_SPAN_EVIDENCE + 1):
+        sql(app, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+                 "VALUES (%s, %s, %s, 'MODEL', 'OTHER', 'model', 0.9) RETURNING id", (document_id, n, n + 1))
+    sql(app, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+             "VALUES (%s, 0, 1, 'ORG', 'ORGANIZATION', 'spacy', 0.9) RETURNING id", (document_id,))
+    train_in_process(app, pid)
+    who = account_id(app, "admin@example.org")
+
+    def decide_public(first: int) -> None:
+        with app.app_context(), db.transaction() as conn:
+            decide(conn, Span(pid, document_id, first, first + 1), Scope.TOKEN, "PUBLIC", who, [f"Word{first}"])
+
+    def limits() -> int:
+        with app.app_context(), db.transaction() as conn:
+            serving = store_model.serving_model(conn, pid, model_key())
+            assert serving is not None
+            return serving[1].new_spans
+
+    for first in range(NEW_SPAN_EVIDENCE):  # token 0 also has a recognizer's span: not counted
+        decide_public(first)
+    with app.app_context(), db.transaction() as conn:
+        assert store_model.new_span_verdicts(conn, pid) == (0, NEW_SPAN_EVIDENCE - 1)
+    assert limits() == MAX_NEW_SPANS_PER_WINDOW
+    sql(app, "DELETE FROM named_entity WHERE document_id = %s AND source = 'model' AND first_token < 5 RETURNING id",
+        (document_id,))  # a retrain dropped some of them: their verdicts still count
+    decide_public(NEW_SPAN_EVIDENCE)
+    with app.app_context(), db.transaction() as conn:
+        assert store_model.new_span_verdicts(conn, pid) == (0, NEW_SPAN_EVIDENCE)
+    assert limits() == 0

@@ -56,3 +56,12 @@ def test_verdict_needs_data_and_must_beat_the_rules():
 def test_only_punctuation():
     from psan.tool.classifier.gate import only_punctuation
     assert only_punctuation(["."]) and only_punctuation([",", "—", "("]) and not only_punctuation(["E", "."])
+
+
+def test_new_spans_stop_only_on_clear_evidence_that_they_do_not_pay():
+    from psan.tool.classifier.gate import NEW_SPAN_EVIDENCE, proposes_new_spans
+    assert proposes_new_spans(0, NEW_SPAN_EVIDENCE - 1)  # too few verdicts to judge
+    assert not proposes_new_spans(0, NEW_SPAN_EVIDENCE)
+    assert not proposes_new_spans(2, 40)  # one in twenty: even the upper bound is below one in four
+    assert proposes_new_spans(5, 25)  # one in six, but one in four is not excluded yet
+    assert proposes_new_spans(10, 30)

@@ -34,6 +34,7 @@ from psan.runtime.sql import prepared
 from psan.store.admin.rules import condition_to_text
 from psan.store.annotation import suggestions
 from psan.tool.classifier.gate import only_punctuation
+from psan.tool.classifier.model import MODEL_TYPE
 
 #: the rule_condition_length constraint of the schema
 MAX_CONDITION_CHARS = 1000
@@ -214,6 +215,10 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
                 outcome.changed_rule_ids.append(outcome.rule_ids[-1])
         detail["ne_types"] = types
         outcome.rules_changed = True
+    if span_entity_types(conn, span) == [MODEL_TYPE]:
+        # a verdict on a span only the model proposed: the evidence whether its new spans pay
+        # (psan.store.corpus.project_model.new_span_verdicts); logged because a retrain replaces the entity
+        detail["model_only"] = True
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
     if decision == "PRIVATE":
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):

@@ -47,7 +47,13 @@ from psan.runtime.sql import prepared
 from psan.store.corpus.documents import load_document_cached
 from psan.store.shared.document_status import ANNOTATABLE, ANNOTATED_SQL, DocumentStatus
 from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
-from psan.tool.classifier.gate import allowed_span, cap_new_spans, drop_redrawn_spans
+from psan.tool.classifier.gate import (
+    MAX_NEW_SPANS_PER_WINDOW,
+    allowed_span,
+    cap_new_spans,
+    drop_redrawn_spans,
+    proposes_new_spans,
+)
 from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
 from psan.tool.document import Category, Document, Entity
 from psan.tool.voting import Thresholds
@@ -165,6 +171,8 @@ class SpanLimits:
 
     language: str
     longest: dict[str, int]
+    #: new spans (no recognizer's) per window: 0 once they clearly do not pay (:func:`new_span_verdicts`)
+    new_spans: int = MAX_NEW_SPANS_PER_WINDOW
 
 
 def longest_private_spans(conn, project_id: int) -> dict[str, int]:
@@ -182,6 +190,21 @@ def longest_private_spans(conn, project_id: int) -> dict[str, int]:
     return {r["category"]: int(r["n"]) for r in rows}
 
 
+def new_span_verdicts(conn, project_id: int) -> tuple[int, int]:
+    """(private, public): people's latest verdicts on spans only the model had proposed (decision log).
+
+    Why the log: a retrain replaces the model's entities, so a span decided public is usually no model
+    entity any more; :func:`psan.store.annotation.decisions.decide` marks such verdicts ``model_only``.
+    """
+    row = db.query_one(prepared(
+        "SELECT count(*) FILTER (WHERE decision = 'PRIVATE') AS private, "
+        "count(*) FILTER (WHERE decision = 'PUBLIC') AS public FROM (SELECT DISTINCT ON "
+        "(document_id, first_token, end_token) decision FROM decision_log WHERE project_id = %s "
+        "AND detail @> '{\"model_only\": true}' ORDER BY document_id, first_token, end_token, id DESC) s"),
+        (project_id,), conn)
+    return (int(row["private"]), int(row["public"])) if row else (0, 0)
+
+
 def serving_model(conn, project_id: int, key: bytes) -> tuple[TokenClassifier, SpanLimits] | None:
     """The project's model and its span limits when it may serve (switch on, evaluation passed), else ``None``."""
     loaded = load_model(conn, project_id, key)
@@ -191,7 +214,9 @@ def serving_model(conn, project_id: int, key: bytes) -> tuple[TokenClassifier, S
     if row is None or not (row["meta"] or {}).get("serves"):
         return None
     project = db.query_one("SELECT language FROM project WHERE id = %s", (project_id,), conn)
-    return loaded.model, SpanLimits(project["language"] if project else "", longest_private_spans(conn, project_id))
+    new_spans = MAX_NEW_SPANS_PER_WINDOW if proposes_new_spans(*new_span_verdicts(conn, project_id)) else 0
+    return loaded.model, SpanLimits(project["language"] if project else "", longest_private_spans(conn, project_id),
+                                    new_spans)
 
 
 def baseline_spans(conn, document_id: int, project_id: int) -> list[tuple[int, int]]:
@@ -333,8 +358,8 @@ def predicted_entities(model: TokenClassifier, doc: Document, threshold: float |
                if allowed_span([doc.text[t.start:t.end] for t in doc.tokens[e.first_token:e.end_token]],
                                str(e.category), limits.language, limits.longest)}
         known = {(e.first_token, e.end_token) for e in doc.entities if e.source != MODEL_SOURCE}
-        kept = drop_redrawn_spans(cap_new_spans([(e.first_token, e.end_token, e.score) for e in out.values()], known),
-                                  known)
+        kept = drop_redrawn_spans(cap_new_spans([(e.first_token, e.end_token, e.score) for e in out.values()], known,
+                                                cap=limits.new_spans), known)
         out = {(f, e): out[(f, e)] for f, e, _ in kept}
     return sorted(out.values(), key=lambda e: (e.first_token, e.end_token))
 
