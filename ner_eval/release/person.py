@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.suggest import learned_type_confidence
 
 Kind = Literal["token", "word_type", "ne_type", "entity", "hand", "accept"]
@@ -203,7 +204,7 @@ class Person:
         """
         by_type: dict[str, list[Shown]] = {}
         for s in suspicious:
-            if len(s.ne_types) == 1:
+            if len(s.ne_types) == 1 and s.ne_types[0] != MODEL_TYPE:  # the app decides no model span by type
                 by_type.setdefault(s.ne_types[0], []).append(s)
         for ne_type, spans in by_type.items():
             verdicts = {self.verdict(view, s) for s in spans}
@@ -251,7 +252,7 @@ class Person:
 
     def _type_decision(self, span: Shown, private: bool) -> bool:
         """Decide by NE type once the type's verdicts, with this one, are as clear as ``learn_types`` asks."""
-        if len(span.ne_types) != 1:
+        if len(span.ne_types) != 1 or span.ne_types[0] == MODEL_TYPE:  # the app refuses "by type" on a model span
             return False
         seen_private, seen_public = self.type_memory.get(span.ne_types[0], (0, 0))
         learned = learned_type_confidence(seen_private + private, seen_public + (not private))

@@ -105,6 +105,7 @@ MESSAGES: tuple[str, ...] = (
     N_("This entity has too many mentions to decide at once; decide by word type."),
     N_("the span has no named entity of that type"),
     N_("no named entity was recognized on exactly this span"),
+    N_("The learned model's spans are decided one by one, not by type."),
     N_("login required"),
 )
 

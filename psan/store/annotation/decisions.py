@@ -200,7 +200,13 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         outcome.changed_rule_ids.append(outcome.rule_ids[-1])  # a text search: cheap to re-apply always
         outcome.rules_changed = True
     elif scope is Scope.NE_TYPE:
-        types = span_entity_types(conn, span)
+        # the learned model's spans are no entity type: a person's "by NE type" on a span the model also
+        # proposed decides the recognizers' types, never every span the model proposes (a public MODEL
+        # rule would release model-only spans nobody saw and cancel every learned private type under them)
+        found = span_entity_types(conn, span)
+        if MODEL_TYPE in found and (found == [MODEL_TYPE] or ne_type == MODEL_TYPE):
+            raise DecisionError(gettext("The learned model's spans are decided one by one, not by type."))
+        types = [t for t in found if t != MODEL_TYPE]
         if ne_type is not None:
             if ne_type not in types:
                 raise DecisionError(gettext("the span has no named entity of that type"))
