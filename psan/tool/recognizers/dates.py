@@ -377,7 +377,10 @@ _UNIT = r"(?i:years?|months?|weeks?|days?|hours?)"
 DURATION_RE = re.compile(
     rf"(?<![\w.,])(?:{_QTY}[\s-]+{_UNIT}(?:['’]s?)?"
     rf"(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)")
-_UNIT_RE = re.compile(r"(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)")
+#: ``(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)`` with the first letter as a class first: the
+#: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character)
+_UNIT_RE = re.compile(r"[YyMmWwDdHh](?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
+                      r"|(?<=[Hh])(?i:ours?))(?!\w)")
 _SPACE_RE = re.compile(r"\s")
 #: how far before and after a unit word a duration phrase may reach (characters)
 _PHRASE_REACH = 100
