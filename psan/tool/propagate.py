@@ -71,7 +71,7 @@ GENITIVE_S_LANGUAGES = frozenset({"sv"})
 
 def _is_common_word_run(words: tuple[str, ...]) -> bool:
     """All tokens lower-case alphabetic words: a likely common word, not a name or an identifier."""
-    return all(w.isalpha() and w.islower() for w in words)
+    return all(map(str.isalpha, words)) and all(map(str.islower, words))
 
 
 #: tokens a grown English mention ends its name with (:mod:`psan.tool.extension`)
@@ -191,15 +191,20 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     token_texts = [text[a:b] for a, b in zip(starts, ends, strict=True)]
     seeds: dict[tuple[str, ...], Entity] = {}
     cores: dict[tuple[str, ...], Entity] = {}
+    skipped: set[tuple[str, ...]] = set()
     for ent in doc.entities:
         if ent.category not in wanted or ent.source == source or ent.source in WEAK_SOURCES:
             continue
         words = tuple(token_texts[ent.first_token:ent.end_token])
-        if sum(map(len, words)) < min_chars or _is_common_word_run(words):
-            continue
         old = seeds.get(words)
-        if old is None or ent.score > old.score:
-            seeds[words] = ent
+        if old is not None:  # the same string again (names recur): tested, and its core taken, the first time
+            if ent.score > old.score:
+                seeds[words] = ent
+            continue
+        if words in skipped or sum(map(len, words)) < min_chars or _is_common_word_run(words):
+            skipped.add(words)
+            continue
+        seeds[words] = ent
         core = core_words(words) if doc.language in EXTENDED_LANGUAGES else None
         if core is not None and sum(map(len, core)) >= min_chars and not _is_common_word_run(core):
             cores.setdefault(core, ent)
