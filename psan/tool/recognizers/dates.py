@@ -205,7 +205,9 @@ def listed_years(text: str, spans: list[CharSpan]) -> list[CharSpan]:
 
 # ---------------------------------------------------------------- ages
 
-_N = r"(?P<n>\d{1,3})"
+#: ``\d\d{0,2}`` is ``\d{1,3}`` (the same matches, in the same order), but a pattern that starts with it (after its
+#: ``\b``, checked in Python) starts with a character class: the regex engine skips to the next digit in C
+_N = r"(?P<n>\d\d{0,2})"
 #: (pattern, needs a context word) per language; the span is the whole phrase ("42 years old", "42letý")
 AGE_PATTERNS: dict[str, list[tuple[str, bool]]] = {
     "en": [(rf"\b(?:aged|age[d]?:?)\s+{_N}(?:\s+years(?:\s+old)?)?\b", False),  # "aged 31 years": the phrase
