@@ -46,6 +46,13 @@ _AMOUNT = (r"\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?:\.\d{3}
 #: after a currency code or sign any run of digit groups is the amount, even one mistyped ("TRL 12.345.6789")
 _ANY_GROUPING = r"\d+(?:[.,]\d+)+"
 _MULTIPLIER = r"(?:\s*(?i:million|billion|thousand|mln|bn|m)(?!\w))?"
+#: the money pattern with the currency words as one case-insensitive alternation (``MONEY_RE`` is the same
+#: pattern with the words' first letters first; tests compare the two)
+MONEY_PLAIN = (
+    r"(?=[\d€£$¥₺₽₴A-Z])"
+    rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}){_MULTIPLIER}(?![\w,.]\d|\d)"
+    rf"|(?<![\w.,-])(?:{_AMOUNT}){_MULTIPLIER}\s?(?:{_CODE}|(?:[A-Z][a-z]+\s+){{0,2}}(?i:{'|'.join(CURRENCY_WORDS)})(?!\w))"
+    rf"(?:\s*\({_CODE}\))?)")
 #: the look-ahead first lets the regex engine skip to a digit, a currency sign or a capital fast
 MONEY_RE = re.compile(
     r"(?=[\d€£$¥₺₽₴A-Z])"

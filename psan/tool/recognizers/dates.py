@@ -381,7 +381,7 @@ DURATION_RE = re.compile(
     rf"(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)")
 #: ``(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)`` with the first letter as a class first: the
 #: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character)
-_UNIT_RE = re.compile(r"[YyMmWwDdHh](?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
+UNIT_RE = re.compile(r"[YyMmWwDdHh](?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
                       r"|(?<=[Hh])(?i:ours?))(?!\w)")
 _SPACE_RE = re.compile(r"\s")
 #: how far before and after a unit word a duration phrase may reach (characters)
@@ -411,7 +411,7 @@ class DurationRecognizer(PatternRecognizer):
         # each unit the phrase regex runs on a window that starts after whitespace well before it.
         spans = []
         done = 0
-        for unit in _UNIT_RE.finditer(text):
+        for unit in UNIT_RE.finditer(text):
             if unit.start() < done:
                 continue
             lo = max(0, unit.start() - _PHRASE_REACH)
