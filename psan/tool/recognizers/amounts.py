@@ -50,7 +50,7 @@ _MULTIPLIER = r"(?:\s*(?i:million|billion|thousand|mln|bn|m)(?!\w))?"
 #: pattern with the words' first letters first; tests compare the two)
 MONEY_PLAIN = (
     r"(?=[\d€£$¥₺₽₴A-Z])"
-    rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}){_MULTIPLIER}(?![\w,.]\d|\d)"
+    rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}|{_ANY_GROUPING}){_MULTIPLIER}(?![\w,.]\d|\d)"
     rf"|(?<![\w.,-])(?:{_AMOUNT}){_MULTIPLIER}\s?(?:{_CODE}|(?:[A-Z][a-z]+\s+){{0,2}}(?i:{'|'.join(CURRENCY_WORDS)})(?!\w))"
     rf"(?:\s*\({_CODE}\))?)")
 #: the look-ahead first lets the regex engine skip to a digit, a currency sign or a capital fast
