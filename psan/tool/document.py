@@ -87,13 +87,15 @@ class TokenArray(Sequence[Token]):
     ``starts`` and ``ends`` are shared, never modified after construction.
     """
 
-    __slots__ = ("starts", "ends")
+    __slots__ = ("starts", "ends", "_texts")
 
     def __init__(self, starts: list[int], ends: list[int]) -> None:
         if len(starts) != len(ends):
             raise ValueError("token starts and ends differ in length")
         self.starts = starts
         self.ends = ends
+        #: (text, the tokens' texts in it) kept by :func:`token_texts`
+        self._texts: tuple[str, list[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -127,6 +129,31 @@ class TokenArray(Sequence[Token]):
 
 _TOKEN_START = operator.attrgetter("start")
 _TOKEN_END = operator.attrgetter("end")
+
+
+def token_texts(text: str, tokens: Sequence[Token]) -> list[str]:
+    """The texts of ``tokens`` in ``text``; a :class:`TokenArray` keeps its list (read it, never modify it).
+
+    Why: the pipeline reads every token's text twice, to check a tokenizer's tokens right after tokenizing and to
+    search the found names again (propagation), and the tokens are mostly the same array in between (no candidate
+    edge fell inside a token); a list of 10^5 slices costs as much as a recognizer's scan.  The pipeline lets go
+    of the list when the document is done (:func:`forget_token_texts`).
+    """
+    if isinstance(tokens, TokenArray):
+        kept = tokens._texts
+        if kept is not None and kept[0] is text:
+            return kept[1]
+        texts = [text[a:b] for a, b in zip(tokens.starts, tokens.ends, strict=True)]
+        tokens._texts = (text, texts)
+        return texts
+    starts, ends = token_bounds(tokens)
+    return [text[a:b] for a, b in zip(starts, ends, strict=True)]
+
+
+def forget_token_texts(tokens: Sequence[Token]) -> None:
+    """Drop the texts :func:`token_texts` keeps with a :class:`TokenArray` (memory of a finished document)."""
+    if isinstance(tokens, TokenArray):
+        tokens._texts = None
 
 
 def token_bounds(tokens: Sequence[Token]) -> tuple[list[int], list[int]]:

@@ -146,8 +146,9 @@ _PLACE_BEFORE = re.compile(r"\b(?:[Dd]istricts?|[Bb]oroughs?|[Mm]unicipality|[Mm
                            r"[Pp]rovinces?|[Rr]egions?|[Vv]illages?|[Tt]owns?|[Cc]ity|[Cc]ommunes?|[Dd][eé]partements?|"
                            r"[Cc]antons?|[Pp]arish|[Ii]slands?|[Ss]ub-district|Mayor|Governor|Governorship)"
                            r"[ \t]+of[ \t]+$")
-_DIRECTION_BEFORE = re.compile(r"\b(?:northern|southern|eastern|western|central|north-eastern|north-western|"
-                               r"south-eastern|south-western|[Nn]orth|[Ss]outh|[Ee]ast|[Ww]est)[ \t]+$")
+_DIRECTIONS = ("northern", "southern", "eastern", "western", "central", "north-eastern", "north-western",
+               "south-eastern", "south-western", "North", "north", "South", "south", "East", "east", "West", "west")
+_DIRECTION_BEFORE = re.compile(rf"\b(?:{'|'.join(_DIRECTIONS)})[ \t]+$")
 _PLACE_NOUNS = ("village|villages|town|city|district|municipality|county|province|region|prison|cemetery|hospital|"
                 "university|school|court|courts|prosecutor|police|gendarmerie|river|lake|valley|mountains?|street|"
                 "avenue|road|square|camp|station|airport|harbour|port|mosque|church|monastery|factory|mine|farm|"
@@ -297,12 +298,19 @@ def _grow(text: str, span: CharSpan) -> tuple[int, int]:
                 end = m.end()
             if end == before:
                 break
-        if span.category is Category.ORGANIZATION and (m := _DIVISION_BEFORE.search(text, window, start)):
+        # the look-back regexes end in "of", "the" or a direction word, then blanks: a text before the candidate
+        # that does not end so (most do not) cannot match, and is not searched
+        preceding = text[window:start].rstrip(" \t\n")
+        if (span.category is Category.ORGANIZATION
+                and (preceding.endswith("of")
+                     or preceding.endswith("the") and preceding[:-3].rstrip(" \t").endswith("of"))
+                and (m := _DIVISION_BEFORE.search(text, window, start))):
             start = m.start()
+            preceding = text[window:start].rstrip(" \t\n")
         if span.type in _LOCATION_TYPES:
-            if m := _PLACE_BEFORE.search(text, window, start):
+            if preceding.endswith("of") and (m := _PLACE_BEFORE.search(text, window, start)):
                 start = m.start()
-            elif m := _DIRECTION_BEFORE.search(text, window, start):
+            elif preceding.endswith(_DIRECTIONS) and (m := _DIRECTION_BEFORE.search(text, window, start)):
                 start = m.start()
     elif span.type in _MISTYPED_PLACE_TYPES and (m := _DIRECTION_BEFORE.search(text, window, start)):
         start = m.start()

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from psan.tool.document import CharSpan
 
@@ -161,6 +162,24 @@ def _number_never_personal(text: str, span: CharSpan) -> bool:
     return bool(_SMALL_NUMBER.fullmatch(value) and _PARTITIVE_AFTER.match(text, end))
 
 
+@lru_cache(maxsize=1 << 14)
+def _all_generic(value: str, law: bool) -> bool:
+    """Are all words of ``value`` generic (the Convention's words for a ``LAW`` span), or a general code?
+
+    Why cached: the test depends on the span's text alone, and the same names recur throughout a document
+    (each candidate is also tested twice: when mentions are grown and when candidates are merged).
+    """
+    words = _words(value)
+    generic = CONVENTION_WORDS if law else GENERIC_WORDS
+    return bool(words) and (all(w in generic for w in words) or _general_code(words))
+
+
+@lru_cache(maxsize=1 << 14)
+def _relative_or_century(value: str) -> bool:
+    """A period without a date in it ("the same day", "the 19th century"); cached like :func:`_all_generic`."""
+    return bool(RELATIVE_TIME.fullmatch(value) or _CENTURY.fullmatch(value))
+
+
 def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     """Is this NER candidate public in any document (see module docstring)?"""
     if language != "en":
@@ -169,9 +188,7 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
         return True
     value = text[span.start:span.end]
     if span.type == "LAW" or span.type in NAME_TYPES:
-        words = _words(value)
-        generic = CONVENTION_WORDS if span.type == "LAW" else GENERIC_WORDS
-        if not words or not (all(w in generic for w in words) or _general_code(words)):
+        if not _all_generic(value, span.type == "LAW"):
             return False
         # "the District Court in Wodzisław": the place follows, and the mention grows over it
         return span.type == "LAW" or not _PLACE_AFTER.match(text, span.end)
@@ -180,7 +197,7 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in NUMBER_TYPES:
         return _number_never_personal(text, span)
     if span.type in TIME_TYPES:
-        if RELATIVE_TIME.fullmatch(value) or _CENTURY.fullmatch(value):
+        if _relative_or_century(value):
             return True
         return value.isdigit() and bool(INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start))
     return False

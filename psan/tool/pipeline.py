@@ -27,7 +27,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from psan.tool.document import CharSpan, Document, Recognizer, Token, TokenArray, collector_paused
+from psan.tool.document import (
+    CharSpan,
+    Document,
+    Recognizer,
+    Token,
+    TokenArray,
+    collector_paused,
+    forget_token_texts,
+    token_texts,
+)
 from psan.tool.registry import ComponentError, Tokenizer, as_entry, recognizer_factory, tokenizer_factory
 from psan.tool.tokenize import clean_tokens, offsets_clean, remap_sentences, split_tokens_and_sentences
 
@@ -81,8 +90,9 @@ class Pipeline:
         offsets = getattr(self.tokenizer, "token_offsets", None)
         if offsets is not None:  # offset lists (NameTag): clean ones stay offset arrays, no Token objects
             starts, ends, sentences = offsets(text)
-            if offsets_clean(text, starts, ends):
-                return Document(text, TokenArray(starts, ends), list(sentences), [], self.language)
+            array = TokenArray(starts, ends)
+            if offsets_clean(text, starts, ends, token_texts(text, array)):  # propagation reuses the texts
+                return Document(text, array, list(sentences), [], self.language)
             tokens = list(map(Token, range(len(starts)), starts, ends))
         else:
             tokens, sentences = self.tokenizer.tokenize(text)
@@ -129,6 +139,7 @@ class Pipeline:
         if self.propagate is not None:
             from psan.tool.propagate import with_propagation
             with_propagation(doc, **self.propagate)
+        forget_token_texts(doc.tokens)
         return doc
 
     def _combine_ner(self, text: str, found: list[list[CharSpan]]) -> list[CharSpan]:

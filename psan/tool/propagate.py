@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from psan.tool.document import WEAK_SOURCES, Category, CharSpan, Document, Entity, token_bounds
+from psan.tool.document import WEAK_SOURCES, Category, CharSpan, Document, Entity, token_bounds, token_texts
 from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS, extend_mentions
 from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
@@ -71,7 +71,7 @@ GENITIVE_S_LANGUAGES = frozenset({"sv"})
 
 def _is_common_word_run(words: tuple[str, ...]) -> bool:
     """All tokens lower-case alphabetic words: a likely common word, not a name or an identifier."""
-    return all(w.isalpha() and w.islower() for w in words)
+    return all(map(str.isalpha, words)) and all(map(str.islower, words))
 
 
 #: tokens a grown English mention ends its name with (:mod:`psan.tool.extension`)
@@ -188,18 +188,23 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     wanted = {Category(c) for c in categories}
     text, tokens = doc.text, doc.tokens
     starts, ends = token_bounds(tokens)
-    token_texts = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+    texts = token_texts(text, tokens)  # usually the list the pipeline made when it checked the tokens
     seeds: dict[tuple[str, ...], Entity] = {}
     cores: dict[tuple[str, ...], Entity] = {}
+    skipped: set[tuple[str, ...]] = set()
     for ent in doc.entities:
         if ent.category not in wanted or ent.source == source or ent.source in WEAK_SOURCES:
             continue
-        words = tuple(token_texts[ent.first_token:ent.end_token])
-        if sum(map(len, words)) < min_chars or _is_common_word_run(words):
-            continue
+        words = tuple(texts[ent.first_token:ent.end_token])
         old = seeds.get(words)
-        if old is None or ent.score > old.score:
-            seeds[words] = ent
+        if old is not None:  # the same string again (names recur): tested, and its core taken, the first time
+            if ent.score > old.score:
+                seeds[words] = ent
+            continue
+        if words in skipped or sum(map(len, words)) < min_chars or _is_common_word_run(words):
+            skipped.add(words)
+            continue
+        seeds[words] = ent
         core = core_words(words) if doc.language in EXTENDED_LANGUAGES else None
         if core is not None and sum(map(len, core)) >= min_chars and not _is_common_word_run(core):
             cores.setdefault(core, ent)
@@ -214,8 +219,8 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     if not seeds:
         return []
     patterns = list(seeds)
-    matches = [(first, end, idx, 1.0) for first, end, idx in _scan(patterns, token_texts, len(tokens))]
-    keys = _lemma_keys(token_texts, doc.language) if lemmas else None
+    matches = [(first, end, idx, 1.0) for first, end, idx in _scan(patterns, texts, len(tokens))]
+    keys = _lemma_keys(texts, doc.language) if lemmas else None
     if keys is not None:
         by_lemma: dict[tuple[str, ...], int] = {}
         for idx, words in enumerate(patterns):

@@ -229,15 +229,18 @@ def _inside(tokens: list[Token], offset: int) -> bool:
     return i >= 0 and tokens[i].start < offset < tokens[i].end
 
 
-def offsets_clean(text: str, starts: list[int], ends: list[int]) -> bool:
+def offsets_clean(text: str, starts: list[int], ends: list[int], texts: list[str] | None = None) -> bool:
     """Are all tokens given by their offsets non-empty and free of whitespace and XML-forbidden characters?
 
     Why: the pipeline checks a foreign tokenizer's ~10^5 tokens per document; one regex search over
     the joined token texts costs a fraction of a per-token Python loop (and of new Token objects).
+    ``texts``: the tokens' texts when the caller has them (:func:`psan.tool.document.token_texts`).
     """
     if min(map(operator.sub, ends, starts), default=1) <= 0:
         return False
-    return _BAD_RE.search("".join([text[a:b] for a, b in zip(starts, ends, strict=True)])) is None
+    if texts is None:
+        texts = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+    return _BAD_RE.search("".join(texts)) is None
 
 
 def clean_tokens(text: str, tokens: Iterable[Token]) -> list[Token]:

@@ -96,6 +96,21 @@ def test_life_and_death_sentences_in_a_sentencing_frame(text: str, expected: lis
     assert texts(PenaltyRecognizer(), text) == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    # currency words in any case, the longer word of two with one first letter, an adjective of the mark
+    ("fined 300 KUNA and 20 Eurocents", ["300 KUNA", "20 Eurocents"]),
+    ("paid 40 Finnish marks, 7 korunas and 12 złotych", ["40 Finnish marks", "7 korunas", "12 złotych"]),
+    ("a loan of 5m Zlotys", ["5m Zlotys"]),
+])
+def test_money_words_in_any_case(text: str, expected: list[str]) -> None:
+    assert texts(MoneyRecognizer(), text) == expected
+
+
+@pytest.mark.parametrize("text", ["5 pounds of flour", "12 centres", "3 Lewis", "20 percentage points"])
+def test_money_word_must_end_the_word(text: str) -> None:
+    assert texts(MoneyRecognizer(), text) == []
+
+
 @pytest.mark.parametrize("text", ["In 2000 the EUROPEAN Court", "3 Marks Street", "USDA 500", "page 5 EUROPEAN"])
 def test_money_invalid(text: str) -> None:
     assert texts(MoneyRecognizer(), text) == []

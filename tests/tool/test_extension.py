@@ -140,6 +140,22 @@ def test_a_direction_joins_a_place_the_ner_mistyped() -> None:
     assert grown("refugees from southern Lebanon arrived", ("Lebanon", "PRODUCT", OTH)) == ["southern Lebanon"]
 
 
+@pytest.mark.parametrize(("text", "found", "type_", "category", "expected"), [
+    # the look-back words are found after tabs, several blanks and a line end right before the candidate
+    ("sold in the county of\t Dalarna", "Dalarna", "GPE", LOC, "county of\t Dalarna"),
+    ("a village in northern \nIraq", "Iraq", "GPE", LOC, "northern \nIraq"),
+    ("a village in north  Iraq", "Iraq", "GPE", LOC, "north  Iraq"),
+    ("the Ninth Chamber of\tthe \nIzmir Assize Court", "Izmir Assize Court", "ORG", ORG,
+     "Ninth Chamber of\tthe \nIzmir Assize Court"),
+    # no "of" (or "the" after "of") right before: nothing to take
+    ("the Chamber, the Izmir Assize Court", "Izmir Assize Court", "ORG", ORG, "Izmir Assize Court"),
+    ("the Chamber of other Izmir Assize Court", "Izmir Assize Court", "ORG", ORG, "Izmir Assize Court"),
+])
+def test_words_before_a_candidate_across_blanks(text: str, found: str, type_: str, category: Category,
+                                                 expected: str) -> None:
+    assert grown(text, (found, type_, category)) == [expected]
+
+
 def test_nationality_with_a_state_body_or_a_second_part() -> None:
     assert grown("an order of the Greek General Staff banned", ("Greek", "NORP", OTH)) == ["Greek General Staff"]
     assert grown("a corporal in the British army", ("British", "NORP", OTH)) == ["British army"]

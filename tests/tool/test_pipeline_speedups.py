@@ -262,13 +262,44 @@ REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(REFERENCE_PIECES), max_size=10), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
 def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: str) -> None:
-    from psan.tool.recognizers.names import TitledNameRecognizer
+    from psan.tool.recognizers.names import TitledNameRecognizer, titled_name_plain
     text = "".join(pieces)
-    titled = TitledNameRecognizer(language).regex
+    recognizer = TitledNameRecognizer(language)
     # LAND_RE and CITATION_RE start with their first character's class: tests/tool/test_offset_arrays.py
-    for regex in (titled,):
-        plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("])") + 2])
-        assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    plain = re.compile(titled_name_plain(recognizer.language))
+    assert [(m.span("title"), m.span("name")) for m in recognizer.regex.finditer(text)] == [
+        (m.span("title"), m.span("name")) for m in plain.finditer(text)]
+
+
+MONEY_PIECES = ["5", "12", "5,000", "1.5", "300", " ", "\n", "EUR", "GBP", "TRL", "€", "£", "(", ")", "euros", "Euro",
+                "EUROCENTS", "cents", "pounds", "of", "sterling", "Kuna", "ſterling", "\u212auna", "Finnish", "marks",
+                "Deutsche", "mark", "złotych", "Zlotys", "New", "Turkish", "liras", "m", "million", "bn", "x", "-", "."]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(MONEY_PIECES), max_size=10))
+def test_money_first_letters_are_exact(pieces: list[str]) -> None:
+    """The money regex with the currency words' first letters first matches what the plain alternation does."""
+    from psan.tool.recognizers.amounts import MONEY_PLAIN, MONEY_RE
+    text = "".join(pieces)
+    assert [m.span() for m in MONEY_RE.finditer(text)] == [m.span() for m in re.compile(MONEY_PLAIN).finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 -3xyYMmdayshourwekntDHW", max_size=40))
+def test_class_first_digit_and_unit_patterns_are_exact(text: str) -> None:
+    """Card numbers, duration units and age numbers written to start with a character class match as before."""
+    from psan.tool.recognizers.dates import AGE_PATTERNS, UNIT_RE
+    from psan.tool.recognizers.ids import card_recognizer
+    card = re.compile(r"\d(?<![\d-]\d)\d{3}[ -]?(?:\d{4}[ -]?){2}\d{1,7}(?![\d-])"
+                      r"|3(?<![\d-]3)\d{3}[ -]?\d{6}[ -]?\d{5}(?![\d-])")
+    assert [m.span() for m in card_recognizer().regex.finditer(text)] == [m.span() for m in card.finditer(text)]
+    unit = re.compile(r"(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)")
+    assert [m.span() for m in UNIT_RE.finditer(text)] == [m.span() for m in unit.finditer(text)]
+    for pattern, _ in AGE_PATTERNS["en"]:
+        assert r"(?P<n>\d\d{0,2})" in pattern
+        age, plain = re.compile(pattern), re.compile(pattern.replace(r"(?P<n>\d\d{0,2})", r"(?P<n>\d{1,3})"))
+        assert [m.span("n") for m in age.finditer(text)] == [m.span("n") for m in plain.finditer(text)]
 
 
 def test_token_keeps_its_dataclass_behaviour() -> None:

@@ -205,7 +205,9 @@ def listed_years(text: str, spans: list[CharSpan]) -> list[CharSpan]:
 
 # ---------------------------------------------------------------- ages
 
-_N = r"(?P<n>\d{1,3})"
+#: ``\d\d{0,2}`` is ``\d{1,3}`` (the same matches, in the same order), but a pattern that starts with it (after its
+#: ``\b``, checked in Python) starts with a character class: the regex engine skips to the next digit in C
+_N = r"(?P<n>\d\d{0,2})"
 #: (pattern, needs a context word) per language; the span is the whole phrase ("42 years old", "42letý")
 AGE_PATTERNS: dict[str, list[tuple[str, bool]]] = {
     "en": [(rf"\b(?:aged|age[d]?:?)\s+{_N}(?:\s+years(?:\s+old)?)?\b", False),  # "aged 31 years": the phrase
@@ -377,7 +379,10 @@ _UNIT = r"(?i:years?|months?|weeks?|days?|hours?)"
 DURATION_RE = re.compile(
     rf"(?<![\w.,])(?:{_QTY}[\s-]+{_UNIT}(?:['’]s?)?"
     rf"(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)")
-_UNIT_RE = re.compile(r"(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)")
+#: ``(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)`` with the first letter as a class first: the
+#: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character)
+UNIT_RE = re.compile(r"[YyMmWwDdHh](?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
+                      r"|(?<=[Hh])(?i:ours?))(?!\w)")
 _SPACE_RE = re.compile(r"\s")
 #: how far before and after a unit word a duration phrase may reach (characters)
 _PHRASE_REACH = 100
@@ -406,7 +411,7 @@ class DurationRecognizer(PatternRecognizer):
         # each unit the phrase regex runs on a window that starts after whitespace well before it.
         spans = []
         done = 0
-        for unit in _UNIT_RE.finditer(text):
+        for unit in UNIT_RE.finditer(text):
             if unit.start() < done:
                 continue
             lo = max(0, unit.start() - _PHRASE_REACH)

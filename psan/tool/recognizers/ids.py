@@ -118,13 +118,15 @@ def valid_personnummer(value: str) -> bool:
 class IbanRecognizer(PatternRecognizer):
     """IBAN with or without 4-character grouping; trailing chunks are trimmed until the checksum fits."""
 
-    #: every match has the check digits and two 4-character groups (see :class:`psan.tool.document.Recognizer`)
-    trigger = re.compile(r"\d{2}(?: ?[A-Z0-9]{4}){2}")
+    #: every match has the check digits and two 4-character groups (see :class:`psan.tool.document.Recognizer`);
+    #: ``\d\d``, not ``\d{2}``: a pattern that starts with a class (not a repeat) lets the regex engine skip to
+    #: the next digit in C instead of trying the whole pattern at every character (the same matches, half the time)
+    trigger = re.compile(r"\d\d(?: ?[A-Z0-9]{4}){2}")
 
     def __init__(self) -> None:
         super().__init__(
             "iban", "IBAN", ID,
-            r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])",
+            r"[A-Z][A-Z]\d\d(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])",  # a class first, as above
             context=("iban", "účet", "účtu", "konto", "konta", "rachunek", "rachunku", "account", "bankkonto",
                      "račun", "računa", "číslo účtu", "bank"),
             score=0.95, context_score=1.0, priority=PRIORITY_VALIDATED_ID)
@@ -165,7 +167,10 @@ class _DigitRecognizer(PatternRecognizer):
 def card_recognizer() -> PatternRecognizer:
     return _DigitRecognizer(
         "card", "CARD", ID,
-        r"\d(?<![\d-]\d)\d{3}[ -]?(?:\d{4}[ -]?){2}\d{1,7}(?![\d-])|3(?<![\d-]3)\d{3}[ -]?\d{6}[ -]?\d{5}(?![\d-])",
+        # ``\d(?<![\d-]\d)…|3(?<![\d-]3)…`` with the first digit taken out of the two alternatives: a pattern that
+        # starts with one character class lets the regex engine skip to the next digit in C (the same matches)
+        r"\d(?:(?<![\d-]\d)\d{3}[ -]?(?:\d{4}[ -]?){2}\d{1,7}(?![\d-])"
+        r"|(?<=3)(?<![\d-]3)\d{3}[ -]?\d{6}[ -]?\d{5}(?![\d-]))",
         validator=valid_card,
         context=("card", "credit card", "karta", "karty", "kartou", "kreditní", "platební", "kort", "kortnummer",
                  "kartica", "visa", "mastercard", "amex"),

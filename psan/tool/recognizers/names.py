@@ -27,6 +27,7 @@ import re
 from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.base import first_class_first
 from psan.tool.recognizers.sentence_start import at_sentence_start
 
 PRIORITY_TITLED = -5
@@ -59,15 +60,25 @@ _INITIAL = r"[^\W\d_](?:[a-z]{0,2})\.(?:-?[^\W\d_]\.)*"
 _PART = rf"(?:{_INITIAL}|{_CAP_WORD}|(?:{'|'.join(PARTICLES)}))"
 
 
+def titled_name_plain(language: str) -> str:
+    """The titled-name pattern as written: not after a word character or a dot, a title, the name's words.
+
+    The recognizer's regex is the same pattern with the titles' first letters first (tests compare the two).
+    """
+    titles = "|".join(sorted(TITLES.get(language, TITLES["en"]), key=len, reverse=True))
+    return rf"(?<![\w.])(?P<title>(?:{titles})\.?)[ \t]+(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})"
+
+
 @cache
 def _regex(language: str) -> re.Pattern[str]:
-    listed = TITLES.get(language, TITLES["en"])
-    titles = "|".join(sorted(listed, key=len, reverse=True))
-    # the look-ahead on the titles' first letters lets the regex engine skip other characters fast
-    # (the leading look-behind alone was tried at every character)
+    listed = sorted(TITLES.get(language, TITLES["en"]), key=len, reverse=True)
+    # ``(?<![\w.])(?P<title>(?:Messrs|Miss|…)\.?)`` with the titles' first letters as a class first (base.
+    # first_class_first): the pattern then starts with a character class and the regex engine skips to the next
+    # such letter in C (a leading look-ahead or look-behind is tried at every character); the same matches
     first = "".join(sorted({t[0] for t in listed}))
-    return re.compile(rf"(?=[{first}])(?<![\w.])(?P<title>(?:{titles})\.?)[ \t]+"
-                      rf"(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
+    titles = first_class_first(first, r"[\w.]", {f: "|".join(t[1:] for t in listed if t[0] == f) for f in first},
+                               ignore_case=False)
+    return re.compile(rf"(?P<title>{titles}\.?)[ \t]+(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
 
 
 #: two or more initials written together: "Z.M.", "F.L.", "M.Ş."
