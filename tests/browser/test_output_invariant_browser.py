@@ -1,9 +1,10 @@
 """Issue 20 acceptance, problem 1, in a real browser: a rule-private name stays masked whatever overlaps it.
 
 "Mr E. Cinmen" is private by the PERSON entity-type rule; in the annotation window the admin marks
-the "." inside it private by token (``s``) and decides a wider model span "Mr E. Cinmen ," public by
-entity type (``C``).  Every download mode masks the whole name.  Then ``u`` undoes the ``C`` and the
-history list shows it undone.
+the "." inside it private by token (``s``) and tries to decide a wider model span "Mr E. Cinmen ," public
+by entity type (``C``): refused, the model's spans are no entity type (a public ``MODEL`` rule would
+release every model span unseen); so it decides that span public by token (``p``).  Every download mode
+masks the whole name.  Then ``u`` undoes the ``p`` and the history list shows it undone.
 """
 from __future__ import annotations
 
@@ -52,11 +53,16 @@ def test_rule_private_name_stays_masked_under_a_public_model_span(clean_app, pag
     page.keyboard.press("s")  # the person's PRIVATE decision on the "." only
     wait_js(page, "document.querySelectorAll('#ann-history li.mb-1').length === 1")  # saved: in the history
     _select(page, mr, comma + 1)
-    page.keyboard.press("C")  # the wider model span public, by entity type
+    # "by entity type" is refused on a span only the model proposed: its rule is nobody's type decision
+    # (a public MODEL rule would release every model span unseen, recognizers' spans the model also drew too)
+    page.keyboard.press("C")
+    wait_js(page, "document.getElementById('ann-message').textContent.indexOf('one by one') >= 0")
+    assert sql(app, "SELECT confidence FROM rule WHERE type = 'NE_TYPE' AND condition = 'MODEL'") == [
+        {"confidence": 0.0}]
+    page.keyboard.press("p")  # the wider model span public: the person's decision on exactly its tokens
     wait_js(page, f"document.querySelector('.tok[data-i=\"{comma}\"] .dec-public') !== null")
     assert annotation(app, doc, dot, dot + 1)["token_decision"] == "PRIVATE"
-    assert sql(app, "SELECT confidence FROM rule WHERE type = 'NE_TYPE' AND condition = 'MODEL'") == [
-        {"confidence": 1.0}]
+    assert annotation(app, doc, mr, comma + 1)["token_decision"] == "PUBLIC"
 
     for mode in ("remove", "tag", "pseudonymize"):
         response = page.request.get(f"/documents/{doc}/download/{mode}")
@@ -66,11 +72,10 @@ def test_rule_private_name_stays_masked_under_a_public_model_span(clean_app, pag
             assert clear not in out, (mode, clear, out)
         assert "The hearing was adjourned." in out and "asked for a copy of the file." in out, (mode, out)
 
-    # u undoes the last action (the C); the history list says so
+    # u undoes the last action (the p); the history list says so
     wait_js(page, "document.querySelectorAll('#ann-history li.mb-1').length === 2")
     page.keyboard.press("u")
     wait_js(page, "document.querySelector('#ann-history li .text-decoration-line-through') !== null")
-    assert sql(app, "SELECT confidence FROM rule WHERE type = 'NE_TYPE' AND condition = 'MODEL'") == [
-        {"confidence": 0.0}]
+    assert annotation(app, doc, mr, comma + 1)["token_decision"] is None
     assert annotation(app, doc, dot, dot + 1)["token_decision"] == "PRIVATE"  # the older decision stays
     assert page.errors == [] and csp_violations(page) == []
