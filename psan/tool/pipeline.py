@@ -78,9 +78,6 @@ class Pipeline:
         self.tokenizer: Tokenizer = tokenizer_factory(tok.get("kind"))(tok, self.config)
         self.recognizers = self._build(self.config.get("recognizers", []))
         self.ner = self._build(self.config.get("ner", []))
-        if self.config.get("complete_names", True):  # the lists completion reads: once per process, now
-            from psan.tool.recognizers.gazetteer import load_foreign_first_names
-            load_foreign_first_names()
 
     def _build(self, entries: Iterable[str | dict[str, Any]]) -> list[Recognizer]:
         out: list[Recognizer] = []

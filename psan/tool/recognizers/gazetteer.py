@@ -391,15 +391,6 @@ def _first_names_of_all_locales() -> frozenset[str]:
     return frozenset(names)
 
 
-def load_foreign_first_names() -> None:
-    """Load the first names of every Faker locale now (0.1–0.2 s CPU: ~86 locale modules are imported).
-
-    Why: the list is read by name completion for most texts; a pipeline loads it when it is built (a
-    worker builds one and processes many documents), so its first document does not pay for it.
-    """
-    _first_names_of_all_locales()
-
-
 def foreign_first_name(word: str, language: str) -> bool:
     """Is ``word`` a first name in any of Faker's locales (not only the language's own) and not on the
     language's stoplist of common words that are also names ("Will", "Justice", "General")?
