@@ -189,6 +189,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
     condition = condition_to_text(tokens)
     outcome = Outcome(annotation_id=0)
     detail: dict[str, Any] = dict(log_detail) if log_detail else {"scope": str(scope)}
+    found = span_entity_types(conn, span)  # read once: the NE-type scope and the model-only mark use it
     if scope is Scope.WORD_TYPE:
         if len(condition) > MAX_CONDITION_CHARS:
             raise DecisionError(gettext("the span is too long for a word-type rule (over %(limit)s characters)",
@@ -203,7 +204,6 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         # the learned model's spans are no entity type: a person's "by NE type" on a span the model also
         # proposed decides the recognizers' types, never every span the model proposes (a public MODEL
         # rule would release model-only spans nobody saw and cancel every learned private type under them)
-        found = span_entity_types(conn, span)
         if MODEL_TYPE in found and (found == [MODEL_TYPE] or ne_type == MODEL_TYPE):
             raise DecisionError(gettext("The learned model's spans are decided one by one, not by type."))
         types = [t for t in found if t != MODEL_TYPE]
@@ -221,7 +221,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
                 outcome.changed_rule_ids.append(outcome.rule_ids[-1])
         detail["ne_types"] = types
         outcome.rules_changed = True
-    if span_entity_types(conn, span) == [MODEL_TYPE]:
+    if found == [MODEL_TYPE]:
         # a verdict on a span only the model proposed: the evidence whether its new spans pay
         # (psan.store.corpus.project_model.new_span_verdicts); logged because a retrain replaces the entity
         detail["model_only"] = True
