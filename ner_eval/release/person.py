@@ -8,7 +8,8 @@ to each entity type.  It returns one :class:`Action` at a time; the driver sends
 
 Verdict: a span is private iff it overlaps a gold span of the window and at least half of its
 tokens are gold; a longer span (a clause around a name) is decided public and the gold inside it
-is marked by hand, as a careful person shrinks a span.  The ``noisy`` person
+is marked by hand, as a careful person shrinks a span (such a public verdict says nothing about the
+span's entity type: it is not counted towards an NE-type decision).  The ``noisy`` person
 flips 5 % of its verdicts and overlooks 10 % of the gold spans it should mark by hand (both drawn
 once per span from a seeded generator, so a second look gives the same answer).
 
@@ -230,7 +231,7 @@ class Person:
 
     def _accept(self, view: View, suspicious: list[Shown]) -> Action:
         for s in suspicious:
-            self._remember(view.words(s.first, s.end), self.verdict(view, s), s.ne_types)
+            self._remember(view.words(s.first, s.end), self.verdict(view, s), self._type_evidence(view, s))
         return self._done(Action("accept", view.first_token, view.end_token, False, 1, settles=len(suspicious)))
 
     def _decide(self, view: View, span: Shown, skipped: int = 0) -> Action:
@@ -247,8 +248,20 @@ class Person:
         else:
             kind = "word_type" if self.memory.get(words) == {private} else "token"
             keys = nav + 1 + (1 if private else 0)  # a private decision opens the label dialog: Esc
-        self._remember(words, private, span.ne_types)
+        self._remember(words, private, self._type_evidence(view, span))
         return self._done(Action(kind, span.first, span.end, private, keys))
+
+    def _type_evidence(self, view: View, span: Shown) -> tuple[str, ...]:
+        """The entity types a verdict tells the person something about: none when it only re-draws a boundary.
+
+        A span decided public though part of it is personal data ("IČO : 15279111" around the number, a clause
+        around a name) is decided so that the person can mark the private part; it says nothing about whether
+        the span's entity type is public (the app does not count it either:
+        ``psan.store.annotation.suggestions._COUNTED_DECISION``).
+        """
+        if not self.verdict(view, span) and any(a < span.end and span.first < b for a, b in view.gold):
+            return ()
+        return span.ne_types
 
     def _type_decision(self, span: Shown, private: bool) -> bool:
         """Decide by NE type once the type's verdicts, with this one, are as clear as ``learn_types`` asks."""

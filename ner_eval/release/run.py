@@ -69,7 +69,8 @@ class Work:
     requests: int = 0
     #: spans settled per entity type shown on them (first type; "-" for none), and how many were private
     settled_by_type: dict[str, list[int]] = field(default_factory=dict)
-    #: every span settled, in order: [window, document id, kind of the action, first NE type ("-": none), private]
+    #: every span settled, in order: [window, document id, kind of the action, first NE type ("-": none), private,
+    #: first token, end token]
     trace: list[list[Any]] = field(default_factory=list)
     #: decisions the app did not take as the person meant them (first few: kind, span, decision after)
     stuck: list[dict[str, Any]] = field(default_factory=list)
@@ -248,7 +249,7 @@ class Session:
             row[0] += 1
             row[1] += int(private)
             self.work.trace.append([self.work.windows, view.document_id, action.kind,
-                                    s.ne_types[0] if s.ne_types else "-", int(private)])
+                                    s.ne_types[0] if s.ne_types else "-", int(private), s.first, s.end])
 
     @staticmethod
     def _send(client: Annotator, doc_id: int, action: Action) -> dict[str, Any]:

@@ -160,3 +160,44 @@ def test_a_clearly_private_category_decides_its_undecided_types_private(clean_ap
             "SELECT condition, confidence FROM rule WHERE project_id = %s AND type = 'NE_TYPE'",
             (default_project(app),), conn)}
     assert len(changed) == 3 and rules == {"gu": -1.0, "gc": -1.0, "gh": -1.0, "P": 0.0}
+
+
+def test_a_public_decision_around_a_private_part_is_no_public_vote_for_its_type(clean_app):
+    """Deciding "Reg. no. 15279111" public to mark the number inside it private re-draws a boundary: the "th"
+    type it was recognized as is not thereby public (one such vote kept a type from being learned)."""
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    # tokens: Mr Karel Novak came . | Reg . no . 15279111 was his .
+    doc = add_document(app, "Mr Karel Novak came. Reg. no. 15279111 was his.", [("Karel", "P")],
+                       spans=[(1, 3, "P"), (5, 10, "th"), (9, 10, "n_")])
+    me = account_id(app, "admin@example.org")
+    with app.app_context(), db.transaction() as conn:
+        decide(conn, Span(default_project(app), doc, 5, 10), Scope.TOKEN, "PUBLIC", me,
+               ["Reg", ".", "no", ".", "15279111"])
+        decide(conn, Span(default_project(app), doc, 1, 2), Scope.TOKEN, "PUBLIC", me, ["Karel"])
+    # the public "Karel" inside the (undecided) name counts; so does the wide span while nothing in it is private
+    assert _counts(app) == {"P": (0, 1)} and _full_count(app) == {"P": (0, 1), "th": (0, 1)}
+    _decide(app, doc, "15279111", "PRIVATE")  # the person marks the number inside: the wide span's vote is taken back
+    with app.app_context(), db.transaction() as conn:
+        assert suggestions.type_statistics(conn, default_project(app), ["P", "th", "n_"]) \
+            == {"P": (0, 1), "n_": (1, 0)} == _full_count(app)
+    with app.app_context(), db.transaction() as conn:  # a public span inside a private one stays a public vote
+        decide(conn, Span(default_project(app), doc, 1, 3), Scope.TOKEN, "PRIVATE", me, ["Karel", "Novak"])
+        assert suggestions.type_statistics(conn, default_project(app), ["P"]) == {"P": (1, 1)}
+    assert _full_count(app) == {"P": (1, 1), "n_": (1, 0)}
+
+
+def test_a_public_decision_around_a_rule_private_part_is_no_public_vote_either(clean_app):
+    """The number inside was private by a rule (an ID type), so the person decided the wide span public at once."""
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    doc = add_document(app, "Mr Karel Novak came. Reg. no. 15279111 was his.", spans=[(5, 10, "th"), (9, 10, "n_")])
+    with app.app_context(), db.transaction() as conn:
+        db.execute("UPDATE annotation SET rule_level = -1 WHERE document_id = %s AND first_token = 9 "
+                   "AND end_token = 10", (doc,), conn)
+    assert _counts(app) == {}  # cached before the decision: the incremental path must see it too
+    with app.app_context(), db.transaction() as conn:
+        decide(conn, Span(default_project(app), doc, 5, 10), Scope.TOKEN, "PUBLIC",
+               account_id(app, "admin@example.org"), ["Reg", ".", "no", ".", "15279111"])
+        assert suggestions.type_statistics(conn, default_project(app), ["th", "n_"]) == {}
+    assert _full_count(app) == {}

@@ -68,3 +68,18 @@ def test_a_category_clearly_private_as_a_whole_decides_its_undecided_types_priva
         == set()
     assert pooled_private_types({"OCCUPATION": (10, 0), "NATIONALITY": (10, 0)}, ["OCCUPATION"], category_of) \
         == set()
+
+
+def test_one_early_false_alarm_does_not_keep_a_type_out_of_its_private_category() -> None:
+    """A greeting recognized as a surname (one public "ps" decision) must not make every later surname a judgment."""
+    from psan.tool.categories import category_of
+    from psan.tool.suggest import agrees_with_private_pool, pooled_private_types
+    persons = {"P": (30, 0), "pf": (20, 0)}
+    assert pooled_private_types({**persons, "ps": (0, 1)}, ["ps"], category_of) == set()  # nothing else known yet
+    assert pooled_private_types({**persons, "ps": (2, 1)}, ["ps"], category_of) == {"ps"}
+    assert pooled_private_types({**persons, "ps": (5, 2)}, ["ps"], category_of) == {"ps"}
+    # a type whose own decisions are clearly less private than a learned category keeps waiting
+    assert pooled_private_types({**persons, "ps": (5, 5)}, ["ps"], category_of) == set()
+    assert agrees_with_private_pool(0, 0) and agrees_with_private_pool(30, 0)
+    assert not agrees_with_private_pool(0, 2) and not agrees_with_private_pool(1, 1)
+    assert agrees_with_private_pool(20, 3) and not agrees_with_private_pool(10, 5)

@@ -114,18 +114,41 @@ def _current_counts(conn, project_id: int) -> dict[str, tuple[int, int]]:
         return {t: (c[0], c[1]) for t, c in entry.counts.items() if any(c)}
 
 
+#: a PUBLIC decision overlapping a PRIVATE one is looked for among the private spans starting less than 50
+#: tokens before it (an index range; a longer private span is rare, and missing one only counts a public vote)
+
+#: the decision a span counts with in the type statistics: a PUBLIC decision on a span part of which is private
+#: (a person's decision, or a rule's: the output keeps it masked) is a re-drawn boundary (the person decided
+#: "IČO : 15279111" public around the number an ID rule keeps private, or marked the name inside a clause), not
+#: a verdict that the span's entity type is public.  A public span inside a private one (a title inside a name)
+#: stays a public vote.
+_COUNTED_DECISION = (
+    "CASE WHEN a.token_decision = 'PUBLIC' AND EXISTS (SELECT 1 FROM annotation p "
+    "WHERE p.document_id = a.document_id AND (p.token_decision = 'PRIVATE' OR (p.token_decision IS NULL "
+    "AND p.rule_level <= (SELECT private_threshold FROM project WHERE id = %(project)s))) "
+    "AND p.first_token > a.first_token - 50 AND p.first_token < a.end_token "
+    "AND p.end_token > a.first_token AND (p.first_token > a.first_token OR p.end_token < a.end_token)) "
+    "THEN NULL ELSE a.token_decision::text END")
+
 #: what the log shows since the counted id: that id's time (an emptied or restored database reuses ids,
 #: a deleted document takes its rows along: then everything is counted anew), the newest id and its time,
-#: and the spans decided since with their decision and entity types now
+#: and the spans decided since, with the decided spans they overlap (a new private decision inside a public
+#: span takes that span's public vote back: :data:`_COUNTED_DECISION`), their counted decision and entity types now
 _DECIDED_SINCE = (
-    "WITH new AS (SELECT id, document_id, first_token, end_token, created_at FROM decision_log "
+    "WITH new AS (SELECT id, document_id, first_token, end_token, created_at FROM decision_log "  # noqa: S608  # nosec
     "WHERE project_id = %(project)s AND id > %(since)s), "
     "top AS (SELECT id, created_at FROM new ORDER BY id DESC LIMIT 1), "
-    "spans AS (SELECT DISTINCT document_id, first_token, end_token FROM new "
-    "WHERE document_id IS NOT NULL AND first_token IS NOT NULL) "
+    "logged AS (SELECT DISTINCT document_id, first_token, end_token FROM new "
+    "WHERE document_id IS NOT NULL AND first_token IS NOT NULL), "
+    "spans AS (SELECT document_id, first_token, end_token FROM logged UNION "
+    "SELECT o.document_id, o.first_token, o.end_token FROM logged l JOIN annotation o "
+    "ON o.document_id = l.document_id AND o.token_decision IS NOT NULL "
+    "AND o.first_token > l.first_token - 50 AND o.first_token < l.end_token "
+    "AND o.end_token > l.first_token) "
     "SELECT (SELECT created_at FROM decision_log WHERE id = %(since)s AND project_id = %(project)s) AS since_stamp, "
     "(SELECT id FROM top) AS top, (SELECT created_at FROM top) AS top_stamp, "
-    "coalesce((SELECT json_agg(json_build_array(s.document_id, s.first_token, s.end_token, a.token_decision, "
+    "coalesce((SELECT json_agg(json_build_array(s.document_id, s.first_token, s.end_token, "
+    + _COUNTED_DECISION + ", "
     "ARRAY(SELECT ne.type FROM named_entity ne WHERE ne.document_id = s.document_id "
     "AND ne.first_token = s.first_token AND ne.end_token = s.end_token))) FROM spans s "
     "LEFT JOIN annotation a ON a.document_id = s.document_id AND a.first_token = s.first_token "
@@ -166,12 +189,12 @@ def _count_types(conn, project_id: int) -> _TypeCounts:
     entry = _TypeCounts(now, now, False, head["created_at"] if head else None, int(head["id"]) if head else 0,
                         {}, {})
     rows = db.query(
-        "SELECT a.document_id, a.first_token, a.end_token, a.token_decision::text AS decision, "
+        "SELECT a.document_id, a.first_token, a.end_token, " + _COUNTED_DECISION + " AS decision, "  # noqa: S608  # nosec B608 - constants
         "array_agg(ne.type) AS types FROM document d "
         "JOIN annotation a ON a.document_id = d.id AND a.token_decision IS NOT NULL "
         "JOIN named_entity ne ON ne.document_id = a.document_id AND ne.first_token = a.first_token "
-        "AND ne.end_token = a.end_token WHERE d.project_id = %s "
-        "GROUP BY a.document_id, a.first_token, a.end_token, a.token_decision", (project_id,), conn)
+        "AND ne.end_token = a.end_token WHERE d.project_id = %(project)s "
+        "GROUP BY a.document_id, a.first_token, a.end_token, a.token_decision", {"project": project_id}, conn)
     for r in rows:
         entry.set_span((r["document_id"], r["first_token"], r["end_token"]), r["decision"], tuple(r["types"]))
     return entry
