@@ -311,3 +311,11 @@ class Recognizer:
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def warm_up(self) -> None:
+        """Load now what :meth:`analyze` would load at its first use (name lists, metadata).
+
+        Why: the pipeline calls it on every component when it is built, so a worker or CLI process
+        pays such a one-time load at start-up, not inside whichever document first needs it.
+        Default: nothing to load.  Optional for components that do not subclass this class.
+        """

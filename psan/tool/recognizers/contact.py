@@ -171,6 +171,13 @@ class PhoneRecognizer(PatternRecognizer):
                          score=0.7, context_score=0.95, priority=PRIORITY_PHONE)
         self.regions = regions or ("US",)
 
+    def warm_up(self) -> None:
+        """libphonenumber's metadata of the regions (and of those sharing their country code: validating a
+        "+1" number reads all 25 NANP regions), loaded module by module at first use otherwise."""
+        for region in self.regions:
+            for sibling in phonenumbers.region_codes_for_country_code(phonenumbers.country_code_for_region(region)):
+                phonenumbers.PhoneMetadata.metadata_for_region(sibling)
+
     def _parse(self, value: str, regions: tuple[str, ...] | None = None) -> bool:
         international = value.startswith(("+", "00"))
         for region in (None,) if international else (regions or self.regions):
