@@ -269,14 +269,19 @@ class _Growth:
     def __init__(self, doc: Document, starts: list[int], ends: list[int]) -> None:
         self.doc = doc
         self.starts, self.ends = starts, ends
-        self.first_at = {a: i for i, a in enumerate(starts)}
-        self.end_at = {b: i + 1 for i, b in enumerate(ends)}
+        #: token index by start offset / token end by end offset; built at the first occurrence that grows (few
+        #: do: a dict over every token of every document cost more than the growing itself)
+        self.first_at: dict[int, int] | None = None
+        self.end_at: dict[int, int] = {}
 
     def __call__(self, first: int, end: int, seed: Entity) -> tuple[int, int]:
         span = CharSpan(self.starts[first], self.ends[end - 1], seed.type, seed.category, SOURCE, seed.score)
         grown = extend_mentions(self.doc.text, [span], self.doc.language)
         if len(grown) != 1 or (grown[0].start, grown[0].end) == (span.start, span.end):
             return first, end
+        if self.first_at is None:
+            self.first_at = {a: i for i, a in enumerate(self.starts)}
+            self.end_at = {b: i + 1 for i, b in enumerate(self.ends)}
         new_first, new_end = self.first_at.get(grown[0].start), self.end_at.get(grown[0].end)
         if new_first is None or new_end is None:
             return first, end
