@@ -366,3 +366,24 @@ def test_age_hints_are_necessary(pieces: list[str]) -> None:
     for pattern, hints in AGE_HINTS.items():
         if re.search(pattern, text):
             assert any(hint in text for hint in hints), (pattern, text)
+
+
+SECRET_PIECES = ["password", "PASSWORD", "Pass", "passwd", "pwd", "pass", "passport", "heslo", "hasło", "HASŁO",
+                 "lösenord", "token", "access", "access_token", "client", "client_secret", "secret", "Secret", "key",
+                 "api", "api-key", "private_key", "pin", "opinion", "PIN", "kód", "code", " ", "  ", "_", "-", ":", "=",
+                 "=>", " is ", " je ", "\n", "abc123", "hunter22", "x", "ſecret", "İ", "ı", "\u212aey", "'", "\"", ",",
+                 "."]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(SECRET_PIECES), max_size=14))
+def test_secret_keyword_matches_equal_finditer(pieces: list[str]) -> None:
+    """The secret recognizer tries its regex only near keyword hints and finds what ``finditer`` finds in a text
+    with a hint (as before: a text without one is not searched)."""
+    from psan.tool.recognizers.ids import _KEYWORD_HINTS, SECRET_AFTER_KEYWORD, SecretRecognizer, _hint_positions
+    text = "".join(pieces)
+    lowered = text.lower()
+    hints = _hint_positions(lowered)
+    found = SecretRecognizer()._keyword_matches(text, lowered, hints) if hints else []
+    before = SECRET_AFTER_KEYWORD.finditer(text) if any(h in lowered for h in _KEYWORD_HINTS) else []
+    assert [(m.span(), m.span("value")) for m in found] == [(m.span(), m.span("value")) for m in before]
