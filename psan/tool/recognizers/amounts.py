@@ -59,10 +59,12 @@ _AMOUNT_REST = (r"\d{0,2}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d{0,2}(?:\.
 #: the money pattern with its first character (a digit, a currency sign or a code's capital) matched first by a
 #: class and the rest of each form after it (a pattern that starts with a look-around is tried at every
 #: character, one that starts with a class lets the regex engine skip to the next candidate in C); the same
-#: matches as ``MONEY_PLAIN``
+#: matches as ``MONEY_PLAIN``.  A capital goes on only when two more capitals and no letter follow it (every
+#: code is three capitals): a capitalized word fails there, before the codes are tried one by one
 MONEY_RE = re.compile(
     r"[\d€£$¥₺₽₴A-Z]"
-    rf"(?:(?:(?<={_SIGN})|(?<![\w-][\s\S]){after_first(CURRENCY_CODES)}(?![A-Za-z]))\s?(?:{_AMOUNT}|{_ANY_GROUPING})"
+    rf"(?:(?:(?<={_SIGN})|(?<![\w-][\s\S])(?=[A-Z]{{2}}(?![A-Za-z])){after_first(CURRENCY_CODES)}(?![A-Za-z]))"
+    rf"\s?(?:{_AMOUNT}|{_ANY_GROUPING})"
     rf"{_MULTIPLIER}(?![\w,.]\d|\d)"
     rf"|(?<=\d)(?<![\w.,-][\s\S])(?:{_AMOUNT_REST}){_MULTIPLIER}\s?(?:{_CODE}|{_WORD})(?:\s*\({_CODE}\))?)")
 
