@@ -173,10 +173,16 @@ class PhoneRecognizer(PatternRecognizer):
 
     def warm_up(self) -> None:
         """libphonenumber's metadata of the regions (and of those sharing their country code: validating a
-        "+1" number reads all 25 NANP regions), loaded module by module at first use otherwise."""
+        "+1" number reads all 25 NANP regions), loaded module by module at first use otherwise, and the
+        regexes of their number plans, compiled at first use: every such region's example number and a number
+        valid in none of them (which every region tries) are validated once."""
+        national = phonenumbers.PhoneNumberFormat.NATIONAL
         for region in self.regions:
             for sibling in phonenumbers.region_codes_for_country_code(phonenumbers.country_code_for_region(region)):
-                phonenumbers.PhoneMetadata.metadata_for_region(sibling)
+                example = phonenumbers.example_number(sibling)
+                if example is not None:
+                    self._parse(phonenumbers.format_number(example, national), (sibling,))
+        self._parse("12345/67")
 
     def _parse(self, value: str, regions: tuple[str, ...] | None = None) -> bool:
         international = value.startswith(("+", "00"))

@@ -429,9 +429,12 @@ class EnglishDatePhraseRecognizer(PatternRecognizer):
         return join_date_ranges(text, spans + listed_years(text, spans)) if spans else spans
 
 
+_YEAR_DASH = re.compile(r"\s*[-–]\s*")
+
+
 def _increasing_years(value: str) -> bool:
     """'1998-99' and '2001–2003' are ranges; '2003-01' (a month) and '1999-1990' are not."""
-    first, second = re.split(r"\s*[-–]\s*", value)
+    first, second = _YEAR_DASH.split(value)
     end = int(second) if len(second) == 4 else int(first[:2] + second)
     return int(first) < end <= int(first) + 50
 
