@@ -448,8 +448,9 @@ DURATION_RE = re.compile(
     rf"(?<![\w.,])(?:{_QTY}[\s-]+{_UNIT}(?:['’]s?)?"
     rf"(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)")
 #: ``(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)`` with the first letter as a class first: the
-#: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character)
-UNIT_RE = re.compile(r"[YyMmWwDdHh](?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
+#: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character); the
+#: second letter of every unit is e, o or a (no other character folds onto them), tested before the five units
+UNIT_RE = re.compile(r"[YyMmWwDdHh](?=[eEoOaA])(?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
                       r"|(?<=[Hh])(?i:ours?))(?!\w)")
 _SPACE_RE = re.compile(r"\s")
 #: how far before and after a unit word a duration phrase may reach (characters)
