@@ -450,8 +450,8 @@ DURATION_RE = re.compile(
 #: ``(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)`` with the first letter as a class first: the
 #: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character); the
 #: second letter of every unit is e, o or a (no other character folds onto them), tested before the five units
-UNIT_RE = re.compile(r"[YyMmWwDdHh](?=[eEoOaA])(?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
-                      r"|(?<=[Hh])(?i:ours?))(?!\w)")
+UNIT_RE = re.compile(r"[YyMmWwDdHh](?=[eEoOaA])(?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)"
+                     r"|(?<=[Dd])(?i:ays?)|(?<=[Hh])(?i:ours?))(?!\w)")
 _SPACE_RE = re.compile(r"\s")
 #: how far before and after a unit word a duration phrase may reach (characters)
 _PHRASE_REACH = 100
