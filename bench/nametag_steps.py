@@ -4,9 +4,9 @@ Run: ``.venv/bin/python bench/nametag_steps.py [--rounds 3] [--model PATH]``
 
 Why: ``bench_nametag_ratio.py`` gives one ratio; this says which step to look at.  The steps of
 ``Pipeline.process`` are timed one by one around the same calls (NameTag's run, tokens, every
-recognizer, token splitting, the never-personal filter, merge, name completion, propagation, the JSONL
-lines of ``psan-tool spans``), with NameTag alone (its tokenizer and recognizer, as the ratio bench runs
-it) timed in the same process.  CPU time (``time.process_time``), the minimum over ``--rounds``.
+recognizer, mention extension, token splitting, the never-personal filter, merge, name completion,
+propagation, the JSONL lines of ``psan-tool spans``), with NameTag alone (its tokenizer and recognizer,
+as the ratio bench runs it) timed in the same process.  CPU time (``time.process_time``), the minimum over ``--rounds``.
 Recognizers that share a name (the three ``date`` recognizers) are summed.
 """
 from __future__ import annotations
@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import SHARED, load_corpus  # noqa: E402
 
-from psan.tool import completion, merge, nonpersonal, propagate  # noqa: E402
+from psan.tool import completion, extension, merge, nonpersonal, propagate  # noqa: E402
 from psan.tool.cli import span_lines  # noqa: E402
-from psan.tool.document import collector_paused  # noqa: E402
+from psan.tool.document import collector_paused, forget_token_texts  # noqa: E402
 from psan.tool.pipeline import Pipeline  # noqa: E402
 from psan.tool.tokenize import split_tokens_and_sentences  # noqa: E402
 
@@ -52,7 +52,7 @@ def one_round(pipe: Pipeline, texts: list[str]) -> dict[str, float]:
             doc = pipe._tokenize(text)  # noqa: SLF001 - the step being timed
             t2 = clock()
             acc["tokens + token check"] += t2 - t1
-            found = ner.analyze(text, doc)
+            found = pipe._combine_ner(text, [ner.analyze(text, doc)])  # noqa: SLF001 - the step being timed
             acc["NameTag entities"] += clock() - t2
             patterns = []
             for r in pipe.recognizers:
@@ -62,6 +62,11 @@ def one_round(pipe: Pipeline, texts: list[str]) -> dict[str, float]:
                     patterns.extend(r.analyze(text, doc))
                 acc[f"recognizer {r.name}"] += clock() - a
             t3 = clock()
+            patterns = extension.extend_mentions(text, patterns, doc.language)
+            found = extension.extend_mentions(text, found, doc.language)
+            t3a = clock()
+            acc["mention extension"] += t3a - t3
+            t3 = t3a
             bounds = {b for c in patterns + found for b in (c.start, c.end)}
             doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)
             t4 = clock()
@@ -79,6 +84,7 @@ def one_round(pipe: Pipeline, texts: list[str]) -> dict[str, float]:
                 propagate.with_propagation(doc, **pipe.propagate)
             t8 = clock()
             acc["propagation"] += t8 - t7
+            forget_token_texts(doc.tokens)
             "".join(span_lines("corpus/0000.txt", doc))
             acc["JSONL lines"] += clock() - t8
     return acc

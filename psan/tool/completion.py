@@ -32,9 +32,15 @@ import re
 from bisect import bisect_left
 
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
-from psan.tool.recognizers.gazetteer import FIRST_F, FIRST_M, foreign_first_name, person_name_kind
+from psan.tool.recognizers.gazetteer import (
+    FIRST_F,
+    FIRST_M,
+    foreign_first_name,
+    load_person_names,
+    person_name_kind,
+)
 
-__all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer"]
+__all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer", "warm_up"]
 
 #: words added on each side at most
 MAX_WORDS = 3
@@ -120,6 +126,12 @@ def _may_grow_left(text: str, start: int) -> bool:
 def _may_grow_right(text: str, end: int) -> bool:
     """Cheap test before the regexes: a space or tab, then a capital right after ``end``."""
     return end + 1 < len(text) and text[end] in " \t" and text[end + 1].isupper()
+
+
+def warm_up(language: str) -> None:
+    """Load the name lists completion reads (the pipeline calls it when it is built; see
+    :meth:`psan.tool.pipeline.Pipeline._warm_up`)."""
+    load_person_names(language)
 
 
 def complete_names(doc: Document) -> Document:

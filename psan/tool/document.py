@@ -171,6 +171,19 @@ class Sentence:
     end_token: int
 
 
+_SET_SENTENCE_FIRST = Sentence.first_token.__set__  # type: ignore[attr-defined]
+_SET_SENTENCE_END = Sentence.end_token.__set__  # type: ignore[attr-defined]
+
+
+def _sentence_init(self: Sentence, first_token: int, end_token: int) -> None:
+    """``Sentence.__init__`` through the slots' setters (as ``Token``'s: 10^4 sentences per corpus pass)."""
+    _SET_SENTENCE_FIRST(self, first_token)
+    _SET_SENTENCE_END(self, end_token)
+
+
+Sentence.__init__ = _sentence_init  # type: ignore[method-assign]
+
+
 @dataclass(frozen=True, slots=True)
 class Entity:
     """A recognized span of tokens.
@@ -311,3 +324,11 @@ class Recognizer:
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def warm_up(self) -> None:
+        """Load now what :meth:`analyze` would load at its first use (name lists, metadata).
+
+        Why: the pipeline calls it on every component when it is built, so a worker or CLI process
+        pays such a one-time load at start-up, not inside whichever document first needs it.
+        Default: nothing to load.  Optional for components that do not subclass this class.
+        """

@@ -236,14 +236,19 @@ def _inside_open_bracket(text: str, start: int, end: int) -> int:
     return close
 
 
+_NAME_WORD = re.compile(r"[\w'’-]+")
+_BLANKS = re.compile(r"[ \t]+")
+_COMMA_GAP = re.compile(r",[ \t]+")
+
+
 def _rest_of_name(text: str, start: int, end: int) -> int:
-    words = re.findall(r"[\w'’-]+", text[start:end])
+    words = _NAME_WORD.findall(text, start, end)
     if not words or words[-1].lower() not in INSTITUTION_HEADS:
         return end
     m = _REST_OF_NAME.match(text, end)
     if m is None:
         return end
-    caps = re.split(r"[ \t]+", m.group("w"))
+    caps = _BLANKS.split(m.group("w"))
     keep = 0
     for i, w in enumerate(caps):
         if w in _STOP_CAPS:
@@ -366,12 +371,16 @@ def _joinable(text: str, first: CharSpan, second: CharSpan) -> bool:
                                                 and _town_like(text[first.start:first.end]))
     if (first_ok
             and (second.type in _LOCATION_TYPES or _STREET_END.search(text, second.start, second.end))
-            and re.fullmatch(r",[ \t]+", gap) and text[second.start:second.start + 1].isupper()
+            and _COMMA_GAP.fullmatch(gap) and text[second.start:second.start + 1].isupper()
             and text[first.start:first.start + 1].isupper()):
         if _LIST_AFTER.match(text, second.end) or _LIST_BEFORE.search(text, max(0, first.start - 40), first.start):
             return False
         return True
     return False
+
+
+#: categories whose candidates keep their extent (a person only takes a company's legal form, above)
+_NOT_GROWN = (Category.PERSON, Category.SENSITIVE, Category.DEMOGRAPHIC, Category.CONTACT)
 
 
 def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) -> list[CharSpan]:
@@ -383,8 +392,7 @@ def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) ->
         if span.category is Category.PERSON and _LEGAL_FORM.match(text, span.end):
             grown.append(replace(span, end=_LEGAL_FORM.match(text, span.end).end()))  # type: ignore[union-attr]
             continue
-        if (span.category in (Category.PERSON, Category.SENSITIVE, Category.DEMOGRAPHIC, Category.CONTACT)
-                or is_never_personal(text, span, language)):
+        if span.category in _NOT_GROWN or is_never_personal(text, span, language):
             grown.append(span)  # a generic "Council" must not become "Council's" and escape the filter
             continue
         start, end = _grow(text, span)

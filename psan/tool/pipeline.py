@@ -78,6 +78,7 @@ class Pipeline:
         self.tokenizer: Tokenizer = tokenizer_factory(tok.get("kind"))(tok, self.config)
         self.recognizers = self._build(self.config.get("recognizers", []))
         self.ner = self._build(self.config.get("ner", []))
+        self._warm_up()
 
     def _build(self, entries: Iterable[str | dict[str, Any]]) -> list[Recognizer]:
         out: list[Recognizer] = []
@@ -85,6 +86,22 @@ class Pipeline:
             made = recognizer_factory(entry.get("kind"))(entry, self.language)
             out.extend(made if isinstance(made, list) else [made])
         return out
+
+    def _warm_up(self) -> None:
+        """One-time loads of the components and of the document-level steps, now rather than in a document.
+
+        Why: a worker or CLI process builds its pipeline once; what a component would load at its first
+        text (:meth:`psan.tool.document.Recognizer.warm_up`, optional) or name completion at its first
+        foreign-looking name (every Faker locale's first names) is then paid at start-up, not by whichever
+        document happens to need it first.
+        """
+        for component in (self.tokenizer, *self.recognizers, *self.ner):
+            warm_up = getattr(component, "warm_up", None)
+            if warm_up is not None:
+                warm_up()
+        if self.config.get("complete_names", True):
+            from psan.tool.completion import warm_up as warm_up_completion
+            warm_up_completion(self.language)
 
     def _tokenize(self, text: str) -> Document:
         offsets = getattr(self.tokenizer, "token_offsets", None)

@@ -12,7 +12,7 @@ Policy (tested in ``tests/tool/test_propagate.py``):
   exact strings of IDs and contacts; dates and OTHER (numbers, nationalities …) would flood
   the document with false positives;
 * matching is on whole tokens, case-sensitive, exactly the seed's token sequence ("Jan" never
-  marks "Jana"), found with :class:`psan.tool.rules.TokenAutomaton` in one pass; a match may
+  marks "Jana"), found by walking a trie of the seeds from each token that starts one; a match may
   cross a sentence boundary (it is still a contiguous token sequence of the same string);
 * seeds shorter than ``min_chars`` characters and seeds made only of lower-case alphabetic
   words (common words a recognizer tagged by mistake: "court", "the applicant") are skipped;
@@ -46,12 +46,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import compress
+from typing import Any
 
 from psan.tool.document import WEAK_SOURCES, Category, CharSpan, Document, Entity, token_bounds, token_texts
 from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS, extend_mentions
 from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
-from psan.tool.rules import TokenAutomaton
 
 __all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "core_words", "propagate",
            "with_propagation"]
@@ -132,9 +133,36 @@ def _lemma_keys(words: list[str], language: str) -> list[str] | None:
 
 
 def _scan(patterns: list[tuple[str, ...]], keys: list[str], n_tokens: int) -> list[tuple[int, int, int]]:
-    automaton = TokenAutomaton({p: [i] for i, p in enumerate(patterns)})
-    return sorted(((first, end, ids[0]) for first, end, ids in automaton.scan(keys, [(0, n_tokens)])),
-                  key=lambda m: (m[0] - m[1], m[0]))
+    """Every occurrence ``(first, end, pattern index)`` of the (distinct, non-empty) ``patterns`` in ``keys``,
+    longest first, then by position.
+
+    Why a trie walked from each token that starts a pattern (picked in C) rather than an Aho–Corasick
+    automaton (:class:`psan.tool.rules.TokenAutomaton`, which finds the same occurrences): the seeds are
+    new for every document, and the automaton's failure links cost more to build than the walk, while its
+    scan visited every token of any seed ("the", "of", ","), not only the seeds' first tokens.
+    """
+    root: dict[str | None, Any] = {}
+    for idx, pattern in enumerate(patterns):
+        node = root
+        for tok in pattern:
+            node = node.setdefault(tok, {})
+        node[None] = idx  # None is no token: the pattern ends here
+    found: list[tuple[int, int, int]] = []
+    for first in compress(range(n_tokens), map(root.__contains__, keys)):
+        node = root[keys[first]]
+        end = first + 1
+        while True:
+            idx = node.get(None)
+            if idx is not None:
+                found.append((first, end, idx))
+            if end == n_tokens:
+                break
+            node = node.get(keys[end])
+            if node is None:
+                break
+            end += 1
+    found.sort(key=lambda m: (m[0] - m[1], m[0]))
+    return found
 
 
 def _name_part_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity], source: str) -> None:
@@ -269,14 +297,19 @@ class _Growth:
     def __init__(self, doc: Document, starts: list[int], ends: list[int]) -> None:
         self.doc = doc
         self.starts, self.ends = starts, ends
-        self.first_at = {a: i for i, a in enumerate(starts)}
-        self.end_at = {b: i + 1 for i, b in enumerate(ends)}
+        #: token index by start offset / token end by end offset; built at the first occurrence that grows (few
+        #: do: a dict over every token of every document cost more than the growing itself)
+        self.first_at: dict[int, int] | None = None
+        self.end_at: dict[int, int] = {}
 
     def __call__(self, first: int, end: int, seed: Entity) -> tuple[int, int]:
         span = CharSpan(self.starts[first], self.ends[end - 1], seed.type, seed.category, SOURCE, seed.score)
         grown = extend_mentions(self.doc.text, [span], self.doc.language)
         if len(grown) != 1 or (grown[0].start, grown[0].end) == (span.start, span.end):
             return first, end
+        if self.first_at is None:
+            self.first_at = {a: i for i, a in enumerate(self.starts)}
+            self.end_at = {b: i + 1 for i, b in enumerate(self.ends)}
         new_first, new_end = self.first_at.get(grown[0].start), self.end_at.get(grown[0].end)
         if new_first is None or new_end is None:
             return first, end

@@ -8,6 +8,9 @@ component plugs in with a decorator (spaCy style)::
     @register_recognizer("mine")
     def make_mine(entry: dict, language: str) -> Recognizer: ...
 
+A component that loads data lazily at its first text (name lists, metadata) loads it in its
+``warm_up()`` instead, which the pipeline calls on every component it builds.
+
 The built-in components register themselves in one place, :mod:`psan.tool.components`, which is
 imported before the first registration or lookup (so a user's component of the same name,
 registered later, replaces the built-in one and not vice versa).
@@ -29,7 +32,9 @@ class Tokenizer(Protocol):
     """What a tokenizer component returns: an object with ``tokenize(text)``.
 
     One that sets ``tokens_clean = True`` promises tokens without whitespace or control
-    characters, so the pipeline skips :func:`psan.tool.tokenize.clean_tokens` for it.
+    characters, so the pipeline skips :func:`psan.tool.tokenize.clean_tokens` for it.  One with a
+    ``warm_up()`` method has it called when the pipeline is built, like a recognizer's
+    (:meth:`psan.tool.document.Recognizer.warm_up`).
     """
 
     def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]: ...

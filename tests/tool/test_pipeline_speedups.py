@@ -179,14 +179,42 @@ def _without_lookahead(regex: re.Pattern[str], prefix: str) -> re.Pattern[str]:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(DATE_PIECES), max_size=12), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
 def test_first_character_lookaheads_are_exact(pieces: list[str], language: str) -> None:
-    from psan.tool.recognizers.dates import written_date_regex
+    from psan.tool.recognizers.dates import written_date_plain, written_date_regex
     from psan.tool.recognizers.references import NUMBER_PLAIN, NUMBER_RE
     text = "".join(pieces)
     dated = written_date_regex(language)
-    plain = _without_lookahead(dated, dated.pattern[:dated.pattern.index("(?<![")])
+    plain = re.compile(written_date_plain(language))
     assert [m.span() for m in dated.finditer(text)] == [m.span() for m in plain.finditer(text)]
     numbered = re.compile(NUMBER_PLAIN)
     assert [m.span("code") for m in NUMBER_RE.finditer(text)] == [m.span("code") for m in numbered.finditer(text)]
+
+
+NUMERIC_DATE_PIECES = ["1", "12", "31", "0", "05", "2001", "1999", "2020", "199", ".", ". ", "/", "-", " ", ",", "x",
+                       "a1", "3.", "2."]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(NUMERIC_DATE_PIECES + DATE_PIECES), max_size=12))
+def test_class_first_date_patterns_are_exact(pieces: list[str]) -> None:
+    """Numeric dates and English date phrases, written to start with their first character's class, match as the
+    plain patterns do: the same spans, the same form (``lastgroup``) and the same day, month and year."""
+    from psan.tool.recognizers.dates import (
+        EN_DATE_PHRASE_PLAIN,
+        EN_DATE_PHRASE_RE,
+        NUMERIC_DATE_PLAIN,
+        NUMERIC_DATE_RE,
+        _first_group,
+    )
+    text = "".join(pieces)
+    phrase = re.compile(EN_DATE_PHRASE_PLAIN)
+    assert [(m.span(), m.lastgroup) for m in EN_DATE_PHRASE_RE.finditer(text)] == [
+        (m.span(), m.lastgroup) for m in phrase.finditer(text)]
+    numeric = re.compile(NUMERIC_DATE_PLAIN)
+    names = ("d1", "m1", "y1", "a2", "b2", "y2", "y3", "m3", "d3")
+    firsts = ("d1", "a2", "y3")
+    assert [(m.span(), [_first_group(m, g) if g in firsts and m.group(g) is not None else m.group(g) for g in names])
+            for m in NUMERIC_DATE_RE.finditer(text)] == [(m.span(), [m.group(g) for g in names])
+                                                         for m in numeric.finditer(text)]
 
 
 def test_mark_table_equals_unicodedata() -> None:
@@ -271,7 +299,8 @@ def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: s
         (m.span("title"), m.span("name")) for m in plain.finditer(text)]
 
 
-MONEY_PIECES = ["5", "12", "5,000", "1.5", "300", " ", "\n", "EUR", "GBP", "TRL", "€", "£", "(", ")", "euros", "Euro",
+MONEY_PIECES = ["5", "12", "5,000", "1.5", "300", " ", "\n", "EUR", "GBP", "TRL", "ECU", "E", "€", "£", "$", "(", ")",
+                "euros", "Euro", "1234", "12.345.678", "5 000", "-", "x", ".", ",",
                 "EUROCENTS", "cents", "pounds", "of", "sterling", "Kuna", "ſterling", "\u212auna", "Finnish", "marks",
                 "Deutsche", "mark", "złotych", "Zlotys", "New", "Turkish", "liras", "m", "million", "bn", "x", "-", "."]
 
@@ -286,7 +315,7 @@ def test_money_first_letters_are_exact(pieces: list[str]) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="0123456789 -3xyYMmdayshourwekntDHW", max_size=40))
+@given(st.text(alphabet="0123456789 -3xyYMmdayshourwekntDHWEOAS", max_size=40))
 def test_class_first_digit_and_unit_patterns_are_exact(text: str) -> None:
     """Card numbers, duration units and age numbers written to start with a character class match as before."""
     from psan.tool.recognizers.dates import AGE_PATTERNS, UNIT_RE
@@ -337,3 +366,24 @@ def test_age_hints_are_necessary(pieces: list[str]) -> None:
     for pattern, hints in AGE_HINTS.items():
         if re.search(pattern, text):
             assert any(hint in text for hint in hints), (pattern, text)
+
+
+SECRET_PIECES = ["password", "PASSWORD", "Pass", "passwd", "pwd", "pass", "passport", "heslo", "hasło", "HASŁO",
+                 "lösenord", "token", "access", "access_token", "client", "client_secret", "secret", "Secret", "key",
+                 "api", "api-key", "private_key", "pin", "opinion", "PIN", "kód", "code", " ", "  ", "_", "-", ":", "=",
+                 "=>", " is ", " je ", "\n", "abc123", "hunter22", "x", "ſecret", "İ", "ı", "\u212aey", "'", "\"", ",",
+                 "."]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(SECRET_PIECES), max_size=14))
+def test_secret_keyword_matches_equal_finditer(pieces: list[str]) -> None:
+    """The secret recognizer tries its regex only near keyword hints and finds what ``finditer`` finds in a text
+    with a hint (as before: a text without one is not searched)."""
+    from psan.tool.recognizers.ids import _KEYWORD_HINTS, SECRET_AFTER_KEYWORD, SecretRecognizer, _hint_positions
+    text = "".join(pieces)
+    lowered = text.lower()
+    hints = _hint_positions(lowered)
+    found = SecretRecognizer()._keyword_matches(text, lowered, hints) if hints else []
+    before = SECRET_AFTER_KEYWORD.finditer(text) if any(h in lowered for h in _KEYWORD_HINTS) else []
+    assert [(m.span(), m.span("value")) for m in found] == [(m.span(), m.span("value")) for m in before]

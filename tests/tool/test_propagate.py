@@ -1,6 +1,9 @@
 """Document-level propagation (psan.tool.propagate) and its pipeline switch."""
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from psan.tool.document import Category, CharSpan, Document, Entity, Recognizer
 from psan.tool.pipeline import Pipeline
 from psan.tool.propagate import SOURCE, propagate, with_propagation
@@ -168,3 +171,16 @@ def test_a_propagated_occurrence_grows_to_its_whole_mention_in_english() -> None
     # a found mention's part is not grown again into a second, longer span ("Izmir Assize Court" inside the
     # Chamber's found span stays unmarked, its later occurrence alone is propagated)
     assert strings(doc, propagate(doc)) == ["District of Kyrenia", "Dev-Sol (Revolutionary Left)", "Izmir Assize Court"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from("abcd"), min_size=1, max_size=4).map(tuple), min_size=1, max_size=8,
+                unique=True), st.lists(st.sampled_from("abcde"), max_size=30))
+def test_seed_scan_equals_aho_corasick(patterns: list[tuple[str, ...]], keys: list[str]) -> None:
+    """The trie walk of propagation finds every occurrence the token automaton finds, in the same order."""
+    from psan.tool.propagate import _scan
+    from psan.tool.rules import TokenAutomaton
+    automaton = TokenAutomaton({p: [i] for i, p in enumerate(patterns)})
+    expected = sorted(((first, end, ids[0]) for first, end, ids in automaton.scan(keys, [(0, len(keys))])),
+                      key=lambda m: (m[0] - m[1], m[0]))
+    assert _scan(patterns, keys, len(keys)) == expected

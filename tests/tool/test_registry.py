@@ -90,6 +90,55 @@ def test_register_and_lookup(clean_registry):
     assert [pipe.process("Hi there.").token_text(i) for i in range(3)] == ["Hi", "there", "."]
 
 
+class Warming(Upper):
+    name = "warming"
+
+    def __init__(self) -> None:
+        self.warmed = 0
+
+    def warm_up(self) -> None:
+        self.warmed += 1
+
+
+class WarmTokenizer(components.RegexTokenizer):
+    warmed = 0
+
+    def warm_up(self) -> None:
+        WarmTokenizer.warmed += 1
+
+
+def test_the_pipeline_warms_every_component_up_once_when_built(clean_registry):
+    """Components with a ``warm_up`` have it called once when the pipeline is built; those without still work."""
+    class Plain:  # a component that does not subclass Recognizer: no warm_up at all
+        name = "plain"
+
+        def analyze(self, text, doc=None):
+            return []
+
+    register_recognizer("warming-test", lambda entry, language: Warming())
+    register_recognizer("plain-test", lambda entry, language: Plain())
+    register_tokenizer("warm-tokenizer-test", lambda entry, config: WarmTokenizer(config["language"]))
+    pipe = Pipeline({"language": "en", "tokenizer": "warm-tokenizer-test",
+                     "recognizers": ["warming-test", "plain-test"]})
+    assert pipe.recognizers[0].warmed == 1
+    assert WarmTokenizer.warmed == 1
+    doc = pipe.process("a NATO b")
+    assert pipe.recognizers[0].warmed == 1
+    assert [e.type for e in doc.entities] == ["UP"]
+
+
+def test_building_the_pipeline_loads_the_name_lists_completion_reads():
+    """Name completion's lists (every Faker locale's first names) load when the pipeline is built, not at a document;
+    a pipeline without completion does not load them."""
+    from psan.tool.recognizers import gazetteer
+    gazetteer._first_names_of_all_locales.cache_clear()
+    Pipeline({"language": "en", "tokenizer": "regex", "recognizers": [], "complete_names": False})
+    assert gazetteer._first_names_of_all_locales.cache_info().currsize == 0
+    Pipeline({"language": "en", "tokenizer": "regex", "recognizers": []})
+    assert gazetteer._first_names_of_all_locales.cache_info().currsize == 1
+    assert gazetteer.foreign_first_name("Mehmet", "en")
+
+
 def test_a_later_registration_replaces_a_builtin(clean_registry):
     register_recognizer("patterns", lambda entry, language: Upper())
     assert [type(r) for r in Pipeline({"language": "en", "recognizers": ["patterns"]}).recognizers] == [Upper]

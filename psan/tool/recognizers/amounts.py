@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.document import Category, CharSpan, Document
-from psan.tool.recognizers.base import PRIORITY_AMOUNT, PatternRecognizer, first_class_first
+from psan.tool.recognizers.base import PRIORITY_AMOUNT, PatternRecognizer, after_first, first_class_first
 
 #: ISO 4217 codes (current and pre-euro European ones) common in European case law
 CURRENCY_CODES = ("EUR", "USD", "GBP", "CHF", "CZK", "SKK", "PLN", "HUF", "RON", "ROL", "BGN", "HRK", "RSD", "RUB",
@@ -53,11 +53,20 @@ MONEY_PLAIN = (
     rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}|{_ANY_GROUPING}){_MULTIPLIER}(?![\w,.]\d|\d)"
     rf"|(?<![\w.,-])(?:{_AMOUNT}){_MULTIPLIER}\s?(?:{_CODE}|(?:[A-Z][a-z]+\s+){{0,2}}(?i:{'|'.join(CURRENCY_WORDS)})(?!\w))"
     rf"(?:\s*\({_CODE}\))?)")
-#: the look-ahead first lets the regex engine skip to a digit, a currency sign or a capital fast
+#: ``_AMOUNT`` after its first digit (``\d{1,3}`` is that digit and ``\d{0,2}``, ``\d+`` that digit and ``\d*``)
+_AMOUNT_REST = (r"\d{0,2}(?:[,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?"
+                r"|\d{0,2}(?:[,.]\d{3}){2,}|\d*(?:[.,]\d{1,2})?")
+#: the money pattern with its first character (a digit, a currency sign or a code's capital) matched first by a
+#: class and the rest of each form after it (a pattern that starts with a look-around is tried at every
+#: character, one that starts with a class lets the regex engine skip to the next candidate in C); the same
+#: matches as ``MONEY_PLAIN``.  A capital goes on only when two more capitals and no letter follow it (every
+#: code is three capitals): a capitalized word fails there, before the codes are tried one by one
 MONEY_RE = re.compile(
-    r"(?=[\d€£$¥₺₽₴A-Z])"
-    rf"(?:(?:{_SIGN}|(?<![\w-]){_CODE})\s?(?:{_AMOUNT}|{_ANY_GROUPING}){_MULTIPLIER}(?![\w,.]\d|\d)"
-    rf"|(?<![\w.,-])(?:{_AMOUNT}){_MULTIPLIER}\s?(?:{_CODE}|{_WORD})(?:\s*\({_CODE}\))?)")
+    r"[\d€£$¥₺₽₴A-Z]"
+    rf"(?:(?:(?<={_SIGN})|(?<![\w-][\s\S])(?=[A-Z]{{2}}(?![A-Za-z])){after_first(CURRENCY_CODES)}(?![A-Za-z]))"
+    rf"\s?(?:{_AMOUNT}|{_ANY_GROUPING})"
+    rf"{_MULTIPLIER}(?![\w,.]\d|\d)"
+    rf"|(?<=\d)(?<![\w.,-][\s\S])(?:{_AMOUNT_REST}){_MULTIPLIER}\s?(?:{_CODE}|{_WORD})(?:\s*\({_CODE}\))?)")
 
 
 class MoneyRecognizer(PatternRecognizer):

@@ -108,6 +108,20 @@ def first_class_first(firsts: str, not_before: str, rests: dict[str, str], tail:
     return rf"{case_insensitive_class(firsts)}{guard}(?:{branches}){tail}"
 
 
+def after_first(words: Iterable[str]) -> str:
+    """The alternation of the literal ``words`` for a regex that has already matched their first character.
+
+    ``(?:(?<=a)(?:bc|b)|(?<=x)(?:yz))`` for ``abc, xyz, ab``: each word's first character is checked by a
+    look-behind, the words of one first character keep their order (at a given place only those can match,
+    so the result equals the plain alternation's there).  A word of one character gives an empty branch.
+    Why: for patterns that start with a class of first characters (see :func:`first_class_first`).
+    """
+    rests: dict[str, list[str]] = {}
+    for word in words:
+        rests.setdefault(word[0], []).append(re.escape(word[1:]))
+    return "(?:" + "|".join(rf"(?<={re.escape(f)})(?:{'|'.join(r)})" for f, r in rests.items()) + ")"
+
+
 def has_context(text: str, start: int, end: int, context: re.Pattern[str] | None,
                 before: int = CONTEXT_WINDOW_BEFORE, after: int = CONTEXT_WINDOW_AFTER) -> bool:
     """True when a context word occurs in the window around ``text[start:end]``."""

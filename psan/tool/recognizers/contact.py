@@ -171,6 +171,19 @@ class PhoneRecognizer(PatternRecognizer):
                          score=0.7, context_score=0.95, priority=PRIORITY_PHONE)
         self.regions = regions or ("US",)
 
+    def warm_up(self) -> None:
+        """libphonenumber's metadata of the regions (and of those sharing their country code: validating a
+        "+1" number reads all 25 NANP regions), loaded module by module at first use otherwise, and the
+        regexes of their number plans, compiled at first use: every such region's example number and a number
+        valid in none of them (which every region tries) are validated once."""
+        national = phonenumbers.PhoneNumberFormat.NATIONAL
+        for region in self.regions:
+            for sibling in phonenumbers.region_codes_for_country_code(phonenumbers.country_code_for_region(region)):
+                example = phonenumbers.example_number(sibling)
+                if example is not None:
+                    self._parse(phonenumbers.format_number(example, national), (sibling,))
+        self._parse("12345/67")
+
     def _parse(self, value: str, regions: tuple[str, ...] | None = None) -> bool:
         international = value.startswith(("+", "00"))
         for region in (None,) if international else (regions or self.regions):

@@ -19,6 +19,7 @@ from psan.tool.recognizers.base import (
     PRIORITY_DATE,
     PRIORITY_DURATION,
     PatternRecognizer,
+    after_first,
     compile_context,
     drop_contained,
     has_context,
@@ -70,32 +71,80 @@ def _month_alternation(language: str) -> str:
 
 
 def written_date_regex(language: str) -> re.Pattern[str]:
+    """Written dates of ``language`` (and English): a day and a month, a month and a day or a year.
+
+    Every match starts with a day digit or a month's first letter.  For English (case-sensitive capitals) the
+    regex matches that character first by a class and the rest after it (:func:`written_date_plain` is the
+    same pattern written plainly; tests compare the two): a pattern that starts with a look-around is tried
+    at every character, one that starts with a class skips to the next candidate in C.  The other languages'
+    month names match in any case, so their first letters are most lower-case letters and a look-ahead on
+    them comes first instead.
+    """
     month = _month_alternation(language)
-    day = r"(?:[12]\d|3[01]|0?[1-9])"
+    if _other_months(language):
+        other = sorted({m[0] for m in _other_months(language)})
+        first = r"\d|[" + "".join(sorted({m[0] for m in MONTHS["en"]})) + "]" + f"|(?i:[{''.join(other)}])"
+        return re.compile(rf"(?=(?:{first}))" + written_date_plain(language))
+    english = sorted(MONTHS["en"], key=len, reverse=True)
+    month_rest = after_first(english) + r"(?:\.(?!\d))?"
+    day_rest = r"(?:(?<=[12])\d|(?<=3)[01]|(?<=0)[1-9]|(?<=[1-9]))"
+    firsts = "".join(sorted({m[0] for m in english}))
+    after_day, _, _ = _written_date_forms(month)
+    return re.compile(
+        rf"[\d{firsts}](?<![\w.][\s\S])(?:(?<=\d){day_rest}{after_day}"
+        rf"|{month_rest}\s+{_DAY}(?:st|nd|rd|th)?(?:,?\s+{_YEAR})?|{month_rest}\s+{_YEAR})(?![\w])")
+
+
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])"
+
+
+def _other_months(language: str) -> list[str]:
+    """The month names of ``language`` (of every language for an unknown one) that are not English."""
+    langs = [language] if language in MONTHS else list(MONTHS)
+    return sorted({m for lang in langs if lang != "en" for m in MONTHS[lang]})
+
+
+def _written_date_forms(month: str) -> tuple[str, str, str]:
+    """The three written forms: what follows the day of "12 March 2020", "March 12, 2020", "March 2020"."""
     ordinal = r"(?:\s?\.|st|nd|rd|th|:e|:a)?"  # "14 . prosince" in tokenized corpora
-    patterns = [
+    return (
         # 12 March 2020 / 12. března 2020 / the 12th of March, 2020 / 3 stycznia
-        rf"{day}{ordinal}\s*(?:of\s+)?{month}(?:,?\s*{_YEAR}(?:\s*(?:r\.|roku|år|leta|l\.))?)?",
+        rf"{ordinal}\s*(?:of\s+)?{month}(?:,?\s*{_YEAR}(?:\s*(?:r\.|roku|år|leta|l\.))?)?",
         # March 12, 2020 / March 12th 2020 / March 12
-        rf"{month}\s+{day}(?:st|nd|rd|th)?(?:,?\s+{_YEAR})?",
+        rf"{month}\s+{_DAY}(?:st|nd|rd|th)?(?:,?\s+{_YEAR})?",
         # March 2020 / březen 2020 / w marcu 2020
         rf"{month}\s+{_YEAR}",
-    ]
-    # every match starts with a day digit or a month's first letter: a look-ahead on those lets the regex
-    # engine skip other characters (the leading look-behind alone was tried at every character)
-    other = sorted({m[0] for lang in ([language] if language in MONTHS else MONTHS) if lang != "en"
-                    for m in MONTHS[lang]})
-    first = r"\d|[" + "".join(sorted({m[0] for m in MONTHS["en"]})) + "]" + \
-        (f"|(?i:[{''.join(other)}])" if other else "")
-    return re.compile(rf"(?=(?:{first}))(?<![\w.])(?:" + "|".join(patterns) + r")(?![\w])")
+    )
 
 
-NUMERIC_DATE_RE = re.compile(
-    r"(?=\d)(?<![\w.,/-])(?:"  # look-ahead first: lets the engine skip non-digits fast
+def written_date_plain(language: str) -> str:
+    """The pattern of :func:`written_date_regex`, written plainly (a leading look-behind, then the three forms)."""
+    after_day, month_day, month_year = _written_date_forms(_month_alternation(language))
+    return rf"(?<![\w.])(?:{_DAY}{after_day}|{month_day}|{month_year})(?![\w])"
+
+
+#: the numeric date forms, plainly written (``NUMERIC_DATE_RE`` is the same with its first digit first; tests compare)
+NUMERIC_DATE_PLAIN = (
+    r"(?<![\w.,/-])(?:"
     r"(?P<d1>\d{1,2})\.\s?(?P<m1>\d{1,2})\.\s?(?P<y1>\d{4})"           # 1. 2. 2020, 01.02.2020
     r"|(?P<a2>\d{1,2})(?P<sep>[/-])(?P<b2>\d{1,2})(?P=sep)(?P<y2>\d{4})"  # 01/02/2020, 1-2-2020
     r"|(?P<y3>\d{4})(?P<sep3>[-./])(?P<m3>\d{1,2})(?P=sep3)(?P<d3>\d{1,2})"  # 2020-02-01
     r")(?![\w]|[.,/-]\d)")
+#: ``NUMERIC_DATE_PLAIN`` with the first digit matched first (a pattern that starts with a character class lets
+#: the regex engine skip to the next digit in C; a leading look-around is tried at every character) and the
+#: look-behind one character longer; the first group of each form (``d1``, ``a2``, ``y3``) lacks that digit
+#: (:func:`_first_group`)
+NUMERIC_DATE_RE = re.compile(
+    r"\d(?<![\w.,/-]\d)(?:"
+    r"(?P<d1>\d?)\.\s?(?P<m1>\d{1,2})\.\s?(?P<y1>\d{4})"
+    r"|(?P<a2>\d?)(?P<sep>[/-])(?P<b2>\d{1,2})(?P=sep)(?P<y2>\d{4})"
+    r"|(?P<y3>\d{3})(?P<sep3>[-./])(?P<m3>\d{1,2})(?P=sep3)(?P<d3>\d{1,2})"
+    r")(?![\w]|[.,/-]\d)")
+
+
+def _first_group(match: re.Match[str], name: str) -> str:
+    """A first group of ``NUMERIC_DATE_RE`` with the match's first digit (as ``NUMERIC_DATE_PLAIN`` captures it)."""
+    return match.string[match.start():match.end(name)]
 
 
 def _valid_date(year: str, month: str, day: str) -> bool:
@@ -120,11 +169,12 @@ class NumericDateRecognizer(PatternRecognizer):
                 continue
             g = match.groupdict()
             if g["d1"] is not None:
-                ok = _valid_date(g["y1"], g["m1"], g["d1"])
+                ok = _valid_date(g["y1"], g["m1"], _first_group(match, "d1"))
             elif g["a2"] is not None:
-                ok = _valid_date(g["y2"], g["b2"], g["a2"]) or _valid_date(g["y2"], g["a2"], g["b2"])
+                a2 = _first_group(match, "a2")
+                ok = _valid_date(g["y2"], g["b2"], a2) or _valid_date(g["y2"], a2, g["b2"])
             else:
-                ok = _valid_date(g["y3"], g["m3"], g["d3"])
+                ok = _valid_date(_first_group(match, "y3"), g["m3"], g["d3"])
             if ok:
                 spans.append(CharSpan(match.start(), match.end(), "DATE", DATE, self.name, self.score, self.priority))
         return spans
@@ -304,10 +354,10 @@ _YEAR_CONTEXT = ("in", "since", "until", "till", "from", "by", "during", "before
                  "of", "early", "late", "mid", "year", "circa", "around", "spring", "summer", "autumn", "fall",
                  "winter")
 #: the phrase forms, each a named group (its name says the score, see ``EnglishDatePhraseRecognizer``);
-#: every form starts with a digit or a capital month letter, checked first by a look-ahead so that the
-#: regex engine skips other characters quickly (a leading look-behind alone would be tried everywhere)
-EN_DATE_PHRASE_RE = re.compile(
-    r"(?=[\dADFJMNOS])(?<![\w.,/])(?:"
+#: every form starts with a digit or a capital month letter (``EN_DATE_PHRASE_RE`` is this pattern with that
+#: character matched first; tests compare the two)
+EN_DATE_PHRASE_PLAIN = (
+    r"(?<![\w.,/])(?:"
     # 1 and 3 May 2001 / 1-3 May / between 12th and 14th of March, 2004
     rf"(?P<dayrange>{_EN_DAY}{_RANGE_SEP}{_EN_DAY}\s+(?:of\s+)?{_EN_MONTH}(?:,?\s+{_YEAR})?)"
     # May to July 2001 / May-June 2001 / between March and May 2004
@@ -318,6 +368,21 @@ EN_DATE_PHRASE_RE = re.compile(
     rf"|(?P<yearrange>{_YEAR}\s*[-–]\s*(?:{_YEAR}|\d\d))"
     # in 1998 / born in 1955 / spring 2005 / the end of 2003: the word before is checked in Python
     rf"|(?P<year>{_YEAR})"
+    r")(?![\w%]|[.,/-]\d)")
+#: what follows the first digit of a day, of a year, the first letter of a month (``after_first``)
+_EN_DAY_REST = r"(?:(?<=[12])\d|(?<=3)[01]|(?<=0)[1-9]|(?<=[1-9]))(?:st|nd|rd|th)?"
+_YEAR_REST = r"(?:(?<=1)[89]\d\d|(?<=2)0\d\d)"
+_EN_MONTH_REST = after_first(sorted(MONTHS["en"], key=len, reverse=True)) + r"(?:\.(?!\d))?"
+#: ``EN_DATE_PHRASE_PLAIN`` with the first character matched by a class (a pattern that starts with a look-around
+#: makes the regex engine try it at every character; one that starts with a class skips to the next candidate in
+#: C), the look-behind one character longer; each named group lacks that first character, the match does not
+EN_DATE_PHRASE_RE = re.compile(
+    r"[\dADFJMNOS](?<![\w.,/][\s\S])(?:(?<=\d)(?:"
+    rf"(?P<dayrange>{_EN_DAY_REST}{_RANGE_SEP}{_EN_DAY}\s+(?:of\s+)?{_EN_MONTH}(?:,?\s+{_YEAR})?)"
+    r"|(?P<decade>(?:(?<=1)[89]|(?<=2)0)\d0['’]?s)"
+    rf"|(?P<yearrange>{_YEAR_REST}\s*[-–]\s*(?:{_YEAR}|\d\d))"
+    rf"|(?P<year>{_YEAR_REST})"
+    rf")|(?P<monthrange>{_EN_MONTH_REST}{_RANGE_SEP}{_EN_MONTH},?\s+{_YEAR})"
     r")(?![\w%]|[.,/-]\d)")
 _CONTEXT_BEFORE = re.compile(r"(?i:\b(" + "|".join(_YEAR_CONTEXT) + r"))[\s-]+(?:of\s+)?$")
 _DECADE_PREFIX = re.compile(r"(?i:\b(?:early|mid|late))[\s-]*$")
@@ -364,9 +429,12 @@ class EnglishDatePhraseRecognizer(PatternRecognizer):
         return join_date_ranges(text, spans + listed_years(text, spans)) if spans else spans
 
 
+_YEAR_DASH = re.compile(r"\s*[-–]\s*")
+
+
 def _increasing_years(value: str) -> bool:
     """'1998-99' and '2001–2003' are ranges; '2003-01' (a month) and '1999-1990' are not."""
-    first, second = re.split(r"\s*[-–]\s*", value)
+    first, second = _YEAR_DASH.split(value)
     end = int(second) if len(second) == 4 else int(first[:2] + second)
     return int(first) < end <= int(first) + 50
 
@@ -380,9 +448,10 @@ DURATION_RE = re.compile(
     rf"(?<![\w.,])(?:{_QTY}[\s-]+{_UNIT}(?:['’]s?)?"
     rf"(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)")
 #: ``(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)`` with the first letter as a class first: the
-#: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character)
-UNIT_RE = re.compile(r"[YyMmWwDdHh](?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)|(?<=[Dd])(?i:ays?)"
-                      r"|(?<=[Hh])(?i:ours?))(?!\w)")
+#: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character); the
+#: second letter of every unit is e, o or a (no other character folds onto them), tested before the five units
+UNIT_RE = re.compile(r"[YyMmWwDdHh](?=[eEoOaA])(?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)"
+                     r"|(?<=[Dd])(?i:ays?)|(?<=[Hh])(?i:ours?))(?!\w)")
 _SPACE_RE = re.compile(r"\s")
 #: how far before and after a unit word a duration phrase may reach (characters)
 _PHRASE_REACH = 100
