@@ -120,11 +120,21 @@ INSTRUMENT_BEFORE = re.compile(
     r"\b(?:Laws?|Acts?|Decrees?|Decree-Laws?|Ordinances?|Regulations?|Statutes?|Codes?|Circulars?|Directives?)"
     r"(?:\s+(?:[Nn]os?\.|[Nn]umbers?))?\s*$")
 #: NER "dates" without any date in them: frequencies and days relative to another date ("monthly", "the same
-#: day", "the following months"); seasons and numbers stay (a winter pasture, "ten years" in prison)
+#: day", "the following months", "last week", "the end of this week"), a weekday or a month alone ("on Monday",
+#: "next Friday", "in September", "mid July": one day of seven, one month of twelve, with no year; TAB's
+#: annotators mask neither, the meetings of ELITR say them in every agenda) and a unit of time without a number
+#: ("minutes"); seasons and numbers stay (a winter pasture, "ten years" in prison, "June 1998")
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_UNIT = r"(?:day|week|weekend|month|year|decade|hour|minute|second)s?"
+_RELATIVE_TO = r"(?:same|following|next|previous|preceding|whole|entire|last|past|coming|current|recent)"
 RELATIVE_TIME = re.compile(
-    r"(?i:(?:(?:the\s+)?(?:same|following|next|previous|preceding|whole|entire)\s+|that\s+|this\s+|each\s+|every\s+|"
-    r"the\s+)?(?:day|days|week|weeks|month|months|year|years|morning|evening|night|afternoon)|monthly|daily|"
-    r"weekly|yearly|annual|annually|every\s+day|today|yesterday|tomorrow|mid-year|later|recently)")
+    r"(?i:(?:(?:early|late|mid-?)\s*)?(?:(?:the\s+)?" + _RELATIVE_TO + r"\s+(?:few\s+|couple\s+of\s+)?|that\s+|"
+    r"this\s+|each\s+|every\s+|on\s+|the\s+)?(?:" + _UNIT + r"|" + _WEEKDAY + r"|morning|evening|night|afternoon)"
+    r"(?:\s+(?:morning|evening|night|afternoon))?|monthly|daily|weekly|yearly|annual|annually|every\s+day|today|"
+    r"yesterday|tomorrow|mid-year|later|recently|(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)|"
+    r"(?:the\s+)?(?:end|beginning|start|middle)\s+of\s+(?:the\s+|this\s+|next\s+|last\s+|that\s+)?"
+    r"(?:" + _UNIT + r"|" + _MONTH + r")|(?:(?:early|mid-?|late)\s*)?" + _MONTH + r")")
 
 
 def _words(text: str) -> list[str]:

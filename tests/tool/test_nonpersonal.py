@@ -61,6 +61,17 @@ def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
     ("The court held four hearings, one of the hearings was adjourned.", "one", "CARDINAL"),
     ("They arrived on the same day.", "same day", "PERIOD"),
     ("a villa built in the late 18th century", "the late 18th century", "PERIOD"),
+    # weekdays, months alone, weeks relative to today, units without a number (meetings' agendas)
+    ("Let's meet on Monday.", "Monday", "DATE"),
+    ("We will see next Friday morning.", "next Friday morning", "DATE"),
+    ("It was finished last week.", "last week", "DATE"),
+    ("by the end of this week", "the end of this week", "PERIOD"),
+    ("the release is planned for early next week", "early next week", "PERIOD"),
+    ("over the weekend", "the weekend", "DATE"),
+    ("in September the applicant", "September", "DATE"),
+    ("by mid July at the latest", "mid July", "DATE"),
+    ("the day after tomorrow", "the day after tomorrow", "PERIOD"),
+    ("who writes the minutes?", "minutes", "PERIOD"),
 ])
 def test_public_everywhere(text: str, value: str, type_: str) -> None:
     assert is_never_personal(text, ner(text, value, type_), "en")
@@ -95,6 +106,10 @@ def test_public_everywhere(text: str, value: str, type_: str) -> None:
     ("The applicant filed two separate actions.", "two", "CARDINAL"),
     ("He was sentenced to two years of imprisonment.", "two years", "PERIOD"),
     ("in the summer of 1996 he left", "the summer of 1996", "DATE"),
+    ("on Monday 3 May 2004 he left", "Monday 3 May 2004", "DATE"),
+    ("in June 1998 he left", "June 1998", "DATE"),
+    ("the deadline is June 15th", "June 15th", "DATE"),
+    ("we need two weeks", "two weeks", "PERIOD"),
 ])
 def test_kept_when_it_can_identify(text: str, value: str, type_: str) -> None:
     assert not is_never_personal(text, ner(text, value, type_), "en")
