@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from psan.tool.document import Recognizer, Sentence, Token
+from psan.tool.document import Recognizer, Sentence, Token, TokenArray
 from psan.tool.registry import (
     ComponentError,
     RecognizerFactory,
@@ -20,7 +20,7 @@ from psan.tool.registry import (
     register_recognizer,
     register_tokenizer,
 )
-from psan.tool.tokenize import tokenize
+from psan.tool.tokenize import tokenize, tokenize_array
 
 
 # --- tokenizers --------------------------------------------------------------------------------------------
@@ -35,6 +35,10 @@ class RegexTokenizer:
 
     def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]:
         return tokenize(text, self.language)
+
+    def token_array(self, text: str) -> tuple[TokenArray, list[Sentence]]:
+        """The tokens as offset arrays (the pipeline's path: no Token object per token)."""
+        return tokenize_array(text, self.language)
 
 
 def _ner_model_of(config: dict[str, Any], kind: str) -> str | None:
