@@ -8,12 +8,19 @@ merge, name completion, propagation) is the margin.  spaCy's entities are comput
 (``analyze_many``, untimed) and every other step of ``Pipeline._batch_unpaused`` is timed around the
 same calls, over tab-dev + elitr-dev, in one process.  CPU time (``time.process_time``), the minimum over
 ``--rounds``.  ``--profile FILE`` runs one more untimed-by-step pass under cProfile and writes its stats.
-``--only-own`` runs one pass of psan's own steps and nothing else (for ``valgrind --tool=callgrind``
-with ``--toggle-collect`` on :func:`own_pass`).
+``--ner-cache FILE`` keeps spaCy's entities in a pickle (written on the first run); with it the pipeline is
+built without the NER entry, so spaCy is not even loaded.  ``--only-own N`` runs N passes of psan's own
+steps and nothing else: ``valgrind --tool=callgrind`` of ``--only-own 2`` minus ``--only-own 1`` counts the
+instructions of one warm pass (repeatable on a shared machine, unlike CPU seconds)::
+
+    .venv/bin/python bench/spacy_steps.py --ner-cache /tmp/ner.pkl --only-own 0   # writes the cache
+    valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p .venv/bin/python bench/spacy_steps.py \\
+        --ner-cache /tmp/ner.pkl --only-own 1      # and again with --only-own 2
 """
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
 import time
 from collections import defaultdict
@@ -73,13 +80,25 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", default=None)
-    parser.add_argument("--only-own", action="store_true")
+    parser.add_argument("--only-own", type=int, default=None, metavar="N")
+    parser.add_argument("--ner-cache", default=None, metavar="FILE")
     args = parser.parse_args()
     texts = [t for name in ("tab-dev", "elitr-dev") for t in load_corpus(name).texts]
-    pipe = Pipeline(default_config("en"), language="en")
-    ner = spacy_entities(pipe, texts)
-    if args.only_own:
-        own_pass(pipe, texts, ner)
+    config = default_config("en")
+    cache = Path(args.ner_cache) if args.ner_cache else None
+    if cache is not None and cache.is_file():
+        with open(cache, "rb") as fh:
+            ner = pickle.load(fh)  # noqa: S301 - this script's own file
+        pipe = Pipeline({**config, "ner": []}, language="en")
+    else:
+        pipe = Pipeline(config, language="en")
+        ner = spacy_entities(pipe, texts)
+        if cache is not None:
+            with open(cache, "wb") as fh:
+                pickle.dump(ner, fh)
+    if args.only_own is not None:
+        for _ in range(args.only_own):
+            own_pass(pipe, texts, ner)
         return 0
     best: dict[str, float] = {}
     for _ in range(max(1, args.rounds)):

@@ -25,7 +25,11 @@ from psan.tool.tokenize import tokenize, tokenize_array
 
 # --- tokenizers --------------------------------------------------------------------------------------------
 class RegexTokenizer:
-    """:func:`psan.tool.tokenize.tokenize` with the language's abbreviation list."""
+    """:func:`psan.tool.tokenize.tokenize` with the language's abbreviation list.
+
+    Its ``token_array`` gives the same tokens as offset arrays; a tokenizer with one promises clean tokens,
+    and the pipeline takes them from it instead of ``tokenize``'s Token objects (:meth:`Pipeline._tokenize`).
+    """
 
     #: its tokens are clean by construction (the pipeline skips the cleaning copy)
     tokens_clean = True

@@ -29,9 +29,7 @@ class Tokenizer(Protocol):
     """What a tokenizer component returns: an object with ``tokenize(text)``.
 
     One that sets ``tokens_clean = True`` promises tokens without whitespace or control
-    characters, so the pipeline skips :func:`psan.tool.tokenize.clean_tokens` for it.  One with
-    ``token_array(text)`` (a :class:`~psan.tool.document.TokenArray` and the sentences) promises clean
-    tokens too, and the pipeline takes its offset arrays instead of ``tokenize``'s Token objects.
+    characters, so the pipeline skips :func:`psan.tool.tokenize.clean_tokens` for it.
     """
 
     def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]: ...
