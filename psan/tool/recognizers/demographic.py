@@ -90,11 +90,11 @@ _PERSON_NOUNS = frozenset({"woman", "women", "man", "men", "girl", "boy", "perso
 #: "Turkish national", "Kurdish origin": the word before the trigger must be a listed nationality
 #: the nouns that make a nationality adjective a person's nationality ("a Turkish national", "of Kurdish origin")
 NATIONALITY_NOUNS = r"(?:nationals?|citizens?|origin|descent|nationality|ethnicity|passport)"
-#: (class-first: ``\\b([A-Z][\\w-]+)…``, the word boundary checked by a look-behind after the capital, so the
+#: (class-first: ``\b([A-Z][\w-]+)…``, the word boundary checked by a look-behind after the capital, so the
 #: regex engine skips to the next capital in C instead of trying the pattern at every character)
 _AFTER_NATIONALITY = re.compile(rf"([A-Z](?<!\w[\s\S])[\w-]+)\s+{NATIONALITY_NOUNS}\b")
 #: "white British", "black woman": the word after the colour must be a nationality or a person noun
-#: (``\\b(?:white|black|mixed-race|Asian)\\s+([\\w-]+)\\b`` class-first, see :func:`.base.first_class_first`)
+#: (``\b(?:white|black|mixed-race|Asian)\s+([\w-]+)\b`` class-first, see :func:`.base.first_class_first`)
 _COLOUR_BEFORE = re.compile(first_class_first("wbmA", r"\w", {"w": "hite", "b": "lack", "m": "ixed-race", "A": "sian"},
                                               r"\s+([\w-]+)\b", ignore_case=False))
 

@@ -119,7 +119,7 @@ _WITH_CONDITION = re.compile(r"with\s+(?:an?\s+|severe\s+|multiple\s+)?(?P<condi
                              r"mental\s+|intellectual\s+)?(?:disability|disabilities|impairments?|handicaps?))\b"
                              r"(?!\s+(?!(?:and|or|in|at|on|who|which|that|since|from|to|for|living|was|is|had|has)\b)[a-z])")
 #: spinal segments of a diagnosis ("discopathy at L5-S1", "a hernia at C5–C6"): meaningful only medically
-#: (``\\b([CTLS])…`` class-first: the word boundary is a look-behind after the letter, see ``bench/README.md``)
+#: (``\b([CTLS])…`` class-first: the word boundary is a look-behind after the letter, see ``bench/README.md``)
 _SPINAL_SEGMENT = re.compile(r"([CTLS])(?<!\w[\s\S])(\d{1,2})\s?[-‑–/]\s?([CTLS])(\d{1,2})\b")
 #: the vertebrae of each part of the spine: cervical 1–7 (C8 a nerve root), thoracic 1–12, lumbar 1–5 (6), sacral 1–5
 _VERTEBRAE = {"C": 8, "T": 12, "L": 6, "S": 5}

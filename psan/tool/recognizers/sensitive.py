@@ -250,7 +250,7 @@ def _dispatched_terms(language: str) -> str:
             if first is None:
                 other.append(f"(?-i:{term})" if sensitive else f"(?:{term})")
                 continue
-            key = (first if sensitive else first.lower(), sensitive)
+            key = (first if sensitive or len(first.lower()) != 1 else first.lower(), sensitive)
             by_first.setdefault(key, []).append(f"(?-i:{term[1:]})" if sensitive else f"(?:{term[1:]})")
     branches = []
     for (first, sensitive), rests in by_first.items():
