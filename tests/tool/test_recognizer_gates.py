@@ -21,7 +21,8 @@ PIECES = ["HIV", "hiv", "aids", "-", "--", " ", "\n", "x", "a", "é", "_", "1", 
           "gay", "GAY", "my wife", "his  son", "the applicant's mother", "LGBTQ", "Kurds", "rakovina", "Žid", "žid",
           "Rom", "Romové", "svědek Jehovův", "jej syn", "ich deti", "min fru", "teacher", "Teachers", "officers",
           "Officer", "judge", "es", "s", "white", "Asian", "British", "national", "nationals", "Turkish",
-          "mixed-race", "woman", "civil", "servant", "L5", "-S1", "C5–C6", "T12/L1"]
+          "mixed-race", "woman", "civil", "servant", "L5", "-S1", "C5–C6", "T12/L1", "disorder", "disorders",
+          "tumours", "migraines", "illnesses", "diseases"]
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
 
 PLAIN_AFTER_NATIONALITY = re.compile(rf"\b([A-Z][\w-]+)\s+{demographic.NATIONALITY_NOUNS}\b")
@@ -42,6 +43,9 @@ def check(text: str) -> None:
     assert matches(demographic._AFTER_NATIONALITY, text) == matches(PLAIN_AFTER_NATIONALITY, text)
     assert matches(demographic._COLOUR_BEFORE, text) == matches(PLAIN_COLOUR_BEFORE, text)
     assert matches(health._SPINAL_SEGMENT, text) == matches(PLAIN_SPINAL_SEGMENT, text)
+    for words, groups in ((health.HEADS, health._HEAD_GROUPS), (health.CONDITION_NOUNS, health._CONDITION_GROUPS)):
+        assert sorted(health._word_starts(text, groups)) == sorted(
+            (word, pos) for word in words for pos in health._starts(text, word))
 
 
 @settings(max_examples=300, deadline=None)
