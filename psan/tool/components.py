@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from psan.tool.document import Recognizer, Sentence, Token
+from psan.tool.document import Recognizer, Sentence, Token, TokenArray
 from psan.tool.registry import (
     ComponentError,
     RecognizerFactory,
@@ -20,12 +20,16 @@ from psan.tool.registry import (
     register_recognizer,
     register_tokenizer,
 )
-from psan.tool.tokenize import tokenize
+from psan.tool.tokenize import tokenize, tokenize_array
 
 
 # --- tokenizers --------------------------------------------------------------------------------------------
 class RegexTokenizer:
-    """:func:`psan.tool.tokenize.tokenize` with the language's abbreviation list."""
+    """:func:`psan.tool.tokenize.tokenize` with the language's abbreviation list.
+
+    Its ``token_array`` gives the same tokens as offset arrays; a tokenizer with one promises clean tokens,
+    and the pipeline takes them from it instead of ``tokenize``'s Token objects (:meth:`Pipeline._tokenize`).
+    """
 
     #: its tokens are clean by construction (the pipeline skips the cleaning copy)
     tokens_clean = True
@@ -35,6 +39,10 @@ class RegexTokenizer:
 
     def tokenize(self, text: str) -> tuple[list[Token], list[Sentence]]:
         return tokenize(text, self.language)
+
+    def token_array(self, text: str) -> tuple[TokenArray, list[Sentence]]:
+        """The tokens as offset arrays (the pipeline's path: no Token object per token)."""
+        return tokenize_array(text, self.language)
 
 
 def _ner_model_of(config: dict[str, Any], kind: str) -> str | None:

@@ -150,6 +150,14 @@ def token_texts(text: str, tokens: Sequence[Token]) -> list[str]:
     return [text[a:b] for a, b in zip(starts, ends, strict=True)]
 
 
+def keep_token_texts(text: str, tokens: TokenArray, texts: list[str]) -> None:
+    """Let a :class:`TokenArray` keep its tokens' texts in ``text`` when a tokenizer has them already
+    (:func:`psan.tool.tokenize.token_offsets`): :func:`token_texts` then returns this list (never modify it)."""
+    if len(texts) != len(tokens.starts):
+        raise ValueError("one text per token")
+    tokens._texts = (text, texts)
+
+
 def forget_token_texts(tokens: Sequence[Token]) -> None:
     """Drop the texts :func:`token_texts` keeps with a :class:`TokenArray` (memory of a finished document)."""
     if isinstance(tokens, TokenArray):

@@ -104,6 +104,10 @@ class Pipeline:
             warm_up_completion(self.language)
 
     def _tokenize(self, text: str) -> Document:
+        array_of = getattr(self.tokenizer, "token_array", None)
+        if array_of is not None:  # clean offset arrays by construction (regex): no check, no Token objects
+            array, sentences = array_of(text)
+            return Document(text, array, list(sentences), [], self.language)
         offsets = getattr(self.tokenizer, "token_offsets", None)
         if offsets is not None:  # offset lists (NameTag): clean ones stay offset arrays, no Token objects
             starts, ends, sentences = offsets(text)

@@ -22,9 +22,10 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import accumulate
 
-from psan.tool.document import Sentence, Token, TokenArray
+from psan.tool.document import Sentence, Token, TokenArray, keep_token_texts, token_bounds
 from psan.tool.unicode_marks import mark_ranges
 
 #: characters XML 1.0 does not allow (besides whitespace they are never inside a token)
@@ -32,17 +33,25 @@ XML_FORBIDDEN = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
 XML_FORBIDDEN_RE = re.compile(f"[{XML_FORBIDDEN}]")
 
 
-def _mark_class() -> str:
-    """Regex class body of all combining marks (Mn, Mc, Me): Python's ``\\w`` misses them."""
+def _mark_class(bmp_only: bool = False) -> str:
+    """Regex class body of all combining marks (Mn, Mc, Me): Python's ``\\w`` misses them (``bmp_only``: those
+    below U+10000)."""
     return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
-                   for a, b in mark_ranges())
+                   for a, b in mark_ranges() if not bmp_only or b <= 0xFFFF)
+
+
+def _token_pattern(word_class: str) -> str:
+    return (rf"{word_class}+(?:(?:['’\-]|(?<=\d)[.,:/](?=\d)){word_class}+)*"  # words and numbers
+            rf"|[^\s{XML_FORBIDDEN}]")  # any other visible character is one token
 
 
 _W = rf"[\w{_mark_class()}]"
-TOKEN_RE = re.compile(
-    rf"{_W}+(?:(?:['’\-]|(?<=\d)[.,:/](?=\d)){_W}+)*"  # words and numbers
-    rf"|[^\s{XML_FORBIDDEN}]"  # any other visible character is one token
-)
+TOKEN_RE = re.compile(_token_pattern(_W))
+#: :data:`TOKEN_RE` for texts without characters beyond U+FFFF (:data:`_ASTRAL_RE`), where it finds the same
+#: tokens: Python's ``re`` keeps a class's characters beyond U+FFFF as a list of ranges that every non-word
+#: character is compared with (110 ranges of marks), which made the tokenizer twice as slow
+_TOKEN_BMP_RE = re.compile(_token_pattern(rf"[\w{_mark_class(bmp_only=True)}]"))
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 
 _ENDERS = frozenset(".!?…")
 _CLOSERS = frozenset("\"'”’»)]}›")
@@ -68,28 +77,75 @@ def abbreviations(language: str | None) -> frozenset[str]:
 
 def tokenize(text: str, language: str | None = None) -> tuple[list[Token], list[Sentence]]:
     """Split text into tokens and sentences (sentences cover all tokens, in order, without gaps)."""
-    tokens = [Token(i, m.start(), m.end()) for i, m in enumerate(TOKEN_RE.finditer(text))]
-    return tokens, split_sentences(text, tokens, language)
+    starts, ends, _ = token_offsets(text)
+    return list(map(Token, range(len(starts)), starts, ends)), sentence_bounds(text, starts, ends, language)
 
 
-def split_sentences(text: str, tokens: list[Token], language: str | None = None) -> list[Sentence]:
-    """Sentence boundaries over existing tokens (works for tokens of any tokenizer)."""
-    if not tokens:
+#: the token regexes as one group: ``split`` gives gap, token, gap, token, …, gap
+_TOKEN_SPLIT_RE = re.compile(f"({TOKEN_RE.pattern})")
+_TOKEN_SPLIT_BMP_RE = re.compile(f"({_TOKEN_BMP_RE.pattern})")
+
+
+def token_offsets(text: str) -> tuple[list[int], list[int], list[str]]:
+    """Start and end offsets and the texts of the tokens of :data:`TOKEN_RE` (its ``finditer``'s, in order).
+
+    Why: a document has 10^5–10^6 tokens and a match object per token (plus a Token object) cost a fifth of
+    psan's own steps in the spaCy pipeline; ``split`` lists the gaps and tokens in C, and the offsets are the
+    running sums of their lengths (``accumulate``), without a Python step per token.
+    """
+    split = _TOKEN_SPLIT_RE.split if _ASTRAL_RE.search(text) else _TOKEN_SPLIT_BMP_RE.split
+    parts = split(text)  # gap0, token0, gap1, token1, …, token(n-1), gap(n)
+    edges = list(accumulate(map(len, parts)))  # edges[2i] = start of token i, edges[2i+1] = its end
+    return edges[0:-1:2], edges[1::2], parts[1::2]
+
+
+def tokenize_array(text: str, language: str | None = None) -> tuple[TokenArray, list[Sentence]]:
+    """:func:`tokenize` as a :class:`TokenArray` (offset lists, the token texts kept for :func:`token_texts`)."""
+    starts, ends, texts = token_offsets(text)
+    array = TokenArray(starts, ends)
+    keep_token_texts(text, array, texts)
+    return array, sentence_bounds(text, starts, ends, language)
+
+
+def split_sentences(text: str, tokens: Sequence[Token], language: str | None = None) -> list[Sentence]:
+    """Sentence boundaries over existing tokens (works for tokens of any tokenizer: sorted, non-overlapping)."""
+    starts, ends = token_bounds(tokens)
+    return sentence_bounds(text, starts, ends, language)
+
+
+#: a sentence can end only after a token whose last character is one of these or before a gap with a line break
+_SENTENCE_CHARS_RE = re.compile("[" + re.escape("".join(sorted(_ENDERS | _CLOSERS))) + "\n\r]")
+
+
+def sentence_bounds(text: str, starts: list[int], ends: list[int], language: str | None = None) -> list[Sentence]:
+    """:func:`split_sentences` over the tokens' offset lists.
+
+    How: a boundary after token ``i`` needs a sentence-ending or closing character as the token's last one
+    (:func:`_ends_sentence` steps back over closers to an ender) or a line break in the gap after it; those
+    characters are found by one regex scan and mapped to token indices by bisection, and only those
+    tokens are tested, in order, with the same rules as a walk over every token.
+    """
+    n = len(starts)
+    if not n:
         return []
     abbrevs = abbreviations(language)
+    bisect_right = bisect.bisect_right
+    # the token whose last character is at p, or the token before the gap holding p (a superset of the tests)
+    candidates = sorted({bisect_right(ends, m.start() + 1) - 1 for m in _SENTENCE_CHARS_RE.finditer(text)})
     sentences: list[Sentence] = []
     first = 0
-    n = len(tokens)
-    for i in range(n - 1):
-        tok, nxt = tokens[i], tokens[i + 1]
-        gap = text[tok.end:nxt.start]
+    for i in candidates:
+        if not 0 <= i < n - 1:
+            continue
+        end, nxt = ends[i], starts[i + 1]
+        gap = text[end:nxt]
         if not gap:
             continue
         if "\n" in gap and _BLANK_LINE_RE.search(gap.replace("\r\n", "\n").replace("\r", "\n")):
             split = True
         else:
-            split = _ends_sentence(text, tokens, i, first, gap, nxt, abbrevs) \
-                or (("\n" in gap or "\r" in gap) and _list_line_break(text, tok, nxt))
+            split = _ends_sentence(text, starts, ends, i, first, gap, nxt, abbrevs) \
+                or (("\n" in gap or "\r" in gap) and _list_line_break(text, starts[i], end, nxt))
         if split:
             sentences.append(Sentence(first, i + 1))
             first = i + 1
@@ -97,35 +153,35 @@ def split_sentences(text: str, tokens: list[Token], language: str | None = None)
     return sentences
 
 
-def _ends_sentence(text: str, tokens: list[Token], i: int, first: int, gap: str, nxt: Token,
+def _ends_sentence(text: str, starts: list[int], ends: list[int], i: int, first: int, gap: str, nxt: int,
                    abbrevs: frozenset[str]) -> bool:
-    """Is there a sentence end between token i and the next one (separated by non-empty gap)?"""
+    """Is there a sentence end between token i and the next one (separated by non-empty gap; ``nxt`` its start)?"""
     j = i
-    while j >= first and text[tokens[j].start:tokens[j].end] in _CLOSERS and j > first:
-        if tokens[j].start != tokens[j - 1].end:
+    while j >= first and text[starts[j]:ends[j]] in _CLOSERS and j > first:
+        if starts[j] != ends[j - 1]:
             break
         j -= 1
-    ender = text[tokens[j].start:tokens[j].end]
+    ender = text[starts[j]:ends[j]]
     if not ender or ender[-1] not in _ENDERS:
         return False
-    if ender == "." and j > first and tokens[j - 1].end == tokens[j].start:
-        prev = text[tokens[j - 1].start:tokens[j - 1].end]
+    if ender == "." and j > first and ends[j - 1] == starts[j]:
+        prev = text[starts[j - 1]:ends[j - 1]]
         if prev.lower() in abbrevs or (len(prev) == 1 and prev.isupper()):
             return False
         # dotted abbreviations like "e.g." or "s.r.o." → tokens "e", ".", "g", "."
         k = j - 1
         parts = [prev]
-        while k - 2 >= first and text[tokens[k - 1].start:tokens[k - 1].end] == "." \
-                and tokens[k - 1].end == tokens[k].start and tokens[k - 2].end == tokens[k - 1].start:
+        while k - 2 >= first and text[starts[k - 1]:ends[k - 1]] == "." \
+                and ends[k - 1] == starts[k] and ends[k - 2] == starts[k - 1]:
             k -= 2
-            parts.insert(0, text[tokens[k].start:tokens[k].end])
+            parts.insert(0, text[starts[k]:ends[k]])
             if ".".join(parts).lower() in abbrevs:
                 return False
     if "\n" in gap or "\r" in gap:
         return True
     if not gap.isspace():
         return False
-    first_char = text[nxt.start]
+    first_char = text[nxt]
     return first_char.isupper() or first_char.isdigit() or first_char in "\"'“„‘«(["
 
 
@@ -137,22 +193,23 @@ _ITEM_MARKERS = frozenset("-*•·–—>#")
 LIST_LINE_CHARS = 60
 
 
-def _list_line_break(text: str, tok: Token, nxt: Token) -> bool:
+def _list_line_break(text: str, start: int, end: int, nxt: int) -> bool:
     """Does the line break after ``tok`` separate two list items (names, addresses, transcript turns)?
 
     Why: a newline-separated list has no sentence punctuation, so without this a 3,000-line list is
     one sentence, and everything built on sentences (annotation windows, NER context) sees it whole.
     A line break ends a sentence when the next line starts a list item (bullet, number) or when a
     short line (shorter than hard-wrapped prose) is followed by a line that does not start in lower case.
+    ``start``, ``end``: the token before the line break; ``nxt``: the start of the token after it.
     """
-    last = text[tok.end - 1]
+    last = text[end - 1]
     if last in _JOINERS:
         return False
-    start = text[nxt.start]
-    if start in _ITEM_MARKERS or start.isdigit():
+    after = text[nxt]
+    if after in _ITEM_MARKERS or after.isdigit():
         return True
-    line_start = text.rfind("\n", 0, tok.start) + 1
-    return tok.end - line_start < LIST_LINE_CHARS and not start.islower()
+    line_start = text.rfind("\n", 0, start) + 1
+    return end - line_start < LIST_LINE_CHARS and not after.islower()
 
 
 def split_tokens_at(tokens: list[Token], boundaries: Iterable[int]) -> list[Token]:

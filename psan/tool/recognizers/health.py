@@ -119,7 +119,8 @@ _WITH_CONDITION = re.compile(r"with\s+(?:an?\s+|severe\s+|multiple\s+)?(?P<condi
                              r"mental\s+|intellectual\s+)?(?:disability|disabilities|impairments?|handicaps?))\b"
                              r"(?!\s+(?!(?:and|or|in|at|on|who|which|that|since|from|to|for|living|was|is|had|has)\b)[a-z])")
 #: spinal segments of a diagnosis ("discopathy at L5-S1", "a hernia at C5–C6"): meaningful only medically
-_SPINAL_SEGMENT = re.compile(r"\b([CTLS])(\d{1,2})\s?[-‑–/]\s?([CTLS])(\d{1,2})\b")
+#: (``\b([CTLS])…`` class-first: the word boundary is a look-behind after the letter, see ``bench/README.md``)
+_SPINAL_SEGMENT = re.compile(r"([CTLS])(?<!\w[\s\S])(\d{1,2})\s?[-‑–/]\s?([CTLS])(\d{1,2})\b")
 #: the vertebrae of each part of the spine: cervical 1–7 (C8 a nerve root), thoracic 1–12, lumbar 1–5 (6), sacral 1–5
 _VERTEBRAE = {"C": 8, "T": 12, "L": 6, "S": 5}
 #: frames: the condition after them, up to a clause boundary
@@ -191,24 +192,50 @@ def _suffix_words(text: str) -> Iterator[tuple[int, int]]:
             pos = text.find(suffix, pos + 1)
 
 
+def _by_prefix(words: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
+    """The words grouped under the shortest of them each starts with: ``("disorder", ("disorder", "disorders"))``.
+
+    Why: a word starts wherever a longer word that begins with it starts ("disorders"), so one ``str.find``
+    scan of the shorter one finds both (``str.startswith`` there); the scans were most of this recognizer's time.
+    """
+    groups: dict[str, list[str]] = {}
+    for word in sorted(words, key=len):
+        base = next((b for b in groups if word.startswith(b)), word)
+        groups.setdefault(base, []).append(word)
+    return [(base, tuple(group)) for base, group in groups.items()]
+
+
+_HEAD_GROUPS = _by_prefix(HEADS)
+_CONDITION_GROUPS = _by_prefix(CONDITION_NOUNS)
+
+
+def _word_starts(text: str, groups: list[tuple[str, tuple[str, ...]]]) -> Iterator[tuple[str, int]]:
+    """(word, offset) of every place where a word of ``groups`` starts a word (:func:`_starts`), by group."""
+    for base, words in groups:
+        for pos in _starts(text, base):
+            for word in words:
+                if text.startswith(word, pos):
+                    yield word, pos
+
+
 def health_mentions(text: str) -> list[tuple[int, int]]:
-    """Character ranges of health-condition mentions, in text order, overlaps joined."""
+    """Character ranges of health-condition mentions, in text order, overlaps joined (:func:`_joined` sorts, so
+    the order in which they are found does not matter)."""
     found: list[tuple[int, int]] = []
     for start, end in _suffix_words(text):
         found.append((_grow_left(text, start)[0], end))
-    for head in HEADS:
-        for pos in _starts(text, head):
-            end = pos + len(head)
-            if not _word_end(text, end):
-                continue
-            # a head noun counts with a listed or medical modifier right before it: "total disability", "heart
-            # disease", "post-traumatic stress disorder" – not "a disability pension", "the medical condition"
-            before = _WORD_BEFORE.search(text, max(0, pos - 40), pos)
-            word = before.group(1) if before is not None else ""
-            if word in MODIFIERS or _medical_word(word):
-                found.append((_grow_left(text, pos)[0], end))
-            elif head in _EPONYM_HEADS and (eponym := _EPONYM_BEFORE.search(text, max(0, pos - 30), pos)):
-                found.append((eponym.start(), end))
+    for head, pos in _word_starts(text, _HEAD_GROUPS):
+        end = pos + len(head)
+        if not _word_end(text, end):
+            continue
+        # a head noun counts with a listed or medical modifier right before it: "total disability", "heart
+        # disease", "post-traumatic stress disorder" – not "a disability pension", "the medical condition"
+        before = _WORD_BEFORE.search(text, max(0, pos - 40), pos)
+        word = before.group(1) if before is not None else ""
+        if word in MODIFIERS or _medical_word(word):
+            found.append((_grow_left(text, pos)[0], end))
+        elif head in _EPONYM_HEADS and (eponym := _EPONYM_BEFORE.search(text, max(0, pos - 30), pos)):
+            found.append((eponym.start(), end))
     found += [m.span() for m in _SPINAL_SEGMENT.finditer(text)
               if 1 <= int(m.group(2)) <= _VERTEBRAE[m.group(1)] and 1 <= int(m.group(4)) <= _VERTEBRAE[m.group(3)]]
     for trigger in _FRACTURE_TRIGGERS:
@@ -226,9 +253,8 @@ def health_mentions(text: str) -> list[tuple[int, int]]:
                                                                                              pos)):
             found.append((before.start(), m.end()))
         pos = text.find("%", pos + 1)
-    for noun in CONDITION_NOUNS:
-        found += [(_grow_left(text, pos)[0], pos + len(noun)) for pos in _starts(text, noun)
-                  if _word_end(text, pos + len(noun))]
+    found += [(_grow_left(text, pos)[0], pos + len(noun)) for noun, pos in _word_starts(text, _CONDITION_GROUPS)
+              if _word_end(text, pos + len(noun))]
     # the body part a condition is of: "lateral calcification of the patella" (not of the frames' clauses)
     found = [_whole_condition(text, start, end) for start, end in found]
     for trigger in _FRAME_TRIGGERS:
