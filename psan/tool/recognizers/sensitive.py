@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from re import _constants, _parser  # type: ignore[attr-defined]  # the parse tree of a term (its first literal)
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers import health
@@ -188,11 +187,38 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def _first_letter(term: str) -> str | None:
-    """The letter every match of ``term`` starts with when the regex starts with it as a plain literal, else None."""
-    if not term or not _LETTER.fullmatch(term[0]):
+    """The letter every match of ``term`` starts with when the regex starts with it as a plain literal, else None.
+
+    A plain literal: a letter not repeated by a quantifier, in a term with no alternation at its top level
+    ("ab|cd" starts with "a" or "c"); anything else returns None and the term is tried at every word start.
+    """
+    if not term or not _LETTER.fullmatch(term[0]) or term[1:2] in ("?", "*", "+", "{"):
         return None
-    parsed = _parser.parse(term, re.IGNORECASE)
-    return term[0] if len(parsed) and parsed[0] == (_constants.LITERAL, ord(term[0])) else None
+    return None if _has_top_level_bar(term) else term[0]
+
+
+def _has_top_level_bar(term: str) -> bool:
+    """Does the regex ``term`` have a ``|`` outside every group and character class?"""
+    depth, i, in_class = 0, 0, False
+    while i < len(term):
+        char = term[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            i += 2 if term[i + 1:i + 2] == "]" else 3 if term[i + 1:i + 3] == "^]" else 1
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+        i += 1
+    return False
 
 
 def _alternatives(term: str) -> list[str]:
