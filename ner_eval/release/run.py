@@ -32,6 +32,7 @@ from typing import Any
 
 from ner_eval.corpus import CorpusDoc, corpus_name, gold_spans, read_jsonl
 from ner_eval.pipelines import PIPELINES, SIMULATION_NER
+from ner_eval.release.attribution import attribute, preset_ne_rules
 from ner_eval.release.client import Admin, Annotator, AppError
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
@@ -409,6 +410,9 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         docs = _preprocess(instance, admin, project_id, len(corpus))
         preprocess_seconds = time.perf_counter() - t0
         project = _load(instance, project_id, corpus, docs)
+        from psan.runtime import db
+        with instance.app.app_context(), db.transaction() as conn:
+            preset = preset_ne_rules(conn, project_id)
         person = Person(workflow, noisy=annotator == "noisy", seed=seed)
         session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
         session.log = log
@@ -425,6 +429,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         report = json.loads(archive.read("RELEASE_REPORT.json"))
         released = measure_release(corpus, project.doc_ids, archive, key, project.tokens)
         _explain_leaks(instance, project, released.leaked_examples)
+        with instance.app.app_context(), db.transaction() as conn:
+            attribution = attribute(conn, project_id, corpus, project.doc_ids, project.tokens, archive, key, preset)
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())
@@ -440,6 +446,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
                            "judgments": work.judgments, "judgments_per_1k_tokens": per_1k(work.judgments),
                            "seconds_per_1k_tokens": per_1k(work.seconds),
                            "keystrokes_per_1k_tokens": per_1k(work.keystrokes), "windows": work.windows,
+                           "masked_outside_by_mechanism": attribution,
                            "work": asdict(work), "qa": {**qa, "report": report.get("qa")},
                            "flipped_verdicts": person.flipped, "overlooked_spans": person.overlooked,
                            "background_tasks": dict(instance.tasks), "leaked_examples": released.leaked_examples,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ner_eval.release.attribution import ORDER
 from ner_eval.release.measure import masked_mask
 from ner_eval.release.person import Person, Shown, View
 from ner_eval.release.run import (
@@ -66,6 +67,9 @@ def _consistent(out: dict) -> None:
     assert out["windows"] == work["windows"] >= len(DOCS) and work["tokens_read"] >= out["tokens"]
     assert 0 < out["masked_precision"] <= 1
     assert out["qa"]["report"]["sampled"] == out["qa"]["sampled"]
+    why = out["masked_outside_by_mechanism"]  # every masked character outside gold charged to one mechanism
+    assert set(why["chars"]) <= {*ORDER, "none"}
+    assert sum(why["chars"].values()) == sum(row[5] for row in why["detail"]) + why["chars"].get("none", 0)
 
 
 @pytest.mark.parametrize("workflow", ["psan", "thesis"])
