@@ -233,7 +233,7 @@ class Person:
 
     def _accept(self, view: View, suspicious: list[Shown]) -> Action:
         for s in suspicious:
-            self._remember(view.words(s.first, s.end), self.verdict(view, s), s.ne_types, view.document_id)
+            self._remember(view.words(s.first, s.end), self.verdict(view, s), view.document_id, s.ne_types)
         return self._done(Action("accept", view.first_token, view.end_token, False, 1, settles=len(suspicious)))
 
     def _decide(self, view: View, span: Shown, skipped: int = 0) -> Action:
@@ -248,9 +248,9 @@ class Person:
         elif self._type_decision(span, private):
             kind, keys = "ne_type", nav + 1
         else:
-            kind = "word_type" if self.memory.get(words) == {private} else "token"
+            kind = "word_type" if self._word_rule(view, span, private) else "token"
             keys = nav + 1 + (1 if private else 0)  # a private decision opens the label dialog: Esc
-        self._remember(words, private, span.ne_types)
+        self._remember(words, private, view.document_id, span.ne_types)
         return self._done(Action(kind, span.first, span.end, private, keys))
 
     def _word_rule(self, view: View, span: Shown, private: bool) -> bool:
@@ -278,10 +278,10 @@ class Person:
         moves = _moves(view, self._selection, first)
         sel_end = _unit_end(view, first)
         keys = moves + abs(end - sel_end) + (2 if sel_end != end else 0) + 2  # extensions, m/m, s + Esc
-        self._remember(view.words(first, end), True, (), view.document_id)
+        self._remember(view.words(first, end), True, view.document_id)
         return self._done(Action("hand", first, end, True, keys))
 
-    def _remember(self, words: Words, private: bool, ne_types: Sequence[str] = (), document: int = 0) -> None:
+    def _remember(self, words: Words, private: bool, document: int, ne_types: Sequence[str] = ()) -> None:
         self.memory.setdefault(words, set()).add(private)
         if private:
             self.private_in.setdefault(words, set()).add(document)

@@ -165,6 +165,25 @@ def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accept
     assert person.next_action(view).kind == "accept"
 
 
+def test_person_decides_private_words_by_word_type_only_after_two_documents():
+    """"a lawyer" private in one court decision says nothing about the next one: the word-type rule (every
+    document) waits until the words were private in two documents; public words need one."""
+    person = Person("thesis")
+    kinds = []
+    for document in (1, 2, 3):
+        span = Shown(0, 2, "SUSPICIOUS", ("OCCUPATION",))
+        view = View(document, 0, 2, ("a", "lawyer"), (span,), ((0, 2),))
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds == ["token", "token", "word_type"]
+    for document in (1, 2):
+        span = Shown(0, 1, "SUSPICIOUS", ("ORG",))
+        view = View(document, 0, 1, ("Court",), (span,), ())
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds[3:] == ["token", "word_type"]
+
+
 def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
     from ner_eval.cli import main
     assert main(["simulate", "--corpus", str(_corpus(tmp_path)), "--workflow", "psan", "--levers", "accept"]) == 2
