@@ -18,8 +18,9 @@ either public or private — plus psan's keys):
 * ``thesis``: every suspicious span in window order; **by NE type** (public or private) when the
   verdicts the person gave to that entity type, with this one, reach the evidence
   :func:`psan.tool.suggest.learned_type_confidence` asks of ``learn_types`` (the same threshold);
-  **by word type** when the words were seen before and always got this verdict (private: in two
-  documents at least, :meth:`Person._word_rule`); else **by token**.
+  **by word type** when the words were seen before and always got this verdict (private: a name, an
+  ID or a contact, else words private in two documents at least, :meth:`Person._word_rule`); else
+  **by token**.
 * ``psan``: first every suspicious span a rule would settle everywhere is decided by it — **by word
   type** as above, **by NE type** as above, **by entity** (``x``) when
   private and the app offers an entity with other mentions; then the spans of a type the window holds
@@ -43,11 +44,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from psan.tool.classifier.model import MODEL_TYPE
+from psan.tool.document import Category
 from psan.tool.suggest import learned_type_confidence
 
 Kind = Literal["token", "word_type", "ne_type", "entity", "hand", "accept"]
 Words = tuple[str, ...]
 WORKFLOWS = ("psan", "thesis")
+#: what is personal data wherever it stands (a person's name, an ID, a contact), as the person reading it knows: its
+#: words may be decided private by word type after one document (:meth:`Person._word_rule`)
+NAME_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
 #: share of verdicts the noisy person gets wrong, and of hand-marks it overlooks
 FLIP_SHARE = 0.05
 OVERLOOK_SHARE = 0.10
@@ -74,6 +79,8 @@ class View:
     tokens: tuple[str, ...]
     spans: tuple[Shown, ...]
     gold: tuple[tuple[int, int], ...]
+    #: the gold spans that are a name, an ID or a contact (what the person knows the words are)
+    names: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.tokens) != self.end_token - self.first_token:
@@ -86,7 +93,8 @@ class View:
         return self.tokens[first - self.first_token:end - self.first_token]
 
     @classmethod
-    def from_api(cls, answer: dict[str, Any], gold: Sequence[tuple[int, int]]) -> View:
+    def from_api(cls, answer: dict[str, Any], gold: Sequence[tuple[int, int]],
+                 names: Sequence[tuple[int, int]] = ()) -> View:
         """The view of an API answer (``window_json``) with the window's gold token ranges."""
         w = answer["window"]
         first, end = w["first_token"], w["end_token"]
@@ -95,7 +103,8 @@ class View:
                             None if a.get("suggestion") is None else a["suggestion"] == "PRIVATE")
                       for a in answer["annotations"])
         clipped = tuple(sorted({(max(a, first), min(b, end)) for a, b in gold if a < end and first < b}))
-        return cls(w["document_id"], first, end, tokens, spans, clipped)
+        named = tuple(sorted({(max(a, first), min(b, end)) for a, b in names if a < end and first < b}))
+        return cls(w["document_id"], first, end, tokens, spans, clipped, named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +265,8 @@ class Person:
     def _word_rule(self, view: View, span: Shown, private: bool) -> bool:
         """Decide by word type: the words always got this verdict, a private one in two documents at least.
 
+        A name, an ID or a contact (:data:`NAME_CATEGORIES`) is private wherever it stands: one document is enough.
+
         Why two documents: a word-type rule decides the words in every document, and whether a phrase is
         personal data often depends on its document ("a lawyer" is the applicant's profession in one court
         decision and the representative's in the next; "Istanbul" the applicant's home or a court's seat).
@@ -264,7 +275,8 @@ class Person:
         words = view.words(span.first, span.end)
         if self.memory.get(words) != {private}:
             return False
-        return not private or len(self.private_in.get(words, ())) >= 2
+        return not private or len(self.private_in.get(words, ())) >= 2 or \
+            any(a < span.end and span.first < b for a, b in view.names)
 
     def _type_decision(self, span: Shown, private: bool) -> bool:
         """Decide by NE type once the type's verdicts, with this one, are as clear as ``learn_types`` asks."""

@@ -36,7 +36,8 @@ from ner_eval.release.attribution import attribute, preset_ne_rules
 from ner_eval.release.client import Admin, Annotator, AppError
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
-from ner_eval.release.person import WORKFLOWS, Action, Person, Shown, View
+from ner_eval.release.person import NAME_CATEGORIES, WORKFLOWS, Action, Person, Shown, View
+from psan.tool.categories import category_of
 from psan.tool.merge import align
 
 #: seconds of the time model (see the module docstring)
@@ -105,6 +106,8 @@ class Project:
     project_id: int
     doc_ids: dict[str, int]
     gold: dict[int, list[tuple[int, int]]]
+    #: the gold token ranges that are a name, an ID or a contact (:data:`ner_eval.release.person.NAME_CATEGORIES`)
+    names: dict[int, list[tuple[int, int]]]
     tokens: dict[int, list[tuple[int, int]]]
     seen: dict[int, bytearray] = field(default_factory=dict)
 
@@ -161,7 +164,7 @@ def _load(instance: Instance, project_id: int, corpus: Sequence[CorpusDoc], docs
     from psan.runtime import db
     from psan.store.corpus.documents import load_document
     by_name = {d["name"]: d["id"] for d in docs}
-    doc_ids, gold, tokens = {}, {}, {}
+    doc_ids, gold, tokens, names = {}, {}, {}, {}
     with instance.app.app_context(), db.transaction() as conn:
         for c in corpus:
             doc_id = by_name[f"{c.id}.txt"]
@@ -170,13 +173,16 @@ def _load(instance: Instance, project_id: int, corpus: Sequence[CorpusDoc], docs
                 raise AppError(f"document {c.id}: the app stored a different text than the corpus has")
             doc_ids[c.id] = doc_id
             tokens[doc_id] = [(t.start, t.end) for t in stored.tokens]
-            ranges = set()
+            ranges, name_ranges = set(), set()
             for g in gold_spans(c):
                 rng = align(stored.tokens, g.start, g.end)
                 if rng is not None:
                     ranges.add(rng)
+                    if category_of(g.label) in NAME_CATEGORIES:
+                        name_ranges.add(rng)
             gold[doc_id] = sorted(ranges)
-    return Project(project_id, doc_ids, gold, tokens, {d: bytearray(len(t)) for d, t in tokens.items()})
+            names[doc_id] = sorted(name_ranges)
+    return Project(project_id, doc_ids, gold, names, tokens, {d: bytearray(len(t)) for d, t in tokens.items()})
 
 
 class Session:
@@ -210,7 +216,7 @@ class Session:
         self.project.seen[doc_id][first:end] = b"\x01" * (end - first)
         self.work.windows += 1
         self.work.tokens_read += end - first
-        view = View.from_api(answer, self.project.gold[doc_id])
+        view = View.from_api(answer, self.project.gold[doc_id], self.project.names[doc_id])
         self.work.keystrokes += self.person.enter(view)
         done: set[tuple[Any, ...]] = set()
         for _ in range(4 * (end - first) + 20):
@@ -233,7 +239,7 @@ class Session:
             self.work.count(action)
             self._count_types(view, action)
             answer = self._send(client, doc_id, action)
-            view = View.from_api(answer, self.project.gold[doc_id])
+            view = View.from_api(answer, self.project.gold[doc_id], self.project.names[doc_id])
         self.work.stuck_windows += 1
 
     def _count_types(self, view: View, action: Action) -> None:

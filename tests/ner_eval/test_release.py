@@ -182,6 +182,13 @@ def test_person_decides_private_words_by_word_type_only_after_two_documents():
         person.enter(view)
         kinds.append(person.next_action(view).kind)
     assert kinds[3:] == ["token", "word_type"]
+    # a name is private wherever it stands: one document is enough
+    for document in (1, 2):
+        span = Shown(0, 2, "SUSPICIOUS", ("PERSON",))
+        view = View(document, 0, 2, ("Jan", "Novák"), (span,), ((0, 2),), names=((0, 2),))
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds[5:] == ["token", "word_type"]
 
 
 def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
