@@ -19,9 +19,11 @@ either public or private — plus psan's keys):
 * ``thesis``: every suspicious span in window order; **by NE type** (public or private) when the
   verdicts the person gave to that entity type, with this one, reach the evidence
   :func:`psan.tool.suggest.learned_type_confidence` asks of ``learn_types`` (the same threshold);
-  **by word type** when the words were seen before and always got this verdict; else **by token**.
+  **by word type** when the words were seen before and always got this verdict (private: a name, an
+  ID or a contact, else words private in two documents at least, :meth:`Person._word_rule`); else
+  **by token**.
 * ``psan``: first every suspicious span a rule would settle everywhere is decided by it — **by word
-  type** when the words always got this verdict, **by NE type** as above, **by entity** (``x``) when
+  type** as above, **by NE type** as above, **by entity** (``x``) when
   private and the app offers an entity with other mentions; then the spans of a type the window holds
   more of than the thesis way needs (one by one until an NE-type decision) are decided that way; then,
   when every suggestion left in the window is right, one ``a`` accepts them; otherwise the first span
@@ -43,11 +45,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from psan.tool.classifier.model import MODEL_TYPE
+from psan.tool.document import Category
 from psan.tool.suggest import learned_type_confidence
 
 Kind = Literal["token", "word_type", "ne_type", "entity", "hand", "accept"]
 Words = tuple[str, ...]
 WORKFLOWS = ("psan", "thesis")
+#: what is personal data wherever it stands (a person's name, an ID, a contact), as the person reading it knows: its
+#: words may be decided private by word type after one document (:meth:`Person._word_rule`)
+NAME_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
 #: share of verdicts the noisy person gets wrong, and of hand-marks it overlooks
 FLIP_SHARE = 0.05
 OVERLOOK_SHARE = 0.10
@@ -74,6 +80,8 @@ class View:
     tokens: tuple[str, ...]
     spans: tuple[Shown, ...]
     gold: tuple[tuple[int, int], ...]
+    #: the gold spans that are a name, an ID or a contact (what the person knows the words are)
+    names: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.tokens) != self.end_token - self.first_token:
@@ -86,7 +94,8 @@ class View:
         return self.tokens[first - self.first_token:end - self.first_token]
 
     @classmethod
-    def from_api(cls, answer: dict[str, Any], gold: Sequence[tuple[int, int]]) -> View:
+    def from_api(cls, answer: dict[str, Any], gold: Sequence[tuple[int, int]],
+                 names: Sequence[tuple[int, int]] = ()) -> View:
         """The view of an API answer (``window_json``) with the window's gold token ranges."""
         w = answer["window"]
         first, end = w["first_token"], w["end_token"]
@@ -95,7 +104,8 @@ class View:
                             None if a.get("suggestion") is None else a["suggestion"] == "PRIVATE")
                       for a in answer["annotations"])
         clipped = tuple(sorted({(max(a, first), min(b, end)) for a, b in gold if a < end and first < b}))
-        return cls(w["document_id"], first, end, tokens, spans, clipped)
+        named = tuple(sorted({(max(a, first), min(b, end)) for a, b in names if a < end and first < b}))
+        return cls(w["document_id"], first, end, tokens, spans, clipped, named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +131,8 @@ class Person:
     entity_mentions: Callable[[int, int, int], int] | None = None
     memory: dict[Words, set[bool]] = field(default_factory=dict)
     type_memory: dict[str, list[int]] = field(default_factory=dict)  # type -> [private, public]
+    #: the documents in which the words were decided private
+    private_in: dict[Words, set[int]] = field(default_factory=dict)
     flipped: int = 0
     overlooked: int = 0
     _rng: random.Random = field(init=False)
@@ -191,7 +203,7 @@ class Person:
     def _rule_worthy(self, view: View, span: Shown) -> bool:
         """Would this span be decided by a rule (word type, NE type, entity) rather than one at a time?"""
         private = self.verdict(view, span)
-        return (self.memory.get(view.words(span.first, span.end)) == {private}
+        return (self._word_rule(view, span, private)
                 or self._type_decision(span, private) or (private and self._entity_offer(view, span) > 1))
 
     def _cheaper_by_type(self, view: View, suspicious: Sequence[Shown]) -> Shown | None:
@@ -231,7 +243,8 @@ class Person:
 
     def _accept(self, view: View, suspicious: list[Shown]) -> Action:
         for s in suspicious:
-            self._remember(view.words(s.first, s.end), self.verdict(view, s), self._type_evidence(view, s))
+            self._remember(view.words(s.first, s.end), self.verdict(view, s), view.document_id,
+                           self._type_evidence(view, s))
         return self._done(Action("accept", view.first_token, view.end_token, False, 1, settles=len(suspicious)))
 
     def _decide(self, view: View, span: Shown, skipped: int = 0) -> Action:
@@ -240,15 +253,15 @@ class Person:
         nav = 0 if (span.first, span.end) == self._selection and self._decided_in_window == 0 else 1
         nav += skipped  # ``n`` past the spans whose suggestion is right
         kind: Kind
-        if self.workflow == "psan" and private and self.memory.get(words) != {private} \
+        if self.workflow == "psan" and private and not self._word_rule(view, span, private) \
                 and self._entity_offer(view, span) > 1:
             kind, keys = "entity", nav + 1
         elif self._type_decision(span, private):
             kind, keys = "ne_type", nav + 1
         else:
-            kind = "word_type" if self.memory.get(words) == {private} else "token"
+            kind = "word_type" if self._word_rule(view, span, private) else "token"
             keys = nav + 1 + (1 if private else 0)  # a private decision opens the label dialog: Esc
-        self._remember(words, private, self._type_evidence(view, span))
+        self._remember(words, private, view.document_id, self._type_evidence(view, span))
         return self._done(Action(kind, span.first, span.end, private, keys))
 
     def _type_evidence(self, view: View, span: Shown) -> tuple[str, ...]:
@@ -263,6 +276,22 @@ class Person:
             return ()
         return span.ne_types
 
+    def _word_rule(self, view: View, span: Shown, private: bool) -> bool:
+        """Decide by word type: the words always got this verdict, a private one in two documents at least.
+
+        A name, an ID or a contact (:data:`NAME_CATEGORIES`) is private wherever it stands: one document is enough.
+
+        Why two documents: a word-type rule decides the words in every document, and whether a phrase is
+        personal data often depends on its document ("a lawyer" is the applicant's profession in one court
+        decision and the representative's in the next; "Istanbul" the applicant's home or a court's seat).
+        One private verdict says nothing about the next document; the same verdict in two does.
+        """
+        words = view.words(span.first, span.end)
+        if self.memory.get(words) != {private}:
+            return False
+        return not private or len(self.private_in.get(words, ())) >= 2 or \
+            any(a < span.end and span.first < b for a, b in view.names)
+
     def _type_decision(self, span: Shown, private: bool) -> bool:
         """Decide by NE type once the type's verdicts, with this one, are as clear as ``learn_types`` asks."""
         if len(span.ne_types) != 1 or span.ne_types[0] == MODEL_TYPE:  # the app refuses "by type" on a model span
@@ -275,11 +304,13 @@ class Person:
         moves = _moves(view, self._selection, first)
         sel_end = _unit_end(view, first)
         keys = moves + abs(end - sel_end) + (2 if sel_end != end else 0) + 2  # extensions, m/m, s + Esc
-        self._remember(view.words(first, end), True)
+        self._remember(view.words(first, end), True, view.document_id)
         return self._done(Action("hand", first, end, True, keys))
 
-    def _remember(self, words: Words, private: bool, ne_types: Sequence[str] = ()) -> None:
+    def _remember(self, words: Words, private: bool, document: int, ne_types: Sequence[str] = ()) -> None:
         self.memory.setdefault(words, set()).add(private)
+        if private:
+            self.private_in.setdefault(words, set()).add(document)
         for t in ne_types:
             self.type_memory.setdefault(t, [0, 0])[0 if private else 1] += 1
 

@@ -32,10 +32,12 @@ from typing import Any
 
 from ner_eval.corpus import CorpusDoc, corpus_name, gold_spans, read_jsonl
 from ner_eval.pipelines import PIPELINES, SIMULATION_NER
+from ner_eval.release.attribution import attribute, preset_ne_rules
 from ner_eval.release.client import Admin, Annotator, AppError
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
-from ner_eval.release.person import WORKFLOWS, Action, Person, Shown, View
+from ner_eval.release.person import NAME_CATEGORIES, WORKFLOWS, Action, Person, Shown, View
+from psan.tool.categories import category_of
 from psan.tool.merge import align
 
 #: seconds of the time model (see the module docstring)
@@ -105,6 +107,8 @@ class Project:
     project_id: int
     doc_ids: dict[str, int]
     gold: dict[int, list[tuple[int, int]]]
+    #: the gold token ranges that are a name, an ID or a contact (:data:`ner_eval.release.person.NAME_CATEGORIES`)
+    names: dict[int, list[tuple[int, int]]]
     tokens: dict[int, list[tuple[int, int]]]
     seen: dict[int, bytearray] = field(default_factory=dict)
 
@@ -161,7 +165,7 @@ def _load(instance: Instance, project_id: int, corpus: Sequence[CorpusDoc], docs
     from psan.runtime import db
     from psan.store.corpus.documents import load_document
     by_name = {d["name"]: d["id"] for d in docs}
-    doc_ids, gold, tokens = {}, {}, {}
+    doc_ids, gold, tokens, names = {}, {}, {}, {}
     with instance.app.app_context(), db.transaction() as conn:
         for c in corpus:
             doc_id = by_name[f"{c.id}.txt"]
@@ -170,13 +174,16 @@ def _load(instance: Instance, project_id: int, corpus: Sequence[CorpusDoc], docs
                 raise AppError(f"document {c.id}: the app stored a different text than the corpus has")
             doc_ids[c.id] = doc_id
             tokens[doc_id] = [(t.start, t.end) for t in stored.tokens]
-            ranges = set()
+            ranges, name_ranges = set(), set()
             for g in gold_spans(c):
                 rng = align(stored.tokens, g.start, g.end)
                 if rng is not None:
                     ranges.add(rng)
+                    if category_of(g.label) in NAME_CATEGORIES:
+                        name_ranges.add(rng)
             gold[doc_id] = sorted(ranges)
-    return Project(project_id, doc_ids, gold, tokens, {d: bytearray(len(t)) for d, t in tokens.items()})
+            names[doc_id] = sorted(name_ranges)
+    return Project(project_id, doc_ids, gold, names, tokens, {d: bytearray(len(t)) for d, t in tokens.items()})
 
 
 class Session:
@@ -210,7 +217,7 @@ class Session:
         self.project.seen[doc_id][first:end] = b"\x01" * (end - first)
         self.work.windows += 1
         self.work.tokens_read += end - first
-        view = View.from_api(answer, self.project.gold[doc_id])
+        view = View.from_api(answer, self.project.gold[doc_id], self.project.names[doc_id])
         self.work.keystrokes += self.person.enter(view)
         done: set[tuple[Any, ...]] = set()
         for _ in range(4 * (end - first) + 20):
@@ -233,7 +240,7 @@ class Session:
             self.work.count(action)
             self._count_types(view, action)
             answer = self._send(client, doc_id, action)
-            view = View.from_api(answer, self.project.gold[doc_id])
+            view = View.from_api(answer, self.project.gold[doc_id], self.project.names[doc_id])
         self.work.stuck_windows += 1
 
     def _count_types(self, view: View, action: Action) -> None:
@@ -410,6 +417,9 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         docs = _preprocess(instance, admin, project_id, len(corpus))
         preprocess_seconds = time.perf_counter() - t0
         project = _load(instance, project_id, corpus, docs)
+        from psan.runtime import db
+        with instance.app.app_context(), db.transaction() as conn:
+            preset = preset_ne_rules(conn, project_id)
         person = Person(workflow, noisy=annotator == "noisy", seed=seed)
         session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
         session.log = log
@@ -426,6 +436,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         report = json.loads(archive.read("RELEASE_REPORT.json"))
         released = measure_release(corpus, project.doc_ids, archive, key, project.tokens)
         _explain_leaks(instance, project, released.leaked_examples)
+        with instance.app.app_context(), db.transaction() as conn:
+            attribution = attribute(conn, project_id, corpus, project.doc_ids, project.tokens, archive, key, preset)
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())
@@ -441,6 +453,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
                            "judgments": work.judgments, "judgments_per_1k_tokens": per_1k(work.judgments),
                            "seconds_per_1k_tokens": per_1k(work.seconds),
                            "keystrokes_per_1k_tokens": per_1k(work.keystrokes), "windows": work.windows,
+                           "masked_outside_by_mechanism": attribution,
                            "work": asdict(work), "qa": {**qa, "report": report.get("qa")},
                            "flipped_verdicts": person.flipped, "overlooked_spans": person.overlooked,
                            "background_tasks": dict(instance.tasks), "leaked_examples": released.leaked_examples,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ner_eval.release.attribution import ORDER
 from ner_eval.release.measure import masked_mask
 from ner_eval.release.person import Person, Shown, View
 from ner_eval.release.run import (
@@ -66,6 +67,9 @@ def _consistent(out: dict) -> None:
     assert out["windows"] == work["windows"] >= len(DOCS) and work["tokens_read"] >= out["tokens"]
     assert 0 < out["masked_precision"] <= 1
     assert out["qa"]["report"]["sampled"] == out["qa"]["sampled"]
+    why = out["masked_outside_by_mechanism"]  # every masked character outside gold charged to one mechanism
+    assert set(why["chars"]) <= {*ORDER, "none"}
+    assert sum(why["chars"].values()) == sum(row[5] for row in why["detail"]) + why["chars"].get("none", 0)
 
 
 @pytest.mark.parametrize("workflow", ["psan", "thesis"])
@@ -159,6 +163,32 @@ def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accept
     view = View(1, 0, LEARN_TYPE_AFTER, tokens[:LEARN_TYPE_AFTER], short, gold[:LEARN_TYPE_AFTER])
     person.enter(view)
     assert person.next_action(view).kind == "accept"
+
+
+def test_person_decides_private_words_by_word_type_only_after_two_documents():
+    """"a lawyer" private in one court decision says nothing about the next one: the word-type rule (every
+    document) waits until the words were private in two documents; public words need one."""
+    person = Person("thesis")
+    kinds = []
+    for document in (1, 2, 3):
+        span = Shown(0, 2, "SUSPICIOUS", ("OCCUPATION",))
+        view = View(document, 0, 2, ("a", "lawyer"), (span,), ((0, 2),))
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds == ["token", "token", "word_type"]
+    for document in (1, 2):
+        span = Shown(0, 1, "SUSPICIOUS", ("ORG",))
+        view = View(document, 0, 1, ("Court",), (span,), ())
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds[3:] == ["token", "word_type"]
+    # a name is private wherever it stands: one document is enough
+    for document in (1, 2):
+        span = Shown(0, 2, "SUSPICIOUS", ("PERSON",))
+        view = View(document, 0, 2, ("Jan", "Novák"), (span,), ((0, 2),), names=((0, 2),))
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds[5:] == ["token", "word_type"]
 
 
 def test_simulate_refuses_the_removed_levers(tmp_path, capsys):

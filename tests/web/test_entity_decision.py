@@ -150,3 +150,34 @@ def test_entity_key_in_the_ui(clean_app, documents):
     assert "<kbd>x</kbd> / <kbd>X</kbd>" in html and 'data-action="entity-private"' in html
     js = client.get("/static/annotate.js").get_data(as_text=True)
     assert '"x": function () { decide("PRIVATE", "entity"); }' in js
+
+
+def test_an_organisation_is_decided_in_the_window_document_only(clean_app):
+    """Whether a place or an organisation identifies someone depends on the document: ``x`` on one decides its
+    mentions here and makes no word-type rule; its words elsewhere stay for a person (suspicious, suggested
+    private by the mentions' lookup rules), never decided by the key."""
+    app = clean_app
+    sql(app, "DELETE FROM entity")
+    orgs = [("Harbour Mills", "ORG")]
+    a = add_document(app, "Harbour Mills dismissed him. Harbour Mills never paid.", orgs, name="a.txt")
+    b = add_document(app, "He sued Harbour Mills in court.", orgs, name="b.txt")
+    group_entities(app, a)
+    group_entities(app, b)
+    client = _client(app, ANNOTATOR)
+    here = _window_document(client)
+    other = b if here == a else a
+    first = token_index(app, here, "Harbour")
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": first,
+                                                  "end_token": first + 2, "decision": "PRIVATE", "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    for i in range(2 if here == a else 1):
+        start = token_index(app, here, "Harbour", i)
+        assert annotation(app, here, start, start + 2)["token_decision"] == "PRIVATE"
+    assert not sql(app, "SELECT 1 FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")
+    assert {r["document_id"] for r in sql(app, "SELECT document_id FROM decision_log WHERE action = 'entity'")} \
+        == {here}
+    with app.app_context(), db.transaction() as conn:
+        reannotate_document_now(conn, other)
+    there = token_index(app, other, "Harbour")
+    row = annotation(app, other, there, there + 2)
+    assert row["token_decision"] is None and row["rule_level"] == 0  # suspicious: a person decides it there

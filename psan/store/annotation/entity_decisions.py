@@ -5,9 +5,15 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
 
 * every mention of the entity in the window's document gets the person's token decision (PRIVATE
   also creates each mention's lookup rule, as a token decision does);
-* the entity's mentions in the project's other documents (and documents added later) get it by
-  word type: one WORD_TYPE rule with confidence −1 / +1 per distinct mention text, as "decide by
-  word type" does – the project's re-annotation applies them there;
+* when the entity is a person, an ID or a contact (:data:`CROSS_DOCUMENT_CATEGORIES`), its mentions in
+  the project's other documents (and documents added later) get it by word type: one WORD_TYPE rule
+  with confidence −1 / +1 per distinct mention text, as "decide by word type" does – the project's
+  re-annotation applies them there.  An organisation, a place, a date … is decided in this document
+  only: whether it identifies someone depends on the document (the applicant's home town, "Istanbul",
+  is personal data in one court decision and the seat of a court, "Istanbul Administrative Court", in
+  the next; tab-dev: 651 characters masked for nothing that way, the largest share outside gold).  Its
+  words there stay suspicious, suggested private by the lookup rules of the mentions decided here, so
+  a person sees them; ``S`` / ``P`` remain for a person who means every occurrence;
 * the selected span itself gets the token decision too when it is not exactly a mention (issue 20,
   item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
   is the innermost mention containing the selection, else the longest mention inside it.
@@ -27,11 +33,15 @@ from psan.store.admin.rules import condition_to_text
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation.decisions import MAX_CONDITION_CHARS, TYPE_CONFIDENCE, DecisionError, Outcome, Scope, Span
 from psan.store.annotation.window_content import span_text
+from psan.tool.document import Category
 
 __all__ = ["entity_mentions", "decide_entity"]
 
 #: an entity with more mentions than this is refused (one key must not rewrite a whole collection)
 MAX_MENTIONS = 5000
+#: entities whose decision holds in every document (a person's name, an ID, a contact are personal data wherever
+#: they appear); other categories are decided in the window's document only (see the module docstring)
+CROSS_DOCUMENT_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
 
 
 def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -63,6 +73,10 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
     outcome = Outcome(annotation_id=0)
     by_condition: dict[str, list[dict[str, Any]]] = defaultdict(list)
     here: list[tuple[Span, list[str]]] = []
+    everywhere = entity["category"] in CROSS_DOCUMENT_CATEGORIES
+    if not everywhere:  # no word-type rules: its words elsewhere (here too, outside mentions) stay for a person
+        mentions = [m for m in mentions if m["document_id"] == span.document_id]
+        detail["document_only"] = True
     for m in mentions:
         tokens = span_text(conn, m["document_id"], m["first_token"], m["end_token"])
         if not tokens:
@@ -70,7 +84,7 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
         if m["document_id"] == span.document_id:
             here.append((Span(span.project_id, span.document_id, m["first_token"], m["end_token"]), tokens))
         condition = condition_to_text(tokens)
-        if len(condition) <= MAX_CONDITION_CHARS:
+        if everywhere and len(condition) <= MAX_CONDITION_CHARS:
             by_condition[condition].append(m)
     for condition, where in by_condition.items():
         rule_id = store_decisions.upsert_type_rule(conn, span.project_id, "WORD_TYPE", condition,
