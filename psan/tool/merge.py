@@ -41,7 +41,7 @@ from psan.tool.document import CharSpan, Document, Entity, Token, TokenArray, to
 from psan.tool.nonpersonal import drop_never_personal
 
 
-class _Cand(NamedTuple):
+class Candidate(NamedTuple):
     """A candidate on token (or character) positions; a named tuple: 10^4 per document are built in C."""
 
     start: int  # token index or char offset
@@ -58,14 +58,14 @@ class _Cand(NamedTuple):
         return (-self.priority, -self.score, -self.length, self.start, self.type)
 
 
-#: ``_Cand(…)`` from a tuple of its fields without the named tuple's Python-level ``__new__``
+#: ``Candidate(…)`` from a tuple of its fields without the named tuple's Python-level ``__new__``
 _new_cand = tuple.__new__
-_START, _TYPE, _SOURCE, _SCORE, _PRIORITY, _LENGTH = (itemgetter(_Cand._fields.index(f)) for f in (
+_START, _TYPE, _SOURCE, _SCORE, _PRIORITY, _LENGTH = (itemgetter(Candidate._fields.index(f)) for f in (
     "start", "type", "source", "score", "priority", "length"))
 
 
-def _by_rank(cands: Iterable[_Cand]) -> list[_Cand]:
-    """``sorted(cands, key=_Cand.rank)`` by stable sorts on one field each, least significant first (keys in C:
+def by_rank(cands: Iterable[Candidate]) -> list[Candidate]:
+    """``sorted(cands, key=Candidate.rank)`` by stable sorts on one field each, least significant first (keys in C:
     10^4 candidates per corpus pass called ``rank`` in Python; ``reverse`` keeps equal items in their order)."""
     out = sorted(cands, key=_TYPE)
     out.sort(key=_START)
@@ -75,7 +75,7 @@ def _by_rank(cands: Iterable[_Cand]) -> list[_Cand]:
     return out
 
 
-def _conflicts(winner: _Cand, other: _Cand) -> bool:
+def _conflicts(winner: Candidate, other: Candidate) -> bool:
     """True when ``other`` (ranked lower) must go because ``winner`` is kept."""
     if other.end <= winner.start or winner.end <= other.start:
         return False  # disjoint
@@ -89,18 +89,18 @@ def _conflicts(winner: _Cand, other: _Cand) -> bool:
     return True  # crossing
 
 
-def _select(cands: Iterable[_Cand]) -> list[_Cand]:
-    best: dict[tuple[int, int, str, str], _Cand] = {}
+def _select(cands: Iterable[Candidate]) -> list[Candidate]:
+    best: dict[tuple[int, int, str, str], Candidate] = {}
     for cand in cands:
         key = (cand.start, cand.end, cand.type, cand.source)
         if key not in best or cand.score > best[key].score:
             best[key] = cand
-    kept: list[_Cand] = []
+    kept: list[Candidate] = []
     # accepted candidates by every position they cover: the ones overlapping a new candidate are
     # exactly those listed at its positions, so each check looks at a few neighbours, not at all kept
-    at: dict[int, list[_Cand]] = {}
+    at: dict[int, list[Candidate]] = {}
     taken = at.__contains__
-    for cand in _by_rank(best.values()):
+    for cand in by_rank(best.values()):
         positions = range(cand.start, cand.end)
         # the usual case, no accepted candidate at any of its positions, is decided in C
         if any(map(taken, positions)) and any(_conflicts(k, cand) for pos in positions for k in at.get(pos, ())):
@@ -159,7 +159,7 @@ def resolve(doc: Document, candidates: Iterable[CharSpan]) -> list[Entity]:
     as :func:`align` per candidate, without its per-probe attribute look-ups).
     """
     tokens = doc.tokens
-    aligned: list[_Cand] = []
+    aligned: list[Candidate] = []
     candidates = drop_never_personal(doc.text, candidates, doc.language)
     if tokens:
         starts, ends = token_bounds(tokens)
@@ -172,13 +172,13 @@ def resolve(doc: Document, candidates: Iterable[CharSpan]) -> list[Entity]:
             if first < last:
                 if not by_position:
                     first, last = tokens[first].id, tokens[last - 1].id + 1
-                aligned.append(_new_cand(_Cand, (first, last, span.type, span.source, span.score, span.priority,
+                aligned.append(_new_cand(Candidate, (first, last, span.type, span.source, span.score, span.priority,
                                                  span, last - first)))
     return [Entity(c.start, c.end, c.type, c.payload.category, c.source, c.score) for c in _select(aligned)]
 
 
 def resolve_char_spans(candidates: Iterable[CharSpan]) -> list[CharSpan]:
     """The same rules on character offsets (evaluation without tokens); empty spans are dropped."""
-    cands = (_Cand(s.start, s.end, s.type, s.source, s.score, s.priority, s, s.end - s.start)
+    cands = (Candidate(s.start, s.end, s.type, s.source, s.score, s.priority, s, s.end - s.start)
              for s in candidates if s.end > s.start)
     return [c.payload for c in _select(cands)]

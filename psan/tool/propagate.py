@@ -132,7 +132,7 @@ def _lemma_keys(words: list[str], language: str) -> list[str] | None:
     return out
 
 
-def _scan(patterns: list[tuple[str, ...]], keys: list[str], n_tokens: int) -> list[tuple[int, int, int]]:
+def scan_token_patterns(patterns: list[tuple[str, ...]], keys: list[str], n_tokens: int) -> list[tuple[int, int, int]]:
     """Every occurrence ``(first, end, pattern index)`` of the (distinct, non-empty) ``patterns`` in ``keys``,
     longest first, then by position.
 
@@ -247,7 +247,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     if not seeds:
         return []
     patterns = list(seeds)
-    matches = [(first, end, idx, 1.0) for first, end, idx in _scan(patterns, texts, len(tokens))]
+    matches = [(first, end, idx, 1.0) for first, end, idx in scan_token_patterns(patterns, texts, len(tokens))]
     keys = _lemma_keys(texts, doc.language) if lemmas else None
     if keys is not None:
         by_lemma: dict[tuple[str, ...], int] = {}
@@ -257,7 +257,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
                 by_lemma.setdefault(lemma_key, idx)
         lemma_patterns = list(by_lemma)
         matches += [(first, end, by_lemma[lemma_patterns[i]], score_factor)
-                    for first, end, i in _scan(lemma_patterns, keys, len(tokens))]
+                    for first, end, i in scan_token_patterns(lemma_patterns, keys, len(tokens))]
     if not matches:
         return []
 

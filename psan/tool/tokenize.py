@@ -13,7 +13,7 @@ Every other character is a single-character punctuation token.
 
 Sentences end after ``. ! ? …`` (plus trailing closing quotes/brackets) when followed
 by whitespace and an upper-case/digit-free capital start, or by a newline; at blank
-lines; and at line breaks between list items (see :func:`_list_line_break`).  A ``.`` after
+lines; and at line breaks between list items (see :func:`list_line_break`).  A ``.`` after
 a known abbreviation of the language or after a single capital
 letter (initials) does not end a sentence.
 """
@@ -55,7 +55,7 @@ _ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 
 _ENDERS = frozenset(".!?…")
 _CLOSERS = frozenset("\"'”’»)]}›")
-_BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n")
+BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n")
 
 ABBREVIATIONS: dict[str, frozenset[str]] = {
     "en": frozenset("mr mrs ms dr prof st jr sr vs no nos e.g i.e approx dept est fig inc ltd co corp "
@@ -121,7 +121,7 @@ def sentence_bounds(text: str, starts: list[int], ends: list[int], language: str
     """:func:`split_sentences` over the tokens' offset lists.
 
     How: a boundary after token ``i`` needs a sentence-ending or closing character as the token's last one
-    (:func:`_ends_sentence` steps back over closers to an ender) or a line break in the gap after it; those
+    (:func:`ends_sentence` steps back over closers to an ender) or a line break in the gap after it; those
     characters are found by one regex scan and mapped to token indices by bisection, and only those
     tokens are tested, in order, with the same rules as a walk over every token.
     """
@@ -141,11 +141,11 @@ def sentence_bounds(text: str, starts: list[int], ends: list[int], language: str
         gap = text[end:nxt]
         if not gap:
             continue
-        if "\n" in gap and _BLANK_LINE_RE.search(gap.replace("\r\n", "\n").replace("\r", "\n")):
+        if "\n" in gap and BLANK_LINE_RE.search(gap.replace("\r\n", "\n").replace("\r", "\n")):
             split = True
         else:
-            split = _ends_sentence(text, starts, ends, i, first, gap, nxt, abbrevs) \
-                or (("\n" in gap or "\r" in gap) and _list_line_break(text, starts[i], end, nxt))
+            split = ends_sentence(text, starts, ends, i, first, gap, nxt, abbrevs) \
+                or (("\n" in gap or "\r" in gap) and list_line_break(text, starts[i], end, nxt))
         if split:
             sentences.append(Sentence(first, i + 1))
             first = i + 1
@@ -153,7 +153,7 @@ def sentence_bounds(text: str, starts: list[int], ends: list[int], language: str
     return sentences
 
 
-def _ends_sentence(text: str, starts: list[int], ends: list[int], i: int, first: int, gap: str, nxt: int,
+def ends_sentence(text: str, starts: list[int], ends: list[int], i: int, first: int, gap: str, nxt: int,
                    abbrevs: frozenset[str]) -> bool:
     """Is there a sentence end between token i and the next one (separated by non-empty gap; ``nxt`` its start)?"""
     j = i
@@ -193,7 +193,7 @@ _ITEM_MARKERS = frozenset("-*•·–—>#")
 LIST_LINE_CHARS = 60
 
 
-def _list_line_break(text: str, start: int, end: int, nxt: int) -> bool:
+def list_line_break(text: str, start: int, end: int, nxt: int) -> bool:
     """Does the line break after ``tok`` separate two list items (names, addresses, transcript turns)?
 
     Why: a newline-separated list has no sentence punctuation, so without this a 3,000-line list is

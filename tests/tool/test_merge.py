@@ -152,9 +152,9 @@ def test_property_no_crossing_and_idempotent() -> None:
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(1, 3), st.sampled_from("AB"), st.sampled_from("xy"),
                           st.sampled_from([0.5, 0.9, -0.0, 0.0]), st.integers(-1, 1)), max_size=12))
 def test_rank_order_by_stable_sorts_equals_the_rank_key(fields) -> None:  # noqa: ANN001 - hypothesis data
-    """The candidates are ranked by stable sorts on one field each, exactly as by ``_Cand.rank`` (ties in input
+    """The candidates are ranked by stable sorts on one field each, exactly as by ``Candidate.rank`` (ties in input
     order)."""
-    from psan.tool.merge import _by_rank, _Cand
-    cands = [_Cand(s, s + n, t, src, score, prio, CharSpan(s, s + n, t, Category.OTHER, src, score, prio), n)
+    from psan.tool.merge import Candidate, by_rank
+    cands = [Candidate(s, s + n, t, src, score, prio, CharSpan(s, s + n, t, Category.OTHER, src, score, prio), n)
              for s, n, t, src, score, prio in fields]
-    assert [id(c) for c in _by_rank(cands)] == [id(c) for c in sorted(cands, key=_Cand.rank)]
+    assert [id(c) for c in by_rank(cands)] == [id(c) for c in sorted(cands, key=Candidate.rank)]

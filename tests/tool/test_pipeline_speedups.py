@@ -203,7 +203,7 @@ def test_class_first_date_patterns_are_exact(pieces: list[str]) -> None:
         EN_DATE_PHRASE_RE,
         NUMERIC_DATE_PLAIN,
         NUMERIC_DATE_RE,
-        _first_group,
+        first_group,
     )
     text = "".join(pieces)
     phrase = re.compile(EN_DATE_PHRASE_PLAIN)
@@ -212,7 +212,7 @@ def test_class_first_date_patterns_are_exact(pieces: list[str]) -> None:
     numeric = re.compile(NUMERIC_DATE_PLAIN)
     names = ("d1", "m1", "y1", "a2", "b2", "y2", "y3", "m3", "d3")
     firsts = ("d1", "a2", "y3")
-    assert [(m.span(), [_first_group(m, g) if g in firsts and m.group(g) is not None else m.group(g) for g in names])
+    assert [(m.span(), [first_group(m, g) if g in firsts and m.group(g) is not None else m.group(g) for g in names])
             for m in NUMERIC_DATE_RE.finditer(text)] == [(m.span(), [m.group(g) for g in names])
                                                          for m in numeric.finditer(text)]
 
@@ -380,10 +380,10 @@ SECRET_PIECES = ["password", "PASSWORD", "Pass", "passwd", "pwd", "pass", "passp
 def test_secret_keyword_matches_equal_finditer(pieces: list[str]) -> None:
     """The secret recognizer tries its regex only near keyword hints and finds what ``finditer`` finds in a text
     with a hint (as before: a text without one is not searched)."""
-    from psan.tool.recognizers.ids import _KEYWORD_HINTS, SECRET_AFTER_KEYWORD, SecretRecognizer, _hint_positions
+    from psan.tool.recognizers.ids import KEYWORD_HINTS, SECRET_AFTER_KEYWORD, SecretRecognizer, hint_positions
     text = "".join(pieces)
     lowered = text.lower()
-    hints = _hint_positions(lowered)
+    hints = hint_positions(lowered)
     found = SecretRecognizer()._keyword_matches(text, lowered, hints) if hints else []
-    before = SECRET_AFTER_KEYWORD.finditer(text) if any(h in lowered for h in _KEYWORD_HINTS) else []
+    before = SECRET_AFTER_KEYWORD.finditer(text) if any(h in lowered for h in KEYWORD_HINTS) else []
     assert [(m.span(), m.span("value")) for m in found] == [(m.span(), m.span("value")) for m in before]

@@ -178,9 +178,9 @@ def test_a_propagated_occurrence_grows_to_its_whole_mention_in_english() -> None
                 unique=True), st.lists(st.sampled_from("abcde"), max_size=30))
 def test_seed_scan_equals_aho_corasick(patterns: list[tuple[str, ...]], keys: list[str]) -> None:
     """The trie walk of propagation finds every occurrence the token automaton finds, in the same order."""
-    from psan.tool.propagate import _scan
+    from psan.tool.propagate import scan_token_patterns
     from psan.tool.rules import TokenAutomaton
     automaton = TokenAutomaton({p: [i] for i, p in enumerate(patterns)})
     expected = sorted(((first, end, ids[0]) for first, end, ids in automaton.scan(keys, [(0, len(keys))])),
                       key=lambda m: (m[0] - m[1], m[0]))
-    assert _scan(patterns, keys, len(keys)) == expected
+    assert scan_token_patterns(patterns, keys, len(keys)) == expected

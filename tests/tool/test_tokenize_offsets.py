@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from psan.tool.document import Sentence, TokenArray, token_texts
 from psan.tool.tokenize import (
-    _BLANK_LINE_RE,
+    BLANK_LINE_RE,
     TOKEN_RE,
-    _ends_sentence,
-    _list_line_break,
     abbreviations,
+    ends_sentence,
+    list_line_break,
     sentence_bounds,
     split_sentences,
     token_offsets,
@@ -42,11 +42,11 @@ def walk_every_token(text: str, starts: list[int], ends: list[int], language: st
         gap = text[ends[i]:starts[i + 1]]
         if not gap:
             continue
-        if "\n" in gap and _BLANK_LINE_RE.search(gap.replace("\r\n", "\n").replace("\r", "\n")):
+        if "\n" in gap and BLANK_LINE_RE.search(gap.replace("\r\n", "\n").replace("\r", "\n")):
             split = True
         else:
-            split = _ends_sentence(text, starts, ends, i, first, gap, starts[i + 1], abbrevs) or (
-                ("\n" in gap or "\r" in gap) and _list_line_break(text, starts[i], ends[i], starts[i + 1]))
+            split = ends_sentence(text, starts, ends, i, first, gap, starts[i + 1], abbrevs) or (
+                ("\n" in gap or "\r" in gap) and list_line_break(text, starts[i], ends[i], starts[i + 1]))
         if split:
             out.append(Sentence(first, i + 1))
             first = i + 1

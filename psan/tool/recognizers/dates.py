@@ -133,7 +133,7 @@ NUMERIC_DATE_PLAIN = (
 #: ``NUMERIC_DATE_PLAIN`` with the first digit matched first (a pattern that starts with a character class lets
 #: the regex engine skip to the next digit in C; a leading look-around is tried at every character) and the
 #: look-behind one character longer; the first group of each form (``d1``, ``a2``, ``y3``) lacks that digit
-#: (:func:`_first_group`)
+#: (:func:`first_group`)
 NUMERIC_DATE_RE = re.compile(
     r"\d(?<![\w.,/-]\d)(?:"
     r"(?P<d1>\d?)\.\s?(?P<m1>\d{1,2})\.\s?(?P<y1>\d{4})"
@@ -142,7 +142,7 @@ NUMERIC_DATE_RE = re.compile(
     r")(?![\w]|[.,/-]\d)")
 
 
-def _first_group(match: re.Match[str], name: str) -> str:
+def first_group(match: re.Match[str], name: str) -> str:
     """A first group of ``NUMERIC_DATE_RE`` with the match's first digit (as ``NUMERIC_DATE_PLAIN`` captures it)."""
     return match.string[match.start():match.end(name)]
 
@@ -169,12 +169,12 @@ class NumericDateRecognizer(PatternRecognizer):
                 continue
             g = match.groupdict()
             if g["d1"] is not None:
-                ok = _valid_date(g["y1"], g["m1"], _first_group(match, "d1"))
+                ok = _valid_date(g["y1"], g["m1"], first_group(match, "d1"))
             elif g["a2"] is not None:
-                a2 = _first_group(match, "a2")
+                a2 = first_group(match, "a2")
                 ok = _valid_date(g["y2"], g["b2"], a2) or _valid_date(g["y2"], a2, g["b2"])
             else:
-                ok = _valid_date(_first_group(match, "y3"), g["m3"], g["d3"])
+                ok = _valid_date(first_group(match, "y3"), g["m3"], g["d3"])
             if ok:
                 spans.append(CharSpan(match.start(), match.end(), "DATE", DATE, self.name, self.score, self.priority))
         return spans

@@ -319,7 +319,7 @@ KNOWN_SECRET_SHAPES = re.compile(
     r")(?![A-Za-z0-9])")
 
 #: cheap substring tests (on the lower-cased text) before running the two secret regexes
-_KEYWORD_HINTS = ("pass", "pwd", "hesl", "hasł", "hasl", "lösen", "losen", "gesl", "token", "key", "secret", "pin")
+KEYWORD_HINTS = ("pass", "pwd", "hesl", "hasł", "hasl", "lösen", "losen", "gesl", "token", "key", "secret", "pin")
 _SHAPE_HINTS = ("AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "sk-", "_live_",
                 "_test_", "glpat-", "eyJ", "-----BEGIN")
 #: the shape hints with an underscore (tested only when the text has one) and the others
@@ -333,7 +333,7 @@ def _shape_hit(text: str) -> bool:
             or "_" in text and any(h in text for h in _UNDERSCORE_SHAPE_HINTS))
 
 #: every keyword and password word contains a hint; its first hint starts at most this many characters after it
-_HINT_REACH = max(min(k.find(h) for h in _KEYWORD_HINTS if h in k)
+_HINT_REACH = max(min(k.find(h) for h in KEYWORD_HINTS if h in k)
                   for k in (*SECRET_KEYWORDS, *_PASSWORD_WORDS.split("|")))
 
 
@@ -349,10 +349,10 @@ def _odd_case() -> tuple[str, ...]:
     return tuple(sorted({ch for ch in folded if ch.lower() not in letters}))  # three: "İ", "ı", "ſ"
 
 
-def _hint_positions(lowered: str) -> list[int]:
+def hint_positions(lowered: str) -> list[int]:
     """Sorted offsets of every keyword hint in the lower-cased text."""
     found: list[int] = []
-    for hint in _KEYWORD_HINTS:
+    for hint in KEYWORD_HINTS:
         at = lowered.find(hint)
         while at >= 0:
             found.append(at)
@@ -383,7 +383,7 @@ class SecretRecognizer(PatternRecognizer):
         them).  Every match starts with a keyword, which holds a hint at most ``_HINT_REACH`` characters
         after its start; where ``text.lower()`` keeps every offset and every keyword letter (no
         :func:`_odd_case` character), the match is found by trying those starts in order, as ``finditer``
-        would (the leftmost match from where the last one ended).  ``hints``: :func:`_hint_positions` of
+        would (the leftmost match from where the last one ended).  ``hints``: :func:`hint_positions` of
         ``lowered`` (``text.lower()``).
         """
         if len(lowered) != len(text) or any(ch in text for ch in _odd_case()):
@@ -405,7 +405,7 @@ class SecretRecognizer(PatternRecognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         lowered = text.lower()
-        hints = _hint_positions(lowered)  # empty = no keyword hint
+        hints = hint_positions(lowered)  # empty = no keyword hint
         for match in self._keyword_matches(text, lowered, hints) if hints else ():
             if preceded_by(text, match.start(), "-"):
                 continue
