@@ -199,7 +199,13 @@ def _first_letter(term: str) -> str | None:
 
 def _has_top_level_bar(term: str) -> bool:
     """Does the regex ``term`` have a ``|`` outside every group and character class?"""
-    depth, i, in_class = 0, 0, False
+    return bool(_bars(term, 0, 0)[0])
+
+
+def _bars(term: str, i: int, level: int) -> tuple[list[int], int, int]:
+    """The ``|`` of the regex ``term`` at group depth ``level``, read from ``i`` (at depth ``level``) until that
+    group closes: ``(bars, index of its ")" or len(term), depth there)``; escapes and character classes skipped."""
+    depth, bars, in_class = level, [], False
     while i < len(term):
         char = term[i]
         if char == "\\":
@@ -209,16 +215,18 @@ def _has_top_level_bar(term: str) -> bool:
             in_class = char != "]"
         elif char == "[":
             in_class = True
-            i += 2 if term[i + 1:i + 2] == "]" else 3 if term[i + 1:i + 3] == "^]" else 1
+            i += 2 if term[i + 1:i + 2] == "]" else 3 if term[i + 1:i + 3] == "^]" else 1  # "]" first is a literal
             continue
         elif char == "(":
             depth += 1
         elif char == ")":
             depth -= 1
-        elif char == "|" and depth == 0:
-            return True
+            if depth < level:
+                break
+        elif char == "|" and depth == level:
+            bars.append(i)
         i += 1
-    return False
+    return bars, i, depth
 
 
 def _alternatives(term: str) -> list[str]:
@@ -229,27 +237,7 @@ def _alternatives(term: str) -> list[str]:
     """
     if not term.startswith("(?:"):
         return [term]
-    depth, bars, i, in_class = 1, [], 3, False
-    while i < len(term):
-        char = term[i]
-        if char == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            if term[i + 1:i + 2] == "]" or term[i + 1:i + 3] == "^]":
-                return [term]  # a "]" first in a class: not worth reading here
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                break
-        elif char == "|" and depth == 1:
-            bars.append(i)
-        i += 1
+    bars, i, depth = _bars(term, 3, 1)
     rest = term[i + 1:]
     if depth or not bars or rest[:1] in ("?", "*", "+", "{"):
         return [term]
