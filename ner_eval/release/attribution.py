@@ -25,8 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ner_eval.corpus import CorpusDoc, gold_spans
-from ner_eval.release.measure import masked_mask
-from psan.store.publish.output import safe_filename
+from ner_eval.release.measure import released_documents
 
 ORDER = ("token", "hand", "accept", "entity", "word_type", "ne_type", "search", "rule:entity", "rule:word_type",
          "rule:ne_type", "rule:learned", "rule:preset", "rule:model", "rule:other", "undecided")
@@ -94,22 +93,12 @@ def attribute(conn, project_id: int, corpus: Sequence[CorpusDoc], doc_ids: dict[
     rule_actions = {int(r["rule_id"]): r["action"] for r in db.query(
         "SELECT DISTINCT ON (rule_id) rule_id, action FROM decision_log WHERE project_id = %s "
         "AND rule_id IS NOT NULL ORDER BY rule_id, id", (project_id,), conn)}
-    names = {d["id"]: d["name"] for d in key.get("documents", [])}
-    entries: dict[int, list[dict[str, Any]]] = {}
-    for e in key.get("entries", []):
-        entries.setdefault(int(e["document_id"]), []).append(e)
-    members = set(archive.namelist())
     by_mechanism: Counter[str] = Counter()
     by_type: Counter[str] = Counter()
     spans_by_mechanism: Counter[str] = Counter()
     partial: Counter[str] = Counter()
     detail: dict[tuple[str, int, int, str, str], list[int]] = {}
-    for doc in corpus:
-        doc_id = doc_ids[doc.id]
-        name = safe_filename(names.get(doc_id, f"{doc.id}.txt"), ".pseudonymize.txt")
-        member = name if name in members else f"{doc_id}-{name}"
-        output = archive.read(member).decode("utf-8") if member in members else None
-        mask, fits = masked_mask(doc.text, output, entries.get(doc_id, []))
+    for doc, doc_id, _, mask, fits, _ in released_documents(corpus, doc_ids, archive, key):
         if not fits:
             continue
         inside = bytearray(len(doc.text))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,24 +80,36 @@ def masked_mask(original: str, output: str | None, entries: Sequence[dict[str, A
     return (mask if fits else bytearray(len(original))), fits
 
 
+def released_documents(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archive: zipfile.ZipFile,
+                       key: dict[str, Any]
+                       ) -> Iterator[tuple[CorpusDoc, int, str | None, bytearray, bool, list[dict[str, Any]]]]:
+    """Each corpus document with its document id, its text in the downloaded archive (``None``: not there), its
+    masked characters and whether the key fits the text (:func:`masked_mask`), and its key entries.
+
+    Why one reader: the measurement and the attribution must read the same bytes of the same archive member."""
+    names = {d["id"]: d["name"] for d in key.get("documents", [])}
+    entries: dict[int, list[dict[str, Any]]] = {}
+    for e in key.get("entries", []):
+        entries.setdefault(int(e["document_id"]), []).append(e)
+    members = set(archive.namelist())
+    for doc in corpus:
+        doc_id = doc_ids[doc.id]
+        name = safe_filename(names.get(doc_id, f"{doc.id}.txt"), ".pseudonymize.txt")
+        member = name if name in members else f"{doc_id}-{name}"
+        output = archive.read(member).decode("utf-8") if member in members else None
+        doc_entries = entries.get(doc_id, [])
+        mask, fits = masked_mask(doc.text, output, doc_entries)
+        yield doc, doc_id, output, mask, fits, doc_entries
+
+
 def measure_release(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archive: zipfile.ZipFile,
                     key: dict[str, Any], tokens: dict[int, list[tuple[int, int]]]) -> Released:
     """Compare the downloaded release with the gold of ``corpus`` (``doc_ids``: corpus id → document id).
 
     ``tokens``: the app's token offsets per document id (for the QA candidate tokens).
     """
-    names = {d["id"]: d["name"] for d in key.get("documents", [])}
-    entries: dict[int, list[dict[str, Any]]] = {}
-    for e in key.get("entries", []):
-        entries.setdefault(int(e["document_id"]), []).append(e)
-    members = set(archive.namelist())
     result = Released()
-    for doc in corpus:
-        doc_id = doc_ids[doc.id]
-        name = safe_filename(names.get(doc_id, f"{doc.id}.txt"), ".pseudonymize.txt")
-        member = name if name in members else f"{doc_id}-{name}"
-        output = archive.read(member).decode("utf-8") if member in members else None
-        mask, fits = masked_mask(doc.text, output, entries.get(doc_id, []))
+    for doc, doc_id, output, mask, fits, doc_entries in released_documents(corpus, doc_ids, archive, key):
         result.documents += output is not None
         result.key_mismatches += not fits
         gold = gold_spans(doc)
@@ -115,7 +127,7 @@ def measure_release(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archiv
             if mask[i] and not ch.isspace():
                 result.masked_chars += 1
                 result.masked_gold_chars += inside[i]
-        for e in entries.get(doc_id, []) if fits else []:
+        for e in doc_entries if fits else []:
             outside = sum(1 for i in range(e["original_start"], e["original_end"])
                           if not inside[i] and not doc.text[i].isspace())
             if outside:
