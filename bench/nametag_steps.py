@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import SHARED, load_corpus  # noqa: E402
+from common import SHARED, best_steps, print_steps, step_texts, timed_candidates  # noqa: E402
 
 from psan.tool import completion, extension, merge, nonpersonal, propagate  # noqa: E402
 from psan.tool.cli import span_lines  # noqa: E402
@@ -54,13 +54,7 @@ def one_round(pipe: Pipeline, texts: list[str]) -> dict[str, float]:
             acc["tokens + token check"] += t2 - t1
             found = pipe._combine_ner(text, [ner.analyze(text, doc)])  # noqa: SLF001 - the step being timed
             acc["NameTag entities"] += clock() - t2
-            patterns = []
-            for r in pipe.recognizers:
-                a = clock()
-                trigger = getattr(r, "trigger", None)
-                if trigger is None or trigger.search(text) is not None:
-                    patterns.extend(r.analyze(text, doc))
-                acc[f"recognizer {r.name}"] += clock() - a
+            patterns = timed_candidates(pipe, text, doc, acc)
             t3 = clock()
             patterns = extension.extend_mentions(text, patterns, doc.language)
             found = extension.extend_mentions(text, found, doc.language)
@@ -95,16 +89,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--model", default=str(SHARED / "models" / "nametag" / "english-conll-trivial.ner"))
     args = parser.parse_args()
-    texts = [t for name in ("tab-dev", "elitr-dev") for t in load_corpus(name).texts]
+    texts = step_texts()
     pipe = Pipeline({"language": "en", "tokenizer": "nametag", "ner": [{"kind": "nametag", "model": args.model}],
                      "recognizers": ["patterns", "gazetteers"]}, language="en")
-    best: dict[str, float] = {}
-    for _ in range(max(1, args.rounds)):
-        for step, cpu in one_round(pipe, texts).items():
-            best[step] = min(cpu, best.get(step, cpu))
+    best = best_steps(lambda: one_round(pipe, texts), args.rounds)
     total = sum(v for k, v in best.items() if not k.startswith("("))
-    for step, cpu in sorted(best.items(), key=lambda kv: -kv[1]):
-        print(f"{cpu:8.4f}  {step}")
+    print_steps(best)
     print(f"{total:8.4f}  psan in all ({total / best['(NameTag alone)']:.2f}x NameTag alone in this process)")
     return 0
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import load_corpus  # noqa: E402
+from common import best_steps, print_steps, step_texts, timed_candidates  # noqa: E402
 
 from psan.tool.defaults import default_config  # noqa: E402
 from psan.tool.document import CharSpan, collector_paused  # noqa: E402
@@ -60,13 +60,7 @@ def one_round(pipe: Pipeline, texts: list[str], ner: list[list[CharSpan]]) -> di
             t0 = clock()
             doc = pipe._tokenize(text)  # noqa: SLF001
             acc["regex tokenizer + sentences"] += clock() - t0
-            patterns = []
-            for r in pipe.recognizers:
-                a = clock()
-                trigger = getattr(r, "trigger", None)
-                if trigger is None or trigger.search(text) is not None:
-                    patterns.extend(r.analyze(text, doc))
-                acc[f"recognizer {r.name}"] += clock() - a
+            patterns = timed_candidates(pipe, text, doc, acc)
             t1 = clock()
             doc = pipe._resolve(doc, patterns, list(found))  # noqa: SLF001
             t2 = clock()
@@ -83,7 +77,7 @@ def main() -> int:
     parser.add_argument("--only-own", type=int, default=None, metavar="N")
     parser.add_argument("--ner-cache", default=None, metavar="FILE")
     args = parser.parse_args()
-    texts = [t for name in ("tab-dev", "elitr-dev") for t in load_corpus(name).texts]
+    texts = step_texts()
     config = default_config("en")
     cache = Path(args.ner_cache) if args.ner_cache else None
     if cache is not None and cache.is_file():
@@ -100,12 +94,8 @@ def main() -> int:
         for _ in range(args.only_own):
             own_pass(pipe, texts, ner)
         return 0
-    best: dict[str, float] = {}
-    for _ in range(max(1, args.rounds)):
-        for step, cpu in one_round(pipe, texts, ner).items():
-            best[step] = min(cpu, best.get(step, cpu))
-    for step, cpu in sorted(best.items(), key=lambda kv: -kv[1]):
-        print(f"{cpu:8.4f}  {step}")
+    best = best_steps(lambda: one_round(pipe, texts, ner), args.rounds)
+    print_steps(best)
     print(f"{sum(best.values()):8.4f}  psan's own steps in all")
     if args.profile:
         import cProfile

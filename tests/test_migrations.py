@@ -1,8 +1,14 @@
-"""Migrations on a real PostgreSQL: apply to an empty database, re-run is a no-op, schema constraints hold."""
+"""Migrations on a real PostgreSQL: apply to an empty database, re-run is a no-op, schema constraints hold.
+
+Also the throw-away database's own setting (:func:`psan.runtime.throwaway.no_wait_for_disk`), on the same
+empty database.
+"""
+import contextlib
+
 import psycopg2
 import pytest
 
-from psan.runtime import migrate
+from psan.runtime import migrate, throwaway
 from tests import services
 
 
@@ -25,6 +31,13 @@ def test_upgrade_applies_then_is_noop(empty_database_url):
     conn.close()
     assert {"account", "project", "document", "token", "sentence", "named_entity", "annotation", "rule",
             "annotation_rule", "label", "decision_log", "annotation_window"} <= tables
+
+
+def test_a_throwaway_database_commits_without_waiting_for_the_disk(empty_database_url):
+    throwaway.no_wait_for_disk(empty_database_url)
+    with contextlib.closing(psycopg2.connect(empty_database_url)) as conn, conn.cursor() as cur:
+        cur.execute("SHOW synchronous_commit")  # a database setting: new connections get it
+        assert cur.fetchone() == ("off",)
 
 
 def test_constraints(database_url):

@@ -31,27 +31,11 @@ ORDER = ("token", "hand", "accept", "entity", "word_type", "ne_type", "search", 
          "rule:ne_type", "rule:learned", "rule:preset", "rule:model", "rule:other", "undecided")
 
 
-def preset_ne_rules(conn, project_id: int) -> set[int]:
-    """NE_TYPE rules already private before anyone decided (read right after pre-processing)."""
-    from psan.runtime import db
-    return {int(r["id"]) for r in db.query("SELECT id FROM rule WHERE project_id = %s AND type = 'NE_TYPE' "
-                                           "AND confidence < 0", (project_id,), conn)}
-
-
 def _mechanisms(conn, project_id: int, document_id: int, threshold: float, preset: set[int],
                 rule_actions: dict[int, str]) -> list[tuple[int, int, str, str]]:
     """(first, end, mechanism, NE type) of every span of the document whose final decision is not PUBLIC."""
-    from psan.runtime import db
-    rows = db.query(
-        "SELECT a.first_token, a.end_token, a.token_decision::text AS decision, a.rule_level, "
-        "(SELECT l.action FROM decision_log l WHERE l.document_id = a.document_id AND l.first_token = a.first_token "
-        " AND l.end_token = a.end_token ORDER BY l.id DESC LIMIT 1) AS action, "
-        "coalesce((SELECT json_agg(json_build_array(r.id, r.type::text, r.confidence, r.author_id IS NOT NULL)) "
-        " FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id WHERE ar.annotation_id = a.id "
-        " AND r.annotation_id IS NULL), '[]') AS rules, "
-        "(SELECT min(n.type) FROM named_entity n WHERE n.document_id = a.document_id "
-        " AND n.first_token = a.first_token AND n.end_token = a.end_token) AS ne_type "
-        "FROM annotation a WHERE a.document_id = %s", (document_id,), conn)
+    from psan.store.publish.release_audit import span_provenance
+    rows = span_provenance(conn, document_id)
     out = []
     for r in rows:
         ne = r["ne_type"] or "-"
@@ -87,12 +71,10 @@ def attribute(conn, project_id: int, corpus: Sequence[CorpusDoc], doc_ids: dict[
               tokens: dict[int, list[tuple[int, int]]], archive: zipfile.ZipFile, key: dict[str, Any],
               preset: set[int]) -> dict[str, Any]:
     """Masked characters outside gold by mechanism, and by mechanism and NE type (see the module docstring)."""
-    from psan.runtime import db
-    threshold = float(db.query_one("SELECT private_threshold FROM project WHERE id = %s", (project_id,),
-                                   conn)["private_threshold"])
-    rule_actions = {int(r["rule_id"]): r["action"] for r in db.query(
-        "SELECT DISTINCT ON (rule_id) rule_id, action FROM decision_log WHERE project_id = %s "
-        "AND rule_id IS NOT NULL ORDER BY rule_id, id", (project_id,), conn)}
+    from psan.store.admin.projects import get_project
+    from psan.store.publish.release_audit import rule_first_actions
+    threshold = float(get_project(project_id, conn)["private_threshold"])
+    rule_actions = rule_first_actions(conn, project_id)
     by_mechanism: Counter[str] = Counter()
     by_type: Counter[str] = Counter()
     spans_by_mechanism: Counter[str] = Counter()

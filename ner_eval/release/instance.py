@@ -87,26 +87,6 @@ def app_config(database_url: str, redis_url: str, prefix: str, instance_path: st
             "PREPROCESS_SECTIONS_IN_PARALLEL": False}
 
 
-def _no_wait_for_disk(url: str) -> None:
-    """Commits of the throw-away database do not wait for the disk (``synchronous_commit = off``).
-
-    Why: the app commits per document and per decision; on a busy disk each fsync costs ~10 ms,
-    half the run time.  A crash loses at most the last moment of a database dropped anyway; what the
-    app computes and returns is the same.
-    """
-    import psycopg2
-    from psycopg2 import sql
-    conn = psycopg2.connect(url)
-    try:
-        conn.autocommit = True
-        with conn.cursor() as cur:
-            cur.execute("SELECT current_database()")
-            name = cur.fetchone()[0]
-            cur.execute(sql.SQL("ALTER DATABASE {} SET synchronous_commit = off").format(sql.Identifier(name)))
-    finally:
-        conn.close()
-
-
 @contextlib.contextmanager
 def throwaway_instance(database_url: str | None = None, redis_url: str | None = None,
                        **config: Any) -> Iterator[Instance]:
@@ -124,7 +104,7 @@ def throwaway_instance(database_url: str | None = None, redis_url: str | None = 
         redis = stack.enter_context(throwaway.redis_server(redis_url or _from_env(REDIS_ENV)))
         stack.callback(throwaway.delete_keys, redis, prefix)
         folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="psan-release-instance-"))
-        _no_wait_for_disk(url)
+        throwaway.no_wait_for_disk(url)
         migrate.upgrade(url)
         import celery
         previous_celery = celery.current_app._get_current_object()  # noqa: SLF001 - Celery's documented proxy accessor

@@ -32,7 +32,7 @@ from typing import Any
 
 from ner_eval.corpus import CorpusDoc, corpus_name, gold_spans, read_jsonl
 from ner_eval.pipelines import PIPELINES, SIMULATION_NER
-from ner_eval.release.attribution import attribute, preset_ne_rules
+from ner_eval.release.attribution import attribute
 from ner_eval.release.client import Admin, Annotator, AppError
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
@@ -134,7 +134,7 @@ def _setup(instance: Instance, workflow: str, lang: str, models: Path | None,
     with instance.app.app_context(), db.transaction() as conn:
         accounts.create(admin, "admin", accounts.Role.ADMIN, PASSWORD, WINDOW_SIZE, conn=conn)
         person = accounts.create(annotator, "annotator", accounts.Role.USER, PASSWORD, WINDOW_SIZE, conn=conn)
-        defaults = db.query_one("SELECT public_threshold, private_threshold FROM project WHERE is_default", None, conn)
+        defaults = store_projects.get_project(store_projects.default_project_id(conn), conn)
         project_id = store_projects.save_project({
             "name": f"release {workflow}", "language": lang, "pipeline": pipeline_config(workflow, lang, models),
             "public_threshold": defaults["public_threshold"], "private_threshold": defaults["private_threshold"],
@@ -356,6 +356,7 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
     rules voting (type, confidence, lookup); and whether a window ever showed the mention.
     """
     from psan.runtime import db
+    from psan.store.publish import release_audit
     with instance.app.app_context(), db.transaction() as conn:
         for e in examples:
             doc_id = project.doc_ids[e["document"]]
@@ -365,13 +366,7 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
             first, end = toks[0], toks[-1] + 1
             e["tokens"] = [first, end]
             e["seen"] = all(project.seen[doc_id][first:end])
-            rows = db.query(
-                "SELECT a.first_token, a.end_token, a.token_decision::text AS decision, a.rule_level, "
-                "coalesce((SELECT json_agg(json_build_array(r.type::text, r.confidence, r.annotation_id IS NOT NULL) "
-                "ORDER BY r.id) FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
-                "WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a WHERE a.document_id = %s "
-                "AND a.first_token < %s AND %s < a.end_token ORDER BY a.first_token, a.end_token",
-                (doc_id, end, first), conn)
+            rows = release_audit.annotations_overlapping(conn, doc_id, first, end)
             e["annotations"] = [dict(r) for r in rows]
 
 
@@ -418,8 +413,10 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         preprocess_seconds = time.perf_counter() - t0
         project = _load(instance, project_id, corpus, docs)
         from psan.runtime import db
+        from psan.store.publish import release_audit
         with instance.app.app_context(), db.transaction() as conn:
-            preset = preset_ne_rules(conn, project_id)
+            # NE_TYPE rules private before anyone decided: the project's preset (see attribution)
+            preset = release_audit.private_ne_type_rule_ids(conn, project_id)
         person = Person(workflow, noisy=annotator == "noisy", seed=seed)
         session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
         session.log = log
