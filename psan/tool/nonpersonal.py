@@ -137,6 +137,42 @@ RELATIVE_TIME = re.compile(
     r"(?:" + _UNIT + r"|" + _MONTH + r")|(?:(?:early|mid-?|late)\s*)?" + _MONTH + r")")
 
 
+#: a date written in full ("16 June 2004"): one day, as an instrument is designated or a judgment dated
+_FULL_DATE = re.compile(r"\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+\d{4}")
+#: a year or a full date, and an ECHR application number ("45874/05"): the values a citation's rules test
+_YEAR_OR_DATE = re.compile(r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+)?\d{4}")
+_APPLICATION_NUMBER = re.compile(r"\d{1,6}/\d{2}")
+#: an instrument designated by its date ("Law no. 5190 of 16 June 2004", "the Law of 17 June 2004"): the date
+#: is the instrument's name in the official gazette, public law
+_INSTRUMENT_OF_BEFORE = re.compile(
+    r"\b(?:Laws?|Acts?|Decrees?|Decree-Laws?|Ordinances?|Regulations?|Statutes?|Directives?)"
+    r"(?:\s+(?:[Nn]os?\.|[Nn]umbers?)\s*\d[\w/.\-]*)?\s+of\s+$")
+#: the European Convention system's own instruments coming into force ("…, when Protocol No. 11 to the
+#: Convention came into force", "Protocol No. 14 entered into force on"): one date for every applicant
+_CONVENTION_INSTRUMENT = r"(?:the\s+)?(?:Protocol\s+No\.\s*\d+(?:\s+to\s+the\s+Convention)?|(?:the\s+)?Convention)"
+_INTO_FORCE_AFTER = re.compile(r",?\s+when\s+" + _CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\b")
+_INTO_FORCE_BEFORE = re.compile(_CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\s+on\s+$")
+#: a citation of the Court's or the Commission's case-law: "Karayiğit v. Turkey ((dec.), no. 45874/05,
+#: 23 September 2008)", "S. and Marper v. the United Kingdom ([GC], nos. 30562/04 and 30566/04, ECHR 2008",
+#: "X v. Sweden, no. 27033/95, Commission decision of 25 November 1996": its numbers and dates are those of
+#: a published judgment.  The application number ("no. 45874/05") is what makes it the Court's (a domestic
+#: case, "R v. Lambert", has none), and a date counts only right after the number (", 23 September 2008",
+#: ", ECHR 2008", ", Commission decision of …")
+_CITED_CASE = r"\bv\.\s+[^\n;()\[\]]{1,50}?[\s,(]*(?:(?:\[GC\]|\(dec\.\))[\s,]*)*"
+_CITED_NUMBERS = r"nos?\.\s*(?:\d{1,6}/\d{2}\s*(?:,|and)\s*)*"
+_CITED_NUMBER_BEFORE = re.compile(_CITED_CASE + _CITED_NUMBERS + r"$")
+_CITED_DATE_BEFORE = re.compile(
+    _CITED_CASE + _CITED_NUMBERS + r"\d{1,6}/\d{2}\s*,\s*(?:§§?\s*[\d\-–]+\s*,\s*)?"
+    r"(?:ECHR\s+|(?:(?:Commission|Court)\s+)?(?:judgment|decision)\s+of\s+)?$")
+#: the older citation by the judgment's date, then its volume: "Saunders v. the United Kingdom (judgment of
+#: 17 December 1996, Reports of Judgments and Decisions 1996-VI)", "(judgment of 8 June 1976, Series A no. 22)"
+_CITED_JUDGMENT_BEFORE = re.compile(_CITED_CASE + r"(?:judgment|decision)\s+of\s+$")
+_CITED_VOLUME_AFTER = re.compile(r"\s*,\s*(?:Reports\b|Series\s+[AB]\b|ECHR\b|Decisions\s+and\s+Reports\b|DR\b)")
+#: a reference to law that NER takes for a person ("Articles 3 and 6", "Article 6 § 2", "Appendix II")
+_LAW_REFERENCE = re.compile(r"(?:Articles?|Rules?|Appendix|Annex|Paragraphs?)\s+(?:[A-Z]\.\s*)?(?:\d+|[IVX]+)\b"
+                            r"[\w\-–]*(?:\s*(?:§+|,|and|-|–)\s*\d+[\w\-–]*)*")
+
+
 def _words(text: str) -> list[str]:
     """The lower-case words of ``text`` (digits and signs aside), a possessive as its word ("Court's")."""
     words = _WORD.findall(text.lower())
@@ -203,14 +239,35 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
         # "the District Court in Wodzisław": the place follows, and the mention grows over it
         return span.type == "LAW" or not _PLACE_AFTER.match(text, span.end)
     if span.type in PERSON_TYPES:
-        return _instrument_not_person(text, span)
+        return _instrument_not_person(text, span) or bool(_LAW_REFERENCE.fullmatch(value))
+    if _APPLICATION_NUMBER.fullmatch(value) and _CITED_NUMBER_BEFORE.search(text, max(0, span.start - 120),
+                                                                            span.start):
+        return True
     if span.type in NUMBER_TYPES:
         return _number_never_personal(text, span)
     if span.type in TIME_TYPES:
         if _relative_or_century(value):
             return True
-        return value.isdigit() and bool(INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start))
+        if value.isdigit() and INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start):
+            return True
+        return _public_date(text, span, value)
     return False
+
+
+def _public_date(text: str, span: CharSpan, value: str) -> bool:
+    """A date of public law or of the Court's case-law: an instrument designated by its date, a Convention
+    instrument coming into force, a cited judgment (see the patterns)."""
+    start, end = span.start, span.end
+    if _FULL_DATE.fullmatch(value) and (
+            _INSTRUMENT_OF_BEFORE.search(text, max(0, start - 40), start)
+            or _INTO_FORCE_AFTER.match(text, end)
+            or _INTO_FORCE_BEFORE.search(text, max(0, start - 80), start)):
+        return True
+    if not _YEAR_OR_DATE.fullmatch(value):
+        return False
+    return bool(_CITED_DATE_BEFORE.search(text, max(0, start - 160), start)
+                or (_CITED_VOLUME_AFTER.match(text, end)
+                    and _CITED_JUDGMENT_BEFORE.search(text, max(0, start - 100), start)))
 
 
 def drop_never_personal(text: str, candidates: Iterable[CharSpan], language: str) -> list[CharSpan]:
