@@ -16,7 +16,13 @@ possessive of a generic body ("the Court's"), a state's general codes with their
 the Code of Criminal Procedure", "the Criminal Code", "the Constitution"), an instrument that NER takes for a
 person ("by Law no. 5190", "the Anti-Terror Law"), the numbers of headings and of sub-paragraphs
 ("1. Background", "Article 52 (4)"), partitive counts ("two of which", "one of the accused") and NER
-periods that hold no number ("the same day", "the 19th century").
+periods that hold no number ("the same day", "the 19th century").  A fourth round (issue 20) added the dates and
+numbers of public law and of the Court's case-law, which NER and the date pattern find in every judgment: the
+day a Convention protocol came into force ("…, when Protocol No. 11 to the Convention came into force"), an
+instrument designated by its date ("Law no. 5190 of 16 June 2004"), the application numbers and dates of a cited
+judgment ("Karayiğit v. Turkey ((dec.), no. 45874/05, 23 September 2008)"), and references to law NER takes
+for a person ("Articles 3 and 8", "Appendix II").  The date of a national law coming into force, the Court's
+own procedural dates and the case's own number stay: TAB's annotators mask them in some judgments.
 
 The test is linguistic and conservative – a candidate is dropped only when *every* word of it is
 generic, so anything with a proper name in it stays: "the Istanbul State Security Court",
@@ -24,10 +30,11 @@ generic, so anything with a proper name in it stays: "the Istanbul State Securit
 reveal a place), and so are national courts, ministries and states even without a place name
 ("the Court of Cassation", "The Turkish Government": TAB masks them as quasi-identifiers, they tell
 which country and which proceedings), named Acts ("the Reindeer Husbandry Act"), names, dates,
-codes and amounts.  Dropping is safe in the sense of the
-safety invariant: these words are public in every document (a court or a ministry of a state is
-not a person's data), and only NER candidates are filtered – a person's decision, a rule or a
-pattern (IDs, dates, file numbers) is never touched.
+codes and amounts (but for the dates and numbers of public law and case-law above).  Dropping is safe
+in the sense of the safety invariant: these words are public in every document (a court or a ministry
+of a state is not a person's data, nor is the date of a law or of a published judgment), and only
+candidates are filtered – a person's decision or a rule is never touched, and a pattern's span (IDs,
+dates, file numbers) only when it is one of those dates or numbers.
 
 English only for now (the vocabulary is English; other languages pass through unchanged).
 """

@@ -72,6 +72,26 @@ def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
     ("by mid July at the latest", "mid July", "DATE"),
     ("the day after tomorrow", "the day after tomorrow", "PERIOD"),
     ("who writes the minutes?", "minutes", "PERIOD"),
+    # dates and numbers of public law and case-law; references to law NER takes for a person
+    ("transmitted to the Court on 1 November 1998, when Protocol No. 11 to the Convention came into force",
+     "1 November 1998", "DATE"),
+    ("Protocol No. 14 to the Convention entered into force on 1 June 2010.", "1 June 2010", "DATE"),
+    ("By Law no. 5190 of 16 June 2004, published in", "16 June 2004", "DATE"),
+    ("under section 5 of the Law of 17 June 2004 (", "17 June 2004", "DATE"),
+    ("in the decision of Karayiğit v. Turkey ((dec.), no. 45874/05, 23 September 2008)", "23 September 2008",
+     "DATE"),
+    ("in the decision of Karayiğit v. Turkey ((dec.), no. 45874/05, 23 September 2008)", "45874/05",
+     "CASE_NUMBER"),
+    ("S. and Marper v. the United Kingdom ([GC], nos. 30562/04 and 30566/04, ECHR 2008", "30566/04",
+     "CASE_NUMBER"),
+    ("S. and Marper v. the United Kingdom ([GC], nos. 30562/04 and 30566/04, ECHR 2008", "2008", "DATE"),
+    ("X v. Sweden, no. 27033/95, Commission decision of 25 November 1996, Decisions", "25 November 1996", "DATE"),
+    ("in Saunders v. the United Kingdom (judgment of 17 December 1996, Reports of Judgments", "17 December 1996",
+     "DATE"),
+    ("a breach of Articles 3 and 8 of the Convention", "Articles 3", "PERSON"),
+    ("as well as Articles 6 § 2, 7 and 8", "Articles 6 § 2", "PERSON"),
+    ("the criteria laid down in Articles L. 351", "Articles L. 351", "PERSON"),
+    ("in conjunction with Appendix II to the Act", "Appendix II", "PERSON"),
 ])
 def test_public_everywhere(text: str, value: str, type_: str) -> None:
     assert is_never_personal(text, ner(text, value, type_), "en")
@@ -110,6 +130,17 @@ def test_public_everywhere(text: str, value: str, type_: str) -> None:
     ("in June 1998 he left", "June 1998", "DATE"),
     ("the deadline is June 15th", "June 15th", "DATE"),
     ("we need two weeks", "two weeks", "PERIOD"),
+    # this case's own number, a national law's or the Court's dates, a domestic case, a person's date
+    ("The case originated in an application (no. 37222/04) against", "37222/04", "CASE_NUMBER"),
+    ("On 1 November 2001 the Court changed the composition of its Sections", "1 November 2001", "DATE"),
+    ("the Reindeer Grazing Act of 1886 (most", "1886", "DATE"),
+    ("the 1998 Act, which had entered into force on 10 January 1998.", "10 January 1998", "DATE"),
+    ("R v. Lambert [2001] 3 WLR 206, judgment of 5 July 2001", "5 July 2001", "DATE"),
+    ("in Smith v. Jones (judgment of 17 December 1996) the", "17 December 1996", "DATE"),
+    ("He was born on 1 November 1998, when the new Act came into force", "1 November 1998", "DATE"),
+    ("Kowalski v. Poland was lodged by the applicant on 5 May 2003", "5 May 2003", "DATE"),
+    ("the decision no. 45874/05 of the District Court", "45874/05", "CASE_NUMBER"),
+    ("Mr Articles lives in Leeds.", "Mr Articles", "PERSON"),
 ])
 def test_kept_when_it_can_identify(text: str, value: str, type_: str) -> None:
     assert not is_never_personal(text, ner(text, value, type_), "en")
@@ -147,11 +178,13 @@ def test_only_ner_candidates_made_of_generic_words_are_dropped(words: list[str],
     if not is_never_personal(text, span, language):
         return
     assert language == "en"
-    assert type_ in NEVER_PERSONAL_TYPES | NAME_TYPES | {"LAW", "CARDINAL", "QUANTITY", "DATE", "TIME", "PERSON"}
+    assert type_ in NEVER_PERSONAL_TYPES | NAME_TYPES | {"LAW", "CARDINAL", "QUANTITY", "DATE", "TIME", "PERSON",
+                                                       "CASE_NUMBER"}
     if type_ in ("DATE", "TIME"):  # a time type only when it holds no day, month or year of its own
         assert not any(w.isdigit() for w in words)
     if type_ == "PERSON":  # a person only when the span is one instrument word ("Law no. 3713", "the Law")
-        assert text.lower() in INSTRUMENT_WORDS
+        # or a reference to law ("Article 6 § 1")
+        assert text.lower() in INSTRUMENT_WORDS or (words[0] in ("Article", "Rule") and words[1].isdigit())
     if type_ in NAME_TYPES:
         assert all(w.lower().rstrip(".") in CODE_WORDS for w in words if w[0].isalpha())
         assert not {"Istanbul", "Ali", "Erden", "Smith", "Turkish", "Supreme", "Mr"} & set(words)
