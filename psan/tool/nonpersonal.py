@@ -16,13 +16,13 @@ possessive of a generic body ("the Court's"), a state's general codes with their
 the Code of Criminal Procedure", "the Criminal Code", "the Constitution"), an instrument that NER takes for a
 person ("by Law no. 5190", "the Anti-Terror Law"), the numbers of headings and of sub-paragraphs
 ("1. Background", "Article 52 (4)"), partitive counts ("two of which", "one of the accused") and NER
-periods that hold no number ("the same day", "the 19th century").  A fourth round (issue 20) added the dates and
-numbers of public law and of the Court's case-law, which NER and the date pattern find in every judgment: the
-day a Convention protocol came into force ("…, when Protocol No. 11 to the Convention came into force"), an
-instrument designated by its date ("Law no. 5190 of 16 June 2004"), the application numbers and dates of a cited
-judgment ("Karayiğit v. Turkey ((dec.), no. 45874/05, 23 September 2008)"), and references to law NER takes
-for a person ("Articles 3 and 8", "Appendix II").  The date of a national law coming into force, the Court's
-own procedural dates and the case's own number stay: TAB's annotators mask them in some judgments.
+periods that hold no number ("the same day", "the 19th century"). A fourth round (issue 20) added the dates
+and references of public law, which NER and the date pattern find in every judgment: the day a Convention
+protocol came into force ("…, when Protocol No. 11 to the Convention came into force"), an instrument
+designated by its date ("Law no. 5190 of 16 June 2004"), and references to law NER takes for a person
+("Articles 3 and 8", "Appendix II"). The date of a national law coming into force and the Court's own
+procedural dates stay (TAB's annotators mask them in some judgments), and so do the numbers and dates of cited
+judgments: the case cited may be the applicant's own earlier application.
 
 The test is linguistic and conservative – a candidate is dropped only when *every* word of it is
 generic, so anything with a proper name in it stays: "the Istanbul State Security Court",
@@ -30,11 +30,11 @@ generic, so anything with a proper name in it stays: "the Istanbul State Securit
 reveal a place), and so are national courts, ministries and states even without a place name
 ("the Court of Cassation", "The Turkish Government": TAB masks them as quasi-identifiers, they tell
 which country and which proceedings), named Acts ("the Reindeer Husbandry Act"), names, dates,
-codes and amounts (but for the dates and numbers of public law and case-law above).  Dropping is safe
+codes and amounts (but for the dates of public law above).  Dropping is safe
 in the sense of the safety invariant: these words are public in every document (a court or a ministry
-of a state is not a person's data, nor is the date of a law or of a published judgment), and only
+of a state is not a person's data, nor is the date of a law), and only
 candidates are filtered – a person's decision or a rule is never touched, and a pattern's span (IDs,
-dates, file numbers) only when it is one of those dates or numbers.
+dates, file numbers) only when it is one of those dates.
 
 English only for now (the vocabulary is English; other languages pass through unchanged).
 """
@@ -144,11 +144,8 @@ RELATIVE_TIME = re.compile(
     r"(?:" + _UNIT + r"|" + _MONTH + r")|(?:(?:early|mid-?|late)\s*)?" + _MONTH + r")")
 
 
-#: a date written in full ("16 June 2004"): one day, as an instrument is designated or a judgment dated
-_FULL_DATE = re.compile(r"\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+\d{4}")
-#: a year or a full date, and an ECHR application number ("45874/05"): the values a citation's rules test
-_YEAR_OR_DATE = re.compile(r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+)?\d{4}")
-_APPLICATION_NUMBER = re.compile(r"\d{1,6}/\d{2}")
+#: a date written in full ("16 June 2004") that ends where a span ends: one day, as an instrument is designated
+_FULL_DATE_END = re.compile(r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+\d{4}$")
 #: an instrument designated by its date ("Law no. 5190 of 16 June 2004", "the Law of 17 June 2004"): the date
 #: is the instrument's name in the official gazette, public law
 _INSTRUMENT_OF_BEFORE = re.compile(
@@ -159,22 +156,6 @@ _INSTRUMENT_OF_BEFORE = re.compile(
 _CONVENTION_INSTRUMENT = r"(?:the\s+)?(?:Protocol\s+No\.\s*\d+(?:\s+to\s+the\s+Convention)?|(?:the\s+)?Convention)"
 _INTO_FORCE_AFTER = re.compile(r",?\s+when\s+" + _CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\b")
 _INTO_FORCE_BEFORE = re.compile(_CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\s+on\s+$")
-#: a citation of the Court's or the Commission's case-law: "Karayiğit v. Turkey ((dec.), no. 45874/05,
-#: 23 September 2008)", "S. and Marper v. the United Kingdom ([GC], nos. 30562/04 and 30566/04, ECHR 2008",
-#: "X v. Sweden, no. 27033/95, Commission decision of 25 November 1996": its numbers and dates are those of
-#: a published judgment.  The application number ("no. 45874/05") is what makes it the Court's (a domestic
-#: case, "R v. Lambert", has none), and a date counts only right after the number (", 23 September 2008",
-#: ", ECHR 2008", ", Commission decision of …")
-_CITED_CASE = r"\bv\.\s+[^\n;()\[\]]{1,50}?[\s,(]*(?:(?:\[GC\]|\(dec\.\))[\s,]*)*"
-_CITED_NUMBERS = r"nos?\.\s*(?:\d{1,6}/\d{2}\s*(?:,|and)\s*)*"
-_CITED_NUMBER_BEFORE = re.compile(_CITED_CASE + _CITED_NUMBERS + r"$")
-_CITED_DATE_BEFORE = re.compile(
-    _CITED_CASE + _CITED_NUMBERS + r"\d{1,6}/\d{2}\s*,\s*(?:§§?\s*[\d\-–]+\s*,\s*)?"
-    r"(?:ECHR\s+|(?:(?:Commission|Court)\s+)?(?:judgment|decision)\s+of\s+)?$")
-#: the older citation by the judgment's date, then its volume: "Saunders v. the United Kingdom (judgment of
-#: 17 December 1996, Reports of Judgments and Decisions 1996-VI)", "(judgment of 8 June 1976, Series A no. 22)"
-_CITED_JUDGMENT_BEFORE = re.compile(_CITED_CASE + r"(?:judgment|decision)\s+of\s+$")
-_CITED_VOLUME_AFTER = re.compile(r"\s*,\s*(?:Reports\b|Series\s+[AB]\b|ECHR\b|Decisions\s+and\s+Reports\b|DR\b)")
 #: a reference to law that NER takes for a person ("Articles 3 and 6", "Article 6 § 2", "Appendix II")
 _LAW_REFERENCE = re.compile(r"(?:Articles?|Rules?|Appendix|Annex|Paragraphs?)\s+(?:[A-Z]\.\s*)?(?:\d+|[IVX]+)\b"
                             r"[\w\-–]*(?:\s*(?:§+|,|and|-|–)\s*\d+[\w\-–]*)*")
@@ -247,9 +228,6 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
         return span.type == "LAW" or not _PLACE_AFTER.match(text, span.end)
     if span.type in PERSON_TYPES:
         return _instrument_not_person(text, span) or bool(_LAW_REFERENCE.fullmatch(value))
-    if _APPLICATION_NUMBER.fullmatch(value) and _CITED_NUMBER_BEFORE.search(text, max(0, span.start - 120),
-                                                                            span.start):
-        return True
     if span.type in NUMBER_TYPES:
         return _number_never_personal(text, span)
     if span.type in TIME_TYPES:
@@ -257,24 +235,24 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
             return True
         if value.isdigit() and INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start):
             return True
-        return _public_date(text, span, value)
+        return _public_date(text, span)
     return False
 
 
-def _public_date(text: str, span: CharSpan, value: str) -> bool:
-    """A date of public law or of the Court's case-law: an instrument designated by its date, a Convention
-    instrument coming into force, a cited judgment (see the patterns)."""
+def _public_date(text: str, span: CharSpan) -> bool:
+    """A date of public law: an instrument designated by its date, a Convention instrument coming into force.
+
+    The test is on the whole date the span ends ("1 November 1998" of a span "November 1998": NER and the date
+    pattern may find the month and year alone).
+    """
     start, end = span.start, span.end
-    if _FULL_DATE.fullmatch(value) and (
-            _INSTRUMENT_OF_BEFORE.search(text, max(0, start - 40), start)
-            or _INTO_FORCE_AFTER.match(text, end)
-            or _INTO_FORCE_BEFORE.search(text, max(0, start - 80), start)):
-        return True
-    if not _YEAR_OR_DATE.fullmatch(value):
+    date = _FULL_DATE_END.search(text, max(0, start - 8), end)
+    if date is None or date.start() > start:
         return False
-    return bool(_CITED_DATE_BEFORE.search(text, max(0, start - 160), start)
-                or (_CITED_VOLUME_AFTER.match(text, end)
-                    and _CITED_JUDGMENT_BEFORE.search(text, max(0, start - 100), start)))
+    start = date.start()
+    return bool(_INSTRUMENT_OF_BEFORE.search(text, max(0, start - 40), start)
+                or _INTO_FORCE_AFTER.match(text, end)
+                or _INTO_FORCE_BEFORE.search(text, max(0, start - 80), start))
 
 
 def drop_never_personal(text: str, candidates: Iterable[CharSpan], language: str) -> list[CharSpan]:

@@ -270,10 +270,9 @@ class DemographicRecognizer(Recognizer):
             start, end = _with_modifiers(text, noun_start), match.end()
             value = text[start:end]
             head = re.sub(r"\s+", " ", value.lower()).replace("\u2011", "-").replace("\u2010", "-")
-            # the noun's singular by "s" and by "es" ("judges" is "judge", "witnesses" "witness")
-            forms = (head, head[:-1] if head.endswith("s") else head, re.sub(r"e?s$", "", head))
-            is_role = any(f.endswith(r) for f in forms for r in _ROLES) and not any(
-                f.endswith(p) for f in forms for p in _PHRASES)
+            singular = re.sub(r"e?s$", "", head) if head not in _ROLES else head
+            is_role = any(singular.endswith(r) or head.endswith(r) for r in _ROLES) and not any(
+                head.endswith(p) or singular.endswith(p) for p in _PHRASES)
             by_profession = _BY_PROFESSION.match(text, end)
             framed = bool(by_profession or _FRAME_BEFORE.search(text, max(0, start - 40), start))
             if is_role and not framed:
