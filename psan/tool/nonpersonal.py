@@ -160,7 +160,6 @@ _INTO_FORCE_AFTER = re.compile(r",?\s+when\s+" + _CONVENTION_INSTRUMENT + r"\s+(
 _INTO_FORCE_BEFORE = re.compile(_CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\s+on\s+$")
 
 
-
 def _words(text: str) -> list[str]:
     """The lower-case words of ``text`` (digits and signs aside), a possessive as its word ("Court's")."""
     words = _WORD.findall(text.lower())
