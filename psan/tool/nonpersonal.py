@@ -16,7 +16,14 @@ possessive of a generic body ("the Court's"), a state's general codes with their
 the Code of Criminal Procedure", "the Criminal Code", "the Constitution"), an instrument that NER takes for a
 person ("by Law no. 5190", "the Anti-Terror Law"), the numbers of headings and of sub-paragraphs
 ("1. Background", "Article 52 (4)"), partitive counts ("two of which", "one of the accused") and NER
-periods that hold no number ("the same day", "the 19th century").
+periods that hold no number ("the same day", "the 19th century"). A fourth round (issue 20) added the dates of
+public law, which NER and the date pattern find in every judgment: the day a Convention protocol came into
+force ("…, when Protocol No. 11 to the Convention came into force") and an instrument designated by its date
+("Law no. 5190 of 16 June 2004"). The date of a national law coming into force and the Court's own procedural
+dates stay (TAB's annotators mask them in some judgments), and so do the numbers and dates of cited judgments:
+the case cited may be the applicant's own earlier application. A reference to law NER takes for a person
+("Articles 3 and 8") stays a candidate: its public decisions keep the project from learning persons private
+too early (the learned rule then masks every foreign term NER takes for a name).
 
 The test is linguistic and conservative – a candidate is dropped only when *every* word of it is
 generic, so anything with a proper name in it stays: "the Istanbul State Security Court",
@@ -24,10 +31,11 @@ generic, so anything with a proper name in it stays: "the Istanbul State Securit
 reveal a place), and so are national courts, ministries and states even without a place name
 ("the Court of Cassation", "The Turkish Government": TAB masks them as quasi-identifiers, they tell
 which country and which proceedings), named Acts ("the Reindeer Husbandry Act"), names, dates,
-codes and amounts.  Dropping is safe in the sense of the
-safety invariant: these words are public in every document (a court or a ministry of a state is
-not a person's data), and only NER candidates are filtered – a person's decision, a rule or a
-pattern (IDs, dates, file numbers) is never touched.
+codes and amounts (but for the dates of public law above).  Dropping is safe
+in the sense of the safety invariant: these words are public in every document (a court or a ministry
+of a state is not a person's data, nor is the date of a law), and only
+candidates are filtered – a person's decision or a rule is never touched, and a pattern's span (IDs,
+dates, file numbers) only when it is one of those dates.
 
 English only for now (the vocabulary is English; other languages pass through unchanged).
 """
@@ -137,6 +145,21 @@ RELATIVE_TIME = re.compile(
     r"(?:" + _UNIT + r"|" + _MONTH + r")|(?:(?:early|mid-?|late)\s*)?" + _MONTH + r")")
 
 
+#: a date written in full ("16 June 2004") that ends where a span ends: one day, as an instrument is designated
+_FULL_DATE_END = re.compile(r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+\d{4}$")
+#: an instrument designated by its date ("Law no. 5190 of 16 June 2004", "the Law of 17 June 2004"): the date
+#: is the instrument's name in the official gazette, public law.  Not a decree: one may appoint or dismiss a
+#: person ("By a Decree of 5 May 1999 the President dismissed the applicant")
+_INSTRUMENT_OF_BEFORE = re.compile(
+    r"\b(?:Laws?|Acts?|Decree-Laws?|Ordinances?|Regulations?|Statutes?|Directives?)"
+    r"(?:\s+(?:[Nn]os?\.|[Nn]umbers?)\s*\d[\w/.\-]*)?\s+of\s+$")
+#: the European Convention system's own instruments coming into force ("…, when Protocol No. 11 to the
+#: Convention came into force", "Protocol No. 14 entered into force on"): one date for every applicant
+_CONVENTION_INSTRUMENT = r"(?:the\s+)?(?:Protocol\s+No\.\s*\d+(?:\s+to\s+the\s+Convention)?|(?:the\s+)?Convention)"
+_INTO_FORCE_AFTER = re.compile(r",?\s+when\s+" + _CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\b")
+_INTO_FORCE_BEFORE = re.compile(_CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\s+on\s+$")
+
+
 def _words(text: str) -> list[str]:
     """The lower-case words of ``text`` (digits and signs aside), a possessive as its word ("Court's")."""
     words = _WORD.findall(text.lower())
@@ -209,8 +232,26 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in TIME_TYPES:
         if _relative_or_century(value):
             return True
-        return value.isdigit() and bool(INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start))
+        if value.isdigit() and INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start):
+            return True
+        return _public_date(text, span)
     return False
+
+
+def _public_date(text: str, span: CharSpan) -> bool:
+    """A date of public law: an instrument designated by its date, a Convention instrument coming into force.
+
+    The test is on the whole date the span ends ("1 November 1998" of a span "November 1998": NER and the date
+    pattern may find the month and year alone).
+    """
+    start, end = span.start, span.end
+    date = _FULL_DATE_END.search(text, max(0, start - 8), end)
+    if date is None or date.start() > start:
+        return False
+    start = date.start()
+    return bool(_INSTRUMENT_OF_BEFORE.search(text, max(0, start - 40), start)
+                or _INTO_FORCE_AFTER.match(text, end)
+                or _INTO_FORCE_BEFORE.search(text, max(0, start - 80), start))
 
 
 def drop_never_personal(text: str, candidates: Iterable[CharSpan], language: str) -> list[CharSpan]:

@@ -72,6 +72,15 @@ def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:
     ("by mid July at the latest", "mid July", "DATE"),
     ("the day after tomorrow", "the day after tomorrow", "PERIOD"),
     ("who writes the minutes?", "minutes", "PERIOD"),
+    # dates of public law: a Convention protocol coming into force, an instrument designated by its date
+    ("transmitted to the Court on 1 November 1998, when Protocol No. 11 to the Convention came into force",
+     "1 November 1998", "DATE"),
+    ("Protocol No. 14 to the Convention entered into force on 1 June 2010.", "1 June 2010", "DATE"),
+    ("By Law no. 5190 of 16 June 2004, published in", "16 June 2004", "DATE"),
+    ("under section 5 of the Law of 17 June 2004 (", "17 June 2004", "DATE"),
+    ("transmitted to the Court on 1 November 1998, when Protocol No. 11 to the Convention came into force",
+     "November 1998", "DATE"),  # the month and year of a full date
+    ("Following promulgation of the Law of 27 December 1993, the", "December 1993", "DATE"),
 ])
 def test_public_everywhere(text: str, value: str, type_: str) -> None:
     assert is_never_personal(text, ner(text, value, type_), "en")
@@ -110,6 +119,27 @@ def test_public_everywhere(text: str, value: str, type_: str) -> None:
     ("in June 1998 he left", "June 1998", "DATE"),
     ("the deadline is June 15th", "June 15th", "DATE"),
     ("we need two weeks", "two weeks", "PERIOD"),
+    # a national law's or the Court's dates, a cited case (it may be the applicant's own), a person's date
+    ("The case originated in an application (no. 37222/04) against", "37222/04", "CASE_NUMBER"),
+    ("Könkämä v. Sweden, no. 27033/95, Commission decision of 25 November 1996, Decisions", "25 November 1996",
+     "DATE"),
+    ("Könkämä v. Sweden, no. 27033/95, Commission decision of 25 November 1996, Decisions", "27033/95",
+     "CASE_NUMBER"),
+    ("Stec and Others v. the United Kingdom [GC], nos. 65731/01 and 65900/01, 12 April 2006)", "12 April 2006",
+     "DATE"),
+    ("a Law on the applicant's land of 5 May 2003", "5 May 2003", "DATE"),
+    ("his Act of 5 May 2003 was", "Act of 5 May 2003", "DATE"),
+    ("By a Decree of 5 May 1999 the President dismissed the applicant", "5 May 1999", "DATE"),
+    ("The Law was adopted. On 3 May 2001 he left", "3 May 2001", "DATE"),
+    ("On 1 November 2001 the Court changed the composition of its Sections", "1 November 2001", "DATE"),
+    ("the Reindeer Grazing Act of 1886 (most", "1886", "DATE"),
+    ("the 1998 Act, which had entered into force on 10 January 1998.", "10 January 1998", "DATE"),
+    ("R v. Lambert [2001] 3 WLR 206, judgment of 5 July 2001", "5 July 2001", "DATE"),
+    ("in Smith v. Jones (judgment of 17 December 1996) the", "17 December 1996", "DATE"),
+    ("He was born on 1 November 1998, when the new Act came into force", "1 November 1998", "DATE"),
+    ("Kowalski v. Poland was lodged by the applicant on 5 May 2003", "5 May 2003", "DATE"),
+    ("the decision no. 45874/05 of the District Court", "45874/05", "CASE_NUMBER"),
+    ("a breach of Articles 3 and 8 of the Convention", "Articles 3", "PERSON"),  # see the module docstring
 ])
 def test_kept_when_it_can_identify(text: str, value: str, type_: str) -> None:
     assert not is_never_personal(text, ner(text, value, type_), "en")
