@@ -114,6 +114,11 @@ def test_the_scope_follows_the_category():
     assert not store_decisions.lookup_document_only(["MODEL"], None)  # the learned model names no category
     assert not store_decisions.lookup_document_only(["GPE"], "PERSON")  # the person's label decides
     assert store_decisions.lookup_document_only(["PERSON"], "LOCATION")
+    # no category: the scope of the lookup rules that suggested the span; none (marked by hand): everywhere
+    assert store_decisions.lookup_document_only([], None, [True, True])
+    assert not store_decisions.lookup_document_only([], None, [True, False])
+    assert store_decisions.lookup_document_only(["MODEL"], None, [True])
+    assert not store_decisions.lookup_document_only(["PERSON"], None, [True])
 
 
 def test_a_private_place_is_suspicious_again_in_its_own_document_only(clean_app):
@@ -180,4 +185,28 @@ def test_undo_brings_a_document_only_lookup_back_as_it_was(clean_app):
     _run(app, project_id)
     assert _lookup(app, here, "London") == {"id": rule["id"], "document_only": True}
     assert _linked(app, rule["id"], here) == _spans(app, here, "London") and _linked(app, rule["id"], there) == []
+    _full_run_changes_nothing(app, project_id)
+
+
+def test_a_span_suggested_by_a_document_only_lookup_keeps_its_scope(clean_app):
+    """An accepted "25" the first one's lookup suggested is the same number: it stays in its document too."""
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    numbers = add_document(app, "He paid 25 euros. Article 25 applies.", [], project_id=project_id, name="n.txt",
+                           spans=[(2, 3, "CARDINAL")])
+    elsewhere = add_document(app, "Rule 25 applies.", [], project_id=project_id, name="e.txt")
+    with app.app_context(), db.transaction() as conn:
+        for doc in (numbers, elsewhere):
+            save_vocabulary(conn, doc, load_document(conn, doc))
+    _decide(app, project_id, account, numbers, "25", "PRIVATE")
+    first = _lookup(app, numbers, "25")
+    assert first["document_only"] and _linked(app, first["id"], numbers) == [(2, 3), (6, 7)]
+    with app.app_context(), db.transaction() as conn:  # the second "25": no entity type, suggested by the first
+        out = store_decisions.decide(conn, store_decisions.Span(project_id, numbers, 6, 7),
+                                     store_decisions.Scope.TOKEN, "PRIVATE", account, ["25"])
+        apply_new_rules(conn, numbers, out.changed_rule_ids, affected_annotation_ids=out.affected_annotation_ids)
+    _run(app, project_id)
+    second = sql(app, "SELECT r.id, r.document_only FROM rule r JOIN annotation a ON a.id = r.annotation_id "
+                      "WHERE a.document_id = %s AND a.first_token = 6", (numbers,))[0]
+    assert second["document_only"] and _linked(app, second["id"], elsewhere) == []
     _full_run_changes_nothing(app, project_id)

@@ -6,8 +6,9 @@
   inside a name must not make every full stop suspicious); switching to PUBLIC deletes it again,
   and with it the annotations only it produced.  The lookup reaches the project's other documents
   only for a person, an ID or a contact (:data:`CROSS_DOCUMENT_CATEGORIES`, the category of the
-  span's label, else of its entity types) and for a span of unknown category (no label, no type:
-  when in doubt, more suspicion); a place, an organisation, a date, an occupation … decided private
+  span's label, else of its entity types; a span of neither takes the scope of the lookup rules that
+  suggested it) and for a span of unknown category (marked by hand: when in doubt, more suspicion);
+  a place, an organisation, a date, an occupation … decided private
   makes its words suspicious in its own document only (``rule.document_only``), as the entity
   decision (:mod:`psan.store.annotation.entity_decisions`) decides them there only: whether such words
   are personal depends on the document (the applicant's occupation "a lawyer" in one judgment, the
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,22 +121,32 @@ def set_token_decision(conn, span: Span, decision: str, label_id: int | None, ac
     return int(row["id"])
 
 
-def lookup_document_only(entity_types: list[str], label_category: str | None) -> bool:
+def lookup_document_only(entity_types: list[str], label_category: str | None,
+                         suggested_by: Sequence[bool] = ()) -> bool:
     """Does a private span's lookup rule stay in its own document (see the module docstring)?
 
     The label's category when the span has a labelled one, else its entity types' categories (the learned
-    model's spans name none); no category at all, or any of :data:`CROSS_DOCUMENT_CATEGORIES`: every document.
+    model's spans name none); any of :data:`CROSS_DOCUMENT_CATEGORIES`: every document.  A span of no
+    category is the same words as the private spans whose lookup rules suggested it (``suggested_by``: their
+    ``document_only``): it inherits their scope, document-only only if all of them are (a document-only
+    lookup suggests spans of its own document only, so an accepted "25" stays where the first one was
+    decided); suggested by none (a span marked by hand): every document.
     """
     categories = {str(label_category)} if label_category else \
         {str(category_of(t)) for t in entity_types if t != MODEL_TYPE}
-    return bool(categories) and not categories & CROSS_DOCUMENT_CATEGORIES
+    if categories:
+        return not categories & CROSS_DOCUMENT_CATEGORIES
+    return bool(suggested_by) and all(suggested_by)
 
 
-def annotation_label_category(conn, annotation_id: int) -> str | None:
-    """The category of the annotation's label (``None``: no label, or a label without a category)."""
-    row = db.query_one(prepared("SELECT l.category FROM annotation a JOIN label l ON l.id = a.token_label_id "
-                                "WHERE a.id = %s"), (annotation_id,), conn)
-    return row["category"] if row else None
+def lookup_scope_evidence(conn, annotation_id: int) -> tuple[str | None, list[bool]]:
+    """The category of the annotation's label and the ``document_only`` of the other lookup rules linked to it."""
+    row = db.query_one(prepared(
+        "SELECT (SELECT l.category FROM annotation a JOIN label l ON l.id = a.token_label_id WHERE a.id = %(a)s) "
+        "AS category, ARRAY(SELECT r.document_only FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
+        "WHERE ar.annotation_id = %(a)s AND r.annotation_id IS NOT NULL AND r.annotation_id <> %(a)s) AS lookups"),
+        {"a": annotation_id}, conn)
+    return row["category"], list(row["lookups"])
 
 
 def ensure_lookup_rule(conn, project_id: int, annotation_id: int, condition: str, account_id: int,
@@ -269,7 +281,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
     if decision == "PRIVATE":
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):
-            document_only = lookup_document_only(found, annotation_label_category(conn, outcome.annotation_id))
+            document_only = lookup_document_only(found, *lookup_scope_evidence(conn, outcome.annotation_id))
             lookup = ensure_lookup_rule(conn, span.project_id, outcome.annotation_id, condition, account_id,
                                         document_only)
             if lookup is not None:
