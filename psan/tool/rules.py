@@ -79,6 +79,9 @@ class Rule:
     converted) and a ``str`` (entity type code) for ``NE_TYPE``.  ``label`` is
     the pseudonymization label id the rule assigns, ``category`` the category
     it implies (used for output tags when no entity says otherwise).
+    ``document``: the rule matches only in the document with this id (a lookup
+    rule of a place, a date, an occupation decided private there: whether such
+    words are personal depends on the document); ``None``: in every document.
     """
 
     id: int
@@ -89,6 +92,7 @@ class Rule:
     case_sensitive: bool = True
     category: Category | None = None
     author: str | int | None = None
+    document: str | int | None = None
 
     def __post_init__(self) -> None:
         kind = self.type.value if isinstance(self.type, RuleType) else str(self.type)
@@ -370,6 +374,13 @@ class RuleSet:
             self.rules[r.id] = r
             by_kind[r.type].append(r)
         self.matchers: dict[str, Matcher] = {kind: RULE_KINDS[kind](rs) for kind, rs in by_kind.items()}
+        #: rules bound to one document, and by document
+        self._bound = frozenset(r.id for r in self.rules.values() if r.document is not None)
+        bound_to: dict[str | int, set[int]] = defaultdict(set)
+        for r in self.rules.values():
+            if r.document is not None:
+                bound_to[r.document].add(r.id)
+        self._bound_to: dict[str | int | None, frozenset[int]] = {k: frozenset(v) for k, v in bound_to.items()}
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -377,8 +388,12 @@ class RuleSet:
     def __getitem__(self, rule_id: int) -> Rule:
         return self.rules[rule_id]
 
-    def match(self, doc: Document, lemmatizer: Lemmatizer | Sequence[str] | None = None) -> list[RuleMatch]:
+    def match(self, doc: Document, lemmatizer: Lemmatizer | Sequence[str] | None = None, *,
+              document_id: str | int | None = None) -> list[RuleMatch]:
         """Every span matched by any rule, one :class:`RuleMatch` per distinct token range.
+
+        ``document_id``: the id of ``doc``; a rule bound to a document (``Rule.document``) matches
+        only where it equals that id (so nowhere when it is not given).
 
         ``lemmatizer`` is a callable ``token_text -> lemma`` or a ready list of
         lemmas, one per token (e.g. from a tagger).  Without it LEMMA rules use
@@ -395,8 +410,11 @@ class RuleSet:
             lem = lemmatizer
         ctx = MatchContext(doc=doc, segments=sentence_segments(doc), lemmatizer=lem, lemmas=lemmas)
         found: dict[tuple[int, int], list[int]] = {}
+        elsewhere = self._bound - self._bound_to.get(document_id, frozenset()) if self._bound else frozenset()
         for matcher in self.matchers.values():
             for first, end, rid in matcher.match(ctx):
+                if rid in elsewhere:
+                    continue
                 ids = found.get((first, end))
                 if ids is None:
                     found[(first, end)] = [rid]

@@ -1,8 +1,9 @@
 """Targeted project runs (psan.store.corpus.rule_changes) leave exactly what a full project run leaves.
 
 The property test builds a project of documents, changes its rules at random (word-type, NE-type and
-lookup rules created, re-weighted, re-worded, switched case-insensitive, deleted; decisions through the
-store with their rules applied to their own document, as a window's request does) with targeted runs at
+lookup rules created, re-weighted, re-worded, switched case-insensitive, bound to their annotation's document
+or freed again, deleted; decisions through the store with their rules applied to their own document, as a
+window's request does) with targeted runs at
 random points, then snapshots every annotation, rule link, level and document status of the project
 after a final targeted run, runs the full run (:func:`psan.store.corpus.reannotate.reannotate_project`) on top
 and requires the identical snapshot.  The full run's result depends only on the documents, the rules and
@@ -87,6 +88,7 @@ op = st.one_of(
     st.tuples(st.just("reword"), st.integers(0, 50), st.sampled_from(CONDITIONS)),
     st.tuples(st.just("case"), st.integers(0, 50)),
     st.tuples(st.just("delete"), st.integers(0, 50)),
+    st.tuples(st.just("rescope"), st.integers(0, 50)),  # a lookup rule widened or narrowed (a new label)
     st.tuples(st.just("decide"), st.integers(0, len(DOCUMENTS) - 1), st.integers(0, 40), st.integers(1, 2),
               st.sampled_from(["PUBLIC", "PRIVATE"]), st.sampled_from(["token", "word_type", "ne_type"])),
     st.tuples(st.just("run")),
@@ -106,7 +108,7 @@ def _apply_op(app, project_id: int, docs: list[int], account: int, o: tuple) -> 
         # a second rule of a type (other case flag) is shadowed by the older one, in both runs
         sql(app, "INSERT INTO rule (project_id, type, condition, confidence, case_sensitive) VALUES "
                  "(%s, 'NE_TYPE', %s, %s, %s) ON CONFLICT DO NOTHING", (project_id, o[1], o[2], o[3]))
-    elif kind in ("confidence", "reword", "case", "delete") and rules:
+    elif kind in ("confidence", "reword", "case", "delete", "rescope") and rules:
         rule = rules[o[1] % len(rules)]
         if kind == "confidence":
             sql(app, "UPDATE rule SET confidence = %s WHERE id = %s", (o[2], rule))
@@ -119,6 +121,9 @@ def _apply_op(app, project_id: int, docs: list[int], account: int, o: tuple) -> 
                      "(SELECT 1 FROM rule o WHERE o.project_id = r.project_id AND o.type = r.type "
                      "AND o.condition = r.condition AND o.case_sensitive <> r.case_sensitive "
                      "AND o.annotation_id IS NULL)", (rule,))
+        elif kind == "rescope":
+            sql(app, "UPDATE rule SET document_only = NOT document_only WHERE id = %s AND annotation_id IS NOT NULL",
+                (rule,))
         else:
             sql(app, "DELETE FROM rule WHERE id = %s", (rule,))
     elif kind == "decide":

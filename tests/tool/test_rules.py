@@ -71,6 +71,15 @@ def test_exact_length_no_partial_sequence() -> None:
     assert spans(doc, rs.match(doc)) == [("Jan Novák", (1,))]
 
 
+def test_a_rule_bound_to_a_document_matches_there_only() -> None:
+    doc = make_doc("Jan Novák žije v Praze.")
+    rs = RuleSet([word(1, "Praze"), Rule(2, RuleType.WORD_TYPE, ("Praze",), document=7),
+                  Rule(3, RuleType.WORD_TYPE, ("Jan", "Novák"), document=8)])
+    assert spans(doc, rs.match(doc, document_id=7)) == [("Praze", (1, 2))]
+    assert spans(doc, rs.match(doc, document_id=8)) == [("Jan Novák", (3,)), ("Praze", (1,))]
+    assert spans(doc, rs.match(doc)) == [("Praze", (1,))]  # an unnamed document: no bound rule
+
+
 def test_overlapping_matches_and_same_span_rules_grouped() -> None:
     doc = make_doc("Karel Jan Novák Praha")
     rs = RuleSet([word(1, "Karel Jan"), word(2, "Jan Novák"), word(3, "Jan Novák", confidence=-1),

@@ -62,9 +62,14 @@ def _category(value: str | None) -> Category | None:
 
 
 def load_rules(conn, project_id: int) -> list[Rule]:
-    """All rules of a project as library rules; duplicate NE-type conditions keep the oldest rule."""
+    """All rules of a project as library rules; duplicate NE-type conditions keep the oldest rule.
+
+    A document-only lookup rule (``rule.document_only``) is bound to its annotation's document.
+    """
     rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
-                    "l.category AS label_category, r.author_id FROM rule r LEFT JOIN label l ON l.id = r.label_id "
+                    "l.category AS label_category, r.author_id, "
+                    "CASE WHEN r.document_only THEN a.document_id END AS document FROM rule r "
+                    "LEFT JOIN label l ON l.id = r.label_id LEFT JOIN annotation a ON a.id = r.annotation_id "
                     "WHERE r.project_id = %s ORDER BY r.id", (project_id,), conn)
     rules: list[Rule] = []
     ne_types: set[str] = set()
@@ -81,7 +86,8 @@ def load_rules(conn, project_id: int) -> list[Rule]:
             ne_types.add(str(condition))
         rules.append(Rule(id=r["id"], type=r["type"], condition=condition, confidence=r["confidence"],
                           label=r["label_id"], case_sensitive=r["case_sensitive"],
-                          category=_category(r["label_category"]), author=r["author_id"]))
+                          category=_category(r["label_category"]), author=r["author_id"],
+                          document=r["document"]))
     return rules
 
 

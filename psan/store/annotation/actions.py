@@ -39,7 +39,7 @@ ENTITY_KIND = "entity"
 
 #: columns of a rule row written back by undo (``id`` is kept, so lookup links and the log still match)
 _RULE_COLUMNS = ("id", "project_id", "type", "condition", "case_sensitive", "confidence", "label_id",
-                 "annotation_id", "author_id", "created_at")
+                 "annotation_id", "author_id", "created_at", "document_only")
 
 
 def begin(conn, project_id: int, account_id: int, kind: str, document_id: int | None = None,
@@ -161,8 +161,10 @@ def _restore_rule(conn, rule_id: int, before: dict[str, Any] | None) -> None:
     # account or annotation deleted since is left out, as their foreign keys would have done)
     db.execute(f"INSERT INTO rule ({columns}) VALUES (%s, %s, %s::rule_type, %s, %s, %s, "  # noqa: S608  # nosec B608
                "(SELECT id FROM label WHERE id = %s), (SELECT id FROM annotation WHERE id = %s), "
-               f"(SELECT id FROM account WHERE id = %s), %s) ON CONFLICT (id) DO UPDATE SET {updates}",
-               values, conn)
+               f"(SELECT id FROM account WHERE id = %s), %s, coalesce(%s, false) "
+               "AND EXISTS (SELECT 1 FROM annotation WHERE id = %s)) "
+               f"ON CONFLICT (id) DO UPDATE SET {updates}",
+               [*values, before.get("annotation_id")], conn)
 
 
 def _restore_entities(conn, changes: list[dict[str, Any]]) -> None:

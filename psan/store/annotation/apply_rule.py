@@ -222,10 +222,13 @@ SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) AS changed,
        ARRAY(SELECT id FROM level WHERE NOT linked) AS unlinked
 """).replace("PERSON", _PERSONS_PUBLIC_WORDS).replace("BLOCKS", _BLOCKS).replace("LEVEL", _LEVEL)
 #: the document with the changed rules that still exist, in one round trip, by ``words_locked``: the row
-#: lock (``FOR UPDATE`` when the caller holds no lock, ``FOR KEY SHARE`` under a lock of some words)
+#: lock (``FOR UPDATE`` when the caller holds no lock, ``FOR KEY SHARE`` under a lock of some words);
+#: ``elsewhere``: a lookup rule bound to another document (``rule.document_only``), which matches nothing here
 _DOCUMENT_AND_RULES_SELECT = (
     "SELECT d.status::text AS status, d.project_id, d.recognized_at, coalesce((SELECT json_agg(json_build_object("
-    "'id', r.id, 'type', r.type::text, 'condition', r.condition, 'case_sensitive', r.case_sensitive) ORDER BY r.id) "
+    "'id', r.id, 'type', r.type::text, 'condition', r.condition, 'case_sensitive', r.case_sensitive, "
+    "'elsewhere', r.document_only AND (SELECT a.document_id FROM annotation a WHERE a.id = r.annotation_id) "
+    "IS DISTINCT FROM d.id) ORDER BY r.id) "
     "FROM rule r WHERE r.id = ANY(%(ids)s::bigint[]) AND r.project_id = d.project_id), '[]') AS rules "
     "FROM document d WHERE d.id = %(doc)s ")
 _DOCUMENT_AND_RULES = {False: _DOCUMENT_AND_RULES_SELECT + "FOR UPDATE OF d",
@@ -318,7 +321,9 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     for rule in rules:
         if not _active(rule, shadowed):
             continue
-        if rule["type"] == RuleType.NE_TYPE.value:
+        if rule["elsewhere"]:
+            spans = []  # its links here (none, unless it was project-wide before) are replaced by nothing
+        elif rule["type"] == RuleType.NE_TYPE.value:
             spans = [(r["first_token"], r["end_token"]) for r in db.query(
                 prepared("SELECT DISTINCT first_token, end_token FROM named_entity WHERE document_id = %s "
                          "AND type = %s"),

@@ -12,8 +12,10 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   only: whether it identifies someone depends on the document (the applicant's home town, "Istanbul",
   is personal data in one court decision and the seat of a court, "Istanbul Administrative Court", in
   the next; tab-dev: 651 characters masked for nothing that way, the largest share outside gold).  Its
-  words there stay suspicious, suggested private by the lookup rules of the mentions decided here, so
-  a person sees them; ``S`` / ``P`` remain for a person who means every occurrence;
+  words elsewhere in this document stay suspicious, suggested private by the lookup rules of the
+  mentions decided here, so a person sees them; in other documents they are what their own rules make
+  them (those lookup rules are document-only, as any private token decision's on such a span:
+  :mod:`psan.store.annotation.decisions`); ``S`` / ``P`` remain for a person who means every occurrence;
 * the selected span itself gets the token decision too when it is not exactly a mention (issue 20,
   item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
   is the innermost mention containing the selection, else the longest mention inside it.
@@ -31,17 +33,21 @@ from flask_babel import gettext
 from psan.runtime import db
 from psan.store.admin.rules import condition_to_text
 from psan.store.annotation import decisions as store_decisions
-from psan.store.annotation.decisions import MAX_CONDITION_CHARS, TYPE_CONFIDENCE, DecisionError, Outcome, Scope, Span
+from psan.store.annotation.decisions import (
+    CROSS_DOCUMENT_CATEGORIES,
+    MAX_CONDITION_CHARS,
+    TYPE_CONFIDENCE,
+    DecisionError,
+    Outcome,
+    Scope,
+    Span,
+)
 from psan.store.annotation.window_content import span_text
-from psan.tool.document import Category
 
 __all__ = ["entity_mentions", "decide_entity"]
 
 #: an entity with more mentions than this is refused (one key must not rewrite a whole collection)
 MAX_MENTIONS = 5000
-#: entities whose decision holds in every document (a person's name, an ID, a contact are personal data wherever
-#: they appear); other categories are decided in the window's document only (see the module docstring)
-CROSS_DOCUMENT_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
 
 
 def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -73,6 +79,7 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
     outcome = Outcome(annotation_id=0)
     by_condition: dict[str, list[dict[str, Any]]] = defaultdict(list)
     here: list[tuple[Span, list[str]]] = []
+    # a person, an ID, a contact: every document; other categories: the window's document (module docstring)
     everywhere = entity["category"] in CROSS_DOCUMENT_CATEGORIES
     if not everywhere:  # no word-type rules: its words elsewhere (here too, outside mentions) stay for a person
         mentions = [m for m in mentions if m["document_id"] == span.document_id]

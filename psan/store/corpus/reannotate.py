@@ -203,7 +203,7 @@ def reannotate_document_now(conn, document_id: int, ruleset: RuleSet | None = No
         ruleset = load_ruleset(conn, row["project_id"])
     if doc is None:
         doc = load_document_cached(conn, document_id)
-    matches = ruleset.match(doc) if len(ruleset) else []
+    matches = ruleset.match(doc, document_id=document_id) if len(ruleset) else []
     write_matches(conn, document_id, matches, ruleset)
     status = update_document_status(conn, document_id) or row["status"]
     return ReannotateResult(document_id, status, len(matches), time.perf_counter() - started)

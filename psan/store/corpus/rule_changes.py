@@ -10,6 +10,8 @@ exactly the annotations a full run would give it.  What a rule can match (a supe
   (:mod:`psan.store.corpus.vocabulary`, a GIN index); entity decisions (``x``) make word-type rules too;
 * ``NE_TYPE``: documents with entities of that type;
 * a lookup rule's own annotation (the rule keeps it alive): that annotation's document;
+* a document-only lookup rule (``rule.document_only``, migration 0028: a place, a date … decided private):
+  only its annotation's document, whatever its words;
 * ``LEMMA`` (the lemmatizer runs over all tokens): every document – the full run;
   kinds without a compiler (``PATTERN``, ``MODEL``) match nothing, in the full run too.
 
@@ -82,7 +84,7 @@ class RunResult:
 def pending_changes(conn, project_id: int, limit: int = PASS_CHANGES) -> list[dict[str, Any]]:
     """The project's rule changes not yet applied, oldest first."""
     return db.query("SELECT id, rule_id, old_type, old_condition, new_type, new_condition, annotation_document_id, "
-                    "applied_document_id FROM rule_change WHERE project_id = %s ORDER BY id LIMIT %s",
+                    "applied_document_id, document_only FROM rule_change WHERE project_id = %s ORDER BY id LIMIT %s",
                     (project_id, limit), conn)
 
 
@@ -115,6 +117,8 @@ def _entity_documents(conn, project_id: int, types: list[str]) -> dict[str, set[
 
 def _keys(change: dict[str, Any]) -> Iterable[tuple[str, Any]] | None:
     """What a change can touch, as (kind, key) pairs; ``None``: every document (a LEMMA rule)."""
+    if change.get("document_only") and change["annotation_document_id"] is not None:
+        return [("document", int(change["annotation_document_id"]))]
     keys: list[tuple[str, Any]] = []
     versions = ((change["old_type"], change["old_condition"]), (change["new_type"], change["new_condition"]))
     for kind, condition in versions:

@@ -1,0 +1,212 @@
+"""A private decision's lookup rule reaches other documents only for persons, IDs, contacts and unknown spans.
+
+Why: whether a place, an organisation, a date or an occupation is personal depends on its document
+(psan.store.annotation.decisions, module docstring); its lookup rule (``rule.document_only``) makes its words
+suspicious in its own document only.  Checked on the real database through the store, as a window's request
+decides (the decision's document at once, the others by the targeted project run), with a full project run
+on top that must change nothing, and through undo.
+"""
+from __future__ import annotations
+
+import itertools
+
+from psan.runtime import db
+from psan.store.annotation import actions
+from psan.store.annotation import decisions as store_decisions
+from psan.store.annotation.apply_rule import apply_new_rules
+from psan.store.corpus.documents import load_document
+from psan.store.corpus.reannotate import reannotate_project
+from psan.store.corpus.rule_changes import reannotate_changed
+from psan.store.corpus.vocabulary import save_vocabulary
+from tests.documents import add_document
+from tests.helpers import make_account, sql
+
+HERE = ("Eva Smith lives in London with a lawyer. London is big. The meeting room was full.",
+        [("Eva Smith", "PERSON"), ("London", "GPE"), ("a lawyer", "DEM")])
+THERE = ("Eva Smith visited London and a lawyer. The meeting room was empty.",
+         [("Eva Smith", "PERSON"), ("London", "GPE"), ("a lawyer", "DEM")])
+
+_projects = itertools.count(1)
+
+
+def _project(app) -> tuple[int, int, int, int]:
+    n = next(_projects)
+    project_id = sql(app, "INSERT INTO project (name) VALUES (%s) RETURNING id", (f"lookup scope {n}",))[0]["id"]
+    account = make_account(app, f"scope{n}@example.org", "ADMIN").id
+    here, there = (add_document(app, text, ents, project_id=project_id, name=f"d{i}.txt")
+                   for i, (text, ents) in enumerate((HERE, THERE)))
+    with app.app_context(), db.transaction() as conn:
+        for doc in (here, there):
+            save_vocabulary(conn, doc, load_document(conn, doc))
+    _run(app, project_id)
+    return project_id, account, here, there
+
+
+def _run(app, project_id: int) -> None:
+    with app.app_context():
+        reannotate_changed(db.transaction, project_id)
+
+
+def _spans(app, document_id: int, phrase: str) -> list[tuple[int, int]]:
+    with app.app_context(), db.transaction() as conn:
+        doc = load_document(conn, document_id)
+    words = [doc.text[t.start:t.end] for t in doc.tokens]
+    want = phrase.split()
+    return [(i, i + len(want)) for i in range(len(words) - len(want) + 1) if words[i:i + len(want)] == want]
+
+
+def _decide(app, project_id: int, account: int, document_id: int, phrase: str, decision: str,
+            label_id: int | None = None, action: bool = False) -> int | None:
+    """Decide the phrase's first occurrence by token, as a window's request does; the action's id if logged."""
+    first, end = _spans(app, document_id, phrase)[0]
+    action_id = None
+    with app.app_context(), db.transaction() as conn:
+        if action:
+            action_id = actions.begin(conn, project_id, account, "token", document_id, first, end)
+        out = store_decisions.decide(conn, store_decisions.Span(project_id, document_id, first, end),
+                                     store_decisions.Scope.TOKEN, decision, account, phrase.split(), label_id)
+        apply_new_rules(conn, document_id, out.changed_rule_ids + out.removed_rule_ids,
+                        affected_annotation_ids=out.affected_annotation_ids)
+    _run(app, project_id)
+    return action_id
+
+
+def _lookup(app, document_id: int, phrase: str) -> dict | None:
+    first, end = _spans(app, document_id, phrase)[0]
+    rows = sql(app, "SELECT r.id, r.document_only FROM rule r JOIN annotation a ON a.id = r.annotation_id "
+                    "WHERE a.document_id = %s AND a.first_token = %s AND a.end_token = %s", (document_id, first, end))
+    return rows[0] if rows else None
+
+
+def _linked(app, rule_id: int, document_id: int) -> list[tuple[int, int]]:
+    return [(r["first_token"], r["end_token"]) for r in sql(
+        app, "SELECT a.first_token, a.end_token FROM annotation_rule ar JOIN annotation a ON a.id = ar.annotation_id "
+             "WHERE ar.rule_id = %s AND a.document_id = %s ORDER BY 1", (rule_id, document_id))]
+
+
+def _snapshot(app, project_id: int) -> list[tuple]:
+    return [tuple(r.values()) for r in sql(
+        app, "SELECT d.id, d.status::text, a.first_token, a.end_token, a.token_decision::text, a.rule_level, "
+             "coalesce(array_agg(ar.rule_id ORDER BY ar.rule_id) FILTER (WHERE ar.rule_id IS NOT NULL), '{}') "
+             "FROM document d LEFT JOIN annotation a ON a.document_id = d.id "
+             "LEFT JOIN annotation_rule ar ON ar.annotation_id = a.id WHERE d.project_id = %s "
+             "GROUP BY d.id, a.id ORDER BY d.id, a.first_token, a.end_token", (project_id,))]
+
+
+def _full_run_changes_nothing(app, project_id: int) -> None:
+    targeted = _snapshot(app, project_id)
+    with app.app_context():
+        reannotate_project(db.transaction, project_id)
+    assert _snapshot(app, project_id) == targeted
+
+
+def _label(app, project_id: int, name: str, category: str) -> int:
+    return sql(app, "INSERT INTO label (project_id, name, category) VALUES (%s, %s, %s) RETURNING id",
+               (project_id, name, category))[0]["id"]
+
+
+def test_the_scope_follows_the_category():
+    assert store_decisions.lookup_document_only(["GPE"], None)
+    assert store_decisions.lookup_document_only(["DEM"], None)
+    assert not store_decisions.lookup_document_only(["PERSON"], None)
+    assert not store_decisions.lookup_document_only(["GPE", "PERSON"], None)  # in doubt: every document
+    assert not store_decisions.lookup_document_only([], None)  # unknown category
+    assert not store_decisions.lookup_document_only(["MODEL"], None)  # the learned model names no category
+    assert not store_decisions.lookup_document_only(["GPE"], "PERSON")  # the person's label decides
+    assert store_decisions.lookup_document_only(["PERSON"], "LOCATION")
+    # no category: the scope of the lookup rules that suggested the span; none (marked by hand): everywhere
+    assert store_decisions.lookup_document_only([], None, [True, True])
+    assert not store_decisions.lookup_document_only([], None, [True, False])
+    assert store_decisions.lookup_document_only(["MODEL"], None, [True])
+    assert not store_decisions.lookup_document_only(["PERSON"], None, [True])
+
+
+def test_a_private_place_is_suspicious_again_in_its_own_document_only(clean_app):
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    _decide(app, project_id, account, here, "London", "PRIVATE")
+    rule = _lookup(app, here, "London")
+    assert rule["document_only"]
+    assert _linked(app, rule["id"], here) == _spans(app, here, "London")  # both mentions here
+    assert _linked(app, rule["id"], there) == []
+    # an occupation (a demographic quasi-identifier) likewise
+    _decide(app, project_id, account, here, "a lawyer", "PRIVATE")
+    rule = _lookup(app, here, "a lawyer")
+    assert rule["document_only"] and _linked(app, rule["id"], there) == []
+    _full_run_changes_nothing(app, project_id)
+
+
+def test_a_private_person_and_a_span_of_unknown_category_reach_every_document(clean_app):
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    _decide(app, project_id, account, here, "Eva Smith", "PRIVATE")
+    rule = _lookup(app, here, "Eva Smith")
+    assert not rule["document_only"] and _linked(app, rule["id"], there) == _spans(app, there, "Eva Smith")
+    _decide(app, project_id, account, here, "meeting room", "PRIVATE")  # no entity, no label
+    rule = _lookup(app, here, "meeting room")
+    assert not rule["document_only"] and _linked(app, rule["id"], there) == _spans(app, there, "meeting room")
+    _full_run_changes_nothing(app, project_id)
+
+
+def test_a_new_label_widens_or_narrows_the_lookup(clean_app):
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    person = _label(app, project_id, "name", "PERSON")
+    place = _label(app, project_id, "place", "LOCATION")
+    _decide(app, project_id, account, here, "London", "PRIVATE", person)  # "London" as a surname
+    rule = _lookup(app, here, "London")
+    assert not rule["document_only"] and _linked(app, rule["id"], there) == _spans(app, there, "London")
+    _decide(app, project_id, account, here, "London", "PRIVATE", place)
+    assert _lookup(app, here, "London") == {"id": rule["id"], "document_only": True}
+    assert _linked(app, rule["id"], there) == [] and _linked(app, rule["id"], here) == _spans(app, here, "London")
+    _full_run_changes_nothing(app, project_id)
+
+
+def test_a_document_added_later_gets_no_document_only_lookup(clean_app):
+    app = clean_app
+    project_id, account, here, _ = _project(app)
+    _decide(app, project_id, account, here, "London", "PRIVATE")
+    _decide(app, project_id, account, here, "Eva Smith", "PRIVATE")
+    later = add_document(app, THERE[0], THERE[1], project_id=project_id, name="later.txt")
+    assert _linked(app, _lookup(app, here, "London")["id"], later) == []
+    assert _linked(app, _lookup(app, here, "Eva Smith")["id"], later) == _spans(app, later, "Eva Smith")
+
+
+def test_undo_brings_a_document_only_lookup_back_as_it_was(clean_app):
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    _decide(app, project_id, account, here, "London", "PRIVATE", action=True)
+    rule = _lookup(app, here, "London")
+    public = _decide(app, project_id, account, here, "London", "PUBLIC", action=True)
+    assert _lookup(app, here, "London") is None
+    with app.app_context(), db.transaction() as conn:
+        undone = actions.undo_action(conn, public, account)
+    assert undone.rules_changed
+    _run(app, project_id)
+    assert _lookup(app, here, "London") == {"id": rule["id"], "document_only": True}
+    assert _linked(app, rule["id"], here) == _spans(app, here, "London") and _linked(app, rule["id"], there) == []
+    _full_run_changes_nothing(app, project_id)
+
+
+def test_a_span_suggested_by_a_document_only_lookup_keeps_its_scope(clean_app):
+    """An accepted "25" the first one's lookup suggested is the same number: it stays in its document too."""
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    numbers = add_document(app, "He paid 25 euros. Article 25 applies.", [], project_id=project_id, name="n.txt",
+                           spans=[(2, 3, "CARDINAL")])
+    elsewhere = add_document(app, "Rule 25 applies.", [], project_id=project_id, name="e.txt")
+    with app.app_context(), db.transaction() as conn:
+        for doc in (numbers, elsewhere):
+            save_vocabulary(conn, doc, load_document(conn, doc))
+    _decide(app, project_id, account, numbers, "25", "PRIVATE")
+    first = _lookup(app, numbers, "25")
+    assert first["document_only"] and _linked(app, first["id"], numbers) == [(2, 3), (6, 7)]
+    with app.app_context(), db.transaction() as conn:  # the second "25": no entity type, suggested by the first
+        out = store_decisions.decide(conn, store_decisions.Span(project_id, numbers, 6, 7),
+                                     store_decisions.Scope.TOKEN, "PRIVATE", account, ["25"])
+        apply_new_rules(conn, numbers, out.changed_rule_ids, affected_annotation_ids=out.affected_annotation_ids)
+    _run(app, project_id)
+    second = sql(app, "SELECT r.id, r.document_only FROM rule r JOIN annotation a ON a.id = r.annotation_id "
+                      "WHERE a.document_id = %s AND a.first_token = 6", (numbers,))[0]
+    assert second["document_only"] and _linked(app, second["id"], elsewhere) == []
+    _full_run_changes_nothing(app, project_id)
