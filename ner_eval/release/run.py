@@ -138,7 +138,12 @@ def _setup(instance: Instance, workflow: str, lang: str, models: Path | None,
         project_id = store_projects.save_project({
             "name": f"release {workflow}", "language": lang, "pipeline": pipeline_config(workflow, lang, models),
             "public_threshold": defaults["public_threshold"], "private_threshold": defaults["private_threshold"],
-            "ask_labels": False, "annotators_choose_document": choose}, conn=conn)
+            "ask_labels": False, "annotators_choose_document": choose,
+            # the 2021 app made a global candidate WORD_TYPE rule of every private token decision's words
+            # (ELITR/pseudonymizer, psan/tool/controller.py ``add_candidate_rule``): the thesis project's
+            # lookups reach every document; psan's stay in their document unless the span is a name, an ID
+            # or a contact (psan.store.annotation.decisions.lookup_document_only)
+            "lookups_everywhere": workflow == "thesis"}, conn=conn)
         store_projects.set_members(project_id, [person.id], conn=conn)
     return project_id, admin, annotator, person.id
 

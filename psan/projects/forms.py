@@ -39,6 +39,10 @@ class ProjectForm(FlaskForm):
     annotators_choose_document = BooleanField(
         lazy_gettext("Annotators may choose a document (they then see the names of the project's documents with "
                      "spans waiting)"), default=False)
+    lookups_everywhere = BooleanField(
+        lazy_gettext("A place, an organisation, a date … decided private makes its words suspicious in every "
+                     "document, not only in its own (names, IDs and contacts always are; for projects whose "
+                     "documents are one case file; applies to decisions made from now on)"), default=False)
     double_percent = IntegerField(
         lazy_gettext("Double annotation: share of finished windows (in percent) that a second annotator "
                      "annotates independently (0 = none)"), validators=[Optional(), NumberRange(0, 100)], default=0)

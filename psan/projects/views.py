@@ -81,6 +81,7 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
               "ask_labels": bool(form.ask_labels.data),
               "sensitive_types": store_projects.parse_sensitive_types(form.sensitive_types.data),
               "annotators_choose_document": bool(form.annotators_choose_document.data),
+              "lookups_everywhere": bool(form.lookups_everywhere.data),
               "double_share": (form.double_percent.data or 0) / 100}
     before = project_sensitive_types(db.get_conn(), project_id) if project_id is not None else frozenset()
     saved_id = store_projects.save_project(values, project_id)
@@ -119,6 +120,7 @@ def edit(project_id: int):
         form.ask_labels.data = project["ask_labels"]
         form.sensitive_types.data = ", ".join(project["sensitive_types"] or ())
         form.annotators_choose_document.data = project["annotators_choose_document"]
+        form.lookups_everywhere.data = project["lookups_everywhere"]
         form.double_percent.data = round(100 * project["double_share"])
         form.members.data = store_projects.member_ids(project_id)
     elif _save(form, project_id) is not None:

@@ -136,6 +136,23 @@ def test_a_private_place_is_suspicious_again_in_its_own_document_only(clean_app)
     _full_run_changes_nothing(app, project_id)
 
 
+def test_a_project_with_lookups_everywhere_keeps_a_private_place_suspicious_in_every_document(clean_app):
+    """The project setting (a case file's documents; the 2021 app's global candidate rules) widens every lookup."""
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    sql(app, "UPDATE project SET lookups_everywhere = true WHERE id = %s", (project_id,))
+    _decide(app, project_id, account, here, "London", "PRIVATE")
+    rule = _lookup(app, here, "London")
+    assert not rule["document_only"]
+    assert _linked(app, rule["id"], there) == _spans(app, there, "London")
+    _full_run_changes_nothing(app, project_id)
+
+
+def test_lookups_everywhere_wins_over_the_category():
+    assert not store_decisions.lookup_document_only(["GPE"], None, everywhere=True)
+    assert not store_decisions.lookup_document_only([], None, [True], everywhere=True)
+
+
 def test_a_private_person_and_a_span_of_unknown_category_reach_every_document(clean_app):
     app = clean_app
     project_id, account, here, there = _project(app)

@@ -101,3 +101,14 @@ def test_a_changed_sensitive_list_re_levels_the_types_it_reclassifies(admin_clie
     assert logged == [{"new_condition": "ORG"}] and reannotations == [pid]
     assert _form(admin_client, f"/projects/{pid}", name="Sens2", sensitive_types="ORGANIZATION").status_code == 302
     assert reannotations == [pid]  # the list did not change: no run
+
+
+def test_lookups_everywhere_is_off_by_default_and_saved_by_the_form(admin_client, clean_app):
+    """The setting for a case file's documents: off unless the admin ticks it; the edit page shows it again."""
+    assert _form(admin_client, "/projects/new", name="Case file").status_code == 302
+    pid, everywhere = sql(clean_app, "SELECT id, lookups_everywhere FROM project WHERE name = 'Case file'")[0].values()
+    assert everywhere is False
+    assert _form(admin_client, f"/projects/{pid}", name="Case file", lookups_everywhere="y").status_code == 302
+    assert sql(clean_app, "SELECT lookups_everywhere FROM project WHERE id = %s", (pid,))[0]["lookups_everywhere"]
+    page = admin_client.get(f"/projects/{pid}").get_data(as_text=True)
+    assert re.search(r'id="lookups_everywhere"[^>]*checked|checked[^>]*id="lookups_everywhere"', page)

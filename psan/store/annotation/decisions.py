@@ -122,8 +122,12 @@ def set_token_decision(conn, span: Span, decision: str, label_id: int | None, ac
 
 
 def lookup_document_only(entity_types: list[str], label_category: str | None,
-                         suggested_by: Sequence[bool] = ()) -> bool:
+                         suggested_by: Sequence[bool] = (), everywhere: bool = False) -> bool:
     """Does a private span's lookup rule stay in its own document (see the module docstring)?
+
+    ``everywhere``: the project's ``lookups_everywhere`` setting – every lookup reaches every document (a
+    project whose documents are one case file; the 2021 app's candidate rules, which ``ner_eval``'s thesis
+    workflow reproduces).
 
     The label's category when the span has a labelled one, else its entity types' categories (the learned
     model's spans name none); any of :data:`CROSS_DOCUMENT_CATEGORIES`: every document.  A span of no
@@ -132,6 +136,8 @@ def lookup_document_only(entity_types: list[str], label_category: str | None,
     lookup suggests spans of its own document only, so an accepted "25" stays where the first one was
     decided); suggested by none (a span marked by hand): every document.
     """
+    if everywhere:
+        return False
     categories = {str(label_category)} if label_category else \
         {str(category_of(t)) for t in entity_types if t != MODEL_TYPE}
     if categories:
@@ -139,14 +145,20 @@ def lookup_document_only(entity_types: list[str], label_category: str | None,
     return bool(suggested_by) and all(suggested_by)
 
 
-def lookup_scope_evidence(conn, annotation_id: int) -> tuple[str | None, list[bool]]:
-    """The category of the annotation's label and the ``document_only`` of the other lookup rules linked to it."""
+def lookup_scope_evidence(conn, annotation_id: int) -> tuple[str | None, list[bool], bool]:
+    """What :func:`lookup_document_only` needs beside the entity types, in one round trip.
+
+    The category of the annotation's label, the ``document_only`` of the other lookup rules linked to it, and
+    the project's ``lookups_everywhere``.
+    """
     row = db.query_one(prepared(
         "SELECT (SELECT l.category FROM annotation a JOIN label l ON l.id = a.token_label_id WHERE a.id = %(a)s) "
         "AS category, ARRAY(SELECT r.document_only FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
-        "WHERE ar.annotation_id = %(a)s AND r.annotation_id IS NOT NULL AND r.annotation_id <> %(a)s) AS lookups"),
+        "WHERE ar.annotation_id = %(a)s AND r.annotation_id IS NOT NULL AND r.annotation_id <> %(a)s) AS lookups, "
+        "(SELECT p.lookups_everywhere FROM annotation a JOIN document d ON d.id = a.document_id "
+        "JOIN project p ON p.id = d.project_id WHERE a.id = %(a)s) AS everywhere"),
         {"a": annotation_id}, conn)
-    return row["category"], list(row["lookups"])
+    return row["category"], list(row["lookups"]), bool(row["everywhere"])
 
 
 def ensure_lookup_rule(conn, project_id: int, annotation_id: int, condition: str, account_id: int,

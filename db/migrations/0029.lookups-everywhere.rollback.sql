@@ -1,0 +1,1 @@
+ALTER TABLE project DROP COLUMN IF EXISTS lookups_everywhere;
