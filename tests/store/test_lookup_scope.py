@@ -29,11 +29,13 @@ THERE = ("Eva Smith visited London and a lawyer. The meeting room was empty.",
 _projects = itertools.count(1)
 
 
-def _project(app) -> tuple[int, int, int, int]:
+def _project(app, typed: bool = True) -> tuple[int, int, int, int]:
+    """Two documents; ``typed=False``: "a lawyer" is no entity (a person marks it by hand)."""
     n = next(_projects)
     project_id = sql(app, "INSERT INTO project (name) VALUES (%s) RETURNING id", (f"lookup scope {n}",))[0]["id"]
     account = make_account(app, f"scope{n}@example.org", "ADMIN").id
-    here, there = (add_document(app, text, ents, project_id=project_id, name=f"d{i}.txt")
+    here, there = (add_document(app, text, [e for e in ents if typed or e[1] != "DEM"], project_id=project_id,
+                                name=f"d{i}.txt")
                    for i, (text, ents) in enumerate((HERE, THERE)))
     with app.app_context(), db.transaction() as conn:
         for doc in (here, there):
@@ -146,6 +148,23 @@ def test_a_project_with_lookups_everywhere_keeps_a_private_place_suspicious_in_e
     assert not rule["document_only"]
     assert _linked(app, rule["id"], there) == _spans(app, there, "London")
     _full_run_changes_nothing(app, project_id)
+
+
+def test_an_occupation_marked_by_hand_is_suspicious_again_in_its_own_document_only(clean_app):
+    """No entity type, but the words as a whole are an occupation: a quasi-identifier, not a name."""
+    app = clean_app
+    project_id, account, here, there = _project(app, typed=False)
+    _decide(app, project_id, account, here, "a lawyer", "PRIVATE")
+    rule = _lookup(app, here, "a lawyer")
+    assert rule["document_only"] and _linked(app, rule["id"], there) == []
+    _full_run_changes_nothing(app, project_id)
+
+
+def test_an_occupation_is_demographic_only_when_no_type_or_lookup_says_otherwise():
+    assert store_decisions.lookup_document_only([], None, demographic=True)
+    assert not store_decisions.lookup_document_only([], None, [False], demographic=True)
+    assert not store_decisions.lookup_document_only(["PERSON"], None, demographic=True)
+    assert not store_decisions.lookup_document_only([], None, demographic=True, everywhere=True)
 
 
 def test_lookups_everywhere_wins_over_the_category():

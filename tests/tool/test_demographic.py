@@ -6,7 +6,7 @@ import pytest
 from psan.tool.categories import category_of
 from psan.tool.defaults import default_config
 from psan.tool.document import Category
-from psan.tool.recognizers.demographic import SCORE, DemographicRecognizer, default_recognizers
+from psan.tool.recognizers.demographic import SCORE, DemographicRecognizer, default_recognizers, is_demographic_phrase
 
 
 def found(text: str) -> list[str]:
@@ -71,3 +71,19 @@ def test_never_public_by_a_shortcut() -> None:
     from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
     assert sensitive_type("OCCUPATION") and sensitive_type("NATIONALITY")
     assert never_public_by_suggestion(["OCCUPATION"], Category.DEMOGRAPHIC, ["taxi", "driver"])
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("a lawyer", True), ("A lawyer", True), ("retired primary school teacher", True), ("a civil servant", True),
+    ("senior civil servant", True), ("teachers", True), ("a taxi driver", True), ("editor-in-chief", True),
+    ("a Turkish national", True), ("Polish nationals", True), ("Turkish", True),
+    # a capitalized occupation may be a surname; a name, a place, a clause, a number: not a demographic phrase
+    ("Lawyer", False), ("Baker", False), ("John Teacher", False), ("Mr Smith", False), ("Warsaw", False),
+    ("a lawyer practising", False), ("the applicant", False), ("25", False), ("", False),
+])
+def test_a_phrase_marked_by_hand_is_demographic_by_the_lists(text: str, expected: bool) -> None:
+    assert is_demographic_phrase(text, "en") is expected
+
+
+def test_languages_without_lists_have_no_demographic_phrases() -> None:
+    assert not is_demographic_phrase("a lawyer", "cs")

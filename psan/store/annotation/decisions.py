@@ -48,6 +48,7 @@ from psan.tool.categories import category_of
 from psan.tool.classifier.gate import only_punctuation
 from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.document import Category
+from psan.tool.recognizers.demographic import is_demographic_phrase
 
 #: the rule_condition_length constraint of the schema
 MAX_CONDITION_CHARS = 1000
@@ -122,7 +123,8 @@ def set_token_decision(conn, span: Span, decision: str, label_id: int | None, ac
 
 
 def lookup_document_only(entity_types: list[str], label_category: str | None,
-                         suggested_by: Sequence[bool] = (), everywhere: bool = False) -> bool:
+                         suggested_by: Sequence[bool] = (), everywhere: bool = False,
+                         demographic: bool = False) -> bool:
     """Does a private span's lookup rule stay in its own document (see the module docstring)?
 
     ``everywhere``: the project's ``lookups_everywhere`` setting – every lookup reaches every document (a
@@ -134,7 +136,10 @@ def lookup_document_only(entity_types: list[str], label_category: str | None,
     category is the same words as the private spans whose lookup rules suggested it (``suggested_by``: their
     ``document_only``): it inherits their scope, document-only only if all of them are (a document-only
     lookup suggests spans of its own document only, so an accepted "25" stays where the first one was
-    decided); suggested by none (a span marked by hand): every document.
+    decided); suggested by none (a span marked by hand): every document, unless the words as a whole are an
+    occupation, a role or a nationality (``demographic``: :func:`psan.tool.recognizers.demographic.
+    is_demographic_phrase`, "a lawyer" marked by hand as the applicant's occupation; tab-dev: 59 public
+    judgments on the representatives' "a lawyer" in the other judgments).
     """
     if everywhere:
         return False
@@ -142,23 +147,23 @@ def lookup_document_only(entity_types: list[str], label_category: str | None,
         {str(category_of(t)) for t in entity_types if t != MODEL_TYPE}
     if categories:
         return not categories & CROSS_DOCUMENT_CATEGORIES
-    return bool(suggested_by) and all(suggested_by)
+    return all(suggested_by) if suggested_by else demographic
 
 
-def lookup_scope_evidence(conn, annotation_id: int) -> tuple[str | None, list[bool], bool]:
+def lookup_scope_evidence(conn, annotation_id: int) -> tuple[str | None, list[bool], bool, str | None]:
     """What :func:`lookup_document_only` needs beside the entity types, in one round trip.
 
-    The category of the annotation's label, the ``document_only`` of the other lookup rules linked to it, and
-    the project's ``lookups_everywhere``.
+    The category of the annotation's label, the ``document_only`` of the other lookup rules linked to it,
+    the project's ``lookups_everywhere`` and the document's language.
     """
     row = db.query_one(prepared(
         "SELECT (SELECT l.category FROM annotation a JOIN label l ON l.id = a.token_label_id WHERE a.id = %(a)s) "
         "AS category, ARRAY(SELECT r.document_only FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
         "WHERE ar.annotation_id = %(a)s AND r.annotation_id IS NOT NULL AND r.annotation_id <> %(a)s) AS lookups, "
-        "(SELECT p.lookups_everywhere FROM annotation a JOIN document d ON d.id = a.document_id "
-        "JOIN project p ON p.id = d.project_id WHERE a.id = %(a)s) AS everywhere"),
+        "p.lookups_everywhere AS everywhere, d.language FROM annotation a JOIN document d ON d.id = a.document_id "
+        "JOIN project p ON p.id = d.project_id WHERE a.id = %(a)s"),
         {"a": annotation_id}, conn)
-    return row["category"], list(row["lookups"]), bool(row["everywhere"])
+    return row["category"], list(row["lookups"]), bool(row["everywhere"]), row["language"]
 
 
 def ensure_lookup_rule(conn, project_id: int, annotation_id: int, condition: str, account_id: int,
@@ -293,7 +298,9 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
     if decision == "PRIVATE":
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):
-            document_only = lookup_document_only(found, *lookup_scope_evidence(conn, outcome.annotation_id))
+            category, suggested_by, everywhere, language = lookup_scope_evidence(conn, outcome.annotation_id)
+            document_only = lookup_document_only(found, category, suggested_by, everywhere,
+                                                 is_demographic_phrase(" ".join(tokens), language))
             lookup = ensure_lookup_rule(conn, span.project_id, outcome.annotation_id, condition, account_id,
                                         document_only)
             if lookup is not None:

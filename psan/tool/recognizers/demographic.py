@@ -294,6 +294,43 @@ class DemographicRecognizer(Recognizer):
         return spans
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+_MODIFIER_WORDS = frozenset(MODIFIERS)
+_NATIONALITY_NOUN_RE = re.compile(NATIONALITY_NOUNS)
+
+
+def is_demographic_phrase(text: str, language: str | None) -> bool:
+    """Is ``text`` as a whole an occupation, a role or a nationality ("a lawyer", "retired primary school teacher",
+    "a Turkish national"), whatever its context?
+
+    Why: a span a person marks by hand has no entity type, so the app cannot tell a name (personal data in every
+    document) from a quasi-identifier whose meaning depends on its document ("a lawyer" is the applicant's
+    occupation in one court decision and the representative's in the next); the lists of this recognizer can
+    (:func:`psan.store.annotation.decisions.lookup_document_only`).  Languages without lists: never.
+    """
+    if language not in LANGUAGES:
+        return False
+    words = text.replace("\u2011", "-").replace("\u2010", "-").split()
+    if words and words[0].lower() in _ARTICLES:
+        words = words[1:]
+    if not words or not all(_WORD_RE.fullmatch(w) for w in words):
+        return False
+    if words[0] in _NATIONALITY_SET:
+        return len(words) == 1 or (len(words) == 2 and bool(_NATIONALITY_NOUN_RE.fullmatch(words[1].lower())))
+    if any(not w.islower() for w in words):  # "Baker", "Cook": a capitalized occupation may be a surname
+        return False
+    lower = words
+    head = _head(lower[-1])
+    if head is None:
+        return False
+    rest = lower[:-1]
+    for phrase in _PHRASES_BY_HEAD.get(head, ()):  # "civil servant": its first words are no modifiers
+        if len(phrase) > 1 and tuple(rest[len(rest) - len(phrase) + 1:]) == phrase[:-1]:
+            rest = rest[:len(rest) - len(phrase) + 1]
+            break
+    return all(w in _MODIFIER_WORDS for w in rest)
+
+
 def default_recognizers(language: str) -> list[Recognizer]:
     """The demographic recognizer for the languages with lists (English), else none."""
     return [DemographicRecognizer()] if language in LANGUAGES else []
