@@ -16,7 +16,14 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   a person sees them; ``S`` / ``P`` remain for a person who means every occurrence;
 * the selected span itself gets the token decision too when it is not exactly a mention (issue 20,
   item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
-  is the innermost mention containing the selection, else the longest mention inside it.
+  is the innermost mention containing the selection, else the longest mention inside it;
+* PRIVATE also decides every other occurrence of the selected words, and of each mention's words, in
+  the window's document (:data:`SAME_WORDS_PRIVATE`), and a span no recognizer grouped into an entity
+  (a name marked by hand, a lookup rule's match of it) is the entity of its words there.  Why: a
+  private name written twice in one document is one name; the recognizers group only what they found
+  with one boundary, and a lookup rule leaves the rest suspicious, one judgment each (ELITR: a project
+  name marked by hand, then accepted in twelve windows of its meeting).  Only private: a PUBLIC ``X``
+  decides the recognized mentions alone (nothing becomes public that no person saw as a span).
 
 Every token decision and every rule is a ``decision_log`` row (action ``entity``); the log holds
 token ranges and the entity key, never text.
@@ -32,28 +39,24 @@ from psan.runtime import db
 from psan.store.admin.rules import condition_to_text
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation.decisions import MAX_CONDITION_CHARS, TYPE_CONFIDENCE, DecisionError, Outcome, Scope, Span
-from psan.store.annotation.window_content import span_text
+from psan.store.annotation.window_content import span_text, word_occurrences
+from psan.tool.classifier.gate import only_punctuation
 from psan.tool.document import Category
 
-__all__ = ["entity_mentions", "decide_entity"]
+__all__ = ["entity_mentions", "decide_entity", "SAME_WORDS_PRIVATE"]
 
 #: an entity with more mentions than this is refused (one key must not rewrite a whole collection)
 MAX_MENTIONS = 5000
 #: entities whose decision holds in every document (a person's name, an ID, a contact are personal data wherever
 #: they appear); other categories are decided in the window's document only (see the module docstring)
 CROSS_DOCUMENT_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
+#: a PRIVATE entity decision also decides the same words elsewhere in the window's document (module docstring)
+SAME_WORDS_PRIVATE = True
 
 
 def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The entity at a span (exact mention, the innermost containing one, else the longest inside) and its mentions."""
-    m = db.query_one(
-        "SELECT m.entity_id, e.key, e.category FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
-        "WHERE m.document_id = %s AND ((m.first_token <= %s AND m.end_token >= %s) "
-        "OR (m.first_token >= %s AND m.end_token <= %s)) "
-        "ORDER BY m.first_token <= %s AND m.end_token >= %s DESC, "
-        "CASE WHEN m.first_token <= %s AND m.end_token >= %s THEN m.end_token - m.first_token "
-        "ELSE m.first_token - m.end_token END, m.first_token LIMIT 1",
-        (document_id, first, end, first, end, first, end, first, end), conn)
+    m = _entity_at(conn, document_id, first, end)
     if m is None:
         raise DecisionError(gettext("No entity was recognized at that span."))
     rows = db.query("SELECT document_id, first_token, end_token FROM entity_mention WHERE entity_id = %s "
@@ -64,12 +67,36 @@ def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[
     return dict(m), [dict(r) for r in rows]
 
 
+def _entity_at(conn, document_id: int, first: int, end: int) -> dict[str, Any] | None:
+    """The entity of the selection (see :func:`entity_mentions`).
+
+    A mention around the selection that a person decided PUBLIC is not its entity: that person kept
+    the wider span public (a clause around a name), so the selection is something else inside it.
+    """
+    return db.query_one(
+        "SELECT m.entity_id, e.key, e.category FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
+        "WHERE m.document_id = %s AND ((m.first_token <= %s AND m.end_token >= %s "
+        "AND ((m.first_token, m.end_token) = (%s, %s) OR NOT EXISTS (SELECT 1 FROM annotation a "
+        "WHERE a.document_id = m.document_id AND a.first_token = m.first_token AND a.end_token = m.end_token "
+        "AND a.token_decision = 'PUBLIC'))) "
+        "OR (m.first_token >= %s AND m.end_token <= %s)) "
+        "ORDER BY m.first_token <= %s AND m.end_token >= %s DESC, "
+        "CASE WHEN m.first_token <= %s AND m.end_token >= %s THEN m.end_token - m.first_token "
+        "ELSE m.first_token - m.end_token END, m.first_token LIMIT 1",
+        (document_id, first, end, first, end, first, end, first, end, first, end), conn)
+
+
 def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: int | None = None) -> Outcome:
     """Decide every mention of the span's entity (see the module docstring); caller locks the document."""
     if decision not in TYPE_CONFIDENCE:
         raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
-    entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token)
-    detail = {"scope": "entity", "entity": entity["key"]}
+    same_words = SAME_WORDS_PRIVATE and decision == "PRIVATE"
+    if same_words and _entity_at(conn, span.document_id, span.first_token, span.end_token) is None:
+        entity, mentions = {"key": None, "category": None}, []  # the words are the entity, in this document
+    else:
+        entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token)
+    detail: dict[str, Any] = {"scope": "entity", "entity": entity["key"]} if entity["key"] else \
+        {"scope": "entity", "words": True}
     outcome = Outcome(annotation_id=0)
     by_condition: dict[str, list[dict[str, Any]]] = defaultdict(list)
     here: list[tuple[Span, list[str]]] = []
@@ -99,6 +126,8 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
                     "entity", decision, None, rule_id, detail)
     if all(mention != span for mention, _ in here):  # the selection itself, when it is not a mention
         here.append((span, span_text(conn, span.document_id, span.first_token, span.end_token)))
+    if same_words:
+        here += _same_words(conn, span, here)
     for mention, tokens in here:
         one = store_decisions.decide(conn, mention, Scope.TOKEN, decision, account_id, tokens,
                                      label_id if mention == span else None, log_action="entity", log_detail=detail)
@@ -106,3 +135,31 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
             outcome.annotation_id = one.annotation_id
         outcome.add(one)
     return outcome
+
+
+def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tuple[Span, list[str]]]:
+    """The other occurrences in ``span``'s document of the words of ``here`` (the selection, the mentions).
+
+    Left out: words of punctuation only (a "." inside a name says nothing about every full stop, as a
+    token decision's lookup rule leaves them out), and occurrences a person already decided (a PUBLIC one
+    was decided with its context, which this decision does not overrule).
+    """
+    taken = {(m.first_token, m.end_token) for m, _ in here}
+    found: list[tuple[int, int, tuple[str, ...]]] = []
+    for words in dict.fromkeys(tuple(tokens) for _, tokens in here if tokens):
+        if only_punctuation(words):
+            continue
+        for first, end in word_occurrences(conn, span.document_id, list(words)):
+            if (first, end) not in taken:
+                taken.add((first, end))
+                found.append((first, end, words))
+        if len(found) > MAX_MENTIONS:
+            raise DecisionError(gettext("This entity has too many mentions to decide at once; decide by word type."))
+    if not found:
+        return []
+    decided = {(r["first_token"], r["end_token"]) for r in db.query(
+        "SELECT a.first_token, a.end_token FROM annotation a JOIN unnest(%s::int[], %s::int[]) AS s(f, e) "
+        "ON a.first_token = s.f AND a.end_token = s.e WHERE a.document_id = %s AND a.token_decision IS NOT NULL",
+        ([f for f, _, _ in found], [e for _, e, _ in found], span.document_id), conn)}
+    return [(Span(span.project_id, span.document_id, first, end), list(words))
+            for first, end, words in found if (first, end) not in decided]
