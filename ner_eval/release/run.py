@@ -194,9 +194,6 @@ class Session:
         self.instance, self.project, self.person = instance, project, person
         self.annotator, self.reviewer = annotator, reviewer
         self.work = Work()
-        if person.workflow == "psan":
-            person.entity_mentions = self._entity_mentions
-        self._client: Annotator = annotator
         self.log: Callable[[str], None] | None = None
         #: draws the documents in a repeatable order (:meth:`_seed_order`; ``None``: the app's own random order)
         self.order_seed: int | None = None
@@ -205,13 +202,8 @@ class Session:
         self.document_order: list[int] = []
         self.windows_by_document: dict[int, int] = {}
 
-    def _entity_mentions(self, document_id: int, first: int, end: int) -> int:
-        entity = self._client.entity(document_id, first, end)
-        return int(entity["mentions"]) if entity else 0
-
     def work_window(self, client: Annotator, answer: dict[str, Any]) -> None:
         """Let the person work in the window of ``answer`` until it is done with it."""
-        self._client = client
         w = answer["window"]
         doc_id, first, end = w["document_id"], w["first_token"], w["end_token"]
         self.project.seen[doc_id][first:end] = b"\x01" * (end - first)
@@ -263,7 +255,7 @@ class Session:
         decision = "PRIVATE" if action.private else "PUBLIC"
         if action.kind == "accept":
             return client.accept(doc_id)
-        scope = {"hand": "token"}.get(action.kind, action.kind)
+        scope = action.scope or {"hand": "token"}.get(action.kind, action.kind)
         return client.decide(doc_id, action.first, action.end, decision, scope)
 
     def _seed_order(self) -> None:

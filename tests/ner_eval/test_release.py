@@ -162,11 +162,17 @@ def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accept
         if action.kind == "ne_type":
             break
         decided.add(action.first)
-    assert kinds == ["token"] * (LEARN_TYPE_AFTER - 1) + ["ne_type"]
-    # with only as many spans as the type decision would need, accepting is no dearer
+    assert kinds == ["entity"] * (LEARN_TYPE_AFTER - 1) + ["ne_type"]  # one by one with x, then the type
+    # with only as many spans as the type decision would need, x on each private one is no dearer; public
+    # ones suggested right are accepted
     person = Person("psan")
     short = tuple(Shown(i, i + 1, "SUSPICIOUS", ("th",), True) for i in range(LEARN_TYPE_AFTER))
     view = View(1, 0, LEARN_TYPE_AFTER, tokens[:LEARN_TYPE_AFTER], short, gold[:LEARN_TYPE_AFTER])
+    person.enter(view)
+    assert person.next_action(view).kind == "entity"
+    person = Person("psan")
+    public = tuple(Shown(i, i + 1, "SUSPICIOUS", ("th",), False) for i in range(LEARN_TYPE_AFTER))
+    view = View(2, 0, LEARN_TYPE_AFTER, tokens[:LEARN_TYPE_AFTER], public, ())
     person.enter(view)
     assert person.next_action(view).kind == "accept"
 
