@@ -239,3 +239,32 @@ def test_private_x_inside_a_public_mention_is_not_that_entity(clean_app, documen
     assert annotation(app, here, jonathan, jonathan + 1)["token_decision"] == "PRIVATE"
     assert annotation(app, here, jonathan, jonathan + 2)["token_decision"] == "PUBLIC"
     assert not sql(app, "SELECT 1 FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")
+
+
+def test_private_x_around_an_organisation_decides_the_selection_only(clean_app):
+    """A private span around an organisation's mention ("Harbour Mills dismissed him") is not the organisation:
+    ``x`` decides the selection (and its words where nothing was recognized), not the organisation's other
+    mentions; around a person's name it still decides the person (issue 20, item 5)."""
+    app = clean_app
+    sql(app, "DELETE FROM entity")
+    found = [("Harbour Mills", "ORG"), ("Anna Berg", "PERSON")]
+    text = "Harbour Mills dismissed him. Harbour Mills never paid. Mrs Anna Berg agreed. Anna Berg left."
+    a = add_document(app, text, found, name="a.txt")
+    group_entities(app, a)
+    client = _client(app, ANNOTATOR)
+    assert _window_document(client) == a
+    mills = [token_index(app, a, "Harbour", i) for i in range(2)]
+    r = client.post("/annotate/api/decide", json={"document_id": a, "first_token": mills[0],
+                                                  "end_token": mills[0] + 3, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, a, mills[0], mills[0] + 3)["token_decision"] == "PRIVATE"
+    for first in mills:
+        row = annotation(app, a, first, first + 2)
+        assert row is None or row["token_decision"] is None
+    anna = [token_index(app, a, "Anna", i) for i in range(2)]
+    r = client.post("/annotate/api/decide", json={"document_id": a, "first_token": anna[0] - 1,
+                                                  "end_token": anna[0] + 2, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert [annotation(app, a, f, f + 2)["token_decision"] for f in anna] == ["PRIVATE", "PRIVATE"]

@@ -18,7 +18,8 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
   is the innermost mention containing the selection, else the longest mention inside it;
 * PRIVATE also decides every other occurrence of the selected words, and of each mention's words, in
-  the window's document (:data:`SAME_WORDS_PRIVATE`), and a span no recognizer grouped into an entity
+  the window's document where no recognizer found anything (:data:`SAME_WORDS_PRIVATE`), and a span no
+  recognizer grouped into an entity
   (a name marked by hand, a lookup rule's match of it) is the entity of its words there.  Why: a
   private name written twice in one document is one name; the recognizers group only what they found
   with one boundary, and a lookup rule leaves the rest suspicious, one judgment each (ELITR: a project
@@ -26,7 +27,11 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   decides the recognized mentions alone (nothing becomes public that no person saw as a span).
 
 Every token decision and every rule is a ``decision_log`` row (action ``entity``); the log holds
-token ranges and the entity key, never text.
+token ranges and the entity key, never text.  The decisions on the spans other than the selected one are
+logged ``propagated``: the project's per-type statistics count one verdict per judgment, not one per mention
+(:data:`psan.store.annotation.suggestions._COUNTED_DECISION`; tab-dev: x on every private span counted each
+court's and company's mentions as private ORG verdicts, ORG was learned private and 6,700 characters of
+public organisations were masked).
 """
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation.decisions import MAX_CONDITION_CHARS, TYPE_CONFIDENCE, DecisionError, Outcome, Scope, Span
 from psan.store.annotation.window_content import span_text, word_occurrences
 from psan.tool.classifier.gate import only_punctuation
+from psan.tool.classifier.model import MODEL_SOURCE
 from psan.tool.document import Category
 
 __all__ = ["entity_mentions", "decide_entity", "SAME_WORDS_PRIVATE"]
@@ -54,9 +60,13 @@ CROSS_DOCUMENT_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CO
 SAME_WORDS_PRIVATE = True
 
 
-def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The entity at a span (exact mention, the innermost containing one, else the longest inside) and its mentions."""
-    m = _entity_at(conn, document_id, first, end)
+def entity_mentions(conn, document_id: int, first: int, end: int,
+                    private: bool = False) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The entity at a span (exact mention, the innermost containing one, else the longest inside) and its mentions.
+
+    ``private``: for a PRIVATE decision (a mention inside the span counts only when it is a name: :func:`_entity_at`).
+    """
+    m = _entity_at(conn, document_id, first, end, private)
     if m is None:
         raise DecisionError(gettext("No entity was recognized at that span."))
     rows = db.query("SELECT document_id, first_token, end_token FROM entity_mention WHERE entity_id = %s "
@@ -67,23 +77,29 @@ def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[
     return dict(m), [dict(r) for r in rows]
 
 
-def _entity_at(conn, document_id: int, first: int, end: int) -> dict[str, Any] | None:
+def _entity_at(conn, document_id: int, first: int, end: int, private: bool = False) -> dict[str, Any] | None:
     """The entity of the selection (see :func:`entity_mentions`).
 
-    A mention around the selection that a person decided PUBLIC is not its entity: that person kept
-    the wider span public (a clause around a name), so the selection is something else inside it.
+    A mention around the selection that is PUBLIC (a person's decision, or a rule's) is not its entity:
+    the wider span was kept public (a clause around a name, a court named after its town), so the selection
+    is something else inside it.  ``private`` (a PRIVATE decision): a mention inside the selection is its entity
+    only when it is a name, an ID or a contact ("Mr Harper" around "Harper"); a place or an organisation inside
+    a wider private span ("the Supreme Court's ruling of 3 May" around "Supreme Court") is not what the
+    person decided, and its other mentions are not decided with it.
     """
     return db.query_one(
         "SELECT m.entity_id, e.key, e.category FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
         "WHERE m.document_id = %s AND ((m.first_token <= %s AND m.end_token >= %s "
         "AND ((m.first_token, m.end_token) = (%s, %s) OR NOT EXISTS (SELECT 1 FROM annotation a "
+        "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
         "WHERE a.document_id = m.document_id AND a.first_token = m.first_token AND a.end_token = m.end_token "
-        "AND a.token_decision = 'PUBLIC'))) "
-        "OR (m.first_token >= %s AND m.end_token <= %s)) "
+        "AND (a.token_decision = 'PUBLIC' OR (a.token_decision IS NULL AND a.rule_level >= p.public_threshold))))) "
+        "OR (m.first_token >= %s AND m.end_token <= %s AND (NOT %s OR e.category = ANY(%s)))) "
         "ORDER BY m.first_token <= %s AND m.end_token >= %s DESC, "
         "CASE WHEN m.first_token <= %s AND m.end_token >= %s THEN m.end_token - m.first_token "
         "ELSE m.first_token - m.end_token END, m.first_token LIMIT 1",
-        (document_id, first, end, first, end, first, end, first, end, first, end), conn)
+        (document_id, first, end, first, end, first, end, private, [str(c) for c in CROSS_DOCUMENT_CATEGORIES],
+         first, end, first, end), conn)
 
 
 def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: int | None = None) -> Outcome:
@@ -91,10 +107,11 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
     if decision not in TYPE_CONFIDENCE:
         raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
     same_words = SAME_WORDS_PRIVATE and decision == "PRIVATE"
-    if same_words and _entity_at(conn, span.document_id, span.first_token, span.end_token) is None:
+    if same_words and _entity_at(conn, span.document_id, span.first_token, span.end_token, private=True) is None:
         entity, mentions = {"key": None, "category": None}, []  # the words are the entity, in this document
     else:
-        entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token)
+        entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token,
+                                           private=decision == "PRIVATE")
     detail: dict[str, Any] = {"scope": "entity", "entity": entity["key"]} if entity["key"] else \
         {"scope": "entity", "words": True}
     outcome = Outcome(annotation_id=0)
@@ -129,8 +146,10 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
     if same_words:
         here += _same_words(conn, span, here)
     for mention, tokens in here:
+        selected = mention == span  # the others are logged as propagated: no verdict of their own on their type
         one = store_decisions.decide(conn, mention, Scope.TOKEN, decision, account_id, tokens,
-                                     label_id if mention == span else None, log_action="entity", log_detail=detail)
+                                     label_id if selected else None, log_action="entity",
+                                     log_detail=detail if selected else {**detail, "propagated": True})
         if mention == span or not outcome.annotation_id:
             outcome.annotation_id = one.annotation_id
         outcome.add(one)
@@ -141,8 +160,11 @@ def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tu
     """The other occurrences in ``span``'s document of the words of ``here`` (the selection, the mentions).
 
     Left out: words of punctuation only (a "." inside a name says nothing about every full stop, as a
-    token decision's lookup rule leaves them out), and occurrences a person already decided (a PUBLIC one
-    was decided with its context, which this decision does not overrule).
+    token decision's lookup rule leaves them out), occurrences a person already decided (a PUBLIC one
+    was decided with its context, which this decision does not overrule), and occurrences on or in a span a
+    recognizer found: what it found is decided through its own entity, whose mentions the recognizers
+    grouped ("Istanbul" in "the Istanbul State Security Court", or as the court's seat, is no mention of the
+    applicant's home town: tab-dev masked eleven such occurrences in one judgment for nothing).
     """
     taken = {(m.first_token, m.end_token) for m, _ in here}
     found: list[tuple[int, int, tuple[str, ...]]] = []
@@ -157,9 +179,20 @@ def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tu
             raise DecisionError(gettext("This entity has too many mentions to decide at once; decide by word type."))
     if not found:
         return []
+    recognized = _recognized_tokens(conn, span.document_id)
+    found = [(first, end, words) for first, end, words in found if recognized.isdisjoint(range(first, end))]
+    if not found:
+        return []
     decided = {(r["first_token"], r["end_token"]) for r in db.query(
         "SELECT a.first_token, a.end_token FROM annotation a JOIN unnest(%s::int[], %s::int[]) AS s(f, e) "
         "ON a.first_token = s.f AND a.end_token = s.e WHERE a.document_id = %s AND a.token_decision IS NOT NULL",
         ([f for f, _, _ in found], [e for _, e, _ in found], span.document_id), conn)}
     return [(Span(span.project_id, span.document_id, first, end), list(words))
             for first, end, words in found if (first, end) not in decided]
+
+
+def _recognized_tokens(conn, document_id: int) -> set[int]:
+    """The document's tokens inside a span a recognizer found (not the learned model's proposals)."""
+    rows = db.query("SELECT first_token, end_token FROM named_entity WHERE document_id = %s AND source <> %s",
+                    (document_id, MODEL_SOURCE), conn)
+    return {i for r in rows for i in range(r["first_token"], r["end_token"])}
