@@ -26,14 +26,15 @@ either public or private — plus psan's keys):
   type** as above, **by NE type** as above; then the spans of a type the window holds
   more of than the thesis way needs (one by one until an NE-type decision) are decided that way; then
   every private span **by entity** (``x``: it costs what ``s`` costs and decides the span's entity in its
-  whole document, a name's everywhere, and the same words there,
-  :mod:`psan.store.annotation.entity_decisions`, so a keyboard user takes it for a private name); then,
+  whole document, a name's everywhere, and the same words where nothing was recognized,
+  :mod:`psan.store.annotation.entity_decisions`, so a keyboard user takes it for a private span); then,
   when every suggestion left in the window is right, one ``a`` accepts them; otherwise the first span
   whose suggestion is wrong is decided (NE type / word type / token).
 
 When nothing suspicious is left, each gold span of the window not fully covered by PRIVATE
-annotations is **marked by hand** (a PRIVATE decision on its tokens: by token in ``thesis``, with ``x`` in
-``psan``, where the marked name's other occurrences in the document are decided with it).
+annotations is **marked by hand** (a PRIVATE decision on its tokens: by token, or in ``psan`` with ``x`` when
+nothing recognized shows on its words, so that the marked name's other occurrences in the document are
+decided with it).
 
 Keyboard model (``psan/static/annotate.js``): ``w`` per window (the first suspicious span is
 selected), ``n`` to reach a span, one key per decision (``s``/``p``, ``S``/``P``, ``C``/``x``, ``a``),
@@ -298,8 +299,11 @@ class Person:
         sel_end = _unit_end(view, first)
         keys = moves + abs(end - sel_end) + (2 if sel_end != end else 0) + 2  # extensions, m/m, s + Esc
         self._remember(view.words(first, end), True, view.document_id)
-        # psan: the marked name is decided with ``x`` (its entity, or its words, in the whole document)
-        return self._done(Action("hand", first, end, True, keys, scope="entity" if self.workflow == "psan" else None))
+        # psan: words nothing recognized (no typed span shown on them) are marked with ``x``: the name's other
+        # occurrences in the document are decided with it
+        untyped = not any(s.ne_types and s.first < end and first < s.end for s in view.spans)
+        by_entity = self.workflow == "psan" and untyped
+        return self._done(Action("hand", first, end, True, keys, scope="entity" if by_entity else None))
 
     def _remember(self, words: Words, private: bool, document: int, ne_types: Sequence[str] = ()) -> None:
         self.memory.setdefault(words, set()).add(private)

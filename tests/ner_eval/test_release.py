@@ -207,3 +207,19 @@ def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
     from ner_eval.cli import main
     assert main(["simulate", "--corpus", str(_corpus(tmp_path)), "--workflow", "psan", "--levers", "accept"]) == 2
     assert "removed in-memory session" in capsys.readouterr().err
+
+
+def test_psan_person_marks_unrecognized_words_with_x_and_recognized_ones_by_token():
+    """A hand-marked name nothing recognized (a project name) is marked with ``x``, so its other occurrences in the
+    document are decided with it; a name inside a recognized span is marked by token (its entity is not it)."""
+    person = Person("psan")
+    tokens = ("KALOR", "at", "Harbour", "Mills")
+    spans = (Shown(2, 4, "PUBLIC", ("ORG",)),)
+    view = View(1, 0, 4, tokens, spans, ((0, 1), (2, 3)))
+    person.enter(view)
+    first = person.next_action(view)
+    assert (first.kind, first.first, first.scope) == ("hand", 0, "entity")
+    view = View(1, 0, 4, tokens, (Shown(0, 1, "PRIVATE"), *spans), ((0, 1), (2, 3)))
+    second = person.next_action(view)
+    assert (second.kind, second.first, second.scope) == ("hand", 2, None)
+    assert Person("thesis").next_action(View(1, 0, 4, tokens, (), ((0, 1),))).scope is None
