@@ -25,9 +25,11 @@ either public or private — plus psan's keys):
 * ``psan``: first every suspicious span a rule would settle everywhere is decided by it — **by word
   type** as above, **by NE type** as above; then the spans of a type the window holds
   more of than the thesis way needs (one by one until an NE-type decision) are decided that way; then
-  every private span **by entity** (``x``: it costs what ``s`` costs and decides the span's entity in its
-  whole document, a name's everywhere, and the same words where nothing was recognized,
-  :mod:`psan.store.annotation.entity_decisions`, so a keyboard user takes it for a private span); then,
+  private spans **by entity** (``x``: it costs what ``s`` costs and decides the span's entity in its
+  whole document, a name's everywhere, and the same words there,
+  :mod:`psan.store.annotation.entity_decisions`): a name and words no recognizer typed always, a place, an
+  organisation, a date … only when the app offers more of its mentions in the window
+  (:meth:`Person._by_entity`); then,
   when every suggestion left in the window is right, one ``a`` accepts them; otherwise the first span
   whose suggestion is wrong is decided (NE type / word type / token).
 
@@ -44,7 +46,7 @@ costs the moves to it (one per annotation or token), the extensions, ``s`` (``x`
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -58,6 +60,7 @@ WORKFLOWS = ("psan", "thesis")
 #: what is personal data wherever it stands (a person's name, an ID, a contact), as the person reading it knows: its
 #: words may be decided private by word type after one document (:meth:`Person._word_rule`)
 NAME_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
+_NAME_CATEGORY_NAMES = frozenset(str(c) for c in NAME_CATEGORIES)
 #: share of verdicts the noisy person gets wrong, and of hand-marks it overlooks
 FLIP_SHARE = 0.05
 OVERLOOK_SHARE = 0.10
@@ -133,6 +136,8 @@ class Person:
     workflow: str
     noisy: bool = False
     seed: int = 0
+    #: the app's entity offer of a span: its mentions in the window (0: no entity) and its category; psan only
+    entity_mentions: Callable[[int, int, int], tuple[int, str | None]] | None = None
     memory: dict[Words, set[bool]] = field(default_factory=dict)
     type_memory: dict[str, list[int]] = field(default_factory=dict)  # type -> [private, public]
     #: the documents in which the words were decided private
@@ -142,6 +147,7 @@ class Person:
     _rng: random.Random = field(init=False)
     _verdicts: dict[tuple[int, int, int], bool] = field(default_factory=dict)
     _overlook: dict[tuple[int, int, int], bool] = field(default_factory=dict)
+    _offers: dict[tuple[int, int, int], tuple[int, str | None]] = field(default_factory=dict)
     _selection: tuple[int, int] | None = None
     _decided_in_window: int = 0
 
@@ -178,6 +184,7 @@ class Person:
         sus = [s for s in view.spans if s.decision == "SUSPICIOUS"]
         self._selection = (sus[0].first, sus[0].end) if sus else (view.first_token, view.first_token + 1)
         self._decided_in_window = 0
+        self._offers.clear()
         return 1
 
     def next_action(self, view: View) -> Action | None:
@@ -191,7 +198,7 @@ class Person:
             if stepwise is not None:
                 return self._decide(view, stepwise, skipped=suspicious.index(stepwise))
             for skipped, s in enumerate(suspicious):  # x: the name's other occurrences are decided with it
-                if self.verdict(view, s):
+                if self.verdict(view, s) and self._by_entity(view, s):
                     return self._decide(view, s, skipped=skipped)
             wrong = [s for s in suspicious if s.suggestion is None or s.suggestion != self.verdict(view, s)]
             if not wrong:
@@ -209,6 +216,29 @@ class Person:
         """Would this span be decided by a rule that settles it everywhere (word type, NE type)?"""
         private = self.verdict(view, span)
         return self._word_rule(view, span, private) or self._type_decision(span, private)
+
+    def _by_entity(self, view: View, span: Shown) -> bool:
+        """Decide a private span with ``x``: a name (the entity's category), or words the app groups into no
+        entity, always; a place, an organisation, a date … only when the window shows more of its mentions.
+
+        Why: ``x`` decides the span's entity in the whole document.  A name is the same person in every
+        mention, and words nothing recognized are the name the person marked; but whether a place or an
+        organisation identifies someone depends on where it stands (the applicant's home town or the seat
+        of a court, an employer or the court that heard the case), so a careful person decides such a
+        mention with ``x`` only when the window shows it again (the app's entity offer counts mentions in
+        the window).
+        """
+        mentions, category = self._entity_offer(view, span)
+        return not mentions or category in _NAME_CATEGORY_NAMES or mentions > 1
+
+    def _entity_offer(self, view: View, span: Shown) -> tuple[int, str | None]:
+        """The entity the app offers for the span (its mentions in the window, its category), asked once."""
+        if self.entity_mentions is None:
+            return 0, None
+        key = (view.document_id, span.first, span.end)
+        if key not in self._offers:
+            self._offers[key] = self.entity_mentions(*key)
+        return self._offers[key]
 
     def _cheaper_by_type(self, view: View, suspicious: Sequence[Shown]) -> Shown | None:
         """The first span of a type better decided one by one up to an NE-type decision than accepted with ``a``.
@@ -250,7 +280,8 @@ class Person:
         kind: Kind
         if self._type_decision(span, private):
             kind, keys = "ne_type", nav + 1
-        elif self.workflow == "psan" and private and not self._word_rule(view, span, private):
+        elif self.workflow == "psan" and private and not self._word_rule(view, span, private) \
+                and self._by_entity(view, span):
             kind, keys = "entity", nav + 1  # x: the entity (or the words) in the whole document
         else:
             kind = "word_type" if self._word_rule(view, span, private) else "token"

@@ -194,6 +194,9 @@ class Session:
         self.instance, self.project, self.person = instance, project, person
         self.annotator, self.reviewer = annotator, reviewer
         self.work = Work()
+        if person.workflow == "psan":
+            person.entity_mentions = self._entity_mentions
+        self._client: Annotator = annotator
         self.log: Callable[[str], None] | None = None
         #: draws the documents in a repeatable order (:meth:`_seed_order`; ``None``: the app's own random order)
         self.order_seed: int | None = None
@@ -202,8 +205,13 @@ class Session:
         self.document_order: list[int] = []
         self.windows_by_document: dict[int, int] = {}
 
+    def _entity_mentions(self, document_id: int, first: int, end: int) -> tuple[int, str | None]:
+        entity = self._client.entity(document_id, first, end)
+        return (int(entity["mentions"]), entity.get("category")) if entity else (0, None)
+
     def work_window(self, client: Annotator, answer: dict[str, Any]) -> None:
         """Let the person work in the window of ``answer`` until it is done with it."""
+        self._client = client
         w = answer["window"]
         doc_id, first, end = w["document_id"], w["first_token"], w["end_token"]
         self.project.seen[doc_id][first:end] = b"\x01" * (end - first)

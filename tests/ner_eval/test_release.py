@@ -149,7 +149,7 @@ def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accept
     n = 12
     tokens = tuple(f"{7 + i}:15" for i in range(n))
     gold = tuple((i, i + 1) for i in range(n))
-    person = Person("psan")
+    person = Person("psan", entity_mentions=lambda document, first, end: (1, "DATE"))
     decided: set[int] = set()
     kinds = []
     for _ in range(n):
@@ -162,17 +162,11 @@ def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accept
         if action.kind == "ne_type":
             break
         decided.add(action.first)
-    assert kinds == ["entity"] * (LEARN_TYPE_AFTER - 1) + ["ne_type"]  # one by one with x, then the type
-    # with only as many spans as the type decision would need, x on each private one is no dearer; public
-    # ones suggested right are accepted
-    person = Person("psan")
+    assert kinds == ["token"] * (LEARN_TYPE_AFTER - 1) + ["ne_type"]
+    # with only as many spans as the type decision would need, accepting is no dearer
+    person = Person("psan", entity_mentions=lambda document, first, end: (1, "DATE"))
     short = tuple(Shown(i, i + 1, "SUSPICIOUS", ("th",), True) for i in range(LEARN_TYPE_AFTER))
     view = View(1, 0, LEARN_TYPE_AFTER, tokens[:LEARN_TYPE_AFTER], short, gold[:LEARN_TYPE_AFTER])
-    person.enter(view)
-    assert person.next_action(view).kind == "entity"
-    person = Person("psan")
-    public = tuple(Shown(i, i + 1, "SUSPICIOUS", ("th",), False) for i in range(LEARN_TYPE_AFTER))
-    view = View(2, 0, LEARN_TYPE_AFTER, tokens[:LEARN_TYPE_AFTER], public, ())
     person.enter(view)
     assert person.next_action(view).kind == "accept"
 
@@ -207,6 +201,32 @@ def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
     from ner_eval.cli import main
     assert main(["simulate", "--corpus", str(_corpus(tmp_path)), "--workflow", "psan", "--levers", "accept"]) == 2
     assert "removed in-memory session" in capsys.readouterr().err
+
+
+def test_psan_person_decides_a_private_name_with_x_and_a_place_only_when_the_window_repeats_it():
+    """``x`` decides the entity in the whole document: the psan person takes it for a private name and for words
+    the app groups into no entity, but for a place or an organisation only when the app offers more of its
+    mentions in the window (whether it identifies someone depends on where it stands)."""
+    offers = {0: (1, "PERSON"), 2: (0, None), 4: (1, "LOCATION")}
+    person = Person("psan", entity_mentions=lambda document, first, end: offers[first])
+    tokens = ("Jan", "met", "KALOR", "in", "Brno", "and", "Brno")
+    spans = (Shown(0, 1, "SUSPICIOUS", ("PERSON",), True), Shown(2, 3, "SUSPICIOUS", (), True),
+             Shown(4, 5, "SUSPICIOUS", ("GPE",), True))
+    gold = ((0, 1), (2, 3), (4, 5))
+
+    def decided(upto: int) -> View:
+        return View(1, 0, 7, tokens, tuple(Shown(s.first, s.end, "PRIVATE" if s.first < upto else s.decision,
+                                                 s.ne_types, s.suggestion) for s in spans), gold)
+
+    person.enter(decided(0))
+    assert [(a.kind, a.first) for a in (person.next_action(decided(0)), person.next_action(decided(1)))] == \
+        [("entity", 0), ("entity", 2)]
+    view = decided(4)
+    assert person.next_action(view).kind == "accept"  # Brno alone in the window: accepted as suggested
+    offers[4] = (2, "LOCATION")
+    person = Person("psan", entity_mentions=lambda document, first, end: offers[first])
+    person.enter(view)
+    assert person.next_action(view).kind == "entity"
 
 
 def test_psan_person_marks_unrecognized_words_with_x_and_recognized_ones_by_token():

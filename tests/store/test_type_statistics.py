@@ -201,23 +201,3 @@ def test_a_public_decision_around_a_rule_private_part_is_no_public_vote_either(c
                account_id(app, "admin@example.org"), ["Reg", ".", "no", ".", "15279111"])
         assert suggestions.type_statistics(conn, default_project(app), ["th", "n_"]) == {}
     assert _full_count(app) == {}
-
-
-def test_an_entity_decision_is_one_verdict_on_its_type(clean_app):
-    """``x`` on "Karel" decides his other mention and the same words too, but the person judged once: the type
-    statistics count the selected span only (the others are logged ``propagated``), incrementally and in a full
-    count; a later decision of the person's own on a propagated span counts again."""
-    from psan.store.annotation.entity_decisions import decide_entity
-    from tests.documents import group_entities
-    app = clean_app
-    make_account(app, "admin@example.org", "ADMIN")
-    doc = add_document(app, TEXT, ENTITIES)
-    group_entities(app, doc)
-    assert _counts(app) == {}
-    karel = [token_index(app, doc, "Karel", n) for n in range(2)]
-    with app.app_context(), db.transaction() as conn:
-        decide_entity(conn, Span(default_project(app), doc, karel[0], karel[0] + 1), "PRIVATE",
-                      account_id(app, "admin@example.org"))
-    assert _counts(app) == {"P": (1, 0)} == _full_count(app)
-    _decide(app, doc, "Karel", "PRIVATE", occurrence=1)
-    assert _counts(app) == {"P": (2, 0)} == _full_count(app)

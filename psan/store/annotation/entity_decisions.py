@@ -27,11 +27,7 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   decides the recognized mentions alone (nothing becomes public that no person saw as a span).
 
 Every token decision and every rule is a ``decision_log`` row (action ``entity``); the log holds
-token ranges and the entity key, never text.  The decisions on the spans other than the selected one are
-logged ``propagated``: the project's per-type statistics count one verdict per judgment, not one per mention
-(:data:`psan.store.annotation.suggestions._COUNTED_DECISION`; tab-dev: x on every private span counted each
-court's and company's mentions as private ORG verdicts, ORG was learned private and 6,700 characters of
-public organisations were masked).
+token ranges and the entity key, never text.
 """
 from __future__ import annotations
 
@@ -146,10 +142,8 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
     if same_words:
         here += _same_words(conn, span, here)
     for mention, tokens in here:
-        selected = mention == span  # the others are logged as propagated: no verdict of their own on their type
         one = store_decisions.decide(conn, mention, Scope.TOKEN, decision, account_id, tokens,
-                                     label_id if selected else None, log_action="entity",
-                                     log_detail=detail if selected else {**detail, "propagated": True})
+                                     label_id if mention == span else None, log_action="entity", log_detail=detail)
         if mention == span or not outcome.annotation_id:
             outcome.annotation_id = one.annotation_id
         outcome.add(one)

@@ -121,12 +121,9 @@ def _current_counts(conn, project_id: int) -> dict[str, tuple[int, int]]:
 #: (a person's decision, or a rule's: the output keeps it masked) is a re-drawn boundary (the person decided
 #: "IČO : 15279111" public around the number an ID rule keeps private, or marked the name inside a clause), not
 #: a verdict that the span's entity type is public.  A public span inside a private one (a title inside a name)
-#: stays a public vote.  A span whose latest decision an entity decision on another span made (logged
-#: ``propagated``: the other mentions and words of an ``x``) is no verdict of its own: the person judged once.
+#: stays a public vote.
 _COUNTED_DECISION = (
-    "CASE WHEN (SELECT l.detail @> '{\"propagated\": true}' FROM decision_log l WHERE l.document_id = a.document_id "
-    "AND l.first_token = a.first_token AND l.end_token = a.end_token ORDER BY l.id DESC LIMIT 1) THEN NULL "
-    "WHEN a.token_decision = 'PUBLIC' AND EXISTS (SELECT 1 FROM annotation p "
+    "CASE WHEN a.token_decision = 'PUBLIC' AND EXISTS (SELECT 1 FROM annotation p "
     "WHERE p.document_id = a.document_id AND (p.token_decision = 'PRIVATE' OR (p.token_decision IS NULL "
     "AND p.rule_level <= (SELECT private_threshold FROM project WHERE id = %(project)s))) "
     "AND p.first_token > a.first_token - 50 AND p.first_token < a.end_token "
