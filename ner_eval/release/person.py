@@ -27,9 +27,8 @@ either public or private — plus psan's keys):
   more of than the thesis way needs (one by one until an NE-type decision) are decided that way; then
   private spans **by entity** (``x``: it costs what ``s`` costs and decides the span's entity in its
   whole document, a name's everywhere, and the same words there,
-  :mod:`psan.store.annotation.entity_decisions`): a name and words no recognizer typed always, a place, an
-  organisation, a date … only when the app offers more of its mentions in the window
-  (:meth:`Person._by_entity`); then,
+  :mod:`psan.store.annotation.entity_decisions`): words the app groups into no entity always, an entity
+  when the app offers more of its mentions in the window (:meth:`Person._by_entity`); then,
   when every suggestion left in the window is right, one ``a`` accepts them; otherwise the first span
   whose suggestion is wrong is decided (NE type / word type / token).
 
@@ -60,7 +59,6 @@ WORKFLOWS = ("psan", "thesis")
 #: what is personal data wherever it stands (a person's name, an ID, a contact), as the person reading it knows: its
 #: words may be decided private by word type after one document (:meth:`Person._word_rule`)
 NAME_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
-_NAME_CATEGORY_NAMES = frozenset(str(c) for c in NAME_CATEGORIES)
 #: share of verdicts the noisy person gets wrong, and of hand-marks it overlooks
 FLIP_SHARE = 0.05
 OVERLOOK_SHARE = 0.10
@@ -218,18 +216,17 @@ class Person:
         return self._word_rule(view, span, private) or self._type_decision(span, private)
 
     def _by_entity(self, view: View, span: Shown) -> bool:
-        """Decide a private span with ``x``: a name (the entity's category), or words the app groups into no
-        entity, always; a place, an organisation, a date … only when the window shows more of its mentions.
+        """Decide a private span with ``x``: words the app groups into no entity always; an entity only when the
+        window shows more of its mentions.
 
-        Why: ``x`` decides the span's entity in the whole document.  A name is the same person in every
-        mention, and words nothing recognized are the name the person marked; but whether a place or an
-        organisation identifies someone depends on where it stands (the applicant's home town or the seat
-        of a court, an employer or the court that heard the case), so a careful person decides such a
-        mention with ``x`` only when the window shows it again (the app's entity offer counts mentions in
-        the window).
+        Why: ``x`` decides the span's entity in the whole document.  Words nothing recognized are the name the
+        person marked (a project, an institute the recognizers missed), the same wherever they stand in the
+        document; a recognized entity's other mentions the person has not seen (whether a place or an
+        organisation identifies someone depends on where it stands), so a careful person decides it with ``x``
+        only when the window shows it again (the app's entity offer counts mentions in the window).
         """
-        mentions, category = self._entity_offer(view, span)
-        return not mentions or category in _NAME_CATEGORY_NAMES or mentions > 1
+        mentions, _ = self._entity_offer(view, span)
+        return not mentions or mentions > 1
 
     def _entity_offer(self, view: View, span: Shown) -> tuple[int, str | None]:
         """The entity the app offers for the span (its mentions in the window, its category), asked once."""

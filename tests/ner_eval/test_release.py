@@ -203,10 +203,10 @@ def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
     assert "removed in-memory session" in capsys.readouterr().err
 
 
-def test_psan_person_decides_a_private_name_with_x_and_a_place_only_when_the_window_repeats_it():
-    """``x`` decides the entity in the whole document: the psan person takes it for a private name and for words
-    the app groups into no entity, but for a place or an organisation only when the app offers more of its
-    mentions in the window (whether it identifies someone depends on where it stands)."""
+def test_psan_person_decides_unrecognized_words_with_x_and_an_entity_only_when_the_window_repeats_it():
+    """``x`` decides the entity in the whole document: the psan person takes it for private words the app groups
+    into no entity (a name it marked, its lookup matches), and for a recognized entity only when the app offers
+    more of its mentions in the window."""
     offers = {0: (1, "PERSON"), 2: (0, None), 4: (1, "LOCATION")}
     person = Person("psan", entity_mentions=lambda document, first, end: offers[first])
     tokens = ("Jan", "met", "KALOR", "in", "Brno", "and", "Brno")
@@ -214,19 +214,19 @@ def test_psan_person_decides_a_private_name_with_x_and_a_place_only_when_the_win
              Shown(4, 5, "SUSPICIOUS", ("GPE",), True))
     gold = ((0, 1), (2, 3), (4, 5))
 
-    def decided(upto: int) -> View:
-        return View(1, 0, 7, tokens, tuple(Shown(s.first, s.end, "PRIVATE" if s.first < upto else s.decision,
+    def decided(done: tuple[int, ...]) -> View:
+        return View(1, 0, 7, tokens, tuple(Shown(s.first, s.end, "PRIVATE" if s.first in done else s.decision,
                                                  s.ne_types, s.suggestion) for s in spans), gold)
 
-    person.enter(decided(0))
-    assert [(a.kind, a.first) for a in (person.next_action(decided(0)), person.next_action(decided(1)))] == \
-        [("entity", 0), ("entity", 2)]
-    view = decided(4)
-    assert person.next_action(view).kind == "accept"  # Brno alone in the window: accepted as suggested
+    person.enter(decided(()))
+    first = person.next_action(decided(()))
+    assert (first.kind, first.first) == ("entity", 2)
+    assert person.next_action(decided((2,))).kind == "accept"  # Jan and Brno: one mention each in the window
     offers[4] = (2, "LOCATION")
     person = Person("psan", entity_mentions=lambda document, first, end: offers[first])
-    person.enter(view)
-    assert person.next_action(view).kind == "entity"
+    person.enter(decided((2,)))
+    second = person.next_action(decided((2,)))
+    assert (second.kind, second.first) == ("entity", 4)
 
 
 def test_psan_person_marks_unrecognized_words_with_x_and_recognized_ones_by_token():
