@@ -28,7 +28,8 @@ either public or private — plus psan's keys):
   private spans **by entity** (``x``: it costs what ``s`` costs and decides the span's entity in its
   whole document, a name's everywhere, and the same words there,
   :mod:`psan.store.annotation.entity_decisions`): words the app groups into no entity always, an entity
-  when the app offers more of its mentions in the window (:meth:`Person._by_entity`); then,
+  when it shows again — more of its mentions in the window, or words already decided private in this
+  document (:meth:`Person._by_entity`); then,
   when every suggestion left in the window is right, one ``a`` accepts them; otherwise the first span
   whose suggestion is wrong is decided (NE type / word type / token).
 
@@ -223,10 +224,12 @@ class Person:
         person marked (a project, an institute the recognizers missed), the same wherever they stand in the
         document; a recognized entity's other mentions the person has not seen (whether a place or an
         organisation identifies someone depends on where it stands), so a careful person decides it with ``x``
-        only when the window shows it again (the app's entity offer counts mentions in the window).
+        only when it shows again: more mentions in the window (the app's entity offer counts them), or the
+        same words the person already decided private in this document.
         """
         mentions, _ = self._entity_offer(view, span)
-        return not mentions or mentions > 1
+        again = view.document_id in self.private_in.get(view.words(span.first, span.end), ())
+        return not mentions or mentions > 1 or again
 
     def _entity_offer(self, view: View, span: Shown) -> tuple[int, str | None]:
         """The entity the app offers for the span (its mentions in the window, its category), asked once."""

@@ -243,3 +243,18 @@ def test_psan_person_marks_unrecognized_words_with_x_and_recognized_ones_by_toke
     second = person.next_action(view)
     assert (second.kind, second.first, second.scope) == ("hand", 2, None)
     assert Person("thesis").next_action(View(1, 0, 4, tokens, (), ((0, 1),))).scope is None
+
+
+def test_psan_person_decides_an_entity_it_decided_private_before_in_the_document_with_x():
+    """An organisation shown once per window is accepted as suggested; when the same words show again in the same
+    document, after the person decided them private, the person takes ``x`` (its other mentions with it); in
+    another document it starts again."""
+    person = Person("psan", entity_mentions=lambda document, first, end: (1, "ORGANIZATION"))
+    tokens = ("at", "Gentileschi", "Group")
+    shown = (Shown(1, 3, "SUSPICIOUS", ("ORG",), True),)
+    kinds = []
+    for document in (1, 1, 2):
+        view = View(document, 0, 3, tokens, shown, ((1, 3),))
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds == ["accept", "entity", "accept"]
