@@ -23,19 +23,25 @@ either public or private — plus psan's keys):
   ID or a contact, else words private in two documents at least, :meth:`Person._word_rule`); else
   **by token**.
 * ``psan``: first every suspicious span a rule would settle everywhere is decided by it — **by word
-  type** as above, **by NE type** as above, **by entity** (``x``) when
-  private and the app offers an entity with other mentions; then the spans of a type the window holds
-  more of than the thesis way needs (one by one until an NE-type decision) are decided that way; then,
+  type** as above, **by NE type** as above; then the spans of a type the window holds
+  more of than the thesis way needs (one by one until an NE-type decision) are decided that way; then
+  private spans **by entity** (``x``: it costs what ``s`` costs and decides the span's entity in its
+  whole document, a name's everywhere, and the same words there,
+  :mod:`psan.store.annotation.entity_decisions`): words the app groups into no entity always, an entity
+  when it shows again — more of its mentions in the window, or words already decided private in this
+  document (:meth:`Person._by_entity`); then,
   when every suggestion left in the window is right, one ``a`` accepts them; otherwise the first span
-  whose suggestion is wrong is decided (entity / NE type / word type / token).
+  whose suggestion is wrong is decided (NE type / word type / token).
 
 When nothing suspicious is left, each gold span of the window not fully covered by PRIVATE
-annotations is **marked by hand** (a PRIVATE token decision on its tokens).
+annotations is **marked by hand** (a PRIVATE decision on its tokens: by token, or in ``psan`` with ``x`` when
+nothing recognized shows on its words, so that the marked name's other occurrences in the document are
+decided with it).
 
 Keyboard model (``psan/static/annotate.js``): ``w`` per window (the first suspicious span is
 selected), ``n`` to reach a span, one key per decision (``s``/``p``, ``S``/``P``, ``C``/``x``, ``a``),
 ``Esc`` closing the label dialog after a private decision by token or word type; a hand-marked span
-costs the moves to it (one per annotation or token), the extensions, ``s`` and ``Esc``.
+costs the moves to it (one per annotation or token), the extensions, ``s`` (``x``) and ``Esc``.
 """
 from __future__ import annotations
 
@@ -118,6 +124,8 @@ class Action:
     private: bool
     keys: int
     settles: int = 1
+    #: the scope sent to the app when it is not the kind's own (a psan hand-mark is sent with ``x``)
+    scope: str | None = None
 
 
 @dataclass
@@ -127,8 +135,8 @@ class Person:
     workflow: str
     noisy: bool = False
     seed: int = 0
-    #: the app's entity offer of a span: its number of mentions (0: none); psan workflow only
-    entity_mentions: Callable[[int, int, int], int] | None = None
+    #: the app's entity offer of a span: its mentions in the window (0: no entity) and its category; psan only
+    entity_mentions: Callable[[int, int, int], tuple[int, str | None]] | None = None
     memory: dict[Words, set[bool]] = field(default_factory=dict)
     type_memory: dict[str, list[int]] = field(default_factory=dict)  # type -> [private, public]
     #: the documents in which the words were decided private
@@ -138,7 +146,7 @@ class Person:
     _rng: random.Random = field(init=False)
     _verdicts: dict[tuple[int, int, int], bool] = field(default_factory=dict)
     _overlook: dict[tuple[int, int, int], bool] = field(default_factory=dict)
-    _offers: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    _offers: dict[tuple[int, int, int], tuple[int, str | None]] = field(default_factory=dict)
     _selection: tuple[int, int] | None = None
     _decided_in_window: int = 0
 
@@ -188,6 +196,9 @@ class Person:
             stepwise = self._cheaper_by_type(view, suspicious)
             if stepwise is not None:
                 return self._decide(view, stepwise, skipped=suspicious.index(stepwise))
+            for skipped, s in enumerate(suspicious):  # x: the name's other occurrences are decided with it
+                if self.verdict(view, s) and self._by_entity(view, s):
+                    return self._decide(view, s, skipped=skipped)
             wrong = [s for s in suspicious if s.suggestion is None or s.suggestion != self.verdict(view, s)]
             if not wrong:
                 return self._accept(view, suspicious)
@@ -201,10 +212,33 @@ class Person:
         return None
 
     def _rule_worthy(self, view: View, span: Shown) -> bool:
-        """Would this span be decided by a rule (word type, NE type, entity) rather than one at a time?"""
+        """Would this span be decided by a rule that settles it everywhere (word type, NE type)?"""
         private = self.verdict(view, span)
-        return (self._word_rule(view, span, private)
-                or self._type_decision(span, private) or (private and self._entity_offer(view, span) > 1))
+        return self._word_rule(view, span, private) or self._type_decision(span, private)
+
+    def _by_entity(self, view: View, span: Shown) -> bool:
+        """Decide a private span with ``x``: words the app groups into no entity always; an entity only when the
+        window shows more of its mentions.
+
+        Why: ``x`` decides the span's entity in the whole document.  Words nothing recognized are the name the
+        person marked (a project, an institute the recognizers missed), the same wherever they stand in the
+        document; a recognized entity's other mentions the person has not seen (whether a place or an
+        organisation identifies someone depends on where it stands), so a careful person decides it with ``x``
+        only when it shows again: more mentions in the window (the app's entity offer counts them), or the
+        same words the person already decided private in this document.
+        """
+        mentions, _ = self._entity_offer(view, span)
+        again = view.document_id in self.private_in.get(view.words(span.first, span.end), ())
+        return not mentions or mentions > 1 or again
+
+    def _entity_offer(self, view: View, span: Shown) -> tuple[int, str | None]:
+        """The entity the app offers for the span (its mentions in the window, its category), asked once."""
+        if self.entity_mentions is None:
+            return 0, None
+        key = (view.document_id, span.first, span.end)
+        if key not in self._offers:
+            self._offers[key] = self.entity_mentions(*key)
+        return self._offers[key]
 
     def _cheaper_by_type(self, view: View, suspicious: Sequence[Shown]) -> Shown | None:
         """The first span of a type better decided one by one up to an NE-type decision than accepted with ``a``.
@@ -232,15 +266,6 @@ class Person:
                     return spans[0]
         return None
 
-    def _entity_offer(self, view: View, span: Shown) -> int:
-        """Mentions of the entity the app offers for the span (asked once per span and window)."""
-        if self.entity_mentions is None:
-            return 0
-        key = (view.document_id, span.first, span.end)
-        if key not in self._offers:
-            self._offers[key] = self.entity_mentions(*key)
-        return self._offers[key]
-
     def _accept(self, view: View, suspicious: list[Shown]) -> Action:
         for s in suspicious:
             self._remember(view.words(s.first, s.end), self.verdict(view, s), view.document_id,
@@ -253,11 +278,11 @@ class Person:
         nav = 0 if (span.first, span.end) == self._selection and self._decided_in_window == 0 else 1
         nav += skipped  # ``n`` past the spans whose suggestion is right
         kind: Kind
-        if self.workflow == "psan" and private and not self._word_rule(view, span, private) \
-                and self._entity_offer(view, span) > 1:
-            kind, keys = "entity", nav + 1
-        elif self._type_decision(span, private):
+        if self._type_decision(span, private):
             kind, keys = "ne_type", nav + 1
+        elif self.workflow == "psan" and private and not self._word_rule(view, span, private) \
+                and self._by_entity(view, span):
+            kind, keys = "entity", nav + 1  # x: the entity (or the words) in the whole document
         else:
             kind = "word_type" if self._word_rule(view, span, private) else "token"
             keys = nav + 1 + (1 if private else 0)  # a private decision opens the label dialog: Esc
@@ -305,7 +330,11 @@ class Person:
         sel_end = _unit_end(view, first)
         keys = moves + abs(end - sel_end) + (2 if sel_end != end else 0) + 2  # extensions, m/m, s + Esc
         self._remember(view.words(first, end), True, view.document_id)
-        return self._done(Action("hand", first, end, True, keys))
+        # psan: words nothing recognized (no typed span shown on them) are marked with ``x``: the name's other
+        # occurrences in the document are decided with it
+        untyped = not any(s.ne_types and s.first < end and first < s.end for s in view.spans)
+        by_entity = self.workflow == "psan" and untyped
+        return self._done(Action("hand", first, end, True, keys, scope="entity" if by_entity else None))
 
     def _remember(self, words: Words, private: bool, document: int, ne_types: Sequence[str] = ()) -> None:
         self.memory.setdefault(words, set()).add(private)

@@ -210,9 +210,9 @@ class Session:
         self.document_order: list[int] = []
         self.windows_by_document: dict[int, int] = {}
 
-    def _entity_mentions(self, document_id: int, first: int, end: int) -> int:
+    def _entity_mentions(self, document_id: int, first: int, end: int) -> tuple[int, str | None]:
         entity = self._client.entity(document_id, first, end)
-        return int(entity["mentions"]) if entity else 0
+        return (int(entity["mentions"]), entity.get("category")) if entity else (0, None)
 
     def work_window(self, client: Annotator, answer: dict[str, Any]) -> None:
         """Let the person work in the window of ``answer`` until it is done with it."""
@@ -268,7 +268,7 @@ class Session:
         decision = "PRIVATE" if action.private else "PUBLIC"
         if action.kind == "accept":
             return client.accept(doc_id)
-        scope = {"hand": "token"}.get(action.kind, action.kind)
+        scope = action.scope or {"hand": "token"}.get(action.kind, action.kind)
         return client.decide(doc_id, action.first, action.end, decision, scope)
 
     def _seed_order(self) -> None:

@@ -267,4 +267,6 @@ def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], ac
             conn.commit()
     # project-model hook: retrain after MODEL_RETRAIN_AFTER_DECISIONS new decisions (never raises)
     scheduling.maybe_schedule_retrain(conn, window.project_id)
+    if outcome.model_only:  # a verdict that may stop the model's new spans: withdraw the undecided ones now
+        scheduling.maybe_withdraw_new_spans(conn, window.project_id)
     return status

@@ -57,6 +57,11 @@ def retrain_pending_key(project_id: int) -> str:
     return _key("model", "retrain", "project", int(project_id))
 
 
+def withdraw_key(project_id: int, model_id: int) -> str:
+    """Marks that a model's stopped new spans were withdrawn (``scheduling.maybe_withdraw_new_spans``)."""
+    return _key("model", "withdrawn", "project", int(project_id), int(model_id))
+
+
 def clear_retrain_pending(project_id: int) -> None:
     redis_client().delete(retrain_pending_key(project_id))
 

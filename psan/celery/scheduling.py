@@ -12,7 +12,7 @@ import logging
 
 from flask import current_app
 
-from psan.celery.markers import debounce_key, redis_client, retrain_pending_key
+from psan.celery.markers import debounce_key, redis_client, retrain_pending_key, withdraw_key
 from psan.store.corpus import project_model as store_model
 
 log = logging.getLogger(__name__)
@@ -94,4 +94,32 @@ def maybe_schedule_retrain(conn, project_id: int) -> bool:
         return schedule_retrain(project_id)
     except Exception:  # noqa: BLE001 - never fail a decision because of the model
         log.exception("project %s: could not check/schedule the model retraining", project_id)
+        return False
+
+
+def maybe_withdraw_new_spans(conn, project_id: int) -> bool:
+    """After a verdict on a span only the model proposed: withdraw its undecided new spans once they are stopped.
+
+    :func:`psan.store.corpus.project_model.new_spans_to_withdraw` says when; the refresh of the
+    predictions (``psan.model_predictions_project`` with the latest model) drops them as a retrain
+    would, at once instead of up to ``MODEL_RETRAIN_AFTER_DECISIONS`` decisions later.  Once per model
+    (a Redis marker).  Never raises (the decision is already saved); returns whether it was queued.
+    """
+    try:
+        model_id = store_model.new_spans_to_withdraw(conn, project_id)
+        if model_id is None:
+            return False
+        client = redis_client()
+        key = withdraw_key(project_id, model_id)
+        if not client.set(key, "1", nx=True, ex=7 * 24 * 3600):
+            return False
+        from psan.celery.model_tasks import model_predictions_project
+        try:
+            model_predictions_project.apply_async((int(project_id), int(model_id)))
+        except Exception:
+            client.delete(key)
+            raise
+        return True
+    except Exception:  # noqa: BLE001 - never fail a decision because of the model
+        log.exception("project %s: could not withdraw the model's new spans", project_id)
         return False

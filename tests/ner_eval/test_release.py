@@ -149,7 +149,7 @@ def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accept
     n = 12
     tokens = tuple(f"{7 + i}:15" for i in range(n))
     gold = tuple((i, i + 1) for i in range(n))
-    person = Person("psan")
+    person = Person("psan", entity_mentions=lambda document, first, end: (1, "DATE"))
     decided: set[int] = set()
     kinds = []
     for _ in range(n):
@@ -164,7 +164,7 @@ def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accept
         decided.add(action.first)
     assert kinds == ["token"] * (LEARN_TYPE_AFTER - 1) + ["ne_type"]
     # with only as many spans as the type decision would need, accepting is no dearer
-    person = Person("psan")
+    person = Person("psan", entity_mentions=lambda document, first, end: (1, "DATE"))
     short = tuple(Shown(i, i + 1, "SUSPICIOUS", ("th",), True) for i in range(LEARN_TYPE_AFTER))
     view = View(1, 0, LEARN_TYPE_AFTER, tokens[:LEARN_TYPE_AFTER], short, gold[:LEARN_TYPE_AFTER])
     person.enter(view)
@@ -201,3 +201,60 @@ def test_simulate_refuses_the_removed_levers(tmp_path, capsys):
     from ner_eval.cli import main
     assert main(["simulate", "--corpus", str(_corpus(tmp_path)), "--workflow", "psan", "--levers", "accept"]) == 2
     assert "removed in-memory session" in capsys.readouterr().err
+
+
+def test_psan_person_decides_unrecognized_words_with_x_and_an_entity_only_when_the_window_repeats_it():
+    """``x`` decides the entity in the whole document: the psan person takes it for private words the app groups
+    into no entity (a name it marked, its lookup matches), and for a recognized entity only when the app offers
+    more of its mentions in the window."""
+    offers = {0: (1, "PERSON"), 2: (0, None), 4: (1, "LOCATION")}
+    person = Person("psan", entity_mentions=lambda document, first, end: offers[first])
+    tokens = ("Jan", "met", "KALOR", "in", "Brno", "and", "Brno")
+    spans = (Shown(0, 1, "SUSPICIOUS", ("PERSON",), True), Shown(2, 3, "SUSPICIOUS", (), True),
+             Shown(4, 5, "SUSPICIOUS", ("GPE",), True))
+    gold = ((0, 1), (2, 3), (4, 5))
+
+    def decided(done: tuple[int, ...]) -> View:
+        return View(1, 0, 7, tokens, tuple(Shown(s.first, s.end, "PRIVATE" if s.first in done else s.decision,
+                                                 s.ne_types, s.suggestion) for s in spans), gold)
+
+    person.enter(decided(()))
+    first = person.next_action(decided(()))
+    assert (first.kind, first.first) == ("entity", 2)
+    assert person.next_action(decided((2,))).kind == "accept"  # Jan and Brno: one mention each in the window
+    offers[4] = (2, "LOCATION")
+    person = Person("psan", entity_mentions=lambda document, first, end: offers[first])
+    person.enter(decided((2,)))
+    second = person.next_action(decided((2,)))
+    assert (second.kind, second.first) == ("entity", 4)
+
+
+def test_psan_person_marks_unrecognized_words_with_x_and_recognized_ones_by_token():
+    """A hand-marked name nothing recognized (a project name) is marked with ``x``, so its other occurrences in the
+    document are decided with it; a name inside a recognized span is marked by token (its entity is not it)."""
+    person = Person("psan")
+    tokens = ("KALOR", "at", "Harbour", "Mills")
+    spans = (Shown(2, 4, "PUBLIC", ("ORG",)),)
+    view = View(1, 0, 4, tokens, spans, ((0, 1), (2, 3)))
+    person.enter(view)
+    first = person.next_action(view)
+    assert (first.kind, first.first, first.scope) == ("hand", 0, "entity")
+    view = View(1, 0, 4, tokens, (Shown(0, 1, "PRIVATE"), *spans), ((0, 1), (2, 3)))
+    second = person.next_action(view)
+    assert (second.kind, second.first, second.scope) == ("hand", 2, None)
+    assert Person("thesis").next_action(View(1, 0, 4, tokens, (), ((0, 1),))).scope is None
+
+
+def test_psan_person_decides_an_entity_it_decided_private_before_in_the_document_with_x():
+    """An organisation shown once per window is accepted as suggested; when the same words show again in the same
+    document, after the person decided them private, the person takes ``x`` (its other mentions with it); in
+    another document it starts again."""
+    person = Person("psan", entity_mentions=lambda document, first, end: (1, "ORGANIZATION"))
+    tokens = ("at", "Gentileschi", "Group")
+    shown = (Shown(1, 3, "SUSPICIOUS", ("ORG",), True),)
+    kinds = []
+    for document in (1, 1, 2):
+        view = View(document, 0, 3, tokens, shown, ((1, 3),))
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds == ["accept", "entity", "accept"]

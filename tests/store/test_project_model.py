@@ -5,7 +5,7 @@ from psan.celery import scheduling
 from psan.celery.model_tasks import model_key
 from psan.runtime import db
 from psan.store.corpus import project_model as store_model
-from tests.documents import add_document
+from tests.documents import add_document, annotation
 from tests.helpers import account_id, make_account, sql
 from tests.model_training import TRAINING, decide_term_private, model_project, train_in_process
 
@@ -111,3 +111,52 @@ def test_model_proposes_no_new_span_once_people_decided_enough_of_them_public(cl
     with app.app_context(), db.transaction() as conn:
         assert store_model.new_span_verdicts(conn, pid) == (0, NEW_SPAN_EVIDENCE)
     assert limits() == 0
+
+
+def test_undecided_new_spans_are_withdrawn_once_the_model_stops_proposing_them(clean_app, monkeypatch):
+    """The verdict that stops the model's new spans queues one refresh of its predictions at once (not at the next
+    retrain), which drops the new spans nobody decided; decided ones and rule-private ones stay."""
+    from psan.celery import model_tasks
+    from psan.store.annotation.decisions import Scope, Span, decide
+    from psan.tool.classifier.gate import NEW_SPAN_EVIDENCE
+    app = clean_app
+    pid = model_project(app, "Withdraw")
+    make_account(app, "admin@example.org", "ADMIN")
+    count = NEW_SPAN_EVIDENCE + 3
+    document_id = add_document(app, " ".join(f"Word{n}" for n in range(count)), (), project_id=pid, name="d.txt")
+    for n in range(count):  # new spans; the last two undecided, one of them private by a rule
+        sql(app, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+                 "VALUES (%s, %s, %s, 'MODEL', 'OTHER', 'model', 0.9) RETURNING id", (document_id, n, n + 1))
+    for n, level in ((count - 2, 0.0), (count - 1, -10.0)):
+        sql(app, "INSERT INTO annotation (document_id, first_token, end_token, rule_level) VALUES (%s, %s, %s, %s) "
+                 "RETURNING id", (document_id, n, n + 1, level))
+    model_id = train_in_process(app, pid)
+    who = account_id(app, "admin@example.org")
+    queued: list[tuple] = []
+    monkeypatch.setattr(model_tasks.model_predictions_project, "apply_async", lambda args: queued.append(args))
+
+    def decide_public(first: int) -> bool:
+        with app.app_context(), db.transaction() as conn:
+            outcome = decide(conn, Span(pid, document_id, first, first + 1), Scope.TOKEN, "PUBLIC", who,
+                             [f"Word{first}"])
+        assert outcome.model_only
+        with app.app_context(), db.transaction() as conn:
+            return scheduling.maybe_withdraw_new_spans(conn, pid)
+
+    assert not any(decide_public(first) for first in range(NEW_SPAN_EVIDENCE - 1))
+    assert queued == []
+    assert decide_public(NEW_SPAN_EVIDENCE - 1) is True
+    assert queued == [(pid, model_id)]
+    assert decide_public(NEW_SPAN_EVIDENCE) is False  # once per model
+    assert queued == [(pid, model_id)]
+    with app.app_context():
+        model_tasks.model_predictions_project(pid, model_id)
+    left = {r["first_token"] for r in sql(app, "SELECT first_token FROM named_entity WHERE document_id = %s "
+                                               "AND source = 'model'", (document_id,))}
+    assert count - 2 not in left and count - 1 in left
+    assert annotation(app, document_id, count - 2, count - 1) is None
+    assert annotation(app, document_id, 0, 1)["token_decision"] == "PUBLIC"
+    sql(app, "DELETE FROM named_entity WHERE document_id = %s AND first_token = %s RETURNING id",
+        (document_id, count - 1))  # (its masking rule is this test's stand-in: drop it)
+    with app.app_context(), db.transaction() as conn:  # nothing left to withdraw
+        assert store_model.new_spans_to_withdraw(conn, pid) is None

@@ -94,10 +94,10 @@ def test_entity_decision_public_and_refusals(clean_app, documents):
     r = client.post("/annotate/api/decide", json={**base, "decision": "PUBLIC"})
     assert r.status_code == 200, r.get_json()
     assert annotation(app, here, harper, harper + 1)["token_decision"] == "PUBLIC"
-    # bad input: 400 with a message, never a 500
+    # bad input: 400 with a message, never a 500 (PUBLIC on words no recognizer found: no entity to decide)
     sued = token_index(app, here, "signed") if _has(app, here, "signed", 0) else token_index(app, here, "again")
     for body in ({**base, "decision": "MAYBE"}, {**base, "first_token": sued, "end_token": sued + 1,
-                                                  "decision": "PRIVATE"},
+                                                  "decision": "PUBLIC"},
                  {**base, "decision": "PRIVATE", "end_token": harper}, {**base, "decision": "PRIVATE",
                                                                          "scope": ["entity"]},
                  {**base, "decision": "PRIVATE", "label_id": "x"}):
@@ -181,3 +181,90 @@ def test_an_organisation_is_decided_in_the_window_document_only(clean_app):
     there = token_index(app, other, "Harbour")
     row = annotation(app, other, there, there + 2)
     assert row["token_decision"] is None and row["rule_level"] == 0  # suspicious: a person decides it there
+
+
+def test_private_x_decides_the_same_words_in_the_document(clean_app):
+    """``x`` PRIVATE also decides the other occurrences of the words in the window's document, and words no
+    recognizer found (a name marked by hand, its lookup matches) are an entity of their own there; an
+    occurrence a person decided PUBLIC stays public; nothing in the other document, no project rule."""
+    app = clean_app
+    sql(app, "DELETE FROM entity")
+    people = [("Anna Berg", "PERSON")]
+    text = "KALOR started. Anna Berg runs KALOR. The KALOR budget grew. KALOR ends."
+    a = add_document(app, text, people, name="a.txt")
+    b = add_document(app, text, people, name="b.txt")
+    group_entities(app, a)
+    group_entities(app, b)
+    client = _client(app, ANNOTATOR)
+    here = _window_document(client)
+    other = b if here == a else a
+    kalor = [token_index(app, here, "KALOR", i) for i in range(4)]
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": kalor[3],
+                                                  "end_token": kalor[3] + 1, "decision": "PUBLIC",
+                                                  "scope": "token"})
+    assert r.status_code == 200, r.get_json()
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": kalor[1],
+                                                  "end_token": kalor[1] + 1, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert [annotation(app, here, k, k + 1)["token_decision"] for k in kalor] == \
+        ["PRIVATE", "PRIVATE", "PRIVATE", "PUBLIC"]
+    anna = token_index(app, here, "Anna")
+    assert annotation(app, here, anna, anna + 2)["token_decision"] is None
+    assert not sql(app, "SELECT 1 FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")
+    log = sql(app, "SELECT document_id, detail FROM decision_log WHERE action = 'entity'")
+    assert len(log) == 3 and {row["document_id"] for row in log} == {here}
+    assert all(row["detail"].get("words") for row in log) and "KALOR" not in str(log)
+    with app.app_context(), db.transaction() as conn:
+        reannotate_document_now(conn, other)
+    there = token_index(app, other, "KALOR")
+    assert annotation(app, other, there, there + 1)["token_decision"] is None
+
+
+def test_private_x_inside_a_public_mention_is_not_that_entity(clean_app, documents):
+    """A person decided "Jonathan Harper" public (a span around something private); ``x`` PRIVATE on "Jonathan"
+    inside it does not decide that entity's mentions: the selection is something else in it."""
+    app = clean_app
+    client = _client(app, ANNOTATOR)
+    here = _window_document(client)
+    jonathan = token_index(app, here, "Jonathan")
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
+                                                  "end_token": jonathan + 2, "decision": "PUBLIC",
+                                                  "scope": "token"})
+    assert r.status_code == 200, r.get_json()
+    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
+                                                  "end_token": jonathan + 1, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, here, jonathan, jonathan + 1)["token_decision"] == "PRIVATE"
+    assert annotation(app, here, jonathan, jonathan + 2)["token_decision"] == "PUBLIC"
+    assert not sql(app, "SELECT 1 FROM rule WHERE type = 'WORD_TYPE' AND annotation_id IS NULL")
+
+
+def test_private_x_around_an_organisation_decides_the_selection_only(clean_app):
+    """A private span around an organisation's mention ("Harbour Mills dismissed him") is not the organisation:
+    ``x`` decides the selection (and its words where nothing was recognized), not the organisation's other
+    mentions; around a person's name it still decides the person (issue 20, item 5)."""
+    app = clean_app
+    sql(app, "DELETE FROM entity")
+    found = [("Harbour Mills", "ORG"), ("Anna Berg", "PERSON")]
+    text = "Harbour Mills dismissed him. Harbour Mills never paid. Mrs Anna Berg agreed. Anna Berg left."
+    a = add_document(app, text, found, name="a.txt")
+    group_entities(app, a)
+    client = _client(app, ANNOTATOR)
+    assert _window_document(client) == a
+    mills = [token_index(app, a, "Harbour", i) for i in range(2)]
+    r = client.post("/annotate/api/decide", json={"document_id": a, "first_token": mills[0],
+                                                  "end_token": mills[0] + 3, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, a, mills[0], mills[0] + 3)["token_decision"] == "PRIVATE"
+    for first in mills:
+        row = annotation(app, a, first, first + 2)
+        assert row is None or row["token_decision"] is None
+    anna = [token_index(app, a, "Anna", i) for i in range(2)]
+    r = client.post("/annotate/api/decide", json={"document_id": a, "first_token": anna[0] - 1,
+                                                  "end_token": anna[0] + 2, "decision": "PRIVATE",
+                                                  "scope": "entity"})
+    assert r.status_code == 200, r.get_json()
+    assert [annotation(app, a, f, f + 2)["token_decision"] for f in anna] == ["PRIVATE", "PRIVATE"]

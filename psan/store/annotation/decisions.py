@@ -88,6 +88,8 @@ class Outcome:
     changed_rule_ids: list[int] = field(default_factory=list)
     removed_rule_ids: list[int] = field(default_factory=list)
     affected_annotation_ids: list[int] = field(default_factory=list)
+    #: a verdict on a span only the learned model proposed (evidence whether its new spans pay)
+    model_only: bool = False
 
     def add(self, other: Outcome) -> None:
         """Take in what another decision of the same request changed (rules to apply, annotations touched)."""
@@ -96,6 +98,7 @@ class Outcome:
         self.removed_rule_ids += other.removed_rule_ids
         self.affected_annotation_ids += other.affected_annotation_ids
         self.rules_changed = self.rules_changed or other.rules_changed
+        self.model_only = self.model_only or other.model_only
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +298,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         # a verdict on a span only the model proposed: the evidence whether its new spans pay
         # (psan.store.corpus.project_model.new_span_verdicts); logged because a retrain replaces the entity
         detail["model_only"] = True
+        outcome.model_only = True
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
     if decision == "PRIVATE":
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):

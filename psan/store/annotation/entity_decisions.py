@@ -18,7 +18,15 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   :mod:`psan.store.annotation.decisions`); ``S`` / ``P`` remain for a person who means every occurrence;
 * the selected span itself gets the token decision too when it is not exactly a mention (issue 20,
   item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
-  is the innermost mention containing the selection, else the longest mention inside it.
+  is the innermost mention containing the selection, else the longest mention inside it;
+* PRIVATE also decides every other occurrence of the selected words, and of each mention's words, in
+  the window's document where no recognizer found anything (:data:`SAME_WORDS_PRIVATE`), and a span no
+  recognizer grouped into an entity
+  (a name marked by hand, a lookup rule's match of it) is the entity of its words there.  Why: a
+  private name written twice in one document is one name; the recognizers group only what they found
+  with one boundary, and a lookup rule leaves the rest suspicious, one judgment each (ELITR: a project
+  name marked by hand, then accepted in twelve windows of its meeting).  Only private: a PUBLIC ``X``
+  decides the recognized mentions alone (nothing becomes public that no person saw as a span).
 
 Every token decision and every rule is a ``decision_log`` row (action ``entity``); the log holds
 token ranges and the entity key, never text.
@@ -42,24 +50,25 @@ from psan.store.annotation.decisions import (
     Scope,
     Span,
 )
-from psan.store.annotation.window_content import span_text
+from psan.store.annotation.window_content import span_text, word_occurrences
+from psan.tool.classifier.gate import only_punctuation
+from psan.tool.classifier.model import MODEL_SOURCE
 
-__all__ = ["entity_mentions", "decide_entity"]
+__all__ = ["entity_mentions", "decide_entity", "SAME_WORDS_PRIVATE"]
 
 #: an entity with more mentions than this is refused (one key must not rewrite a whole collection)
 MAX_MENTIONS = 5000
+#: a PRIVATE entity decision also decides the same words elsewhere in the window's document (module docstring)
+SAME_WORDS_PRIVATE = True
 
 
-def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The entity at a span (exact mention, the innermost containing one, else the longest inside) and its mentions."""
-    m = db.query_one(
-        "SELECT m.entity_id, e.key, e.category FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
-        "WHERE m.document_id = %s AND ((m.first_token <= %s AND m.end_token >= %s) "
-        "OR (m.first_token >= %s AND m.end_token <= %s)) "
-        "ORDER BY m.first_token <= %s AND m.end_token >= %s DESC, "
-        "CASE WHEN m.first_token <= %s AND m.end_token >= %s THEN m.end_token - m.first_token "
-        "ELSE m.first_token - m.end_token END, m.first_token LIMIT 1",
-        (document_id, first, end, first, end, first, end, first, end), conn)
+def entity_mentions(conn, document_id: int, first: int, end: int,
+                    private: bool = False) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The entity at a span (exact mention, the innermost containing one, else the longest inside) and its mentions.
+
+    ``private``: for a PRIVATE decision (a mention inside the span counts only when it is a name: :func:`_entity_at`).
+    """
+    m = _entity_at(conn, document_id, first, end, private)
     if m is None:
         raise DecisionError(gettext("No entity was recognized at that span."))
     rows = db.query("SELECT document_id, first_token, end_token FROM entity_mention WHERE entity_id = %s "
@@ -70,12 +79,43 @@ def entity_mentions(conn, document_id: int, first: int, end: int) -> tuple[dict[
     return dict(m), [dict(r) for r in rows]
 
 
+def _entity_at(conn, document_id: int, first: int, end: int, private: bool = False) -> dict[str, Any] | None:
+    """The entity of the selection (see :func:`entity_mentions`).
+
+    A mention around the selection that is PUBLIC (a person's decision, or a rule's) is not its entity:
+    the wider span was kept public (a clause around a name, a court named after its town), so the selection
+    is something else inside it.  ``private`` (a PRIVATE decision): a mention inside the selection is its entity
+    only when it is a name, an ID or a contact ("Mr Harper" around "Harper"); a place or an organisation inside
+    a wider private span ("the Supreme Court's ruling of 3 May" around "Supreme Court") is not what the
+    person decided, and its other mentions are not decided with it.
+    """
+    return db.query_one(
+        "SELECT m.entity_id, e.key, e.category FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
+        "WHERE m.document_id = %s AND ((m.first_token <= %s AND m.end_token >= %s "
+        "AND ((m.first_token, m.end_token) = (%s, %s) OR NOT EXISTS (SELECT 1 FROM annotation a "
+        "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
+        "WHERE a.document_id = m.document_id AND a.first_token = m.first_token AND a.end_token = m.end_token "
+        "AND (a.token_decision = 'PUBLIC' OR (a.token_decision IS NULL AND a.rule_level >= p.public_threshold))))) "
+        "OR (m.first_token >= %s AND m.end_token <= %s AND (NOT %s OR e.category = ANY(%s)))) "
+        "ORDER BY m.first_token <= %s AND m.end_token >= %s DESC, "
+        "CASE WHEN m.first_token <= %s AND m.end_token >= %s THEN m.end_token - m.first_token "
+        "ELSE m.first_token - m.end_token END, m.first_token LIMIT 1",
+        (document_id, first, end, first, end, first, end, private, [str(c) for c in CROSS_DOCUMENT_CATEGORIES],
+         first, end, first, end), conn)
+
+
 def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: int | None = None) -> Outcome:
     """Decide every mention of the span's entity (see the module docstring); caller locks the document."""
     if decision not in TYPE_CONFIDENCE:
         raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
-    entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token)
-    detail = {"scope": "entity", "entity": entity["key"]}
+    same_words = SAME_WORDS_PRIVATE and decision == "PRIVATE"
+    if same_words and _entity_at(conn, span.document_id, span.first_token, span.end_token, private=True) is None:
+        entity, mentions = {"key": None, "category": None}, []  # the words are the entity, in this document
+    else:
+        entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token,
+                                           private=decision == "PRIVATE")
+    detail: dict[str, Any] = {"scope": "entity", "entity": entity["key"]} if entity["key"] else \
+        {"scope": "entity", "words": True}
     outcome = Outcome(annotation_id=0)
     by_condition: dict[str, list[dict[str, Any]]] = defaultdict(list)
     here: list[tuple[Span, list[str]]] = []
@@ -106,6 +146,8 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
                     "entity", decision, None, rule_id, detail)
     if all(mention != span for mention, _ in here):  # the selection itself, when it is not a mention
         here.append((span, span_text(conn, span.document_id, span.first_token, span.end_token)))
+    if same_words:
+        here += _same_words(conn, span, here)
     for mention, tokens in here:
         one = store_decisions.decide(conn, mention, Scope.TOKEN, decision, account_id, tokens,
                                      label_id if mention == span else None, log_action="entity", log_detail=detail)
@@ -113,3 +155,45 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
             outcome.annotation_id = one.annotation_id
         outcome.add(one)
     return outcome
+
+
+def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tuple[Span, list[str]]]:
+    """The other occurrences in ``span``'s document of the words of ``here`` (the selection, the mentions).
+
+    Left out: words of punctuation only (a "." inside a name says nothing about every full stop, as a
+    token decision's lookup rule leaves them out), occurrences a person already decided (a PUBLIC one
+    was decided with its context, which this decision does not overrule), and occurrences on or in a span a
+    recognizer found: what it found is decided through its own entity, whose mentions the recognizers
+    grouped ("Istanbul" in "the Istanbul State Security Court", or as the court's seat, is no mention of the
+    applicant's home town: tab-dev masked eleven such occurrences in one judgment for nothing).
+    """
+    taken = {(m.first_token, m.end_token) for m, _ in here}
+    found: list[tuple[int, int, tuple[str, ...]]] = []
+    for words in dict.fromkeys(tuple(tokens) for _, tokens in here if tokens):
+        if only_punctuation(words):
+            continue
+        for first, end in word_occurrences(conn, span.document_id, list(words)):
+            if (first, end) not in taken:
+                taken.add((first, end))
+                found.append((first, end, words))
+        if len(found) > MAX_MENTIONS:
+            raise DecisionError(gettext("This entity has too many mentions to decide at once; decide by word type."))
+    if not found:
+        return []
+    recognized = _recognized_tokens(conn, span.document_id)
+    found = [(first, end, words) for first, end, words in found if recognized.isdisjoint(range(first, end))]
+    if not found:
+        return []
+    decided = {(r["first_token"], r["end_token"]) for r in db.query(
+        "SELECT a.first_token, a.end_token FROM annotation a JOIN unnest(%s::int[], %s::int[]) AS s(f, e) "
+        "ON a.first_token = s.f AND a.end_token = s.e WHERE a.document_id = %s AND a.token_decision IS NOT NULL",
+        ([f for f, _, _ in found], [e for _, e, _ in found], span.document_id), conn)}
+    return [(Span(span.project_id, span.document_id, first, end), list(words))
+            for first, end, words in found if (first, end) not in decided]
+
+
+def _recognized_tokens(conn, document_id: int) -> set[int]:
+    """The document's tokens inside a span a recognizer found (not the learned model's proposals)."""
+    rows = db.query("SELECT first_token, end_token FROM named_entity WHERE document_id = %s AND source <> %s",
+                    (document_id, MODEL_SOURCE), conn)
+    return {i for r in rows for i in range(r["first_token"], r["end_token"])}

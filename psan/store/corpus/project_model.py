@@ -205,6 +205,34 @@ def new_span_verdicts(conn, project_id: int) -> tuple[int, int]:
     return (int(row["private"]), int(row["public"])) if row else (0, 0)
 
 
+def new_spans_to_withdraw(conn, project_id: int) -> int | None:
+    """The latest model's id when its undecided new spans are to be withdrawn now, else ``None``.
+
+    Why: people's verdicts on the model's new spans stop further ones (:func:`new_span_verdicts`,
+    :func:`psan.tool.classifier.gate.proposes_new_spans`), but the spans it proposed before stayed
+    suspicious until the next retrain, each a judgment that finds nothing (ELITR: a third of them came
+    after the stop).  Due when the latest model serves, its new spans are stopped, and a span only the
+    model proposed is still undecided: not a person's decision, not made private by a rule (those stay:
+    :func:`masked_model_spans`), no recognizer's span.  Refreshing the predictions
+    (``psan.model_predictions_project``) then drops them, as a retrain would.
+    """
+    row = latest_model_row(conn, project_id)
+    if row is None or not (row["meta"] or {}).get("serves") or not model_enabled(conn, project_id):
+        return None
+    if proposes_new_spans(*new_span_verdicts(conn, project_id)):
+        return None
+    pending = db.query_one(prepared(
+        "SELECT EXISTS (SELECT 1 FROM named_entity n JOIN document d ON d.id = n.document_id "
+        "JOIN project p ON p.id = d.project_id "
+        "JOIN annotation a ON a.document_id = n.document_id AND a.first_token = n.first_token "
+        "AND a.end_token = n.end_token WHERE d.project_id = %(project)s AND n.source = %(source)s "
+        "AND a.token_decision IS NULL AND a.rule_level > p.private_threshold "
+        "AND NOT EXISTS (SELECT 1 FROM named_entity o WHERE o.document_id = n.document_id "
+        "AND o.first_token = n.first_token AND o.end_token = n.end_token AND o.source <> %(source)s)) AS pending"),
+        {"project": project_id, "source": MODEL_SOURCE}, conn)
+    return int(row["id"]) if pending and pending["pending"] else None
+
+
 def serving_model(conn, project_id: int, key: bytes) -> tuple[TokenClassifier, SpanLimits] | None:
     """The project's model and its span limits when it may serve (switch on, evaluation passed), else ``None``."""
     loaded = load_model(conn, project_id, key)
