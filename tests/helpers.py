@@ -20,6 +20,17 @@ def sql(app, statement: str, params: Any = None) -> list[dict[str, Any]]:
         return db.query(statement, params, conn)
 
 
+def project_snapshot(app, project_id: int) -> list[tuple]:
+    """Every document's status and annotations with their decision, level and rules: compare two ways of applying
+    rules (targeted and full) or a state before and after an undo."""
+    return [tuple(r.values()) for r in sql(
+        app, "SELECT d.id, d.status::text, a.first_token, a.end_token, a.token_decision::text, a.rule_level, "
+             "coalesce(array_agg(ar.rule_id ORDER BY ar.rule_id) FILTER (WHERE ar.rule_id IS NOT NULL), '{}') "
+             "FROM document d LEFT JOIN annotation a ON a.document_id = d.id "
+             "LEFT JOIN annotation_rule ar ON ar.annotation_id = a.id WHERE d.project_id = %s "
+             "GROUP BY d.id, a.id ORDER BY d.id, a.first_token, a.end_token", (project_id,))]
+
+
 def default_project(app) -> int:
     return sql(app, "SELECT id FROM project WHERE is_default")[0]["id"]
 

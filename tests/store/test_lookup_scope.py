@@ -19,7 +19,7 @@ from psan.store.corpus.reannotate import reannotate_project
 from psan.store.corpus.rule_changes import reannotate_changed
 from psan.store.corpus.vocabulary import save_vocabulary
 from tests.documents import add_document
-from tests.helpers import make_account, sql
+from tests.helpers import make_account, project_snapshot, sql
 
 HERE = ("Eva Smith lives in London with a lawyer. London is big. The meeting room was full.",
         [("Eva Smith", "PERSON"), ("London", "GPE"), ("a lawyer", "DEM")])
@@ -86,20 +86,13 @@ def _linked(app, rule_id: int, document_id: int) -> list[tuple[int, int]]:
              "WHERE ar.rule_id = %s AND a.document_id = %s ORDER BY 1", (rule_id, document_id))]
 
 
-def _snapshot(app, project_id: int) -> list[tuple]:
-    return [tuple(r.values()) for r in sql(
-        app, "SELECT d.id, d.status::text, a.first_token, a.end_token, a.token_decision::text, a.rule_level, "
-             "coalesce(array_agg(ar.rule_id ORDER BY ar.rule_id) FILTER (WHERE ar.rule_id IS NOT NULL), '{}') "
-             "FROM document d LEFT JOIN annotation a ON a.document_id = d.id "
-             "LEFT JOIN annotation_rule ar ON ar.annotation_id = a.id WHERE d.project_id = %s "
-             "GROUP BY d.id, a.id ORDER BY d.id, a.first_token, a.end_token", (project_id,))]
 
 
 def _full_run_changes_nothing(app, project_id: int) -> None:
-    targeted = _snapshot(app, project_id)
+    targeted = project_snapshot(app, project_id)
     with app.app_context():
         reannotate_project(db.transaction, project_id)
-    assert _snapshot(app, project_id) == targeted
+    assert project_snapshot(app, project_id) == targeted
 
 
 def _label(app, project_id: int, name: str, category: str) -> int:

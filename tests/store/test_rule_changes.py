@@ -12,7 +12,6 @@ the decisions, so equal snapshots mean the targeted run left exactly the full ru
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,7 +24,7 @@ from psan.store.corpus.reannotate import reannotate_project
 from psan.store.corpus.rule_changes import reannotate_changed
 from psan.store.corpus.vocabulary import save_vocabulary
 from tests.documents import add_document
-from tests.helpers import make_account, sql
+from tests.helpers import make_account, project_snapshot, sql
 
 DOCUMENTS = [
     ("Jonathan Harper joined the accounting department in March. Colleagues describe Harper as careful. "
@@ -54,13 +53,6 @@ CONFIDENCES = [-2.0, -1.0, -0.5, 0.0, 0.25, 1.0]
 _projects = itertools.count(1)
 
 
-def _snapshot(app, project_id: int) -> list[Any]:
-    return [tuple(r.values()) for r in sql(
-        app, "SELECT d.id, d.status::text, a.first_token, a.end_token, a.token_decision::text, a.rule_level, "
-             "coalesce(array_agg(ar.rule_id ORDER BY ar.rule_id) FILTER (WHERE ar.rule_id IS NOT NULL), '{}') "
-             "FROM document d LEFT JOIN annotation a ON a.document_id = d.id "
-             "LEFT JOIN annotation_rule ar ON ar.annotation_id = a.id WHERE d.project_id = %s "
-             "GROUP BY d.id, a.id ORDER BY d.id, a.first_token, a.end_token", (project_id,))]
 
 
 def _build(app, indexed: list[bool]) -> tuple[int, list[int], int]:
@@ -163,10 +155,10 @@ def test_targeted_run_leaves_what_the_full_run_leaves(clean_app, ops, indexed):
 
 def _assert_a_full_run_changes_nothing(app, project_id: int) -> None:
     """The targeted runs left what a full run of every rule over every document leaves."""
-    targeted = _snapshot(app, project_id)
+    targeted = project_snapshot(app, project_id)
     with app.app_context():
         reannotate_project(db.transaction, project_id)
-    assert _snapshot(app, project_id) == targeted
+    assert project_snapshot(app, project_id) == targeted
 
 
 def test_a_word_rule_re_annotates_only_the_documents_with_its_words(clean_app):
@@ -205,10 +197,10 @@ def test_a_decision_marks_its_own_document_and_the_run_leaves_it_out(clean_app):
     _apply_op(app, project_id, docs, account, ("decide", 1, 1, 1, "PRIVATE", "word_type"))
     marked = sql(app, "SELECT DISTINCT applied_document_id AS d FROM rule_change WHERE project_id = %s", (project_id,))
     assert [r["d"] for r in marked] == [docs[1]]
-    before = _snapshot(app, project_id)
+    before = project_snapshot(app, project_id)
     result = _targeted(app, project_id)
     assert sorted(result.documents) == [docs[2], docs[4]]
-    assert [r for r in _snapshot(app, project_id) if r[0] == docs[1]] == [r for r in before if r[0] == docs[1]]
+    assert [r for r in project_snapshot(app, project_id) if r[0] == docs[1]] == [r for r in before if r[0] == docs[1]]
     _assert_a_full_run_changes_nothing(app, project_id)
 
 

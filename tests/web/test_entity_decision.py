@@ -30,6 +30,11 @@ def _client(app, email: str, member: bool = True):
     return annotator_client(app, email, window_size=400, member=member)
 
 
+def _decide(client, document_id: int, first: int, end: int, decision: str, scope: str):
+    return client.post("/annotate/api/decide", json={"document_id": document_id, "first_token": first,
+                                                     "end_token": end, "decision": decision, "scope": scope})
+
+
 def _window_document(client) -> int:
     r = client.get("/annotate/api/window")
     assert r.status_code == 200, r.get_json()
@@ -43,9 +48,7 @@ def test_entity_decision_decides_every_mention_here_and_elsewhere(clean_app, doc
     other = documents[1] if here == documents[0] else documents[0]
     jonathan = token_index(app, here, "Jonathan")
     harpers_here = [i for i in range(4) if _has(app, here, "Harper", i)]
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
-                                                  "end_token": jonathan + 2, "decision": "PRIVATE",
-                                                  "scope": "entity"})
+    r = _decide(client, here, jonathan, jonathan + 2, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     # every mention in the window's document has the token decision ...
     mentions = sql(app, "SELECT m.first_token, m.end_token FROM entity_mention m WHERE m.document_id = %s "
@@ -127,18 +130,14 @@ def test_entity_decision_on_a_span_that_is_not_a_mention(clean_app, documents):
     here = _window_document(client)
     jonathan = token_index(app, here, "Jonathan")
     # "Jonathan" alone: inside the mention "Jonathan Harper"
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
-                                                  "end_token": jonathan + 1, "decision": "PRIVATE",
-                                                  "scope": "entity"})
+    r = _decide(client, here, jonathan, jonathan + 1, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     assert annotation(app, here, jonathan, jonathan + 1)["token_decision"] == "PRIVATE"
     assert annotation(app, here, jonathan, jonathan + 2)["token_decision"] == "PRIVATE"
     harper = token_index(app, here, "Harper", 1)
     assert annotation(app, here, harper, harper + 1)["token_decision"] == "PRIVATE"
     # "Later Harper": around the mention "Harper"
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": harper - 1,
-                                                  "end_token": harper + 1, "decision": "PUBLIC",
-                                                  "scope": "entity"})
+    r = _decide(client, here, harper - 1, harper + 1, "PUBLIC", "entity")
     assert r.status_code == 200, r.get_json()
     assert annotation(app, here, harper - 1, harper + 1)["token_decision"] == "PUBLIC"
     assert annotation(app, here, harper, harper + 1)["token_decision"] == "PUBLIC"
@@ -167,8 +166,7 @@ def test_an_organisation_is_decided_in_the_window_document_only(clean_app):
     here = _window_document(client)
     other = b if here == a else a
     first = token_index(app, here, "Harbour")
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": first,
-                                                  "end_token": first + 2, "decision": "PRIVATE", "scope": "entity"})
+    r = _decide(client, here, first, first + 2, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     for i in range(2 if here == a else 1):
         start = token_index(app, here, "Harbour", i)
@@ -199,13 +197,9 @@ def test_private_x_decides_the_same_words_in_the_document(clean_app):
     here = _window_document(client)
     other = b if here == a else a
     kalor = [token_index(app, here, "KALOR", i) for i in range(4)]
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": kalor[3],
-                                                  "end_token": kalor[3] + 1, "decision": "PUBLIC",
-                                                  "scope": "token"})
+    r = _decide(client, here, kalor[3], kalor[3] + 1, "PUBLIC", "token")
     assert r.status_code == 200, r.get_json()
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": kalor[1],
-                                                  "end_token": kalor[1] + 1, "decision": "PRIVATE",
-                                                  "scope": "entity"})
+    r = _decide(client, here, kalor[1], kalor[1] + 1, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     assert [annotation(app, here, k, k + 1)["token_decision"] for k in kalor] == \
         ["PRIVATE", "PRIVATE", "PRIVATE", "PUBLIC"]
@@ -228,13 +222,9 @@ def test_private_x_inside_a_public_mention_is_not_that_entity(clean_app, documen
     client = _client(app, ANNOTATOR)
     here = _window_document(client)
     jonathan = token_index(app, here, "Jonathan")
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
-                                                  "end_token": jonathan + 2, "decision": "PUBLIC",
-                                                  "scope": "token"})
+    r = _decide(client, here, jonathan, jonathan + 2, "PUBLIC", "token")
     assert r.status_code == 200, r.get_json()
-    r = client.post("/annotate/api/decide", json={"document_id": here, "first_token": jonathan,
-                                                  "end_token": jonathan + 1, "decision": "PRIVATE",
-                                                  "scope": "entity"})
+    r = _decide(client, here, jonathan, jonathan + 1, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     assert annotation(app, here, jonathan, jonathan + 1)["token_decision"] == "PRIVATE"
     assert annotation(app, here, jonathan, jonathan + 2)["token_decision"] == "PUBLIC"
@@ -254,17 +244,13 @@ def test_private_x_around_an_organisation_decides_the_selection_only(clean_app):
     client = _client(app, ANNOTATOR)
     assert _window_document(client) == a
     mills = [token_index(app, a, "Harbour", i) for i in range(2)]
-    r = client.post("/annotate/api/decide", json={"document_id": a, "first_token": mills[0],
-                                                  "end_token": mills[0] + 3, "decision": "PRIVATE",
-                                                  "scope": "entity"})
+    r = _decide(client, a, mills[0], mills[0] + 3, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     assert annotation(app, a, mills[0], mills[0] + 3)["token_decision"] == "PRIVATE"
     for first in mills:
         row = annotation(app, a, first, first + 2)
         assert row is None or row["token_decision"] is None
     anna = [token_index(app, a, "Anna", i) for i in range(2)]
-    r = client.post("/annotate/api/decide", json={"document_id": a, "first_token": anna[0] - 1,
-                                                  "end_token": anna[0] + 2, "decision": "PRIVATE",
-                                                  "scope": "entity"})
+    r = _decide(client, a, anna[0] - 1, anna[0] + 2, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     assert [annotation(app, a, f, f + 2)["token_decision"] for f in anna] == ["PRIVATE", "PRIVATE"]
