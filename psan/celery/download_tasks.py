@@ -47,7 +47,7 @@ def _render(conn, job: dict) -> bytes | None:
     elif kind == "xml":
         content = document["tagged_xml"]
     else:
-        ctx = store_output.project_context(conn, document["project_id"])
+        ctx = store_output.project_context(conn, document["project_id"], document["id"])
         content = store_output.render_document(conn, document["id"], kind, ctx)
     return None if content is None else content.encode("utf-8")
 

@@ -167,7 +167,7 @@ def download(document_id: int, kind: str):
     elif kind == "xml":
         content, suffix, mimetype = document["tagged_xml"], ".xml", "application/xml"
     else:
-        ctx = store_output.project_context(db.get_conn(), document["project_id"])
+        ctx = store_output.project_context(db.get_conn(), document["project_id"], document_id)
         content = store_output.render_document(db.get_conn(), document_id, kind, ctx)
         suffix, mimetype = f".{kind}.txt", "text/plain"
     if content is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 
 from psan.runtime import db
+from psan.store.admin.rules import load_rules
 from psan.store.annotation import actions
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation.apply_rule import apply_new_rules
@@ -163,6 +164,20 @@ def test_an_occupation_is_demographic_only_when_no_type_or_lookup_says_otherwise
 def test_lookups_everywhere_wins_over_the_category():
     assert not store_decisions.lookup_document_only(["GPE"], None, everywhere=True)
     assert not store_decisions.lookup_document_only([], None, [True], everywhere=True)
+
+
+def test_a_single_documents_rules_leave_out_lookups_bound_elsewhere(clean_app):
+    """One document's output reads no rule bound to another document (nothing it reads depends on their rows)."""
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    _decide(app, project_id, account, here, "London", "PRIVATE")
+    rule = _lookup(app, here, "London")
+    with app.app_context(), db.transaction() as conn:
+        everything = {r.id: r.document for r in load_rules(conn, project_id)}
+        mine = {r.id: r.document for r in load_rules(conn, project_id, here)}
+        theirs = {r.id: r.document for r in load_rules(conn, project_id, there)}
+    assert everything[rule["id"]] == here and mine[rule["id"]] == here and rule["id"] not in theirs
+    assert set(theirs) == set(everything) - {rule["id"]}
 
 
 def test_a_private_person_and_a_span_of_unknown_category_reach_every_document(clean_app):

@@ -61,16 +61,27 @@ def _category(value: str | None) -> Category | None:
         return None
 
 
-def load_rules(conn, project_id: int) -> list[Rule]:
+def load_rules(conn, project_id: int, document_id: int | None = None) -> list[Rule]:
     """All rules of a project as library rules; duplicate NE-type conditions keep the oldest rule.
 
     A document-only lookup rule (``rule.document_only``) is bound to its annotation's document.
+    ``document_id``: the rules that can apply to that one document only (a single document's output):
+    those bound to another document are left out, so nothing read depends on the other documents' rows.
     """
-    rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
-                    "l.category AS label_category, r.author_id, "
-                    "CASE WHEN r.document_only THEN a.document_id END AS document FROM rule r "
-                    "LEFT JOIN label l ON l.id = r.label_id LEFT JOIN annotation a ON a.id = r.annotation_id "
-                    "WHERE r.project_id = %s ORDER BY r.id", (project_id,), conn)
+    if document_id is None:
+        rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
+                        "l.category AS label_category, r.author_id, "
+                        "CASE WHEN r.document_only THEN a.document_id END AS document FROM rule r "
+                        "LEFT JOIN label l ON l.id = r.label_id LEFT JOIN annotation a ON a.id = r.annotation_id "
+                        "WHERE r.project_id = %s ORDER BY r.id", (project_id,), conn)
+    else:
+        rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
+                        "l.category AS label_category, r.author_id, "
+                        "CASE WHEN r.document_only THEN %(doc)s::bigint END AS document FROM rule r "
+                        "LEFT JOIN label l ON l.id = r.label_id WHERE r.project_id = %(project)s "
+                        "AND (NOT r.document_only OR EXISTS (SELECT 1 FROM annotation a WHERE a.id = r.annotation_id "
+                        "AND a.document_id = %(doc)s)) ORDER BY r.id", {"project": project_id, "doc": document_id},
+                        conn)
     rules: list[Rule] = []
     ne_types: set[str] = set()
     for r in rows:
@@ -91,9 +102,10 @@ def load_rules(conn, project_id: int) -> list[Rule]:
     return rules
 
 
-def load_ruleset(conn, project_id: int) -> RuleSet:
-    """The project's rules compiled for matching (kinds without a compiler yet are skipped)."""
-    rules = load_rules(conn, project_id)
+def load_ruleset(conn, project_id: int, document_id: int | None = None) -> RuleSet:
+    """The project's rules compiled for matching (kinds without a compiler yet are skipped); ``document_id``:
+    as :func:`load_rules`."""
+    rules = load_rules(conn, project_id, document_id)
     ne_types = [str(r.condition) for r in rules if r.type == RuleType.NE_TYPE.value]
     blocking = blocking_of(ne_types, project_sensitive_types(conn, project_id))
     return RuleSet(rules, ignore_unknown=True, blocking=blocking)

@@ -72,7 +72,9 @@ class MaskedCounts:
         return sum(self.by_category.values())
 
 
-def project_context(conn, project_id: int) -> ProjectOutputContext:
+def project_context(conn, project_id: int, document_id: int | None = None) -> ProjectOutputContext:
+    """What every document's output of the project shares; ``document_id``: for that one document's output only
+    (the rules bound to other documents are left out: :func:`psan.store.admin.rules.load_rules`)."""
     project = db.query_one("SELECT public_threshold, private_threshold, seed, language, pipeline, undecided_output "
                            "FROM project WHERE id = %s", (project_id,), conn)
     labels = db.query("SELECT id, name, replacement FROM label WHERE project_id = %s ORDER BY id",
@@ -85,7 +87,7 @@ def project_context(conn, project_id: int) -> ProjectOutputContext:
         # a download must not fail on a stale setting; defaults are as safe (no original is reused)
         log.warning("project %s: invalid surrogate policy (%s); using the defaults", project_id, exc)
         policy = make_policy(None)
-    return ProjectOutputContext(load_ruleset(conn, project_id),
+    return ProjectOutputContext(load_ruleset(conn, project_id, document_id),
                                 Thresholds(project["public_threshold"], project["private_threshold"]),
                                 numbers, replacements, project_id=project_id, seed=project["seed"],
                                 language=project["language"], policy=policy,
