@@ -68,20 +68,12 @@ def load_rules(conn, project_id: int, document_id: int | None = None) -> list[Ru
     ``document_id``: the rules that can apply to that one document only (a single document's output):
     those bound to another document are left out, so nothing read depends on the other documents' rows.
     """
-    if document_id is None:
-        rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
-                        "l.category AS label_category, r.author_id, "
-                        "CASE WHEN r.document_only THEN a.document_id END AS document FROM rule r "
-                        "LEFT JOIN label l ON l.id = r.label_id LEFT JOIN annotation a ON a.id = r.annotation_id "
-                        "WHERE r.project_id = %s ORDER BY r.id", (project_id,), conn)
-    else:
-        rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
-                        "l.category AS label_category, r.author_id, "
-                        "CASE WHEN r.document_only THEN %(doc)s::bigint END AS document FROM rule r "
-                        "LEFT JOIN label l ON l.id = r.label_id WHERE r.project_id = %(project)s "
-                        "AND (NOT r.document_only OR EXISTS (SELECT 1 FROM annotation a WHERE a.id = r.annotation_id "
-                        "AND a.document_id = %(doc)s)) ORDER BY r.id", {"project": project_id, "doc": document_id},
-                        conn)
+    rows = db.query("SELECT r.id, r.type::text AS type, r.condition, r.case_sensitive, r.confidence, r.label_id, "
+                    "l.category AS label_category, r.author_id, "
+                    "CASE WHEN r.document_only THEN a.document_id END AS document FROM rule r "
+                    "LEFT JOIN label l ON l.id = r.label_id LEFT JOIN annotation a ON a.id = r.annotation_id "
+                    "WHERE r.project_id = %(project)s AND (%(doc)s::bigint IS NULL OR NOT r.document_only "
+                    "OR a.document_id = %(doc)s) ORDER BY r.id", {"project": project_id, "doc": document_id}, conn)
     rules: list[Rule] = []
     ne_types: set[str] = set()
     for r in rows:

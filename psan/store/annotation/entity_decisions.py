@@ -20,7 +20,7 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
   is the innermost mention containing the selection, else the longest mention inside it;
 * PRIVATE also decides every other occurrence of the selected words, and of each mention's words, in
-  the window's document where no recognizer found anything (:data:`SAME_WORDS_PRIVATE`), and a span no
+  the window's document where no recognizer found anything, and a span no
   recognizer grouped into an entity
   (a name marked by hand, a lookup rule's match of it) is the entity of its words there.  Why: a
   private name written twice in one document is one name; the recognizers group only what they found
@@ -41,6 +41,7 @@ from flask_babel import gettext
 from psan.runtime import db
 from psan.store.admin.rules import condition_to_text
 from psan.store.annotation import decisions as store_decisions
+from psan.store.annotation.apply_rule import find_word_type_matches
 from psan.store.annotation.decisions import (
     CROSS_DOCUMENT_CATEGORIES,
     MAX_CONDITION_CHARS,
@@ -50,16 +51,14 @@ from psan.store.annotation.decisions import (
     Scope,
     Span,
 )
-from psan.store.annotation.window_content import span_text, word_occurrences
+from psan.store.annotation.window_content import span_text
 from psan.tool.classifier.gate import only_punctuation
 from psan.tool.classifier.model import MODEL_SOURCE
 
-__all__ = ["entity_mentions", "decide_entity", "SAME_WORDS_PRIVATE"]
+__all__ = ["entity_mentions", "decide_entity"]
 
 #: an entity with more mentions than this is refused (one key must not rewrite a whole collection)
 MAX_MENTIONS = 5000
-#: a PRIVATE entity decision also decides the same words elsewhere in the window's document (module docstring)
-SAME_WORDS_PRIVATE = True
 
 
 def entity_mentions(conn, document_id: int, first: int, end: int,
@@ -68,7 +67,11 @@ def entity_mentions(conn, document_id: int, first: int, end: int,
 
     ``private``: for a PRIVATE decision (a mention inside the span counts only when it is a name: :func:`_entity_at`).
     """
-    m = _entity_at(conn, document_id, first, end, private)
+    return _mentions_of(_entity_at(conn, document_id, first, end, private), conn)
+
+
+def _mentions_of(m: dict[str, Any] | None, conn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The entity :func:`_entity_at` found and its mentions (refused: none found, or too many mentions)."""
     if m is None:
         raise DecisionError(gettext("No entity was recognized at that span."))
     rows = db.query("SELECT document_id, first_token, end_token FROM entity_mention WHERE entity_id = %s "
@@ -108,12 +111,12 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
     """Decide every mention of the span's entity (see the module docstring); caller locks the document."""
     if decision not in TYPE_CONFIDENCE:
         raise DecisionError(gettext("decision must be PUBLIC or PRIVATE"))
-    same_words = SAME_WORDS_PRIVATE and decision == "PRIVATE"
-    if same_words and _entity_at(conn, span.document_id, span.first_token, span.end_token, private=True) is None:
+    same_words = decision == "PRIVATE"
+    found = _entity_at(conn, span.document_id, span.first_token, span.end_token, private=same_words)
+    if same_words and found is None:
         entity, mentions = {"key": None, "category": None}, []  # the words are the entity, in this document
     else:
-        entity, mentions = entity_mentions(conn, span.document_id, span.first_token, span.end_token,
-                                           private=decision == "PRIVATE")
+        entity, mentions = _mentions_of(found, conn)
     detail: dict[str, Any] = {"scope": "entity", "entity": entity["key"]} if entity["key"] else \
         {"scope": "entity", "words": True}
     outcome = Outcome(annotation_id=0)
@@ -172,7 +175,7 @@ def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tu
     for words in dict.fromkeys(tuple(tokens) for _, tokens in here if tokens):
         if only_punctuation(words):
             continue
-        for first, end in word_occurrences(conn, span.document_id, list(words)):
+        for first, end in find_word_type_matches(conn, span.document_id, list(words)):
             if (first, end) not in taken:
                 taken.add((first, end))
                 found.append((first, end, words))

@@ -41,17 +41,6 @@ def span_text(conn, document_id: int, first: int, end: int, stamp: Any = None) -
     return doc.token_texts(first, end) if doc is not None else []
 
 
-def word_occurrences(conn, document_id: int, words: list[str], stamp: Any = None) -> list[tuple[int, int]]:
-    """Every ``[first, end)`` of the document whose token texts are exactly ``words``, in order."""
-    doc = document_text(conn, document_id, stamp)
-    n = len(words)
-    if doc is None or not n:
-        return []
-    texts = doc.token_texts(0, doc.token_count)
-    head = words[0]
-    return [(i, i + n) for i, t in enumerate(texts) if t == head and texts[i:i + n] == words]
-
-
 def sentence_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
     """Sentences overlapping ``[first, end)`` (the one containing ``first`` included), in order.
 

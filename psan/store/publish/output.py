@@ -50,6 +50,9 @@ from psan.tool.document import Document
 from psan.tool.surrogates.combined import CombinedReplacer
 from psan.tool.voting import PrivateRegion
 
+#: a document of a pseudonymization pass: its row (id, name), text, private regions and manual entity keys
+LoadedDocument = tuple[dict[str, Any], Document, list[PrivateRegion], dict[tuple[int, int], str]]
+
 
 def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None = None,
                          until: int | None = None,
@@ -64,11 +67,12 @@ def pseudonymize_project(conn, project_id: int, ctx: ProjectOutputContext | None
     ctx = ctx or project_context(conn, project_id)
     rows = db.query("SELECT id, name FROM document WHERE project_id = %s AND status::text = ANY(%s) ORDER BY id",
                     (project_id, list(ANNOTATED)), conn)
-    loaded: list[tuple[dict[str, Any], Document, list[PrivateRegion]]] = []
+    from psan.store.annotation.entities import manual_keys  # annotators' merges and splits of entities
+    loaded: list[LoadedDocument] = []
     for row in rows:
         doc = load_document(conn, row["id"])
         if doc is not None:
-            loaded.append((row, doc, private_regions(conn, row["id"], doc, ctx)))
+            loaded.append((row, doc, private_regions(conn, row["id"], doc, ctx), manual_keys(conn, row["id"], doc)))
     from psan.store.publish import pseudonym_key  # the project's stored identities (one surrogate per entity)
     # a pass that stores identities it drew is rendered again from the stored key: a pass starting from a key
     # with those identities may serve the entities differently (which entity owns a candidate depends on the
@@ -87,19 +91,19 @@ MAX_KEY_PASSES = 3
 
 
 def _pseudonymize_pass(conn, ctx: ProjectOutputContext,
-                       loaded: list[tuple[dict[str, Any], Document, list[PrivateRegion]]], until: int | None,
+                       loaded: list[LoadedDocument], until: int | None,
                        progress: Callable[[int, int], None] | None
                        ) -> tuple[list[PseudonymizedDocument], CombinedReplacer]:
-    """One render of the loaded documents from the stored identities (see :func:`pseudonymize_project`)."""
+    """One render of the loaded documents (with their manual entity keys) from the stored identities (see
+    :func:`pseudonymize_project`)."""
     from psan.store.publish import pseudonym_key
     replacer = CombinedReplacer(ctx.replacements, pseudonym_key.replacer_for(conn, ctx))
-    from psan.store.annotation.entities import manual_keys  # annotators' merges and splits of entities
-    for row, doc, regions in loaded:
+    for _, doc, regions, entity_keys in loaded:
         # entities are linked in the document's own language (Czech cases in an English project)
         replacer.surrogates.language = doc.language or ctx.language
-        replacer.surrogates.observe(doc.text, regions, entity_keys=manual_keys(conn, row["id"], doc))
+        replacer.surrogates.observe(doc.text, regions, entity_keys=entity_keys)
     results: list[PseudonymizedDocument] = []
-    for row, doc, regions in loaded:
+    for row, doc, regions, _ in loaded:
         replacer.start_document()
         # surrogates follow the document's language (a Czech document in an English project)
         replacer.surrogates.language = doc.language or ctx.language
