@@ -254,3 +254,25 @@ def test_private_x_around_an_organisation_decides_the_selection_only(clean_app):
     r = _decide(client, a, anna[0] - 1, anna[0] + 2, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
     assert [annotation(app, a, f, f + 2)["token_decision"] for f in anna] == ["PRIVATE", "PRIVATE"]
+
+
+def test_private_x_decides_the_same_words_around_a_recognized_span_not_inside_one(clean_app):
+    """Words marked by hand around a recognized span ("Sami villages" around the nationality "Sami") are the
+    person's words wherever they stand again in the document; inside a longer recognized span ("the Sami
+    villages Association") they belong to that span's entity and stay for a person."""
+    app = clean_app
+    sql(app, "DELETE FROM entity")
+    found = [("Sami", "NORP"), ("Sami villages Association", "ORG")]
+    text = "Two Sami villages sued. The Sami villages lost. The Sami villages Association appealed. Sami is spoken."
+    a = add_document(app, text, found, name="a.txt")
+    group_entities(app, a)
+    client = _client(app, ANNOTATOR)
+    assert _window_document(client) == a
+    sami = [token_index(app, a, "Sami", i) for i in range(4)]
+    r = _decide(client, a, sami[0], sami[0] + 2, "PRIVATE", "entity")
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, a, sami[1], sami[1] + 2)["token_decision"] == "PRIVATE"
+    inside = annotation(app, a, sami[2], sami[2] + 2)
+    assert inside is None or inside["token_decision"] is None
+    alone = annotation(app, a, sami[3], sami[3] + 1)
+    assert alone is None or alone["token_decision"] is None
