@@ -176,6 +176,22 @@ def test_phone(lang: str, text: str, number: str) -> None:
     assert found(text, lang, "PHONE") == [number]
 
 
+def test_phone_numbers_listed_one_after_another_and_no_break_spaces() -> None:
+    """An office listing: "495 817\u00a0111 495 817\u00a0630" is two numbers (no-break spaces group the digits)."""
+    text = "Telefon: 495 817\u00a0111 495 817\u00a0630 (vedoucí odboru) Fax: 495 817\u00a0336 E-mail: x"
+    assert found(text, "cs", "PHONE") == ["495 817\u00a0111", "495 817\u00a0630", "495 817\u00a0336"]
+    assert found("Telefon - kuchyně: 724 060\u00a0005", "cs", "PHONE") == ["724 060\u00a0005"]
+
+
+def test_old_international_number_after_a_phone_word() -> None:
+    """A number no plan validates any more (Warsaw before 2005) is kept when "telefon" introduces it with an
+    international prefix; without that word, or with too few digits for a country code and a number, it is not."""
+    text = "POLSKO : Warszawa , telefon - 00482 / 6287221 PORTUGALSKO"
+    assert found(text, "cs", "PHONE") == ["00482 / 6287221"]
+    assert found("Warszawa , kód 00482 / 6287221 PORTUGALSKO", "cs", "PHONE") == []
+    assert found("Číslo 00123 4567 je kód.", "cs", "PHONE") == []
+
+
 def test_phone_rejects_dates_and_short_numbers() -> None:
     assert found("dne 01.02.2020 a 2020-02-01", "cs", "PHONE") == []
     assert found("Case no. 12345/04, 1 234 people", "en", "PHONE") == []

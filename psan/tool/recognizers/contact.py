@@ -54,7 +54,14 @@ IPV6_RE = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\
 USERNAME_RE = re.compile(r"@(?<![\w@.+-]@)[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)")
 
 #: candidate phone numbers: optional +/00 prefix, digits with common separators, 7+ digits in total
-PHONE_CANDIDATE_RE = re.compile(r"[+(\d](?<![\w+/.,-][+(\d])\(?[\d ()./-]{5,20}\d(?![\w/-]|[.,]\d)")
+#: (a no-break or thin space groups digits too: "495 817\u00a0111" in Czech office listings)
+PHONE_CANDIDATE_RE = re.compile(
+    r"[+(\d](?<![\w+/.,-][+(\d])\(?[\d ()./\u00a0\u2009\u202f-]{5,20}\d(?![\w/-]|[.,]\d)")
+#: the spaces between digit groups, where a run of two numbers listed one after the other may be split
+_GROUP_GAP_RE = re.compile(r"[ \u00a0\u2009\u202f]+")
+#: digits of an international number kept on its context alone though no number plan validates it (an old
+#: "00482 / 6287221", Warsaw before 2005's plan)
+INTERNATIONAL_DIGITS = (11, 15)
 _DATE_LIKE_RE = re.compile(r"^\d{1,4}[./ -]+\d{1,2}[./ -]+\d{1,4}$")
 
 #: phone regions tried per language (first that validates wins); "+"-prefixed numbers need none
@@ -197,29 +204,49 @@ class PhoneRecognizer(PatternRecognizer):
         return False
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        """Each candidate run that validates; a run may also hold two numbers listed one after the other
+        ("495 817 111 495 817 630"): its leading groups that validate best (the highest score, then the longest)
+        are a number, and the search goes on after them."""
         spans = []
-        for match in self.regex.finditer(text):
-            start, end = match.span()
-            value = match.group()
-            # a trailing ")" or separator run belongs to the sentence, not the number
-            while value and not value[-1].isdigit():
-                value = value[:-1]
-            if _DATE_LIKE_RE.match(value) or value.count("(") != value.count(")"):
+        pos = 0
+        while (match := self.regex.search(text, pos)) is not None:
+            start = match.start()
+            scored = [(score, end) for end in self._piece_ends(text, start, match.end())
+                      if (score := self._score(text, start, end)) is not None]
+            if not scored:
+                pos = match.end()
                 continue
-            n_digits = sum(ch.isdigit() for ch in value)
-            if not 7 <= n_digits <= 15:
-                continue
-            end = start + len(value)
-            ctx = value.startswith(("+", "00")) or has_context(text, start, end, self.context)
-            if self._parse(value):
-                score = self.context_score if ctx else self.score
-            elif ctx and self._parse(value, FALLBACK_REGIONS):
-                score = 0.6  # a foreign number introduced by "tel." / "phone"
-            else:
-                continue
+            score, end = max(scored)  # valid where the language is spoken before valid elsewhere; then longest
             spans.append(CharSpan(start, end, "PHONE", CONTACT, self.name, score, self.priority))
+            pos = end
         return spans
 
+    @staticmethod
+    def _piece_ends(text: str, start: int, end: int) -> list[int]:
+        """Where a number in ``text[start:end]`` may end: the whole run, then before each gap, longest first."""
+        gaps = [m.start() for m in _GROUP_GAP_RE.finditer(text, start, end)]
+        return [end] + sorted(gaps, reverse=True)
+
+    def _score(self, text: str, start: int, end: int) -> float | None:
+        """The score of ``text[start:end]`` as a phone number, ``None`` when it is none."""
+        value = text[start:end]
+        # a trailing ")" or separator run belongs to the sentence, not the number
+        while value and not value[-1].isdigit():
+            value = value[:-1]
+        if _DATE_LIKE_RE.match(value) or value.count("(") != value.count(")"):
+            return None
+        n_digits = sum(ch.isdigit() for ch in value)
+        if not 7 <= n_digits <= 15 or len(value) != end - start:
+            return None
+        international = value.startswith(("+", "00"))
+        context = has_context(text, start, end, self.context)
+        if self._parse(value):
+            return self.context_score if context or international else self.score
+        if context and self._parse(value, FALLBACK_REGIONS):
+            return 0.6  # a foreign number introduced by "tel." / "phone"
+        if context and international and INTERNATIONAL_DIGITS[0] <= n_digits <= INTERNATIONAL_DIGITS[1]:
+            return 0.6  # an international number after "tel." that today's number plans no longer know
+        return None
 
 def phone_recognizer(language: str) -> PhoneRecognizer:
     regions = PHONE_REGIONS.get(language)
