@@ -36,11 +36,10 @@ from common import (  # noqa: E402
     Span,
     System,
     load_corpus,
-    machine,
     nametag_config,
     nametag_model,
     psan_system,
-    run_systems,
+    run_corpora,
     table,
     write_json,
 )
@@ -140,13 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     presidio, presidio_info = presidio_system(args.batch_size)
     systems: dict[str, System] = {"presidio": presidio, "spacy-ner": spacy_ner_system(args.batch_size),
                                   **psan_systems(args.batch_size)}
-    warmup = [c.texts[0][:5000] for c in corpora]
 
-    info_before = machine()
-    results: list[Result] = []
-    for corpus in corpora:
-        results.extend(run_systems(systems, corpus, warmup, args.repeats))
-    info = machine()
+    results, info_before, info = run_corpora(systems, corpora, args.repeats)
     info["loadavg_before"] = info_before["loadavg"]
 
     print(f"machine: {info['cpu_count']} cores ({info['processor']}), Python {info['python']}, load average "

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_preannotation import CORPORA, combined_speed, is_loaded, spacy_ner_system  # noqa: E402
-from common import Result, load_corpus, machine, psan_system, run_systems, table, write_json  # noqa: E402
+from common import load_corpus, psan_system, run_corpora, table, write_json  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,12 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     corpora = [load_corpus(name, args.limit) for name in CORPORA]
     systems = {"spacy-ner": spacy_ner_system(args.batch_size),
                "psan-spacy": psan_system(Pipeline(config), args.batch_size)}
-    warmup = [c.texts[0][:5000] for c in corpora]
-    before = machine()
-    results: list[Result] = []
-    for corpus in corpora:
-        results.extend(run_systems(systems, corpus, warmup, args.repeats))
-    after = machine()
+    results, before, after = run_corpora(systems, corpora, args.repeats)
     print(table(results))
 
     def ratio(corpus: str | None, cpu: bool) -> float:

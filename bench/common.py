@@ -228,6 +228,21 @@ def machine() -> dict[str, Any]:
             "processor": platform.processor() or platform.machine(), "loadavg": load}
 
 
+def run_corpora(systems: dict[str, System], corpora: Sequence[Corpus], repeats: int = 1
+                ) -> tuple[list[Result], dict[str, Any], dict[str, Any]]:
+    """:func:`run_systems` over every corpus, warmed up on the first 5,000 characters of each corpus' first text.
+
+    Returns the results and :func:`machine` read before and after, so a bench can tell whether the machine was
+    loaded while it ran (CPU time then counts, not wall-clock).
+    """
+    warmup = [c.texts[0][:5000] for c in corpora]
+    before = machine()
+    results: list[Result] = []
+    for corpus in corpora:
+        results.extend(run_systems(systems, corpus, warmup, repeats))
+    return results, before, machine()
+
+
 def table(results: Sequence[Result]) -> str:
     """Fixed-width result table."""
     head = f"{'system':<20} {'corpus':<11} {'docs':>5} {'tokens':>7} {'wall s':>7} {'tokens/s':>8} {'CPU s':>7} " \
