@@ -29,7 +29,9 @@ either public or private — plus psan's keys):
   whole document, a name's everywhere, and the same words there,
   :mod:`psan.store.annotation.entity_decisions`): words the app groups into no entity always, an entity
   when it shows again — more of its mentions in the window, or words already decided private in this
-  document (:meth:`Person._by_entity`); then,
+  document (:meth:`Person._by_entity`); public spans **by entity** too (``X``) when they are exactly a recognized
+  mention of a place, an organisation, a date … (not a name, an ID or a contact) that shows again
+  (:meth:`Person._public_by_entity`); then,
   when every suggestion left in the window is right, one ``a`` accepts them; otherwise the first span
   whose suggestion is wrong is decided (NE type / word type / token).
 
@@ -137,10 +139,13 @@ class Person:
     seed: int = 0
     #: the app's entity offer of a span: its mentions in the window (0: no entity) and its category; psan only
     entity_mentions: Callable[[int, int, int], tuple[int, str | None]] | None = None
+    #: whether a span is exactly a mention of an entity (what a public ``X`` decides); psan only
+    entity_is_mention: Callable[[int, int, int], bool] | None = None
     memory: dict[Words, set[bool]] = field(default_factory=dict)
     type_memory: dict[str, list[int]] = field(default_factory=dict)  # type -> [private, public]
-    #: the documents in which the words were decided private
+    #: the documents in which the words were decided private / public
     private_in: dict[Words, set[int]] = field(default_factory=dict)
+    public_in: dict[Words, set[int]] = field(default_factory=dict)
     flipped: int = 0
     overlooked: int = 0
     _rng: random.Random = field(init=False)
@@ -196,8 +201,9 @@ class Person:
             stepwise = self._cheaper_by_type(view, suspicious)
             if stepwise is not None:
                 return self._decide(view, stepwise, skipped=suspicious.index(stepwise))
-            for skipped, s in enumerate(suspicious):  # x: the name's other occurrences are decided with it
-                if self.verdict(view, s) and self._by_entity(view, s):
+            for skipped, s in enumerate(suspicious):  # x / X: the entity's other mentions are decided with it
+                if self.verdict(view, s) and self._by_entity(view, s) or \
+                        not self.verdict(view, s) and self._public_by_entity(view, s):
                     return self._decide(view, s, skipped=skipped)
             wrong = [s for s in suspicious if s.suggestion is None or s.suggestion != self.verdict(view, s)]
             if not wrong:
@@ -230,6 +236,24 @@ class Person:
         mentions, _ = self._entity_offer(view, span)
         again = view.document_id in self.private_in.get(view.words(span.first, span.end), ())
         return not mentions or mentions > 1 or again
+
+    def _public_by_entity(self, view: View, span: Shown) -> bool:
+        """Decide a public span with ``X``: a recognized mention of a place, an organisation, a date … (not a
+        name, an ID or a contact) when its entity shows again, as :meth:`_by_entity` asks of a private one.
+
+        Why: a court or a ministry cited eight times in a judgment is one decision ("this court is public here"),
+        not eight accepted suggestions; a public ``X`` decides the entity's recognized mentions in this document
+        only (:mod:`psan.store.annotation.entity_decisions`), and a mention the person later finds private in it
+        is marked by hand, as any public span around gold.  A name's public ``X`` would reach every document, so
+        the person keeps that to word type (:meth:`_word_rule`).
+        """
+        if not span.ne_types or MODEL_TYPE in span.ne_types or self.entity_is_mention is None:
+            return False
+        mentions, category = self._entity_offer(view, span)
+        if not mentions or category is None or category in NAME_CATEGORIES:
+            return False
+        again = view.document_id in self.public_in.get(view.words(span.first, span.end), ())
+        return (mentions > 1 or again) and self.entity_is_mention(view.document_id, span.first, span.end)
 
     def _entity_offer(self, view: View, span: Shown) -> tuple[int, str | None]:
         """The entity the app offers for the span (its mentions in the window, its category), asked once."""
@@ -280,9 +304,9 @@ class Person:
         kind: Kind
         if self._type_decision(span, private):
             kind, keys = "ne_type", nav + 1
-        elif self.workflow == "psan" and private and not self._word_rule(view, span, private) \
-                and self._by_entity(view, span):
-            kind, keys = "entity", nav + 1  # x: the entity (or the words) in the whole document
+        elif self.workflow == "psan" and not self._word_rule(view, span, private) \
+                and (self._by_entity(view, span) if private else self._public_by_entity(view, span)):
+            kind, keys = "entity", nav + 1  # x / X: the entity (or the words) in the whole document
         else:
             kind = "word_type" if self._word_rule(view, span, private) else "token"
             keys = nav + 1 + (1 if private else 0)  # a private decision opens the label dialog: Esc
@@ -338,8 +362,7 @@ class Person:
 
     def _remember(self, words: Words, private: bool, document: int, ne_types: Sequence[str] = ()) -> None:
         self.memory.setdefault(words, set()).add(private)
-        if private:
-            self.private_in.setdefault(words, set()).add(document)
+        (self.private_in if private else self.public_in).setdefault(words, set()).add(document)
         for t in ne_types:
             self.type_memory.setdefault(t, [0, 0])[0 if private else 1] += 1
 

@@ -201,6 +201,7 @@ class Session:
         self.work = Work()
         if person.workflow == "psan":
             person.entity_mentions = self._entity_mentions
+            person.entity_is_mention = self._entity_is_mention
         self._client: Annotator = annotator
         self.log: Callable[[str], None] | None = None
         #: draws the documents in a repeatable order (:meth:`_seed_order`; ``None``: the app's own random order)
@@ -213,6 +214,10 @@ class Session:
     def _entity_mentions(self, document_id: int, first: int, end: int) -> tuple[int, str | None]:
         entity = self._client.entity(document_id, first, end)
         return (int(entity["mentions"]), entity.get("category")) if entity else (0, None)
+
+    def _entity_is_mention(self, document_id: int, first: int, end: int) -> bool:
+        entity = self._client.entity(document_id, first, end)
+        return bool(entity) and (entity.get("first_token"), entity.get("end_token")) == (first, end)
 
     def work_window(self, client: Annotator, answer: dict[str, Any]) -> None:
         """Let the person work in the window of ``answer`` until it is done with it."""

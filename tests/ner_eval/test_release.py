@@ -258,3 +258,19 @@ def test_psan_person_decides_an_entity_it_decided_private_before_in_the_document
         person.enter(view)
         kinds.append(person.next_action(view).kind)
     assert kinds == ["accept", "entity", "accept"]
+
+
+@pytest.mark.parametrize("category,is_mention,kind", [
+    ("ORGANIZATION", True, "entity"),  # a court cited twice: one X, its other mentions here with it
+    ("PERSON", True, "accept"),  # a name's public X would reach every document: accepted as suggested
+    ("ORGANIZATION", False, "accept"),  # the span is inside a mention, not the entity X would decide
+])
+def test_psan_person_decides_a_public_entity_shown_again_with_x(category: str, is_mention: bool, kind: str):
+    tokens = ("Court", "of", "Cassation", "and", "Court", "of", "Cassation")
+    spans = (Shown(0, 3, "SUSPICIOUS", ("ORG",), False), Shown(4, 7, "SUSPICIOUS", ("ORG",), False))
+    person = Person("psan", entity_mentions=lambda document, first, end: (2, category),
+                    entity_is_mention=lambda document, first, end: is_mention)
+    view = View(1, 0, 7, tokens, spans, ())
+    person.enter(view)
+    action = person.next_action(view)
+    assert (action.kind, action.private) == (kind, False)
