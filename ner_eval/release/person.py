@@ -62,6 +62,10 @@ WORKFLOWS = ("psan", "thesis")
 #: what is personal data wherever it stands (a person's name, an ID, a contact), as the person reading it knows: its
 #: words may be decided private by word type after one document (:meth:`Person._word_rule`)
 NAME_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
+#: a public ``X`` only on a type the person decided public this many times, ...
+MOSTLY_PUBLIC_AFTER = 5
+#: ... and this many times as often as private (:meth:`Person._public_by_entity`)
+MOSTLY_PUBLIC_RATIO = 2
 #: share of verdicts the noisy person gets wrong, and of hand-marks it overlooks
 FLIP_SHARE = 0.05
 OVERLOOK_SHARE = 0.10
@@ -245,10 +249,17 @@ class Person:
         not eight accepted suggestions; a public ``X`` decides the entity's recognized mentions in this document
         only (:mod:`psan.store.annotation.entity_decisions`), and a mention the person later finds private in it
         is marked by hand, as any public span around gold.  A name's public ``X`` would reach every document, so
-        the person keeps that to word type (:meth:`_word_rule`).
+        the person keeps that to word type (:meth:`_word_rule`).  Only for a type the person has found mostly
+        public (:data:`MOSTLY_PUBLIC_AFTER`, :data:`MOSTLY_PUBLIC_RATIO`): every mention an ``X`` decides counts as a
+        public decision of its type, so on a mostly private type (ELITR's organisations, the project's names) it
+        would pile up public evidence for mentions not yet seen and keep the app from learning the type private
+        (ELITR seed 2: organisations settled one by one 11 → 200 times).
         """
         if not span.ne_types or MODEL_TYPE in span.ne_types or self.entity_is_mention is None:
             return False
+        private, public = self.type_memory.get(span.ne_types[0], (0, 0))
+        if public < MOSTLY_PUBLIC_AFTER or public < MOSTLY_PUBLIC_RATIO * private:
+            return False  # the type is not mostly public: its mentions stay one verdict each (see the docstring)
         mentions, category = self._entity_offer(view, span)
         if not mentions or category is None or category in NAME_CATEGORIES:
             return False

@@ -269,8 +269,21 @@ def test_psan_person_decides_a_public_entity_shown_again_with_x(category: str, i
     tokens = ("Court", "of", "Cassation", "and", "Court", "of", "Cassation")
     spans = (Shown(0, 3, "SUSPICIOUS", ("ORG",), False), Shown(4, 7, "SUSPICIOUS", ("ORG",), False))
     person = Person("psan", entity_mentions=lambda document, first, end: (2, category),
-                    entity_is_mention=lambda document, first, end: is_mention)
+                    entity_is_mention=lambda document, first, end: is_mention, type_memory={"ORG": [1, 5]})
     view = View(1, 0, 7, tokens, spans, ())
     person.enter(view)
     action = person.next_action(view)
     assert (action.kind, action.private) == (kind, False)
+
+
+def test_psan_person_keeps_x_public_for_a_type_it_found_mostly_public():
+    """A public ``X`` counts a public decision per mention: on a type the person found private as often as public
+    it would keep the app from learning the type, so the person accepts the suggestions instead."""
+    tokens = ("Court", "of", "Cassation", "and", "Court", "of", "Cassation")
+    spans = (Shown(0, 3, "SUSPICIOUS", ("ORG",), False), Shown(4, 7, "SUSPICIOUS", ("ORG",), False))
+    for memory, kind in (({}, "accept"), ({"ORG": [4, 5]}, "accept"), ({"ORG": [2, 5]}, "entity")):
+        person = Person("psan", entity_mentions=lambda document, first, end: (2, "ORGANIZATION"),
+                        entity_is_mention=lambda document, first, end: True, type_memory=dict(memory))
+        view = View(1, 0, 7, tokens, spans, ())
+        person.enter(view)
+        assert person.next_action(view).kind == kind
