@@ -31,6 +31,8 @@ def test_a_type_learned_private_by_a_bound_not_by_the_share_of_its_first_decisio
     assert learned_type_confidence(9, 1) is None  # one public in the first ten: not yet ...
     assert learned_type_confidence(36, 4) is None
     assert learned_type_confidence(300, 17) == -1.0  # ... 94.6 % private, now beyond doubt
+    assert learned_type_confidence(60, 5) == -1.0  # 92 %: clear after 65 decisions (a 95 % share never comes)
+    assert learned_type_confidence(100, 12) is None  # 89 %: not yet
     assert learned_type_confidence(80, 20) is None  # a type 4 in 5 private is never learned, however often decided
     assert learned_type_confidence(800, 200) is None
     # the bound rises with the evidence at the same share and never exceeds the share
