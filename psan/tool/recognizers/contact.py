@@ -211,8 +211,13 @@ class PhoneRecognizer(PatternRecognizer):
         pos = 0
         while (match := self.regex.search(text, pos)) is not None:
             start = match.start()
-            scored = [(score, end) for end in self._piece_ends(text, start, match.end())
-                      if (score := self._score(text, start, end)) is not None]
+            scored = []
+            for end in self._piece_ends(text, start, match.end()):
+                score = self._score(text, start, end)
+                if score is not None:
+                    scored.append((score, end))
+                    if score >= self.context_score:
+                        break  # no shorter piece scores higher
             if not scored:
                 pos = match.end()
                 continue
@@ -225,18 +230,16 @@ class PhoneRecognizer(PatternRecognizer):
     def _piece_ends(text: str, start: int, end: int) -> list[int]:
         """Where a number in ``text[start:end]`` may end: the whole run, then before each gap, longest first."""
         gaps = [m.start() for m in _GROUP_GAP_RE.finditer(text, start, end)]
-        return [end] + sorted(gaps, reverse=True)
+        return [end, *reversed(gaps)]
 
     def _score(self, text: str, start: int, end: int) -> float | None:
         """The score of ``text[start:end]`` as a phone number, ``None`` when it is none."""
         value = text[start:end]
-        # a trailing ")" or separator run belongs to the sentence, not the number
-        while value and not value[-1].isdigit():
-            value = value[:-1]
-        if _DATE_LIKE_RE.match(value) or value.count("(") != value.count(")"):
+        # a piece ending in ")" or a separator is no number (the whole run ends in a digit)
+        if not value[-1:].isdigit() or _DATE_LIKE_RE.match(value) or value.count("(") != value.count(")"):
             return None
         n_digits = sum(ch.isdigit() for ch in value)
-        if not 7 <= n_digits <= 15 or len(value) != end - start:
+        if not 7 <= n_digits <= 15:
             return None
         international = value.startswith(("+", "00"))
         context = has_context(text, start, end, self.context)
