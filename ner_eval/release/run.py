@@ -203,6 +203,7 @@ class Session:
             person.entity_mentions = self._entity_mentions
             person.entity_is_mention = self._entity_is_mention
         self._client: Annotator = annotator
+        self._entities: dict[tuple[int, int, int], dict[str, Any] | None] = {}
         self.log: Callable[[str], None] | None = None
         #: draws the documents in a repeatable order (:meth:`_seed_order`; ``None``: the app's own random order)
         self.order_seed: int | None = None
@@ -211,17 +212,26 @@ class Session:
         self.document_order: list[int] = []
         self.windows_by_document: dict[int, int] = {}
 
+    def _entity(self, document_id: int, first: int, end: int) -> dict[str, Any] | None:
+        """The app's entity answer for a span, asked once per span and window (the person asks it twice for a
+        public ``X``: its mentions, and whether the span is the mention)."""
+        key = (document_id, first, end)
+        if key not in self._entities:
+            self._entities[key] = self._client.entity(document_id, first, end)
+        return self._entities[key]
+
     def _entity_mentions(self, document_id: int, first: int, end: int) -> tuple[int, str | None]:
-        entity = self._client.entity(document_id, first, end)
+        entity = self._entity(document_id, first, end)
         return (int(entity["mentions"]), entity.get("category")) if entity else (0, None)
 
     def _entity_is_mention(self, document_id: int, first: int, end: int) -> bool:
-        entity = self._client.entity(document_id, first, end)
+        entity = self._entity(document_id, first, end)
         return bool(entity) and (entity.get("first_token"), entity.get("end_token")) == (first, end)
 
     def work_window(self, client: Annotator, answer: dict[str, Any]) -> None:
         """Let the person work in the window of ``answer`` until it is done with it."""
         self._client = client
+        self._entities.clear()
         w = answer["window"]
         doc_id, first, end = w["document_id"], w["first_token"], w["end_token"]
         self.project.seen[doc_id][first:end] = b"\x01" * (end - first)
