@@ -41,6 +41,16 @@ def _window_document(client) -> int:
     return r.get_json()["window"]["document_id"]
 
 
+def _only_document(app, text: str, found: list[tuple[str, str]]):
+    """A fresh project's one document (its recognized phrases grouped) and an annotator whose window it is."""
+    sql(app, "DELETE FROM entity")
+    document = add_document(app, text, found, name="a.txt")
+    group_entities(app, document)
+    client = _client(app, ANNOTATOR)
+    assert _window_document(client) == document
+    return document, client
+
+
 def test_entity_decision_decides_every_mention_here_and_elsewhere(clean_app, documents):
     app = clean_app
     client = _client(app, ANNOTATOR)
@@ -236,13 +246,8 @@ def test_private_x_around_an_organisation_decides_the_selection_only(clean_app):
     ``x`` decides the selection (and its words where nothing was recognized), not the organisation's other
     mentions; around a person's name it still decides the person (issue 20, item 5)."""
     app = clean_app
-    sql(app, "DELETE FROM entity")
-    found = [("Harbour Mills", "ORG"), ("Anna Berg", "PERSON")]
-    text = "Harbour Mills dismissed him. Harbour Mills never paid. Mrs Anna Berg agreed. Anna Berg left."
-    a = add_document(app, text, found, name="a.txt")
-    group_entities(app, a)
-    client = _client(app, ANNOTATOR)
-    assert _window_document(client) == a
+    a, client = _only_document(app, "Harbour Mills dismissed him. Harbour Mills never paid. Mrs Anna Berg agreed. "
+                                    "Anna Berg left.", [("Harbour Mills", "ORG"), ("Anna Berg", "PERSON")])
     mills = [token_index(app, a, "Harbour", i) for i in range(2)]
     r = _decide(client, a, mills[0], mills[0] + 3, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
@@ -261,13 +266,8 @@ def test_private_x_decides_the_same_words_around_a_recognized_span_not_inside_on
     person's words wherever they stand again in the document; inside a longer recognized span ("the Sami
     villages Association") they belong to that span's entity and stay for a person."""
     app = clean_app
-    sql(app, "DELETE FROM entity")
-    found = [("Sami", "NORP"), ("Sami villages Association", "ORG")]
     text = "Two Sami villages sued. The Sami villages lost. The Sami villages Association appealed. Sami is spoken."
-    a = add_document(app, text, found, name="a.txt")
-    group_entities(app, a)
-    client = _client(app, ANNOTATOR)
-    assert _window_document(client) == a
+    a, client = _only_document(app, text, [("Sami", "NORP"), ("Sami villages Association", "ORG")])
     sami = [token_index(app, a, "Sami", i) for i in range(4)]
     r = _decide(client, a, sami[0], sami[0] + 2, "PRIVATE", "entity")
     assert r.status_code == 200, r.get_json()
