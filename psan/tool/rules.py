@@ -374,13 +374,13 @@ class RuleSet:
             self.rules[r.id] = r
             by_kind[r.type].append(r)
         self.matchers: dict[str, Matcher] = {kind: RULE_KINDS[kind](rs) for kind, rs in by_kind.items()}
-        #: rules bound to one document, and by document
-        self._bound = frozenset(r.id for r in self.rules.values() if r.document is not None)
+        #: rules bound to one document, by document, and all of them
         bound_to: dict[str | int, set[int]] = defaultdict(set)
         for r in self.rules.values():
             if r.document is not None:
                 bound_to[r.document].add(r.id)
         self._bound_to: dict[str | int | None, frozenset[int]] = {k: frozenset(v) for k, v in bound_to.items()}
+        self._bound = frozenset().union(*self._bound_to.values())
 
     def __len__(self) -> int:
         return len(self.rules)
