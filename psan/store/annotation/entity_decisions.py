@@ -20,7 +20,7 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
   is the innermost mention containing the selection, else the longest mention inside it;
 * PRIVATE also decides every other occurrence of the selected words, and of each mention's words, in
-  the window's document where no recognizer found anything, and a span no
+  the window's document that is not inside a span a recognizer found, and a span no
   recognizer grouped into an entity
   (a name marked by hand, a lookup rule's match of it) is the entity of its words there.  Why: a
   private name written twice in one document is one name; the recognizers group only what they found
