@@ -205,14 +205,24 @@ def web_login(base: str, email: str, password: str) -> requests.Session:
     return session
 
 
-def wait_for(predicate, timeout: float, step: float = 0.2, what: str = "condition"):
+def wait_for(predicate, timeout: float, step: float = 0.2, what: str = "condition", describe=None):
+    """``predicate()`` once truthy; on time-out ``describe()`` (when given) says what the state was instead."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(step)
-    raise AssertionError(f"{what} not reached within {timeout:.0f} s")
+    state = f"\n{describe()}" if describe is not None else ""
+    raise AssertionError(f"{what} not reached within {timeout:.0f} s{state}")
+
+
+def worker_log_tail(name: str, lines: int = 40) -> str:
+    """The last lines of a worker's log (``start_worker`` names it after the node): why a wait timed out."""
+    path = ARTIFACTS / f"celery-{name.split('@')[0]}.log"
+    if not path.exists():
+        return f"(no log at {path})"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def wait_worker_ready(app, proc: subprocess.Popen, name: str, timeout: float = 60) -> str:

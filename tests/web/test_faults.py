@@ -30,6 +30,7 @@ from tests.faults import (
     wait_for,
     wait_worker_ready,
     web_login,
+    worker_log_tail,
 )
 from tests.helpers import PASSWORD, csrf_token, default_project, make_account, sql
 from tests.services import REPO
@@ -195,15 +196,22 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
         page = admin_client.get(f"/documents/?project={project}").get_data(as_text=True)
         assert "Stalled (worker stopped)" in page
 
-        second = start_worker(env, queue, f"kill-{os.getpid()}-2@%h")
+        second_name = f"kill-{os.getpid()}-2@%h"
+        second = start_worker(env, queue, second_name)
         restarted_at = time.monotonic()
-        wait_for(lambda: _doc(app, document)["attempts"] == 2, timeout=120, step=0.05, what="claimed again")
+
+        def claimed_again() -> bool:
+            assert second.poll() is None, f"the restarted worker exited:\n{worker_log_tail(second_name)}"
+            return _doc(app, document)["attempts"] >= 2
+
+        wait_for(claimed_again, timeout=120, step=0.05, what="claimed again",
+                 describe=lambda: f"{_doc(app, document)}\n{worker_log_tail(second_name)}")
         reclaimed_at = time.monotonic()
         assert reclaimed_at - restarted_at < 20  # worker start-up, then the first sweep queues it at once
         done = _wait_status(app, document, FINISHED, timeout=300)
         finished_at = time.monotonic()
         assert done["status"] == "PRE_ANNOTATED", done
-        assert done["attempts"] == 2 and done["error"] is None
+        assert done["attempts"] == 2 and done["error"] is None, (done, worker_log_tail(second_name))
         counts = sql(app, "SELECT (SELECT count(*) FROM token WHERE document_id = %(d)s) AS tokens, "
                           "(SELECT count(*) FROM annotation WHERE document_id = %(d)s) AS annotations",
                      {"d": document})[0]
