@@ -19,6 +19,9 @@ every recognizer speaks its own tag set.  Supported tag sets:
 * Evaluation-corpus labels (TAB, ELITR, Presidio) and the coarse category names themselves; TAB's ``DEM``
   and the demographic recognizer's OCCUPATION/NATIONALITY and the demonyms' DEMONYM → DEMOGRAPHIC; the
   acronym recognizer's ACRONYM → ORGANIZATION, a capitalized word's PROPER_NOUN → OTHER.
+* psan's other recognizer types (SURNAME, CITY, STREET, CZ_ICO …) → the category their spans carry, so that
+  what is decided about a type (learned types, category pools, a word-type rule's reach, what may never be
+  public) follows the category the span was recognized with.
 * Topics of the special-category recognizer (HEALTH, RELIGION, POLITICS, SEXUAL_ORIENTATION,
   ETHNICITY, FAMILY, GENDER) → SENSITIVE.
 
@@ -65,13 +68,22 @@ OTHER_SETS: dict[str, Category] = {
     "PROJECT": _OTH,
     "STREET_ADDRESS": _LOC, "ADDRESS": _LOC, "ZIP_CODE": _LOC, "CREDIT_CARD": _ID, "US_SSN": _ID,
     "US_DRIVER_LICENSE": _ID,
-    "AGE": _OTH, "TITLE": _OTH, "NRP": _OTH, "DOMAIN_NAME": _CON, "EMAIL_ADDRESS": _CON, "EMAIL": _CON,
+    "AGE": _DAT, "TITLE": _OTH, "NRP": _OTH, "DOMAIN_NAME": _CON, "EMAIL_ADDRESS": _CON, "EMAIL": _CON,
     "PHONE_NUMBER": _CON,
     "PHONE": _CON, "URL": _CON, "URL_PERSONAL": _CON, "IP_ADDRESS": _CON, "IP": _CON, "IBAN_CODE": _ID, "IBAN": _ID,
     # the coarse categories themselves
     "ID": _ID, "CONTACT": _CON, "OTHER": _OTH, "SENSITIVE": _SEN, "DEMOGRAPHIC": _DEM,
     # psan.tool.recognizers.demographic, .demonyms, .acronyms, .capitalized
-    "OCCUPATION": _DEM, "NATIONALITY": _DEM, "DEMONYM": _DEM, "ACRONYM": _ORG, "PROPER_NOUN": _OTH,
+    "OCCUPATION": _DEM, "NATIONALITY": _DEM, "EDUCATION": _DEM, "DEMONYM": _DEM, "ACRONYM": _ORG,
+    "ORG_ACRONYM": _ORG, "PROPER_NOUN": _OTH,
+    # the other recognizers' own types, with the category their spans carry (tests/tool/test_categories.py):
+    # names (gazetteers, initials, titles, feminine surnames, speaker slots), places and address parts,
+    # institutions, personal and company numbers, durations
+    "FIRST_NAME": _PER, "SURNAME": _PER, "PERSON_NAME": _PER, "TITLED_NAME": _PER, "SPEAKER": _PER,
+    "CITY": _LOC, "REGION": _LOC, "PLACE": _LOC, "COUNTY": _LOC, "PROVINCE": _LOC, "STREET": _LOC,
+    "POSTAL_CODE": _LOC, "AUTHORITY": _ORG, "PRISON": _ORG, "DURATION": _DAT, "USERNAME": _CON,
+    "CASE_NUMBER": _ID, "SECRET": _ID, "CARD": _ID, "CZ_BIRTH_NUMBER": _ID, "CZ_ICO": _ID, "CZ_DIC": _ID,
+    "SK_DIC": _ID, "PL_PESEL": _ID, "PL_NIP": _ID, "PL_REGON": _ID, "SE_PERSONNUMMER": _ID, "SI_EMSO": _ID,
     # topics of psan.tool.recognizers.sensitive (special categories, GDPR art. 9)
     "HEALTH": _SEN, "RELIGION": _SEN, "POLITICS": _SEN, "SEXUAL_ORIENTATION": _SEN, "ETHNICITY": _SEN,
     "FAMILY": _SEN, "GENDER": _SEN,
