@@ -12,12 +12,13 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from psan.tool.categories import CNEC, category_of
 from psan.tool.document import Category
 
 __all__ = ["Evidence", "suggest_private", "uncertainty", "learned_type_confidence", "pooled_private_types",
            "PRIVATE_CATEGORIES", "POOLED_CATEGORIES", "MIN_POOLED_TYPES", "MIN_TYPE_DECISIONS", "LEARN_TYPE_AFTER",
            "LEARN_TYPE_SHARE", "LEARN_TYPE_BOUND", "POOL_AGREE_BOUND", "LEARN_TYPE_Z", "LEARN_PUBLIC_AFTER",
-           "private_share_bound", "agrees_with_private_pool"]
+           "private_share_bound", "agrees_with_private_pool", "learning_pool", "POOLED_CNEC_SUPERTYPES"]
 
 #: categories suggested private when nothing else is known
 PRIVATE_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
@@ -120,39 +121,60 @@ def learned_type_confidence(private: int, public: int) -> float | None:
 #: psan's own name types (speaker slots, surnames) beside numbers, laws and languages there, so a meeting's
 #: private speakers taught "numbers are private" (ELITR: 807 digits masked for nothing)
 POOLED_CATEGORIES = frozenset({Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.DATE})
+#: CNEC supertypes whose types are learned together though their coarse category is not pooled: numbers
+#: (cardinals, ordinals, ages, scores, unclassified numbers) and artifacts (titles of works, products, laws …)
+POOLED_CNEC_SUPERTYPES = frozenset({"n", "o"})
 #: a category's decisions count as the category's only when they span this many of its types
 MIN_POOLED_TYPES = 2
 
 
+def learning_pool(ne_type: str) -> str | None:
+    """The pool whose decisions a type is learned private with (:func:`pooled_private_types`); ``None``: alone.
+
+    Why CNEC's supertypes besides the coarse categories: the Czech NER's tag set is two-level, and its
+    numbers (``nc``, ``no``, ``nb`` …) and artifacts (``oa``, ``op``, ``or`` …) are each one kind of thing
+    split ten ways.  Their coarse category (OTHER, ID for ``n_``) is no pool, as it also holds unrelated
+    types; so in a project that masks numbers each number type was learned on its own, ten decisions each.
+    """
+    category = category_of(ne_type)
+    if category in POOLED_CATEGORIES:
+        return str(category)
+    if ne_type in CNEC and ne_type[0] in POOLED_CNEC_SUPERTYPES:
+        return f"CNEC {ne_type[0]}*"
+    return None
+
+
 def pooled_private_types(statistics: Mapping[str, tuple[int, int]], candidates: Iterable[str],
-                         category: Callable[[str], Category]) -> set[str]:
-    """The ``candidates`` to decide private because their category's decisions are clearly private.
+                         pool: Callable[[str], str | None] = learning_pool) -> set[str]:
+    """The ``candidates`` to decide private because their pool's decisions are clearly private.
 
     Why: a fine-grained NER (CNEC's 40-odd types: city, country, street, river …) spreads a project's
     decisions so thin that few types ever reach :data:`LEARN_TYPE_AFTER` on their own, though every
-    location the annotators saw was private.  When the decisions on the types of one of
-    :data:`POOLED_CATEGORIES` (``statistics``: type -> (private, public)), summed, are as clear as
-    :func:`learned_type_confidence` asks of one type, span at least :data:`MIN_POOLED_TYPES` types,
-    and are private, every candidate type of that category whose own decisions agree is decided private
-    too (:func:`agrees_with_private_pool`).  Only ever private: public stays a per-type matter with the
-    stricter evidence (a wrong "private" leaks nothing; it masks a span for nothing).
+    location the annotators saw was private.  When the decisions on the types of one pool (``pool``:
+    :func:`learning_pool`, one of :data:`POOLED_CATEGORIES` or a CNEC supertype; ``statistics``: type ->
+    (private, public)), summed, are as clear as :func:`learned_type_confidence` asks of one type, span at
+    least :data:`MIN_POOLED_TYPES` types, and are private, every candidate type of that pool whose own
+    decisions agree is decided private too (:func:`agrees_with_private_pool`).  Only ever private: public
+    stays a per-type matter with the stricter evidence (a wrong "private" leaks nothing; it masks a span
+    for nothing).
 
-    A type whose own decisions disagree (clearly less private) neither joins nor weighs on its category:
+    A type whose own decisions disagree (clearly less private) neither joins nor weighs on its pool:
     an abbreviation recognizer's "ČR", "TV" (CNEC: 36 of 48 private) says nothing about firms and
     institutions, and it kept CNEC's organisations (if, ic, io, ia, mn: 97 % private) out of the pool
     for the whole test set, about 100 judgments one at a time.
     """
-    pools: dict[Category, list[int]] = {}
+    pools: dict[str, list[int]] = {}
     for t, (private, public) in statistics.items():
-        c = category(t)
-        if c in POOLED_CATEGORIES and private + public and agrees_with_private_pool(private, public):
-            pool = pools.setdefault(c, [0, 0, 0])
-            pool[0] += private
-            pool[1] += public
-            pool[2] += 1
-    learned = {c for c, (private, public, types) in pools.items()
+        key = pool(t)
+        if key is not None and private + public and agrees_with_private_pool(private, public):
+            counts = pools.setdefault(key, [0, 0, 0])
+            counts[0] += private
+            counts[1] += public
+            counts[2] += 1
+    learned = {key for key, (private, public, types) in pools.items()
                if types >= MIN_POOLED_TYPES and learned_type_confidence(private, public) == -1.0}
-    return {t for t in candidates if category(t) in learned and agrees_with_private_pool(*statistics.get(t, (0, 0)))}
+    return {t for t in candidates
+            if (key := pool(t)) is not None and key in learned and agrees_with_private_pool(*statistics.get(t, (0, 0)))}
 
 
 def agrees_with_private_pool(private: int, public: int) -> bool:

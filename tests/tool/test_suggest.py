@@ -55,38 +55,51 @@ def test_uncertainty_falls_with_agreeing_evidence() -> None:
 
 def test_a_category_clearly_private_as_a_whole_decides_its_undecided_types_private() -> None:
     """CNEC spreads locations over city, country, street …: none reaches 10 decisions, the category does."""
-    from psan.tool.categories import category_of
     from psan.tool.suggest import pooled_private_types
     stats = {"gu": (6, 0), "gc": (4, 1), "P": (3, 0)}
     candidates = ["gu", "gc", "gq", "gt", "P", "ps", "ic"]
     # 10 private location decisions of 11 over two types that both look private (91 %): not clear enough
-    assert pooled_private_types(stats, candidates, category_of) == set()
+    assert pooled_private_types(stats, candidates) == set()
     stats["gc"] = (5, 0)
     stats["gt"] = (0, 1)
     # a type whose own decisions are clearly less private ("gt", public once) neither joins nor weighs on the
     # category: the other location types, 11 of 11 private, are
-    assert pooled_private_types(stats, candidates, category_of) == {"gu", "gc", "gq"}
+    assert pooled_private_types(stats, candidates) == {"gu", "gc", "gq"}
     stats["gu"] = (20, 0)  # 25 of 26 = 96 %: locations are private; "gt" keeps waiting for its own evidence
-    assert pooled_private_types(stats, candidates, category_of) == {"gu", "gc", "gq"}
-    # one type's decisions are not the category's; OTHER (numbers, laws, psan's speaker and surname types) and
-    # quasi-identifiers never pool
-    assert pooled_private_types({"gu": (30, 0)}, candidates, category_of) == set()
-    assert pooled_private_types({"SPEAKER": (300, 0), "SURNAME": (10, 0)}, ["CARDINAL", "LANGUAGE"], category_of) \
+    assert pooled_private_types(stats, candidates) == {"gu", "gc", "gq"}
+    # one type's decisions are not the category's; OTHER (numbers, laws, languages) and quasi-identifiers never
+    # pool: a meeting's private speakers and surnames decide its other name types, not its numbers
+    assert pooled_private_types({"gu": (30, 0)}, candidates) == set()
+    assert pooled_private_types({"SPEAKER": (300, 0), "SURNAME": (10, 0)}, ["CARDINAL", "LANGUAGE", "FIRST_NAME"]) \
+        == {"FIRST_NAME"}
+    assert pooled_private_types({"OCCUPATION": (10, 0), "NATIONALITY": (10, 0)}, ["OCCUPATION"]) \
         == set()
-    assert pooled_private_types({"OCCUPATION": (10, 0), "NATIONALITY": (10, 0)}, ["OCCUPATION"], category_of) \
-        == set()
+
+
+def test_cnec_numbers_and_artifacts_are_learned_with_their_supertype() -> None:
+    """CNEC splits numbers ten ways (cardinal, ordinal, age, score …): a project masking numbers learns them once."""
+    from psan.tool.suggest import learning_pool, pooled_private_types
+    assert learning_pool("nc") == learning_pool("n_") == learning_pool("no") != learning_pool("oa")
+    assert learning_pool("oa") == learning_pool("op") and learning_pool("gu") == learning_pool("CITY")
+    # not pooled: OntoNotes' numbers (one coarse OTHER with languages and laws), nationalities ("pc"), contacts
+    assert learning_pool("CARDINAL") is None and learning_pool("pc") is None and learning_pool("me") is None
+    numbers = {"nc": (7, 0), "no": (5, 0)}
+    candidates = ["nb", "na", "ns", "oa", "CARDINAL"]
+    assert pooled_private_types(numbers, candidates) == {"nb", "na", "ns"}
+    # a score type the project decides public mostly stays out, and the numbers' pool does not need it
+    assert pooled_private_types({**numbers, "ns": (2, 6)}, candidates) == {"nb", "na"}
+    assert pooled_private_types({"nc": (12, 0)}, candidates) == set()  # one type is no pool
 
 
 def test_one_early_false_alarm_does_not_keep_a_type_out_of_its_private_category() -> None:
     """A greeting recognized as a surname (one public "ps" decision) must not make every later surname a judgment."""
-    from psan.tool.categories import category_of
     from psan.tool.suggest import agrees_with_private_pool, pooled_private_types
     persons = {"P": (30, 0), "pf": (20, 0)}
-    assert pooled_private_types({**persons, "ps": (0, 1)}, ["ps"], category_of) == set()  # nothing else known yet
-    assert pooled_private_types({**persons, "ps": (2, 1)}, ["ps"], category_of) == {"ps"}
-    assert pooled_private_types({**persons, "ps": (5, 2)}, ["ps"], category_of) == {"ps"}
+    assert pooled_private_types({**persons, "ps": (0, 1)}, ["ps"]) == set()  # nothing else known yet
+    assert pooled_private_types({**persons, "ps": (2, 1)}, ["ps"]) == {"ps"}
+    assert pooled_private_types({**persons, "ps": (5, 2)}, ["ps"]) == {"ps"}
     # a type whose own decisions are clearly less private than a learned category keeps waiting
-    assert pooled_private_types({**persons, "ps": (5, 5)}, ["ps"], category_of) == set()
+    assert pooled_private_types({**persons, "ps": (5, 5)}, ["ps"]) == set()
     assert agrees_with_private_pool(0, 0) and agrees_with_private_pool(30, 0)
     assert not agrees_with_private_pool(0, 2) and not agrees_with_private_pool(1, 1)
     assert agrees_with_private_pool(20, 3) and not agrees_with_private_pool(10, 5)

@@ -19,11 +19,16 @@ from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.admin.rules import project_sensitive_types
 from psan.store.annotation.window_content import span_text
-from psan.tool.categories import category_of
 from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.document import Category
 from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
-from psan.tool.suggest import Evidence, learned_type_confidence, pooled_private_types, suggest_private
+from psan.tool.suggest import (
+    Evidence,
+    learned_type_confidence,
+    learning_pool,
+    pooled_private_types,
+    suggest_private,
+)
 
 __all__ = ["type_statistics", "project_type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn",
            "forget_statistics", "note_decision", "sensitive_types"]
@@ -280,7 +285,7 @@ def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
 
     A type learns from its own decisions (:func:`psan.tool.suggest.learned_type_confidence`), and a
     type of a category whose decisions are clearly private as a whole is decided private with it
-    (:func:`psan.tool.suggest.pooled_private_types`: the category of one of ``types``; every type of
+    (:func:`psan.tool.suggest.pooled_private_types`: the pool of one of ``types``; every type of
     it that has a rule and no public decision, here or in other documents).  Only rules still at
     confidence 0 (suspicious, as created) change: a confidence an admin or an annotator ("by NE
     type") chose is kept.  A sensitive type (:func:`psan.tool.sensitivity.sensitive_type`:
@@ -314,16 +319,16 @@ def _to_learn(conn, project_id: int, types: Sequence[str]) -> dict[str, float]:
     stats = {t: c for t, c in project_type_statistics(conn, project_id).items() if t != MODEL_TYPE}
     extra = sensitive_types(conn, project_id)
     own = {t: c for t in wanted if t in stats and (c := _learned(t, *stats[t], extra)) is not None}
-    pooled_categories = {category_of(t) for t in pooled_private_types(stats, stats, category_of)}
-    if not own and not pooled_categories & {category_of(t) for t in wanted}:
+    learned_pools = {learning_pool(t) for t in pooled_private_types(stats, stats)}
+    touched = {learning_pool(t) for t in wanted} - {None}
+    if not own and not learned_pools & touched:
         return {}
     unlearned = [r["condition"] for r in db.query(prepared(
         "SELECT condition FROM rule WHERE project_id = %s AND type = 'NE_TYPE' AND annotation_id IS NULL "
         "AND confidence = 0 ORDER BY condition"), (project_id,), conn)]
     out = {t: own[t] for t in unlearned if t in own}
-    touched = {category_of(t) for t in wanted}
-    for t in sorted(pooled_private_types(stats, unlearned, category_of)):
-        if t != MODEL_TYPE and category_of(t) in touched:
+    for t in sorted(pooled_private_types(stats, unlearned)):
+        if t != MODEL_TYPE and learning_pool(t) in touched:
             out.setdefault(t, -1.0)
     return out
 
