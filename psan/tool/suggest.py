@@ -9,7 +9,7 @@ better while people annotate; the order of evidence is from the most to the leas
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from psan.tool.categories import CNEC, category_of, tag_set
@@ -18,7 +18,8 @@ from psan.tool.document import Category
 __all__ = ["Evidence", "suggest_private", "uncertainty", "learned_type_confidence", "pooled_private_types",
            "PRIVATE_CATEGORIES", "POOLED_CATEGORIES", "MIN_POOLED_TYPES", "MIN_TYPE_DECISIONS", "LEARN_TYPE_AFTER",
            "LEARN_TYPE_SHARE", "LEARN_TYPE_BOUND", "POOL_AGREE_BOUND", "LEARN_TYPE_Z", "LEARN_PUBLIC_AFTER",
-           "private_share_bound", "agrees_with_private_pool", "learning_pool", "POOLED_CNEC_SUPERTYPES"]
+           "private_share_bound", "agrees_with_private_pool", "learning_pool", "joinable_pools", "learned_pools",
+           "POOLED_CNEC_SUPERTYPES"]
 
 #: categories suggested private when nothing else is known
 PRIVATE_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
@@ -150,17 +151,48 @@ def learning_pool(ne_type: str) -> str | None:
     return None
 
 
-def pooled_private_types(statistics: Mapping[str, tuple[int, int]], candidates: Iterable[str],
-                         pool: Callable[[str], str | None] = learning_pool) -> set[str]:
+def joinable_pools(ne_type: str) -> frozenset[str]:
+    """The pools that may decide a type private: its own, and for a type of another tag set CNEC's of its category.
+
+    Why CNEC's: it divides each category five to ten ways (first name, surname, nickname …; city, street,
+    river …), so its pool is about the category as a whole, and a surname or street psan's recognizers found
+    where the Czech NER did not belongs to it.  Their decisions still count in their own pool only: a
+    narrow recognizer's spans being private says nothing about a broad type (spaCy's PERSON, with judges).
+    """
+    own = learning_pool(ne_type)
+    if own is None:
+        return frozenset()
+    category = category_of(ne_type)
+    if tag_set(ne_type) != "CNEC" and category in POOLED_CATEGORIES:
+        return frozenset({own, f"CNEC {category}"})
+    return frozenset({own})
+
+
+def learned_pools(statistics: Mapping[str, tuple[int, int]]) -> set[str]:
+    """The pools whose decisions are, summed, clearly private (see :func:`pooled_private_types`)."""
+    pools: dict[str, list[int]] = {}
+    for t, (private, public) in statistics.items():
+        key = learning_pool(t)
+        if key is not None and private + public and agrees_with_private_pool(private, public):
+            counts = pools.setdefault(key, [0, 0, 0])
+            counts[0] += private
+            counts[1] += public
+            counts[2] += 1
+    return {key for key, (private, public, types) in pools.items()
+            if types >= MIN_POOLED_TYPES and learned_type_confidence(private, public) == -1.0}
+
+
+def pooled_private_types(statistics: Mapping[str, tuple[int, int]], candidates: Iterable[str]) -> set[str]:
     """The ``candidates`` to decide private because their pool's decisions are clearly private.
 
     Why: a fine-grained NER (CNEC's 40-odd types: city, country, street, river …) spreads a project's
     decisions so thin that few types ever reach :data:`LEARN_TYPE_AFTER` on their own, though every
-    location the annotators saw was private.  When the decisions on the types of one pool (``pool``:
-    :func:`learning_pool`, one of :data:`POOLED_CATEGORIES` or a CNEC supertype; ``statistics``: type ->
-    (private, public)), summed, are as clear as :func:`learned_type_confidence` asks of one type, span at
-    least :data:`MIN_POOLED_TYPES` types, and are private, every candidate type of that pool whose own
-    decisions agree is decided private too (:func:`agrees_with_private_pool`).  Only ever private: public
+    location the annotators saw was private.  When the decisions on the types of one pool
+    (:func:`learning_pool`: one of :data:`POOLED_CATEGORIES` within a tag set, or a CNEC supertype;
+    ``statistics``: type -> (private, public)), summed, are as clear as :func:`learned_type_confidence` asks
+    of one type, span at least :data:`MIN_POOLED_TYPES` types, and are private, every candidate type that
+    may join that pool (:func:`joinable_pools`) and whose own decisions agree is decided private too
+    (:func:`agrees_with_private_pool`).  Only ever private: public
     stays a per-type matter with the stricter evidence (a wrong "private" leaks nothing; it masks a span
     for nothing).
 
@@ -169,18 +201,9 @@ def pooled_private_types(statistics: Mapping[str, tuple[int, int]], candidates: 
     institutions, and it kept CNEC's organisations (if, ic, io, ia, mn: 97 % private) out of the pool
     for the whole test set, about 100 judgments one at a time.
     """
-    pools: dict[str, list[int]] = {}
-    for t, (private, public) in statistics.items():
-        key = pool(t)
-        if key is not None and private + public and agrees_with_private_pool(private, public):
-            counts = pools.setdefault(key, [0, 0, 0])
-            counts[0] += private
-            counts[1] += public
-            counts[2] += 1
-    learned = {key for key, (private, public, types) in pools.items()
-               if types >= MIN_POOLED_TYPES and learned_type_confidence(private, public) == -1.0}
+    learned = learned_pools(statistics)
     return {t for t in candidates
-            if (key := pool(t)) is not None and key in learned and agrees_with_private_pool(*statistics.get(t, (0, 0)))}
+            if joinable_pools(t) & learned and agrees_with_private_pool(*statistics.get(t, (0, 0)))}
 
 
 def agrees_with_private_pool(private: int, public: int) -> bool:

@@ -92,12 +92,19 @@ def test_cnec_numbers_and_artifacts_are_learned_with_their_supertype() -> None:
 
 
 def test_types_of_two_tag_sets_are_not_learned_together() -> None:
-    """Court decisions: spaCy's PERSON (judges, counsel: 4 in 5 private) is no sibling of psan's "Mr X" (all private)."""
-    from psan.tool.suggest import learning_pool, pooled_private_types
+    """Court decisions: spaCy's PERSON (judges, counsel: 4 in 5 private) is no sibling of psan's "Mr X"."""
+    from psan.tool.suggest import joinable_pools, learning_pool, pooled_private_types
     assert learning_pool("PERSON") != learning_pool("TITLED_NAME") == learning_pool("SURNAME")
     assert learning_pool("gu") != learning_pool("CITY") and learning_pool("ps") != learning_pool("PERSON")
     names = {"TITLED_NAME": (10, 0), "SURNAME": (5, 0), "PERSON": (4, 1)}
     assert pooled_private_types(names, ["PERSON", "FIRST_NAME"]) == {"FIRST_NAME"}
+    # CNEC's pools speak for their whole category: a surname or a street psan found joins them (its decisions
+    # still count in its own pool only), a CNEC type never joins another tag set's pool
+    assert joinable_pools("SURNAME") == {learning_pool("SURNAME"), learning_pool("ps")}
+    assert joinable_pools("ps") == {learning_pool("ps")} and joinable_pools("pc") == frozenset()
+    cnec_places = {"gu": (8, 0), "gc": (4, 0)}
+    assert pooled_private_types(cnec_places, ["STREET", "CITY", "GPE", "gq"]) == {"STREET", "CITY", "GPE", "gq"}
+    assert pooled_private_types({"CITY": (8, 0), "STREET": (4, 0)}, ["gu", "GPE", "REGION"]) == {"REGION"}
 
 
 def test_one_early_false_alarm_does_not_keep_a_type_out_of_its_private_category() -> None:

@@ -24,8 +24,9 @@ from psan.tool.document import Category
 from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
 from psan.tool.suggest import (
     Evidence,
+    joinable_pools,
+    learned_pools,
     learned_type_confidence,
-    learning_pool,
     pooled_private_types,
     suggest_private,
 )
@@ -319,16 +320,16 @@ def _to_learn(conn, project_id: int, types: Sequence[str]) -> dict[str, float]:
     stats = {t: c for t, c in project_type_statistics(conn, project_id).items() if t != MODEL_TYPE}
     extra = sensitive_types(conn, project_id)
     own = {t: c for t in wanted if t in stats and (c := _learned(t, *stats[t], extra)) is not None}
-    learned_pools = {learning_pool(t) for t in pooled_private_types(stats, stats)}
-    touched = {learning_pool(t) for t in wanted} - {None}
-    if not own and not learned_pools & touched:
+    # the pools a decision on ``wanted`` may have changed, and those it may let decide its own types
+    touched = set().union(*(joinable_pools(t) for t in wanted))
+    if not own and not learned_pools(stats) & touched:
         return {}
     unlearned = [r["condition"] for r in db.query(prepared(
         "SELECT condition FROM rule WHERE project_id = %s AND type = 'NE_TYPE' AND annotation_id IS NULL "
         "AND confidence = 0 ORDER BY condition"), (project_id,), conn)]
     out = {t: own[t] for t in unlearned if t in own}
     for t in sorted(pooled_private_types(stats, unlearned)):
-        if t != MODEL_TYPE and learning_pool(t) in touched:
+        if t != MODEL_TYPE and joinable_pools(t) & touched:
             out.setdefault(t, -1.0)
     return out
 
