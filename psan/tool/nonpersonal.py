@@ -37,6 +37,9 @@ of a state is not a person's data, nor is the date of a law), and only
 candidates are filtered – a person's decision or a rule is never touched, and a pattern's span (IDs,
 dates, file numbers) only when it is one of those dates.
 
+A fifth round (issue 20) added technical terms that NER takes for an organisation or a product in a technical
+meeting ("XML", "HTTPS", "the GPU", "Python": :data:`TECHNICAL_TERMS`), names of no company, platform or project.
+
 English only for now (the vocabulary is English; other languages pass through unchanged).
 """
 from __future__ import annotations
@@ -47,7 +50,7 @@ from functools import lru_cache
 
 from psan.tool.document import CharSpan
 
-__all__ = ["CODE_WORDS", "GENERIC_WORDS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
+__all__ = ["CODE_WORDS", "GENERIC_WORDS", "TECHNICAL_TERMS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
            "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "PERSON_TYPES", "RELATIVE_TIME", "TIME_TYPES", "is_never_personal",
            "drop_never_personal"]
 
@@ -63,6 +66,21 @@ TIME_TYPES = frozenset({"DATE", "TIME", "PERIOD"})
 #: person types: dropped only when the span is one word that names a legal instrument in an instrument's
 #: context ("by Law no. 5190", "the Anti-Terror Law"); "Mr Law" or "Law said" stay
 PERSON_TYPES = frozenset({"PERSON", "PER"})
+
+#: technical terms NER takes for an organisation or a product in technical talk ("the XML", "over HTTPS", "on the
+#: GPU"): file formats, protocols, hardware, programming languages and the field acronyms of language technology,
+#: as written (case-sensitive: "Python" the language, not "python").  Not here on purpose: companies and
+#: platforms ("Google", "GitHub": an employer is a quasi-identifier), conferences and projects (ELITR masks its
+#: projects' names), and two-letter acronyms that are also countries or states ("MT", "CS")
+TECHNICAL_TERMS = frozenset("""
+PDF XML HTML JSON CSV TSV TXT YAML DOCX XLSX PPTX ODT RTF MP3 MP4 WAV FLAC OGG M3U8 PNG JPG JPEG GIF SVG TIFF
+ZIP ASCII UTF-8 Unicode
+HTTP HTTPS SSL TLS SSH FTP SFTP SMTP IMAP TCP UDP DNS VPN URL URLs URI API APIs REST RSS Wi-Fi WiFi Bluetooth
+CPU CPUs GPU GPUs TPU RAM SSD HDD USB HDMI
+Python JavaScript TypeScript PHP Perl SQL LaTeX BibTeX Markdown Linux Unix Ubuntu Debian Git Docker Kubernetes
+NLP ASR TTS NMT LLM LLMs GPT BERT OCR PCA SVM RNN LSTM
+""".split())
+_ARTICLES = frozenset({"the", "a", "an"})
 
 #: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case); courts
 #: and authorities of a level every state has dozens of, named without their place ("the District Court",
@@ -207,6 +225,13 @@ def _all_generic(value: str, law: bool) -> bool:
     return bool(words) and (all(w in generic for w in words) or _general_code(words))
 
 
+def _technical(value: str) -> bool:
+    """A technical term, alone or after an article ("the PDF", "HTTPS"): see :data:`TECHNICAL_TERMS`."""
+    words = value.split()
+    return bool(words) and words[-1] in TECHNICAL_TERMS and all(
+        w in TECHNICAL_TERMS or w.lower() in _ARTICLES for w in words)
+
+
 @lru_cache(maxsize=1 << 14)
 def _relative_or_century(value: str) -> bool:
     """A period without a date in it ("the same day", "the 19th century"); cached like :func:`_all_generic`."""
@@ -220,6 +245,8 @@ def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in NEVER_PERSONAL_TYPES:
         return True
     value = text[span.start:span.end]
+    if span.type in NAME_TYPES and _technical(value):
+        return True
     if span.type == "LAW" or span.type in NAME_TYPES:
         if not _all_generic(value, span.type == "LAW"):
             return False
