@@ -27,6 +27,14 @@ EN_TEXT = ("John Smith sent the invoice to mary.brown@example.org yesterday. Pay
 #: (1 in 97), so the account is matched with its first group
 SECRETS = ("736028", "5163", "CZ65 0800", "0014 5399", "jan.novak", "example.com", "Novák", "Svobodov",
            "John Smith", "Smith", "mary.brown", "example.org", "GB82 WEST", "7654", "Mary Brown")
+
+
+def _leaked(secret: str, text: str) -> bool:
+    """Is ``secret`` in ``text``?  A group of digits only as a whole number: a random surrogate ("765419/4603", a
+    birth number) may hold the digits of another document's account inside one of its own numbers."""
+    if secret.isdigit():
+        return re.search(rf"(?<!\d){secret}(?!\d)", text) is not None
+    return secret in text
 NAMES = ("Novák", "Smith")
 MODES = ("remove", "tag", "pseudonymize")
 
@@ -78,14 +86,14 @@ def test_untouched_project_downloads_fail_closed(admin_client, clean_app, releas
             assert response.status_code == 200
             text = response.get_data(as_text=True)
             for secret in SECRETS:
-                assert secret not in text, (mode, secret, text)
+                assert not _leaked(secret, text), (mode, secret, text)
             assert response.headers["X-Psan-Undecided-Policy"] == "mask"
             assert int(response.headers["X-Psan-Undecided-Spans"]) >= 1
         members = _zip(admin_client, pid, mode)
         assert {"cs.txt", "en.txt"} <= {m.replace(f".{mode}", "") for m in members}
         for name, text in members.items():
             for secret in SECRETS:
-                assert secret not in text, (mode, name, secret)
+                assert not _leaked(secret, text), (mode, name, secret)
         masked = json.loads(members["MASKED.json"])
         assert masked["policy"] == "mask" and masked["total"] >= 2
         per_doc = {d["name"]: d for d in masked["documents"]}
