@@ -12,7 +12,7 @@ from psan.runtime import db
 from psan.store.annotation import suggestions
 from psan.store.annotation.decisions import Scope, Span, decide
 from tests.documents import add_document, token_index
-from tests.helpers import account_id, default_project, make_account
+from tests.helpers import account_id, default_project, make_account, sql
 
 TEXT = "Karel came. Eva came. Brno is far. Karel and Eva met in Brno. Petr stayed."
 ENTITIES = [("Karel", "P"), ("Eva", "P"), ("Brno", "gu"), ("Petr", "P")]
@@ -25,10 +25,10 @@ def fresh_counts():
     suggestions.forget_statistics()
 
 
-def _decide(app, doc: int, word: str, decision: str, occurrence: int = 0) -> None:
+def _decide(app, doc: int, word: str, decision: str, occurrence: int = 0, project: int | None = None) -> None:
     i = token_index(app, doc, word, occurrence)
     with app.app_context(), db.transaction() as conn:
-        decide(conn, Span(default_project(app), doc, i, i + 1), Scope.TOKEN, decision,
+        decide(conn, Span(project or default_project(app), doc, i, i + 1), Scope.TOKEN, decision,
                account_id(app, "admin@example.org"), [word])
 
 
@@ -160,6 +160,38 @@ def test_a_clearly_private_category_decides_its_undecided_types_private(clean_ap
             "SELECT condition, confidence FROM rule WHERE project_id = %s AND type = 'NE_TYPE'",
             (default_project(app),), conn)}
     assert len(changed) == 3 and rules == {"gu": -1.0, "gc": -1.0, "gh": -1.0, "P": 0.0}
+
+
+def test_a_surname_or_a_city_psan_found_is_decided_with_cnecs_clearly_private_category(clean_app):
+    """psan's own types join CNEC's pool of their category (psan.tool.suggest.joinable_pools), when CNEC's types are
+    decided and when one of psan's is; a CNEC type never joins the pool psan's own types make."""
+    app = clean_app
+    make_account(app, "admin@example.org", "ADMIN")
+    places = [("Brno", "gu"), ("Praha", "gu"), ("Ostrava", "gu"), ("Plzeň", "gu"), ("Zlín", "gu"), ("Jihlava", "gu"),
+              ("Kolín", "gu"), ("Rakousko", "gc"), ("Polsko", "gc"), ("Maďarsko", "gc"), ("Vídeň", "CITY"),
+              ("Dunaj", "gh")]
+    doc = add_document(app, " ".join(f"{w} je tady." for w, _ in places), places)
+    for word, _ in places[:10]:
+        _decide(app, doc, word, "PRIVATE")
+    with app.app_context(), db.transaction() as conn:
+        assert suggestions.types_to_learn(conn, default_project(app), ["gu"]) == ["CITY", "gc", "gh", "gu"]
+        assert suggestions.types_to_learn(conn, default_project(app), ["CITY"]) == ["CITY", "gc", "gh", "gu"]
+    # psan's places decided private alone make a pool of psan's types only
+    streets = [("Husova", "STREET"), ("Lidická", "STREET"), ("Dlouhá", "STREET"), ("Krátká", "STREET"),
+               ("Nová", "STREET"), ("Tábor", "CITY"), ("Písek", "CITY"), ("Cheb", "CITY"), ("Most", "CITY"),
+               ("Aš", "CITY"), ("Louny", "PLACE"), ("Bílina", "gu")]
+    second = _second_project(app)
+    other = add_document(app, " ".join(f"{w} je tady." for w, _ in streets), streets, project_id=second)
+    for word, _ in streets[:10]:
+        _decide(app, other, word, "PRIVATE", project=second)
+    with app.app_context(), db.transaction() as conn:
+        assert suggestions.types_to_learn(conn, second, ["CITY"]) == ["CITY", "PLACE", "STREET"]
+
+
+def _second_project(app) -> int:
+    """A project of its own (type decisions are counted per project)."""
+    return sql(app, "INSERT INTO project (name, language, pipeline) SELECT 'second', language, pipeline FROM project "
+                    "WHERE is_default RETURNING id")[0]["id"]
 
 
 def test_a_public_decision_around_a_private_part_is_no_public_vote_for_its_type(clean_app):
