@@ -142,16 +142,25 @@ def test_a_log_read_overtaken_by_another_thread_does_not_recount(clean_app, coun
     assert _counts(app) == _full_count(app)
 
 
+#: ten Czech places CNEC's NER would find (seven cities, three countries): decided private, a clear category
+CNEC_PLACES = [("Brno", "gu"), ("Praha", "gu"), ("Ostrava", "gu"), ("Plzeň", "gu"), ("Zlín", "gu"),
+               ("Jihlava", "gu"), ("Kolín", "gu"), ("Rakousko", "gc"), ("Polsko", "gc"), ("Maďarsko", "gc")]
+
+
+def _ten_decided_private(app, entities: list[tuple[str, str]], project: int | None = None) -> int:
+    """A document of ``entities`` ("<word> je tady." each) whose first ten are decided private; its id."""
+    if project is None:  # the test's first document: its admin decides
+        make_account(app, "admin@example.org", "ADMIN")
+    doc = add_document(app, " ".join(f"{w} je tady." for w, _ in entities), entities, project_id=project)
+    for word, _ in entities[:10]:
+        _decide(app, doc, word, "PRIVATE", project=project)
+    return doc
+
+
 def test_a_clearly_private_category_decides_its_undecided_types_private(clean_app):
     """learn_type_rules pools a category's types (psan.tool.suggest.pooled_private_types): private only."""
     app = clean_app
-    make_account(app, "admin@example.org", "ADMIN")
-    places = [("Brno", "gu"), ("Praha", "gu"), ("Ostrava", "gu"), ("Plzeň", "gu"), ("Zlín", "gu"), ("Jihlava", "gu"),
-              ("Kolín", "gu"), ("Rakousko", "gc"), ("Polsko", "gc"), ("Maďarsko", "gc"), ("Dunaj", "gh"),
-              ("Karel", "P")]
-    doc = add_document(app, " ".join(f"{w} je tady." for w, _ in places), places)
-    for word, _ in places[:10]:
-        _decide(app, doc, word, "PRIVATE")
+    _ten_decided_private(app, CNEC_PLACES + [("Dunaj", "gh"), ("Karel", "P")])
     with app.app_context(), db.transaction() as conn:
         assert suggestions.types_to_learn(conn, default_project(app), ["P"]) == []  # another category
         assert suggestions.types_to_learn(conn, default_project(app), ["gu"]) == ["gc", "gh", "gu"]
@@ -166,13 +175,7 @@ def test_a_surname_or_a_city_psan_found_is_decided_with_cnecs_clearly_private_ca
     """psan's own types join CNEC's pool of their category (psan.tool.suggest.joinable_pools), when CNEC's types are
     decided and when one of psan's is; a CNEC type never joins the pool psan's own types make."""
     app = clean_app
-    make_account(app, "admin@example.org", "ADMIN")
-    places = [("Brno", "gu"), ("Praha", "gu"), ("Ostrava", "gu"), ("Plzeň", "gu"), ("Zlín", "gu"), ("Jihlava", "gu"),
-              ("Kolín", "gu"), ("Rakousko", "gc"), ("Polsko", "gc"), ("Maďarsko", "gc"), ("Vídeň", "CITY"),
-              ("Dunaj", "gh")]
-    doc = add_document(app, " ".join(f"{w} je tady." for w, _ in places), places)
-    for word, _ in places[:10]:
-        _decide(app, doc, word, "PRIVATE")
+    _ten_decided_private(app, CNEC_PLACES + [("Vídeň", "CITY"), ("Dunaj", "gh")])
     with app.app_context(), db.transaction() as conn:
         assert suggestions.types_to_learn(conn, default_project(app), ["gu"]) == ["CITY", "gc", "gh", "gu"]
         assert suggestions.types_to_learn(conn, default_project(app), ["CITY"]) == ["CITY", "gc", "gh", "gu"]
@@ -181,9 +184,7 @@ def test_a_surname_or_a_city_psan_found_is_decided_with_cnecs_clearly_private_ca
                ("Nová", "STREET"), ("Tábor", "CITY"), ("Písek", "CITY"), ("Cheb", "CITY"), ("Most", "CITY"),
                ("Aš", "CITY"), ("Louny", "PLACE"), ("Bílina", "gu")]
     second = _second_project(app)
-    other = add_document(app, " ".join(f"{w} je tady." for w, _ in streets), streets, project_id=second)
-    for word, _ in streets[:10]:
-        _decide(app, other, word, "PRIVATE", project=second)
+    _ten_decided_private(app, streets, project=second)
     with app.app_context(), db.transaction() as conn:
         assert suggestions.types_to_learn(conn, second, ["CITY"]) == ["CITY", "PLACE", "STREET"]
 
