@@ -118,9 +118,9 @@ def learned_type_confidence(private: int, public: int) -> float | None:
 
 
 #: categories whose entity types are learned private together (see :func:`pooled_private_types`).  Not OTHER
-#: (nor ID, CONTACT, DEMOGRAPHIC, SENSITIVE): the coarse category of a type name (psan.tool.categories) puts
-#: psan's own name types (speaker slots, surnames) beside numbers, laws and languages there, so a meeting's
-#: private speakers taught "numbers are private" (ELITR: 807 digits masked for nothing)
+#: (nor ID, CONTACT, DEMOGRAPHIC, SENSITIVE): OTHER holds numbers, laws, languages and capitalized words side by
+#: side, and when psan's speaker slots and surnames still fell to OTHER by name, a meeting's private speakers
+#: taught "numbers are private" (ELITR: 807 digits masked for nothing)
 POOLED_CATEGORIES = frozenset({Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.DATE})
 #: CNEC supertypes whose types are learned together though their coarse category is not pooled: numbers
 #: (cardinals, ordinals, ages, scores, unclassified numbers) and artifacts (titles of works, products, laws …)
@@ -182,7 +182,8 @@ def learned_pools(statistics: Mapping[str, tuple[int, int]]) -> set[str]:
             if types >= MIN_POOLED_TYPES and learned_type_confidence(private, public) == -1.0}
 
 
-def pooled_private_types(statistics: Mapping[str, tuple[int, int]], candidates: Iterable[str]) -> set[str]:
+def pooled_private_types(statistics: Mapping[str, tuple[int, int]], candidates: Iterable[str],
+                         learned: set[str] | None = None) -> set[str]:
     """The ``candidates`` to decide private because their pool's decisions are clearly private.
 
     Why: a fine-grained NER (CNEC's 40-odd types: city, country, street, river …) spreads a project's
@@ -200,8 +201,11 @@ def pooled_private_types(statistics: Mapping[str, tuple[int, int]], candidates: 
     an abbreviation recognizer's "ČR", "TV" (CNEC: 36 of 48 private) says nothing about firms and
     institutions, and it kept CNEC's organisations (if, ic, io, ia, mn: 97 % private) out of the pool
     for the whole test set, about 100 judgments one at a time.
+
+    ``learned``: :func:`learned_pools` of ``statistics``, when the caller has it already.
     """
-    learned = learned_pools(statistics)
+    if learned is None:
+        learned = learned_pools(statistics)
     return {t for t in candidates
             if joinable_pools(t) & learned and agrees_with_private_pool(*statistics.get(t, (0, 0)))}
 

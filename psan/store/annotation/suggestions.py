@@ -286,8 +286,8 @@ def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
 
     A type learns from its own decisions (:func:`psan.tool.suggest.learned_type_confidence`), and a
     type of a category whose decisions are clearly private as a whole is decided private with it
-    (:func:`psan.tool.suggest.pooled_private_types`: the pool of one of ``types``; every type of
-    it that has a rule and no public decision, here or in other documents).  Only rules still at
+    (:func:`psan.tool.suggest.pooled_private_types`: a pool one of ``types`` may join; every type that
+    may join it, has a rule and whose own decisions agree, here or in other documents).  Only rules still at
     confidence 0 (suspicious, as created) change: a confidence an admin or an annotator ("by NE
     type") chose is kept.  A sensitive type (:func:`psan.tool.sensitivity.sensitive_type`:
     addresses, dates, IDs, contacts, the admin's list) is never learned public.  Returns the ids of
@@ -322,13 +322,14 @@ def _to_learn(conn, project_id: int, types: Sequence[str]) -> dict[str, float]:
     own = {t: c for t in wanted if t in stats and (c := _learned(t, *stats[t], extra)) is not None}
     # the pools a decision on ``wanted`` may have changed, and those it may let decide its own types
     touched = set().union(*(joinable_pools(t) for t in wanted))
-    if not own and not learned_pools(stats) & touched:
+    learned = learned_pools(stats)
+    if not own and not learned & touched:
         return {}
     unlearned = [r["condition"] for r in db.query(prepared(
         "SELECT condition FROM rule WHERE project_id = %s AND type = 'NE_TYPE' AND annotation_id IS NULL "
         "AND confidence = 0 ORDER BY condition"), (project_id,), conn)]
     out = {t: own[t] for t in unlearned if t in own}
-    for t in sorted(pooled_private_types(stats, unlearned)):
+    for t in sorted(pooled_private_types(stats, unlearned, learned)):
         if t != MODEL_TYPE and joinable_pools(t) & touched:
             out.setdefault(t, -1.0)
     return out
