@@ -56,3 +56,24 @@ def train_in_process(app, pid: int) -> int:
         # as if it had passed its held-out evaluation (psan.tool.classifier.gate), so it serves
         return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0,
                                                          "serves": True, "serve_reason": "test model"}, model_key())
+
+
+#: five short reviewed documents: about 130 decided tokens for training, one held out (issue 20, problem 2)
+SMALL = [f"Projekt Kestrel was discussed on day {n}. The board met again. Nothing else was said about it."
+         for n in range(6)]
+
+
+def small_model_project(app, email: str, extra: tuple[str, ...] = ()) -> tuple[int, list[int], dict]:
+    """A project whose model trained on :data:`SMALL` (about 130 decided tokens) and then predicted; ``extra``:
+    texts of documents nobody decided, added before.  Returns the project, the extra documents, the model's meta."""
+    from psan.celery.model_tasks import model_predictions_project, retrain_model
+    from tests.documents import add_document
+    pid = model_project(app, "Small model")
+    for document_id in [add_document(app, text, (), project_id=pid, name=f"s{n}.txt") for n, text in enumerate(SMALL)]:
+        decide_term_private(app, pid, document_id, email)
+    others = [add_document(app, text, (), project_id=pid, name=f"new{n}.txt") for n, text in enumerate(extra)]
+    with app.app_context():
+        result = retrain_model.run(pid)
+        model_predictions_project.run(pid)
+    assert result["trained"] is True and result["serves"] is False, result
+    return pid, others, sql(app, "SELECT meta FROM project_model WHERE project_id = %s", (pid,))[0]["meta"]

@@ -6,27 +6,13 @@ worker's); the projects page and the model page say why a model makes no suggest
 from __future__ import annotations
 
 from psan.runtime import db
-from tests.documents import add_document
 from tests.helpers import csrf_token, sql
-from tests.model_training import decide_term_private, model_project
-
-#: five short reviewed documents: about 130 decided tokens for training, one held out
-SMALL = [f"Projekt Kestrel was discussed on day {n}. The board met again. Nothing else was said about it."
-         for n in range(6)]
+from tests.model_training import model_project, small_model_project
 
 
 def test_a_model_trained_on_130_tokens_serves_nothing_and_the_page_says_why(admin_client, clean_app):
-    from psan.celery.model_tasks import model_predictions_project, retrain_model
     app = clean_app
-    pid = model_project(app, "Small model")
-    documents = [add_document(app, text, (), project_id=pid, name=f"s{n}.txt") for n, text in enumerate(SMALL)]
-    for document_id in documents:
-        decide_term_private(app, pid, document_id, "admin@example.org")
-    with app.app_context():
-        result = retrain_model.run(pid)
-        model_predictions_project.run(pid)
-    assert result["trained"] is True and result["serves"] is False, result
-    meta = sql(app, "SELECT meta FROM project_model WHERE project_id = %s", (pid,))[0]["meta"]
+    pid, _, meta = small_model_project(app, "admin@example.org")
     assert 100 <= meta["tokens"] <= 160 and meta["serves"] is False
     assert sql(app, "SELECT count(*) AS n FROM named_entity WHERE source = 'model'") == [{"n": 0}]
     why = f"trained on {meta['tokens']} decided tokens; a model serves only after 500"
