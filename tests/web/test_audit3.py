@@ -199,6 +199,11 @@ def test_audit3_02_rule_deleted_during_a_full_reannotation(clean_app, database_u
 
 LOAD_SESSIONS = 12
 LOAD_SECONDS = 12.0
+#: the load lasts at least LOAD_SECONDS and until this much happened (a slow machine gets more time, up to
+#: LOAD_LIMIT_SECONDS, instead of a verdict on a fixed clock)
+LOAD_MIN_RUNS = 4
+LOAD_MIN_DECISIONS = 51
+LOAD_LIMIT_SECONDS = 180.0
 
 
 def test_audit3_02_rules_changing_under_load_fail_no_run_and_no_decision(busy_app):
@@ -216,7 +221,7 @@ def test_audit3_02_rules_changing_under_load_fail_no_run_and_no_decision(busy_ap
     clients = [annotator_client(app, f"load{i}@example.org", window_size=20,
                                 environ={"REMOTE_ADDR": f"10.1.0.{i + 1}", "HTTP_X_FORWARDED_FOR": f"10.1.0.{i + 1}"})
                for i in range(LOAD_SESSIONS)]
-    stop = time.monotonic() + LOAD_SECONDS
+    done = threading.Event()
     statuses: list[tuple[int, dict]] = []
     run_errors: list[BaseException] = []
     runs = [0]
@@ -225,7 +230,7 @@ def test_audit3_02_rules_changing_under_load_fail_no_run_and_no_decision(busy_ap
         window = client.get("/annotate/api/window").get_json()
         spans = [a for a in window["annotations"]]
         decision = "PRIVATE"
-        while time.monotonic() < stop and spans:
+        while not done.is_set() and spans:
             span = spans[0]
             response = client.post("/annotate/api/decide", json={
                 "document_id": window["window"]["document_id"], "first_token": span["first_token"],
@@ -234,7 +239,7 @@ def test_audit3_02_rules_changing_under_load_fail_no_run_and_no_decision(busy_ap
             decision = "PUBLIC" if decision == "PRIVATE" else "PRIVATE"
 
     def reannotate() -> None:
-        while time.monotonic() < stop:
+        while not done.is_set():
             try:
                 with app.app_context():
                     if runs[0] % 2:
@@ -249,13 +254,19 @@ def test_audit3_02_rules_changing_under_load_fail_no_run_and_no_decision(busy_ap
     threads += [threading.Thread(target=reannotate) for _ in range(3)]
     for t in threads:
         t.start()
+    started = time.monotonic()
+    while time.monotonic() - started < LOAD_LIMIT_SECONDS and not run_errors and not (
+            time.monotonic() - started >= LOAD_SECONDS and runs[0] >= LOAD_MIN_RUNS
+            and sum(code == 200 for code, _ in statuses) >= LOAD_MIN_DECISIONS):
+        time.sleep(0.2)
+    done.set()
     for t in threads:
-        t.join(timeout=LOAD_SECONDS + 120)
+        t.join(timeout=120)
     assert not run_errors, (len(run_errors), runs[0], run_errors[:3])
     codes = Counter(code for code, _ in statuses)
     assert set(codes) <= {200, 409, 423}, codes
     assert all(body.get("error") for code, body in statuses if code != 200)
-    assert codes[200] > 50 and runs[0] > 3, (codes, runs)
+    assert codes[200] >= LOAD_MIN_DECISIONS and runs[0] >= LOAD_MIN_RUNS, (codes, runs)
     assert sql(app, "SELECT count(*) AS n FROM annotation_rule ar LEFT JOIN rule r ON r.id = ar.rule_id "
                     "WHERE r.id IS NULL")[0]["n"] == 0
     del docs
