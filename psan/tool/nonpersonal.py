@@ -40,7 +40,14 @@ dates, file numbers) only when it is one of those dates.
 A fifth round (issue 20) added technical terms that NER takes for an organisation or a product in a technical
 meeting ("XML", "HTTPS", "the GPU", "Python": :data:`TECHNICAL_TERMS`), names of no company, platform or project.
 
-English only for now (the vocabulary is English; other languages pass through unchanged).
+A sixth round (issue 22) made part of it hold in every language: a name span of NER (person, place, organisation,
+other) that is only technical terms ("DDoS", "Internet", "Internetu" – the Czech model reads "DDoS" as a surname in
+Polish), a name span of a person, place or organisation that is a tax or a currency ("VAT" as the Czech model's
+institution), and, in the languages that write months in Roman numerals ("1 V 2004", "V–XI 2004"), a lone month
+numeral read as a place or an organisation (:func:`is_never_a_name`).  A person span is dropped only for a term of
+two capitals or more ("DDoS", not "Python" or "Perl", which are surnames too).
+
+The rest is English only (the vocabulary is English; other languages pass through unchanged).
 """
 from __future__ import annotations
 
@@ -48,11 +55,11 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from psan.tool.document import CharSpan
+from psan.tool.document import Category, CharSpan
 
 __all__ = ["CODE_WORDS", "GENERIC_WORDS", "TECHNICAL_TERMS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
-           "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "PERSON_TYPES", "RELATIVE_TIME", "TIME_TYPES", "is_never_personal",
-           "drop_never_personal"]
+           "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "PERSON_TYPES", "RELATIVE_TIME", "TAXES_AND_CURRENCIES",
+           "TIME_TYPES", "is_never_a_name", "is_never_personal", "drop_never_personal"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
@@ -79,7 +86,19 @@ HTTP HTTPS SSL TLS SSH FTP SFTP SMTP IMAP TCP UDP DNS VPN URL URLs URI API APIs 
 CPU CPUs GPU GPUs TPU RAM SSD HDD USB HDMI
 Python JavaScript TypeScript PHP Perl SQL LaTeX BibTeX Markdown Linux Unix Ubuntu Debian Git Docker Kubernetes
 NLP ASR TTS NMT LLM LLMs GPT BERT OCR PCA SVM RNN LSTM
+DDoS DoS Internet Internetu Internecie Internetem Internete Internetom Internetas Internets
 """.split())
+#: taxes and currencies, never a person, place or organisation in any language ("VAT", "DPH", "USD"); CNEC annotates
+#: currencies as entities of their own (``om``, category OTHER), and those stay
+TAXES_AND_CURRENCIES = frozenset("""
+VAT DPH DPFO HDP PKB BNP BDP
+USD EUR CZK SKK PLN SEK NOK DKK GBP CHF JPY HUF RUB CNY
+""".split())
+#: languages that write a month in Roman numerals ("1 V 2004", "XI 2004")
+ROMAN_MONTH_LANGUAGES = frozenset({"cs", "sk", "pl", "sl"})
+_ROMAN_MONTHS = frozenset("I II III IV V VI VII VIII IX X XI XII".split())
+_NAMED = frozenset({Category.PERSON, Category.LOCATION, Category.ORGANIZATION})
+_NAMES_OR_OTHER = _NAMED | {Category.OTHER}
 _ARTICLES = frozenset({"the", "a", "an"})
 
 #: the generic bodies and headings of any judgment, and the European Court's own bodies (lower case); courts
@@ -238,8 +257,22 @@ def _relative_or_century(value: str) -> bool:
     return bool(RELATIVE_TIME.fullmatch(value) or _CENTURY.fullmatch(value))
 
 
+def is_never_a_name(value: str, category: Category, language: str) -> bool:
+    """Is a candidate of this text and category a wrong reading in any language (see module docstring)?"""
+    if category not in _NAMES_OR_OTHER:
+        return False
+    if value in TECHNICAL_TERMS:
+        return category != Category.PERSON or sum(ch.isupper() for ch in value) >= 2
+    if category not in _NAMED:
+        return False
+    return value in TAXES_AND_CURRENCIES or (language in ROMAN_MONTH_LANGUAGES and value in _ROMAN_MONTHS
+                                             and category != Category.PERSON)
+
+
 def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     """Is this NER candidate public in any document (see module docstring)?"""
+    if span.category in _NAMES_OR_OTHER and is_never_a_name(text[span.start:span.end], span.category, language):
+        return True
     if language != "en":
         return False
     if span.type in NEVER_PERSONAL_TYPES:

@@ -53,6 +53,7 @@ from psan.tool.document import WEAK_SOURCES, Category, CharSpan, Document, Entit
 from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS, extend_mentions
 from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
+from psan.tool.nonpersonal import is_never_a_name
 
 __all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "core_words", "propagate",
            "with_propagation"]
@@ -179,7 +180,7 @@ def _name_part_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity], source
         if len(proper) < 2:
             continue
         for word in proper:
-            if (word,) in seeds or word.lower() in closed:
+            if (word,) in seeds or word.lower() in closed or is_never_a_name(word, ent.category, doc.language):
                 continue
             if lower is None:
                 lower = {text[t.start:t.end] for t in tokens if text[t.start:t.end].islower()}

@@ -12,7 +12,10 @@ from psan.tool.nonpersonal import (
     INSTRUMENT_WORDS,
     NAME_TYPES,
     NEVER_PERSONAL_TYPES,
+    TAXES_AND_CURRENCIES,
+    TECHNICAL_TERMS,
     drop_never_personal,
+    is_never_a_name,
     is_never_personal,
 )
 
@@ -187,7 +190,7 @@ def test_only_ner_candidates_made_of_generic_words_are_dropped(words: list[str],
     span = CharSpan(0, len(text), type_, Category.OTHER, "x", 0.5)
     if not is_never_personal(text, span, language):
         return
-    assert language == "en"
+    assert language == "en"  # the words of every language's rule (technical terms, taxes, months) are not sampled
     assert type_ in NEVER_PERSONAL_TYPES | NAME_TYPES | {"LAW", "CARDINAL", "QUANTITY", "DATE", "TIME", "PERSON"}
     if type_ in ("DATE", "TIME"):  # a time type only when it holds no day, month or year of its own
         assert not any(w.isdigit() for w in words)
@@ -196,3 +199,51 @@ def test_only_ner_candidates_made_of_generic_words_are_dropped(words: list[str],
     if type_ in NAME_TYPES:
         assert all(w.lower().rstrip(".") in CODE_WORDS for w in words if w[0].isalpha())
         assert not {"Istanbul", "Ali", "Erden", "Smith", "Turkish", "Supreme", "Mr"} & set(words)
+
+
+def _found(text: str, value: str, category: Category, source: str = "nametag-cs") -> CharSpan:
+    i = text.index(value)
+    return CharSpan(i, i + len(value), "x", category, source, 0.8)
+
+
+@pytest.mark.parametrize("language,text,value,category", [
+    ("pl", "Nieznani cyberprzestępcy przeprowadzili atak DDoS na Komisję.", "DDoS", Category.PERSON),
+    ("pl", "dwukrotnie odcięto nas od Internetu na kilka godzin", "Internetu", Category.OTHER),
+    ("pl", "kasowania mowy nienawiści w Internecie", "Internecie", Category.LOCATION),
+    ("pl", "luka w VAT jest dużo wyższa", "VAT", Category.ORGANIZATION),
+    ("cs", "Cena vzrostla o 5 USD za barel.", "USD", Category.ORGANIZATION),
+    ("pl", "toteż V–XI 2004 liczyła ona 30 osób", "XI", Category.ORGANIZATION),
+    ("sk", "od 1 V 2004 platí", "V", Category.LOCATION),
+    ("en", "we send the XML over HTTPS", "HTTPS", Category.ORGANIZATION),
+])
+def test_never_a_name_in_any_language(language: str, text: str, value: str, category: Category) -> None:
+    """A technical term, a tax or currency, a month numeral: a wrong reading of the NER in every language."""
+    span = _found(text, value, category)
+    assert is_never_personal(text, span, language)
+    assert drop_never_personal(text, [span], language) == []
+
+
+@pytest.mark.parametrize("language,text,value,category", [
+    ("en", "Mr Perl said that Python was late.", "Perl", Category.PERSON),  # a surname too
+    ("cs", "Pan Python přišel.", "Python", Category.PERSON),
+    ("cs", "Cena je 5 USD.", "USD", Category.OTHER),  # CNEC's currency entity (om)
+    ("pl", "Jan Paweł II odwiedził Kraków.", "II", Category.PERSON),  # a regnal numeral
+    ("en", "Chapter XI of the plan", "XI", Category.ORGANIZATION),  # English writes no month so
+    ("pl", "Komisja Europejska i VAT-owcy", "Komisja Europejska", Category.ORGANIZATION),
+    ("cs", "Cena je 5 USD.", "USD", Category.ID),
+])
+def test_names_and_other_categories_stay(language: str, text: str, value: str, category: Category) -> None:
+    assert not is_never_personal(text, _found(text, value, category), language)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=12), st.sampled_from(list(Category)), st.sampled_from(["en", "cs", "pl", "sv"]))
+def test_never_a_name_only_for_listed_words_of_name_categories(value: str, category: Category, language: str) -> None:
+    """The safety side: only the listed words, only in name categories, a person only with two capitals."""
+    if not is_never_a_name(value, category, language):
+        return
+    assert category in (Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.OTHER)
+    assert value in TECHNICAL_TERMS | TAXES_AND_CURRENCIES or value in {"I", "II", "III", "IV", "V", "VI", "VII",
+                                                                        "VIII", "IX", "X", "XI", "XII"}
+    if category == Category.PERSON:
+        assert value in TECHNICAL_TERMS and sum(ch.isupper() for ch in value) >= 2

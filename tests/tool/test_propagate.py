@@ -129,6 +129,14 @@ def test_name_parts_of_a_full_name_in_the_inflected_languages() -> None:
     assert propagate(doc, name_parts=False) == []
 
 
+def test_a_technical_term_inside_a_person_reading_seeds_nothing() -> None:
+    """The Czech model read "ataku DDoS Nieznani" as a person on Polish text: "DDoS" is no name part."""
+    text = "Komisja ofiarą ataku DDoS Nieznani cyberprzestępcy. Atak DDoS trwał. Nieznani znowu."
+    doc = make_doc(text, [("DDoS Nieznani", "P", Category.PERSON)])
+    doc.language = "pl"
+    assert strings(doc, propagate(doc)) == ["Nieznani"]
+
+
 def test_swedish_genitive_and_base_of_a_found_name() -> None:
     text = "Rabins data visade mycket. Rabin tog upp frågan. Hans bok och han själv; Hans kom. Sveriges Radio."
     doc = make_doc(text, [("Rabins", "PER", Category.PERSON), ("Hans", "PER", Category.PERSON)])
