@@ -271,13 +271,13 @@ def is_never_a_name(value: str, category: Category, language: str) -> bool:
 
 def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     """Is this NER candidate public in any document (see module docstring)?"""
-    if span.category in _NAMES_OR_OTHER and is_never_a_name(text[span.start:span.end], span.category, language):
+    value = text[span.start:span.end]
+    if is_never_a_name(value, span.category, language):
         return True
     if language != "en":
         return False
     if span.type in NEVER_PERSONAL_TYPES:
         return True
-    value = text[span.start:span.end]
     if span.type in NAME_TYPES and _technical(value):
         return True
     if span.type == "LAW" or span.type in NAME_TYPES:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.nonpersonal import TAXES_AND_CURRENCIES
 from psan.tool.recognizers.paragraphs import LowerCaseWords
 
 PRIORITY_ACRONYM = -5
@@ -47,13 +48,14 @@ ROMAN_RE = re.compile(r"[IVXLCDM]+")
 _CAPS_WORD_RE = re.compile(rf"[{_UPPER}][{_UPPER}\d]+")
 
 #: abbreviations of things, units, currencies, ID labels and titles, never a name (all languages at once:
-#: the lists overlap, and a Czech text quotes Slovak and Polish ones)
-COMMON_ABBREVIATIONS = frozenset("""
-VAT DPH HDP PKB BNP BDP DPFO ZTP ZŠ SŠ MŠ VŠ SOŠ SOU OA
+#: the lists overlap, and a Czech text quotes Slovak and Polish ones); the taxes and currencies are the ones no
+#: NER reading may name either (psan.tool.nonpersonal)
+COMMON_ABBREVIATIONS = TAXES_AND_CURRENCIES | frozenset("""
+ZTP ZŠ SŠ MŠ VŠ SOŠ SOU OA
 IČ IČO DIČ ID PIN PUK IBAN SWIFT BIC NIP REGON PESEL KRS EČV SPZ RČ OP
 GPS GSM GM GMO SMS MMS DNA RNA HIV AIDS EKG EEG CT MRI MR RTG IQ UV HD TV PC CD DVD USB WWW PDF HTML
 LED LCD CPU RAM ROM CNC SIM WIFI OK SOS PS PR IT ICT CV FAQ CEO CFO CTO SUV UFO DIY
-USD EUR CZK SKK PLN SEK NOK DKK GBP CHF JPY HUF RUB CNY ECU
+ECU
 CO NO SO CO2 NO2 SO2 H2O CH4 O2 O3 PM10 PM2
 KM KW MW GW KWH MWH MB GB KB TB MHZ GHZ DB DPI RPM
 AB HB VD SFS TEL FAX
