@@ -6,6 +6,8 @@ Routes (all for logged-in accounts unless noted):
   ``?document_id=&first_token=&end_token=`` a part of it – anything outside the window is 403.
 * ``POST /annotate/api/next`` – leave the window for a new one (409 while it has undecided spans
   and the annotator decided nothing in it).
+* ``POST /annotate/api/read`` – the next stretch of unread text the project routes to reading in full
+  (:mod:`psan.store.review.risk_review`); ``window: null`` when none is left.
 * ``POST /annotate/api/open`` – admins: ``{document_id, start, size}`` opens any position.
 * ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
   label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type`` / ``entity`` (every
@@ -61,6 +63,7 @@ from psan.store.annotation import decision_requests, window_content
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation import windows as store_windows
 from psan.store.annotation.windows import Window
+from psan.store.review import risk_review as store_risk
 from psan.store.shared.document_status import ANNOTATABLE
 from psan.web.access import admin, user
 from psan.web.status_names import status_name
@@ -205,6 +208,23 @@ def api_next():
     db.autocommit_from_here(conn)  # the claim then commits by itself, holding the lock one statement
     window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
     _release_assignment_lock(conn)
+    return _window_answer(conn, window)
+
+
+@bp.route("/api/read", methods=["POST"])
+@user
+def api_read():
+    """The next stretch of text the project routes to reading in full (review by risk: the risky sentences nobody
+    read; read everything: every sentence no window showed), or ``window: null`` when none is left."""
+    conn = db.get_conn()
+    window = store_windows.current_window(conn, current_user.id)
+    if (window is not None and not current_user.is_admin and window.decisions == 0
+            and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
+        raise Conflict(gettext("Decide at least one highlighted span in this window before moving on."))
+    window = store_risk.assign_reading(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
+    if window is None:
+        store_windows.release(conn, current_user.id)
+        return jsonify(window=None, message=gettext("No text is left to read."))
     return _window_answer(conn, window)
 
 

@@ -18,6 +18,7 @@ from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.publish import qa as store_qa
 from psan.store.publish import regions as store_regions
+from psan.store.publish import risk_qa as store_risk_qa
 from psan.store.publish.release import project_report, undecided_by_category
 from psan.web.access import admin
 
@@ -122,5 +123,50 @@ def qa_review(project_id: int, sample_id: int):
     response = Response(render_template("documents/qa.html", project=project, sample_id=sample_id,
                                         tokens=store_qa.sample_tokens(conn, sample_id), action_form=ActionForm(),
                                         summary=store_qa.summary(conn, project_id)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("/project/<int:project_id>/review-sample", methods=["POST"])
+@admin
+def review_sample_draw(project_id: int):
+    """Draw a stratified sample of the sentences nobody read (empty size: what certifies the target)."""
+    _posted_project(project_id)
+    raw = request.form.get("size", "").strip()
+    if raw and not (raw.isdigit() and 1 <= int(raw) <= store_risk_qa.MAX_SENTENCES):
+        abort(400, gettext("The sample size must be between 1 and %(max)s.", max=store_risk_qa.MAX_SENTENCES))
+    sample_id, drawn = store_risk_qa.draw(db.get_conn(), project_id, current_user.id, int(raw) if raw else None)
+    flash(gettext("%(count)s unread sentences drawn for review.", count=drawn), "success")
+    return redirect(url_for("documents.review_sample", project_id=project_id, sample_id=sample_id))
+
+
+@bp.route("/project/<int:project_id>/review-sample/<int:sample_id>", methods=["GET", "POST"])
+@admin
+def review_sample(project_id: int, sample_id: int):
+    """The reviewer reads each sampled sentence and enters how many personal mentions nobody had marked."""
+    project = _project(project_id)
+    conn = db.get_conn()
+    sample = store_risk_qa.latest(conn, project_id)
+    if sample is None or sample["id"] != sample_id:
+        abort(404)
+    if request.method == "POST":
+        check_action_form()
+        misses: dict[tuple[int, int], int] = {}
+        for name, value in request.form.items():
+            parts = name.split("-")
+            if len(parts) == 3 and parts[0] == "m" and parts[1].isdigit() and parts[2].isdigit():
+                value = value.strip()
+                if not value:
+                    continue
+                if not (value.isdigit() and int(value) <= store_risk_qa.MAX_MISSES):
+                    abort(400, gettext("Missed mentions must be a whole number from 0 to %(max)s.",
+                                       max=store_risk_qa.MAX_MISSES))
+                misses[(int(parts[1]), int(parts[2]))] = int(value)
+        saved = store_risk_qa.record(conn, sample_id, misses, current_user.id)
+        flash(gettext("%(count)s sentences reviewed.", count=saved), "success")
+        return redirect(url_for("documents.review_sample", project_id=project_id, sample_id=sample_id))
+    response = Response(render_template("documents/review_sample.html", project=project, sample_id=sample_id,
+                                        sentences=store_risk_qa.sample_sentences(conn, sample_id),
+                                        action_form=ActionForm(), summary=store_risk_qa.summary(conn, project_id)))
     response.headers["Cache-Control"] = "no-store"
     return response

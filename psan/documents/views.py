@@ -22,6 +22,7 @@ from psan.store.corpus.pipelines import lacks_ner
 from psan.store.publish import archive as store_archive
 from psan.store.publish import output as store_output
 from psan.store.publish import release as store_release
+from psan.store.publish import risk_qa as store_risk_qa
 from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
 from psan.tool.language import detect_language
 from psan.web.access import admin
@@ -162,6 +163,7 @@ def upload():
 @admin
 def download(document_id: int, kind: str):
     document = _document_or_404(document_id) if kind in DOWNLOAD_KINDS else abort(404)
+    _refuse_unreviewed(document["project_id"], kind)
     if kind == "input":
         content, suffix, mimetype = document["text"], ".txt", "text/plain"
     elif kind == "xml":
@@ -181,10 +183,23 @@ def download(document_id: int, kind: str):
     return response
 
 
+def _refuse_unreviewed(project_id: int, kind: str) -> None:
+    """A project reviewed by risk releases nothing until its QA bound is below its target (409 with why)."""
+    if kind not in store_output.OUTPUT_MODES:
+        return
+    review = store_risk_qa.summary(db.get_conn(), project_id)
+    if review["blocked"]:
+        bound = "–" if review["bound"] is None else f"{100 * review['bound']:.2f} %"
+        abort(409, gettext("The release waits for the QA sample of unread text: the bound on missed mentions is "
+                           "%(bound)s, the project's target %(target).2f %%. Review the sample on the release page.",
+                           bound=bound, target=100 * review["target"]))
+
+
 @bp.route("/project/<int:project_id>/download/<kind>")
 @admin
 def download_project(project_id: int, kind: str):
     project = _project_or_404(project_id) if kind in DOWNLOAD_KINDS else abort(404)
+    _refuse_unreviewed(project_id, kind)
     data = store_archive.project_zip(db.get_conn(), project_id, kind)
     return private_download(data, "application/zip", store_output.safe_filename(project["name"], f"-{kind}.zip"))
 

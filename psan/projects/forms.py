@@ -46,6 +46,15 @@ class ProjectForm(FlaskForm):
     double_percent = IntegerField(
         lazy_gettext("Double annotation: share of finished windows (in percent) that a second annotator "
                      "annotates independently (0 = none)"), validators=[Optional(), NumberRange(0, 100)], default=0)
+    review_mode = SelectField(
+        lazy_gettext("Review depth"), validate_choice=True, default="full",
+        choices=[("full", lazy_gettext("Read everything: every sentence is read by a person")),
+                 ("risk", lazy_gettext("Review by risk: spans are reviewed in their sentence, text is read where the "
+                                       "project's risk model expects missed names, a QA sample certifies the rest"))])
+    qa_percent = FloatField(
+        lazy_gettext("Review by risk: largest share of missed mentions (in percent, one-sided 95 % bound of the QA "
+                     "sample) at which the project may be released"),
+        validators=[Optional(), NumberRange(0.01, 20)], default=0.5)
     members = MultiCheckboxField(lazy_gettext("Annotators who may annotate this project"), coerce=int,
                                  validate_choice=True)
     submit = SubmitField(lazy_gettext("Save"))

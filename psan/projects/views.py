@@ -82,7 +82,8 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
               "sensitive_types": store_projects.parse_sensitive_types(form.sensitive_types.data),
               "annotators_choose_document": bool(form.annotators_choose_document.data),
               "lookups_everywhere": bool(form.lookups_everywhere.data),
-              "double_share": (form.double_percent.data or 0) / 100}
+              "double_share": (form.double_percent.data or 0) / 100,
+              "review_mode": form.review_mode.data, "qa_target": (form.qa_percent.data or 0.5) / 100}
     before = project_sensitive_types(db.get_conn(), project_id) if project_id is not None else frozenset()
     saved_id = store_projects.save_project(values, project_id)
     store_projects.set_members(saved_id, form.members.data or [])
@@ -122,6 +123,8 @@ def edit(project_id: int):
         form.annotators_choose_document.data = project["annotators_choose_document"]
         form.lookups_everywhere.data = project["lookups_everywhere"]
         form.double_percent.data = round(100 * project["double_share"])
+        form.review_mode.data = project["review_mode"]
+        form.qa_percent.data = round(100 * project["qa_target"], 4)
         form.members.data = store_projects.member_ids(project_id)
     elif _save(form, project_id) is not None:
         flash(gettext("Project saved. A changed pipeline applies to documents uploaded from now on."), "success")

@@ -112,6 +112,9 @@ CANDIDATE_DOCUMENTS = 25
 MAX_ADMIN_WINDOW = 20_000
 #: whole sentences may make a window this many tokens longer than its size; longer ones are cut
 WINDOW_TOLERANCE = 50
+#: a span review (a project reviewing by risk) shows the span's sentence, or this many tokens around the span
+#: where the sentence is longer: what a person needs to decide the span, and no more to read
+SPAN_REVIEW_TOKENS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,17 +218,24 @@ _CHOSEN = (" AND (c.project_id IS NULL OR d.project_id = c.project_id) "
 
 def candidate_documents(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DOCUMENTS) -> list[int]:
     """Random unfinished documents of projects the account may annotate (of the project it chose, if any)."""
+    return [doc for doc, _ in _candidates(conn, account_id, is_admin, limit)]
+
+
+def _candidates(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DOCUMENTS) -> list[tuple[int, bool]]:
+    """:func:`candidate_documents` with whether each one's project reviews by risk (its windows are span reviews)."""
     if is_admin:
-        rows = db.query(prepared("SELECT d.id FROM document d LEFT JOIN annotator_choice c "  # noqa: S608  # nosec B608
+        rows = db.query(prepared("SELECT d.id, p.review_mode = 'risk' AS by_risk FROM document d "  # noqa: S608  # nosec B608
+                                 "JOIN project p ON p.id = d.project_id LEFT JOIN annotator_choice c "
                                  "ON c.account_id = %(me)s WHERE d.status = " + _UNFINISHED + _CHOSEN),
                         {"me": account_id, "limit": limit}, conn)
     else:
-        rows = db.query(prepared("SELECT d.id FROM document d JOIN project_member m ON m.project_id = d.project_id "  # noqa: S608  # nosec B608
-                                 "AND m.account_id = %(me)s LEFT JOIN annotator_choice c ON c.account_id = %(me)s "
-                                 "WHERE d.status = "
+        rows = db.query(prepared("SELECT d.id, p.review_mode = 'risk' AS by_risk FROM document d "  # noqa: S608  # nosec B608
+                                 "JOIN project p ON p.id = d.project_id JOIN project_member m "
+                                 "ON m.project_id = d.project_id AND m.account_id = %(me)s "
+                                 "LEFT JOIN annotator_choice c ON c.account_id = %(me)s WHERE d.status = "
                                  + _UNFINISHED + _CHOSEN),
                         {"me": account_id, "limit": limit}, conn)
-    return [r["id"] for r in rows]
+    return [(r["id"], bool(r["by_risk"])) for r in rows]
 
 
 def find_anchor(conn, document_id: int, account_id: int) -> tuple[int, int] | None:
@@ -390,10 +400,13 @@ def assign_next(conn, account_id: int, is_admin: bool, size: int, lease_seconds:
     document found full meanwhile is committed away (its lock released) before the next is locked:
     never two at once.
     The account's old window is replaced by the new one (the choice never counts it as taken), or
-    released when nothing is free.
+    released when nothing is free.  In a project that reviews by risk the window is a span review: the
+    anchor's sentence (:data:`SPAN_REVIEW_TOKENS`); the rest of its text is read where the risk model routes it
+    (:mod:`psan.store.review.risk_review`).
     """
-    for document_id in candidate_documents(conn, account_id, is_admin):
-        window = claim_first_free(conn, document_id, account_id, size, lease_seconds)
+    for document_id, by_risk in _candidates(conn, account_id, is_admin):
+        window = claim_first_free(conn, document_id, account_id, min(size, SPAN_REVIEW_TOKENS) if by_risk else size,
+                                  lease_seconds)
         if window is not None:
             return window
         conn.commit()

@@ -20,6 +20,7 @@ from psan.runtime import db
 from psan.store.corpus.documents import load_document
 from psan.store.publish import qa as store_qa
 from psan.store.publish import regions as store_regions
+from psan.store.publish import risk_qa
 from psan.store.publish.release_entities import entities_report
 from psan.store.review import double_annotation as store_double
 from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
@@ -142,6 +143,7 @@ def project_report(conn, project_id: int, ctx: store_regions.ProjectOutputContex
         "documents_not_annotated": not_ready,
         "decisions_by_person": _decisions_by_person(conn, project_id),
         "qa": store_qa.summary(conn, project_id),
+        "review": risk_qa.summary(conn, project_id),
         "agreement": _agreement(conn, project_id),
     }
 
@@ -218,6 +220,17 @@ def report_html(report: dict[str, Any]) -> str:
                             ["sampled tokens", "reviewed", "misses", "95 % upper bound on the miss rate"]))
     else:
         parts.append("<p>No QA sample drawn.</p>")
+    rv = report["review"]
+    review_bound = "–" if rv["bound"] is None else f"{100 * rv['bound']:.2f} %"
+    parts += [
+        "<h2>Review depth and the bound on missed mentions</h2>",
+        _table([["review depth", "by risk" if rv["mode"] == "risk" else "read everything"],
+                ["sentences", rv["sentences"]], ["sentences nobody read", rv["unread"]],
+                ["masked mentions", rv["mentions"]],
+                ["unread sentences sampled / reviewed", f"{rv['sampled']} / {rv['reviewed']}"],
+                ["missed mentions found in the sample", rv["found"]],
+                ["95 % upper bound on the share of missed mentions", review_bound],
+                ["target", f"{100 * rv['target']:.2f} %"]], ["", "value"])]
     parts += [
         "<h2>Inter-annotator agreement (double-annotated windows)</h2>",
         _agreement_html(report.get("agreement") or {}),

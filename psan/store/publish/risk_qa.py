@@ -1,0 +1,116 @@
+"""The QA sample of the text nobody read, and the bound it certifies for the release.
+
+Why: a project that reviews by risk leaves sentences unread.  A reviewer reads a stratified random sample of
+them (:func:`psan.tool.risk.stratified_sample`) and counts the mentions nobody had marked (marking them fixes
+them); the one-sided 95 % bound on the share of mentions still missed (:func:`psan.tool.risk.missed_share_bound`)
+is stated in the release report, and the project's release waits until it is below the project's target.
+A project whose every sentence was read has bound 0.  Samples are stored as token ranges: no text.
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import psycopg2.extras
+
+from psan.runtime import db
+from psan.store.review import risk_review
+from psan.tool.risk import missed_share_bound, risk_strata, sample_size, stratified_sample
+
+#: the most sentences one sample may hold
+MAX_SENTENCES = 5000
+#: the most misses one sentence may be reported with
+MAX_MISSES = 1000
+
+
+def draw(conn, project_id: int, account_id: int | None, size: int | None = None) -> tuple[int, int]:
+    """Store a new sample of the project's unread sentences; returns (sample id, sentences drawn).
+
+    ``size`` defaults to what certifies the project's target if at most one miss is found.
+    """
+    plan = risk_review.reading_plan(conn, project_id)
+    population = len(plan.unread)
+    if size is None:
+        size = sample_size(population, plan.mentions, plan.target)
+    size = max(0, min(int(size), population, MAX_SENTENCES))
+    chosen = stratified_sample(plan.risks, size, secrets.SystemRandom())
+    strata = risk_strata(plan.risks)
+    row = db.query_one("INSERT INTO risk_sample (project_id, created_by, population, mentions) "
+                       "VALUES (%s, %s, %s, %s) RETURNING id",
+                       (project_id, account_id, population, plan.mentions), conn)
+    sample_id = int(row["id"])
+    if chosen:
+        with conn.cursor() as cur:
+            psycopg2.extras.execute_values(
+                cur, "INSERT INTO risk_sample_sentence (sample_id, document_id, first_token, end_token, stratum, risk) "
+                     "VALUES %s",
+                [(sample_id, plan.unread[i].document_id, plan.unread[i].first_token, plan.unread[i].end_token,
+                  strata[i], plan.risks[i]) for i in chosen])
+    return sample_id, len(chosen)
+
+
+def latest(conn, project_id: int) -> dict[str, Any] | None:
+    return db.query_one("SELECT id, created_at, population, mentions FROM risk_sample WHERE project_id = %s "
+                        "ORDER BY id DESC LIMIT 1", (project_id,), conn)
+
+
+def sample_sentences(conn, sample_id: int) -> list[dict[str, Any]]:
+    """The sampled sentences with their text (for the reviewer's page only)."""
+    rows = db.query("SELECT s.document_id, s.first_token, s.end_token, s.stratum, s.misses, d.name, "
+                    "substr(d.text, ft.start_char + 1, lt.end_char - ft.start_char) AS text "
+                    "FROM risk_sample_sentence s JOIN document d ON d.id = s.document_id "
+                    "JOIN token ft ON ft.document_id = s.document_id AND ft.idx = s.first_token "
+                    "JOIN token lt ON lt.document_id = s.document_id AND lt.idx = s.end_token - 1 "
+                    "WHERE s.sample_id = %s ORDER BY s.document_id, s.first_token", (sample_id,), conn)
+    return [dict(r) for r in rows]
+
+
+def sampled_ranges(conn, sample_id: int) -> list[tuple[int, int, int]]:
+    """(document id, first token, end token) of each sampled sentence (no text)."""
+    return [(r["document_id"], r["first_token"], r["end_token"]) for r in db.query(
+        "SELECT document_id, first_token, end_token FROM risk_sample_sentence WHERE sample_id = %s "
+        "ORDER BY document_id, first_token", (sample_id,), conn)]
+
+
+def record(conn, sample_id: int, misses: dict[tuple[int, int], int], account_id: int) -> int:
+    """Store the misses found per sampled sentence ((document id, first token) → count); returns how many.
+
+    Sentences not in the sample and counts out of range are ignored.
+    """
+    done = 0
+    for (document_id, first_token), found in misses.items():
+        if not 0 <= int(found) <= MAX_MISSES:
+            continue
+        done += db.execute("UPDATE risk_sample_sentence SET misses = %s, reviewed_by = %s, reviewed_at = now() "
+                           "WHERE sample_id = %s AND document_id = %s AND first_token = %s",
+                           (int(found), account_id, sample_id, document_id, first_token), conn)
+    return done
+
+
+def summary(conn, project_id: int) -> dict[str, Any]:
+    """The project's review mode, what is unread, the latest sample and its bound, and whether it may be released.
+
+    ``bound``: the one-sided 95 % upper bound on the share of mentions the release still misses (0 when every
+    sentence was read; ``None`` when text is unread and no sample covers it: none was drawn, or text was added
+    since).
+    """
+    plan = risk_review.reading_plan(conn, project_id)
+    out: dict[str, Any] = {"mode": plan.mode, "target": plan.target, "sentences": len(plan.sentences),
+                           "unread": len(plan.unread), "to_read": len(plan.to_read), "mentions": plan.mentions,
+                           "model_ready": bool(plan.model and plan.model.ready),
+                           "suggested_sample": sample_size(len(plan.unread), plan.mentions, plan.target),
+                           "sample_id": None, "sampled": 0, "reviewed": 0, "found": 0, "bound": None}
+    if not plan.unread:
+        out["bound"] = 0.0
+    sample = latest(conn, project_id)
+    if sample is not None:
+        row = db.query_one("SELECT count(*) AS sampled, count(misses) AS reviewed, coalesce(sum(misses), 0) AS found "
+                           "FROM risk_sample_sentence WHERE sample_id = %s", (sample["id"],), conn)
+        out.update(sample_id=sample["id"], sampled=row["sampled"], reviewed=row["reviewed"], found=int(row["found"]),
+                   drawn_at=sample["created_at"].isoformat(timespec="seconds"))
+        if plan.unread and len(plan.unread) <= sample["population"]:
+            # the population the sample was drawn from (text read since only lowers the true share)
+            out["bound"] = missed_share_bound(out["found"], out["reviewed"], sample["population"],
+                                              max(sample["mentions"], plan.mentions))
+    out["blocked"] = plan.mode == "risk" and (out["bound"] is None or out["bound"] > plan.target)
+    return out

@@ -1,0 +1,205 @@
+"""Review by risk: what people have read, what the project's risk model says of the rest, and the reading queue.
+
+Why here: the annotation API hands out reading windows from it, the release's QA sample draws from the
+sentences it leaves unread, and ``ner_eval`` measures both through the API.  Shown text is what any window
+showed (``window_log`` and the live ``annotation_window`` leases) or a QA reviewer read; a sentence counts as
+read when a window showed all of it.  A *hit* is a read sentence holding a mention a person marked by hand: a
+private decision on a span no recognizer found (no ``named_entity`` overlaps it).  The model learns hits from
+read sentences (:class:`psan.tool.risk.RiskModel`), and :func:`psan.tool.risk.route` picks the unread
+sentences to read.  A project in ``full`` review reads every sentence: its queue is every unread sentence.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from psan.runtime import db
+from psan.store.annotation import windows as store_windows
+from psan.store.corpus.documents import load_document_cached
+from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
+from psan.tool.risk import RiskModel, SentenceView, route
+
+REVIEW_MODES = ("full", "risk")
+
+_ANNOTATIONS = (
+    "SELECT a.document_id, a.first_token, a.end_token, "  # noqa: S608  # nosec B608 - constant fragments
+    f"({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}) AS masked, "
+    "a.token_decision = 'PRIVATE' AND NOT EXISTS (SELECT 1 FROM named_entity n WHERE n.document_id = a.document_id "
+    "AND n.first_token < a.end_token AND n.end_token > a.first_token) AS hand "
+    "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
+    "WHERE d.project_id = %s AND d.status::text = ANY(%s)")
+_SHOWN = ("SELECT w.document_id, w.first_token, w.end_token FROM window_log w WHERE w.project_id = %(p)s "
+          "UNION ALL SELECT w.document_id, w.first_token, w.end_token FROM annotation_window w "
+          "JOIN document d ON d.id = w.document_id WHERE d.project_id = %(p)s "
+          "UNION ALL SELECT s.document_id, s.first_token, s.end_token FROM risk_sample_sentence s "
+          "JOIN risk_sample r ON r.id = s.sample_id WHERE r.project_id = %(p)s AND s.misses IS NOT NULL")
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceRef:
+    """A sentence of a document (token range) with what the risk model sees of it."""
+
+    document_id: int
+    first_token: int
+    end_token: int
+    view: SentenceView
+    read: bool
+    hit: bool
+
+
+@dataclass
+class ReadingPlan:
+    """A project's sentences, the model, the risk of each unread one and those to read."""
+
+    mode: str
+    target: float
+    mentions: int
+    sentences: list[SentenceRef] = field(default_factory=list)
+    unread: list[SentenceRef] = field(default_factory=list)
+    risks: list[float] = field(default_factory=list)
+    to_read: list[SentenceRef] = field(default_factory=list)
+    expected_missed: float = 0.0
+    model: RiskModel | None = None
+
+    @property
+    def read_sentences(self) -> int:
+        return len(self.sentences) - len(self.unread)
+
+
+def _masked_mentions(spans: list[tuple[int, int]]) -> int:
+    """Masked spans not nested in another (one mention with a span inside it counts once)."""
+    count, reach = 0, -1
+    for _, end in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if end <= reach:
+            continue
+        count += 1
+        reach = max(reach, end)
+    return count
+
+
+def _mark(mask: bytearray, first: int, end: int) -> None:
+    first, end = max(first, 0), min(end, len(mask))
+    if first < end:
+        mask[first:end] = b"\x01" * (end - first)
+
+
+def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
+    """Every sentence of the project's annotated documents (document order) and the masked mentions."""
+    docs = db.query("SELECT id FROM document WHERE project_id = %s AND status::text = ANY(%s) ORDER BY id",
+                    (project_id, list(ANNOTATED)), conn)
+    spans: dict[int, list[tuple[int, int, bool, bool]]] = defaultdict(list)
+    for r in db.query(_ANNOTATIONS, (project_id, list(ANNOTATED)), conn):
+        spans[r["document_id"]].append((r["first_token"], r["end_token"], bool(r["masked"]), bool(r["hand"])))
+    shown: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for r in db.query(_SHOWN, {"p": project_id}, conn):
+        shown[r["document_id"]].append((r["first_token"], r["end_token"]))
+    out: list[SentenceRef] = []
+    mentions = 0
+    for row in docs:
+        doc = load_document_cached(conn, row["id"])
+        if doc is None or not doc.tokens:
+            continue
+        n = len(doc.tokens)
+        covered, seen, hand = bytearray(n), bytearray(n), bytearray(n)
+        masked_starts = bytearray(n)
+        doc_spans = spans.get(row["id"], [])
+        for first, end, masked, by_hand in doc_spans:
+            _mark(covered, first, end)
+            if masked and first < n:
+                masked_starts[first] = 1
+            if by_hand:
+                _mark(hand, first, end)
+        mentions += _masked_mentions([(f, e) for f, e, masked, _ in doc_spans if masked])
+        for first, end in shown.get(row["id"], []):
+            _mark(seen, first, end)
+        text = doc.text
+        for s in doc.sentences:
+            first, end = s.first_token, min(s.end_token, n)
+            if first >= end:
+                continue
+            words = [text[t.start:t.end] for t in doc.tokens[first:end]]
+            view = SentenceView(words, [bool(c) for c in covered[first:end]], sum(masked_starts[first:end]))
+            out.append(SentenceRef(row["id"], first, end, view, all(seen[first:end]), any(hand[first:end])))
+    return out, mentions
+
+
+def project_review(conn, project_id: int) -> dict | None:
+    return db.query_one("SELECT id, review_mode, qa_target FROM project WHERE id = %s", (project_id,), conn)
+
+
+def reading_plan(conn, project_id: int) -> ReadingPlan:
+    """The project's reading plan now (see the module docstring)."""
+    project = project_review(conn, project_id)
+    mode = project["review_mode"] if project else "full"
+    target = float(project["qa_target"]) if project else 0.005
+    sentences, mentions = project_sentences(conn, project_id)
+    plan = ReadingPlan(mode, target, mentions, sentences)
+    plan.unread = [s for s in sentences if not s.read]
+    if mode != "risk":
+        plan.risks = [1.0] * len(plan.unread)
+        plan.to_read = list(plan.unread)
+        plan.expected_missed = 0.0
+        return plan
+    read = [s for s in sentences if s.read]
+    plan.model = RiskModel().fit([s.view for s in read], [s.hit for s in read])
+    plan.risks = plan.model.predict([s.view for s in plan.unread])
+    if not plan.model.ready:  # too little evidence yet: everything is read
+        plan.to_read = list(plan.unread)
+        return plan
+    routing = route(plan.risks, mentions, target)
+    plan.to_read = [plan.unread[i] for i in routing.read]
+    plan.expected_missed = routing.expected_missed
+    return plan
+
+
+def _live_leases(conn, project_id: int, account_id: int) -> dict[int, list[tuple[int, int]]]:
+    rows = db.query("SELECT w.document_id, w.first_token, w.end_token FROM annotation_window w "
+                    "JOIN document d ON d.id = w.document_id WHERE d.project_id = %s AND w.account_id <> %s "
+                    "AND w.expires_at > now()", (project_id, account_id), conn)
+    leases: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for r in rows:
+        leases[r["document_id"]].append((r["first_token"], r["end_token"]))
+    return leases
+
+
+def next_stretch(plan: ReadingPlan, size: int, leases: dict[int, list[tuple[int, int]]]
+                 ) -> tuple[int, int, int] | None:
+    """The first run of sentences to read (one document, consecutive, at most ``size`` tokens unless one
+    sentence is longer), skipping text under other accounts' live leases."""
+    def free(s: SentenceRef) -> bool:
+        return not any(a < s.end_token and s.first_token < b for a, b in leases.get(s.document_id, ()))
+    queue = [s for s in plan.to_read if free(s)]
+    if not queue:
+        return None
+    start = queue[0]
+    doc, first, end = start.document_id, start.first_token, start.end_token
+    for s in queue[1:]:
+        if s.document_id != doc or s.first_token != end or s.end_token - first > size:
+            break
+        end = s.end_token
+    return doc, first, end
+
+
+def reading_projects(conn, account_id: int, is_admin: bool) -> list[int]:
+    """Projects whose text the account may be given to read (its chosen project only, if it chose one)."""
+    member = "" if is_admin else ("AND EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = p.id "
+                                  "AND m.account_id = %(me)s) ")
+    rows = db.query("SELECT p.id FROM project p LEFT JOIN annotator_choice c ON c.account_id = %(me)s "  # noqa: S608  # nosec B608
+                    "WHERE (c.project_id IS NULL OR c.project_id = p.id) " + member + "ORDER BY p.id",
+                    {"me": account_id}, conn)
+    return [r["id"] for r in rows]
+
+
+def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_seconds: int,
+                   project_id: int | None = None) -> store_windows.Window | None:
+    """Lease the account a window on the next text its project routes to reading, or ``None``."""
+    projects = [project_id] if project_id is not None else reading_projects(conn, account_id, is_admin)
+    for pid in projects:
+        plan = reading_plan(conn, pid)
+        stretch = next_stretch(plan, size, _live_leases(conn, pid, account_id))
+        if stretch is None:
+            continue
+        doc, first, end = stretch
+        store_windows.lock_assignment(conn, doc)
+        return store_windows.store_window(conn, account_id, doc, first, end, lease_seconds)
+    return None

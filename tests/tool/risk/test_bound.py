@@ -1,0 +1,60 @@
+"""The QA bound certifies what it says: exact Poisson bounds, a sample size that reaches the target, strata."""
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import poisson
+
+from psan.tool.risk import missed_share_bound, risk_strata, sample_size, stratified_sample
+from psan.tool.risk.bound import STRATA, missed_upper
+
+
+def test_nothing_unread_is_bound_zero():
+    assert missed_share_bound(0, 0, 0, 100) == 0.0
+    assert missed_share_bound(2, 50, 50, 100) == 0.0  # every unread sentence was reviewed
+
+
+def test_unread_text_without_a_sample_is_bounded_by_nothing():
+    assert missed_share_bound(0, 0, 10, 100) == 1.0
+
+
+def test_upper_bound_is_the_exact_poisson_one():
+    # with k found in n sentences, the bound lam on the mean is where P(X <= k | n * lam) = 5 %
+    for k, n in [(0, 100), (1, 100), (3, 400)]:
+        lam = missed_upper(k, n, n + 1)  # one sentence left: the bound of the mean itself
+        assert poisson.cdf(k, n * lam) == pytest.approx(0.05, abs=1e-6)
+
+
+@given(st.integers(0, 20), st.integers(1, 500), st.integers(0, 2000), st.integers(1, 5000))
+def test_bound_grows_with_misses_found_and_shrinks_with_mentions(found, sampled, extra, mentions):
+    population = sampled + extra
+    bound = missed_share_bound(found, sampled, population, mentions)
+    assert 0.0 <= bound <= 1.0
+    assert missed_share_bound(found + 1, sampled, population, mentions) >= bound
+    assert missed_share_bound(found, sampled, population, mentions + 1) <= bound
+
+
+@given(st.integers(1, 20000), st.integers(0, 10000), st.sampled_from([0.001, 0.005, 0.02]))
+def test_default_sample_certifies_the_target_with_one_miss(population, mentions, target):
+    n = sample_size(population, mentions, target)
+    assert 1 <= n <= population
+    assert missed_share_bound(1, n, population, max(mentions, 1)) <= target + 1e-12
+    if n > 1:  # and it is the smallest such sample
+        assert missed_share_bound(1, n - 1, population, max(mentions, 1)) > target
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=300), st.integers(0, 300), st.integers(0, 10**6))
+def test_stratified_sample_is_proportional_and_distinct(risks, size, seed):
+    chosen = stratified_sample(risks, size, random.Random(seed))
+    assert len(chosen) == min(size, len(risks)) == len(set(chosen))
+    strata = risk_strata(risks)
+    for k in range(STRATA):
+        members = strata.count(k)
+        drawn = sum(1 for i in chosen if strata[i] == k)
+        assert abs(drawn - len(chosen) * members / len(risks)) < 1 + 1e-9
+
+
+def test_strata_follow_risk():
+    strata = risk_strata([0.9, 0.1, 0.5, 0.2, 0.8, 0.3])
+    assert strata[1] == 0 and strata[0] == STRATA - 1

@@ -1,0 +1,29 @@
+"""The risk model reads everything until the project has shown enough, then learns what hides a mention."""
+from psan.tool.risk import RiskModel, SentenceView, sentence_features
+from psan.tool.risk.model import MIN_HIT_SENTENCES, MIN_READ_SENTENCES
+
+
+def _view(text: str, covered: set[int] = frozenset()) -> SentenceView:
+    words = text.split()
+    return SentenceView(words, [i in covered for i in range(len(words))])
+
+
+def test_only_uncovered_words_are_features():
+    feats = sentence_features(_view("The applicant Smith met Jones", covered={4}))
+    assert "w=smith" in feats and "w=jones" not in feats
+    assert feats["uncovered_Xx"] > 0  # "Smith" inside the sentence; "The" starts it and does not count
+
+
+def test_untrained_model_says_read_everything():
+    model = RiskModel().fit([_view("a b")] * (MIN_READ_SENTENCES - 1), [True] * MIN_HIT_SENTENCES + [False] * 189)
+    assert not model.ready
+    assert model.predict([_view("nothing here")]) == [1.0]
+
+
+def test_learns_which_sentences_hide_names():
+    hit = [_view(f"the witness Novak{i} said so") for i in range(60)]
+    calm = [_view(f"the court dismissed the appeal number {i} today") for i in range(300)]
+    model = RiskModel().fit(hit + calm, [True] * len(hit) + [False] * len(calm))
+    assert model.ready
+    risky, safe = model.predict([_view("the witness Dvorak said so"), _view("the court dismissed the claim")])
+    assert risky > 0.5 > safe
