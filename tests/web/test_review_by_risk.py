@@ -1,0 +1,135 @@
+"""Review by risk on the real database and HTTP API: one-sentence span reviews, the reading queue, the release
+gate of the QA bound, and a risk model that learns from a project's hand marks where names hide."""
+from __future__ import annotations
+
+from tests.documents import add_document, plain_sentences, token_index
+from tests.helpers import csrf_token, default_project, sql
+from tests.web.helpers import annotator_client, api_decide, api_post, api_window
+
+SPAN_SENTENCE = "Yesterday John Smith met the judge."
+TEXT = plain_sentences(0, 30) + " " + SPAN_SENTENCE + " " + plain_sentences(30, 30)
+
+
+def _by_risk(app, project_id: int, target: float = 0.005) -> None:
+    sql(app, "UPDATE project SET review_mode = 'risk', qa_target = %s WHERE id = %s", (target, project_id))
+
+
+def _read_all(client) -> int:
+    """Take reading windows until none is left; how many."""
+    windows = 0
+    while True:
+        status, body = api_post(client, "read", {})
+        assert status == 200, body
+        if body["window"] is None:
+            return windows
+        windows += 1
+        assert windows < 200
+
+
+def _review(app, pid: int) -> dict:
+    from psan.runtime import db
+    from psan.store.publish import risk_qa
+    with app.app_context(), db.transaction() as conn:
+        return risk_qa.summary(conn, pid)
+
+
+def test_a_span_review_shows_the_span_sentence_only(clean_app):
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    doc = add_document(app, TEXT, [("John Smith", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=300)
+    status, body = api_window(client)
+    assert status == 200
+    shown = " ".join(t["text"] for t in body["tokens"])
+    # the span's sentence, and only whole sentences that fit into the 20 tokens around it
+    assert "Yesterday John Smith met the judge ." in shown
+    assert len(body["tokens"]) <= 20
+    # the same project reading everything shows the whole window around the span
+    sql(app, "UPDATE project SET review_mode = 'full' WHERE id = %s", (pid,))
+    assert api_post(client, "next", {})[0] == 409  # nothing decided yet in this window
+    first = token_index(app, doc, "John")
+    assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
+
+
+def test_reading_queue_and_release_gate(clean_app):
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    doc = add_document(app, TEXT, [("John Smith", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=100)
+    body = api_window(client)[1]
+    first = token_index(app, doc, "John")
+    assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    # text nobody read and no sample: the release waits, and says why
+    review = _review(app, pid)
+    assert review["unread"] > 0 and review["bound"] is None and review["blocked"]
+    refused = admin.get(f"/documents/project/{pid}/download/pseudonymize")
+    assert refused.status_code == 409 and "QA sample" in refused.get_data(as_text=True)
+    assert admin.get(f"/documents/{doc}/download/tag").status_code == 409
+    assert admin.get(f"/documents/{doc}/download/input").status_code == 200  # the admin's own input is not a release
+    # a sample of some unread sentences with a miss found: the bound stays above the target
+    page = f"/documents/project/{pid}/release"
+    response = admin.post(f"/documents/project/{pid}/review-sample", data={"csrf_token": csrf_token(admin, page),
+                                                                           "size": "5"})
+    assert response.status_code == 302
+    sample_page = response.headers["Location"]
+    html = admin.get(sample_page).get_data(as_text=True)
+    fields = sorted(set(__import__("re").findall(r'name="(m-\d+-\d+)"', html)))
+    assert len(fields) == 5
+    form = {name: "0" for name in fields}
+    form[fields[0]] = "1"
+    assert admin.post(sample_page, data={"csrf_token": csrf_token(admin, sample_page), **form}).status_code == 302
+    review = _review(app, pid)
+    assert review["reviewed"] == 5 and review["found"] == 1 and review["bound"] > review["target"]
+    assert admin.get(f"/documents/project/{pid}/download/pseudonymize").status_code == 409
+    bad = admin.post(sample_page, data={"csrf_token": csrf_token(admin, sample_page), fields[0]: "-3"})
+    assert bad.status_code == 400
+    # the project has too little evidence for a model: every unread sentence is routed to reading
+    assert not review["model_ready"] and review["to_read"] == review["unread"]
+    assert _read_all(client) >= 1
+    review = _review(app, pid)
+    assert review["unread"] == 0 and review["bound"] == 0.0 and not review["blocked"]
+    assert admin.get(f"/documents/project/{pid}/download/pseudonymize").status_code == 200
+    report = admin.get(f"/documents/project/{pid}/release.json").get_json()
+    assert report["review"]["bound"] == 0.0 and report["review"]["mode"] == "risk"
+    assert body["window"]["document_id"] == doc
+
+
+def _witness(i: int) -> str:
+    return f"The witness Novak{i} testified about it."
+
+
+def test_the_risk_model_learns_where_names_hide(clean_app):
+    """Hand marks in read text teach the model; unread sentences like them are routed to reading, plain ones
+    are left to the QA sample."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid, target=0.02)  # a small project (26 mentions): a budget of a quarter of a missed mention
+    seen_text = " ".join(_witness(i) if i % 10 == 0 else f"This is plain sentence number {i}." for i in range(260))
+    seen = add_document(app, seen_text, name="seen.txt")
+    unseen_text = " ".join(_witness(i) if i % 10 == 0 else f"This is plain sentence number {i}."
+                           for i in range(1000, 1100))
+    unseen = add_document(app, unseen_text, name="unseen.txt")
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    status, body = api_post(admin, "open", {"document_id": seen, "start": 0, "size": 20000})
+    assert status == 200 and len(body["tokens"]) > 1800  # the whole document is read
+    for i in range(0, 260, 10):  # the name of each witness sentence, marked by hand
+        first = token_index(app, seen, f"Novak{i}")
+        assert api_decide(admin, seen, first, first + 1, "PRIVATE")[0] == 200
+    from psan.runtime import db
+    from psan.store.review import risk_review
+    with app.app_context(), db.transaction() as conn:
+        plan = risk_review.reading_plan(conn, pid)
+    assert plan.model is not None and plan.model.ready
+    routed = {(s.document_id, s.first_token) for s in plan.to_read}
+    witness = [s for s in plan.unread if s.view.words[:2] == ["The", "witness"]]
+    plain = [s for s in plan.unread if s.view.words[:2] == ["This", "is"]]
+    assert len(witness) == 10 and len(plain) == 90
+    assert all((s.document_id, s.first_token) in routed for s in witness)
+    risk = {(s.document_id, s.first_token): r for s, r in zip(plan.unread, plan.risks, strict=True)}
+    assert max(risk[s.document_id, s.first_token] for s in plain) * 5 < min(
+        risk[s.document_id, s.first_token] for s in witness)
+    assert sum((s.document_id, s.first_token) in routed for s in plain) < len(plain) // 2
+    assert all(s.document_id == unseen for s in plan.unread)
