@@ -40,6 +40,7 @@ from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.output import Output, pseudonymize
+from psan.tool.recognizers.dates import MONTHS
 from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
@@ -78,6 +79,22 @@ _STEM = 4
 
 def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
+
+
+#: a word of the original a surrogate must not repeat: this many letters or more
+SHARED_WORD_LETTERS = 3
+#: month names and their forms in every language (see :func:`shares_word`)
+_MONTH_WORDS = frozenset(m.casefold() for forms in MONTHS.values() for m in forms)
+
+
+def shares_word(candidate: str, original: str) -> bool:
+    """Whether the surrogate repeats a word of the original (letters only, at least
+    :data:`SHARED_WORD_LETTERS`, case-insensitive): "Na západní frontě klid (1928)" must not become the same title
+    with another year, nor "Baker Street" "Oak Street".  A month name is no such word: a date's surrogate is the
+    date shifted, and the month alone names nobody."""
+    words = {w.casefold() for w in _ALPHA_RE.findall(original)
+             if len(w) >= SHARED_WORD_LETTERS and w.casefold() not in _MONTH_WORDS}
+    return bool(words) and any(w.casefold() in words for w in _ALPHA_RE.findall(candidate))
 
 
 def _title(word: str) -> str:
@@ -275,8 +292,11 @@ class SurrogateReplacer:
             return True
         return any(cf[:k] in self._forbidden_words for k in range(_STEM, len(cf)))
 
-    def _leaks(self, candidate: str, original: str) -> bool:
-        if _norm(candidate) == _norm(original):
+    def _leaks(self, candidate: str, original: str, fixed: bool = False) -> bool:
+        """Whether the candidate prints the original, a word of it, or another private original.
+
+        ``fixed``: the admin's fixed replacement (``email@dot.com``) may share a word such as a domain ending."""
+        if _norm(candidate) == _norm(original) or not fixed and shares_word(candidate, original):
             return True
         if not self._forbidden:
             return False
@@ -288,13 +308,14 @@ class SurrogateReplacer:
         return False
 
     def _unique(self, kind: str, entity: str, make: Callable[[int], str | None], original: str,
-                unique: bool = True) -> str | None:
-        """First candidate of ``make(attempt)`` that leaks nothing and no other entity owns."""
+                unique: bool = True, fixed: bool = False) -> str | None:
+        """First candidate of ``make(attempt)`` that leaks nothing and no other entity owns (``fixed``: the
+        policy's fixed value, which may share a word such as a domain ending)."""
         for attempt in range(_TRIES):
             cand = make(attempt)
             if cand is None:
                 return None
-            if self._leaks(cand, original):
+            if self._leaks(cand, original, fixed):
                 continue
             owner = self._owner.get((kind, _norm(cand)))
             if unique and owner is not None and owner != entity:
@@ -418,8 +439,8 @@ class SurrogateReplacer:
         p = self.policy
         lang = self.language
 
-        def run(fn: Callable[[Any], str | None], unique: bool = True) -> str | None:
-            return self._unique(kind, entity, self._rng_make(entity, kind, original, fn), original, unique)
+        def run(fn: Callable[[Any], str | None], unique: bool = True, fixed: bool = False) -> str | None:
+            return self._unique(kind, entity, self._rng_make(entity, kind, original, fn), original, unique, fixed)
 
         if kind in VALIDATORS:
             mode = p["national_id"]
@@ -482,7 +503,7 @@ class SurrogateReplacer:
         if mode == "tag":
             return None
         if mode == "fixed":
-            return run(lambda rng: fixed, unique=False)
+            return run(lambda rng: fixed, unique=False, fixed=True)
         return run(shaped)
 
     def _org(self, entity: str, original: str, run: Callable[..., str | None]) -> str | None:
