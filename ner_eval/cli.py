@@ -46,6 +46,11 @@ def _parser() -> argparse.ArgumentParser:
     rel.add_argument("--workflow", required=True, choices=("psan", "thesis"), help="thesis (2021 app) or psan")
     rel.add_argument("--annotator", default="perfect", choices=("perfect", "noisy"),
                      help="noisy: flips 5 %% of its verdicts and overlooks 10 %% of the spans to mark by hand")
+    rel.add_argument("--review", default="full", choices=("full", "risk"),
+                     help="psan's review depth: read everything (default) or review by risk with a QA sample")
+    rel.add_argument("--thesis-policy", default="cautious", choices=("cautious", "eager"),
+                     help="the thesis person's NE-type decisions: at the app's learning evidence (cautious) or "
+                          "after three identical verdicts on the type (eager)")
     rel.add_argument("--limit", type=int, help="only the first N documents")
     rel.add_argument("--seed", type=int, default=0, help="seed of the noisy annotator (default 0)")
     rel.add_argument("--order-seed", type=int, help="seed PostgreSQL's random() before each window request, "
@@ -144,7 +149,7 @@ def _release(args: argparse.Namespace, models: Path | None) -> int:
         out = run_release(corpus, args.workflow, getattr(args, "annotator", "perfect"), args.limit, models,
                           args.database_url, args.redis_url, args.seed,
                           log=lambda message: print(message, file=sys.stderr, flush=True),
-                          order_seed=args.order_seed)
+                          order_seed=args.order_seed, review=args.review, thesis_policy=args.thesis_policy)
     except (ValueError, Unavailable, AppError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -154,5 +159,6 @@ def _release(args: argparse.Namespace, models: Path | None) -> int:
         print(f"{out['corpus']} {out['workflow']}/{out['annotator']}: leaked {out['leaked_mentions']} of "
               f"{out['gold_mentions']} gold mentions, {out['judgments_per_1k_tokens']} judgments/1k tokens, "
               f"{out['seconds_per_1k_tokens']} s/1k tokens, masked precision {out['masked_precision']}, "
+              f"release bound {out['release_bound']}, "
               f"{out['windows']} windows, {out['run_seconds']['total']} s")
     return 0

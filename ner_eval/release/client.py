@@ -19,6 +19,7 @@ from flask import Flask
 _FORM_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 _META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 _QA_FIELD = re.compile(r'name="v-(\d+)-(\d+)"')
+_SAMPLE_FIELD = re.compile(r'name="m-(\d+)-(\d+)"')
 
 
 class AppError(RuntimeError):
@@ -89,6 +90,10 @@ class Annotator(Client):
     def next_window(self) -> dict[str, Any]:
         return self.post_json("/annotate/api/next", {})
 
+    def read(self) -> dict[str, Any]:
+        """The next stretch of text the project routes to reading in full (``window: None`` when none is left)."""
+        return self.post_json("/annotate/api/read", {})
+
     def open_at(self, document_id: int, start: int, size: int) -> dict[str, Any]:
         """Admins only: a window at any position (the review of text no window showed)."""
         return self.post_json("/annotate/api/open", {"document_id": document_id, "start": start, "size": size})
@@ -155,3 +160,23 @@ class Admin(Annotator):
 
     def qa_verdicts(self, review: str, verdicts: dict[tuple[int, int], str]) -> None:
         self.form_post(review, {f"v-{d}-{t}": v for (d, t), v in verdicts.items()})
+
+    def review_sample(self, project_id: int) -> tuple[str, list[tuple[int, int]]]:
+        """Draw the release page's sample of unread sentences (its suggested size); (review page, (document,
+        first token) of each sampled sentence)."""
+        self.requests += 1
+        page = f"/documents/project/{project_id}/release"
+        token = _csrf(self.http.get(page).get_data(as_text=True), _FORM_CSRF, page)
+        response = self.http.post(f"/documents/project/{project_id}/review-sample",
+                                  data={"csrf_token": token, "size": ""})
+        if response.status_code != 302:
+            raise AppError(f"review sample refused ({response.status_code})")
+        review = response.headers["Location"]
+        html = self.http.get(review).get_data(as_text=True)
+        return review, sorted({(int(d), int(t)) for d, t in _SAMPLE_FIELD.findall(html)})
+
+    def review_misses(self, review: str, misses: dict[tuple[int, int], int]) -> None:
+        self.form_post(review, {f"m-{d}-{t}": str(n) for (d, t), n in misses.items()})
+
+    def release_report(self, project_id: int) -> dict[str, Any]:
+        return self.get_json(f"/documents/project/{project_id}/release.json")

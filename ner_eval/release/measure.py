@@ -7,7 +7,8 @@ regions, character for character (``key_mismatches`` counts documents where it d
 every character then counts as released, fail-safe).  Then:
 
 * ``leaked_mentions``: gold mentions any word character of which is released in clear at its
-  place (or whose replacement prints the original text itself);
+  place, or a replacement at whose place prints a word of three letters or more of the mention
+  (:func:`printed_inside`; ``reprinted_mentions`` counts those alone);
 * ``masked_precision``: share of the masked non-whitespace characters that lie inside a gold span;
 * ``candidate_miss_rate``: of the tokens the QA sample draws from (released tokens starting with a
   capital or holding a digit), the share overlapping a gold span — the true value of the miss
@@ -26,6 +27,9 @@ from psan.store.publish.output import safe_filename
 from psan.store.publish.qa import candidate
 
 _WORD = re.compile(r"\w")
+_LETTERS = re.compile(r"[^\W\d_]+")
+#: a word of a gold mention printed in its replacement counts as a leak from this many letters
+REPRINTED_LETTERS = 3
 
 
 @dataclass
@@ -38,6 +42,8 @@ class Released:
     masked_chars: int = 0
     masked_gold_chars: int = 0
     key_mismatches: int = 0
+    #: gold mentions leaked only because their replacement prints a word of theirs (:func:`printed_inside`)
+    reprinted_mentions: int = 0
     candidate_tokens: int = 0
     candidate_misses: int = 0
     leaked_examples: list[dict[str, Any]] = field(default_factory=list)
@@ -48,6 +54,7 @@ class Released:
         return {"gold_mentions": self.gold_mentions, "leaked_mentions": self.leaked_mentions,
                 "masked_precision": round(self.masked_gold_chars / self.masked_chars, 4) if self.masked_chars else None,
                 "key_mismatches": self.key_mismatches, "released_documents": self.documents,
+                "reprinted_mentions": self.reprinted_mentions,
                 "candidate_tokens": self.candidate_tokens, "candidate_misses": self.candidate_misses,
                 "candidate_miss_rate": round(self.candidate_misses / self.candidate_tokens, 5)
                 if self.candidate_tokens else None,
@@ -78,6 +85,17 @@ def masked_mask(original: str, output: str | None, entries: Sequence[dict[str, A
     if fits and output[out_pos:] != original[orig_pos:]:
         fits = False
     return (mask if fits else bytearray(len(original))), fits
+
+
+def printed_inside(mention: str, entries: Sequence[dict[str, Any]], start: int, end: int) -> bool:
+    """Whether a replacement at the mention's place prints a word of it (letters, at least
+    :data:`REPRINTED_LETTERS`, case-insensitive): "Na západní frontě klid (1928)" → "… (1926)" releases the title."""
+    words = {w.casefold() for w in _LETTERS.findall(mention) if len(w) >= REPRINTED_LETTERS}
+    if not words:
+        return False
+    return any(e["original_start"] < end and start < e["original_end"]
+               and any(w.casefold() in words for w in _LETTERS.findall(e["replacement"] or ""))
+               for e in entries)
 
 
 def released_documents(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archive: zipfile.ZipFile,
@@ -118,7 +136,9 @@ def measure_release(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archiv
             inside[g.start:g.end] = b"\x01" * (g.end - g.start)
             result.gold_mentions += 1
             clear = [i for i in range(g.start, g.end) if not mask[i] and _WORD.match(doc.text[i])]
-            if clear:
+            reprinted = fits and printed_inside(doc.text[g.start:g.end], doc_entries, g.start, g.end)
+            result.reprinted_mentions += bool(reprinted and not clear)
+            if clear or reprinted:
                 result.leaked_mentions += 1
                 if len(result.leaked_examples) < 20:  # offsets and label only: no corpus text in reports
                     result.leaked_examples.append({"document": doc.id, "start": g.start, "end": g.end,

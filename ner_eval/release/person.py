@@ -66,6 +66,8 @@ NAME_CATEGORIES = frozenset({Category.PERSON, Category.ID, Category.CONTACT})
 MOSTLY_PUBLIC_AFTER = 5
 #: ... and this many times as often as private (:meth:`Person._public_by_entity`)
 MOSTLY_PUBLIC_RATIO = 2
+#: identical verdicts on an entity type after which the eager thesis person decides the type
+EAGER_VERDICTS = 3
 #: share of verdicts the noisy person gets wrong, and of hand-marks it overlooks
 FLIP_SHARE = 0.05
 OVERLOOK_SHARE = 0.10
@@ -141,6 +143,9 @@ class Person:
     workflow: str
     noisy: bool = False
     seed: int = 0
+    #: the thesis person's NE-type decisions: ``cautious`` at the app's learning evidence, ``eager`` after
+    #: :data:`EAGER_VERDICTS` identical verdicts on the type (the best the thesis workflow allows)
+    policy: str = "cautious"
     #: the app's entity offer of a span: its mentions in the window (0: no entity) and its category; psan only
     entity_mentions: Callable[[int, int, int], tuple[int, str | None]] | None = None
     #: whether a span is exactly a mention of an entity (what a public ``X`` decides); psan only
@@ -357,6 +362,9 @@ class Person:
         if len(span.ne_types) != 1 or span.ne_types[0] == MODEL_TYPE:  # the app refuses "by type" on a model span
             return False
         seen_private, seen_public = self.type_memory.get(span.ne_types[0], (0, 0))
+        if self.workflow == "thesis" and self.policy == "eager":
+            same, other = (seen_private, seen_public) if private else (seen_public, seen_private)
+            return other == 0 and same + 1 >= EAGER_VERDICTS
         learned = learned_type_confidence(seen_private + private, seen_public + (not private))
         return learned is not None and (learned < 0) == private
 

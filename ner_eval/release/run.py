@@ -48,6 +48,8 @@ SECONDS_PER_LABEL = 2.0
 WINDOW_SIZE = 300
 QA_SAMPLE = 200
 ANNOTATORS = ("perfect", "noisy")
+REVIEWS = ("full", "risk")
+THESIS_POLICIES = ("cautious", "eager")
 PASSWORD = secrets.token_urlsafe(16)
 
 
@@ -57,6 +59,8 @@ class Work:
 
     windows: int = 0
     review_windows: int = 0
+    #: windows of the QA sample of unread sentences (review by risk)
+    qa_windows: int = 0
     tokens_read: int = 0
     keystrokes: int = 0
     by_token: int = 0
@@ -122,7 +126,7 @@ def pipeline_config(workflow: str, lang: str, models: Path | None) -> dict[str, 
 
 
 def _setup(instance: Instance, workflow: str, lang: str, models: Path | None,
-           choose: bool = False) -> tuple[int, str, str, int]:
+           choose: bool = False, review: str = "full") -> tuple[int, str, str, int]:
     """An admin, an annotator and the project; returns (project id, admin e-mail, annotator e-mail, annotator id).
 
     ``choose``: annotators may choose the document (a seeded order picks it, :meth:`Session._seed_order`).
@@ -143,7 +147,7 @@ def _setup(instance: Instance, workflow: str, lang: str, models: Path | None,
             # (ELITR/pseudonymizer, psan/tool/controller.py ``add_candidate_rule``): the thesis project's
             # lookups reach every document; psan's stay in their document unless the span is a name, an ID
             # or a contact (psan.store.annotation.decisions.lookup_document_only)
-            "lookups_everywhere": workflow == "thesis"}, conn=conn)
+            "lookups_everywhere": workflow == "thesis", "review_mode": review}, conn=conn)
         store_projects.set_members(project_id, [person.id], conn=conn)
     return project_id, admin, annotator, person.id
 
@@ -211,6 +215,8 @@ class Session:
         #: documents in the order their first window was handed out (compare runs of one order seed)
         self.document_order: list[int] = []
         self.windows_by_document: dict[int, int] = {}
+        #: the project reviews by risk: the review pass reads what the app routes to reading, a QA sample the rest
+        self.by_risk = False
 
     def _entity(self, document_id: int, first: int, end: int) -> dict[str, Any] | None:
         """The app's entity answer for a span, asked once per span and window (the person asks it twice for a
@@ -340,7 +346,10 @@ class Session:
                 break
 
     def review(self) -> int:
-        """Open a window (as the admin) on every stretch of text no window showed; returns how many."""
+        """Read what is left: every stretch of text no window showed (read everything), or what the project's risk
+        model routes to reading (review by risk, ``/annotate/api/read``); returns how many windows."""
+        if self.by_risk:
+            return self._read_routed()
         opened = 0
         for doc_id, seen in self.project.seen.items():
             pos = 0
@@ -355,6 +364,42 @@ class Session:
                 self.instance.drain()
                 pos = max(pos + 1, answer["window"]["end_token"])
         return opened
+
+
+    def _read_routed(self) -> int:
+        opened = 0
+        while True:
+            answer = self.reviewer.read()
+            if not answer.get("window"):
+                return opened
+            self.work_window(self.reviewer, answer)
+            self.work.review_windows += 1
+            opened += 1
+            self.instance.drain()
+
+    def certify(self, rounds: int = 5) -> list[dict[str, Any]]:
+        """Review samples of the unread sentences until the release report's bound allows the release.
+
+        The reviewer reads each sampled sentence in a window of its own (charged as reading), marks what nobody
+        marked (the person's hand marks) and reports how many it marked.
+        """
+        samples = []
+        for _ in range(rounds):
+            review = self.reviewer.release_report(self.project.project_id)["review"]
+            if not review["blocked"]:
+                break
+            page, sampled = self.reviewer.review_sample(self.project.project_id)
+            misses: dict[tuple[int, int], int] = {}
+            for doc_id, first in sampled:
+                marked = self.work.by_hand
+                answer = self.reviewer.open_at(doc_id, first, 1)
+                self.work_window(self.reviewer, answer)
+                self.work.qa_windows += 1
+                misses[(doc_id, first)] = self.work.by_hand - marked
+                self.instance.drain()
+            self.reviewer.review_misses(page, misses)
+            samples.append({"sampled": len(sampled), "found": sum(misses.values())})
+        return samples
 
 
 def _qa(admin: Admin, project: Project, corpus: Sequence[CorpusDoc]) -> dict[str, Any]:
@@ -403,7 +448,7 @@ def _commit() -> str | None:
 def run_release(path: str | Path, workflow: str, annotator: str = "perfect", limit: int | None = None,
                 models: Path | None = None, database_url: str | None = None, redis_url: str | None = None,
                 seed: int = 0, log: Callable[[str], None] | None = None,
-                order_seed: int | None = None) -> dict[str, Any]:
+                order_seed: int | None = None, review: str = "full", thesis_policy: str = "cautious") -> dict[str, Any]:
     """The whole measurement on one corpus file; the result as a JSON-ready dict.
 
     ``order_seed`` makes the app's random document order repeatable (:meth:`Session._seed_order`), so two
@@ -411,6 +456,11 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
     """
     if workflow not in WORKFLOWS:
         raise ValueError(f"unknown workflow {workflow!r}; known: {', '.join(WORKFLOWS)}")
+    if review not in REVIEWS:
+        raise ValueError(f"unknown review depth {review!r}; known: {', '.join(REVIEWS)}")
+    if thesis_policy not in THESIS_POLICIES:
+        raise ValueError(f"unknown thesis policy {thesis_policy!r}; known: {', '.join(THESIS_POLICIES)}")
+    review = review if workflow == "psan" else "full"  # the 2021 app read everything
     if annotator not in ANNOTATORS:
         raise ValueError(f"unknown annotator {annotator!r}; known: {', '.join(ANNOTATORS)}")
     corpus = read_jsonl(path, limit)
@@ -425,7 +475,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
               "LEARN_ENTITY_TYPES": False} if workflow == "thesis" else {}
     with throwaway_instance(database_url, redis_url, **config) as instance:
         project_id, admin_email, annotator_email, annotator_id = _setup(instance, workflow, lang, models,
-                                                                        choose=order_seed is not None)
+                                                                        choose=order_seed is not None, review=review)
         admin = Admin(instance.app, admin_email, PASSWORD)
         admin.upload_zip(project_id, lang, [(f"{d.id}.txt", d.text) for d in corpus])
         t0 = time.perf_counter()
@@ -437,14 +487,16 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         with instance.app.app_context(), db.transaction() as conn:
             # NE_TYPE rules private before anyone decided: the project's preset (see attribution)
             preset = release_audit.private_ne_type_rule_ids(conn, project_id)
-        person = Person(workflow, noisy=annotator == "noisy", seed=seed)
+        person = Person(workflow, noisy=annotator == "noisy", seed=seed, policy=thesis_policy)
         session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
         session.log = log
         session.order_seed, session.annotator_id = order_seed, annotator_id
+        session.by_risk = review == "risk"
         if log is not None:
             log(f"{len(corpus)} documents pre-annotated in {preprocess_seconds:.0f} s")
         t0 = time.perf_counter()
         session.annotate()
+        samples = session.certify() if session.by_risk else []
         annotate_seconds = time.perf_counter() - t0
         qa = _qa(admin, project, corpus)
         archive = admin.project_zip(project_id, "pseudonymize")
@@ -464,6 +516,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         return round(1000 * value / tokens, 2) if tokens else 0.0
 
     out: dict[str, Any] = {"corpus": corpus_name(path), "workflow": workflow, "annotator": annotator,
+                           "review": review, "thesis_policy": thesis_policy if workflow == "thesis" else None,
+                           "release_bound": report.get("review", {}).get("bound"), "review_samples": samples,
                            "commit": commit, "limit": limit, "order_seed": order_seed,
                            "document_order": [names[d] for d in session.document_order],
                            "documents": len(corpus), "tokens": tokens, **released.to_dict(),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ner_eval.release.attribution import ORDER
-from ner_eval.release.measure import masked_mask
+from ner_eval.release.measure import masked_mask, printed_inside
 from ner_eval.release.person import Person, Shown, View
 from ner_eval.release.run import (
     SECONDS_PER_HAND_SPAN,
@@ -118,6 +118,37 @@ def test_measure_counts_a_replacement_that_prints_the_original_as_released():
     assert fits and mask[0:3] == b"\x01\x01\x01" and not any(mask[3:])
     _, fits = masked_mask(original, "Alice met Bob!", entries)  # output differs outside the key: unverifiable
     assert not fits
+
+
+def test_measure_counts_a_replacement_that_reprints_a_word_of_the_mention_as_leaked():
+    title = "Na západní frontě klid (1928)"
+    entry = {"original_start": 0, "original_end": len(title), "replacement": "Na západní frontě klid (1926)"}
+    assert printed_inside(title, [entry], 0, len(title))
+    assert not printed_inside(title, [{**entry, "replacement": "Tichý dům (1926)"}], 0, len(title))
+    assert not printed_inside("1928", [{**entry, "replacement": "1926"}], 0, 4)  # no word: the digits changed
+
+
+@pytest.mark.parametrize("annotator", ["perfect", "noisy"])
+def test_review_by_risk_reports_its_bound_and_a_perfect_annotator_stays_within_it(tmp_path, redis_url, annotator):
+    out = _release(_corpus(tmp_path), redis_url, "--workflow", "psan", "--review", "risk", "--annotator", annotator,
+                   "--seed", "1")
+    _consistent(out)
+    assert out["review"] == "risk" and out["release_bound"] is not None
+    if annotator == "perfect":
+        assert out["leaked_mentions"] <= out["release_bound"] * out["gold_mentions"]
+    else:
+        assert out["leaked_mentions"] <= out["flipped_verdicts"] + out["overlooked_spans"]
+
+
+def test_eager_thesis_person_decides_a_type_after_three_identical_verdicts():
+    person = Person("thesis", policy="eager")
+    kinds = []
+    for n in range(4):
+        span = Shown(n, n + 1, "SUSPICIOUS", ("ORG",))
+        view = View(1, n, n + 1, (f"Word{n}",), (span,), ())
+        person.enter(view)
+        kinds.append(person.next_action(view).kind)
+    assert kinds == ["token", "token", "ne_type", "ne_type"]
 
 
 def test_view_refuses_gold_outside_its_window():
