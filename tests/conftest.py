@@ -101,11 +101,11 @@ def reset_database(app) -> None:
             with app.app_context(), db.transaction() as conn:
                 db.execute("TRUNCATE account, instance_setting, document, label, rule, annotation, annotation_rule, "
                            "decision_log, annotation_window, project_member, project_model, qa_sample, entity, "
-                           "action, action_change, pseudonym_key, rule_change RESTART IDENTITY CASCADE", None, conn)
+                           "action, action_change, pseudonym_key, rule_change, risk_sample RESTART IDENTITY CASCADE", None, conn)
                 db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
                 # the default project survives: give its workspace settings (migrations 0024-0025) their defaults
-                db.execute("UPDATE project SET annotators_choose_document = false, double_share = 0 WHERE is_default",
-                           None, conn)
+                db.execute("UPDATE project SET annotators_choose_document = false, double_share = 0, "
+                           "review_mode = 'full', qa_target = 0.005 WHERE is_default", None, conn)
             # this process's per-type decision counts are keyed by project id, and ids restart (the default
             # project keeps its id): counts of an earlier test's log-less decisions would outlive it
             forget_statistics()

@@ -5,9 +5,11 @@ Routes (all for logged-in accounts unless noted):
 * ``GET  /annotate/api/window`` – the current window (assigned on first use); with
   ``?document_id=&first_token=&end_token=`` a part of it – anything outside the window is 403.
 * ``POST /annotate/api/next`` – leave the window for a new one (409 while it has undecided spans
-  and the annotator decided nothing in it).
+  and the annotator decided nothing in it); in a project that reviews by risk, once no span waits, the next
+  text routed to reading (as ``read``).
 * ``POST /annotate/api/read`` – the next stretch of unread text the project routes to reading in full
-  (:mod:`psan.store.review.risk_review`); ``window: null`` when none is left.
+  (:mod:`psan.store.review.risk_review`); ``window: null`` when none is left.  A reading window's answer has
+  ``routing: {kind, reason, risk, why}`` — why it is shown, in words (:mod:`psan.annotate.reading_reasons`).
 * ``POST /annotate/api/open`` – admins: ``{document_id, start, size}`` opens any position.
 * ``POST /annotate/api/decide`` – ``{document_id, first_token, end_token, decision, scope,
   label_id?, always?, ne_type?}``; scope ``token`` / ``word_type`` / ``ne_type`` / ``entity`` (every
@@ -56,6 +58,7 @@ from psan.annotate.blueprint import bp
 from psan.annotate.content import elided_range, window_json
 from psan.annotate.detail import annotation_detail
 from psan.annotate.entity_view import annotator_entity
+from psan.annotate.reading_reasons import routing_json
 from psan.runtime import db
 from psan.store.admin import project_labels
 from psan.store.admin import projects as store_projects
@@ -187,10 +190,7 @@ def api_window():
                                or not (current_user.is_admin or window.member)):
         window = None
     if window is None:
-        db.autocommit_from_here(conn)  # the claim then commits by itself, holding the lock one statement
-        window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(),
-                                           _lease_seconds())
-        _release_assignment_lock(conn)
+        return _assign_next(conn)
     else:
         store_windows.renew(conn, current_user.id, _lease_seconds())
         window = store_windows.current_window(conn, current_user.id)
@@ -205,10 +205,7 @@ def api_next():
     if (window is not None and not current_user.is_admin and window.decisions == 0
             and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
         raise Conflict(gettext("Decide at least one highlighted span in this window before moving on."))
-    db.autocommit_from_here(conn)  # the claim then commits by itself, holding the lock one statement
-    window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
-    _release_assignment_lock(conn)
-    return _window_answer(conn, window)
+    return _assign_next(conn)
 
 
 @bp.route("/api/read", methods=["POST"])
@@ -221,11 +218,29 @@ def api_read():
     if (window is not None and not current_user.is_admin and window.decisions == 0
             and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
         raise Conflict(gettext("Decide at least one highlighted span in this window before moving on."))
-    window = store_risk.assign_reading(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
-    if window is None:
+    reading = store_risk.assign_reading(conn, current_user.id, current_user.is_admin, _window_size(),
+                                        _lease_seconds())
+    if reading is None:
         store_windows.release(conn, current_user.id)
         return jsonify(window=None, message=gettext("No text is left to read."))
-    return _window_answer(conn, window)
+    return _window_answer(conn, reading.window, routing=routing_json(reading))
+
+
+def _assign_next(conn):
+    """The next span window; in a project that reviews by risk, when no span waits, the next text to read.
+
+    Returns the JSON answer."""
+    db.autocommit_from_here(conn)  # the claim then commits by itself, holding the lock one statement
+    window = store_windows.assign_next(conn, current_user.id, current_user.is_admin, _window_size(), _lease_seconds())
+    _release_assignment_lock(conn)
+    if window is not None:
+        return _window_answer(conn, window)
+    conn.autocommit = False  # the document's window lock holds until the reading lease is committed
+    reading = store_risk.assign_reading(conn, current_user.id, current_user.is_admin, _window_size(),
+                                        _lease_seconds(), by_risk_only=True)
+    if reading is None:
+        return _window_answer(conn, None)
+    return _window_answer(conn, reading.window, routing=routing_json(reading))
 
 
 @bp.route("/api/open", methods=["POST"])

@@ -131,6 +131,14 @@
     return node;
   }
 
+  function routingMessage(data) {
+    // a reading window (review by risk): say why this text is read in full
+    var r = data && data.window && data.routing;
+    if (!r || !r.why) { return ""; }
+    return t("Read this text in full and mark any personal data nobody marked. Shown because: %(why)s",
+      {why: r.why.map(String).join("; ")});
+  }
+
   function render() {
     var data = state.data;
     els.text.replaceChildren();
@@ -180,6 +188,7 @@
       }
     });
     els.text.appendChild(fragment);
+    if (data.routing) { showMessage(routingMessage(data), "info"); }
   }
 
   // --- selection ---------------------------------------------------------------------------------------
@@ -481,7 +490,9 @@
     state.busy = true;
     request("POST", API + "next", {}).then(function (result) {
       state.busy = false;
-      if (accept(result, false)) { showMessage(state.data.window ? "" : t(state.data.message || ""), "info"); }
+      if (accept(result, false)) {
+        showMessage(state.data.window ? routingMessage(state.data) : t(state.data.message || ""), "info");
+      }
     });
   }
 

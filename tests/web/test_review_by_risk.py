@@ -133,3 +133,22 @@ def test_the_risk_model_learns_where_names_hide(clean_app):
         risk[s.document_id, s.first_token] for s in witness)
     assert sum((s.document_id, s.first_token) in routed for s in plain) < len(plain) // 2
     assert all(s.document_id == unseen for s in plan.unread)
+
+
+def test_after_the_last_span_review_w_gives_text_to_read_and_says_why(clean_app):
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    doc = add_document(app, TEXT, [("John Smith", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=60)
+    api_window(client)
+    first = token_index(app, doc, "John")
+    assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
+    status, body = api_post(client, "next", {})
+    assert status == 200 and body["window"] is not None
+    assert body["routing"]["kind"] == "reading" and body["routing"]["reason"] == "untrained"
+    assert body["routing"]["why"] and len(body["tokens"]) <= 60 + 50
+    # a project reading everything keeps its old end: no reading windows handed out by ``w``
+    sql(app, "UPDATE project SET review_mode = 'full' WHERE id = %s", (pid,))
+    status, body = api_post(client, "next", {})
+    assert status == 200 and body["window"] is None

@@ -162,44 +162,65 @@ def _live_leases(conn, project_id: int, account_id: int) -> dict[int, list[tuple
     return leases
 
 
-def next_stretch(plan: ReadingPlan, size: int, leases: dict[int, list[tuple[int, int]]]
-                 ) -> tuple[int, int, int] | None:
+def next_stretch(plan: ReadingPlan, size: int, leases: dict[int, list[tuple[int, int]]]) -> list[SentenceRef]:
     """The first run of sentences to read (one document, consecutive, at most ``size`` tokens unless one
-    sentence is longer), skipping text under other accounts' live leases."""
+    sentence is longer), skipping text under other accounts' live leases; empty when none is left."""
     def free(s: SentenceRef) -> bool:
         return not any(a < s.end_token and s.first_token < b for a, b in leases.get(s.document_id, ()))
     queue = [s for s in plan.to_read if free(s)]
     if not queue:
-        return None
-    start = queue[0]
-    doc, first, end = start.document_id, start.first_token, start.end_token
+        return []
+    run = [queue[0]]
     for s in queue[1:]:
-        if s.document_id != doc or s.first_token != end or s.end_token - first > size:
+        if s.document_id != run[0].document_id or s.first_token != run[-1].end_token \
+                or s.end_token - run[0].first_token > size:
             break
-        end = s.end_token
-    return doc, first, end
+        run.append(s)
+    return run
 
 
-def reading_projects(conn, account_id: int, is_admin: bool) -> list[int]:
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A reading window and why it is read: its riskiest sentence's risk and the features behind it."""
+
+    window: store_windows.Window
+    #: ``risk``: the project's risk model chose it; ``untrained``: too few hand marks yet, everything is read;
+    #: ``full``: the project reads everything
+    reason: str
+    risk: float
+    features: tuple[str, ...] = ()
+
+
+def reading_projects(conn, account_id: int, is_admin: bool, by_risk_only: bool = False) -> list[int]:
     """Projects whose text the account may be given to read (its chosen project only, if it chose one)."""
     member = "" if is_admin else ("AND EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = p.id "
                                   "AND m.account_id = %(me)s) ")
+    mode = "AND p.review_mode = 'risk' " if by_risk_only else ""
     rows = db.query("SELECT p.id FROM project p LEFT JOIN annotator_choice c ON c.account_id = %(me)s "  # noqa: S608  # nosec B608
-                    "WHERE (c.project_id IS NULL OR c.project_id = p.id) " + member + "ORDER BY p.id",
+                    "WHERE (c.project_id IS NULL OR c.project_id = p.id) " + member + mode + "ORDER BY p.id",
                     {"me": account_id}, conn)
     return [r["id"] for r in rows]
 
 
 def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_seconds: int,
-                   project_id: int | None = None) -> store_windows.Window | None:
-    """Lease the account a window on the next text its project routes to reading, or ``None``."""
-    projects = [project_id] if project_id is not None else reading_projects(conn, account_id, is_admin)
-    for pid in projects:
+                   by_risk_only: bool = False) -> Reading | None:
+    """Lease the account a window on the next text its projects route to reading, or ``None``.
+
+    ``by_risk_only``: only projects that review by risk (where reading follows the span reviews by itself).
+    """
+    for pid in reading_projects(conn, account_id, is_admin, by_risk_only):
         plan = reading_plan(conn, pid)
-        stretch = next_stretch(plan, size, _live_leases(conn, pid, account_id))
-        if stretch is None:
+        run = next_stretch(plan, size, _live_leases(conn, pid, account_id))
+        if not run:
             continue
-        doc, first, end = stretch
-        store_windows.lock_assignment(conn, doc)
-        return store_windows.store_window(conn, account_id, doc, first, end, lease_seconds)
+        store_windows.lock_assignment(conn, run[0].document_id)
+        window = store_windows.store_window(conn, account_id, run[0].document_id, run[0].first_token,
+                                            run[-1].end_token, lease_seconds)
+        if plan.mode != "risk":
+            return Reading(window, "full", 1.0)
+        if plan.model is None or not plan.model.ready:
+            return Reading(window, "untrained", 1.0)
+        risks = plan.model.predict([s.view for s in run])
+        riskiest = max(range(len(run)), key=lambda i: risks[i])
+        return Reading(window, "risk", risks[riskiest], tuple(plan.model.explain(run[riskiest].view)))
     return None

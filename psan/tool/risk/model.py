@@ -49,6 +49,24 @@ class RiskModel:
         self._model = model
         return self
 
+    def explain(self, sentence: SentenceView, limit: int = 3) -> list[str]:
+        """The features that raise this sentence's risk most (names of :func:`sentence_features`), strongest first.
+
+        Why: a person shown a sentence to read should see why ("the word 'Novak12' no span covers"), and an
+        admin why the model routes what it routes.  Empty while the model is not ready (then everything is read).
+        """
+        if self._model is None:
+            return []
+        hasher, regression = self._model[0], self._model[-1]
+        feats = sentence_features(sentence)
+        names = [n for n in feats if n not in ("bias",)]
+        if not names:
+            return []
+        columns = hasher.transform([{n: feats[n]} for n in names])
+        weights = columns @ regression.coef_[0]
+        ranked = sorted(zip(weights, names, strict=True), key=lambda wn: -wn[0])
+        return [name for weight, name in ranked[:limit] if weight > 0]
+
     def predict(self, sentences: Sequence[SentenceView]) -> list[float]:
         """Per sentence, the probability that it hides a hand-marked mention (1.0 while not ready)."""
         if self._model is None:

@@ -27,3 +27,12 @@ def test_learns_which_sentences_hide_names():
     assert model.ready
     risky, safe = model.predict([_view("the witness Dvorak said so"), _view("the court dismissed the claim")])
     assert risky > 0.5 > safe
+
+
+def test_explains_a_risky_sentence_by_its_uncovered_words():
+    hit = [_view(f"the witness Novak{i} said so") for i in range(60)]
+    calm = [_view(f"the court dismissed the appeal number {i} today") for i in range(300)]
+    model = RiskModel().fit(hit + calm, [True] * len(hit) + [False] * len(calm))
+    reasons = model.explain(_view("the witness Dvorak said so"))
+    assert reasons and any(r in ("w=witness", "prev=witness|Xx", "uncovered_Xx") for r in reasons)
+    assert RiskModel().explain(_view("a b")) == []
