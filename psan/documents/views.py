@@ -185,7 +185,7 @@ def download(document_id: int, kind: str):
 
 def _refuse_unreviewed(project_id: int, kind: str) -> None:
     """A project reviewed by risk releases nothing until its QA bound is below its target (409 with why)."""
-    if kind not in store_output.OUTPUT_MODES:
+    if kind not in store_output.OUTPUT_MODES or not store_risk_qa.reviews_by_risk(db.get_conn(), project_id):
         return
     review = store_risk_qa.summary(db.get_conn(), project_id)
     if review["blocked"]:

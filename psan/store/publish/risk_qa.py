@@ -49,6 +49,12 @@ def draw(conn, project_id: int, account_id: int | None, size: int | None = None)
     return sample_id, len(chosen)
 
 
+def reviews_by_risk(conn, project_id: int) -> bool:
+    """Whether the project reviews by risk (only then may its release wait for a bound)."""
+    row = db.query_one("SELECT review_mode = 'risk' AS by_risk FROM project WHERE id = %s", (project_id,), conn)
+    return bool(row and row["by_risk"])
+
+
 def latest(conn, project_id: int) -> dict[str, Any] | None:
     return db.query_one("SELECT id, created_at, population, mentions FROM risk_sample WHERE project_id = %s "
                         "ORDER BY id DESC LIMIT 1", (project_id,), conn)
