@@ -7,6 +7,7 @@ text (the reviewer must see the token in context), so it is ``no-store`` like th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -97,6 +98,14 @@ def qa_draw(project_id: int):
     return redirect(url_for("documents.qa_review", project_id=project_id, sample_id=sample_id))
 
 
+def _sample_fields(prefix: str) -> Iterator[tuple[tuple[int, int], str]]:
+    """The posted form's ``<prefix>-<document id>-<token>`` fields: ((document id, token), value)."""
+    for name, value in request.form.items():
+        parts = name.split("-")
+        if len(parts) == 3 and parts[0] == prefix and parts[1].isdigit() and parts[2].isdigit():
+            yield (int(parts[1]), int(parts[2])), value
+
+
 def _sample_or_404(project_id: int, sample_id: int) -> dict:
     return store_projects.qa_sample(db.get_conn(), project_id, sample_id) or abort(404)
 
@@ -111,12 +120,10 @@ def qa_review(project_id: int, sample_id: int):
     if request.method == "POST":
         check_action_form()
         verdicts: dict[tuple[int, int], str] = {}
-        for name, value in request.form.items():
-            parts = name.split("-")
-            if len(parts) == 3 and parts[0] == "v" and parts[1].isdigit() and parts[2].isdigit():
-                if value not in store_qa.VERDICTS:
-                    abort(400, gettext("A verdict must be ok or miss."))
-                verdicts[(int(parts[1]), int(parts[2]))] = value
+        for place, value in _sample_fields("v"):
+            if value not in store_qa.VERDICTS:
+                abort(400, gettext("A verdict must be ok or miss."))
+            verdicts[place] = value
         saved = store_qa.record_verdicts(conn, sample_id, verdicts, current_user.id)
         flash(gettext("%(count)s verdicts saved.", count=saved), "success")
         return redirect(url_for("documents.qa_review", project_id=project_id, sample_id=sample_id))
@@ -152,16 +159,14 @@ def review_sample(project_id: int, sample_id: int):
     if request.method == "POST":
         check_action_form()
         misses: dict[tuple[int, int], int] = {}
-        for name, value in request.form.items():
-            parts = name.split("-")
-            if len(parts) == 3 and parts[0] == "m" and parts[1].isdigit() and parts[2].isdigit():
-                value = value.strip()
-                if not value:
-                    continue
-                if not (value.isdigit() and int(value) <= store_risk_qa.MAX_MISSES):
-                    abort(400, gettext("Missed mentions must be a whole number from 0 to %(max)s.",
-                                       max=store_risk_qa.MAX_MISSES))
-                misses[(int(parts[1]), int(parts[2]))] = int(value)
+        for place, value in _sample_fields("m"):
+            value = value.strip()
+            if not value:
+                continue
+            if not (value.isdigit() and int(value) <= store_risk_qa.MAX_MISSES):
+                abort(400, gettext("Missed mentions must be a whole number from 0 to %(max)s.",
+                                   max=store_risk_qa.MAX_MISSES))
+            misses[place] = int(value)
         saved = store_risk_qa.record(conn, sample_id, misses, current_user.id)
         flash(gettext("%(count)s sentences reviewed.", count=saved), "success")
         return redirect(url_for("documents.review_sample", project_id=project_id, sample_id=sample_id))

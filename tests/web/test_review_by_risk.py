@@ -33,32 +33,35 @@ def _review(app, pid: int) -> dict:
         return risk_qa.summary(conn, pid)
 
 
-def test_a_span_review_shows_the_span_sentence_only(clean_app):
-    app = clean_app
+def _risk_project_with_span(app, window_size: int):
+    """A project reviewing by risk with one document and one span; an annotator's client and first window."""
     pid = default_project(app)
     _by_risk(app, pid)
     doc = add_document(app, TEXT, [("John Smith", "PERSON")])
-    client = annotator_client(app, "a@example.org", window_size=300)
+    client = annotator_client(app, "a@example.org", window_size=window_size)
     status, body = api_window(client)
     assert status == 200
+    return pid, doc, client, body
+
+
+def test_a_span_review_shows_the_span_sentence_only(clean_app):
+    app = clean_app
+    pid, doc, _, body = _risk_project_with_span(app, 300)
     shown = " ".join(t["text"] for t in body["tokens"])
     # the span's sentence, and only whole sentences that fit into the 20 tokens around it
     assert "Yesterday John Smith met the judge ." in shown
     assert len(body["tokens"]) <= 20
     # the same project reading everything shows the whole window around the span
     sql(app, "UPDATE project SET review_mode = 'full' WHERE id = %s", (pid,))
-    assert api_post(client, "next", {})[0] == 409  # nothing decided yet in this window
-    first = token_index(app, doc, "John")
-    assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
+    other = annotator_client(app, "b@example.org", window_size=300)
+    sql(app, "DELETE FROM annotation_window")
+    status, body = api_window(other)
+    assert status == 200 and len(body["tokens"]) > 200
 
 
 def test_reading_queue_and_release_gate(clean_app):
     app = clean_app
-    pid = default_project(app)
-    _by_risk(app, pid)
-    doc = add_document(app, TEXT, [("John Smith", "PERSON")])
-    client = annotator_client(app, "a@example.org", window_size=100)
-    body = api_window(client)[1]
+    pid, doc, client, body = _risk_project_with_span(app, 100)
     first = token_index(app, doc, "John")
     assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
     admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
@@ -137,11 +140,7 @@ def test_the_risk_model_learns_where_names_hide(clean_app):
 
 def test_after_the_last_span_review_w_gives_text_to_read_and_says_why(clean_app):
     app = clean_app
-    pid = default_project(app)
-    _by_risk(app, pid)
-    doc = add_document(app, TEXT, [("John Smith", "PERSON")])
-    client = annotator_client(app, "a@example.org", window_size=60)
-    api_window(client)
+    pid, doc, client, _ = _risk_project_with_span(app, 60)
     first = token_index(app, doc, "John")
     assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
     status, body = api_post(client, "next", {})
