@@ -151,3 +151,16 @@ def test_after_the_last_span_review_w_gives_text_to_read_and_says_why(clean_app)
     sql(app, "UPDATE project SET review_mode = 'full' WHERE id = %s", (pid,))
     status, body = api_post(client, "next", {})
     assert status == 200 and body["window"] is None
+
+
+def test_a_span_review_of_a_long_sentence_shows_the_twenty_tokens_around_the_span(clean_app):
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    words = " ".join(f"word{i}" for i in range(40))
+    doc = add_document(app, f"{words} and then John Smith arrived {words} at last.", [("John Smith", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=300)
+    body = api_window(client)[1]
+    john = token_index(app, doc, "John")
+    assert body["window"]["first_token"] <= john < john + 2 <= body["window"]["end_token"]
+    assert len(body["tokens"]) <= 20

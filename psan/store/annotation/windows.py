@@ -113,7 +113,8 @@ MAX_ADMIN_WINDOW = 20_000
 #: whole sentences may make a window this many tokens longer than its size; longer ones are cut
 WINDOW_TOLERANCE = 50
 #: a span review (a project reviewing by risk) shows the span's sentence, or this many tokens around the span
-#: where the sentence is longer: what a person needs to decide the span, and no more to read
+#: where the sentence is longer (cut at a line break where one is near): what a person needs to decide the
+#: span, and no more to read
 SPAN_REVIEW_TOKENS = 20
 
 
@@ -287,10 +288,10 @@ def compute_window(conn, document_id: int, account_id: int, anchor: tuple[int, i
 
 
 def fit_window(conn, document_id: int, anchor: tuple[int, int], size: int, sentences: list[tuple[int, int]],
-               bounds: tuple[int, int], centred: bool = True) -> tuple[int, int]:
+               bounds: tuple[int, int], centred: bool = True, tolerance: int = WINDOW_TOLERANCE) -> tuple[int, int]:
     """:func:`plan_window` on the sentences around the anchor; over-long sentences cut at line breaks."""
     first, end = plan_window(sentences, anchor, size, bounds, centred)
-    if end - first <= size + WINDOW_TOLERANCE:
+    if end - first <= size + tolerance:
         return first, end
     # an over-long sentence (a list, a transcript without punctuation): cut inside it
     near = (max(first, anchor[0] - size), min(end, anchor[1] + size))
@@ -358,7 +359,8 @@ def store_window(conn, account_id: int, document_id: int, first: int, end: int, 
     return Window(**row)
 
 
-def claim_first_free(conn, document_id: int, account_id: int, size: int, lease_seconds: int) -> Window | None:
+def claim_first_free(conn, document_id: int, account_id: int, size: int, lease_seconds: int,
+                     tolerance: int = WINDOW_TOLERANCE) -> Window | None:
     """Lock the document's window choices and lease the window around its first free anchor, if any.
 
     The lock and one statement (:data:`_CLAIM_QUERIES`) go in one round trip.  On a connection in
@@ -369,7 +371,7 @@ def claim_first_free(conn, document_id: int, account_id: int, size: int, lease_s
     second statement, in a transaction under the lock.
     """
     params = {"doc": document_id, "me": account_id, "size": size, "lease": lease_seconds,
-              "tolerance": WINDOW_TOLERANCE}
+              "tolerance": tolerance}
     single = conn.autocommit
     lock = _lock_statements(document_id)
     for sql in _CLAIM_QUERIES:
@@ -384,10 +386,11 @@ def claim_first_free(conn, document_id: int, account_id: int, size: int, lease_s
             return Window(**{k: row[k] for k in Window.__slots__ if k != "member"})
         if single:  # the cut needs statements of its own: again, in a transaction that keeps the lock
             conn.autocommit = False
-            return claim_first_free(conn, document_id, account_id, size, lease_seconds)
+            return claim_first_free(conn, document_id, account_id, size, lease_seconds, tolerance)
         anchor = (row["a0"], row["a1"])
         sentences = [(int(a), int(b)) for a, b in row["sentences"]]
-        first, end = fit_window(conn, document_id, anchor, size, sentences, (int(row["lo_b"]), int(row["hi_b"])))
+        first, end = fit_window(conn, document_id, anchor, size, sentences, (int(row["lo_b"]), int(row["hi_b"])),
+                                tolerance=tolerance)
         return store_window(conn, account_id, document_id, first, end, lease_seconds)
     return None
 
@@ -405,8 +408,11 @@ def assign_next(conn, account_id: int, is_admin: bool, size: int, lease_seconds:
     (:mod:`psan.store.review.risk_review`).
     """
     for document_id, by_risk in _candidates(conn, account_id, is_admin):
-        window = claim_first_free(conn, document_id, account_id, min(size, SPAN_REVIEW_TOKENS) if by_risk else size,
-                                  lease_seconds)
+        if by_risk:  # a span review: the sentence, or the tokens around the span where it is longer
+            window = claim_first_free(conn, document_id, account_id, min(size, SPAN_REVIEW_TOKENS), lease_seconds,
+                                      tolerance=0)
+        else:
+            window = claim_first_free(conn, document_id, account_id, size, lease_seconds)
         if window is not None:
             return window
         conn.commit()
