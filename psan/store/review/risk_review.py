@@ -66,7 +66,7 @@ class ReadingPlan:
         return len(self.sentences) - len(self.unread)
 
 
-def _masked_mentions(spans: list[tuple[int, int]]) -> int:
+def masked_mentions(spans: list[tuple[int, int]]) -> int:
     """Masked spans not nested in another (one mention with a span inside it counts once)."""
     count, reach = 0, -1
     for _, end in sorted(spans, key=lambda s: (s[0], -s[1])):
@@ -109,7 +109,7 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
                 masked_starts[first] = 1
             if by_hand:
                 _mark(hand, first, end)
-        mentions += _masked_mentions([(f, e) for f, e, masked, _ in doc_spans if masked])
+        mentions += masked_mentions([(f, e) for f, e, masked, _ in doc_spans if masked])
         for first, end in shown.get(row["id"], []):
             _mark(seen, first, end)
         text = doc.text

@@ -1,0 +1,35 @@
+"""The reading queue's pure parts: runs of consecutive sentences within a window size, around other leases;
+mentions counted once however many spans nest in them."""
+from psan.store.review.risk_review import ReadingPlan, SentenceRef, masked_mentions, next_stretch
+from psan.tool.risk import SentenceView
+
+
+def _ref(doc: int, first: int, end: int) -> SentenceRef:
+    words = ["w"] * (end - first)
+    return SentenceRef(doc, first, end, SentenceView(words, [False] * len(words)), False, False)
+
+
+def _plan(*refs: SentenceRef) -> ReadingPlan:
+    return ReadingPlan("risk", 0.005, 10, list(refs), list(refs), [1.0] * len(refs), list(refs))
+
+
+def test_a_run_is_consecutive_sentences_of_one_document_within_the_size():
+    plan = _plan(_ref(1, 0, 10), _ref(1, 10, 25), _ref(1, 25, 60), _ref(2, 0, 5))
+    assert [(s.first_token, s.end_token) for s in next_stretch(plan, 30, {})] == [(0, 10), (10, 25)]
+    assert [(s.first_token, s.end_token) for s in next_stretch(plan, 5, {})] == [(0, 10)]  # one sentence at least
+
+
+def test_a_gap_or_another_document_ends_the_run():
+    plan = _plan(_ref(1, 0, 10), _ref(1, 20, 30), _ref(2, 0, 5))
+    assert [(s.first_token, s.end_token) for s in next_stretch(plan, 300, {})] == [(0, 10)]
+
+
+def test_text_leased_to_another_account_is_skipped():
+    plan = _plan(_ref(1, 0, 10), _ref(1, 10, 20))
+    assert [(s.first_token, s.end_token) for s in next_stretch(plan, 300, {1: [(5, 8)]})] == [(10, 20)]
+    assert next_stretch(plan, 300, {1: [(0, 20)]}) == []
+
+
+def test_nested_masked_spans_are_one_mention():
+    assert masked_mentions([(0, 3), (1, 2), (2, 3), (5, 6)]) == 2
+    assert masked_mentions([]) == 0
