@@ -95,13 +95,15 @@ def reset_database(app) -> None:
 
     from psan.runtime import db
     from psan.store.annotation.suggestions import forget_statistics
+    from psan.store.review.risk_review import forget_models
     _wait_for_background_work(app)
     for attempt in range(5):
         try:
             with app.app_context(), db.transaction() as conn:
                 db.execute("TRUNCATE account, instance_setting, document, label, rule, annotation, annotation_rule, "
                            "decision_log, annotation_window, project_member, project_model, qa_sample, entity, "
-                           "action, action_change, pseudonym_key, rule_change, risk_sample RESTART IDENTITY CASCADE", None, conn)
+                           "action, action_change, pseudonym_key, rule_change, risk_sample RESTART IDENTITY CASCADE",
+                           None, conn)
                 db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
                 # the default project survives: give its workspace settings (migrations 0024-0025) their defaults
                 db.execute("UPDATE project SET annotators_choose_document = false, double_share = 0, "
@@ -109,6 +111,7 @@ def reset_database(app) -> None:
             # this process's per-type decision counts are keyed by project id, and ids restart (the default
             # project keeps its id): counts of an earlier test's log-less decisions would outlive it
             forget_statistics()
+            forget_models()
             return
         except psycopg2.errors.DeadlockDetected:  # a late background transaction: it wins, we retry
             if attempt == 4:

@@ -10,6 +10,7 @@ sentences to read.  A project in ``full`` review reads every sentence: its queue
 """
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -127,6 +128,32 @@ def project_review(conn, project_id: int) -> dict | None:
     return db.query_one("SELECT id, review_mode, qa_target FROM project WHERE id = %s", (project_id,), conn)
 
 
+#: a project's model is fitted again when its hand-marked sentences change or its read sentences grow by this share
+REFIT_GROWTH = 0.05
+_models: dict[int, tuple[int, int, RiskModel]] = {}
+_models_lock = threading.Lock()
+
+
+def _model(project_id: int, read: list[SentenceRef]) -> RiskModel:
+    """The project's risk model on its read sentences, fitted again only when they changed enough (see
+    :data:`REFIT_GROWTH`): a reading window per request must not pay for a fit each time."""
+    hits = sum(s.hit for s in read)
+    with _models_lock:
+        cached = _models.get(project_id)
+    if cached is not None and cached[1] == hits and cached[0] <= len(read) <= cached[0] * (1 + REFIT_GROWTH):
+        return cached[2]
+    model = RiskModel().fit([s.view for s in read], [s.hit for s in read])
+    with _models_lock:
+        _models[project_id] = (len(read), hits, model)
+    return model
+
+
+def forget_models() -> None:
+    """Drop the fitted models (project ids restart in a fresh database)."""
+    with _models_lock:
+        _models.clear()
+
+
 def reading_plan(conn, project_id: int) -> ReadingPlan:
     """The project's reading plan now (see the module docstring)."""
     project = project_review(conn, project_id)
@@ -141,7 +168,7 @@ def reading_plan(conn, project_id: int) -> ReadingPlan:
         plan.expected_missed = 0.0
         return plan
     read = [s for s in sentences if s.read]
-    plan.model = RiskModel().fit([s.view for s in read], [s.hit for s in read])
+    plan.model = _model(project_id, read)
     plan.risks = plan.model.predict([s.view for s in plan.unread])
     if not plan.model.ready:  # too little evidence yet: everything is read
         plan.to_read = list(plan.unread)

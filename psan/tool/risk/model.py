@@ -44,7 +44,7 @@ class RiskModel:
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
         model = make_pipeline(FeatureHasher(n_features=FEATURES, alternate_sign=False),
-                              LogisticRegression(max_iter=1000))
+                              LogisticRegression(solver="liblinear", max_iter=1000))
         model.fit([sentence_features(s) for s in sentences], [bool(h) for h in hit])
         self._model = model
         return self
