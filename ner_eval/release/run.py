@@ -381,7 +381,8 @@ class Session:
         """Review samples of the unread sentences until the release report's bound allows the release.
 
         The reviewer reads each sampled sentence in a window of its own (charged as reading), marks what nobody
-        marked (the person's hand marks) and reports how many it marked.
+        marked (the person's hand marks) and reports how many it marked; the sentences read and their misses
+        teach the project's risk model, so before the next sample the text it now routes to reading is read.
         """
         samples = []
         for _ in range(rounds):
@@ -399,6 +400,8 @@ class Session:
                 self.instance.drain()
             self.reviewer.review_misses(page, misses)
             samples.append({"sampled": len(sampled), "found": sum(misses.values())})
+            # the misses taught the model where names hide: read what it routes now, then sample again
+            samples[-1]["read_after"] = self._read_routed()
         return samples
 
 
