@@ -227,7 +227,8 @@ def report_html(report: dict[str, Any]) -> str:
         _table([["review depth", "by risk" if rv["mode"] == "risk" else "read everything"],
                 ["sentences", rv["sentences"]], ["sentences nobody read", rv["unread"]],
                 ["masked mentions", rv["mentions"]],
-                ["unread sentences sampled / reviewed", f"{rv['sampled']} / {rv['reviewed']}"],
+                ["samples of unread sentences drawn", rv["samples"]],
+                ["unread sentences sampled / reviewed (latest sample)", f"{rv['sampled']} / {rv['reviewed']}"],
                 ["missed mentions found in the sample", rv["found"]],
                 ["95 % upper bound on the share of missed mentions", review_bound],
                 ["target", f"{100 * rv['target']:.2f} %"]], ["", "value"])]

@@ -109,6 +109,9 @@ def summary(conn, project_id: int) -> dict[str, Any]:
     if not plan.unread:
         out["bound"] = 0.0
     sample = latest(conn, project_id)
+    # every sample drawn is stated: certifying after several draws is weaker than after one
+    out["samples"] = int(db.query_one("SELECT count(*) AS n FROM risk_sample WHERE project_id = %s",
+                                      (project_id,), conn)["n"])
     if sample is not None:
         row = db.query_one("SELECT count(*) AS sampled, count(misses) AS reviewed, coalesce(sum(misses), 0) AS found "
                            "FROM risk_sample_sentence WHERE sample_id = %s", (sample["id"],), conn)
