@@ -264,6 +264,8 @@ class DocxFormat:
                     if (tag, key) in ATTR_PLACES and value.strip():
                         pending.append((value, _set_attr(el, key)))
                 if tag == ox.w("p"):
+                    if depth:  # a text box's paragraph inside a paragraph: a line of its own
+                        builder.end_block()
                     depth += 1
             elif tag == ox.w("p"):
                 depth -= 1
