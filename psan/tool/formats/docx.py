@@ -77,6 +77,8 @@ ATTR_PLACES = {
 _LAYOUT_TEXT = {f"{{{_WP}}}posOffset", f"{{{_WP}}}align", "{http://schemas.microsoft.com/office/word/2010/"
                 "wordprocessingDrawing}pctWidth", "{http://schemas.microsoft.com/office/word/2010/"
                 "wordprocessingDrawing}pctHeight"}
+_FIELD_CODES = {ox.w("instrText"), ox.w("delInstrText")}
+_FIELD_KEYWORD = re.compile(r"\s*[A-Za-z]+\b")
 _NUMBER = re.compile(r"^[\s\d.\-+]*$")
 _SEPARATORS = {"separator", "continuationSeparator", "continuationNotice"}
 
@@ -86,6 +88,13 @@ def _set_text(el: etree._Element):  # noqa: ANN202 - a Setter
         el.text = value
         if value != value.strip():
             el.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+    return setter
+
+
+def _set_field(el: etree._Element, keyword: str):  # noqa: ANN202
+    def setter(value: str) -> None:
+        el.text = keyword + value
+        el.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
     return setter
 
 
@@ -252,7 +261,11 @@ class DocxFormat:
         for event, el in etree.iterwalk(root, events=("start", "end")):
             tag = el.tag
             if event == "start":
-                if tag in TEXT_TAGS:
+                if tag in _FIELD_CODES and el.text and (keyword := _FIELD_KEYWORD.match(el.text)):
+                    # the field's name (AUTHOR, HYPERLINK, PAGE) is layout: only its arguments are words
+                    builder.gap(keyword.group())
+                    builder.add(el.text[keyword.end():], _set_field(el, keyword.group()))
+                elif tag in TEXT_TAGS:
                     builder.add(el.text, _set_text(el))
                 elif tag in GAPS:
                     builder.gap(GAPS[tag])
