@@ -34,7 +34,7 @@ class Options:
     and the hard limits that keep a hostile file from exhausting memory."""
 
     tracked_changes: str = "accept"
-    max_bytes: int = 64 * 1024 * 1024
+    max_bytes: int = 32 * 1024 * 1024
     max_uncompressed: int = 256 * 1024 * 1024
     max_members: int = 5000
     #: a member may unpack to at most this many times its compressed size (a ZIP bomb unpacks to 1000x)
