@@ -20,9 +20,12 @@ from psan.store.corpus import documents as store_documents
 from psan.store.corpus import processing as store_processing
 from psan.store.corpus.pipelines import lacks_ner
 from psan.store.publish import archive as store_archive
+from psan.store.publish import files as store_files
 from psan.store.publish import output as store_output
 from psan.store.publish import release as store_release
 from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
+from psan.store.publish.files import parts_summary
+from psan.tool.formats import FormatError
 from psan.tool.language import detect_language
 from psan.web.access import admin
 from psan.web.downloads import private_download
@@ -80,6 +83,7 @@ def _documents(project_id: int) -> list[dict]:
     for row in rows:
         row["status_word"] = document_status_word(row)
         row["retryable"] = retryable(row)
+        row["parts"] = parts_summary(row.get("format_report"))
     return rows
 
 
@@ -122,7 +126,8 @@ def upload():
         return render_template("documents/upload.html", form=form)
     project = _project_or_404(form.project.data)
     limits = Limits(current_app.config["MAX_DOCUMENT_CHARS"], current_app.config["MAX_ZIP_MEMBERS"],
-                    current_app.config["MAX_ZIP_UNCOMPRESSED"], confirm_conversion=bool(form.confirm_conversion.data))
+                    current_app.config["MAX_ZIP_UNCOMPRESSED"], confirm_conversion=bool(form.confirm_conversion.data),
+                    tracked_changes=project.get("tracked_changes") or "accept")
     accepted: list[TextFile] = []
     errors: list[str] = []
     if (form.text.data or "").strip():
@@ -148,11 +153,13 @@ def upload():
     # an explicit choice wins; otherwise each document's own language (the project's when unclear)
     ids = [store_documents.create_document(conn, project["id"], f.name,
                                            form.language.data or detect_language(f.text, project["language"]),
-                                           f.text, current_user.id)
+                                           f.text, current_user.id, f.original, f.format, f.report)
            for f in accepted]
     for f in accepted:
         if f.note:
             flash(f"{f.name}: {f.note}.", "info")
+        if f.format is not None:
+            flash(gettext("%(name)s: found %(parts)s.", name=f.name, parts=parts_summary(f.report)), "info")
     flash(gettext("%(count)s document(s) uploaded; recognition is running.", count=len(ids)), "success")
     _enqueue(ids)
     return redirect(url_for("documents.index", project=project["id"]))
@@ -162,6 +169,8 @@ def upload():
 @admin
 def download(document_id: int, kind: str):
     document = _document_or_404(document_id) if kind in DOWNLOAD_KINDS else abort(404)
+    if document["original_format"] and kind != "xml" and request.args.get("as") != "text":
+        return _download_file(document, kind)
     if kind == "input":
         content, suffix, mimetype = document["text"], ".txt", "text/plain"
     elif kind == "xml":
@@ -178,6 +187,39 @@ def download(document_id: int, kind: str):
         if counts is not None:  # what the fail-closed policy did, for scripts (the page shows it too)
             response.headers["X-Psan-Undecided-Policy"] = counts.policy
             response.headers["X-Psan-Undecided-Spans"] = str(counts.total)
+    return response
+
+
+#: content types of the files psan writes back (a PDF's output is text)
+FILE_MIMETYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                  ".odt": "application/vnd.oasis.opendocument.text", ".html": "text/html", ".txt": "text/plain",
+                  ".pdf": "application/pdf"}
+
+
+def _download_file(document: dict, kind: str):
+    """A document read from a DOCX/ODT/HTML/PDF file, downloaded in its own format (``?as=text``: the text).
+
+    A file psan cannot write back soundly is not sent half-done: 409 with the reason, and the text offered.
+    """
+    conn = db.get_conn()
+    try:
+        if kind == "input":
+            got = store_files.input_file(conn, document["id"])
+        else:
+            ctx = store_output.project_context(conn, document["project_id"], document["id"])
+            got = store_files.output_file(conn, document["id"], kind, ctx)
+    except FormatError as exc:
+        abort(409, gettext("The file cannot be written back in its format (%(reason)s); download the text "
+                           "instead.", reason=str(exc)))
+    if got is None:
+        abort(409, gettext("The document is not recognized yet."))
+    data, name = got
+    suffix = name[name.rfind("."):].lower()
+    response = private_download(data, FILE_MIMETYPES.get(suffix, "application/octet-stream"), name)
+    counts = ctx.masked.get(document["id"]) if kind in store_output.OUTPUT_MODES else None
+    if counts is not None:  # what the fail-closed policy did, as for the text download
+        response.headers["X-Psan-Undecided-Policy"] = counts.policy
+        response.headers["X-Psan-Undecided-Spans"] = str(counts.total)
     return response
 
 

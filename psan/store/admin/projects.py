@@ -74,20 +74,25 @@ def save_project(values: dict[str, Any], project_id: int | None = None, conn=Non
               "sensitive_types": list(values.get("sensitive_types") or []),
               "annotators_choose_document": bool(values.get("annotators_choose_document", False)),
               "lookups_everywhere": bool(values.get("lookups_everywhere", False)),
+              "tracked_changes": values.get("tracked_changes") if values.get("tracked_changes") == "reject"
+              else "accept",
               "double_share": float(values.get("double_share", 0))}
     if project_id is None:
         row = db.query_one("INSERT INTO project (name, language, pipeline, public_threshold, private_threshold, "
-                           "ask_labels, sensitive_types, annotators_choose_document, lookups_everywhere, double_share) "
+                           "ask_labels, sensitive_types, annotators_choose_document, lookups_everywhere, double_share, "
+                           "tracked_changes) "
                            "VALUES (%(name)s, %(language)s, %(pipeline)s::jsonb, %(public_threshold)s, "
                            "%(private_threshold)s, %(ask_labels)s, %(sensitive_types)s::text[], "
-                           "%(annotators_choose_document)s, %(lookups_everywhere)s, %(double_share)s) RETURNING id",
+                           "%(annotators_choose_document)s, %(lookups_everywhere)s, %(double_share)s, %(tracked_changes)s) "
+                           "RETURNING id",
                            params, conn)
         return int(row["id"])
     db.execute("UPDATE project SET name = %(name)s, language = %(language)s, pipeline = %(pipeline)s::jsonb, "
                "public_threshold = %(public_threshold)s, private_threshold = %(private_threshold)s, "
                "ask_labels = %(ask_labels)s, sensitive_types = %(sensitive_types)s::text[], "
                "annotators_choose_document = %(annotators_choose_document)s, "
-               "lookups_everywhere = %(lookups_everywhere)s, double_share = %(double_share)s WHERE id = %(id)s",
+               "lookups_everywhere = %(lookups_everywhere)s, double_share = %(double_share)s, "
+               "tracked_changes = %(tracked_changes)s WHERE id = %(id)s",
                {**params, "id": project_id}, conn)
     return project_id
 
