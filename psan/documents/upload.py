@@ -12,7 +12,6 @@ import io
 import posixpath
 import zipfile
 from dataclasses import dataclass
-
 from typing import Any
 
 from charset_normalizer import from_bytes

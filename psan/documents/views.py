@@ -23,8 +23,8 @@ from psan.store.publish import archive as store_archive
 from psan.store.publish import files as store_files
 from psan.store.publish import output as store_output
 from psan.store.publish import release as store_release
-from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
 from psan.store.publish.files import parts_summary
+from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
 from psan.tool.formats import FormatError
 from psan.tool.language import detect_language
 from psan.web.access import admin

@@ -435,8 +435,9 @@ def _positive(value: str) -> int:
 
 # --- argument parsing ---------------------------------------------------------------------------------
 def _common(p: argparse.ArgumentParser, default_lang: str) -> None:
-    p.add_argument("inputs", nargs="+", metavar="IN", help="files or folders (searched recursively for *.txt; anonymize also takes "
-                                                        "*.docx, *.odt, *.html, *.htm, *.pdf)")
+    p.add_argument("inputs", nargs="+", metavar="IN",
+                   help="files or folders (searched recursively for *.txt; anonymize also takes *.docx, *.odt, "
+                        "*.html, *.htm, *.pdf)")
     p.add_argument("--lang", default=default_lang, help=f"document language code (default {default_lang})")
     models = p.add_mutually_exclusive_group()
     models.add_argument("--pipeline", metavar="CONFIG.json", help="pipeline config (JSON) instead of the default")

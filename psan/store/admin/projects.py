@@ -83,7 +83,8 @@ def save_project(values: dict[str, Any], project_id: int | None = None, conn=Non
                            "tracked_changes) "
                            "VALUES (%(name)s, %(language)s, %(pipeline)s::jsonb, %(public_threshold)s, "
                            "%(private_threshold)s, %(ask_labels)s, %(sensitive_types)s::text[], "
-                           "%(annotators_choose_document)s, %(lookups_everywhere)s, %(double_share)s, %(tracked_changes)s) "
+                           "%(annotators_choose_document)s, %(lookups_everywhere)s, %(double_share)s, "
+                           "%(tracked_changes)s) "
                            "RETURNING id",
                            params, conn)
         return int(row["id"])

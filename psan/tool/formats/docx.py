@@ -43,8 +43,10 @@ SETTINGS_TYPE = _WML + "settings+xml"
 CORE_TYPE = "application/vnd.openxmlformats-package.core-properties+xml"
 APP_TYPE = _OD + "extended-properties+xml"
 #: parts removed from the package, by content type → how the report names them
-DROPPED_TYPES = {_OD + "custom-properties+xml": "custom document properties", _WML + "people+xml": "comment authors' accounts",
-                 _WML + "document.glossary+xml": "building blocks (glossary)", _WML + "printerSettings": "printer settings",
+DROPPED_TYPES = {_OD + "custom-properties+xml": "custom document properties",
+                 _WML + "people+xml": "comment authors' accounts",
+                 _WML + "document.glossary+xml": "building blocks (glossary)",
+                 _WML + "printerSettings": "printer settings",
                  _OD + "wordprocessingml.printerSettings": "printer settings",
                  "application/vnd.ms-office.webextension+xml": "web add-ins",
                  "application/vnd.ms-office.webextensiontaskpanes+xml": "web add-ins"}
@@ -223,7 +225,8 @@ class DocxFormat:
                 continue
             for rel in list(tree.getroot()):
                 target = ox.target_of(name, rel)
-                if (target in dropped) or (settings and ox.source_of(name) == settings and rel.get("Id") in settings_refs):
+                template = settings and ox.source_of(name) == settings and rel.get("Id") in settings_refs
+                if target in dropped or template:
                     tree.getroot().remove(rel)
         ox.drop_overrides(trees["[Content_Types].xml"], dropped)
         for part in list(dropped):
@@ -238,9 +241,9 @@ class DocxFormat:
         if kind is None:
             report.count("body")
         elif kind == "footnotes":
-            report.count("footnote", sum(1 for n in root.iter(ox.w("footnote")) if n.get(ox.w("type")) not in _SEPARATORS))
+            report.count("footnote", _notes(root, "footnote"))
         elif kind == "endnotes":
-            report.count("endnote", sum(1 for n in root.iter(ox.w("endnote")) if n.get(ox.w("type")) not in _SEPARATORS))
+            report.count("endnote", _notes(root, "endnote"))
         elif kind == "comments":
             report.count("comment", sum(1 for _ in root.iter(ox.w("comment"))))
         else:
@@ -304,6 +307,11 @@ class DocxFormat:
                 builder.end_block()
                 builder.add(rel.get("Target"), _set_attr(rel, "Target"))
                 builder.gap("\n")
+
+
+def _notes(root: etree._Element, tag: str) -> int:
+    """Foot- or endnotes a person wrote (not the separator lines Word keeps as notes)."""
+    return sum(1 for n in root.iter(ox.w(tag)) if n.get(ox.w("type")) not in _SEPARATORS)
 
 
 def _natural(name: str) -> tuple:

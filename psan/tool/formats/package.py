@@ -71,7 +71,8 @@ def read_package(data: bytes, kind: str, options: Options) -> Package:
     with archive:
         infos = archive.infolist()
         if len(infos) > options.max_members:
-            raise FormatError(f"the {kind} package has {len(infos)} parts, more than the limit of {options.max_members}")
+            raise FormatError(f"the {kind} package has {len(infos)} parts, more than the limit of "
+                              f"{options.max_members}")
         if sum(i.file_size for i in infos) > options.max_uncompressed:
             raise FormatError(f"the {kind} package unpacks to more than {options.max_uncompressed / 2**20:.0f} MB "
                               "(a ZIP bomb?)")
