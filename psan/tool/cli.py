@@ -106,7 +106,8 @@ def collect_inputs(args: Sequence[str], reporter: Reporter, exclude: Sequence[Pa
             files = sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file()
                            and not any(p.resolve().is_relative_to(e) for e in excluded))
             if not files:
-                reporter.error(f"{path}: folder contains no {' or '.join(sorted(suffixes))} file")
+                others = "" if tuple(suffixes) == (".txt",) else " (nor .docx, .odt, .html or .pdf)"
+                reporter.error(f"{path}: folder contains no .txt file{others}")
             for f in files:
                 add(f, f.relative_to(path))
         elif path.is_file():
