@@ -17,6 +17,7 @@ from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.corpus import documents as store_documents
 from psan.store.corpus import download_jobs
+from psan.store.publish import files as store_files
 from psan.store.publish import output as store_output
 from psan.web.access import admin
 from psan.web.downloads import private_download
@@ -43,8 +44,14 @@ def prepare_document(document_id: int, kind: str):
         abort(404)
     suffix = {"input": ".txt", "xml": ".xml"}.get(kind, f".{kind}.txt")
     mimetype = "application/xml" if kind == "xml" else "text/plain"
+    filename = store_output.safe_filename(document["name"], suffix)
+    fmt = document.get("original_format")
+    if fmt and kind != "xml":  # an office file, page or PDF: prepared in its own format
+        filename = (store_files.input_name(document["name"], fmt) if kind == "input"
+                    else store_files.file_name(document["name"], kind, fmt))
+        mimetype = store_files.mimetype_of(filename)
     job = download_jobs.create(db.get_conn(), current_user.id, document["project_id"], document_id, kind,
-                               store_output.safe_filename(document["name"], suffix), mimetype)
+                               filename, mimetype)
     _queue(job)
     return redirect(url_for("documents.prepared", job_id=job))
 

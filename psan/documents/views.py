@@ -190,12 +190,6 @@ def download(document_id: int, kind: str):
     return response
 
 
-#: content types of the files psan writes back (a PDF's output is text)
-FILE_MIMETYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-                  ".odt": "application/vnd.oasis.opendocument.text", ".html": "text/html", ".txt": "text/plain",
-                  ".pdf": "application/pdf"}
-
-
 def _download_file(document: dict, kind: str):
     """A document read from a DOCX/ODT/HTML/PDF file, downloaded in its own format (``?as=text``: the text).
 
@@ -214,8 +208,7 @@ def _download_file(document: dict, kind: str):
     if got is None:
         abort(409, gettext("The document is not recognized yet."))
     data, name = got
-    suffix = name[name.rfind("."):].lower()
-    response = private_download(data, FILE_MIMETYPES.get(suffix, "application/octet-stream"), name)
+    response = private_download(data, store_files.mimetype_of(name), name)
     counts = ctx.masked.get(document["id"]) if kind in store_output.OUTPUT_MODES else None
     if counts is not None:  # what the fail-closed policy did, as for the text download
         response.headers["X-Psan-Undecided-Policy"] = counts.policy

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import zipfile
 
 import pytest
@@ -87,3 +88,20 @@ def test_refused_office_files_say_why(admin_client, clean_app):
     assert "broken.docx: the DOCX file is damaged" in page.get_data(as_text=True)
     scan = _upload_file(admin_client, pid, b"%PDF-1.4\n%%EOF", "scan.pdf")
     assert scan.status_code == 400 and "scan.pdf:" in scan.get_data(as_text=True)
+
+
+def test_large_docx_prepared_in_the_background_comes_back_as_docx(admin_client, clean_app, uploaded):
+    clean_app.config["LARGE_DOWNLOAD_TOKENS"] = 0  # every document is "large": the page offers background jobs
+    doc = uploaded["doc"]
+    token = csrf_token(admin_client, f"/documents/?project={uploaded['pid']}")
+    response = admin_client.post(f"/documents/{doc}/prepare/tag", data={"csrf_token": token})
+    assert response.status_code == 302
+    job = int(response.headers["Location"].rstrip("/").split("/")[-1])
+    for _ in range(120):
+        state = admin_client.get(f"/documents/prepared/{job}/status").get_json()
+        if state.get("file"):
+            break
+        time.sleep(0.5)
+    got = admin_client.get(f"/documents/prepared/{job}/file")
+    assert got.status_code == 200 and "rozsudek.tag.docx" in got.headers["Content-Disposition"]
+    assert_no_trace(got.get_data(), SECRETS)

@@ -211,7 +211,7 @@ def get_document(conn, document_id: int) -> dict[str, Any] | None:
 
 def document_with_project(conn, document_id: int) -> dict[str, Any] | None:
     """Id, name and project (id, name) of a document, for exports named after both; None if missing."""
-    return db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name FROM document d "
+    return db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name, d.original_format FROM document d "
                         "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
 
 

@@ -35,6 +35,22 @@ def file_name(name: str, kind: str, fmt: str) -> str:
     return safe_filename(stem, f".{kind}{out_suffix}")
 
 
+#: content types of the files psan writes back (a PDF's output is text)
+MIMETYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+             ".odt": "application/vnd.oasis.opendocument.text", ".html": "text/html", ".txt": "text/plain",
+             ".pdf": "application/pdf"}
+
+
+def mimetype_of(name: str) -> str:
+    return MIMETYPES.get(PurePath(name).suffix.lower(), "application/octet-stream")
+
+
+def input_name(name: str, fmt: str) -> str:
+    """The uploaded file's download name (its own suffix)."""
+    suffix = _suffix(fmt)
+    return safe_filename(name[:-len(suffix)] if name.lower().endswith(suffix) else name, suffix)
+
+
 def write_back(stored: dict[str, Any], text: str, out: tool_output.Output) -> bytes:
     """The stored original with ``out``'s edits written in; FormatError when that cannot be done soundly."""
     fmt = stored["original_format"]
@@ -61,9 +77,7 @@ def input_file(conn, document_id: int) -> tuple[bytes, str] | None:
     stored = original_file(conn, document_id)
     if stored is None:
         return None
-    suffix = _suffix(stored["original_format"])
-    stem = stored["name"][:-len(suffix)] if stored["name"].lower().endswith(suffix) else stored["name"]
-    return stored["original"], safe_filename(stem, suffix)
+    return stored["original"], input_name(stored["name"], stored["original_format"])
 
 
 def files_report(conn, project_id: int) -> list[dict[str, Any]]:
