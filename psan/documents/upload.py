@@ -175,6 +175,8 @@ def read_formatted(data: bytes, name: str, limits: Limits) -> TextFile:
         raise UploadError(gettext("%(name)s: %(reason)s", name=name, reason=str(exc))) from None
     if not opened.text.strip():
         raise UploadError(gettext("%(name)s: the file is empty", name=name))
+    if "\x00" in opened.text:
+        raise UploadError(gettext("%(name)s: binary file (contains NUL bytes)", name=name))
     if len(opened.text) > limits.max_chars:
         raise UploadError(gettext("%(name)s: %(count)s characters, more than the limit of %(limit)s", name=name,
                                   count=f"{len(opened.text):,}", limit=f"{limits.max_chars:,}"))

@@ -143,6 +143,9 @@ class DocxFormat:
         for part in text_parts:
             tree = trees[part] = parse_xml(pkg.data[part], part)
             root = tree.getroot()
+            if etree.QName(root).namespace != ox.W:
+                raise FormatError("the DOCX file is saved as Strict Open XML, which psan does not read; save it "
+                                  "as a regular Word document (.docx) and upload it again")
             changes = ox.resolve_revisions(root, options.tracked_changes)
             report.count("tracked change", changes)
             for fallback in list(root.iter(f"{{{ox.MC}}}Fallback")):  # a duplicate of mc:Choice for old readers
@@ -169,13 +172,13 @@ class DocxFormat:
 
     # --- package -------------------------------------------------------------------------------------
     def _classify(self, pkg: Package, types: dict[str, str], trees: dict[str, etree._ElementTree],
-                  report: Report) -> tuple[set[str], tuple[str, set[str]] | None]:
+                  report: Report) -> tuple[set[str], dict[str, set[str]]]:
         """Clean metadata parts, list images, decide what is dropped; refuse what cannot be accounted for.
 
-        Returns the dropped parts and (settings part, relationship ids its removed settings used).
+        Returns the dropped parts and, per settings part, the relationship ids its removed settings used.
         """
         dropped: set[str] = set()
-        settings_links = None
+        settings_links: dict[str, set[str]] = {}
         package_rels = parse_xml(pkg.data["_rels/.rels"], "_rels/.rels") if "_rels/.rels" in pkg.data else None
         thumbnails = set()
         if package_rels is not None:
@@ -205,7 +208,7 @@ class DocxFormat:
                 ox.clean_properties(trees[name].getroot(), ox.APP_KEPT, "application properties", report)
             elif ctype == SETTINGS_TYPE:
                 trees[name] = parse_xml(pkg.data[name], name)
-                settings_links = (name, ox.clean_settings(trees[name].getroot(), report))
+                settings_links[name] = ox.clean_settings(trees[name].getroot(), report)
             elif ctype.startswith("image/"):
                 report.unchecked.append("images (not read; they may show personal data)")
             elif ctype in MAIN_TYPES or ctype in TEXT_TYPES or ctype in KEPT_TYPES:
@@ -217,15 +220,14 @@ class DocxFormat:
 
     @staticmethod
     def _drop_references(trees: dict[str, etree._ElementTree], dropped: set[str],
-                         settings_links: tuple[str, set[str]] | None) -> None:
+                         settings_links: dict[str, set[str]]) -> None:
         """Remove relationships to dropped parts (and the settings' template link), and their content types."""
-        settings, settings_refs = settings_links or (None, set())
         for name, tree in trees.items():
             if not name.endswith(".rels"):
                 continue
             for rel in list(tree.getroot()):
                 target = ox.target_of(name, rel)
-                template = settings and ox.source_of(name) == settings and rel.get("Id") in settings_refs
+                template = rel.get("Id") in settings_links.get(ox.source_of(name), ())
                 if target in dropped or template:
                     tree.getroot().remove(rel)
         ox.drop_overrides(trees["[Content_Types].xml"], dropped)
