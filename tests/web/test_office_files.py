@@ -79,6 +79,8 @@ def test_docx_annotated_and_downloaded_as_docx_without_the_name(admin_client, cl
     assert "Original files" in archive.read("RELEASE_REPORT.html").decode()
     page = admin_client.get(f"/documents/?project={pid}").get_data(as_text=True)
     assert "DOCX: body" in page and "1 comment" in page
+    release = admin_client.get(f"/documents/project/{pid}/release").get_data(as_text=True)
+    assert 'id="release-files"' in release and "custom document properties" in release
 
 
 def test_refused_office_files_say_why(admin_client, clean_app):
