@@ -92,8 +92,9 @@ def test_refused_office_files_say_why(admin_client, clean_app):
     assert scan.status_code == 400 and "scan.pdf:" in scan.get_data(as_text=True)
 
 
-def test_large_docx_prepared_in_the_background_comes_back_as_docx(admin_client, clean_app, uploaded):
-    clean_app.config["LARGE_DOWNLOAD_TOKENS"] = 0  # every document is "large": the page offers background jobs
+def test_large_docx_prepared_in_the_background_comes_back_as_docx(admin_client, clean_app, uploaded, monkeypatch):
+    # every document is "large": the page offers background jobs
+    monkeypatch.setitem(clean_app.config, "LARGE_DOWNLOAD_TOKENS", 0)
     doc = uploaded["doc"]
     token = csrf_token(admin_client, f"/documents/?project={uploaded['pid']}")
     response = admin_client.post(f"/documents/{doc}/prepare/tag", data={"csrf_token": token})
