@@ -108,3 +108,22 @@ def test_large_docx_prepared_in_the_background_comes_back_as_docx(admin_client, 
     got = admin_client.get(f"/documents/prepared/{job}/file")
     assert got.status_code == 200 and "rozsudek.tag.docx" in got.headers["Content-Disposition"]
     assert_no_trace(got.get_data(), SECRETS)
+
+
+def test_zip_of_office_files_and_the_projects_tracked_changes_setting(admin_client, clean_app):
+    """A ZIP with a DOCX and a text file gives two documents; a project that rejects tracked changes reads the
+    deleted text and not the inserted one (the choice is kept with the document for writing it back)."""
+    pytest.importorskip("docx", reason="python-docx makes the test file")
+    pid = default_project(clean_app)
+    sql(clean_app, "UPDATE project SET tracked_changes = 'reject' WHERE id = %s", (pid,))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("case/rozsudek.docx", rich_docx())
+        zf.writestr("case/note.txt", f"Dopis pro {NAME}.\n")
+    page = _upload_file(admin_client, pid, buf.getvalue(), "case.zip")
+    assert page.status_code == 200, page.get_data(as_text=True)
+    rows = sql(clean_app, "SELECT name, text, original_format, format_report FROM document ORDER BY name")
+    assert [(r["name"], r["original_format"]) for r in rows] == [("note.txt", None), ("rozsudek.docx", "docx")]
+    docx_row = rows[1]
+    assert f"smazal {NAME}" in docx_row["text"] and "vložil" not in docx_row["text"]
+    assert docx_row["format_report"]["tracked_changes"] == "reject"
