@@ -20,7 +20,7 @@ from lxml import etree
 from psan.tool.formats import Opened, register_format
 from psan.tool.formats import ooxml as ox
 from psan.tool.formats.base import FormatError, Options, Report, TextBuilder
-from psan.tool.formats.package import Package, parse_xml, read_package, serialize_xml
+from psan.tool.formats.package import Package, parse_xml, read_package, serialize_xml, strip_images
 
 _OD = "application/vnd.openxmlformats-officedocument."
 _WML = _OD + "wordprocessingml."
@@ -164,9 +164,11 @@ class DocxFormat:
                 # other parts' links (settings' template path, an image linked from the web) name files and people
                 self._link_targets(trees[name], builder, report)
         changed = dict(trees)
+        images = strip_images(pkg, (n for n, t in types.items() if t.startswith("image/") and n not in dropped),
+                              report)
 
         def serialize() -> bytes:
-            return pkg.write({name: serialize_xml(tree) for name, tree in changed.items()}, dropped)
+            return pkg.write({**images, **{name: serialize_xml(tree) for name, tree in changed.items()}}, dropped)
 
         return Opened(self.name, builder.text, report, builder.places, serialize)
 

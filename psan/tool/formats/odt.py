@@ -14,7 +14,7 @@ from lxml import etree
 
 from psan.tool.formats import Opened, register_format
 from psan.tool.formats.base import FormatError, Options, Report, TextBuilder
-from psan.tool.formats.package import parse_xml, read_package, serialize_xml
+from psan.tool.formats.package import parse_xml, read_package, serialize_xml, strip_images
 
 NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -130,8 +130,11 @@ class OdtFormat:
                     builder.gap("\n")
                 self._walk(top, builder)
 
+        images = strip_images(pkg, (n for n in pkg.names() if n.startswith("Pictures/") and not n.endswith("/")),
+                              report)
+
         def serialize() -> bytes:
-            return pkg.write({name: serialize_xml(tree) for name, tree in trees.items()}, dropped)
+            return pkg.write({**images, **{name: serialize_xml(tree) for name, tree in trees.items()}}, dropped)
 
         return Opened(self.name, builder.text, report, builder.places, serialize)
 

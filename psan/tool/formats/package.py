@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from psan.tool.formats.base import FormatError, Options
+from psan.tool.formats.base import FormatError, Options, Report
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
                           huge_tree=False, remove_blank_text=False)
@@ -101,6 +101,18 @@ def read_package(data: bytes, kind: str, options: Options) -> Package:
             budget -= len(content)
             seen[name] = content
     return Package([i for i in infos], seen)
+
+
+def strip_images(pkg: Package, names: Iterable[str], report: Report) -> dict[str, bytes]:
+    """The package's images without their metadata (EXIF, XMP, PNG text), by member name."""
+    from psan.tool.formats.images import strip_metadata
+    out = {}
+    for name in names:
+        cleaned = strip_metadata(pkg.data[name])
+        if cleaned is not None:
+            out[name] = cleaned
+            report.removed.append("image metadata (EXIF, XMP, text chunks)")
+    return out
 
 
 def parse_xml(data: bytes, where: str) -> etree._ElementTree:

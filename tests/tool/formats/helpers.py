@@ -24,6 +24,10 @@ def _forms(secret: str) -> set[bytes]:
         s = unicodedata.normalize(norm, secret)
         forms.add(s.encode("utf-8"))
         forms.add(s.encode("utf-16-le"))
+        try:
+            forms.add(s.encode("latin-1"))  # EXIF and PNG text chunks
+        except UnicodeEncodeError:
+            pass
         forms.add(html.escape(s).encode("ascii", "xmlcharrefreplace"))
         forms.add("".join(f"&#{ord(c)};" if ord(c) > 127 else c for c in s).encode())
     return forms

@@ -17,11 +17,12 @@ W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 def png_bytes() -> bytes:
-    """A 1×1 PNG (an image part the formats must keep and list)."""
+    """A 1×1 PNG (an image part the formats must keep and list) whose text chunk names its author."""
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     raw = b"\x00\xff\x00\x00"
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"tEXt", b"Author\x00" + NAME.encode("latin-1"))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
