@@ -47,3 +47,16 @@ def test_every_format_comes_back_in_its_own_format_without_the_name(folder: Path
     original = formats.read((folder / "page.html").read_bytes(), "page.html").text
     if mode != "remove":
         assert restore(formats.read((out / "page.html").read_bytes(), "x.html").text, record["standoff"]) == original
+
+
+def test_depseudonymize_restores_the_text_of_an_html_output(folder: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "out"
+    main(["anonymize", str(folder / "page.html"), "--lang", "cs", "--mode", "pseudonymize", "--out", str(out),
+          "--quiet", "--standoff", "--seed", "5"])
+    capsys.readouterr()
+    key = tmp_path / "out.standoff" / "page.html.json"
+    assert main(["depseudonymize", str(out / "page.html"), "--key", str(key)]) == 0
+    restored = capsys.readouterr().out
+    assert restored == formats.read((folder / "page.html").read_bytes(), "page.html").text
+    assert NAME in restored
