@@ -16,6 +16,7 @@ from psan.runtime import db
 from psan.store.corpus import download_jobs
 from psan.store.corpus.documents import get_document
 from psan.store.publish import archive as store_archive
+from psan.store.publish import files as store_files
 from psan.store.publish import output as store_output
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,11 @@ def _render(conn, job: dict) -> bytes | None:
     document = get_document(conn, job["document_id"])
     if document is None:
         return None
+    if document["original_format"] and kind != "xml":  # an office file, page or PDF: in its own format
+        ctx = store_output.project_context(conn, document["project_id"], document["id"])
+        got = (store_files.input_file(conn, document["id"]) if kind == "input"
+               else store_files.output_file(conn, document["id"], kind, ctx))
+        return None if got is None else got[0]
     if kind == "input":
         content = document["text"]
     elif kind == "xml":

@@ -13,10 +13,12 @@ from flask_login import current_user
 
 from psan.documents.blueprint import bp
 from psan.documents.forms import check_action_form
+from psan.documents.release_gate import refuse_unreviewed
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.corpus import documents as store_documents
 from psan.store.corpus import download_jobs
+from psan.store.publish import files as store_files
 from psan.store.publish import output as store_output
 from psan.web.access import admin
 from psan.web.downloads import private_download
@@ -41,10 +43,17 @@ def prepare_document(document_id: int, kind: str):
     document = store_documents.document_with_project(db.get_conn(), document_id)
     if document is None or kind not in KINDS:
         abort(404)
+    refuse_unreviewed(document["project_id"], kind)
     suffix = {"input": ".txt", "xml": ".xml"}.get(kind, f".{kind}.txt")
     mimetype = "application/xml" if kind == "xml" else "text/plain"
+    filename = store_output.safe_filename(document["name"], suffix)
+    fmt = document.get("original_format")
+    if fmt and kind != "xml":  # an office file, page or PDF: prepared in its own format
+        filename = (store_files.input_name(document["name"], fmt) if kind == "input"
+                    else store_files.file_name(document["name"], kind, fmt))
+        mimetype = store_files.mimetype_of(filename)
     job = download_jobs.create(db.get_conn(), current_user.id, document["project_id"], document_id, kind,
-                               store_output.safe_filename(document["name"], suffix), mimetype)
+                               filename, mimetype)
     _queue(job)
     return redirect(url_for("documents.prepared", job_id=job))
 
@@ -56,6 +65,7 @@ def prepare_project(project_id: int, kind: str):
     project = store_projects.get_project(project_id)
     if project is None or kind not in KINDS:
         abort(404)
+    refuse_unreviewed(project_id, kind)
     job = download_jobs.create(db.get_conn(), current_user.id, project_id, None, kind,
                                store_output.safe_filename(project["name"], f"-{kind}.zip"), "application/zip")
     _queue(job)
@@ -90,6 +100,7 @@ def prepared_status(job_id: int):
 @admin
 def prepared_file(job_id: int):
     job = _job_or_404(job_id)
+    refuse_unreviewed(job["project_id"], job["kind"])  # the bound may have changed since it was started
     content = download_jobs.data(db.get_conn(), job_id, current_user.id)
     if content is None:
         abort(409, gettext("The download is not ready."))

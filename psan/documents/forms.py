@@ -16,7 +16,8 @@ class UploadForm(FlaskForm):
                            validate_choice=True)
     name = StringField(lazy_gettext("Name of the pasted text"), validators=[Optional(), Length(max=255)])
     text = TextAreaField(lazy_gettext("Paste a text"), render_kw={"rows": 8})
-    files = MultipleFileField(lazy_gettext("…or choose .txt files or ZIP archives of them"))
+    files = MultipleFileField(lazy_gettext("…or choose .txt, .docx, .odt, .html or .pdf files, or ZIP archives "
+                                           "of them"))
     confirm_conversion = BooleanField(lazy_gettext("Convert files that are not valid UTF-8 (only after checking the "
                                                    "preview shown when such a file was refused)"))
     submit = SubmitField(lazy_gettext("Upload"))

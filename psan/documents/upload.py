@@ -1,8 +1,10 @@
-"""Turning uploaded bytes into document texts: encodings, binary files, ZIP archives.
+"""Turning uploaded bytes into document texts: encodings, binary files, ZIP archives, office files.
 
 Why separate from the views: the rules are security relevant (zip bombs, path traversal,
 binary junk) and are tested without HTTP.  Nothing is written to disk: ZIP members are read
-into memory with a hard cap on the bytes actually decompressed (declared sizes can lie).
+into memory with a hard cap on the bytes actually decompressed (declared sizes can lie).  DOCX, ODT,
+HTML and PDF files (alone or in a ZIP) are read by :mod:`psan.tool.formats`, which keeps the file so the
+outputs come back in its format; a file it refuses is refused here with its reason.
 """
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ import io
 import posixpath
 import zipfile
 from dataclasses import dataclass
+from typing import Any
 
 from charset_normalizer import from_bytes
 from flask_babel import gettext, lazy_gettext
+
+from psan.tool import formats
 
 #: leading bytes of common binary formats → name for the error message
 _MAGIC = {
@@ -40,6 +45,10 @@ class TextFile:
     name: str
     text: str
     note: str = ""
+    #: the uploaded file of a DOCX/ODT/HTML/PDF document, its format and what the format found and removed
+    original: bytes | None = None
+    format: str | None = None
+    report: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -49,6 +58,8 @@ class Limits:
     max_uncompressed: int
     #: the admin confirmed converting files that are mostly UTF-8 but contain invalid bytes
     confirm_conversion: bool = False
+    #: tracked changes of office files: accepted or rejected (the project's setting)
+    tracked_changes: str = "accept"
 
 
 #: at most this many invalid bytes in a file without other non-ASCII text still count as "mostly UTF-8"
@@ -150,6 +161,29 @@ def decode(data: bytes, name: str, max_chars: int, confirm_conversion: bool = Fa
     return TextFile(name, text, note)
 
 
+def is_formatted(name: str) -> bool:
+    """A file name psan reads through a format other than plain text (DOCX, ODT, HTML, PDF)."""
+    fmt = formats.format_for(name)
+    return fmt is not None and fmt.name != "text"
+
+
+def read_formatted(data: bytes, name: str, limits: Limits) -> TextFile:
+    """An office file, page or PDF as psan's text plus the file itself; UploadError with the format's reason."""
+    try:
+        opened = formats.read(data, name, formats.Options(tracked_changes=limits.tracked_changes))
+    except formats.FormatError as exc:
+        raise UploadError(gettext("%(name)s: %(reason)s", name=name, reason=str(exc))) from None
+    if not opened.text.strip():
+        raise UploadError(gettext("%(name)s: the file is empty", name=name))
+    if "\x00" in opened.text:
+        raise UploadError(gettext("%(name)s: binary file (contains NUL bytes)", name=name))
+    if len(opened.text) > limits.max_chars:
+        raise UploadError(gettext("%(name)s: %(count)s characters, more than the limit of %(limit)s", name=name,
+                                  count=f"{len(opened.text):,}", limit=f"{limits.max_chars:,}"))
+    report = {**opened.report.as_dict(), "tracked_changes": limits.tracked_changes}
+    return TextFile(name, opened.text, "", data, opened.format, report)
+
+
 def _member_name(info: zipfile.ZipInfo) -> str:
     """The member's file name, refusing absolute paths and ``..`` (never used as a path anyway)."""
     raw = info.filename.replace("\\", "/")
@@ -184,8 +218,10 @@ def read_zip(data: bytes, zip_name: str, limits: Limits) -> tuple[list[TextFile]
                 name = _member_name(info)
                 if name.startswith(".") or info.filename.startswith("__MACOSX/"):
                     continue
-                if not name.lower().endswith(".txt"):
-                    raise UploadError(gettext("%(name)s: only .txt files are taken from a ZIP", name=info.filename))
+                formatted = is_formatted(name)
+                if not name.lower().endswith(".txt") and not formatted:
+                    raise UploadError(gettext("%(name)s: only .txt, .docx, .odt, .html and .pdf files are taken "
+                                              "from a ZIP", name=info.filename))
                 if info.flag_bits & 0x1:
                     raise UploadError(gettext("%(name)s: encrypted", name=info.filename))
                 with archive.open(info) as member:
@@ -193,7 +229,8 @@ def read_zip(data: bytes, zip_name: str, limits: Limits) -> tuple[list[TextFile]
                 if len(content) > budget:
                     raise _too_large(zip_name, limits)
                 budget -= len(content)
-                files.append(decode(content, name, limits.max_chars, limits.confirm_conversion))
+                files.append(read_formatted(content, name, limits) if formatted
+                             else decode(content, name, limits.max_chars, limits.confirm_conversion))
             except ZipTooLarge:
                 raise
             except UploadError as exc:
@@ -209,8 +246,11 @@ def is_zip(data: bytes, name: str) -> bool:
 
 
 def read_upload(data: bytes, name: str, limits: Limits) -> tuple[list[TextFile], list[str]]:
-    """One uploaded file: a ZIP gives its text members, anything else is one text file."""
+    """One uploaded file: a DOCX/ODT/HTML/PDF file is read by its format, a ZIP gives its members, anything else is
+    one text file."""
     try:
+        if is_formatted(name):
+            return [read_formatted(data, name, limits)], []
         if is_zip(data, name):
             return read_zip(data, name, limits)
         return [decode(data, name, limits.max_chars, limits.confirm_conversion)], []

@@ -13,6 +13,7 @@ from flask_login import current_user
 
 from psan.documents.blueprint import bp
 from psan.documents.forms import ActionForm, UploadForm, check_action_form
+from psan.documents.release_gate import refuse_unreviewed
 from psan.documents.upload import Limits, TextFile, UploadError, decode, read_upload
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
@@ -20,10 +21,12 @@ from psan.store.corpus import documents as store_documents
 from psan.store.corpus import processing as store_processing
 from psan.store.corpus.pipelines import lacks_ner
 from psan.store.publish import archive as store_archive
+from psan.store.publish import files as store_files
 from psan.store.publish import output as store_output
 from psan.store.publish import release as store_release
-from psan.store.publish import risk_qa as store_risk_qa
+from psan.store.publish.files import parts_summary
 from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
+from psan.tool.formats import FormatError
 from psan.tool.language import detect_language
 from psan.web.access import admin
 from psan.web.downloads import private_download
@@ -81,6 +84,7 @@ def _documents(project_id: int) -> list[dict]:
     for row in rows:
         row["status_word"] = document_status_word(row)
         row["retryable"] = retryable(row)
+        row["parts"] = parts_summary(row.get("format_report"))
     return rows
 
 
@@ -123,7 +127,8 @@ def upload():
         return render_template("documents/upload.html", form=form)
     project = _project_or_404(form.project.data)
     limits = Limits(current_app.config["MAX_DOCUMENT_CHARS"], current_app.config["MAX_ZIP_MEMBERS"],
-                    current_app.config["MAX_ZIP_UNCOMPRESSED"], confirm_conversion=bool(form.confirm_conversion.data))
+                    current_app.config["MAX_ZIP_UNCOMPRESSED"], confirm_conversion=bool(form.confirm_conversion.data),
+                    tracked_changes=project.get("tracked_changes") or "accept")
     accepted: list[TextFile] = []
     errors: list[str] = []
     if (form.text.data or "").strip():
@@ -149,11 +154,13 @@ def upload():
     # an explicit choice wins; otherwise each document's own language (the project's when unclear)
     ids = [store_documents.create_document(conn, project["id"], f.name,
                                            form.language.data or detect_language(f.text, project["language"]),
-                                           f.text, current_user.id)
+                                           f.text, current_user.id, f.original, f.format, f.report)
            for f in accepted]
     for f in accepted:
         if f.note:
             flash(f"{f.name}: {f.note}.", "info")
+        if f.format is not None:
+            flash(gettext("%(name)s: found %(parts)s.", name=f.name, parts=parts_summary(f.report)), "info")
     flash(gettext("%(count)s document(s) uploaded; recognition is running.", count=len(ids)), "success")
     _enqueue(ids)
     return redirect(url_for("documents.index", project=project["id"]))
@@ -163,7 +170,9 @@ def upload():
 @admin
 def download(document_id: int, kind: str):
     document = _document_or_404(document_id) if kind in DOWNLOAD_KINDS else abort(404)
-    _refuse_unreviewed(document["project_id"], kind)
+    refuse_unreviewed(document["project_id"], kind)
+    if document["original_format"] and kind != "xml" and request.args.get("as") != "text":
+        return _download_file(document, kind)
     if kind == "input":
         content, suffix, mimetype = document["text"], ".txt", "text/plain"
     elif kind == "xml":
@@ -183,23 +192,37 @@ def download(document_id: int, kind: str):
     return response
 
 
-def _refuse_unreviewed(project_id: int, kind: str) -> None:
-    """A project reviewed by risk releases nothing until its QA bound is below its target (409 with why)."""
-    if kind not in store_output.OUTPUT_MODES or not store_risk_qa.reviews_by_risk(db.get_conn(), project_id):
-        return
-    review = store_risk_qa.summary(db.get_conn(), project_id)
-    if review["blocked"]:
-        bound = "–" if review["bound"] is None else f"{100 * review['bound']:.2f} %"
-        abort(409, gettext("The release waits for the QA sample of unread text: the bound on missed mentions is "
-                           "%(bound)s, the project's target %(target).2f %%. Review the sample on the release page.",
-                           bound=bound, target=100 * review["target"]))
+def _download_file(document: dict, kind: str):
+    """A document read from a DOCX/ODT/HTML/PDF file, downloaded in its own format (``?as=text``: the text).
+
+    A file psan cannot write back soundly is not sent half-done: 409 with the reason, and the text offered.
+    """
+    conn = db.get_conn()
+    try:
+        if kind == "input":
+            got = store_files.input_file(conn, document["id"])
+        else:
+            ctx = store_output.project_context(conn, document["project_id"], document["id"])
+            got = store_files.output_file(conn, document["id"], kind, ctx)
+    except FormatError as exc:
+        abort(409, gettext("The file cannot be written back in its format (%(reason)s); download the text "
+                           "instead.", reason=str(exc)))
+    if got is None:
+        abort(409, gettext("The document is not recognized yet."))
+    data, name = got
+    response = private_download(data, store_files.mimetype_of(name), name)
+    counts = ctx.masked.get(document["id"]) if kind in store_output.OUTPUT_MODES else None
+    if counts is not None:  # what the fail-closed policy did, as for the text download
+        response.headers["X-Psan-Undecided-Policy"] = counts.policy
+        response.headers["X-Psan-Undecided-Spans"] = str(counts.total)
+    return response
 
 
 @bp.route("/project/<int:project_id>/download/<kind>")
 @admin
 def download_project(project_id: int, kind: str):
     project = _project_or_404(project_id) if kind in DOWNLOAD_KINDS else abort(404)
-    _refuse_unreviewed(project_id, kind)
+    refuse_unreviewed(project_id, kind)
     data = store_archive.project_zip(db.get_conn(), project_id, kind)
     return private_download(data, "application/zip", store_output.safe_filename(project["name"], f"-{kind}.zip"))
 

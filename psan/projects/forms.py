@@ -43,6 +43,12 @@ class ProjectForm(FlaskForm):
         lazy_gettext("A place, an organisation, a date … decided private makes its words suspicious in every "
                      "document, not only in its own (names, IDs and contacts always are; for projects whose "
                      "documents are one case file; applies to decisions made from now on)"), default=False)
+    tracked_changes = SelectField(
+        lazy_gettext("Tracked changes in uploaded Word and LibreOffice files (either way no revision mark or author "
+                     "is left; applies to files uploaded from now on)"),
+        choices=[("accept", lazy_gettext("accept: keep insertions, drop deletions")),
+                 ("reject", lazy_gettext("reject: keep deletions, drop insertions"))], default="accept",
+        validate_choice=True)
     double_percent = IntegerField(
         lazy_gettext("Double annotation: share of finished windows (in percent) that a second annotator "
                      "annotates independently (0 = none)"), validators=[Optional(), NumberRange(0, 100)], default=0)

@@ -82,6 +82,7 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
               "sensitive_types": store_projects.parse_sensitive_types(form.sensitive_types.data),
               "annotators_choose_document": bool(form.annotators_choose_document.data),
               "lookups_everywhere": bool(form.lookups_everywhere.data),
+              "tracked_changes": form.tracked_changes.data or "accept",
               "double_share": (form.double_percent.data or 0) / 100,
               "review_mode": form.review_mode.data, "qa_target": (form.qa_percent.data or 0.5) / 100}
     before = project_sensitive_types(db.get_conn(), project_id) if project_id is not None else frozenset()
@@ -122,6 +123,7 @@ def edit(project_id: int):
         form.sensitive_types.data = ", ".join(project["sensitive_types"] or ())
         form.annotators_choose_document.data = project["annotators_choose_document"]
         form.lookups_everywhere.data = project["lookups_everywhere"]
+        form.tracked_changes.data = project.get("tracked_changes") or "accept"
         form.double_percent.data = round(100 * project["double_share"])
         form.review_mode.data = project["review_mode"]
         form.qa_percent.data = round(100 * project["qa_target"], 4)

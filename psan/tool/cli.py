@@ -11,9 +11,11 @@ Subcommands:
 * ``pseudonymize CORPUS.jsonl [--lang xx] [--mode …] [--seed N]`` — replace a corpus' given spans, with the
   features each surrogate was rendered with (:mod:`.cli_pseudonymize`).
 
-``IN`` are files or folders (searched recursively for ``*.txt``).  A bad input (missing path,
-folder without ``.txt``, binary file, invalid UTF-8) is reported on stderr with its name; the
-other files are still processed and the exit status is 2.
+``IN`` are files or folders (searched recursively for ``*.txt`` and, for ``anonymize``, also
+``*.docx``, ``*.odt``, ``*.html``/``*.htm`` and ``*.pdf``: each written back in its own format under its
+own name, a PDF as ``.txt``; :mod:`psan.tool.formats`).  A bad input (missing path, folder without
+such a file, binary file, invalid UTF-8, a damaged, encrypted or macro-enabled office file) is reported
+on stderr with its name; the other files are still processed and the exit status is 2.
 """
 from __future__ import annotations
 
@@ -47,6 +49,13 @@ class InputFile:
     rel: Path
 
 
+@dataclass(frozen=True, slots=True)
+class OpenedInput(InputFile):
+    """An input in a format of :mod:`psan.tool.formats`: (original bytes, opened file) to write it back."""
+
+    opened: Any = None
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors as one line (``psan-tool anonymize: error: … (see --help)``) and exit status 2."""
 
@@ -70,30 +79,35 @@ class Reporter:
 
 
 # --- inputs -------------------------------------------------------------------------------------------
-def collect_inputs(args: Sequence[str], reporter: Reporter, exclude: Sequence[Path] = ()) -> list[InputFile]:
-    """Files named on the command line (rel = file name) and ``*.txt`` below folders (rel = path inside).
+def collect_inputs(args: Sequence[str], reporter: Reporter, exclude: Sequence[Path] = (),
+                   suffixes: Sequence[str] = (".txt",)) -> list[InputFile]:
+    """Files named on the command line (rel = file name) and files with ``suffixes`` below folders (rel = path
+    inside).
 
     ``exclude`` are output folders: files below them are skipped so re-running over a tree
     that contains its own output does not anonymize the output again.
     """
+    from psan.tool.formats import output_name
     excluded = [p.resolve() for p in exclude]
     found: list[InputFile] = []
     seen: dict[Path, Path] = {}
 
     def add(path: Path, rel: Path) -> None:
-        if rel in seen:
-            reporter.error(f"{path}: output name {rel} already used by {seen[rel]}; skipped")
+        out = Path(output_name(rel.as_posix()))  # x.pdf is written as x.txt
+        if out in seen:
+            reporter.error(f"{path}: output name {out} already used by {seen[out]}; skipped")
             return
-        seen[rel] = path
+        seen[out] = path
         found.append(InputFile(path, rel))
 
     for arg in args:
         path = Path(arg)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*.txt") if p.is_file()
+            files = sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file()
                            and not any(p.resolve().is_relative_to(e) for e in excluded))
             if not files:
-                reporter.error(f"{path}: folder contains no .txt file")
+                others = "" if tuple(suffixes) == (".txt",) else " (nor .docx, .odt, .html or .pdf)"
+                reporter.error(f"{path}: folder contains no .txt file{others}")
             for f in files:
                 add(f, f.relative_to(path))
         elif path.is_file():
@@ -119,15 +133,33 @@ def read_text(path: Path) -> str:
         raise InputError(f"{path}: not valid UTF-8 (byte {err.start}: {err.reason}); convert it to UTF-8") from None
 
 
-def _readable(files: Sequence[InputFile], reporter: Reporter, queue: deque[tuple[InputFile, str]]) -> Iterator[str]:
-    """Texts of the readable files; each one is also queued with its file so results can be paired."""
+def read_input(path: Path, options: Any = None) -> tuple[str, Any]:
+    """The text of an input and, for an office file, HTML or PDF, the opened file (None for plain text)."""
+    if path.suffix.lower() == ".txt" or options is None:
+        return read_text(path), None
+    from psan.tool import formats
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
+    try:
+        opened = formats.read(data, path.name, options)
+    except formats.FormatError as err:
+        raise InputError(f"{path}: refused: {err}") from None
+    return opened.text, (data, opened)
+
+
+def _readable(files: Sequence[InputFile], reporter: Reporter, queue: deque[tuple[InputFile, Any]],
+              options: Any = None) -> Iterator[str]:
+    """Texts of the readable files; each one is also queued with its file (and its opened format, if any) so
+    results can be paired."""
     for f in files:
         try:
-            text = read_text(f.path)
+            text, opened = read_input(f.path, options)
         except InputError as err:
             reporter.error(str(err))
             continue
-        queue.append((f, text))
+        queue.append((f, opened))
         yield text
 
 
@@ -202,14 +234,18 @@ def build_pipeline(args: argparse.Namespace):  # noqa: ANN201 - psan.tool.pipeli
         raise InputError(f"cannot build the recognition pipeline: {err}") from None
 
 
-def documents(args: argparse.Namespace, files: Sequence[InputFile],
-              reporter: Reporter) -> Iterator[tuple[InputFile, Document]]:
-    """Recognize the readable files in batches, with a progress bar on stderr (TTY only, not ``--quiet``)."""
+def documents(args: argparse.Namespace, files: Sequence[InputFile], reporter: Reporter,
+              options: Any = None) -> Iterator[tuple[InputFile, Document]]:
+    """Recognize the readable files in batches, with a progress bar on stderr (TTY only, not ``--quiet``).
+
+    With format ``options`` (``anonymize``) the files of every format are read; ``f.opened`` then holds
+    the original bytes and the opened file for writing the output back in the same format.
+    """
     from tqdm import tqdm
     if not files:  # nothing readable was named: report that without loading models first
         return
     pipeline = build_pipeline(args)
-    queue: deque[tuple[InputFile, str]] = deque()
+    queue: deque[tuple[InputFile, Any]] = deque()
     bar = tqdm(total=len(files), unit="file", file=sys.stderr,
                disable=args.quiet or not sys.stderr.isatty(), dynamic_ncols=True)
     pool = None
@@ -217,13 +253,13 @@ def documents(args: argparse.Namespace, files: Sequence[InputFile],
         if getattr(args, "jobs", 1) > 1:
             from psan.tool.parallel import ParallelPipeline
             pool = ParallelPipeline(pipeline, args.jobs)
-            docs = pool.iter_process(_readable(files, reporter, queue))
+            docs = pool.iter_process(_readable(files, reporter, queue, options))
         else:
-            docs = pipeline.iter_process(_readable(files, reporter, queue), batch_size=args.batch_size)
+            docs = pipeline.iter_process(_readable(files, reporter, queue, options), batch_size=args.batch_size)
         for doc in docs:
-            f, _ = queue.popleft()
+            f, opened = queue.popleft()
             bar.update(1)
-            yield f, doc
+            yield (f if opened is None else OpenedInput(f.path, f.rel, opened)), doc
         bar.update(len(files) - bar.n)
     finally:
         bar.close()
@@ -306,12 +342,14 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
     _output_folder(out_dir, "--out")
     if standoff_dir is not None:
         _output_folder(standoff_dir, "--standoff-dir")
-    files = collect_inputs(args.inputs, reporter, excluded)
+    from psan.tool import formats
+    options = formats.Options(tracked_changes=args.tracked_changes)
+    files = collect_inputs(args.inputs, reporter, excluded, tuple(sorted(formats.SUFFIXES())))
     scheme = TagScheme.for_language(args.lang, per_token=args.per_token_tags)
     replacer = make_replacer(args.lang, args.seed) if args.mode == "pseudonymize" else None
     spans_fh = _open_for_writing(args.spans_jsonl, "--spans-jsonl") if args.spans_jsonl else None
     try:
-        for f, doc in documents(args, files, reporter):
+        for f, doc in documents(args, files, reporter, options):
             regions = entity_regions(doc)
             if args.mode == "remove":
                 result = remove(doc.text, regions)
@@ -322,7 +360,8 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
                 if observe is not None:  # lets the replacer avoid surrogates equal to any original
                     observe(doc.text, regions)
                 result = pseudonymize(doc.text, regions, replacer, scheme)
-            _write(out_dir / f.rel, result.text)
+            if not _write_output(out_dir, f, result, options, reporter, args.quiet):
+                continue
             if standoff_dir is not None:
                 record = {"file": f.rel.as_posix(), "mode": args.mode, "standoff": result.standoff}
                 _write(standoff_dir / f"{f.rel}.json", json.dumps(record, ensure_ascii=False, indent=1) + "\n")
@@ -332,6 +371,35 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
         if spans_fh is not None:
             spans_fh.close()
     return reporter.status
+
+
+def _write_output(out_dir: Path, f: InputFile, result: Any, options: Any, reporter: Reporter, quiet: bool) -> bool:
+    """Write one output: text as it is, any other format back into its own format (a PDF as text).
+
+    What the format removed (metadata, parts) is said on stderr unless ``quiet``; False if the file could
+    not be written back (reported, nothing written).
+    """
+    if not isinstance(f, OpenedInput):
+        _write(out_dir / f.rel, result.text)
+        return True
+    from psan.tool import formats
+    data, opened = f.opened
+    try:
+        content = formats.write(data, f.path.name, result.standoff, options, expected_text=opened.text)
+    except formats.FormatError as err:
+        reporter.error(f"{f.path}: cannot write the output: {err}")
+        return False
+    target = out_dir / formats.output_name(f.rel.as_posix())
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    except OSError as err:
+        raise InputError(f"{target}: cannot write: {err.strerror or err}") from None
+    summary = opened.report.as_dict()
+    if not quiet and (summary["removed"] or summary["dropped"]):
+        print(f"psan-tool: {f.rel.as_posix()}: removed {', '.join(summary['removed'] + summary['dropped'])}",
+              file=sys.stderr)
+    return True
 
 
 def cmd_recognize(args: argparse.Namespace) -> int:
@@ -368,7 +436,9 @@ def _positive(value: str) -> int:
 
 # --- argument parsing ---------------------------------------------------------------------------------
 def _common(p: argparse.ArgumentParser, default_lang: str) -> None:
-    p.add_argument("inputs", nargs="+", metavar="IN", help="text files or folders (searched recursively for *.txt)")
+    p.add_argument("inputs", nargs="+", metavar="IN",
+                   help="files or folders (searched recursively for *.txt; anonymize also takes *.docx, *.odt, "
+                        "*.html, *.htm, *.pdf)")
     p.add_argument("--lang", default=default_lang, help=f"document language code (default {default_lang})")
     models = p.add_mutually_exclusive_group()
     models.add_argument("--pipeline", metavar="CONFIG.json", help="pipeline config (JSON) instead of the default")
@@ -396,6 +466,9 @@ def make_parser() -> argparse.ArgumentParser:
                    help="write standoff JSON (personal data!) to DIR/../<name>.standoff/")
     p.add_argument("--standoff-dir", metavar="DIR", help="standoff folder (implies --standoff); not inside --out")
     p.add_argument("--seed", default=None, help="seed of the pseudonymize surrogates (reproducible output)")
+    p.add_argument("--tracked-changes", choices=("accept", "reject"), default="accept",
+                   help="tracked changes of DOCX/ODT files: accept (keep insertions, drop deletions; default) "
+                        "or reject; either way no revision mark or author is left")
     p.set_defaults(func=cmd_anonymize)
 
     p = sub.add_parser("recognize", help="write the tagged XML of each input")

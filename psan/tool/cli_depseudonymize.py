@@ -36,10 +36,25 @@ def _read(path: str, what: str) -> str:
         raise KeyFileError(f"{path}: the {what} is not valid UTF-8 (byte {err.start})") from None
 
 
+def _output_text(path: str) -> str:
+    """The output's text: a text file as it is; a DOCX, ODT or HTML output as psan reads it (its text is
+    restored, not the original file)."""
+    from psan.tool import formats
+    fmt = formats.format_for(path)
+    if fmt is None or fmt.name == "text":
+        return _read(path, "output")
+    try:
+        return formats.read(Path(path).read_bytes(), path).text
+    except OSError as err:
+        raise KeyFileError(f"{path}: cannot read the output: {err.strerror or err}") from None
+    except formats.FormatError as err:
+        raise KeyFileError(f"{path}: {err}") from None
+
+
 def cmd_depseudonymize(args: argparse.Namespace) -> int:
     """Restore the original of ``args.output`` with ``args.key``; message on stderr and exit 2 on failure."""
     try:
-        output_text = _read(args.output, "output")
+        output_text = _output_text(args.output)
         key_text = _read(args.key, "key")
         fmt = args.format or ("csv" if args.key.lower().endswith(".csv") else "json")
         key = parse_key(key_text, fmt)
@@ -61,7 +76,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("depseudonymize", help="restore the original text from a pseudonymized output and its key",
                        description="Write the original of OUTPUT (byte for byte) to stdout, using the key "
                                    "exported by the admin (JSON or CSV).")
-    p.add_argument("output", metavar="OUTPUT", help="pseudonymized text file (as downloaded, unedited)")
+    p.add_argument("output", metavar="OUTPUT",
+                   help="pseudonymized text file, or DOCX/ODT/HTML output whose text is restored (as downloaded, "
+                        "unedited)")
     p.add_argument("--key", required=True, metavar="KEY.json", help="key file of the document or of its project")
     p.add_argument("--document", default=None, metavar="ID|NAME",
                    help="document of a project key (default: the only document whose key fits)")

@@ -112,3 +112,15 @@ def test_lookups_everywhere_is_off_by_default_and_saved_by_the_form(admin_client
     assert sql(clean_app, "SELECT lookups_everywhere FROM project WHERE id = %s", (pid,))[0]["lookups_everywhere"]
     page = admin_client.get(f"/projects/{pid}").get_data(as_text=True)
     assert re.search(r'id="lookups_everywhere"[^>]*checked|checked[^>]*id="lookups_everywhere"', page)
+
+
+def test_tracked_changes_accepted_by_default_and_saved_by_the_form(admin_client, clean_app):
+    """Office files' tracked changes: accepted unless the admin chooses reject; the edit page shows the choice."""
+    assert _form(admin_client, "/projects/new", name="Court").status_code == 302
+    pid, mode = sql(clean_app, "SELECT id, tracked_changes FROM project WHERE name = 'Court'")[0].values()
+    assert mode == "accept"
+    assert _form(admin_client, f"/projects/{pid}", name="Court", tracked_changes="reject").status_code == 302
+    assert sql(clean_app, "SELECT tracked_changes FROM project WHERE id = %s", (pid,))[0]["tracked_changes"] == "reject"
+    page = admin_client.get(f"/projects/{pid}").get_data(as_text=True)
+    assert re.search(r'<option[^>]*selected[^>]*value="reject"|<option[^>]*value="reject"[^>]*selected', page)
+    assert _form(admin_client, f"/projects/{pid}", name="Court", tracked_changes="keep").status_code == 200  # refused

@@ -164,3 +164,14 @@ def test_a_span_review_of_a_long_sentence_shows_the_twenty_tokens_around_the_spa
     john = token_index(app, doc, "John")
     assert body["window"]["first_token"] <= john < john + 2 <= body["window"]["end_token"]
     assert len(body["tokens"]) <= 20
+
+
+def test_downloads_prepared_in_the_background_wait_for_the_bound_too(clean_app):
+    app = clean_app
+    pid, doc, _, _ = _risk_project_with_span(app, 100)
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    page = f"/documents/?project={pid}"
+    for path in (f"/documents/{doc}/prepare/pseudonymize", f"/documents/project/{pid}/prepare/tag"):
+        assert admin.post(path, data={"csrf_token": csrf_token(admin, page)}).status_code == 409
+    assert admin.post(f"/documents/{doc}/prepare/input", data={"csrf_token": csrf_token(admin, page)}
+                      ).status_code == 302  # the admin's own input is no release

@@ -74,17 +74,19 @@ def save_project(values: dict[str, Any], project_id: int | None = None, conn=Non
               "sensitive_types": list(values.get("sensitive_types") or []),
               "annotators_choose_document": bool(values.get("annotators_choose_document", False)),
               "lookups_everywhere": bool(values.get("lookups_everywhere", False)),
+              "tracked_changes": values.get("tracked_changes") if values.get("tracked_changes") == "reject"
+              else "accept",
               "double_share": float(values.get("double_share", 0)),
               "review_mode": values.get("review_mode") or "full",
               "qa_target": float(values.get("qa_target") or 0.005)}
     if project_id is None:
         row = db.query_one("INSERT INTO project (name, language, pipeline, public_threshold, private_threshold, "
                            "ask_labels, sensitive_types, annotators_choose_document, lookups_everywhere, double_share, "
-                           "review_mode, qa_target) "
+                           "tracked_changes, review_mode, qa_target) "
                            "VALUES (%(name)s, %(language)s, %(pipeline)s::jsonb, %(public_threshold)s, "
                            "%(private_threshold)s, %(ask_labels)s, %(sensitive_types)s::text[], "
                            "%(annotators_choose_document)s, %(lookups_everywhere)s, %(double_share)s, "
-                           "%(review_mode)s, %(qa_target)s) RETURNING id",
+                           "%(tracked_changes)s, %(review_mode)s, %(qa_target)s) RETURNING id",
                            params, conn)
         return int(row["id"])
     db.execute("UPDATE project SET name = %(name)s, language = %(language)s, pipeline = %(pipeline)s::jsonb, "
@@ -92,7 +94,8 @@ def save_project(values: dict[str, Any], project_id: int | None = None, conn=Non
                "ask_labels = %(ask_labels)s, sensitive_types = %(sensitive_types)s::text[], "
                "annotators_choose_document = %(annotators_choose_document)s, "
                "lookups_everywhere = %(lookups_everywhere)s, double_share = %(double_share)s, "
-               "review_mode = %(review_mode)s, qa_target = %(qa_target)s WHERE id = %(id)s",
+               "tracked_changes = %(tracked_changes)s, review_mode = %(review_mode)s, qa_target = %(qa_target)s "
+               "WHERE id = %(id)s",
                {**params, "id": project_id}, conn)
     return project_id
 

@@ -8,11 +8,13 @@ retried task never produces duplicates or half-written data.
 from __future__ import annotations
 
 import io
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
+import psycopg2
 import psycopg2.extras
 
 from psan.runtime import db, sql
@@ -135,12 +137,28 @@ def load_document_cached(conn, document_id: int) -> Document | None:
 
 
 def create_document(conn, project_id: int, name: str, language: str, text: str,
-                    created_by: int | None) -> int:
-    """Insert a NEW document and return its id (pre-processing is queued by the caller after commit)."""
-    row = db.query_one("INSERT INTO document (project_id, name, language, text, created_by) "
-                       "VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                       (project_id, clean_name(name)[:255] or "document", language, text, created_by), conn)
+                    created_by: int | None, original: bytes | None = None, original_format: str | None = None,
+                    format_report: dict[str, Any] | None = None) -> int:
+    """Insert a NEW document and return its id (pre-processing is queued by the caller after commit).
+
+    ``original``: the uploaded file of a DOCX/ODT/HTML/PDF document (``text`` is what psan read from it), so
+    outputs can be written back in its ``original_format``; ``format_report``: what the format found and removed.
+    """
+    row = db.query_one("INSERT INTO document (project_id, name, language, text, created_by, original, "
+                       "original_format, format_report) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                       (project_id, clean_name(name)[:255] or "document", language, text, created_by,
+                        None if original is None else psycopg2.Binary(original), original_format,
+                        None if format_report is None else json.dumps(format_report)), conn)
     return int(row["id"])
+
+
+def original_file(conn, document_id: int) -> dict[str, Any] | None:
+    """The uploaded file of a document read from another format (name, format, bytes, report); None for text."""
+    row = db.query_one("SELECT name, original_format, original, format_report FROM document "
+                       "WHERE id = %s AND original IS NOT NULL", (document_id,), conn)
+    if row is not None:
+        row["original"] = bytes(row["original"])
+    return row
 
 
 def mark_not_queued(conn, document_ids: Iterable[int], error: str) -> None:
@@ -165,6 +183,7 @@ def list_documents(conn, project_id: int, stale_seconds: float = 120.0) -> list[
     """
     rows = db.query(
         "SELECT d.id, d.name, d.language, d.status::text AS status, d.error, d.token_count, d.created_at, "  # noqa: S608  # nosec B608
+        "d.original_format, d.format_report, "
         "(d.status = " + sql_value(DocumentStatus.NEW) + " AND d.queued_at IS NULL) AS unqueued, "
         "(d.status = " + sql_value(DocumentStatus.NEW) + " AND d.queued_at < clock_timestamp() "
         " - make_interval(secs => %s)) AS waiting_long, "
@@ -186,13 +205,13 @@ def list_documents(conn, project_id: int, stale_seconds: float = 120.0) -> list[
 
 def get_document(conn, document_id: int) -> dict[str, Any] | None:
     """The document row as the admin pages use it (with text and tagged XML), or None."""
-    return db.query_one("SELECT id, project_id, name, language, status::text AS status, text, tagged_xml "
-                        "FROM document WHERE id = %s", (document_id,), conn)
+    return db.query_one("SELECT id, project_id, name, language, status::text AS status, text, tagged_xml, "
+                        "original_format, format_report FROM document WHERE id = %s", (document_id,), conn)
 
 
 def document_with_project(conn, document_id: int) -> dict[str, Any] | None:
     """Id, name and project (id, name) of a document, for exports named after both; None if missing."""
-    return db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name FROM document d "
+    return db.query_one("SELECT d.id, d.name, d.project_id, p.name AS project_name, d.original_format FROM document d "
                         "JOIN project p ON p.id = d.project_id WHERE d.id = %s", (document_id,), conn)
 
 

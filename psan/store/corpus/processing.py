@@ -94,10 +94,11 @@ def take_waiting(conn, cap: int, ids: list[int] | None = None, unqueued_grace: f
     In flight = queued and not yet finished (NEW with a recent ``queued_at``, or running).  Candidates
     are ``ids`` (an upload, a Retry) or every NEW document never queued for ``unqueued_grace``
     seconds or queued longer than ``queued_stale`` ago (its message was lost).  Returns
-    ``{"id", "chars"}`` rows (the length sets the task's time limit).
+    ``{"id", "chars"}`` rows (the length sets the task's time limit), oldest first (``UPDATE … RETURNING``
+    has no order of its own: the planner's join decides it).
     """
     db.execute(_QUEUE_LOCK, None, conn)
-    return db.query(
+    rows = db.query(
         "WITH busy AS ("  # noqa: S608  # nosec B608
         "  SELECT project_id, count(*) AS n FROM document "
         "  WHERE (status = " + _NEW + " AND queued_at >= clock_timestamp() - make_interval(secs => %(stale)s)) "
@@ -113,6 +114,7 @@ def take_waiting(conn, cap: int, ids: list[int] | None = None, unqueued_grace: f
         "WHERE d.id = c.id AND c.rn <= %(cap)s - coalesce(b.n, 0) "
         "RETURNING d.id, length(d.text) AS chars",
         {"ids": ids, "grace": float(unqueued_grace), "stale": float(queued_stale), "cap": int(cap)}, conn)
+    return sorted(rows, key=lambda r: r["id"])
 
 
 def unmark_queued(conn, ids: list[int]) -> None:

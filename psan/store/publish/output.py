@@ -141,8 +141,13 @@ def pseudonymized_document(conn, document_id: int,
     return done[-1] if done and done[-1].document_id == document_id else None
 
 
-def render_document(conn, document_id: int, mode: str, ctx: ProjectOutputContext | None = None) -> str | None:
-    """The output text of one document in ``mode`` (``None`` if the document is not annotated yet)."""
+def render_output(conn, document_id: int, mode: str,
+                  ctx: ProjectOutputContext | None = None) -> tool_output.Output | None:
+    """The output of one document in ``mode`` with its standoff (``None`` if not annotated yet).
+
+    The standoff says which text offsets each region replaced: a document read from an office file is
+    written back through it (:mod:`psan.store.publish.files`).
+    """
     if mode not in OUTPUT_MODES:
         raise ValueError(f"unknown output mode {mode!r}")
     row = db.query_one("SELECT project_id, status::text AS status FROM document WHERE id = %s",
@@ -152,12 +157,18 @@ def render_document(conn, document_id: int, mode: str, ctx: ProjectOutputContext
     ctx = ctx or project_context(conn, row["project_id"])
     if mode == "pseudonymize":
         got = pseudonymized_document(conn, document_id, ctx)
-        return None if got is None else got.text
+        return None if got is None else tool_output.Output(got.text, got.entries)
     doc = load_document(conn, document_id)
     regions = private_regions(conn, document_id, doc, ctx)
     if mode == "remove":
-        return tool_output.remove(doc.text, regions).text
-    return tool_output.tag(doc.text, regions, language=doc.language).text
+        return tool_output.remove(doc.text, regions)
+    return tool_output.tag(doc.text, regions, language=doc.language)
+
+
+def render_document(conn, document_id: int, mode: str, ctx: ProjectOutputContext | None = None) -> str | None:
+    """The output text of one document in ``mode`` (``None`` if the document is not annotated yet)."""
+    out = render_output(conn, document_id, mode, ctx)
+    return None if out is None else out.text
 
 
 _UNSAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)

@@ -21,6 +21,7 @@ from psan.store.corpus.documents import load_document
 from psan.store.publish import qa as store_qa
 from psan.store.publish import regions as store_regions
 from psan.store.publish import risk_qa
+from psan.store.publish.files import files_report
 from psan.store.publish.release_entities import entities_report
 from psan.store.review import double_annotation as store_double
 from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
@@ -145,6 +146,7 @@ def project_report(conn, project_id: int, ctx: store_regions.ProjectOutputContex
         "qa": store_qa.summary(conn, project_id),
         "review": risk_qa.summary(conn, project_id),
         "agreement": _agreement(conn, project_id),
+        "files": files_report(conn, project_id),
     }
 
 
@@ -178,6 +180,19 @@ def _not_included_html(rows: list[dict[str, Any]]) -> list[str]:
             f"<p><strong>{len(rows)} document(s) are not in this release</strong>: they are not annotated yet "
             "(waiting for recognition, being processed or failed). Release again once they are.</p>",
             _table([[r["id"], r["name"], r["status"]] for r in rows], ["id", "document", "status"])]
+
+
+def _files_html(rows: list[dict[str, Any]]) -> list[str]:
+    """Documents uploaded as office files, pages or PDFs: what was found, removed, dropped or kept unread."""
+    if not rows:
+        return []
+    return ["<h2>Original files</h2>",
+            "<p>Metadata fields removed and parts dropped per file (names only). Parts kept unread (images) "
+            "are released as they were: check them.</p>",
+            _table([[r["id"], r["name"], r["format"], _counts(r["parts"]), ", ".join(r["metadata_removed"]) or "–",
+                     ", ".join(r["parts_dropped"]) or "–", ", ".join(r["kept_unread"]) or "–", r["tracked_changes"]]
+                    for r in rows], ["id", "document", "format", "parts found", "metadata removed",
+                                     "parts dropped", "kept unread", "tracked changes"])]
 
 
 def _figure(value: float | None) -> str:
@@ -247,6 +262,7 @@ def report_html(report: dict[str, Any]) -> str:
                ["id", "document", "language", "tokens", "by decision", "by how decided",
                 "undecided " + ("kept" if keep else "masked"), "output regions"]),
         *_not_included_html(report["documents_not_annotated"]),
+        *_files_html(report.get("files") or []),
         "<h2>Who decided what and when</h2>",
         _table([[r["account"], r["action"], r["decision"] or "–", r["count"], r["first_at"], r["last_at"]]
                 for r in report["decisions_by_person"]], ["account", "action", "decision", "count", "first", "last"]),
