@@ -57,11 +57,12 @@ from psan.annotate.entity_view import annotator_entity
 from psan.runtime import db
 from psan.store.admin import project_labels
 from psan.store.admin import projects as store_projects
-from psan.store.annotation import decision_requests, window_content
+from psan.store.annotation import decision_requests, visibility, window_content
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation import windows as store_windows
 from psan.store.annotation.windows import Window
 from psan.store.shared.document_status import ANNOTATABLE
+from psan.web import shown
 from psan.web.access import admin, user
 from psan.web.status_names import status_name
 
@@ -109,7 +110,7 @@ def _lease_seconds() -> int:
 
 
 def _window_size(size: int | None = None) -> int:
-    return max(10, size or current_user.window_size or current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
+    return shown.window_size(size)
 
 
 def _payload() -> dict[str, Any]:
@@ -131,7 +132,7 @@ def _owned_window(conn) -> Window:
 
 def _shown_size() -> int | None:
     """The annotator's window size, which caps what a window shows (admins: no cap)."""
-    return None if current_user.is_admin else _window_size()
+    return shown.shown_size()
 
 
 def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
@@ -139,8 +140,7 @@ def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
     of an over-long window (:func:`psan.annotate.content.elided_range`: never shown, never decided alone)."""
     if document_id != window.document_id or not window.contains(first, end):
         raise Refused(gettext("That text is outside your annotation window."))
-    elided = elided_range(window, _shown_size())
-    if elided is not None and elided[0] <= first and end <= elided[1]:
+    if visibility.hidden_span(first, end, elided_range(window, _shown_size())):
         raise Refused(gettext("That text is outside your annotation window."))
 
 

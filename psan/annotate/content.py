@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from psan.store.annotation import window_content
+from psan.store.annotation import visibility, window_content
 from psan.store.annotation.suggestions import add_suggestions
-from psan.store.annotation.windows import WINDOW_TOLERANCE, Window
+from psan.store.annotation.windows import Window
 from psan.tool.voting import Thresholds
 from psan.web.status_names import status_name
 
@@ -75,22 +75,8 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
 
 
 def elided_range(window: Window, size: int | None) -> tuple[int, int] | None:
-    """The middle of a window wider than the annotator's ``size`` that is not shown, or ``None``.
-
-    Why: a window is only wider than its size when one span (a long URL, a table row without
-    breaks) is longer; that span is decided from its beginning and end (``size // 2`` tokens each),
-    and its middle never leaves the server.  ``size=None``: no cap (admins see what they open).
-    """
-    if size is None or window.end_token - window.first_token <= size + WINDOW_TOLERANCE:
-        return None
-    half = max(1, size // 2)
-    return window.first_token + half, window.end_token - half
-
-
-def _shown_parts(first: int, end: int, elided: tuple[int, int] | None) -> list[tuple[int, int]]:
-    if elided is None:
-        return [(first, end)]
-    return [(a, b) for a, b in ((first, min(end, elided[0])), (max(first, elided[1]), end)) if a < b]
+    """The middle of the window an annotator of ``size`` is not shown (:mod:`psan.store.annotation.visibility`)."""
+    return visibility.elided_range(window.first_token, window.end_token, size)
 
 
 def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
@@ -104,11 +90,11 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
     end = window.end_token if end is None else end
     stamp = window.recognized_at
     elided = None if is_admin else elided_range(window, size)
-    parts = _shown_parts(first, end, elided)
+    parts = visibility.shown_parts(first, end, elided)
     tokens = [t for a, b in parts for t in tokens_json(conn, window.document_id, a, b, stamp)]
     annotations = annotations_json(conn, window, first, end)
     if elided is not None:  # what lies wholly in the middle was not seen; the long span itself is decided
-        annotations = [x for x in annotations if not (x["first_token"] >= elided[0] and x["end_token"] <= elided[1])]
+        annotations = [x for x in annotations if not visibility.hidden_span(x["first_token"], x["end_token"], elided)]
     return {
         "window": {"document_id": window.document_id, "project_id": window.project_id,
                    "first_token": window.first_token, "end_token": window.end_token,
