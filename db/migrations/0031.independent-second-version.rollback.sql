@@ -1,3 +1,4 @@
+DROP TABLE IF EXISTS task_failure;
 DROP TRIGGER IF EXISTS annotation_window_seen ON annotation_window;
 DROP TRIGGER IF EXISTS annotation_window_seen_new ON annotation_window;
 DROP FUNCTION IF EXISTS psan_window_seen();

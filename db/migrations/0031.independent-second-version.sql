@@ -98,3 +98,16 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
+
+-- Background work that failed for good (after Celery's retries of transient database and broker errors):
+-- shown on the project's documents page and dashboard until it is older than a week (psan.celery.retry).
+CREATE TABLE IF NOT EXISTS task_failure (
+    id          bigserial PRIMARY KEY,
+    project_id  bigint REFERENCES project (id) ON DELETE CASCADE,
+    document_id bigint REFERENCES document (id) ON DELETE CASCADE,
+    task        text NOT NULL,
+    error       text NOT NULL,
+    retries     integer NOT NULL DEFAULT 0,
+    failed_at   timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS task_failure_project_idx ON task_failure (project_id, failed_at);

@@ -8,6 +8,7 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from psan.celery import scheduling
+from psan.celery.retry import log_unscheduled
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.corpus.processing import request_reannotation
@@ -93,9 +94,9 @@ def adjudicate(double_id: int):
             try:
                 scheduling.schedule_project_reannotation(window["project_id"],
                                                          exclude_document_id=window["document_id"])
-            except Exception:  # noqa: BLE001 - the decisions are saved; the sweeper schedules the run later
-                log.warning("could not schedule the re-annotation of project %s", window["project_id"],
-                            exc_info=True)
+            except Exception as exc:  # noqa: BLE001 - the decisions are saved; the sweeper schedules the run later
+                log_unscheduled(log, "could not schedule the re-annotation of project %s", window["project_id"],
+                                exc=exc)
                 request_reannotation(conn, window["project_id"])
             flash(gettext("The final version is saved."), "success")
             return redirect(url_for("workspace.adjudication_list", project_id=window["project_id"]))
