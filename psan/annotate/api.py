@@ -401,7 +401,7 @@ def api_annotation(annotation_id: int):
     if row is None:
         raise _not_found()
     _check_span(window, row["document_id"], row["first_token"], row["end_token"])
-    return jsonify(annotation_detail(conn, window, annotation_id))
+    return jsonify(annotation_detail(conn, window, annotation_id, elided_range(window, _shown_size())))
 
 
 # --- entities (psan.store.annotation.entities) -------------------------------------------------------------------

@@ -94,7 +94,8 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
     tokens = [t for a, b in parts for t in tokens_json(conn, window.document_id, a, b, stamp)]
     annotations = annotations_json(conn, window, first, end)
     if elided is not None:  # what lies wholly in the middle was not seen; the long span itself is decided
-        annotations = [x for x in annotations if not visibility.hidden_span(x["first_token"], x["end_token"], elided)]
+        annotations = [{**x, "rules": visibility.shown_rules(x["rules"], x["first_token"], x["end_token"], elided)}
+                       for x in annotations if not visibility.hidden_span(x["first_token"], x["end_token"], elided)]
     return {
         "window": {"document_id": window.document_id, "project_id": window.project_id,
                    "first_token": window.first_token, "end_token": window.end_token,

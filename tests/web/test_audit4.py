@@ -306,3 +306,33 @@ def test_omitted_second_decision_is_undecided_and_agreement_counts_what_both_dec
     assert compared == 1
     person = by_category["PERSON"]
     assert person.spans_first == 3 and person.spans_second == 3 and person.f1 == 1.0  # only what both decided
+
+
+def test_rule_conditions_of_an_elided_span_do_not_carry_its_middle(clean_app):
+    """A 120-token phrase occurs twice; deciding the first private makes a lookup rule whose condition is the whole
+    phrase.  A size-50 annotator whose window is the second occurrence (elided) sees neither the middle's tokens nor
+    the condition's text, in the window JSON or the span's detail."""
+    app = clean_app
+    project = default_project(app)
+    phrase = " ".join(_word(400_000 + i) for i in range(120))
+    text = _text(500_000, 2) + " " + phrase + ". " + _text(600_000, 30) + " " + phrase + ". " + _text(700_000, 2)
+    doc = add_document(app, text, spans=[(20, 140, "P"), (141 + 300, 141 + 420, "P")], project_id=project)
+    first = annotator_client(app, "phrase300@example.org", window_size=300)
+    sql(app, "UPDATE annotation SET token_decision = 'PUBLIC' WHERE document_id = %s AND first_token > 200", (doc,))
+    window = first.get("/annotate/api/window").get_json()
+    assert window["window"]["first_token"] <= 20
+    assert first.post("/annotate/api/decide", json={"document_id": doc, "first_token": 20, "end_token": 140,
+                                                    "decision": "PRIVATE"}).status_code == 200
+    assert first.post("/annotate/api/next").status_code == 200
+    sql(app, "UPDATE annotation SET token_decision = NULL WHERE document_id = %s AND first_token = 441", (doc,))
+    sql(app, "DELETE FROM annotation_window")  # the first annotator's next window leased the second occurrence
+    sql(app, "UPDATE document SET status = 'PRE_ANNOTATED' WHERE id = %s", (doc,))
+    rules = sql(app, "SELECT condition FROM rule WHERE type = 'WORD_TYPE'")
+    assert any(len(r["condition"].split()) >= 120 for r in rules), rules
+    small = Walk(annotator_client(app, "phrase50@example.org", window_size=50), 50, "phrase50")
+    data = small.get("/annotate/api/window").get_json()
+    assert data.get("window"), data
+    assert data["elided"] and data["window"]["first_token"] == 441, data["window"]
+    span = next(a for a in data["annotations"] if a["first_token"] == 441)
+    assert span["rules"], span  # the lookup rule is there, its text is not
+    small.get(f"/annotate/api/annotation/{span['id']}")

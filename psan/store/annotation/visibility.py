@@ -34,6 +34,27 @@ def shown_parts(first: int, end: int, elided: tuple[int, int] | None) -> list[tu
     return [(a, b) for a, b in ((first, min(end, elided[0])), (max(first, elided[1]), end)) if a < b]
 
 
+def crosses_middle(first: int, end: int, elided: tuple[int, int] | None) -> bool:
+    """A span that reaches into the elided middle: shown by its ends, but no text of it may go out whole."""
+    return elided is not None and first < elided[1] and end > elided[0]
+
+
+#: what a rule's condition reads when it is the text of a span crossing the elided middle
+ELIDED_CONDITION = "…"
+
+
+def shown_rules(rules: list[dict], first: int, end: int, elided: tuple[int, int] | None) -> list[dict]:
+    """The rules of the span ``[first, end)`` as an annotator may see them.
+
+    A text rule's condition (a word type, a lookup) is the span's whole text; on a span crossing the elided
+    middle it would carry that middle, so it reads :data:`ELIDED_CONDITION`.  Entity-type conditions
+    ("P", "MODEL") are no document text and stay.
+    """
+    if not crosses_middle(first, end, elided):
+        return rules
+    return [r if r.get("type") == "NE_TYPE" else {**r, "condition": ELIDED_CONDITION} for r in rules]
+
+
 def hidden_span(first: int, end: int, elided: tuple[int, int] | None) -> bool:
     """A span lying wholly in the elided middle: never shown, never decided alone by this annotator."""
     return elided is not None and elided[0] <= first and end <= elided[1]
