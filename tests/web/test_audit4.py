@@ -336,3 +336,38 @@ def test_rule_conditions_of_an_elided_span_do_not_carry_its_middle(clean_app):
     span = next(a for a in data["annotations"] if a["first_token"] == 441)
     assert span["rules"], span  # the lookup rule is there, its text is not
     small.get(f"/annotate/api/annotation/{span['id']}")
+
+
+# --- the annotators' labels page -------------------------------------------------------------------------------
+def _label_counts(html: str, name: str) -> tuple[int, int]:
+    row = re.search(rf"<tr>\s*<td>{name}</td>.*?</tr>", html, re.S).group(0)
+    cells = re.findall(r'<td class="text-end">(\d+)</td>', row)
+    return int(cells[0]), int(cells[1])
+
+
+def test_annotators_label_counts_are_of_their_window_not_the_project(clean_app):
+    """A label used on five spans, one of them in the annotator's window: the annotator's labels page counts one
+    annotation (and the one rule applying there), the admin's counts the project's five."""
+    from tests.web.helpers import add_label
+    app = clean_app
+    project = default_project(app)
+    text = "Harper came. " + _text(0, 40) + " Harper left. " + _text(1000, 40) + " Harper, Harper and Harper."
+    doc = add_document(app, text, [("Harper", "P")], project_id=project)
+    label = add_label(app, project, "the witness", "PERSON")
+    add_rule(app, project, "Harper", confidence=0, label_id=label)
+    sql(app, "UPDATE annotation SET token_label_id = %s WHERE document_id = %s", (label, doc))
+    client = annotator_client(app, "labels@example.org", window_size=50)
+    window = client.get("/annotate/api/window").get_json()["window"]
+    inside = sql(app, "SELECT count(*) AS n FROM annotation WHERE document_id = %s AND first_token >= %s "
+                      "AND end_token <= %s", (doc, window["first_token"], window["end_token"]))[0]["n"]
+    assert 1 <= inside < 5
+    with app.app_context():
+        from psan.runtime import db
+        from psan.store.corpus.reannotate import reannotate_document_now
+        with db.transaction() as conn:
+            reannotate_document_now(conn, doc)
+    rules, annotations = _label_counts(client.get(f"/labels/?project={project}").get_data(as_text=True),
+                                       "the witness")
+    assert (rules, annotations) == (1, inside)
+    admin = annotator_client(app, "labels-admin@example.org", "ADMIN", member=False)
+    assert _label_counts(admin.get(f"/labels/?project={project}").get_data(as_text=True), "the witness")[1] == 5
