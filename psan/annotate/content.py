@@ -20,6 +20,23 @@ from psan.web.status_names import status_name
 MAX_GAP_CHARS = 200
 
 
+def annotation_ref(first: int, end: int) -> str:
+    """The id an annotator's page knows an annotation by: its token range, nothing the window does not show.
+
+    Why not the row id: global sequential ids told an annotator how many spans the instance holds and how
+    many lie between two of theirs (outside the window).
+    """
+    return f"{int(first)}-{int(end)}"
+
+
+def parse_annotation_ref(ref: str) -> tuple[int, int] | None:
+    """``(first, end)`` of :func:`annotation_ref`; ``None`` for anything else (a forged or old numeric id)."""
+    first, sep, end = ref.partition("-")
+    if not sep or not first.isdigit() or not end.isdigit() or len(first) > 9 or len(end) > 9:
+        return None
+    return int(first), int(end)
+
+
 def tokens_json(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
     """``[{"i": index, "text": token text, "after": whitespace up to the next token}]`` of ``[first, end)``."""
     words, gaps = window_content.token_texts(conn, document_id, first, end, stamp)
@@ -62,7 +79,8 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
         decision = final_decision(r, thresholds)
         label_id = label_of[r["id"]] if decision == "PRIVATE" else None
         result.append({
-            "id": r["id"], "first_token": r["first_token"], "end_token": r["end_token"],
+            "id": annotation_ref(r["first_token"], r["end_token"]),
+            "first_token": r["first_token"], "end_token": r["end_token"],
             "decision": decision, "source": "USER" if r["token_decision"] else "RULE",
             "rule_level": r["rule_level"], "has_label": label_id is not None,
             "label_id": label_id, "label": names.get(label_id) if label_id is not None else None,
@@ -102,7 +120,7 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
                    "expires_at": window.expires_at.isoformat(), "decisions": window.decisions,
                    "forced": window.forced, "can_widen": is_admin},
         "document": {"id": window.document_id, "name": window.document_name, "status": window.document_status,
-                     "status_name": status_name(window.document_status), "token_count": window.token_count},
+                     "status_name": status_name(window.document_status)},
         "project": {"id": window.project_id, "name": window.project_name, "ask_labels": window.ask_labels,
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],

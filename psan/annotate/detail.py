@@ -9,7 +9,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from psan.annotate.content import final_decision, rule_label
+from psan.annotate.content import annotation_ref, final_decision, rule_label
 from psan.annotate.entity_view import annotator_entity
 from psan.store.annotation import annotation_detail as store_detail
 from psan.store.annotation import visibility
@@ -57,7 +57,8 @@ def annotation_detail(conn, window: Window, annotation_id: int,
     decision = final_decision(a, thresholds)
     label_id = (a["token_label_id"] if a["token_label_id"] is not None else by_rule) if decision == "PRIVATE" else None
     return {
-        "id": a["id"], "first_token": a["first_token"], "end_token": a["end_token"],
+        "id": annotation_ref(a["first_token"], a["end_token"]), "first_token": a["first_token"],
+        "end_token": a["end_token"],
         "decision": decision, "rule_level": a["rule_level"], "rule_decision": str(thresholds.classify(a["rule_level"])),
         "label": names.get(label_id) if label_id is not None else None, "label_id": label_id,
         "token_decision": a["token_decision"] and {

@@ -26,7 +26,7 @@ MESSAGES: tuple[str, ...] = (
     N_("error %(status)s"),
     N_("unavailable"),
     N_("Nothing to annotate."),
-    N_("tokens %(first)s–%(end)s of %(count)s"),
+    N_("tokens %(first)s–%(end)s"),
     N_("selecting annotations (m: tokens)"),
     N_("selecting tokens (m: annotations)"),
     N_("Document finished: nothing suspicious is left. Press w for the next window."),

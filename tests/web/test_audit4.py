@@ -371,3 +371,35 @@ def test_annotators_label_counts_are_of_their_window_not_the_project(clean_app):
     assert (rules, annotations) == (1, inside)
     admin = annotator_client(app, "labels-admin@example.org", "ADMIN", member=False)
     assert _label_counts(admin.get(f"/labels/?project={project}").get_data(as_text=True), "the witness")[1] == 5
+
+
+# --- the window JSON --------------------------------------------------------------------------------------------
+def _keys(value, out: set) -> set:
+    if isinstance(value, dict):
+        out.update(value)
+        for v in value.values():
+            _keys(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _keys(v, out)
+    return out
+
+
+def test_window_json_has_no_document_wide_count_and_no_row_ids(clean_app):
+    """The window JSON (and a decision's, and a span's detail) carries neither the document's token count nor the
+    annotations' row ids: a span is known by its token range, which the window shows anyway."""
+    app = clean_app
+    doc = add_document(app, "Harper came. " + _text(0, 40) + " Harper left.", [("Harper", "P")])
+    client = annotator_client(app, "json@example.org", window_size=50)
+    data = client.get("/annotate/api/window").get_json()
+    span = data["annotations"][0]
+    decided = client.post("/annotate/api/decide", json={"document_id": doc, "first_token": span["first_token"],
+                                                        "end_token": span["end_token"], "decision": "PRIVATE"})
+    detail = client.get(f"/annotate/api/annotation/{span['id']}")
+    assert decided.status_code == 200 and detail.status_code == 200
+    row_ids = {r["id"] for r in sql(app, "SELECT id FROM annotation")}
+    for answer in (data, decided.get_json(), detail.get_json()):
+        assert "token_count" not in _keys(answer, set())
+        for a in answer.get("annotations", [answer] if "rules" in answer else []):
+            assert a["id"] == f"{a['first_token']}-{a['end_token']}" and a["id"] not in row_ids
+    assert decided.get_json()["annotation_id"] == span["id"]
