@@ -9,6 +9,7 @@ import re
 import string
 
 from psan.store.annotation.visibility import max_tokens
+from psan.web.access import Access, access_of
 from tests.documents import add_document, group_entities
 from tests.helpers import default_project, sql
 from tests.web.helpers import add_rule, annotator_client
@@ -45,10 +46,16 @@ def _long_span_document(app, project: int) -> int:
 
 
 class Walk:
-    """Every answer one annotator gets, each checked against their window size as it arrives."""
+    """Every answer one annotator gets, each checked against their window size as it arrives.
+
+    ``endpoints``: the routes the walk reached (of every walk: the test checks none of the annotator's is missed).
+    """
+
+    endpoints: set[str] = set()
 
     def __init__(self, client, size: int, who: str):
         self.client, self.size, self.who, self.checked = client, size, who, 0
+        self.urls = client.application.url_map.bind("localhost")
 
     def keep(self, response):
         body = response.get_data(as_text=True)
@@ -56,6 +63,7 @@ class Walk:
         words = {w.lower() for w in _WORD.findall(body)}
         assert len(words) <= max_tokens(self.size), (self.who, response.request.path, len(words))
         self.checked += 1
+        Walk.endpoints.add(self.urls.match(response.request.path, method=response.request.method)[0])
         return response
 
     def get(self, path: str, **kw):
@@ -66,7 +74,8 @@ class Walk:
 
 
 def _csrf(walk: Walk, path: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', walk.get(path).get_data(as_text=True)).group(1)
+    page = walk.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page).group(1)
 
 
 def _walk_annotate(walk: Walk, project: int, rounds: int, accept: bool = True) -> int:
@@ -85,6 +94,13 @@ def _walk_annotate(walk: Walk, project: int, rounds: int, accept: bool = True) -
             walk.get(f"/annotate/api/annotation/{a['id']}")
             walk.get("/annotate/api/entity", query_string={"document_id": doc, "first_token": a["first_token"],
                                                            "end_token": a["end_token"]})
+        spans = data["annotations"]
+        for a, b in zip(spans, spans[1:2], strict=False):  # entity links: a merge, then a split
+            walk.post("/annotate/api/entity/merge", json={
+                "document_id": doc, "first_token": a["first_token"], "end_token": a["end_token"],
+                "other_first_token": b["first_token"], "other_end_token": b["end_token"]})
+            walk.post("/annotate/api/entity/split", json={"document_id": doc, "first_token": b["first_token"],
+                                                          "end_token": b["end_token"]})
         pending = [a for a in data["annotations"] if a["decision"] == "SUSPICIOUS"]
         if pending:
             a = pending[0]
@@ -114,6 +130,15 @@ def _walk_annotate(walk: Walk, project: int, rounds: int, accept: bool = True) -
             break
     for path in ("/", "/workspace/", "/labels/", f"/labels/api/{project}", "/auth/password"):
         walk.get(path)
+    walk.post(f"/labels/api/{project}", json={"name": f"seen by {walk.who}", "category": "PERSON"})
+    walk.post(f"/labels/{project}/new", data={"csrf_token": _csrf(walk, "/labels/"), "name": f"made by {walk.who}",
+                                              "category": "PERSON"})
+    home = walk.get("/workspace/").get_data(as_text=True)
+    actions = re.findall(r'name="action_id" value="(\d+)"', home)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', home).group(1)
+    if actions:
+        walk.post("/workspace/undo", data={"csrf_token": csrf, "action_id": actions[-1]})
+    walk.post("/workspace/choose", data={"csrf_token": csrf, "project_id": str(project)})
     return left
 
 
@@ -140,6 +165,7 @@ def test_no_annotator_route_carries_more_text_than_the_callers_window_size(clean
     the second annotation of windows a size-300 annotator left: no answer carries more distinct words of the
     documents than the caller's window allows (a 300-token window is never shown to a size-50 annotator)."""
     app = clean_app
+    Walk.endpoints.clear()
     project = default_project(app)
     sql(app, "UPDATE project SET double_share = 1 WHERE id = %s", (project,))
     _scattered_document(app, project)
@@ -158,6 +184,9 @@ def test_no_annotator_route_carries_more_text_than_the_callers_window_size(clean
     assert any(width[d] > max_tokens(100) for d in claimed[300]), (claimed, width)
     for size in (50, 100):  # a wider window reaches them only when it is one long span, elided
         assert all(width[d] <= max_tokens(size) or width[d] > max_tokens(300) for d in claimed[size]), claimed
+    # every route an annotator may call was walked (a new one must join the walk)
+    annotator_routes = {e for e in app.view_functions if access_of(e, app) is Access.USER}
+    assert annotator_routes <= Walk.endpoints, annotator_routes - Walk.endpoints
 
 
 def test_second_annotator_of_a_smaller_size_is_not_offered_a_wider_window(clean_app):
