@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from pathlib import Path
 
 from psan.celery.retry import TRANSIENT
 from tests.documents import add_document
@@ -118,3 +119,22 @@ def _session_cookie(client, app) -> dict:
     cookie = client.get_cookie(app.config.get("SESSION_COOKIE_NAME", "session"))
     assert cookie is not None
     return {"key": cookie.key, "value": cookie.value}
+
+
+def test_a_worker_waits_until_the_schema_is_migrated(app, redis_url):
+    """``run.sh worker`` runs ``flask db wait``: on an empty database it waits and then gives up with a clear
+    message; once the migrations are applied it returns at once."""
+    from psan import create_app
+    from psan.runtime import migrate
+    from psan.runtime.throwaway import fresh_database
+    from tests.services import app_config
+    assert app.test_cli_runner().invoke(args=["db", "wait", "--timeout", "5"]).exit_code == 0
+    server = app.config["DATABASE_URL"].rsplit("/", 1)[0] + "/postgres"
+    with fresh_database(server, "psan_wait") as url:
+        empty = create_app(app_config(url, redis_url))
+        result = empty.test_cli_runner().invoke(args=["db", "wait", "--timeout", "1"])
+        assert result.exit_code != 0 and "migration(s) pending" in result.output, result.output
+        migrate.upgrade(url)
+        result = empty.test_cli_runner().invoke(args=["db", "wait", "--timeout", "5"])
+        assert result.exit_code == 0 and "up to date" in result.output, result.output
+    assert "flask --app psan db wait" in (Path(__file__).resolve().parents[2] / "run.sh").read_text()
