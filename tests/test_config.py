@@ -59,6 +59,9 @@ def test_each_setting_is_parsed_by_its_declared_type():
                                   "SMTP_SSL": False, "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 3},
                                   "WTF_CSRF_TIME_LIMIT": None, "UNKNOWN_THING": "42"}
     assert env_overrides({"PSAN_LANGUAGES": '["en"]'}) == {"LANGUAGES": ["en"]}
+    # a duration may be a fraction of a second; other numbers are whole
+    assert env_overrides({"PSAN_PROCESSING_HEARTBEAT_SECONDS": "0.5", "PSAN_SMTP_TIMEOUT": "20"}) == {
+        "PROCESSING_HEARTBEAT_SECONDS": 0.5, "SMTP_TIMEOUT": 20}
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
@@ -67,6 +70,8 @@ def test_each_setting_is_parsed_by_its_declared_type():
     ("PSAN_MODEL_THRESHOLD", "high", "PSAN_MODEL_THRESHOLD must be a number or empty"),
     ("PSAN_RATELIMIT_STORAGE_OPTIONS", "[1]", "must be a JSON object"),
     ("PSAN_DEFAULT_WINDOW_SIZE", "", "must be a whole number"),
+    ("PSAN_DEFAULT_WINDOW_SIZE", "300.5", "must be a whole number"),
+    ("PSAN_SWEEP_INTERVAL_SECONDS", "soon", "must be a number"),
 ])
 def test_a_setting_of_the_wrong_type_stops_the_start_with_a_clear_error(monkeypatch, database_url, name, value,
                                                                          message):

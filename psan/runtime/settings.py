@@ -21,6 +21,8 @@ class ConfigurationError(RuntimeError):
     """The configuration is unsafe or incomplete; the app refuses to start."""
 
 
+#: settings named so are durations: a whole number or a fraction (type ``number``)
+_DURATIONS = ("_SECONDS", "_TIMEOUT", "_MAX_AGE", "_DURATION", "_LIFETIME", "_LIMIT")
 #: words a boolean setting accepts (case-insensitive)
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
@@ -28,13 +30,16 @@ _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 def declared_type(name: str, declared: Mapping[str, Any]) -> str:
     """A setting's type: ``SETTING_TYPES`` in ``config/default.py``, else its default value's type, else a string.
 
-    Types: ``str``, ``int``, ``float``, ``bool``, ``list`` (of strings), ``dict``; a ``?`` suffix allows an
-    empty value, read as ``None`` (settings that are off while unset).
+    Types: ``str``, ``int``, ``float``, ``number`` (a whole number or a fraction: durations, named
+    ``…_SECONDS``, ``…_TIMEOUT`` …), ``bool``, ``list`` (of strings), ``dict``; a ``?`` suffix allows an empty
+    value, read as ``None`` (settings that are off while unset).
     """
     types = declared.get("SETTING_TYPES") or {}
     if name in types:
         return str(types[name])
     value = declared.get(name)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and name.endswith(_DURATIONS):
+        return "number"  # a duration may be a fraction of a second (tests run heartbeats at 0.5 s)
     for python_type, type_name in ((bool, "bool"), (int, "int"), (float, "float"), (list, "list"), (dict, "dict")):
         if isinstance(value, python_type):
             return type_name
@@ -65,6 +70,8 @@ def parse_setting(name: str, raw: str, type_name: str) -> Any:
             return int(text)
         if base == "float":
             return float(text)
+        if base == "number":
+            return int(text) if text.lstrip("-").isdigit() else float(text)
         if base == "list":
             value = json.loads(text) if text.startswith("[") else [p.strip() for p in text.split(",") if p.strip()]
             if not isinstance(value, list):
@@ -80,7 +87,7 @@ def parse_setting(name: str, raw: str, type_name: str) -> Any:
     else:
         raise ConfigurationError(f"setting {name} has an unknown type {type_name!r} (config/default.py)")
     shown = repr(raw[:40] + ("…" if len(raw) > 40 else ""))
-    expected = {"bool": "true or false", "int": "a whole number", "float": "a number",
+    expected = {"bool": "true or false", "int": "a whole number", "float": "a number", "number": "a number",
                 "list": "a comma-separated list or a JSON list", "dict": "a JSON object"}[base]
     raise ConfigurationError(f"{ENV_PREFIX}{name} must be {expected}{' or empty' if optional else ''}, not {shown}.")
 
