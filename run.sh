@@ -10,6 +10,9 @@ cd "$(dirname "$0")"
 if [[ "$mode" == "all" || "$mode" == "web" ]]; then
   flask --app psan db upgrade
   flask --app psan registration-link
+elif [[ "$mode" == "worker" ]]; then
+  # a worker alone waits for the web container (or an admin) to migrate the schema
+  flask --app psan db wait --timeout "${PSAN_MIGRATION_WAIT_SECONDS:-600}"
 fi
 
 pids=()

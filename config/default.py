@@ -2,6 +2,16 @@
 import os
 
 #: marker value; production refuses to start while the secret key still equals it
+#: the type of each setting whose default does not say it (None); the others are read as their default's type
+#: (psan.runtime.settings.parse_setting).  "?": may be empty (= unset).
+SETTING_TYPES = {
+    "SECRET_KEY": "str",  # nosec B105 - a type name, not a password
+    "SMTP_PASSWORD": "str?",  # nosec B105 - a type name, not a password
+    "DATABASE_URL": "str?", "REDIS_URL": "str?", "SMTP_HOST": "str?", "SMTP_USERNAME": "str?",
+    "NAMETAG_MODELS_DIR": "str?", "MODEL_THRESHOLD": "float?", "WTF_CSRF_TIME_LIMIT": "int?",
+    "RATELIMIT_KEY_PREFIX": "str", "RATELIMIT_STORAGE_URI": "str?", "MAX_FORM_MEMORY_SIZE": "int?",
+    "PREFERRED_URL_SCHEME": "str", "INSTANCE_PATH": "str",
+}
 INSECURE_DEFAULT_SECRET_KEY = "psan-insecure-default-secret-key"  # noqa: S105 # nosec B105
 SECRET_KEY = INSECURE_DEFAULT_SECRET_KEY
 

@@ -44,6 +44,42 @@ def test_environment_overrides_types():
     assert env_overrides(env) == {"DATABASE_URL": "postgresql://x/y", "SMTP_PORT": 2525, "SMTP_STARTTLS": True}
 
 
+def test_string_settings_are_taken_as_written_never_as_json_literals():
+    env = {"PSAN_SMTP_PASSWORD": "123456", "PSAN_MAIL_FROM": "no", "PSAN_SMTP_USERNAME": "null",
+           "PSAN_SECRET_KEY": "true", "PSAN_SERVER_URL": "[1]"}
+    assert env_overrides(env) == {"SMTP_PASSWORD": "123456", "MAIL_FROM": "no", "SMTP_USERNAME": "null",
+                                  "SECRET_KEY": "true", "SERVER_URL": "[1]"}
+
+
+def test_each_setting_is_parsed_by_its_declared_type():
+    env = {"PSAN_LANGUAGES": "en, cs", "PSAN_MODEL_THRESHOLD": "0.5", "PSAN_SMTP_HOST": "", "PSAN_SMTP_SSL": "off",
+           "PSAN_RATELIMIT_STORAGE_OPTIONS": '{"socket_timeout": 3}', "PSAN_WTF_CSRF_TIME_LIMIT": "",
+           "PSAN_UNKNOWN_THING": "42"}
+    assert env_overrides(env) == {"LANGUAGES": ["en", "cs"], "MODEL_THRESHOLD": 0.5, "SMTP_HOST": None,
+                                  "SMTP_SSL": False, "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 3},
+                                  "WTF_CSRF_TIME_LIMIT": None, "UNKNOWN_THING": "42"}
+    assert env_overrides({"PSAN_LANGUAGES": '["en"]'}) == {"LANGUAGES": ["en"]}
+    # a duration may be a fraction of a second; other numbers are whole
+    assert env_overrides({"PSAN_PROCESSING_HEARTBEAT_SECONDS": "0.5", "PSAN_SMTP_TIMEOUT": "20"}) == {
+        "PROCESSING_HEARTBEAT_SECONDS": 0.5, "SMTP_TIMEOUT": 20}
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("PSAN_SMTP_PORT", "abc", "PSAN_SMTP_PORT must be a whole number, not 'abc'"),
+    ("PSAN_SESSION_COOKIE_SECURE", "maybe", "PSAN_SESSION_COOKIE_SECURE must be true or false"),
+    ("PSAN_MODEL_THRESHOLD", "high", "PSAN_MODEL_THRESHOLD must be a number or empty"),
+    ("PSAN_RATELIMIT_STORAGE_OPTIONS", "[1]", "must be a JSON object"),
+    ("PSAN_DEFAULT_WINDOW_SIZE", "", "must be a whole number"),
+    ("PSAN_DEFAULT_WINDOW_SIZE", "300.5", "must be a whole number"),
+    ("PSAN_SWEEP_INTERVAL_SECONDS", "soon", "must be a number"),
+])
+def test_a_setting_of_the_wrong_type_stops_the_start_with_a_clear_error(monkeypatch, database_url, name, value,
+                                                                         message):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigurationError, match=message.replace("(", r"\(")):
+        create_app({"PSAN_CONFIG": "testing", "DATABASE_URL": database_url, "SECRET_KEY": "x" * 20})
+
+
 def test_environment_beats_defaults(monkeypatch, database_url):
     monkeypatch.setenv("PSAN_DEFAULT_WINDOW_SIZE", "123")
     app = create_app({"PSAN_CONFIG": "testing", "DATABASE_URL": database_url, "SECRET_KEY": "x" * 20})

@@ -92,3 +92,17 @@ def test_scale_override_runs_many_workers_against_one_database():
     assert "--scale worker=" in (REPO / "docker-compose.scale.yaml").read_text()
     assert "docker-compose.scale.yaml" in (REPO / "README.md").read_text()
     _no_literal_secrets(scale)
+
+
+def test_compose_worker_waits_for_the_migrated_app_and_a_command_fills_the_models_volume():
+    services = _compose("docker-compose.yaml")["services"]
+    assert services["worker"]["depends_on"]["app"] == {"condition": "service_healthy"}
+    assert "healthcheck" in services["app"]
+    models = services["models"]
+    assert models["profiles"] == ["tools"] and "models:/models" in models["volumes"]
+    assert "--profile tools run --rm models" in (REPO / "README.md").read_text()
+
+
+def test_licence_file_is_the_mit_licence_pyproject_declares():
+    assert 'license = "MIT"' in (REPO / "pyproject.toml").read_text()
+    assert (REPO / "LICENSE").read_text().startswith("MIT License")

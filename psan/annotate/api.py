@@ -28,7 +28,9 @@ Routes (all for logged-in accounts unless noted):
 * Every deciding answer (decide, accept, label) carries ``action_id``: the action to undo.
 * ``POST /annotate/api/label`` – ``{document_id, first_token, end_token, label_id | label_name
   [+ label_category], always?}`` marks the span private with that (possibly new) label.
-* ``GET  /annotate/api/annotation/<id>`` – why an annotation of the window is decided.
+* ``GET  /annotate/api/annotation/<id>`` – why an annotation of the window is decided; ``id`` is the
+  annotation's ``id`` in the window JSON (``"<first_token>-<end_token>"``: nothing the window does not
+  show; the window JSON carries no document-wide count either).
 * ``GET  /annotate/api/entity?document_id=&first_token=&end_token=`` – the entity of a span of the
   window (key, category, counts, the label to propose); ``POST /annotate/api/entity/merge``
   ``{document_id, first_token, end_token, other_first_token, other_end_token}`` merges the other
@@ -55,19 +57,20 @@ from werkzeug.exceptions import HTTPException, NotFound
 
 from psan.annotate import validate, workflow
 from psan.annotate.blueprint import bp
-from psan.annotate.content import elided_range, window_json
+from psan.annotate.content import annotation_ref, elided_range, parse_annotation_ref, window_json
 from psan.annotate.detail import annotation_detail
 from psan.annotate.entity_view import annotator_entity
 from psan.annotate.reading_reasons import routing_json
 from psan.runtime import db
 from psan.store.admin import project_labels
 from psan.store.admin import projects as store_projects
-from psan.store.annotation import decision_requests, window_content
+from psan.store.annotation import decision_requests, visibility, window_content
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation import windows as store_windows
 from psan.store.annotation.windows import Window
 from psan.store.review import risk_review as store_risk
 from psan.store.shared.document_status import ANNOTATABLE
+from psan.web import shown
 from psan.web.access import admin, user
 from psan.web.status_names import status_name
 
@@ -115,7 +118,7 @@ def _lease_seconds() -> int:
 
 
 def _window_size(size: int | None = None) -> int:
-    return max(10, size or current_user.window_size or current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
+    return shown.window_size(size)
 
 
 def _payload() -> dict[str, Any]:
@@ -137,7 +140,7 @@ def _owned_window(conn) -> Window:
 
 def _shown_size() -> int | None:
     """The annotator's window size, which caps what a window shows (admins: no cap)."""
-    return None if current_user.is_admin else _window_size()
+    return shown.shown_size()
 
 
 def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
@@ -145,8 +148,7 @@ def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
     of an over-long window (:func:`psan.annotate.content.elided_range`: never shown, never decided alone)."""
     if document_id != window.document_id or not window.contains(first, end):
         raise Refused(gettext("That text is outside your annotation window."))
-    elided = elided_range(window, _shown_size())
-    if elided is not None and elided[0] <= first and end <= elided[1]:
+    if visibility.hidden_span(first, end, elided_range(window, _shown_size())):
         raise Refused(gettext("That text is outside your annotation window."))
 
 
@@ -300,12 +302,19 @@ def _already_saved(exc: workflow.AlreadySaved):
     return _window_answer(conn, store_windows.current_window(conn, current_user.id), already_saved=True)
 
 
+def _ref_of(conn, annotation_id: int) -> str | None:
+    """The window's id (:func:`psan.annotate.content.annotation_ref`) of a decided annotation row."""
+    row = window_content.annotation_span(conn, annotation_id) if annotation_id else None
+    return annotation_ref(row["first_token"], row["end_token"]) if row else None
+
+
 def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
     db.autocommit_from_here(conn)  # the decision is saved: the answer only reads
     window = decided.window or store_windows.current_window(conn, current_user.id)
     if window is not None and decided.status:  # read before the decision: the status it left
         window = replace(window, document_status=decided.status)
-    return _window_answer(conn, window, annotation_id=decided.outcome.annotation_id, document_status=decided.status,
+    return _window_answer(conn, window, annotation_id=_ref_of(conn, decided.outcome.annotation_id),
+                          document_status=decided.status,
                           rules_changed=decided.outcome.rules_changed, action_id=decided.action_id, **extra)
 
 
@@ -427,16 +436,20 @@ def api_label():
     return _decided_answer(conn, decided)
 
 
-@bp.route("/api/annotation/<int:annotation_id>", methods=["GET"])
+@bp.route("/api/annotation/<ref>", methods=["GET"])
 @user
-def api_annotation(annotation_id: int):
+def api_annotation(ref: str):
+    """Why a span of the window is decided; ``ref``: the span's id in the window JSON (its token range)."""
+    span = parse_annotation_ref(ref)
+    if span is None:
+        raise _not_found()
     conn = db.get_conn()
     window = _owned_window(conn)
-    row = window_content.annotation_span(conn, min(annotation_id, validate.MAX_ID))
-    if row is None:
+    _check_span(window, window.document_id, *span)
+    annotation_id = window_content.annotation_at(conn, window.document_id, *span)
+    if annotation_id is None:
         raise _not_found()
-    _check_span(window, row["document_id"], row["first_token"], row["end_token"])
-    return jsonify(annotation_detail(conn, window, annotation_id))
+    return jsonify(annotation_detail(conn, window, annotation_id, elided_range(window, _shown_size())))
 
 
 # --- entities (psan.store.annotation.entities) -------------------------------------------------------------------

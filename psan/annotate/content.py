@@ -10,14 +10,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from psan.store.annotation import window_content
+from psan.store.annotation import visibility, window_content
 from psan.store.annotation.suggestions import add_suggestions
-from psan.store.annotation.windows import WINDOW_TOLERANCE, Window
+from psan.store.annotation.windows import Window
 from psan.tool.voting import Thresholds
 from psan.web.status_names import status_name
 
 #: whitespace between two tokens is shown up to this length (long runs add nothing)
 MAX_GAP_CHARS = 200
+
+
+def annotation_ref(first: int, end: int) -> str:
+    """The id an annotator's page knows an annotation by: its token range, nothing the window does not show.
+
+    Why not the row id: global sequential ids told an annotator how many spans the instance holds and how
+    many lie between two of theirs (outside the window).
+    """
+    return f"{int(first)}-{int(end)}"
+
+
+def parse_annotation_ref(ref: str) -> tuple[int, int] | None:
+    """``(first, end)`` of :func:`annotation_ref`; ``None`` for anything else (a forged or old numeric id)."""
+    first, sep, end = ref.partition("-")
+    if not sep or not first.isdigit() or not end.isdigit() or len(first) > 9 or len(end) > 9:
+        return None
+    return int(first), int(end)
 
 
 def tokens_json(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
@@ -62,7 +79,8 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
         decision = final_decision(r, thresholds)
         label_id = label_of[r["id"]] if decision == "PRIVATE" else None
         result.append({
-            "id": r["id"], "first_token": r["first_token"], "end_token": r["end_token"],
+            "id": annotation_ref(r["first_token"], r["end_token"]),
+            "first_token": r["first_token"], "end_token": r["end_token"],
             "decision": decision, "source": "USER" if r["token_decision"] else "RULE",
             "rule_level": r["rule_level"], "has_label": label_id is not None,
             "label_id": label_id, "label": names.get(label_id) if label_id is not None else None,
@@ -75,22 +93,8 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
 
 
 def elided_range(window: Window, size: int | None) -> tuple[int, int] | None:
-    """The middle of a window wider than the annotator's ``size`` that is not shown, or ``None``.
-
-    Why: a window is only wider than its size when one span (a long URL, a table row without
-    breaks) is longer; that span is decided from its beginning and end (``size // 2`` tokens each),
-    and its middle never leaves the server.  ``size=None``: no cap (admins see what they open).
-    """
-    if size is None or window.end_token - window.first_token <= size + WINDOW_TOLERANCE:
-        return None
-    half = max(1, size // 2)
-    return window.first_token + half, window.end_token - half
-
-
-def _shown_parts(first: int, end: int, elided: tuple[int, int] | None) -> list[tuple[int, int]]:
-    if elided is None:
-        return [(first, end)]
-    return [(a, b) for a, b in ((first, min(end, elided[0])), (max(first, elided[1]), end)) if a < b]
+    """The middle of the window an annotator of ``size`` is not shown (:mod:`psan.store.annotation.visibility`)."""
+    return visibility.elided_range(window.first_token, window.end_token, size)
 
 
 def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
@@ -104,18 +108,19 @@ def window_json(conn, window: Window, is_admin: bool, first: int | None = None,
     end = window.end_token if end is None else end
     stamp = window.recognized_at
     elided = None if is_admin else elided_range(window, size)
-    parts = _shown_parts(first, end, elided)
+    parts = visibility.shown_parts(first, end, elided)
     tokens = [t for a, b in parts for t in tokens_json(conn, window.document_id, a, b, stamp)]
     annotations = annotations_json(conn, window, first, end)
     if elided is not None:  # what lies wholly in the middle was not seen; the long span itself is decided
-        annotations = [x for x in annotations if not (x["first_token"] >= elided[0] and x["end_token"] <= elided[1])]
+        annotations = [{**x, "rules": visibility.shown_rules(x["rules"], x["first_token"], x["end_token"], elided)}
+                       for x in annotations if not visibility.hidden_span(x["first_token"], x["end_token"], elided)]
     return {
         "window": {"document_id": window.document_id, "project_id": window.project_id,
                    "first_token": window.first_token, "end_token": window.end_token,
                    "expires_at": window.expires_at.isoformat(), "decisions": window.decisions,
                    "forced": window.forced, "can_widen": is_admin},
         "document": {"id": window.document_id, "name": window.document_name, "status": window.document_status,
-                     "status_name": status_name(window.document_status), "token_count": window.token_count},
+                     "status_name": status_name(window.document_status)},
         "project": {"id": window.project_id, "name": window.project_name, "ask_labels": window.ask_labels,
                     "public_threshold": window.public_threshold, "private_threshold": window.private_threshold},
         "range": [first, end],

@@ -9,9 +9,10 @@ from typing import Any
 
 from flask_babel import gettext
 
-from psan.annotate.content import final_decision, rule_label
+from psan.annotate.content import annotation_ref, final_decision, rule_label
 from psan.annotate.entity_view import annotator_entity
 from psan.store.annotation import annotation_detail as store_detail
+from psan.store.annotation import visibility
 from psan.store.annotation.window_content import label_names
 from psan.store.annotation.windows import Window
 from psan.tool.classifier.model import MODEL_TYPE
@@ -38,7 +39,10 @@ def special_category_name(topic: str) -> str:
     return names.get(topic, topic.lower())
 
 
-def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any]:
+def annotation_detail(conn, window: Window, annotation_id: int,
+                      elided: tuple[int, int] | None = None) -> dict[str, Any]:
+    """Why the span is decided; ``elided``: the middle of the window the caller is not shown
+    (:mod:`psan.store.annotation.visibility`), whose text no rule condition may carry."""
     a = store_detail.annotation_row(conn, annotation_id)
     rules = store_detail.annotation_rules(conn, annotation_id)
     history = store_detail.span_history(conn, a["document_id"], a["first_token"], a["end_token"], HISTORY_LIMIT)
@@ -53,7 +57,8 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
     decision = final_decision(a, thresholds)
     label_id = (a["token_label_id"] if a["token_label_id"] is not None else by_rule) if decision == "PRIVATE" else None
     return {
-        "id": a["id"], "first_token": a["first_token"], "end_token": a["end_token"],
+        "id": annotation_ref(a["first_token"], a["end_token"]), "first_token": a["first_token"],
+        "end_token": a["end_token"],
         "decision": decision, "rule_level": a["rule_level"], "rule_decision": str(thresholds.classify(a["rule_level"])),
         "label": names.get(label_id) if label_id is not None else None, "label_id": label_id,
         "token_decision": a["token_decision"] and {
@@ -62,13 +67,15 @@ def annotation_detail(conn, window: Window, annotation_id: int) -> dict[str, Any
         "ne_types": entities,
         "topics": topics,
         "model_score": model_score,
-        "rules": [{"id": r["id"], "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
+        "rules": visibility.shown_rules([{
+                   "id": r["id"], "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
                    "lookup": r["lookup"], "case_sensitive": r["case_sensitive"],
                    "vote": "P" if r["confidence"] > 0 else ("S" if r["confidence"] < 0 else "C"),
                    "label": names.get(r["label_id"]) if r["label_id"] is not None else None,
                    # rules without an author were made by the system (NE_TYPE rules of pre-processing)
                    "author": r["author_name"] or gettext("system"),
                    "model_score": model_score if _is_model_rule(r) else None} for r in rules],
+            a["first_token"], a["end_token"], elided),
         "history": [{"action": h["action"], "decision": h["decision"], "label": h["label_name"],
                      "author": h["author_name"] or "?", "at": _iso(h["created_at"])} for h in history],
         "entity": _entity(conn, window, a["first_token"], a["end_token"]),

@@ -27,7 +27,7 @@ MESSAGES: tuple[str, ...] = (
     N_("unavailable"),
     N_("Nothing to annotate."),
     N_("Read this text in full and mark any personal data nobody marked. Shown because: %(why)s"),
-    N_("tokens %(first)s–%(end)s of %(count)s"),
+    N_("tokens %(first)s–%(end)s"),
     N_("selecting annotations (m: tokens)"),
     N_("selecting tokens (m: annotations)"),
     N_("Document finished: nothing suspicious is left. Press w for the next window."),

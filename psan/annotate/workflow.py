@@ -31,6 +31,7 @@ from flask_babel import gettext
 
 from psan.annotate.content import annotations_json
 from psan.celery import scheduling
+from psan.celery.retry import log_unscheduled
 from psan.runtime import db
 from psan.store.annotation import actions, apply_rule, decision_requests, document_locks, entity_decisions
 from psan.store.annotation import decisions as store_decisions
@@ -202,9 +203,9 @@ def undo(conn, account_id: int, action_id: int | None, *, any_author: bool = Fal
     if undone.rules_changed:
         try:
             scheduling.schedule_project_reannotation(undone.project_id)
-        except Exception:  # noqa: BLE001 - the undo is saved; the sweeper schedules the run later
-            log.warning("could not schedule the re-annotation of project %s; the sweeper will", undone.project_id,
-                        exc_info=True)
+        except Exception as exc:  # noqa: BLE001 - the undo is saved; the sweeper schedules the run later
+            log_unscheduled(log, "could not schedule the re-annotation of project %s; the sweeper will",
+                            undone.project_id, exc=exc)
             request_reannotation(conn, undone.project_id)
             conn.commit()
     return undone
@@ -260,9 +261,9 @@ def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], ac
     if outcome.rules_changed:
         try:
             scheduling.schedule_project_reannotation(window.project_id, exclude_document_id=window.document_id)
-        except Exception:  # noqa: BLE001 - the decision is saved; the sweeper schedules the run later
-            log.warning("could not schedule the re-annotation of project %s; the sweeper will", window.project_id,
-                        exc_info=True)
+        except Exception as exc:  # noqa: BLE001 - the decision is saved; the sweeper schedules the run later
+            log_unscheduled(log, "could not schedule the re-annotation of project %s; the sweeper will",
+                            window.project_id, exc=exc)
             request_reannotation(conn, window.project_id)
             conn.commit()
     # project-model hook: retrain after MODEL_RETRAIN_AFTER_DECISIONS new decisions (never raises)

@@ -20,7 +20,16 @@ def redis_key_prefix(app: Flask) -> str:
 
 
 def celery_init_app(app: Flask) -> Celery:
+    from psan.celery import retry
+
     class FlaskTask(Task):
+        # every task retries transient database and broker errors with back-off (psan.celery.retry)
+        autoretry_for = retry.RETRY_POLICY["autoretry_for"]
+        retry_backoff = retry.RETRY_POLICY["retry_backoff"]
+        retry_backoff_max = retry.RETRY_POLICY["retry_backoff_max"]
+        retry_jitter = retry.RETRY_POLICY["retry_jitter"]
+        max_retries = retry.RETRY_POLICY["max_retries"]
+
         def __call__(self, *args, **kwargs):
             with app.app_context():
                 return self.run(*args, **kwargs)

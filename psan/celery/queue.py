@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from psan.celery.retry import log_unscheduled
 from psan.celery.runs import time_limits
 from psan.runtime import db
 from psan.store.corpus import processing
@@ -42,9 +43,9 @@ def enqueue(config: Mapping[str, Any], ids: list[int] | None = None, unqueued_gr
         try:
             pre_process.apply_async((row["id"],), soft_time_limit=soft, time_limit=hard,
                                     queue=config.get("CELERY_QUEUE") or None)
-        except Exception:  # noqa: BLE001 - any broker failure: leave the rest to the sweeper
-            log.warning("broker unreachable: %s document(s) wait to be queued by the sweeper", len(rows) - i,
-                        exc_info=True)
+        except Exception as exc:  # noqa: BLE001 - any broker failure: leave the rest to the sweeper
+            log_unscheduled(log, "broker unreachable: %s document(s) wait to be queued by the sweeper", len(rows) - i,
+                            exc=exc)
             with db.transaction() as conn:
                 processing.unmark_queued(conn, [r["id"] for r in rows[i:]])
             break

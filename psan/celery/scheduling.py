@@ -13,6 +13,7 @@ import logging
 from flask import current_app
 
 from psan.celery.markers import debounce_key, redis_client, retrain_pending_key, withdraw_key
+from psan.celery.retry import log_unscheduled
 from psan.store.corpus import project_model as store_model
 
 log = logging.getLogger(__name__)
@@ -92,8 +93,8 @@ def maybe_schedule_retrain(conn, project_id: int) -> bool:
         if not store_model.retrain_due(conn, project_id, every, first):
             return False
         return schedule_retrain(project_id)
-    except Exception:  # noqa: BLE001 - never fail a decision because of the model
-        log.exception("project %s: could not check/schedule the model retraining", project_id)
+    except Exception as exc:  # noqa: BLE001 - never fail a decision because of the model
+        log_unscheduled(log, "project %s: could not check/schedule the model retraining", project_id, exc=exc)
         return False
 
 
@@ -120,6 +121,6 @@ def maybe_withdraw_new_spans(conn, project_id: int) -> bool:
             client.delete(key)
             raise
         return True
-    except Exception:  # noqa: BLE001 - never fail a decision because of the model
-        log.exception("project %s: could not withdraw the model's new spans", project_id)
+    except Exception as exc:  # noqa: BLE001 - never fail a decision because of the model
+        log_unscheduled(log, "project %s: could not withdraw the model's new spans", project_id, exc=exc)
         return False

@@ -20,6 +20,31 @@ def db_upgrade() -> None:
     click.echo(f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else ""))
 
 
+@db_cli.command("wait")
+@click.option("--timeout", default=600, show_default=True, help="Seconds to wait before giving up")
+def db_wait(timeout: int) -> None:
+    """Wait until the database is reachable and every migration is applied (by ``run.sh web``).
+
+    Why: a worker started before the web container migrated the schema ran tasks against the old one.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            left = migrate.pending(current_app.config["DATABASE_URL"])
+            why = f"{len(left)} migration(s) pending ({left[0]} …)" if left else ""
+        except Exception as exc:  # noqa: BLE001 - unreachable or not yet created: keep waiting
+            why = f"database not reachable ({exc.__class__.__name__})"
+        if not why:
+            click.echo("the database schema is up to date")
+            return
+        if time.monotonic() >= deadline:
+            raise click.ClickException(f"gave up after {timeout} s: {why}; run `flask --app psan db upgrade`")
+        click.echo(f"waiting: {why}", err=True)
+        time.sleep(2)
+
+
 @db_cli.command("status")
 def db_status() -> None:
     """List migrations and whether each one is applied."""

@@ -11,6 +11,7 @@ from flask import abort, current_app, flash, jsonify, redirect, render_template,
 from flask_babel import gettext
 from flask_login import current_user
 
+from psan.celery.retry import log_unscheduled
 from psan.documents.blueprint import bp
 from psan.documents.forms import ActionForm, UploadForm, check_action_form
 from psan.documents.release_gate import refuse_unreviewed
@@ -19,6 +20,7 @@ from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.corpus import documents as store_documents
 from psan.store.corpus import processing as store_processing
+from psan.store.corpus import task_failures
 from psan.store.corpus.pipelines import lacks_ner
 from psan.store.publish import archive as store_archive
 from psan.store.publish import files as store_files
@@ -100,7 +102,8 @@ def index():
     return render_template("documents/index.html", project=project, projects=store_projects.list_projects(),
                            documents=documents, action_form=ActionForm(), kinds=DOWNLOAD_KINDS,
                            languages=store_projects.LANGUAGES, large_tokens=current_app.config["LARGE_DOWNLOAD_TOKENS"],
-                           no_ner=lacks_ner(project.get("pipeline"), project["language"]))
+                           no_ner=lacks_ner(project.get("pipeline"), project["language"]),
+                           task_failures=task_failures.recent(conn, project["id"]))
 
 
 @bp.route("/status")
@@ -237,9 +240,9 @@ def delete(document_id: int):
     try:
         from psan.celery.scheduling import schedule_project_reannotation
         schedule_project_reannotation(document["project_id"])
-    except Exception:  # noqa: BLE001 - deletion is done; the sweeper schedules the re-annotation later
-        current_app.logger.warning("could not schedule re-annotation of project %s; the sweeper will",
-                                   document["project_id"], exc_info=True)
+    except Exception as exc:  # noqa: BLE001 - deletion is done; the sweeper schedules the re-annotation later
+        log_unscheduled(current_app.logger, "could not schedule re-annotation of project %s; the sweeper will",
+                        document["project_id"], exc=exc)
         store_processing.request_reannotation(db.get_conn(), document["project_id"])
     flash(gettext("Document %(name)s deleted.", name=document["name"]), "success")
     return redirect(url_for("documents.index", project=document["project_id"]))

@@ -27,9 +27,10 @@ def _label_or_404(project_id: int, label_id: int) -> dict[str, Any]:
 
 
 def _render_index(project: dict[str, Any], form: NewLabelForm):
-    labels = store_labels.list_labels(db.get_conn(), project["id"])
-    if not current_user.is_admin:  # the pseudonymization key never reaches an annotator's browser
-        labels = [{k: v for k, v in label.items() if k != "replacement"} for label in labels]
+    if current_user.is_admin:
+        labels = store_labels.list_labels(db.get_conn(), project["id"])
+    else:  # never the pseudonymization key, and counts of the annotator's own window only
+        labels = store_labels.window_labels(db.get_conn(), project["id"], current_user.id)
     return render_template("labels/index.html", project=project, projects=accessible_projects(),
                            labels=labels, form=form, delete_form=DeleteForm())
 

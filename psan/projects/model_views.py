@@ -65,8 +65,10 @@ def switch(project_id: int):
     db.get_conn().commit()
     try:
         model_predictions_project.apply_async((project_id,))
-    except Exception:  # noqa: BLE001 - broker down: the switch is saved; the next retrain applies it
-        current_app.logger.exception("could not queue the model predictions of project %s", project_id)
+    except Exception as exc:  # noqa: BLE001 - broker down: the switch is saved; the next retrain applies it
+        from psan.celery.retry import log_unscheduled
+        log_unscheduled(current_app.logger, "could not queue the model predictions of project %s", project_id,
+                        exc=exc)
     flash(gettext("The model is on.") if enabled else gettext("The model is off; its suggestions are removed."),
           "success")
     return redirect(url_for("projects.model", project_id=project_id))

@@ -22,6 +22,12 @@ def upgrade(database_url: str) -> list[str]:
     return [m.id for m in pending]
 
 
+def pending(database_url: str) -> list[str]:
+    """The ids of the migrations not applied yet (every one when the database is reachable but empty)."""
+    backend = _backend(database_url)
+    return [m.id for m in backend.to_apply(read_migrations(str(migrations_dir())))]
+
+
 def status(database_url: str) -> list[tuple[str, bool]]:
     """Every known migration with whether it is applied."""
     backend = _backend(database_url)

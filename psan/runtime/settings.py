@@ -21,28 +21,91 @@ class ConfigurationError(RuntimeError):
     """The configuration is unsafe or incomplete; the app refuses to start."""
 
 
-def _parse_env_value(raw: str) -> Any:
-    """Environment values are strings; accept JSON literals so ints and booleans keep their type."""
-    lowered = raw.strip().lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    if lowered in ("none", "null"):
+#: settings named so are durations: a whole number or a fraction (type ``number``)
+_DURATIONS = ("_SECONDS", "_TIMEOUT", "_MAX_AGE", "_DURATION", "_LIFETIME", "_LIMIT")
+#: words a boolean setting accepts (case-insensitive)
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def declared_type(name: str, declared: Mapping[str, Any]) -> str:
+    """A setting's type: ``SETTING_TYPES`` in ``config/default.py``, else its default value's type, else a string.
+
+    Types: ``str``, ``int``, ``float``, ``number`` (a whole number or a fraction: durations, named
+    ``…_SECONDS``, ``…_TIMEOUT`` …), ``bool``, ``list`` (of strings), ``dict``; a ``?`` suffix allows an empty
+    value, read as ``None`` (settings that are off while unset).
+    """
+    types = declared.get("SETTING_TYPES") or {}
+    if name in types:
+        return str(types[name])
+    value = declared.get(name)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and name.endswith(_DURATIONS):
+        return "number"  # a duration may be a fraction of a second (tests run heartbeats at 0.5 s)
+    for python_type, type_name in ((bool, "bool"), (int, "int"), (float, "float"), (list, "list"), (dict, "dict")):
+        if isinstance(value, python_type):
+            return type_name
+    return "str"
+
+
+def parse_setting(name: str, raw: str, type_name: str) -> Any:
+    """``PSAN_<name>``'s text read as its declared type; a value of the wrong type is a :class:`ConfigurationError`.
+
+    Why typed: read as JSON literals, ``PSAN_SMTP_PASSWORD=123456`` became a number, ``PSAN_MAIL_FROM=no``
+    ``False`` and ``PSAN_SMTP_USERNAME=null`` ``None``.  A string setting is now taken exactly as written.
+    """
+    optional = type_name.endswith("?")
+    base = type_name.rstrip("?")
+    text = raw.strip()
+    if optional and not text:
         return None
-    try:
-        value = json.loads(raw)
-    except ValueError:
+    if base == "str":
         return raw
-    return value if isinstance(value, (int, float, list, dict)) else raw
+    try:
+        if base == "bool":
+            if text.lower() in _TRUE:
+                return True
+            if text.lower() in _FALSE:
+                return False
+            raise ValueError
+        if base == "int":
+            return int(text)
+        if base == "float":
+            return float(text)
+        if base == "number":
+            return int(text) if text.lstrip("-").isdigit() else float(text)
+        if base == "list":
+            value = json.loads(text) if text.startswith("[") else [p.strip() for p in text.split(",") if p.strip()]
+            if not isinstance(value, list):
+                raise ValueError
+            return value
+        if base == "dict":
+            value = json.loads(text)
+            if not isinstance(value, dict):
+                raise ValueError
+            return value
+    except ValueError:
+        pass
+    else:
+        raise ConfigurationError(f"setting {name} has an unknown type {type_name!r} (config/default.py)")
+    shown = repr(raw[:40] + ("…" if len(raw) > 40 else ""))
+    expected = {"bool": "true or false", "int": "a whole number", "float": "a number", "number": "a number",
+                "list": "a comma-separated list or a JSON list", "dict": "a JSON object"}[base]
+    raise ConfigurationError(f"{ENV_PREFIX}{name} must be {expected}{' or empty' if optional else ''}, not {shown}.")
 
 
-def env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
-    """All ``PSAN_X`` variables as config keys ``X`` (``PSAN_CONFIG`` selects the mode and is skipped)."""
+def env_overrides(environ: Mapping[str, str], declared: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """All ``PSAN_X`` variables as config keys ``X``, each parsed by its declared type (:func:`declared_type`).
+
+    ``declared``: the configuration they override (default: ``config/default.py``).  ``PSAN_CONFIG`` selects
+    the mode and is skipped, as are the test suite's ``PSAN_TEST_*``.
+    """
+    if declared is None:
+        import config.default as defaults
+        declared = {k: getattr(defaults, k) for k in dir(defaults) if k.isupper()}
     result = {}
     for key, raw in environ.items():
         if key.startswith(ENV_PREFIX) and key != "PSAN_CONFIG" and not key.startswith("PSAN_TEST_"):
-            result[key[len(ENV_PREFIX):]] = _parse_env_value(raw)
+            name = key[len(ENV_PREFIX):]
+            result[name] = parse_setting(name, raw, declared_type(name, declared))
     return result
 
 
@@ -56,7 +119,7 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None = None,
     app.config.from_object("config.default")
     app.config.from_object(f"config.{mode}")
     app.config.from_pyfile("config.py", silent=True)  # instance/config.py
-    app.config.update(env_overrides(environ))
+    app.config.update(env_overrides(environ, app.config))
     if overrides:
         app.config.update({k: v for k, v in overrides.items() if k != "PSAN_CONFIG"})
     app.config["PSAN_MODE"] = mode

@@ -152,8 +152,7 @@
       return;
     }
     setIsolated(els.where, [{user: data.project.name}, " · ", {user: data.document.name}, " · " +
-      t("tokens %(first)s–%(end)s of %(count)s", {first: data.window.first_token, end: data.window.end_token,
-        count: data.document.token_count})]);
+      t("tokens %(first)s–%(end)s", {first: data.window.first_token, end: data.window.end_token})]);
     els.status.textContent = data.document.status_name || t(data.document.status);
     els.status.setAttribute("data-status", String(data.document.status));
     els.widen.classList.toggle("d-none", !data.window.can_widen);

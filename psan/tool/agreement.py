@@ -7,9 +7,9 @@ ADDRESS …) and for all categories together (``ALL``), from the one function :f
 the dashboard and the release report both call.
 
 Input: each window with its tokens ``[first_token, end_token)`` and each annotator's *version* of it:
-the spans that version makes private, with their category.  A span left undecided counts as private
-in a version (it is masked in the output).  Public spans need not be listed: a token is private in a
-version when a private span of it covers the token.
+the spans that version makes private, with their category.  The caller decides what a version's
+private spans are (the web app lists only the spans each annotator decided private).  Public spans
+need not be listed: a token is private in a version when a private span of it covers the token.
 
 κ for one category: every token of every window is labelled 1 (covered by a private span of that
 category) or 0, once per annotator; p_o is the share of tokens labelled alike, p_e = p1·p2 + (1−p1)·(1−p2)

@@ -6,6 +6,7 @@ from flask_babel import gettext
 
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
+from psan.store.corpus import task_failures
 from psan.store.review import dashboard as store_dashboard
 from psan.store.review import double_annotation as store_double
 from psan.web.access import admin
@@ -42,4 +43,5 @@ def dashboard(project_id: int):
     compared, agreement = store_double.project_agreement(conn, project_id)
     return render_template("workspace/dashboard.html", project=project, data=data, charts=_charts(data),
                            compared=compared, agreement=agreement, double_counts=store_double.counts(conn, project_id),
-                           documents_shown=DOCUMENTS_SHOWN, projects=store_projects.list_projects())
+                           documents_shown=DOCUMENTS_SHOWN, projects=store_projects.list_projects(),
+                           task_failures=task_failures.recent(conn, project_id))

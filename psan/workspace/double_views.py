@@ -8,11 +8,13 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from psan.celery import scheduling
+from psan.celery.retry import log_unscheduled
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.corpus.processing import request_reannotation
 from psan.store.review import annotator_home
 from psan.store.review import double_annotation as store_double
+from psan.web import shown
 from psan.web.access import admin, user
 from psan.workspace.blueprint import bp
 
@@ -33,7 +35,7 @@ def _form_decisions(window_spans: list[dict]) -> dict[tuple[int, int], str]:
 @user
 def claim_second():
     conn = db.get_conn()
-    double_id = store_double.claim(conn, current_user.id, current_user.is_admin)
+    double_id = store_double.claim(conn, current_user.id, current_user.is_admin, shown.shown_size())
     if double_id is None:
         flash(gettext("No window waits for a second annotation right now."), "info")
         return redirect(url_for("workspace.home"))
@@ -48,20 +50,21 @@ def second(double_id: int):
     window = store_double.second_window(conn, double_id, current_user.id) or abort(404)
     if not annotator_home.may_annotate(conn, current_user.id, current_user.is_admin, window["project_id"]):
         abort(404)  # no longer in the project: nothing of it to see
-    window_spans = store_double.spans(conn, double_id)
+    size = shown.shown_size()
+    window_spans = store_double.second_spans(window, store_double.spans(conn, double_id), size)
     if request.method == "POST":
         try:
-            state = store_double.save_second(conn, double_id, current_user.id, _form_decisions(window_spans))
+            state = store_double.save_second(conn, double_id, current_user.id, _form_decisions(window_spans), size)
         except store_double.DoubleError as exc:
             flash(str(exc), "danger")
         else:
             flash(gettext("Your version is saved.") if state == "agreed" else
                   gettext("Your version is saved; an administrator will compare both versions."), "success")
             return redirect(url_for("workspace.home"))
-    # never the first version: only the rules' decision (both annotators saw it) and the text
-    shown = [{k: s[k] for k in ("first_token", "end_token", "category", "auto_decision")} for s in window_spans]
-    return render_template("workspace/second.html", window=window, spans=shown,
-                           segments=store_double.segments(conn, window, window_spans))
+    # never the first version: the pre-annotation as the first annotator saw it, and the text the size allows
+    visible = [{k: s[k] for k in ("first_token", "end_token", "category", "auto_decision")} for s in window_spans]
+    return render_template("workspace/second.html", window=window, spans=visible,
+                           segments=store_double.segments(conn, window, window_spans, size))
 
 
 @bp.route("/projects/<int:project_id>/adjudicate")
@@ -91,9 +94,9 @@ def adjudicate(double_id: int):
             try:
                 scheduling.schedule_project_reannotation(window["project_id"],
                                                          exclude_document_id=window["document_id"])
-            except Exception:  # noqa: BLE001 - the decisions are saved; the sweeper schedules the run later
-                log.warning("could not schedule the re-annotation of project %s", window["project_id"],
-                            exc_info=True)
+            except Exception as exc:  # noqa: BLE001 - the decisions are saved; the sweeper schedules the run later
+                log_unscheduled(log, "could not schedule the re-annotation of project %s", window["project_id"],
+                                exc=exc)
                 request_reannotation(conn, window["project_id"])
             flash(gettext("The final version is saved."), "success")
             return redirect(url_for("workspace.adjudication_list", project_id=window["project_id"]))
@@ -105,5 +108,5 @@ def adjudicate(double_id: int):
     for i, s in enumerate(window_spans):
         s["text"] = texts.get(i, "")
         s["first"] = s["first_decision"] or "PRIVATE"
-        s["second"] = s["second_decision"] or s["auto_decision"] or "PRIVATE"
+        s["second"] = s["second_decision"] or "PRIVATE"
     return render_template("workspace/adjudicate.html", window=window, spans=window_spans, segments=segments)

@@ -1,7 +1,7 @@
 """The annotator's home: projects with progress, the choice of project (and document), their history."""
 from __future__ import annotations
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
@@ -9,13 +9,14 @@ from psan.runtime import db
 from psan.store.annotation import windows as store_windows
 from psan.store.review import annotator_home
 from psan.store.review import double_annotation as store_double
+from psan.web import shown
 from psan.web.access import user
 from psan.workspace.blueprint import bp
 from psan.workspace.undo import undo_posted_action
 
 
 def _window_size() -> int:
-    return max(10, current_user.window_size or current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
+    return shown.window_size()
 
 
 @bp.route("/")
@@ -35,7 +36,8 @@ def home():
         current = {"project_name": window.project_name, "document_name": window.document_name}
     return render_template("workspace/home.html", projects=projects, chosen=chosen, documents=documents,
                            current=current, history=annotator_home.history(conn, current_user.id),
-                           second_waiting=store_double.waiting(conn, current_user.id, current_user.is_admin))
+                           second_waiting=store_double.waiting(conn, current_user.id, current_user.is_admin,
+                                                                          shown.shown_size()))
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -8,6 +8,7 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from psan.celery import scheduling
+from psan.celery.retry import log_unscheduled
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.corpus.processing import request_reannotation
@@ -76,9 +77,9 @@ def bulk_decide(project_id: int):
     if rules_changed:
         try:
             scheduling.schedule_project_reannotation(project_id)
-        except Exception:  # noqa: BLE001 - the decisions are saved; the sweeper schedules the run later
-            log.warning("could not schedule the re-annotation of project %s; the sweeper will", project_id,
-                        exc_info=True)
+        except Exception as exc:  # noqa: BLE001 - the decisions are saved; the sweeper schedules the run later
+            log_unscheduled(log, "could not schedule the re-annotation of project %s; the sweeper will", project_id,
+                            exc=exc)
             request_reannotation(conn, project_id)
     flash(gettext("%(n)s occurrences decided %(decision)s.", n=decided,
                   decision=gettext("public") if decision == "PUBLIC" else gettext("private")), "success")

@@ -127,9 +127,13 @@ def test_requests_outside_the_window_are_refused(clean_app, annotator):
         assert "tokens" not in data
     for span in [(doc, 0, 1), (doc, end, end + 1), (doc, first, end + 1), (other_doc, 0, 1), (10**6, first, end)]:
         assert api_decide(annotator, *span, "PRIVATE")[0] == 403, span
-    outside = sql(clean_app, "SELECT id FROM annotation WHERE document_id = %s", (other_doc,))[0]["id"]
-    assert annotator.get(f"/annotate/api/annotation/{outside}").status_code == 403
-    assert annotator.get("/annotate/api/annotation/987654").status_code == 404
+    outside = sql(clean_app, "SELECT first_token, end_token FROM annotation WHERE document_id = %s "
+                             "AND (first_token < %s OR end_token > %s) LIMIT 1", (doc, first, end))
+    for span in outside:  # a span of the document outside the window
+        assert annotator.get(f"/annotate/api/annotation/{span['first_token']}-{span['end_token']}").status_code == 403
+    row_id = sql(clean_app, "SELECT id FROM annotation WHERE document_id = %s", (other_doc,))[0]["id"]
+    for ref in (row_id, 987654, f"{first}-{first}", "x-1", f"{first}-{first + 1}-2"):  # row ids are no refs
+        assert annotator.get(f"/annotate/api/annotation/{ref}").status_code in (403, 404), ref
     assert sql(clean_app, "SELECT count(*) AS n FROM annotation WHERE token_decision IS NOT NULL")[0]["n"] == 0
 
 
@@ -246,8 +250,8 @@ def test_decision_log_and_detail(clean_app, annotator):
          "end_token": 1},
         {"account_id": me, "action": "token", "decision": "PRIVATE", "label_name": "Person <1>", "first_token": 0,
          "end_token": 1}]
-    ann = annotation(clean_app, doc, 0, 1)
-    detail = annotator.get(f"/annotate/api/annotation/{ann['id']}").get_json()
+    assert annotation(clean_app, doc, 0, 1) is not None
+    detail = annotator.get("/annotate/api/annotation/0-1").get_json()
     assert detail["decision"] == "PRIVATE" and detail["label"] == "Person <1>"
     assert detail["token_decision"]["author"] == "annotator"
     assert {(r["type"], r["vote"], r["lookup"]) for r in detail["rules"]} == {("NE_TYPE", "C", False),
@@ -265,9 +269,9 @@ def test_annotator_never_sees_replacements(clean_app, annotator):
     sql(clean_app, "UPDATE rule SET label_id = %s", (label,))
     api_window(annotator)
     _, data = api_post(annotator, "label", {"document_id": doc, "first_token": 0, "end_token": 1, "label_id": label})
-    ann = annotation(clean_app, doc, 0, 1)
+    assert annotation(clean_app, doc, 0, 1) is not None
     bodies = [str(data), annotator.get("/annotate/api/window").get_data(as_text=True),
-              annotator.get(f"/annotate/api/annotation/{ann['id']}").get_data(as_text=True),
+              annotator.get("/annotate/api/annotation/0-1").get_data(as_text=True),
               annotator.get("/annotate/").get_data(as_text=True)]
     assert "Person 1" in bodies[0]
     assert all("SECRET-REPLACEMENT" not in b for b in bodies)
@@ -364,8 +368,8 @@ def test_detail_names_the_special_category(clean_app, annotator):
     doc = add_document(clean_app, "Yesterday his wife came home. " + plain_sentences(0, 3), [("his wife", "FAMILY")])
     api_window(annotator)
     first = token_index(clean_app, doc, "his")
-    ann = annotation(clean_app, doc, first, first + 2)
-    detail = annotator.get(f"/annotate/api/annotation/{ann['id']}").get_json()
+    assert annotation(clean_app, doc, first, first + 2) is not None
+    detail = annotator.get(f"/annotate/api/annotation/{first}-{first + 2}").get_json()
     assert detail["decision"] == "SUSPICIOUS" and detail["ne_types"] == ["FAMILY"]
     assert detail["topics"] == ["family relations"]
     assert sql(clean_app, "SELECT category FROM named_entity WHERE document_id = %s", (doc,)) == [

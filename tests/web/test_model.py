@@ -157,8 +157,9 @@ def test_decision_api_hook_and_detail_score(clean_app, monkeypatch):
     client.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(client)
     assert client.get("/annotate/api/window").status_code == 200
     first = token_index(app, document_id, TERM[0])
-    [ann] = sql(app, "SELECT id FROM annotation WHERE document_id = %s AND first_token = %s", (document_id, first))
-    detail = client.get(f"/annotate/api/annotation/{ann['id']}").get_json()
+    [ann] = sql(app, "SELECT first_token, end_token FROM annotation WHERE document_id = %s AND first_token = %s",
+                (document_id, first))
+    detail = client.get(f"/annotate/api/annotation/{ann['first_token']}-{ann['end_token']}").get_json()
     assert detail["model_score"] == pytest.approx(0.93)
     [rule] = [r for r in detail["rules"] if r["condition"] == "MODEL"]
     assert rule["model_score"] == pytest.approx(0.93) and rule["vote"] == "C"

@@ -42,6 +42,25 @@ def list_labels(conn, project_id: int) -> list[dict[str, Any]]:
         "FROM label l WHERE l.project_id = %s ORDER BY l.name, l.id", (project_id,), conn)
 
 
+def window_labels(conn, project_id: int, account_id: int) -> list[dict[str, Any]]:
+    """Labels with the counts an annotator may see: of the rules and annotations of their current window only.
+
+    Why: project-wide counts told an annotator how often a label (a person, say) is used outside their window.
+    No window in the project: every count is 0.
+    """
+    return db.query(
+        "WITH w AS (SELECT w.document_id, w.first_token, w.end_token FROM annotation_window w "
+        "JOIN document d ON d.id = w.document_id WHERE w.account_id = %(me)s AND d.project_id = %(project)s), "
+        "a AS (SELECT a.id, a.token_label_id FROM annotation a JOIN w ON a.document_id = w.document_id "
+        "AND a.first_token >= w.first_token AND a.end_token <= w.end_token) "
+        "SELECT l.id, l.name, l.category, "
+        "  (SELECT count(DISTINCT r.id) FROM rule r JOIN annotation_rule ar ON ar.rule_id = r.id "
+        "   JOIN a ON a.id = ar.annotation_id WHERE r.label_id = l.id) AS rule_count, "
+        "  (SELECT count(*) FROM a WHERE a.token_label_id = l.id) AS annotation_count "
+        "FROM label l WHERE l.project_id = %(project)s ORDER BY l.name, l.id",
+        {"me": account_id, "project": project_id}, conn)
+
+
 def public_labels(conn, project_id: int) -> list[dict[str, Any]]:
     """What annotators may see: never the replacement."""
     return db.query("SELECT id, name, category FROM label WHERE project_id = %s ORDER BY name, id",

@@ -102,6 +102,13 @@ def entity_types(rows: list[dict[str, Any]]) -> dict[tuple[int, int], list[str]]
     return entities
 
 
+def annotation_at(conn, document_id: int, first: int, end: int) -> int | None:
+    """The row id of the document's annotation of exactly ``[first, end)`` (``None``: there is none)."""
+    row = db.query_one("SELECT id FROM annotation WHERE document_id = %s AND first_token = %s AND end_token = %s",
+                       (document_id, first, end), conn)
+    return int(row["id"]) if row else None
+
+
 def annotation_span(conn, annotation_id: int) -> dict[str, Any] | None:
     """Document and token range of an annotation (to check it against the caller's window)."""
     return db.query_one("SELECT document_id, first_token, end_token FROM annotation WHERE id = %s",

@@ -28,6 +28,7 @@ from typing import Any
 
 from psan.runtime import db
 from psan.runtime.sql import prepared
+from psan.store.annotation.visibility import WINDOW_TOLERANCE
 from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.tool.windows import plan_window
 
@@ -110,8 +111,6 @@ _UNFINISHED = sql_value(DocumentStatus.PRE_ANNOTATED)
 CANDIDATE_DOCUMENTS = 25
 #: largest window an admin may ask for (tokens)
 MAX_ADMIN_WINDOW = 20_000
-#: whole sentences may make a window this many tokens longer than its size; longer ones are cut
-WINDOW_TOLERANCE = 50
 #: a span review (a project reviewing by risk) shows the span's sentence, or this many tokens around the span
 #: where the sentence is longer (cut at a line break where one is near): what a person needs to decide the
 #: span, and no more to read
