@@ -1,6 +1,6 @@
 """The reading queue's pure parts: runs of consecutive sentences within a window size, around other leases;
 mentions counted once however many spans nest in them."""
-from psan.store.review.risk_review import ReadingPlan, SentenceRef, masked_mentions, next_stretch
+from psan.store.review.risk_review import ReadingPlan, SentenceRef, masked_mentions, next_stretch, reading_range
 from psan.tool.risk import SentenceView
 
 
@@ -33,3 +33,17 @@ def test_text_leased_to_another_account_is_skipped():
 def test_nested_masked_spans_are_one_mention():
     assert masked_mentions([(0, 3), (1, 2), (2, 3), (5, 6)]) == 2
     assert masked_mentions([]) == 0
+
+
+def test_a_sentence_longer_than_the_window_is_read_in_parts_from_where_reading_stopped():
+    long = SentenceRef(1, 0, 500, SentenceView(["w"] * 500, [False] * 500), False, False, 0)
+    assert reading_range([long], 100) == (0, 100)
+    resumed = SentenceRef(1, 0, 500, SentenceView(["w"] * 500, [False] * 500), False, False, 100)
+    assert reading_range([resumed], 100) == (100, 200)
+    assert reading_range([_ref(1, 0, 10), _ref(1, 10, 25)], 300) == (0, 25)
+
+
+def test_a_sentence_where_a_span_waits_is_left_to_its_span_review():
+    waiting = SentenceRef(1, 0, 10, SentenceView(["w"] * 10, [False] * 10), False, False, 0, pending=True)
+    plan = _plan(waiting, _ref(1, 10, 20))
+    assert [(s.first_token, s.end_token) for s in next_stretch(plan, 300, {})] == [(10, 20)]

@@ -128,6 +128,7 @@ def _walk_annotate(walk: Walk, project: int, rounds: int, accept: bool = True) -
         walk.get("/annotate/api/history")
         if walk.post("/annotate/api/next").status_code != 200:
             break
+    walk.post("/annotate/api/read")  # text routed to reading: never more than the window either
     for path in ("/", "/workspace/", "/labels/", f"/labels/api/{project}", "/auth/password"):
         walk.get(path)
     walk.post(f"/labels/api/{project}", json={"name": f"seen by {walk.who}", "category": "PERSON"})

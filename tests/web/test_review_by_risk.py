@@ -175,3 +175,25 @@ def test_downloads_prepared_in_the_background_wait_for_the_bound_too(clean_app):
         assert admin.post(path, data={"csrf_token": csrf_token(admin, page)}).status_code == 409
     assert admin.post(f"/documents/{doc}/prepare/input", data={"csrf_token": csrf_token(admin, page)}
                       ).status_code == 302  # the admin's own input is no release
+
+
+def test_a_sentence_longer_than_the_window_is_read_in_parts(clean_app):
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    words = " ".join(f"word{i}" for i in range(150))
+    doc = add_document(app, f"John Smith arrived. Then {words} end.", [("John Smith", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=50)
+    api_window(client)
+    first = token_index(app, doc, "John")
+    assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
+    shown: list[tuple[int, int]] = []
+    for _ in range(10):
+        status, body = api_post(client, "read", {})
+        assert status == 200
+        if body["window"] is None:
+            break
+        assert len(body["tokens"]) <= 50
+        shown.append((body["window"]["first_token"], body["window"]["end_token"]))
+    assert len(shown) >= 3 and len(set(shown)) == len(shown)  # each part once, resumed where reading stopped
+    assert _review(app, pid)["unread"] == 0

@@ -24,7 +24,7 @@ REVIEW_MODES = ("full", "risk")
 
 _ANNOTATIONS = (
     "SELECT a.document_id, a.first_token, a.end_token, "  # noqa: S608  # nosec B608 - constant fragments
-    f"({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}) AS masked, "
+    f"({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}) AS masked, ({SUSPICIOUS_SQL}) AS pending, "
     "a.token_decision = 'PRIVATE' AND NOT EXISTS (SELECT 1 FROM named_entity n WHERE n.document_id = a.document_id "
     "AND n.first_token < a.end_token AND n.end_token > a.first_token) AS hand "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
@@ -46,6 +46,11 @@ class SentenceRef:
     view: SentenceView
     read: bool
     hit: bool
+    #: the first token of the sentence no window showed (``end_token`` when it is read): where reading resumes
+    #: in a sentence longer than a window
+    first_unseen: int = -1
+    #: an undecided span waits in it: a span review will show it, so the reading queue leaves it
+    pending: bool = False
 
 
 @dataclass
@@ -88,9 +93,10 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
     """Every sentence of the project's annotated documents (document order) and the masked mentions."""
     docs = db.query("SELECT id FROM document WHERE project_id = %s AND status::text = ANY(%s) ORDER BY id",
                     (project_id, list(ANNOTATED)), conn)
-    spans: dict[int, list[tuple[int, int, bool, bool]]] = defaultdict(list)
+    spans: dict[int, list[tuple[int, int, bool, bool, bool]]] = defaultdict(list)
     for r in db.query(_ANNOTATIONS, (project_id, list(ANNOTATED)), conn):
-        spans[r["document_id"]].append((r["first_token"], r["end_token"], bool(r["masked"]), bool(r["hand"])))
+        spans[r["document_id"]].append((r["first_token"], r["end_token"], bool(r["masked"]), bool(r["hand"]),
+                                        bool(r["pending"])))
     shown: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for r in db.query(_SHOWN, {"p": project_id}, conn):
         shown[r["document_id"]].append((r["first_token"], r["end_token"]))
@@ -101,16 +107,18 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
         if doc is None or not doc.tokens:
             continue
         n = len(doc.tokens)
-        covered, seen, hand = bytearray(n), bytearray(n), bytearray(n)
+        covered, seen, hand, pending = bytearray(n), bytearray(n), bytearray(n), bytearray(n)
         masked_starts = bytearray(n)
         doc_spans = spans.get(row["id"], [])
-        for first, end, masked, by_hand in doc_spans:
+        for first, end, masked, by_hand, waits in doc_spans:
             _mark(covered, first, end)
             if masked and first < n:
                 masked_starts[first] = 1
             if by_hand:
                 _mark(hand, first, end)
-        mentions += masked_mentions([(f, e) for f, e, masked, _ in doc_spans if masked])
+            if waits:
+                _mark(pending, first, end)
+        mentions += masked_mentions([(f, e) for f, e, masked, _, _ in doc_spans if masked])
         for first, end in shown.get(row["id"], []):
             _mark(seen, first, end)
         text = doc.text
@@ -120,7 +128,9 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
                 continue
             words = [text[t.start:t.end] for t in doc.tokens[first:end]]
             view = SentenceView(words, [bool(c) for c in covered[first:end]], sum(masked_starts[first:end]))
-            out.append(SentenceRef(row["id"], first, end, view, all(seen[first:end]), any(hand[first:end])))
+            unseen = seen.find(0, first, end)
+            out.append(SentenceRef(row["id"], first, end, view, unseen < 0, any(hand[first:end]),
+                                   end if unseen < 0 else unseen, any(pending[first:end])))
     return out, mentions
 
 
@@ -191,9 +201,11 @@ def _live_leases(conn, project_id: int, account_id: int) -> dict[int, list[tuple
 
 def next_stretch(plan: ReadingPlan, size: int, leases: dict[int, list[tuple[int, int]]]) -> list[SentenceRef]:
     """The first run of sentences to read (one document, consecutive, at most ``size`` tokens unless one
-    sentence is longer), skipping text under other accounts' live leases; empty when none is left."""
+    sentence is longer), skipping text under other accounts' live leases and sentences where an undecided span
+    waits for its span review; empty when none is left."""
     def free(s: SentenceRef) -> bool:
-        return not any(a < s.end_token and s.first_token < b for a, b in leases.get(s.document_id, ()))
+        return not s.pending and not any(a < s.end_token and s.first_token < b
+                                         for a, b in leases.get(s.document_id, ()))
     queue = [s for s in plan.to_read if free(s)]
     if not queue:
         return []
@@ -204,6 +216,13 @@ def next_stretch(plan: ReadingPlan, size: int, leases: dict[int, list[tuple[int,
             break
         run.append(s)
     return run
+
+
+def reading_range(run: list[SentenceRef], size: int) -> tuple[int, int]:
+    """The token range of a reading window on a run of sentences: from the first token no window showed, at most
+    ``size`` tokens (a sentence longer than the account's window is read in parts, never shown whole)."""
+    start = run[0].first_unseen if run[0].first_unseen >= 0 else run[0].first_token
+    return start, min(run[-1].end_token, start + size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,9 +259,9 @@ def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_secon
         run = next_stretch(plan, size, _live_leases(conn, pid, account_id))
         if not run:
             continue
+        first, end = reading_range(run, size)
         store_windows.lock_assignment(conn, run[0].document_id)
-        window = store_windows.store_window(conn, account_id, run[0].document_id, run[0].first_token,
-                                            run[-1].end_token, lease_seconds)
+        window = store_windows.store_window(conn, account_id, run[0].document_id, first, end, lease_seconds)
         if plan.mode != "risk":
             return Reading(window, "full", 1.0)
         if plan.model is None or not plan.model.ready:
