@@ -176,7 +176,7 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int]) -> list[tupl
     return out
 
 
-_PAIRS = {")": "(", "]": "[", "”": "“", "»": "«", "’": "‘"}
+_PAIRS = {")": "(", "]": "[", "”": "“", "»": "«", "’": "‘", '"': '"'}
 
 
 def _edges(v: _View, a: int, b: int) -> tuple[int, int]:
@@ -190,6 +190,8 @@ def _edges(v: _View, a: int, b: int) -> tuple[int, int]:
         opening = _PAIRS.get(v.tok(i))
         return opening is not None and any(opening in v.tok(k) for k in range(a, i))
 
+    while b - a > 2 and _PAIRS.get(v.tok(b - 1)) == v.tok(a):  # a name in quotes: “EAT” → EAT
+        a, b = a + 1, b - 1
     while a < b and not any(c.isalnum() for c in v.tok(a)) and not paired_open(a):
         a += 1
     while b > a and ((not any(c.isalnum() for c in v.tok(b - 1)) and not paired_close(b - 1))

@@ -40,7 +40,7 @@ from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.output import Output, pseudonymize
-from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape
+from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape, variants
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
     DocumentEntities,
@@ -119,6 +119,8 @@ class SurrogateReplacer:
         self._current: DocumentEntities | None = None
         self._explicit = False
         self._partials: dict[str, PartialName] = {}
+        #: entity key → the original forms its mentions were written in (variants derive from the long form)
+        self._forms: dict[str, set[str]] = {}
         self._resolved: dict[str, str] = {}  # partial entity → full-name entity (cleared by _learn)
         self._full_cache: dict[str, NameTemplate] | None = None
         #: (start, end) → the UD features each person/place surrogate of the current document is rendered with
@@ -220,6 +222,9 @@ class SurrogateReplacer:
             self._templates[key] = merge_template(self._templates.get(key), template)
         for (start, end), key in doc.entity_keys.items():
             self._seen.setdefault((start, end, text[start:end]), set()).add(key)
+            auto = doc.auto.get((start, end), key)
+            for k in {key, auto, doc.label_of.get(auto, key)}:
+                self._forms.setdefault(k, set()).add(text[start:end])
         self._partials.update(doc.partials)
 
     def _full_names(self) -> dict[str, NameTemplate]:
@@ -346,14 +351,53 @@ class SurrogateReplacer:
                 return got
         cache_key = (entity, kind, _norm(original))
         if cache_key not in self._values:
-            ident = self._identity(entity, kind)
-            values = ident.setdefault("values", {})
-            if _norm(original) in values:
-                self._values[cache_key] = values[_norm(original)]
-            else:
-                self._values[cache_key] = values[_norm(original)] = self._value(kind, entity, original, region.type)
-                self.drawn += 1
+            self._values[cache_key] = self._form_value(kind, entity, original, region.type)
         return self._values[cache_key]
+
+    def _form_value(self, kind: str, entity: str, original: str, type_: str) -> str | None:
+        """The surrogate of one form of an entity; a variant is rendered from the entity's name (:mod:`.variants`).
+
+        Quotes, brackets, an article and a possessive stay around the name's surrogate; an organisation's
+        legal form follows its name's surrogate; its acronym is the acronym of its long form's surrogate.
+        """
+        found = variants.aliased(original)
+        if found is not None:  # "British National Party (BNP)": each name rendered as where it stands alone
+            name, opening, alias, closing = found
+            got, got_alias = (self._form_value(kind, entity, name, type_),
+                              self._form_value(kind, entity, alias, type_))
+            return None if got is None or got_alias is None else got + opening + got_alias + closing
+        lead, core, tail = variants.wrapping(original)
+        if lead or tail:
+            got = self._form_value(kind, entity, core, type_)
+            return None if got is None else lead + got + tail
+        if kind == routing.ORG and self.policy["organization"] == "list":
+            name, legal = variants.legal_form(original)
+            if name:
+                got = self._form_value(kind, entity, name, type_)
+                return None if got is None else got + legal
+            if variants.is_acronym(original):
+                long = self._long_form(entity, original)
+                got = self._form_value(kind, entity, long, type_) if long is not None else None
+                acronym = variants.acronym_of(got) if got else None
+                if acronym is not None and not self._leaks(acronym, original):
+                    return acronym
+        ident = self._identity(entity, kind)
+        values = ident.setdefault("values", {})
+        if _norm(original) not in values:
+            values[_norm(original)] = self._value(kind, entity, original, type_)
+            self.drawn += 1
+        return values[_norm(original)]
+
+    def _long_form(self, entity: str, acronym: str) -> str | None:
+        """The entity's written name an acronym stands for: its initials, else the longest name of the entity."""
+        forms = sorted(self._forms.get(entity, ()))
+        partners = sorted(n for f in forms if acronym in (parts := variants.name_parts(f)) for n in parts
+                          if len(n.split()) > 1)  # written together: "Kurdistan Workers' Party (PKK)"
+        names_of = partners or sorted({n for f in forms for n in variants.name_parts(f) if len(n.split()) > 1})
+        exact = [n for n in names_of if variants.expands(acronym, n)]
+        if exact:
+            return exact[0]
+        return max(names_of, key=len, default=None)
 
     def _features_of(self, region: PrivateRegion, original: str) -> Features | None:
         """The analysis of a region: of the current document after :meth:`begin_document`, else of the
