@@ -52,6 +52,21 @@ _WEAK_WEIGHT = 0.1
 _MAX_ANCHOR = 12
 
 
+class _Anchors:
+    """``text in anchors``: the text was recognized outside the span being cut (:meth:`within` sets it)."""
+
+    def __init__(self, where: dict[str, list[tuple[int, int]]]) -> None:
+        self.where = where
+        self.outside = (0, 0)
+
+    def within(self, a: int, b: int) -> None:
+        self.outside = (a, b)
+
+    def __contains__(self, text: object) -> bool:
+        a, b = self.outside
+        return any(not (a <= s and e <= b) for s, e in self.where.get(str(text), ()))
+
+
 def _is_speaker(e: Entity) -> bool:
     return e.type == SPEAKER_TYPE
 
@@ -67,12 +82,14 @@ class _View:
         self.closed = function_words(self.language)
         self.conjunctions = CONJUNCTIONS.get(self.language, frozenset())
         self.speakers = {(e.first_token, e.end_token) for e in doc.entities if _is_speaker(e)}
-        self.anchors: set[str] = set()
+        #: anchor text → where it was recognized (an entity nested in a span is no evidence of a cut in it)
+        self.where: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for e in doc.entities:
             if e.source in WEAK_SOURCES:
                 continue
             if self._clean(e.first_token, e.end_token):
-                self.anchors.add(self.span(e.first_token, e.end_token))
+                self.where[self.span(e.first_token, e.end_token)].append((e.first_token, e.end_token))
+        self.anchors = _Anchors(self.where)
 
     def tok(self, i: int) -> str:
         t = self.tokens[i]
@@ -211,6 +228,7 @@ def split_glued(doc: Document) -> None:
             out.append(e)
             continue
         whole = (e.first_token, e.end_token)
+        v.anchors.within(*whole)
         hard = _hard_pieces(v, e)
         split = len(hard) != 1 or hard[0] != whole
         pieces: list[tuple[int, int]] = []

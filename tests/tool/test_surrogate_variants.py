@@ -1,0 +1,71 @@
+"""Variants of one entity get one identity: legal form, acronym and expansion, title and initials."""
+from __future__ import annotations
+
+from psan.tool.cli_pseudonymize import pseudonymize_corpus
+from psan.tool.surrogates import variants
+
+
+def spans(text: str, items: list[tuple[str, str]]) -> list[dict]:
+    out, pos = [], 0
+    for s, label in items:
+        i = text.index(s, pos)
+        out.append({"start": i, "end": i + len(s), "label": label, "entity": None, "identifier": None})
+        pos = i + len(s)
+    return out
+
+
+def surrogates(text: str, items: list[tuple[str, str]], seed: str = "0") -> list[str]:
+    doc = {"id": "d", "lang": "en", "text": text, "spans": spans(text, items)}
+    record = pseudonymize_corpus([doc], None, "pseudonymize", seed)[0]
+    return [r["surrogate"] for r in record["replacements"]]
+
+
+def test_a_legal_form_variant_keeps_the_name_surrogate() -> None:
+    text = "The contract went to Serco Limited. Later Serco said no, and Serco’s board agreed."
+    for seed in ("0", "1", "2"):
+        long, short, possessive = surrogates(text, [("Serco Limited", "ORG"), ("Serco", "ORG"),
+                                                    ("Serco’s", "ORG")], seed)
+        assert long == short + " Limited"
+        assert possessive == short + "’s"
+        assert "Serco" not in long + short + possessive
+
+
+def test_an_acronym_is_the_acronym_of_its_expansions_surrogate() -> None:
+    text = "He joined the British National Party (BNP) in 1990; the BNP expelled him and the BNP's leader spoke."
+    for seed in ("0", "1", "2"):
+        both, short, possessive = surrogates(text, [("British National Party (BNP)", "ORG"), ("BNP", "ORG"),
+                                                    ("BNP's", "ORG")], seed)
+        name, _, rest = both.partition(" (")
+        assert rest == short + ")"
+        assert short == variants.acronym_of(name)
+        assert possessive == short + "'s"
+        assert short != "BNP"
+
+
+def test_a_title_and_initials_variant_is_the_same_person() -> None:
+    text = "Mr Z.M. Necatigil appeared. Necatigil said that Mr Necatigil had left."
+    full, alone, titled = surrogates(text, [("Mr Z.M. Necatigil", "PERSON"), ("Necatigil", "PERSON"),
+                                           ("Mr Necatigil", "PERSON")])
+    surname = alone
+    assert full.startswith("Mr ") and full.endswith(" " + surname) and titled == "Mr " + surname
+    assert "Necatigil" not in full + alone + titled
+
+
+def test_quoted_and_bracketed_names_keep_their_marks_around_one_surrogate() -> None:
+    text = "the “Turkish Republic of Northern Cyprus” (“TRNC”) and later the TRNC"
+    both, short = surrogates(text, [("“Turkish Republic of Northern Cyprus” (“TRNC”)", "ORG"), ("TRNC", "ORG")])
+    assert both.startswith("“") and both.endswith(f"(“{short}”)")
+
+
+def test_variant_shapes() -> None:
+    assert variants.wrapping("“TRNC”") == ("“", "TRNC", "”")
+    assert variants.wrapping("the University’s") == ("the ", "University", "’s")
+    assert variants.wrapping("Serco") == ("", "Serco", "")
+    assert variants.legal_form("Serco Limited") == ("Serco", " Limited")
+    assert variants.legal_form("Limited") == ("", "")
+    assert variants.is_acronym("DHKP-C") and not variants.is_acronym("Serco")
+    assert variants.acronym_of("Dean, Cohen and Robinson") == "DCR"
+    assert variants.acronym_of("Smith-Jones Ltd") == "SJ"
+    assert variants.expands("EAT", "Employment Appeal Tribunal")
+    assert variants.aliased("British National Party (BNP)") == ("British National Party", " (", "BNP", ")")
+    assert variants.aliased("(BNP)") is None
