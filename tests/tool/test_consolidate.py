@@ -7,7 +7,7 @@ from psan.tool.pipeline import Pipeline
 
 from .helpers import regex_document
 
-P, O, L = Category.PERSON, Category.ORGANIZATION, Category.LOCATION
+P, ORG, L = Category.PERSON, Category.ORGANIZATION, Category.LOCATION
 
 
 def entity(doc: Document, text: str, category: Category, type_: str = "", source: str = "ner",
@@ -30,7 +30,7 @@ def test_a_span_never_swallows_a_speaker_slot_and_the_filler_after_it() -> None:
     text = "Keith Walker: Mhm\nAnna: Keith Walker said so.\nKeith Walker: Yes.\n"
     doc = regex_document(text, "en")
     doc.entities = [entity(doc, "Keith Walker", P, "SPEAKER", "speaker"),
-                    entity(doc, "Keith Walker: Mhm", O),
+                    entity(doc, "Keith Walker: Mhm", ORG),
                     entity(doc, "Keith Walker", P, occurrence=1)]
     split_glued(doc)
     assert ("Keith Walker: Mhm", "ORGANIZATION") not in texts(doc)
@@ -50,7 +50,7 @@ def test_a_name_glued_across_a_line_break_is_cut_there() -> None:
 def test_two_names_joined_by_and_are_two_entities_when_one_stands_alone_elsewhere() -> None:
     text = "Marika Hadaś and Lukáš met. Later Lukáš left."
     doc = regex_document(text, "en")
-    doc.entities = [entity(doc, "Marika Hadaś and Lukáš", O), entity(doc, "Lukáš", P, occurrence=1)]
+    doc.entities = [entity(doc, "Marika Hadaś and Lukáš", ORG), entity(doc, "Lukáš", P, occurrence=1)]
     split_glued(doc)
     assert ("Marika Hadaś", "ORGANIZATION") in texts(doc) and ("Lukáš", "ORGANIZATION") in texts(doc)
     assert not any(" and " in t for t, _ in texts(doc))
@@ -59,7 +59,7 @@ def test_two_names_joined_by_and_are_two_entities_when_one_stands_alone_elsewher
 def test_a_company_name_with_and_stays_whole_when_no_part_stands_alone() -> None:
     text = "He worked for Marks and Spencer for years."
     doc = regex_document(text, "en")
-    doc.entities = [entity(doc, "Marks and Spencer", O)]
+    doc.entities = [entity(doc, "Marks and Spencer", ORG)]
     split_glued(doc)
     assert texts(doc) == [("Marks and Spencer", "ORGANIZATION")]
 
@@ -78,7 +78,7 @@ def test_a_leading_filler_word_is_trimmed_to_the_known_name_but_a_first_name_is_
 def test_a_bracketed_alias_and_quotes_inside_a_name_are_kept() -> None:
     text = "the Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie) decided"
     doc = regex_document(text, "en")
-    doc.entities = [entity(doc, "Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie)", O)]
+    doc.entities = [entity(doc, "Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie)", ORG)]
     split_glued(doc)
     assert texts(doc) == [("Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie)", "ORGANIZATION")]
 
@@ -97,8 +97,8 @@ def test_one_string_takes_the_category_with_the_most_evidence() -> None:
 def test_a_propagated_copy_does_not_outvote_a_found_name() -> None:
     text = "Istanbul is big. Istanbul again. Istanbul."
     doc = regex_document(text, "en")
-    doc.entities = [entity(doc, "Istanbul", L, "GPE"), entity(doc, "Istanbul", O, "ORG", "propagation", 1),
-                    entity(doc, "Istanbul", O, "ORG", "propagation", 2)]
+    doc.entities = [entity(doc, "Istanbul", L, "GPE"), entity(doc, "Istanbul", ORG, "ORG", "propagation", 1),
+                    entity(doc, "Istanbul", ORG, "ORG", "propagation", 2)]
     unify_categories(doc)
     assert {c for _, c in texts(doc)} == {"LOCATION"}
 
@@ -108,7 +108,7 @@ def test_the_pipeline_cleans_up_before_propagation_unless_turned_off() -> None:
 
     def glued() -> Document:
         doc = regex_document(text, "en")
-        doc.entities = [entity(doc, "Klothilde Döring: Goodbye", O),
+        doc.entities = [entity(doc, "Klothilde Döring: Goodbye", ORG),
                         entity(doc, "Klothilde Döring", P, "SPEAKER", "speaker", occurrence=1)]
         return doc
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from psan.tool.cli_pseudonymize import pseudonymize_corpus
-from psan.tool.surrogates import variants
+from psan.tool.surrogates import derived, variants
 
 
 def spans(text: str, items: list[tuple[str, str]]) -> list[dict]:
@@ -69,3 +69,24 @@ def test_variant_shapes() -> None:
     assert variants.expands("EAT", "Employment Appeal Tribunal")
     assert variants.aliased("British National Party (BNP)") == ("British National Party", " (", "BNP", ")")
     assert variants.aliased("(BNP)") is None
+
+
+def test_an_address_spelling_a_persons_name_follows_that_persons_pseudonym() -> None:
+    text = ("Jane Miller wrote from jane.miller@uni-graz.org and as jmiller@uni-graz.org; "
+            "Miller's colleague Tom Hardy used office@uni-graz.org.")
+    name, email, short, other, office = surrogates(text, [("Jane Miller", "PERSON"), ("jane.miller@uni-graz.org",
+                                                   "EMAIL"), ("jmiller@uni-graz.org", "EMAIL"),
+                                                   ("Tom Hardy", "PERSON"), ("office@uni-graz.org", "EMAIL")])
+    first, last = name.split()
+    folded = derived.fold
+    assert email.split("@")[0] == f"{folded(first)}.{folded(last)}"
+    assert short.split("@")[0] == f"{folded(first)[0]}{folded(last)}"
+    assert email.split("@")[1] == short.split("@")[1] == office.split("@")[1] != "uni-graz.org"
+    assert "miller" not in (email + short).casefold()
+    assert other != name
+
+
+def test_an_address_of_nobody_named_is_shaped_as_before() -> None:
+    text = "Write to info@example.net, says Jane Miller."
+    (email, _) = surrogates(text, [("info@example.net", "EMAIL"), ("Jane Miller", "PERSON")])
+    assert email != "info@example.net" and len(email) == len("info@example.net")

@@ -40,7 +40,7 @@ from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.output import Output, pseudonymize
-from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape, variants
+from psan.tool.surrogates import birthdates, dates, derived, inflect_cs, names, phones, routing, shape, variants
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
     DocumentEntities,
@@ -477,8 +477,13 @@ class SurrogateReplacer:
                 if got is not None:
                     return got
             return run(lambda rng: shape.digits_random(original, rng))
+        policy_key = {routing.EMAIL: "email", routing.URL: "url", routing.USERNAME: "username"}.get(kind)
+        if policy_key is not None and p[policy_key] not in ("tag", "fixed"):
+            got = self._derived(entity, kind, original)
+            if got is not None:
+                return got
         if kind == routing.EMAIL:
-            return self._mode(p["email"], run, lambda rng: shape.email(original, rng), p["email_fixed"], original)
+            return self._mode(p["email"], run, lambda rng: self._email(original, rng), p["email_fixed"], original)
         if kind == routing.URL:
             return self._mode(p["url"], run, lambda rng: shape.url(original, rng), p["url_fixed"], original)
         if kind == routing.USERNAME:
@@ -518,6 +523,38 @@ class SurrogateReplacer:
             return self._city(entity, original, run)
         if kind in (routing.STREET, routing.ADDRESS):
             return self._street(original, run, kind)
+        return None
+
+    def _email(self, original: str, rng: Any) -> str:
+        """A shaped address whose domain is the one surrogate of the original domain (one domain, one surrogate)."""
+        local, at, domain = original.rpartition("@")
+        if not at:
+            return shape.email(original, rng)
+        domain_rng = stream(self.seed, "domain", domain.casefold(), 0)
+        return shape.scramble(local, rng) + "@" + shape.email("x@" + domain, domain_rng).partition("@")[2]
+
+    def _derived(self, entity: str, kind: str, original: str) -> str | None:
+        """An address, handle or URL spelling a person's name, rebuilt from that person's surrogate name
+        (:mod:`.derived`); ``None`` when it spells no one's name or the result would leak."""
+        owners = sorted({k for k, t in self._templates.items() if t.size > 1 and t.surname
+                         and derived.mentions_owner(original, t.given, t.surname)})
+        if len(owners) != 1 and len({(self._templates[k].given, self._templates[k].surname) for k in owners}) != 1:
+            return None  # nobody's, or two different people's: nothing to derive from
+        if not owners:
+            return None
+        person = owners[0]
+        template = self._templates[person]
+        self._template_of.setdefault(person, template)
+        gender = self._person_gender(person, template, (), {})
+        given = tuple(self._surrogate(person, names.FIRST, g, gender) for g in template.given)
+        surname = self._surrogate(person, names.LAST, template.surname, gender)
+        owner = derived.Owner(template.given, template.surname, given, surname)
+        domain = original.rpartition("@")[2].casefold()
+        for attempt in range(_TRIES):
+            got = derived.derive(original, owner, stream(self.seed, entity, kind, _norm(original), attempt),
+                                 stream(self.seed, "domain", domain, 0))
+            if not self._leaks(got, original):
+                return got
         return None
 
     @staticmethod
