@@ -44,6 +44,7 @@ CONJUNCTIONS: dict[str, frozenset[str]] = {
 _HARD = frozenset((":", ";"))
 _JOINERS = frozenset((",", "&", "/", "-", "–"))
 _POSSESSIVE = frozenset(("'s", "’s", "'", "’"))
+_POSSESSIVE_END = re.compile(r"\s*['’]s\Z")
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;>\n]|^\s*-)\s*$")
 #: evidence of one span for its category (times the recognizer's score)
 _SPEAKER_WEIGHT = 3.0
@@ -271,8 +272,8 @@ def _weight(e: Entity) -> float:
 def unify_categories(doc: Document) -> None:
     """Give every span of one exact string the category (and type) with the most evidence."""
     groups: dict[str, list[int]] = defaultdict(list)
-    for n, e in enumerate(doc.entities):
-        groups[doc.span_text(e.first_token, e.end_token)].append(n)
+    for n, e in enumerate(doc.entities):  # "Klimko's" is "Klimko" in the possessive: one string
+        groups[_POSSESSIVE_END.sub("", doc.span_text(e.first_token, e.end_token))].append(n)
     for members in groups.values():
         cats = {doc.entities[n].category for n in members}
         if len(cats) < 2:

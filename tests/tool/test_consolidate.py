@@ -118,3 +118,12 @@ def test_the_pipeline_cleans_up_before_propagation_unless_turned_off() -> None:
     assert texts(doc).count(("Klothilde Döring", "PERSON")) == 3  # one category, the last one propagated
     doc = Pipeline({**config, "consolidate": False}, language="en").finish_document(glued())
     assert ("Klothilde Döring: Goodbye", "ORGANIZATION") in texts(doc)
+
+
+def test_a_possessive_form_takes_the_category_of_the_name() -> None:
+    text = "Borys Klimko said. Borys Klimko came. I liked Borys Klimko's idea."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Borys Klimko", P), entity(doc, "Borys Klimko", P, occurrence=1),
+                    entity(doc, "Borys Klimko's", ORG)]
+    unify_categories(doc)
+    assert {c for _, c in texts(doc)} == {"PERSON"}
