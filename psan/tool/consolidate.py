@@ -63,6 +63,10 @@ class _Anchors:
     def within(self, a: int, b: int) -> None:
         self.outside = (a, b)
 
+    def piece_spans(self, v: _View, a: int, b: int) -> set[tuple[int, int]]:
+        """``{(a, b)}`` when the piece's text is an anchor recognized outside the span, else empty."""
+        return {(a, b)} if v.span(a, b) in self else set()
+
     def __contains__(self, text: object) -> bool:
         a, b = self.outside
         return any(not (a <= s and e <= b) for s, e in self.where.get(str(text), ()))
@@ -85,11 +89,16 @@ class _View:
         self.speakers = {(e.first_token, e.end_token) for e in doc.entities if _is_speaker(e)}
         #: anchor text → where it was recognized (an entity nested in a span is no evidence of a cut in it)
         self.where: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        #: anchor text → its strongest entity: a piece cut out of a glued span takes that one's category
+        self.kind: dict[str, Entity] = {}
         for e in doc.entities:
             if e.source in WEAK_SOURCES:
                 continue
             if self._clean(e.first_token, e.end_token):
-                self.where[self.span(e.first_token, e.end_token)].append((e.first_token, e.end_token))
+                name = self.span(e.first_token, e.end_token)
+                self.where[name].append((e.first_token, e.end_token))
+                if name not in self.kind or _weight(e) > _weight(self.kind[name]):
+                    self.kind[name] = e
         self.anchors = _Anchors(self.where)
 
     def tok(self, i: int) -> str:
@@ -248,7 +257,10 @@ def split_glued(doc: Document) -> None:
         if kept == [whole]:
             out.append(e)
             continue
-        out.extend(Entity(a, b, e.type, e.category, e.source, e.score) for a, b in kept)
+        for a, b in kept:
+            alone = v.kind.get(v.span(a, b)) if (a, b) in v.anchors.piece_spans(v, a, b) else None
+            model = alone if alone is not None and not _is_speaker(alone) else e
+            out.append(Entity(a, b, model.type, model.category, e.source, e.score))
     seen: set[tuple[int, int, str]] = set()
     unique = []
     for e in sorted(out, key=lambda e: (e.first_token, -e.end_token)):
