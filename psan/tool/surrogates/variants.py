@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.entities import _ARTICLES, _FUNCTION_WORDS, _LEGAL_FORM_RE
+from psan.tool.entities import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 
 __all__ = ["wrapping", "legal_form", "is_acronym", "initials", "acronym_of", "expands", "aliased", "name_parts"]
 
@@ -33,7 +33,7 @@ def wrapping(text: str) -> tuple[str, str, str]:
     while len(core) > 2 and core[0] in _OPENERS and core.endswith(_OPENERS[core[0]]):
         lead, core, tail = lead + core[0], core[1:-1], core[-1] + tail
     first, _, rest = core.partition(" ")
-    if rest.strip() and first.casefold() in _ARTICLES:
+    if rest.strip() and first.casefold() in ARTICLES:
         lead, core = lead + core[:len(first) + 1], rest
     if core != core.strip():
         stripped = core.strip()
@@ -44,7 +44,7 @@ def wrapping(text: str) -> tuple[str, str, str]:
 
 def legal_form(text: str) -> tuple[str, str]:
     """(name, legal form): "Serco Limited" → ("Serco", " Limited"); ("", "") without a legal form."""
-    m = _LEGAL_FORM_RE.search(text)
+    m = LEGAL_FORM_RE.search(text)
     if m is None or m.start() == 0 or not text[:m.start()].strip(" ,"):
         return "", ""
     return text[:m.start()], text[m.start():]
@@ -59,7 +59,7 @@ def is_acronym(text: str) -> bool:
 def initials(name: str) -> tuple[str, str]:
     """(initials of the content words, initials of every word) of a name, upper case; hyphens split words."""
     words = _WORD_RE.findall(name.replace("-", " "))
-    content = "".join(w[0] for w in words if w.casefold() not in _FUNCTION_WORDS)
+    content = "".join(w[0] for w in words if w.casefold() not in FUNCTION_WORDS)
     return content.upper(), "".join(w[0] for w in words).upper()
 
 
