@@ -1,4 +1,4 @@
-"""``psan-tool depseudonymize OUTPUT --key KEY.json > original.txt``: undo pseudonymization.
+"""``psan-tool depseudonymize OUTPUT --key KEY.json --reason WHY > original.txt``: undo pseudonymization.
 
 Why a command: the key is kept apart from the output (it holds the personal data), often on
 another machine than the web application; whoever holds both must be able to restore the
@@ -14,8 +14,12 @@ Also runnable alone: ``python -m psan.tool.cli_depseudonymize OUTPUT --key KEY.j
 from __future__ import annotations
 
 import argparse
+import getpass
+import json
+import os
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from psan.tool.keyfile import KeyFileError, parse_key, restore_output
@@ -36,14 +40,45 @@ def _read(path: str, what: str) -> str:
         raise KeyFileError(f"{path}: the {what} is not valid UTF-8 (byte {err.start})") from None
 
 
+#: shortest reason accepted (the web app asks the same: psan.store.publish.key_access)
+MIN_REASON = 3
+
+
+def access_log_path(args: argparse.Namespace) -> Path:
+    """``--access-log``, else ``$PSAN_KEY_ACCESS_LOG``, else ``<key>.access.jsonl`` beside the key."""
+    chosen = args.access_log or os.environ.get("PSAN_KEY_ACCESS_LOG")
+    return Path(chosen) if chosen else Path(f"{args.key}.access.jsonl")
+
+
+def log_access(path: Path, reason: str, key: str, output: str, document: str) -> None:
+    """Append one line: who, when, why, which key and output (the key's use is personal-data processing)."""
+    record = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "who": getpass.getuser(),
+              "action": "depseudonymize", "reason": reason, "key": os.path.abspath(key),
+              "output": os.path.abspath(output), "document": document}
+    try:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    except OSError as err:
+        raise KeyFileError(f"{path}: cannot write the key access log: {err.strerror or err}") from None
+
+
 def cmd_depseudonymize(args: argparse.Namespace) -> int:
-    """Restore the original of ``args.output`` with ``args.key``; message on stderr and exit 2 on failure."""
+    """Restore the original of ``args.output`` with ``args.key``; message on stderr and exit 2 on failure.
+
+    The use is logged first (``--reason`` is required): a restore whose use cannot be recorded is refused.
+    """
+    reason = " ".join((args.reason or "").split())
+    if len(reason) < MIN_REASON:
+        print(f"psan-tool: error: give --reason (at least {MIN_REASON} characters): every de-pseudonymization "
+              "is logged with who, when and why", file=sys.stderr)
+        return EXIT_FAILED
     try:
         output_text = _read(args.output, "output")
         key_text = _read(args.key, "key")
         fmt = args.format or ("csv" if args.key.lower().endswith(".csv") else "json")
         key = parse_key(key_text, fmt)
-        _, original = restore_output(key, output_text, args.document)
+        document, original = restore_output(key, output_text, args.document)
+        log_access(access_log_path(args), reason, args.key, args.output, document)
     except KeyFileError as err:
         print(f"psan-tool: error: {err}", file=sys.stderr)
         return EXIT_FAILED
@@ -67,6 +102,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="document of a project key (default: the only document whose key fits)")
     p.add_argument("--format", choices=("json", "csv"), default=None,
                    help="key format (default: by the file suffix, else json)")
+    p.add_argument("--reason", default=None, help="why the original is needed (required; logged with who and when)")
+    p.add_argument("--access-log", default=None, metavar="FILE",
+                   help="key access log to append to (default $PSAN_KEY_ACCESS_LOG, else KEY.access.jsonl)")
     # psan-tool's main() validates --batch-size for every subcommand; this one reads no batches
     p.set_defaults(func=cmd_depseudonymize, batch_size=1)
     return p

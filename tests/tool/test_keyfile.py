@@ -14,5 +14,5 @@ def test_cli_standoff_restores_the_original(tmp_path, capsys):
     assert "jan.novak@seznam.cz" not in pseudonymized and "602 123 456" not in pseudonymized
     capsys.readouterr()
     key = tmp_path / "out.standoff" / "a.txt.json"
-    assert main(["depseudonymize", str(out / "a.txt"), "--key", str(key)]) == 0
+    assert main(["depseudonymize", "--reason", "audit check", str(out / "a.txt"), "--key", str(key)]) == 0
     assert capsys.readouterr().out == original
