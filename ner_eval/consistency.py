@@ -11,11 +11,12 @@ mentioned two or more times in a document:
 * is every occurrence of one form (the mention's exact text) rendered by one replacement?
 
 The rendering of a mention is the output text of the region(s) over it; a region reaching beyond the
-mention counts only when the replacement keeps the extra text as it was ("Walker's" → "Hardin's"),
-else the whole replacement is the rendering ("Keith Walker: Mhm" → "Chase Carlos: Cobb" differs from
-"Terrence Hardin").  Mentions are the corpus' masked gold spans (TAB: DIRECT and QUASI; elsewhere every
-span with an entity id).  Documents fall into two folds by a hash of their id, so anything tuned on
-one is checked on the other.
+mention counts only when the replacement keeps the extra text as it was ("Walker's" → "Hardin's") or
+when the mention is one piece of a replacement built piece by piece with the original's brackets and
+joiners ("Name (Alias)", "1 May and 3 June 2001"), else the whole replacement is the rendering
+("Keith Walker: Mhm" → "Chase Carlos: Cobb" differs from "Terrence Hardin").  Mentions are the
+corpus' masked gold spans (TAB: DIRECT and QUASI; elsewhere every span with an entity id).  Documents
+fall into two folds by a hash of their id, so anything tuned on one is checked on the other.
 
 Run: ``python -m ner_eval consistency --corpus tab-dev`` (a path or a name in the shared data folder).
 """
@@ -57,6 +58,34 @@ def fold_of(doc_id: str) -> int:
     return hashlib.sha256(doc_id.encode("utf-8")).digest()[0] & 1
 
 
+def _pieces(original: str, replacement: str) -> list[tuple[int, int, str]]:
+    """(start, end in the original, rendering) of the names a composite replacement was built from.
+
+    The replacer renders "Name (Alias)" and a date range piece by piece, keeping brackets and joiners
+    (:mod:`psan.tool.surrogates.variants`); a mention that is one such piece is rendered by that piece.
+    """
+    from psan.tool.surrogates.variants import aliased, date_parts, wrapping
+    a, b = aliased(original), aliased(replacement)
+    if a is not None and b is not None and a[1] == b[1] and a[3] == b[3]:
+        out = [(0, len(a[0]), b[0]), (len(a[0]) + len(a[1]), len(original) - len(a[3]), b[2])]
+        for start, end, rendered in list(out):  # “EAT” → EAT: the quotes stay, the name inside is the piece
+            lead, core, tail = wrapping(original[start:end])
+            r_lead, r_core, r_tail = wrapping(rendered)
+            if (lead or tail) and (lead, tail) == (r_lead, r_tail):
+                out.append((start + len(lead), end - len(tail), r_core))
+        return out
+    da, db = date_parts(original), date_parts(replacement)
+    if da is None or db is None or len(da) != len(db) or any(x[1] != y[1] or (not x[1] and x[0] != y[0])
+                                                             for x, y in zip(da, db, strict=True)):
+        return []
+    out, pos = [], 0
+    for (piece, dated), (rendered, _) in zip(da, db, strict=True):
+        if dated:
+            out.append((pos, pos + len(piece), rendered))
+        pos += len(piece)
+    return out
+
+
 def _rendering(text: str, start: int, end: int, entries: Sequence[dict[str, Any]]) -> str | None:
     """The output written for ``text[start:end]``, ``None`` when a non-blank character is not replaced."""
     over = [e for e in entries if e["original_start"] < end and e["original_end"] > start]
@@ -73,8 +102,12 @@ def _rendering(text: str, start: int, end: int, entries: Sequence[dict[str, Any]
         rep = e["replacement"]
         pre = text[e["original_start"]:max(start, e["original_start"])]
         post = text[min(end, e["original_end"]):e["original_end"]]
+        piece = [r for a, b, r in _pieces(text[e["original_start"]:e["original_end"]], rep)
+                 if (a, b) == (len(pre), len(pre) + end - start)]
         if rep.startswith(pre) and rep.endswith(post) and len(rep) >= len(pre) + len(post):
             parts.append(rep[len(pre):len(rep) - len(post)])
+        elif piece:  # the mention is one piece of "Name (Alias)" or of a date range
+            parts.append(piece[0])
         else:  # the region swallowed a neighbour and changed it: the whole replacement is what the reader sees
             parts.append(f"⟨{rep}⟩")
         pos = max(pos, e["original_end"])

@@ -90,3 +90,14 @@ def test_an_address_of_nobody_named_is_shaped_as_before() -> None:
     text = "Write to info@example.net, says Jane Miller."
     (email, _) = surrogates(text, [("info@example.net", "EMAIL"), ("Jane Miller", "PERSON")])
     assert email != "info@example.net" and len(email) == len("info@example.net")
+
+
+def test_each_date_of_a_range_is_the_date_it_is_alone() -> None:
+    text = "He was held from 3 May 2001 until 22 October 2002. On 22 October 2002 he was freed; 3 May 2001 mattered."
+    both, alone, first = surrogates(text, [("3 May 2001 until 22 October 2002", "DATE"), ("22 October 2002", "DATE"),
+                                           ("3 May 2001", "DATE")])
+    assert both == f"{first} until {alone}"
+    assert "2002" not in alone or alone != "22 October 2002"
+    assert variants.date_parts("between January 1993 and July 1999") == [
+        ("between ", False), ("January 1993", True), (" and ", False), ("July 1999", True)]
+    assert variants.date_parts("26 October 1993") is None

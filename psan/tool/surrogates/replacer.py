@@ -349,6 +349,8 @@ class SurrogateReplacer:
             if got is not None:
                 self._record(region, entity, original, feats)
                 return got
+        if kind == routing.DATE and region.label is None:
+            entity = f"{routing.DATE}:{_norm(original)}"  # a date is a value: one surrogate wherever it stands
         cache_key = (entity, kind, _norm(original))
         if cache_key not in self._values:
             self._values[cache_key] = self._form_value(kind, entity, original, region.type)
@@ -365,16 +367,28 @@ class SurrogateReplacer:
             name, opening, alias, closing = found
             got, got_alias = (self._form_value(kind, entity, name, type_),
                               self._form_value(kind, entity, alias, type_))
-            return None if got is None or got_alias is None else got + opening + got_alias + closing
+            if got is None or got_alias is None:
+                return None
+            if not self._leaks(got + opening + got_alias + closing, original):
+                return got + opening + got_alias + closing
+        parts = variants.date_parts(original) if kind == routing.DATE else None
+        if parts is not None:  # "1 May and 3 June 2001": each date as where it stands alone
+            rendered = [self._form_value(kind, f"{routing.DATE}:{_norm(p)}", p, type_) if dated else p
+                        for p, dated in parts]
+            joined = "".join(r or "" for r in rendered)
+            if all(r is not None for r in rendered) and not self._leaks(joined, original):
+                return joined
         lead, core, tail = variants.wrapping(original)
         if lead or tail:
             got = self._form_value(kind, entity, core, type_)
-            return None if got is None else lead + got + tail
+            if got is None or not self._leaks(lead + got + tail, original):
+                return None if got is None else lead + got + tail
         if kind == routing.ORG and self.policy["organization"] == "list":
             name, legal = variants.legal_form(original)
             if name:
                 got = self._form_value(kind, entity, name, type_)
-                return None if got is None else got + legal
+                if got is None or not self._leaks(got + legal, original):
+                    return None if got is None else got + legal
             if variants.is_acronym(original):
                 long = self._long_form(entity, original)
                 got = self._form_value(kind, entity, long, type_) if long is not None else None

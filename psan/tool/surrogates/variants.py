@@ -13,11 +13,16 @@ import re
 
 from psan.tool.entities import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 
-__all__ = ["wrapping", "legal_form", "is_acronym", "initials", "acronym_of", "expands", "aliased", "name_parts"]
+__all__ = ["wrapping", "legal_form", "is_acronym", "initials", "acronym_of", "expands", "aliased", "name_parts",
+           "date_parts"]
 
 _OPENERS = {"“": "”", "„": "“", "«": "»", "‘": "’", '"': '"', "(": ")", "[": "]"}
 _POSSESSIVE_RE = re.compile(r"(?:['’]s|(?<=s)['’])\Z")
 _WORD_RE = re.compile(r"[^\W\d_][\w]*", re.UNICODE)
+#: what joins dates in a range or a list ("1 May and 3 June 2001", "from 1999 until 2002", "1–3 May")
+_DATE_JOIN_RE = re.compile(r"(\s*,\s*|\s+(?:and|or|until|till|to|through|a|až|do|i|oraz|och|und|bis)\s+|\s*[–—]\s*)",
+                           re.IGNORECASE)
+_LEADING_WORD_RE = re.compile(r"\A[^\W\d_]+\s+", re.UNICODE)
 _ALIASED_RE = re.compile(r"\A(\S.*?)(\s*\()(.*\w.*)(\))\Z", re.DOTALL)
 
 
@@ -92,3 +97,28 @@ def name_parts(text: str) -> list[str]:
         core = wrapping(part)[1]
         parts.append(legal_form(core)[0] or core)
     return parts
+
+
+def date_parts(text: str) -> list[tuple[str, bool]] | None:
+    """A date range or list cut into (piece, is a date) in order: "between 1 May and 3 June 2001" →
+    [("between ", False), ("1 May", True), (" and ", False), ("3 June 2001", True)]; ``None`` for one date.
+
+    Why: each date of a range is the date a reader meets alone elsewhere in the text, so it must get the
+    same surrogate; the words and joiners around them stay as written.
+    """
+    pieces = _DATE_JOIN_RE.split(text)
+    dated = [p for p in pieces[::2] if any(c.isdigit() for c in p)]
+    if len(dated) < 2 or any(not any(c.isdigit() for c in p) for p in pieces[::2]):
+        return None
+    out: list[tuple[str, bool]] = []
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            out.append((piece, False))
+            continue
+        words = ""
+        while (m := _LEADING_WORD_RE.match(piece)) and m.group().islower():  # "between", "on", "from"
+            words, piece = words + m.group(), piece[m.end():]
+        if words:
+            out.append((words, False))
+        out.append((piece, True))
+    return out
