@@ -152,7 +152,8 @@ def run_anonymize(docs: Sequence[CorpusDoc], language: str, models: Path | None,
             names[name] = doc.id
             Path(src, name).write_text(doc.text, encoding="utf-8", newline="")
         argv = ["anonymize", str(src), "--lang", language, "--mode", "pseudonymize", "--out", str(out),
-                "--standoff-dir", str(standoff), "--seed", seed, "--quiet", "--jobs", str(jobs)]
+                "--standoff-dir", str(standoff), "--reason", "consistency measurement", "--seed", seed, "--quiet",
+                "--jobs", str(jobs)]
         if models is not None:
             argv += ["--models-dir", str(models)]
         status = psan_tool(argv)

@@ -14,14 +14,12 @@ Also runnable alone: ``python -m psan.tool.cli_depseudonymize OUTPUT --key KEY.j
 from __future__ import annotations
 
 import argparse
-import getpass
-import json
 import os
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
+from psan.tool import access_log
 from psan.tool.keyfile import KeyFileError, parse_key, restore_output
 
 EXIT_OK = 0
@@ -40,37 +38,15 @@ def _read(path: str, what: str) -> str:
         raise KeyFileError(f"{path}: the {what} is not valid UTF-8 (byte {err.start})") from None
 
 
-#: shortest reason accepted (the web app asks the same: psan.store.publish.key_access)
-MIN_REASON = 3
-
-
-def access_log_path(args: argparse.Namespace) -> Path:
-    """``--access-log``, else ``$PSAN_KEY_ACCESS_LOG``, else ``<key>.access.jsonl`` beside the key."""
-    chosen = args.access_log or os.environ.get("PSAN_KEY_ACCESS_LOG")
-    return Path(chosen) if chosen else Path(f"{args.key}.access.jsonl")
-
-
-def log_access(path: Path, reason: str, key: str, output: str, document: str) -> None:
-    """Append one line: who, when, why, which key and output (the key's use is personal-data processing)."""
-    record = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "who": getpass.getuser(),
-              "action": "depseudonymize", "reason": reason, "key": os.path.abspath(key),
-              "output": os.path.abspath(output), "document": document}
-    try:
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-    except OSError as err:
-        raise KeyFileError(f"{path}: cannot write the key access log: {err.strerror or err}") from None
-
-
 def cmd_depseudonymize(args: argparse.Namespace) -> int:
     """Restore the original of ``args.output`` with ``args.key``; message on stderr and exit 2 on failure.
 
     The use is logged first (``--reason`` is required): a restore whose use cannot be recorded is refused.
     """
-    reason = " ".join((args.reason or "").split())
-    if len(reason) < MIN_REASON:
-        print(f"psan-tool: error: give --reason (at least {MIN_REASON} characters): every de-pseudonymization "
-              "is logged with who, when and why", file=sys.stderr)
+    reason = access_log.clean_reason(args.reason)
+    if reason is None:
+        print(f"psan-tool: error: give --reason ({access_log.MIN_REASON} to {access_log.MAX_REASON} characters): "
+              "every de-pseudonymization is logged with who, when and why", file=sys.stderr)
         return EXIT_FAILED
     try:
         output_text = _read(args.output, "output")
@@ -78,7 +54,12 @@ def cmd_depseudonymize(args: argparse.Namespace) -> int:
         fmt = args.format or ("csv" if args.key.lower().endswith(".csv") else "json")
         key = parse_key(key_text, fmt)
         document, original = restore_output(key, output_text, args.document)
-        log_access(access_log_path(args), reason, args.key, args.output, document)
+        log = access_log.log_path(args.access_log, Path(f"{args.key}.access.jsonl"))
+        try:
+            access_log.append(log, "depseudonymize", reason, key=os.path.abspath(args.key),
+                              output=os.path.abspath(args.output), document=document)
+        except OSError as err:
+            raise KeyFileError(f"{log}: cannot write the key access log: {err.strerror or err}") from None
     except KeyFileError as err:
         print(f"psan-tool: error: {err}", file=sys.stderr)
         return EXIT_FAILED

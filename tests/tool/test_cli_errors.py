@@ -82,7 +82,7 @@ CASES = {
                                          "{pipeline}"]),
     "anonymize-spans-in-missing-folder": _anonymize("--spans-jsonl", "{missing}"),
     "anonymize-spans-is-a-folder": _anonymize("--spans-jsonl", "{folder}"),
-    "anonymize-standoff-dir-is-a-file": _anonymize("--standoff-dir", "{a_file}"),
+    "anonymize-standoff-dir-is-a-file": _anonymize("--standoff-dir", "{a_file}", "--reason", "test run"),
     "anonymize-pipeline-missing": _with(["anonymize", "{text}", "--out", "{tmp}/out", "--pipeline", "{missing}"]),
     "anonymize-pipeline-folder": _with(["anonymize", "{text}", "--out", "{tmp}/out", "--pipeline", "{folder}"]),
     "anonymize-pipeline-binary": _with(["anonymize", "{text}", "--out", "{tmp}/out", "--pipeline", "{binary}"]),
@@ -181,7 +181,7 @@ def test_depseudonymize_document_without_replacements_restores_to_itself(tmp_pat
     nothing = tmp_path / "in" / "plain.txt"
     nothing.write_bytes(b"Nothing personal here.\r\n")
     assert main(["anonymize", str(nothing), "--out", str(out), "--pipeline", str(files["pipeline"]),
-                 "--mode", "pseudonymize", "--standoff", "-q"]) == 0
+                 "--mode", "pseudonymize", "--standoff", "--reason", "test run", "-q"]) == 0
     standoff = tmp_path / "out.standoff" / "plain.txt.json"
     assert json.loads(standoff.read_text(encoding="utf-8"))["standoff"] == []
     capsys.readouterr()
