@@ -361,15 +361,25 @@ class SurrogateReplacer:
 
         Quotes, brackets, an article and a possessive stay around the name's surrogate; an organisation's
         legal form follows its name's surrogate; its acronym is the acronym of its long form's surrogate.
+        Whatever a form got is kept in the entity's identity, so it never changes when other forms (another
+        document's long name) become known, and a stored key renders it again.
         """
+        ident = self._identity(entity, kind)
+        values = ident.setdefault("values", {})
+        key = _norm(original)
+        if key not in values:
+            values[key] = self._variant_value(kind, entity, original, type_)
+            self.drawn += 1
+        return values[key]
+
+    def _variant_value(self, kind: str, entity: str, original: str, type_: str) -> str | None:
         found = variants.aliased(original)
         if found is not None:  # "British National Party (BNP)": each name rendered as where it stands alone
             name, opening, alias, closing = found
             got, got_alias = (self._form_value(kind, entity, name, type_),
                               self._form_value(kind, entity, alias, type_))
-            if got is None or got_alias is None:
-                return None
-            if not self._leaks(got + opening + got_alias + closing, original):
+            if got is not None and got_alias is not None and not self._leaks(got + opening + got_alias + closing,
+                                                                             original):
                 return got + opening + got_alias + closing
         parts = variants.date_parts(original) if kind == routing.DATE else None
         if parts is not None:  # "1 May and 3 June 2001": each date as where it stands alone
@@ -395,12 +405,7 @@ class SurrogateReplacer:
                 acronym = variants.acronym_of(got) if got else None
                 if acronym is not None and not self._leaks(acronym, original):
                     return acronym
-        ident = self._identity(entity, kind)
-        values = ident.setdefault("values", {})
-        if _norm(original) not in values:
-            values[_norm(original)] = self._value(kind, entity, original, type_)
-            self.drawn += 1
-        return values[_norm(original)]
+        return self._value(kind, entity, original, type_)
 
     def _long_form(self, entity: str, acronym: str) -> str | None:
         """The entity's written name an acronym stands for: its initials, else the longest name of the entity."""
