@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
 
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
 from psan.tool.ner.function_words import function_words
 
-__all__ = ["consolidate", "split_glued", "unify_categories", "SPEAKER_TYPE"]
+__all__ = ["split_glued", "unify_categories", "SPEAKER_TYPE"]
 
 SPEAKER_TYPE = "SPEAKER"
 #: spoken fillers that open or close an utterance; never part of a name
@@ -301,12 +300,3 @@ def unify_categories(doc: Document) -> None:
             if e.category != winner:
                 new_type = model.type if model is not None else winner.value
                 doc.entities[n] = Entity(e.first_token, e.end_token, new_type, winner, e.source, e.score)
-
-
-def consolidate(doc: Document, entities: Sequence[Entity] | None = None) -> Document:
-    """Both steps at once (for callers that run no propagation in between)."""
-    if entities is not None:
-        doc.entities = list(entities)
-    split_glued(doc)
-    unify_categories(doc)
-    return doc

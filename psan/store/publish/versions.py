@@ -39,7 +39,8 @@ def create_release(conn, project_id: int, account_id: int | None, note: str = ""
         "INSERT INTO project_release (project_id, number, note, created_by) SELECT %s, coalesce(max(number), 0) + 1, "
         "%s, %s FROM project_release WHERE project_id = %s RETURNING id, number",
         (project_id, note, account_id, project_id), conn)
-    assert row is not None  # noqa: S101  # nosec B101 - INSERT … RETURNING always returns the row
+    if row is None:  # INSERT … RETURNING returns its row; anything else is a broken connection
+        raise RuntimeError("the release could not be recorded")
     for d in docs:
         db.execute("INSERT INTO release_document (release_id, document_id, name, output_sha256, spans) "
                    "VALUES (%s, %s, %s, %s, %s::jsonb)",
