@@ -101,3 +101,13 @@ def test_each_date_of_a_range_is_the_date_it_is_alone() -> None:
     assert variants.date_parts("between January 1993 and July 1999") == [
         ("between ", False), ("January 1993", True), (" and ", False), ("July 1999", True)]
     assert variants.date_parts("26 October 1993") is None
+
+
+def test_a_personal_url_and_handle_follow_the_owner_too() -> None:
+    text = "Jane Miller posts at https://uni-graz.org/~jmiller/cv and as @jane_miller."
+    name, url, handle = surrogates(text, [("Jane Miller", "PERSON"), ("https://uni-graz.org/~jmiller/cv", "URL"),
+                                          ("@jane_miller", "USERNAME")])
+    first, last = (derived.fold(w) for w in name.split())
+    assert url.startswith("https://") and url.endswith(f"/~{first[0]}{last}/" + url.rsplit("/", 1)[-1])
+    assert "uni-graz" not in url and "miller" not in url
+    assert handle == f"@{first}_{last}"

@@ -80,11 +80,30 @@ def _rebuild(part: str, owner: Owner, rng: random.Random, initials: list[str]) -
     return shape.scramble(part, rng)
 
 
+_URL_RE = re.compile(r"\A((?:[a-zA-Z][a-zA-Z0-9+.-]*://)?[^/?#\s]*)(.*)\Z", re.DOTALL)
+
+
 def derive(text: str, owner: Owner, rng: random.Random, domain_rng: random.Random) -> str:
-    """The identifier rebuilt around the owner's surrogate name (the domain from ``domain_rng``)."""
+    """The identifier rebuilt around the owner's surrogate name (the domain or host from ``domain_rng``).
+
+    An address: the local part is rebuilt; a URL ("https://uni.org/~jmiller"): its path is, the scheme
+    and host shaped as any URL's; a handle: the whole of it.
+    """
+    if "@" not in text and ("://" in text or text.casefold().startswith("www.")):
+        m = _URL_RE.match(text)
+        host, path = (m.group(1), m.group(2)) if m else (text, "")
+        return shape.url(host, domain_rng) + _rebuild_run(path, owner, rng)
     local, at, domain = text.rpartition("@")
     if not at or not local:
         local, at, domain = text, "", ""
+    rebuilt = _rebuild_run(local, owner, rng)
+    if at:
+        rebuilt += "@" + shape.email("x@" + domain, domain_rng).partition("@")[2]
+    return rebuilt
+
+
+def _rebuild_run(local: str, owner: Owner, rng: random.Random) -> str:
+    """Names spelled in ``local`` → the owner's surrogate spellings; digits and other words shaped."""
     initials = [fold(g)[:1] for g in owner.surrogate_given]
     out = []
     for m in _PART_RE.finditer(local):
@@ -95,7 +114,4 @@ def derive(text: str, owner: Owner, rng: random.Random, domain_rng: random.Rando
             out.append(shape.digits_random(part, rng))
         else:
             out.append(part)
-    rebuilt = "".join(out)
-    if at:
-        rebuilt += "@" + shape.email("x@" + domain, domain_rng).partition("@")[2]
-    return rebuilt
+    return "".join(out)
