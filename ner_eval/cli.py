@@ -1,4 +1,4 @@
-"""Command line: ``python -m ner_eval run|all|list|simulate|inflection``.
+"""Command line: ``python -m ner_eval run|all|list|simulate|inflection|consistency``.
 
 Why two commands: ``run`` evaluates one corpus file (any JSONL in the shared
 format), ``all`` evaluates the standard corpora with the pipelines fitting
@@ -73,6 +73,17 @@ def _parser() -> argparse.ArgumentParser:
     inf.add_argument("--json", action="store_true", help="print one JSON line")
     inf.add_argument("--halves", action="store_true", help="also the figures of the even and the odd lines apart")
     inf.add_argument("--spans", action="store_true", help="also every span's gold and rendered features")
+    con = sub.add_parser("consistency", help="surrogate consistency of psan-tool anonymize --mode pseudonymize "
+                                             "(default pipeline, no gold spans; ner_eval.consistency)")
+    con.add_argument("--corpus", required=True, help="JSONL corpus with entity ids (a path, or a name in --data-dir)")
+    con.add_argument("--lang", help="language of every document (default: each document's lang)")
+    con.add_argument("--seed", default="0", help="surrogate seed (default 0)")
+    con.add_argument("--limit", type=int, help="only the first N documents")
+    con.add_argument("--jobs", type=int, default=1, help="psan-tool --jobs (default 1)")
+    con.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
+    con.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")
+    con.add_argument("--json", action="store_true", help="print one JSON line")
+    con.add_argument("--failures", type=int, default=0, metavar="N", help="print N failing entities on stderr")
     return p
 
 
@@ -82,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         from ner_eval.inflection import main as inflection
         return inflection(args.corpus, args.lang, args.seed, args.morph_models, args.data_dir, args.json,
                          args.halves, args.spans)
+    if args.command == "consistency":
+        from ner_eval.consistency import main as consistency
+        return consistency(args.corpus, args.lang, args.data_dir, args.models_dir, args.limit, args.seed, args.json,
+                           args.failures, args.jobs)
     if args.command == "list":
         for name, spec in PIPELINES.items():
             print(f"{name:12} {spec.description}")

@@ -14,6 +14,7 @@ from psan.projects.blueprint import bp
 from psan.projects.forms import ConfirmDeleteForm, ProjectForm
 from psan.runtime import db
 from psan.store.admin import accounts as store_accounts
+from psan.store.admin import key_rings as store_key_rings
 from psan.store.admin import projects as store_projects
 from psan.store.admin.rules import project_sensitive_types
 from psan.store.corpus import documents as store_documents
@@ -132,7 +133,27 @@ def edit(project_id: int):
         flash(gettext("Project saved. A changed pipeline applies to documents uploaded from now on."), "success")
         return redirect(url_for("projects.index"))
     return render_template("projects/edit.html", form=form, project=project,
-                           no_ner=lacks_ner(project["pipeline"], project["language"]))
+                           no_ner=lacks_ner(project["pipeline"], project["language"]),
+                           key_ring=store_key_rings.ring_of(db.get_conn(), project_id),
+                           key_rings=store_key_rings.rings(db.get_conn()))
+
+
+@bp.route("/<int:project_id>/key-ring", methods=["POST"])
+@admin
+def key_ring(project_id: int):
+    """Share the project's identities through a key ring (by name; created when new), or stop sharing.
+
+    Why: the same real person must keep one pseudonym across the projects of one study and across
+    releases; identities the project already used stay its own, the ring fills in the rest.
+    """
+    store_projects.get_project(project_id) or abort(404)
+    try:
+        ring = store_key_rings.link_project(db.get_conn(), project_id, request.form.get("key_ring", ""))
+    except ValueError as exc:
+        abort(400, str(exc))
+    flash(gettext("The project now shares its identities through the key ring.") if ring is not None
+          else gettext("The project keeps its own key only."), "success")
+    return redirect(url_for("projects.edit", project_id=project_id))
 
 
 @bp.route("/<int:project_id>/delete", methods=["GET", "POST"])

@@ -338,6 +338,14 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
         print(f"psan-tool: error: standoff folder {standoff_dir} must not be inside the output folder "
               f"{out_dir}: it holds the personal data", file=sys.stderr)
         return EXIT_FAILED
+    reason = None
+    if standoff_dir is not None:  # the standoff is the key: written only with a reason, and logged
+        from psan.tool import access_log
+        reason = access_log.clean_reason(args.reason)
+        if reason is None:
+            print(f"psan-tool: error: give --reason ({access_log.MIN_REASON} to {access_log.MAX_REASON} "
+                  "characters) with --standoff: every key written is logged with who, when and why", file=sys.stderr)
+            return EXIT_FAILED
     excluded = [out_dir] + ([standoff_dir] if standoff_dir else [])
     _output_folder(out_dir, "--out")
     if standoff_dir is not None:
@@ -345,6 +353,14 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
     from psan.tool import formats
     options = formats.Options(tracked_changes=args.tracked_changes)
     files = collect_inputs(args.inputs, reporter, excluded, tuple(sorted(formats.SUFFIXES())))
+    if standoff_dir is not None and reason is not None:
+        from psan.tool import access_log
+        log = access_log.log_path(args.access_log, standoff_dir / "key-access.jsonl")
+        try:
+            access_log.append(log, "export", reason, standoff=str(standoff_dir.resolve()), files=len(files),
+                              mode=args.mode)
+        except OSError as err:
+            raise InputError(f"{log}: cannot write the key access log: {err.strerror or err}") from None
     scheme = TagScheme.for_language(args.lang, per_token=args.per_token_tags)
     replacer = make_replacer(args.lang, args.seed) if args.mode == "pseudonymize" else None
     spans_fh = _open_for_writing(args.spans_jsonl, "--spans-jsonl") if args.spans_jsonl else None
@@ -469,6 +485,10 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--tracked-changes", choices=("accept", "reject"), default="accept",
                    help="tracked changes of DOCX/ODT files: accept (keep insertions, drop deletions; default) "
                         "or reject; either way no revision mark or author is left")
+    p.add_argument("--reason", default=None, help="why the key (standoff) is written: required with --standoff, "
+                                                  "logged with who and when")
+    p.add_argument("--access-log", default=None, metavar="FILE",
+                   help="key access log (default $PSAN_KEY_ACCESS_LOG, else key-access.jsonl in the standoff folder)")
     p.set_defaults(func=cmd_anonymize)
 
     p = sub.add_parser("recognize", help="write the tagged XML of each input")

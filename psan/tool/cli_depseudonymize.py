@@ -1,4 +1,4 @@
-"""``psan-tool depseudonymize OUTPUT --key KEY.json > original.txt``: undo pseudonymization.
+"""``psan-tool depseudonymize OUTPUT --key KEY.json --reason WHY > original.txt``: undo pseudonymization.
 
 Why a command: the key is kept apart from the output (it holds the personal data), often on
 another machine than the web application; whoever holds both must be able to restore the
@@ -14,10 +14,12 @@ Also runnable alone: ``python -m psan.tool.cli_depseudonymize OUTPUT --key KEY.j
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from psan.tool import access_log
 from psan.tool.keyfile import KeyFileError, parse_key, restore_output
 
 EXIT_OK = 0
@@ -52,13 +54,27 @@ def _output_text(path: str) -> str:
 
 
 def cmd_depseudonymize(args: argparse.Namespace) -> int:
-    """Restore the original of ``args.output`` with ``args.key``; message on stderr and exit 2 on failure."""
+    """Restore the original of ``args.output`` with ``args.key``; message on stderr and exit 2 on failure.
+
+    The use is logged first (``--reason`` is required): a restore whose use cannot be recorded is refused.
+    """
+    reason = access_log.clean_reason(args.reason)
+    if reason is None:
+        print(f"psan-tool: error: give --reason ({access_log.MIN_REASON} to {access_log.MAX_REASON} characters): "
+              "every de-pseudonymization is logged with who, when and why", file=sys.stderr)
+        return EXIT_FAILED
     try:
         output_text = _output_text(args.output)
         key_text = _read(args.key, "key")
         fmt = args.format or ("csv" if args.key.lower().endswith(".csv") else "json")
         key = parse_key(key_text, fmt)
-        _, original = restore_output(key, output_text, args.document)
+        document, original = restore_output(key, output_text, args.document)
+        log = access_log.log_path(args.access_log, Path(f"{args.key}.access.jsonl"))
+        try:
+            access_log.append(log, "depseudonymize", reason, key=os.path.abspath(args.key),
+                              output=os.path.abspath(args.output), document=document)
+        except OSError as err:
+            raise KeyFileError(f"{log}: cannot write the key access log: {err.strerror or err}") from None
     except KeyFileError as err:
         print(f"psan-tool: error: {err}", file=sys.stderr)
         return EXIT_FAILED
@@ -84,6 +100,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="document of a project key (default: the only document whose key fits)")
     p.add_argument("--format", choices=("json", "csv"), default=None,
                    help="key format (default: by the file suffix, else json)")
+    p.add_argument("--reason", default=None, help="why the original is needed (required; logged with who and when)")
+    p.add_argument("--access-log", default=None, metavar="FILE",
+                   help="key access log to append to (default $PSAN_KEY_ACCESS_LOG, else KEY.access.jsonl)")
     # psan-tool's main() validates --batch-size for every subcommand; this one reads no batches
     p.set_defaults(func=cmd_depseudonymize, batch_size=1)
     return p

@@ -75,6 +75,8 @@ _FUNCTION_WORDS = frozenset(("of", "the", "and", "for", "on", "in", "at", "to", 
                              "le", "et", "für", "und", "der", "die", "das", "a", "i", "w", "z", "na", "pro", "ve",
                              "v", "och", "för", "av"))
 _NAME_CATEGORIES = (Category.PERSON,)
+#: the same sets for the surrogates of name variants (psan.tool.surrogates.variants)
+ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE = _ARTICLES, _FUNCTION_WORDS, _LEGAL_FORM_RE
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,14 +152,23 @@ class Pipeline:
     def finish_document(self, doc: Document) -> Document:
         """The document-level steps after merging (name completion, propagation); once per document.
 
+        ``consolidate`` (default ``true``): spans glued to a neighbour are cut before completion and
+        propagation, and one string gets one category after them (psan.tool.consolidate).
         ``complete_names`` (default ``true``): person spans grow to the whole name (psan.tool.completion).
         """
+        consolidate = self.config.get("consolidate", True)
+        if consolidate:
+            from psan.tool.consolidate import split_glued
+            split_glued(doc)
         if self.config.get("complete_names", True):
             from psan.tool.completion import complete_names
             complete_names(doc)
         if self.propagate is not None:
             from psan.tool.propagate import with_propagation
             with_propagation(doc, **self.propagate)
+        if consolidate:
+            from psan.tool.consolidate import unify_categories
+            unify_categories(doc)
         forget_token_texts(doc.tokens)
         return doc
 

@@ -46,7 +46,7 @@ def test_anonymize_modes_mirror_tree_and_hide_private_data(tree: Path, tmp_path:
     out = tmp_path / "out"
     spans = tmp_path / "spans.jsonl"
     code = main(["anonymize", str(tree), "--lang", "cs", "--mode", mode, "--out", str(out), "--quiet",
-                 "--standoff", "--spans-jsonl", str(spans), "--seed", "7"])
+                 "--standoff", "--reason", "test run", "--spans-jsonl", str(spans), "--seed", "7"])
     assert code == 0
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == \
         ["cz.txt", "empty.txt", "sub/en.txt"]
@@ -95,7 +95,8 @@ def test_per_token_tags(tree: Path, tmp_path: Path) -> None:
 
 def test_standoff_dir_inside_output_is_refused(tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "out"
-    code = main(["anonymize", str(tree), "--out", str(out), "--standoff-dir", str(out / "so"), "-q"])
+    code = main(["anonymize", str(tree), "--out", str(out), "--standoff-dir", str(out / "so"), "--reason", "test run",
+                 "-q"])
     assert code == 2
     assert "must not be inside the output folder" in capsys.readouterr().err
     assert not out.exists()
@@ -103,7 +104,8 @@ def test_standoff_dir_inside_output_is_refused(tree: Path, tmp_path: Path, capsy
 
 def test_custom_standoff_dir(tree: Path, tmp_path: Path) -> None:
     out, so = tmp_path / "out", tmp_path / "private" / "so"
-    assert main(["anonymize", str(tree / "cz.txt"), "--out", str(out), "--standoff-dir", str(so), "-q"]) == 0
+    assert main(["anonymize", str(tree / "cz.txt"), "--out", str(out), "--standoff-dir", str(so), "--reason",
+                 "test run", "-q"]) == 0
     assert (so / "cz.txt.json").is_file()
     assert not (tmp_path / "out.standoff").exists()
 
@@ -211,7 +213,7 @@ def test_subprocess_python_m(tree: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = subprocess.run(
         [sys.executable, "-m", "psan.tool", "anonymize", str(tree), "--lang", "cs", "--mode", "tag", "--out", str(out),
-         "--standoff"],
+         "--standoff", "--reason", "test run"],
         cwd=REPO, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 2, proc.stderr
     assert "broken.txt: not valid UTF-8" in proc.stderr
@@ -233,3 +235,26 @@ def test_entity_regions_merge_nested_entities() -> None:
     assert [(r.start, r.end, r.category, r.type, r.label) for r in regions] == \
         [(0, 9, Category.PERSON, "P", None), (12, 17, Category.LOCATION, "gu", None)]
     assert [r.start for r in entity_regions(doc, [Category.LOCATION])] == [12]
+
+
+def test_a_key_is_written_only_with_a_reason_and_every_write_is_logged(tree: Path, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture) -> None:
+    out, so = tmp_path / "out", tmp_path / "so"
+    for reason in ([], ["--reason", " "], ["--reason", "ok"]):
+        assert main(["anonymize", str(tree), "--lang", "cs", "--out", str(out), "--standoff-dir", str(so), "-q",
+                     *reason]) == 2
+        assert "give --reason" in capsys.readouterr().err
+    assert not list(out.rglob("*.txt")) and not (so / "key-access.jsonl").exists()
+    log = tmp_path / "audit" / "keys.jsonl"
+    assert main(["anonymize", str(tree), "--lang", "cs", "--mode", "pseudonymize", "--out", str(out),
+                 "--standoff-dir", str(so), "--reason", "release to study X", "--access-log", str(log), "-q"]) == 0
+    (entry,) = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert entry["action"] == "export" and entry["reason"] == "release to study X" and entry["who"]
+    assert entry["files"] == 3 and entry["when"]
+    # the restore it makes possible is logged too, beside the key unless told otherwise
+    key = so / "cz.txt.json"
+    assert main(["depseudonymize", str(out / "cz.txt"), "--key", str(key)]) == 2
+    assert main(["depseudonymize", str(out / "cz.txt"), "--key", str(key), "--reason", "appeal"]) == 0
+    assert capsys.readouterr().out == CS_TEXT
+    (restored,) = [json.loads(line) for line in Path(f"{key}.access.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert restored["action"] == "depseudonymize" and restored["reason"] == "appeal"

@@ -68,6 +68,9 @@ def _with(command: list[str]) -> Callable[[dict[str, Path], Path], list[str]]:
     return build
 
 
+#: the subcommand with the reason every de-pseudonymization must give
+DEPSEUDONYMIZE = ("depseudonymize", "--reason", "audit check")
+
 CASES = {
     # anonymize: inputs, output folders, side files, pipeline options, usage
     "anonymize-missing-input": _with(["anonymize", "{missing}", "--out", "{tmp}/out", "-q"]),
@@ -79,7 +82,7 @@ CASES = {
                                          "{pipeline}"]),
     "anonymize-spans-in-missing-folder": _anonymize("--spans-jsonl", "{missing}"),
     "anonymize-spans-is-a-folder": _anonymize("--spans-jsonl", "{folder}"),
-    "anonymize-standoff-dir-is-a-file": _anonymize("--standoff-dir", "{a_file}"),
+    "anonymize-standoff-dir-is-a-file": _anonymize("--standoff-dir", "{a_file}", "--reason", "test run"),
     "anonymize-pipeline-missing": _with(["anonymize", "{text}", "--out", "{tmp}/out", "--pipeline", "{missing}"]),
     "anonymize-pipeline-folder": _with(["anonymize", "{text}", "--out", "{tmp}/out", "--pipeline", "{folder}"]),
     "anonymize-pipeline-binary": _with(["anonymize", "{text}", "--out", "{tmp}/out", "--pipeline", "{binary}"]),
@@ -116,18 +119,20 @@ CASES = {
     "spans-pipeline-malformed": _with(["spans", "{text}", "--pipeline", "{broken_json}"]),
     "spans-no-input": _with(["spans"]),
     # depseudonymize
-    "depseudonymize-missing-output": _with(["depseudonymize", "{missing}", "--key", "{key}"]),
-    "depseudonymize-output-folder": _with(["depseudonymize", "{folder}", "--key", "{key}"]),
-    "depseudonymize-output-invalid-utf8": _with(["depseudonymize", "{latin1}", "--key", "{key}"]),
-    "depseudonymize-missing-key": _with(["depseudonymize", "{text}", "--key", "{missing}"]),
-    "depseudonymize-key-folder": _with(["depseudonymize", "{text}", "--key", "{folder}"]),
-    "depseudonymize-key-binary": _with(["depseudonymize", "{text}", "--key", "{binary}"]),
-    "depseudonymize-key-malformed": _with(["depseudonymize", "{text}", "--key", "{broken_json}"]),
-    "depseudonymize-key-not-object": _with(["depseudonymize", "{text}", "--key", "{list_json}"]),
-    "depseudonymize-csv-key-malformed": _with(["depseudonymize", "{text}", "--key", "{csv_key}"]),
-    "depseudonymize-key-does-not-fit": _with(["depseudonymize", "{text}", "--key", "{key}"]),
-    "depseudonymize-unknown-document": _with(["depseudonymize", "{text}", "--key", "{key}", "--document", "9"]),
-    "depseudonymize-no-key": _with(["depseudonymize", "{text}"]),
+    "depseudonymize-missing-output": _with([*DEPSEUDONYMIZE, "{missing}", "--key", "{key}"]),
+    "depseudonymize-output-folder": _with([*DEPSEUDONYMIZE, "{folder}", "--key", "{key}"]),
+    "depseudonymize-output-invalid-utf8": _with([*DEPSEUDONYMIZE, "{latin1}", "--key", "{key}"]),
+    "depseudonymize-missing-key": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{missing}"]),
+    "depseudonymize-key-folder": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{folder}"]),
+    "depseudonymize-key-binary": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{binary}"]),
+    "depseudonymize-key-malformed": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{broken_json}"]),
+    "depseudonymize-key-not-object": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{list_json}"]),
+    "depseudonymize-csv-key-malformed": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{csv_key}"]),
+    "depseudonymize-key-does-not-fit": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{key}"]),
+    "depseudonymize-unknown-document": _with([*DEPSEUDONYMIZE, "{text}", "--key", "{key}", "--document", "9"]),
+    "depseudonymize-no-key": _with([*DEPSEUDONYMIZE, "{text}"]),
+    "depseudonymize-no-reason": _with(["depseudonymize", "{text}", "--key", "{key}"]),
+    "depseudonymize-blank-reason": _with(["depseudonymize", "{text}", "--key", "{key}", "--reason", "  "]),
     # the command itself
     "no-subcommand": _with([]),
     "unknown-subcommand": _with(["blur", "{text}"]),
@@ -176,13 +181,13 @@ def test_depseudonymize_document_without_replacements_restores_to_itself(tmp_pat
     nothing = tmp_path / "in" / "plain.txt"
     nothing.write_bytes(b"Nothing personal here.\r\n")
     assert main(["anonymize", str(nothing), "--out", str(out), "--pipeline", str(files["pipeline"]),
-                 "--mode", "pseudonymize", "--standoff", "-q"]) == 0
+                 "--mode", "pseudonymize", "--standoff", "--reason", "test run", "-q"]) == 0
     standoff = tmp_path / "out.standoff" / "plain.txt.json"
     assert json.loads(standoff.read_text(encoding="utf-8"))["standoff"] == []
     capsys.readouterr()
-    assert main(["depseudonymize", str(out / "plain.txt"), "--key", str(standoff)]) == 0
+    assert main([*DEPSEUDONYMIZE, str(out / "plain.txt"), "--key", str(standoff)]) == 0
     assert capsys.readouterr().out == "Nothing personal here.\r\n"
     bare = tmp_path / "bare.json"
     bare.write_text('{"standoff": []}', encoding="utf-8")
-    assert main(["depseudonymize", str(out / "plain.txt"), "--key", str(bare)]) == 0
+    assert main([*DEPSEUDONYMIZE, str(out / "plain.txt"), "--key", str(bare)]) == 0
     assert capsys.readouterr().out == "Nothing personal here.\r\n"

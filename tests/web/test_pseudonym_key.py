@@ -61,6 +61,7 @@ def _key(client, path: str) -> dict:
 
 def _depseudonymize(client, output: bytes, key: bytes, key_name: str = "key.json", **form):
     token = csrf_token(client, "/documents/upload")
+    form.setdefault("reason", "audit check")
     return client.post("/documents/depseudonymize", content_type="multipart/form-data",
                        data={"csrf_token": token, "output": (io.BytesIO(output), "a.pseudonymize.txt"),
                              "key": (io.BytesIO(key), key_name), **form})
@@ -79,7 +80,7 @@ def test_pseudonymized_downloads_are_consistent_and_leak_nothing(admin_client, p
     assert members == {"a.pseudonymize.txt": single[a], "b.pseudonymize.txt": single[b]}
     assert admin_client.get(f"/documents/{project['new']}/download/pseudonymize").status_code == 409
     # same label → same surrogate in every document; the unlabelled Peter Novak too (same original)
-    key = _key(admin_client, f"/documents/project/{pid}/key.json")
+    key = _key(admin_client, f"/documents/project/{pid}/key.json?reason=audit+check")
     by_entity: dict[str, set[str]] = {}
     for e in key["entries"]:
         by_entity.setdefault(e["entity"], set()).add(e["replacement"])
@@ -97,7 +98,7 @@ def test_pseudonymized_downloads_are_consistent_and_leak_nothing(admin_client, p
 
 def test_project_key_round_trips_byte_for_byte(admin_client, project, tmp_path):
     a, b, pid = project["a"], project["b"], project["pid"]
-    key_text = admin_client.get(f"/documents/project/{pid}/key.json").get_data(as_text=True)
+    key_text = admin_client.get(f"/documents/project/{pid}/key.json?reason=audit+check").get_data(as_text=True)
     key = json.loads(key_text)
     assert {d["name"] for d in key["documents"]} == {"a.txt", "b.txt"}
     assert {"document_id", "document_name", "original_start", "original_end", "original_text", "category", "label",
@@ -105,7 +106,7 @@ def test_project_key_round_trips_byte_for_byte(admin_client, project, tmp_path):
     members = _zip_members(admin_client, pid, "pseudonymize")
     outputs = {a: members["a.pseudonymize.txt"], b: members["b.pseudonymize.txt"]}
     assert all("key" not in name for name in members)  # the key is never inside the output ZIP
-    csv_response = admin_client.get(f"/documents/project/{pid}/key.csv")
+    csv_response = admin_client.get(f"/documents/project/{pid}/key.csv?reason=audit+check")
     assert csv_response.headers["Cache-Control"] == "no-store"
     for parsed in (parse_key(key_text), parse_key(csv_response.get_data(as_text=True), "csv")):
         for doc, output in outputs.items():
@@ -116,7 +117,7 @@ def test_project_key_round_trips_byte_for_byte(admin_client, project, tmp_path):
         response = _depseudonymize(admin_client, output.encode(), key_text.encode())
         assert response.status_code == 200 and response.get_data() == project["texts"][doc].encode()
         assert response.headers["Cache-Control"] == "no-store"
-        doc_key = admin_client.get(f"/documents/{doc}/key.json")
+        doc_key = admin_client.get(f"/documents/{doc}/key.json?reason=audit+check")
         assert doc_key.headers["Cache-Control"] == "no-store"
         response = _depseudonymize(admin_client, output.encode(), doc_key.get_data())
         assert response.get_data() == project["texts"][doc].encode()
@@ -127,14 +128,18 @@ def test_project_key_round_trips_byte_for_byte(admin_client, project, tmp_path):
         (tmp_path / "out.txt").write_bytes(output.encode())
         (tmp_path / "key.json").write_text(key_text, encoding="utf-8")
         done = subprocess.run([sys.executable, "-m", "psan.tool.cli_depseudonymize", str(tmp_path / "out.txt"),
-                               "--key", str(tmp_path / "key.json"), "--document", str(doc)],
+                               "--key", str(tmp_path / "key.json"), "--document", str(doc),
+                               "--reason", "audit check", "--access-log", str(tmp_path / "access.jsonl")],
                               capture_output=True, check=False)
         assert done.returncode == 0, done.stderr
         assert done.stdout == project["texts"][doc].encode()
+        logged = json.loads((tmp_path / "access.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+        assert logged["reason"] == "audit check" and logged["action"] == "depseudonymize" and logged["who"]
     # the cli refuses a foreign output with exit status 2 and a message
     (tmp_path / "out.txt").write_bytes(b"something else entirely")
     done = subprocess.run([sys.executable, "-m", "psan.tool.cli_depseudonymize", str(tmp_path / "out.txt"),
-                           "--key", str(tmp_path / "key.json"), "--document", str(a)],
+                           "--key", str(tmp_path / "key.json"), "--document", str(a),
+                           "--reason", "audit check", "--access-log", str(tmp_path / "access.jsonl")],
                           capture_output=True, check=False)
     assert done.returncode == 2 and b"does not match the key" in done.stderr and not done.stdout
 
@@ -142,9 +147,9 @@ def test_project_key_round_trips_byte_for_byte(admin_client, project, tmp_path):
 def test_malformed_keys_and_outputs_are_400(admin_client, project):
     a = project["a"]
     output = admin_client.get(f"/documents/{a}/download/pseudonymize").get_data()
-    good = json.loads(admin_client.get(f"/documents/{a}/key.json").get_data(as_text=True))
+    good = json.loads(admin_client.get(f"/documents/{a}/key.json?reason=audit+check").get_data(as_text=True))
     wrong_types = {"entries": [dict(good["entries"][0], output_start="x")]}
-    other = admin_client.get(f"/documents/{project['b']}/key.json").get_data()
+    other = admin_client.get(f"/documents/{project['b']}/key.json?reason=audit+check").get_data()
     cases = [
         (b"not json at all", "not a JSON key file"),
         (b"[1, 2]", "'entries' list"),
@@ -164,18 +169,19 @@ def test_malformed_keys_and_outputs_are_400(admin_client, project):
     assert _depseudonymize(admin_client, edited, json.dumps(good).encode()).status_code == 400
     assert _depseudonymize(admin_client, b"\xff\xfe", json.dumps(good).encode()).status_code == 400
     token = csrf_token(admin_client, "/documents/upload")
-    response = admin_client.post("/documents/depseudonymize", data={"csrf_token": token},
+    response = admin_client.post("/documents/depseudonymize", data={"csrf_token": token, "reason": "audit check"},
                                  content_type="multipart/form-data")
     assert response.status_code == 400 and "Choose the output file" in response.get_data(as_text=True)
     # a project key where no document is named and several could fit is a 400 asking for the document
     response = _depseudonymize(admin_client, b"no surrogate here", admin_client.get(
-        f"/documents/project/{project['pid']}/key.json").get_data())
+        f"/documents/project/{project['pid']}/key.json?reason=audit+check").get_data())
     assert response.status_code == 400 and "choose the document" in response.get_data(as_text=True)
 
 
 def test_key_routes_are_admin_only_and_check_ids(admin_client, user_client, project):
     pid, a = project["pid"], project["a"]
-    paths = [f"/documents/project/{pid}/key.json", f"/documents/project/{pid}/key.csv", f"/documents/{a}/key.json"]
+    paths = [f"/documents/project/{pid}/key.json?reason=audit+check",
+             f"/documents/project/{pid}/key.csv?reason=audit+check", f"/documents/{a}/key.json?reason=audit+check"]
     for path in paths:
         assert user_client.get(path).status_code == 403, path
     token = csrf_token(user_client, "/auth/password")
@@ -184,7 +190,7 @@ def test_key_routes_are_admin_only_and_check_ids(admin_client, user_client, proj
                                       "key": (io.BytesIO(b"{}"), "k.json")})
     assert response.status_code == 403
     for path in ("/documents/project/999999/key.json", "/documents/project/999999/key.csv",
-                 "/documents/999999/key.json", "/documents/project/abc/key.json"):
+                 "/documents/999999/key.json", "/documents/project/abc/key.json?reason=audit+check"):
         assert admin_client.get(path).status_code == 404, path
-    assert admin_client.get(f"/documents/{project['new']}/key.json").status_code == 409
+    assert admin_client.get(f"/documents/{project['new']}/key.json?reason=audit+check").status_code == 409
     assert admin_client.get("/documents/depseudonymize").status_code == 405

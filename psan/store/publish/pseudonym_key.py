@@ -17,7 +17,30 @@ import psycopg2.extras
 
 from psan.runtime import db
 
-__all__ = ["load_identities", "save_identities", "clear"]
+__all__ = ["load_identities", "save_identities", "clear", "key_ring_of"]
+
+#: stored keys of label identities: project-local, never shared through a key ring
+_LABEL_PREFIX = "label-id:"
+
+
+def key_ring_of(conn, project_id: int) -> int | None:
+    """The key ring the project shares its identities through (``None``: the project's own key only)."""
+    row = db.query_one("SELECT key_ring_id FROM project WHERE id = %s", (project_id,), conn)
+    return row["key_ring_id"] if row else None
+
+
+def _ring_identities(conn, ring: int, keys: Iterable[str] | None, names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    if keys is None:
+        rows = db.query("SELECT entity_key, identity FROM key_ring_identity WHERE key_ring_id = %s "
+                        "ORDER BY entity_key", (ring,), conn)
+    else:
+        names = sorted(set(names))
+        rows = db.query(
+            "SELECT entity_key, identity FROM key_ring_identity WHERE key_ring_id = %s AND (entity_key = ANY(%s) "
+            "OR lower(identity->'template'->>'surname') = ANY(%s) "
+            "OR lower(identity->'template'->'given'->>0) = ANY(%s)) ORDER BY entity_key",
+            (ring, sorted(set(keys)), names, names), conn)
+    return {r["entity_key"]: dict(r["identity"]) for r in rows if not r["entity_key"].startswith(_LABEL_PREFIX)}
 
 
 def load_identities(conn, project_id: int, keys: Iterable[str] | None = None,
@@ -36,7 +59,13 @@ def load_identities(conn, project_id: int, keys: Iterable[str] | None = None,
             "OR lower(identity->'template'->>'surname') = ANY(%s) "
             "OR lower(identity->'template'->'given'->>0) = ANY(%s)) ORDER BY entity_key",
             (project_id, sorted(set(keys)), sorted(set(names)), sorted(set(names))), conn)
-    return {r["entity_key"]: dict(r["identity"]) for r in rows}
+    own = {r["entity_key"]: dict(r["identity"]) for r in rows}
+    ring = key_ring_of(conn, project_id)
+    if ring is not None:  # the ring fills in; an identity the project already used stays its own
+        keys = None if keys is None else list(keys)
+        for key, ident in _ring_identities(conn, ring, keys, names).items():
+            own.setdefault(key, ident)
+    return own
 
 
 def _merged(stored: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
@@ -60,6 +89,9 @@ def save_identities(conn, project_id: int, identities: Mapping[str, Mapping[str,
         merged = _merged(stored.get(key, {}), ident)
         if merged != stored.get(key):
             rows.append((project_id, key, json.dumps(merged, ensure_ascii=False, sort_keys=True)))
+    ring = key_ring_of(conn, project_id)
+    if ring is not None:
+        _save_ring(conn, ring, {k: v for k, v in identities.items() if not k.startswith(_LABEL_PREFIX)})
     if not rows:
         return 0
     with conn.cursor() as cur:
@@ -68,6 +100,24 @@ def save_identities(conn, project_id: int, identities: Mapping[str, Mapping[str,
                  "ON CONFLICT (project_id, entity_key) DO UPDATE SET identity = EXCLUDED.identity",
             rows, template="(%s, %s, %s::jsonb)", page_size=500)
     return len(rows)
+
+
+def _save_ring(conn, ring: int, identities: Mapping[str, Mapping[str, Any]]) -> None:
+    """New identities and new parts of the ring's ones (the ring's stored values win, as in a project)."""
+    stored = _ring_identities(conn, ring, None, ())
+    rows = []
+    for key, ident in sorted(identities.items()):
+        if not 0 < len(key) <= 200:
+            continue
+        merged = _merged(stored.get(key, {}), ident)
+        if merged != stored.get(key):
+            rows.append((ring, key, json.dumps(merged, ensure_ascii=False, sort_keys=True)))
+    if rows:
+        with conn.cursor() as cur:
+            psycopg2.extras.execute_values(
+                cur, "INSERT INTO key_ring_identity (key_ring_id, entity_key, identity) VALUES %s "
+                     "ON CONFLICT (key_ring_id, entity_key) DO UPDATE SET identity = EXCLUDED.identity",
+                rows, template="(%s, %s, %s::jsonb)", page_size=500)
 
 
 def clear(conn, project_id: int) -> None:

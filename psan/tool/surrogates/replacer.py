@@ -41,7 +41,7 @@ from psan.tool.morph.analysis import Mention, analyse_document
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.output import Output, pseudonymize
 from psan.tool.recognizers.dates import MONTHS
-from psan.tool.surrogates import birthdates, dates, inflect_cs, names, phones, routing, shape
+from psan.tool.surrogates import birthdates, dates, derived, inflect_cs, names, phones, routing, shape, variants
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
     DocumentEntities,
@@ -136,6 +136,8 @@ class SurrogateReplacer:
         self._current: DocumentEntities | None = None
         self._explicit = False
         self._partials: dict[str, PartialName] = {}
+        #: entity key → the original forms its mentions were written in (variants derive from the long form)
+        self._forms: dict[str, set[str]] = {}
         self._resolved: dict[str, str] = {}  # partial entity → full-name entity (cleared by _learn)
         self._full_cache: dict[str, NameTemplate] | None = None
         #: (start, end) → the UD features each person/place surrogate of the current document is rendered with
@@ -237,6 +239,9 @@ class SurrogateReplacer:
             self._templates[key] = merge_template(self._templates.get(key), template)
         for (start, end), key in doc.entity_keys.items():
             self._seen.setdefault((start, end, text[start:end]), set()).add(key)
+            auto = doc.auto.get((start, end), key)
+            for k in {key, auto, doc.label_of.get(auto, key)}:
+                self._forms.setdefault(k, set()).add(text[start:end])
         self._partials.update(doc.partials)
 
     def _full_names(self) -> dict[str, NameTemplate]:
@@ -365,16 +370,74 @@ class SurrogateReplacer:
             if got is not None:
                 self._record(region, entity, original, feats)
                 return got
+        if kind == routing.DATE and region.label is None:
+            entity = f"{routing.DATE}:{_norm(original)}"  # a date is a value: one surrogate wherever it stands
         cache_key = (entity, kind, _norm(original))
         if cache_key not in self._values:
-            ident = self._identity(entity, kind)
-            values = ident.setdefault("values", {})
-            if _norm(original) in values:
-                self._values[cache_key] = values[_norm(original)]
-            else:
-                self._values[cache_key] = values[_norm(original)] = self._value(kind, entity, original, region.type)
-                self.drawn += 1
+            self._values[cache_key] = self._form_value(kind, entity, original, region.type)
         return self._values[cache_key]
+
+    def _form_value(self, kind: str, entity: str, original: str, type_: str) -> str | None:
+        """The surrogate of one form of an entity; a variant is rendered from the entity's name (:mod:`.variants`).
+
+        Quotes, brackets, an article and a possessive stay around the name's surrogate; an organisation's
+        legal form follows its name's surrogate; its acronym is the acronym of its long form's surrogate.
+        Whatever a form got is kept in the entity's identity, so it never changes when other forms (another
+        document's long name) become known, and a stored key renders it again.
+        """
+        ident = self._identity(entity, kind)
+        values = ident.setdefault("values", {})
+        key = _norm(original)
+        if key not in values:
+            values[key] = self._variant_value(kind, entity, original, type_)
+            self.drawn += 1
+        return values[key]
+
+    def _variant_value(self, kind: str, entity: str, original: str, type_: str) -> str | None:
+        found = variants.aliased(original)
+        if found is not None:  # "British National Party (BNP)": each name rendered as where it stands alone
+            name, opening, alias, closing = found
+            got, got_alias = (self._form_value(kind, entity, name, type_),
+                              self._form_value(kind, entity, alias, type_))
+            if got is not None and got_alias is not None and not self._leaks(got + opening + got_alias + closing,
+                                                                             original):
+                return got + opening + got_alias + closing
+        parts = variants.date_parts(original) if kind == routing.DATE else None
+        if parts is not None:  # "1 May and 3 June 2001": each date as where it stands alone
+            rendered = [self._form_value(kind, f"{routing.DATE}:{_norm(p)}", p, type_) if dated else p
+                        for p, dated in parts]
+            joined = "".join(r or "" for r in rendered)
+            if all(r is not None for r in rendered) and not self._leaks(joined, original):
+                return joined
+        lead, core, tail = variants.wrapping(original)
+        if lead or tail:
+            got = self._form_value(kind, entity, core, type_)
+            if got is None or not self._leaks(lead + got + tail, original):
+                return None if got is None else lead + got + tail
+        if kind == routing.ORG and self.policy["organization"] == "list":
+            name, legal = variants.legal_form(original)
+            if name:
+                got = self._form_value(kind, entity, name, type_)
+                if got is None or not self._leaks(got + legal, original):
+                    return None if got is None else got + legal
+            if variants.is_acronym(original):
+                long = self._long_form(entity, original)
+                got = self._form_value(kind, entity, long, type_) if long is not None else None
+                acronym = variants.acronym_of(got) if got else None
+                if acronym is not None and not self._leaks(acronym, original):
+                    return acronym
+        return self._value(kind, entity, original, type_)
+
+    def _long_form(self, entity: str, acronym: str) -> str | None:
+        """The entity's written name an acronym stands for: its initials, else the longest name of the entity."""
+        forms = sorted(self._forms.get(entity, ()))
+        partners = sorted(n for f in forms if acronym in (parts := variants.name_parts(f)) for n in parts
+                          if len(n.split()) > 1)  # written together: "Kurdistan Workers' Party (PKK)"
+        names_of = partners or sorted({n for f in forms for n in variants.name_parts(f) if len(n.split()) > 1})
+        exact = [n for n in names_of if variants.expands(acronym, n)]
+        if exact:
+            return exact[0]
+        return max(names_of, key=len, default=None)
 
     def _features_of(self, region: PrivateRegion, original: str) -> Features | None:
         """The analysis of a region: of the current document after :meth:`begin_document`, else of the
@@ -454,8 +517,13 @@ class SurrogateReplacer:
                 if got is not None:
                     return got
             return run(lambda rng: shape.digits_random(original, rng))
+        policy_key = {routing.EMAIL: "email", routing.URL: "url", routing.USERNAME: "username"}.get(kind)
+        if policy_key is not None and p[policy_key] not in ("tag", "fixed"):
+            got = self._derived(entity, kind, original)
+            if got is not None:
+                return got
         if kind == routing.EMAIL:
-            return self._mode(p["email"], run, lambda rng: shape.email(original, rng), p["email_fixed"], original)
+            return self._mode(p["email"], run, lambda rng: self._email(original, rng), p["email_fixed"], original)
         if kind == routing.URL:
             return self._mode(p["url"], run, lambda rng: shape.url(original, rng), p["url_fixed"], original)
         if kind == routing.USERNAME:
@@ -495,6 +563,38 @@ class SurrogateReplacer:
             return self._city(entity, original, run)
         if kind in (routing.STREET, routing.ADDRESS):
             return self._street(original, run, kind)
+        return None
+
+    def _email(self, original: str, rng: Any) -> str:
+        """A shaped address whose domain is the one surrogate of the original domain (one domain, one surrogate)."""
+        local, at, domain = original.rpartition("@")
+        if not at:
+            return shape.email(original, rng)
+        domain_rng = stream(self.seed, "domain", domain.casefold(), 0)
+        return shape.scramble(local, rng) + "@" + shape.email("x@" + domain, domain_rng).partition("@")[2]
+
+    def _derived(self, entity: str, kind: str, original: str) -> str | None:
+        """An address, handle or URL spelling a person's name, rebuilt from that person's surrogate name
+        (:mod:`.derived`); ``None`` when it spells no one's name or the result would leak."""
+        owners = sorted({k for k, t in self._templates.items() if t.size > 1 and t.surname
+                         and derived.mentions_owner(original, t.given, t.surname)})
+        if len(owners) != 1 and len({(self._templates[k].given, self._templates[k].surname) for k in owners}) != 1:
+            return None  # nobody's, or two different people's: nothing to derive from
+        if not owners:
+            return None
+        person = owners[0]
+        template = self._templates[person]
+        self._template_of.setdefault(person, template)
+        gender = self._person_gender(person, template, (), {})
+        given = tuple(self._surrogate(person, names.FIRST, g, gender) for g in template.given)
+        surname = self._surrogate(person, names.LAST, template.surname, gender)
+        owner = derived.Owner(template.given, template.surname, given, surname)
+        domain = original.rpartition("@")[2].casefold()
+        for attempt in range(_TRIES):
+            got = derived.derive(original, owner, stream(self.seed, entity, kind, _norm(original), attempt),
+                                 stream(self.seed, "domain", domain, 0))
+            if not self._leaks(got, original):
+                return got
         return None
 
     @staticmethod

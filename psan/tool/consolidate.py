@@ -1,0 +1,302 @@
+"""One string, one entity, one category: the document-level clean-up of recognized spans.
+
+Why: a surrogate is consistent only if the spans it replaces are.  Statistical recognizers glue a
+name to its neighbours ("Keith Walker: Mhm", "Maybe Gertraut", "Marika Hadaś and Lukáš",
+"Aimée Lucas -⏎Giuseppe Gramsci") and give one string different categories in different sentences
+("Agnolo" a person here and a place there); each variant then gets a surrogate of its own.  Two steps,
+run by :meth:`psan.tool.pipeline.Pipeline.finish_document`:
+
+* :func:`split_glued` (before name completion and propagation, so a glued span never seeds either):
+  a span is cut at a line break, at a colon or semicolon, around a speaker slot
+  (:mod:`psan.tool.recognizers.layout`), and at a conjunction or comma next to a name the document
+  also has on its own (an *anchor*: the exact text of another recognized span).  Each piece is then
+  trimmed to the anchors it holds when every other word is filler: punctuation, a possessive, a word
+  in lower case, a closed-class word or interjection, or a capitalised dictionary word standing where
+  a capital proves nothing (the start of a line or sentence).  A piece that is all filler ("Mm-hmm")
+  is dropped; a piece that is a speaker slot already recognized is dropped as a duplicate; anything
+  else (a name no anchor explains) is kept, so nothing is lost that was found.
+* :func:`unify_categories` (after propagation): all spans of one exact string take one category and
+  type, the one with the most evidence — a speaker slot or a pattern outweighs a statistical model,
+  which outweighs a propagated copy, which outweighs a capitalised word.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
+from psan.tool.ner.function_words import function_words
+
+__all__ = ["split_glued", "unify_categories", "SPEAKER_TYPE"]
+
+SPEAKER_TYPE = "SPEAKER"
+#: spoken fillers that open or close an utterance; never part of a name
+INTERJECTIONS = frozenset(("oh", "uh", "uhm", "um", "umm", "hm", "hmm", "mhm", "mm", "mm-hmm", "uh-huh", "ehm", "eh",
+                           "ah", "aha", "yeah", "yes", "no", "ok", "okay", "bye", "goodbye", "well", "so", "maybe",
+                           "like", "sorry", "thanks", "hello", "hi", "right", "anything", "something", "somebody"))
+#: conjunctions that join two names into one glued span ("X and Y"), per language; "," and "&" everywhere
+CONJUNCTIONS: dict[str, frozenset[str]] = {
+    "en": frozenset(("and", "or")), "cs": frozenset(("a", "nebo", "i")), "sk": frozenset(("a", "alebo", "i")),
+    "pl": frozenset(("i", "oraz", "lub", "albo")), "sl": frozenset(("in", "ali")), "sv": frozenset(("och", "eller")),
+    "de": frozenset(("und", "oder")),
+}
+_HARD = frozenset((":", ";"))
+_JOINERS = frozenset((",", "&", "/", "-", "–"))
+_POSSESSIVE = frozenset(("'s", "’s", "'", "’"))
+_POSSESSIVE_END = re.compile(r"\s*['’]s\Z")
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;>\n]|^\s*-)\s*$")
+#: evidence of one span for its category (times the recognizer's score)
+_SPEAKER_WEIGHT = 3.0
+_PROPAGATED_WEIGHT = 0.5
+_WEAK_WEIGHT = 0.1
+_MAX_ANCHOR = 12
+
+
+class _Anchors:
+    """``text in anchors``: the text was recognized outside the span being cut (:meth:`within` sets it)."""
+
+    def __init__(self, where: dict[str, list[tuple[int, int]]]) -> None:
+        self.where = where
+        self.outside = (0, 0)
+
+    def within(self, a: int, b: int) -> None:
+        self.outside = (a, b)
+
+    def piece_spans(self, v: _View, a: int, b: int) -> set[tuple[int, int]]:
+        """``{(a, b)}`` when the piece's text is an anchor recognized outside the span, else empty."""
+        return {(a, b)} if v.span(a, b) in self else set()
+
+    def __contains__(self, text: object) -> bool:
+        a, b = self.outside
+        return any(not (a <= s and e <= b) for s, e in self.where.get(str(text), ()))
+
+
+def _is_speaker(e: Entity) -> bool:
+    return e.type == SPEAKER_TYPE
+
+
+class _View:
+    """The document's token texts and anchors for the filler and anchor tests."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.text = doc.text
+        self.tokens = doc.tokens
+        self.language = doc.language or "en"
+        self.closed = function_words(self.language)
+        self.conjunctions = CONJUNCTIONS.get(self.language, frozenset())
+        self.speakers = {(e.first_token, e.end_token) for e in doc.entities if _is_speaker(e)}
+        #: anchor text → where it was recognized (an entity nested in a span is no evidence of a cut in it)
+        self.where: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        #: anchor text → its strongest entity: a piece cut out of a glued span takes that one's category
+        self.kind: dict[str, Entity] = {}
+        for e in doc.entities:
+            if e.source in WEAK_SOURCES:
+                continue
+            if self._clean(e.first_token, e.end_token):
+                name = self.span(e.first_token, e.end_token)
+                self.where[name].append((e.first_token, e.end_token))
+                if name not in self.kind or _weight(e) > _weight(self.kind[name]):
+                    self.kind[name] = e
+        self.anchors = _Anchors(self.where)
+
+    def tok(self, i: int) -> str:
+        t = self.tokens[i]
+        return self.text[t.start:t.end]
+
+    def span(self, a: int, b: int) -> str:
+        return self.text[self.tokens[a].start:self.tokens[b - 1].end]
+
+    def gap_breaks(self, i: int) -> bool:
+        """Is there a line break between token ``i - 1`` and token ``i``?"""
+        return "\n" in self.text[self.tokens[i - 1].end:self.tokens[i].start]
+
+    def _clean(self, a: int, b: int) -> bool:
+        return all(self.tok(i) not in _HARD for i in range(a, b)) and not any(self.gap_breaks(i)
+                                                                            for i in range(a + 1, b))
+
+    def at_sentence_start(self, i: int) -> bool:
+        before = self.text[max(0, self.tokens[i].start - 40):self.tokens[i].start]
+        return self.tokens[i].start == 0 or bool(_SENTENCE_END.search(before))
+
+    def filler(self, i: int) -> bool:
+        """A token that is never part of a name (see module docstring)."""
+        w = self.tok(i)
+        low = w.casefold()
+        if not any(c.isalnum() for c in w) or low in _POSSESSIVE:
+            return True
+        if any(c.isdigit() for c in w):
+            return False
+        if low in INTERJECTIONS or low in self.closed or low in self.conjunctions:
+            return True
+        if not any(c.isupper() for c in w):
+            return True
+        return self.at_sentence_start(i) and _common_word(w, self.language)
+
+
+def _common_word(word: str, language: str) -> bool:
+    """A dictionary word that is no first name or surname of the language's name lists."""
+    from psan.tool import lexicon
+    if not lexicon.is_known(word, (language,)):
+        return False
+    try:
+        from psan.tool.surrogates.names import pool_sets
+        p = pool_sets(language)
+    except (ImportError, KeyError, ValueError):  # a language without name lists: the dictionary decides
+        return True
+    return word not in p.known
+
+
+def _hard_pieces(v: _View, e: Entity) -> list[tuple[int, int]]:
+    """The span cut at line breaks, colons/semicolons and around speaker slots (separators dropped)."""
+    cuts: set[int] = set()
+    dropped: set[int] = set()
+    for i in range(e.first_token, e.end_token):
+        if v.tok(i) in _HARD:
+            dropped.add(i)
+        if i > e.first_token and v.gap_breaks(i):
+            cuts.add(i)
+    for s0, s1 in v.speakers:
+        if s0 < e.end_token and s1 > e.first_token and (s0, s1) != (e.first_token, e.end_token):
+            cuts.update((s0, s1))
+    pieces: list[tuple[int, int]] = []
+    start = e.first_token
+    for i in range(e.first_token, e.end_token + 1):
+        if i == e.end_token or i in cuts or i in dropped:
+            if start < i:
+                pieces.append((start, i))
+            start = i + 1 if i in dropped else i
+    return pieces
+
+
+def _conjunction_pieces(v: _View, a: int, b: int) -> list[tuple[int, int]]:
+    """``X and Y`` → ``X``, ``Y`` when one side is an anchor (the document names it on its own)."""
+    joins = [i for i in range(a + 1, b - 1) if v.tok(i).casefold() in v.conjunctions or v.tok(i) in _JOINERS]
+    for i in joins:
+        left, right = (a, i), (i + 1, b)
+        if v.span(*left) in v.anchors or v.span(*right) in v.anchors:
+            return _conjunction_pieces(v, *left) + _conjunction_pieces(v, *right)
+    return [(a, b)]
+
+
+def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int]) -> list[tuple[int, int]] | None:
+    """The anchors covering the piece when every other token is filler; ``None`` when a name is left over.
+
+    An empty list: the piece is filler only.  The span itself is no anchor of itself.
+    """
+    out: list[tuple[int, int]] = []
+    i = a
+    while i < b:
+        best = None
+        for j in range(min(b, i + _MAX_ANCHOR), i, -1):
+            if (i, j) != whole and v.span(i, j) in v.anchors and any(c.isalnum() for c in v.span(i, j)):
+                best = j
+                break
+        if best is not None:
+            out.append((i, best))
+            i = best
+        elif v.filler(i):
+            i += 1
+        else:
+            return None
+    return out
+
+
+_PAIRS = {")": "(", "]": "[", "”": "“", "»": "«", "’": "‘", '"': '"'}
+
+
+def _edges(v: _View, a: int, b: int) -> tuple[int, int]:
+    """The piece without punctuation at its edges (possessives too: "Klimko 's" → "Klimko"); a bracket or
+    quote closing one opened inside the piece stays, and so does one opening a pair closed inside."""
+    def paired_open(i: int) -> bool:
+        closing = {o: c for c, o in _PAIRS.items()}.get(v.tok(i))
+        return closing is not None and any(closing in v.tok(k) for k in range(i + 1, b))
+
+    def paired_close(i: int) -> bool:
+        opening = _PAIRS.get(v.tok(i))
+        return opening is not None and any(opening in v.tok(k) for k in range(a, i))
+
+    while b - a > 2 and _PAIRS.get(v.tok(b - 1)) == v.tok(a):  # a name in quotes: “EAT” → EAT
+        a, b = a + 1, b - 1
+    while a < b and not any(c.isalnum() for c in v.tok(a)) and not paired_open(a):
+        a += 1
+    while b > a and ((not any(c.isalnum() for c in v.tok(b - 1)) and not paired_close(b - 1))
+                     or v.tok(b - 1).casefold() in _POSSESSIVE):
+        b -= 1
+    return a, b
+
+
+def split_glued(doc: Document) -> None:
+    """Cut and trim spans glued to their neighbours (see module docstring); changes ``doc.entities``."""
+    if not doc.entities:
+        return
+    v = _View(doc)
+    out: list[Entity] = []
+    for e in doc.entities:
+        if _is_speaker(e) or e.end_token - e.first_token < 2 and not v.filler(e.first_token):
+            out.append(e)
+            continue
+        whole = (e.first_token, e.end_token)
+        v.anchors.within(*whole)
+        hard = _hard_pieces(v, e)
+        split = len(hard) != 1 or hard[0] != whole
+        pieces: list[tuple[int, int]] = []
+        for a, b in hard:
+            pieces.extend(_conjunction_pieces(v, a, b))
+        kept: list[tuple[int, int]] = []
+        for a, b in pieces:
+            if (a, b) in v.speakers and (a, b) != whole:
+                continue
+            cover = _anchor_cover(v, a, b, whole)
+            if cover is None:
+                kept.append(_edges(v, a, b) if split or (a, b) != whole else whole)
+            elif cover or not split:
+                kept.extend(cover or [_edges(v, a, b)])
+        kept = [(a, b) for a, b in kept if a < b]
+        if kept == [whole]:
+            out.append(e)
+            continue
+        for a, b in kept:
+            alone = v.kind.get(v.span(a, b)) if (a, b) in v.anchors.piece_spans(v, a, b) else None
+            model = alone if alone is not None and not _is_speaker(alone) else e
+            out.append(Entity(a, b, model.type, model.category, e.source, e.score))
+    seen: set[tuple[int, int, str]] = set()
+    unique = []
+    for e in sorted(out, key=lambda e: (e.first_token, -e.end_token)):
+        k = (e.first_token, e.end_token, e.type)
+        if k not in seen:
+            seen.add(k)
+            unique.append(e)
+    doc.entities = unique
+
+
+def _weight(e: Entity) -> float:
+    if _is_speaker(e):
+        return _SPEAKER_WEIGHT
+    if e.source == "propagation":
+        return _PROPAGATED_WEIGHT * e.score
+    if e.source in WEAK_SOURCES:
+        return _WEAK_WEIGHT * e.score
+    return e.score
+
+
+def unify_categories(doc: Document) -> None:
+    """Give every span of one exact string the category (and type) with the most evidence."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for n, e in enumerate(doc.entities):  # "Klimko's" is "Klimko" in the possessive: one string
+        groups[_POSSESSIVE_END.sub("", doc.span_text(e.first_token, e.end_token))].append(n)
+    for members in groups.values():
+        cats = {doc.entities[n].category for n in members}
+        if len(cats) < 2:
+            continue
+        votes: dict[Category, float] = defaultdict(float)
+        for n in members:
+            votes[doc.entities[n].category] += _weight(doc.entities[n])
+        winner = max(sorted(votes, key=str), key=lambda c: votes[c])
+        model = max((doc.entities[n] for n in members if doc.entities[n].category == winner
+                     and not _is_speaker(doc.entities[n])), key=_weight, default=None)
+        for n in members:
+            e = doc.entities[n]
+            if e.category != winner:
+                new_type = model.type if model is not None else winner.value
+                doc.entities[n] = Entity(e.first_token, e.end_token, new_type, winner, e.source, e.score)

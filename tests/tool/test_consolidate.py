@@ -1,0 +1,140 @@
+"""One string, one entity, one category: glued spans are cut, one string keeps one category."""
+from __future__ import annotations
+
+from psan.tool.consolidate import split_glued, unify_categories
+from psan.tool.document import Category, Document, Entity
+from psan.tool.pipeline import Pipeline
+
+from .helpers import regex_document
+
+P, ORG, L = Category.PERSON, Category.ORGANIZATION, Category.LOCATION
+
+
+def entity(doc: Document, text: str, category: Category, type_: str = "", source: str = "ner",
+           occurrence: int = 0, score: float = 0.8) -> Entity:
+    """The entity over the ``occurrence``-th appearance of ``text`` (token aligned)."""
+    start = -1
+    for _ in range(occurrence + 1):
+        start = doc.text.index(text, start + 1)
+    end = start + len(text)
+    first = next(t.id for t in doc.tokens if t.start == start)
+    last = next(t.id for t in doc.tokens if t.end == end)
+    return Entity(first, last + 1, type_ or category.value, category, source, score)
+
+
+def texts(doc: Document) -> list[tuple[str, str]]:
+    return [(doc.span_text(e.first_token, e.end_token), e.category.value) for e in doc.entities]
+
+
+def test_a_span_never_swallows_a_speaker_slot_and_the_filler_after_it() -> None:
+    text = "Keith Walker: Mhm\nAnna: Keith Walker said so.\nKeith Walker: Yes.\n"
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Keith Walker", P, "SPEAKER", "speaker"),
+                    entity(doc, "Keith Walker: Mhm", ORG),
+                    entity(doc, "Keith Walker", P, occurrence=1)]
+    split_glued(doc)
+    assert ("Keith Walker: Mhm", "ORGANIZATION") not in texts(doc)
+    assert all(":" not in t and "Mhm" not in t for t, _ in texts(doc))
+
+
+def test_a_name_glued_across_a_line_break_is_cut_there() -> None:
+    text = "we talked about development-\nDorota Michnik: right\nDorota Michnik: fine\n"
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "development-\nDorota Michnik", P),
+                    entity(doc, "Dorota Michnik", P, "SPEAKER", "speaker", occurrence=1)]
+    split_glued(doc)
+    assert all("\n" not in t and "development" not in t for t, _ in texts(doc))
+    assert ("Dorota Michnik", "PERSON") in texts(doc)
+
+
+def test_two_names_joined_by_and_are_two_entities_when_one_stands_alone_elsewhere() -> None:
+    text = "Marika Hadaś and Lukáš met. Later Lukáš left."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Marika Hadaś and Lukáš", ORG), entity(doc, "Lukáš", P, occurrence=1)]
+    split_glued(doc)
+    assert ("Marika Hadaś", "ORGANIZATION") in texts(doc) and texts(doc).count(("Lukáš", "PERSON")) == 2
+    assert not any(" and " in t for t, _ in texts(doc))
+
+
+def test_a_company_name_with_and_stays_whole_when_no_part_stands_alone() -> None:
+    text = "He worked for Marks and Spencer for years."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Marks and Spencer", ORG)]
+    split_glued(doc)
+    assert texts(doc) == [("Marks and Spencer", "ORGANIZATION")]
+
+
+def test_a_leading_filler_word_is_trimmed_to_the_known_name_but_a_first_name_is_not() -> None:
+    text = "Maybe Gertraut can do it.\nI asked Gertraut. John Smith and Smith agreed."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Maybe Gertraut", P), entity(doc, "Gertraut", P, occurrence=1),
+                    entity(doc, "John Smith", P), entity(doc, "Smith", P, occurrence=1)]
+    split_glued(doc)
+    found = [t for t, _ in texts(doc)]
+    assert "Maybe Gertraut" not in found and found.count("Gertraut") == 2
+    assert "John Smith" in found
+
+
+def test_a_bracketed_alias_and_quotes_inside_a_name_are_kept() -> None:
+    text = "the Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie) decided"
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie)", ORG)]
+    split_glued(doc)
+    assert texts(doc) == [("Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie)", "ORGANIZATION")]
+
+
+def test_one_string_takes_the_category_with_the_most_evidence() -> None:
+    text = "Agnolo said. Then Agnolo left. Agnolo: fine\nAgnolo: yes\n"
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Agnolo", L, "GPE"), entity(doc, "Agnolo", P, occurrence=1),
+                    entity(doc, "Agnolo", P, "SPEAKER", "speaker", occurrence=2),
+                    entity(doc, "Agnolo", P, "SPEAKER", "speaker", occurrence=3)]
+    unify_categories(doc)
+    assert {c for _, c in texts(doc)} == {"PERSON"}
+    assert doc.entities[0].type == "PERSON"  # the type of the strongest non-speaker evidence
+
+
+def test_a_propagated_copy_does_not_outvote_a_found_name() -> None:
+    text = "Istanbul is big. Istanbul again. Istanbul."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Istanbul", L, "GPE"), entity(doc, "Istanbul", ORG, "ORG", "propagation", 1),
+                    entity(doc, "Istanbul", ORG, "ORG", "propagation", 2)]
+    unify_categories(doc)
+    assert {c for _, c in texts(doc)} == {"LOCATION"}
+
+
+def test_the_pipeline_cleans_up_before_propagation_unless_turned_off() -> None:
+    text = "Klothilde Döring: Goodbye\nAnna Berg: Bye\nKlothilde Döring: Yes.\nI thanked Klothilde Döring.\n"
+
+    def glued() -> Document:
+        doc = regex_document(text, "en")
+        doc.entities = [entity(doc, "Klothilde Döring: Goodbye", ORG),
+                        entity(doc, "Klothilde Döring", P, "SPEAKER", "speaker", occurrence=1)]
+        return doc
+
+    config = {"language": "en", "tokenizer": "regex", "recognizers": ["patterns"]}
+    doc = Pipeline(config, language="en").finish_document(glued())
+    assert all(":" not in t and "Goodbye" not in t for t, _ in texts(doc))
+    assert texts(doc).count(("Klothilde Döring", "PERSON")) == 3  # one category, the last one propagated
+    doc = Pipeline({**config, "consolidate": False}, language="en").finish_document(glued())
+    assert ("Klothilde Döring: Goodbye", "ORGANIZATION") in texts(doc)
+
+
+def test_a_possessive_form_takes_the_category_of_the_name() -> None:
+    text = "Borys Klimko said. Borys Klimko came. I liked Borys Klimko's idea."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Borys Klimko", P), entity(doc, "Borys Klimko", P, occurrence=1),
+                    entity(doc, "Borys Klimko's", ORG)]
+    unify_categories(doc)
+    assert {c for _, c in texts(doc)} == {"PERSON"}
+
+
+def test_a_piece_cut_out_of_a_glued_span_takes_the_category_it_has_alone() -> None:
+    text = "Jonathan Harper met Mary Brown. Later Harper wrote.\nHarper and Brown met again."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Jonathan Harper", P), entity(doc, "Mary Brown", P),
+                    entity(doc, "Harper", P, occurrence=1), entity(doc, "Harper and Brown", ORG)]
+    split_glued(doc)
+    unify_categories(doc)
+    assert ("Harper", "PERSON") in texts(doc) and ("Harper", "ORGANIZATION") not in texts(doc)
+    assert ("Brown", "ORGANIZATION") in texts(doc)  # "Brown" alone was never found: the span's category stays
