@@ -33,7 +33,7 @@ def test_every_format_comes_back_in_its_own_format_without_the_name(folder: Path
                                                                      capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "out"
     code = main(["anonymize", str(folder), "--lang", "cs", "--mode", mode, "--out", str(out), "--quiet",
-                 "--standoff", "--seed", "3"])
+                 "--standoff", "--reason", "round-trip test", "--seed", "3"])
     err = capsys.readouterr().err
     assert code == 2 and "broken.docx: refused: the DOCX file is damaged" in err
     written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
@@ -53,10 +53,10 @@ def test_depseudonymize_restores_the_text_of_an_html_output(folder: Path, tmp_pa
                                                             capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "out"
     main(["anonymize", str(folder / "page.html"), "--lang", "cs", "--mode", "pseudonymize", "--out", str(out),
-          "--quiet", "--standoff", "--seed", "5"])
+          "--quiet", "--standoff", "--reason", "round-trip test", "--seed", "5"])
     capsys.readouterr()
     key = tmp_path / "out.standoff" / "page.html.json"
-    assert main(["depseudonymize", str(out / "page.html"), "--key", str(key)]) == 0
+    assert main(["depseudonymize", str(out / "page.html"), "--key", str(key), "--reason", "round-trip test"]) == 0
     restored = capsys.readouterr().out
     assert restored == formats.read((folder / "page.html").read_bytes(), "page.html").text
     assert NAME in restored
