@@ -21,6 +21,7 @@ from psan.tool.formats import Opened, register_format
 from psan.tool.formats import ooxml as ox
 from psan.tool.formats.base import FormatError, Options, Report, TextBuilder
 from psan.tool.formats.package import Package, parse_xml, read_package, serialize_xml, strip_images
+from psan.tool.formats.xml_places import attr_setter
 
 _OD = "application/vnd.openxmlformats-officedocument."
 _WML = _OD + "wordprocessingml."
@@ -100,8 +101,6 @@ def _set_field(el: etree._Element, keyword: str):  # noqa: ANN202
     return setter
 
 
-def _set_attr(el: etree._Element, key: str):  # noqa: ANN202
-    return lambda value: el.set(key, value)
 
 
 def _refused_kind(ctype: str, name: str) -> str | None:
@@ -282,7 +281,7 @@ class DocxFormat:
                                       "psan does not know how to read; refused rather than passed on unread")
                 for key, value in el.attrib.items():
                     if (tag, key) in ATTR_PLACES and value.strip():
-                        pending.append((value, _set_attr(el, key)))
+                        pending.append((value, attr_setter(el, key)))
                 if tag == ox.w("p"):
                     if depth:  # a text box's paragraph inside a paragraph: a line of its own
                         builder.end_block()
@@ -309,7 +308,7 @@ class DocxFormat:
                 if rel.get("Type", "").endswith(HYPERLINK_REL):
                     report.count("hyperlink")
                 builder.end_block()
-                builder.add(rel.get("Target"), _set_attr(rel, "Target"))
+                builder.add(rel.get("Target"), attr_setter(rel, "Target"))
                 builder.gap("\n")
 
 

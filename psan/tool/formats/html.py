@@ -12,6 +12,7 @@ from lxml import etree, html
 from psan.tool.formats import Opened, register_format
 from psan.tool.formats.base import FormatError, Options, Report, TextBuilder
 from psan.tool.formats.package import check_size
+from psan.tool.formats.xml_places import attr_setter, remove_keep_tail, tail_setter, text_setter
 
 #: attributes that hold layout or structure, never words a person wrote (every other attribute is a place)
 STRUCTURAL = frozenset({
@@ -38,30 +39,12 @@ BLOCKS = frozenset({
 REMOVED = frozenset({"script", "noscript", "template", "object", "embed", "applet", "iframe", "frame"})
 
 
-def _setter_text(el: etree._Element):  # noqa: ANN202 - a Setter
-    return lambda value: setattr(el, "text", value)
 
 
-def _setter_tail(el: etree._Element):  # noqa: ANN202
-    return lambda value: setattr(el, "tail", value)
 
 
-def _setter_attr(el: etree._Element, key: str):  # noqa: ANN202
-    return lambda value: el.set(key, value)
 
 
-def _remove(el: etree._Element) -> None:
-    """Remove an element but keep its tail (the text after it belongs to the page)."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail or ""
-    prev = el.getprevious()
-    if prev is not None:
-        prev.tail = (prev.tail or "") + tail
-    else:
-        parent.text = (parent.text or "") + tail
-    parent.remove(el)
 
 
 def _decode(data: bytes) -> str:
@@ -105,17 +88,17 @@ class HtmlFormat:
                 for key, value in el.attrib.items():
                     if key.lower() in STRUCTURAL or not value.strip() or value.startswith("data:"):
                         continue
-                    attrs.append((value, _setter_attr(el, key)))
+                    attrs.append((value, attr_setter(el, key)))
                     report.count("attribute text")
                 if tag != "style":
-                    builder.add(el.text, _setter_text(el))
+                    builder.add(el.text, text_setter(el))
                 if tag == "br":
                     builder.gap("\n")
             else:
                 if tag in BLOCKS:
                     builder.end_block()
                 if el is not root:
-                    builder.add(el.tail, _setter_tail(el))
+                    builder.add(el.tail, tail_setter(el))
         report.count("body")
         report.count("image", len(root.findall(".//img")))
         if attrs:
@@ -142,11 +125,11 @@ class HtmlFormat:
         for el in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
             if el.text and el.text.strip():
                 report.dropped.append("HTML comments")
-            _remove(el)
+            remove_keep_tail(el)
         for el in list(root.iter()):
             if isinstance(el.tag, str) and el.tag.lower() in REMOVED:
                 report.dropped.append(f"<{el.tag.lower()}> elements")
-                _remove(el)
+                remove_keep_tail(el)
         for el in root.iter():
             for key in list(el.attrib):
                 if key.lower().startswith("on"):

@@ -15,6 +15,7 @@ from lxml import etree
 from psan.tool.formats import Opened, register_format
 from psan.tool.formats.base import FormatError, Options, Report, TextBuilder
 from psan.tool.formats.package import parse_xml, read_package, serialize_xml, strip_images
+from psan.tool.formats.xml_places import attr_setter, remove_keep_tail, tail_setter, text_setter
 
 NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -53,27 +54,12 @@ REFUSED_PREFIXES = {"Basic/": "macros", "Scripts/": "macros (scripts)", "Object 
                     "ObjectReplacements/": "an embedded object"}
 
 
-def _set_text(el: etree._Element):  # noqa: ANN202 - a Setter
-    return lambda value: setattr(el, "text", value)
 
 
-def _set_tail(el: etree._Element):  # noqa: ANN202
-    return lambda value: setattr(el, "tail", value)
 
 
-def _set_attr(el: etree._Element, key: str):  # noqa: ANN202
-    return lambda value: el.set(key, value)
 
 
-def _remove_keep_tail(el: etree._Element) -> None:
-    parent = el.getparent()
-    tail = el.tail or ""
-    prev = el.getprevious()
-    if prev is not None:
-        prev.tail = (prev.tail or "") + tail
-    else:
-        parent.text = (parent.text or "") + tail
-    parent.remove(el)
 
 
 class OdtFormat:
@@ -160,7 +146,7 @@ class OdtFormat:
         for changes in list(root.iter(q("text:tracked-changes"))):
             changes.getparent().remove(changes)  # holds the deleted text and every change's author
         for mark in list(root.iter(*CHANGE_MARKS)):
-            _remove_keep_tail(mark)
+            remove_keep_tail(mark)
 
     @staticmethod
     def _scrub_authors(root: etree._Element, authors: dict[str, int], report: Report) -> None:
@@ -208,10 +194,10 @@ class OdtFormat:
                 elif tag in GAPS:
                     builder.gap(GAPS[tag])
                 elif tag not in COMMENT_META and el.text and (in_para or el.text.strip()):
-                    builder.add(el.text, _set_text(el))
+                    builder.add(el.text, text_setter(el))
                 for key, value in el.attrib.items():
                     if key in ATTR_PLACES and value.strip() and not (key == q("xlink:href") and tag in _INTERNAL_LINKS):
-                        pending.append((value, _set_attr(el, key)))
+                        pending.append((value, attr_setter(el, key)))
             else:
                 if tag in BLOCKS:
                     in_para -= 1
@@ -222,7 +208,7 @@ class OdtFormat:
                             builder.gap("\n")
                         pending.clear()
                 if el is not top and el.tail and (in_para or el.tail.strip()):
-                    builder.add(el.tail, _set_tail(el))
+                    builder.add(el.tail, tail_setter(el))
         for value, setter in pending:
             builder.add(value, setter)  # type: ignore[arg-type]
             builder.gap("\n")
