@@ -14,7 +14,8 @@ The rendering of a mention is the output text of the region(s) over it; a region
 mention counts only when the replacement keeps the extra text as it was ("Walker's" → "Hardin's") or
 when the mention is one piece of a replacement built piece by piece with the original's brackets and
 joiners ("Name (Alias)", "1 May and 3 June 2001"), else the whole replacement is the rendering
-("Keith Walker: Mhm" → "Chase Carlos: Cobb" differs from "Terrence Hardin").  Mentions are the
+("Keith Walker: Mhm" → "Chase Carlos: Cobb" differs from "Terrence Hardin"); a category tag is the
+same tag wherever it stands.  Mentions are the
 corpus' masked gold spans (TAB: DIRECT and QUASI; elsewhere every span with an entity id).  Documents
 fall into two folds by a hash of their id, so anything tuned on one is checked on the other.
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
@@ -34,6 +36,9 @@ from typing import Any
 from ner_eval.corpus import CorpusDoc, is_gold, read_jsonl
 
 __all__ = ["EntityResult", "fold_of", "score_document", "measure", "main"]
+
+#: a category tag written where no surrogate fits ("[PERSON]", "[DEMOGRAPHIC]")
+_TAG_RE = re.compile(r"\[[^\[\]\s]+\]")
 
 
 @dataclass(slots=True)
@@ -108,6 +113,8 @@ def _rendering(text: str, start: int, end: int, entries: Sequence[dict[str, Any]
             parts.append(rep[len(pre):len(rep) - len(post)])
         elif piece:  # the mention is one piece of "Name (Alias)" or of a date range
             parts.append(piece[0])
+        elif _TAG_RE.fullmatch(rep):  # a category tag says the same wherever it stands
+            parts.append(rep)
         else:  # the region swallowed a neighbour and changed it: the whole replacement is what the reader sees
             parts.append(f"⟨{rep}⟩")
         pos = max(pos, e["original_end"])

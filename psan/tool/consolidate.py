@@ -7,14 +7,15 @@ name to its neighbours ("Keith Walker: Mhm", "Maybe Gertraut", "Marika Hadaś an
 run by :meth:`psan.tool.pipeline.Pipeline.finish_document`:
 
 * :func:`split_glued` (before name completion and propagation, so a glued span never seeds either):
-  a span is cut at a line break, at a colon or semicolon, around a speaker slot
-  (:mod:`psan.tool.recognizers.layout`), and at a conjunction or comma next to a name the document
-  also has on its own (an *anchor*: the exact text of another recognized span).  Each piece is then
-  trimmed to the anchors it holds when every other word is filler: punctuation, a possessive, a word
-  in lower case, a closed-class word or interjection, or a capitalised dictionary word standing where
-  a capital proves nothing (the start of a line or sentence).  A piece that is all filler ("Mm-hmm")
-  is dropped; a piece that is a speaker slot already recognized is dropped as a duplicate; anything
-  else (a name no anchor explains) is kept, so nothing is lost that was found.
+  a span is cut at a line break and around a speaker slot (:mod:`psan.tool.recognizers.layout`); a
+  name (person, organisation, place) also at a colon or semicolon and at a conjunction or comma next to
+  a name the document also has on its own (an *anchor*: the exact text of another recognized span).
+  Each piece is then trimmed to the anchors it holds when every other word is filler: punctuation, a
+  possessive, a closed-class word or interjection, a capitalised dictionary word standing where a
+  capital proves nothing (the start of a line or sentence), and in a name a word in lower case (in a
+  date, a quantity or a description the small words are the content: "primary school teacher").  A
+  piece that is all filler ("Mm-hmm") is dropped; a piece that is a speaker slot already recognized is
+  dropped as a duplicate; anything else (a name no anchor explains) is kept, so nothing found is lost.
 * :func:`unify_categories` (after propagation): all spans of one exact string take one category and
   type, the one with the most evidence — a speaker slot or a pattern outweighs a statistical model,
   which outweighs a propagated copy, which outweighs a capitalised word.
@@ -41,6 +42,9 @@ CONJUNCTIONS: dict[str, frozenset[str]] = {
     "de": frozenset(("und", "oder")),
 }
 _HARD = frozenset((":", ";"))
+#: the categories whose spans are names: only these are trimmed to anchors, split at conjunctions and lose
+#: lower-case words (in a date, a quantity or a description the small words are the content)
+NAME_CATEGORIES = frozenset((Category.PERSON, Category.ORGANIZATION, Category.LOCATION))
 _JOINERS = frozenset((",", "&", "/", "-", "–"))
 _POSSESSIVE = frozenset(("'s", "’s", "'", "’"))
 _POSSESSIVE_END = re.compile(r"\s*['’]s\Z")
@@ -119,8 +123,9 @@ class _View:
         before = self.text[max(0, self.tokens[i].start - 40):self.tokens[i].start]
         return self.tokens[i].start == 0 or bool(_SENTENCE_END.search(before))
 
-    def filler(self, i: int) -> bool:
-        """A token that is never part of a name (see module docstring)."""
+    def filler(self, i: int, name: bool = True) -> bool:
+        """A token that is never part of a name (see module docstring); outside a name (``name`` false) a
+        word in lower case is content, not filler ("primary school teacher")."""
         w = self.tok(i)
         low = w.casefold()
         if not any(c.isalnum() for c in w) or low in _POSSESSIVE:
@@ -130,7 +135,7 @@ class _View:
         if low in INTERJECTIONS or low in self.closed or low in self.conjunctions:
             return True
         if not any(c.isupper() for c in w):
-            return True
+            return name
         return self.at_sentence_start(i) and _common_word(w, self.language)
 
 
@@ -147,18 +152,21 @@ def _common_word(word: str, language: str) -> bool:
     return word not in p.known
 
 
-def _hard_pieces(v: _View, e: Entity) -> list[tuple[int, int]]:
-    """The span cut at line breaks, colons/semicolons and around speaker slots (separators dropped)."""
+def _hard_pieces(v: _View, e: Entity, name: bool) -> list[tuple[int, int]]:
+    """The span cut at line breaks and around speaker slots, a name also at colons and semicolons (the
+    separators dropped; the colon of a speaker slot always)."""
     cuts: set[int] = set()
     dropped: set[int] = set()
     for i in range(e.first_token, e.end_token):
-        if v.tok(i) in _HARD:
+        if name and v.tok(i) in _HARD:
             dropped.add(i)
         if i > e.first_token and v.gap_breaks(i):
             cuts.add(i)
     for s0, s1 in v.speakers:
         if s0 < e.end_token and s1 > e.first_token and (s0, s1) != (e.first_token, e.end_token):
             cuts.update((s0, s1))
+            if s1 < e.end_token and v.tok(s1) == ":":
+                dropped.add(s1)
     pieces: list[tuple[int, int]] = []
     start = e.first_token
     for i in range(e.first_token, e.end_token + 1):
@@ -179,7 +187,7 @@ def _conjunction_pieces(v: _View, a: int, b: int) -> list[tuple[int, int]]:
     return [(a, b)]
 
 
-def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int]) -> list[tuple[int, int]] | None:
+def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool = True) -> list[tuple[int, int]] | None:
     """The anchors covering the piece when every other token is filler; ``None`` when a name is left over.
 
     An empty list: the piece is filler only.  The span itself is no anchor of itself.
@@ -195,7 +203,7 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int]) -> list[tupl
         if best is not None:
             out.append((i, best))
             i = best
-        elif v.filler(i):
+        elif v.filler(i, name):
             i += 1
         else:
             return None
@@ -226,6 +234,15 @@ def _edges(v: _View, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+def _punctuation_edges(v: _View, a: int, b: int) -> tuple[int, int]:
+    """The piece without tokens of punctuation only at its edges."""
+    while a < b and not any(c.isalnum() for c in v.tok(a)):
+        a += 1
+    while b > a and not any(c.isalnum() for c in v.tok(b - 1)):
+        b -= 1
+    return a, b
+
+
 def split_glued(doc: Document) -> None:
     """Cut and trim spans glued to their neighbours (see module docstring); changes ``doc.entities``."""
     if not doc.entities:
@@ -238,20 +255,22 @@ def split_glued(doc: Document) -> None:
             continue
         whole = (e.first_token, e.end_token)
         v.anchors.within(*whole)
-        hard = _hard_pieces(v, e)
+        name = e.category in NAME_CATEGORIES
+        hard = _hard_pieces(v, e, name)
         split = len(hard) != 1 or hard[0] != whole
         pieces: list[tuple[int, int]] = []
-        for a, b in hard:
-            pieces.extend(_conjunction_pieces(v, a, b))
+        for a, b in hard:  # a date or a description is no list of names: "15 March and 10 May 1989" stays
+            pieces.extend(_conjunction_pieces(v, a, b) if name else [(a, b)])
+        edges = _edges if name else _punctuation_edges  # "three months'": the apostrophe is the quantity's
         kept: list[tuple[int, int]] = []
         for a, b in pieces:
             if (a, b) in v.speakers and (a, b) != whole:
                 continue
-            cover = _anchor_cover(v, a, b, whole)
+            cover = _anchor_cover(v, a, b, whole, name)
             if cover is None:
-                kept.append(_edges(v, a, b) if split or (a, b) != whole else whole)
+                kept.append(edges(v, a, b) if split or (a, b) != whole else whole)
             elif cover or not split:
-                kept.extend(cover or [_edges(v, a, b)])
+                kept.extend(cover or [edges(v, a, b)])
         kept = [(a, b) for a, b in kept if a < b]
         if kept == [whole]:
             out.append(e)

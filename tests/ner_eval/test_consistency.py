@@ -54,3 +54,12 @@ def test_the_real_cli_on_two_meetings(shared_data: Path) -> None:
     summary, results = measure(docs, None, models_dir(None))
     assert summary["all"]["entities"] == len(results) > 0
     assert summary["all"]["consistent_share"] >= 0.8
+
+
+def test_a_category_tag_is_the_same_tag_in_a_longer_region() -> None:
+    text = "a dancer and later a ballet dancer"
+    spans = [GoldSpan(text.index("dancer"), text.index("dancer") + 6, "DEM", "E1"),
+             GoldSpan(text.rindex("dancer"), text.rindex("dancer") + 6, "DEM", "E1")]
+    entries = [entry(text, "dancer", "[DEMOGRAPHIC]"), entry(text, "ballet dancer", "[DEMOGRAPHIC]")]
+    (result,) = score_document(CorpusDoc("t", "en", text, spans), entries)
+    assert result.ok

@@ -138,3 +138,15 @@ def test_a_piece_cut_out_of_a_glued_span_takes_the_category_it_has_alone() -> No
     unify_categories(doc)
     assert ("Harper", "PERSON") in texts(doc) and ("Harper", "ORGANIZATION") not in texts(doc)
     assert ("Brown", "ORGANIZATION") in texts(doc)  # "Brown" alone was never found: the span's category stays
+
+
+def test_a_description_or_a_date_keeps_its_small_words() -> None:
+    text = "She was a primary school teacher. The primary school closed between 15 March 1985 and 10 May 1989."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "primary school teacher", Category.DEMOGRAPHIC),
+                    entity(doc, "primary school", Category.DEMOGRAPHIC, occurrence=1),
+                    entity(doc, "15 March 1985 and 10 May 1989", Category.DATE),
+                    entity(doc, "10 May 1989", Category.DATE)]
+    split_glued(doc)
+    found = [t for t, _ in texts(doc)]
+    assert "primary school teacher" in found and "15 March 1985 and 10 May 1989" in found
