@@ -142,7 +142,7 @@ class Admin(Annotator):
         return zipfile.ZipFile(io.BytesIO(self.get_bytes(f"/documents/project/{project_id}/download/{kind}")))
 
     def project_key(self, project_id: int) -> dict[str, Any]:
-        # every key export is logged with its reason (psan.store.publish.key_access)
+        # every key export is logged with its reason (psan.store.admin.key_access)
         return json.loads(self.get_bytes(f"/documents/project/{project_id}/key.json?reason=ner_eval+release+measure"))
 
     def qa_sample(self, project_id: int, size: int) -> tuple[str, list[tuple[int, int]]]:

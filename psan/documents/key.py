@@ -14,9 +14,9 @@ from flask_login import current_user
 
 from psan.documents.blueprint import bp
 from psan.runtime import db
+from psan.store.admin import key_access
 from psan.store.admin import projects as store_projects
 from psan.store.corpus import documents as store_documents
-from psan.store.publish import key_access
 from psan.store.publish import output as store_output
 from psan.tool.keyfile import KeyFileError, key_csv, key_json, parse_key, restore_output
 from psan.web.access import admin

@@ -19,8 +19,8 @@ from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.publish import qa as store_qa
 from psan.store.publish import regions as store_regions
-from psan.store.publish import risk_qa as store_risk_qa
 from psan.store.publish.release import project_report, undecided_by_category
+from psan.store.review import risk_qa as store_risk_qa
 from psan.web.access import admin
 
 

@@ -10,7 +10,7 @@ from flask_babel import gettext
 
 from psan.runtime import db
 from psan.store.publish import output as store_output
-from psan.store.publish import risk_qa as store_risk_qa
+from psan.store.review import risk_qa as store_risk_qa
 
 
 def refuse_unreviewed(project_id: int, kind: str) -> None:

@@ -15,8 +15,8 @@ from psan.documents.blueprint import bp
 from psan.documents.forms import check_action_form
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
+from psan.store.admin.key_access import ReasonRequired
 from psan.store.publish import versions as store_versions
-from psan.store.publish.key_access import ReasonRequired
 from psan.web.access import admin
 
 

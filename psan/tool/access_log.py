@@ -1,7 +1,7 @@
 """The command line's key access log: every key written or used, with who, when and why (JSON lines).
 
 Why: the web app logs key exports and de-pseudonymizations in its database
-(psan.store.publish.key_access); the command line works without one, so it appends to a file the data
+(psan.store.admin.key_access); the command line works without one, so it appends to a file the data
 steward chooses (``--access-log``, ``$PSAN_KEY_ACCESS_LOG``), by default beside the key.  A run that
 would write or use a key without a reason is refused, as in the web app.
 """

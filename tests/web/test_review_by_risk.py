@@ -28,7 +28,7 @@ def _read_all(client) -> int:
 
 def _review(app, pid: int) -> dict:
     from psan.runtime import db
-    from psan.store.publish import risk_qa
+    from psan.store.review import risk_qa
     with app.app_context(), db.transaction() as conn:
         return risk_qa.summary(conn, pid)
 

@@ -20,10 +20,10 @@ from psan.runtime import db
 from psan.store.corpus.documents import load_document
 from psan.store.publish import qa as store_qa
 from psan.store.publish import regions as store_regions
-from psan.store.publish import risk_qa
 from psan.store.publish.files import files_report
 from psan.store.publish.release_entities import entities_report
 from psan.store.review import double_annotation as store_double
+from psan.store.review import risk_qa
 from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
 from psan.tool.document import Decision
 from psan.tool.voting import final_decision

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from psan.runtime import db
-from psan.store.publish.key_access import clean_reason
+from psan.store.admin.key_access import clean_reason
 
 __all__ = ["create_release", "changes", "releases", "withdraw", "withdrawals", "MAX_NOTE"]
 

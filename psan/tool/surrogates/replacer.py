@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from psan.tool.entities import word_lemmas
+from psan.tool.entities import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE, word_lemmas
 from psan.tool.morph import context
 from psan.tool.morph.analysis import OTHER as M_OTHER
 from psan.tool.morph.analysis import PERSON as M_PERSON
@@ -83,17 +83,20 @@ def _norm(text: str) -> str:
 
 #: a word of the original a surrogate must not repeat: this many letters or more
 SHARED_WORD_LETTERS = 3
-#: month names and their forms in every language (see :func:`shares_word`)
-_MONTH_WORDS = frozenset(m.casefold() for forms in MONTHS.values() for m in forms)
+#: words a surrogate may share with its original because they name nobody (see :func:`shares_word`)
+_STRUCTURAL_WORDS = frozenset(m.casefold() for forms in MONTHS.values() for m in forms) | FUNCTION_WORDS | ARTICLES \
+    | frozenset({"until", "till", "through", "und", "bis", "oraz", "och"}) \
+    | frozenset({"www", "http", "https", "mailto", "com", "org", "net", "edu", "gov", "example"})
 
 
 def shares_word(candidate: str, original: str) -> bool:
     """Whether the surrogate repeats a word of the original (letters only, at least
     :data:`SHARED_WORD_LETTERS`, case-insensitive): "Na západní frontě klid (1928)" must not become the same title
-    with another year, nor "Baker Street" "Oak Street".  A month name is no such word: a date's surrogate is the
-    date shifted, and the month alone names nobody."""
-    words = {w.casefold() for w in _ALPHA_RE.findall(original)
-             if len(w) >= SHARED_WORD_LETTERS and w.casefold() not in _MONTH_WORDS}
+    with another year.  Words that name nobody are no such words: month names (a date's surrogate is the date
+    shifted), function words, articles and the joints of a date range ("until"), legal forms ("Limited" after a
+    company's surrogate) and the parts every address has (``com``, ``www``, the reserved ``example``)."""
+    words = {w.casefold() for w in _ALPHA_RE.findall(original) if len(w) >= SHARED_WORD_LETTERS
+             and w.casefold() not in _STRUCTURAL_WORDS and not LEGAL_FORM_RE.fullmatch(" " + w.casefold())}
     return bool(words) and any(w.casefold() in words for w in _ALPHA_RE.findall(candidate))
 
 
