@@ -79,16 +79,23 @@ def _merged(stored: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
-def save_identities(conn, project_id: int, identities: Mapping[str, Mapping[str, Any]]) -> int:
-    """Store new identities and new parts of stored ones (stored values win); returns rows written."""
-    stored = load_identities(conn, project_id)
+def _changed_rows(owner: int, stored: Mapping[str, Mapping[str, Any]],
+                  identities: Mapping[str, Mapping[str, Any]]) -> list[tuple[int, str, str]]:
+    """(owner, key, identity JSON) of each identity that is new or adds parts to the stored one (stored values
+    win); keys of 1 to 200 characters only."""
     rows = []
     for key, ident in sorted(identities.items()):
         if not 0 < len(key) <= 200:
             continue
         merged = _merged(stored.get(key, {}), ident)
         if merged != stored.get(key):
-            rows.append((project_id, key, json.dumps(merged, ensure_ascii=False, sort_keys=True)))
+            rows.append((owner, key, json.dumps(merged, ensure_ascii=False, sort_keys=True)))
+    return rows
+
+
+def save_identities(conn, project_id: int, identities: Mapping[str, Mapping[str, Any]]) -> int:
+    """Store new identities and new parts of stored ones (stored values win); returns rows written."""
+    rows = _changed_rows(project_id, load_identities(conn, project_id), identities)
     ring = key_ring_of(conn, project_id)
     if ring is not None:
         _save_ring(conn, ring, {k: v for k, v in identities.items() if not k.startswith(_LABEL_PREFIX)})
@@ -104,14 +111,7 @@ def save_identities(conn, project_id: int, identities: Mapping[str, Mapping[str,
 
 def _save_ring(conn, ring: int, identities: Mapping[str, Mapping[str, Any]]) -> None:
     """New identities and new parts of the ring's ones (the ring's stored values win, as in a project)."""
-    stored = _ring_identities(conn, ring, None, ())
-    rows = []
-    for key, ident in sorted(identities.items()):
-        if not 0 < len(key) <= 200:
-            continue
-        merged = _merged(stored.get(key, {}), ident)
-        if merged != stored.get(key):
-            rows.append((ring, key, json.dumps(merged, ensure_ascii=False, sort_keys=True)))
+    rows = _changed_rows(ring, _ring_identities(conn, ring, None, ()), identities)
     if rows:
         with conn.cursor() as cur:
             psycopg2.extras.execute_values(
