@@ -33,11 +33,11 @@ def _review(app, pid: int) -> dict:
         return risk_qa.summary(conn, pid)
 
 
-def _risk_project_with_span(app, window_size: int):
+def _risk_project_with_span(app, window_size: int, text: str = TEXT):
     """A project reviewing by risk with one document and one span; an annotator's client and first window."""
     pid = default_project(app)
     _by_risk(app, pid)
-    doc = add_document(app, TEXT, [("John Smith", "PERSON")])
+    doc = add_document(app, text, [("John Smith", "PERSON")])
     client = annotator_client(app, "a@example.org", window_size=window_size)
     status, body = api_window(client)
     assert status == 200
@@ -155,12 +155,8 @@ def test_after_the_last_span_review_w_gives_text_to_read_and_says_why(clean_app)
 
 def test_a_span_review_of_a_long_sentence_shows_the_twenty_tokens_around_the_span(clean_app):
     app = clean_app
-    pid = default_project(app)
-    _by_risk(app, pid)
     words = " ".join(f"word{i}" for i in range(40))
-    doc = add_document(app, f"{words} and then John Smith arrived {words} at last.", [("John Smith", "PERSON")])
-    client = annotator_client(app, "a@example.org", window_size=300)
-    body = api_window(client)[1]
+    _, doc, _, body = _risk_project_with_span(app, 300, f"{words} and then John Smith arrived {words} at last.")
     john = token_index(app, doc, "John")
     assert body["window"]["first_token"] <= john < john + 2 <= body["window"]["end_token"]
     assert len(body["tokens"]) <= 20
@@ -179,12 +175,8 @@ def test_downloads_prepared_in_the_background_wait_for_the_bound_too(clean_app):
 
 def test_a_sentence_longer_than_the_window_is_read_in_parts(clean_app):
     app = clean_app
-    pid = default_project(app)
-    _by_risk(app, pid)
     words = " ".join(f"word{i}" for i in range(150))
-    doc = add_document(app, f"John Smith arrived. Then {words} end.", [("John Smith", "PERSON")])
-    client = annotator_client(app, "a@example.org", window_size=50)
-    api_window(client)
+    pid, doc, client, _ = _risk_project_with_span(app, 50, f"John Smith arrived. Then {words} end.")
     first = token_index(app, doc, "John")
     assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
     shown: list[tuple[int, int]] = []
