@@ -111,3 +111,36 @@ def test_a_personal_url_and_handle_follow_the_owner_too() -> None:
     assert url.startswith("https://") and url.endswith(f"/~{first[0]}{last}/" + url.rsplit("/", 1)[-1])
     assert "uni-graz" not in url and "miller" not in url
     assert handle == f"@{first}_{last}"
+
+
+
+def _streamed(texts_and_dates: list[tuple[str, list[str]]]) -> list[list[str]]:
+    """Surrogates of the given date strings, documents replaced one after the other as ``psan-tool anonymize``
+    does (each observed just before it is replaced, so later documents add originals to avoid)."""
+    from psan.tool.categories import Category
+    from psan.tool.cli import make_replacer
+    from psan.tool.output import pseudonymize
+    from psan.tool.voting import PrivateRegion
+
+    replacer = make_replacer("en", "0")
+    out = []
+    for text, dates in texts_and_dates:
+        regions, pos = [], 0
+        for d in dates:
+            i = text.index(d, pos)
+            regions.append(PrivateRegion(i, i + len(d), Category.DATE, type="DATE"))
+            pos = i + len(d)
+        replacer.observe(text, regions)
+        out.append([s["replacement"] for s in pseudonymize(text, regions, replacer).standoff])
+    return out
+
+
+def test_a_range_keeps_its_dates_surrogates_whatever_words_and_other_originals_surround_it() -> None:
+    """The words of the range ("between", "and") are the original's own; a later document's private years
+    may appear inside the pieces' surrogates, which were accepted when each date was drawn alone."""
+    years = [str(y) for y in range(1990, 2010)]
+    later = "It paid between 3 July 1995 and 5 April 1997. " + " ".join(f"In {y} nothing happened." for y in years)
+    (came, left), (both, *_) = _streamed([("He came on 3 July 1995. He left on 5 April 1997.",
+                                           ["3 July 1995", "5 April 1997"]),
+                                          (later, ["between 3 July 1995 and 5 April 1997", *years])])
+    assert both == f"between {came} and {left}"

@@ -300,6 +300,16 @@ class SurrogateReplacer:
             return True
         return any(cf[:k] in self._forbidden_words for k in range(_STEM, len(cf)))
 
+    @staticmethod
+    def _prints_original(candidate: str, original: str) -> bool:
+        """Whether a surrogate joined from pieces prints its own original or a word of it.
+
+        Each piece passed :meth:`_leaks` when it was drawn (perhaps in another document); checking the joined
+        string against the other originals again would refuse a pair of accepted pieces and draw a fresh,
+        different value for the whole, so one date or name would have two surrogates.
+        """
+        return _norm(candidate) == _norm(original) or shares_word(candidate, original)
+
     def _leaks(self, candidate: str, original: str, fixed: bool = False) -> bool:
         """Whether the candidate prints the original, a word of it, or another private original.
 
@@ -402,15 +412,17 @@ class SurrogateReplacer:
             name, opening, alias, closing = found
             got, got_alias = (self._form_value(kind, entity, name, type_),
                               self._form_value(kind, entity, alias, type_))
-            if got is not None and got_alias is not None and not self._leaks(got + opening + got_alias + closing,
-                                                                             original):
+            if got is not None and got_alias is not None \
+                    and not self._prints_original(got + opening + got_alias + closing, original):
                 return got + opening + got_alias + closing
         parts = variants.date_parts(original) if kind == routing.DATE else None
         if parts is not None:  # "1 May and 3 June 2001": each date as where it stands alone
             rendered = [self._form_value(kind, f"{routing.DATE}:{_norm(p)}", p, type_) if dated else p
                         for p, dated in parts]
             joined = "".join(r or "" for r in rendered)
-            if all(r is not None for r in rendered) and not self._leaks(joined, original):
+            # the words between the dates ("between", "and") are the original's own, kept on purpose
+            if all(r is not None for r in rendered) and _norm(joined) != _norm(original) and not any(
+                    dated and self._prints_original(r, p) for r, (p, dated) in zip(rendered, parts, strict=True)):
                 return joined
         lead, core, tail = variants.wrapping(original)
         if lead or tail:
