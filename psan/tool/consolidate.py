@@ -27,6 +27,7 @@ from collections import defaultdict
 
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
 from psan.tool.ner.function_words import function_words
+from psan.tool.propagate import person_name_words
 
 __all__ = ["split_glued", "unify_categories", "SPEAKER_TYPE"]
 
@@ -300,20 +301,34 @@ def _weight(e: Entity) -> float:
 
 
 def unify_categories(doc: Document) -> None:
-    """Give every span of one exact string the category (and type) with the most evidence."""
+    """Give every span of one exact string the category (and type) with the most evidence.
+
+    A word of a person's full name found in the document ("Reese" of "Kyle Reese") is a person mention
+    wherever it stands: that name is evidence for PERSON as strong as the name's own span, and it always
+    outweighs OTHER (a nationality, a number, a work of art), the category no surrogate and no entity
+    of a person would ever come from.
+    """
     groups: dict[str, list[int]] = defaultdict(list)
     for n, e in enumerate(doc.entities):  # "Klimko's" is "Klimko" in the possessive: one string
         groups[_POSSESSIVE_END.sub("", doc.span_text(e.first_token, e.end_token))].append(n)
-    for members in groups.values():
+    name_words = person_name_words(doc)
+    for text, members in groups.items():
         cats = {doc.entities[n].category for n in members}
-        if len(cats) < 2:
+        person = name_words.get(text)
+        if len(cats) < 2 and (person is None or Category.PERSON in cats):
             continue
         votes: dict[Category, float] = defaultdict(float)
         for n in members:
             votes[doc.entities[n].category] += _weight(doc.entities[n])
+        model = None
+        if person is not None:
+            votes[Category.PERSON] += person.score
+            votes.pop(Category.OTHER, None)
+            model = person
         winner = max(sorted(votes, key=str), key=lambda c: votes[c])
-        model = max((doc.entities[n] for n in members if doc.entities[n].category == winner
-                     and not _is_speaker(doc.entities[n])), key=_weight, default=None)
+        if winner != Category.PERSON or model is None:
+            model = max((doc.entities[n] for n in members if doc.entities[n].category == winner
+                         and not _is_speaker(doc.entities[n])), key=_weight, default=None)
         for n in members:
             e = doc.entities[n]
             if e.category != winner:

@@ -28,7 +28,7 @@ Policy (tested in ``tests/tool/test_propagate.py``):
   "District of" before a place, a name's translation in brackets after it);
 * the propagated entity copies type and category of its seed (the highest-scoring seed when the
   same string was found with different types), with the seed's score times ``score_factor``;
-* ``name_parts`` (default on in cs, sk, sl, pl, sv: :data:`NAME_PART_LANGUAGES`): each capitalized word of a
+* ``name_parts`` (default on in every supported language: :data:`NAME_PART_LANGUAGES`): each capitalized word of a
   found person name of two or more words is a seed of its own, so "Ernest Nagy" also marks a later "Nagy",
   "Galileo Galilei" marks "Galilei" (and, by lemma, "Galileiho"): news and encyclopaedic text name a person
   in full once and by one part afterwards.  Words shorter than three letters, initials, words in capitals,
@@ -55,7 +55,7 @@ from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
 from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.nonpersonal import is_never_a_name
 
-__all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "core_words", "propagate",
+__all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "core_words", "person_name_words", "propagate",
            "with_propagation"]
 
 #: categories whose found strings are searched again (names and exact identifier strings)
@@ -64,9 +64,8 @@ DEFAULT_CATEGORIES: frozenset[Category] = frozenset(
 
 #: ``Entity.source`` of the added entities
 SOURCE = "propagation"
-#: languages whose person names also seed their single words (``name_parts``); English is left to its own
-#: name completion (psan.tool.completion) and measurements
-NAME_PART_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv"})
+#: languages whose person names also seed their single words (``name_parts``): all psan supports
+NAME_PART_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv", "en"})
 #: languages whose names take a genitive "-s" written as one word (Swedish "Rabins", "Sveriges")
 GENITIVE_S_LANGUAGES = frozenset({"sv"})
 
@@ -166,26 +165,44 @@ def scan_token_patterns(patterns: list[tuple[str, ...]], keys: list[str], n_toke
     return found
 
 
-def _name_part_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity], source: str) -> None:
-    """Add each proper word of a multi-word person name to ``seeds`` (see ``name_parts`` in the module docstring)."""
+def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
+    """The proper words of the multi-word person names found in ``doc``, each with the name it is part of.
+
+    Why: "Sarah Connor" makes a later "Connor" a person mention wherever it stands, whatever another
+    recognizer called it.  A word counts only when it looks like a name part: three or more letters,
+    capitalized but not all capitals, not a closed-class word of the language, never written in lower case
+    in the text, and not a word that never names anyone (:func:`psan.tool.nonpersonal.is_never_a_name`).
+    """
     from psan.tool.ner.function_words import function_words
     text, tokens = doc.text, doc.tokens
     closed = function_words(doc.language)
     lower: set[str] | None = None
+    found: dict[str, Entity] = {}
     for ent in doc.entities:
-        if ent.category != Category.PERSON or ent.source == source or ent.end_token - ent.first_token < 2:
+        if ent.category != Category.PERSON or ent.source == source or ent.source in WEAK_SOURCES \
+                or ent.end_token - ent.first_token < 2:
             continue
         words = [text[t.start:t.end] for t in tokens[ent.first_token:ent.end_token]]
         proper = [w for w in words if len(w) >= 3 and w.isalpha() and w[0].isupper() and not w.isupper()]
         if len(proper) < 2:
             continue
         for word in proper:
-            if (word,) in seeds or word.lower() in closed or is_never_a_name(word, ent.category, doc.language):
+            if word in found and found[word].score >= ent.score:
+                continue
+            if word.lower() in closed or is_never_a_name(word, ent.category, doc.language):
                 continue
             if lower is None:
                 lower = {text[t.start:t.end] for t in tokens if text[t.start:t.end].islower()}
             if word.lower() not in lower:
-                seeds[(word,)] = Entity(0, 0, ent.type, ent.category, ent.source, round(ent.score * 0.9, 6))
+                found[word] = ent
+    return found
+
+
+def _name_part_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity], source: str) -> None:
+    """Add each proper word of a multi-word person name to ``seeds`` (see ``name_parts`` in the module docstring)."""
+    for word, ent in person_name_words(doc, source).items():
+        if (word,) not in seeds:
+            seeds[(word,)] = Entity(0, 0, ent.type, ent.category, ent.source, round(ent.score * 0.9, 6))
 
 
 def _genitive_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity]) -> None:

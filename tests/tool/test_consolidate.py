@@ -4,6 +4,7 @@ from __future__ import annotations
 from psan.tool.consolidate import split_glued, unify_categories
 from psan.tool.document import Category, Document, Entity
 from psan.tool.pipeline import Pipeline
+from psan.tool.tokenize import tokenize
 
 from .helpers import regex_document
 
@@ -150,3 +151,18 @@ def test_a_description_or_a_date_keeps_its_small_words() -> None:
     split_glued(doc)
     found = [t for t, _ in texts(doc)]
     assert "primary school teacher" in found and "15 March 1985 and 10 May 1989" in found
+
+
+def test_a_word_of_a_found_full_name_is_a_person_whatever_another_recognizer_called_it() -> None:
+    """spaCy calls a lone "Reese" NORP (category OTHER, suggested public); "Kyle Reese" makes it a person."""
+    text = "Sarah Connor met Kyle Reese in Los Angeles.\nConnor later phoned Reese."
+    tokens, sentences = tokenize(text, "en")
+    at = {t.start: t.id for t in tokens}
+    kyle, lone = at[text.index("Kyle")], at[text.rindex("Reese")]
+    entities = [Entity(kyle, kyle + 2, "PERSON", Category.PERSON, "spacy", 0.8),
+                Entity(lone, lone + 1, "NORP", Category.OTHER, "spacy", 0.8)]
+    doc = Document(text, tokens, sentences, entities, "en")
+    unify_categories(doc)
+    lone = doc.entities[1]
+    assert doc.span_text(lone.first_token, lone.end_token) == "Reese"
+    assert (lone.category, lone.type) == (Category.PERSON, "PERSON")

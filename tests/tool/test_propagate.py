@@ -31,7 +31,7 @@ def strings(doc: Document, entities: list[Entity]) -> list[str]:
 def test_other_occurrences_found_across_sentences() -> None:
     doc = make_doc("Jan Novák came. Later Jan Novák left.\n\nNovák said no.",
                    [("Jan Novák", "PER", Category.PERSON)])
-    found = propagate(doc)
+    found = propagate(doc, name_parts=False)
     assert strings(doc, found) == ["Jan Novák"]
     assert found[0].source == SOURCE and found[0].type == "PER" and found[0].category == Category.PERSON
     assert found[0].score < 0.8
@@ -47,13 +47,13 @@ def test_no_duplicates_inside_or_crossing_existing_entities() -> None:
     text = "Jan met Jan Novák. Novák Jan and Jan."
     doc = make_doc(text, [("Jan", "PER", Category.PERSON), ("Jan Novák", "PER", Category.PERSON)])
     # "Jan" inside "Jan Novák" is not added again; the existing entities are never duplicated
-    found = propagate(doc)
+    found = propagate(doc, name_parts=False)
     ranges = {doc.char_range(e.first_token, e.end_token) for e in found}
     assert ranges == {(text.index("Novák Jan") + 6, text.index("Novák Jan") + 9), (text.rindex("Jan"), len(text) - 1)}
     # an occurrence crossing an existing entity is skipped
     doc2 = make_doc("Anna Smith. Bob Anna Smith Jr", [("Anna Smith", "PER", Category.PERSON),
                                                        ("Bob Anna", "PER", Category.PERSON)])
-    assert propagate(doc2) == []
+    assert propagate(doc2, name_parts=False) == []
 
 
 def test_longer_occurrence_wins_and_contains_existing() -> None:
@@ -117,14 +117,14 @@ def test_pipeline_switch() -> None:
     assert [e.source for e in opts.process_many([text])[0].entities] == ["first"]
 
 
-def test_name_parts_of_a_full_name_in_the_inflected_languages() -> None:
+def test_name_parts_of_a_full_name_in_every_language() -> None:
     text = "Ernest Nagy prišiel včera. Nagy povedal, že nagy nie je slovo. Galileo Galilei zomrel. Galilei hľadá."
     doc = make_doc(text, [("Ernest Nagy", "PER", Category.PERSON), ("Galileo Galilei", "PER", Category.PERSON)])
     doc.language = "sk"
     # "Nagy" is also written in lower case in this text: no seed; "Galilei" alone is the person again
     assert strings(doc, propagate(doc)) == ["Galilei"]
     doc.language = "en"
-    assert propagate(doc) == []
+    assert strings(doc, propagate(doc)) == ["Galilei"]
     doc.language = "sk"
     assert propagate(doc, name_parts=False) == []
 
@@ -192,3 +192,11 @@ def test_seed_scan_equals_aho_corasick(patterns: list[tuple[str, ...]], keys: li
     expected = sorted(((first, end, ids[0]) for first, end, ids in automaton.scan(keys, [(0, len(keys))])),
                       key=lambda m: (m[0] - m[1], m[0]))
     assert scan_token_patterns(patterns, keys, len(keys)) == expected
+
+
+def test_a_surname_alone_is_a_person_mention_in_english_too() -> None:
+    doc = make_doc("Sarah Connor met Kyle Reese in Los Angeles.\nConnor later phoned Reese.",
+                   [("Sarah Connor", "PERSON", Category.PERSON), ("Kyle Reese", "PERSON", Category.PERSON)])
+    found = propagate(doc)
+    assert sorted(strings(doc, found)) == ["Connor", "Reese"]
+    assert {e.category for e in found} == {Category.PERSON}
