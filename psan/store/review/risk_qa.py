@@ -2,8 +2,10 @@
 
 Why: a project that reviews by risk leaves sentences unread.  A reviewer reads a stratified random sample of
 them (:func:`psan.tool.risk.stratified_sample`) and counts the mentions nobody had marked (marking them fixes
-them); the one-sided 95 % bound on the share of mentions still missed (:func:`psan.tool.risk.missed_share_bound`)
-is stated in the release report, and the project's release waits until it is below the project's target.
+them); the one-sided upper bound on the share of mentions still missed
+(:func:`psan.tool.risk.missed_share_bound`; 95 % over all the samples a project draws,
+:func:`psan.tool.risk.sequential_confidence`) is stated in the release report, and the project's release waits
+until it is below the project's target.
 A project whose every sentence was read has bound 0.  Samples are stored as token ranges: no text.
 """
 from __future__ import annotations
@@ -15,7 +17,7 @@ import psycopg2.extras
 
 from psan.runtime import db
 from psan.store.review import risk_review
-from psan.tool.risk import missed_share_bound, risk_strata, sample_size, stratified_sample
+from psan.tool.risk import missed_share_bound, risk_strata, sample_size, sequential_confidence, stratified_sample
 
 #: the most sentences one sample may hold
 MAX_SENTENCES = 5000
@@ -31,7 +33,7 @@ def draw(conn, project_id: int, account_id: int | None, size: int | None = None)
     plan = risk_review.reading_plan(conn, project_id)
     population = len(plan.unread)
     if size is None:
-        size = sample_size(population, plan.mentions, plan.target)
+        size = sample_size(population, plan.mentions, plan.target, sequential_confidence(_drawn(conn, project_id) + 1))
     size = max(0, min(int(size), population, MAX_SENTENCES))
     chosen = stratified_sample(plan.risks, size, secrets.SystemRandom())
     strata = risk_strata(plan.risks)
@@ -47,6 +49,11 @@ def draw(conn, project_id: int, account_id: int | None, size: int | None = None)
                 [(sample_id, plan.unread[i].document_id, plan.unread[i].first_token, plan.unread[i].end_token,
                   strata[i], plan.risks[i]) for i in chosen])
     return sample_id, len(chosen)
+
+
+def _drawn(conn, project_id: int) -> int:
+    """Samples the project has drawn so far (the next one is judged at a higher confidence)."""
+    return int(db.query_one("SELECT count(*) AS n FROM risk_sample WHERE project_id = %s", (project_id,), conn)["n"])
 
 
 def reviews_by_risk(conn, project_id: int) -> bool:
@@ -101,17 +108,18 @@ def summary(conn, project_id: int) -> dict[str, Any]:
     since).
     """
     plan = risk_review.reading_plan(conn, project_id)
+    # every sample drawn is stated, and the k-th is judged at a higher confidence than the first
+    drawn = _drawn(conn, project_id)
     out: dict[str, Any] = {"mode": plan.mode, "target": plan.target, "sentences": len(plan.sentences),
                            "unread": len(plan.unread), "to_read": len(plan.to_read), "mentions": plan.mentions,
                            "model_ready": bool(plan.model and plan.model.ready),
-                           "suggested_sample": sample_size(len(plan.unread), plan.mentions, plan.target),
-                           "sample_id": None, "sampled": 0, "reviewed": 0, "found": 0, "bound": None}
+                           "suggested_sample": sample_size(len(plan.unread), plan.mentions, plan.target,
+                                                           sequential_confidence(drawn + 1)),
+                           "sample_id": None, "sampled": 0, "reviewed": 0, "found": 0, "bound": None,
+                           "samples": drawn, "confidence": sequential_confidence(max(drawn, 1))}
     if not plan.unread:
         out["bound"] = 0.0
     sample = latest(conn, project_id)
-    # every sample drawn is stated: certifying after several draws is weaker than after one
-    out["samples"] = int(db.query_one("SELECT count(*) AS n FROM risk_sample WHERE project_id = %s",
-                                      (project_id,), conn)["n"])
     if sample is not None:
         row = db.query_one("SELECT count(*) AS sampled, count(misses) AS reviewed, coalesce(sum(misses), 0) AS found "
                            "FROM risk_sample_sentence WHERE sample_id = %s", (sample["id"],), conn)
@@ -120,6 +128,6 @@ def summary(conn, project_id: int) -> dict[str, Any]:
         if plan.unread and len(plan.unread) <= sample["population"]:
             # the population the sample was drawn from (text read since only lowers the true share)
             out["bound"] = missed_share_bound(out["found"], out["reviewed"], sample["population"],
-                                              max(sample["mentions"], plan.mentions))
+                                              max(sample["mentions"], plan.mentions), out["confidence"])
     out["blocked"] = plan.mode == "risk" and (out["bound"] is None or out["bound"] > plan.target)
     return out

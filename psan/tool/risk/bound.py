@@ -5,6 +5,11 @@ in ``n`` sentences, the exact Poisson upper bound of the mean per sentence is ``
 times the unread sentences not sampled it bounds the mentions still missed, and over all mentions (masked plus
 those) it bounds their share.  The sample is stratified by risk with proportional allocation, so the pooled
 count estimates the whole population and the riskier sentences are never left out by chance.
+
+A project may draw again after a sample failed (its routed text read in between).  Each further look is a
+further chance of a lucky sample, so the ``k``-th sample is judged at the confidence
+:func:`sequential_confidence` gives: the error rates ``α·6/(π²k²)`` of all looks sum to at most ``α``, whatever
+the number of samples drawn.
 """
 from __future__ import annotations
 
@@ -15,13 +20,20 @@ from collections.abc import Sequence
 from scipy.stats import chi2
 
 __all__ = ["CONFIDENCE", "STRATA", "missed_share_bound", "missed_upper", "risk_strata", "sample_size",
-           "stratified_sample"]
+           "sequential_confidence", "stratified_sample"]
 
 CONFIDENCE = 0.95
 #: risk strata of the sample (thirds of the unread sentences by risk)
 STRATA = 3
 #: misses the default sample size allows for while still reaching the target
 PLANNED_MISSES = 1
+
+
+def sequential_confidence(look: int, confidence: float = CONFIDENCE) -> float:
+    """The confidence the ``look``-th sample of one project (1, 2, …) is judged at, so that the chance of any
+    false certificate over all the samples it may draw stays within ``1 - confidence``."""
+    look = max(int(look), 1)
+    return 1 - (1 - confidence) * 6 / (math.pi ** 2 * look * look)
 
 
 def missed_upper(found: int, sampled: int, population: int, confidence: float = CONFIDENCE) -> float:

@@ -58,3 +58,14 @@ def test_stratified_sample_is_proportional_and_distinct(risks, size, seed):
 def test_strata_follow_risk():
     strata = risk_strata([0.9, 0.1, 0.5, 0.2, 0.8, 0.3])
     assert strata[1] == 0 and strata[0] == STRATA - 1
+
+
+def test_later_samples_are_judged_stricter_and_all_looks_together_keep_the_confidence() -> None:
+    """A project that draws again after a failed sample gets no free second chance at a lucky sample."""
+    from psan.tool.risk import sequential_confidence
+
+    levels = [sequential_confidence(k) for k in range(1, 10_000)]
+    assert all(a < b for a, b in zip(levels, levels[1:], strict=False))
+    assert sum(1 - c for c in levels) <= 0.05
+    assert missed_share_bound(0, 500, 5000, 1000, levels[1]) > missed_share_bound(0, 500, 5000, 1000, levels[0])
+    assert sample_size(5000, 1000, 0.005, levels[1]) > sample_size(5000, 1000, 0.005, levels[0])
