@@ -357,6 +357,15 @@ def _lexicon(language: str) -> _Lexicon:
     return _Lexicon(forms, multi, streets, STOPLISTS.get(language, frozenset()))
 
 
+def place_word(word: str, language: str) -> bool:
+    """Is ``word`` (in a listed case form; several words: a listed name) a town, region or country of the language?"""
+    lex = _lexicon(language)
+    words = tuple(WORD_RE.findall(word))
+    if len(words) == 1:
+        return bool(lex.forms.get(words[0], 0) & PLACE_KINDS)
+    return any(entry == words and kind & PLACE_KINDS for entry, kind in lex.multi.get(words[0], ()) if words)
+
+
 def person_name_kind(word: str, language: str) -> int:
     """Bit flags (``FIRST_M``, ``FIRST_F``, ``LAST``) of ``word`` as a person name of the language's lists.
 
