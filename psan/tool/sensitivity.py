@@ -12,18 +12,21 @@ model must never publish them; only a person's explicit decision may.  What coun
   personal-number types (birth numbers, SSN, PESEL …: their category is ID);
 * a full date (day, month and a year at least :data:`ADULT_YEARS` back): it may be a birth date;
 * a place name followed by a number ("Praha 1", "Brno 2"): a district or an address part;
-* the categories and entity types an admin lists for the project (``project.sensitive_types``).
+* the categories and entity types an admin lists for the project (``project.sensitive_types``);
+* any span that overlaps an address (:func:`inside_address`): "London" of "22 Baker Street, London" is a
+  place name alone and a piece of a home address here.
 """
 from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from psan.tool.categories import category_of
 from psan.tool.document import Category
 
-__all__ = ["SENSITIVE_CATEGORIES", "SENSITIVE_TYPES", "sensitive_type", "never_public_by_suggestion", "birth_date_like"]
+__all__ = ["SENSITIVE_CATEGORIES", "SENSITIVE_TYPES", "ADDRESS_TYPES", "sensitive_type", "never_public_by_suggestion",
+           "birth_date_like", "inside_address"]
 
 SENSITIVE_CATEGORIES = frozenset({Category.ID, Category.CONTACT, Category.SENSITIVE, Category.DEMOGRAPHIC})
 #: entity types of addresses, dates and numbers that are personal whatever their coarse category
@@ -32,6 +35,8 @@ SENSITIVE_TYPES = frozenset({
     "PHONE", "PHONE_NUMBER", "EMAIL", "EMAIL_ADDRESS", "IBAN", "IBAN_CODE", "CREDIT_CARD", "BANK_ACCOUNT",
     "US_SSN", "CZ_BIRTH_NUMBER", "PL_PESEL", "SE_PERSONNUMMER", "SI_EMSO", "DATE_OF_BIRTH", "BIRTH_DATE",
 })
+#: entity types of a postal address or of one of its parts (street with number, postcode; CNEC's ``A``, ``ah``, ``az``)
+ADDRESS_TYPES = frozenset({"ADDRESS", "STREET", "STREET_ADDRESS", "POSTAL_CODE", "ZIP_CODE", "ah", "az", "A"})
 #: a full date this many years back or more may be someone's date of birth
 ADULT_YEARS = 14
 _FULL_DATE = re.compile(r"^\d{1,2}\s*[./-]\s*(?:\d{1,2}|[^\W\d]+)\s*[./-]?\s*(?P<year>(?:19|20)\d{2})$"
@@ -76,3 +81,12 @@ def never_public_by_suggestion(ne_types: Sequence[str], category: Category | str
         return True
     located = cat == str(Category.LOCATION) or any(category_of(t) is Category.LOCATION for t in ne_types)
     return located and len(words) >= 2 and words[-1].rstrip(".").isdigit()
+
+
+def inside_address(first: int, end: int, addresses: Iterable[tuple[int, int]]) -> bool:
+    """Does the range ``[first, end)`` overlap one of the ``addresses`` (``[first, end)`` ranges of address spans)?
+
+    Why: NER cuts an address into a number, a place and a postcode ("22", "Baker Street, London",
+    "OQ6 8PA"); each piece alone looks public, and publishing the pieces publishes the address.
+    """
+    return any(a < end and first < b for a, b in addresses)

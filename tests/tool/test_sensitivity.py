@@ -36,3 +36,10 @@ def test_birth_date_shapes():
     assert birth_date_like(["12", "/", "05", "/", "1980"]) and birth_date_like(["1.1.1978"])
     assert birth_date_like(["3", ".", "března", "1965"]) and birth_date_like(["March", "3", "1965"])
     assert not birth_date_like(["1978"]) and not birth_date_like(["Praha"])
+
+
+def test_a_span_overlapping_an_address_is_inside_it() -> None:
+    from psan.tool.sensitivity import inside_address
+    address = [(3, 9)]  # "22 Baker Street , London OQ6 8PA"
+    assert inside_address(3, 4, address) and inside_address(4, 7, address) and inside_address(8, 12, address)
+    assert not inside_address(0, 3, address) and not inside_address(9, 11, address)
