@@ -13,8 +13,9 @@ model must never publish them; only a person's explicit decision may.  What coun
 * a full date (day, month and a year at least :data:`ADULT_YEARS` back): it may be a birth date;
 * a place name followed by a number ("Praha 1", "Brno 2"): a district or an address part;
 * the categories and entity types an admin lists for the project (``project.sensitive_types``);
-* any span that overlaps an address (:func:`inside_address`): "London" of "22 Baker Street, London" is a
-  place name alone and a piece of a home address here.
+* any span that overlaps an address, a phone number or another span of :data:`SENSITIVE_TYPES`
+  (:func:`overlaps_any`): "London" of "22 Baker Street, London" is a place name alone and a piece of a
+  home address here, and "Ring 555-0199" holds a phone number.
 """
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ from collections.abc import Collection, Iterable, Sequence
 from psan.tool.categories import category_of
 from psan.tool.document import Category
 
-__all__ = ["SENSITIVE_CATEGORIES", "SENSITIVE_TYPES", "ADDRESS_TYPES", "sensitive_type", "never_public_by_suggestion",
-           "birth_date_like", "inside_address"]
+__all__ = ["SENSITIVE_CATEGORIES", "SENSITIVE_TYPES", "sensitive_type", "never_public_by_suggestion",
+           "birth_date_like", "overlaps_any"]
 
 SENSITIVE_CATEGORIES = frozenset({Category.ID, Category.CONTACT, Category.SENSITIVE, Category.DEMOGRAPHIC})
 #: entity types of addresses, dates and numbers that are personal whatever their coarse category
@@ -35,8 +36,6 @@ SENSITIVE_TYPES = frozenset({
     "PHONE", "PHONE_NUMBER", "EMAIL", "EMAIL_ADDRESS", "IBAN", "IBAN_CODE", "CREDIT_CARD", "BANK_ACCOUNT",
     "US_SSN", "CZ_BIRTH_NUMBER", "PL_PESEL", "SE_PERSONNUMMER", "SI_EMSO", "DATE_OF_BIRTH", "BIRTH_DATE",
 })
-#: entity types of a postal address or of one of its parts (street with number, postcode; CNEC's ``A``, ``ah``, ``az``)
-ADDRESS_TYPES = frozenset({"ADDRESS", "STREET", "STREET_ADDRESS", "POSTAL_CODE", "ZIP_CODE", "ah", "az", "A"})
 #: a full date this many years back or more may be someone's date of birth
 ADULT_YEARS = 14
 _FULL_DATE = re.compile(r"^\d{1,2}\s*[./-]\s*(?:\d{1,2}|[^\W\d]+)\s*[./-]?\s*(?P<year>(?:19|20)\d{2})$"
@@ -83,10 +82,11 @@ def never_public_by_suggestion(ne_types: Sequence[str], category: Category | str
     return located and len(words) >= 2 and words[-1].rstrip(".").isdigit()
 
 
-def inside_address(first: int, end: int, addresses: Iterable[tuple[int, int]]) -> bool:
-    """Does the range ``[first, end)`` overlap one of the ``addresses`` (``[first, end)`` ranges of address spans)?
+def overlaps_any(first: int, end: int, ranges: Iterable[tuple[int, int]]) -> bool:
+    """Does the range ``[first, end)`` overlap one of ``ranges`` (``[first, end)`` ranges of sensitive spans)?
 
     Why: NER cuts an address into a number, a place and a postcode ("22", "Baker Street, London",
-    "OQ6 8PA"); each piece alone looks public, and publishing the pieces publishes the address.
+    "OQ6 8PA"), or wraps a phone number in a longer guess; each piece alone looks public, and
+    publishing the pieces publishes the address.
     """
-    return any(a < end and first < b for a, b in addresses)
+    return any(a < end and first < b for a, b in ranges)

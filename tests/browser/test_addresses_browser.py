@@ -77,7 +77,7 @@ def test_addresses_are_one_span_never_suggested_public_and_a_releases_no_part_of
             wait_js(page, f"document.querySelector('.tok[data-i=\"{first}\"]').classList.contains('sel')")
             assert "suggested: public" not in page.text_content("#ann-selection")
         page.keyboard.press("a")  # accept the window's suggestions
-        wait_js(page, "document.querySelectorAll('#ann-history li.mb-1').length >= 1")
+        wait_js(page, "/accepted|finished/.test(document.getElementById('ann-message').textContent)")
         for mode in ("remove", "tag", "pseudonymize"):
             response = page.request.get(f"/documents/{doc}/download/{mode}")
             assert response.status == 200, mode
@@ -116,4 +116,35 @@ def test_a_suspicious_span_nested_in_a_private_one_is_reached_by_a_click(clean_a
     page.keyboard.press("p")
     wait_js(page, "document.getElementById('ann-status').getAttribute('data-status') === 'DONE'")
     assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (doc,))[0]["s"] == "DONE"
+    assert page.errors == [] and csp_violations(page) == []
+
+
+PHONES = ("555-0199", "(555) 123-4567", "+420 603 123 456")
+
+
+@pytest.mark.worker
+def test_phone_numbers_in_local_formats_are_one_span_never_suggested_public(clean_app, page, celery_worker,
+                                                                          tmp_path: Path):
+    app = clean_app
+    make_account(app, ADMIN, "ADMIN")
+    pid = new_project(app, "Calls")
+    sql(app, "UPDATE project SET language = 'en' WHERE id = %s", (pid,))
+    text = f"Ring {PHONES[0]} at the desk. The office is on {PHONES[1]}; in Prague {PHONES[2]}.\n"
+    login(page, ADMIN)
+    doc = _upload(page, app, tmp_path, pid, "calls.txt", text)
+    page.goto(f"/annotate/document/{doc}")
+    page.wait_for_selector(".tok.sel")
+    for phone in PHONES:
+        first, end = _tokens_of(app, doc, text, phone)
+        spans = _spans_over(page, first, end)
+        assert any(s["whole"] for s in spans), (phone, spans)
+        assert not any("sugg-public" in s["cls"] for s in spans), (phone, spans)
+        assert sql(app, "SELECT type FROM named_entity WHERE document_id = %s AND first_token = %s "
+                        "AND end_token = %s", (doc, first, end)) == [{"type": "PHONE"}], phone
+    page.keyboard.press("a")
+    wait_js(page, "document.getElementById('ann-message').textContent.length > 0 && !document.getElementById("
+                  "'ann-message').classList.contains('d-none')")
+    out = page.request.get(f"/documents/{doc}/download/remove").text()
+    for phone in PHONES:
+        assert phone not in out and phone[-4:] not in out, (phone, out)
     assert page.errors == [] and csp_violations(page) == []
