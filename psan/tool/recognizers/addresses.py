@@ -218,6 +218,10 @@ class AddressRecognizer(PatternRecognizer):
         self.czech = form.street is None
         self.grower = _Grower(form)
 
+    def warm_up(self) -> None:
+        """The language's gazetteer lists, which tell a town after a comma from any capitalized word."""
+        is_place_name("Praha", self.language)
+
     def prefilter(self, text: str) -> bool:
         return has_digit(text)
 
