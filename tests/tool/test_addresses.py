@@ -37,6 +37,9 @@ def found(text: str, language: str, type_: str) -> list[str]:
     ("sl", "Naslov: Slovenska cesta 12, 1000 Ljubljana.", "Slovenska cesta 12, 1000 Ljubljana"),
     ("sl", "Sedež je na Trg republike 3, Ljubljana.", "Trg republike 3, Ljubljana"),
     ("sl", "Prešernova ulica 10, 4000 Kranj.", "Prešernova ulica 10, 4000 Kranj"),
+    # a foreign street in English text: an address when a flat or a postcode follows
+    ("en", "His address: Søndergade 52, Apt. 656, Aarhus.", "Søndergade 52, Apt. 656, Aarhus"),
+    ("en", "Write to Laukaantie 80, 11507 Kokkola.", "Laukaantie 80, 11507 Kokkola"),
 ])
 def test_an_address_is_one_span_street_number_town_postcode(language: str, text: str, street: str) -> None:
     assert found(text, language, "ADDRESS") == [street]
@@ -72,6 +75,7 @@ def test_czech_prose_is_not_a_street(text: str) -> None:
 @pytest.mark.parametrize(("language", "text"), [
     ("en", "In 1998 the 3 Musketeers met Article 6 Road Traffic Act."),
     ("en", "He paid 20 pounds for 5 years."),
+    ("en", "Windows 10 and Chapter 5 are fine; Protocol No. 1, Article 6 of the Convention."),
     ("pl", "Ustawa z dnia 5 lipca, art. 12 ust. 3"),
     ("sv", "Han var 44 år och bodde i Göteborg."),
     ("sl", "Zakon o cesta 5 let"),

@@ -85,13 +85,16 @@ class AddressForm:
     ``street``: a regex of a street with its house number (group ``number``), or ``None`` where the
     Czech/Slovak rules of :data:`STREET_RE` apply; ``postcode``: the language's postal code;
     ``town_words``: the lower-case words a town's name may hold between its capitalized words
-    ("Mníšek pod Brdy", "Stratford-upon-Avon"); ``flat``: a flat or suite after the number.
+    ("Mníšek pod Brdy", "Stratford-upon-Avon"); ``flat``: a flat or suite after the number; ``loose``: a
+    street without a street word ("Søndergade 52" in an English letter), an address only when a flat or
+    a postcode follows it.
     """
 
     street: str | None
     postcode: str
     town_words: str
     flat: str
+    loose: str | None = None
 
 
 _EN_STREET_WORDS = (r"Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Boulevard|Blvd|Place|Pl|Court|Ct|Close|"
@@ -111,7 +114,8 @@ ADDRESS_FORMS: dict[str, AddressForm] = {
         rf"(?<![\w.,/-])(?P<number>\d{{1,5}}[A-Za-z]?(?:-\d{{1,5}})?)[ \t]+(?:{_NAME_WORD}[ \t]+){{0,3}}"
         rf"{_NAME_WORD}[ \t]+(?:{_EN_STREET_WORDS})\b\.?",
         rf"{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?\d{{5}}(?:-\d{{4}})?",
-        r"upon|on|in|le|by|the|of", r"(?:Apt|Apartment|Flat|Suite|Unit|Ste)\.?[ \t]*\d{1,5}[A-Za-z]?"),
+        r"upon|on|in|le|by|the|of", r"(?:Apt|Apartment|Flat|Suite|Unit|Ste)\.?[ \t]*\d{1,5}[A-Za-z]?",
+        rf"(?<![\w.])(?:{_NAME_WORD}[ \t]+){{0,2}}{_NAME_WORD}[ \t]+{_NUMBER}{_NOT_UNIT}"),
     "cs": AddressForm(None, r"(?:CZ-?)?\d{3}[ \t]?\d{2}", r"pod|nad|na|u|v|ve|při|-", r"(?:byt|č\. ?b\.)[ \t]*\d{1,4}"),
     "sk": AddressForm(None, r"(?:SK-?)?\d{3}[ \t]?\d{2}", r"pod|nad|na|pri|v|vo|-", r"(?:byt|č\. ?b\.)[ \t]*\d{1,4}"),
     "pl": AddressForm(
@@ -171,14 +175,15 @@ def _town_ends(text: str, match: re.Match[str], grower: _Grower, language: str) 
     return [end]
 
 
-def _grow(text: str, end: int, grower: _Grower, language: str) -> tuple[int, bool]:
-    """The end of the address whose street ends at ``end``, and whether a town or postcode followed."""
-    grown = False
+def _grow(text: str, end: int, grower: _Grower, language: str) -> tuple[int, bool, bool]:
+    """The end of the address whose street ends at ``end``, whether a town or postcode followed, and whether
+    a flat or a postcode did (what only an address has)."""
+    grown = strong = False
     if grower.flat and (m := grower.flat.match(text, end)):
-        end = m.end()
+        end, strong = m.end(), True
     postcode_before = grower.postcode.match(text, end)
     if postcode_before:
-        end, grown = postcode_before.end(), True
+        end, grown, strong = postcode_before.end(), True, True
     for second in (False, True):  # a town, then its region or country after a comma ("Washington, DC 20500")
         town = grower.town.match(text, end)
         if town is None or second and not any(ch in ",\n" for ch in text[end:town.start("town")]):
@@ -196,8 +201,9 @@ def _grow(text: str, end: int, grower: _Grower, language: str) -> tuple[int, boo
         else:
             break
         end, grown = (postcode_after.end() if postcode_after else after), True
+        strong = strong or postcode_after is not None
         postcode_before = None  # a region or country after the town needs support of its own
-    return end, grown
+    return end, grown, strong
 
 
 def is_place_name(name: str, language: str) -> bool:
@@ -217,6 +223,7 @@ class AddressRecognizer(PatternRecognizer):
         self.language = language
         self.czech = form.street is None
         self.grower = _Grower(form)
+        self.loose = re.compile(form.loose) if form.loose else None
 
     def warm_up(self) -> None:
         """The language's gazetteer lists, which tell a town after a comma from any capitalized word."""
@@ -234,10 +241,20 @@ class AddressRecognizer(PatternRecognizer):
             if found is None:
                 continue
             start, end, score = found
-            end, grown = _grow(text, end, self.grower, self.language)
+            end, grown, _ = _grow(text, end, self.grower, self.language)
             if grown or has_context(text, start, end, self.context, before=60, after=0):
                 score = max(score, self.context_score)
             spans.append(CharSpan(start, end, self.type, self.category, self.name, score, self.priority))
+        if self.loose is not None:
+            taken = [(s.start, s.end) for s in spans]
+            for match in self.loose.finditer(text):
+                start = match.start()
+                if any(a <= start < b for a, b in taken):
+                    continue
+                end, _, strong = _grow(text, match.end(), self.grower, self.language)
+                if strong:  # "Søndergade 52, Apt. 656" or "…, 8200 Fauske": a flat or a postcode says address
+                    spans.append(CharSpan(start, end, self.type, self.category, self.name, self.context_score,
+                                          self.priority))
         return spans
 
     def _czech(self, text: str, match: re.Match[str]) -> tuple[int, int, float] | None:
