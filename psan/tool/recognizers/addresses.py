@@ -9,7 +9,8 @@ suggestion or a rule could publish one piece while the rest is masked.  An addre
 An address starts at a street with its house number, found in shapes that ordinary text rarely takes
 (the per-language :data:`ADDRESS_FORMS`, one table of street words and number positions per language):
 
-* English: a house number before a street word: ``22 Baker Street``, ``10 Downing St.``;
+* English: a house number before a street word: ``22 Baker Street``, ``10 Downing St.``; a foreign street
+  without one (``Søndergade 52``) only when a flat or a postcode follows it;
 * Czech/Slovak: a street noun (``náměstí Míru 15``, ``Karlovo nám. 13``, ``ul. Dlouhá 5``), a prepositional
   name (``Na Příkopě 12``, ``U Kříže 8``; not "V"/"Ve": "V Praze 5" is a city district), or an adjectival or
   possessive name (``Roblínská``, ``Husova``, ``Palackého``, ``Korunní``) with a number ``1284/17`` or with
