@@ -253,6 +253,29 @@
     return a ? select(a.first_token, a.end_token) : select(i, i + 1);
   }
 
+  // A click reaches every span at the token: an undecided one first (innermost first: a suspicious span
+  // nested in a private one must be reachable, or its document never gets done), then the others, outermost
+  // first; a click on the selected span's token goes on to the next span there.
+  function clickAt(i) {
+    if (!state.byAnnotation) { return select(i, i + 1); }
+    var covering = (state.cover[i] || []).filter(function (a) { return !!a; });
+    if (!covering.length) { return select(i, i + 1); }
+    var size = function (a) { return a.end_token - a.first_token; };
+    covering.sort(function (a, b) {
+      var sa = a.decision === "SUSPICIOUS" ? 0 : 1;
+      var sb = b.decision === "SUSPICIOUS" ? 0 : 1;
+      if (sa !== sb) { return sa - sb; }
+      return sa === 0 ? size(a) - size(b) : size(b) - size(a);
+    });
+    var k = 0;
+    if (state.sel) {
+      covering.forEach(function (a, j) {
+        if (a.first_token === state.sel.first && a.end_token === state.sel.end) { k = (j + 1) % covering.length; }
+      });
+    }
+    return select(covering[k].first_token, covering[k].end_token);
+  }
+
   function selectNextUndecided(from, direction) {
     var anns = state.data.annotations.filter(function (a) { return a.decision === "SUSPICIOUS"; });
     if (direction < 0) { anns.reverse(); }
@@ -577,7 +600,7 @@
     if (event.shiftKey && state.sel) {
       select(Math.min(state.sel.first, i), Math.max(state.sel.end, i + 1));
     } else {
-      selectAt(i);
+      clickAt(i);
     }
     els.text.focus();
   });

@@ -85,7 +85,8 @@ RECOGNIZER_TYPES: dict[str, Category] = {
     # institutions, personal and company numbers, ages and durations
     "FIRST_NAME": _PER, "SURNAME": _PER, "PERSON_NAME": _PER, "TITLED_NAME": _PER, "SPEAKER": _PER,
     "CITY": _LOC, "REGION": _LOC, "PLACE": _LOC, "COUNTY": _LOC, "PROVINCE": _LOC, "STREET": _LOC,
-    "POSTAL_CODE": _LOC, "AUTHORITY": _ORG, "PRISON": _ORG, "DURATION": _DAT, "AGE": _DAT, "USERNAME": _CON,
+    "ADDRESS": _LOC, "POSTAL_CODE": _LOC, "AUTHORITY": _ORG, "PRISON": _ORG, "DURATION": _DAT, "AGE": _DAT,
+    "USERNAME": _CON,
     "CASE_NUMBER": _ID, "SECRET": _ID, "CARD": _ID, "CZ_BIRTH_NUMBER": _ID, "CZ_ICO": _ID, "CZ_DIC": _ID,
     "SK_DIC": _ID, "PL_PESEL": _ID, "PL_NIP": _ID, "PL_REGON": _ID, "SE_PERSONNUMMER": _ID, "SI_EMSO": _ID,
     # topics of psan.tool.recognizers.sensitive (special categories, GDPR art. 9)

@@ -12,18 +12,22 @@ model must never publish them; only a person's explicit decision may.  What coun
   personal-number types (birth numbers, SSN, PESEL …: their category is ID);
 * a full date (day, month and a year at least :data:`ADULT_YEARS` back): it may be a birth date;
 * a place name followed by a number ("Praha 1", "Brno 2"): a district or an address part;
-* the categories and entity types an admin lists for the project (``project.sensitive_types``).
+* the categories and entity types an admin lists for the project (``project.sensitive_types``);
+* any span that overlaps an address, a phone number or another span of :data:`SENSITIVE_TYPES`
+  (:func:`overlaps_any`): "London" of "22 Baker Street, London" is a place name alone and a piece of a
+  home address here, and "Ring 555-0199" holds a phone number.
 """
 from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from psan.tool.categories import category_of
 from psan.tool.document import Category
 
-__all__ = ["SENSITIVE_CATEGORIES", "SENSITIVE_TYPES", "sensitive_type", "never_public_by_suggestion", "birth_date_like"]
+__all__ = ["SENSITIVE_CATEGORIES", "SENSITIVE_TYPES", "sensitive_type", "never_public_by_suggestion",
+           "birth_date_like", "overlaps_any"]
 
 SENSITIVE_CATEGORIES = frozenset({Category.ID, Category.CONTACT, Category.SENSITIVE, Category.DEMOGRAPHIC})
 #: entity types of addresses, dates and numbers that are personal whatever their coarse category
@@ -76,3 +80,13 @@ def never_public_by_suggestion(ne_types: Sequence[str], category: Category | str
         return True
     located = cat == str(Category.LOCATION) or any(category_of(t) is Category.LOCATION for t in ne_types)
     return located and len(words) >= 2 and words[-1].rstrip(".").isdigit()
+
+
+def overlaps_any(first: int, end: int, ranges: Iterable[tuple[int, int]]) -> bool:
+    """Does the range ``[first, end)`` overlap one of ``ranges`` (``[first, end)`` ranges of sensitive spans)?
+
+    Why: NER cuts an address into a number, a place and a postcode ("22", "Baker Street, London",
+    "OQ6 8PA"), or wraps a phone number in a longer guess; each piece alone looks public, and
+    publishing the pieces publishes the address.
+    """
+    return any(a < end and first < b for a, b in ranges)

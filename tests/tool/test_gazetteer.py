@@ -37,7 +37,31 @@ def test_inflection_rules() -> None:
     assert {"Praze", "Prahy"} <= inflect("Praha", "cs", person=False)
     assert {"Nováka", "Novákovi", "Novákom"} <= inflect("Novák", "sk")
     assert {"Novaka", "Novaku", "Novakom"} <= inflect("Novak", "sl")
-    assert inflect("Anna", "en") == set() and inflect("Andersson", "sv") == set()
+    assert inflect("Anna", "en") == set()
+    assert inflect("Andersson", "sv") == {"Anderssons"} and inflect("Peru", "sv", person=False) == {"Perus"}
+    assert inflect("Paris", "sv", person=False) == set()  # a name ending in s takes no genitive s
+
+
+@pytest.mark.parametrize(("language", "text", "country"), [
+    ("sv", "Han reste till Peru förra året.", "Peru"),
+    ("sv", "Hon flyttade till Storbritannien.", "Storbritannien"),
+    ("sv", "Det gäller Storbritanniens regering.", "Storbritanniens"),
+    ("sv", "De bodde i Förenade Arabemiraten.", "Förenade Arabemiraten"),
+    ("cs", "Odjel do Peru a pak do Česka.", "Česka"),
+    ("pl", "Wyjechał do Czech i Peru.", "Peru"),
+    ("sl", "Živel je v Združeno kraljestvo.", "Združeno kraljestvo"),
+    ("en", "They flew to Peru and then Czechia.", "Czechia"),
+])
+def test_every_country_is_a_place_in_every_language(language: str, text: str, country: str) -> None:
+    assert (country, "REGION") in found(text, language, use_morfeusz=False)
+
+
+def test_country_names_come_from_cldr_and_iso_in_each_language() -> None:
+    from psan.tool.country_names import country_names
+    assert {"Peru", "Storbritannien", "Tjeckien", "Förenade kungariket"} <= country_names("sv")
+    assert {"Spojené království", "Česko"} <= country_names("cs")
+    assert all(len(country_names(language)) >= 240 for language in ("cs", "sk", "pl", "sv", "sl", "en"))
+    assert "Förenta Nationerna" not in country_names("sv")  # the UN is no country
 
 
 def test_czech_names_and_places_with_inflection() -> None:

@@ -332,3 +332,18 @@ def test_spelled_counts_of_procedural_events(text: str, expected: list[str]) -> 
 ])
 def test_quoted_titles_after_entitled(text: str, expected: list[str]) -> None:
     assert [text[s.start:s.end] for s in TitleRecognizer().analyze(text)] == expected
+
+
+@pytest.mark.parametrize(("language", "text", "phone"), [
+    ("en", "His number is 555-0199.", "555-0199"),
+    ("en", "Call (555) 123-4567 today.", "(555) 123-4567"),
+    ("cs", "Telefon 603 123 456.", "603 123 456"),
+    ("cs", "Volejte +420 603 123 456.", "+420 603 123 456"),
+])
+def test_a_phone_number_in_a_local_format_is_one_whole_span(language: str, text: str, phone: str) -> None:
+    assert [text[s.start:s.end] for s in patterns.analyze(text, language) if s.type == "PHONE"] == [phone]
+
+
+@pytest.mark.parametrize("text", ["between 250-1000 people", "see pages 200-1000", "in 1990-2000"])
+def test_a_range_is_no_local_phone_number(text: str) -> None:
+    assert [s for s in patterns.analyze(text, "en") if s.type == "PHONE"] == []

@@ -36,3 +36,10 @@ def test_birth_date_shapes():
     assert birth_date_like(["12", "/", "05", "/", "1980"]) and birth_date_like(["1.1.1978"])
     assert birth_date_like(["3", ".", "března", "1965"]) and birth_date_like(["March", "3", "1965"])
     assert not birth_date_like(["1978"]) and not birth_date_like(["Praha"])
+
+
+def test_a_span_overlapping_an_address_overlaps_it() -> None:
+    from psan.tool.sensitivity import overlaps_any
+    address = [(3, 9)]  # "22 Baker Street , London OQ6 8PA"
+    assert overlaps_any(3, 4, address) and overlaps_any(4, 7, address) and overlaps_any(8, 12, address)
+    assert not overlaps_any(0, 3, address) and not overlaps_any(9, 11, address)

@@ -77,3 +77,29 @@ def test_the_admins_list_is_cleaned():
     from psan.store.admin.projects import parse_sensitive_types
     assert parse_sensitive_types(" organization; gu, ,GU, person,gu ") == ["ORGANIZATION", "gu", "GU", "PERSON"]
     assert parse_sensitive_types(None) == [] and len(parse_sensitive_types(",".join(map(str, range(500))))) == 100
+
+
+def test_no_piece_of_an_address_is_suggested_public(clean_app):
+    """The pieces NER finds inside an address (a number, a street and town, a postcode) get no public suggestion
+    even where the project decided such types public: publishing them would publish the address."""
+    app = clean_app
+    text = "She moved to 22 Baker Street, London OQ6 8PA last year. Paris and Rome and Oslo are far. "
+    doc = add_document(app, text + plain_sentences(0, 2), [
+        ("22 Baker Street, London OQ6 8PA", "ADDRESS"), ("22", "CARDINAL"), ("Baker Street, London", "GPE"),
+        ("Paris", "GPE"), ("Rome", "GPE"), ("Oslo", "GPE")])
+    annotator = annotator_client(app, "annotator@example.org", window_size=300)
+    assert api_window(annotator)[0] == 200
+    for word in ("Paris", "Rome", "Oslo"):
+        i = token_index(app, doc, word)
+        assert api_decide(annotator, doc, i, i + 1, "PUBLIC")[0] == 200
+    got = _suggestions(api_window(annotator)[1])
+    tokens = sql(app, "SELECT idx, start_char FROM token WHERE document_id = %s ORDER BY idx", (doc,))
+    last = max(t["idx"] for t in tokens if t["start_char"] < text.index(" last year"))
+    number, street, town = (token_index(app, doc, w) for w in ("22", "Baker", "London"))
+    address = (number, last + 1)
+    assert address in got and got[address] is None
+    for span in ((number, number + 1), (street, town + 1)):
+        assert span in got and got[span] is None, (span, got)  # a place elsewhere, an address piece here
+    assert api_post(annotator, "accept", {"document_id": doc})[0] == 409  # nothing here has a suggestion to accept
+    for span in (address, (number, number + 1), (street, town + 1)):
+        assert annotation(app, doc, *span)["token_decision"] is None, span

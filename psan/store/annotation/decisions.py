@@ -43,7 +43,7 @@ from flask_babel import gettext
 from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.admin.rules import condition_to_text
-from psan.store.annotation import suggestions
+from psan.store.annotation import entities, suggestions
 from psan.tool.categories import category_of
 from psan.tool.classifier.gate import only_punctuation
 from psan.tool.classifier.model import MODEL_TYPE
@@ -301,6 +301,8 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         outcome.model_only = True
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
     if decision == "PRIVATE":
+        # a span marked by hand joins the entity it overlaps or repeats (its category, label and pseudonym)
+        entities.link_marked_span(conn, span.document_id, span.first_token, span.end_token, tokens)
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):
             category, suggested_by, everywhere, language = lookup_scope_evidence(conn, outcome.annotation_id)
             document_only = lookup_document_only(found, category, suggested_by, everywhere,

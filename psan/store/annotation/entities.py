@@ -22,7 +22,7 @@ from psan.tool.document import Document
 from psan.tool.entities import document_entity_spans
 
 __all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge", "split", "mention_keys",
-           "manual_keys"]
+           "manual_keys", "link_marked_span"]
 
 
 #: the documents page's note when the grouping failed (stored in ``document.error``)
@@ -65,6 +65,10 @@ def update_document_entities(conn, document_id: int, doc: Document) -> int:
     project_id = int(row["project_id"])
     spans = document_entity_spans(doc)
     present = {(s.first_token, s.end_token) for s in spans}
+    # a span a person marked by hand is no recognized span, yet its link to an entity (link_marked_span) stays
+    present |= {(r["first_token"], r["end_token"]) for r in db.query(
+        "SELECT first_token, end_token FROM annotation WHERE document_id = %s AND token_decision IS NOT NULL",
+        (document_id,), conn)}
     manual = {(r["first_token"], r["end_token"]) for r in db.query(
         "SELECT first_token, end_token FROM entity_mention WHERE document_id = %s AND manual", (document_id,), conn)}
     stale = [list(k) for k in manual - present]
@@ -157,6 +161,52 @@ def entity_of_span(conn, document_id: int, first: int, end: int,
             "mentions": stats["mentions"], "documents": stats["documents"],
             "label": None if label is None else {"id": label["id"], "name": label["name"],
                                                  "category": label["category"]}}
+
+
+def link_marked_span(conn, document_id: int, first: int, end: int, tokens: list[str]) -> str | None:
+    """Link a span a person marked by hand to the entity it belongs to; returns that entity's category.
+
+    Why: a hand-marked span ("Connor" that nothing recognized, "Mr. Harper" around the recognized
+    "Harper") is a mention of someone the document already names.  Linked, it takes that entity's
+    category (no label dialog, no ``[OTHER]`` in the output), its label and its pseudonym.  The entity,
+    in this order: the one of a mention overlapping the span (most tokens in common, then the longer
+    mention); the one of a mention elsewhere in the document with the same words; the person a mention
+    names with these words among its own ("Connor" of "Sarah Connor": a word of a person's name is a
+    person mention).  ``None``: the span has a mention already, or nothing to go on.  A manual mention,
+    written in the caller's action (undo takes it back) and kept by later recomputations.
+    """
+    if db.query_one("SELECT 1 FROM entity_mention WHERE document_id = %s AND first_token = %s AND end_token = %s",
+                    (document_id, first, end), conn):
+        return None
+    words = [w.casefold() for w in tokens if any(ch.isalnum() for ch in w)]
+    if not words:
+        return None
+    mentions = db.query(
+        "SELECT m.first_token, m.end_token, m.entity_id, e.category, "
+        "array(SELECT substr(d.text, t.start_char + 1, t.end_char - t.start_char) FROM token t "
+        "WHERE t.document_id = m.document_id AND t.idx >= m.first_token AND t.idx < m.end_token ORDER BY t.idx) "
+        "AS words FROM entity_mention m JOIN entity e ON e.id = m.entity_id JOIN document d ON d.id = m.document_id "
+        "WHERE m.document_id = %s AND e.category <> 'OTHER' AND m.end_token - m.first_token <= 50 "
+        "ORDER BY m.first_token", (document_id,), conn)
+    overlapping = [m for m in mentions if m["first_token"] < end and first < m["end_token"]]
+    best = max(overlapping, default=None, key=lambda m: (min(end, m["end_token"]) - max(first, m["first_token"]),
+                                                         m["end_token"] - m["first_token"]))
+    if best is None:
+        for m in mentions:
+            theirs = [w.casefold() for w in m["words"] if any(ch.isalnum() for ch in w)]
+            same = theirs == words
+            within = m["category"] == "PERSON" and any(theirs[i:i + len(words)] == words
+                                                       for i in range(len(theirs) - len(words) + 1))
+            if same or (within and best is None):
+                best = m
+                if same:
+                    break
+    if best is None:
+        return None
+    db.execute("INSERT INTO entity_mention (document_id, first_token, end_token, entity_id, manual) "
+               "VALUES (%s, %s, %s, %s, true) ON CONFLICT DO NOTHING",
+               (document_id, first, end, best["entity_id"]), conn)
+    return str(best["category"])
 
 
 def _log(conn, project_id: int, document_id: int, account_id: int, first: int, end: int, action: str,

@@ -21,7 +21,7 @@ from psan.store.admin.rules import project_sensitive_types
 from psan.store.annotation.window_content import span_text
 from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.document import Category
-from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
+from psan.tool.sensitivity import SENSITIVE_TYPES, never_public_by_suggestion, overlaps_any, sensitive_type
 from psan.tool.suggest import (
     Evidence,
     joinable_pools,
@@ -240,7 +240,9 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
     score``) covering the annotations, in ``first_token, id`` order; read here when not given.
     A span :func:`psan.tool.sensitivity.never_public_by_suggestion` names (an address, a possible date of
     birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
-    suggestion then (``None``), so accepting the window leaves it for the person.
+    suggestion then (``None``), so accepting the window leaves it for the person; so does every span that
+    overlaps an address, a phone number or another span of a sensitive type
+    (:func:`psan.tool.sensitivity.overlaps_any`).
     """
     suspicious = [a for a in annotations if a["decision"] == "SUSPICIOUS"]
     if not suspicious:
@@ -253,6 +255,9 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
                                "ORDER BY first_token, id", (document_id, lo, hi), conn)
     entity: dict[tuple[int, int], dict[str, Any]] = {}
     model_p: dict[tuple[int, int], float] = {}
+    sensitive = [(a["first_token"], a["end_token"]) for a in annotations
+                 if any(t in SENSITIVE_TYPES for t in a.get("ne_types") or ())]
+    sensitive += [(e["first_token"], e["end_token"]) for e in entity_rows if e["type"] in SENSITIVE_TYPES]
     for e in entity_rows:
         if not lo <= e["first_token"] < hi:
             continue
@@ -272,6 +277,8 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
         ev = Evidence(words_private, 0, by_type[0], by_type[1], model_p.get(key),
                       _category(ent["category"] if ent else None))
         a["suggestion"] = "PRIVATE" if suggest_private(ev) else "PUBLIC"
+        if a["suggestion"] == "PUBLIC" and overlaps_any(a["first_token"], a["end_token"], sensitive):
+            a["suggestion"] = None
         if a["suggestion"] == "PUBLIC":
             if extra is None:
                 extra = sensitive_types(conn, project_id)

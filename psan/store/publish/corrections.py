@@ -16,7 +16,7 @@ exact span takes the fine type of the entity covering most of it, so a postcode 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from psan.runtime import db
 from psan.runtime.sql import prepared
@@ -43,11 +43,13 @@ def _best_entity(entities: Sequence[Entity], first: int, end: int) -> Entity | N
 
 
 def apply_corrections(doc: Document, annotations: list[Annotation],
-                      person_categories: Collection[tuple[int, int]] = ()) -> list[Annotation]:
+                      person_categories: Collection[tuple[int, int]] = (),
+                      mention_categories: Mapping[tuple[int, int], Category] | None = None) -> list[Annotation]:
     """The same annotations (none is dropped: see the module docstring), person spans' categories filled.
 
     ``person_categories`` are the spans whose category the person chose (a label with a category);
-    they are never overwritten.
+    they are never overwritten.  ``mention_categories``: the categories of the entities person-decided
+    spans are mentions of, for a span no recognizer entity overlaps (a span marked by hand).
     """
     for ann in annotations:
         if ann.token_decision is None:
@@ -57,6 +59,8 @@ def apply_corrections(doc: Document, annotations: list[Annotation],
         ent = _best_entity(doc.entities, ann.first_token, ann.end_token)
         if ent is not None and ent.category is not Category.OTHER:
             ann.category = ent.category
+        elif mention_categories and (ann.first_token, ann.end_token) in mention_categories:
+            ann.category = mention_categories[(ann.first_token, ann.end_token)]
     return annotations
 
 
@@ -76,11 +80,17 @@ def fill_region_type(doc: Document, region: PrivateRegion) -> PrivateRegion:
 def category_needed(conn, document_id: int, first: int, end: int, label_id: int | None) -> bool:
     """Must the annotator be asked for a category of this PRIVATE span?
 
-    No when the span's label has a category or a recognizer entity (not OTHER) overlaps it — the
-    output then takes that category; otherwise it would come out as ``[OTHER]``.
+    No when the span's label has a category, a recognizer entity (not OTHER) overlaps it or the span is a
+    mention of an entity of a category (a span marked by hand joins the entity it repeats:
+    :func:`psan.store.annotation.entities.link_marked_span`) — the output then takes that category;
+    otherwise it would come out as ``[OTHER]``.
     """
     if label_id is not None and db.query_one(prepared("SELECT 1 FROM label WHERE id = %s AND category IS NOT NULL "
                                                       "AND category <> 'OTHER'"), (label_id,), conn):
+        return False
+    if db.query_one(prepared("SELECT 1 FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
+                             "WHERE m.document_id = %s AND m.first_token = %s AND m.end_token = %s "
+                             "AND e.category <> 'OTHER'"), (document_id, first, end), conn):
         return False
     return db.query_one(prepared("SELECT 1 FROM named_entity WHERE document_id = %s AND first_token < %s "
                                  "AND end_token > %s AND category <> 'OTHER' LIMIT 1"),

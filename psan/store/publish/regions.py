@@ -127,7 +127,14 @@ def document_annotations(conn, document_id: int, doc: Document, ctx: ProjectOutp
         if ann.rule_label is not None:
             ann.rule_label = ctx.label_numbers.get(ann.rule_label)
     person_categories = {(d.first_token, d.end_token) for d in decisions if d.category is not None}
-    return apply_corrections(doc, annotations, person_categories)
+    mentions = {(r["first_token"], r["end_token"]): category
+                for r in db.query("SELECT a.first_token, a.end_token, e.category FROM annotation a "
+                                  "JOIN entity_mention m ON m.document_id = a.document_id "
+                                  "AND m.first_token = a.first_token AND m.end_token = a.end_token "
+                                  "JOIN entity e ON e.id = m.entity_id WHERE a.document_id = %s "
+                                  "AND a.token_decision IS NOT NULL", (document_id,), conn)
+                if (category := _category(r["category"])) is not None}
+    return apply_corrections(doc, annotations, person_categories, mentions)
 
 
 def entity_labels(conn, project_id: int) -> dict[int, int]:

@@ -63,6 +63,12 @@ _GROUP_GAP_RE = re.compile(r"[ \u00a0\u2009\u202f]+")
 #: "00482 / 6287221", Warsaw before 2005's plan)
 INTERNATIONAL_DIGITS = (11, 15)
 _DATE_LIKE_RE = re.compile(r"^\d{1,4}[./ -]+\d{1,2}[./ -]+\d{1,4}$")
+#: a local number without its area code ("555-0199": exchange and line, dialled within the area): no number
+#: plan validates it, libphonenumber calls it possible for local dialling only
+LOCAL_NUMBER_RE = re.compile(r"^[2-9]\d{2}-\d{4}$")
+#: words before a "250-1000" that make it a range of counts or pages, not a local number
+_RANGE_BEFORE_RE = re.compile(r"(?:between|from|pages?|pp?\.|nos?\.|§|art\.|articles?|paragraphs?|sections?)\s*$",
+                              re.IGNORECASE)
 
 #: phone regions tried per language (first that validates wins); "+"-prefixed numbers need none
 PHONE_REGIONS: dict[str, tuple[str, ...]] = {
@@ -168,7 +174,8 @@ class UsernameRecognizer(PatternRecognizer):
 class PhoneRecognizer(PatternRecognizer):
     """Phone numbers validated by libphonenumber for the document language's region(s).
 
-    International numbers (``+420 …``, ``0048 …``) validate without a region.
+    International numbers (``+420 …``, ``0048 …``) validate without a region.  A local number without its
+    area code ("555-0199") counts where the region's plan allows local dialling (score 0.6).
     Runs that read as dates are skipped. Score 0.7 alone, 0.95 with a context
     word (``tel.``, ``phone``, ``mobil`` …) or an international prefix.
     """
@@ -226,6 +233,18 @@ class PhoneRecognizer(PatternRecognizer):
             pos = end
         return spans
 
+    def _local(self, value: str) -> bool:
+        """A number of the document's regions that is possible for local dialling only ("555-0199" in the US)."""
+        local_only = phonenumbers.ValidationResult.IS_POSSIBLE_LOCAL_ONLY
+        for region in self.regions:
+            try:
+                number = phonenumbers.parse(value, region)
+            except phonenumbers.NumberParseException:
+                continue
+            if phonenumbers.is_possible_number_with_reason(number) == local_only:
+                return True
+        return False
+
     @staticmethod
     def _piece_ends(text: str, start: int, end: int) -> list[int]:
         """Where a number in ``text[start:end]`` may end: the whole run, then before each gap, longest first."""
@@ -247,6 +266,9 @@ class PhoneRecognizer(PatternRecognizer):
             return self.context_score if context or international else self.score
         if context and self._parse(value, FALLBACK_REGIONS):
             return 0.6  # a foreign number introduced by "tel." / "phone"
+        if LOCAL_NUMBER_RE.match(value) and self._local(value) and not _RANGE_BEFORE_RE.search(text, max(0, start - 12),
+                                                                                                  start):
+            return self.context_score if context else 0.6
         if context and international and INTERNATIONAL_DIGITS[0] <= n_digits <= INTERNATIONAL_DIGITS[1]:
             return 0.6  # an international number after "tel." that today's number plans no longer know
         return None

@@ -8,9 +8,10 @@ the same text always wins in :func:`psan.tool.merge.resolve`.
 Lists: first names (male/female kept apart – surrogates need the gender),
 surnames, cities, regions and streets are read from the class attributes of
 ``faker.providers.person.<locale>.Provider`` and
-``faker.providers.address.<locale>.Provider``; nothing random is generated.
+``faker.providers.address.<locale>.Provider``; nothing random is generated.  Countries: every
+country's name in the language (:mod:`psan.tool.country_names`: CLDR and ISO 3166), tagged ``REGION``.
 English has no city list in Faker (cities are generated), so only US states
-serve as English places.
+and countries serve as English places.
 
 Matching policy:
 
@@ -44,6 +45,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from psan.tool.country_names import country_names
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.base import PRIORITY_GAZETTEER
 from psan.tool.recognizers.sentence_start import at_sentence_start
@@ -126,10 +128,9 @@ class NameLists:
     countries: frozenset[str] = frozenset()
 
 
-#: languages whose gazetteer also looks up Faker's country names (in the language, with case forms).
-#: Why not cs/en: their pipelines reach their targets without it and their corpora tag countries
-#: inconsistently; for sk/sl/pl/sv the NER models are weak on places (UNER Slovak dev is 47 % LOC).
-COUNTRY_LANGUAGES = frozenset({"sk", "sl", "pl", "sv"})
+#: languages whose gazetteer also looks up country names (in the language, with case forms): every language,
+#: the names of every country (:func:`psan.tool.country_names.country_names`, besides Faker's list)
+COUNTRY_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv", "en"})
 #: languages where a listed first name + an unlisted capitalized word is taken for a full name
 #: (:meth:`GazetteerRecognizer._unlisted_surname_end`)
 FIRST_NAME_SURNAME_LANGUAGES = frozenset({"cs", "sk", "sl", "pl", "sv"})
@@ -185,6 +186,10 @@ def name_lists(language: str) -> NameLists:
         lf.update(_feminine_pl(s) for s in lm)
         last.discard("Doe")
     last.update(lm, lf)
+    if language in COUNTRY_LANGUAGES:
+        # a country that is also a listed name ("Jordan", "Chad") stays a name: the person lists decide
+        countries.update(country_names(language))
+        countries = {n for n in countries if n not in fm and n not in ff and n not in last}
     return NameLists(language, frozenset(fm), frozenset(ff), frozenset(last), frozenset(lm), frozenset(lf),
                      frozenset(cities), frozenset(streets), frozenset(regions), frozenset(countries))
 
@@ -301,11 +306,17 @@ def _pl_variants(word: str, person: bool) -> set[str]:
     return out
 
 
-_INFLECTORS = {"cs": _cs_variants, "sk": _sk_variants, "sl": _sl_variants, "pl": _pl_variants}
+def _sv_variants(word: str, person: bool) -> set[str]:
+    """The Swedish genitive: "Perus", "Storbritanniens", "Anderssons" (a name ending in s, x or z takes none)."""
+    return set() if word[-1] in "sxzSXZ" else {word + "s"}
+
+
+_INFLECTORS = {"cs": _cs_variants, "sk": _sk_variants, "sl": _sl_variants, "pl": _pl_variants, "sv": _sv_variants}
 
 
 def inflect(word: str, language: str, person: bool = True) -> set[str]:
-    """Case forms of a single-word name (documented suffix rules; empty for sv/en and words < 3 letters)."""
+    """Case forms of a single-word name (documented suffix rules; the genitive for sv; empty for en and words < 3
+    letters)."""
     fn = _INFLECTORS.get(language)
     if fn is None or len(word) < 3 or " " in word:
         return set()
@@ -335,6 +346,8 @@ def _lexicon(language: str) -> _Lexicon:
             return
         if len(words) > 1:
             multi.setdefault(words[0], []).append((words, kind))
+            if language == "sv" and words[-1][-1] not in "sxz":  # "Förenade Arabemiratens"
+                multi[words[0]].append(((*words[:-1], words[-1] + "s"), kind))
             return
         forms[entry] = forms.get(entry, 0) | kind
         for variant in inflect(entry, language, person):
@@ -355,6 +368,15 @@ def _lexicon(language: str) -> _Lexicon:
     for options in streets.values():
         options.sort(key=len, reverse=True)
     return _Lexicon(forms, multi, streets, STOPLISTS.get(language, frozenset()))
+
+
+def place_word(word: str, language: str) -> bool:
+    """Is ``word`` (in a listed case form; several words: a listed name) a town, region or country of the language?"""
+    lex = _lexicon(language)
+    words = tuple(WORD_RE.findall(word))
+    if len(words) == 1:
+        return bool(lex.forms.get(words[0], 0) & PLACE_KINDS)
+    return any(entry == words and kind & PLACE_KINDS for entry, kind in lex.multi.get(words[0], ()) if words)
 
 
 def person_name_kind(word: str, language: str) -> int:

@@ -9,9 +9,9 @@ formats collide with ordinary numbers in other countries' text.
 
 Priorities (higher wins an overlap in :mod:`psan.tool.merge`): validated IDs
 50 > secrets 45 > e-mail/URL/IP 40 > @username 35 > phone 30 > weak IDs and file numbers 25 >
-money 22 > dates 20 > ages 15 > durations 12 > streets with house numbers 11 > postal codes 10 > NER 0 >
-gazetteer −10.  Czech/Slovak streets with house numbers and UK postcodes are in
-:mod:`~psan.tool.recognizers.addresses`.
+money 22 > dates 20 > ages 15 > durations 12 > addresses 11 > postal codes 10 > NER 0 >
+gazetteer −10.  Addresses (a street with its house number, town and postcode as one span) and UK
+postcodes are in :mod:`~psan.tool.recognizers.addresses`.
 
 English also gets phrase recognizers in English words (:mod:`~psan.tool.recognizers.amounts` with spelled
 counts of hearings and decisions, :mod:`~psan.tool.recognizers.references`, life and death sentences in a
@@ -26,7 +26,7 @@ import re
 from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
-from psan.tool.recognizers.addresses import CzechStreetRecognizer, UkPostcodeRecognizer
+from psan.tool.recognizers.addresses import UkPostcodeRecognizer, address_recognizer
 from psan.tool.recognizers.amounts import EventCountRecognizer, MoneyRecognizer
 from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context, has_digit
 from psan.tool.recognizers.contact import (
@@ -155,8 +155,8 @@ def _recognizers(language: str) -> tuple[Recognizer, ...]:
         recognizers.extend(_language_phrases(lang))
         if lang in POSTAL_FORMS:
             recognizers.append(PostalCodeRecognizer(lang))
-        if lang in ("cs", "sk"):
-            recognizers.append(CzechStreetRecognizer(lang))
+        if (address := address_recognizer(lang)) is not None:
+            recognizers.append(address)
         if lang == "en":
             recognizers.append(UkPostcodeRecognizer())
     return tuple(recognizers)

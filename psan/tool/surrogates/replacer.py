@@ -778,7 +778,10 @@ class SurrogateReplacer:
             for m in words:
                 out.append(text[pos:m.start()])
                 w = m.group()
-                out.append(shape.case_pattern_word(w, rng.choice(pool)) if w[0].isupper() and len(w) > 2 else w)
+                if original[m.start() - 1:m.start()].isdigit() or original[m.end():m.end() + 1].isdigit():
+                    out.append(shape.scramble(w, rng))  # the letters of a postcode ("OQ6 8PA") or a house "12a"
+                else:
+                    out.append(shape.case_pattern_word(w, rng.choice(pool)) if w[0].isupper() and len(w) > 2 else w)
                 pos = m.end()
             out.append(text[pos:])
             return "".join(out)
