@@ -10,8 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool.annotation_formats import AnnotatedText, attach, format_names, get_format, make_span, read_file, \
-    write_file
+from psan.tool.annotation_formats import (
+    AnnotatedText,
+    attach,
+    format_names,
+    get_format,
+    make_span,
+    read_file,
+    write_file,
+)
 from psan.tool.annotation_formats.base import outermost
 
 #: corpora (file, documents taken): whole small ones, the first documents of the long-text ones
