@@ -22,12 +22,15 @@ from pathlib import PurePosixPath
 import psycopg2.extras
 
 from psan.runtime import db
-from psan.store.admin.rules import ensure_ne_type_rules
-from psan.store.annotation.decisions import Span, log_decision, set_token_decision
+from psan.store.admin.rules import ensure_ne_type_rules, load_ruleset
+from psan.store.annotation.decisions import Span as DecidedSpan
+from psan.store.annotation.decisions import log_decision, set_token_decision
 from psan.store.corpus.documents import load_document
 from psan.store.corpus.reannotate import reannotate_document_now, update_document_status
 from psan.store.shared.document_status import ANNOTATED
 from psan.tool.annotation_formats import AnnotatedText, AnnotationFormatError, attach, get_format, read_file
+from psan.tool.annotation_formats.base import Span
+from psan.tool.rules import RuleSet
 
 #: ``named_entity.source`` of imported spans
 IMPORT_SOURCE = "import"
@@ -61,8 +64,12 @@ def _document(conn, document_id: int, project_id: int | None = None) -> dict:
 
 
 def import_spans(conn, document_id: int, given: AnnotatedText, *, gold: bool, account_id: int | None,
-                 result: ImportResult | None = None) -> ImportResult:
-    """Put ``given`` (a document of an annotation file) on the stored document (see the module docstring)."""
+                 result: ImportResult | None = None, ruleset: RuleSet | None = None) -> ImportResult:
+    """Put ``given`` (a document of an annotation file) on the stored document (see the module docstring).
+
+    ``ruleset``: the project's rules when already loaded (a project import loads them once, after creating the
+    NE-type rules of every label of the file); reloaded here if this document's labels needed new rules.
+    """
     result = result if result is not None else ImportResult()
     row = _document(conn, document_id)
     doc = load_document(conn, document_id)
@@ -80,7 +87,7 @@ def import_spans(conn, document_id: int, given: AnnotatedText, *, gold: bool, ac
             continue
         if starts[first] != sp.start or ends[last - 1] != sp.end:
             result.widened += 1
-        label = (sp.label or str(sp.category))[:MAX_TYPE_CHARS]
+        label = _type(sp)
         ranges.setdefault((first, last), (label, str(sp.category), 1.0 if sp.score is None else float(sp.score)))
     db.execute("DELETE FROM named_entity WHERE document_id = %s AND source = %s", (document_id, IMPORT_SOURCE), conn)
     if ranges:
@@ -92,11 +99,12 @@ def import_spans(conn, document_id: int, given: AnnotatedText, *, gold: bool, ac
                  sorted(ranges.items())], page_size=1000)
     # per-process document caches reload the entities (as after new model predictions)
     db.execute("UPDATE document SET recognized_at = clock_timestamp() WHERE id = %s", (document_id,), conn)
-    ensure_ne_type_rules(conn, row["project_id"], {t for t, _, _ in ranges.values()})
-    reannotate_document_now(conn, document_id)
+    if ensure_ne_type_rules(conn, row["project_id"], {t for t, _, _ in ranges.values()}):
+        ruleset = None
+    reannotate_document_now(conn, document_id, ruleset)
     if gold and account_id is not None:
         for first, last in sorted(ranges):
-            span = Span(row["project_id"], document_id, first, last)
+            span = DecidedSpan(row["project_id"], document_id, first, last)
             set_token_decision(conn, span, "PRIVATE", None, account_id)
             log_decision(conn, span, account_id, "span_import", "PRIVATE", detail={"gold": True})
             result.decided += 1
@@ -104,6 +112,11 @@ def import_spans(conn, document_id: int, given: AnnotatedText, *, gold: bool, ac
     result.documents[document_id] = len(ranges)
     result.spans += len(ranges)
     return result
+
+
+def _type(span: Span) -> str:
+    """The entity type an imported span is stored with: its label (its category if it has none)."""
+    return (span.label or str(span.category))[:MAX_TYPE_CHARS]
 
 
 def _stem(name: str) -> str:
@@ -171,6 +184,10 @@ def import_file(conn, *, project_id: int, format_name: str, data: bytes, filenam
                                       f"{row['name']}: import it on the project's page, or export one document")
             chosen = named[0]
         return import_spans(conn, document_id, chosen, gold=gold, account_id=account_id, result=result)
-    for doc_id, doc in match_documents(conn, project_id, docs):
-        import_spans(conn, doc_id, doc, gold=gold, account_id=account_id, result=result)
+    pairs = match_documents(conn, project_id, docs)
+    # every label's NE-type rule first, then the rules read once for all documents
+    ensure_ne_type_rules(conn, project_id, {_type(sp) for _, doc in pairs for sp in doc.spans})
+    ruleset = load_ruleset(conn, project_id)
+    for doc_id, doc in pairs:
+        import_spans(conn, doc_id, doc, gold=gold, account_id=account_id, result=result, ruleset=ruleset)
     return result
