@@ -6,7 +6,9 @@ A result item is ``{"id", "from_name": "label", "to_name": "text", "type": "labe
 ``<Labels>`` and ``<Text>`` tags (psan writes ``label`` and ``text``, the names of Label Studio's NER template).
 Reading takes the task's first annotation that was not cancelled, else its first prediction; items of other
 types (choices, relations …) are ignored.  Decided spans are written as an annotation, a machine's as a
-prediction with its score.  The document's name travels in ``data.name``.
+prediction with its score.  The document's name travels in ``data.name``.  Offsets count characters as
+Python does; ``value.text`` is compared with the text at the offsets ignoring runs of blanks (Label Studio
+collapses them in ``value.text``, its offsets stay right).
 """
 from __future__ import annotations
 
