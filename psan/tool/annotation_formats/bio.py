@@ -12,21 +12,20 @@ def tagged_sentences(doc: AnnotatedText) -> tuple[list[list[tuple[int, int, str]
     spans, dropped = outermost(list(doc.spans))
     kept = AnnotatedText(doc.name, doc.text, spans, doc.tokens, doc.sentences)
     sentences = segment(kept)
-    by_start = {sp.start: sp for sp in spans}
     out = []
-    current: Span | None = None
+    j = 0
+    previous: Span | None = None
     for sentence in sentences:
         rows = []
         for s, e in sentence:
-            if current is not None and s >= current.end:
-                current = None
-            if s in by_start:
-                current = by_start[s]
-                rows.append((s, e, "B-" + _tag(current.label)))
-            elif current is not None and current.start < s < current.end:
-                rows.append((s, e, "I-" + _tag(current.label)))
-            else:
+            while j < len(spans) and spans[j].end <= s:
+                j += 1
+            sp = spans[j] if j < len(spans) and spans[j].start < e else None  # kept spans do not overlap
+            if sp is None:
                 rows.append((s, e, "O"))
+            else:
+                rows.append((s, e, ("I-" if sp is previous else "B-") + _tag(sp.label)))
+            previous = sp
         out.append(rows)
     return out, dropped
 
