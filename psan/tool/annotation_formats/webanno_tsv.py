@@ -20,31 +20,27 @@ from psan.tool.annotation_formats.segment import segment
 
 NE_TYPE = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
 HEADER = f"#FORMAT=WebAnno TSV 3.3\n#T_SP={NE_TYPE}|identifier|value\n\n"
-_ESCAPED = ("\\", "[", "]", "|", "_", "->", ";", "\t", "\n", "*")
+#: a feature value's escapes (WebAnno's ``escapeValue``), applied as one simultaneous replacement
+_VALUE_ESCAPES = {"\\": "\\\\", "[": "\\[", "]": "\\]", "|": "\\|", "_": "\\_", "->": "\\->", ";": "\\;",
+                  "\t": "\\t", "\n": "\\n", "*": "\\*"}
+#: a ``#Text=`` line's escapes (WebAnno's ``escapeText``, TSV 3.2 and later): control characters and backslash
+_TEXT_ESCAPES = {**{chr(i): "\\" + chr(i) for i in range(32) if not 7 < i < 14},
+                 "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", "\b": "\\b", "\\": "\\\\"}
 _ITEM = re.compile(r"^(?P<label>.*?)(?:\[(?P<id>\d+)\])?$", re.S)
 
 
-def escape(value: str) -> str:
-    for ch in _ESCAPED:
-        value = value.replace(ch, "\\" + ch)
-    return value
+def _replacer(table: dict[str, str]):  # noqa: ANN202 - str -> str
+    """Every key of ``table`` replaced at once, longest first at each position (Apache's ``replaceEach``)."""
+    pattern = re.compile("|".join(re.escape(k) for k in sorted(table, key=len, reverse=True)))
+    return lambda value: pattern.sub(lambda m: table[m.group(0)], value)
 
 
-def unescape(value: str) -> str:
-    out = []
-    i = 0
-    while i < len(value):
-        if value[i] == "\\" and i + 1 < len(value):
-            if value.startswith("->", i + 1):
-                out.append("->")
-                i += 3
-                continue
-            out.append(value[i + 1])
-            i += 2
-            continue
-        out.append(value[i])
-        i += 1
-    return "".join(out)
+#: a label as a feature value column holds it, and back
+escape = _replacer(_VALUE_ESCAPES)
+unescape = _replacer({v: k for k, v in _VALUE_ESCAPES.items()})
+#: one line of a sentence as a ``#Text=`` line holds it, and back
+escape_text = _replacer(_TEXT_ESCAPES)
+unescape_text = _replacer({v: k for k, v in _TEXT_ESCAPES.items()})
 
 
 def _split_unescaped(value: str, sep: str) -> list[str]:
@@ -113,7 +109,7 @@ class WebannoTsv:
             if line.startswith("#Text="):
                 if sentence and rows and sentence_start16 is not None:
                     flush_sentence()
-                sentence.append(unescape(line[6:]) if "\\" in line else line[6:])
+                sentence.append(unescape_text(line[6:]))
                 continue
             if not line or line.startswith("#"):
                 continue
@@ -129,8 +125,7 @@ class WebannoTsv:
             if sentence_start16 is None:
                 sentence_start16 = begin
             value = cols[value_col] if value_col is not None and value_col < len(cols) else "_"
-            token = unescape(cols[2]) if "\\" in cols[2] else cols[2]
-            rows.append((begin, end, token, value, "." in cols[0]))
+            rows.append((begin, end, cols[2], value, "." in cols[0]))  # the token column is not escaped
         flush_sentence()
         full = "".join(parts)
         offsets = utf16_offsets(full)
@@ -203,17 +198,8 @@ class WebannoTsv:
                     value = "|".join(escape(spans[k].label or "*") + (f"[{ids[k]}]" if k in ids else "") for k in ks)
                 else:
                     ident = value = "_"
-                out.append(f"{number}-{j}\t{u16[s]}-{u16[e]}\t{escape_token(text[s:e])}\t{ident}\t{value}\t\n")
+                out.append(f"{number}-{j}\t{u16[s]}-{u16[e]}\t{text[s:e]}\t{ident}\t{value}\t\n")
         return "".join(out).encode("utf-8"), 0
-
-
-def escape_text(line: str) -> str:
-    """A ``#Text=`` line: backslashes escaped (INCEpTION unescapes them), tabs kept as they are."""
-    return line.replace("\\", "\\\\")
-
-
-def escape_token(token: str) -> str:
-    return token.replace("\\", "\\\\").replace("\t", "\\t")
 
 
 register(WebannoTsv())

@@ -184,3 +184,16 @@ def test_truncated_or_corrupted_files_raise_only_format_errors(fmt: str) -> None
 def test_unknown_format_lists_the_known_ones() -> None:
     with pytest.raises(AnnotationFormatError, match="known: " + ", ".join(format_names())):
         read_file("docx", b"")
+
+
+def test_webanno_escapes_labels_and_sentence_text_as_inception_does() -> None:
+    text = "C:\\Users\\jan ma\tsoubor\r\nJan_Novák [1] bydlí v Praze."
+    start = text.index("Jan_Novák")
+    spans = [make_span(start, start + 9, "PER_1|x[2]*->;"), make_span(text.index("Praze"), len(text) - 1, "LOC")]
+    data = write_file("webanno", [AnnotatedText("a", text, spans)]).data.decode("utf-8")
+    assert "#Text=C:\\\\Users\\\\jan ma\\tsoubor\n" in data  # backslash and tab escaped
+    assert "\tPER\\_1\\|x\\[2\\]\\*\\->\\;\t" in data  # one token: no disambiguation number
+    [doc] = read_file("webanno", data.encode("utf-8"), "a.tsv")
+    assert doc.text.split() == text.split()  # read alone: sentences at their offsets, blanks between them
+    on_text = attach(doc, text, "a.tsv")
+    assert sorted((s.start, s.end, s.label) for s in on_text.spans) == sorted((s.start, s.end, s.label) for s in spans)
