@@ -40,10 +40,13 @@ def typesystem() -> Any:  # noqa: ANN401 - cassis.TypeSystem
 
 
 def _refuse_unsafe_xml(data: bytes) -> None:
+    """Stream the XML through defusedxml (elements dropped as they end: a big file costs no tree) before cassis
+    parses it: a DTD, an entity declaration or malformed XML is refused with the reason."""
     import defusedxml.ElementTree as SafeET
     from defusedxml import DefusedXmlException
     try:
-        SafeET.fromstring(data, forbid_dtd=True)
+        for _, element in SafeET.iterparse(io.BytesIO(data), events=("end",), forbid_dtd=True):
+            element.clear()
     except DefusedXmlException as err:
         raise AnnotationFormatError(f"the XMI file declares a DTD or entities, which psan refuses ({err})") from None
     except SafeET.ParseError as err:
