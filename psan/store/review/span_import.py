@@ -2,10 +2,10 @@
 
 Why through ``named_entity``: an imported span is a recognized span like any other (source ``import``, its
 type the file's label, its category from the label table of :mod:`psan.tool.annotation_formats.labels`), so
-the project's NE-type rules vote on it, the annotate page shows it, the output masks it and learned type
-decisions apply to it.  With ``gold`` every imported span is also decided private by the admin who imported
-it (a ``decision_log`` row per span, action ``span_import``; no lookup rule: a gold standard already marks
-every mention).  Nothing else changes: psan's own spans stay as they were.
+the project's NE-type rules vote on it, the annotate page shows it, the output masks it, learned type
+decisions apply to it and its mentions are grouped into entities (one pseudonym per person).  With ``gold``
+every imported span is also decided private by the admin who imported it (a ``decision_log`` row per span,
+action ``span_import``; no lookup rule: a gold standard already marks every mention).  Nothing else changes: psan's own spans stay as they were.
 
 A span starting or ending inside a token is widened to whole tokens (masks more, never less) and counted;
 a span over blanks only is skipped and counted.  A new import into a document replaces that document's
@@ -25,7 +25,8 @@ from psan.runtime import db
 from psan.store.admin.rules import ensure_ne_type_rules, load_ruleset
 from psan.store.annotation.decisions import Span as DecidedSpan
 from psan.store.annotation.decisions import log_decision, set_token_decision
-from psan.store.corpus.documents import load_document
+from psan.store.annotation.entities import update_document_entities_or_log
+from psan.store.corpus.documents import load_document, load_document_cached
 from psan.store.corpus.reannotate import reannotate_document_now, update_document_status
 from psan.store.shared.document_status import ANNOTATED
 from psan.tool.annotation_formats import AnnotatedText, AnnotationFormatError, attach, get_format, read_file
@@ -106,6 +107,10 @@ def import_spans(conn, document_id: int, given: AnnotatedText, *, gold: bool, ac
     if ensure_ne_type_rules(conn, row["project_id"], {t for t, _, _ in ranges.values()}):
         ruleset = None
     reannotate_document_now(conn, document_id, ruleset)
+    # the imported mentions join the document's entities (one pseudonym per person), as after pre-processing
+    updated = load_document_cached(conn, document_id)
+    if updated is not None:
+        update_document_entities_or_log(conn, document_id, updated)
     if gold and account_id is not None:
         for first, last in sorted(ranges):
             span = DecidedSpan(row["project_id"], document_id, first, last)
