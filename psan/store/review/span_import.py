@@ -5,7 +5,8 @@ type the file's label, its category from the label table of :mod:`psan.tool.anno
 the project's NE-type rules vote on it, the annotate page shows it, the output masks it, learned type
 decisions apply to it and its mentions are grouped into entities (one pseudonym per person).  With ``gold``
 every imported span is also decided private by the admin who imported it (a ``decision_log`` row per span,
-action ``span_import``; no lookup rule: a gold standard already marks every mention).  Nothing else changes: psan's own spans stay as they were.
+action ``span_import``; no lookup rule: a gold standard already marks every mention).  Nothing else
+changes: psan's own spans stay as they were.
 
 A span starting or ending inside a token is widened to whole tokens (masks more, never less) and counted;
 a span over blanks only is skipped and counted.  A new import into a document replaces that document's
