@@ -57,6 +57,9 @@ def test_brat_import_creates_suspicious_spans_with_mapped_categories(clean_app, 
                                                   ("GPE", "LOCATION", None)]
     page = admin_client.get(f"/documents/{doc}/annotations").get_data(as_text=True)
     assert "3 span(s) imported into 1 document(s)." in page
+    output = admin_client.get(f"/documents/{doc}/download/tag")
+    assert output.status_code == 200
+    assert not {"Jan", "Novák", "Brno", "Eva"} & set(output.get_data(as_text=True).replace(".", " ").split())
     assert 'id="label-table"' in page and "GPE" in page
 
 
