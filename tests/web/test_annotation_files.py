@@ -139,3 +139,33 @@ def test_project_import_naming_an_unknown_document_imports_nothing(clean_app, ad
 
 def test_unknown_export_format_is_not_found(admin_client, doc):
     assert admin_client.get(f"/documents/{doc}/annotations/export/docx").status_code == 404
+
+
+@pytest.mark.worker
+def test_gold_import_into_a_document_the_real_worker_preprocessed(clean_app, admin_client, celery_worker):
+    """Upload → real Celery worker and NER → a Label Studio gold standard imported on the project page → the
+    decided spans exported as CoNLL-U: the gold spans come back (psan's own spans stay undecided)."""
+    from tests.documents import wait_for_documents
+    project = default_project(clean_app)
+    token = csrf_token(admin_client, "/documents/upload")
+    text = "Jonathan Harper wrote to Acme Corporation in Leeds on Monday."
+    response = admin_client.post("/documents/upload", data={"csrf_token": token, "project": str(project),
+                                                             "language": "en", "text": text, "name": "letter"},
+                                 content_type="multipart/form-data")
+    assert response.status_code == 302
+    [row] = wait_for_documents(clean_app)
+    assert row["status"] == "PRE_ANNOTATED"
+    name = sql(clean_app, "SELECT name FROM document WHERE id = %s", (row["id"],))[0]["name"]
+    gold = [(text.index("Jonathan Harper"), text.index("Jonathan Harper") + 15, "PER"),
+            (text.index("Leeds"), text.index("Leeds") + 5, "GPE")]
+    results = [{"id": str(i), "from_name": "label", "to_name": "text", "type": "labels",
+                "value": {"start": s, "end": e, "text": text[s:e], "labels": [label]}}
+               for i, (s, e, label) in enumerate(gold)]
+    tasks = [{"data": {"text": text, "name": name}, "annotations": [{"result": results}]}]
+    response = _post(admin_client, f"/documents/project/{project}/annotations", "labelstudio",
+                     json.dumps(tasks).encode(), "gold.json", gold=True)
+    assert response.status_code == 302, _problem(response)
+    exported = admin_client.get(f"/documents/project/{project}/annotations/export/conllu").get_data(as_text=True)
+    tags = [line.split("\t")[9] for line in exported.splitlines() if line and not line.startswith("#")]
+    assert [t.split("|")[0] for t in tags if not t.startswith("NER=O")] == [
+        "NER=B-PERSON", "NER=I-PERSON", "NER=B-LOCATION"]
