@@ -197,3 +197,21 @@ def test_webanno_escapes_labels_and_sentence_text_as_inception_does() -> None:
     assert doc.text.split() == text.split()  # read alone: sentences at their offsets, blanks between them
     on_text = attach(doc, text, "a.tsv")
     assert sorted((s.start, s.end, s.label) for s in on_text.spans) == sorted((s.start, s.end, s.label) for s in spans)
+
+
+def test_conllu_reads_in_udpipe_with_ner_in_misc() -> None:
+    """The CoNLL-U psan writes is valid CoNLL-U for UD tools: UDPipe's reader takes it word by word."""
+    udpipe = pytest.importorskip("ufal.udpipe", reason="UDPipe (extra 'morph') is not installed")
+    data = write_file("conllu", [AnnotatedText("a.txt", TEXT, SPANS)]).data.decode("utf-8")
+    reader = udpipe.InputFormat.newConlluInputFormat()
+    reader.setText(data)
+    sentence, error = udpipe.Sentence(), udpipe.ProcessingError()
+    forms, miscs = [], []
+    while reader.nextSentence(sentence, error):
+        for word in list(sentence.words)[1:]:  # words[0] is the technical root
+            forms.append(word.form)
+            miscs.append(word.misc)
+    assert not error.occurred(), error.message
+    assert "Novák" in forms and "Praze" in forms
+    assert miscs[forms.index("Jan")].startswith("NER=B-PER")
+    assert miscs[forms.index("Praze")] == "NER=B-LOC|SpaceAfter=No"
