@@ -348,6 +348,10 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
             print(f"psan-tool: error: give --reason ({access_log.MIN_REASON} to {access_log.MAX_REASON} "
                   "characters) with --standoff: every key written is logged with who, when and why", file=sys.stderr)
             return EXIT_FAILED
+    if args.spans_out is not None and args.spans_out.path.resolve().is_relative_to(out_dir.resolve()):
+        print(f"psan-tool: error: --spans-out {args.spans_out.path} must not be inside the output folder {out_dir}: "
+              "it holds the original texts", file=sys.stderr)
+        return EXIT_FAILED
     excluded = [out_dir] + ([standoff_dir] if standoff_dir else [])
     _output_folder(out_dir, "--out")
     if standoff_dir is not None:

@@ -87,3 +87,12 @@ def test_help_shows_the_label_table(capsys: pytest.CaptureFixture) -> None:
         main(["spans", "--help"])
     out = capsys.readouterr().out
     assert "PER, PERS, PERSON -> PERSON" in out and "any other label -> OTHER" in out
+
+
+def test_spans_out_inside_the_anonymized_output_is_refused(setup, capsys: pytest.CaptureFixture) -> None:
+    tmp, cfg = setup
+    out = tmp / "out"
+    assert main(["anonymize", str(tmp / "in"), "--pipeline", str(cfg), "--out", str(out),
+                 "--spans-out", f"brat:{out / 'spans'}", "-q"]) == 2
+    assert "must not be inside the output folder" in capsys.readouterr().err
+    assert not out.exists() or not any(out.rglob("*.ann"))
