@@ -38,10 +38,10 @@ from psan.tool.rules import RuleSet
 IMPORT_SOURCE = "import"
 #: longest label kept as an entity type
 MAX_TYPE_CHARS = 100
-#: documents one file may import into: an import runs in the web request, 20–45 ms per document (measured on
-#: cnec-dtest, suspicious and gold), so 2000 stay well under uWSGI's 120 s; a bigger file is refused with a
-#: message to split it, never cut off half-imported by the time limit
-MAX_DOCUMENTS_PER_IMPORT = 2000
+#: documents one file may import into: an import runs in the web request, 40–90 ms per document (cnec-dtest,
+#: 300 documents on a busy 2-core machine: 11.7 s suspicious, 26.9 s gold), so 1000 stay under uWSGI's 120 s;
+#: a bigger file is refused with a message to split it, never cut off half-imported by the time limit
+MAX_DOCUMENTS_PER_IMPORT = 1000
 
 
 class SpanImportError(AnnotationFormatError):
