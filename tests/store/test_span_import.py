@@ -93,3 +93,15 @@ def test_document_still_processing_refuses_an_import(clean_app) -> None:
     with clean_app.app_context(), db.transaction() as conn, pytest.raises(SpanImportError, match="not pre-processed"):
         import_file(conn, project_id=default_project(clean_app), document_id=doc, format_name="jsonl",
                     data=b'{"start": 0, "end": 3, "type": "PER"}', filename="n.jsonl", gold=False, account_id=None)
+
+
+def test_file_of_too_many_documents_is_refused_before_anything_is_imported(clean_app, monkeypatch) -> None:
+    from psan.store.review import span_import
+    monkeypatch.setattr(span_import, "MAX_DOCUMENTS_PER_IMPORT", 1)
+    add_document(clean_app, "Jan Novák.", name="a.txt")
+    add_document(clean_app, "Eva Malá.", name="b.txt")
+    data = (b'{"file": "a.txt", "start": 0, "end": 3, "type": "PER"}\n'
+            b'{"file": "b.txt", "start": 0, "end": 3, "type": "PER"}')
+    with clean_app.app_context(), db.transaction() as conn, pytest.raises(SpanImportError, match="split the file"):
+        import_file(conn, project_id=default_project(clean_app), format_name="jsonl", data=data, filename="x.jsonl",
+                    gold=False, account_id=None)
