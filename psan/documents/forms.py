@@ -2,6 +2,7 @@
 from flask import abort
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, MultipleFileField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.validators import Length, Optional
 
@@ -31,3 +32,14 @@ def check_action_form() -> None:
     """Abort with 400 unless the POST carries the page's CSRF token (the buttons' :class:`ActionForm`)."""
     if not ActionForm().validate_on_submit():
         abort(400)
+
+
+class SpanImportForm(FlaskForm):
+    """Import of another tool's annotation file (the format choices are set by the view from the registry)."""
+
+    format = SelectField(lazy_gettext("Format"), validate_choice=True)
+    file = FileField(lazy_gettext("Annotation file (or a ZIP of them, named after the documents)"),
+                     validators=[FileRequired()])
+    gold = BooleanField(lazy_gettext("This file is a gold standard: its spans are decided private (by you), "
+                                     "not only suspicious"))
+    submit = SubmitField(lazy_gettext("Import"))

@@ -7,6 +7,8 @@ Subcommands:
   written *outside* the output folder) and JSONL spans;
 * ``recognize IN... --lang en --xml-out DIR`` — tagged XML per file;
 * ``spans IN... --lang en`` — JSONL spans on stdout;
+* both take ``--spans-in FORMAT:PATH`` (spans from INCEpTION, Label Studio, BRAT, CoNLL, Presidio … added to
+  the recognized ones) and ``--spans-out FORMAT:PATH`` (the masked spans in such a format): :mod:`.cli_spans`;
 * ``entities CORPUS.jsonl [--lang xx]`` — entity ids of a corpus' gold spans (:mod:`.cli_entities`);
 * ``pseudonymize CORPUS.jsonl [--lang xx] [--mode …] [--seed N]`` — replace a corpus' given spans, with the
   features each surrogate was rendered with (:mod:`.cli_pseudonymize`).
@@ -346,6 +348,10 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
             print(f"psan-tool: error: give --reason ({access_log.MIN_REASON} to {access_log.MAX_REASON} "
                   "characters) with --standoff: every key written is logged with who, when and why", file=sys.stderr)
             return EXIT_FAILED
+    if args.spans_out is not None and args.spans_out.path.resolve().is_relative_to(out_dir.resolve()):
+        print(f"psan-tool: error: --spans-out {args.spans_out.path} must not be inside the output folder {out_dir}: "
+              "it holds the original texts", file=sys.stderr)
+        return EXIT_FAILED
     excluded = [out_dir] + ([standoff_dir] if standoff_dir else [])
     _output_folder(out_dir, "--out")
     if standoff_dir is not None:
@@ -364,8 +370,13 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
     scheme = TagScheme.for_language(args.lang, per_token=args.per_token_tags)
     replacer = make_replacer(args.lang, args.seed) if args.mode == "pseudonymize" else None
     spans_fh = _open_for_writing(args.spans_jsonl, "--spans-jsonl") if args.spans_jsonl else None
+    from psan.tool import cli_spans
+    spans_in = cli_spans.attach_given(args, files)
+    spans_out = cli_spans.SpansOut(args.spans_out) if args.spans_out else None
     try:
         for f, doc in documents(args, files, reporter, options):
+            if not cli_spans.take(spans_in, f.rel.as_posix(), doc, args, reporter.error):
+                continue
             regions = entity_regions(doc)
             if args.mode == "remove":
                 result = remove(doc.text, regions)
@@ -383,10 +394,22 @@ def cmd_anonymize(args: argparse.Namespace) -> int:
                 _write(standoff_dir / f"{f.rel}.json", json.dumps(record, ensure_ascii=False, indent=1) + "\n")
             if spans_fh is not None:
                 _dump_spans(spans_fh, f.rel.as_posix(), doc)
+            if spans_out is not None:
+                spans_out.add(f.rel.as_posix(), doc)
+        if spans_out is not None:
+            spans_out.close()
     finally:
         if spans_fh is not None:
             spans_fh.close()
+    _unused(spans_in)
     return reporter.status
+
+
+def _unused(spans_in: Any) -> None:
+    """Say which documents of a ``--spans-in`` file no input matched (probably misnamed)."""
+    if spans_in is not None and spans_in.unused():
+        print(f"psan-tool: warning: --spans-in documents matching no input: {', '.join(spans_in.unused()[:10])}",
+              file=sys.stderr)
 
 
 def _write_output(out_dir: Path, f: InputFile, result: Any, options: Any, reporter: Reporter, quiet: bool) -> bool:
@@ -433,9 +456,19 @@ def cmd_spans(args: argparse.Namespace) -> int:
     """Print the recognized spans of every input as JSONL on stdout."""
     reporter = Reporter()
     files = collect_inputs(args.inputs, reporter)
+    from psan.tool import cli_spans
+    spans_in = cli_spans.attach_given(args, files)
+    spans_out = cli_spans.SpansOut(args.spans_out) if args.spans_out else None
     for f, doc in documents(args, files, reporter):
+        if not cli_spans.take(spans_in, f.rel.as_posix(), doc, args, reporter.error):
+            continue
         _dump_spans(sys.stdout, f.rel.as_posix(), doc)
+        if spans_out is not None:
+            spans_out.add(f.rel.as_posix(), doc)
+    if spans_out is not None:
+        spans_out.close()
     sys.stdout.flush()
+    _unused(spans_in)
     return reporter.status
 
 
@@ -489,6 +522,8 @@ def make_parser() -> argparse.ArgumentParser:
                                                   "logged with who and when")
     p.add_argument("--access-log", default=None, metavar="FILE",
                    help="key access log (default $PSAN_KEY_ACCESS_LOG, else key-access.jsonl in the standoff folder)")
+    from psan.tool.cli_spans import add_arguments as add_spans_arguments
+    add_spans_arguments(p)
     p.set_defaults(func=cmd_anonymize)
 
     p = sub.add_parser("recognize", help="write the tagged XML of each input")
@@ -498,6 +533,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("spans", help="print recognized spans as JSONL on stdout")
     _common(p, "en")
+    add_spans_arguments(p)
     p.set_defaults(func=cmd_spans)
 
     from psan.tool.cli_depseudonymize import add_parser as add_depseudonymize
@@ -511,13 +547,14 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 2 some input or config failed)."""
+    from psan.tool.annotation_formats.base import AnnotationFormatError
     args = make_parser().parse_args(argv)
     if args.batch_size < 1:
         print("psan-tool: error: --batch-size must be at least 1", file=sys.stderr)
         return EXIT_FAILED
     try:
         return args.func(args)
-    except InputError as err:
+    except (InputError, AnnotationFormatError) as err:
         print(f"psan-tool: error: {err}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:

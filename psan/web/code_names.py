@@ -32,7 +32,8 @@ ACTIONS = {"token": lazy_gettext("this span"), "word_type": lazy_gettext("by wor
            "rule_delete": lazy_gettext("rule deleted"), "undo": lazy_gettext("undone"),
            "accept": lazy_gettext("suggestions accepted"),
            "search": lazy_gettext("bulk decision from the search"), "adjudicate": lazy_gettext("adjudication"),
-           "double-mask": lazy_gettext("masked: the two versions disagree")}
+           "double-mask": lazy_gettext("masked: the two versions disagree"),
+           "span_import": lazy_gettext("imported gold standard")}
 
 #: document languages (psan.store.admin.projects.LANGUAGES) by name
 LANGUAGES = {"en": lazy_gettext("English"), "cs": lazy_gettext("Czech"), "pl": lazy_gettext("Polish"),

@@ -1,4 +1,5 @@
-"""Outputs of documents read from DOCX, ODT, HTML or PDF files, written back in their own format.
+"""Files out: outputs of documents read from DOCX, ODT, HTML or PDF files, written back in their own format;
+and the decided spans as another tool's annotation file (:func:`export_spans`, :func:`export_file`).
 
 Why here: the output text and its standoff come from :mod:`psan.store.publish.output`; the original file
 is stored with the document (migration 0032); :mod:`psan.tool.formats` writes the standoff's edits into the
@@ -11,11 +12,15 @@ from pathlib import PurePath
 from typing import Any
 
 from psan.runtime import db
-from psan.store.corpus.documents import original_file
+from psan.store.corpus.documents import load_document, original_file
 from psan.store.publish.output import render_output, safe_filename
-from psan.store.publish.regions import ProjectOutputContext
+from psan.store.publish.regions import ProjectOutputContext, document_annotations, project_context
+from psan.store.shared.document_status import ANNOTATED
 from psan.tool import formats
 from psan.tool import output as tool_output
+from psan.tool.annotation_formats import AnnotatedText, Written, make_span, write_file
+from psan.tool.document import Decision
+from psan.tool.voting import final_decision
 
 
 def format_options(report: dict[str, Any] | None) -> formats.Options:
@@ -110,3 +115,47 @@ def parts_summary(report: dict[str, Any] | None) -> str:
     if report.get("removed"):
         words.append("metadata")
     return ", ".join(words)
+
+
+# --- annotation files of other tools ----------------------------------------------------------------
+# The decided spans of stored documents in another tool's annotation format (to train or evaluate a model).
+#
+# "Decided" is what the output masks as decided: every span whose final decision is private, by a person
+# or by a rule (:func:`psan.tool.voting.final_decision` under the project's thresholds), with its category
+# as the label.  Undecided (suspicious) spans are left out: they are nobody's decision yet.  The file holds
+# the documents' text and the spans' originals: it is personal data like the pseudonymization key.
+
+
+def export_spans(conn, document_id: int, ctx: ProjectOutputContext | None = None) -> AnnotatedText | None:
+    """One stored document with its decided private spans (None if it does not exist or is not pre-processed yet:
+    a document nobody could decide yet has no spans to give, and must not look like one without any)."""
+    row = db.query_one("SELECT project_id, name, status::text AS status FROM document WHERE id = %s",
+                       (document_id,), conn)
+    if row is None:
+        return None
+    if row["status"] not in ANNOTATED:
+        return None
+    doc = load_document(conn, document_id)
+    if doc is None:
+        return None
+    spans = []
+    ctx = ctx or project_context(conn, row["project_id"])
+    for ann in document_annotations(conn, document_id, doc, ctx):
+        if final_decision(ann, ctx.thresholds) is Decision.PRIVATE:
+            start, end = doc.char_range(ann.first_token, ann.end_token)
+            spans.append(make_span(start, end, str(ann.category), category=ann.category))
+    return AnnotatedText(row["name"], doc.text, spans, tokens=[(t.start, t.end) for t in doc.tokens],
+                         sentences=[doc.char_range(s.first_token, s.end_token) for s in doc.sentences
+                                    if s.first_token < s.end_token])
+
+
+def export_file(conn, format_name: str, *, project_id: int, document_id: int | None = None) -> Written:
+    """One document (``document_id``) or every document of the project in the named format."""
+    ctx = project_context(conn, project_id)
+    if document_id is not None:
+        ids = [document_id]
+    else:
+        ids = [r["id"] for r in db.query("SELECT id FROM document WHERE project_id = %s ORDER BY id",
+                                         (project_id,), conn)]
+    docs = [d for d in (export_spans(conn, i, ctx) for i in ids) if d is not None]
+    return write_file(format_name, docs)
