@@ -11,10 +11,12 @@ annotator, logged in through Flask's test client.  The decisions are those of th
 clients: a random suspicious span of the window, by token or by word type, PRIVATE or PUBLIC; a new
 window (``POST /annotate/api/next``) after every third decision or when nothing is left to decide.
 Round trips are counted by a cursor class that counts ``execute``/``executemany``/``copy_expert`` calls
-(several statements sent in one ``execute`` are one round trip) and by ``commit``/``rollback`` on the
-app's connections; the first ``--warmup`` decisions (statements prepared on first use per connection)
-are not counted.  Printed: round trips and commits per decision (median, max, mean) by kind, against
-the targets (≤ 8 round trips, 1 commit); with ``--statements`` the statements of the counted decisions.
+(several statements sent in one ``execute`` are one round trip) and the ``BEGIN`` psycopg2 sends before a
+transaction's first statement, and by ``commit``/``rollback`` of an open transaction on the app's
+connections (a statement in autocommit mode is its own transaction, no round trip more).  The first
+``--warmup`` decisions (statements prepared on first use per connection) are not counted.  Printed:
+round trips and commits per decision (median, max, mean) by kind, against the targets (≤ 8 round trips,
+1 commit); with ``--statements`` the statements of the counted decisions.
 """
 from __future__ import annotations
 
@@ -50,25 +52,46 @@ class Counts:
         if self.on:
             self.round_trips += n
             text = self.current if self.current and str(what).startswith("EXECUTE") else what
-            self.statements[" ".join(str(text).split())[:200]] += n
+            self.statements[" ".join(str(text).split())[:200] + _caller()] += n
 
 
 COUNTS = Counts()
 
 
+def _caller() -> str:
+    """`` <- module:function`` of the psan code outside psan.runtime that sent the statement."""
+    import traceback
+    for frame in reversed(traceback.extract_stack()[:-3]):
+        if "/psan/" in frame.filename and "/psan/runtime/" not in frame.filename:
+            return f"  <- {frame.filename.rsplit('/psan/', 1)[1]}:{frame.name}"
+    return ""
+
+
 class CountingCursor(psycopg2.extensions.cursor):
-    """A cursor that counts its round trips in :data:`COUNTS` (the bench only)."""
+    """A cursor that counts its round trips in :data:`COUNTS` (the bench only).
+
+    psycopg2 sends ``BEGIN`` as a round trip of its own before the first statement of a transaction
+    (not in autocommit mode): counted too.
+    """
+
+    def _begin(self) -> None:
+        conn = self.connection
+        if not conn.autocommit and conn.status == psycopg2.extensions.STATUS_READY:
+            COUNTS.add("BEGIN")
 
     def execute(self, query, vars=None):  # noqa: A002, ANN001, ANN201 - psycopg2's own signature
+        self._begin()
         COUNTS.add(query if isinstance(query, str) else query.decode())
         return super().execute(query, vars)
 
     def executemany(self, query, vars_list):  # noqa: ANN001, ANN201
+        self._begin()
         vars_list = list(vars_list)
         COUNTS.add(query, len(vars_list))
         return super().executemany(query, vars_list)
 
     def copy_expert(self, sql, file, size=8192):  # noqa: ANN001, ANN201
+        self._begin()
         COUNTS.add(sql)
         return super().copy_expert(sql, file, size)
 
@@ -83,13 +106,14 @@ def _instrument() -> None:
         return psycopg2.extensions.connection.cursor(self, *args, **kwargs)
 
     def commit(self) -> None:  # noqa: ANN001
-        if COUNTS.on:
-            COUNTS.commits += 1
+        if COUNTS.on and not self.autocommit and self.status != psycopg2.extensions.STATUS_READY:
+            COUNTS.commits += 1  # psycopg2 sends nothing for a commit outside a transaction
             COUNTS.add("COMMIT")
         base_commit(self)
 
     def rollback(self) -> None:  # noqa: ANN001
-        COUNTS.add("ROLLBACK")
+        if not self.autocommit and self.status != psycopg2.extensions.STATUS_READY:
+            COUNTS.add("ROLLBACK")
         psycopg2.extensions.connection.rollback(self)
 
     from psan.runtime import sql as store_sql

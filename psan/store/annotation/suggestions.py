@@ -233,11 +233,12 @@ def sensitive_types(conn, project_id: int) -> frozenset[str]:
 
 
 def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],
-                    entity_rows: list[dict[str, Any]] | None = None) -> None:
+                    entity_rows: list[dict[str, Any]] | None = None, stamp: Any = None) -> None:
     """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list.
 
     ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
     score``) covering the annotations, in ``first_token, id`` order; read here when not given.
+    ``stamp``: the document's ``recognized_at`` when the caller has read it (the span texts need no lookup).
     A span :func:`psan.tool.sensitivity.never_public_by_suggestion` names (an address, a possible date of
     birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
     suggestion then (``None``), so accepting the window leaves it for the person.
@@ -275,7 +276,7 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
         if a["suggestion"] == "PUBLIC":
             if extra is None:
                 extra = sensitive_types(conn, project_id)
-            words = span_text(conn, document_id, a["first_token"], a["end_token"])
+            words = span_text(conn, document_id, a["first_token"], a["end_token"], stamp)
             if never_public_by_suggestion([t for t in a["ne_types"] if t != MODEL_TYPE],
                                           ent["category"] if ent else None, words, extra):
                 a["suggestion"] = None

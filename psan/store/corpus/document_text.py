@@ -5,7 +5,10 @@ rule's condition, the rule's text search and its verification).  Read as rows pl
 document text, that cost four or five statements per decision, each planned and executed by PostgreSQL
 on the same two cores that serve 20 annotators.  Tokens and sentences change only with a new
 recognition (:func:`psan.store.corpus.documents.save_recognized`), which sets ``recognized_at``; so one
-``COPY`` per process and recognition serves every later request, checked by one primary-key lookup.
+load per process and recognition serves every later request, checked by one primary-key lookup.  The
+load reads the text and the packed offset and sentence arrays ``save_recognized`` stores beside the rows
+(``document_arrays``: one row, milliseconds, where 10^6 token rows took a second); a document recognized
+before those existed is read from the rows.
 
 Memory: the text plus 8 bytes per token (two int32 offsets) plus the segment starts — about 20 MB for a
 10^6-token document, 16 MB more once a word-type rule is searched in it (:meth:`DocumentText.occurrences`);
@@ -27,7 +30,7 @@ from psan.runtime import db, sql
 from psan.tool.document import Sentence
 from psan.tool.rules import sentence_segments
 
-__all__ = ["DocumentText", "document_text", "segment_starts", "CACHE_MAX_TOKENS", "clear_cache"]
+__all__ = ["DocumentText", "document_text", "cached", "segment_starts", "CACHE_MAX_TOKENS", "clear_cache"]
 
 #: most tokens all cached documents of one process may hold together
 CACHE_MAX_TOKENS = 3_000_000
@@ -209,6 +212,8 @@ _TEXT_AND_ARRAYS = ("SELECT d.text, a.token_starts, a.token_ends, a.sentence_fir
 
 _cache: OrderedDict[int, DocumentText] = OrderedDict()
 _cache_lock = threading.Lock()
+#: one lock per document being loaded (so concurrent requests wait for one load, not start their own)
+_loading: dict[int, threading.Lock] = {}
 
 
 def clear_cache() -> None:
@@ -264,30 +269,55 @@ def segment_starts(firsts: np.ndarray, ends: np.ndarray, n: int) -> np.ndarray:
     return out[out >= 0]
 
 
+def cached(document_id: int, stamp: Any) -> DocumentText | None:
+    """The cached :class:`DocumentText` of this recognition (``stamp``), or ``None``: no database access.
+
+    Why: a window needs only its own range; a process that has not loaded a large document yet answers
+    it from range reads (:mod:`psan.store.annotation.window_content`) and loads the whole document after
+    the response, instead of making the annotator wait for it.
+    """
+    if stamp is None:
+        return None
+    with _cache_lock:
+        hit = _cache.get(document_id)
+        if hit is not None and hit.stamp == stamp:
+            _cache.move_to_end(document_id)
+            return hit
+    return None
+
+
 def document_text(conn, document_id: int, stamp: Any = None) -> DocumentText | None:
     """The document's :class:`DocumentText`, from the cache while its recognition is unchanged.
 
     ``stamp``: the document's ``recognized_at`` when the caller has just read it (saves a lookup).
     ``None`` for a document that does not exist.  A document never recognized is read, not cached.
+    Threads of one process that need the same document at once wait for one load.
     """
     if stamp is None:
         row = db.query_one("SELECT recognized_at FROM document WHERE id = %s", (document_id,), conn)
         if row is None:
             return None
         stamp = row["recognized_at"]
-    if stamp is not None:
-        with _cache_lock:
-            hit = _cache.get(document_id)
-            if hit is not None and hit.stamp == stamp:
+    if stamp is None:
+        return _load(conn, document_id, stamp)
+    hit = cached(document_id, stamp)
+    if hit is not None:
+        return hit
+    with _cache_lock:
+        loading = _loading.setdefault(document_id, threading.Lock())
+    with loading:
+        hit = cached(document_id, stamp)  # another thread may have loaded it meanwhile
+        if hit is not None:
+            return hit
+        found = _load(conn, document_id, stamp)
+        if found is not None:
+            with _cache_lock:
+                _cache[document_id] = found
                 _cache.move_to_end(document_id)
-                return hit
-    found = _load(conn, document_id, stamp)
-    if found is not None and stamp is not None:
+                total = sum(d.token_count for d in _cache.values())
+                while total > CACHE_MAX_TOKENS and len(_cache) > 1:
+                    _, old = _cache.popitem(last=False)
+                    total -= old.token_count
         with _cache_lock:
-            _cache[document_id] = found
-            _cache.move_to_end(document_id)
-            total = sum(d.token_count for d in _cache.values())
-            while total > CACHE_MAX_TOKENS and len(_cache) > 1:
-                _, old = _cache.popitem(last=False)
-                total -= old.token_count
+            _loading.pop(document_id, None)
     return found
