@@ -228,7 +228,8 @@ def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0,
     with db.single_statements(conn):  # reads only: no BEGIN/COMMIT round trips around them
         types = sorted({t for span in spans
                         for t in (known[span] if span in known else store_decisions.span_entity_types(conn, span))})
-        if not types or not types_to_learn(conn, window.project_id, types):
+        sensitive = None if window.sensitive_types is None else frozenset(window.sensitive_types)
+        if not types or not types_to_learn(conn, window.project_id, types, sensitive):
             return [], None
     document_locks.lock_document(conn, window.document_id)  # a transaction of its own
     if action_id:
