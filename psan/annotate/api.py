@@ -68,6 +68,7 @@ from psan.store.annotation import decision_requests, visibility, window_content
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation import windows as store_windows
 from psan.store.annotation.windows import Window
+from psan.store.corpus import document_text
 from psan.store.review import risk_review as store_risk
 from psan.store.shared.document_status import ANNOTATABLE
 from psan.web import shown
@@ -164,7 +165,26 @@ def _nothing_to_annotate(conn) -> str:
 def _window_answer(conn, window: Window | None, **extra: Any):
     if window is None:
         return jsonify(window=None, message=_nothing_to_annotate(conn), **extra)
-    return jsonify(**window_json(conn, window, current_user.is_admin, size=_shown_size()), **extra)
+    response = jsonify(**window_json(conn, window, current_user.is_admin, size=_shown_size()), **extra)
+    if window.recognized_at is not None and document_text.cached(window.document_id, window.recognized_at) is None:
+        # answered from range reads: load the whole document once the annotator has the answer
+        app, document_id, stamp = current_app._get_current_object(), window.document_id, window.recognized_at
+        response.call_on_close(lambda: _load_document_text(app, document_id, stamp))
+    return response
+
+
+def _load_document_text(app, document_id: int, stamp: Any) -> None:
+    """Cache a document's text and token offsets in this process (after a response: nobody waits for it).
+
+    Why: the next decision's word-type search and every later window read them from the cache; the
+    first window of a process was answered from range reads instead of waiting for a 10^6-token load.
+    Never raises: the answer is sent; a failed load is retried by the next request that needs it.
+    """
+    try:
+        with app.app_context(), db.transaction(app) as conn:
+            document_text.document_text(conn, document_id, stamp)
+    except Exception:  # noqa: BLE001 - best effort, after the response
+        log.warning("could not cache document %s after the response", document_id, exc_info=True)
 
 
 def _release_assignment_lock(conn) -> None:
@@ -302,9 +322,16 @@ def _already_saved(exc: workflow.AlreadySaved):
     return _window_answer(conn, store_windows.current_window(conn, current_user.id), already_saved=True)
 
 
-def _ref_of(conn, annotation_id: int) -> str | None:
-    """The window's id (:func:`psan.annotate.content.annotation_ref`) of a decided annotation row."""
-    row = window_content.annotation_span(conn, annotation_id) if annotation_id else None
+def _ref_of(conn, outcome: store_decisions.Outcome) -> str | None:
+    """The window's id (:func:`psan.annotate.content.annotation_ref`) of the outcome's decided annotation row.
+
+    The span of one decision is known (:attr:`psan.store.annotation.decisions.Outcome.span_types`); the row
+    is read only for merged outcomes.
+    """
+    if outcome.span_types is not None:
+        span = outcome.span_types[0]
+        return annotation_ref(span.first_token, span.end_token)
+    row = window_content.annotation_span(conn, outcome.annotation_id) if outcome.annotation_id else None
     return annotation_ref(row["first_token"], row["end_token"]) if row else None
 
 
@@ -313,7 +340,7 @@ def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
     window = decided.window or store_windows.current_window(conn, current_user.id)
     if window is not None and decided.status:  # read before the decision: the status it left
         window = replace(window, document_status=decided.status)
-    return _window_answer(conn, window, annotation_id=_ref_of(conn, decided.outcome.annotation_id),
+    return _window_answer(conn, window, annotation_id=_ref_of(conn, decided.outcome),
                           document_status=decided.status,
                           rules_changed=decided.outcome.rules_changed, action_id=decided.action_id, **extra)
 

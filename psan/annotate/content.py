@@ -88,7 +88,7 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
             "rules": [{"type": x["type"], "condition": x["condition"], "confidence": x["confidence"],
                        "lookup": x["lookup"]} for x in r["rules"]],
         })
-    add_suggestions(conn, window.project_id, window.document_id, result, entity_rows)
+    add_suggestions(conn, window.project_id, window.document_id, result, entity_rows, window.recognized_at)
     return result
 
 

@@ -82,8 +82,9 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
         Action(str(scope), {"decision": decision}), request_id)
     # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
     # a read, so after the commit, outside any lock the other annotators wait for
-    needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token, span.end_token,
-                                                       label_id)
+    with db.single_statements(conn):  # one read: no BEGIN/COMMIT round trips around it
+        needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token,
+                                                           span.end_token, label_id)
     return Decided(outcome, status, needed, renewed, action_id)
 
 
@@ -211,20 +212,26 @@ def undo(conn, account_id: int, action_id: int | None, *, any_author: bool = Fal
     return undone
 
 
-def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0) -> tuple[list[int], str | None]:
+def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0,
+                outcome: Outcome | None = None) -> tuple[list[int], str | None]:
     """Entity types whose decisions are now clear decide alone from here on (psan.store.annotation.suggestions).
 
     Runs after the decision's commit: the statistics are read without a lock; the whole document is
     locked (a short transaction of its own) only when a type's rule is to change - once per type and
     project.  Returns the changed rules and the document's new status (``None``: unchanged).
     A learned rule is part of the action that taught it (``action_id``): undoing it takes the rule back.
+    ``outcome``: the decision's, whose entity types of the decided span need not be read again.
     """
     if not current_app.config.get("LEARN_ENTITY_TYPES", True):
         return [], None
-    types = sorted({t for span in spans for t in store_decisions.span_entity_types(conn, span)})
-    if not types or not types_to_learn(conn, window.project_id, types):
-        return [], None
-    document_locks.lock_document(conn, window.document_id)
+    known = dict([outcome.span_types]) if outcome is not None and outcome.span_types is not None else {}
+    with db.single_statements(conn):  # reads only: no BEGIN/COMMIT round trips around them
+        types = sorted({t for span in spans
+                        for t in (known[span] if span in known else store_decisions.span_entity_types(conn, span))})
+        sensitive = None if window.sensitive_types is None else frozenset(window.sensitive_types)
+        if not types or not types_to_learn(conn, window.project_id, types, sensitive):
+            return [], None
+    document_locks.lock_document(conn, window.document_id)  # a transaction of its own
     if action_id:
         actions.resume(conn, action_id)
     changed = learn_type_rules(conn, window.project_id, types)
@@ -253,7 +260,7 @@ def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], ac
     """
     with db.single_statements(conn):  # one statement: no BEGIN/COMMIT round trips around it
         status = apply_rule.refresh_document_status(conn, window.document_id)
-    learned, learned_status = learn_types(conn, window, spans, action_id)
+    learned, learned_status = learn_types(conn, window, spans, action_id, outcome)
     if learned:
         outcome.changed_rule_ids += [r for r in learned if r not in outcome.changed_rule_ids]
         outcome.rules_changed = True
@@ -266,8 +273,9 @@ def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], ac
                             window.project_id, exc=exc)
             request_reannotation(conn, window.project_id)
             conn.commit()
-    # project-model hook: retrain after MODEL_RETRAIN_AFTER_DECISIONS new decisions (never raises)
-    scheduling.maybe_schedule_retrain(conn, window.project_id)
-    if outcome.model_only:  # a verdict that may stop the model's new spans: withdraw the undecided ones now
-        scheduling.maybe_withdraw_new_spans(conn, window.project_id)
+    with db.single_statements(conn):  # reads (and a queued task): no BEGIN/COMMIT round trips around them
+        # project-model hook: retrain after MODEL_RETRAIN_AFTER_DECISIONS new decisions (never raises)
+        scheduling.maybe_schedule_retrain(conn, window.project_id)
+        if outcome.model_only:  # a verdict that may stop the model's new spans: withdraw the undecided ones now
+            scheduling.maybe_withdraw_new_spans(conn, window.project_id)
     return status

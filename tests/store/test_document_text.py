@@ -12,6 +12,7 @@ from psan.runtime import db
 from psan.store.corpus import document_text as cache
 from psan.store.corpus.documents import save_recognized
 from psan.tool.document import Document, Sentence, Token
+from psan.tool.tokenize import tokenize
 from tests.documents import add_document
 from tests.helpers import sql
 
@@ -112,3 +113,51 @@ def test_entities_come_from_the_cache_only_while_the_recognition_is_current(app,
     stale = cache.DocumentText(text.stamp, text.text, text.starts, text.ends, text.segment_starts)
     with app.app_context(), db.transaction() as conn:
         assert stale.entities_starting_in(conn, doc, 0, 100) is None  # recognized again: read the table
+
+
+def test_packed_arrays_load_what_the_token_and_sentence_rows_hold(app, clean_app):
+    """A document saved with its packed arrays loads the same offsets and segments as from the rows."""
+    text = "Jan Novák bydlí v Brně.\n\nPíše jí Eva.  A dost\n"
+    doc = add_document(app, text)
+    tokens, sentences = tokenize(text, "cs")
+    with app.app_context(), db.transaction() as conn:  # what recognition writes: rows and arrays
+        save_recognized(conn, doc, Document(text, tokens, sentences, [], "cs"), "<doc/>")
+    assert sql(app, "SELECT count(*) AS n FROM document_arrays WHERE document_id = %s", (doc,))[0]["n"] == 1
+    with app.app_context(), db.transaction() as conn:
+        packed = cache.document_text(conn, doc)
+    cache.clear_cache()
+    sql(app, "DELETE FROM document_arrays WHERE document_id = %s", (doc,))
+    with app.app_context(), db.transaction() as conn:
+        from_rows = cache.document_text(conn, doc)
+    for name in ("starts", "ends", "segment_starts", "sentence_firsts", "sentence_ends"):
+        assert getattr(packed, name).tolist() == getattr(from_rows, name).tolist(), name
+    assert packed.token_texts(0, 100) == _stored_tokens(app, doc)
+
+
+@pytest.mark.parametrize("sentences", [[], [(0, 2)], [(1, 3), (5, 6)], [(0, 3), (3, 6)], [(2, 4), (1, 3)],
+                                       [(0, 9)], [(4, 4), (5, 6)]])
+def test_segment_starts_equal_the_rule_matchers_segments(sentences):
+    """The vectorised segment starts are those of psan.tool.rules.sentence_segments, odd sentences included."""
+    import numpy as np
+
+    from psan.tool.rules import sentence_segments
+    n = 6
+    expected = [a for a, _ in sentence_segments(Document("x" * n, [Token(i, i, i + 1) for i in range(n)],
+                                                         [Sentence(a, b) for a, b in sentences], [], "en"))]
+    firsts = np.asarray([a for a, _ in sentences], dtype=np.int64)
+    ends = np.asarray([b for _, b in sentences], dtype=np.int64)
+    assert cache.segment_starts(firsts, ends, n).tolist() == expected
+
+
+def test_vectorised_word_hashes_equal_the_hash_of_each_word():
+    """One hash per token from prefix sums equals the word's own hash, casefolded or not (ß, İ, astral)."""
+    import numpy as np
+    text = "Straße STRASSE İstanbul i̇stanbul ﬁle FILE 😀x 😀X Σίσυφος ΣΊΣΥΦΟΣ"
+    spans = [(m.start(), m.end()) for m in __import__("re").finditer(r"\S+", text)]
+    starts = np.asarray([a for a, _ in spans], dtype=np.int32)
+    ends = np.asarray([b for _, b in spans], dtype=np.int32)
+    for fold in (False, True):
+        assert cache.word_hashes(text, starts, ends, fold).tolist() == [
+            cache.word_hash(text[a:b].casefold() if fold else text[a:b]) for a, b in spans]
+    folded = cache.word_hashes(text, starts, ends, True).tolist()
+    assert folded[0] == folded[1] and folded[4] == folded[5] and folded[8] == folded[9]

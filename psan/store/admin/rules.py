@@ -118,16 +118,6 @@ def blocking_of(ne_types: Iterable[str], extra: frozenset[str]) -> frozenset[str
     return frozenset(t for t in ne_types if t in PRIVATE_BY_DEFAULT or sensitive_type(t, extra))
 
 
-def project_blocking_types(conn, project_id: int) -> frozenset[str]:
-    """:func:`blocking_of` the project's NE-type rules (for the targeted re-application's SQL)."""
-    row = db.query_one(prepared(
-        "SELECT p.sensitive_types, ARRAY(SELECT DISTINCT r.condition FROM rule r WHERE r.project_id = p.id "
-        "AND r.type = 'NE_TYPE') AS types FROM project p WHERE p.id = %s"), (project_id,), conn)
-    if row is None:
-        return frozenset()
-    return blocking_of(row["types"], frozenset(row["sensitive_types"] or ()))
-
-
 def ensure_ne_type_rules(conn, project_id: int, types: Iterable[str],
                          confidence: float | None = None) -> int:
     """Create an NE_TYPE rule for each type the project has none for; returns how many were new.

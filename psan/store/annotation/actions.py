@@ -28,6 +28,7 @@ from typing import Any
 from flask_babel import gettext
 
 from psan.runtime import db
+from psan.runtime.sql import prepared
 from psan.store.annotation import apply_rule, document_locks
 from psan.store.annotation.decisions import DecisionError, Span, log_decision
 from psan.store.corpus.reannotate import reannotate_document_now
@@ -46,11 +47,12 @@ def begin(conn, project_id: int, account_id: int, kind: str, document_id: int | 
           first_token: int | None = None, end_token: int | None = None,
           detail: dict[str, Any] | None = None) -> int:
     """Start logging an action in the caller's transaction; its id.  Call before the action's first write."""
-    row = db.query_one("INSERT INTO action (project_id, account_id, kind, document_id, first_token, end_token, detail) "
-                       "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                       (project_id, account_id, kind[:40], document_id, first_token, end_token,
-                        json.dumps(detail or {})), conn)
-    resume(conn, int(row["id"]))
+    # the row and :func:`resume`'s setting in one round trip (the ``action`` table has no capture trigger)
+    row = db.query_one(prepared(
+        "WITH a AS (INSERT INTO action (project_id, account_id, kind, document_id, first_token, end_token, detail) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id) "
+        "SELECT id, set_config('psan.action', id::text, true) FROM a"),
+        (project_id, account_id, kind[:40], document_id, first_token, end_token, json.dumps(detail or {})), conn)
     return int(row["id"])
 
 

@@ -90,6 +90,9 @@ class Outcome:
     affected_annotation_ids: list[int] = field(default_factory=list)
     #: a verdict on a span only the learned model proposed (evidence whether its new spans pay)
     model_only: bool = False
+    #: the decided span and the entity types recognized on exactly it, as :func:`decide` read them (so the
+    #: learning of entity types after the commit needs no second read); not merged by :meth:`add`
+    span_types: tuple[Span, list[str]] | None = None
 
     def add(self, other: Outcome) -> None:
         """Take in what another decision of the same request changed (rules to apply, annotations touched)."""
@@ -263,6 +266,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
     outcome = Outcome(annotation_id=0)
     detail: dict[str, Any] = dict(log_detail) if log_detail else {"scope": str(scope)}
     found = span_entity_types(conn, span)  # read once: the NE-type scope and the model-only mark use it
+    outcome.span_types = (span, found)
     if scope is Scope.WORD_TYPE:
         if len(condition) > MAX_CONDITION_CHARS:
             raise DecisionError(gettext("the span is too long for a word-type rule (over %(limit)s characters)",

@@ -233,11 +233,12 @@ def sensitive_types(conn, project_id: int) -> frozenset[str]:
 
 
 def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],
-                    entity_rows: list[dict[str, Any]] | None = None) -> None:
+                    entity_rows: list[dict[str, Any]] | None = None, stamp: Any = None) -> None:
     """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list.
 
     ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
     score``) covering the annotations, in ``first_token, id`` order; read here when not given.
+    ``stamp``: the document's ``recognized_at`` when the caller has read it (the span texts need no lookup).
     A span :func:`psan.tool.sensitivity.never_public_by_suggestion` names (an address, a possible date of
     birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
     suggestion then (``None``), so accepting the window leaves it for the person; so does every span that
@@ -282,7 +283,7 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
         if a["suggestion"] == "PUBLIC":
             if extra is None:
                 extra = sensitive_types(conn, project_id)
-            words = span_text(conn, document_id, a["first_token"], a["end_token"])
+            words = span_text(conn, document_id, a["first_token"], a["end_token"], stamp)
             if never_public_by_suggestion([t for t in a["ne_types"] if t != MODEL_TYPE],
                                           ent["category"] if ent else None, words, extra):
                 a["suggestion"] = None
@@ -318,14 +319,15 @@ def _learned(ne_type: str, private: int, public: int, extra: frozenset[str]) -> 
     return confidence
 
 
-def _to_learn(conn, project_id: int, types: Sequence[str]) -> dict[str, float]:
+def _to_learn(conn, project_id: int, types: Sequence[str],
+              sensitive: frozenset[str] | None = None) -> dict[str, float]:
     """The rule conditions (NE types at confidence 0) to change now and their learned confidence (a read)."""
     wanted = {t for t in types if t != MODEL_TYPE}
     if not wanted:
         return {}
     # the model's spans are no entity type of their own: its decisions are not pooled with OTHER's
     stats = {t: c for t, c in project_type_statistics(conn, project_id).items() if t != MODEL_TYPE}
-    extra = sensitive_types(conn, project_id)
+    extra = sensitive if sensitive is not None else sensitive_types(conn, project_id)
     own = {t: c for t in wanted if t in stats and (c := _learned(t, *stats[t], extra)) is not None}
     # the pools a decision on ``wanted`` may have changed, and those it may let decide its own types
     touched = set().union(*(joinable_pools(t) for t in wanted))
@@ -342,10 +344,11 @@ def _to_learn(conn, project_id: int, types: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def types_to_learn(conn, project_id: int, types: Sequence[str]) -> list[str]:
+def types_to_learn(conn, project_id: int, types: Sequence[str], sensitive: frozenset[str] | None = None) -> list[str]:
     """Which NE types :func:`learn_type_rules` would change now (a read: no lock, no write).
 
     Why: the decision workflow asks this after its commit, outside the document lock, and takes
-    the lock again only in the rare case a type's rule is to change.
+    the lock again only in the rare case a type's rule is to change.  ``sensitive``: the project's
+    sensitive types when the caller has read them (:func:`sensitive_types`).
     """
-    return sorted(_to_learn(conn, project_id, types))
+    return sorted(_to_learn(conn, project_id, types, sensitive))

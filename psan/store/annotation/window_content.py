@@ -9,23 +9,29 @@ at the start and at the end of a 1M-token document.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from typing import Any
 
 from psan.runtime import db
 from psan.runtime.sql import prepared
-from psan.store.corpus.document_text import document_text
+from psan.store.corpus import document_text
 
 
 def token_texts(conn, document_id: int, first: int, end: int, stamp: Any = None) -> tuple[list[str], list[str]]:
     """Texts of tokens ``[first, end)`` and the whitespace after each (empty after the last one).
 
     From the per-process cache of the document's text and token offsets (:mod:`psan.store.corpus.document_text`);
-    ``stamp``: the document's ``recognized_at`` when the caller has read it (saves a lookup).
+    ``stamp``: the document's ``recognized_at`` when the caller has read it (saves a lookup).  While this
+    process has not cached the recognition, from one range read (:func:`_range_texts`).
     """
-    doc = document_text(conn, document_id, stamp)
+    doc = document_text.cached(document_id, stamp)
     if doc is None:
-        return [], []
+        if stamp is not None:
+            return _range_texts(conn, document_id, first, end, stamp)
+        doc = document_text.document_text(conn, document_id, stamp)
+        if doc is None:
+            return [], []
     text = doc.text
     lo, hi = max(first, 0), min(end, doc.token_count)
     starts = doc.starts[lo:hi].tolist()
@@ -35,19 +41,69 @@ def token_texts(conn, document_id: int, first: int, end: int, stamp: Any = None)
     return words, gaps
 
 
+#: the offsets of a token range and the text they cover, in one statement (index range scan + ``substr``)
+_RANGE = (
+    "WITH t AS (SELECT idx, start_char, end_char FROM token WHERE document_id = %(doc)s AND idx >= %(first)s "
+    "AND idx < %(end)s) SELECT array_agg(start_char ORDER BY idx) AS starts, array_agg(end_char ORDER BY idx) "
+    "AS ends, min(start_char) AS lo, (SELECT substr(d.text, min(t.start_char) + 1, "
+    "max(t.end_char) - min(t.start_char)) FROM document d WHERE d.id = %(doc)s) AS text FROM t")
+
+
+def _range_texts(conn, document_id: int, first: int, end: int, stamp: Any) -> tuple[list[str], list[str]]:
+    """:func:`token_texts` from the token rows of the range and the text they cover, not the cache.
+
+    Why: the first window of a process on a 10^6-token document would otherwise wait for the whole
+    document's text and offsets (:func:`psan.store.corpus.document_text.document_text`).  The last ranges
+    read are kept (per recognition ``stamp``), so the spans of the same window (suggestions, the span a
+    decision writes) need no read of their own.
+    """
+    first = max(first, 0)
+    with _recent_lock:
+        for (doc, at, lo, hi), (words, gaps) in reversed(_recent.items()):
+            if doc == document_id and at == stamp and lo <= first and end <= hi:
+                a, b = first - lo, end - lo
+                return (words[a:b], gaps[a:b - 1] + [""]) if b > a else ([], [])
+    row = db.query_one(prepared(_RANGE), {"doc": document_id, "first": first, "end": end}, conn)
+    if row is None or not row["starts"]:
+        return [], []
+    lo, text = row["lo"], row["text"] or ""
+    starts = [a - lo for a in row["starts"]]
+    ends = [b - lo for b in row["ends"]]
+    words = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+    gaps = [text[b:a] for b, a in zip(ends, starts[1:], strict=False)] + [""]
+    with _recent_lock:
+        _recent[(document_id, stamp, first, first + len(words))] = (words, gaps)
+        while len(_recent) > _RECENT_RANGES:
+            _recent.popitem(last=False)
+    return words, gaps
+
+
+#: the last token ranges :func:`_range_texts` read: (document, stamp, first, end) → (words, gaps)
+_RECENT_RANGES = 32
+_recent: OrderedDict[tuple[int, Any, int, int], tuple[list[str], list[str]]] = OrderedDict()
+_recent_lock = threading.Lock()
+
+
 def span_text(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[str]:
     """The token texts of a span (for word-type rule conditions)."""
-    doc = document_text(conn, document_id, stamp)
-    return doc.token_texts(first, end) if doc is not None else []
+    return token_texts(conn, document_id, first, end, stamp)[0]
 
 
 def sentence_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
     """Sentences overlapping ``[first, end)`` (the one containing ``first`` included), in order.
 
     From the per-process document cache (sentences change only with a new recognition); ``stamp``:
-    the document's ``recognized_at`` when the caller has read it (saves a lookup).
+    the document's ``recognized_at`` when the caller has read it (saves a lookup).  While this process has
+    not cached the recognition, from two index range scans.
     """
-    doc = document_text(conn, document_id, stamp)
+    doc = document_text.cached(document_id, stamp)
+    if doc is None and stamp is not None:
+        return db.query(prepared(
+            "SELECT first_token, end_token FROM sentence WHERE document_id = %(doc)s "
+            "AND first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
+            "AND first_token <= %(first)s), 0) AND first_token < %(end)s ORDER BY first_token"),
+            {"doc": document_id, "first": first, "end": end}, conn)
+    doc = doc or document_text.document_text(conn, document_id, stamp)
     if doc is None:
         return []
     return [{"first_token": a, "end_token": b} for a, b in doc.sentences_overlapping(first, end)]
@@ -80,13 +136,14 @@ def annotation_rows(conn, document_id: int, first: int, end: int) -> list[dict[s
 def entity_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
     """Recognized entities starting in ``[first, end)``, in ``first_token, id`` order (types and suggestions).
 
-    From the per-process document cache when the caller passes the recognition ``stamp``.
+    From the per-process document cache when the caller passes the recognition ``stamp`` and this process
+    has cached it.
     """
-    if stamp is not None:
-        doc = document_text(conn, document_id, stamp)
-        cached = doc.entities_starting_in(conn, document_id, first, end) if doc is not None else None
-        if cached is not None:
-            return cached
+    doc = document_text.cached(document_id, stamp)  # not loaded yet: the range read below
+    if doc is not None:
+        rows = doc.entities_starting_in(conn, document_id, first, end)
+        if rows is not None:
+            return rows
     return db.query(prepared("SELECT first_token, end_token, type, category, score FROM named_entity "
                              "WHERE document_id = %s AND first_token >= %s AND first_token < %s "
                              "ORDER BY first_token, id"),

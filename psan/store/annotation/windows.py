@@ -62,7 +62,7 @@ _ANCHOR_QUERIES = tuple(
 _WINDOW_COLUMNS = ("w.account_id, w.document_id, d.project_id, w.first_token, w.end_token, w.expires_at, "
                    "w.expires_at > now() AS live, w.decisions, w.forced, p.public_threshold, p.private_threshold, "
                    "d.recognized_at, d.name AS document_name, d.status::text AS document_status, d.token_count, "
-                   "p.name AS project_name, p.ask_labels")
+                   "p.name AS project_name, p.ask_labels, p.sensitive_types")
 #: a lease: the account's one window, inserted or replaced
 _LEASE_INSERT = ("INSERT INTO annotation_window (account_id, document_id, first_token, end_token, expires_at, "
                  "created_at, decisions, forced)")
@@ -143,6 +143,9 @@ class Window:
     token_count: int = 0
     project_name: str = ""
     ask_labels: bool = False
+    #: the project's sensitive categories and types as read with the window (``None``: not read), so the
+    #: learning of entity types after a decision needs no statement of its own
+    sensitive_types: list[str] | None = None
 
     def contains(self, first_token: int, end_token: int) -> bool:
         return self.first_token <= first_token < end_token <= self.end_token

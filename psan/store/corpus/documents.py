@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 import psycopg2
 import psycopg2.extras
 
@@ -40,7 +41,23 @@ def clear_recognition(conn, document_id: int) -> None:
     db.execute("DELETE FROM named_entity WHERE document_id = %s", (document_id,), conn)
     db.execute("DELETE FROM sentence WHERE document_id = %s", (document_id,), conn)
     db.execute("DELETE FROM token WHERE document_id = %s", (document_id,), conn)
+    db.execute("DELETE FROM document_arrays WHERE document_id = %s", (document_id,), conn)
     vocabulary.delete_vocabulary(conn, document_id)
+
+
+def _packed(values: Iterable[int], count: int) -> psycopg2.Binary:
+    """Integers as little-endian int32 bytes (the format :mod:`psan.store.corpus.document_text` reads)."""
+    return psycopg2.Binary(np.fromiter(values, dtype="<i4", count=count).tobytes())
+
+
+def _save_arrays(conn, document_id: int, doc: Document, sentences: list[Sentence]) -> None:
+    """The token offsets and sentence bounds as one row of packed arrays (a cold process reads them at once)."""
+    n = len(doc.tokens)
+    db.execute("INSERT INTO document_arrays (document_id, token_starts, token_ends, sentence_firsts, sentence_ends) "
+               "VALUES (%s, %s, %s, %s, %s)",
+               (document_id, _packed((t.start for t in doc.tokens), n), _packed((t.end for t in doc.tokens), n),
+                _packed((s.first_token for s in sentences), len(sentences)),
+                _packed((s.end_token for s in sentences), len(sentences))), conn)
 
 
 def save_recognized(conn, document_id: int, doc: Document, tagged_xml: str) -> None:
@@ -51,6 +68,7 @@ def save_recognized(conn, document_id: int, doc: Document, tagged_xml: str) -> N
     _copy(conn, "sentence", "document_id, idx, first_token, end_token",
           ((document_id, i, s.first_token, s.end_token) for i, s in enumerate(doc.sentences)
            if s.first_token < s.end_token))
+    _save_arrays(conn, document_id, doc, [s for s in doc.sentences if s.first_token < s.end_token])
     if doc.entities:
         with conn.cursor() as cur:
             psycopg2.extras.execute_values(

@@ -1,0 +1,165 @@
+"""Benchmark: the first annotation window of a fresh process on a 10^6-token document against a warm one.
+
+Run: ``.venv/bin/python bench/bench_cold_window.py [--tokens 1000000] [--processes 3] [--warm 5] [--profile]``
+
+Why: every uWSGI process keeps the document's text, token offsets and token index in a per-process
+cache (:mod:`psan.store.corpus.document_text`); the first request of each process on a large document
+pays for loading them.  Under 20 annotators every process restart (deploy, ``max-requests``) puts that
+cost in front of an annotator.
+
+Set-up (not timed): a throw-away database with ``bench_annotation_latency``'s synthetic document of
+``--tokens`` tokens (pre-annotated, NE-type rules suspicious) and one annotator.  Then ``--processes``
+times, a new Python process (imports, app and login untimed) times its first ``GET /annotate/api/window``
+(cold: nothing of the document cached; until its JSON is read), closes the response (what the WSGI server
+does once the answer is sent: psan caches the whole document then; timed apart) and times ``--warm`` more
+of the same window (warm: median), then the
+CPU time of building the document's word index (the rule search's, built on a process's first word-type
+decision) vectorised and with the per-token generator it replaced, in the same process.  Printed:
+cold and warm times per process, the index times and their ratio, the median cold time, the cold/warm ratio
+and PASS/FAIL against the targets (cold < 1 s, cold/warm ≤ 3); with ``--profile`` the cProfile of the last
+process's cold request.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import statistics
+import subprocess  # nosec B404 - runs this benchmark's own child
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+COLD_TARGET_S = 1.0
+RATIO_TARGET = 3.0
+
+
+def _app(url: str):  # noqa: ANN202 - a Flask app
+    from bench_annotation_latency import SECRET
+
+    from psan import create_app
+    queue = f"psan-cold-{os.getpid()}"
+    return create_app({"PSAN_CONFIG": "testing", "SECRET_KEY": SECRET, "DATABASE_URL": url,
+                       "REDIS_URL": os.environ.get("PSAN_BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
+                       "CELERY_QUEUE": queue, "REDIS_KEY_PREFIX": queue, "RATELIMIT_KEY_PREFIX": queue,
+                       "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False})
+
+
+def child(url: str, email: str, warm: int, profile: bool) -> None:
+    """One fresh process: log in (untimed), then the cold window and ``warm`` warm ones; JSON on stdout."""
+    from bench_annotation_latency import PASSWORD
+    app = _app(url)
+    client = app.test_client()
+    response = client.post("/auth/login", data={"email": email, "password": PASSWORD})
+    if response.status_code not in (200, 302):
+        raise SystemExit(f"login failed: {response.status_code}")
+    prof = cProfile.Profile() if profile else None
+    started = time.perf_counter()
+    if prof:
+        prof.enable()
+    response = client.get("/annotate/api/window")
+    if prof:
+        prof.disable()
+    body = response.get_json()
+    cold = time.perf_counter() - started
+    if response.status_code != 200 or not body or not body.get("tokens"):
+        raise SystemExit(f"window failed: {response.status_code} {response.get_data(as_text=True)[:300]}")
+    # what a WSGI server does once the answer is sent (uWSGI: in the same worker thread, the client has it)
+    started = time.perf_counter()
+    response.close()
+    after = time.perf_counter() - started
+    warm_times = []
+    for _ in range(warm):
+        started = time.perf_counter()
+        response = client.get("/annotate/api/window")
+        warm_times.append(time.perf_counter() - started)
+        again = response.get_json()
+        if response.status_code != 200 or again["range"] != body["range"] or again["tokens"] != body["tokens"]:
+            raise SystemExit("the warm request did not show the same window")
+    out = {"cold": cold, "warm": warm_times, "tokens": len(body["tokens"]), "after": after, "index": _index_times()}
+    if prof:
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(15)
+        out["profile"] = text.getvalue()
+    print(json.dumps(out))
+
+
+def _index_times() -> dict[str, float]:
+    """Seconds to build the word index of the cached document: vectorised, and the generator it replaced."""
+    import numpy as np
+
+    from psan.store.corpus import document_text
+    doc = next(iter(document_text._cache.values()))  # noqa: SLF001 - the document the window loaded
+    times = {}
+    for fold in (False, True):
+        started = time.process_time()
+        hashes = document_text.word_hashes(doc.text, doc.starts, doc.ends, fold)
+        np.argsort(hashes, kind="stable")
+        times[f"vectorised fold={fold}"] = time.process_time() - started
+        started = time.process_time()
+        words = (doc.text[a:b] for a, b in zip(doc.starts.tolist(), doc.ends.tolist(), strict=True))
+        old = np.fromiter((hash(w.casefold() if fold else w) for w in words), dtype=np.int64, count=doc.token_count)
+        np.argsort(old, kind="stable")
+        times[f"generator fold={fold}"] = time.process_time() - started
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, default=1_000_000)
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--warm", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--child", nargs=2, metavar=("URL", "EMAIL"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child, args.warm, args.profile)
+        return 0
+    from bench_annotation_latency import populate
+    from throwaway import throwaway_database
+    with throwaway_database("psan_cold") as database:
+        setup = populate(_app(database.url), {"large": args.tokens}, 1, args.seed)
+        email = setup.accounts["large"][0]
+        colds: list[float] = []
+        ratios: list[float] = []
+        for i in range(args.processes):
+            cmd = [sys.executable, __file__, "--child", database.url, email, "--warm", str(args.warm)]
+            if args.profile and i == args.processes - 1:
+                cmd.append("--profile")
+            result = subprocess.run(cmd, check=False, capture_output=True, text=True, cwd=REPO)  # nosec B603
+            if result.returncode:
+                raise SystemExit(f"child failed:\n{result.stderr[-3000:]}")
+            out = json.loads(result.stdout.strip().splitlines()[-1])
+            warm = statistics.median(out["warm"])
+            colds.append(out["cold"])
+            ratios.append(out["cold"] / warm)
+            print(f"process {i + 1}: cold {1000 * out['cold']:.0f} ms, warm median {1000 * warm:.1f} ms "
+                  f"({out['tokens']} tokens in the window), ratio {out['cold'] / warm:.2f}; after the cold "
+                  f"response (closing it: the server's work once the answer is sent) {1000 * out['after']:.0f} ms",
+                  flush=True)
+            index = out["index"]
+            parts = []
+            for f in (False, True):
+                new, old = index[f"vectorised fold={f}"], index[f"generator fold={f}"]
+                parts.append(f"fold={f}: vectorised {new:.3f} vs generator {old:.3f} ({old / new:.1f}x)")
+            print("  word index (CPU s): " + ", ".join(parts), flush=True)
+            if "profile" in out:
+                print(out["profile"])
+    cold, ratio = statistics.median(colds), statistics.median(ratios)
+    ok = cold < COLD_TARGET_S and ratio <= RATIO_TARGET
+    print(f"cold first window on {setup.tokens['large']:,} tokens: median {1000 * cold:.0f} ms "
+          f"(target < {1000 * COLD_TARGET_S:.0f} ms); cold/warm median {ratio:.2f} (target ≤ {RATIO_TARGET:g}): "
+          f"{'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
