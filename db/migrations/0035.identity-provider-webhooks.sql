@@ -25,7 +25,8 @@ ALTER TABLE project ADD CONSTRAINT project_webhook_url
     CHECK (webhook_url IS NULL OR (webhook_url ~ '^https?://' AND length(webhook_url) <= 2000));
 
 -- The outbox: an event is recorded in the transaction that made it happen, then delivered by a Celery task
--- (psan.celery.webhooks); status pending → delivered, or failed after the last retry.
+-- (psan.celery.webhooks); status pending → delivered, or failed after the last retry.  queued_at: when a task
+-- was queued (or the next retry is due); claimed_at: a task is posting it (no second task posts it meanwhile).
 CREATE TABLE IF NOT EXISTS webhook_delivery (
     id            bigserial PRIMARY KEY,
     project_id    bigint NOT NULL REFERENCES project (id) ON DELETE CASCADE,
@@ -34,6 +35,7 @@ CREATE TABLE IF NOT EXISTS webhook_delivery (
     status        text NOT NULL DEFAULT 'pending',
     attempts      integer NOT NULL DEFAULT 0,
     queued_at     timestamptz,
+    claimed_at    timestamptz,
     created_at    timestamptz NOT NULL DEFAULT now(),
     finished_at   timestamptz,
     CONSTRAINT webhook_delivery_status CHECK (status IN ('pending', 'delivered', 'failed'))
