@@ -66,6 +66,8 @@ def test_the_login_page_offers_the_provider_only_when_configured(client, oidc_ap
     assert client.get("/auth/oidc/login").status_code == 404
     page = oidc_app.test_client().get("/auth/login").get_data(as_text=True)
     assert "/auth/oidc/login" in page and "Sign in with your institution" in page
+    czech = oidc_app.test_client().get("/auth/login", headers={"Accept-Language": "cs"}).get_data(as_text=True)
+    assert "Přihlásit se přes svou instituci" in czech
 
 
 def test_first_sign_in_makes_an_annotator_without_a_project_until_an_admin_adds_one(oidc_app, provider):

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import requests
 from celery import shared_task
 from flask import current_app
+from flask_babel import gettext
 
 from psan.celery.retry import log_unscheduled
 from psan.runtime import db
@@ -56,26 +57,28 @@ def check_url(url: str, allow_private: bool) -> str:
     """The URL, stripped, if webhooks may go there; else :class:`BadWebhookUrl`."""
     url = (url or "").strip()
     if len(url) > MAX_URL or not url.isprintable():
-        raise BadWebhookUrl(f"a webhook URL has at most {MAX_URL} printable characters")
+        raise BadWebhookUrl(gettext("A webhook URL has at most %(n)s printable characters.", n=MAX_URL))
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise BadWebhookUrl(f"not a URL: {exc}") from None
+        raise BadWebhookUrl(gettext("Not a URL: %(error)s", error=exc)) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise BadWebhookUrl("a webhook URL starts with http:// or https:// and names a host")
+        raise BadWebhookUrl(gettext("A webhook URL starts with http:// or https:// and names a host."))
     if parts.username or parts.password:
-        raise BadWebhookUrl("a webhook URL carries no user name or password (use the secret)")
+        raise BadWebhookUrl(gettext("A webhook URL carries no user name or password (the secret signs the events)."))
     if allow_private:
         return url
     try:
         infos = socket.getaddrinfo(parts.hostname, port or (443 if parts.scheme == "https" else 80),
                                    proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError) as exc:
-        raise BadWebhookUrl(f"the host {parts.hostname} cannot be resolved ({exc})") from None
+        raise BadWebhookUrl(gettext("The host %(host)s cannot be resolved (%(error)s).", host=parts.hostname,
+                                    error=exc)) from None
     if any(_private(info[4][0]) for info in infos):
-        raise BadWebhookUrl(f"the host {parts.hostname} is a private, loopback or reserved address (set "
-                            "WEBHOOK_ALLOW_PRIVATE_ADDRESSES to allow receivers inside your network)")
+        raise BadWebhookUrl(gettext("The host %(host)s is a private, loopback or reserved address (set "
+                                    "WEBHOOK_ALLOW_PRIVATE_ADDRESSES to allow receivers inside your network).",
+                                    host=parts.hostname))
     return url
 
 
