@@ -59,7 +59,9 @@ CREATE INDEX IF NOT EXISTS webhook_attempt_delivery_idx ON webhook_attempt (deli
 
 -- document.ready and project.decided are recorded by a trigger on the document's status, so that every path
 -- that changes it (pre-processing, a decision, undo, bulk decisions, re-annotation, thresholds) records the
--- event in its own transaction; only projects with a webhook pay for the check.
+-- event in its own transaction; only projects with a webhook pay for the check.  Two transactions that decide
+-- a project's last two documents at the same moment each see the other's document undecided: then neither
+-- records project.decided (rare; taking a lock here instead could deadlock decisions).
 CREATE OR REPLACE FUNCTION psan_webhook_document_status() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     hooked boolean;
@@ -79,8 +81,11 @@ BEGIN
                                                       AND a.rule_level > p.private_threshold
                                                       AND a.rule_level < p.public_threshold));
     END IF;
+    -- created_at = now(): an event of this transaction (one statement deciding many documents fires once)
     IF NEW.status = 'DONE' AND OLD.status IS DISTINCT FROM 'DONE'
-            AND NOT EXISTS (SELECT 1 FROM document d WHERE d.project_id = NEW.project_id AND d.status <> 'DONE') THEN
+            AND NOT EXISTS (SELECT 1 FROM document d WHERE d.project_id = NEW.project_id AND d.status <> 'DONE')
+            AND NOT EXISTS (SELECT 1 FROM webhook_delivery w WHERE w.project_id = NEW.project_id
+                            AND w.event = 'project.decided' AND w.created_at = now()) THEN
         INSERT INTO webhook_delivery (project_id, event, payload)
         SELECT NEW.project_id, 'project.decided',
                jsonb_build_object('event', 'project.decided', 'project_id', NEW.project_id,

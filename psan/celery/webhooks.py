@@ -157,11 +157,11 @@ def deliver(self, delivery_id: int) -> dict:
         row = store_webhooks.claim(conn, delivery_id, float(config["WEBHOOK_TIMEOUT"]) + 60)
         status = store_webhooks.status_of(conn, delivery_id) if row is None else "pending"
     if row is None:
-        if status is None:  # queued by a transaction that has not committed yet (or rolled back)
+        if status in (None, "pending"):  # queued by a transaction that had not committed yet (or rolled back)
             if self.request.retries < _INVISIBLE_RETRIES:
                 raise self.retry(countdown=1)
-            return {"delivery_id": delivery_id, "skipped": "missing"}
-        return {"delivery_id": delivery_id, "skipped": "being sent" if status == "pending" else status}
+            return {"delivery_id": delivery_id, "skipped": status or "missing"}
+        return {"delivery_id": delivery_id, "skipped": status}
     if not row["url"]:
         with db.transaction() as conn:
             store_webhooks.finish(conn, delivery_id, "failed")

@@ -229,3 +229,16 @@ def test_signature_and_backoff(clean_app):
     assert check_url(" https://example.org/hook ", allow_private=True) == "https://example.org/hook"
     with clean_app.test_request_context(), pytest.raises(BadWebhookUrl):
         check_url("file:///etc/passwd", allow_private=True)
+
+
+def test_one_statement_deciding_the_last_documents_records_the_project_decided_once(clean_app, receiver):
+    from psan.store.corpus.reannotate import refresh_project_statuses
+    project = hooked_project(clean_app, "Thresholds", receiver.url)
+    for i in range(3):
+        add_document(clean_app, PRIVATE_TEXT, [("Jana Novakova", "PERSON")], project_id=project, name=f"{i}.txt")
+    sql(clean_app, "UPDATE project SET private_threshold = 0.5 WHERE id = %s", (project,))  # every span private now
+    with clean_app.app_context(), db.transaction() as conn:
+        refresh_project_statuses(conn, project)
+    events = [r["event"] for r in sql(clean_app, "SELECT event FROM webhook_delivery WHERE project_id = %s ORDER BY id",
+                                      (project,))]
+    assert events == ["document.ready"] * 3 + ["project.decided"]

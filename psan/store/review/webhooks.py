@@ -82,8 +82,10 @@ def claim(conn, delivery_id: int, lease_seconds: float) -> dict[str, Any] | None
 
 
 def status_of(conn, delivery_id: int) -> str | None:
-    """The delivery's status; ``None`` while invisible (a task may run before the recording transaction commits)."""
-    row = db.query_one("SELECT status FROM webhook_delivery WHERE id = %s", (delivery_id,), conn)
+    """``delivered``, ``failed``, ``sending`` (claimed by a task), ``pending`` (nobody holds it: the claim ran
+    before the recording transaction committed), or ``None`` while the delivery is not visible at all."""
+    row = db.query_one("SELECT CASE WHEN status = 'pending' AND claimed_at IS NOT NULL THEN 'sending' ELSE status END "
+                       "AS status FROM webhook_delivery WHERE id = %s", (delivery_id,), conn)
     return row["status"] if row else None
 
 
