@@ -69,6 +69,16 @@ def _sign_in_button() -> dict[str, Any]:
     return {"oidc_sign_in": label if configured() else None}
 
 
+def _with_userinfo(token: dict, claims: dict) -> dict:
+    """The ID token's claims completed by the provider's userinfo endpoint (the ID token's own claims win)."""
+    try:
+        extra = dict(_client().userinfo(token=token))
+    except Exception:  # noqa: BLE001 - without userinfo the sign-in goes on with what the ID token says
+        log.warning("the identity provider's userinfo endpoint did not answer", exc_info=True)
+        return claims
+    return {**extra, **claims} if extra.get("sub") == claims.get("sub") else claims
+
+
 @bp.route("/oidc/login")
 @limiter.limit(_limit)
 @public
@@ -101,8 +111,11 @@ def oidc_callback():
     if not claims:
         flash(gettext("The sign-in through your institution failed; please try again."), "danger")
         return redirect(url_for("auth.login"))
+    claims = dict(claims)
+    if not claims.get("email"):  # some providers put the e-mail (and groups) only into their userinfo answer
+        claims = _with_userinfo(token, claims)
     try:
-        account = external.sign_in(dict(claims))
+        account = external.sign_in(claims)
     except (external.SignInRefused, accounts.AccountError) as exc:
         db.mark_rollback()
         flash(str(exc), "danger")
