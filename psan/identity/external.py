@@ -112,6 +112,11 @@ def sign_in(claims: Mapping[str, Any], conn=None) -> accounts.Account:
     return accounts.get(account.id, conn)
 
 
+def external_account_ids(conn=None) -> set[int]:
+    """The accounts that sign in through the identity provider (the Users page marks them)."""
+    return store_accounts.with_identity(conn or db.get_conn())
+
+
 def signs_in_externally(account_id: int, conn=None) -> bool:
     """Whether the account signs in through the identity provider (its password is the provider's business)."""
     return store_accounts.has_identity(conn or db.get_conn(), account_id)

@@ -99,6 +99,11 @@ def set_role(conn, account_id: int, role: str) -> None:
     db.execute("UPDATE account SET role = %s WHERE id = %s", (role, account_id), conn)
 
 
+def with_identity(conn) -> set[int]:
+    """Ids of the accounts that sign in through an identity provider."""
+    return {r["account_id"] for r in db.query("SELECT DISTINCT account_id FROM account_identity", None, conn)}
+
+
 def has_identity(conn, account_id: int) -> bool:
     """Whether the account signs in through an identity provider (then it has no password of psan's)."""
     return db.query_one("SELECT EXISTS (SELECT 1 FROM account_identity WHERE account_id = %s) AS linked",
