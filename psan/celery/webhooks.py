@@ -149,7 +149,11 @@ def _post(url: str, secret: str, event: str, delivery_id: int, body: bytes, time
 _INVISIBLE_RETRIES = 10
 
 
-@shared_task(name="psan.deliver_webhook", bind=True, max_retries=None)
+#: Celery's bound on retries; the attempts are bounded by WEBHOOK_MAX_ATTEMPTS (and _INVISIBLE_RETRIES)
+_TASK_MAX_RETRIES = 10_000
+
+
+@shared_task(name="psan.deliver_webhook", bind=True, max_retries=_TASK_MAX_RETRIES)
 def deliver(self, delivery_id: int) -> dict:
     """POST one event; a failed attempt is logged and retried after :func:`backoff` until WEBHOOK_MAX_ATTEMPTS."""
     config = current_app.config
