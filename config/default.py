@@ -11,6 +11,9 @@ SETTING_TYPES = {
     "NAMETAG_MODELS_DIR": "str?", "MODEL_THRESHOLD": "float?", "WTF_CSRF_TIME_LIMIT": "int?",
     "RATELIMIT_KEY_PREFIX": "str", "RATELIMIT_STORAGE_URI": "str?", "MAX_FORM_MEMORY_SIZE": "int?",
     "PREFERRED_URL_SCHEME": "str", "INSTANCE_PATH": "str",
+    "OIDC_ISSUER": "str?", "OIDC_DISCOVERY_URL": "str?", "OIDC_CLIENT_ID": "str?",
+    "OIDC_CLIENT_SECRET": "str?",  # nosec B105 - a type name, not a password
+    "OIDC_BUTTON_LABEL": "str?", "OIDC_ROLE_CLAIM": "str?",
 }
 INSECURE_DEFAULT_SECRET_KEY = "psan-insecure-default-secret-key"  # noqa: S105 # nosec B105
 SECRET_KEY = INSECURE_DEFAULT_SECRET_KEY
@@ -75,6 +78,40 @@ DEFAULT_WINDOW_SIZE = 300  # tokens
 LOGIN_RATE_LIMIT = "10 per minute; 50 per hour"
 RESET_RATE_LIMIT = "5 per minute; 20 per hour"
 RATELIMIT_ENABLED = True
+
+# --- sign-in through the institution's identity provider (OpenID Connect; off while unset) ----------------
+#: the provider's issuer URL (its discovery document is ISSUER/.well-known/openid-configuration), or the
+#: discovery URL itself; with a client id both switch the "Sign in with your institution" button on
+OIDC_ISSUER = None
+OIDC_DISCOVERY_URL = None
+#: the client registered at the provider; its redirect URI is SERVER_URL + /auth/oidc/callback
+OIDC_CLIENT_ID = None
+OIDC_CLIENT_SECRET = None
+OIDC_SCOPE = "openid email profile"
+#: the button's text (None: "Sign in with your institution", translated)
+OIDC_BUTTON_LABEL = None
+#: a claim of the ID token (e.g. "groups") and its values that make the person an admin; without them (or
+#: without the value) a new person is an annotator without a project until an admin adds them to one
+OIDC_ROLE_CLAIM = None
+OIDC_ADMIN_VALUES = []
+#: link a local account with the same e-mail at its first provider sign-in, if the provider says the e-mail
+#: is verified (off: such a person is refused, since anyone may type any e-mail into some providers)
+OIDC_LINK_VERIFIED_EMAIL = False
+#: seconds to wait for the provider's discovery, token and key endpoints
+OIDC_TIMEOUT = 10
+
+# --- webhooks (psan.celery.webhooks; a project's URL and secret are on its settings page) ------------------
+#: attempts of one event before it is given up (the delays double: BASE, 2 BASE, 4 BASE …, at most MAX)
+WEBHOOK_MAX_ATTEMPTS = 6
+WEBHOOK_RETRY_BASE_SECONDS = 30
+WEBHOOK_RETRY_MAX_SECONDS = 3600
+#: seconds to wait for the receiver's answer
+WEBHOOK_TIMEOUT = 10
+#: a signature's timestamp older than this is a replay for the receiver (documented for receivers; psan signs now)
+WEBHOOK_TOLERANCE_SECONDS = 300
+#: False refuses webhook URLs whose host is or resolves to a private, loopback or link-local address (SSRF:
+#: the worker would otherwise POST into the internal network on an admin's word); True allows them
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
 
 # --- web ----------------------------------------------------------------------------------------
 MAX_CONTENT_LENGTH = 64 * 1024 * 1024

@@ -162,7 +162,10 @@ def celery_worker(app, database_url, redis_url) -> Iterator[subprocess.Popen]:
            "PSAN_DATABASE_URL": database_url, "PSAN_REDIS_URL": redis_url, "PSAN_CELERY_QUEUE": CELERY_QUEUE,
            "PSAN_REDIS_KEY_PREFIX": CELERY_QUEUE,
            # no sweeper here: tests insert NEW documents they expect to stay NEW (tests/web/test_faults.py sweeps)
-           "PSAN_SWEEP_INTERVAL_SECONDS": "0"}
+           "PSAN_SWEEP_INTERVAL_SECONDS": "0",
+           # webhook receivers of tests listen on 127.0.0.1; retries come fast and end soon
+           "PSAN_WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "true", "PSAN_WEBHOOK_RETRY_BASE_SECONDS": "0.2",
+           "PSAN_WEBHOOK_MAX_ATTEMPTS": "3"}
     artifacts = REPO / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
     log = open(artifacts / f"celery-worker-{os.getpid()}.log", "w")  # noqa: SIM115 - closed with the process

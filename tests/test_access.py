@@ -8,7 +8,9 @@ from psan.web.access import Access, access_of
 from tests.helpers import csrf_token
 
 PUBLIC_ENDPOINTS = {"auth.login", "auth.logout", "auth.register", "auth.forgot_password", "auth.reset_password",
-                    "main.health", "main.favicon", "i18n.set_language", "static", "bootstrap.static"}
+                    "main.health", "main.favicon", "i18n.set_language", "static", "bootstrap.static",
+                    # sign-in through the identity provider (404 while it is not configured)
+                    "auth.oidc_login", "auth.oidc_callback"}
 
 
 def _routes(app):

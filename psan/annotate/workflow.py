@@ -32,6 +32,7 @@ from flask_babel import gettext
 from psan.annotate.content import annotations_json
 from psan.celery import scheduling
 from psan.celery.retry import log_unscheduled
+from psan.celery.webhooks import dispatch_quietly
 from psan.runtime import db
 from psan.store.annotation import actions, apply_rule, decision_requests, document_locks, entity_decisions
 from psan.store.annotation import decisions as store_decisions
@@ -278,4 +279,6 @@ def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], ac
         scheduling.maybe_schedule_retrain(conn, window.project_id)
         if outcome.model_only:  # a verdict that may stop the model's new spans: withdraw the undecided ones now
             scheduling.maybe_withdraw_new_spans(conn, window.project_id)
+        if status == "DONE":  # the document's last span: the status trigger may have recorded project.decided
+            dispatch_quietly(conn, window.project_id)
     return status

@@ -10,7 +10,7 @@ from flask_login import current_user, login_user, logout_user
 from psan.auth.blueprint import bp
 from psan.auth.forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, NewPasswordForm, RegisterAdminForm
 from psan.auth.reset_links import send_reset_link
-from psan.identity import accounts, mail, signing
+from psan.identity import accounts, external, mail, signing
 from psan.identity.passwords import needs_rehash, verify_password
 from psan.web.access import public, user
 from psan.web.extensions import limiter
@@ -115,7 +115,8 @@ def forgot_password():
     form = ForgotPasswordForm()
     if form.validate_on_submit():
         account = accounts.get_by_email(form.email.data)
-        if account and account.active:
+        # an account of the identity provider has no psan password: a reset link would give it one
+        if account and account.active and not external.signs_in_externally(account.id):
             send_reset_link(account)
         # same answer whether or not the account exists
         flash(gettext("If an active account uses this address, a reset link is on its way."), "info")

@@ -64,7 +64,7 @@ def celery_init_app(app: Flask) -> Celery:
         # the result backend (the same Redis) would otherwise retry 20 times, one second apart, per call
         result_backend_transport_options={"global_keyprefix": redis_key_prefix(app), "retry_policy": _SHORT_RETRY},
         imports=("psan.celery.tasks", "psan.celery.sections", "psan.celery.model_tasks",
-                 "psan.celery.download_tasks"),
+                 "psan.celery.download_tasks", "psan.celery.webhooks"),
     )
     celery_app.set_default()
     celery_app.flask_app = app  # for handlers running outside a task (e.g. hard time limits)

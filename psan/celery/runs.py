@@ -16,6 +16,7 @@ from typing import Any
 from flask import current_app
 
 from psan.celery.model_tasks import predictions_for_new_document
+from psan.celery.webhooks import dispatch_quietly
 from psan.runtime import db
 from psan.store.annotation import entities as store_entities
 from psan.store.corpus import documents as store_documents
@@ -97,6 +98,7 @@ def store_recognized(lease: processing.Claim, project_id: int, doc) -> dict:  # 
         result = store_reannotate.reannotate_document_now(conn, document_id, doc=doc)
         # visible together with the new status; a failure only costs the grouping
         store_entities.update_document_entities_or_log(conn, document_id, doc)
+    dispatch_quietly(project_id=project_id)  # document.ready (and project.decided) recorded by the status trigger
     refresh_statistics({"token": len(doc.tokens), "sentence": len(doc.sentences), "named_entity": len(doc.entities),
                          "annotation": result.matches if result else 0})
     return {"document_id": document_id, "status": result.status if result else None,

@@ -42,13 +42,24 @@ def sweep_once(app: Flask) -> dict[str, list[int]]:
         queued = enqueue(config, recovered["requeued"]).queued if recovered["requeued"] else []
         queued += enqueue(config, unqueued_grace=float(config["SWEEP_UNQUEUED_GRACE_SECONDS"])).queued
         reannotated = _schedule_pending_reannotations()
+        webhook_events = _queue_webhook_events()
         with db.transaction() as conn:
             decision_requests.forget_old(conn)  # retries come within seconds; ids are kept a day
             download_jobs.forget_old(conn)  # prepared downloads are personal data: kept a day
     result = {"vouched": vouched or [], **recovered, "queued": queued, "reannotated_projects": reannotated}
-    if any(result.values()):
-        log.info("sweeper: %s", result)
+    if any(result.values()) or webhook_events:
+        log.info("sweeper: %s, webhook events queued: %s", result, webhook_events)
     return result
+
+
+def _queue_webhook_events() -> list[int]:
+    """Webhook events recorded on a path that does not queue them (or whose message was lost)."""
+    from psan.celery.webhooks import requeue_stale
+    try:
+        return requeue_stale()
+    except Exception:  # noqa: BLE001 - the events stay recorded: next sweep
+        log.warning("could not queue webhook events", exc_info=True)
+        return []
 
 
 def _vouch_for_waiting_chords(app: Flask) -> list[int] | None:

@@ -11,6 +11,7 @@ from flask import Response, abort, flash, redirect, render_template, request, ur
 from flask_babel import gettext
 from flask_login import current_user
 
+from psan.celery.webhooks import dispatch_quietly
 from psan.documents.blueprint import bp
 from psan.documents.forms import check_action_form
 from psan.runtime import db
@@ -36,6 +37,7 @@ def releases(project_id: int):
                                                    request.form.get("note", ""))
         except ValueError as exc:
             abort(400, str(exc))
+        dispatch_quietly(db.get_conn(), project_id)  # release.ready, recorded with the release
         flash(gettext("Release %(n)d recorded.", n=number), "success")
         return redirect(url_for("documents.release_changes", project_id=project_id, number=number))
     conn = db.get_conn()

@@ -6,7 +6,7 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from psan.auth.reset_links import reset_link, send_reset_link
-from psan.identity import accounts
+from psan.identity import accounts, external
 from psan.runtime import db
 from psan.users.blueprint import bp
 from psan.users.forms import AccountForm, NewAccountForm
@@ -17,7 +17,8 @@ from psan.web.forms import DeleteForm
 @bp.route("/")
 @admin
 def index():
-    return render_template("users/index.html", accounts=accounts.list_all(), delete_form=DeleteForm())
+    return render_template("users/index.html", accounts=accounts.list_all(), delete_form=DeleteForm(),
+                           external=external.external_account_ids())
 
 
 @bp.route("/new", methods=["GET", "POST"])

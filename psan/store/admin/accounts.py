@@ -76,3 +76,35 @@ def ids_by_email(conn, emails: list[str]) -> dict[str, int]:
         return {}
     return {r["email"]: r["id"] for r in db.query("SELECT id, email FROM account WHERE email = ANY(%s)",
                                                   (emails,), conn)}
+
+
+# --- accounts of an identity provider (OpenID Connect) ------------------------------------------------------
+def identity(conn, issuer: str, subject: str) -> dict[str, Any] | None:
+    """The link of a provider's person (issuer, subject) to an account: account_id and the claim's last role."""
+    return db.query_one("SELECT account_id, claim_role FROM account_identity WHERE issuer = %s AND subject = %s",
+                        (issuer, subject), conn)
+
+
+def link_identity(conn, issuer: str, subject: str, account_id: int, claim_role: str | None) -> None:
+    db.execute("INSERT INTO account_identity (issuer, subject, account_id, claim_role, last_login_at) "
+               "VALUES (%s, %s, %s, %s, now())", (issuer, subject, account_id, claim_role), conn)
+
+
+def record_identity_login(conn, issuer: str, subject: str, claim_role: str | None) -> None:
+    db.execute("UPDATE account_identity SET last_login_at = now(), claim_role = %s WHERE issuer = %s AND subject = %s",
+               (claim_role, issuer, subject), conn)
+
+
+def set_role(conn, account_id: int, role: str) -> None:
+    db.execute("UPDATE account SET role = %s WHERE id = %s", (role, account_id), conn)
+
+
+def with_identity(conn) -> set[int]:
+    """Ids of the accounts that sign in through an identity provider."""
+    return {r["account_id"] for r in db.query("SELECT DISTINCT account_id FROM account_identity", None, conn)}
+
+
+def has_identity(conn, account_id: int) -> bool:
+    """Whether the account signs in through an identity provider (then it has no password of psan's)."""
+    return db.query_one("SELECT EXISTS (SELECT 1 FROM account_identity WHERE account_id = %s) AS linked",
+                        (account_id,), conn)["linked"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from psan.runtime import db
 from psan.store.admin.key_access import clean_reason
+from psan.store.review import webhooks
 
 __all__ = ["create_release", "changes", "releases", "withdraw", "withdrawals", "MAX_NOTE"]
 
@@ -46,6 +47,8 @@ def create_release(conn, project_id: int, account_id: int | None, note: str = ""
                    "VALUES (%s, %s, %s, %s, %s::jsonb)",
                    (row["id"], d.document_id, d.name, hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
                     json.dumps(_spans(d.entries))), conn)
+    webhooks.record(conn, project_id, "release.ready", {"release": int(row["number"]), "documents": len(docs),
+                                                        "withdrawn": len(withdrawn)})
     return int(row["number"])
 
 
