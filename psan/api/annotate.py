@@ -1,0 +1,89 @@
+"""Deciding spans through the API: the annotate page's own window, through its own views.
+
+Why call the annotate blueprint's views (``psan.annotate.api``) instead of re-implementing them: a token
+acts as its owner (``current_user``), so the window is assigned, renewed, checked (a span outside it, a
+forged document id, the elided middle of a long window: 403) and decided by exactly the code the page uses —
+nothing an annotator cannot see or decide on the page can be seen or decided with a token.  A token of chosen
+projects also refuses a window of another project (the window is given back, 403 ``project_not_allowed``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask_babel import gettext
+from flask_login import current_user
+
+from psan.annotate import api as annotate_api
+from psan.annotate import workflow
+from psan.annotate.content import window_json
+from psan.api.common import ANNOTATE, ApiError, api_blueprint, body_is_json, scoped
+from psan.api.schemas import DecideSchema, WindowQuerySchema, WindowSchema
+from psan.runtime import db
+from psan.store.annotation import windows as store_windows
+from psan.web import shown
+from psan.web.api_auth import current_token
+
+bp = api_blueprint("annotate", "Annotation windows and decisions, exactly as on the annotate page")
+
+
+@bp.errorhandler(workflow.AlreadySaved)
+def _already_saved(exc: workflow.AlreadySaved):
+    """A retry of a saved decision (its ``request_id`` is known): the window as it is, nothing decided again."""
+    conn = db.get_conn()
+    conn.rollback()
+    window = store_windows.current_window(conn, current_user.id)
+    if window is None:
+        return jsonify(window=None, already_saved=True)
+    return jsonify(**window_json(conn, window, current_user.is_admin, size=shown.shown_size()), already_saved=True)
+
+
+def _refuse_other_project(give_back: bool) -> None:
+    """403 when the caller's window lies in a project the token may not reach (given back when just assigned)."""
+    conn = db.get_conn()
+    window = store_windows.current_window(conn, current_user.id)
+    if window is None or current_token().allows_project(window.project_id):
+        return
+    if give_back:
+        store_windows.release(conn, current_user.id)
+        conn.commit()
+    raise ApiError(403, "project_not_allowed", gettext(
+        "Your annotation window is in a project this API token is not valid for."))
+
+
+@bp.route("/annotate/window", methods=["GET"])
+@scoped(bp, *ANNOTATE)
+@bp.arguments(WindowQuerySchema, location="query")
+@bp.response(200, WindowSchema)
+def window(query: dict[str, Any]):
+    """The caller's annotation window (assigned on first use); with ``document_id, first_token, end_token`` a part
+    of it (anything outside the window is 403)."""
+    _refuse_other_project(give_back=False)
+    answer = annotate_api.api_window()
+    _refuse_other_project(give_back=True)
+    return answer
+
+
+@bp.route("/annotate/next", methods=["POST"])
+@scoped(bp, *ANNOTATE)
+@bp.response(200, WindowSchema)
+def next_window():
+    """Leave the window for the next one (409 while it has undecided spans and nothing was decided in it)."""
+    _refuse_other_project(give_back=False)
+    answer = annotate_api.api_next()
+    _refuse_other_project(give_back=True)
+    return answer
+
+
+@bp.route("/annotate/decide", methods=["POST"])
+@scoped(bp, *ANNOTATE)
+@bp.arguments(DecideSchema)
+@bp.response(200, WindowSchema)
+def decide(payload: dict[str, Any]):
+    """Decide a span of the caller's window: by token, word type, NE type or every mention of its entity.
+
+    Answers the window after the decision, with ``action_id`` (what undo takes back).
+    """
+    body_is_json()
+    _refuse_other_project(give_back=False)
+    return annotate_api.api_decide()
