@@ -64,11 +64,21 @@ class ApiError(HTTPException):
 def api_blueprint(name: str, description: str) -> ApiBlueprint:
     """A flask-smorest blueprint under ``/api/v1`` whose every error is JSON."""
     bp = ApiBlueprint(f"api_{name}", __name__, url_prefix=PREFIX, description=description)
+    bp.before_request(_check_path_ids)
     bp.register_error_handler(HTTPException, _json_error)
     bp.register_error_handler(psycopg2.errors.TransactionRollbackError, _concurrent_change)
     bp.register_error_handler(psycopg2.errors.LockNotAvailable, _concurrent_change)
     bp.register_error_handler(psycopg2.errors.ForeignKeyViolation, _concurrent_change)
     return bp
+
+
+def _check_path_ids() -> None:
+    """A project or document id in the path that the token may not reach is refused before the body is read."""
+    args = request.view_args or {}
+    if "project_id" in args:
+        allowed_project(args["project_id"])
+    if "document_id" in args:
+        allowed_document(args["document_id"])
 
 
 def _json_error(exc: HTTPException):
