@@ -17,8 +17,17 @@ from flask_login import current_user
 from psan.annotate import api as annotate_api
 from psan.annotate import workflow
 from psan.annotate.content import window_json
-from psan.api.common import ANNOTATE, ApiError, api_blueprint, body_is_json, scoped
-from psan.api.schemas import DecideSchema, WindowQuerySchema, WindowSchema
+from psan.api.common import ADMIN, ANNOTATE, ApiError, api_blueprint, body_is_json, scoped
+from psan.api.schemas import (
+    AcceptSchema,
+    DecideSchema,
+    EntityQuerySchema,
+    EntitySchema,
+    LabelSpanSchema,
+    OpenSchema,
+    WindowQuerySchema,
+    WindowSchema,
+)
 from psan.runtime import db
 from psan.store.annotation import windows as store_windows
 from psan.web import shown
@@ -87,3 +96,64 @@ def decide(payload: dict[str, Any]):
     body_is_json()
     _refuse_other_project(give_back=False)
     return annotate_api.api_decide()
+
+
+@bp.route("/annotate/accept", methods=["POST"])
+@scoped(bp, *ANNOTATE)
+@bp.arguments(AcceptSchema)
+@bp.response(200, WindowSchema)
+def accept(payload: dict[str, Any]):
+    """Accept the suggestions of every suspicious span left in the window, by token (the page's key ``a``)."""
+    body_is_json()
+    _refuse_other_project(give_back=False)
+    return annotate_api.api_accept()
+
+
+@bp.route("/annotate/label", methods=["POST"])
+@scoped(bp, *ANNOTATE)
+@bp.arguments(LabelSpanSchema)
+@bp.response(200, WindowSchema)
+def label(payload: dict[str, Any]):
+    """Mark a span of the window private with a label (by id, or by name: made when new)."""
+    body_is_json()
+    _refuse_other_project(give_back=False)
+    return annotate_api.api_label()
+
+
+@bp.route("/annotate/entity", methods=["GET"])
+@scoped(bp, *ANNOTATE)
+@bp.arguments(EntityQuerySchema, location="query")
+@bp.response(200, EntitySchema)
+def entity(query: dict[str, Any]):
+    """The entity of a span of the window (an opaque reference, its category and mentions in the window only)."""
+    _refuse_other_project(give_back=False)
+    return annotate_api.api_entity()
+
+
+@bp.route("/annotate/read", methods=["POST"])
+@scoped(bp, *ANNOTATE)
+@bp.response(200, WindowSchema)
+def read():
+    """The next stretch of text the project routes to reading in full (``window: null`` when none is left)."""
+    _refuse_other_project(give_back=False)
+    answer = annotate_api.api_read()
+    _refuse_other_project(give_back=True)
+    return answer
+
+
+@bp.route("/annotate/open", methods=["POST"])
+@scoped(bp, *ADMIN)
+@bp.arguments(OpenSchema)
+@bp.response(200, WindowSchema)
+def open_at(payload: dict[str, Any]):
+    """Admins: open a window anywhere in a document (``start`` token, ``size`` tokens), as the admin page does."""
+    body_is_json()
+    if not current_token().allows_project(_project_of(payload["document_id"])):
+        raise ApiError(404, "not_found", gettext("No such document."))
+    return annotate_api.api_open()
+
+
+def _project_of(document_id: int) -> int:
+    from psan.store.corpus import documents as store_documents
+    row = store_documents.document_with_project(db.get_conn(), document_id)
+    return row["project_id"] if row else 0

@@ -14,12 +14,16 @@ from flask_babel import gettext
 
 from psan.api.common import ADMIN, READ, ApiError, allowed_project, api_blueprint, body_is_json, scoped
 from psan.api.schemas import (
+    KeyQuerySchema,
     QaDrawSchema,
     QaSampleSchema,
     QaVerdictsSchema,
     ReleaseJobSchema,
     ReleaseStartSchema,
     ReportSchema,
+    ReviewDrawSchema,
+    ReviewMissesSchema,
+    ReviewSampleSchema,
     SavedSchema,
 )
 from psan.documents.release_gate import refuse_unreviewed
@@ -29,6 +33,7 @@ from psan.store.corpus import download_jobs
 from psan.store.publish import output as store_output
 from psan.store.publish import qa as store_qa
 from psan.store.publish.release import project_report
+from psan.store.review import risk_qa as store_risk_qa
 from psan.web.api_auth import current_token
 from psan.web.downloads import private_download
 
@@ -141,3 +146,58 @@ def qa_verdicts(payload: dict[str, Any], project_id: int, sample_id: int):
         raise ApiError(404, "not_found", gettext("No such QA sample."))
     verdicts = {(v["document_id"], v["token_id"]): v["verdict"] for v in payload["verdicts"]}
     return {"saved": store_qa.record_verdicts(db.get_conn(), sample_id, verdicts, current_token().account_id)}
+
+
+@bp.route("/projects/<int:project_id>/key", methods=["GET"])
+@scoped(bp, *ADMIN)
+@bp.arguments(KeyQuerySchema, location="query")
+@bp.response(200, {"type": "object"})
+def project_key(query: dict[str, Any], project_id: int):
+    """The pseudonymization key of the project (JSON, fits the pseudonymized ZIP); logged with who, when and the
+    ``reason`` — the key page's own export."""
+    from psan.documents.key import project_key_json
+    allowed_project(project_id)
+    return project_key_json(project_id)
+
+
+def _review(project_id: int, sample_id: int) -> dict[str, Any]:
+    conn = db.get_conn()
+    sample = store_risk_qa.latest(conn, project_id)
+    if sample is None or sample["id"] != sample_id:
+        raise ApiError(404, "not_found", gettext("No such review sample (only the latest can be reviewed)."))
+    return {"sample_id": sample_id, "sentences": store_risk_qa.sample_sentences(conn, sample_id),
+            "summary": store_risk_qa.summary(conn, project_id)}
+
+
+@bp.route("/projects/<int:project_id>/review-samples", methods=["POST"])
+@scoped(bp, *ADMIN)
+@bp.arguments(ReviewDrawSchema)
+@bp.response(201, ReviewSampleSchema)
+def draw_review_sample(payload: dict[str, Any], project_id: int):
+    """Review by risk: draw a stratified sample of the sentences nobody read (default size: what certifies the
+    project's target when at most one miss is found)."""
+    body_is_json()
+    allowed_project(project_id)
+    sample_id, _ = store_risk_qa.draw(db.get_conn(), project_id, current_token().account_id, payload.get("size"))
+    return _review(project_id, sample_id)
+
+
+@bp.route("/projects/<int:project_id>/review-samples/<int:sample_id>", methods=["GET"])
+@scoped(bp, *ADMIN)
+@bp.response(200, ReviewSampleSchema)
+def review_sample(project_id: int, sample_id: int):
+    """The latest review sample: its sentences (with their text), the misses entered, the bound."""
+    allowed_project(project_id)
+    return _review(project_id, sample_id)
+
+
+@bp.route("/projects/<int:project_id>/review-samples/<int:sample_id>/misses", methods=["POST"])
+@scoped(bp, *ADMIN)
+@bp.arguments(ReviewMissesSchema)
+@bp.response(200, SavedSchema)
+def review_misses(payload: dict[str, Any], project_id: int, sample_id: int):
+    """How many personal mentions nobody had marked each sampled sentence holds (sentences not sampled: ignored)."""
+    body_is_json()
+    _review(project_id, sample_id)
+    misses = {(m["document_id"], m["first_token"]): m["misses"] for m in payload["misses"]}
+    return {"saved": store_risk_qa.record(db.get_conn(), sample_id, misses, current_token().account_id)}

@@ -176,6 +176,42 @@ class DecideSchema(Schema):
     request_id = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{8,64}$"))
 
 
+class AcceptSchema(Schema):
+    document_id = fields.Integer(required=True, validate=_ID)
+    request_id = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{8,64}$"))
+
+
+class LabelSpanSchema(Schema):
+    """A label for a span of the caller's window: an existing label's id, or a name (and category) to make one."""
+
+    document_id = fields.Integer(required=True, validate=_ID)
+    first_token = fields.Integer(required=True, validate=_TOKEN)
+    end_token = fields.Integer(required=True, validate=_TOKEN)
+    label_id = fields.Integer(validate=_ID)
+    label_name = fields.String(validate=validate.Length(min=1, max=200))
+    label_category = fields.String(validate=validate.Length(max=60))
+    always = fields.Boolean()
+    request_id = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{8,64}$"))
+
+
+class EntityQuerySchema(Schema):
+    document_id = fields.Integer(required=True, validate=_ID)
+    first_token = fields.Integer(required=True, validate=_TOKEN)
+    end_token = fields.Integer(required=True, validate=_TOKEN)
+
+
+class EntitySchema(Schema):
+    """The entity of a span as the annotate page shows it (``entity: null`` when the span has none)."""
+
+    entity = fields.Dict(allow_none=True)
+
+
+class OpenSchema(Schema):
+    document_id = fields.Integer(required=True, validate=_ID)
+    start = fields.Integer(validate=_TOKEN)
+    size = fields.Integer(validate=validate.Range(min=1, max=100000))
+
+
 class RuleSchema(Schema):
     id = fields.Integer(required=True)
     type = fields.String(required=True)
@@ -260,3 +296,39 @@ class QaVerdictsSchema(Schema):
 
 class SavedSchema(Schema):
     saved = fields.Integer(required=True)
+
+
+class KeyQuerySchema(Schema):
+    reason = fields.String(required=True, validate=validate.Length(min=3, max=1000),
+                           metadata={"description": "why the key is needed (logged with who and when)"})
+
+
+class ReviewDrawSchema(Schema):
+    size = fields.Integer(validate=validate.Range(min=1, max=5000),
+                          metadata={"description": "sentences to draw (default: what certifies the target)"})
+
+
+class ReviewSentenceSchema(Schema):
+    document_id = fields.Integer(required=True)
+    first_token = fields.Integer(required=True)
+    end_token = fields.Integer(required=True)
+    stratum = fields.Raw(allow_none=True)
+    misses = fields.Integer(allow_none=True)
+    name = fields.String()
+    text = fields.String()
+
+
+class ReviewSampleSchema(Schema):
+    sample_id = fields.Integer(required=True)
+    sentences = fields.List(fields.Nested(ReviewSentenceSchema), required=True)
+    summary = fields.Dict()
+
+
+class ReviewMissSchema(Schema):
+    document_id = fields.Integer(required=True, validate=_ID)
+    first_token = fields.Integer(required=True, validate=_TOKEN)
+    misses = fields.Integer(required=True, validate=validate.Range(min=0, max=1000))
+
+
+class ReviewMissesSchema(Schema):
+    misses = fields.List(fields.Nested(ReviewMissSchema), required=True, validate=validate.Length(max=5000))

@@ -180,6 +180,34 @@ class Client:
             "document_id": document_id, "first_token": first_token, "end_token": end_token, "decision": decision,
             "scope": scope, **extra})
 
+    def accept(self, document_id: int) -> dict[str, Any]:
+        return self._json("POST", "/annotate/accept", json={"document_id": document_id})
+
+    def label(self, document_id: int, first_token: int, end_token: int, *, label_id: int | None = None,
+              name: str | None = None, category: str | None = None, always: bool = False) -> dict[str, Any]:
+        payload: dict[str, Any] = {"document_id": document_id, "first_token": first_token, "end_token": end_token,
+                                   "always": always}
+        if label_id is not None:
+            payload["label_id"] = label_id
+        if name is not None:
+            payload["label_name"] = name
+        if category is not None:
+            payload["label_category"] = category
+        return self._json("POST", "/annotate/label", json=payload)
+
+    def entity(self, document_id: int, first_token: int, end_token: int) -> dict[str, Any] | None:
+        return self._json("GET", "/annotate/entity", params={"document_id": document_id, "first_token": first_token,
+                                                             "end_token": end_token})["entity"]
+
+    def read(self) -> dict[str, Any]:
+        return self._json("POST", "/annotate/read", json={})
+
+    def open_at(self, document_id: int, start: int = 0, size: int | None = None) -> dict[str, Any]:
+        payload = {"document_id": document_id, "start": start}
+        if size is not None:
+            payload["size"] = size
+        return self._json("POST", "/annotate/open", json=payload)
+
     # --- release -----------------------------------------------------------------------------------------------------
     def start_release(self, project_id: int, kind: str = "pseudonymize") -> dict[str, Any]:
         return self._json("POST", f"/projects/{project_id}/releases", json={"kind": kind})
@@ -211,6 +239,19 @@ class Client:
 
     def release_report(self, project_id: int) -> dict[str, Any]:
         return self._json("GET", f"/projects/{project_id}/release-report")
+
+    def project_key(self, project_id: int, reason: str) -> dict[str, Any]:
+        """The pseudonymization key (every export is logged with the ``reason``)."""
+        import json
+        return json.loads(self.call("GET", f"/projects/{project_id}/key", params={"reason": reason}).body)
+
+    # --- review by risk: the sample of unread sentences ------------------------------------------------------------
+    def draw_review_sample(self, project_id: int, size: int | None = None) -> dict[str, Any]:
+        return self._json("POST", f"/projects/{project_id}/review-samples", json={} if size is None else {"size": size})
+
+    def review_misses(self, project_id: int, sample_id: int, misses: Mapping[tuple[int, int], int]) -> int:
+        return self._json("POST", f"/projects/{project_id}/review-samples/{sample_id}/misses", json={
+            "misses": [{"document_id": d, "first_token": t, "misses": n} for (d, t), n in misses.items()]})["saved"]
 
     # --- QA sample ---------------------------------------------------------------------------------------------------
     def draw_qa_sample(self, project_id: int, size: int) -> dict[str, Any]:
