@@ -4,13 +4,14 @@ Why call the annotate blueprint's views (``psan.annotate.api``) instead of re-im
 acts as its owner (``current_user``), so the window is assigned, renewed, checked (a span outside it, a
 forged document id, the elided middle of a long window: 403) and decided by exactly the code the page uses —
 nothing an annotator cannot see or decide on the page can be seen or decided with a token.  A token of chosen
-projects also refuses a window of another project (the window is given back, 403 ``project_not_allowed``).
+projects also refuses a window of another project (the window is given back, 403 ``project_not_allowed``) and
+decides nothing while the account's window lies in one.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
+from flask import Response, jsonify
 from flask_babel import gettext
 from flask_login import current_user
 
@@ -47,17 +48,28 @@ def _already_saved(exc: workflow.AlreadySaved):
     return jsonify(**window_json(conn, window, current_user.is_admin, size=shown.shown_size()), already_saved=True)
 
 
-def _refuse_other_project(give_back: bool) -> None:
-    """403 when the caller's window lies in a project the token may not reach (given back when just assigned)."""
-    conn = db.get_conn()
-    window = store_windows.current_window(conn, current_user.id)
-    if window is None or current_token().allows_project(window.project_id):
-        return
-    if give_back:
+def _other_project() -> ApiError:
+    return ApiError(403, "project_not_allowed", gettext(
+        "Your annotation window is in a project this API token is not valid for."))
+
+
+def _refuse_other_project() -> None:
+    """403 before a decision when the caller's window lies in a project the token may not reach."""
+    window = store_windows.current_window(db.get_conn(), current_user.id)
+    if window is not None and not current_token().allows_project(window.project_id):
+        raise _other_project()
+
+
+def _checked_window(answer: Response) -> Response:
+    """The window answer, unless its window lies in a project the token may not reach: then the window is given
+    back (the account's next request, on the page or with another token, gets a window of its own) and 403."""
+    window = (answer.get_json(silent=True) or {}).get("window") if answer.status_code == 200 else None
+    if window and not current_token().allows_project(window["project_id"]):
+        conn = db.get_conn()
         store_windows.release(conn, current_user.id)
         conn.commit()
-    raise ApiError(403, "project_not_allowed", gettext(
-        "Your annotation window is in a project this API token is not valid for."))
+        raise _other_project()
+    return answer
 
 
 @bp.route("/annotate/window", methods=["GET"])
@@ -67,10 +79,7 @@ def _refuse_other_project(give_back: bool) -> None:
 def window(query: dict[str, Any]):
     """The caller's annotation window (assigned on first use); with ``document_id, first_token, end_token`` a part
     of it (anything outside the window is 403)."""
-    _refuse_other_project(give_back=False)
-    answer = annotate_api.api_window()
-    _refuse_other_project(give_back=True)
-    return answer
+    return _checked_window(annotate_api.api_window())
 
 
 @bp.route("/annotate/next", methods=["POST"])
@@ -78,10 +87,7 @@ def window(query: dict[str, Any]):
 @bp.response(200, WindowSchema)
 def next_window():
     """Leave the window for the next one (409 while it has undecided spans and nothing was decided in it)."""
-    _refuse_other_project(give_back=False)
-    answer = annotate_api.api_next()
-    _refuse_other_project(give_back=True)
-    return answer
+    return _checked_window(annotate_api.api_next())
 
 
 @bp.route("/annotate/decide", methods=["POST"])
@@ -94,7 +100,7 @@ def decide(payload: dict[str, Any]):
     Answers the window after the decision, with ``action_id`` (what undo takes back).
     """
     body_is_json()
-    _refuse_other_project(give_back=False)
+    _refuse_other_project()
     return annotate_api.api_decide()
 
 
@@ -105,7 +111,7 @@ def decide(payload: dict[str, Any]):
 def accept(payload: dict[str, Any]):
     """Accept the suggestions of every suspicious span left in the window, by token (the page's key ``a``)."""
     body_is_json()
-    _refuse_other_project(give_back=False)
+    _refuse_other_project()
     return annotate_api.api_accept()
 
 
@@ -116,7 +122,7 @@ def accept(payload: dict[str, Any]):
 def label(payload: dict[str, Any]):
     """Mark a span of the window private with a label (by id, or by name: made when new)."""
     body_is_json()
-    _refuse_other_project(give_back=False)
+    _refuse_other_project()
     return annotate_api.api_label()
 
 
@@ -126,7 +132,7 @@ def label(payload: dict[str, Any]):
 @bp.response(200, EntitySchema)
 def entity(query: dict[str, Any]):
     """The entity of a span of the window (an opaque reference, its category and mentions in the window only)."""
-    _refuse_other_project(give_back=False)
+    _refuse_other_project()
     return annotate_api.api_entity()
 
 
@@ -135,10 +141,7 @@ def entity(query: dict[str, Any]):
 @bp.response(200, WindowSchema)
 def read():
     """The next stretch of text the project routes to reading in full (``window: null`` when none is left)."""
-    _refuse_other_project(give_back=False)
-    answer = annotate_api.api_read()
-    _refuse_other_project(give_back=True)
-    return answer
+    return _checked_window(annotate_api.api_read())
 
 
 @bp.route("/annotate/open", methods=["POST"])

@@ -55,11 +55,6 @@ class Token:
     def allows_project(self, project_id: int) -> bool:
         return self.all_projects or project_id in self.project_ids
 
-    @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Token:
-        return cls(id=row["id"], account_id=row["account_id"], name=row["name"], scope=Scope(row["scope"]),
-                   all_projects=row["all_projects"], project_ids=frozenset(row["project_ids"] or ()),
-                   owner_is_admin=row["account_role"] == "ADMIN")
 
 
 def hash_secret(secret: str) -> str:
@@ -83,19 +78,24 @@ def create(account: dict[str, Any], name: str, scope: Scope, all_projects: bool,
     return token_id, secret
 
 
-def lookup(secret: str, conn=None) -> tuple[Token | None, str]:
-    """The live token of a presented secret, or ``(None, why)``: ``invalid``, ``revoked`` or ``inactive``.
+def lookup(secret: str, method: str, endpoint: str, path: str,
+           conn=None) -> tuple[Token | None, dict[str, Any] | None, str]:
+    """The live token of a presented secret and its owner's account row, or ``(None, None, why)``: ``invalid``,
+    ``revoked`` or ``inactive``.  Every use of an existing token is logged, refused ones too.
 
     A token stops working when it is revoked, when its owner is deactivated, and (for read and admin scopes)
     when its owner is no longer an admin.
     """
     if not secret.startswith(PREFIX) or len(secret) > MAX_TOKEN_LENGTH:
-        return None, "invalid"
-    row = store_tokens.by_hash(conn or db.get_conn(), hash_secret(secret))
+        return None, None, "invalid"
+    row = store_tokens.use(conn or db.get_conn(), hash_secret(secret), method, endpoint, path)
     if row is None:
-        return None, "invalid"
+        return None, None, "invalid"
+    account = row["account"]
     if row["revoked_at"] is not None:
-        return None, "revoked"
-    if not row["account_active"] or Scope(row["scope"]) not in ROLE_SCOPES.get(row["account_role"], ()):
-        return None, "inactive"
-    return Token.from_row(row), ""
+        return None, None, "revoked"
+    if not account["active"] or Scope(row["scope"]) not in ROLE_SCOPES.get(account["role"], ()):
+        return None, None, "inactive"
+    return Token(id=row["id"], account_id=row["account_id"], name=row["name"], scope=Scope(row["scope"]),
+                 all_projects=row["all_projects"], project_ids=frozenset(row["project_ids"] or ()),
+                 owner_is_admin=account["role"] == "ADMIN"), account, ""

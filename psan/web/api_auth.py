@@ -12,13 +12,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from flask import current_app, g, jsonify, request
+from flask import g, jsonify, request
 from flask_babel import gettext
 
 from psan.identity import accounts
 from psan.identity.api_tokens import Token, lookup
 from psan.runtime import db
-from psan.store.admin import api_tokens as store_tokens
 
 
 def error(status: int, code: str, message: str):
@@ -60,29 +59,28 @@ _WHY = {
 
 
 def authenticate(scopes: Sequence[str]):
-    """``None`` when the request carries a live token of one of ``scopes``; else the error answer."""
+    """``None`` when the request carries a live token of one of ``scopes``; else the error answer.
+
+    The lookup logs the use in the same statement, committed by itself before the view runs (so a request
+    that fails later still leaves its trace); the request's own transaction starts after it.
+    """
     secret = presented_secret()
     if secret is None:
         return error(401, "token_required", gettext("Send an API token: Authorization: Bearer psan_…"))
-    token, why = lookup(secret) if secret else (None, "invalid")
-    if token is None:
+    token, row, why = None, None, "invalid"
+    if secret:
+        conn = db.get_conn()
+        saved_before = conn.committed
+        with db.single_statements(conn):
+            token, row, why = lookup(secret, request.method, request.endpoint or "", request.path, conn)
+        conn.committed = saved_before  # only the use log was committed: nothing of the request is saved yet
+    if token is None or row is None:
         code, message = _WHY[why]
         return error(401, code, message())
-    account = accounts.get(token.account_id)
-    if account is None or not account.active:
-        return error(401, "token_inactive", _WHY["inactive"][1]())
-    _record_use(token)
     if token.scope not in scopes:
         return error(403, "scope_insufficient", gettext("This API token's scope (%(scope)s) does not allow this "
                                                         "call; it needs: %(needed)s.", scope=token.scope,
                                                         needed=", ".join(scopes)))
     g.api_token = token
-    g._login_user = account  # Flask-Login's current_user for this request only; no session is touched
+    g._login_user = accounts.Account.from_row(row)  # current_user for this request only; no session is touched
     return None
-
-
-def _record_use(token: Token) -> None:
-    """Log the use before the view runs (fails closed: no log, no call - the database error answers 503)."""
-    with db.transaction(current_app) as conn:
-        store_tokens.record_use(conn, token.id, token.account_id, request.method, request.endpoint or "",
-                                request.path)
