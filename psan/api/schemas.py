@@ -53,7 +53,8 @@ class ProjectSettingsSchema(Schema):
     tracked_changes = fields.String(validate=validate.OneOf(("accept", "reject")))
     double_share = fields.Float(validate=validate.Range(min=0, max=1))
     review_mode = fields.String(validate=validate.OneOf(REVIEW_MODES))
-    qa_target = fields.Float(validate=validate.Range(min=0.0001, max=0.5))
+    qa_target = fields.Float(validate=validate.Range(min=0.0001, max=0.2),
+                             metadata={"description": "largest share of missed mentions (0.0001–0.2)"})
     members = fields.List(fields.Integer(validate=_ID), validate=validate.Length(max=10000),
                           metadata={"description": "account ids of the project's annotators"})
 
