@@ -165,3 +165,17 @@ def test_bad_input_is_a_json_error_never_a_500(client, world):
                          data={"files": [(io.BytesIO(b"\x7fELF\x00\x01"), "x.bin")]},
                          content_type="multipart/form-data")
     assert binary.status_code == 400 and binary.get_json()["code"] == "nothing_uploaded"
+
+
+def test_calls_are_rate_limited_per_token(client, world, monkeypatch):
+    monkeypatch.setitem(world["app"].config, "API_RATE_LIMIT", "3 per minute")
+    answers = [client.get("/api/v1/projects", headers=bearer(world["tokens"]["read"])) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[-1].get_json()["code"] == "rate_limited"
+    # another token has its own budget
+    assert client.get("/api/v1/projects", headers=bearer(world["tokens"]["admin"])).status_code == 200
+
+
+def test_an_api_call_sets_no_cookie(client, world):
+    response = client.get("/api/v1/projects", headers=bearer(world["tokens"]["read"]))
+    assert response.status_code == 200 and "Set-Cookie" not in response.headers
