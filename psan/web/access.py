@@ -1,6 +1,7 @@
 """Server-side role enforcement for every endpoint, secure by default.
 
-Each view declares who may call it with :func:`public`, :func:`user` or :func:`admin`.  A
+Each view declares who may call it with :func:`public`, :func:`user` or :func:`admin`; the JSON API's views
+with :func:`token` and the token scopes they accept (checked by :mod:`psan.web.api_auth`).  A
 ``before_request`` hook checks the declaration of whatever endpoint matched, so a view that
 forgets to declare anything is admin-only rather than open.  Tests walk ``app.url_map`` to check
 that every route, present and future, is covered.
