@@ -81,10 +81,14 @@ class WsgiTransport:
 class Client:
     """psan's API with one personal token (``psan_…``; its scope decides which methods work)."""
 
-    def __init__(self, base_url: str = "", token: str = "", *, timeout: float = 60.0,
+    def __init__(self, base_url: str | None = None, token: str | None = None, *, timeout: float = 60.0,
                  transport: Transport | None = None) -> None:
+        if not token:
+            raise ValueError("a personal API token (psan_…) is needed")
+        if transport is None and not base_url:
+            raise ValueError("the server's base URL is needed (or a transport)")
         self.token = token
-        self.transport: Transport = transport or RequestsTransport(base_url, timeout)
+        self.transport: Transport = transport or RequestsTransport(base_url or "", timeout)
         self.calls = 0
 
     # --- plumbing -----------------------------------------------------------------------------------------------
