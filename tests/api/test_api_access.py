@@ -179,3 +179,15 @@ def test_calls_are_rate_limited_per_token(client, world, monkeypatch):
 def test_an_api_call_sets_no_cookie(client, world):
     response = client.get("/api/v1/projects", headers=bearer(world["tokens"]["read"]))
     assert response.status_code == 200 and "Set-Cookie" not in response.headers
+
+
+def test_a_window_in_another_project_is_given_back_and_refused(client, world):
+    """The only document lies in "Mine": a token of "Other" gets no window there, and decides nothing in one."""
+    app = world["app"]
+    answer = client.get("/api/v1/annotate/window", headers=bearer(world["tokens"]["other"]))
+    assert (answer.status_code, answer.get_json()["code"]) == (403, "project_not_allowed")
+    assert sql(app, "SELECT count(*) AS n FROM annotation_window")[0]["n"] == 0  # given back
+    mine = client.get("/api/v1/annotate/window", headers=bearer(world["tokens"]["admin"])).get_json()["window"]
+    span = {"document_id": mine["document_id"], "first_token": 0, "end_token": 2, "decision": "PUBLIC"}
+    refused = client.post("/api/v1/annotate/decide", headers=bearer(world["tokens"]["other"]), json=span)
+    assert (refused.status_code, refused.get_json()["code"]) == (403, "project_not_allowed")
