@@ -77,6 +77,8 @@ REGISTRATION_MAX_AGE = 7 * 24 * 3600
 DEFAULT_WINDOW_SIZE = 300  # tokens
 LOGIN_RATE_LIMIT = "10 per minute; 50 per hour"
 RESET_RATE_LIMIT = "5 per minute; 20 per hour"
+# calls of the JSON API (/api/v1/) per token (per client address without one); a page user's pace, and more
+API_RATE_LIMIT = "600 per minute; 20000 per hour"
 RATELIMIT_ENABLED = True
 
 # --- sign-in through the institution's identity provider (OpenID Connect; off while unset) ----------------

@@ -17,7 +17,7 @@ from psan.web.ids import MAX_ID, valid_id
 PSAN = Path(__file__).resolve().parent.parent / "psan"
 NER_EVAL = PSAN.parent / "ner_eval"
 WEB_MODULES = ["identity", "commands", "runtime/db.py", "runtime/settings.py", "runtime/migrate.py", "labels", "rules",
-               "documents", "projects", "main", "users", "auth", "web", "annotate", "workspace"]
+               "api", "client", "documents", "projects", "main", "users", "auth", "web", "annotate", "workspace"]
 SQL_CALL = re.compile(r"db\.(query|query_one|execute)\(|\.cursor\(|\.execute\(|execute_values")
 SQL_TEXT = re.compile(r"[\"'](SELECT|INSERT|UPDATE|DELETE|SAVEPOINT|CREATE) ")
 

@@ -1,183 +1,166 @@
-"""The app as its users reach it: logged-in HTTP clients of an admin and of an annotator.
+"""The app as a script reaches it: psan's JSON API (``/api/v1/``) through :mod:`psan.client`, one personal token
+for the admin and one (annotate-scoped) for the annotator.
 
-Why the HTTP layer (Flask's test client, the same WSGI app uWSGI serves): the measurement must
-go through what people use — the login form, the upload form, the annotation API with its CSRF
-header and role checks, the project ZIP and key downloads, the QA review form.  Every call checks
-the status code, so a refusal of the app stops the run with the app's own message.
+Why the API and not the pages: the measurement must go through what people and their scripts use, and the
+API runs the annotate page's own window and decision code, the upload page's file reading, the release gate and
+the background release job; no HTML is scraped.  The calls go through Flask's test client (the same WSGI app
+uWSGI serves).  Every call checks the status code, so a refusal of the app stops the run with the app's own
+message (:class:`AppError`).  ``requests`` counts the calls as the page client did (one per user action).
 """
 from __future__ import annotations
 
 import io
-import json
-import re
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Flask
 
-_FORM_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
-_META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
-_QA_FIELD = re.compile(r'name="v-(\d+)-(\d+)"')
-_SAMPLE_FIELD = re.compile(r'name="m-(\d+)-(\d+)"')
+from psan.client import ApiError, Client, WsgiTransport
+from psan.identity import api_tokens
+from psan.runtime import db
+from psan.store.admin import accounts as store_accounts
+
+#: the reason every key export is logged with (psan.store.admin.key_access)
+KEY_REASON = "ner_eval release measure"
 
 
 class AppError(RuntimeError):
     """The app refused a request the simulation needed (status and the app's message)."""
 
 
-def _csrf(html: str, pattern: re.Pattern[str], path: str) -> str:
-    match = pattern.search(html)
-    if not match:
-        raise AppError(f"no CSRF token on {path}")
-    return match.group(1)
+def _token(app: Flask, email: str, scope: api_tokens.Scope) -> str:
+    """A personal token of the account, for every project, made as the token page makes one."""
+    with app.app_context(), db.transaction() as conn:
+        account = store_accounts.get_by_email(conn, email)
+        if account is None:
+            raise AppError(f"no account {email}")
+        _, secret = api_tokens.create(account, f"ner_eval {scope}", scope, True, (), None, conn=conn)
+    return secret
 
 
-class Client:
-    """One logged-in account (``login`` posts the real login form)."""
+class _Checked(Client):
+    """psan.client whose refusals are :class:`AppError` (the measurement's one error type)."""
 
-    def __init__(self, app: Flask, email: str, password: str) -> None:
-        self.http = app.test_client()
-        page = "/auth/login"
-        token = _csrf(self.http.get(page).get_data(as_text=True), _FORM_CSRF, page)
-        response = self.http.post(page, data={"email": email, "password": password, "csrf_token": token})
-        if response.status_code != 302:
-            raise AppError(f"login of {email} refused ({response.status_code})")
-        self.http.environ_base["HTTP_X_CSRFTOKEN"] = _csrf(
-            self.http.get("/annotate/").get_data(as_text=True), _META_CSRF, "/annotate/")
+    def call(self, method: str, path: str, **kwargs: Any):  # noqa: ANN201 - psan.client.client.Answer
+        try:
+            return super().call(method, path, **kwargs)
+        except ApiError as exc:
+            raise AppError(f"{path}: {exc.status} {exc.code} {exc.message}") from None
+
+
+class Annotator:
+    """The annotation calls of the keyboard UI, with an annotate-scoped token."""
+
+    scope = api_tokens.Scope.ANNOTATE
+
+    def __init__(self, app: Flask, email: str) -> None:
+        self.api = _Checked(token=_token(app, email, self.scope), transport=WsgiTransport(app.test_client()))
         self.requests = 0
 
-    def get_json(self, path: str, **params: Any) -> dict[str, Any]:
+    def _count(self) -> None:
         self.requests += 1
-        response = self.http.get(path, query_string=params)
-        return self._answer(response, path)
-
-    def post_json(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
-        self.requests += 1
-        return self._answer(self.http.post(path, json=payload), path)
-
-    @staticmethod
-    def _answer(response, path: str) -> dict[str, Any]:  # noqa: ANN001 - werkzeug TestResponse
-        data = response.get_json(silent=True)
-        if response.status_code != 200:
-            message = data.get("error") if isinstance(data, dict) else response.get_data(as_text=True)[:300]
-            raise AppError(f"{path}: {response.status_code} {message}")
-        return data
-
-    def get_bytes(self, path: str) -> bytes:
-        self.requests += 1
-        response = self.http.get(path)
-        if response.status_code != 200:
-            raise AppError(f"{path}: {response.status_code}")
-        return response.get_data()
-
-    def form_post(self, path: str, data: dict[str, Any], page: str | None = None) -> str:
-        """POST a form with the CSRF token of ``page`` (default ``path``); the page the redirect leads to."""
-        self.requests += 1
-        token = _csrf(self.http.get(page or path).get_data(as_text=True), _FORM_CSRF, page or path)
-        response = self.http.post(path, data={**data, "csrf_token": token}, follow_redirects=True)
-        if response.status_code != 200:
-            raise AppError(f"{path}: {response.status_code} {response.get_data(as_text=True)[:300]}")
-        return response.get_data(as_text=True)
-
-
-class Annotator(Client):
-    """The annotation API (``psan/annotate/api.py``) as the keyboard UI calls it."""
 
     def window(self) -> dict[str, Any]:
-        return self.get_json("/annotate/api/window")
+        self._count()
+        return self.api.window()
 
     def next_window(self) -> dict[str, Any]:
-        return self.post_json("/annotate/api/next", {})
+        self._count()
+        return self.api.next_window()
 
     def read(self) -> dict[str, Any]:
         """The next stretch of text the project routes to reading in full (``window: None`` when none is left)."""
-        return self.post_json("/annotate/api/read", {})
+        self._count()
+        return self.api.read()
 
     def open_at(self, document_id: int, start: int, size: int) -> dict[str, Any]:
         """Admins only: a window at any position (the review of text no window showed)."""
-        return self.post_json("/annotate/api/open", {"document_id": document_id, "start": start, "size": size})
+        self._count()
+        return self.api.open_at(document_id, start, size)
 
     def decide(self, document_id: int, first: int, end: int, decision: str, scope: str) -> dict[str, Any]:
-        return self.post_json("/annotate/api/decide", {"document_id": document_id, "first_token": first,
-                                                       "end_token": end, "decision": decision, "scope": scope})
+        self._count()
+        return self.api.decide(document_id, first, end, decision, scope)
 
     def accept(self, document_id: int) -> dict[str, Any]:
-        return self.post_json("/annotate/api/accept", {"document_id": document_id})
+        self._count()
+        return self.api.accept(document_id)
 
     def label(self, document_id: int, first: int, end: int, name: str, category: str) -> dict[str, Any]:
-        return self.post_json("/annotate/api/label", {"document_id": document_id, "first_token": first,
-                                                      "end_token": end, "label_name": name,
-                                                      "label_category": category})
+        self._count()
+        return self.api.label(document_id, first, end, name=name, category=category)
 
     def entity(self, document_id: int, first: int, end: int) -> dict[str, Any] | None:
-        return self.get_json("/annotate/api/entity", document_id=document_id, first_token=first,
-                             end_token=end).get("entity")
+        self._count()
+        return self.api.entity(document_id, first, end)
 
 
 class Admin(Annotator):
-    """Upload, document status, downloads and the QA review (the admin pages)."""
+    """Upload, document status, the release job, the key and the QA review, with an admin token.
+
+    ``drain`` runs the queued background tasks (:meth:`ner_eval.release.instance.Instance.drain`): the release
+    ZIP is rendered by the background job, as for every API caller.
+    """
+
+    scope = api_tokens.Scope.ADMIN
+
+    def __init__(self, app: Flask, email: str, drain: Callable[[], int]) -> None:
+        super().__init__(app, email)
+        self.drain = drain
 
     def upload_zip(self, project_id: int, language: str, files: Sequence[tuple[str, str]]) -> None:
-        """Upload ``(name, text)`` files as one ZIP through the upload form."""
+        """Upload ``(name, text)`` files as one ZIP."""
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
             for name, text in files:
                 zf.writestr(name, text.encode("utf-8"))
-        self.requests += 1
-        page = f"/documents/upload?project={project_id}"
-        token = _csrf(self.http.get(page).get_data(as_text=True), _FORM_CSRF, page)
-        response = self.http.post("/documents/upload", data={
-            "csrf_token": token, "project": str(project_id), "language": language, "name": "", "text": "",
-            "files": (io.BytesIO(buf.getvalue()), "corpus.zip")}, content_type="multipart/form-data")
-        if response.status_code != 302:
-            body = response.get_data(as_text=True)
-            refused = re.findall(r"Refused: [^<]*", body)
-            raise AppError(f"upload refused ({response.status_code}): {'; '.join(refused)[:500]}")
+        self._count()
+        answer = self.api.upload(project_id, [("corpus.zip", buf.getvalue())], language=language)
+        if answer["refused"]:
+            raise AppError(f"upload refused: {'; '.join(answer['refused'])[:500]}")
 
     def documents(self, project_id: int) -> list[dict[str, Any]]:
-        return self.get_json("/documents/status", project=project_id)["documents"]
+        self._count()
+        return self.api.documents(project_id)
 
     def project_zip(self, project_id: int, kind: str) -> zipfile.ZipFile:
-        return zipfile.ZipFile(io.BytesIO(self.get_bytes(f"/documents/project/{project_id}/download/{kind}")))
+        """Start the release job, let the background work run, download the ZIP."""
+        self._count()
+        job = self.api.start_release(project_id, kind)
+        self.drain()
+        if self.api.release_job(job["id"])["status"] != "DONE":
+            raise AppError(f"release job {job['id']} did not finish")
+        return zipfile.ZipFile(io.BytesIO(self.api.download_release(job["id"])))
 
     def project_key(self, project_id: int) -> dict[str, Any]:
         # every key export is logged with its reason (psan.store.admin.key_access)
-        return json.loads(self.get_bytes(f"/documents/project/{project_id}/key.json?reason=ner_eval+release+measure"))
+        self._count()
+        return self.api.project_key(project_id, KEY_REASON)
 
-    def qa_sample(self, project_id: int, size: int) -> tuple[str, list[tuple[int, int]]]:
-        """Draw a QA sample through the release page; (review page path, sampled (document, token) ids)."""
-        self.requests += 1
-        page = f"/documents/project/{project_id}/release"
-        token = _csrf(self.http.get(page).get_data(as_text=True), _FORM_CSRF, page)
-        response = self.http.post(f"/documents/project/{project_id}/qa", data={"csrf_token": token,
-                                                                                "size": str(size)})
-        if response.status_code != 302:
-            raise AppError(f"QA sample refused ({response.status_code})")
-        review = response.headers["Location"]
-        html = self.http.get(review).get_data(as_text=True)
-        tokens = sorted({(int(d), int(t)) for d, t in _QA_FIELD.findall(html)})
-        return review, tokens
+    def qa_sample(self, project_id: int, size: int) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+        """Draw a QA sample; ((project, sample id), sampled (document, token) ids)."""
+        self._count()
+        sample = self.api.draw_qa_sample(project_id, size)
+        tokens = sorted({(t["document_id"], t["token_id"]) for t in sample["tokens"]})
+        return (project_id, sample["sample_id"]), tokens
 
-    def qa_verdicts(self, review: str, verdicts: dict[tuple[int, int], str]) -> None:
-        self.form_post(review, {f"v-{d}-{t}": v for (d, t), v in verdicts.items()})
+    def qa_verdicts(self, review: tuple[int, int], verdicts: dict[tuple[int, int], str]) -> None:
+        self._count()
+        self.api.qa_verdicts(*review, verdicts)
 
-    def review_sample(self, project_id: int) -> tuple[str, list[tuple[int, int]]]:
-        """Draw the release page's sample of unread sentences (its suggested size); (review page, (document,
-        first token) of each sampled sentence)."""
-        self.requests += 1
-        page = f"/documents/project/{project_id}/release"
-        token = _csrf(self.http.get(page).get_data(as_text=True), _FORM_CSRF, page)
-        response = self.http.post(f"/documents/project/{project_id}/review-sample",
-                                  data={"csrf_token": token, "size": ""})
-        if response.status_code != 302:
-            raise AppError(f"review sample refused ({response.status_code})")
-        review = response.headers["Location"]
-        html = self.http.get(review).get_data(as_text=True)
-        return review, sorted({(int(d), int(t)) for d, t in _SAMPLE_FIELD.findall(html)})
+    def review_sample(self, project_id: int) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+        """Draw the sample of unread sentences (its suggested size); ((project, sample id), (document, first token)
+        of each sampled sentence)."""
+        self._count()
+        sample = self.api.draw_review_sample(project_id)
+        return (project_id, sample["sample_id"]), sorted({(s["document_id"], s["first_token"])
+                                                          for s in sample["sentences"]})
 
-    def review_misses(self, review: str, misses: dict[tuple[int, int], int]) -> None:
-        self.form_post(review, {f"m-{d}-{t}": str(n) for (d, t), n in misses.items()})
+    def review_misses(self, review: tuple[int, int], misses: dict[tuple[int, int], int]) -> None:
+        self._count()
+        self.api.review_misses(*review, misses)
 
     def release_report(self, project_id: int) -> dict[str, Any]:
-        return self.get_json(f"/documents/project/{project_id}/release.json")
+        self._count()
+        return self.api.release_report(project_id)

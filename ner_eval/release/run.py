@@ -479,7 +479,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
     with throwaway_instance(database_url, redis_url, **config) as instance:
         project_id, admin_email, annotator_email, annotator_id = _setup(instance, workflow, lang, models,
                                                                         choose=order_seed is not None, review=review)
-        admin = Admin(instance.app, admin_email, PASSWORD)
+        admin = Admin(instance.app, admin_email, instance.drain)
         admin.upload_zip(project_id, lang, [(f"{d.id}.txt", d.text) for d in corpus])
         t0 = time.perf_counter()
         docs = _preprocess(instance, admin, project_id, len(corpus))
@@ -491,7 +491,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
             # NE_TYPE rules private before anyone decided: the project's preset (see attribution)
             preset = release_audit.private_ne_type_rule_ids(conn, project_id)
         person = Person(workflow, noisy=annotator == "noisy", seed=seed, policy=thesis_policy)
-        session = Session(instance, project, person, Annotator(instance.app, annotator_email, PASSWORD), admin)
+        session = Session(instance, project, person, Annotator(instance.app, annotator_email), admin)
         session.log = log
         session.order_seed, session.annotator_id = order_seed, annotator_id
         session.by_risk = review == "risk"

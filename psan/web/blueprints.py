@@ -16,6 +16,7 @@ BLUEPRINTS = [
     "psan.labels",
     "psan.annotate",
     "psan.workspace",
+    "psan.api",
 ]
 
 
@@ -23,4 +24,9 @@ def register_all(app) -> None:
     from psan.web.ids import IdConverter
     app.url_map.converters["int"] = IdConverter  # before the routes: every <int:id> stays in bigint's range
     for module_name in BLUEPRINTS:
-        app.register_blueprint(import_module(module_name).bp)
+        module = import_module(module_name)
+        register = getattr(module, "register", None)  # a package of several blueprints registers them itself
+        if register is not None:
+            register(app)
+        else:
+            app.register_blueprint(module.bp)

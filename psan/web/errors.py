@@ -53,7 +53,15 @@ def _wants_json() -> bool:
     return request.is_json or request.accept_mimetypes.best == "application/json" or "/api/" in request.path
 
 
+#: stable error codes of the versioned JSON API by HTTP status (a script tests the code, people read the message)
+API_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+             409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "invalid_input",
+             429: "rate_limited", 500: "internal_error", 503: "unavailable"}
+
+
 def _render(status: int, title: str, message: str):
+    if request.path.startswith("/api/v1/"):
+        return jsonify(code=API_CODES.get(status, "error"), message=message), status
     if _wants_json():
         return jsonify(error=message), status
     try:
