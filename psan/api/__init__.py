@@ -15,7 +15,8 @@ from flask_smorest import Api
 from psan.api.schemas import ErrorSchema
 
 #: the API's blueprints, in the order of the document
-API_MODULES = ["psan.api.meta", "psan.api.projects", "psan.api.documents", "psan.api.annotate", "psan.api.release"]
+API_MODULES = ["psan.api.meta", "psan.api.projects", "psan.api.documents", "psan.api.annotation_files",
+               "psan.api.annotate", "psan.api.release"]
 
 
 class PsanApi(Api):

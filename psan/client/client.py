@@ -26,7 +26,7 @@ class Answer:
 
 class Transport(Protocol):
     def __call__(self, method: str, path: str, *, headers: Mapping[str, str], params: Mapping[str, Any] | None,
-                 json: Any, files: Sequence[tuple[str, bytes]] | None,
+                 json: Any, files: Sequence[tuple[str, bytes] | tuple[str, str, bytes]] | None,
                  data: Mapping[str, str] | None) -> Answer: ...
 
 
@@ -36,6 +36,11 @@ class ApiError(RuntimeError):
     def __init__(self, status: int, code: str, message: str, errors: Any = None) -> None:
         super().__init__(f"{status} {code}: {message}" + (f" {errors}" if errors else ""))
         self.status, self.code, self.message, self.errors = status, code, message, errors
+
+
+def _parts(files: Sequence[tuple[str, bytes] | tuple[str, str, bytes]] | None) -> list[tuple[str, str, bytes]]:
+    """(form field, file name, bytes) of each file; a ``(name, bytes)`` pair goes into the field ``files``."""
+    return [part if len(part) == 3 else ("files", *part) for part in files or ()]  # type: ignore[misc]
 
 
 class RequestsTransport:
@@ -50,7 +55,8 @@ class RequestsTransport:
     def __call__(self, method, path, *, headers, params, json, files, data) -> Answer:  # noqa: ANN001
         response = self.session.request(method, self.base_url + path, headers=dict(headers), params=params,
                                         json=json, data=data, timeout=self.timeout,
-                                        files=[("files", (name, content)) for name, content in files or ()] or None)
+                                        files=[(field, (name, content)) for field, name, content in _parts(files)]
+                                        or None)
         content_type = response.headers.get("Content-Type", "")
         body = response.content
         return Answer(response.status_code, body, content_type,
@@ -69,7 +75,10 @@ class WsgiTransport:
         if json is not None:
             kwargs["json"] = json
         if files:
-            kwargs["data"] = {**(data or {}), "files": [(io.BytesIO(content), name) for name, content in files]}
+            fields: dict[str, Any] = dict(data or {})
+            for field, name, content in _parts(files):
+                fields.setdefault(field, []).append((io.BytesIO(content), name))
+            kwargs["data"] = fields
             kwargs["content_type"] = "multipart/form-data"
         response = self.http.open(path, **kwargs)
         content_type = response.headers.get("Content-Type", "")
@@ -93,8 +102,8 @@ class Client:
 
     # --- plumbing -----------------------------------------------------------------------------------------------
     def call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None,
-             files: Sequence[tuple[str, bytes]] | None = None, data: Mapping[str, str] | None = None,
-             expect: Iterable[int] = (200, 201, 202, 204)) -> Answer:
+             files: Sequence[tuple[str, bytes] | tuple[str, str, bytes]] | None = None,
+             data: Mapping[str, str] | None = None, expect: Iterable[int] = (200, 201, 202, 204)) -> Answer:
         """One call; :class:`ApiError` unless the status is one of ``expect``."""
         self.calls += 1
         answer = self.transport(method, PREFIX + path, headers={"Authorization": f"Bearer {self.token}",
@@ -240,6 +249,21 @@ class Client:
         job = self.start_release(project_id, kind)
         self.wait_for_release(job["id"], timeout=timeout, poll=poll)
         return self.download_release(job["id"])
+
+    # --- annotation files of other tools --------------------------------------------------------------------------
+    def import_spans(self, format_name: str, name: str, content: bytes, *, project_id: int | None = None,
+                     document_id: int | None = None, gold: bool = False) -> dict[str, Any]:
+        """Import an annotation file (BRAT, XMI, Label Studio …) into a document or, by document name, a project:
+        suspicious spans, or decided private ones when ``gold``."""
+        path = f"/documents/{document_id}" if document_id is not None else f"/projects/{project_id}"
+        return self._json("POST", f"{path}/annotation-files", files=[("file", name, content)],
+                          data={"format": format_name, "gold": "true" if gold else "false"})
+
+    def export_spans(self, format_name: str, *, project_id: int | None = None,
+                     document_id: int | None = None) -> bytes:
+        """The decided private spans of a document or a project in an annotation format (holds the texts)."""
+        path = f"/documents/{document_id}" if document_id is not None else f"/projects/{project_id}"
+        return self.call("GET", f"{path}/annotation-files", params={"format": format_name}).body
 
     def release_report(self, project_id: int) -> dict[str, Any]:
         return self._json("GET", f"/projects/{project_id}/release-report")

@@ -45,6 +45,16 @@ def test_project_to_release_through_the_api_only(clean_app, celery_worker):
     assert [d["status"] for d in documents] == ["PRE_ANNOTATED"] * 3, documents
     assert all(d["ready"] and not d["busy"] and d["tokens"] > 5 for d in documents)
 
+    # pre-annotations of the team's own model arrive as a BRAT file: suspicious spans a person still decides
+    c = next(d for d in documents if d["name"] == "c.txt")
+    acme = TEXT_C.index("Acme")
+    imported = admin.import_spans("brat", "c.ann", f"T1\tPER {acme} {acme + 4}\tAcme\n".encode(), document_id=c["id"])
+    assert imported["spans"] == 1 and imported["documents"] == {str(c["id"]): 1} and imported["decided"] == 0
+    assert any((s["start"], s["end"]) == (acme, acme + 4) for s in admin.spans(c["id"]))
+    with pytest.raises(ApiError) as bad:
+        admin.import_spans("brat", "c.ann", b"T1\tPER 0 4\tNope\n", document_id=c["id"])  # text does not match
+    assert bad.value.status == 400 and bad.value.code == "invalid_file"
+
     spans = admin.spans(documents[0]["id"])
     texts = {s["text"]: s for s in spans}
     assert texts["john.smith@example.org"]["decision"] == "PRIVATE"  # checksum/pattern spans are private at once
@@ -91,3 +101,8 @@ def test_project_to_release_through_the_api_only(clean_app, celery_worker):
     zipped = json.loads(archive.read("RELEASE_REPORT.json"))
     assert report["totals"] == zipped["totals"] and report["totals"]["documents"] == 3
     assert report["totals"]["by_how"].get("person", 0) >= decided
+
+    # the decided spans go out again in another tool's format (here psan's span JSONL, one line per span)
+    exported = [json.loads(line) for line in admin.export_spans("jsonl", project_id=pid).decode().splitlines()]
+    assert {s["file"] for s in exported} <= {"a.txt", "b.txt", "c.txt"}
+    assert {"John Smith", "john.smith@example.org"} <= {s["text"] for s in exported}
