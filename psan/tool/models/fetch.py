@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess  # nosec B404 - pip is run with a fixed argument list
+import subprocess  # nosec B404
 import sys
 import tempfile
 import urllib.request
@@ -184,7 +184,7 @@ def install_nametag(model: dict[str, Any], models_dir: Path | str, *, accepted_b
 def install_pip(model: dict[str, Any], models_dir: Path | str, *, accepted_by: str | None = None) -> str:
     """Install an opt-in pip package (the spaCy Czech pipeline) into this Python and record the acceptance."""
     command = [sys.executable, "-m", "pip", "install", model["package"]]
-    result = subprocess.run(command, check=False)  # noqa: S603  # nosec B603 - fixed argv, no shell
+    result = subprocess.run(command, check=False)  # noqa: S603  # nosec B603
     if result.returncode:
         raise ModelFetchError(f"pip could not install {model['package']} (exit status {result.returncode})")
     folder = Path(models_dir)
