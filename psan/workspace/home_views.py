@@ -1,7 +1,7 @@
 """The annotator's home: projects with progress, the choice of project (and document), their history."""
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
@@ -16,7 +16,9 @@ from psan.workspace.undo import undo_posted_action
 
 
 def _window_size() -> int:
-    return shown.window_size()
+    """The site default the project's window size falls back to: the same the dashboard passes
+    (psan.store.review.dashboard.project_window_sizes), so both pages give one "windows left"."""
+    return int(current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
 
 
 @bp.route("/")
