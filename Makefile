@@ -8,7 +8,8 @@ EXTRAS ?= dev,embedded,server,polish,morph,swedish
 .PHONY: run test lint eval models classifiers bench translations install clean help
 
 help:
-	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured)"
+	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured;"
+	@echo "            PSAN_PORT=8080 / PSAN_HOST=0.0.0.0 make run serve elsewhere)"
 	@echo "make test   run the whole test suite (PSAN_TEST_DATABASE_URL / PSAN_TEST_REDIS_URL or embedded ones)"
 	@echo "make lint   ruff and bandit"
 	@echo "make eval   regenerate the ner_eval reports in ner_eval/results"

@@ -114,6 +114,10 @@ def change_password():
 def forgot_password():
     form = ForgotPasswordForm()
     if form.validate_on_submit():
+        if not mail.is_configured():  # never promise a link that cannot be sent
+            flash(gettext("This instance sends no e-mail, so no reset link was sent. Ask an administrator for a "
+                          "new password link."), "warning")
+            return redirect(url_for("auth.login"))
         account = accounts.get_by_email(form.email.data)
         if account and account.active:
             send_reset_link(account)
