@@ -62,11 +62,10 @@ def choose():
     window = store_windows.current_window(conn, current_user.id)
     if window is not None and project_id is not None and (
             window.project_id != project_id or (document_id is not None and window.document_id != document_id)):
-        if window.decisions > 0 or current_user.is_admin or not store_windows.has_undecided(conn, window):
-            store_windows.release(conn, current_user.id)  # the next window comes from the choice
-        else:
-            flash(gettext("Decide at least one highlighted span in your current window; the windows after it "
-                          "come from your choice."), "warning")
+        # an explicit choice takes effect now: the window goes back to the pool with nothing lost (its spans
+        # stay undecided for the next annotator).  Keeping it made the page say "your windows now come from
+        # the project you chose" above a window of the other project, and w refused to move on.
+        store_windows.release(conn, current_user.id)
     if project_id is None:
         flash(gettext("Windows now come from all your projects."), "success")
     else:
