@@ -16,6 +16,7 @@ import zipfile
 from tests.browser.helpers import ADMIN, ANNOTATOR, ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
 from tests.documents import add_document, group_entities, plain_sentences, token_index
 from tests.helpers import default_project, join_project, make_account, new_project, set_window_size, sql
+from tests.web.helpers import annotator_client, decide_window_and_leave
 
 skip_without_browser()
 
@@ -66,6 +67,46 @@ def test_6_choosing_another_project_in_my_work_takes_effect(clean_app, page):
         page.keyboard.press("w")
     assert answer.value.status == 200
     assert _window(app)["project_id"] == czech
+    assert page.errors == [] and csp_violations(page) == []
+
+
+def test_7_the_second_annotation_form_shows_the_words_keeps_the_choices_and_stays_offered(clean_app, page):
+    app = clean_app
+    project = default_project(app)
+    other = new_project(app, "Other files")
+    for n in range(3):
+        add_document(app, TEXT, ENTITIES, name=f"doc-{n}.txt")
+    add_document(app, TEXT, ENTITIES, project_id=other, name="other.txt")
+    sql(app, "UPDATE project SET double_share = 1 WHERE id = %s", (project,))
+    first = annotator_client(app, "one@example.org", window_size=60)
+    for _ in range(2):
+        decide_window_and_leave(first, "PRIVATE")
+    make_account(app, ANNOTATOR, "USER")
+    join_project(app, project, ANNOTATOR)
+    join_project(app, other, ANNOTATOR)
+    login(page)
+    page.goto("/workspace/")
+    offered = page.locator("#second-waiting").inner_text()
+    # choosing another project for one's own windows does not withdraw the offer
+    _home_row(page, other)
+    page.goto("/workspace/")
+    assert page.locator("#second-waiting").inner_text() == offered
+    page.click("#claim-second")
+    page.wait_for_selector("#second-spans")
+    texts = page.locator("#second-spans .span-text").all_inner_texts()
+    assert "Karel Novak" in texts and "Brno" in texts, texts  # each row says which words it is about
+    rows = page.locator(".span-row").count()
+    page.keyboard.press("p")  # the very first key press counts: the form starts on its first row
+    assert page.locator('.span-row[data-span="0"] input[value="PUBLIC"]').is_checked()
+    for _ in range(rows - 2):  # every row but the last decided; the last one is left without a choice
+        page.keyboard.press("j")
+        page.keyboard.press("s")
+    page.locator('.span-row:last-child input').evaluate_all("rs => rs.forEach(r => { r.checked = false; })")
+    page.click("#save-second")
+    page.wait_for_selector(".alert-danger")
+    # the refused save kept every choice made
+    assert page.locator('.span-row[data-span="0"] input[value="PUBLIC"]').is_checked()
+    assert page.locator('.span-row[data-span="1"] input[value="PRIVATE"]').is_checked()
     assert page.errors == [] and csp_violations(page) == []
 
 
