@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -34,9 +35,19 @@ ARCHIVE = _zip()
 ARCHIVE_SHA = hashlib.sha256(ARCHIVE).hexdigest()
 
 
+#: archives served under /served/<name> by tests that add them
+SERVED: dict[str, bytes] = {}
+
+
 class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
-        if self.path == "/model.zip":
+        if self.path.startswith("/served/") and self.path[len("/served/"):] in SERVED:
+            body = SERVED[self.path[len("/served/"):]]
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif self.path == "/model.zip":
             self.send_response(200)
             self.send_header("Content-Length", str(len(ARCHIVE)))
             self.end_headers()
@@ -137,3 +148,45 @@ def test_manifest_names_official_sources_licences_and_the_opt_in() -> None:
     assert all("NC-SA" in m["licence"] for m in models.values())
     assert models["spacy-czech"].get("opt_in") and not models["spacy-czech"].get("default")
     assert install_hint("cs") == "make models" and install_hint("sk") == "make models"
+
+
+def test_an_installed_czech_model_is_the_one_psan_runs(server: str, tmp_path: Path, shared_dir: Path) -> None:
+    """The manifest's Czech entry, served from a local mirror (the shared NameTag model packed like the official
+    archive), installs where psan looks, loads, finds names, and makes the Czech default pipeline use NER."""
+    from ufal.nametag import Forms, NamedEntities, TokenRanges
+
+    from psan.tool.defaults import default_config, fallback_notice, find_nametag_model
+    from psan.tool.models.fetch import entry
+    from psan.tool.ner.nametag import load_model
+    model = shared_dir / "models" / "nametag" / "czech-cnec2-trivial.ner"
+    if not model.is_file():
+        pytest.skip(f"no shared Czech NameTag model at {model}")
+    czech = entry("czech")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(czech["member"], model.read_bytes())
+    SERVED["czech.zip"] = buf.getvalue()
+    mirror = {**czech, "sha256": hashlib.sha256(SERVED["czech.zip"]).hexdigest()}
+    assert fallback_notice(default_config("sk", str(tmp_path))) is not None  # before: no NER
+    path = install_nametag(mirror, tmp_path, url=f"{server}/served/czech.zip", accepted_by="tester")
+    assert find_nametag_model("cs", str(tmp_path)) == str(path)
+    assert fallback_notice(default_config("cs", str(tmp_path))) is None
+    assert fallback_notice(default_config("sk", str(tmp_path))) is None  # Slovak names through the Czech model
+    ner = load_model(str(path))  # psan's loader; then NameTag's own tokenizer and recognizer
+    forms, tokens, entities = Forms(), TokenRanges(), NamedEntities()
+    tokenizer = ner.newTokenizer()
+    text = "Obžalovaná Metka Nováková z Brna potkala Jana Nováka v Praze."
+    tokenizer.setText(text)
+    found = []
+    while tokenizer.nextSentence(forms, tokens):
+        ner.recognize(forms, entities)
+        found += [text[tokens[e.start].start:tokens[e.start + e.length - 1].start
+                       + tokens[e.start + e.length - 1].length] for e in entities]
+    assert "Jana Nováka" in found, found
+
+
+def test_psan_tool_lists_the_models_and_what_is_installed(tmp_path: Path, capsys) -> None:
+    from psan.tool.cli import main
+    assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^czech\s+default\s+CC BY-NC-SA", out, re.M) and re.search(r"^spacy-czech\s+opt-in", out, re.M)
