@@ -90,12 +90,15 @@ def history(conn, account_id: int, limit: int = HISTORY) -> list[dict[str, Any]]
     rows = actions.history(conn, account_id, limit)
     ids = sorted({r["document_id"] for r in rows if r["document_id"] is not None})
     names = {r["id"]: r for r in db.query(
-        "SELECT d.id, d.name, p.name AS project_name FROM document d JOIN project p ON p.id = d.project_id "
-        "WHERE d.id = ANY(%s)", (ids,), conn)} if ids else {}
+        "SELECT d.id, d.name, p.name AS project_name, (a.role = 'ADMIN' OR EXISTS (SELECT 1 FROM project_member m "
+        "WHERE m.project_id = p.id AND m.account_id = a.id)) AS member FROM document d "
+        "JOIN project p ON p.id = d.project_id JOIN account a ON a.id = %s WHERE d.id = ANY(%s)",
+        (account_id, ids), conn)} if ids else {}
     for r in rows:
         doc = names.get(r["document_id"], {})
         r["document_name"], r["project_name"] = doc.get("name"), doc.get("project_name")
-        r["words"] = _words(conn, r) if doc else ""
+        # the words only while the person may still annotate the project (no text of a project they left)
+        r["words"] = _words(conn, r) if doc.get("member") else ""
     return rows
 
 
