@@ -5,14 +5,17 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= dev,embedded,server,polish,morph,swedish
 
-.PHONY: run test lint eval models bench translations install clean help
+.PHONY: run test lint eval models classifiers bench translations install clean help
 
 help:
-	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured)"
+	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured;"
+	@echo "            PSAN_PORT=8080 / PSAN_HOST=0.0.0.0 make run serve elsewhere)"
 	@echo "make test   run the whole test suite (PSAN_TEST_DATABASE_URL / PSAN_TEST_REDIS_URL or embedded ones)"
 	@echo "make lint   ruff and bandit"
 	@echo "make eval   regenerate the ner_eval reports in ner_eval/results"
-	@echo "make models train the starting classifiers (cs, sk) into MODELS (default \$$PSAN_NAMETAG_MODELS)"
+	@echo "make models download the official Czech NameTag model (CC BY-NC-SA, asks to accept) into MODELS"
+	@echo "            (default \$$PSAN_NAMETAG_MODELS, else instance/models, which make run uses)"
+	@echo "make classifiers train the starting classifiers (cs, sk) into MODELS from ../shared"
 	@echo "make bench  run the benchmarks under bench/"
 	@echo "make translations  refresh and compile the UI catalogues (psan/translations)"
 
@@ -39,12 +42,17 @@ lint: $(STAMP)
 eval: $(STAMP)
 	$(PY) -m ner_eval all --out ner_eval/results
 
+# the official NameTag models (psan/tool/models/manifest.json: URLs, SHA-256, licences); never committed.
+# The licence (CC BY-NC-SA: non-commercial) is printed and must be accepted; ACCEPT=1 accepts it unasked.
+# The spaCy Czech pipeline is an opt-in: `$(PY) -m psan.tool.models download spacy-czech`.
+MODELS ?= $(or $(PSAN_NAMETAG_MODELS),instance/models)
+models: $(STAMP)
+	$(PY) -m psan.tool.models download --models-dir "$(MODELS)" $(if $(ACCEPT),--accept-licence) $(MODELS_ARGS)
+
 # starting classifiers, never committed (licences: ner_eval/results/README.md "Starting models");
 # cs from cnec-train (CC BY-NC-SA: non-commercial), sk from sk-dev (CC BY-SA)
 SHARED ?= ../shared
-MODELS ?= $(PSAN_NAMETAG_MODELS)
-models: $(STAMP)
-	@test -n "$(MODELS)" || { echo "set MODELS=<models folder> or PSAN_NAMETAG_MODELS"; exit 1; }
+classifiers: $(STAMP)
 	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/cnec-train.jsonl --lang cs --out $(MODELS)/classifier-cs.bin
 	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/sk-dev.jsonl --lang sk --out $(MODELS)/classifier-sk.bin
 

@@ -174,3 +174,21 @@ def test_create_admin_command(clean_app):
     assert Auth(clean_app.test_client()).login("cli@example.org", "long cli password").status_code == 302
     result = runner.invoke(args=["create-admin", "--email", "cli@example.org", "--password", "long cli password"])
     assert result.exit_code != 0 and "already exists" in result.output
+
+
+def test_without_mail_the_forgot_page_promises_no_link_and_an_admin_makes_one(client, clean_app, admin_client):
+    """No "a reset link is on its way" where no e-mail can go; the admin's account page makes the link."""
+    account = make_account(clean_app, "ann@example.org")
+    page = client.get("/auth/forgot").get_data(as_text=True)
+    assert "sends no e-mail" in page and 'name="email"' not in page
+    token = csrf_token(client, "/auth/login")
+    response = client.post("/auth/forgot", data={"email": "ann@example.org", "csrf_token": token},
+                           follow_redirects=True)
+    assert b"no reset link was sent" in response.data and b"on its way" not in response.data
+    token = csrf_token(admin_client, f"/users/{account.id}")
+    response = admin_client.post(f"/users/{account.id}/password-link", data={"csrf_token": token},
+                                 follow_redirects=True)
+    match = re.search(r"http://localhost(/auth/reset/[A-Za-z0-9._-]+)", response.get_data(as_text=True))
+    assert match, response.get_data(as_text=True)
+    assert client.get(match.group(1)).status_code == 200
+    assert admin_client.post(f"/users/{account.id}/password-link", data={}).status_code == 400  # no CSRF token

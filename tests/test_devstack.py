@@ -106,6 +106,11 @@ def test_signals_stop_everything_and_a_killed_run_is_cleaned_up(tmp_path):
     try:
         # 1. SIGTERM (a service manager) stops uWSGI, the worker, Redis and PostgreSQL
         _wait_serving(proc, instance, port, log)
+        deadline = time.monotonic() + 15  # "psan is running" follows the server's first answer
+        while "psan is running" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        text = log.read_text()
+        assert text.index("starting the server") < text.index("psan is running"), text
         first = _service_pids(instance)
         _stop(proc, signal.SIGTERM, log)
         _wait_gone(first)
@@ -140,3 +145,21 @@ def test_signals_stop_everything_and_a_killed_run_is_cleaned_up(tmp_path):
         for pid in leftovers.values():  # never leave a test's servers behind, whatever failed
             if _alive(pid):
                 psutil.Process(pid).terminate()
+
+
+def test_psan_is_running_only_once_the_server_answers():
+    """``make run`` printed "psan is running" while uWSGI was still starting; it now asks the server first."""
+    import http.server
+    import threading
+
+    from psan.commands.devstack import serving
+    port = _free_port()
+    assert serving("127.0.0.1", str(port)) is False  # nothing listens yet
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), http.server.BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert serving("127.0.0.1", str(port)) is True  # any HTTP answer (here 501) means it serves
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)

@@ -73,6 +73,7 @@ from psan.store.review import risk_review as store_risk
 from psan.store.shared.document_status import ANNOTATABLE
 from psan.web import shown
 from psan.web.access import admin, user
+from psan.web.code_names import action_name, decision_name
 from psan.web.status_names import status_name
 
 log = logging.getLogger(__name__)
@@ -430,7 +431,11 @@ def api_history():
     limit = min(int(raw), 200) if raw.isdigit() and len(raw) < 6 else 50
     conn = db.get_conn()
     db.autocommit_from_here(conn)
-    return jsonify(actions=store_actions.history(conn, current_user.id, max(limit, 1)))
+    actions = store_actions.history(conn, current_user.id, max(limit, 1))
+    for a in actions:  # the kind and decision as words in the user's language, never the codes
+        a["kind_name"] = action_name(a["kind"])
+        a["decision_name"] = decision_name(a["decision"]) if a["decision"] else ""
+    return jsonify(actions=actions)
 
 
 def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan.store.annotation import visibility, window_content
+from psan.store.annotation.entities import mention_labels as entity_mention_labels
 from psan.store.annotation.suggestions import add_suggestions
 from psan.store.annotation.windows import Window
 from psan.tool.voting import Thresholds
@@ -71,8 +72,12 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
     entity_rows = window_content.entity_rows(conn, window.document_id, first, end, window.recognized_at)
     entities = window_content.entity_types(entity_rows)
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
-    label_of = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(r["rules"]))
-                for r in rows}
+    own = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(r["rules"]))
+           for r in rows}
+    mentions = entity_mention_labels(conn, window.project_id, window.document_id, first, end)
+    # the label of the entity a span mentions wins, as in the download (psan.store.publish.regions): after e on
+    # "Jonathan Harper", "Harper" and "Mr. Harper" are labelled there, so they are here too
+    label_of = {r["id"]: _longest_inside(r["first_token"], r["end_token"], mentions) or own[r["id"]] for r in rows}
     names = window_content.label_names(conn, {v for v in label_of.values() if v is not None})
     result = []
     for r in rows:
@@ -90,6 +95,14 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
         })
     add_suggestions(conn, window.project_id, window.document_id, result, entity_rows, window.recognized_at)
     return result
+
+
+def _longest_inside(first: int, end: int, spans: list[tuple[int, int, int]]) -> int | None:
+    """The label of the longest (then earliest) labelled mention inside ``[first, end)``."""
+    inside = [s for s in spans if first <= s[0] and s[1] <= end]
+    if not inside:
+        return None
+    return min(inside, key=lambda s: (s[0] - s[1], s[0]))[2]
 
 
 def elided_range(window: Window, size: int | None) -> tuple[int, int] | None:

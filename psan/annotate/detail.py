@@ -17,6 +17,7 @@ from psan.store.annotation.window_content import label_names
 from psan.store.annotation.windows import Window
 from psan.tool.classifier.model import MODEL_TYPE
 from psan.tool.voting import Thresholds
+from psan.web.code_names import action_name, decision_name, ne_type_name, rule_type_name, vote_name
 
 #: history entries shown for one span
 HISTORY_LIMIT = 50
@@ -62,24 +63,41 @@ def annotation_detail(conn, window: Window, annotation_id: int,
         "decision": decision, "rule_level": a["rule_level"], "rule_decision": str(thresholds.classify(a["rule_level"])),
         "label": names.get(label_id) if label_id is not None else None, "label_id": label_id,
         "token_decision": a["token_decision"] and {
-            "decision": a["token_decision"], "label": names.get(a["token_label_id"]),
+            "decision": a["token_decision"], "decision_name": decision_name(a["token_decision"]),
+            "label": names.get(a["token_label_id"]),
             "author": a["decided_by_name"] or "?", "at": _iso(a["decided_at"])},
         "ne_types": entities,
+        "ne_type_names": sorted({ne_type_name(t) for t in entities}),
         "topics": topics,
         "model_score": model_score,
-        "rules": visibility.shown_rules([{
+        "rules": [{**r, "reason": _reason(r)} for r in visibility.shown_rules([{
                    "id": r["id"], "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
                    "lookup": r["lookup"], "case_sensitive": r["case_sensitive"],
-                   "vote": "P" if r["confidence"] > 0 else ("S" if r["confidence"] < 0 else "C"),
+                   "vote": _vote(r["confidence"]), "vote_name": vote_name(_vote(r["confidence"])),
                    "label": names.get(r["label_id"]) if r["label_id"] is not None else None,
                    # rules without an author were made by the system (NE_TYPE rules of pre-processing)
                    "author": r["author_name"] or gettext("system"),
-                   "model_score": model_score if _is_model_rule(r) else None} for r in rules],
-            a["first_token"], a["end_token"], elided),
-        "history": [{"action": h["action"], "decision": h["decision"], "label": h["label_name"],
+                   "model_score": model_score if _is_model_rule(r) else None} for r in rules
+                   # a span's own lookup rule only repeats the person's decision shown above it
+                   if not (r["lookup"] and a["token_decision"])],
+            a["first_token"], a["end_token"], elided)],
+        "history": [{"action": h["action"], "action_name": action_name(h["action"]), "decision": h["decision"],
+                     "decision_name": decision_name(h["decision"]) if h["decision"] else "", "label": h["label_name"],
                      "author": h["author_name"] or "?", "at": _iso(h["created_at"])} for h in history],
         "entity": _entity(conn, window, a["first_token"], a["end_token"]),
     }
+
+
+def _vote(confidence: float) -> str:
+    return "P" if confidence > 0 else ("S" if confidence < 0 else "C")
+
+
+def _reason(rule: dict[str, Any]) -> str:
+    """A rule's reason in words: "entity type: country, city or state", "word type: Xxxx", "this place"."""
+    if rule["lookup"]:
+        return action_name("lookup")
+    condition = ne_type_name(rule["condition"]) if rule["type"] == "NE_TYPE" else rule["condition"]
+    return f"{rule_type_name(rule['type'])}: {condition}"
 
 
 def _entity(conn, window: Window, first_token: int, end_token: int) -> dict[str, Any] | None:

@@ -114,6 +114,10 @@ def change_password():
 def forgot_password():
     form = ForgotPasswordForm()
     if form.validate_on_submit():
+        if not mail.is_configured():  # never promise a link that cannot be sent
+            flash(gettext("This instance sends no e-mail, so no reset link was sent. Ask an administrator for a "
+                          "new password link."), "warning")
+            return redirect(url_for("auth.login"))
         account = accounts.get_by_email(form.email.data)
         # an account of the identity provider has no psan password: a reset link would give it one
         if account and account.active and not external.signs_in_externally(account.id):

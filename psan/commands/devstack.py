@@ -148,6 +148,27 @@ def stop_children(children: dict[str, subprocess.Popen]) -> None:
             child.wait(timeout=5)
 
 
+def serving(host: str, port: str) -> bool:
+    """The server answers ``/health`` (any HTTP status): only then is "psan is running" true for a user."""
+    import urllib.error
+    import urllib.request
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/health", timeout=1):  # noqa: S310  # nosec B310
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def models_folder(env: dict[str, str]) -> None:
+    """Point psan at ``instance/models`` (where ``make models`` installs) unless a models folder is configured."""
+    folder = INSTANCE / "models"
+    if not (env.get("PSAN_NAMETAG_MODELS") or _instance_setting("NAMETAG_MODELS_DIR")) and folder.is_dir():
+        env["PSAN_NAMETAG_MODELS"] = str(folder)
+        print(f"NER models from {_shown(folder)}")
+
+
 def run(env: dict[str, str], host: str, port: str) -> int:
     """Start the services and children, then wait until one exits or a stop signal arrives."""
     children: dict[str, subprocess.Popen] = {}
@@ -158,6 +179,7 @@ def run(env: dict[str, str], host: str, port: str) -> int:
         if not (env.get("PSAN_REDIS_URL") or _instance_setting("REDIS_URL")):
             env["PSAN_REDIS_URL"] = start_redis(stack)
         stack.callback(stop_children, children)  # runs first: the children use the servers above
+        models_folder(env)
         flask = [sys.executable, "-m", "flask", "--app", "psan"]
         subprocess.run([*flask, "db", "upgrade"], env=env, check=True)  # noqa: S603  # nosec B603
         subprocess.run([*flask, "registration-link"], env=env, check=True)  # noqa: S603  # nosec B603
@@ -173,8 +195,12 @@ def run(env: dict[str, str], host: str, port: str) -> int:
         children["uwsgi"] = subprocess.Popen(  # noqa: S603  # nosec B603
             [uwsgi, "--ini", "uwsgi.ini", "--processes", "2"], env={**env, "PSAN_BIND": f"{host}:{port}"})
         devstack_pids.write_state(INSTANCE, {name: child.pid for name, child in children.items()})
-        print(f"\npsan is running on http://{host}:{port}  (Ctrl-C stops it)\n", flush=True)
+        print(f"starting the server on http://{host}:{port} …", flush=True)
+        announced = False
         while True:
+            if not announced and serving(host, port):
+                print(f"\npsan is running on http://{host}:{port}  (Ctrl-C stops it)\n", flush=True)
+                announced = True
             for name, child in children.items():
                 if child.poll() is not None:
                     print(f"{name} exited with {child.returncode}; stopping", file=sys.stderr)

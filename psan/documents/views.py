@@ -30,6 +30,7 @@ from psan.store.publish.files import parts_summary
 from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
 from psan.tool.formats import FormatError
 from psan.tool.language import detect_language
+from psan.tool.models.fetch import install_hint
 from psan.web.access import admin
 from psan.web.downloads import private_download
 from psan.web.status_names import document_status_word, retryable
@@ -103,6 +104,7 @@ def index():
                            documents=documents, action_form=ActionForm(), kinds=DOWNLOAD_KINDS,
                            languages=store_projects.LANGUAGES, large_tokens=current_app.config["LARGE_DOWNLOAD_TOKENS"],
                            no_ner=lacks_ner(project.get("pipeline"), project["language"]),
+                           ner_hint=install_hint(project["language"]),
                            task_failures=task_failures.recent(conn, project["id"]))
 
 

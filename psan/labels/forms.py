@@ -8,8 +8,9 @@ from wtforms.validators import ValidationError
 
 from psan.labels import validate
 from psan.store.admin.labels import CATEGORIES
+from psan.web.code_names import CATEGORIES as CATEGORY_WORDS
 
-CATEGORY_CHOICES = [("", "—")] + [(c, c.title()) for c in CATEGORIES]
+CATEGORY_CHOICES = [("", "—")] + [(c, CATEGORY_WORDS.get(c, c.title())) for c in CATEGORIES]
 
 
 def _check(cleaner):

@@ -13,6 +13,7 @@ from psan.labels.csv_key import export_key, import_key
 from psan.labels.forms import LabelForm, NewAdminLabelForm, NewLabelForm
 from psan.runtime import db
 from psan.store.admin import labels as store_labels
+from psan.store.admin.labels import CATEGORIES
 from psan.web.access import admin, user
 from psan.web.forms import CsvImportForm, DeleteForm
 from psan.web.ids import valid_id
@@ -121,4 +122,6 @@ def import_csv(project_id: int):
                           created=created, changed=changed), "success")
         return errors
 
-    return csv_import_page(project, CsvImportForm(), "labels/import.html", "labels.index", run)
+    # the categories the import accepts are the ones the label form offers (the help listed 7 of the 9)
+    return csv_import_page(project, CsvImportForm(), "labels/import.html", "labels.index", run,
+                           categories=CATEGORIES)

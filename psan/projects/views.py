@@ -21,6 +21,7 @@ from psan.store.corpus import documents as store_documents
 from psan.store.corpus.pipelines import lacks_ner, validate_config
 from psan.store.corpus.reannotate import refresh_project_statuses
 from psan.store.shared.names import clean_name
+from psan.tool.models.fetch import install_hint
 from psan.web.access import admin
 from psan.web.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
 from psan.web.reannotate import reannotate
@@ -130,10 +131,15 @@ def edit(project_id: int):
         form.qa_percent.data = round(100 * project["qa_target"], 4)
         form.members.data = store_projects.member_ids(project_id)
     elif _save(form, project_id) is not None:
-        flash(gettext("Project saved. A changed pipeline applies to documents uploaded from now on."), "success")
+        saved = store_projects.get_project(project_id) or project
+        if (saved["pipeline"], saved["language"]) != (project["pipeline"], project["language"]):
+            flash(gettext("Project saved. A changed pipeline applies to documents uploaded from now on."), "success")
+        else:
+            flash(gettext("Project saved."), "success")
         return redirect(url_for("projects.index"))
     return render_template("projects/edit.html", form=form, project=project,
                            no_ner=lacks_ner(project["pipeline"], project["language"]),
+                           ner_hint=install_hint(project["language"]),
                            key_ring=store_key_rings.ring_of(db.get_conn(), project_id),
                            key_rings=store_key_rings.rings(db.get_conn()))
 

@@ -334,27 +334,33 @@
       var parts = [t("Decision: %(decision)s", {decision: t(d.decision)})];
       if (d.label) { parts.push(" · " + t("label %(label)s", {label: ""}).trim() + " ", {user: d.label}); }
       parts.push(" · " + t("rule level %(level)s", {level: d.rule_level}));
-      if (d.ne_types.length) { parts.push(" · " + t("entity %(types)s", {types: d.ne_types.join(", ")})); }
+      var neNames = d.ne_type_names || d.ne_types;  // words ("country, city or state"), never the bare codes
+      if (neNames.length) { parts.push(" · " + t("entity %(types)s", {types: neNames.join(", ")})); }
       // special categories (GDPR art. 9): the topic, already translated by the server
       if (d.topics && d.topics.length) { parts.push(" · " + t("special category: %(topics)s", {topics: d.topics.join(", ")})); }
       setIsolated(p, parts);
       els.detail.appendChild(p);
       if (d.entity) { els.detail.appendChild(entityBox(d.entity)); }
-      var rows = d.rules.map(function (r) {
-        var kind = t(r.lookup ? "lookup" : r.type);
+      var seen = {};
+      var rows = [];
+      d.rules.forEach(function (r) {
         // the project model's rule: "model, p = 0.93" (its probability for this span)
-        var reason = (typeof r.model_score === "number") ? "model, p = " + r.model_score.toFixed(2)
-          : kind + ": " + r.condition;
-        return [reason, r.vote + " (" + r.confidence + ")", r.author || ""];
+        var reason = (typeof r.model_score === "number") ? t("model, p = %(p)s", {p: r.model_score.toFixed(2)})
+          : (r.reason || (t(r.lookup ? "lookup" : r.type) + ": " + r.condition));
+        var vote = t("%(vote)s (weight %(weight)s)", {vote: r.vote_name || r.vote, weight: r.confidence});
+        var row = [reason, vote, r.author || ""];
+        var key = row.join("\u0000");
+        if (!seen[key]) { seen[key] = true; rows.push(row); }  // the same reason twice is said once
       });
       if (d.token_decision) {
         rows.unshift([t("token decision") + (d.token_decision.label ? " · " + d.token_decision.label : ""),
-          d.token_decision.decision === "PRIVATE" ? "S" : "P", d.token_decision.author]);
+          d.token_decision.decision_name || t(d.token_decision.decision), d.token_decision.author]);
       }
       els.detail.appendChild(table([t("Reason"), t("Vote"), t("Author")], rows));
       if (d.history.length) {
         els.detail.appendChild(table([t("History"), t("Decision"), t("By")], d.history.map(function (h) {
-          return [t(h.action) + (h.label ? " · " + h.label : ""), h.decision ? t(h.decision) : "", h.author];
+          return [(h.action_name || t(h.action)) + (h.label ? " · " + h.label : ""),
+            h.decision_name || (h.decision ? t(h.decision) : ""), h.author];
         })));
       }
     });
@@ -470,9 +476,12 @@
       var li = document.createElement("li");
       li.className = "mb-1";
       var what = document.createElement("span");
-      what.textContent = a.spans === null ? t(a.kind) + " " + (a.decision ? t(a.decision) : "")  // an entity: no counts
-        : t("%(kind)s %(decision)s · %(spans)s span(s), %(rules)s rule(s)", {
-          kind: t(a.kind), decision: a.decision ? t(a.decision) : "", spans: a.spans, rules: a.rules});
+      var kind = a.kind_name || t(a.kind);
+      var decision = a.decision_name || (a.decision ? t(a.decision) : "");
+      var counts = {kind: kind, decision: decision, spans: a.spans, rules: a.rules};
+      what.textContent = a.spans === null ? kind + " " + decision  // an entity: no counts
+        : a.rules ? t("%(kind)s %(decision)s · %(spans)s span(s), %(rules)s rule(s)", counts)
+          : t("%(kind)s %(decision)s · %(spans)s span(s)", counts);  // s and a make no rule: none is mentioned
       if (a.undone) { what.className = "text-decoration-line-through text-muted"; }
       li.appendChild(what);
       if (a.undone) {

@@ -25,6 +25,31 @@
       refused.textContent = message;
       refused.classList.remove("d-none");
       refused.scrollIntoView();
+      return;
     }
+    if (sending) { event.preventDefault(); return; }  // a second click would upload the files twice
+    sending = true;
+    showProgress();
   });
+
+  // while the request runs the page would otherwise sit still for seconds: say that it works and for how long
+  var progress = document.getElementById("upload-progress");
+  var sending = false;
+  function showProgress() {
+    if (!progress) { return; }
+    refused.classList.add("d-none");
+    var out = progress.querySelector(".upload-progress-text");
+    var started = Date.now();
+    var tick = function () {
+      var seconds = Math.floor((Date.now() - started) / 1000);
+      out.textContent = progress.getAttribute("data-sending").replace("{seconds}", String(seconds));
+    };
+    tick();
+    progress.classList.remove("d-none");
+    window.setInterval(tick, 1000);
+    Array.prototype.forEach.call(text.form.querySelectorAll("[type=submit]"), function (b) {
+      b.classList.add("disabled");
+      b.setAttribute("aria-disabled", "true");
+    });
+  }
 }());

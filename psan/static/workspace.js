@@ -19,6 +19,8 @@
     var radio = rows[current].querySelector("input[type=radio][value=" + value + "]");
     if (radio) { radio.checked = true; }
   }
+  // a form of span rows (the second annotation) starts on its first row, so the first p or s is not lost
+  if (rows.length && document.getElementById("second-spans")) { focusRow(0); }
   var all = document.getElementById("select-all");
   if (all) {
     all.addEventListener("change", function () {

@@ -542,6 +542,8 @@ def make_parser() -> argparse.ArgumentParser:
     add_entities(sub)
     from psan.tool.cli_pseudonymize import add_parser as add_pseudonymize
     add_pseudonymize(sub)
+    from psan.tool.models.cli import add_parser as add_models
+    add_models(sub)
     return parser
 
 
@@ -549,7 +551,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 2 some input or config failed)."""
     from psan.tool.annotation_formats.base import AnnotationFormatError
     args = make_parser().parse_args(argv)
-    if args.batch_size < 1:
+    if getattr(args, "batch_size", 1) < 1:
         print("psan-tool: error: --batch-size must be at least 1", file=sys.stderr)
         return EXIT_FAILED
     try:

@@ -114,7 +114,10 @@ def fallback_notice(config: dict[str, Any]) -> str | None:
     if config.get("ner"):
         return None
     lang = config.get("language", "")
+    from psan.tool.models.fetch import install_hint
+    hint = install_hint(lang)
+    fetch = f"; `{hint}` downloads one ('psan-tool models download' does the same)" if hint else ""
     return (f"no NER model for language {lang!r}: only patterns and gazetteers (and a trained classifier, if "
             "configured) run, and many names will be missed; set PSAN_NAMETAG_MODELS (or --models-dir) to the "
-            "NameTag models folder")
+            f"NameTag models folder{fetch}")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask_babel import gettext
 from flask_login import current_user
+from flask_wtf import FlaskForm
 
 from psan.auth.reset_links import reset_link, send_reset_link
 from psan.identity import accounts, external
@@ -81,6 +82,23 @@ def edit(account_id: int):
             flash(gettext("Account saved."), "success")
             return redirect(url_for("users.index"))
     return render_template("users/edit.html", form=form, account=account)
+
+
+@bp.route("/<int:account_id>/password-link", methods=["POST"])
+@admin
+def password_link(account_id: int):
+    """A one-time link to set a new password, shown to the admin (or e-mailed): the way back for a person who
+    forgot theirs on an instance that sends no e-mail (the forgot-password page sends them here)."""
+    account = accounts.get(account_id) or abort(404)
+    if not FlaskForm().validate_on_submit():  # the CSRF token only
+        abort(400)
+    if send_reset_link(account):
+        flash(gettext("A link to set a new password was e-mailed to %(email)s.", email=account.email), "success")
+    else:
+        flash(gettext("Give %(email)s this link to set a new password (valid %(minutes)s min, usable once): "
+                      "%(link)s", email=account.email, minutes=current_app.config["PASSWORD_RESET_MAX_AGE"] // 60,
+                      link=reset_link(account)), "warning")
+    return redirect(url_for("users.edit", account_id=account_id))
 
 
 @bp.route("/<int:account_id>/delete", methods=["POST"])

@@ -12,12 +12,13 @@ from datetime import datetime
 from typing import Any
 
 from flask import Flask
-from flask_babel import format_datetime, lazy_gettext
+from flask_babel import format_datetime, format_decimal, gettext, lazy_gettext
 
 CATEGORIES = {
     "PERSON": lazy_gettext("person"), "LOCATION": lazy_gettext("place"), "ORGANIZATION": lazy_gettext("organization"),
     "DATE": lazy_gettext("date"), "ID": lazy_gettext("identifier"), "CONTACT": lazy_gettext("contact"),
     "OTHER": lazy_gettext("other"), "SENSITIVE": lazy_gettext("special category"),
+    "DEMOGRAPHIC": lazy_gettext("occupation or origin"),
 }
 DECISIONS = {"PUBLIC": lazy_gettext("public"), "PRIVATE": lazy_gettext("private"),
              "SUSPICIOUS": lazy_gettext("undecided")}
@@ -33,7 +34,30 @@ ACTIONS = {"token": lazy_gettext("this span"), "word_type": lazy_gettext("by wor
            "accept": lazy_gettext("suggestions accepted"),
            "search": lazy_gettext("bulk decision from the search"), "adjudicate": lazy_gettext("adjudication"),
            "double-mask": lazy_gettext("masked: the two versions disagree"),
-           "span_import": lazy_gettext("imported gold standard")}
+           "span_import": lazy_gettext("imported gold standard"),
+           "rule_import": lazy_gettext("rules imported"), "rule_decision": lazy_gettext("rule decision changed"),
+           "lookup": lazy_gettext("this place")}
+
+#: how a rule votes (psan.annotate.detail: the sign of its confidence)
+VOTES = {"P": lazy_gettext("public"), "S": lazy_gettext("private"), "C": lazy_gettext("no vote")}
+
+#: download kinds (psan.documents.views.DOWNLOAD_KINDS) by what the file holds
+DOWNLOAD_KINDS = {"input": lazy_gettext("original text"), "xml": lazy_gettext("annotated XML"),
+                  "remove": lazy_gettext("names removed"), "tag": lazy_gettext("names as categories"),
+                  "pseudonymize": lazy_gettext("pseudonymized")}
+
+#: native NE codes of the recognizers (spaCy/OntoNotes, CoNLL, psan's own) as words; any other code (the 46
+#: CNEC types …) is named by its coarse category (psan.tool.categories.category_of)
+NE_TYPES = {
+    "PERSON": lazy_gettext("person"), "PER": lazy_gettext("person"), "TITLED_NAME": lazy_gettext("name with a title"),
+    "NORP": lazy_gettext("nationality, religious or political group"), "GPE": lazy_gettext("country, city or state"),
+    "LOC": lazy_gettext("place"), "FAC": lazy_gettext("building or facility"), "ORG": lazy_gettext("organization"),
+    "CARDINAL": lazy_gettext("number"), "ORDINAL": lazy_gettext("ordinal number"), "DATE": lazy_gettext("date"),
+    "TIME": lazy_gettext("time"), "MONEY": lazy_gettext("amount of money"), "PERCENT": lazy_gettext("percentage"),
+    "QUANTITY": lazy_gettext("quantity"), "EVENT": lazy_gettext("event"), "PRODUCT": lazy_gettext("product"),
+    "WORK_OF_ART": lazy_gettext("title of a work"), "LAW": lazy_gettext("law"), "LANGUAGE": lazy_gettext("language"),
+    "MISC": lazy_gettext("other name"),
+}
 
 #: document languages (psan.store.admin.projects.LANGUAGES) by name
 LANGUAGES = {"en": lazy_gettext("English"), "cs": lazy_gettext("Czech"), "pl": lazy_gettext("Polish"),
@@ -66,6 +90,36 @@ def action_name(code: object) -> str:
     return _name(ACTIONS, code)
 
 
+def vote_name(code: object) -> str:
+    return _name(VOTES, code)
+
+
+def download_kind_name(code: object) -> str:
+    return _name(DOWNLOAD_KINDS, code)
+
+
+def ne_type_name(code: object) -> str:
+    """A recognizer's type as a word: its own name when known, else its category's (never the bare code)."""
+    from psan.tool.categories import category_of
+    key = str(getattr(code, "value", code))
+    if key.upper() in NE_TYPES:
+        return str(NE_TYPES[key.upper()])
+    category = category_of(key)
+    return category_name(category.value if hasattr(category, "value") else category) if key else key
+
+
+def duration(hours: float | None) -> str:
+    """Hours of work as people say them: "about 3.5 h", "about 12 min", "under a minute" (never "about 0.0 h")."""
+    if hours is None:
+        return "–"
+    if hours >= 1:
+        return gettext("about %(hours)s h", hours=format_decimal(round(hours, 1)))
+    minutes = round(hours * 60)
+    if minutes < 1:
+        return gettext("under a minute")
+    return gettext("about %(minutes)s min", minutes=minutes)
+
+
 def language_name(code: object) -> str:
     return _name(LANGUAGES, code)
 
@@ -83,5 +137,6 @@ def when(value: object) -> str:
 
 
 def init_app(app: Flask) -> None:
-    for function in (category_name, decision_name, how_name, rule_type_name, action_name, language_name, when):
+    for function in (category_name, decision_name, how_name, rule_type_name, action_name, language_name, when,
+                     vote_name, download_kind_name, ne_type_name, duration):
         app.add_template_filter(function, function.__name__)

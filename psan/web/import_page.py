@@ -11,7 +11,7 @@ from psan.web.forms import CsvImportForm
 
 
 def csv_import_page(project: dict[str, Any], form: CsvImportForm, template: str, index_endpoint: str,
-                    run: Callable[[bytes], list[str]]):
+                    run: Callable[[bytes], list[str]], **context: Any):
     """``run`` imports the uploaded bytes and returns the errors; without errors (it flashed what it did)
     the page redirects to the project's list, otherwise the form is shown again with every error and
     the request's transaction is rolled back, so nothing of a bad file stays."""
@@ -22,4 +22,4 @@ def csv_import_page(project: dict[str, Any], form: CsvImportForm, template: str,
             return redirect(url_for(index_endpoint, project=project["id"]))
     if request.method == "POST":
         db.mark_rollback()
-    return render_template(template, project=project, form=form, errors=errors)
+    return render_template(template, project=project, form=form, errors=errors, **context)

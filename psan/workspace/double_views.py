@@ -52,19 +52,30 @@ def second(double_id: int):
         abort(404)  # no longer in the project: nothing of it to see
     size = shown.shown_size()
     window_spans = store_double.second_spans(window, store_double.spans(conn, double_id), size)
+    chosen: dict[tuple[int, int], str] = {}
     if request.method == "POST":
+        chosen = _form_decisions(window_spans)
         try:
-            state = store_double.save_second(conn, double_id, current_user.id, _form_decisions(window_spans), size)
+            state = store_double.save_second(conn, double_id, current_user.id, chosen, size)
         except store_double.DoubleError as exc:
             flash(str(exc), "danger")
         else:
             flash(gettext("Your version is saved.") if state == "agreed" else
                   gettext("Your version is saved; an administrator will compare both versions."), "success")
             return redirect(url_for("workspace.home"))
-    # never the first version: the pre-annotation as the first annotator saw it, and the text the size allows
-    visible = [{k: s[k] for k in ("first_token", "end_token", "category", "auto_decision")} for s in window_spans]
-    return render_template("workspace/second.html", window=window, spans=visible,
-                           segments=store_double.segments(conn, window, window_spans, size))
+    # never the first version: the pre-annotation as the first annotator saw it, and the text the size allows;
+    # each row with its words, and after a refused save with the choices the person had made (not reset)
+    segments = store_double.segments(conn, window, window_spans, size)
+    texts: dict[int, list[str]] = {}
+    for seg in segments:
+        if seg["span"] is not None:
+            texts.setdefault(seg["span"], []).append(seg["text"])
+    visible = [{**{k: s[k] for k in ("first_token", "end_token", "category", "auto_decision")},
+                "text": " … ".join(texts.get(i, [])),
+                "chosen": chosen.get((s["first_token"], s["end_token"]),
+                                     None if request.method == "POST" else s["auto_decision"])}
+               for i, s in enumerate(window_spans)]
+    return render_template("workspace/second.html", window=window, spans=visible, segments=segments)
 
 
 @bp.route("/projects/<int:project_id>/adjudicate")

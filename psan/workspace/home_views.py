@@ -1,7 +1,7 @@
 """The annotator's home: projects with progress, the choice of project (and document), their history."""
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
@@ -16,7 +16,9 @@ from psan.workspace.undo import undo_posted_action
 
 
 def _window_size() -> int:
-    return shown.window_size()
+    """The site default the project's window size falls back to: the same the dashboard passes
+    (psan.store.review.dashboard.project_window_sizes), so both pages give one "windows left"."""
+    return int(current_app.config.get("DEFAULT_WINDOW_SIZE", 300))
 
 
 @bp.route("/")
@@ -60,11 +62,10 @@ def choose():
     window = store_windows.current_window(conn, current_user.id)
     if window is not None and project_id is not None and (
             window.project_id != project_id or (document_id is not None and window.document_id != document_id)):
-        if window.decisions > 0 or current_user.is_admin or not store_windows.has_undecided(conn, window):
-            store_windows.release(conn, current_user.id)  # the next window comes from the choice
-        else:
-            flash(gettext("Decide at least one highlighted span in your current window; the windows after it "
-                          "come from your choice."), "warning")
+        # an explicit choice takes effect now: the window goes back to the pool with nothing lost (its spans
+        # stay undecided for the next annotator).  Keeping it made the page say "your windows now come from
+        # the project you chose" above a window of the other project, and w refused to move on.
+        store_windows.release(conn, current_user.id)
     if project_id is None:
         flash(gettext("Windows now come from all your projects."), "success")
     else:

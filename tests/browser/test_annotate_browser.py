@@ -226,7 +226,8 @@ def test_czech_user_interface_in_the_annotation_window(clean_app, page):
     wait_js(page, "document.querySelector('#ann-detail th') !== null")
     detail = page.text_content("#ann-detail")
     assert "Rozhodnutí: podezřelé" in detail and "Důvod" in detail and "Hlas" in detail
-    assert "typ entity: P" in detail and "systém" in detail and "?" not in detail  # NE_TYPE rule of the system
+    # the system's NE_TYPE rule, its code "P" as a word
+    assert "typ entity: osoba" in detail and "systém" in detail and "?" not in detail
     assert "podezřelé" in page.text_content("#ann-selection")
     page.keyboard.press("?")
     page.wait_for_selector("#ann-help:not(.d-none)")

@@ -153,8 +153,7 @@ def test_double_annotated_window_is_adjudicated_and_reported(clean_app, page):
     page.wait_for_selector("#second-spans")
     rows = page.locator(".span-row").count()
     assert rows >= 2
-    # keyboard: the first span public (a disagreement), every other private
-    page.keyboard.press("j")
+    # keyboard: the first span public (a disagreement; the form starts on it), every other private
     page.keyboard.press("p")
     for _ in range(rows - 1):
         page.keyboard.press("j")

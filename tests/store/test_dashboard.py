@@ -27,11 +27,13 @@ def test_spans_by_how_and_undecided_match_the_release_report(clean_app):
         summary = dashboard.span_summary(conn, project, 20)
         report = release.project_report(conn, project)
         left = dashboard.windows_left(conn, [project], 20)[project]
+        listed = release.undecided_by_category(conn, project)  # the documents page and the keep confirmation
     by_how = {k: v for k, v in summary["by_how"].items() if v}
     assert by_how == report["totals"]["by_how"]
     assert set(by_how) == {"person", "rule", "pre-annotation", "undecided"}
     assert sum(d["total"] for d in summary["documents"]) == report["totals"]["undecided"]["total"]
     assert dashboard.undecided_by_category(summary["documents"]) == report["totals"]["undecided"]["by_category"]
+    assert {d["id"]: d["by_category"] for d in summary["documents"]} == listed
     # the person's own decisions per category: the first Karel private (the second is the rule's), Jana public
     assert summary["by_category"] == [{"category": "PERSON", "public": 1, "private": 1}]
     assert summary["windows_left"] == left == 1  # only Eva waits: Karel by the word-type rule, Jana by token

@@ -254,8 +254,10 @@ def test_decision_log_and_detail(clean_app, annotator):
     detail = annotator.get("/annotate/api/annotation/0-1").get_json()
     assert detail["decision"] == "PRIVATE" and detail["label"] == "Person <1>"
     assert detail["token_decision"]["author"] == "annotator"
-    assert {(r["type"], r["vote"], r["lookup"]) for r in detail["rules"]} == {("NE_TYPE", "C", False),
-                                                                              ("WORD_TYPE", "C", True)}
+    # the span's own lookup rule only repeats the token decision above it: not listed again
+    assert {(r["type"], r["vote"], r["lookup"]) for r in detail["rules"]} == {("NE_TYPE", "C", False)}
+    assert [(r["reason"], r["vote_name"]) for r in detail["rules"]] == [("entity type: person", "no vote")]
+    assert detail["token_decision"]["decision_name"] == "private"
     assert [h["label"] for h in detail["history"]] == ["Person <1>", None]
     # the log goes with the document
     sql(clean_app, "DELETE FROM document WHERE id = %s", (doc,))

@@ -274,8 +274,9 @@ def test_second_version_sees_the_preannotation_never_the_first_annotators_decisi
     page = two.get(f"/workspace/second/{double}").get_data(as_text=True)
     rows = _second_rows(page)
     assert len(rows) == 6
-    assert {r[2] for r in rows} == {"undecided"}, rows  # the rules said nothing when a1 began: every row alike
-    assert {r[1] for r in rows} == {"person"}, rows  # the recognized category, never a1's label's
+    assert {r[3] for r in rows} == {"undecided"}, rows  # the rules said nothing when a1 began: every row alike
+    assert {r[2] for r in rows} == {"person"}, rows  # the recognized category, never a1's label's
+    assert "Harper" in {r[1] for r in rows}, rows  # each row's words, as the window text shows them
     assert "checked" not in page and "a street" not in page
     # a2 decides two spans only: the others are stored undecided (masked), never the rules' decision
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)

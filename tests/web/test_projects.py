@@ -84,6 +84,8 @@ def test_project_pages_say_when_no_ner_model_runs(admin_client, clean_app, monke
     notice = "No NER model is available for this project"
     assert notice in admin_client.get(f"/projects/{pid}").get_data(as_text=True)
     assert notice in admin_client.get(f"/documents/?project={pid}").get_data(as_text=True)
+    for page in (f"/projects/{pid}", f"/documents/?project={pid}"):  # and exactly what to run
+        assert '<code id="no-ner-command">make models</code>' in admin_client.get(page).get_data(as_text=True)
     assert _form(admin_client, "/projects/new", name="With NER", language="sk",
                  pipeline='{"tokenizer": "regex", "ner": [{"kind": "classifier", "model_path": "/nonexistent"}]}'
                  ).status_code == 200  # an unbuildable pipeline stays a form error
@@ -124,3 +126,14 @@ def test_tracked_changes_accepted_by_default_and_saved_by_the_form(admin_client,
     page = admin_client.get(f"/projects/{pid}").get_data(as_text=True)
     assert re.search(r'<option[^>]*selected[^>]*value="reject"|<option[^>]*value="reject"[^>]*selected', page)
     assert _form(admin_client, f"/projects/{pid}", name="Court", tracked_changes="keep").status_code == 200  # refused
+
+
+def test_saving_a_project_mentions_the_pipeline_only_when_it_changed(admin_client, clean_app):
+    assert _form(admin_client, "/projects/new", name="Saved", language="en").status_code == 302
+    pid = sql(clean_app, "SELECT id FROM project WHERE name = 'Saved'")[0]["id"]
+    _form(admin_client, f"/projects/{pid}", name="Saved", language="en", public_threshold="2")
+    page = admin_client.get("/projects/").get_data(as_text=True)
+    assert "Project saved." in page and "A changed pipeline" not in page
+    _form(admin_client, f"/projects/{pid}", name="Saved", language="en",
+          pipeline='{"tokenizer": "regex", "ner": [], "recognizers": ["patterns"]}')
+    assert "A changed pipeline applies" in admin_client.get("/projects/").get_data(as_text=True)

@@ -212,3 +212,15 @@ def test_double_annotation_disagreement_is_masked_then_adjudicated(clean_app, re
     assert "Inter-annotator agreement" in release.report_html(report)
     dashboard = admin.get(f"/workspace/projects/{project}/dashboard").get_data(as_text=True)
     assert 'id="table-agreement"' in dashboard
+
+
+def test_my_decisions_show_the_words_and_none_after_leaving_the_project(clean_app):
+    """The history names the words decided, not token numbers, and only while the person is in the project."""
+    add_document(clean_app, TEXT, ENTITIES)
+    one = annotator_client(clean_app, "one@example.org", window_size=40)
+    decided = decide_window_and_leave(one, "PUBLIC", limit=1)[0]
+    cells = re.findall(r'<td class="history-words">(.*?)</td>', one.get("/workspace/").get_data(as_text=True))
+    assert [re.sub(r"<[^>]+>", "", c) for c in cells] == ["Karel Novak"], (cells, decided)
+    sql(clean_app, "DELETE FROM project_member")
+    page = one.get("/workspace/").get_data(as_text=True)
+    assert "Karel Novak" not in page

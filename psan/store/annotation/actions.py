@@ -218,6 +218,9 @@ def _restore_annotation(conn, change: dict[str, Any]) -> str | None:
 def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
     """The account's own actions, newest first: id, kind, when, undone, the span and how much it changed.
 
+    ``rules`` counts only the project rules the person made or changed (a word or name rule): the
+    lookup rule that records a span's own decision (``s``, ``a``: "this place only") and the learned
+    entity-type confidences are bookkeeping, and counting them told the annotator ``s`` made a rule.
     Only the author's own actions (their own windows' spans): nothing about others' work.  An
     entity decision reaches mentions outside the window (and a rule per spelling of the name), so
     its counts would tell how often the entity is named elsewhere: they are ``None`` (audit 3, item 1).
@@ -226,7 +229,10 @@ def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
         "SELECT a.id, a.kind, a.created_at, a.undone_at, a.document_id, a.first_token, a.end_token, "
         "a.detail->>'decision' AS decision, "
         "(SELECT count(*) FROM action_change c WHERE c.action_id = a.id AND c.target = 'annotation') AS spans, "
-        "(SELECT count(*) FROM action_change c WHERE c.action_id = a.id AND c.target = 'rule') AS rules "
+        "(SELECT count(*) FROM action_change c LEFT JOIN rule r ON r.id = c.row_id "
+        " WHERE c.action_id = a.id AND c.target = 'rule' "
+        "   AND COALESCE(r.annotation_id::text, c.before->>'annotation_id') IS NULL "
+        "   AND COALESCE(r.type::text, c.before->>'type') <> 'NE_TYPE') AS rules "
         "FROM action a WHERE a.account_id = %s AND a.kind <> 'undo' ORDER BY a.id DESC LIMIT %s",
         (account_id, limit), conn)
     return [{"id": int(r["id"]), "kind": r["kind"], "decision": r["decision"],

@@ -278,3 +278,41 @@ def manual_keys(conn, document_id: int, doc: Document) -> dict[tuple[int, int], 
                     "ON e.id = m.entity_id WHERE m.document_id = %s AND m.manual", (document_id,), conn)
     n = len(doc.tokens)
     return {doc.char_range(r["first_token"], r["end_token"]): r["key"] for r in rows if r["end_token"] <= n}
+
+
+def entity_labels(conn, project_id: int, entity_ids: list[int] | None = None) -> dict[int, int]:
+    """Entity id → the label persons gave its mentions (the most used; ties: the oldest label).
+
+    A labelled span labels the entity of the mention exactly at it, else of the longest mention
+    inside it (a label on "Mr. Harper" labels the entity of "Harper").  ``entity_ids``: only these
+    entities (the annotation window's), from the documents they are mentioned in.  One function for the
+    output (psan.store.publish.regions) and the annotation window, so the colour a mention has there is
+    the label it gets in the download.
+    """
+    only = "" if entity_ids is None else (
+        "AND a.document_id IN (SELECT document_id FROM entity_mention WHERE entity_id = ANY(%(ids)s)) ")
+    rows = db.query(
+        "WITH lab AS (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id FROM annotation a "  # noqa: S608  # nosec B608
+        "JOIN document d ON d.id = a.document_id WHERE d.project_id = %(p)s AND a.token_label_id IS NOT NULL "
+        "AND a.token_decision = 'PRIVATE' " + only + "), "
+        "hit AS (SELECT DISTINCT ON (lab.document_id, lab.first_token, lab.end_token) m.entity_id, lab.token_label_id "
+        "FROM lab JOIN entity_mention m ON m.document_id = lab.document_id AND m.first_token >= lab.first_token "
+        "AND m.end_token <= lab.end_token ORDER BY lab.document_id, lab.first_token, lab.end_token, "
+        "(m.first_token = lab.first_token AND m.end_token = lab.end_token) DESC, "
+        "m.end_token - m.first_token DESC, m.first_token) "
+        "SELECT DISTINCT ON (entity_id) entity_id, token_label_id FROM hit "
+        "GROUP BY entity_id, token_label_id ORDER BY entity_id, count(*) DESC, token_label_id",
+        {"p": project_id, "ids": list(entity_ids or [])}, conn)
+    return {int(r["entity_id"]): int(r["token_label_id"]) for r in rows
+            if entity_ids is None or int(r["entity_id"]) in entity_ids}
+
+
+def mention_labels(conn, project_id: int, document_id: int, first: int, end: int) -> list[tuple[int, int, int]]:
+    """(first, end, label id) of the mentions in ``[first, end)`` whose entity persons labelled."""
+    mentions = db.query("SELECT first_token, end_token, entity_id FROM entity_mention WHERE document_id = %s "
+                        "AND first_token < %s AND end_token > %s", (document_id, end, first), conn)
+    if not mentions:
+        return []
+    labels = entity_labels(conn, project_id, sorted({int(m["entity_id"]) for m in mentions}))
+    return [(m["first_token"], m["end_token"], labels[int(m["entity_id"])]) for m in mentions
+            if int(m["entity_id"]) in labels]

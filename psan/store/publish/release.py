@@ -272,15 +272,17 @@ def report_html(report: dict[str, Any]) -> str:
 
 
 def undecided_by_category(conn, project_id: int) -> dict[int, dict[str, int]]:
-    """Per document: undecided spans (by the stored rule levels) by recognizer category, for the list page.
+    """Per document: undecided spans (by the stored rule levels) by recognizer category, for the list page
+    and the keep confirmation; a span's category as the dashboard gives it (the first category of the
+    entities on exactly the span, psan.store.review.dashboard), so the pages agree.
 
     Why SQL and not a render: the documents page is loaded often; the exact counts after
     corrections are in ``MASKED.json`` and the release report.
     """
     rows = db.query(
-        "SELECT a.document_id, coalesce((SELECT ne.category::text FROM named_entity ne "  # noqa: S608  # nosec B608
-        "WHERE ne.document_id = a.document_id AND ne.first_token = a.first_token AND ne.end_token = a.end_token "
-        "ORDER BY ne.id LIMIT 1), 'OTHER') AS category, count(*) AS n "
+        "SELECT a.document_id, coalesce((SELECT min(ne.category)::text FROM named_entity ne "  # noqa: S608  # nosec B608
+        "WHERE ne.document_id = a.document_id AND ne.first_token = a.first_token AND ne.end_token = a.end_token"
+        "), 'OTHER') AS category, count(*) AS n "
         "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
         "WHERE d.project_id = %s AND " + SUSPICIOUS_SQL + " GROUP BY 1, 2 ORDER BY 1, 2", (project_id,), conn)
     out: dict[int, dict[str, int]] = {}

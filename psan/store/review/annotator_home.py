@@ -14,11 +14,14 @@ from typing import Any
 
 from psan.runtime import db
 from psan.store.annotation import actions
+from psan.store.annotation.window_content import span_text
 from psan.store.review.dashboard import DONE_SQL, windows_left
 from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
 
 #: how many of the account's own decisions the history lists
 HISTORY = 50
+#: words of a span shown in the history (an accepted window is cut here)
+SPAN_WORDS = 8
 
 
 def may_annotate(conn, account_id: int, is_admin: bool, project_id: int) -> bool:
@@ -83,13 +86,27 @@ def choose(conn, account_id: int, is_admin: bool, project_id: int | None, docume
 
 def history(conn, account_id: int, limit: int = HISTORY) -> list[dict[str, Any]]:
     """The account's own latest actions (:func:`psan.store.annotation.actions.history`: undoable units) with the names
-    of their documents and projects (no document text)."""
+    of their documents and projects and the words of each span (their own decisions only)."""
     rows = actions.history(conn, account_id, limit)
     ids = sorted({r["document_id"] for r in rows if r["document_id"] is not None})
     names = {r["id"]: r for r in db.query(
-        "SELECT d.id, d.name, p.name AS project_name FROM document d JOIN project p ON p.id = d.project_id "
-        "WHERE d.id = ANY(%s)", (ids,), conn)} if ids else {}
+        "SELECT d.id, d.name, p.name AS project_name, (a.role = 'ADMIN' OR EXISTS (SELECT 1 FROM project_member m "
+        "WHERE m.project_id = p.id AND m.account_id = a.id)) AS member FROM document d "
+        "JOIN project p ON p.id = d.project_id JOIN account a ON a.id = %s WHERE d.id = ANY(%s)",
+        (account_id, ids), conn)} if ids else {}
     for r in rows:
         doc = names.get(r["document_id"], {})
         r["document_name"], r["project_name"] = doc.get("name"), doc.get("project_name")
+        # the words only while the person may still annotate the project (no text of a project they left)
+        r["words"] = _words(conn, r) if doc.get("member") else ""
     return rows
+
+
+def _words(conn, row: dict[str, Any]) -> str:
+    """The words of an action's span, as the annotator decided them in their own window (token numbers told
+    nobody which name was meant); long spans are cut after :data:`SPAN_WORDS` words."""
+    if row["first_token"] is None or row["end_token"] is None:
+        return ""
+    end = min(row["end_token"], row["first_token"] + SPAN_WORDS)
+    words = span_text(conn, row["document_id"], row["first_token"], end)
+    return " ".join(words) + (" …" if end < row["end_token"] else "")

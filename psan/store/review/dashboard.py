@@ -62,16 +62,35 @@ def windows_done(conn, project_id: int) -> int:
     return int(row["n"])
 
 
-def windows_left(conn, project_ids: list[int], window_size: int) -> dict[int, int]:
-    """Per project: stretches of ``window_size`` tokens holding a span that waits for a person (an estimate).
+#: a project's window size (alias ``p``): the median of its members' own sizes, else the site default (%(default)s)
+_PROJECT_SIZE_SQL = ("greatest(1, coalesce((SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY acc.window_size) "
+                     "FROM project_member m JOIN account acc ON acc.id = m.account_id WHERE m.project_id = p.id), "
+                     "%(default)s))")
+
+
+def project_window_sizes(conn, project_ids: list[int], default_size: int) -> dict[int, int]:
+    """Per project: the window size its "windows left" are counted in.
+
+    Why one size per project: the dashboard counted stretches of the site default (300 tokens) and the
+    annotator's home windows of the annotator's own size, so the same project had "6" and "about 12" windows
+    left.  Both pages now count in this size (:func:`windows_left`, :func:`span_summary`).
+    """
+    rows = db.query(f"SELECT p.id, {_PROJECT_SIZE_SQL} AS size FROM project p WHERE p.id = ANY(%(ids)s)",  # noqa: S608  # nosec B608
+                    {"default": max(1, default_size), "ids": list(project_ids)}, conn)
+    return {int(r["id"]): int(r["size"]) for r in rows}
+
+
+def windows_left(conn, project_ids: list[int], default_size: int) -> dict[int, int]:
+    """Per project: stretches of the project's window size (:func:`project_window_sizes`) holding a span that
+    waits for a person (an estimate).
 
     One statement for all the projects (the annotator's home lists several).
     """
     rows = db.query(
-        "SELECT d.project_id, count(DISTINCT (a.document_id, a.first_token / %s)) AS n FROM annotation a "  # noqa: S608  # nosec B608
+        "SELECT d.project_id, count(DISTINCT (a.document_id, a.first_token / s.size)) AS n FROM annotation a "  # noqa: S608  # nosec B608
         "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
-        f"WHERE d.project_id = ANY(%s) AND {SUSPICIOUS_SQL} GROUP BY 1", (max(1, window_size), list(project_ids)),
-        conn)
+        f"JOIN (SELECT p.id, {_PROJECT_SIZE_SQL} AS size FROM project p WHERE p.id = ANY(%(ids)s)) s ON s.id = p.id "
+        f"WHERE {SUSPICIOUS_SQL} GROUP BY 1", {"default": max(1, default_size), "ids": list(project_ids)}, conn)
     counts = {int(r["project_id"]): int(r["n"]) for r in rows}
     return {int(p): counts.get(int(p), 0) for p in project_ids}
 
@@ -202,8 +221,9 @@ def progress_over_time(conn, project_id: int) -> list[dict[str, Any]]:
     return out
 
 
-def project_dashboard(conn, project_id: int, window_size: int) -> dict[str, Any]:
+def project_dashboard(conn, project_id: int, default_size: int) -> dict[str, Any]:
     """Everything the dashboard page shows, in one dict (each chart's numbers are its table's)."""
+    window_size = project_window_sizes(conn, [project_id], default_size).get(project_id, default_size)
     spans = span_summary(conn, project_id, window_size)
     left = spans["windows_left"]
     return {

@@ -46,7 +46,6 @@ _CLAIMABLE = (
     "AND x.first_account IS DISTINCT FROM %(me)s "
     "AND (%(admin)s OR EXISTS (SELECT 1 FROM project_member m WHERE m.project_id = x.project_id "
     "AND m.account_id = %(me)s)) "
-    "AND NOT EXISTS (SELECT 1 FROM annotator_choice c WHERE c.account_id = %(me)s AND c.project_id <> x.project_id) "
     # the claimant's window size (psan.store.annotation.visibility): a window wider than it is offered only when
     # no span the second annotator must decide lies wholly in the middle that the size elides
     "AND (%(size)s::int IS NULL OR x.end_token - x.first_token <= %(size)s::int + %(tolerance)s "
@@ -65,7 +64,10 @@ class DoubleError(ValueError):
 
 
 def waiting(conn, account_id: int, is_admin: bool, size: int | None) -> int:
-    """How many double windows the account could annotate second (in its chosen project, if any).
+    """How many double windows the account could annotate second, in any of its projects.
+
+    Not only in the project it chose for its own windows: the offer of a second annotation vanished when an
+    annotator chose another project, while the adjudication list kept waiting for those windows.
 
     ``size``: the account's window size, which caps what it may be shown (``None``: no cap, admins).
     """
