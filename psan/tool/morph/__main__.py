@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from psan.tool.morph.train import PARSER_OPTIONS, model_path, train, training_data
+from psan.tool.morph.train import PARSER_OPTIONS, TAGGER_OPTIONS, model_path, train, training_data
 from psan.tool.morph.valency import valency_path, write
 
 
@@ -31,6 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr.add_argument("--exclude-documents", action="store_true", help="leave out the excluded sentences' documents")
     tr.add_argument("--parser", action="store_true",
                     help="train the dependency parser (parse-<lang>.udpipe) instead of the tagger")
+    tr.add_argument("--iterations", type=int, default=None,
+                    help="tagger training iterations (default 15; fewer train a large treebank in reasonable time)")
+    tr.add_argument("--max-sentences", type=int, default=None,
+                    help="train on every n-th sentence so that at most this many are used (a large treebank)")
     tr.add_argument("--valency-only", action="store_true",
                     help="write only the prepositions' table (valency-<lang>.json) of the same sentences")
     args = parser.parse_args(argv)
@@ -46,8 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps({"valency": str(write(data, table)), "sentences": counts}, ensure_ascii=False))
         return 0
     try:
+        options = TAGGER_OPTIONS if args.iterations is None else \
+            TAGGER_OPTIONS.replace("iterations=15", f"iterations={args.iterations}")
         record = train(args.treebank, out, args.exclude_corpus, args.exclude_documents,
-                       **({"options": "none", "parser": PARSER_OPTIONS} if args.parser else {"valency_out": table}))
+                       **({"options": "none", "parser": PARSER_OPTIONS} if args.parser
+                          else {"valency_out": table, "options": options}), max_sentences=args.max_sentences)
     except (OSError, ValueError, RuntimeError) as err:
         print(f"psan.tool.morph: error: {err}", file=sys.stderr)
         return 2
