@@ -60,6 +60,11 @@ class Mention:
     entity: str = ""
 
 
+#: prepositions "in" that take a place in the locative only: their accusative ("věřit v", "v pátek") never
+#: governs a place, so an undeclined foreign place after them ("V Cannes") stands in the locative
+_IN_LOCATIVE = {"cs": frozenset({"v", "ve"}), "sk": frozenset({"v", "vo"}), "sl": frozenset({"v"})}
+
+
 @dataclass(slots=True)
 class _Evidence:
     readings: list[dict[Key, float]]  # per name word (last word last): supported keys → weight
@@ -418,6 +423,8 @@ def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = froz
                 i -= 1
             continue
         prep = context.preposition_cases(w, language)
+        if m.kind == PLACE and language in _IN_LOCATIVE and w.casefold() in _IN_LOCATIVE[language]:
+            prep = tuple(c for c in prep if c == "Loc") or prep  # "V Cannes", "v Kosovu": where, never whereto
         break
     if prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]:
         governed = max((w for k, w in per_word[-1].items() if k[0] in prep), default=0.0)
@@ -658,7 +665,7 @@ def feminine_role(noun: str) -> bool:
     return low.endswith(("yně", "yne", "yni", "kyňa", "ková")) \
         or low.startswith(("sestr", "siostr", "dcer", "žen", "matk")) \
         or low.endswith(("ka", "ky", "ce", "ou", "ku")) and low[:-2].startswith(context.ROLE_NOUNS) and len(low) > 5 \
-        and not low.startswith(_A_ROLE_NOUNS)  # "předsedou" is a man's
+        and not (low.startswith(_A_ROLE_NOUNS) and "k" not in low[-3:])  # "předsedou" is a man's, "starostka" not
 
 
 #: masculine role nouns whose nominative ends in -a (předseda, starosta): their -a form is no genitive
