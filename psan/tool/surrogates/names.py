@@ -410,5 +410,11 @@ def declinable_places(language: str, plural: bool) -> tuple[str, ...]:
                  and decl.word_class(c, place_gender(c, language)) not in ("indecl", "i_adj", "y_adj", "a_adj"))
 
 
+@cache
+def declinable_places_of_gender(language: str, gender: str) -> tuple[str, ...]:
+    """The singular declinable places of one gender ('m'/'f'): a place agrees with the original's adjectives."""
+    return tuple(c for c in declinable_places(language, False) if place_gender(c, language) == gender)
+
+
 def draw(rng: random.Random, pool: tuple[str, ...]) -> str | None:
     return rng.choice(pool) if pool else None

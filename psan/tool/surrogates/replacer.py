@@ -730,8 +730,7 @@ class SurrogateReplacer:
         plural = feats.number == "Plur"
         pool = names.declinable_places(self.language, plural)
         if feats.gender in ("Fem", "Masc") and not plural:  # "z ruskej Karélie": the adjective agrees with a woman's
-            g = "f" if feats.gender == "Fem" else "m"
-            pool = tuple(c for c in pool if names.place_gender(c, self.language) == g) or pool
+            pool = names.declinable_places_of_gender(self.language, "f" if feats.gender == "Fem" else "m") or pool
         if not pool:
             return None
         lemma = names.analyse_word(_title(words[-1]), self.language, names.PLACE).lemma
