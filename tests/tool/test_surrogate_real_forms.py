@@ -19,7 +19,7 @@ from psan.tool.cli_pseudonymize import pseudonymize_corpus
 from psan.tool.morph import wordlist
 from psan.tool.surrogates import inflect_pl, names
 from psan.tool.surrogates.languages import declension_for
-from psan.tool.surrogates.replacer import _ORG_HEADS, _ORG_TAILS
+from psan.tool.surrogates.replacer import ORG_HEADS, ORG_TAILS
 
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", Path(__file__).resolve().parents[3] / "shared"))
 WORD = re.compile(r"[^\W\d_]+")
@@ -29,8 +29,8 @@ def _firm_form(word: str, language: str) -> bool:
     """An invented firm name of the replacer's list in a form of its (inanimate masculine) declension."""
     decl = declension_for(language)
     low = word.casefold()
-    for head in _ORG_HEADS:
-        for tail in _ORG_TAILS:
+    for head in ORG_HEADS:
+        for tail in ORG_TAILS:
             base = head + tail
             if low.startswith(base.casefold()[:-2]) and decl is not None \
                     and low in {f.casefold() for f in decl.decline(base, "m", False).values()}:

@@ -70,9 +70,9 @@ _INFLECTED = frozenset({"cs", "sk", "sl", "pl"})
 _ORG_DECLINED = frozenset({"cs", "sk", "sl"})
 #: parts of invented one-word organisation names ("Agrostav", "Hydromont"): clearly a firm, never a person
 #: or a place, and declinable as an inanimate masculine noun ("s Agrostavem", "v Agrostave")
-_ORG_HEADS = ("Agro", "Stavo", "Hydro", "Elektro", "Metal", "Tex", "Auto", "Inter", "Geo", "Eko", "Chemo", "Techno",
+ORG_HEADS = ("Agro", "Stavo", "Hydro", "Elektro", "Metal", "Tex", "Auto", "Inter", "Geo", "Eko", "Chemo", "Techno",
               "Euro", "Kovo", "Novo", "Plasto", "Termo", "Energo", "Data", "Medi", "Fero", "Silo", "Trans", "Pharm")
-_ORG_TAILS = ("stav", "mont", "servis", "trans", "plast", "com", "lab", "mat", "chem", "tex", "tech", "prom", "kov",
+ORG_TAILS = ("stav", "mont", "servis", "trans", "plast", "com", "lab", "mat", "chem", "tex", "tech", "prom", "kov",
               "sklad", "park", "net", "form", "dat", "man", "mark", "pol", "med", "log", "vit")
 #: an original word at least this long must not begin a surrogate word, nor a surrogate word begin it
 _STEM = 4
@@ -673,7 +673,7 @@ class SurrogateReplacer:
         if not isinstance(base, str):
             rng = stream(self.seed, entity, routing.ORG, "org_base")
             for _ in range(_TRIES):
-                cand = rng.choice(_ORG_HEADS) + rng.choice(_ORG_TAILS)
+                cand = rng.choice(ORG_HEADS) + rng.choice(ORG_TAILS)
                 owner = self._owner.get((routing.ORG, cand.casefold()))
                 if not self._word_taken(cand.casefold()) and owner in (None, entity):
                     base = cand
