@@ -82,6 +82,8 @@ def is_word(form: str, language: str) -> bool:
     """Whether ``form`` (one word, as printed: "Brně", "Nováková") is a listed word of ``language``.
 
     ``True`` for languages without a dictionary (nothing to check against)."""
+    if language not in DICTIONARY:
+        return True
     got = _handle(language)
     if got is None:
         return True
