@@ -10,6 +10,9 @@ RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[server,polish,morph,swedish]
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PSAN_CONFIG=production PSAN_HOME=/app PYTHONPATH=/app
 RUN useradd --create-home --uid 10001 psan
+# word lists every printed Czech, Slovak and Polish surrogate form is checked against (psan.tool.morph.wordlist)
+RUN apt-get update && apt-get install -y --no-install-recommends libhunspell-1.7-0 hunspell-cs hunspell-sk hunspell-pl \
+    && rm -rf /var/lib/apt/lists/*
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir --no-index --find-links /wheels "psan[server,polish,morph,swedish]" && rm -rf /wheels
 WORKDIR /app

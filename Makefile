@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= dev,embedded,server,polish,morph,swedish
 
-.PHONY: run test lint eval models classifiers bench translations install clean help
+.PHONY: run test lint eval models classifiers morph-models bench translations install clean help
 
 help:
 	@echo "make run    set up and run psan on http://127.0.0.1:5000 (embedded PostgreSQL/Redis unless configured;"
@@ -16,6 +16,7 @@ help:
 	@echo "make models download the official Czech NameTag model (CC BY-NC-SA, asks to accept) into MODELS"
 	@echo "            (default \$$PSAN_NAMETAG_MODELS, else instance/models, which make run uses)"
 	@echo "make classifiers train the starting classifiers (cs, sk) into MODELS from ../shared"
+	@echo "make morph-models  train the surrogate morphology models (sk) into MODELS"
 	@echo "make bench  run the benchmarks under bench/"
 	@echo "make translations  refresh and compile the UI catalogues (psan/translations)"
 
@@ -55,6 +56,18 @@ SHARED ?= ../shared
 classifiers: $(STAMP)
 	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/cnec-train.jsonl --lang cs --out $(MODELS)/classifier-cs.bin
 	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/sk-dev.jsonl --lang sk --out $(MODELS)/classifier-sk.bin
+
+# surrogate morphology models (never committed), chosen by the held-out folds of `ner_eval inflection`
+# (ner_eval/results/inflection.md): Slovak gets the UDPipe tagger and the learned case reader (cases-sk.json),
+# both from the SNK annotation sources (CC BY-SA 4.0; the sentences of SNK dev/test are not in them);
+# Czech gets none: a tagger on CLTT + FicTree (CAC's dev documents left out) lowered Case on fold A.
+UD := $(SHARED)/data/ud
+morph-models: $(STAMP)
+	@test -n "$(MODELS)" || { echo "set MODELS=<models folder> or PSAN_NAMETAG_MODELS"; exit 1; }
+	$(PY) -m psan.tool.morph train --lang sk --iterations 3 --max-sentences 2500 --models-dir $(MODELS) \
+		--treebank $(UD)/sk_snk-source-train.conllu --exclude-corpus $(SHARED)/data/inflect-sk-dev.jsonl
+	$(PY) -m psan.tool.morph train-cases --lang sk --models-dir $(MODELS) \
+		--treebank $(UD)/sk_snk-source-train.conllu --exclude-corpus $(SHARED)/data/inflect-sk-dev.jsonl
 
 bench: $(STAMP)
 	$(PY) bench/bench_rules.py

@@ -73,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     inf.add_argument("--json", action="store_true", help="print one JSON line")
     inf.add_argument("--halves", action="store_true", help="also the figures of the even and the odd lines apart")
     inf.add_argument("--spans", action="store_true", help="also every span's gold and rendered features")
+    inf.add_argument("--fold-spans", choices=("a", "b"),
+                     help="list the spans of this held-out fold only (look at fold a, judge on fold b)")
     con = sub.add_parser("consistency", help="surrogate consistency of psan-tool anonymize --mode pseudonymize "
                                              "(default pipeline, no gold spans; ner_eval.consistency)")
     con.add_argument("--corpus", required=True, help="JSONL corpus with entity ids (a path, or a name in --data-dir)")
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "inflection":
         from ner_eval.inflection import main as inflection
         return inflection(args.corpus, args.lang, args.seed, args.morph_models, args.data_dir, args.json,
-                         args.halves, args.spans)
+                         args.halves, args.spans, args.fold_spans)
     if args.command == "consistency":
         from ner_eval.consistency import main as consistency
         return consistency(args.corpus, args.lang, args.data_dir, args.models_dir, args.limit, args.seed, args.json,

@@ -7,16 +7,21 @@ with to the gold ones: Case accuracy (all spans, and oblique ones), Gender accur
 accuracy, how many spans got no analysis, and how many surrogates equal their original.  A span
 without rendered features counts as wrong.  ``--morph-models DIR`` sets the models folder the CLI
 reads the tagger from (``$PSAN_NAMETAG_MODELS``); say which model it holds and what it was trained on.
-``--halves`` adds the figures of the even and the odd sentences (the corpus's lines) apart: whoever tunes
-rules on one half reports the other as held out.  ``--spans`` lists every span (gold and rendered
-features, original and surrogate) for error analysis.
+Every run reports two **held-out folds**, ``fold_a`` and ``fold_b``: the corpus's source documents
+(CAC ``a10w``, SNK ``sme:1357``; a sentence without a document id is its own document) split by a
+stable hash of the document id, so the mentions of one text never fall into both.  A rule, threshold or
+list entry is chosen looking at fold A only and judged on fold B (``--fold-spans a`` lists fold A's
+spans alone for that error analysis).  ``--halves`` adds the older even/odd-line figures.
+``--spans`` lists every span (gold and rendered features, original and surrogate) for error analysis.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess  # nosec B404 - runs psan's own CLI with fixed arguments
 import sys
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -55,6 +60,24 @@ def run_cli(corpus: Path, lang: str | None, seed: str, morph_models: str | None)
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
+#: the sentence ids of a source document: CAC ``a10w-s1`` (not PDB's ``dev-s217``, a split, not a document)
+_CAC_ID = re.compile(r"^(?!(?:dev|test|train)-)([a-z0-9]+)-s\d+$")
+FOLDS = ("a", "b")
+
+
+def document_of(doc_id: str) -> str:
+    """The source document of a sentence id (SNK ``sme:1357:.d.`` → ``sme:1357``; no document → the id)."""
+    if ":" in doc_id:
+        return doc_id.rsplit(":", 1)[0]
+    m = _CAC_ID.match(doc_id)
+    return m.group(1) if m else doc_id
+
+
+def fold_of(doc_id: str) -> str:
+    """``a`` or ``b``: the held-out fold of a sentence, by a stable hash of its document."""
+    return FOLDS[zlib.crc32(document_of(doc_id).encode("utf-8")) % 2]
+
+
 def span_results(docs: list[dict[str, Any]], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every gold span with its rendered replacement: id, line index, original, surrogate, gold and
     rendered features."""
@@ -62,10 +85,11 @@ def span_results(docs: list[dict[str, Any]], records: list[dict[str, Any]]) -> l
     out = []
     for line, doc in enumerate(docs):
         rec = by_id.get(str(doc["id"]), {"replacements": []})
+        fold = fold_of(str(doc["id"]))
         reps = {(r["start"], r["end"]): r for r in rec["replacements"]}
         for span in doc["spans"]:
             rep = reps.get((span["start"], span["end"]))
-            out.append({"id": doc["id"], "line": line, "label": span.get("label"),
+            out.append({"id": doc["id"], "line": line, "fold": fold, "label": span.get("label"),
                         "original": doc["text"][span["start"]:span["end"]],
                         "surrogate": None if rep is None else rep["surrogate"],
                         "gold": span.get("features") or {}, "got": None if rep is None else rep.get("features"),
@@ -116,7 +140,8 @@ def score_spans(spans: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(corpus: str, lang: str | None = None, seed: str = "1", morph_models: str | None = None,
-         data_dir: str | None = None, as_json: bool = False, halves: bool = False, spans: bool = False) -> int:
+         data_dir: str | None = None, as_json: bool = False, halves: bool = False, spans: bool = False,
+         fold_spans: str | None = None) -> int:
     """Print the figures of one corpus (one JSON line with ``as_json``)."""
     path = _resolve(corpus, data_dir)
     if not path.is_file():
@@ -131,11 +156,13 @@ def main(corpus: str, lang: str | None = None, seed: str = "1", morph_models: st
     results = span_results(docs, records)
     result = {"corpus": path.name, "morph_models": morph_models or os.environ.get("PSAN_NAMETAG_MODELS"),
               **score_spans(results)}
+    for fold in FOLDS:
+        result[f"fold_{fold}"] = score_spans([s for s in results if s["fold"] == fold])
     if halves:
         result["even_lines"] = score_spans([s for s in results if s["line"] % 2 == 0])
         result["odd_lines"] = score_spans([s for s in results if s["line"] % 2 == 1])
-    if spans:
-        result["span_results"] = results
+    if spans or fold_spans:
+        result["span_results"] = [s for s in results if fold_spans in (None, s["fold"])]
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
     else:

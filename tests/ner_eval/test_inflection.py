@@ -51,3 +51,20 @@ def test_halves_and_spans_list_what_was_scored(tmp_path: Path, capsys, monkeypat
     assert [s["original"] for s in out["span_results"]] == ["Petrem", "Praze", "Jana Nováková"]
     assert out["span_results"][0]["gold"]["Case"] == "Ins" and out["span_results"][0]["got"]["Case"] == "Ins"
     assert out["span_results"][2]["line"] == 1 and out["span_results"][2]["surrogate"] != "Jana Nováková"
+
+
+def test_folds_keep_a_document_together() -> None:
+    from ner_eval.inflection import document_of, fold_of
+    assert document_of("a10w-s45") == "a10w" and document_of("sme:1357:.ad.") == "sme:1357"
+    assert document_of("dev-s217") == "dev-s217"  # PDB: the split is no document
+    assert fold_of("a10w-s1") == fold_of("a10w-s45") and fold_of("sme:1357:.d.") == fold_of("sme:1357:.z.")
+    assert {fold_of(f"dev-s{i}") for i in range(20)} == {"a", "b"}
+
+
+def test_every_run_reports_both_folds(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in DOCS), encoding="utf-8")
+    assert main(["inflection", "--corpus", str(corpus), "--json", "--morph-models", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fold_a"]["spans"] + out["fold_b"]["spans"] == 3 and "span_results" not in out

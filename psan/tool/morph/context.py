@@ -129,8 +129,9 @@ def vocalize(preposition: str, next_word: str, language: str) -> str:
     """The form of a one-consonant preposition before ``next_word`` ("s Samuelem" → "se Samuelem").
 
     Czech/Slovak/Polish add a vowel when the next word starts with the preposition's own consonant
-    (or its voiced/voiceless pair: s/z, v/f, k/g); Polish only before such a consonant cluster.  Clusters
-    such as "se mnou" are left out (rare with names).  The capitalisation of the preposition is kept.
+    (or its voiced/voiceless pair: s/z, v/f, k/g), Czech "v" also before a cluster opened by a sibilant,
+    "m" or "l" ("ve Staňkově"); Polish only before such a consonant cluster.  Clusters such as "se mnou"
+    are left out (rare with names).  The capitalisation of the preposition is kept.
     """
     table = VOCALIZABLE.get(language)
     if not table or not next_word:
@@ -142,6 +143,8 @@ def vocalize(preposition: str, next_word: str, language: str) -> str:
     first, second = next_word[:1].casefold(), next_word[1:2].casefold()
     pairs = {"s": "sšzž", "z": "zžsš", "v": "vfw", "k": "kg", "w": "wf"}
     needs = first in pairs.get(bare, bare)
+    if language == "cs" and bare == "v" and first in "sšzžml" and second and second not in "aáeéěiíoóuúůyý":
+        needs = True  # "ve Staňkově", "ve Zlíně", "ve Lvově" (a sibilant or sonorant cluster) but "v Brně"
     if language == "pl":  # "we Wrocławiu" but "w Warszawie", "ze Szczecina" but "z Sopotu"
         first_set = "wf" if bare == "w" else "szśźż"
         needs = first in first_set and second != "" and second not in "aąeęioóuy"

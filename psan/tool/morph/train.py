@@ -50,9 +50,17 @@ def _sentences(path: Path) -> Iterator[tuple[str, str, str]]:
             sid = line[len("# sent_id = "):].strip()
         elif line.startswith("# text = "):
             text = line[len("# text = "):].strip()
-        block.append(line)
+        block.append(_filled(line))
     if block:
         yield sid, text, "\n".join(block) + "\n\n"
+
+
+def _filled(line: str) -> str:
+    """A token line with every empty column written ``_``: the SNK annotation sources leave some lemmas
+    empty, which UDPipe refuses to read."""
+    if line.startswith("#") or "\t\t" not in line and not line.endswith("\t"):
+        return line
+    return "\t".join(col or "_" for col in line.split("\t"))
 
 
 def _document_of(sent_id: str) -> str:
@@ -76,8 +84,15 @@ def excluded(corpora: Iterable[str | Path]) -> tuple[set[str], set[str]]:
 
 
 def training_data(treebanks: Sequence[str | Path], exclude: Sequence[str | Path] = (),
-                  whole_documents: bool = False) -> tuple[str, dict[str, int]]:
-    """The CoNLL-U text to train on and counts (sentences kept/left out per file)."""
+                  whole_documents: bool = False, max_sentences: int | None = None) -> tuple[str, dict[str, int]]:
+    """The CoNLL-U text to train on and counts (sentences kept/left out per file); with ``max_sentences``
+    an even sample (every n-th sentence), so a large treebank trains in reasonable time."""
+    if max_sentences:
+        data, counts = training_data(treebanks, exclude, whole_documents)
+        blocks = [b + "\n\n" for b in data.split("\n\n") if b.strip()]
+        step = max(1, -(-len(blocks) // max_sentences))
+        counts["sampled"] = len(blocks[::step])
+        return "".join(blocks[::step]), counts
     ids, texts = excluded(exclude)
     docs = {_document_of(i) for i in ids} if whole_documents else set()
     out: list[str] = []
@@ -97,7 +112,8 @@ def training_data(treebanks: Sequence[str | Path], exclude: Sequence[str | Path]
 
 def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[str | Path] = (),
           whole_documents: bool = False, options: str = TAGGER_OPTIONS,
-          parser: str = "none", valency_out: str | Path | None = None) -> dict[str, object]:
+          parser: str = "none", valency_out: str | Path | None = None,
+          max_sentences: int | None = None) -> dict[str, object]:
     """Train a UDPipe tagger (no tokenizer, no parser) and write it with a JSON record beside it.
 
     With ``parser`` options (:data:`PARSER_OPTIONS`) and ``options="none"`` it trains a parser only
@@ -105,7 +121,7 @@ def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[st
     cases by governing word (:mod:`.valency`) are learned from the same sentences and written there."""
     from ufal.udpipe import InputFormat, Model, ProcessingError, Sentence, Sentences, Trainer
 
-    data, counts = training_data(treebanks, exclude, whole_documents)
+    data, counts = training_data(treebanks, exclude, whole_documents, max_sentences)
     if valency_out is not None:
         from psan.tool.morph.valency import write
         write(data, valency_out)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from psan.tool.morph import wordlist
 from psan.tool.recognizers.gazetteer import LOCALES, name_lists
 from psan.tool.surrogates import inflect_cs, inflect_pl
 from psan.tool.surrogates.languages import declension_for
@@ -181,21 +182,95 @@ def candidates(language: str, role: str, gender: str, form: WordForm) -> tuple[s
     if decl is not None and form.cs is not None:
         g = form.gender or gender or "m"
         same = _same_class(language, role, gender, g, decl.word_class(form.lemma, g))
-        if same:
+        if len(same) >= MIN_CLASS_POOL:
             return same
+        if role != PLACE:  # a rare class (Ester, Miriam): names with the same endings, else any declinable
+            alike = _same_endings(language, role, gender, g, _endings(form.lemma, language, g))
+            if len(alike) >= MIN_CLASS_POOL:
+                return alike
+            return _declinable(language, role, gender, g) or same or pool
+        return same or pool
     return pool
+
+
+def _endings(lemma: str, language: str, gender: str) -> tuple[str, str]:
+    """The genitive's and instrumental's endings of a name (Novák, Petr → "a", "em"): what a reader sees."""
+    decl = declension_for(language) or inflect_cs
+    table = decl.decline(lemma, gender or "m", True)
+    return table.get("2", "")[-1:], table.get("7", "")[-2:]
+
+
+@cache
+def _same_endings(language: str, role: str, gender: str, form_gender: str, endings: tuple[str, str]) -> tuple[str, ...]:
+    """The role's names declining with the same genitive and instrumental endings."""
+    return tuple(c for c in _role_pool(language, role, gender) if _endings(c, language, form_gender) == endings)
+
+
+#: the fewest names a declension class must have to be a surrogate pool of its own (fewer repeat too often;
+#: any class renders every case, the analysed case or the original's slot)
+MIN_CLASS_POOL = 20
+
+
+@cache
+def _declinable(language: str, role: str, gender: str, form_gender: str) -> tuple[str, ...]:
+    """The role's names that decline (no indeclinable class: their case would not show)."""
+    decl = declension_for(language) or inflect_cs
+    return tuple(c for c in _role_pool(language, role, gender) if decl.word_class(c, form_gender) != "indecl")
 
 
 # The derived pools below are cached by their (short) defining strings: hashing a pool tuple of
 # thousands of names per word would cost as much as the filtering it saves.
 @cache
 def _role_pool(language: str, role: str, gender: str) -> tuple[str, ...]:
+    """The role's surrogate lemmas whose every printed form is a real word (:func:`real_paradigm`)."""
     p = pools(language)
     if role == FIRST:
-        return p.first_f if gender == "f" else p.first_m if gender == "m" else p.first_m + p.first_f
-    if role == LAST:
-        return p.last_f if gender == "f" else p.last_m if gender == "m" else p.last
-    return pool_sets(language).places
+        if gender not in ("m", "f"):
+            return _role_pool(language, role, "m") + _role_pool(language, role, "f")
+        pool, g = (p.first_f, "f") if gender == "f" else (p.first_m, "m")
+    elif role == LAST:
+        if gender not in ("m", "f"):
+            return tuple(sorted(set(_role_pool(language, role, "m") + _role_pool(language, role, "f"))))
+        pool, g = (p.last_f, "f") if gender == "f" else (p.last_m, "m")
+    else:
+        return tuple(c for c in pool_sets(language).places
+                     if real_paradigm(c, language, PLACE, place_gender(c, language)))
+    return tuple(c for c in pool if real_paradigm(c, language, role, g))
+
+
+def role_pool(language: str, role: str, gender: str) -> tuple[str, ...]:
+    """The surrogate lemmas of a role and gender ("" = both), each with a real-word paradigm."""
+    return _role_pool(language, role, gender)
+
+
+def is_real_form(form: str, language: str) -> bool:
+    """Whether one printed name word is a word of the language: listed by hunspell, or (Polish) a form
+    Morfeusz's dictionary (SGJP, real names with their paradigms) gives a proper-name reading."""
+    if wordlist.is_word(form, language):
+        return True
+    if language == "pl" and inflect_pl.available():
+        return any(r.lemma[:1].isupper() for r in inflect_pl.analyse(form))
+    return False
+
+
+def paradigm(lemma: str, language: str, role: str, gender: str) -> tuple[str, ...]:
+    """Every singular form a surrogate lemma can be printed in (its declension; Polish: Morfeusz's forms)."""
+    if language == "pl" and inflect_pl.available():
+        forms = tuple(f for f, _l, tag, _q in inflect_pl._generate(lemma) if tag.startswith("subst:sg"))  # noqa: SLF001
+        return forms or (lemma,)
+    decl = declension_for(language)
+    if decl is None:
+        return (lemma,)
+    return tuple(dict.fromkeys(decl.decline(lemma, gender or "m", role != PLACE).values())) or (lemma,)
+
+
+@lru_cache(maxsize=50_000)
+def real_paradigm(lemma: str, language: str, role: str, gender: str) -> bool:
+    """Whether every form of ``lemma``'s paradigm is a real word (always true without a word list): a
+    surrogate lemma that would decline into a non-word ("Kdyněe") is never drawn."""
+    if not wordlist.available(language):
+        return True
+    return all(is_real_form(f, language) for f in paradigm(lemma, language, role, gender))
 
 
 @cache
@@ -240,14 +315,23 @@ _PLURAL_PLACES: dict[str, tuple[str, dict[str, str]]] = {
                     "Ins": "ovcami"}),
     "sl": ("ice", {"Nom": "ice", "Gen": "ic", "Dat": "icam", "Acc": "ice", "Loc": "icah", "Ins": "icami"}),
 }
+#: further plural place paradigms (Slovak Piešťany, Topoľčany: few -ovce places are in the word list)
+_MORE_PLURAL_PLACES: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
+    "sk": (("any", {"Nom": "any", "Gen": "an", "Dat": "anom", "Acc": "any", "Loc": "anoch", "Ins": "anmi"}),),
+}
+
+
+def _plural_paradigms(language: str) -> tuple[tuple[str, dict[str, str]], ...]:
+    first = _PLURAL_PLACES.get(language)
+    return ((first,) if first else ()) + _MORE_PLURAL_PLACES.get(language, ())
 
 
 def plural_place(lemma: str, case: str, language: str) -> str | None:
     """A plural place name (Teplice, Michalovce) in ``case`` (``None`` for another kind of lemma)."""
-    end, forms = _PLURAL_PLACES.get(language, ("", {}))
-    if not end or not lemma.endswith(end) or case not in forms:
-        return None
-    return lemma[: -len(end)] + forms[case]
+    for end, forms in _plural_paradigms(language):
+        if lemma.endswith(end) and case in forms:
+            return lemma[: -len(end)] + forms[case]
+    return None
 
 
 #: family plurals of a masculine surname by UD case, added to its oblique stem (Novák → Novákovi, Novákových)
@@ -268,6 +352,19 @@ def plural_person(lemma: str, case: str, language: str) -> str | None:
     if not genitive.endswith(("a", "y", "u", "e")):  # Novák/Nováka, Kadlec/Kadlce → Novákovi, Kadlcovi
         return None
     return genitive[:-1] + endings[case]
+
+
+@cache
+def _family_plurals(language: str) -> frozenset[str]:
+    endings = _FAMILY_PLURALS.get(language, {})
+    return frozenset(f for lemma in _role_pool(language, LAST, "m") + _role_pool(language, FIRST, "m")
+                     for case in endings if (f := plural_person(lemma, case, language)))
+
+
+def is_family_plural(form: str, language: str) -> bool:
+    """Whether ``form`` is a family plural of a surrogate name with a real-word paradigm ("Novákovci"): a
+    regular derivation the word lists do not list."""
+    return form in _family_plurals(language)
 
 
 @cache
@@ -296,17 +393,27 @@ def declinable_places(language: str, plural: bool) -> tuple[str, ...]:
             if not readings:
                 continue
             numbers = {n for i in readings for n, _c in i.forms}
-            if (numbers == {"pl"}) == plural:
+            if (numbers == {"pl"}) == plural and all(is_real_form(f, language) for f, _l, _t, _q
+                                                     in inflect_pl._generate(c)):  # noqa: SLF001
                 out.append(c)
         return tuple(out)
     decl = declension_for(language)
     if decl is None:
         return ()
-    end = _PLURAL_PLACES.get(language, ("", {}))[0]
+    paradigms = _plural_paradigms(language)
     if plural:
-        return tuple(c for c in places if end and c.endswith(end)) if end else ()
+        return tuple(c for c in places if any(c.endswith(end) and (not wordlist.available(language) or all(
+            is_real_form(plural_place(c, k, language) or c, language) for k in forms)) for end, forms in paradigms))
+    end = paradigms[0][0] if paradigms else ""
+    places = _role_pool(language, PLACE, "")
     return tuple(c for c in places if not (end and c.endswith(end)) and not c.endswith(("y", "i", "any"))
                  and decl.word_class(c, place_gender(c, language)) not in ("indecl", "i_adj", "y_adj", "a_adj"))
+
+
+@cache
+def declinable_places_of_gender(language: str, gender: str) -> tuple[str, ...]:
+    """The singular declinable places of one gender ('m'/'f'): a place agrees with the original's adjectives."""
+    return tuple(c for c in declinable_places(language, False) if place_gender(c, language) == gender)
 
 
 def draw(rng: random.Random, pool: tuple[str, ...]) -> str | None:

@@ -30,10 +30,11 @@ import copy
 import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from psan.tool.entities import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE, word_lemmas
-from psan.tool.morph import context
+from psan.tool.morph import context, wordlist
 from psan.tool.morph.analysis import OTHER as M_OTHER
 from psan.tool.morph.analysis import PERSON as M_PERSON
 from psan.tool.morph.analysis import PLACE as M_PLACE
@@ -69,9 +70,9 @@ _INFLECTED = frozenset({"cs", "sk", "sl", "pl"})
 _ORG_DECLINED = frozenset({"cs", "sk", "sl"})
 #: parts of invented one-word organisation names ("Agrostav", "Hydromont"): clearly a firm, never a person
 #: or a place, and declinable as an inanimate masculine noun ("s Agrostavem", "v Agrostave")
-_ORG_HEADS = ("Agro", "Stavo", "Hydro", "Elektro", "Metal", "Tex", "Auto", "Inter", "Geo", "Eko", "Chemo", "Techno",
+ORG_HEADS = ("Agro", "Stavo", "Hydro", "Elektro", "Metal", "Tex", "Auto", "Inter", "Geo", "Eko", "Chemo", "Techno",
               "Euro", "Kovo", "Novo", "Plasto", "Termo", "Energo", "Data", "Medi", "Fero", "Silo", "Trans", "Pharm")
-_ORG_TAILS = ("stav", "mont", "servis", "trans", "plast", "com", "lab", "mat", "chem", "tex", "tech", "prom", "kov",
+ORG_TAILS = ("stav", "mont", "servis", "trans", "plast", "com", "lab", "mat", "chem", "tex", "tech", "prom", "kov",
               "sklad", "park", "net", "form", "dat", "man", "mark", "pol", "med", "log", "vit")
 #: an original word at least this long must not begin a surrogate word, nor a surrogate word begin it
 _STEM = 4
@@ -149,6 +150,8 @@ class SurrogateReplacer:
         #: (start, end, original) → features over all observed documents (None: two documents disagree)
         self._morph_all: dict[tuple[int, int, str], Features | None] = {}
         self._morph_gender: dict[str, str] = {}
+        #: (start, end, original) of person mentions that are possessive adjectives ("Konstantinovy vlády")
+        self._possessives: set[tuple[int, int, str]] = set()
         for key, ident in self._stored.items():
             t = ident.get("template")
             if isinstance(t, Mapping):  # a stored identity knows its full name: partial mentions align with it
@@ -205,6 +208,10 @@ class SurrogateReplacer:
             if kind == routing.ORG and self._declined_org(text[r.start:r.end]):
                 mkind = M_OTHER
             mentions.append(Mention(r.start, r.end, mkind, doc.entity_keys.get((r.start, r.end), "")))
+        for r, m in zip(regions, mentions, strict=True):
+            if m.kind == M_PERSON and possessive_split(text[r.start:r.end], self.language) is not None \
+                    and _NEXT_LOWER.match(text, r.end):
+                self._possessives.add((r.start, r.end, text[r.start:r.end]))
         feats, genders = analyse_document(text, mentions, self.language)
         for m, f in zip(mentions, feats, strict=True):
             if f.case:
@@ -364,6 +371,13 @@ class SurrogateReplacer:
         entity = self.entity_key(region, original, kind)
         self.entities[(region.start, region.end)] = entity
         feats = self._features_of(region, original)
+        if kind == routing.PERSON and (region.start, region.end, original) in self._possessives \
+                and self.policy["person"] != "tag":
+            got = self._possessive(entity, original)
+            if got is not None:
+                if feats is not None:
+                    self._record(region, entity, original, feats)
+                return got
         if kind == routing.PERSON:
             got = self._person(entity, original, region.type, feats)
             if got is not None and feats is not None:
@@ -671,7 +685,7 @@ class SurrogateReplacer:
         if not isinstance(base, str):
             rng = stream(self.seed, entity, routing.ORG, "org_base")
             for _ in range(_TRIES):
-                cand = rng.choice(_ORG_HEADS) + rng.choice(_ORG_TAILS)
+                cand = rng.choice(ORG_HEADS) + rng.choice(ORG_TAILS)
                 owner = self._owner.get((routing.ORG, cand.casefold()))
                 if not self._word_taken(cand.casefold()) and owner in (None, entity):
                     base = cand
@@ -697,7 +711,7 @@ class SurrogateReplacer:
             base = self._base_place(entity, form, pool)
             if base is not None:  # the identity's place, in this mention's form ("Praze" → "Olomouci")
                 got = names.realize(base, form, self.language, names.PLACE, strict=True)
-                if got is not None and not self._leaks(got, original):
+                if got is not None and not self._leaks(got, original) and self._real(got):
                     return shape.case_pattern_word(word, got)
             if pool:
                 def one(rng: Any) -> str | None:
@@ -705,7 +719,9 @@ class SurrogateReplacer:
                     if self._word_taken(lemma.casefold()):
                         return original  # rejected by _leaks → redraw
                     got = names.realize(lemma, form, self.language, names.PLACE, strict=True)
-                    return original if got is None else shape.case_pattern_word(word, got)  # None → redraw
+                    if got is None or not self._real(got):
+                        return original  # rejected by _leaks → redraw
+                    return shape.case_pattern_word(word, got)
                 return run(one)
         pool = names.cities_of_length(self.language, len(words))
         if not pool:
@@ -725,6 +741,8 @@ class SurrogateReplacer:
             return None
         plural = feats.number == "Plur"
         pool = names.declinable_places(self.language, plural)
+        if feats.gender in ("Fem", "Masc") and not plural:  # "z ruskej Karélie": the adjective agrees with a woman's
+            pool = names.declinable_places_of_gender(self.language, "f" if feats.gender == "Fem" else "m") or pool
         if not pool:
             return None
         lemma = names.analyse_word(_title(words[-1]), self.language, names.PLACE).lemma
@@ -733,9 +751,47 @@ class SurrogateReplacer:
         if base is None:
             return None
         got = inflect_case(base, feats, self.language, names.PLACE, "")
-        if got is None or self._leaks(got, original):
+        if got is None or self._leaks(got, original) or not self._real(got):
             return None
         return shape.case_pattern_word(words[-1], got) if original.isupper() else got
+
+    def _possessive(self, entity: str, original: str) -> str | None:
+        """A possessive adjective of a name gets a possessive of the surrogate name, in the same ending
+        ("za Konstantinovy vlády" → "za Radimovy vlády", "so Šafárikovým predhovorom" → "s Hudecovým …")."""
+        split = possessive_split(original, self.language)
+        if split is None:
+            return None
+        stem, ending = split
+        ident = self._identity(entity, routing.PERSON)
+        key = f"possessive:{stem.casefold()}"
+        stored = ident.setdefault("names", {}).get(key)
+        stems = possessive_stems(self.language)
+        mine = [possessive_stem(str(v), self.language) for k, v in ident["names"].items()
+                if k in (f"{names.LAST}:{stem.casefold()}", f"{names.FIRST}:{stem.casefold()}")]
+        if isinstance(stored, str):
+            order = [stored]
+        elif any(mine):  # the person's own surrogate name: "Novák" → "Dvořák", "Novákova" → "Dvořákova"
+            order = [m for m in mine if m] + list(stream(self.seed, entity, "possessive", stem.casefold()).sample(
+                stems, len(stems)))
+        else:
+            rng = stream(self.seed, entity, "possessive", stem.casefold())
+            order = rng.sample(stems, len(stems))
+        for cand in order:
+            word = cand + ending
+            cf = cand.casefold()
+            if not self._real(word) or self._word_taken(cf) or self._leaks(word, original) \
+                    or self._owner.get((names.LAST, cf)) not in (None, entity):
+                continue
+            self._owner[(names.LAST, cf)] = entity
+            ident["names"][key] = cand
+            if not isinstance(stored, str):
+                self.drawn += 1
+            return shape.case_pattern_word(original, word)
+        return None
+
+    def _real(self, form: str) -> bool:
+        """Whether every word of a rendered surrogate is a real word of the language (:mod:`.names`)."""
+        return all(names.is_real_form(w, self.language) for w in _ALPHA_RE.findall(form))
 
     def _base_place(self, entity: str, form: names.WordForm, pool: tuple[str, ...],
                     slot: str = "base", word: str = "") -> str | None:
@@ -798,10 +854,19 @@ class SurrogateReplacer:
             """Honorifics, possessive 's and the O'/D' prefix stay as they are."""
             w, before, after = m.group(), original[m.start() - 1:m.start()], original[m.end():m.end() + 1]
             hyphen = "-" in (before, after)  # "Ing-wen" is a name, not the title Ing.
+            conjunction = w in ("a", "i", "e", "u") and before == " " and after == " "  # "Romana a Petra"
             return ((w.casefold() in names.KEEP_WORDS and not hyphen) or (w == "s" and before in "'’" and before != "")
-                    or (len(w) == 1 and after in ("'", "’") and after != ""))
+                    or (len(w) == 1 and after in ("'", "’") and after != "") or conjunction)
 
-        name_words = [m for m in matches if len(m.group()) > 1 and not kept(m)]
+        def glued(m: re.Match[str]) -> bool:
+            """A case ending written after an apostrophe ("Strobe'a", "Dumbledore'a"): the surrogate before it
+            is already declined, so the ending goes (never an initial: "Krystiana'm")."""
+            before = original[max(0, m.start() - 2):m.start()]
+            return (self.language in _INFLECTED and m.group().islower() and len(before) == 2
+                    and before[1] in "'’`," and before[0].isalpha())
+
+        endings = {m.start() for m in matches if glued(m)}
+        name_words = [m for m in matches if len(m.group()) > 1 and not kept(m) and m.start() not in endings]
         if not name_words and not any(len(m.group()) == 1 for m in matches):
             return None
         template = self._template_of.get(entity)
@@ -816,6 +881,10 @@ class SurrogateReplacer:
         pos = 0
         n_initial = 0
         for m in matches:
+            if m.start() in endings:  # the apostrophe and the ending go
+                out.append(shape.digits_random(original[pos:m.start() - 1], rng_digits))
+                pos = m.end()
+                continue
             out.append(shape.digits_random(original[pos:m.start()], rng_digits))
             word = m.group()
             if m.start() in parts:
@@ -895,9 +964,38 @@ class SurrogateReplacer:
         otherwise the form is matched against the entity's lemma or analysed alone.
         """
         role, lemma = part
-        lang = self.language
         plural = feats is not None and feats.number == "Plur" and gender != "f"
         sur = self._surrogate(entity, role, lemma, gender, plural)
+        surface = self._render(sur, word, lemma, role, gender, feats)
+        if not (plural and names.is_family_plural(surface, self.language)) \
+                and not names.is_real_form(surface, self.language) and wordlist.available(self.language):
+            surface = self._real_redraw(entity, word, lemma, role, gender, feats) or surface
+        return shape.case_pattern_word(word, surface)
+
+    def _real_redraw(self, entity: str, word: str, lemma: str, role: str, gender: str,
+                     feats: Features | None) -> str | None:
+        """Another surrogate lemma for a name word whose form would be no word ("Kdyněe"): the first of the
+        role's pool whose form here is a real word; the entity keeps it for its later mentions."""
+        lemma_key = lemma.casefold()
+        pool = names.candidates(self.language, role, gender, names.analyse_word(
+            lemma if lemma[:1].isupper() else lemma.capitalize(), self.language, role, gender))
+        pool = pool + tuple(c for c in names.role_pool(self.language, role, gender) if c not in pool)
+        rng = stream(self.seed, entity, role, lemma_key, "real")
+        for cand in rng.sample(pool, len(pool)):
+            cf = cand.casefold()
+            if cf == lemma_key or self._word_taken(cf) or self._owner.get((role, cf)) not in (None, entity):
+                continue
+            surface = self._render(cand, word, lemma, role, gender, feats)
+            if names.is_real_form(surface, self.language):
+                self._owner[(role, cf)] = entity
+                self._words[(entity, role, lemma_key)] = cand
+                self._identity(entity, routing.PERSON).setdefault("names", {})[f"{role}:{lemma_key}"] = cand
+                return surface
+        return None
+
+    def _render(self, sur: str, word: str, lemma: str, role: str, gender: str, feats: Features | None) -> str:
+        """The surrogate lemma ``sur`` in the original word's form (the analysed case, else the word's slot)."""
+        lang = self.language
         surface: str | None = None
         if feats is not None and feats.case:
             surface = inflect_case(sur, feats, lang, role, gender or feats.short_gender or "m")
@@ -912,7 +1010,7 @@ class SurrogateReplacer:
             surface = names.realize(sur, form, lang, role, gender or form.gender) or sur
         if surface.casefold() == word.casefold():
             surface = sur
-        return shape.case_pattern_word(word, surface)
+        return surface
 
     def _surrogate(self, entity: str, role: str, lemma: str, gender: str, plural: bool = False) -> str:
         """The identity's surrogate lemma for one original name lemma (drawn once per entity; for a ``plural``
@@ -993,8 +1091,58 @@ class SurrogateReplacer:
             return cand
         if fallback is not None:
             return fallback
-        rng = stream(self.seed, entity, role, lemma_key, "scramble")
-        return shape.scramble(lemma_key.capitalize(), rng)
+        # never a random string as a name: the whole role's pool, shared with another entity if it must be
+        wide = [c for c in names.role_pool(self.language, role, "") if c.casefold() != lemma_key
+                and not self._word_taken(c.casefold())]
+        rng = stream(self.seed, entity, role, lemma_key, "wide")
+        free = [c for c in wide if self._owner.get((role, c.casefold())) in (None, entity)]
+        cand = rng.choice(free or wide) if (free or wide) else names.faker_value(
+            self.language, "first_name" if role == names.FIRST else "last_name", rng.getrandbits(32))
+        self._owner.setdefault((role, cand.casefold()), entity)
+        return cand
+
+
+#: a lower-case word right after a mention: the noun a possessive adjective agrees with (not a past-tense
+#: verb: "Lavrov povedal", "Ivanova řekla" are a Russian name and its verb)
+_NEXT_LOWER = re.compile(r"\s+(?![^\W\d_]*(?:l|la|li|lo|ly|ł|ła|ło|li|ły)\b)[^\W\d_A-ZÁČĎÉĚÍĹĽŇÓÔŘŔŠŤÚŮÝŽŁŚŹŻĆŃ]",
+                         re.UNICODE)
+#: endings of possessive adjectives from men's names (short vowels: "Novákova" is a possessive, "Nováková"
+#: a woman's surname), longest first
+_POSSESSIVE_ENDINGS = {
+    "cs": ("ovými", "ových", "ovým", "ovou", "ův", "ova", "ovo", "ovy", "ově", "ovu"),
+    "sk": ("ovými", "ových", "ovým", "ovho", "ovmu", "ovom", "ovej", "ovou", "ov", "ova", "ovo", "ovu"),
+    "pl": ("owego", "owemu", "owych", "owymi", "owym", "owej", "ową", "owy", "owa", "owe"),
+}
+
+
+def possessive_split(word: str, language: str) -> tuple[str, str] | None:
+    """(stem, ending) of a possessive adjective of a name ("Konstantinovy" → ("Konstantin", "ovy")), else ``None``."""
+    if not word[:1].isupper() or not word[1:].islower() or not word.isalpha():
+        return None
+    for end in _POSSESSIVE_ENDINGS.get(language, ()):
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            return word[: -len(end)], end
+    return None
+
+
+def possessive_stem(lemma: str, language: str) -> str:
+    """The stem a man's name forms its possessive from (Karel → Karl-, Tůma → Tům-, Novák → Novák-; "" none)."""
+    decl = names.declension_for(language)
+    if lemma.endswith("a") and language != "pl":
+        return lemma[:-1]
+    if decl is not None:
+        gen = decl.decline(lemma, "m", True).get("2", "")
+        return gen[:-1] if gen.endswith("a") and not lemma.endswith(("ý", "í", "o", "e", "i")) else ""
+    if language == "pl" and lemma[-1:] not in "aąeęioóuy" and not lemma.endswith(names._PL_ADJ):  # noqa: SLF001
+        return lemma
+    return ""
+
+
+@cache
+def possessive_stems(language: str) -> tuple[str, ...]:
+    """Possessive stems of men's surrogate names (:func:`possessive_stem`)."""
+    pool = names.role_pool(language, names.FIRST, "m") + names.role_pool(language, names.LAST, "m")
+    return tuple(dict.fromkeys(s for s in (possessive_stem(c, language) for c in pool) if s))
 
 
 def _acronym(word: str) -> tuple[str, str] | None:
