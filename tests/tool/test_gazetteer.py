@@ -56,6 +56,26 @@ def test_every_country_is_a_place_in_every_language(language: str, text: str, co
     assert (country, "REGION") in found(text, language, use_morfeusz=False)
 
 
+@pytest.mark.parametrize(("language", "text", "country"), [
+    ("sv", "Peru har många invånare.", "Peru"),
+    ("sv", "Storbritannien lämnade unionen.", "Storbritannien"),
+    ("cs", "Španělsko má mnoho obyvatel.", "Španělsko"),
+    ("en", "Czechia has many inhabitants.", "Czechia"),
+])
+def test_a_country_at_a_sentence_start_is_still_a_place(language: str, text: str, country: str) -> None:
+    """A lone capitalized word at a sentence start proves nothing, but a country of the lists is no common word."""
+    assert (country, "REGION") in found(text, language, use_morfeusz=False)
+
+
+def test_a_country_that_is_also_a_lower_case_word_is_no_place_at_a_sentence_start() -> None:
+    from psan.tool.morph import wordlist
+    if not wordlist.available("sk"):
+        pytest.skip("the Slovak hunspell dictionary (hunspell-sk) is not installed")
+    assert ("Mali", "REGION") not in found("Mali sme pravdu.", "sk", use_morfeusz=False)  # "we were right"
+    assert ("Mali", "REGION") in found("Odišiel do Mali.", "sk", use_morfeusz=False)
+    assert ("Jordan", "REGION") not in found("Jordan has arrived.", "en", use_morfeusz=False)  # a listed name
+
+
 def test_country_names_come_from_cldr_and_iso_in_each_language() -> None:
     from psan.tool.country_names import country_names
     assert {"Peru", "Storbritannien", "Tjeckien", "Förenade kungariket"} <= country_names("sv")
