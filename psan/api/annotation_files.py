@@ -23,9 +23,6 @@ from psan.web.downloads import private_download
 
 bp = api_blueprint("annotation_files", "Annotation files: import pre-annotations or a gold standard, export spans")
 
-_MIMETYPES = {".json": "application/json", ".jsonl": "application/jsonl", ".zip": "application/zip",
-              ".xmi": "application/xml", ".tsv": "text/tab-separated-values"}
-
 
 class SpanImportSchema(Schema):
     """A multipart annotation file and how to read it."""
@@ -68,7 +65,7 @@ def _send(name: str, format_name: str, project_id: int, document_id: int | None)
     from psan.store.publish.output import safe_filename
     written = span_export.export_file(db.get_conn(), get_format(format_name).name, project_id=project_id,
                                       document_id=document_id)
-    return private_download(written.data, _MIMETYPES.get(written.suffix, "text/plain"),
+    return private_download(written.data, written.mimetype,
                             safe_filename(name, f"-{format_name}{written.suffix}"))
 
 

@@ -30,9 +30,6 @@ from psan.tool.annotation_formats import (
 from psan.web.access import admin
 from psan.web.downloads import private_download
 
-_MIMETYPES = {".json": "application/json", ".jsonl": "application/jsonl", ".zip": "application/zip",
-              ".xmi": "application/xml", ".tsv": "text/tab-separated-values"}
-
 
 def _formats() -> list[tuple[str, str]]:
     return [(name, f"{get_format(name).title} ({name})") for name in format_names()]
@@ -92,7 +89,7 @@ def document_annotations(document_id: int):
 
 def _send(name: str, format_name: str, written: Written) -> Response:
     suffix = written.suffix
-    return private_download(written.data, _MIMETYPES.get(suffix, "text/plain"),
+    return private_download(written.data, written.mimetype,
                             store_output.safe_filename(name, f"-{format_name}{suffix}"))
 
 

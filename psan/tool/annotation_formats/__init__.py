@@ -73,6 +73,15 @@ class Written:
     suffix: str
     dropped: int
 
+    @property
+    def mimetype(self) -> str:
+        """The media type to send the file with."""
+        return _MIMETYPES.get(self.suffix, "text/plain")
+
+
+_MIMETYPES = {".json": "application/json", ".jsonl": "application/jsonl", ".zip": "application/zip",
+              ".xmi": "application/xml", ".tsv": "text/tab-separated-values"}
+
 
 _FORMATS: dict[str, AnnotationFormat] = {}
 _BUILTINS = ("brat", "webanno_tsv", "xmi", "label_studio", "conll2003", "conllu", "presidio", "jsonl")
