@@ -22,7 +22,6 @@ written here) cannot nest: writing keeps the outermost spans and says how many w
 """
 from __future__ import annotations
 
-import importlib
 import io
 import zipfile
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from psan.tool.annotation_formats.base import (
     make_span,
 )
 from psan.tool.annotation_formats.labels import DEFAULT_CATEGORY, category_for, table_rows, table_text
+from psan.tool.plugins import PluginRegistry
 
 __all__ = ["AnnotatedText", "AnnotationFormat", "AnnotationFormatError", "DEFAULT_CATEGORY", "Span", "Written",
            "attach", "category_for", "format_names", "get_format", "make_span", "read_file", "register",
@@ -83,37 +83,27 @@ _MIMETYPES = {".json": "application/json", ".jsonl": "application/jsonl", ".zip"
               ".xmi": "application/xml", ".tsv": "text/tab-separated-values"}
 
 
-_FORMATS: dict[str, AnnotationFormat] = {}
-_BUILTINS = ("brat", "webanno_tsv", "xmi", "label_studio", "conll2003", "conllu", "presidio", "jsonl")
-_loaded = False
+_REGISTRY: PluginRegistry[AnnotationFormat] = PluginRegistry(
+    "psan.tool.annotation_formats",
+    ("brat", "webanno_tsv", "xmi", "label_studio", "conll2003", "conllu", "presidio", "jsonl"))
 
 
 def register(fmt: AnnotationFormat) -> AnnotationFormat:
     """Register a format under its name (a later one of the same name replaces it)."""
-    _FORMATS[fmt.name] = fmt
-    return fmt
-
-
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _BUILTINS:
-            importlib.import_module(f"psan.tool.annotation_formats.{module}")
+    return _REGISTRY.register(fmt)
 
 
 def format_names() -> list[str]:
     """Names of the registered formats, in the order of the table above."""
-    _load()
-    return list(_FORMATS)
+    return list(_REGISTRY.items())
 
 
 def get_format(name: str) -> AnnotationFormat:
     """The format of that name; AnnotationFormatError listing the known ones."""
-    _load()
-    fmt = _FORMATS.get(name.strip().lower()) if isinstance(name, str) else None
+    known = _REGISTRY.items()
+    fmt = known.get(name.strip().lower()) if isinstance(name, str) else None
     if fmt is None:
-        raise AnnotationFormatError(f"unknown annotation format {name!r}; known: {', '.join(_FORMATS)}")
+        raise AnnotationFormatError(f"unknown annotation format {name!r}; known: {', '.join(known)}")
     return fmt
 
 

@@ -12,13 +12,13 @@ two: the original bytes and the standoff are enough.
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, Protocol
 
 from psan.tool.formats.base import Edit, FormatError, Options, Report, apply, edits_from_standoff
+from psan.tool.plugins import PluginRegistry
 
 __all__ = ["FileFormat", "FormatError", "Opened", "Options", "Report", "format_for", "formats", "output_name", "read",
            "register_format", "write", "SUFFIXES"]
@@ -45,35 +45,22 @@ class FileFormat(Protocol):
     def open(self, data: bytes, options: Options) -> Opened: ...
 
 
-_FORMATS: dict[str, FileFormat] = {}
-_BUILTINS = ("text", "html", "docx", "odt", "pdf")
-_loaded = False
+_REGISTRY: PluginRegistry[FileFormat] = PluginRegistry("psan.tool.formats", ("text", "html", "docx", "odt", "pdf"))
 
 
 def register_format(fmt: FileFormat) -> FileFormat:
     """Register a format under its name and suffixes (a later one of the same name replaces it)."""
-    _FORMATS[fmt.name] = fmt
-    return fmt
-
-
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for name in _BUILTINS:
-            importlib.import_module(f"psan.tool.formats.{name}")
+    return _REGISTRY.register(fmt)
 
 
 def formats() -> dict[str, FileFormat]:
-    _load()
-    return dict(_FORMATS)
+    return dict(_REGISTRY.items())
 
 
 def format_for(name: str) -> FileFormat | None:
     """The format of a file name by its suffix (case-insensitive), or None."""
-    _load()
     suffix = PurePath(name).suffix.lower()
-    for fmt in _FORMATS.values():
+    for fmt in _REGISTRY.items().values():
         if suffix in fmt.suffixes:
             return fmt
     return None
@@ -89,8 +76,7 @@ def _format(name: str) -> FileFormat:
 
 def SUFFIXES() -> set[str]:  # noqa: N802 - reads like the constant it is
     """Every suffix a registered format reads."""
-    _load()
-    return {s for f in _FORMATS.values() for s in f.suffixes}
+    return {s for f in _REGISTRY.items().values() for s in f.suffixes}
 
 
 def output_name(name: str) -> str:
