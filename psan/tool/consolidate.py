@@ -16,6 +16,11 @@ run by :meth:`psan.tool.pipeline.Pipeline.finish_document`:
   date, a quantity or a description the small words are the content: "primary school teacher").  A
   piece that is all filler ("Mm-hmm") is dropped; a piece that is a speaker slot already recognized is
   dropped as a duplicate; anything else (a name no anchor explains) is kept, so nothing found is lost.
+  A name, or an OTHER span, ending in a bracketed name that is an anchor ("Magistrates’ Court in
+  Newcastle (England)") is cut in two, the brackets kept with the anchor, which takes its own category:
+  the anchor is then rendered as in its other mentions and every character stays covered.  (Cutting
+  around any nested anchor, "Dean of | Klagenfurt University", was measured and not kept: one more
+  consistent entity per fold of ``tab-dev`` for 1.6 points of detection precision.)
 * :func:`unify_categories` (after propagation): all spans of one exact string take one category and
   type, the one with the most evidence — a speaker slot or a pattern outweighs a statistical model,
   which outweighs a propagated copy, which outweighs a capitalised word.
