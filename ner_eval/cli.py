@@ -85,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     con.add_argument("--models-dir", help="NameTag models (default $PSAN_NAMETAG_MODELS or <shared>/models/nametag)")
     con.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")
     con.add_argument("--json", action="store_true", help="print one JSON line")
-    con.add_argument("--failures", type=int, default=0, metavar="N", help="print N failing entities on stderr")
+    con.add_argument("--failures", type=int, default=0, metavar="N",
+                     help="print N failing entities on stderr, each with its fold and every form's renderings")
     return p
 
 

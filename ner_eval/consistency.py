@@ -35,7 +35,7 @@ from typing import Any
 
 from ner_eval.corpus import CorpusDoc, is_gold, read_jsonl
 
-__all__ = ["EntityResult", "fold_of", "score_document", "measure", "main"]
+__all__ = ["EntityResult", "fold_of", "score_document", "failure_line", "measure", "main"]
 
 #: a category tag written where no surrogate fits ("[PERSON]", "[DEMOGRAPHIC]")
 _TAG_RE = re.compile(r"\[[^\[\]\s]+\]")
@@ -145,6 +145,13 @@ def score_document(doc: CorpusDoc, entries: Sequence[dict[str, Any]]) -> list[En
     return results
 
 
+def failure_line(r: EntityResult) -> str:
+    """One failing entity for the eye: its fold (rules are chosen on one, judged on the other), document, id and
+    each form with its renderings ("∅": a mention not covered; "⟨…⟩": a region wider than the mention, changed)."""
+    forms = "; ".join(f"{f!r} → {', '.join(map(repr, rs))}" for f, rs in r.renderings.items())
+    return f"  fold{fold_of(r.document)} {r.document} {r.entity}: {forms}"
+
+
 def run_anonymize(docs: Sequence[CorpusDoc], language: str, models: Path | None, seed: str = "0",
                   jobs: int = 1) -> dict[str, list[dict[str, Any]]]:
     """Standoff entries per document id, from ``psan-tool anonymize --mode pseudonymize`` on the texts."""
@@ -227,6 +234,5 @@ def main(corpus: str, language: str | None, data: str | None, models: str | None
                   f"consistent ({s['uncovered']} with a mention not covered, {s['inconsistent']} with two "
                   f"renderings of one form)")
     for r in [r for r in results if not r.ok][:failures]:
-        print(f"  {r.document} {r.entity}: " + "; ".join(f"{f!r} → {', '.join(map(repr, rs))}"
-                                                          for f, rs in r.renderings.items()), file=sys.stderr)
+        print(failure_line(r), file=sys.stderr)
     return 0

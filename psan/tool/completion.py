@@ -20,7 +20,8 @@ the whole name is what propagation searches again):
   when it is covered by an entity of another category (a place or an organisation next to the
   name stays apart; a mere capitalized word of :data:`psan.tool.document.WEAK_SOURCES` does not count
   and gives way to the grown name), never when it is a function word, title or month (:data:`STOP_WORDS`:
-  "The", "Mr", "V", "Pan" …);
+  "The", "Mr", "V", "Pan" …) or a spoken filler (:data:`psan.tool.consolidate.INTERJECTIONS`: "Craig Oh"
+  in a transcript with a missing space is Craig and a sigh);
 * the grown entity keeps type, source and score of the found part; an entity it would cross is
   left alone (the entity is not grown then).
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from psan.tool.consolidate import INTERJECTIONS
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
 from psan.tool.recognizers.gazetteer import (
     FIRST_F,
@@ -66,8 +68,10 @@ _WORD_AFTER = re.compile(r"[ \t](?P<w>[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(
 
 
 def _name_word(word: str) -> bool:
-    """Capitalized, not a stop word, not an acronym of four or more capitals (organisations: "NATO")."""
-    return word[:1].isupper() and word.lower() not in STOP_WORDS and not (word.isupper() and len(word) > 3)
+    """Capitalized, not a stop word or filler, not an acronym of four or more capitals (organisations: "NATO")."""
+    low = word.lower()
+    return word[:1].isupper() and low not in STOP_WORDS and low not in INTERJECTIONS and not (
+        word.isupper() and len(word) > 3)
 
 
 def _grow(text: str, start: int, end: int, language: str) -> tuple[int, int]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ner_eval.consistency import fold_of, measure, score_document
+from ner_eval.consistency import failure_line, fold_of, measure, score_document
 from ner_eval.corpus import CorpusDoc, GoldSpan, models_dir, read_jsonl
 
 
@@ -41,6 +41,14 @@ def test_a_swallowed_neighbour_or_a_missed_mention_fails() -> None:
     missed = [entry(TEXT, "Keith Walker", "Tom Hardy"), entry(TEXT, "Keith Walker", "Tom Hardy", 1)]
     (result,) = score_document(doc(), missed)
     assert not result.covered
+
+
+def test_a_failure_is_listed_with_its_fold_and_each_forms_renderings() -> None:
+    glued = [entry(TEXT, "Keith Walker: Mhm", "Chase Carlos: Cobb"), entry(TEXT, "Keith Walker", "Tom Hardy", 1)]
+    (result,) = score_document(doc(), glued)
+    line = failure_line(result)
+    assert line.startswith(f"  fold{fold_of('d')} d P1: 'Keith Walker' → ")
+    assert "'∅'" in line and "'⟨Chase Carlos: Cobb⟩'" in line and "'Tom Hardy'" in line
 
 
 def test_folds_are_stable_and_both_used() -> None:

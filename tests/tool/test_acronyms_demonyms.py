@@ -40,9 +40,17 @@ def test_not_part_of_longer_tokens_urls_or_hyphenated_compounds() -> None:
 def test_in_the_name_family_for_the_inflected_and_swedish_languages_only() -> None:
     for language in ("cs", "sk", "pl", "sv"):
         assert any(isinstance(r, AcronymRecognizer) for r in gazetteer.default_recognizers(language))
-    assert not any(isinstance(r, AcronymRecognizer) for r in gazetteer.default_recognizers("en"))
+    (english,) = [r for r in gazetteer.default_recognizers("en") if isinstance(r, AcronymRecognizer)]
+    assert english.coined_only
     span = AcronymRecognizer("pl").analyze("w rozmowie z PAP .")[0]
     assert span.category is Category.ORGANIZATION and span.priority < 0 and span.type == "ACRONYM"
+
+
+def test_english_takes_only_coined_names_in_capitals_the_dictionary_does_not_know() -> None:
+    text = ("Kevin: I think TEBRAR is better than COFOBRIM.\nWe sent it over HTTPS to NATO and UNESCO, "
+            "see the PDF; the CNITAAT upheld it, and ASR works.\nKEGO, the TVN24 and the OHRA-x list.")
+    assert [text[s.start:s.end] for s in AcronymRecognizer("en", coined_only=True).analyze(text)] == [
+        "TEBRAR", "COFOBRIM", "CNITAAT", "KEGO"]
 
 
 def test_demonyms_by_their_suffixes() -> None:

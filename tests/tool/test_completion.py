@@ -37,6 +37,9 @@ def test_words_that_are_not_names_stay_out() -> None:
     assert grown("Senátor za Zelené Athos De Luca upozornil.", "Athos De Luca", "cs") == ["Athos De Luca"]
     assert grown("Hm.\nVáclav Toman: yes", "Václav Toman", "en") == ["Václav Toman"]
     assert grown("Then Mr. Smith left.", "Smith", "en") == ["Smith"]
+    # a spoken filler after a first name is no surname ("person.Craig Oh, yeah" in a transcript)
+    assert grown("some PR person.Craig Oh, yeah.", "Craig", "en") == ["Craig"]
+    assert grown("Well Craig Morris said so.", "Craig", "en") == ["Craig Morris"]
     # a neighbouring place is another entity: the person does not swallow it
     assert grown("Praha Jan Novák", "Novák", "cs", others=(("Praha", Category.LOCATION),)) == ["Jan Novák"]
     assert grown("Jan Praha", "Jan", "cs", others=(("Praha", Category.LOCATION),)) == ["Jan"]

@@ -84,6 +84,31 @@ def test_a_bracketed_alias_and_quotes_inside_a_name_are_kept() -> None:
     assert texts(doc) == [("Częstochowa Regional Court (Sąd Wojewódzki w Częstochowie)", "ORGANIZATION")]
 
 
+def test_a_bracketed_name_recognized_on_its_own_is_cut_off_with_its_brackets_and_its_category() -> None:
+    text = "the Magistrates’ Court in Newcastle (England) heard him. He was arrested in England."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Magistrates’ Court in Newcastle (England)", ORG),
+                    entity(doc, "England", L, occurrence=1)]
+    split_glued(doc)
+    assert texts(doc) == [("Magistrates’ Court in Newcastle", "ORGANIZATION"), ("(England)", "LOCATION"),
+                          ("England", "LOCATION")]
+
+
+def test_the_bracketed_name_is_rendered_as_its_own_mentions_are() -> None:
+    from psan.tool.cli_pseudonymize import pseudonymize_corpus
+    text = "the Magistrates’ Court in Newcastle (England) heard him. He was arrested in England."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Magistrates’ Court in Newcastle (England)", ORG),
+                    entity(doc, "England", L, occurrence=1)]
+    split_glued(doc)
+    spans = [{"start": doc.tokens[e.first_token].start, "end": doc.tokens[e.end_token - 1].end,
+              "label": e.category.value} for e in doc.entities]
+    (record,) = pseudonymize_corpus([{"id": "a", "text": text, "spans": spans}], "en", "pseudonymize", "1")
+    by_original = {text[r["start"]:r["end"]]: r["surrogate"] for r in record["replacements"]}
+    assert by_original["(England)"] == f"({by_original['England']})"
+    assert "England" not in record["text"] and "Newcastle" not in record["text"]
+
+
 def test_one_string_takes_the_category_with_the_most_evidence() -> None:
     text = "Agnolo said. Then Agnolo left. Agnolo: fine\nAgnolo: yes\n"
     doc = regex_document(text, "en")
