@@ -155,6 +155,8 @@ _LEVEL = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranke
 # New annotations get their level when inserted (an UPDATE cannot see rows its own statement inserts).
 # ``lr`` locks the changed rules (key share) before their links are written: a rule another transaction is
 # deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
+# ``mx`` leaves out a match a span a person decided private covers (psan.tool.rules.drop_covered): a cover
+# holds the match's first token, so it starts at most ``longest`` tokens before it (a range of the index).
 # ``marked``: this document is up to date with this transaction's changes of the rules, so the project run
 # leaves it out for them (psan.store.corpus.rule_changes.MARK_APPLIED, inlined to save a round trip).
 # The placeholders PERSON, BLOCKS and LEVEL are replaced by the constant SQL fragments above (no input).
@@ -165,11 +167,18 @@ WITH m AS (
         AS m(rule_id, first_token, end_token)),
 lr AS (SELECT id, confidence, type::text AS rule_type, author_id, condition FROM rule WHERE id = ANY(%(rules)s)
     FOR KEY SHARE),
+longest AS (
+    SELECT coalesce(max(end_token - first_token), 0) AS n FROM annotation
+    WHERE document_id = %(doc)s AND token_decision = 'PRIVATE'),
 mx AS (
     SELECT m.*, r.confidence, r.rule_type, r.author_id, r.condition, a.id AS annotation_id
     FROM m JOIN lr r ON r.id = m.rule_id
     LEFT JOIN annotation a ON a.document_id = %(doc)s AND a.first_token = m.first_token
-        AND a.end_token = m.end_token),
+        AND a.end_token = m.end_token
+    WHERE a.token_decision IS NOT NULL OR NOT EXISTS (
+        SELECT 1 FROM annotation c WHERE c.document_id = %(doc)s AND c.token_decision = 'PRIVATE'
+        AND c.first_token BETWEEN m.first_token - (SELECT n FROM longest) AND m.first_token
+        AND c.end_token >= m.end_token AND c.end_token - c.first_token > m.end_token - m.first_token)),
 mxr AS (
     SELECT mx.*, bool_or(PERSON) OVER w AND NOT bool_or(BLOCKS) OVER w AS outranked FROM mx
     WHERE annotation_id IS NULL WINDOW w AS (PARTITION BY first_token, end_token)),
@@ -243,6 +252,31 @@ _DELETE_UNLINKED = (
     "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
 
 
+#: the rules' spans strictly inside spans a person just decided private: covered now (drop_covered), gone as
+#: the full path leaves them (a span a person decided, or whose lookup rule is its own, stays)
+_COVERED = (
+    "SELECT a.id FROM annotation a JOIN unnest(%(first)s::integer[], %(end)s::integer[]) AS c(f, e) "
+    "ON a.first_token >= c.f AND a.end_token <= c.e AND a.end_token - a.first_token < c.e - c.f "
+    "WHERE a.document_id = %(doc)s AND a.token_decision IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
+
+
+def _drop_covered(conn, document_id: int, covering: list[tuple[int, int]], words_locked: bool) -> int:
+    """Delete the rules' spans inside the newly private ``covering`` spans; raise if they need the whole lock.
+
+    Why the whole lock: such a span holds other words than the decision's (a recognized "Harper" inside a
+    hand-marked "Jonathan Harper"), which a decision on those words may be linking right now.
+    """
+    params = {"doc": document_id, "first": [f for f, _ in covering], "end": [e for _, e in covering]}
+    ids = [r["id"] for r in db.query(prepared(_COVERED), params, conn)]
+    if not ids:
+        return 0
+    if words_locked:
+        raise NeedsWholeDocument(document_id)
+    return db.execute(prepared("DELETE FROM annotation WHERE id = ANY(%s) AND document_id = %s"),
+                      (ids, document_id), conn)
+
+
 def rule_footprint(conn, document_id: int, rule_ids: Iterable[int]) -> list[int]:
     """Ids of the document's annotations linked to the rules: note them *before* deleting the rules."""
     ids = [int(i) for i in rule_ids]
@@ -285,7 +319,8 @@ def _active(rule: dict[str, Any], shadowed_ne_types: set[str]) -> bool:
 
 def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
                     affected_annotation_ids: Iterable[int] = (), refresh_status: bool = True,
-                    words_locked: bool = False) -> int:
+                    words_locked: bool = False, covering: Iterable[tuple[int, int]] = (),
+                    uncovered: bool = False) -> int:
     """Bring one document up to date with created, changed or deleted rules, in ``conn``'s transaction.
 
     ``rule_ids`` are the rules that changed: existing ones are (re-)matched, missing ones count as
@@ -296,16 +331,25 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     calls :func:`refresh_document_status` itself afterwards (once, not twice per decision).
     ``words_locked``: the caller holds :func:`psan.store.annotation.document_locks.lock_words` for the rules'
     words, not the whole document; a fallback to the full path raises :class:`NeedsWholeDocument`.
+    ``covering``: spans just decided private, whose rules' spans inside are covered now (removed);
+    ``uncovered``: a private decision on a span of several tokens was taken back, so what it covered is
+    matched again (by the full path: such a change is rare, and only the full path knows every rule).
     """
     ids = sorted({int(i) for i in rule_ids})
     affected = {int(i) for i in affected_annotation_ids}
+    covering = sorted({(int(f), int(e)) for f, e in covering if e - f > 1})
     row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]), {"doc": document_id, "ids": ids}, conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return 0
-    if not ids and not affected:
+    if not ids and not affected and not covering and not uncovered:
         return 0
-    if row["status"] not in ANNOTATED:
+    if row["status"] not in ANNOTATED or uncovered:
         return _fallback(conn, document_id, row["project_id"], ids, words_locked)
+    dropped = _drop_covered(conn, document_id, covering, words_locked) if covering else 0
+    if not ids and not affected:
+        if dropped and refresh_status:
+            refresh_document_status(conn, document_id)
+        return dropped
     rules = row["rules"]
     deleted = set(ids) - {r["id"] for r in rules}
     if (deleted and not affected) or any(r["type"] == RuleType.LEMMA.value for r in rules):
@@ -344,7 +388,7 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
               "blocking": sorted(blocking_of(row["ne_type_rules"], frozenset(row["sensitive_types"] or ()))),
               "m_end": m_end, "affected": sorted(affected), "project": row["project_id"], "changed": ids}
     written = db.query_one(prepared(_WRITE_MATCHES), params, conn)  # a custom plan: its generic one is 10x slower
-    changed = int(written["changed"])
+    changed = int(written["changed"]) + dropped
     if written["unlinked"]:
         changed += db.execute(prepared(_DELETE_UNLINKED), {"ids": written["unlinked"], "doc": document_id}, conn)
     if refresh_status:

@@ -93,6 +93,15 @@ class Outcome:
     #: the decided span and the entity types recognized on exactly it, as :func:`decide` read them (so the
     #: learning of entity types after the commit needs no second read); not merged by :meth:`add`
     span_types: tuple[Span, list[str]] | None = None
+    #: spans just decided private: the rules' spans inside them are covered (psan.tool.rules.drop_covered)
+    covering: list[tuple[int, int]] = field(default_factory=list)
+    #: a span of several tokens is no longer private: what it covered is matched again
+    uncovered: bool = False
+
+    @property
+    def changes_spans(self) -> bool:
+        """Whether the current document's rule spans must be brought up to date (apply_new_rules)."""
+        return self.rules_changed or bool(self.covering) or self.uncovered
 
     def add(self, other: Outcome) -> None:
         """Take in what another decision of the same request changed (rules to apply, annotations touched)."""
@@ -102,6 +111,8 @@ class Outcome:
         self.affected_annotation_ids += other.affected_annotation_ids
         self.rules_changed = self.rules_changed or other.rules_changed
         self.model_only = self.model_only or other.model_only
+        self.covering += other.covering
+        self.uncovered = self.uncovered or other.uncovered
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +137,14 @@ def set_token_decision(conn, span: Span, decision: str, label_id: int | None, ac
         {"doc": span.document_id, "first": span.first_token, "end": span.end_token, "decision": decision,
          "label": label_id if decision == "PRIVATE" else None, "me": account_id}, conn)
     return int(row["id"])
+
+
+def _was_private(conn, span: Span) -> bool:
+    """Did a person decide the span private (before the decision being made)?"""
+    return db.query_one(prepared(
+        "SELECT EXISTS (SELECT 1 FROM annotation WHERE document_id = %s AND first_token = %s AND end_token = %s "
+        "AND token_decision = 'PRIVATE') AS private"),
+        (span.document_id, span.first_token, span.end_token), conn)["private"]
 
 
 def lookup_document_only(entity_types: list[str], label_category: str | None,
@@ -303,8 +322,13 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         # (psan.store.corpus.project_model.new_span_verdicts); logged because a retrain replaces the entity
         detail["model_only"] = True
         outcome.model_only = True
+    several = span.end_token - span.first_token > 1
+    if decision != "PRIVATE" and several:
+        outcome.uncovered = _was_private(conn, span)
     outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
     if decision == "PRIVATE":
+        if several:
+            outcome.covering.append((span.first_token, span.end_token))
         # a span marked by hand joins the entity it overlaps or repeats (its category, label and pseudonym)
         entities.link_marked_span(conn, span.document_id, span.first_token, span.end_token, tokens)
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):
