@@ -10,8 +10,9 @@ surnames, cities, regions and streets are read from the class attributes of
 ``faker.providers.person.<locale>.Provider`` and
 ``faker.providers.address.<locale>.Provider``; nothing random is generated.  Countries: every
 country's name in the language (:mod:`psan.tool.country_names`: CLDR and ISO 3166), tagged ``REGION``.
-English has no city list in Faker (cities are generated), so only US states
-and countries serve as English places.
+English has no city list in Faker (cities are generated), so English places are US states, countries
+and the ISO 3166-2 subdivisions of English-speaking countries (counties, states and the towns that are
+districts of their own: "Manchester", "Leeds"), each only when it is no listed first name or surname.
 
 Matching policy:
 
@@ -47,7 +48,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from psan.tool.country_names import country_names
+from psan.tool.country_names import ENGLISH_SPEAKING, country_names, subdivision_names
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.base import PRIORITY_GAZETTEER
 from psan.tool.recognizers.sentence_start import at_sentence_start
@@ -188,6 +189,8 @@ def name_lists(language: str) -> NameLists:
         lf.update(_feminine_pl(s) for s in lm)
         last.discard("Doe")
     last.update(lm, lf)
+    if language == "en":  # Faker has no English towns; the districts and counties of ISO 3166-2, no listed name
+        regions.update(n for n in subdivision_names(ENGLISH_SPEAKING) if n not in fm and n not in ff and n not in last)
     if language in COUNTRY_LANGUAGES:
         # a country that is also a listed name ("Jordan", "Chad") stays a name: the person lists decide
         countries.update(country_names(language))
