@@ -256,7 +256,8 @@ _DELETE_UNLINKED = (
 #: the full path leaves them (a span a person decided, or whose lookup rule is its own, stays)
 _COVERED = (
     "SELECT a.id FROM annotation a JOIN unnest(%(first)s::integer[], %(end)s::integer[]) AS c(f, e) "
-    "ON a.first_token >= c.f AND a.end_token <= c.e AND a.end_token - a.first_token < c.e - c.f "
+    "ON a.first_token >= c.f AND a.first_token < c.e AND a.end_token <= c.e "  # a range of the undecided index
+    "AND a.end_token - a.first_token < c.e - c.f "
     "WHERE a.document_id = %(doc)s AND a.token_decision IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
 
