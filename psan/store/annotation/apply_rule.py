@@ -230,10 +230,20 @@ marked AS (
 SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) AS changed,
        ARRAY(SELECT id FROM level WHERE NOT linked) AS unlinked
 """).replace("PERSON", _PERSONS_PUBLIC_WORDS).replace("BLOCKS", _BLOCKS).replace("LEVEL", _LEVEL)
+#: the rules' spans strictly inside spans a person just decided private: covered now (drop_covered), gone as
+#: the full path leaves them (a span a person decided, or whose lookup rule is its own, stays)
+_COVERED = (
+    "SELECT a.id FROM annotation a JOIN unnest(%(c_first)s::integer[], %(c_end)s::integer[]) AS c(f, e) "
+    "ON a.first_token >= c.f AND a.first_token < c.e AND a.end_token <= c.e "  # a range of the undecided index
+    "AND a.end_token - a.first_token < c.e - c.f "
+    "WHERE a.document_id = %(doc)s AND a.token_decision IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
+
+
 #: the document with the changed rules that still exist, in one round trip, by ``words_locked``: the row
 #: lock (``FOR UPDATE`` when the caller holds no lock, ``FOR KEY SHARE`` under a lock of some words);
 #: ``elsewhere``: a lookup rule bound to another document (``rule.document_only``), which matches nothing here
-_DOCUMENT_AND_RULES_SELECT = (
+_DOCUMENT_AND_RULES_SELECT = (  # nosec B608 - COVERED is the constant fragment above
     "SELECT d.status::text AS status, d.project_id, d.recognized_at, coalesce((SELECT json_agg(json_build_object("
     "'id', r.id, 'type', r.type::text, 'condition', r.condition, 'case_sensitive', r.case_sensitive, "
     "'elsewhere', r.document_only AND (SELECT a.document_id FROM annotation a WHERE a.id = r.annotation_id) "
@@ -242,7 +252,10 @@ _DOCUMENT_AND_RULES_SELECT = (
     # the project's sensitive types and NE-type rules (for blocking_of), in the same round trip
     "(SELECT p.sensitive_types FROM project p WHERE p.id = d.project_id) AS sensitive_types, "
     "ARRAY(SELECT DISTINCT r.condition FROM rule r WHERE r.project_id = d.project_id AND r.type = 'NE_TYPE') "
-    "AS ne_type_rules FROM document d WHERE d.id = %(doc)s ")
+    "AS ne_type_rules, "
+    # whether spans just decided private cover rule spans (_drop_covered), in the same round trip
+    "EXISTS (COVERED) AS covers "
+    "FROM document d WHERE d.id = %(doc)s ").replace("COVERED", _COVERED)
 _DOCUMENT_AND_RULES = {False: _DOCUMENT_AND_RULES_SELECT + "FOR UPDATE OF d",
                        True: _DOCUMENT_AND_RULES_SELECT + "FOR KEY SHARE OF d"}
 #: rule-only annotations left without any rule (after :data:`_WRITE_MATCHES`) disappear
@@ -252,14 +265,7 @@ _DELETE_UNLINKED = (
     "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
 
 
-#: the rules' spans strictly inside spans a person just decided private: covered now (drop_covered), gone as
-#: the full path leaves them (a span a person decided, or whose lookup rule is its own, stays)
-_COVERED = (
-    "SELECT a.id FROM annotation a JOIN unnest(%(first)s::integer[], %(end)s::integer[]) AS c(f, e) "
-    "ON a.first_token >= c.f AND a.first_token < c.e AND a.end_token <= c.e "  # a range of the undecided index
-    "AND a.end_token - a.first_token < c.e - c.f "
-    "WHERE a.document_id = %(doc)s AND a.token_decision IS NULL "
-    "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
+_DELETE_COVERED = "DELETE FROM annotation WHERE id IN (" + _COVERED + ")"  # noqa: S608  # nosec B608
 
 
 def _drop_covered(conn, document_id: int, covering: list[tuple[int, int]], words_locked: bool) -> int:
@@ -268,14 +274,10 @@ def _drop_covered(conn, document_id: int, covering: list[tuple[int, int]], words
     Why the whole lock: such a span holds other words than the decision's (a recognized "Harper" inside a
     hand-marked "Jonathan Harper"), which a decision on those words may be linking right now.
     """
-    params = {"doc": document_id, "first": [f for f, _ in covering], "end": [e for _, e in covering]}
-    ids = [r["id"] for r in db.query(prepared(_COVERED), params, conn)]
-    if not ids:
-        return 0
     if words_locked:
         raise NeedsWholeDocument(document_id)
-    return db.execute(prepared("DELETE FROM annotation WHERE id = ANY(%s) AND document_id = %s"),
-                      (ids, document_id), conn)
+    params = {"doc": document_id, "c_first": [f for f, _ in covering], "c_end": [e for _, e in covering]}
+    return db.execute(prepared(_DELETE_COVERED), params, conn)
 
 
 def rule_footprint(conn, document_id: int, rule_ids: Iterable[int]) -> list[int]:
@@ -339,14 +341,16 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     ids = sorted({int(i) for i in rule_ids})
     affected = {int(i) for i in affected_annotation_ids}
     covering = sorted({(int(f), int(e)) for f, e in covering if e - f > 1})
-    row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]), {"doc": document_id, "ids": ids}, conn)
+    row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]),
+                       {"doc": document_id, "ids": ids, "c_first": [f for f, _ in covering],
+                        "c_end": [e for _, e in covering]}, conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return 0
     if not ids and not affected and not covering and not uncovered:
         return 0
     if row["status"] not in ANNOTATED or uncovered:
         return _fallback(conn, document_id, row["project_id"], ids, words_locked)
-    dropped = _drop_covered(conn, document_id, covering, words_locked) if covering else 0
+    dropped = _drop_covered(conn, document_id, covering, words_locked) if row["covers"] else 0
     if not ids and not affected:
         if dropped and refresh_status:
             refresh_document_status(conn, document_id)

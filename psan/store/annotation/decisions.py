@@ -125,26 +125,27 @@ class Span:
 
 def set_token_decision(conn, span: Span, decision: str, label_id: int | None, account_id: int) -> int:
     """Upsert the person's decision on the span; PRIVATE keeps an earlier label unless a new one is given."""
+    return _upsert_decision(conn, span, decision, label_id, account_id)[0]
+
+
+def _upsert_decision(conn, span: Span, decision: str, label_id: int | None,
+                     account_id: int) -> tuple[int, str | None]:
+    """:func:`set_token_decision`, also answering the span's decision before it (one statement)."""
     row = db.query_one(
         prepared(
+            "WITH before AS (SELECT token_decision::text AS decision FROM annotation WHERE document_id = %(doc)s "
+            "AND first_token = %(first)s AND end_token = %(end)s) "
             "INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
             "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, "
             "now()) "
             "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
             "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
             "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
-            "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END RETURNING id"),
+            "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END "
+            "RETURNING id, (SELECT decision FROM before) AS before"),
         {"doc": span.document_id, "first": span.first_token, "end": span.end_token, "decision": decision,
          "label": label_id if decision == "PRIVATE" else None, "me": account_id}, conn)
-    return int(row["id"])
-
-
-def _was_private(conn, span: Span) -> bool:
-    """Did a person decide the span private (before the decision being made)?"""
-    return db.query_one(prepared(
-        "SELECT EXISTS (SELECT 1 FROM annotation WHERE document_id = %s AND first_token = %s AND end_token = %s "
-        "AND token_decision = 'PRIVATE') AS private"),
-        (span.document_id, span.first_token, span.end_token), conn)["private"]
+    return int(row["id"]), row["before"]
 
 
 def lookup_document_only(entity_types: list[str], label_category: str | None,
@@ -322,10 +323,9 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         # (psan.store.corpus.project_model.new_span_verdicts); logged because a retrain replaces the entity
         detail["model_only"] = True
         outcome.model_only = True
+    outcome.annotation_id, before = _upsert_decision(conn, span, decision, label_id, account_id)
     several = span.end_token - span.first_token > 1
-    if decision != "PRIVATE" and several:
-        outcome.uncovered = _was_private(conn, span)
-    outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
+    outcome.uncovered = several and before == "PRIVATE" and decision != "PRIVATE"
     if decision == "PRIVATE":
         if several:
             outcome.covering.append((span.first_token, span.end_token))
