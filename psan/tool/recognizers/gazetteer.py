@@ -129,6 +129,8 @@ class NameLists:
     streets: frozenset[str]
     regions: frozenset[str]
     countries: frozenset[str] = frozenset()
+    #: English: the ISO 3166-2 subdivisions of English-speaking countries (places to recognize, not to draw from)
+    districts: frozenset[str] = frozenset()
 
 
 #: languages whose gazetteer also looks up country names (in the language, with case forms): every language,
@@ -189,14 +191,16 @@ def name_lists(language: str) -> NameLists:
         lf.update(_feminine_pl(s) for s in lm)
         last.discard("Doe")
     last.update(lm, lf)
+    districts: frozenset[str] = frozenset()
     if language == "en":  # Faker has no English towns; the districts and counties of ISO 3166-2, no listed name
-        regions.update(n for n in subdivision_names(ENGLISH_SPEAKING) if n not in fm and n not in ff and n not in last)
+        districts = frozenset(n for n in subdivision_names(ENGLISH_SPEAKING)
+                              if n not in fm and n not in ff and n not in last)
     if language in COUNTRY_LANGUAGES:
         # a country that is also a listed name ("Jordan", "Chad") stays a name: the person lists decide
         countries.update(country_names(language))
         countries = {n for n in countries if n not in fm and n not in ff and n not in last}
     return NameLists(language, frozenset(fm), frozenset(ff), frozenset(last), frozenset(lm), frozenset(lf),
-                     frozenset(cities), frozenset(streets), frozenset(regions), frozenset(countries))
+                     frozenset(cities), frozenset(streets), frozenset(regions), frozenset(countries), districts)
 
 
 # ---------------------------------------------------------------- inflection
@@ -360,7 +364,8 @@ def _lexicon(language: str) -> _Lexicon:
 
     for kind, entries, person in ((FIRST_M, lists.first_names_male, True), (FIRST_F, lists.first_names_female, True),
                                   (LAST, lists.last_names, True), (CITY, lists.cities, False),
-                                  (REGION, lists.regions, False), (REGION, lists.countries, False)):
+                                  (REGION, lists.regions, False), (REGION, lists.countries, False),
+                                  (REGION, lists.districts, False)):
         for entry in entries:
             add(entry, kind, person)
     for options in multi.values():
