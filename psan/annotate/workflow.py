@@ -173,10 +173,11 @@ def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Text
                                   action.detail)
         outcome = decide()
         try:
-            if outcome.rules_changed:
+            if outcome.changes_spans:
                 apply_rule.apply_new_rules(conn, document_id, outcome.changed_rule_ids + outcome.removed_rule_ids,
                                            affected_annotation_ids=outcome.affected_annotation_ids,
-                                           refresh_status=False, words_locked=not whole)
+                                           refresh_status=False, words_locked=not whole,
+                                           covering=outcome.covering, uncovered=outcome.uncovered)
         except NeedsWholeDocument:
             conn.rollback()
             continue

@@ -13,7 +13,7 @@ import gettext
 import importlib.util
 from functools import cache
 
-__all__ = ["country_names"]
+__all__ = ["country_names", "subdivision_names"]
 
 
 #: CLDR's two-letter territory codes that name no country (the EU, the euro area, the UN, pseudo-locales)
@@ -57,3 +57,29 @@ def country_names(language: str) -> frozenset[str]:
     ("Bolivia, Plurinational State of" and "Korea (Republic of)" are catalogue entries, not names in text)."""
     names = _cldr(language) | _iso(language)
     return frozenset(n.strip() for n in names if n and n[0].isupper() and not any(ch in n for ch in ",()[]"))
+
+
+#: countries whose subdivisions' ISO 3166-2 names are English names of places
+ENGLISH_SPEAKING = ("GB", "IE", "US", "CA", "AU", "NZ")
+
+
+@cache
+def subdivision_names(countries: tuple[str, ...]) -> frozenset[str]:
+    """The ISO 3166-2 names of the countries' subdivisions (pycountry): counties, states, and the cities that are
+    districts of their own ("Manchester", "Leeds", "Cardiff"), without a catalogue's bracketed other-language name.
+
+    Why: Faker generates English towns instead of listing them, so an English place that is no country had no
+    list to be found in, and a NER reading a town as a person ("moved to Manchester") had no second opinion.
+    """
+    if importlib.util.find_spec("pycountry") is None:
+        return frozenset()
+    import pycountry
+    names: set[str] = set()
+    for code in countries:
+        for subdivision in pycountry.subdivisions.get(country_code=code) or ():
+            name = subdivision.name.split("[", 1)[0].strip()
+            if name.endswith(", The"):
+                name = name[:-len(", The")]
+            if name and name[0].isupper() and not any(ch in name for ch in ",()[]"):
+                names.add(name)
+    return frozenset(names)

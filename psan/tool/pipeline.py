@@ -143,6 +143,9 @@ class Pipeline:
             from psan.tool.extension import extend_mentions
             patterns = extend_mentions(doc.text, patterns, self.language)
             ner = extend_mentions(doc.text, ner, self.language)
+        if self.config.get("place_readings", True):
+            from psan.tool.place_readings import places_over_lone_persons
+            ner = places_over_lone_persons(doc.text, patterns, ner, self.language)
         edges = patterns + ner if self.split_at == "all" else patterns
         bounds = {b for c in edges for b in (c.start, c.end)}
         doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)

@@ -21,7 +21,9 @@ Matching semantics (tested in ``tests/tool/test_rules.py``):
 * a match never crosses a sentence boundary (the NER does not either, and a
   name split by a sentence end is rarely one name); tokens outside every
   sentence form their own segments; a document without sentences is one segment;
-* case sensitive by default; ``case_sensitive=False`` rules match casefolded tokens.
+* case sensitive by default; ``case_sensitive=False`` rules match casefolded tokens;
+* a match strictly inside a span a person decided private is covered by it and left out, unless a
+  person decided that match's own span too (:func:`drop_covered`).
 
 Sequence rules are compiled once into Aho–Corasick automata over tokens
 (separately for case-sensitive, casefolded and lemma matching), and the
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import enum
 import re
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -54,6 +57,7 @@ __all__ = [
     "split_condition",
     "condition_from_span",
     "sentence_segments",
+    "drop_covered",
 ]
 
 
@@ -389,11 +393,14 @@ class RuleSet:
         return self.rules[rule_id]
 
     def match(self, doc: Document, lemmatizer: Lemmatizer | Sequence[str] | None = None, *,
-              document_id: str | int | None = None) -> list[RuleMatch]:
+              document_id: str | int | None = None, private: Iterable[tuple[int, int]] = (),
+              decided: Iterable[tuple[int, int]] = ()) -> list[RuleMatch]:
         """Every span matched by any rule, one :class:`RuleMatch` per distinct token range.
 
         ``document_id``: the id of ``doc``; a rule bound to a document (``Rule.document``) matches
         only where it equals that id (so nowhere when it is not given).
+        ``private`` / ``decided``: the token ranges a person decided private / decided at all; matches
+        they cover are left out (:func:`drop_covered`).
 
         ``lemmatizer`` is a callable ``token_text -> lemma`` or a ready list of
         lemmas, one per token (e.g. from a tagger).  Without it LEMMA rules use
@@ -420,8 +427,39 @@ class RuleSet:
                     found[(first, end)] = [rid]
                 else:
                     ids.append(rid)
-        return [RuleMatch(first, end, (ids[0],) if len(ids) == 1 else tuple(sorted(set(ids))))
-                for (first, end), ids in sorted(found.items())]
+        matches = [RuleMatch(first, end, (ids[0],) if len(ids) == 1 else tuple(sorted(set(ids))))
+                   for (first, end), ids in sorted(found.items())]
+        return drop_covered(matches, private, decided)
+
+
+def drop_covered(matches: Sequence[RuleMatch], private: Iterable[tuple[int, int]],
+                 decided: Iterable[tuple[int, int]] = ()) -> list[RuleMatch]:
+    """The matches not strictly inside a span a person decided private (``private``).
+
+    Why: the person saw the whole span and decided it; a rule matching a part of it ("Connor" of a
+    "Sarah Connor" marked private, a recognized "Harper" inside a hand-marked "Jonathan Harper") would
+    only add a second, suspicious span inside it that asks again what the person answered.  Nothing
+    becomes public by this: the covering span is private.  A match whose own range a person decided
+    (``decided``) is kept, so its decision keeps its rules.  Linear after sorting the covers.
+    """
+    covers = sorted(set(private))
+    if not covers or not matches:
+        return list(matches)
+    starts = [f for f, _ in covers]
+    reach: list[int] = []  # reach[i]: the furthest end of the covers starting at or before starts[i]
+    furthest = -1
+    for _, end in covers:
+        furthest = max(furthest, end)
+        reach.append(furthest)
+    kept_anyway = set(decided).union(covers)  # a private span itself is no part of itself
+    kept: list[RuleMatch] = []
+    for m in matches:
+        i = bisect_right(starts, m.first_token) - 1
+        inside = i >= 0 and reach[i] >= m.end_token
+        if inside and (m.first_token, m.end_token) not in kept_anyway:
+            continue
+        kept.append(m)
+    return kept
 
 
 # ---------------------------------------------------------------------------

@@ -128,15 +128,20 @@ def annotate(doc: Document, ruleset: RuleSet, token_decisions: Iterable[TokenDec
     """Merge rule matches and person decisions into one annotation per span.
 
     ``matches`` may be passed when already computed (e.g. stored in the
-    database); otherwise ``ruleset.match(doc, lemmatizer)`` runs.
+    database); otherwise ``ruleset.match(doc, lemmatizer)`` runs, leaving out the matches a span the
+    person decided private covers (:func:`psan.tool.rules.drop_covered`).
     ``thresholds`` is accepted for symmetry with :func:`final_decision`;
     annotations store raw levels so a threshold change needs no re-annotation.
     Result sorted by ``(first_token, end_token)``.
     """
     del thresholds  # levels are stored raw; decisions are derived on demand
     n_tokens = len(doc.tokens)
+    token_decisions = list(token_decisions)
     if matches is None:
-        matches = ruleset.match(doc, lemmatizer)
+        matches = ruleset.match(doc, lemmatizer,
+                                private=[(td.first_token, td.end_token) for td in token_decisions
+                                         if td.decision is Decision.PRIVATE],
+                                decided=[(td.first_token, td.end_token) for td in token_decisions])
     entity_types: dict[tuple[int, int], list[str]] = {}
     entity_category: dict[tuple[int, int], Category] = {}
     for ent in doc.entities:

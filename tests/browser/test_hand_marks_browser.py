@@ -20,6 +20,21 @@ def _mention(app, doc: int, first: int, end: int) -> dict | None:
     return rows[0] if rows else None
 
 
+def _suspicious_inside(page, first: int, end: int) -> bool:
+    """Does a suspicious span lie on some of the tokens ``first … end-1`` in the page?"""
+    return page.evaluate("([first, end]) => { for (let i = first; i < end; i++) {"
+                         " if (document.querySelector(`.tok[data-i=\"${i}\"] .ann.dec-suspicious`)) return true; }"
+                         " return false; }", [first, end])
+
+
+def _undecided_inside(app, doc: int, first: int, end: int) -> list[tuple[int, int]]:
+    """The undecided spans strictly inside ``[first, end)`` in the database."""
+    rows = sql(app, "SELECT first_token, end_token FROM annotation WHERE document_id = %s AND token_decision IS NULL "
+                    "AND first_token >= %s AND end_token <= %s AND (first_token, end_token) <> (%s, %s) "
+                    "ORDER BY 1, 2", (doc, first, end, first, end))
+    return [(r["first_token"], r["end_token"]) for r in rows]
+
+
 def _mark(page, first: int, end: int) -> None:
     page.click(f'.tok[data-i="{first}"]')
     if end - first > 1:
@@ -37,6 +52,7 @@ def test_a_hand_mark_takes_the_category_and_entity_of_what_it_repeats_and_asks_o
                                    ("Harper", "PERSON")])
     group_entities(app, doc)
     sarah = token_index(app, doc, "Sarah")
+    connor_first = token_index(app, doc, "Connor")
     connor = token_index(app, doc, "Connor", 1)  # the second "Connor": nothing recognized it
     mr = token_index(app, doc, "Mr")
     harper = token_index(app, doc, "Harper")
@@ -54,9 +70,19 @@ def test_a_hand_mark_takes_the_category_and_entity_of_what_it_repeats_and_asks_o
     assert _mention(app, doc, connor, connor + 1) == {"entity_id": sarah_entity, "manual": True, "category": "PERSON"}
 
     # a span around a recognized mention joins it ("Mr. Harper" around "Harper"), no dialog
+    assert _suspicious_inside(page, harper, harper + 1)  # the recognized "Harper" asks before the mark ...
     _mark(page, mr, harper + 1)
     assert page.locator("#ann-label-dialog:not(.d-none)").count() == 0
     assert _mention(app, doc, mr, harper + 1)["entity_id"] == _mention(app, doc, harper, harper + 1)["entity_id"]
+    # ... and not after it: the mark covers it, no second suspicious span inside the name (page and database)
+    assert not _suspicious_inside(page, mr, harper + 1)
+    assert _undecided_inside(app, doc, mr, harper + 1) == []
+    # a hand mark over a whole name the lone surname's lookup has reached ("Sarah Connor" after "Connor"):
+    # the lookup's span inside it goes, and no re-application brings it back
+    assert _undecided_inside(app, doc, sarah, sarah + 2) == [(connor_first, connor_first + 1)]
+    _mark(page, sarah, sarah + 2)
+    assert not _suspicious_inside(page, sarah, sarah + 2)
+    assert _undecided_inside(app, doc, sarah, sarah + 2) == []
 
     # nothing to go on: the dialog asks
     _mark(page, zorblax, zorblax + 1)

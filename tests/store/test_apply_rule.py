@@ -13,8 +13,14 @@ import pytest
 
 from psan.runtime import db
 from psan.store.annotation import decisions as store_decisions
-from psan.store.annotation.apply_rule import apply_new_rules, find_word_type_matches, rule_footprint
+from psan.store.annotation.apply_rule import (
+    NeedsWholeDocument,
+    apply_new_rules,
+    find_word_type_matches,
+    rule_footprint,
+)
 from psan.store.corpus.reannotate import reannotate_document_now
+from psan.store.shared.document_status import SUSPICIOUS_SQL
 from tests.documents import add_document, plain_sentences
 from tests.helpers import default_project, make_account, sql
 
@@ -268,3 +274,54 @@ def test_random_documents_and_rules(clean_app, seed):
             else:
                 _apply(clean_app, d, ids + deleted + [person], footprints[d])
         _assert_equivalent(clean_app, *docs)
+
+
+COVER_TEXT = "Mr. Jonathan Harper met Anna Smith. Harper and Smith left. Jonathan Harper came back."
+
+
+def test_a_span_decided_private_covers_the_rule_spans_inside_it_until_it_is_no_longer_private(clean_app,
+                                                                                              targeted_only):
+    """A hand mark over a name leaves no suspicious span inside it, by the decision and by every re-annotation."""
+    doc = add_document(clean_app, COVER_TEXT, [("Harper", "P"), ("Anna Smith", "P")])
+    me = make_account(clean_app, "a@example.org").id
+    project = default_project(clean_app)
+    words = sql(clean_app, "SELECT idx, start_char, end_char FROM token WHERE document_id = %s ORDER BY idx", (doc,))
+    texts = [COVER_TEXT[w["start_char"]:w["end_char"]] for w in words]
+
+    def decide(first: int, end: int, decision: str, *, words_locked: bool = False) -> None:
+        with clean_app.app_context(), db.transaction() as conn:
+            span = store_decisions.Span(project, doc, first, end)
+            out = store_decisions.decide(conn, span, store_decisions.Scope.TOKEN, decision, me, texts[first:end])
+            assert out.changes_spans
+            apply_new_rules(conn, doc, out.changed_rule_ids + out.removed_rule_ids,
+                            affected_annotation_ids=out.affected_annotation_ids, covering=out.covering,
+                            uncovered=out.uncovered, words_locked=words_locked)
+
+    def inside(first: int, end: int) -> list[tuple[int, int]]:
+        return [k for k, a in _spans(_assert_equivalent(clean_app, doc)[0]).items()
+                if first <= k[0] and k[1] <= end and k != (first, end)]
+
+    jonathan, smith = texts.index("Jonathan"), texts.index("Smith", texts.index("Smith") + 1)
+    assert inside(jonathan, jonathan + 2) == [(jonathan + 1, jonathan + 2)]  # the recognized "Harper"
+    # by hand over the name: the recognized "Harper" inside it is covered; decided under a lock of its own
+    # words only, the decision needs the whole document (the inner span is another word's)
+    with pytest.raises(NeedsWholeDocument):
+        decide(jonathan, jonathan + 2, "PRIVATE", words_locked=True)
+    decide(jonathan, jonathan + 2, "PRIVATE")
+    assert inside(jonathan, jonathan + 2) == []
+    # a lone "Smith" decided private: its lookup rule matches inside "Anna Smith", undecided so far ...
+    decide(smith, smith + 1, "PRIVATE")
+    assert inside(smith - 5, smith - 3) == [(smith - 4, smith - 3)]
+    # ... and no more once a person decides "Anna Smith" private; a lookup applied again writes none there
+    decide(smith - 5, smith - 3, "PRIVATE")
+    assert inside(smith - 5, smith - 3) == []
+    decide(smith, smith + 1, "PUBLIC")
+    decide(smith, smith + 1, "PRIVATE")
+    assert inside(smith - 5, smith - 3) == []
+    # no longer private: what it covered is matched again (the full path), so nothing is left unasked
+    targeted_only.append(1)
+    decide(jonathan, jonathan + 2, "PUBLIC")
+    assert inside(jonathan, jonathan + 2) == [(jonathan + 1, jonathan + 2)]
+    assert sql(clean_app, "SELECT a.first_token FROM annotation a JOIN project p ON p.id = %s "
+                          "WHERE a.document_id = %s AND a.first_token = %s AND a.end_token = %s AND " + SUSPICIOUS_SQL,
+               (project, doc, jonathan + 1, jonathan + 2))  # suspicious again

@@ -147,7 +147,19 @@ def test_manifest_names_official_sources_licences_and_the_opt_in() -> None:
     assert models["czech"]["default"] and models["czech"]["url"].startswith("https://lindat.mff.cuni.cz/")
     assert all("NC-SA" in m["licence"] for m in models.values())
     assert models["spacy-czech"].get("opt_in") and not models["spacy-czech"].get("default")
-    assert install_hint("cs") == "make models" and install_hint("sk") == "make models"
+    # the hint is a command that works: while no checksum is pinned the download needs --trust-unpinned
+    hint = "make models" if models["czech"]["sha256"] else "make models MODELS_ARGS=--trust-unpinned"
+    assert install_hint("cs") == hint and install_hint("sk") == hint
+
+
+def test_the_install_hint_drops_trust_unpinned_once_the_checksum_is_pinned(monkeypatch) -> None:
+    from psan.tool.models import fetch
+    pinned = [{**m, "sha256": "0" * 64} for m in load_manifest()]
+    monkeypatch.setattr(fetch, "load_manifest", lambda: pinned)
+    assert install_hint("cs") == "make models"
+    assert install_hint("en") == "psan-tool models download english"
+    monkeypatch.setattr(fetch, "load_manifest", lambda: [{**m, "sha256": None} for m in pinned])
+    assert install_hint("en") == "psan-tool models download english --trust-unpinned"
 
 
 def test_an_installed_czech_model_is_the_one_psan_runs(server: str, tmp_path: Path, shared_dir: Path) -> None:

@@ -18,6 +18,7 @@ from psan.tool.rules import (
     RuleType,
     TokenAutomaton,
     condition_from_span,
+    drop_covered,
     register_rule_kind,
     sentence_segments,
     split_condition,
@@ -78,6 +79,23 @@ def test_a_rule_bound_to_a_document_matches_there_only() -> None:
     assert spans(doc, rs.match(doc, document_id=7)) == [("Praze", (1, 2))]
     assert spans(doc, rs.match(doc, document_id=8)) == [("Jan Novák", (3,)), ("Praze", (1,))]
     assert spans(doc, rs.match(doc)) == [("Praze", (1,))]  # an unnamed document: no bound rule
+
+
+def test_a_match_inside_a_span_decided_private_is_covered_unless_decided_itself() -> None:
+    doc = make_doc("Sarah Connor met Kyle Reese. Connor phoned Reese. Sarah Connor left.")
+    rs = RuleSet([word(1, "Connor"), word(2, "Sarah Connor"), word(3, "Reese"), word(4, "Kyle Reese")])
+    everything = spans(doc, rs.match(doc))
+    assert everything.count(("Connor", (1,))) == 3
+    # the first "Sarah Connor" and "Kyle Reese" decided private: their inner words are covered there only
+    got = rs.match(doc, private=[(0, 2), (3, 5)], decided=[(0, 2), (3, 5), (4, 5)])
+    assert [(m.first_token, m.end_token) for m in got] == [(0, 2), (3, 5), (4, 5), (6, 7), (8, 9), (10, 12),
+                                                          (11, 12)]
+    # ... the decided "Reese" inside "Kyle Reese" keeps its match; the private span itself too (no decided given)
+    assert [(m.first_token, m.end_token) for m in rs.match(doc, private=[(0, 2)])][:1] == [(0, 2)]
+    # a wider private span covers everything inside it, a crossing one nothing
+    assert drop_covered(rs.match(doc), [(0, 6)]) == [m for m in rs.match(doc) if m.first_token >= 6]
+    assert drop_covered(rs.match(doc), [(1, 4)]) == [m for m in rs.match(doc) if (m.first_token, m.end_token)
+                                                     != (1, 2)]
 
 
 def test_overlapping_matches_and_same_span_rules_grouped() -> None:

@@ -155,6 +155,8 @@ _LEVEL = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranke
 # New annotations get their level when inserted (an UPDATE cannot see rows its own statement inserts).
 # ``lr`` locks the changed rules (key share) before their links are written: a rule another transaction is
 # deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
+# ``mx`` leaves out a match a span a person decided private covers (psan.tool.rules.drop_covered): a cover
+# holds the match's first token, so it starts at most ``longest`` tokens before it (a range of the index).
 # ``marked``: this document is up to date with this transaction's changes of the rules, so the project run
 # leaves it out for them (psan.store.corpus.rule_changes.MARK_APPLIED, inlined to save a round trip).
 # The placeholders PERSON, BLOCKS and LEVEL are replaced by the constant SQL fragments above (no input).
@@ -165,11 +167,18 @@ WITH m AS (
         AS m(rule_id, first_token, end_token)),
 lr AS (SELECT id, confidence, type::text AS rule_type, author_id, condition FROM rule WHERE id = ANY(%(rules)s)
     FOR KEY SHARE),
+longest AS (
+    SELECT coalesce(max(end_token - first_token), 0) AS n FROM annotation
+    WHERE document_id = %(doc)s AND token_decision = 'PRIVATE'),
 mx AS (
     SELECT m.*, r.confidence, r.rule_type, r.author_id, r.condition, a.id AS annotation_id
     FROM m JOIN lr r ON r.id = m.rule_id
     LEFT JOIN annotation a ON a.document_id = %(doc)s AND a.first_token = m.first_token
-        AND a.end_token = m.end_token),
+        AND a.end_token = m.end_token
+    WHERE a.token_decision IS NOT NULL OR NOT EXISTS (
+        SELECT 1 FROM annotation c WHERE c.document_id = %(doc)s AND c.token_decision = 'PRIVATE'
+        AND c.first_token BETWEEN m.first_token - (SELECT n FROM longest) AND m.first_token
+        AND c.end_token >= m.end_token AND c.end_token - c.first_token > m.end_token - m.first_token)),
 mxr AS (
     SELECT mx.*, bool_or(PERSON) OVER w AND NOT bool_or(BLOCKS) OVER w AS outranked FROM mx
     WHERE annotation_id IS NULL WINDOW w AS (PARTITION BY first_token, end_token)),
@@ -221,10 +230,20 @@ marked AS (
 SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) AS changed,
        ARRAY(SELECT id FROM level WHERE NOT linked) AS unlinked
 """).replace("PERSON", _PERSONS_PUBLIC_WORDS).replace("BLOCKS", _BLOCKS).replace("LEVEL", _LEVEL)
+#: the rules' spans strictly inside spans a person just decided private: covered now (drop_covered), gone as
+#: the full path leaves them (a span a person decided, or whose lookup rule is its own, stays)
+_COVERED = (
+    "SELECT a.id FROM annotation a JOIN unnest(%(c_first)s::integer[], %(c_end)s::integer[]) AS c(f, e) "
+    "ON a.first_token >= c.f AND a.first_token < c.e AND a.end_token <= c.e "  # a range of the undecided index
+    "AND a.end_token - a.first_token < c.e - c.f "
+    "WHERE a.document_id = %(doc)s AND a.token_decision IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
+
+
 #: the document with the changed rules that still exist, in one round trip, by ``words_locked``: the row
 #: lock (``FOR UPDATE`` when the caller holds no lock, ``FOR KEY SHARE`` under a lock of some words);
 #: ``elsewhere``: a lookup rule bound to another document (``rule.document_only``), which matches nothing here
-_DOCUMENT_AND_RULES_SELECT = (
+_DOCUMENT_AND_RULES_SELECT = (  # nosec B608 - COVERED is the constant fragment above
     "SELECT d.status::text AS status, d.project_id, d.recognized_at, coalesce((SELECT json_agg(json_build_object("
     "'id', r.id, 'type', r.type::text, 'condition', r.condition, 'case_sensitive', r.case_sensitive, "
     "'elsewhere', r.document_only AND (SELECT a.document_id FROM annotation a WHERE a.id = r.annotation_id) "
@@ -233,7 +252,10 @@ _DOCUMENT_AND_RULES_SELECT = (
     # the project's sensitive types and NE-type rules (for blocking_of), in the same round trip
     "(SELECT p.sensitive_types FROM project p WHERE p.id = d.project_id) AS sensitive_types, "
     "ARRAY(SELECT DISTINCT r.condition FROM rule r WHERE r.project_id = d.project_id AND r.type = 'NE_TYPE') "
-    "AS ne_type_rules FROM document d WHERE d.id = %(doc)s ")
+    "AS ne_type_rules, "
+    # whether spans just decided private cover rule spans (_drop_covered), in the same round trip
+    "EXISTS (COVERED) AS covers "
+    "FROM document d WHERE d.id = %(doc)s ").replace("COVERED", _COVERED)
 _DOCUMENT_AND_RULES = {False: _DOCUMENT_AND_RULES_SELECT + "FOR UPDATE OF d",
                        True: _DOCUMENT_AND_RULES_SELECT + "FOR KEY SHARE OF d"}
 #: rule-only annotations left without any rule (after :data:`_WRITE_MATCHES`) disappear
@@ -241,6 +263,21 @@ _DELETE_UNLINKED = (
     "DELETE FROM annotation a WHERE a.id = ANY(%(ids)s) AND a.document_id = %(doc)s AND a.token_decision IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM annotation_rule ar WHERE ar.annotation_id = a.id) "
     "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
+
+
+_DELETE_COVERED = "DELETE FROM annotation WHERE id IN (" + _COVERED + ")"  # noqa: S608  # nosec B608
+
+
+def _drop_covered(conn, document_id: int, covering: list[tuple[int, int]], words_locked: bool) -> int:
+    """Delete the rules' spans inside the newly private ``covering`` spans; raise if they need the whole lock.
+
+    Why the whole lock: such a span holds other words than the decision's (a recognized "Harper" inside a
+    hand-marked "Jonathan Harper"), which a decision on those words may be linking right now.
+    """
+    if words_locked:
+        raise NeedsWholeDocument(document_id)
+    params = {"doc": document_id, "c_first": [f for f, _ in covering], "c_end": [e for _, e in covering]}
+    return db.execute(prepared(_DELETE_COVERED), params, conn)
 
 
 def rule_footprint(conn, document_id: int, rule_ids: Iterable[int]) -> list[int]:
@@ -285,7 +322,8 @@ def _active(rule: dict[str, Any], shadowed_ne_types: set[str]) -> bool:
 
 def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
                     affected_annotation_ids: Iterable[int] = (), refresh_status: bool = True,
-                    words_locked: bool = False) -> int:
+                    words_locked: bool = False, covering: Iterable[tuple[int, int]] = (),
+                    uncovered: bool = False) -> int:
     """Bring one document up to date with created, changed or deleted rules, in ``conn``'s transaction.
 
     ``rule_ids`` are the rules that changed: existing ones are (re-)matched, missing ones count as
@@ -296,16 +334,27 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     calls :func:`refresh_document_status` itself afterwards (once, not twice per decision).
     ``words_locked``: the caller holds :func:`psan.store.annotation.document_locks.lock_words` for the rules'
     words, not the whole document; a fallback to the full path raises :class:`NeedsWholeDocument`.
+    ``covering``: spans just decided private, whose rules' spans inside are covered now (removed);
+    ``uncovered``: a private decision on a span of several tokens was taken back, so what it covered is
+    matched again (by the full path: such a change is rare, and only the full path knows every rule).
     """
     ids = sorted({int(i) for i in rule_ids})
     affected = {int(i) for i in affected_annotation_ids}
-    row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]), {"doc": document_id, "ids": ids}, conn)
+    covering = sorted({(int(f), int(e)) for f, e in covering if e - f > 1})
+    row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]),
+                       {"doc": document_id, "ids": ids, "c_first": [f for f, _ in covering],
+                        "c_end": [e for _, e in covering]}, conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return 0
-    if not ids and not affected:
+    if not ids and not affected and not covering and not uncovered:
         return 0
-    if row["status"] not in ANNOTATED:
+    if row["status"] not in ANNOTATED or uncovered:
         return _fallback(conn, document_id, row["project_id"], ids, words_locked)
+    dropped = _drop_covered(conn, document_id, covering, words_locked) if row["covers"] else 0
+    if not ids and not affected:
+        if dropped and refresh_status:
+            refresh_document_status(conn, document_id)
+        return dropped
     rules = row["rules"]
     deleted = set(ids) - {r["id"] for r in rules}
     if (deleted and not affected) or any(r["type"] == RuleType.LEMMA.value for r in rules):
@@ -344,7 +393,7 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
               "blocking": sorted(blocking_of(row["ne_type_rules"], frozenset(row["sensitive_types"] or ()))),
               "m_end": m_end, "affected": sorted(affected), "project": row["project_id"], "changed": ids}
     written = db.query_one(prepared(_WRITE_MATCHES), params, conn)  # a custom plan: its generic one is 10x slower
-    changed = int(written["changed"])
+    changed = int(written["changed"]) + dropped
     if written["unlinked"]:
         changed += db.execute(prepared(_DELETE_UNLINKED), {"ids": written["unlinked"], "doc": document_id}, conn)
     if refresh_status:

@@ -93,6 +93,15 @@ class Outcome:
     #: the decided span and the entity types recognized on exactly it, as :func:`decide` read them (so the
     #: learning of entity types after the commit needs no second read); not merged by :meth:`add`
     span_types: tuple[Span, list[str]] | None = None
+    #: spans just decided private: the rules' spans inside them are covered (psan.tool.rules.drop_covered)
+    covering: list[tuple[int, int]] = field(default_factory=list)
+    #: a span of several tokens is no longer private: what it covered is matched again
+    uncovered: bool = False
+
+    @property
+    def changes_spans(self) -> bool:
+        """Whether the current document's rule spans must be brought up to date (apply_new_rules)."""
+        return self.rules_changed or bool(self.covering) or self.uncovered
 
     def add(self, other: Outcome) -> None:
         """Take in what another decision of the same request changed (rules to apply, annotations touched)."""
@@ -102,6 +111,8 @@ class Outcome:
         self.affected_annotation_ids += other.affected_annotation_ids
         self.rules_changed = self.rules_changed or other.rules_changed
         self.model_only = self.model_only or other.model_only
+        self.covering += other.covering
+        self.uncovered = self.uncovered or other.uncovered
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,18 +125,27 @@ class Span:
 
 def set_token_decision(conn, span: Span, decision: str, label_id: int | None, account_id: int) -> int:
     """Upsert the person's decision on the span; PRIVATE keeps an earlier label unless a new one is given."""
+    return _upsert_decision(conn, span, decision, label_id, account_id)[0]
+
+
+def _upsert_decision(conn, span: Span, decision: str, label_id: int | None,
+                     account_id: int) -> tuple[int, str | None]:
+    """:func:`set_token_decision`, also answering the span's decision before it (one statement)."""
     row = db.query_one(
         prepared(
+            "WITH before AS (SELECT token_decision::text AS decision FROM annotation WHERE document_id = %(doc)s "
+            "AND first_token = %(first)s AND end_token = %(end)s) "
             "INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
             "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, "
             "now()) "
             "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
             "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
             "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
-            "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END RETURNING id"),
+            "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END "
+            "RETURNING id, (SELECT decision FROM before) AS before"),
         {"doc": span.document_id, "first": span.first_token, "end": span.end_token, "decision": decision,
          "label": label_id if decision == "PRIVATE" else None, "me": account_id}, conn)
-    return int(row["id"])
+    return int(row["id"]), row["before"]
 
 
 def lookup_document_only(entity_types: list[str], label_category: str | None,
@@ -303,8 +323,12 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         # (psan.store.corpus.project_model.new_span_verdicts); logged because a retrain replaces the entity
         detail["model_only"] = True
         outcome.model_only = True
-    outcome.annotation_id = set_token_decision(conn, span, decision, label_id, account_id)
+    outcome.annotation_id, before = _upsert_decision(conn, span, decision, label_id, account_id)
+    several = span.end_token - span.first_token > 1
+    outcome.uncovered = several and before == "PRIVATE" and decision != "PRIVATE"
     if decision == "PRIVATE":
+        if several:
+            outcome.covering.append((span.first_token, span.end_token))
         # a span marked by hand joins the entity it overlaps or repeats (its category, label and pseudonym)
         entities.link_marked_span(conn, span.document_id, span.first_token, span.end_token, tokens)
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):

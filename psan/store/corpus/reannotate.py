@@ -131,6 +131,15 @@ def write_matches(conn, document_id: int, matches: list[RuleMatch], ruleset: Rul
             "AND a.end_token = m.end_token JOIN rule r ON r.id = m.rule_id ON CONFLICT DO NOTHING", params)
 
 
+def decided_spans(conn, document_id: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The spans a person decided private and those decided at all: what covers a rule's match
+    (:func:`psan.tool.rules.drop_covered`).  ``decided`` also holds spans decided public."""
+    rows = db.query(prepared("SELECT first_token, end_token, token_decision = 'PRIVATE' AS private FROM annotation "
+                             "WHERE document_id = %s AND token_decision IS NOT NULL"), (document_id,), conn)
+    return ([(r["first_token"], r["end_token"]) for r in rows if r["private"]],
+            [(r["first_token"], r["end_token"]) for r in rows])
+
+
 def update_document_status(conn, document_id: int) -> str | None:
     """PRE_ANNOTATED while a suspicious span is undecided, DONE otherwise (also after a decision).
 
@@ -203,7 +212,11 @@ def reannotate_document_now(conn, document_id: int, ruleset: RuleSet | None = No
         ruleset = load_ruleset(conn, row["project_id"])
     if doc is None:
         doc = load_document_cached(conn, document_id)
-    matches = ruleset.match(doc, document_id=document_id) if len(ruleset) else []
+    if len(ruleset):
+        private, decided = decided_spans(conn, document_id)
+        matches = ruleset.match(doc, document_id=document_id, private=private, decided=decided)
+    else:
+        matches = []
     write_matches(conn, document_id, matches, ruleset)
     status = update_document_status(conn, document_id) or row["status"]
     return ReannotateResult(document_id, status, len(matches), time.perf_counter() - started)

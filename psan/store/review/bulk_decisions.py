@@ -62,10 +62,11 @@ def decide_occurrences(conn, project_id: int, spans: Iterable[tuple[int, int, in
             merged.add(store_decisions.decide(conn, span, Scope.TOKEN, decision, account_id, tokens,
                                               log_action="search", log_detail={"scope": "token", "bulk": batch}))
             decided += 1
-        if merged.rules_changed:
+        if merged.changes_spans:
             apply_rule.apply_new_rules(conn, document_id, merged.changed_rule_ids + merged.removed_rule_ids,
-                                       affected_annotation_ids=merged.affected_annotation_ids, refresh_status=False)
-            rules_changed = True
+                                       affected_annotation_ids=merged.affected_annotation_ids, refresh_status=False,
+                                       covering=merged.covering, uncovered=merged.uncovered)
+            rules_changed = rules_changed or merged.rules_changed
         apply_rule.refresh_document_status(conn, document_id)
         conn.commit()
     return decided, rules_changed, action_id

@@ -282,9 +282,10 @@ def adjudicate(conn, double_id: int, account_id: int, finals: dict[tuple[int, in
         db.execute("UPDATE double_span SET final_decision = %s::decision WHERE double_window_id = %s "
                    "AND first_token = %s AND end_token = %s", (final, double_id, *key), conn)
         decided += 1
-    if merged.rules_changed:
+    if merged.changes_spans:
         apply_rule.apply_new_rules(conn, window["document_id"], merged.changed_rule_ids + merged.removed_rule_ids,
-                                   affected_annotation_ids=merged.affected_annotation_ids, refresh_status=False)
+                                   affected_annotation_ids=merged.affected_annotation_ids, refresh_status=False,
+                                   covering=merged.covering, uncovered=merged.uncovered)
     apply_rule.refresh_document_status(conn, window["document_id"])
     db.execute("UPDATE double_window SET state = 'adjudicated', adjudicated_by = %s, adjudicated_at = now() "
                "WHERE id = %s", (account_id, double_id), conn)

@@ -204,12 +204,16 @@ def _sha256(path: Path) -> str:
 def install_hint(language: str) -> str | None:
     """The command that gives a language an NER model, or None when no listed model serves it.
 
-    Why here: the projects page and the CLI's warning must name the same command as the Makefile.
+    Why here: the projects page and the CLI's warning must name the same command as the Makefile, and one
+    that works: while the manifest pins no checksum of the model, the download is refused without
+    ``--trust-unpinned``, so the command carries it until the digest is pinned.
     """
     lang = (language or "").lower()[:2]
     for model in load_manifest():
-        if model.get("default") and lang in model.get("languages", []):
-            return "make models"
-        if lang in model.get("languages", []):
-            return f"psan-tool models download {model['name']}"
+        if lang not in model.get("languages", []):
+            continue
+        unpinned = model.get("kind") == "nametag" and not model.get("sha256")
+        if model.get("default"):
+            return "make models MODELS_ARGS=--trust-unpinned" if unpinned else "make models"
+        return f"psan-tool models download {model['name']}" + (" --trust-unpinned" if unpinned else "")
     return None

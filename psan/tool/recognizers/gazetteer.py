@@ -10,8 +10,9 @@ surnames, cities, regions and streets are read from the class attributes of
 ``faker.providers.person.<locale>.Provider`` and
 ``faker.providers.address.<locale>.Provider``; nothing random is generated.  Countries: every
 country's name in the language (:mod:`psan.tool.country_names`: CLDR and ISO 3166), tagged ``REGION``.
-English has no city list in Faker (cities are generated), so only US states
-and countries serve as English places.
+English has no city list in Faker (cities are generated), so English places are US states, countries
+and the ISO 3166-2 subdivisions of English-speaking countries (counties, states and the towns that are
+districts of their own: "Manchester", "Leeds"), each only when it is no listed first name or surname.
 
 Matching policy:
 
@@ -47,7 +48,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from psan.tool.country_names import country_names
+from psan.tool.country_names import ENGLISH_SPEAKING, country_names, subdivision_names
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.base import PRIORITY_GAZETTEER
 from psan.tool.recognizers.sentence_start import at_sentence_start
@@ -128,6 +129,8 @@ class NameLists:
     streets: frozenset[str]
     regions: frozenset[str]
     countries: frozenset[str] = frozenset()
+    #: English: the ISO 3166-2 subdivisions of English-speaking countries (places to recognize, not to draw from)
+    districts: frozenset[str] = frozenset()
 
 
 #: languages whose gazetteer also looks up country names (in the language, with case forms): every language,
@@ -188,12 +191,16 @@ def name_lists(language: str) -> NameLists:
         lf.update(_feminine_pl(s) for s in lm)
         last.discard("Doe")
     last.update(lm, lf)
+    districts: frozenset[str] = frozenset()
+    if language == "en":  # Faker has no English towns; the districts and counties of ISO 3166-2, no listed name
+        districts = frozenset(n for n in subdivision_names(ENGLISH_SPEAKING)
+                              if n not in fm and n not in ff and n not in last)
     if language in COUNTRY_LANGUAGES:
         # a country that is also a listed name ("Jordan", "Chad") stays a name: the person lists decide
         countries.update(country_names(language))
         countries = {n for n in countries if n not in fm and n not in ff and n not in last}
     return NameLists(language, frozenset(fm), frozenset(ff), frozenset(last), frozenset(lm), frozenset(lf),
-                     frozenset(cities), frozenset(streets), frozenset(regions), frozenset(countries))
+                     frozenset(cities), frozenset(streets), frozenset(regions), frozenset(countries), districts)
 
 
 # ---------------------------------------------------------------- inflection
@@ -357,7 +364,8 @@ def _lexicon(language: str) -> _Lexicon:
 
     for kind, entries, person in ((FIRST_M, lists.first_names_male, True), (FIRST_F, lists.first_names_female, True),
                                   (LAST, lists.last_names, True), (CITY, lists.cities, False),
-                                  (REGION, lists.regions, False), (REGION, lists.countries, False)):
+                                  (REGION, lists.regions, False), (REGION, lists.countries, False),
+                                  (REGION, lists.districts, False)):
         for entry in entries:
             add(entry, kind, person)
     for options in multi.values():

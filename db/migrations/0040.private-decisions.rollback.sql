@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS annotation_private_idx;
