@@ -6,6 +6,8 @@ name to its neighbours ("Keith Walker: Mhm", "Maybe Gertraut", "Marika Hadaś an
 ("Agnolo" a person here and a place there); each variant then gets a surrogate of its own.  Two steps,
 run by :meth:`psan.tool.pipeline.Pipeline.finish_document`:
 
+* :func:`join_slashed` (first): two place or organisation spans with only "/" between them, no space, are one
+  name ("Frankfurt" "/" "Oder Labour Court"); a slash left in clear between two surrogates splits it.
 * :func:`split_glued` (before name completion and propagation, so a glued span never seeds either):
   a span is cut at a line break and around a speaker slot (:mod:`psan.tool.recognizers.layout`); a
   name (person, organisation, place) also at a colon or semicolon and at a conjunction or comma next to
@@ -23,7 +25,9 @@ run by :meth:`psan.tool.pipeline.Pipeline.finish_document`:
   consistent entity per fold of ``tab-dev`` for 1.6 points of detection precision.)
 * :func:`unify_categories` (after propagation): all spans of one exact string take one category and
   type, the one with the most evidence — a speaker slot or a pattern outweighs a statistical model,
-  which outweighs a propagated copy, which outweighs a capitalised word.
+  which outweighs a propagated copy, which outweighs a capitalised word.  A legal form is evidence of an
+  organisation for the name and for its base in the same document ("Serco Limited" / "Serco", which a model
+  called OTHER), so both are one entity with one surrogate.
 """
 from __future__ import annotations
 
@@ -31,10 +35,11 @@ import re
 from collections import defaultdict
 
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
+from psan.tool.entities import LEGAL_FORM_RE
 from psan.tool.ner.function_words import function_words
 from psan.tool.propagate import person_name_words
 
-__all__ = ["split_glued", "unify_categories", "SPEAKER_TYPE"]
+__all__ = ["join_slashed", "split_glued", "unify_categories", "SPEAKER_TYPE"]
 
 SPEAKER_TYPE = "SPEAKER"
 #: spoken fillers that open or close an utterance; never part of a name
@@ -117,6 +122,11 @@ class _View:
     def span(self, a: int, b: int) -> str:
         return self.text[self.tokens[a].start:self.tokens[b - 1].end]
 
+    def spaced(self, i: int) -> bool:
+        """Is token ``i`` apart from a neighbour by a space (or at an edge of the text)?"""
+        t = self.tokens
+        return i == 0 or i + 1 >= len(t) or t[i - 1].end != t[i].start or t[i].end != t[i + 1].start
+
     def gap_breaks(self, i: int) -> bool:
         """Is there a line break between token ``i - 1`` and token ``i``?"""
         return "\n" in self.text[self.tokens[i - 1].end:self.tokens[i].start]
@@ -183,13 +193,16 @@ def _hard_pieces(v: _View, e: Entity, name: bool) -> list[tuple[int, int]]:
     return pieces
 
 
-def _conjunction_pieces(v: _View, a: int, b: int) -> list[tuple[int, int]]:
-    """``X and Y`` → ``X``, ``Y`` when one side is an anchor (the document names it on its own)."""
-    joins = [i for i in range(a + 1, b - 1) if v.tok(i).casefold() in v.conjunctions or v.tok(i) in _JOINERS]
+def _conjunction_pieces(v: _View, a: int, b: int, person: bool = False) -> list[tuple[int, int]]:
+    """``X and Y`` → ``X``, ``Y`` when one side is an anchor (the document names it on its own).  A slash with no
+    space around it joins one place or organisation ("Frankfurt/Oder Labour Court", :func:`join_slashed`) and
+    lists only persons ("Smith/Jones")."""
+    joins = [i for i in range(a + 1, b - 1) if v.tok(i).casefold() in v.conjunctions
+             or v.tok(i) in _JOINERS and (person or v.tok(i) != "/" or v.spaced(i))]
     for i in joins:
         left, right = (a, i), (i + 1, b)
         if v.span(*left) in v.anchors or v.span(*right) in v.anchors:
-            return _conjunction_pieces(v, *left) + _conjunction_pieces(v, *right)
+            return _conjunction_pieces(v, *left, person) + _conjunction_pieces(v, *right, person)
     return [(a, b)]
 
 
@@ -212,10 +225,12 @@ def _bracketed_name(v: _View, e: Entity) -> tuple[int, Entity] | None:
     return opening, kind
 
 
-def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool = True) -> list[tuple[int, int]] | None:
+def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool = True,
+                  slash_joins: bool = False) -> list[tuple[int, int]] | None:
     """The anchors covering the piece when every other token is filler; ``None`` when a name is left over.
 
-    An empty list: the piece is filler only.  The span itself is no anchor of itself.
+    An empty list: the piece is filler only.  The span itself is no anchor of itself.  With ``slash_joins`` (a
+    place or an organisation) a slash with no space around it is part of the name, not filler.
     """
     out: list[tuple[int, int]] = []
     i = a
@@ -228,7 +243,7 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
         if best is not None:
             out.append((i, best))
             i = best
-        elif v.filler(i, name):
+        elif v.filler(i, name) and not (slash_joins and v.tok(i) == "/" and not v.spaced(i)):
             i += 1
         else:
             return None
@@ -268,10 +283,57 @@ def _punctuation_edges(v: _View, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+#: the categories that join across a slash: an organisation named with its place is an organisation
+_SLASH_RANK = {Category.ORGANIZATION: 2, Category.LOCATION: 1}
+
+
+def join_slashed(doc: Document) -> None:
+    """Join two name spans written with only "/" between them into one span ("Frankfurt" "/" "Oder Labour
+    Court"): the reader sees one name, and a slash left in clear between two surrogates splits it (fail closed).
+
+    Only places and organisations join (a person beside a slash is a list of people), and only spans a recognizer
+    typed; the joined span is an organisation when one side is.  Nor does :func:`split_glued` cut such a span at
+    its slash when one side is a name the document also has on its own: "Frankfurt" found alone in one mention of
+    "Frankfurt/Oder Labour Court" would otherwise leave the slash in clear in every other.
+    """
+    if len(doc.entities) < 2:
+        return
+    text, tokens = doc.text, doc.tokens
+
+    def joinable(e: Entity) -> bool:
+        return e.category in _SLASH_RANK and e.source not in WEAK_SOURCES and not _is_speaker(e)
+
+    ending: dict[int, Entity] = {}
+    starting: dict[int, Entity] = {}
+    for e in doc.entities:
+        if not joinable(e):
+            continue
+        if e.end_token not in ending or e.first_token < ending[e.end_token].first_token:
+            ending[e.end_token] = e
+        if e.first_token not in starting or e.end_token > starting[e.first_token].end_token:
+            starting[e.first_token] = e
+    parts: set[Entity] = set()
+    made: dict[int, Entity] = {}  # end token → the joined span ending there ("A/B/C": "A/B" joins "C")
+    for slash, left in sorted(ending.items()):
+        right = starting.get(slash + 1)
+        if right is None or slash + 1 >= len(tokens) or text[tokens[slash].start:tokens[slash].end] != "/" \
+                or tokens[slash - 1].end != tokens[slash].start or tokens[slash].end != tokens[slash + 1].start:
+            continue
+        left = made.pop(slash, left)
+        model = max((right, left), key=lambda e: _SLASH_RANK[e.category])
+        parts.update((left, right))
+        made[right.end_token] = Entity(left.first_token, right.end_token, model.type, model.category, model.source,
+                                       max(left.score, right.score))
+    if made:
+        doc.entities = sorted([e for e in doc.entities if e not in parts] + list(made.values()),
+                              key=lambda e: (e.first_token, -e.end_token))
+
+
 def split_glued(doc: Document) -> None:
     """Cut and trim spans glued to their neighbours (see module docstring); changes ``doc.entities``."""
     if not doc.entities:
         return
+    join_slashed(doc)
     v = _View(doc)
     out: list[Entity] = []
     for e in doc.entities:
@@ -293,13 +355,13 @@ def split_glued(doc: Document) -> None:
         split = len(hard) != 1 or hard[0] != whole
         pieces: list[tuple[int, int]] = []
         for a, b in hard:  # a date or a description is no list of names: "15 March and 10 May 1989" stays
-            pieces.extend(_conjunction_pieces(v, a, b) if name else [(a, b)])
+            pieces.extend(_conjunction_pieces(v, a, b, e.category is Category.PERSON) if name else [(a, b)])
         edges = _edges if name else _punctuation_edges  # "three months'": the apostrophe is the quantity's
         kept: list[tuple[int, int]] = []
         for a, b in pieces:
             if (a, b) in v.speakers and (a, b) != whole:
                 continue
-            cover = _anchor_cover(v, a, b, whole, name)
+            cover = _anchor_cover(v, a, b, whole, name, e.category in _SLASH_RANK)
             if cover is None:
                 kept.append(edges(v, a, b) if split or (a, b) != whole else whole)
             elif cover or not split:
@@ -332,26 +394,72 @@ def _weight(e: Entity) -> float:
     return e.score
 
 
+def _legal_base(text: str) -> str:
+    """"Serco" of "Serco Limited", "" when the text ends in no legal form written as one: a word of three
+    letters or more ("Limited", "GmbH"), an abbreviation with a dot ("Co.") or in capitals ("AG"): "Kim Se" is a
+    name."""
+    m = LEGAL_FORM_RE.search(text)
+    if m is None:
+        return ""
+    form = m.group().strip(" ,")
+    letters = [c for c in form if c.isalpha()]
+    if len(letters) < 3 and "." not in form and not form.isupper():
+        return ""
+    return text[:m.start()].rstrip(" ,")
+
+
+def _legal_form_evidence(doc: Document, groups: dict[str, list[int]]) -> dict[str, tuple[float, Entity | None]]:
+    """Evidence of an organisation from legal forms, with the organisation span that gives it (its type is
+    taken): a name written with one ("Serco Limited") is a company whatever a recognizer called it (one vote per
+    mention), and so is its base ("Serco") in the same document (each mention with the legal form votes for it
+    once more, with its recognizer's weight)."""
+    evidence: dict[str, tuple[float, Entity | None]] = {}
+
+    def add(text: str, votes: float, members: list[int]) -> None:
+        old, model = evidence.get(text, (0.0, None))
+        for n in members:
+            e = doc.entities[n]
+            if e.category is Category.ORGANIZATION and (model is None or _weight(e) > _weight(model)):
+                model = e
+        evidence[text] = (old + votes, model)
+
+    for text, members in groups.items():
+        base = _legal_base(text)
+        if base:
+            add(text, len(members), members)
+            if base in groups:
+                add(base, sum(1.0 + _weight(doc.entities[n]) for n in members), members)
+    return evidence
+
+
 def unify_categories(doc: Document) -> None:
     """Give every span of one exact string the category (and type) with the most evidence.
 
     A word of a person's full name found in the document ("Reese" of "Kyle Reese") is a person mention
     wherever it stands: that name is evidence for PERSON as strong as the name's own span, and it always
     outweighs OTHER (a nationality, a number, a work of art), the category no surrogate and no entity
-    of a person would ever come from.
+    of a person would ever come from.  Likewise a legal form ("Serco Limited") is evidence of an organisation for
+    the name and its base ("Serco") wherever they stand, and outweighs OTHER: the replacer then renders both
+    from one surrogate ("Hydromont Limited" / "Hydromont").
     """
     groups: dict[str, list[int]] = defaultdict(list)
     for n, e in enumerate(doc.entities):  # "Klimko's" is "Klimko" in the possessive: one string
         groups[_POSSESSIVE_END.sub("", doc.span_text(e.first_token, e.end_token))].append(n)
+    companies = _legal_form_evidence(doc, groups)
     name_words = person_name_words(doc)
     for text, members in groups.items():
         cats = {doc.entities[n].category for n in members}
         person = name_words.get(text)
-        if len(cats) < 2 and (person is None or Category.PERSON in cats):
+        company, company_model = companies.get(text, (0.0, None))
+        if len(cats) < 2 and (person is None or Category.PERSON in cats) \
+                and (not company or Category.ORGANIZATION in cats):
             continue
         votes: dict[Category, float] = defaultdict(float)
         for n in members:
             votes[doc.entities[n].category] += _weight(doc.entities[n])
+        if company:
+            votes[Category.ORGANIZATION] += company
+            votes.pop(Category.OTHER, None)
         model = None
         if person is not None:
             votes[Category.PERSON] += person.score
@@ -361,6 +469,8 @@ def unify_categories(doc: Document) -> None:
         if winner != Category.PERSON or model is None:
             model = max((doc.entities[n] for n in members if doc.entities[n].category == winner
                          and not _is_speaker(doc.entities[n])), key=_weight, default=None)
+            if model is None and winner is Category.ORGANIZATION:
+                model = company_model
         for n in members:
             e = doc.entities[n]
             if e.category != winner:

@@ -45,7 +45,10 @@ other) that is only technical terms ("DDoS", "Internet", "Internetu" – the Cze
 Polish), a name span of a person, place or organisation that is a tax or a currency ("VAT" as the Czech model's
 institution), and, in the languages that write months in Roman numerals ("1 V 2004", "V–XI 2004"), a lone month
 numeral read as a place or an organisation (:func:`is_never_a_name`).  A person span is dropped only for a term of
-two capitals or more ("DDoS", not "Python" or "Perl", which are surnames too).
+two capitals or more ("DDoS", not "Python" or "Perl", which are surnames too).  A tax or currency acronym that the
+text defines after a name it abbreviates ("British National Party (BNP)", :mod:`psan.tool.acronym_definitions`)
+names that in the text and is kept: Czech "BNP" is the gross national product, English "the BNP" a party.  The
+technical terms stay dropped even when defined ("Natural Language Processing (NLP)" names a field, not a body).
 
 The rest is English only (the vocabulary is English; other languages pass through unchanged).
 """
@@ -55,6 +58,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from psan.tool.acronym_definitions import is_defined_acronym
 from psan.tool.document import Category, CharSpan
 
 __all__ = ["CODE_WORDS", "GENERIC_WORDS", "TECHNICAL_TERMS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
@@ -272,7 +276,8 @@ def is_never_a_name(value: str, category: Category, language: str) -> bool:
 def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
     """Is this NER candidate public in any document (see module docstring)?"""
     value = text[span.start:span.end]
-    if is_never_a_name(value, span.category, language):
+    if is_never_a_name(value, span.category, language) and not (value in TAXES_AND_CURRENCIES
+                                                                and is_defined_acronym(text, value)):
         return True
     if language != "en":
         return False

@@ -157,12 +157,17 @@ class Pipeline:
 
         ``consolidate`` (default ``true``): spans glued to a neighbour are cut before completion and
         propagation, and one string gets one category after them (psan.tool.consolidate).
+        ``long_forms`` (default ``true``, with ``consolidate``): the long form of a recognized acronym the text
+        defines is masked with it (psan.tool.acronym_definitions).
         ``complete_names`` (default ``true``): person spans grow to the whole name (psan.tool.completion).
         """
         consolidate = self.config.get("consolidate", True)
         if consolidate:
             from psan.tool.consolidate import split_glued
             split_glued(doc)
+            if self.config.get("long_forms", True):
+                from psan.tool.acronym_definitions import mark_long_forms
+                mark_long_forms(doc)
         if self.config.get("complete_names", True):
             from psan.tool.completion import complete_names
             complete_names(doc)

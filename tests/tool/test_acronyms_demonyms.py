@@ -77,3 +77,9 @@ def test_the_new_types_keep_their_category_when_stored_by_type() -> None:
     assert category_of("ACRONYM") is Category.ORGANIZATION
     assert category_of("DEMONYM") is Category.DEMOGRAPHIC
     assert category_of("PROPER_NOUN") is Category.OTHER
+
+
+def test_a_common_abbreviation_the_text_defines_after_a_name_is_an_acronym_there() -> None:
+    text = "Úvěr poskytla Komerční banka (KB) a KB ho pak prodala ; disk má 512 KB ."
+    assert found(text, "cs") == ["KB", "KB", "KB"]
+    assert found("disk má 512 KB , platí se DPH .", "cs") == []

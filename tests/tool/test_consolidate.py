@@ -8,7 +8,7 @@ from psan.tool.tokenize import tokenize
 
 from .helpers import regex_document
 
-P, ORG, L = Category.PERSON, Category.ORGANIZATION, Category.LOCATION
+P, ORG, L, OTH = Category.PERSON, Category.ORGANIZATION, Category.LOCATION, Category.OTHER
 
 
 def entity(doc: Document, text: str, category: Category, type_: str = "", source: str = "ner",
@@ -191,3 +191,68 @@ def test_a_word_of_a_found_full_name_is_a_person_whatever_another_recognizer_cal
     lone = doc.entities[1]
     assert doc.span_text(lone.first_token, lone.end_token) == "Reese"
     assert (lone.category, lone.type) == (Category.PERSON, "PERSON")
+
+
+def test_a_name_and_its_legal_form_variant_get_one_category() -> None:
+    """"Serco" called OTHER beside "Serco Limited", an organisation: the legal form says "a company" for both."""
+    text = "The prison is run by Serco Limited. Serco denied it, and Serco appealed."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Serco Limited", ORG, "ORG"), entity(doc, "Serco", OTH, "MISC", occurrence=1),
+                    entity(doc, "Serco", OTH, "MISC", occurrence=2)]
+    unify_categories(doc)
+    assert texts(doc) == [("Serco Limited", "ORGANIZATION"), ("Serco", "ORGANIZATION"), ("Serco", "ORGANIZATION")]
+    assert {e.type for e in doc.entities} == {"ORG"}
+
+
+def test_a_legal_form_outweighs_other_but_not_a_stronger_person_reading() -> None:
+    text = "Hydromont Ltd wrote. Mr Ford said. Ford left. Ford came. Ford Ltd sued. Kim Se spoke; Kim Se left."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Hydromont Ltd", OTH, "MISC"),
+                    entity(doc, "Ford", P, occurrence=0), entity(doc, "Ford", P, occurrence=1),
+                    entity(doc, "Ford", P, occurrence=2), entity(doc, "Ford Ltd", ORG, "ORG"),
+                    entity(doc, "Kim Se", P), entity(doc, "Kim Se", P, occurrence=1)]
+    unify_categories(doc)
+    assert ("Hydromont Ltd", "ORGANIZATION") in texts(doc)  # the legal form alone beats OTHER
+    assert texts(doc).count(("Ford", "PERSON")) == 3 and ("Ford Ltd", "ORGANIZATION") in texts(doc)
+    assert texts(doc).count(("Kim Se", "PERSON")) == 2  # "Se" in title case is no legal form
+
+
+def test_the_legal_form_variant_and_its_base_share_one_surrogate() -> None:
+    from psan.tool.cli_pseudonymize import pseudonymize_corpus
+    text = "The prison is run by Serco Limited. Serco denied it."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Serco Limited", ORG, "ORG"), entity(doc, "Serco", OTH, "MISC", occurrence=1)]
+    unify_categories(doc)
+    spans = [{"start": doc.tokens[e.first_token].start, "end": doc.tokens[e.end_token - 1].end, "label": e.type,
+              "entity": None, "identifier": None} for e in doc.entities]
+    record = pseudonymize_corpus([{"id": "d", "lang": "en", "text": text, "spans": spans}], None, "pseudonymize",
+                                 "0")[0]
+    long, short = (r["surrogate"] for r in record["replacements"])
+    assert long == short + " Limited" and "Serco" not in long
+
+
+def test_two_names_with_only_a_slash_between_them_are_one_span() -> None:
+    """"Frankfurt/Oder Labour Court": a slash left in clear between two surrogates splits one name."""
+    text = "the Frankfurt/Oder Labour Court ruled. Halle/Saale/Neustadt is far. Smith/Jones wrote. Berlin / Oder."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Frankfurt", L, "GPE"), entity(doc, "Oder Labour Court", ORG, "ORG"),
+                    entity(doc, "Halle", L), entity(doc, "Saale", L), entity(doc, "Neustadt", L),
+                    entity(doc, "Smith", P), entity(doc, "Jones", P),
+                    entity(doc, "Berlin", L), entity(doc, "Oder", L, occurrence=1)]
+    split_glued(doc)
+    assert texts(doc) == [("Frankfurt/Oder Labour Court", "ORGANIZATION"), ("Halle/Saale/Neustadt", "LOCATION"),
+                          ("Smith", "PERSON"), ("Jones", "PERSON"), ("Berlin", "LOCATION"), ("Oder", "LOCATION")]
+    assert doc.entities[0].type == "ORG"
+
+
+def test_a_slashed_name_stays_whole_where_one_side_stands_alone_but_a_list_of_persons_is_cut() -> None:
+    """"Frankfurt" found alone in one mention would leave the slash in clear in every other; "Smith/Jones" names
+    two people when "Smith" stands alone."""
+    text = "the Frankfurt/Oder Labour Court ruled. Frankfurt is a town. Smith/Jones wrote. Smith left."
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "Frankfurt/Oder Labour Court", ORG, "ORG"),
+                    entity(doc, "Frankfurt", L, "GPE", occurrence=1), entity(doc, "Smith/Jones", P),
+                    entity(doc, "Smith", P, occurrence=1)]
+    split_glued(doc)
+    assert ("Frankfurt/Oder Labour Court", "ORGANIZATION") in texts(doc)
+    assert ("Smith/Jones", "PERSON") not in texts(doc) and texts(doc).count(("Smith", "PERSON")) == 2

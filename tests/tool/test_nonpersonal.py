@@ -247,3 +247,30 @@ def test_never_a_name_only_for_listed_words_of_name_categories(value: str, categ
                                                                         "VIII", "IX", "X", "XI", "XII"}
     if category == Category.PERSON:
         assert value in TECHNICAL_TERMS and sum(ch.isupper() for ch in value) >= 2
+
+
+@pytest.mark.parametrize("language,text", [
+    ("en", "He joined the British National Party (BNP) in 1990. Later the BNP expelled him."),
+    ("en", "the British National Party (“the BNP”) and then the BNP"),
+    ("cs", "Předseda strany Bohemia Národní Pokrok (BNP) řekl, že BNP kandiduje."),
+])
+def test_a_listed_acronym_the_text_defines_after_its_name_is_kept(language: str, text: str) -> None:
+    """"BNP" is the gross national product on the tax list; a text that writes "British National Party (BNP)" means
+    the party in every mention."""
+    last = text.rindex("BNP")
+    span = CharSpan(last, last + 3, "ORG", Category.ORGANIZATION, "spacy", 0.8)
+    assert not is_never_personal(text, span, language)
+    assert drop_never_personal(text, [span], language) == [span]
+
+
+@pytest.mark.parametrize("language,text,value", [
+    ("en", "The BNP grew by 2 %.", "BNP"),  # not defined: the listed reading
+    ("en", "He paid value added tax (VAT) and then VAT again.", "VAT"),  # a long form in lower case: no name
+    ("en", "He paid Value Added Tax (VAT) and then VAT again.", "VAT"),  # the long form names a tax
+    ("cs", "Hrubý domácí produkt (HDP) rostl a HDP dál roste.", "HDP"),
+    ("en", "the British National Party (BNP) and its XML in Natural Markup Language (XML)", "XML"),  # technical
+])
+def test_a_definition_that_names_a_tax_or_no_name_keeps_the_list(language: str, text: str, value: str) -> None:
+    last = text.rindex(value)
+    span = CharSpan(last, last + len(value), "ORG", Category.ORGANIZATION, "spacy", 0.8)
+    assert is_never_personal(text, span, language)

@@ -13,7 +13,8 @@ What counts as an acronym:
   case ending of one to three letters glued to it or after a hyphen (Czech "GATTu", Polish "PAP-u");
 * not a Roman numeral ("XXVI", "III");
 * not a common abbreviation of a thing, unit, currency or ID label (:data:`COMMON_ABBREVIATIONS`:
-  "VAT", "DPH", "PKB", "IČO", "GPS", "USD", "CO2" …);
+  "VAT", "DPH", "PKB", "IČO", "GPS", "USD", "CO2" …), unless the text defines it after a name it abbreviates
+  ("Komerční banka (KB)": :mod:`psan.tool.acronym_definitions`);
 * not part of an upper-case run: when the word before or after is upper case too, the text is a
   heading or a byline in capitals ("GRUPY ROBOCZE W RAMACH KOMISJI"), where capitals prove nothing;
   nor on a line without any lower-case letter (a heading: "PANNA 24. 8. - 23. 9.", "SOBOTA A NEDEĽA");
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from psan.tool.acronym_definitions import is_defined_acronym
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.nonpersonal import TAXES_AND_CURRENCIES, TECHNICAL_TERMS
 from psan.tool.recognizers.paragraphs import LowerCaseWords
@@ -99,7 +101,8 @@ class AcronymRecognizer(Recognizer):
             if self.coined_only and (word in TECHNICAL_TERMS or _known(word, self.language)):
                 continue
             letters = word.rstrip("0123456789")
-            if ROMAN_RE.fullmatch(word) or word in COMMON_ABBREVIATIONS or letters in COMMON_ABBREVIATIONS:
+            if ROMAN_RE.fullmatch(word) or (word in COMMON_ABBREVIATIONS or letters in COMMON_ABBREVIATIONS) \
+                    and not is_defined_acronym(text, letters):
                 continue
             if len(letters) < 2 or _in_caps_run(text, match.start(), match.end()) or _heading(text, match.start(),
                                                                                                    match.end()):
