@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
+from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
 from psan.tool.ner.function_words import function_words
 from psan.tool.propagate import person_name_words
 
@@ -87,6 +87,8 @@ class _View:
         self.doc = doc
         self.text = doc.text
         self.tokens = doc.tokens
+        #: token offsets as two lists (a TokenArray's own: no Token object per look-up)
+        self.starts, self.ends = token_bounds(doc.tokens)
         self.language = doc.language or "en"
         self.closed = function_words(self.language)
         self.conjunctions = CONJUNCTIONS.get(self.language, frozenset())
@@ -106,23 +108,22 @@ class _View:
         self.anchors = _Anchors(self.where)
 
     def tok(self, i: int) -> str:
-        t = self.tokens[i]
-        return self.text[t.start:t.end]
+        return self.text[self.starts[i]:self.ends[i]]
 
     def span(self, a: int, b: int) -> str:
-        return self.text[self.tokens[a].start:self.tokens[b - 1].end]
+        return self.text[self.starts[a]:self.ends[b - 1]]
 
     def gap_breaks(self, i: int) -> bool:
         """Is there a line break between token ``i - 1`` and token ``i``?"""
-        return "\n" in self.text[self.tokens[i - 1].end:self.tokens[i].start]
+        return "\n" in self.text[self.ends[i - 1]:self.starts[i]]
 
     def _clean(self, a: int, b: int) -> bool:
         return all(self.tok(i) not in _HARD for i in range(a, b)) and not any(self.gap_breaks(i)
                                                                             for i in range(a + 1, b))
 
     def at_sentence_start(self, i: int) -> bool:
-        before = self.text[max(0, self.tokens[i].start - 40):self.tokens[i].start]
-        return self.tokens[i].start == 0 or bool(_SENTENCE_END.search(before))
+        start = self.starts[i]
+        return start == 0 or bool(_SENTENCE_END.search(self.text[max(0, start - 40):start]))
 
     def filler(self, i: int, name: bool = True) -> bool:
         """A token that is never part of a name (see module docstring); outside a name (``name`` false) a
