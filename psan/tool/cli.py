@@ -27,7 +27,7 @@ import math
 import os
 import sys
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -165,12 +165,16 @@ def _readable(files: Sequence[InputFile], reporter: Reporter, queue: deque[tuple
         yield text
 
 
-def _write(path: Path, content: str) -> None:
-    """Write one output file; a folder that cannot be created or written stops the run (InputError)."""
+def _write(path: Path, content: str | Iterable[str]) -> None:
+    """Write one output file (a string or its pieces in order); a folder that cannot be created or written stops
+    the run (InputError)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(content)
+            if isinstance(content, str):
+                fh.write(content)
+            else:
+                fh.writelines(content)
     except OSError as err:
         raise InputError(f"{path}: cannot write: {err.strerror or err}") from None
 
@@ -443,12 +447,12 @@ def _write_output(out_dir: Path, f: InputFile, result: Any, options: Any, report
 
 def cmd_recognize(args: argparse.Namespace) -> int:
     """Write the tagged XML of each input file (``name.txt`` → ``name.xml``)."""
-    from psan.tool.tagged_xml import to_xml
+    from psan.tool.tagged_xml import xml_chunks
     reporter = Reporter()
     out_dir = _output_folder(Path(args.xml_out), "--xml-out")
     files = collect_inputs(args.inputs, reporter, [out_dir])
     for f, doc in documents(args, files, reporter):
-        _write(out_dir / f.rel.with_suffix(".xml"), to_xml(doc))
+        _write(out_dir / f.rel.with_suffix(".xml"), xml_chunks(doc))  # written as made: no copy of the whole XML
     return reporter.status
 
 

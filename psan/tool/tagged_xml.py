@@ -33,7 +33,7 @@ Layout::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from xml.sax.handler import ContentHandler  # nosec B406
 
@@ -116,7 +116,12 @@ def _escaped_text(text: str, starts: list[int], ends: list[int]) -> tuple[str, l
 
 
 def to_xml(doc: Document) -> str:
-    """Serialize a document to the tagged XML format (see module docstring).
+    """Serialize a document to the tagged XML format (see module docstring)."""
+    return "".join(xml_chunks(doc))
+
+
+def xml_chunks(doc: Document) -> Iterator[str]:
+    """:func:`to_xml` in pieces (about a sentence each), so a large document's XML can be written as it is made.
 
     How (a large document has 10^6 tokens): the text is escaped once; per sentence, the tokens where no
     entity starts or ends are written by one comprehension, and only the tokens where one does go through
@@ -130,7 +135,7 @@ def to_xml(doc: Document) -> str:
                       key=lambda e: (e.first_token, -e.end_token))
     firsts = [e.first_token for e in entities]
     lasts = [e.end_token for e in entities]
-    out: list[str] = ['<?xml version="1.0" encoding="UTF-8"?>\n<submission>']
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n<submission>'
     pos = 0  # offset in the escaped text written so far
     started: set[int] = set()  # indices of entities whose first fragment was written
     ei = 0
@@ -190,11 +195,10 @@ def to_xml(doc: Document) -> str:
             part += plain(t, b)
         part.append("</ne>" * len(stack))
         part.append("</sentence>")
-        out.append("".join(part))
+        yield "".join(part)
         pos = ends[b - 1]
-    out.append(etext[pos:])
-    out.append("</submission>\n")
-    return "".join(out)
+    yield etext[pos:]
+    yield "</submission>\n"
 
 
 def _entity_from_attrs(attrs: dict[str, str]) -> Entity:
