@@ -106,34 +106,3 @@ def test_the_address_swallows_its_pieces_in_the_pipeline() -> None:
     doc = pipeline.process("Sídlo: Roblínská 1284/17, 252 10 Mníšek pod Brdy.")
     assert [(doc.span_text(e.first_token, e.end_token), e.type) for e in doc.entities] == [
         ("Roblínská 1284/17, 252 10 Mníšek pod Brdy", "ADDRESS")]
-
-
-def _english_forms_agree(text: str) -> None:
-    """The English street and loose regexes (a class first) find what their plain forms (a look-behind first) find."""
-    import re
-
-    from psan.tool.recognizers.addresses import ADDRESS_FORMS, EN_LOOSE_PLAIN, EN_STREET_PLAIN
-    form = ADDRESS_FORMS["en"]
-    for plain, fast in ((EN_STREET_PLAIN, form.street), (EN_LOOSE_PLAIN, form.loose)):
-        assert [(m.span(), m.groupdict()) for m in re.finditer(plain, text)] == [
-            (m.span(), m.groupdict()) for m in re.finditer(fast, text)]
-
-
-@pytest.mark.parametrize("text", [
-    "12 Baker Street", "Flat 3, 221B Baker St. London", "Jean-Paul Sartre 12", "J. Smith Road 5, x.Main St 4",
-    "A. B. 12", "St. John 12a", "Ab-Cd Ef 3 km", "Søndergade 52, Apt. 656", "Ok Ok Ok Ok 7", "a,12 Main Street",
-    "Ob. 7 Ab 8 Cd Ef 9", "9 A. Main-Street Rd. 12/3"])
-def test_english_address_regexes_equal_plain_forms(text: str) -> None:
-    _english_forms_agree(text)
-
-
-@pytest.mark.shared
-def test_english_address_regexes_equal_plain_forms_on_corpora(shared_dir) -> None:  # noqa: ANN001 - a Path
-    import json
-    files = sorted((shared_dir / "data").glob("*.jsonl"))
-    if not files:
-        pytest.skip("no shared corpora")
-    for path in files:
-        with open(path, encoding="utf-8") as fh:
-            for line in [line for line in fh if line.strip()][:60]:
-                _english_forms_agree(json.loads(line)["text"])
