@@ -27,12 +27,12 @@ import math
 import os
 import sys
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from psan.tool.document import Document
+from psan.tool.document import Document, token_bounds
 
 EXIT_OK = 0
 EXIT_FAILED = 2
@@ -165,12 +165,16 @@ def _readable(files: Sequence[InputFile], reporter: Reporter, queue: deque[tuple
         yield text
 
 
-def _write(path: Path, content: str) -> None:
-    """Write one output file; a folder that cannot be created or written stops the run (InputError)."""
+def _write(path: Path, content: str | Iterable[str]) -> None:
+    """Write one output file (a string or its pieces in order); a folder that cannot be created or written stops
+    the run (InputError)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(content)
+            if isinstance(content, str):
+                fh.write(content)
+            else:
+                fh.writelines(content)
     except OSError as err:
         raise InputError(f"{path}: cannot write: {err.strerror or err}") from None
 
@@ -291,18 +295,25 @@ def span_lines(rel: str, doc: Document) -> Iterator[str]:
     encoded the general way.
     """
     text = doc.text
+    starts, ends = token_bounds(doc.tokens)
     head = '{"file": ' + _ENCODE_STRING(rel) + ', "start": '
+    #: the end of a line after the span's text, per kind of entity (type, category, source, score): a large
+    #: document has 10^5 entities of a few dozen kinds
+    tails: dict[tuple, str] = {}
     for ent in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
-        start, end = doc.char_range(ent.first_token, ent.end_token)
+        start, end = starts[ent.first_token], ends[ent.end_token - 1]
         score, kind, source = ent.score, ent.type, ent.source
         if (type(score) is not float or not math.isfinite(score) or type(kind) is not str or type(source) is not str
                 or type(start) is not int or type(end) is not int):
             yield _ENCODE_RECORD({"file": rel, "start": start, "end": end, "text": text[start:end], "type": kind,
                                   "category": str(ent.category), "source": source, "score": score}) + "\n"
             continue
-        yield (f'{head}{start}, "end": {end}, "text": {_ENCODE_STRING(text[start:end])}, "type": '
-               f'{_ENCODE_STRING(kind)}, "category": {_ENCODE_STRING(str(ent.category))}, "source": '
-               f'{_ENCODE_STRING(source)}, "score": {float.__repr__(score)}}}\n')
+        key = (kind, ent.category, source, float.__repr__(score))  # the text, not the value: -0.0 is not 0.0
+        tail = tails.get(key)
+        if tail is None:
+            tail = tails[key] = (f', "type": {_ENCODE_STRING(kind)}, "category": {_ENCODE_STRING(str(ent.category))}, '
+                                 f'"source": {_ENCODE_STRING(source)}, "score": {key[3]}}}\n')
+        yield f'{head}{start}, "end": {end}, "text": {_ENCODE_STRING(text[start:end])}{tail}'
 
 
 def _dump_spans(out: TextIO, rel: str, doc: Document) -> None:
@@ -443,12 +454,12 @@ def _write_output(out_dir: Path, f: InputFile, result: Any, options: Any, report
 
 def cmd_recognize(args: argparse.Namespace) -> int:
     """Write the tagged XML of each input file (``name.txt`` → ``name.xml``)."""
-    from psan.tool.tagged_xml import to_xml
+    from psan.tool.tagged_xml import xml_chunks
     reporter = Reporter()
     out_dir = _output_folder(Path(args.xml_out), "--xml-out")
     files = collect_inputs(args.inputs, reporter, [out_dir])
     for f, doc in documents(args, files, reporter):
-        _write(out_dir / f.rel.with_suffix(".xml"), to_xml(doc))
+        _write(out_dir / f.rel.with_suffix(".xml"), xml_chunks(doc))  # written as made: no copy of the whole XML
     return reporter.status
 
 

@@ -32,9 +32,10 @@ run by :meth:`psan.tool.pipeline.Pipeline.finish_document`:
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
 
-from psan.tool.document import WEAK_SOURCES, Category, Document, Entity
+from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
 from psan.tool.entities import LEGAL_FORM_RE
 from psan.tool.ner.function_words import function_words
 from psan.tool.propagate import person_name_words
@@ -97,10 +98,18 @@ class _View:
         self.doc = doc
         self.text = doc.text
         self.tokens = doc.tokens
+        #: token offsets as two lists (a TokenArray's own: no Token object per look-up)
+        self.starts, self.ends = token_bounds(doc.tokens)
         self.language = doc.language or "en"
         self.closed = function_words(self.language)
         self.conjunctions = CONJUNCTIONS.get(self.language, frozenset())
         self.speakers = {(e.first_token, e.end_token) for e in doc.entities if _is_speaker(e)}
+        #: the speaker slots in order and the longest one's length: the slots overlapping a span are bisected
+        self.speaker_list = sorted(self.speakers)
+        self.speaker_max = max((b - a for a, b in self.speakers), default=0)
+        #: word → what :meth:`filler` makes of it apart from its place (see ``_word_kind``); dictionary look-ups
+        self.kinds: dict[str, int] = {}
+        self.common: dict[str, bool] = {}
         #: anchor text → where it was recognized (an entity nested in a span is no evidence of a cut in it)
         self.where: dict[str, list[tuple[int, int]]] = defaultdict(list)
         #: anchor text → its strongest entity: a piece cut out of a glued span takes that one's category
@@ -116,43 +125,70 @@ class _View:
         self.anchors = _Anchors(self.where)
 
     def tok(self, i: int) -> str:
-        t = self.tokens[i]
-        return self.text[t.start:t.end]
+        return self.text[self.starts[i]:self.ends[i]]
 
     def span(self, a: int, b: int) -> str:
-        return self.text[self.tokens[a].start:self.tokens[b - 1].end]
+        return self.text[self.starts[a]:self.ends[b - 1]]
 
     def spaced(self, i: int) -> bool:
         """Is token ``i`` apart from a neighbour by a space (or at an edge of the text)?"""
-        t = self.tokens
-        return i == 0 or i + 1 >= len(t) or t[i - 1].end != t[i].start or t[i].end != t[i + 1].start
+        n = len(self.starts)
+        return i == 0 or i + 1 >= n or self.ends[i - 1] != self.starts[i] or self.ends[i] != self.starts[i + 1]
 
     def gap_breaks(self, i: int) -> bool:
         """Is there a line break between token ``i - 1`` and token ``i``?"""
-        return "\n" in self.text[self.tokens[i - 1].end:self.tokens[i].start]
+        return "\n" in self.text[self.ends[i - 1]:self.starts[i]]
 
     def _clean(self, a: int, b: int) -> bool:
-        return all(self.tok(i) not in _HARD for i in range(a, b)) and not any(self.gap_breaks(i)
-                                                                            for i in range(a + 1, b))
+        """No token ``:``/``;`` and no line break between the tokens (tested per token only when the span's text
+        holds one of these characters at all: 10^5 spans in a large document)."""
+        whole = self.text[self.starts[a]:self.ends[b - 1]]
+        if (":" in whole or ";" in whole) and any(self.tok(i) in _HARD for i in range(a, b)):
+            return False
+        return "\n" not in whole or not any(self.gap_breaks(i) for i in range(a + 1, b))
+
+    def overlapping_speakers(self, a: int, b: int) -> list[tuple[int, int]]:
+        """The speaker slots overlapping tokens ``[a, b)``, in order."""
+        found = self.speaker_list[bisect_left(self.speaker_list, (a - self.speaker_max,)):
+                                  bisect_left(self.speaker_list, (b,))]
+        return [(s0, s1) for s0, s1 in found if s0 < b and s1 > a]
 
     def at_sentence_start(self, i: int) -> bool:
-        before = self.text[max(0, self.tokens[i].start - 40):self.tokens[i].start]
-        return self.tokens[i].start == 0 or bool(_SENTENCE_END.search(before))
+        start = self.starts[i]
+        return start == 0 or bool(_SENTENCE_END.search(self.text[max(0, start - 40):start]))
 
     def filler(self, i: int, name: bool = True) -> bool:
         """A token that is never part of a name (see module docstring); outside a name (``name`` false) a
         word in lower case is content, not filler ("primary school teacher")."""
         w = self.tok(i)
+        kind = self.kinds.get(w)
+        if kind is None:
+            kind = self.kinds[w] = self._word_kind(w)
+        if kind != _CAPITALIZED:
+            return kind == _FILLER or (kind == _LOWER_CASE and name)
+        if not self.at_sentence_start(i):
+            return False
+        common = self.common.get(w)
+        if common is None:
+            common = self.common[w] = _common_word(w, self.language)
+        return common
+
+    def _word_kind(self, w: str) -> int:
+        """What :meth:`filler` makes of a word wherever it stands: filler, content, a word in lower case (filler in a
+        name) or a capitalized one (filler at a sentence start if it is a common word)."""
         low = w.casefold()
         if not any(c.isalnum() for c in w) or low in _POSSESSIVE:
-            return True
+            return _FILLER
         if any(c.isdigit() for c in w):
-            return False
+            return _CONTENT
         if low in INTERJECTIONS or low in self.closed or low in self.conjunctions:
-            return True
+            return _FILLER
         if not any(c.isupper() for c in w):
-            return name
-        return self.at_sentence_start(i) and _common_word(w, self.language)
+            return _LOWER_CASE
+        return _CAPITALIZED
+
+
+_FILLER, _CONTENT, _LOWER_CASE, _CAPITALIZED = range(4)
 
 
 def _common_word(word: str, language: str) -> bool:
@@ -178,8 +214,8 @@ def _hard_pieces(v: _View, e: Entity, name: bool) -> list[tuple[int, int]]:
             dropped.add(i)
         if i > e.first_token and v.gap_breaks(i):
             cuts.add(i)
-    for s0, s1 in v.speakers:
-        if s0 < e.end_token and s1 > e.first_token and (s0, s1) != (e.first_token, e.end_token):
+    for s0, s1 in v.overlapping_speakers(e.first_token, e.end_token):
+        if (s0, s1) != (e.first_token, e.end_token):
             cuts.update((s0, s1))
             if s1 < e.end_token and v.tok(s1) == ":":
                 dropped.add(s1)

@@ -72,7 +72,8 @@ class ParallelPipeline:
                       for start, end in self.pipeline.sections(text)]
 
     def _collect(self, text: str, futures: list[tuple[int, Future[list]]]) -> Document:
-        return self.pipeline.merge(text, [(start, fut.result()) for start, fut in futures])
+        # a generator: each section is merged as soon as it is back (while the pool works on the later ones)
+        return self.pipeline.merge(text, ((start, fut.result()) for start, fut in futures))
 
     def process(self, text: str) -> Document:
         """Recognize one text; equal to ``Pipeline.process(text)``."""

@@ -218,7 +218,7 @@ class Pipeline:
         with collector_paused():
             return pack(self.recognize_section(text))
 
-    def merge(self, text: str, parts: Sequence[tuple[int, list | Document]]) -> Document:
+    def merge(self, text: str, parts: Iterable[tuple[int, list | Document]]) -> Document:
         """The document from its section results (documents or packed, in text order), finished once."""
         from psan.tool.sections import merge_sections
         with collector_paused():
@@ -230,7 +230,8 @@ class Pipeline:
         if len(ranges) == 1:
             with collector_paused():
                 return self.finish_document(self.recognize_section(text))
-        return self.merge(text, [(start, self.recognize_section(text[start:end])) for start, end in ranges])
+        # a generator: each section's document is merged and let go before the next one is recognized
+        return self.merge(text, ((start, self.recognize_section(text[start:end])) for start, end in ranges))
 
     def iter_process(self, texts: Iterable[str], batch_size: int = 32) -> Iterator[Document]:
         """Recognize texts lazily in batches (NER adapters with ``analyze_many`` run batched)."""

@@ -45,6 +45,7 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import compress
 from typing import Any
@@ -175,6 +176,7 @@ def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
     """
     from psan.tool.ner.function_words import function_words
     text, tokens = doc.text, doc.tokens
+    texts: list[str] | None = None  # the pipeline's list (no Token object per token), read at the first name
     closed = function_words(doc.language)
     lower: set[str] | None = None
     found: dict[str, Entity] = {}
@@ -182,7 +184,9 @@ def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
         if ent.category != Category.PERSON or ent.source == source or ent.source in WEAK_SOURCES \
                 or ent.end_token - ent.first_token < 2:
             continue
-        words = [text[t.start:t.end] for t in tokens[ent.first_token:ent.end_token]]
+        if texts is None:
+            texts = token_texts(text, tokens)
+        words = texts[ent.first_token:ent.end_token]
         proper = [w for w in words if len(w) >= 3 and w.isalpha() and w[0].isupper() and not w.isupper()]
         if len(proper) < 2:
             continue
@@ -192,7 +196,7 @@ def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
             if word.lower() in closed or is_never_a_name(word, ent.category, doc.language):
                 continue
             if lower is None:
-                lower = {text[t.start:t.end] for t in tokens if text[t.start:t.end].islower()}
+                lower = set(compress(texts, map(str.islower, texts)))
             if word.lower() not in lower:
                 found[word] = ent
     return found
@@ -315,23 +319,20 @@ class _Growth:
     def __init__(self, doc: Document, starts: list[int], ends: list[int]) -> None:
         self.doc = doc
         self.starts, self.ends = starts, ends
-        #: token index by start offset / token end by end offset; built at the first occurrence that grows (few
-        #: do: a dict over every token of every document cost more than the growing itself)
-        self.first_at: dict[int, int] | None = None
-        self.end_at: dict[int, int] = {}
 
     def __call__(self, first: int, end: int, seed: Entity) -> tuple[int, int]:
         span = CharSpan(self.starts[first], self.ends[end - 1], seed.type, seed.category, SOURCE, seed.score)
         grown = extend_mentions(self.doc.text, [span], self.doc.language)
         if len(grown) != 1 or (grown[0].start, grown[0].end) == (span.start, span.end):
             return first, end
-        if self.first_at is None:
-            self.first_at = {a: i for i, a in enumerate(self.starts)}
-            self.end_at = {b: i + 1 for i, b in enumerate(self.ends)}
-        new_first, new_end = self.first_at.get(grown[0].start), self.end_at.get(grown[0].end)
-        if new_first is None or new_end is None:
+        # the token starting / ending at the grown edges, by bisection of the sorted offsets (a dict over every
+        # token of a 10^6-token document cost more than the growing itself)
+        new_first = bisect_right(self.starts, grown[0].start) - 1
+        new_last = bisect_right(self.ends, grown[0].end) - 1
+        if new_first < 0 or self.starts[new_first] != grown[0].start or new_last < 0 \
+                or self.ends[new_last] != grown[0].end:
             return first, end
-        return new_first, new_end
+        return new_first, new_last + 1
 
 
 def _inside_or_crossing(lo: list[int | None], hi: list[int], first: int, end: int) -> bool:

@@ -15,9 +15,18 @@ recognizers' context windows (a few dozen characters) do not reach across it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from psan.tool.document import Category, Document, Entity, Sentence, Token
+from psan.tool.document import (
+    Category,
+    Document,
+    Entity,
+    Sentence,
+    TokenArray,
+    keep_token_texts,
+    token_bounds,
+    token_texts,
+)
 
 __all__ = ["DEFAULT_MIN_CHARS", "DEFAULT_SECTION_CHARS", "Packed", "merge_sections", "pack", "split_sections"]
 
@@ -70,9 +79,10 @@ Packed = list
 
 def pack(doc: Document) -> Packed:
     """A section's document as plain lists; token ids are the list positions (as in every Document)."""
-    bounds: list[int] = []
-    for t in doc.tokens:
-        bounds += (t.start, t.end)
+    starts, ends = token_bounds(doc.tokens)
+    bounds: list[int] = [0] * (2 * len(starts))
+    bounds[0::2] = starts
+    bounds[1::2] = ends
     sents: list[int] = []
     for s in doc.sentences:
         sents += (s.first_token, s.end_token)
@@ -80,29 +90,47 @@ def pack(doc: Document) -> Packed:
     return [bounds, sents, ents]
 
 
-def merge_sections(text: str, language: str, parts: Sequence[tuple[int, Packed | Document]]) -> Document:
+def _shifted(values: Sequence[int], by: int) -> list[int]:
+    """``values`` plus ``by`` each, as a new list (in C: 10^6 offsets per large document)."""
+    return list(values) if by == 0 else list(map(by.__add__, values))
+
+
+def merge_sections(text: str, language: str, parts: Iterable[tuple[int, Packed | Document]]) -> Document:
     """One document from the section results ``(char offset, section document or its pack())``, in text order.
 
     Token ids, sentence and entity token ranges move by the tokens of the sections before; offsets by
     the section's start.  Deterministic: the result depends only on the parts, never on who made them
     (a serial run passes the documents themselves, which saves packing them).
+
+    The tokens come back as a :class:`~psan.tool.document.TokenArray` (two offset lists, no Token object per
+    token: a large document has 10^6 of them); when every part is a document, the token texts its
+    recognition kept are kept for the merged one (propagation reads them).
     """
-    tokens: list[Token] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    texts: list[str] | None = []
     sentences: list[Sentence] = []
     entities: list[Entity] = []
     for offset, part in parts:
-        base = len(tokens)
+        base = len(starts)
         if isinstance(part, Document):
-            tokens.extend(Token(base + t.id, offset + t.start, offset + t.end) for t in part.tokens)
+            part_starts, part_ends = token_bounds(part.tokens)
+            starts += _shifted(part_starts, offset)
+            ends += _shifted(part_ends, offset)
+            if texts is not None:
+                texts += token_texts(part.text, part.tokens)
             sentences.extend(Sentence(base + s.first_token, base + s.end_token) for s in part.sentences)
             entities.extend(Entity(base + e.first_token, base + e.end_token, e.type, e.category, e.source, e.score)
                             for e in part.entities)
             continue
+        texts = None
         bounds, sents, ents = part
-        n = len(bounds) // 2
-        tokens.extend(map(Token, range(base, base + n),
-                          [offset + b for b in bounds[0::2]], [offset + b for b in bounds[1::2]]))
-        sentences.extend(map(Sentence, [base + f for f in sents[0::2]], [base + e for e in sents[1::2]]))
+        starts += _shifted(bounds[0::2], offset)
+        ends += _shifted(bounds[1::2], offset)
+        sentences.extend(map(Sentence, _shifted(sents[0::2], base), _shifted(sents[1::2], base)))
         entities.extend(Entity(base + first, base + end, typ, Category(cat), source, score)
                         for first, end, typ, cat, source, score in ents)
+    tokens = TokenArray(starts, ends)
+    if texts is not None and len(texts) == len(starts):
+        keep_token_texts(text, tokens, texts)
     return Document(text, tokens, sentences, entities, language)

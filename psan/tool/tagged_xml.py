@@ -32,8 +32,9 @@ Layout::
 """
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from xml.sax.handler import ContentHandler  # nosec B406
 
@@ -41,7 +42,7 @@ from defusedxml import ElementTree as DefusedET
 from defusedxml.expatreader import create_parser
 
 from psan.tool.categories import category_of
-from psan.tool.document import Category, Document, Entity, Sentence, Token
+from psan.tool.document import Category, Document, Entity, Sentence, Token, TokenArray, token_bounds
 from psan.tool.tokenize import XML_FORBIDDEN
 
 _TEXT_ESCAPE_RE = re.compile(f"[&<>\r{XML_FORBIDDEN}]")
@@ -84,70 +85,132 @@ def normalized_sentences(doc: Document) -> list[Sentence]:
 
 def ne_open(e: Entity, cont: bool) -> str:
     """The opening ``<ne>`` tag of an entity (``cont``: it continues from the previous sentence)."""
-    attrs = (f'<ne type="{_escape_attr(e.type)}" start="{e.first_token}" end="{e.end_token}" '
-             f'category="{_escape_attr(e.category.value if isinstance(e.category, Category) else str(e.category))}"')
-    if e.source:
-        attrs += f' source="{_escape_attr(e.source)}"'
-    if e.score != 1.0:
-        attrs += f' score="{e.score!r}"'
-    return attrs + (' cont="1">' if cont else ">")
+    head, tail = _ne_parts(e.type, e.category, e.source, "" if e.score == 1.0 else repr(e.score))
+    return f'{head}{e.first_token}" end="{e.end_token}{tail}{_CONT if cont else ">"}'
+
+
+_CONT = ' cont="1">'
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _ne_parts(type_: str, category: object, source: str, score: str) -> tuple[str, str]:
+    """An ``<ne>`` tag's text before its start and after its end (what entities of one kind share: a large document
+    has 10^5 entities of a few dozen kinds)."""
+    head = f'<ne type="{_escape_attr(type_)}" start="'
+    tail = f'" category="{_escape_attr(category.value if isinstance(category, Category) else str(category))}"'
+    if source:
+        tail += f' source="{_escape_attr(source)}"'
+    if score:
+        tail += f' score="{score}"'
+    return head, tail
+
+
+def _escaped_text(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
+    """The whole text escaped once (:func:`escape_text`) and the token offsets moved into it.
+
+    Why: escaping is per character, so a slice of the escaped text between two moved offsets is the
+    escaped slice; one ``sub`` over the text replaces two per token (10^6 tokens in a large document).
+    """
+    found = _TEXT_ESCAPE_RE.search(text)
+    if found is None:
+        return text, starts, ends
+    import numpy as np
+    places = [m.start() for m in _TEXT_ESCAPE_RE.finditer(text, found.start())]
+    growth = [len(_text_repl(m)) - 1 for m in _TEXT_ESCAPE_RE.finditer(text, found.start())]
+    at = np.asarray(places, dtype=np.int64)
+    shift = np.concatenate(([0], np.cumsum(np.asarray(growth, dtype=np.int64))))
+
+    def moved(offsets: list[int]) -> list[int]:
+        arr = np.asarray(offsets, dtype=np.int64)
+        return (arr + shift[np.searchsorted(at, arr, side="left")]).tolist()
+
+    return escape_text(text), moved(starts), moved(ends)
 
 
 def to_xml(doc: Document) -> str:
     """Serialize a document to the tagged XML format (see module docstring)."""
+    return "".join(xml_chunks(doc))
+
+
+def xml_chunks(doc: Document) -> Iterator[str]:
+    """:func:`to_xml` in pieces (about a sentence each), so a large document's XML can be written as it is made.
+
+    How (a large document has 10^6 tokens): the text is escaped once; per sentence, the tokens where no
+    entity starts or ends are written by one comprehension, and only the tokens where one does go through
+    the element stack.  The result equals writing token by token with every entity's fragments.
+    """
     text, tokens = doc.text, doc.tokens
     n = len(tokens)
+    ids = range(n) if isinstance(tokens, TokenArray) else [t.id for t in tokens]
+    etext, starts, ends = _escaped_text(text, *token_bounds(tokens))
     entities = sorted((e for e in doc.entities if 0 <= e.first_token < e.end_token <= n),
                       key=lambda e: (e.first_token, -e.end_token))
-    out: list[str] = ['<?xml version="1.0" encoding="UTF-8"?>\n<submission>']
-    pos = 0  # char offset written so far
+    firsts = [e.first_token for e in entities]
+    lasts = [e.end_token for e in entities]
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n<submission>'
+    pos = 0  # offset in the escaped text written so far
     started: set[int] = set()  # indices of entities whose first fragment was written
     ei = 0
     running: list[int] = []  # indices (ascending) of entities started before the current sentence's end
+
+    def plain(lo: int, hi: int) -> list[str]:
+        """Tokens ``lo … hi-1`` with the gap before each: no entity starts or ends at any of them."""
+        return [f'{etext[p:a]}<token id="{i}">{etext[a:b]}</token>'
+                for i, p, a, b in zip(ids[lo:hi], ends[lo - 1:hi - 1], starts[lo:hi], ends[lo:hi], strict=True)]
+
     for sent in normalized_sentences(doc):
         a, b = sent.first_token, sent.end_token
-        out.append(escape_text(text[pos:tokens[a].start]))
-        pos = tokens[a].start
-        out.append(f'<sentence start="{a}" end="{b}">')
+        part: list[str] = [etext[pos:starts[a]], f'<sentence start="{a}" end="{b}">']
         # entities overlapping this sentence: ones started earlier and still running + ones starting here.
         # Only entities still running are kept between sentences, so the whole pass stays linear
         # (rescanning every earlier entity per sentence made it quadratic).
-        running = [k for k in running if entities[k].end_token > a]
-        while ei < len(entities) and entities[ei].first_token < b:
-            if entities[ei].end_token > a:
+        running = [k for k in running if lasts[k] > a]
+        while ei < len(entities) and firsts[ei] < b:
+            if lasts[ei] > a:
                 running.append(ei)
             ei += 1
-        active = running
         by_start: dict[int, list[int]] = {}
-        for k in active:
-            by_start.setdefault(max(entities[k].first_token, a), []).append(k)
+        for k in running:
+            by_start.setdefault(max(firsts[k], a), []).append(k)
+        events = sorted(set(by_start).union(e for k in running if a < (e := min(lasts[k], b)) < b))
         stack: list[int] = []  # entity indices of open <ne> elements
-        for t in range(a, b):
+        t = a  # the next token to write
+        for event in events:
+            if t < event:  # tokens t … event-1: nothing opens or closes there
+                if t == a:
+                    part.append(f'<token id="{ids[a]}">{etext[starts[a]:ends[a]]}</token>')
+                    t += 1
+                part += plain(t, event)
+            t = event
             reopen: list[int] = []
-            low = next((i for i, k in enumerate(stack) if min(entities[k].end_token, b) == t), None)
+            low = next((i for i, k in enumerate(stack) if min(lasts[k], b) == t), None)
             if low is not None:
                 while len(stack) > low:
                     k = stack.pop()
-                    out.append("</ne>")
-                    if min(entities[k].end_token, b) > t:
+                    part.append("</ne>")
+                    if min(lasts[k], b) > t:
                         reopen.append(k)
             if t > a:
-                out.append(escape_text(text[pos:tokens[t].start]))
-                pos = tokens[t].start
+                part.append(etext[ends[t - 1]:starts[t]])
             opening = reopen + by_start.get(t, [])
-            opening.sort(key=lambda k: (-min(entities[k].end_token, b), k))
+            opening.sort(key=lambda k: (-min(lasts[k], b), k))
             for k in opening:
-                out.append(ne_open(entities[k], cont=k in started))
+                part.append(ne_open(entities[k], cont=k in started))
                 started.add(k)
                 stack.append(k)
-            tok = tokens[t]
-            out.append(f'<token id="{tok.id}">{escape_text(text[tok.start:tok.end])}</token>')
-            pos = tok.end
-        out.append("</ne>" * len(stack))
-        out.append("</sentence>")
-    out.append(escape_text(text[pos:]))
-    out.append("</submission>\n")
-    return "".join(out)
+            part.append(f'<token id="{ids[t]}">{etext[starts[t]:ends[t]]}</token>')
+            t += 1
+        if t < b:
+            if t == a:
+                part.append(f'<token id="{ids[a]}">{etext[starts[a]:ends[a]]}</token>')
+                t += 1
+            part += plain(t, b)
+        part.append("</ne>" * len(stack))
+        part.append("</sentence>")
+        yield "".join(part)
+        pos = ends[b - 1]
+    yield etext[pos:]
+    yield "</submission>\n"
 
 
 def _entity_from_attrs(attrs: dict[str, str]) -> Entity:

@@ -276,10 +276,11 @@ INSTITUTION_PIECES = ["HMP", "HM", "Prison", "Remand", "Centre", "Sztum", " ", "
 def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
     from psan.tool.recognizers import institutions
     text = "".join(pieces)
-    for regex in (institutions.PRISON_RE, institutions.COUNTY_RE, institutions.SWEDISH_AUTHORITY_RE):
-        plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
-        assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
-    # PROVINCE_RE and HYPHEN_ACRONYM_RE start with their first letters' class: tests/tool/test_offset_arrays.py
+    regex = institutions.SWEDISH_AUTHORITY_RE
+    plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
+    assert [m.span() for m in regex.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    # PRISON_RE, COUNTY_RE, PROVINCE_RE and HYPHEN_ACRONYM_RE start with their first letters' class:
+    # tests/tool/test_offset_arrays.py compares them with their plain forms
 
 
 REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1", "119/5", "[2001]", "(1998)", "3",

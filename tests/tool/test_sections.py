@@ -57,6 +57,21 @@ def test_merge_shifts_ids_and_offsets() -> None:
                                                                                        "b@example.org"]
 
 
+def test_merge_keeps_offset_arrays_and_the_sections_token_texts() -> None:
+    from psan.tool.document import TokenArray, token_texts
+    pipeline = Pipeline({"language": "en", "tokenizer": "regex", "recognizers": ["patterns"], "propagate": False})
+    text = "Mail a@example.com now.\n\nCall b@example.org later.\n\nDone."
+    ranges = [(0, 25), (25, 52), (52, len(text))]
+    served = merge_sections(text, "en", [(s, pipeline.recognize_section(text[s:e])) for s, e in ranges])
+    packed = merge_sections(text, "en", iter([(s, pack(pipeline.recognize_section(text[s:e]))) for s, e in ranges]))
+    assert isinstance(served.tokens, TokenArray) and isinstance(packed.tokens, TokenArray)
+    assert served.tokens == packed.tokens and served.sentences == packed.sentences
+    assert served.entities == packed.entities
+    kept = served.tokens._texts  # noqa: SLF001 - the texts the section documents had are kept, not made again
+    assert kept is not None and kept[0] is text and kept[1] == [text[t.start:t.end] for t in packed.tokens]
+    assert token_texts(text, packed.tokens) == kept[1]
+
+
 def _court_text(shared_dir: Path, chars: int) -> str:
     texts = [json.loads(line)["text"] for line in (shared_dir / "data" / "cnec-dtest.jsonl").open(encoding="utf-8")]
     return "\n\n".join(texts)[:chars]

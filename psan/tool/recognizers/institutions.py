@@ -33,13 +33,25 @@ PRIORITY_INSTITUTION = -5
 SCORE = 0.6
 
 _CAP = r"[A-Z][\w'’\-]*"
-#: each regex starts with a look-ahead on the first letters its matches can start with: without it the
-#: leading ``\b`` was tried at every character (0.19 of psan's 1.3 CPU s on tab-dev + elitr-dev)
-PRISON_RE = re.compile(
-    rf"(?=[A-Z])\b(?:(?:HMP|HMYOI|HM\s+Prison|HM\s+Young\s+Offender\s+Institution|HM\s+Remand\s+Centre)\s+{_CAP}(?:\s+{_CAP}){{0,2}}"
+#: the regexes as written plainly: a look-ahead on the first letter, then ``\b`` (tests compare them with the
+#: class-first forms below)
+PRISON_PLAIN = (
+    rf"(?=[A-Z])\b(?:(?:HMP|HMYOI|HM\s+Prison|HM\s+Young\s+Offender\s+Institution|HM\s+Remand\s+Centre)\s+{_CAP}"
+    rf"(?:\s+{_CAP}){{0,2}}"
     rf"|(?:{_CAP}\s+){{1,3}}(?:Prison|Remand\s+Prison|Remand\s+Centre|Detention\s+Centre|Penitentiary|Gaol))\b")
-COUNTY_RE = re.compile(r"(?=[A-Z])\b(?:[A-Z][a-z]+shire|County\s+(?:Durham|Antrim|Armagh|Down|Fermanagh|"
-                       r"Londonderry|Tyrone|[A-Z][a-z]+(?=\s+(?:Council|Court)))|[A-Z][a-z]+\s+County(?=\s+Council))\b")
+COUNTY_PLAIN = (r"(?=[A-Z])\b(?:[A-Z][a-z]+shire|County\s+(?:Durham|Antrim|Armagh|Down|Fermanagh|"
+                r"Londonderry|Tyrone|[A-Z][a-z]+(?=\s+(?:Council|Court)))|[A-Z][a-z]+\s+County(?=\s+Council))\b")
+#: each regex starts with the class of its first letter and checks the character before it by a look-behind one
+#: character longer (a leading look-ahead or ``\b`` makes the engine try the pattern at every character; a class
+#: lets it skip to the next capital in C); the rest of each alternative follows without its first letter.  The
+#: same matches at the same places as ``PRISON_PLAIN`` and ``COUNTY_PLAIN``
+PRISON_RE = re.compile(
+    rf"[A-Z](?<!\w[A-Z])(?:(?<=H)(?:MP|MYOI|M\s+Prison|M\s+Young\s+Offender\s+Institution|M\s+Remand\s+Centre)"
+    rf"\s+{_CAP}(?:\s+{_CAP}){{0,2}}"
+    rf"|[\w'’\-]*\s+(?:{_CAP}\s+){{0,2}}(?:Prison|Remand\s+Prison|Remand\s+Centre|Detention\s+Centre|Penitentiary"
+    rf"|Gaol))\b")
+COUNTY_RE = re.compile(r"[A-Z](?<!\w[A-Z])(?:[a-z]+shire|(?<=C)ounty\s+(?:Durham|Antrim|Armagh|Down|Fermanagh|"
+                       r"Londonderry|Tyrone|[A-Z][a-z]+(?=\s+(?:Council|Court)))|[a-z]+\s+County(?=\s+Council))\b")
 #: the 81 provinces of Turkey (also without Turkish letters), except names that are English words
 TURKISH_PROVINCES = tuple("""
 Adana Adıyaman Afyonkarahisar Afyon Ağrı Amasya Ankara Antalya Artvin Aydın Balıkesir Bilecik Bingöl Bitlis Bolu
