@@ -44,7 +44,7 @@ from psan.store.corpus.rule_changes import MARK_APPLIED
 from psan.store.shared.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
 from psan.tool.rules import RULE_KINDS, RuleType
 
-__all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "find_word_type_matches",
+__all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "status_read", "find_word_type_matches",
            "prefetch_word_type_matches", "NeedsWholeDocument"]
 
 
@@ -259,6 +259,14 @@ def refresh_document_status(conn, document_id: int) -> str | None:
     return row["status"] if row else None
 
 
+def status_read(conn, document_id: int) -> db.Read:
+    """:func:`refresh_document_status` with the connection's next round trip: the refresh is deferred
+    (:func:`psan.runtime.db.defer`), the returned read (for :func:`psan.runtime.db.read_together`) gives the
+    status it left (``status``)."""
+    db.defer(_REFRESH_STATUS, {"doc": document_id}, conn)
+    return "SELECT status::text AS status FROM document WHERE id = %(doc)s", {"doc": document_id}
+
+
 def _full_path(conn, document_id: int) -> int:
     from psan.store.corpus.reannotate import reannotate_document_now
     result = reannotate_document_now(conn, document_id)
@@ -285,7 +293,8 @@ def _active(rule: dict[str, Any], shadowed_ne_types: set[str]) -> bool:
 
 def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
                     affected_annotation_ids: Iterable[int] = (), refresh_status: bool = True,
-                    words_locked: bool = False) -> int:
+                    words_locked: bool = False,
+                    known: tuple[dict[str, Any], list[dict[str, Any]]] | None = None) -> int:
     """Bring one document up to date with created, changed or deleted rules, in ``conn``'s transaction.
 
     ``rule_ids`` are the rules that changed: existing ones are (re-)matched, missing ones count as
@@ -296,10 +305,16 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     calls :func:`refresh_document_status` itself afterwards (once, not twice per decision).
     ``words_locked``: the caller holds :func:`psan.store.annotation.document_locks.lock_words` for the rules'
     words, not the whole document; a fallback to the full path raises :class:`NeedsWholeDocument`.
+    ``known``: the document (``status``, ``project_id``, ``recognized_at``, ``sensitive_types``,
+    ``ne_type_rules``) as read in this transaction under the caller's lock, and every changed rule that still
+    exists as written in it (keys of :data:`_DOCUMENT_AND_RULES`' rules): then nothing is read again.
     """
     ids = sorted({int(i) for i in rule_ids})
     affected = {int(i) for i in affected_annotation_ids}
-    row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]), {"doc": document_id, "ids": ids}, conn)
+    if known is not None:
+        row = dict(known[0], rules=sorted((r for r in known[1] if r["id"] in ids), key=lambda r: r["id"]))
+    else:
+        row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]), {"doc": document_id, "ids": ids}, conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return 0
     if not ids and not affected:

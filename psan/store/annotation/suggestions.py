@@ -31,7 +31,8 @@ from psan.tool.suggest import (
     suggest_private,
 )
 
-__all__ = ["type_statistics", "project_type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn",
+__all__ = ["type_statistics", "project_type_statistics", "counts_read", "take_counts", "CountsRead",
+           "add_suggestions", "learn_type_rules", "types_to_learn",
            "forget_statistics", "note_decision", "sensitive_types"]
 
 
@@ -175,6 +176,12 @@ def _update(conn, project_id: int, entry: _TypeCounts) -> _TypeCounts:
     if not since:
         return _count_types(conn, project_id)
     row = db.query_one(prepared(_DECIDED_SINCE), {"project": project_id, "since": since}, conn)
+    return _updated(conn, project_id, entry, checked, stamp, row)
+
+
+def _updated(conn, project_id: int, entry: _TypeCounts, checked: float, stamp: Any,
+             row: dict[str, Any]) -> _TypeCounts:
+    """``entry`` with the log's new decisions (:data:`_DECIDED_SINCE`'s ``row``) counted in."""
     if row["since_stamp"] != stamp:
         return _count_types(conn, project_id)
     with _statistics_lock:
@@ -185,6 +192,42 @@ def _update(conn, project_id: int, entry: _TypeCounts) -> _TypeCounts:
             entry.set_span((document_id, first, end), decision, tuple(types))
         entry.last_log_id, entry.stamp = int(row["top"]), row["top_stamp"]
     return entry
+
+
+@dataclass(slots=True)
+class CountsRead:
+    """The log read that brings a project's cached type counts up to date, to be sent with other reads
+    (:func:`counts_read`, :func:`psan.runtime.db.read_together`, :func:`take_counts`)."""
+
+    project_id: int
+    entry: _TypeCounts
+    checked: float
+    stamp: Any
+    read: db.Read
+
+
+def counts_read(project_id: int) -> CountsRead | None:
+    """The read :func:`type_statistics` would make now to update its cache (``None``: none, or a full count)."""
+    now = time.monotonic()
+    with _statistics_lock:
+        entry = _statistics.get(project_id)
+        if entry is None or now - entry.created > RECOUNT_SECONDS or not entry.last_log_id \
+                or not (entry.dirty or now - entry.checked > FRESH_SECONDS):
+            return None
+        entry.dirty = False  # a decision noted from here on is read next time
+        since, stamp = entry.last_log_id, entry.stamp
+    return CountsRead(project_id, entry, now, stamp, (_DECIDED_SINCE, {"project": project_id, "since": since}))
+
+
+def take_counts(conn, read: CountsRead, row: dict[str, Any] | None) -> None:
+    """Count in what :func:`counts_read`'s read found (``row``)."""
+    if row is None:  # pragma: no cover - the read always has its row
+        return
+    entry = _updated(conn, read.project_id, read.entry, read.checked, read.stamp, row)
+    with _statistics_lock:
+        _statistics[read.project_id] = entry
+        while len(_statistics) > STATISTICS_CACHE_SIZE:
+            _statistics.popitem(last=False)
 
 
 def _count_types(conn, project_id: int) -> _TypeCounts:
@@ -233,7 +276,8 @@ def sensitive_types(conn, project_id: int) -> frozenset[str]:
 
 
 def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],
-                    entity_rows: list[dict[str, Any]] | None = None, stamp: Any = None) -> None:
+                    entity_rows: list[dict[str, Any]] | None = None, stamp: Any = None,
+                    sensitive: frozenset[str] | None = None) -> None:
     """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list.
 
     ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
@@ -243,7 +287,8 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
     birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
     suggestion then (``None``), so accepting the window leaves it for the person; so does every span that
     overlaps an address, a phone number or another span of a sensitive type
-    (:func:`psan.tool.sensitivity.overlaps_any`).
+    (:func:`psan.tool.sensitivity.overlaps_any`).  ``sensitive``: the project's sensitive types when the caller
+    has read them (:func:`sensitive_types`).
     """
     suspicious = [a for a in annotations if a["decision"] == "SUSPICIOUS"]
     if not suspicious:
@@ -269,7 +314,7 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
             entity.setdefault(key, e)
     stats = type_statistics(conn, project_id, sorted({t for a in suspicious for t in a["ne_types"]
                                                       if t != MODEL_TYPE}))
-    extra: frozenset[str] | None = None
+    extra: frozenset[str] | None = sensitive
     for a in suspicious:
         key = (a["first_token"], a["end_token"])
         words_private = sum(1 for r in a["rules"] if r["lookup"])  # each a private decision on these words

@@ -117,20 +117,30 @@ def label_names(conn, ids: set[int]) -> dict[int, str]:
                                                  (list(ids),), conn)}
 
 
+def annotation_rows_read(document_id: int, first: int, end: int) -> db.Read:
+    """:func:`annotation_rows` as one read (``rows``: a JSON array) for :func:`psan.runtime.db.read_together`."""
+    return ("SELECT coalesce(json_agg(q ORDER BY q.first_token, q.end_token DESC), '[]') AS rows "  # noqa: S608  # nosec B608
+            "FROM (" + _ANNOTATION_ROWS.replace("%s", "%(doc)s", 1).replace("%s", "%(first)s", 1)
+            .replace("%s", "%(end)s", 2) + ") q", {"doc": document_id, "first": first, "end": end})
+
+
 def annotation_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
     """Annotations lying inside ``[first, end)``, longest first at each position, each with its ``rules``.
 
     ``rules``: the linked rules, oldest first (``id, type, condition, confidence, label_id, lookup``),
     read in the same statement (every window and every decision's answer shows them).
     """
-    return db.query(prepared(
-        "SELECT a.id, a.first_token, a.end_token, a.token_decision::text AS token_decision, a.token_label_id, "
-        "a.rule_level, coalesce((SELECT json_agg(json_build_object('id', r.id, 'type', r.type::text, "
-        "'condition', r.condition, 'confidence', r.confidence, 'label_id', r.label_id, "
-        "'lookup', r.annotation_id IS NOT NULL) ORDER BY r.id) FROM annotation_rule ar JOIN rule r "
-        "ON r.id = ar.rule_id WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a "
-        "WHERE a.document_id = %s AND a.first_token >= %s AND a.first_token < %s AND a.end_token <= %s "
-        "ORDER BY a.first_token, a.end_token DESC"), (document_id, first, end, end), conn)
+    return db.query(prepared(_ANNOTATION_ROWS), (document_id, first, end, end), conn)
+
+
+_ANNOTATION_ROWS = (
+    "SELECT a.id, a.first_token, a.end_token, a.token_decision::text AS token_decision, a.token_label_id, "
+    "a.rule_level, coalesce((SELECT json_agg(json_build_object('id', r.id, 'type', r.type::text, "
+    "'condition', r.condition, 'confidence', r.confidence, 'label_id', r.label_id, "
+    "'lookup', r.annotation_id IS NOT NULL) ORDER BY r.id) FROM annotation_rule ar JOIN rule r "
+    "ON r.id = ar.rule_id WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a "
+    "WHERE a.document_id = %s AND a.first_token >= %s AND a.first_token < %s AND a.end_token <= %s "
+    "ORDER BY a.first_token, a.end_token DESC")
 
 
 def entity_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
