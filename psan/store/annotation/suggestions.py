@@ -277,7 +277,7 @@ def sensitive_types(conn, project_id: int) -> frozenset[str]:
 
 def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],
                     entity_rows: list[dict[str, Any]] | None = None, stamp: Any = None,
-                    sensitive: frozenset[str] | None = None) -> None:
+                    project_sensitive: frozenset[str] | None = None) -> None:
     """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list.
 
     ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
@@ -287,8 +287,8 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
     birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
     suggestion then (``None``), so accepting the window leaves it for the person; so does every span that
     overlaps an address, a phone number or another span of a sensitive type
-    (:func:`psan.tool.sensitivity.overlaps_any`).  ``sensitive``: the project's sensitive types when the caller
-    has read them (:func:`sensitive_types`).
+    (:func:`psan.tool.sensitivity.overlaps_any`).  ``project_sensitive``: the project's sensitive types when the
+    caller has read them (:func:`sensitive_types`).
     """
     suspicious = [a for a in annotations if a["decision"] == "SUSPICIOUS"]
     if not suspicious:
@@ -314,7 +314,7 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
             entity.setdefault(key, e)
     stats = type_statistics(conn, project_id, sorted({t for a in suspicious for t in a["ne_types"]
                                                       if t != MODEL_TYPE}))
-    extra: frozenset[str] | None = sensitive
+    extra: frozenset[str] | None = project_sensitive
     for a in suspicious:
         key = (a["first_token"], a["end_token"])
         words_private = sum(1 for r in a["rules"] if r["lookup"])  # each a private decision on these words
