@@ -69,12 +69,15 @@ def final_decision(row: dict[str, Any], thresholds: Thresholds) -> str:
 
 def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[str, Any]]:
     """Annotations lying inside ``[first, end)`` with their final decision, label name and rule summary."""
-    # the annotations and the labels of the mentions among them: one round trip
-    rows_row, mentions_row = db.read_together(conn, [
+    # the annotations, the labels of the mentions among them and (document not cached here) its entities:
+    # one round trip
+    rows_row, mentions_row, entities_row = db.read_together(conn, [
         window_content.annotation_rows_read(window.document_id, first, end),
-        mention_labels_read(window.project_id, window.document_id, first, end)])
+        mention_labels_read(window.project_id, window.document_id, first, end),
+        window_content.entity_rows_read(window.document_id, first, end, window.recognized_at)])
     rows = rows_row["rows"] if rows_row else []
-    entity_rows = window_content.entity_rows(conn, window.document_id, first, end, window.recognized_at)
+    entity_rows = entities_row["rows"] if entities_row is not None else \
+        window_content.entity_rows(conn, window.document_id, first, end, window.recognized_at)
     entities = window_content.entity_types(entity_rows)
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     own = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(r["rules"]))

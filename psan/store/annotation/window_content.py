@@ -143,6 +143,22 @@ _ANNOTATION_ROWS = (
     "ORDER BY a.first_token, a.end_token DESC")
 
 
+_ENTITY_ROWS = ("SELECT first_token, end_token, type, category, score FROM named_entity "
+                "WHERE document_id = %(doc)s AND first_token >= %(first)s AND first_token < %(end)s "
+                "ORDER BY first_token, id")
+
+
+def entity_rows_read(document_id: int, first: int, end: int, stamp: Any = None) -> db.Read | None:
+    """:func:`entity_rows` as one read (``rows``: a JSON array) for :func:`psan.runtime.db.read_together`, or
+    ``None`` when this process has the document cached (no statement: :func:`entity_rows` answers from it)."""
+    if document_text.cached(document_id, stamp) is not None:
+        return None
+    return ("SELECT coalesce(json_agg(json_build_object('first_token', q.first_token, 'end_token', q.end_token, "  # noqa: S608  # nosec B608
+            "'type', q.type, 'category', q.category, 'score', q.score) ORDER BY q.first_token, q.id), '[]') AS rows "
+            "FROM (" + _ENTITY_ROWS.replace("SELECT first_token", "SELECT id, first_token") + ") q",
+            {"doc": document_id, "first": first, "end": end})
+
+
 def entity_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
     """Recognized entities starting in ``[first, end)``, in ``first_token, id`` order (types and suggestions).
 
@@ -154,10 +170,7 @@ def entity_rows(conn, document_id: int, first: int, end: int, stamp: Any = None)
         rows = doc.entities_starting_in(conn, document_id, first, end)
         if rows is not None:
             return rows
-    return db.query(prepared("SELECT first_token, end_token, type, category, score FROM named_entity "
-                             "WHERE document_id = %s AND first_token >= %s AND first_token < %s "
-                             "ORDER BY first_token, id"),
-                    (document_id, first, end), conn)
+    return db.query(prepared(_ENTITY_ROWS), {"doc": document_id, "first": first, "end": end}, conn)
 
 
 def entity_types(rows: list[dict[str, Any]]) -> dict[tuple[int, int], list[str]]:
