@@ -46,7 +46,11 @@ _RANGE = (
     "WITH t AS (SELECT idx, start_char, end_char FROM token WHERE document_id = %(doc)s AND idx >= %(first)s "
     "AND idx < %(end)s) SELECT array_agg(start_char ORDER BY idx) AS starts, array_agg(end_char ORDER BY idx) "
     "AS ends, min(start_char) AS lo, (SELECT substr(d.text, min(t.start_char) + 1, "
-    "max(t.end_char) - min(t.start_char)) FROM document d WHERE d.id = %(doc)s) AS text FROM t")
+    "max(t.end_char) - min(t.start_char)) FROM document d WHERE d.id = %(doc)s) AS text, "
+    # the range's sentences too (:func:`sentence_rows` of the same range needs no read of its own)
+    "ARRAY(SELECT ARRAY[s.first_token, s.end_token] FROM sentence s WHERE s.document_id = %(doc)s "
+    "AND s.first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
+    "AND first_token <= %(first)s), 0) AND s.first_token < %(end)s ORDER BY s.first_token) AS sentences FROM t")
 
 
 def _range_texts(conn, document_id: int, first: int, end: int, stamp: Any) -> tuple[list[str], list[str]]:
@@ -75,6 +79,10 @@ def _range_texts(conn, document_id: int, first: int, end: int, stamp: Any) -> tu
         _recent[(document_id, stamp, first, first + len(words))] = (words, gaps)
         while len(_recent) > _RECENT_RANGES:
             _recent.popitem(last=False)
+        _recent_sentences[(document_id, stamp, first, end)] = [
+            {"first_token": a, "end_token": b} for a, b in row["sentences"]]
+        while len(_recent_sentences) > _RECENT_RANGES:
+            _recent_sentences.popitem(last=False)
     return words, gaps
 
 
@@ -82,6 +90,8 @@ def _range_texts(conn, document_id: int, first: int, end: int, stamp: Any) -> tu
 _RECENT_RANGES = 32
 _recent: OrderedDict[tuple[int, Any, int, int], tuple[list[str], list[str]]] = OrderedDict()
 _recent_lock = threading.Lock()
+#: the sentences of the ranges :func:`_range_texts` read: (document, stamp, first, end) → sentence rows
+_recent_sentences: OrderedDict[tuple[int, Any, int, int], list[dict[str, Any]]] = OrderedDict()
 
 
 def span_text(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[str]:
@@ -98,6 +108,10 @@ def sentence_rows(conn, document_id: int, first: int, end: int, stamp: Any = Non
     """
     doc = document_text.cached(document_id, stamp)
     if doc is None and stamp is not None:
+        with _recent_lock:
+            known = _recent_sentences.get((document_id, stamp, max(first, 0), end))
+        if known is not None:
+            return [dict(r) for r in known]
         return db.query(prepared(
             "SELECT first_token, end_token FROM sentence WHERE document_id = %(doc)s "
             "AND first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
