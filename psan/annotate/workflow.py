@@ -240,14 +240,14 @@ def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0,
         sensitive = None if window.sensitive_types is None else frozenset(window.sensitive_types)
         if not types or not types_to_learn(conn, window.project_id, types, sensitive):
             return [], None
-    document_locks.lock_document(conn, window.document_id)  # a transaction of its own
-    if action_id:
-        actions.resume(conn, action_id)
-    changed = learn_type_rules(conn, window.project_id, types)
-    if changed:
-        apply_rule.apply_new_rules(conn, window.document_id, changed, refresh_status=False)
-    status = apply_rule.refresh_document_status(conn, window.document_id)
-    conn.commit()
+    with db.write_transaction(conn):  # a transaction of its own, under the whole-document lock
+        document_locks.lock_document(conn, window.document_id)
+        if action_id:
+            actions.resume(conn, action_id)
+        changed = learn_type_rules(conn, window.project_id, types)
+        if changed:
+            apply_rule.apply_new_rules(conn, window.document_id, changed, refresh_status=False)
+        status = apply_rule.refresh_document_status(conn, window.document_id)
     return changed, status
 
 
