@@ -169,7 +169,7 @@ def copy_integers(conn, sql: str, params: Params = None) -> np.ndarray:
 
 
 class PendingCursor(psycopg2.extensions.cursor):
-    """A cursor that sends its connection's deferred statements (:func:`defer`) ahead of its own, in one round trip.
+    """A cursor that sends its connection's deferred statements (:func:`psan.runtime.db.defer`) ahead of its own.
 
     Why: a decision writes rows whose answer nothing reads (the decision log, the lock, a transaction's
     ``BEGIN``); sent with the next statement, each costs no wake-up of its own.  The deferred statements run
@@ -185,7 +185,10 @@ class PendingCursor(psycopg2.extensions.cursor):
         return text
 
     def execute(self, query, vars=None):  # noqa: A002, ANN001, ANN201 - psycopg2's own signature
-        if getattr(self.connection, "pending", None) and isinstance(query, str | bytes):
+        if getattr(self.connection, "pending", None) and self.name is not None:
+            with self.connection.cursor() as plain:  # a named (server-side) cursor only declares its query
+                plain.execute("")
+        elif getattr(self.connection, "pending", None) and isinstance(query, str | bytes):
             lead = self._take()
             if vars is not None:
                 lead = lead.replace("%", "%%")  # the deferred text is final; only the query's placeholders count
