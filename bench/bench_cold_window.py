@@ -61,12 +61,14 @@ def child(url: str, email: str, warm: int, profile: bool) -> None:
     if response.status_code not in (200, 302):
         raise SystemExit(f"login failed: {response.status_code}")
     prof = cProfile.Profile() if profile else None
+    statements = _timed_statements() if profile else None
     started = time.perf_counter()
     if prof:
         prof.enable()
     response = client.get("/annotate/api/window")
     if prof:
         prof.disable()
+        statements.append(None)  # the cold request's statements end here
     body = response.get_json()
     cold = time.perf_counter() - started
     if response.status_code != 200 or not body or not body.get("tokens"):
@@ -87,8 +89,29 @@ def child(url: str, email: str, warm: int, profile: bool) -> None:
     if prof:
         text = io.StringIO()
         pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(15)
+        cold_statements = statements[:statements.index(None)]
+        text.write("the cold request's statements (ms, text):\n" + "".join(
+            f"  {ms:6.1f}  {sql}\n" for ms, sql in cold_statements))
         out["profile"] = text.getvalue()
     print(json.dumps(out))
+
+
+def _timed_statements() -> list:
+    """(milliseconds, statement) of every statement this process runs from now on (``--profile``)."""
+    from psan.runtime import sql as store_sql
+    runner = store_sql._execute  # noqa: SLF001 - the bench's own instrument
+    seen: list = []
+
+    def execute(conn, cur, query, params=None, lead=""):  # noqa: ANN001, ANN202
+        started = time.perf_counter()
+        try:
+            return runner(conn, cur, query, params, lead)
+        finally:
+            text = query.sql if isinstance(query, store_sql.Statement) else str(query)
+            seen.append(((time.perf_counter() - started) * 1000, " ".join(text.split())[:110]))
+
+    store_sql._execute = execute  # noqa: SLF001
+    return seen
 
 
 def _index_times() -> dict[str, float]:

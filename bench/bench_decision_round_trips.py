@@ -33,6 +33,8 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import psycopg2.extensions  # noqa: E402
 
+from psan.runtime.sql import PendingCursor  # noqa: E402
+
 ROUND_TRIPS_TARGET = 8
 COMMITS_TARGET = 1
 
@@ -45,14 +47,20 @@ class Counts:
         self.round_trips = 0
         self.commits = 0
         self.statements: Counter[str] = Counter()
+        #: statements sent ahead of another in its round trip (psan.runtime.db.defer)
+        self.deferred: Counter[str] = Counter()
         #: the text of the prepared statement being executed (for the listing)
         self.current: str | None = None
 
     def add(self, what: str, n: int = 1) -> None:
         if self.on:
             self.round_trips += n
-            text = self.current if self.current and str(what).startswith("EXECUTE") else what
-            self.statements[" ".join(str(text).split())[:200] + _caller()] += n
+            text = self.current if self.current and "EXECUTE psan_" in str(what) else what
+            key = " ".join(str(text).split())[:200 if n else 70] + _caller()
+            if n:
+                self.statements[key] += n
+            else:
+                self.deferred[key] += 1
 
 
 COUNTS = Counts()
@@ -67,7 +75,7 @@ def _caller() -> str:
     return ""
 
 
-class CountingCursor(psycopg2.extensions.cursor):
+class CountingCursor(PendingCursor):
     """A cursor that counts its round trips in :data:`COUNTS` (the bench only).
 
     psycopg2 sends ``BEGIN`` as a round trip of its own before the first statement of a transaction
@@ -79,19 +87,34 @@ class CountingCursor(psycopg2.extensions.cursor):
         if not conn.autocommit and conn.status == psycopg2.extensions.STATUS_READY:
             COUNTS.add("BEGIN")
 
+    def _deferred(self) -> None:
+        """Statements deferred to this round trip (psan.runtime.db.defer): listed, no round trip of their own;
+        a ``COMMIT`` among them is a commit."""
+        for statement in getattr(self.connection, "pending", ()):
+            COUNTS.add("(deferred) " + statement, 0)
+            if statement == "COMMIT" and COUNTS.on:
+                COUNTS.commits += 1
+
     def execute(self, query, vars=None):  # noqa: A002, ANN001, ANN201 - psycopg2's own signature
         self._begin()
-        COUNTS.add(query if isinstance(query, str) else query.decode())
+        self._deferred()
+        text = query if isinstance(query, str) else query.decode()
+        if text or not getattr(self.connection, "pending", None):
+            COUNTS.add(text)
+        else:
+            COUNTS.add("(the deferred statements alone)")
         return super().execute(query, vars)
 
     def executemany(self, query, vars_list):  # noqa: ANN001, ANN201
         self._begin()
+        self._deferred()
         vars_list = list(vars_list)
         COUNTS.add(query, len(vars_list))
         return super().executemany(query, vars_list)
 
     def copy_expert(self, sql, file, size=8192):  # noqa: ANN001, ANN201
         self._begin()
+        self._deferred()
         COUNTS.add(sql)
         return super().copy_expert(sql, file, size)
 
@@ -186,6 +209,9 @@ def main() -> int:
     if args.statements:
         print("statements (count over the counted decisions):")
         for statement, n in COUNTS.statements.most_common():
+            print(f"  {n:5d}  {statement}")
+        print("deferred statements (sent ahead of one above, in its round trip):")
+        for statement, n in COUNTS.deferred.most_common():
             print(f"  {n:5d}  {statement}")
     ok = max(trips) <= ROUND_TRIPS_TARGET and max(commits) <= COMMITS_TARGET
     print(f"round trips per decision: median {statistics.median(trips):g}, max {max(trips)} "

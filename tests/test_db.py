@@ -36,3 +36,42 @@ def test_error_response_rolls_back(clean_app, database_url, redis_url):
     assert app.test_client().get("/_test_rollback").status_code == 409
     with app.app_context(), db.transaction() as conn:
         assert db.query_one("SELECT 1 FROM instance_setting WHERE key = 'rollback-test'", None, conn) is None
+
+
+def test_deferred_statements_run_first_and_a_deferred_commit_survives_a_rollback(clean_app):
+    with clean_app.app_context(), db.transaction() as conn:
+        conn.autocommit = True  # a lean request's connection
+        with db.write_transaction(conn):
+            db.defer("INSERT INTO instance_setting (key, value) VALUES ('deferred-a', %s)", ("50%",), conn)
+            assert conn.pending  # nothing sent yet (BEGIN and the insert wait for the next statement)
+            row = db.query_one("SELECT value FROM instance_setting WHERE key = %s", ("deferred-a",), conn)
+            assert row == {"value": "50%"}  # the deferred insert ran first, in the same transaction
+        assert conn.pending == ["COMMIT"]  # the commit rides with the next statement ...
+        db.defer("INSERT INTO instance_setting (key, value) VALUES ('deferred-b', 'x')", None, conn)
+        conn.rollback()  # ... or goes on a rollback, which drops only what came after it
+        assert not conn.pending
+        conn.autocommit = False
+        keys = {r["key"] for r in db.query("SELECT key FROM instance_setting WHERE key LIKE 'deferred-%%'",
+                                           None, conn)}
+    assert keys == {"deferred-a"}
+
+
+def test_a_failed_write_transaction_by_text_is_rolled_back(clean_app):
+    with clean_app.app_context(), db.transaction() as conn:
+        conn.autocommit = True
+        try:
+            with db.write_transaction(conn):
+                db.execute("INSERT INTO instance_setting (key, value) VALUES ('text-tx', 'x')", None, conn)
+                raise RuntimeError("refused")
+        except RuntimeError:
+            pass
+        assert conn.info.transaction_status == 0  # idle: the ROLLBACK was sent
+        assert db.query_one("SELECT 1 FROM instance_setting WHERE key = 'text-tx'", None, conn) is None
+
+
+def test_reads_together_give_each_read_its_row(clean_app):
+    with clean_app.app_context(), db.transaction() as conn:
+        rows = db.read_together(conn, [("SELECT 1 AS a, %(t)s::text AS b", {"t": "x%"}), None,
+                                       ("SELECT 2 AS a WHERE false", None),
+                                       ("WITH z AS (SELECT 3 AS c) SELECT c, 'y' AS b FROM z", None)])
+    assert rows == [{"a": 1, "b": "x%"}, None, None, {"c": 3, "b": "y"}]

@@ -348,6 +348,7 @@ def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
 
 @bp.route("/api/decide", methods=["POST"])
 @user
+@db.lean  # reads as single statements, the decision one transaction begun and committed by text
 def api_decide():
     payload = _payload()
     document_id, first, end = validate.span(payload)

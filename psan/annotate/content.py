@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from psan.runtime import db
 from psan.store.annotation import visibility, window_content
-from psan.store.annotation.entities import mention_labels as entity_mention_labels
+from psan.store.annotation.entities import mention_labels_read
 from psan.store.annotation.suggestions import add_suggestions
 from psan.store.annotation.windows import Window
 from psan.tool.voting import Thresholds
@@ -68,13 +69,20 @@ def final_decision(row: dict[str, Any], thresholds: Thresholds) -> str:
 
 def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[str, Any]]:
     """Annotations lying inside ``[first, end)`` with their final decision, label name and rule summary."""
-    rows = window_content.annotation_rows(conn, window.document_id, first, end)
-    entity_rows = window_content.entity_rows(conn, window.document_id, first, end, window.recognized_at)
+    # the annotations, the labels of the mentions among them and (document not cached here) its entities:
+    # one round trip
+    rows_row, mentions_row, entities_row = db.read_together(conn, [
+        window_content.annotation_rows_read(window.document_id, first, end),
+        mention_labels_read(window.project_id, window.document_id, first, end),
+        window_content.entity_rows_read(window.document_id, first, end, window.recognized_at)])
+    rows = rows_row["rows"] if rows_row else []
+    entity_rows = entities_row["rows"] if entities_row is not None else \
+        window_content.entity_rows(conn, window.document_id, first, end, window.recognized_at)
     entities = window_content.entity_types(entity_rows)
     thresholds = Thresholds(window.public_threshold, window.private_threshold)
     own = {r["id"]: (r["token_label_id"] if r["token_label_id"] is not None else rule_label(r["rules"]))
            for r in rows}
-    mentions = entity_mention_labels(conn, window.project_id, window.document_id, first, end)
+    mentions = [(int(f), int(e), int(label)) for f, e, label in (mentions_row["labels"] if mentions_row else [])]
     # the label of the entity a span mentions wins, as in the download (psan.store.publish.regions): after e on
     # "Jonathan Harper", "Harper" and "Mr. Harper" are labelled there, so they are here too
     label_of = {r["id"]: _longest_inside(r["first_token"], r["end_token"], mentions) or own[r["id"]] for r in rows}
@@ -93,7 +101,8 @@ def annotations_json(conn, window: Window, first: int, end: int) -> list[dict[st
             "rules": [{"type": x["type"], "condition": x["condition"], "confidence": x["confidence"],
                        "lookup": x["lookup"]} for x in r["rules"]],
         })
-    add_suggestions(conn, window.project_id, window.document_id, result, entity_rows, window.recognized_at)
+    add_suggestions(conn, window.project_id, window.document_id, result, entity_rows, window.recognized_at,
+                    None if window.sensitive_types is None else frozenset(window.sensitive_types))
     return result
 
 

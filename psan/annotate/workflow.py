@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from flask import current_app
 from flask_babel import gettext
@@ -34,7 +35,7 @@ from psan.celery import scheduling
 from psan.celery.retry import log_unscheduled
 from psan.celery.webhooks import dispatch_quietly
 from psan.runtime import db
-from psan.store.annotation import actions, apply_rule, decision_requests, document_locks, entity_decisions
+from psan.store.annotation import actions, apply_rule, decision_requests, document_locks, entity_decisions, suggestions
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation import windows as store_windows
 from psan.store.annotation.apply_rule import NeedsWholeDocument
@@ -43,7 +44,7 @@ from psan.store.annotation.suggestions import learn_type_rules, note_decision, t
 from psan.store.annotation.window_content import span_text
 from psan.store.annotation.windows import Window
 from psan.store.corpus.processing import request_reannotation
-from psan.store.publish.corrections import category_needed
+from psan.store.publish.corrections import category_needed_read
 
 log = logging.getLogger(__name__)
 
@@ -77,22 +78,21 @@ def decide_span(conn, window: Window, span: Span, scope: Scope, decision: str, a
     if scope is Scope.WORD_TYPE or decision == "PRIVATE":  # it will make a word-type rule
         apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
     texts = None if scope is Scope.NE_TYPE else [tokens]
-    outcome, status, renewed, action_id = write(
+    # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
+    # a read, so after the commit, outside any lock the other annotators wait for (with the status's)
+    category = category_needed_read(span.document_id, span.first_token, span.end_token, label_id) \
+        if decision == "PRIVATE" else None
+    outcome, status, renewed, action_id, (needed,) = write(
         conn, window, account_id, lease_seconds, texts, [span],
         lambda: store_decisions.decide(conn, span, scope, decision, account_id, tokens, label_id, always, ne_type),
-        Action(str(scope), {"decision": decision}), request_id)
-    # a private span nothing recognized and no label categorizes: ask the annotator (else [OTHER]);
-    # a read, so after the commit, outside any lock the other annotators wait for
-    with db.single_statements(conn):  # one read: no BEGIN/COMMIT round trips around it
-        needed = decision == "PRIVATE" and category_needed(conn, span.document_id, span.first_token,
-                                                           span.end_token, label_id)
-    return Decided(outcome, status, needed, renewed, action_id)
+        Action(str(scope), {"decision": decision}), request_id, [category])
+    return Decided(outcome, status, bool(needed and needed["needed"]), renewed, action_id)
 
 
 def decide_entity(conn, window: Window, span: Span, decision: str, account_id: int, *,
                   label_id: int | None = None, lease_seconds: int, request_id: str | None = None) -> Decided:
     """Decide every mention of the span's entity, here and in the project's other documents."""
-    outcome, status, renewed, action_id = write(
+    outcome, status, renewed, action_id, _ = write(
         conn, window, account_id, lease_seconds, None, [span],
         lambda: entity_decisions.decide_entity(conn, span, decision, account_id, label_id),
         Action("entity", {"decision": decision}), request_id)
@@ -121,7 +121,7 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
                                                    log_action="accept"))
         return merge(outcomes)
 
-    outcome, status, renewed, action_id = write(conn, window, account_id, lease_seconds, texts, spans, decide_all,
+    outcome, status, renewed, action_id, _ = write(conn, window, account_id, lease_seconds, texts, spans, decide_all,
                                                 Action("accept", {"spans": len(spans)}), request_id)
     return Decided(outcome, status, window=renewed, action_id=action_id, spans=len(spans))
 
@@ -131,7 +131,7 @@ def assign_label(conn, window: Window, span: Span, label_id: int, account_id: in
     """Mark the span private with a label (:func:`psan.store.annotation.decisions.assign_label`)."""
     tokens = span_text(conn, span.document_id, span.first_token, span.end_token, window.recognized_at)
     apply_rule.prefetch_word_type_matches(conn, span.document_id, tokens, stamp=window.recognized_at)
-    outcome, status, renewed, action_id = write(
+    outcome, status, renewed, action_id, _ = write(
         conn, window, account_id, lease_seconds, [tokens], [span],
         lambda: store_decisions.assign_label(conn, span, label_id, account_id, tokens, always),
         Action("label", {"decision": "PRIVATE", "always": always}), request_id)
@@ -147,11 +147,11 @@ class Action:
 
 
 def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Texts, spans: list[Span],
-          decide: Callable[[], Outcome], action: Action,
-          request_id: str | None = None) -> tuple[Outcome, str | None, Window | None, int]:
+          decide: Callable[[], Outcome], action: Action, request_id: str | None = None,
+          reads: Sequence[db.Read | None] = ()) -> tuple[Outcome, str | None, Window | None, int, list[dict | None]]:
     """Renew the lease, lock, ``decide`` as one logged action, apply the changed rules to this document and
     commit; then :func:`after_decision`.  Returns the outcome, the document's status, the renewed window and
-    the action's id.
+    the action's id, and the rows of ``reads`` (one-row reads made after the commit with the status's).
 
     ``texts``: lock only these words (``None``: the whole document).  If the rules need the whole
     document after all, everything is rolled back and done again under the whole-document lock.
@@ -159,34 +159,42 @@ def write(conn, window: Window, account_id: int, lease_seconds: int, texts: Text
     (:class:`AlreadySaved` when it was claimed before: a retry of a saved request).
     """
     document_id = window.document_id
+    first = spans[0] if len(spans) == 1 else None
     for whole in ((False, True) if texts is not None else (True,)):
-        if request_id is not None and not decision_requests.claim(conn, account_id, request_id):
-            raise AlreadySaved(request_id)  # first, so nothing else of this transaction is written
-        lease = store_windows.renew(conn, account_id, lease_seconds, decided=True)  # own row: no one waits for it
-        if whole:
-            document_locks.lock_document(conn, document_id)
-        else:
-            document_locks.lock_words(conn, document_id, texts or ())
-        first = spans[0] if len(spans) == 1 else None
-        action_id = actions.begin(conn, window.project_id, account_id, action.kind, document_id,
-                                  first.first_token if first else None, first.end_token if first else None,
-                                  action.detail)
-        outcome = decide()
         try:
-            if outcome.changes_spans:
-                apply_rule.apply_new_rules(conn, document_id, outcome.changed_rule_ids + outcome.removed_rule_ids,
-                                           affected_annotation_ids=outcome.affected_annotation_ids,
-                                           refresh_status=False, words_locked=not whole,
-                                           covering=outcome.covering, uncovered=outcome.uncovered)
+            with db.write_transaction(conn):
+                if request_id is not None and not decision_requests.claim(conn, account_id, request_id):
+                    raise AlreadySaved(request_id)  # first, so nothing else of this transaction is written
+                # the lease (own row: no one waits for it) and the lock ride with the action's statement
+                store_windows.renew(conn, account_id, lease_seconds, decided=True, deferred=True)
+                if whole:
+                    document_locks.lock_document(conn, document_id, deferred=True)
+                else:
+                    document_locks.lock_words(conn, document_id, texts or (), deferred=True)
+                actions.begin(conn, window.project_id, account_id, action.kind, document_id,
+                              first.first_token if first else None, first.end_token if first else None,
+                              action.detail, deferred=True)  # with the decision's first statement
+                outcome = decide()
+                action_id, began_at = outcome.action or actions.current(conn)
+                if outcome.changes_spans:
+                    known = outcome.document is not None and \
+                        {f["id"] for f in outcome.rule_facts} >= set(outcome.changed_rule_ids)
+                    apply_rule.apply_new_rules(conn, document_id,
+                                               outcome.changed_rule_ids + outcome.removed_rule_ids,
+                                               affected_annotation_ids=outcome.affected_annotation_ids,
+                                               refresh_status=False, words_locked=not whole,
+                                               covering=outcome.covering, uncovered=outcome.uncovered,
+                                               known=(outcome.document, outcome.rule_facts) if known else None)
         except NeedsWholeDocument:
             conn.rollback()
             continue
-        # release the lock now: what follows only reads, refreshes the status or talks to Redis
-        conn.commit()
+        # committed (the lock released): what follows only reads, refreshes the status or talks to Redis
         note_decision(window.project_id)  # committed now: this process's next count reads it
-        renewed = replace(window, expires_at=lease["expires_at"], decisions=lease["decisions"], live=True) \
-            if lease else None
-        return outcome, after_decision(conn, window, outcome, spans, action_id), renewed, action_id
+        # the lease as the renewal wrote it: the transaction's time plus the lease, one decision more
+        renewed = replace(window, expires_at=began_at + timedelta(seconds=lease_seconds),
+                          decisions=window.decisions + 1, live=True)
+        status, rows = after_decision(conn, window, outcome, spans, action_id, reads)
+        return outcome, status, renewed, action_id, rows
     raise AssertionError("unreachable: the whole-document pass never raises NeedsWholeDocument")  # pragma: no cover
 
 
@@ -233,14 +241,14 @@ def learn_types(conn, window: Window, spans: list[Span], action_id: int = 0,
         sensitive = None if window.sensitive_types is None else frozenset(window.sensitive_types)
         if not types or not types_to_learn(conn, window.project_id, types, sensitive):
             return [], None
-    document_locks.lock_document(conn, window.document_id)  # a transaction of its own
-    if action_id:
-        actions.resume(conn, action_id)
-    changed = learn_type_rules(conn, window.project_id, types)
-    if changed:
-        apply_rule.apply_new_rules(conn, window.document_id, changed, refresh_status=False)
-    status = apply_rule.refresh_document_status(conn, window.document_id)
-    conn.commit()
+    with db.write_transaction(conn):  # a transaction of its own, under the whole-document lock
+        document_locks.lock_document(conn, window.document_id)
+        if action_id:
+            actions.resume(conn, action_id)
+        changed = learn_type_rules(conn, window.project_id, types)
+        if changed:
+            apply_rule.apply_new_rules(conn, window.document_id, changed, refresh_status=False)
+        status = apply_rule.refresh_document_status(conn, window.document_id)
     return changed, status
 
 
@@ -252,16 +260,25 @@ def merge(outcomes: list[Outcome]) -> Outcome:
     return merged
 
 
-def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], action_id: int = 0) -> str | None:
+def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], action_id: int = 0,
+                   reads: Sequence[db.Read | None] = ()) -> tuple[str | None, list[dict | None]]:
     """After the decision's commit: the document's status, learned types, the other documents.
 
     The current document already has the changed rules (:func:`write` applied them: a text search
     and two statements, a few milliseconds even on 10^6 tokens), so the annotator's next view shows
     their effect whatever the document's size; the debounced background run re-annotates the other
-    documents and leaves this one out.  Returns the document's status.
+    documents and leaves this one out.  Returns the document's status and the rows of the caller's
+    ``reads`` (one-row reads sent with the status refresh, the learning's and the retraining's reads:
+    one round trip, :func:`psan.runtime.db.read_together`).
     """
-    with db.single_statements(conn):  # one statement: no BEGIN/COMMIT round trips around it
-        status = apply_rule.refresh_document_status(conn, window.document_id)
+    counts = suggestions.counts_read(window.project_id)
+    with db.single_statements(conn):  # one round trip: no BEGIN/COMMIT around it
+        status_row, counts_row, retrain_row, *rows = db.read_together(conn, [
+            apply_rule.status_read(conn, window.document_id), counts.read if counts else None,
+            scheduling.retrain_read(window.project_id), *reads])
+    status = status_row["status"] if status_row else None
+    if counts is not None:
+        suggestions.take_counts(conn, counts, counts_row)
     learned, learned_status = learn_types(conn, window, spans, action_id, outcome)
     if learned:
         outcome.changed_rule_ids += [r for r in learned if r not in outcome.changed_rule_ids]
@@ -277,9 +294,9 @@ def after_decision(conn, window: Window, outcome: Outcome, spans: list[Span], ac
             conn.commit()
     with db.single_statements(conn):  # reads (and a queued task): no BEGIN/COMMIT round trips around them
         # project-model hook: retrain after MODEL_RETRAIN_AFTER_DECISIONS new decisions (never raises)
-        scheduling.maybe_schedule_retrain(conn, window.project_id)
+        scheduling.maybe_schedule_retrain(conn, window.project_id, retrain_row)
         if outcome.model_only:  # a verdict that may stop the model's new spans: withdraw the undecided ones now
             scheduling.maybe_withdraw_new_spans(conn, window.project_id)
         if status == "DONE":  # the document's last span: the status trigger may have recorded project.decided
             dispatch_quietly(conn, window.project_id)
-    return status
+    return status, rows

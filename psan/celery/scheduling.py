@@ -9,6 +9,7 @@ Every function needs an app context (``REDIS_URL``, ``REDIS_KEY_PREFIX`` and the
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import current_app
 
@@ -80,17 +81,31 @@ def schedule_retrain(project_id: int, force: bool = False) -> bool:
     return True
 
 
-def maybe_schedule_retrain(conn, project_id: int) -> bool:
+def _retrain_limits() -> tuple[int, int]:
+    return (int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 100) or 0),
+            int(current_app.config.get("MODEL_FIRST_AFTER_DECISIONS", 20) or 0))
+
+
+def retrain_read(project_id: int) -> tuple[str, dict[str, Any]] | None:
+    """The read :func:`maybe_schedule_retrain` makes (``None``: retraining is off), to send with others
+    (:func:`psan.runtime.db.read_together`)."""
+    return store_model.retrain_due_read(project_id, *_retrain_limits())
+
+
+_UNREAD = object()
+
+
+def maybe_schedule_retrain(conn, project_id: int, row: Any = _UNREAD) -> bool:
     """After a decision: queue a retrain once ``MODEL_RETRAIN_AFTER_DECISIONS`` new decisions are logged.
 
     A project's first model comes after ``MODEL_FIRST_AFTER_DECISIONS`` decisions (see
     :func:`psan.store.corpus.project_model.retrain_due`).  Never raises (the decision is already saved);
-    returns whether a retrain was queued.
+    returns whether a retrain was queued.  ``row``: :func:`retrain_read`'s row when the caller sent it.
     """
     try:
-        every = int(current_app.config.get("MODEL_RETRAIN_AFTER_DECISIONS", 100) or 0)
-        first = int(current_app.config.get("MODEL_FIRST_AFTER_DECISIONS", 20) or 0)
-        if not store_model.retrain_due(conn, project_id, every, first):
+        due = store_model.retrain_due(conn, project_id, *_retrain_limits()) if row is _UNREAD \
+            else store_model.retrain_due_from(row)
+        if not due:
             return False
         return schedule_retrain(project_id)
     except Exception as exc:  # noqa: BLE001 - never fail a decision because of the model

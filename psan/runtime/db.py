@@ -11,12 +11,12 @@ import contextlib
 import os
 import socket
 import threading
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import psycopg2
 import psycopg2.pool
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, request
 
 from psan.runtime import sql as store_sql
 
@@ -46,13 +46,36 @@ class TrackedConnection(psycopg2.extensions.connection):
     Why: an error after a commit (the workflow commits a decision before refreshing statuses), or a
     COMMIT whose answer was lost with the server, must not be reported as "nothing was saved"
     (:func:`request_may_have_saved`).  Statements in autocommit mode count as committed.
+
+    It also holds the statements deferred to its next round trip (:func:`defer`) and whether a
+    transaction it began by text (:func:`write_transaction`) is open.
     """
 
     committed = False
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cursor_factory = store_sql.PendingCursor
+        #: statements sent ahead of the next one (:func:`defer`)
+        self.pending: list[str] = []
+        #: a transaction begun by text in autocommit mode is open (:func:`write_transaction`)
+        self.in_text_transaction = False
+
     def commit(self) -> None:
         self.committed = True  # before: a COMMIT that fails on the way may still have been applied
+        store_sql.flush(self)  # deferred statements (a deferred COMMIT among them) go now
         super().commit()
+
+    def rollback(self) -> None:
+        if "COMMIT" in self.pending:  # a transaction committed already (its COMMIT deferred) stays committed
+            last = len(self.pending) - self.pending[::-1].index("COMMIT")
+            del self.pending[last:]
+            store_sql.flush(self)  # only the pending statements up to the COMMIT
+        self.pending.clear()
+        super().rollback()
+        if self.autocommit and self.info.transaction_status != psycopg2.extensions.TRANSACTION_STATUS_IDLE:
+            store_sql.send(self, "ROLLBACK")  # a transaction begun by text: psycopg2 knows nothing of it
+        self.in_text_transaction = False
 
 
 _pools: dict[tuple[int, str], psycopg2.pool.ThreadedConnectionPool] = {}
@@ -120,6 +143,7 @@ def get_conn() -> psycopg2.extensions.connection:
     if "db_conn" not in g:
         conn = checkout(app_pool())
         conn.autocommit = False
+        conn.pending.clear()
         conn.committed = False
         g.db_conn = conn
     return g.db_conn
@@ -142,8 +166,59 @@ def autocommit_from_here(conn: psycopg2.extensions.connection | None = None) -> 
     next checkout (:func:`get_conn`, :func:`transaction`).
     """
     conn = conn or get_conn()
+    if conn.autocommit:  # a deferred COMMIT (:func:`write_transaction`) goes with the next statement
+        return
     conn.commit()
     conn.autocommit = True  # from here every statement commits by itself (``committed`` is set)
+
+
+def defer(sql: str | store_sql.Statement, params: store_sql.Params = None,
+          conn: psycopg2.extensions.connection | None = None) -> None:
+    """Send a statement whose answer nobody reads ahead of the connection's next one (same round trip).
+
+    Why: every round trip of a decision is a wake-up of the app thread and of PostgreSQL's backend; a
+    lock, a log row or a ``BEGIN`` can ride with the statement after it.  The statement runs before
+    that one, in order; an error surfaces there.  Parameters are bound now (the text is final).
+    """
+    conn = conn or get_conn()
+    if not isinstance(getattr(conn, "pending", None), list):  # a plain psycopg2 connection: now
+        store_sql.run(conn, sql, params)
+        return
+    conn.pending.append(store_sql.bind(conn, sql, params))
+
+
+@contextlib.contextmanager
+def write_transaction(conn: psycopg2.extensions.connection) -> Iterator[psycopg2.extensions.connection]:
+    """One transaction for the block, committed when it ends normally (rolled back when it raises).
+
+    In autocommit mode (:func:`lean_request`) the transaction is begun and committed by text: ``BEGIN``
+    rides with the block's first statement and ``COMMIT`` with the statement after the block (or goes
+    when the request ends), two round trips fewer than psycopg2's own ``BEGIN`` and ``commit()``.
+    Outside autocommit it is psycopg2's transaction and ``commit()``; a failure is the caller's to roll back.
+    """
+    if not conn.autocommit:
+        yield conn
+        conn.commit()
+        return
+    conn.pending.append("BEGIN")
+    conn.in_text_transaction = True
+    try:
+        yield conn
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.pending.append("COMMIT")
+    conn.in_text_transaction = False
+    conn.committed = True  # from here an error may follow a saved transaction
+
+
+def lean_request(conn: psycopg2.extensions.connection | None = None) -> psycopg2.extensions.connection:
+    """The request's connection in autocommit mode: reads are single statements and writes go in
+    :func:`write_transaction` (a request made of reads and one write transaction: the decision)."""
+    conn = conn or get_conn()
+    if not conn.autocommit and conn.status == psycopg2.extensions.STATUS_READY:
+        conn.autocommit = True
+    return conn
 
 
 @contextlib.contextmanager
@@ -153,12 +228,13 @@ def single_statements(conn: psycopg2.extensions.connection) -> Iterator[None]:
     Only between transactions (the caller has just committed) and for statements that need no
     common transaction.
     """
+    previous = conn.autocommit
     conn.autocommit = True
     conn.committed = True  # each statement of the block commits by itself
     try:
         yield
     finally:
-        conn.autocommit = False
+        conn.autocommit = previous
 
 
 def _commit_response(response):
@@ -206,6 +282,7 @@ def transaction(app: Flask | None = None) -> Iterator[psycopg2.extensions.connec
     pool = app_pool(app)
     conn = checkout(pool)
     conn.autocommit = False
+    conn.pending.clear()
     broken = False
     try:
         yield conn
@@ -237,6 +314,35 @@ def execute(sql: str | store_sql.Statement, params: store_sql.Params = None,
     return store_sql.run(conn or get_conn(), sql, params)
 
 
+#: the attribute :func:`lean` sets on a view
+LEAN_ATTR = "psan_lean"
+F = TypeVar("F", bound=Callable)
+
+
+#: a read of :func:`read_together`: a statement returning at most one row, and its parameters
+Read = store_sql.Read
+
+
+def read_together(conn: psycopg2.extensions.connection, reads: list[Read | None]) -> list[dict[str, Any] | None]:
+    """The rows of several one-row reads, in one round trip (:func:`psan.runtime.sql.read_together`)."""
+    return store_sql.read_together(conn, reads)
+
+
+def lean(view: F) -> F:
+    """Declare a view made of single-statement reads and write transactions (:func:`write_transaction`):
+    its request's connection is in autocommit mode from the first statement on (the login's read included)."""
+    setattr(view, LEAN_ATTR, True)
+    return view
+
+
+def _lean_endpoint() -> None:
+    """``before_request`` (registered before the login's): a :func:`lean` view's connection starts in autocommit."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    if getattr(view, LEAN_ATTR, False):
+        lean_request()
+
+
 def init_app(app: Flask) -> None:
+    app.before_request(_lean_endpoint)
     app.after_request(_commit_response)
     app.teardown_request(_end_request)

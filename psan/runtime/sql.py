@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import psycopg2.extensions
 import psycopg2.extras
 
 Params = Sequence[Any] | dict[str, Any] | None
@@ -81,6 +82,8 @@ def prepared(sql: str, generic: bool = False) -> Statement:
 
 _prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 _prepared_lock = threading.Lock()
+#: statements whose PREPARE went in a round trip that failed (prepared or not: asked on the next use)
+_unsure: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
 def _execute(conn, cur, sql: str | Statement, params: Params, lead: str = "") -> None:
@@ -90,15 +93,32 @@ def _execute(conn, cur, sql: str | Statement, params: Params, lead: str = "") ->
         return
     with _prepared_lock:
         names = _prepared.setdefault(conn, set())
-    if sql.name not in names:
-        cur.execute(f"PREPARE {sql.name} AS {sql.body}")  # not transactional: it outlives a rollback
-        names.add(sql.name)
+        unsure = _unsure.setdefault(conn, set())
     arguments = sql.arguments(params)
-    prefix = lead + sql.prefix if conn.autocommit else lead
-    if arguments:
-        cur.execute(f"{prefix}EXECUTE {sql.name} ({', '.join(['%s'] * len(arguments))})", arguments)
-    else:
-        cur.execute(f"{prefix}EXECUTE {sql.name}")
+    if sql.name in unsure:  # an earlier round trip with its PREPARE failed: was it prepared before the error?
+        cur.execute("SELECT 1 FROM pg_prepared_statements WHERE name = %s", (sql.name,))
+        if cur.fetchone():
+            names.add(sql.name)
+        unsure.discard(sql.name)
+    # the first use on a connection prepares it in the same round trip (PREPARE is not transactional: it
+    # outlives a rollback); the body's own % signs are escaped when arguments follow
+    prepare = "" if sql.name in names else \
+        f"PREPARE {sql.name} AS {sql.body.replace('%', '%%') if arguments else sql.body}; "
+    # (not inside a transaction begun by text: the setting would outlive the statement)
+    prefix = lead + sql.prefix if conn.autocommit and not getattr(conn, "in_text_transaction", False) else lead
+    if lead and arguments:
+        prefix = prefix.replace("%", "%%")
+    try:
+        if arguments:
+            cur.execute(f"{prepare}{prefix}EXECUTE {sql.name} ({', '.join(['%s'] * len(arguments))})", arguments)
+        else:
+            cur.execute(f"{prepare}{prefix}EXECUTE {sql.name}")
+    except Exception:
+        if prepare:
+            unsure.add(sql.name)
+        raise
+    if prepare:
+        names.add(sql.name)
 
 
 def rows(conn, sql: str | Statement, params: Params = None, lead: str = "") -> list[dict[str, Any]]:
@@ -146,3 +166,104 @@ def copy_integers(conn, sql: str, params: Params = None) -> np.ndarray:
         buf = io.StringIO()
         cur.copy_expert(f"COPY ({cur.mogrify(sql, params).decode()}) TO STDOUT", buf)
     return np.fromstring(buf.getvalue(), dtype=np.int64, sep=" ")
+
+
+class PendingCursor(psycopg2.extensions.cursor):
+    """A cursor that sends its connection's deferred statements (:func:`psan.runtime.db.defer`) ahead of its own.
+
+    Why: a decision writes rows whose answer nothing reads (the decision log, the lock, a transaction's
+    ``BEGIN``); sent with the next statement, each costs no wake-up of its own.  The deferred statements run
+    first and in order; an error in one aborts the round trip (and so the transaction) as it would alone.
+    """
+
+    def _take(self) -> str:
+        pending = getattr(self.connection, "pending", None)
+        if not pending:
+            return ""
+        text = "".join(statement + "; " for statement in pending)
+        pending.clear()
+        return text
+
+    def execute(self, query, vars=None):  # noqa: A002, ANN001, ANN201 - psycopg2's own signature
+        if getattr(self.connection, "pending", None) and self.name is not None:
+            with self.connection.cursor() as plain:  # a named (server-side) cursor only declares its query
+                plain.execute("")
+        elif getattr(self.connection, "pending", None) and isinstance(query, str | bytes):
+            lead = self._take()
+            if vars is not None:
+                lead = lead.replace("%", "%%")  # the deferred text is final; only the query's placeholders count
+            query = lead + (query.decode() if isinstance(query, bytes) else query)
+        elif getattr(self.connection, "pending", None):
+            self.execute(self._take())
+        return super().execute(query, vars)
+
+    def executemany(self, query, vars_list):  # noqa: ANN001, ANN201
+        if getattr(self.connection, "pending", None):
+            self.execute(self._take())
+        return super().executemany(query, vars_list)
+
+    def copy_expert(self, sql, file, size=8192):  # noqa: ANN001, ANN201
+        if getattr(self.connection, "pending", None):
+            self.execute(self._take())
+        return super().copy_expert(sql, file, size)
+
+
+def flush(conn) -> None:
+    """Send the connection's deferred statements now (:class:`PendingCursor`), if any: one round trip."""
+    if getattr(conn, "pending", None):
+        with conn.cursor() as cur:
+            cur.execute("")  # only the deferred statements
+
+
+def send(conn, text: str) -> None:
+    """Run a statement without parameters or rows (``ROLLBACK`` of a transaction begun by text)."""
+    with conn.cursor() as cur:
+        cur.execute(text)
+
+
+def bind(conn, sql: str | Statement, params: Params) -> str:
+    """The text of a statement with its parameters bound (to be sent later, or inside another)."""
+    text = sql.sql if isinstance(sql, Statement) else sql
+    if params is None:
+        return text
+    with conn.cursor() as cur:
+        return cur.mogrify(text, params).decode()
+
+
+#: a read of :func:`read_together`: a statement returning at most one row, and its parameters
+Read = tuple[str | Statement, Params]
+
+
+def read_together(conn, reads: Sequence[Read | None]) -> list[dict[str, Any] | None]:
+    """The rows of several one-row reads, in one round trip (``None``: no row, or no read given).
+
+    Why: after a decision several modules each read one row (the status, the learning's new decisions,
+    the retraining's count); side by side in one statement they cost one wake-up instead of one each.
+    Each statement's parameters are bound into its text; each is a lateral subquery of one ``SELECT`` (its
+    first row only), its columns told apart by a marker column.
+    """
+    live = [(i, r) for i, r in enumerate(reads) if r is not None]
+    out: list[dict[str, Any] | None] = [None] * len(reads)
+    if not live:
+        return out
+    texts = [bind(conn, sql, params) for _, (sql, params) in live]
+    # the statements are the store's own, their parameters bound above
+    columns = ", ".join(f"r{k}.*" for k in range(len(texts)))
+    joins = " ".join(f"LEFT JOIN LATERAL (SELECT true AS psan_read_{k}, q.* FROM ({text}) q LIMIT 1) r{k} ON true"  # noqa: S608  # nosec B608
+                     for k, text in enumerate(texts))
+    with conn.cursor() as cur:
+        cur.execute(f"SELECT {columns} FROM (SELECT 1) base {joins}")  # noqa: S608  # nosec B608
+        names = [c.name for c in cur.description]
+        values = cur.fetchone()
+    k = -1
+    row: dict[str, Any] = {}
+    present = False
+    for name, value in zip(names, values, strict=True):
+        if name == f"psan_read_{k + 1}":
+            if k >= 0:
+                out[live[k][0]] = row if present else None
+            k, row, present = k + 1, {}, value is not None
+        else:
+            row[name] = value
+    out[live[k][0]] = row if present else None
+    return out

@@ -26,7 +26,7 @@ def scheduled_fixture(monkeypatch) -> dict[str, list]:
                         lambda project_id, exclude_document_id=None, delay=None:
                         calls["reannotate"].append((project_id, exclude_document_id)))
     monkeypatch.setattr(scheduling, "maybe_schedule_retrain",
-                        lambda conn, project_id: calls["retrain"].append(project_id) or False)
+                        lambda conn, project_id, *_read: calls["retrain"].append(project_id) or False)
     return calls
 
 

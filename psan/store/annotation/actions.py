@@ -33,7 +33,7 @@ from psan.store.annotation import apply_rule, document_locks
 from psan.store.annotation.decisions import DecisionError, Span, log_decision
 from psan.store.corpus.reannotate import reannotate_document_now
 
-__all__ = ["begin", "resume", "undo_action", "history", "latest_undoable", "Undone"]
+__all__ = ["begin", "current", "resume", "undo_action", "history", "latest_undoable", "Undone"]
 
 #: the kind of a whole-entity decision (its reach beyond the window is not counted to its author)
 ENTITY_KIND = "entity"
@@ -43,17 +43,33 @@ _RULE_COLUMNS = ("id", "project_id", "type", "condition", "case_sensitive", "con
                  "annotation_id", "author_id", "created_at", "document_only")
 
 
+_BEGIN = ("WITH a AS (INSERT INTO action (project_id, account_id, kind, document_id, first_token, end_token, "
+          "detail) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id) "
+          "SELECT id, set_config('psan.action', id::text, true) FROM a")
+
+
 def begin(conn, project_id: int, account_id: int, kind: str, document_id: int | None = None,
           first_token: int | None = None, end_token: int | None = None,
-          detail: dict[str, Any] | None = None) -> int:
-    """Start logging an action in the caller's transaction; its id.  Call before the action's first write."""
+          detail: dict[str, Any] | None = None, deferred: bool = False) -> int | None:
+    """Start logging an action in the caller's transaction; its id.  Call before the action's first write.
+
+    ``deferred``: the row rides with the transaction's next statement (:func:`psan.runtime.db.defer`) and
+    ``None`` is returned; :func:`current` (or a statement reading the ``psan.action`` setting) tells the id.
+    """
     # the row and :func:`resume`'s setting in one round trip (the ``action`` table has no capture trigger)
-    row = db.query_one(prepared(
-        "WITH a AS (INSERT INTO action (project_id, account_id, kind, document_id, first_token, end_token, detail) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id) "
-        "SELECT id, set_config('psan.action', id::text, true) FROM a"),
-        (project_id, account_id, kind[:40], document_id, first_token, end_token, json.dumps(detail or {})), conn)
+    params = (project_id, account_id, kind[:40], document_id, first_token, end_token, json.dumps(detail or {}))
+    if deferred:
+        db.defer(_BEGIN, params, conn)
+        return None
+    row = db.query_one(prepared(_BEGIN), params, conn)
     return int(row["id"])
+
+
+def current(conn) -> tuple[int, Any]:
+    """The action this transaction logs (:func:`begin`) and the transaction's time."""
+    row = db.query_one("SELECT nullif(current_setting('psan.action', true), '')::bigint AS id, now() AS at",
+                       None, conn)
+    return int(row["id"]), row["at"]
 
 
 def resume(conn, action_id: int) -> None:

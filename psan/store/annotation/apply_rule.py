@@ -44,7 +44,7 @@ from psan.store.corpus.rule_changes import MARK_APPLIED
 from psan.store.shared.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
 from psan.tool.rules import RULE_KINDS, RuleType
 
-__all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "find_word_type_matches",
+__all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "status_read", "find_word_type_matches",
            "prefetch_word_type_matches", "NeedsWholeDocument"]
 
 
@@ -232,7 +232,8 @@ SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) AS changed,
 """).replace("PERSON", _PERSONS_PUBLIC_WORDS).replace("BLOCKS", _BLOCKS).replace("LEVEL", _LEVEL)
 #: the rules' spans strictly inside spans a person just decided private: covered now (drop_covered), gone as
 #: the full path leaves them (a span a person decided, or whose lookup rule is its own, stays)
-_COVERED = (
+#: the undecided rule-only spans strictly inside the spans ``c_first``/``c_end`` just decided private
+COVERED_SPANS_SQL = (
     "SELECT a.id FROM annotation a JOIN unnest(%(c_first)s::integer[], %(c_end)s::integer[]) AS c(f, e) "
     "ON a.first_token >= c.f AND a.first_token < c.e AND a.end_token <= c.e "  # a range of the undecided index
     "AND a.end_token - a.first_token < c.e - c.f "
@@ -255,7 +256,7 @@ _DOCUMENT_AND_RULES_SELECT = (  # nosec B608 - COVERED is the constant fragment 
     "AS ne_type_rules, "
     # whether spans just decided private cover rule spans (_drop_covered), in the same round trip
     "EXISTS (COVERED) AS covers "
-    "FROM document d WHERE d.id = %(doc)s ").replace("COVERED", _COVERED)
+    "FROM document d WHERE d.id = %(doc)s ").replace("COVERED", COVERED_SPANS_SQL)
 _DOCUMENT_AND_RULES = {False: _DOCUMENT_AND_RULES_SELECT + "FOR UPDATE OF d",
                        True: _DOCUMENT_AND_RULES_SELECT + "FOR KEY SHARE OF d"}
 #: rule-only annotations left without any rule (after :data:`_WRITE_MATCHES`) disappear
@@ -265,7 +266,7 @@ _DELETE_UNLINKED = (
     "AND NOT EXISTS (SELECT 1 FROM rule r WHERE r.annotation_id = a.id)")
 
 
-_DELETE_COVERED = "DELETE FROM annotation WHERE id IN (" + _COVERED + ")"  # noqa: S608  # nosec B608
+_DELETE_COVERED = "DELETE FROM annotation WHERE id IN (" + COVERED_SPANS_SQL + ")"  # noqa: S608  # nosec B608
 
 
 def _drop_covered(conn, document_id: int, covering: list[tuple[int, int]], words_locked: bool) -> int:
@@ -296,6 +297,14 @@ def refresh_document_status(conn, document_id: int) -> str | None:
     return row["status"] if row else None
 
 
+def status_read(conn, document_id: int) -> db.Read:
+    """:func:`refresh_document_status` with the connection's next round trip: the refresh is deferred
+    (:func:`psan.runtime.db.defer`), the returned read (for :func:`psan.runtime.db.read_together`) gives the
+    status it left (``status``)."""
+    db.defer(_REFRESH_STATUS, {"doc": document_id}, conn)
+    return "SELECT status::text AS status FROM document WHERE id = %(doc)s", {"doc": document_id}
+
+
 def _full_path(conn, document_id: int) -> int:
     from psan.store.corpus.reannotate import reannotate_document_now
     result = reannotate_document_now(conn, document_id)
@@ -323,7 +332,8 @@ def _active(rule: dict[str, Any], shadowed_ne_types: set[str]) -> bool:
 def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
                     affected_annotation_ids: Iterable[int] = (), refresh_status: bool = True,
                     words_locked: bool = False, covering: Iterable[tuple[int, int]] = (),
-                    uncovered: bool = False) -> int:
+                    uncovered: bool = False,
+                    known: tuple[dict[str, Any], list[dict[str, Any]]] | None = None) -> int:
     """Bring one document up to date with created, changed or deleted rules, in ``conn``'s transaction.
 
     ``rule_ids`` are the rules that changed: existing ones are (re-)matched, missing ones count as
@@ -337,13 +347,20 @@ def apply_new_rules(conn, document_id: int, rule_ids: Iterable[int], *,
     ``covering``: spans just decided private, whose rules' spans inside are covered now (removed);
     ``uncovered``: a private decision on a span of several tokens was taken back, so what it covered is
     matched again (by the full path: such a change is rare, and only the full path knows every rule).
+    ``known``: the document (``status``, ``project_id``, ``recognized_at``, ``sensitive_types``,
+    ``ne_type_rules``, and ``covers`` for the spans ``covers_for``) as read in this transaction under the caller's
+    lock, and every changed rule that still exists as written in it (keys of :data:`_DOCUMENT_AND_RULES`' rules):
+    then nothing is read again.
     """
     ids = sorted({int(i) for i in rule_ids})
     affected = {int(i) for i in affected_annotation_ids}
     covering = sorted({(int(f), int(e)) for f, e in covering if e - f > 1})
-    row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]),
-                       {"doc": document_id, "ids": ids, "c_first": [f for f, _ in covering],
-                        "c_end": [e for _, e in covering]}, conn)
+    if known is not None and (not covering or known[0].get("covers_for") == covering):
+        row = dict(known[0], rules=sorted((r for r in known[1] if r["id"] in ids), key=lambda r: r["id"]))
+    else:
+        row = db.query_one(prepared(_DOCUMENT_AND_RULES[words_locked]),
+                           {"doc": document_id, "ids": ids, "c_first": [f for f, _ in covering],
+                            "c_end": [e for _, e in covering]}, conn)
     if row is None or row["status"] not in ANNOTATABLE:
         return 0
     if not ids and not affected and not covering and not uncovered:

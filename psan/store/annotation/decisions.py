@@ -44,6 +44,7 @@ from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.admin.rules import condition_to_text
 from psan.store.annotation import entities, suggestions
+from psan.store.annotation.apply_rule import COVERED_SPANS_SQL
 from psan.tool.categories import category_of
 from psan.tool.classifier.gate import only_punctuation
 from psan.tool.classifier.model import MODEL_TYPE
@@ -97,6 +98,13 @@ class Outcome:
     covering: list[tuple[int, int]] = field(default_factory=list)
     #: a span of several tokens is no longer private: what it covered is matched again
     uncovered: bool = False
+    #: the action logging this transaction and the transaction's time, when the decision's statement read them
+    action: tuple[int, Any] | None = None
+    #: the document as the decision's statement read it (``status``, ``project_id``, ``recognized_at``,
+    #: ``sensitive_types``, ``ne_type_rules``) and the changed rules it wrote (``id``, ``type``, ``condition``,
+    #: ``case_sensitive``, ``elsewhere``): what :func:`psan.store.annotation.apply_rule.apply_new_rules` would read
+    document: dict[str, Any] | None = None
+    rule_facts: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def changes_spans(self) -> bool:
@@ -113,6 +121,9 @@ class Outcome:
         self.model_only = self.model_only or other.model_only
         self.covering += other.covering
         self.uncovered = self.uncovered or other.uncovered
+        self.action = self.action or other.action
+        self.document = self.document or other.document
+        self.rule_facts += [f for f in other.rule_facts if f["id"] not in {g["id"] for g in self.rule_facts}]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +157,45 @@ def _upsert_decision(conn, span: Span, decision: str, label_id: int | None,
         {"doc": span.document_id, "first": span.first_token, "end": span.end_token, "decision": decision,
          "label": label_id if decision == "PRIVATE" else None, "me": account_id}, conn)
     return int(row["id"]), row["before"]
+
+
+#: a decision by token or word type in one statement: the span's entity types (read before the writes, from the
+#: statement's snapshot), the word-type rule (``tr``: only when ``%(type_rule)s``), the person's decision on the
+#: span, and what :func:`lookup_document_only` needs besides (as :func:`lookup_scope_evidence` reads it)
+_DECIDE_SPAN = (
+    "WITH before AS (SELECT token_decision::text AS decision FROM annotation WHERE document_id = %(doc)s "  # noqa: S608  # nosec B608
+    "AND first_token = %(first)s AND end_token = %(end)s), "
+    "tr AS (INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, label_id, author_id) "
+    "SELECT %(project)s::bigint, 'WORD_TYPE'::rule_type, %(condition)s::text, true, %(confidence)s::double precision, "
+    "%(rule_label)s::bigint, %(me)s::bigint WHERE %(type_rule)s::boolean "
+    "ON CONFLICT (project_id, type, condition, case_sensitive) WHERE annotation_id IS NULL DO UPDATE SET "
+    "confidence = EXCLUDED.confidence, author_id = EXCLUDED.author_id, "
+    "label_id = CASE WHEN %(keep)s::boolean THEN coalesce(EXCLUDED.label_id, rule.label_id) ELSE EXCLUDED.label_id "
+    "END RETURNING id, document_only), "
+    "a AS (INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
+    "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, now()) "
+    "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
+    "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
+    "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
+    "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END RETURNING id, token_label_id) "
+    "SELECT a.id, (SELECT decision FROM before) AS before, (SELECT id FROM tr) AS type_rule, "
+    "(SELECT document_only FROM tr) AS type_rule_only, "
+    "ARRAY(SELECT DISTINCT type FROM named_entity WHERE document_id = %(doc)s AND first_token = %(first)s "
+    "AND end_token = %(end)s ORDER BY type) AS types, "
+    "(SELECT l.category FROM label l WHERE l.id = a.token_label_id) AS category, "
+    "ARRAY(SELECT r.document_only FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
+    "WHERE ar.annotation_id = a.id AND r.annotation_id IS NOT NULL AND r.annotation_id <> a.id) AS lookups, "
+    "p.lookups_everywhere AS everywhere, d.language, "
+    # the hand-marked span's candidate entities (PRIVATE only)
+    "CASE WHEN %(private)s::boolean THEN " + entities.MARKED_SPAN_MENTIONS + " END AS mentions, "
+    # the action this transaction logs (psan.store.annotation.actions: its ``psan.action`` setting) and its time
+    "nullif(current_setting('psan.action', true), '')::bigint AS action_id, now() AS began_at, "
+    # what applying the changed rules needs of the document (apply_new_rules' ``known``)
+    "d.status::text AS status, d.recognized_at, p.sensitive_types, ARRAY(SELECT DISTINCT r.condition FROM rule r "
+    "WHERE r.project_id = d.project_id AND r.type = 'NE_TYPE') AS ne_type_rules, "
+    # whether the span just decided private covers rule spans (apply_new_rules' ``covering``)
+    "EXISTS (" + COVERED_SPANS_SQL + ") AS covers "
+    "FROM a JOIN document d ON d.id = %(doc)s JOIN project p ON p.id = d.project_id")
 
 
 def lookup_document_only(entity_types: list[str], label_category: str | None,
@@ -264,13 +314,18 @@ def span_entity_types(conn, span: Span) -> list[str]:
 def log_decision(conn, span: Span, account_id: int, action: str, decision: str | None,
                  label_id: int | None = None, rule_id: int | None = None,
                  detail: dict[str, Any] | None = None) -> None:
-    label = db.query_one(prepared("SELECT name FROM label WHERE id = %s"), (label_id,), conn) if label_id else None
-    db.execute(prepared("INSERT INTO decision_log (project_id, document_id, account_id, first_token, end_token, "
-                        "action, decision, label_name, rule_id, detail) "
-                        "VALUES (%s, %s, %s, %s, %s, %s, %s::decision, %s, %s, %s)"),
-               (span.project_id, span.document_id, account_id, span.first_token, span.end_token, action,
-                decision, label["name"] if label else None, rule_id, json.dumps(detail or {})), conn)
+    """Log a decision (no answer is read: the row rides with the transaction's next statement)."""
+    db.defer("INSERT INTO decision_log (project_id, document_id, account_id, first_token, end_token, "
+             "action, decision, label_name, rule_id, detail) "
+             "VALUES (%s, %s, %s, %s, %s, %s, %s::decision, (SELECT name FROM label WHERE id = %s), %s, %s)",
+             (span.project_id, span.document_id, account_id, span.first_token, span.end_token, action,
+              decision, label_id, rule_id, json.dumps(detail or {})), conn)
     suggestions.note_decision(span.project_id)
+
+
+def _word_rule(rule_id: int, condition: str, elsewhere: bool) -> dict[str, Any]:
+    """A case-sensitive WORD_TYPE rule this decision wrote, as apply_new_rules reads the changed rules."""
+    return {"id": rule_id, "type": "WORD_TYPE", "condition": condition, "case_sensitive": True, "elsewhere": elsewhere}
 
 
 def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, tokens: list[str],
@@ -285,19 +340,38 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
     condition = condition_to_text(tokens)
     outcome = Outcome(annotation_id=0)
     detail: dict[str, Any] = dict(log_detail) if log_detail else {"scope": str(scope)}
-    found = span_entity_types(conn, span)  # read once: the NE-type scope and the model-only mark use it
-    outcome.span_types = (span, found)
-    if scope is Scope.WORD_TYPE:
-        if len(condition) > MAX_CONDITION_CHARS:
+    evidence: dict[str, Any] | None = None
+    if scope is Scope.NE_TYPE:
+        found = span_entity_types(conn, span)  # read first: which types to decide
+    else:
+        if scope is Scope.WORD_TYPE and len(condition) > MAX_CONDITION_CHARS:
             raise DecisionError(gettext("the span is too long for a word-type rule (over %(limit)s characters)",
                                         limit=MAX_CONDITION_CHARS))
-        rule_label = label_id if (always and decision == "PRIVATE") else None
-        outcome.rule_ids.append(upsert_type_rule(conn, span.project_id, "WORD_TYPE", condition,
-                                                 TYPE_CONFIDENCE[decision], rule_label, account_id,
-                                                 keep_label=decision == "PRIVATE"))
-        outcome.changed_rule_ids.append(outcome.rule_ids[-1])  # a text search: cheap to re-apply always
-        outcome.rules_changed = True
-    elif scope is Scope.NE_TYPE:
+        # the span's types, the word-type rule, the decision and the lookup's evidence: one round trip
+        covers = decision == "PRIVATE" and span.end_token - span.first_token > 1
+        evidence = db.query_one(prepared(_DECIDE_SPAN), {
+            "project": span.project_id, "doc": span.document_id, "first": span.first_token, "end": span.end_token,
+            "condition": condition, "confidence": TYPE_CONFIDENCE[decision], "type_rule": scope is Scope.WORD_TYPE,
+            "rule_label": label_id if (always and decision == "PRIVATE") else None, "keep": decision == "PRIVATE",
+            "decision": decision, "label": label_id if decision == "PRIVATE" else None, "me": account_id,
+            "private": decision == "PRIVATE", "c_first": [span.first_token] if covers else [],
+            "c_end": [span.end_token] if covers else []}, conn)
+        if evidence is None:  # the document went away under the decision (its cascade): nothing to decide
+            raise DecisionError(gettext("Not found."), 404)
+        found = list(evidence["types"])
+        outcome.annotation_id = int(evidence["id"])
+        outcome.action = (int(evidence["action_id"]), evidence["began_at"]) if evidence["action_id"] else None
+        outcome.document = {"status": evidence["status"], "project_id": span.project_id,
+                            "recognized_at": evidence["recognized_at"], "sensitive_types": evidence["sensitive_types"],
+                            "ne_type_rules": list(evidence["ne_type_rules"]), "covers": evidence["covers"],
+                            "covers_for": [(span.first_token, span.end_token)] if covers else []}
+        if evidence["type_rule"] is not None:
+            outcome.rule_ids.append(int(evidence["type_rule"]))
+            outcome.changed_rule_ids.append(outcome.rule_ids[-1])  # a text search: cheap to re-apply always
+            outcome.rules_changed = True
+            outcome.rule_facts.append(_word_rule(outcome.rule_ids[-1], condition, bool(evidence["type_rule_only"])))
+    outcome.span_types = (span, found)  # read once: the learning of entity types after the commit uses it
+    if scope is Scope.NE_TYPE:
         # the learned model's spans are no entity type: a person's "by NE type" on a span the model also
         # proposed decides the recognizers' types, never every span the model proposes (a public MODEL
         # rule would release model-only spans nobody saw and cancel every learned private type under them)
@@ -323,16 +397,22 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
         # (psan.store.corpus.project_model.new_span_verdicts); logged because a retrain replaces the entity
         detail["model_only"] = True
         outcome.model_only = True
-    outcome.annotation_id, before = _upsert_decision(conn, span, decision, label_id, account_id)
+    if evidence is None:
+        outcome.annotation_id, before = _upsert_decision(conn, span, decision, label_id, account_id)
+    else:
+        before = evidence["before"]
     several = span.end_token - span.first_token > 1
     outcome.uncovered = several and before == "PRIVATE" and decision != "PRIVATE"
     if decision == "PRIVATE":
         if several:
             outcome.covering.append((span.first_token, span.end_token))
         # a span marked by hand joins the entity it overlaps or repeats (its category, label and pseudonym)
-        entities.link_marked_span(conn, span.document_id, span.first_token, span.end_token, tokens)
+        entities.link_marked_span(conn, span.document_id, span.first_token, span.end_token, tokens,
+                                  evidence["mentions"] if evidence is not None else None)
         if len(condition) <= MAX_CONDITION_CHARS and not only_punctuation(tokens):
-            category, suggested_by, everywhere, language = lookup_scope_evidence(conn, outcome.annotation_id)
+            category, suggested_by, everywhere, language = \
+                (evidence["category"], list(evidence["lookups"]), bool(evidence["everywhere"]), evidence["language"]) \
+                if evidence is not None else lookup_scope_evidence(conn, outcome.annotation_id)
             document_only = lookup_document_only(found, category, suggested_by, everywhere,
                                                  is_demographic_phrase(" ".join(tokens), language))
             lookup = ensure_lookup_rule(conn, span.project_id, outcome.annotation_id, condition, account_id,
@@ -341,6 +421,7 @@ def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, token
                 outcome.rule_ids.append(lookup)
                 outcome.changed_rule_ids.append(lookup)
                 outcome.rules_changed = True
+                outcome.rule_facts.append(_word_rule(lookup, condition, False))  # bound to this document's span
     else:
         lookups, footprint = drop_lookup_rules(conn, span.document_id, outcome.annotation_id)
         if lookups:

@@ -41,21 +41,28 @@ def word_key(document_id: int, words: Sequence[str] | str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def lock_document(conn, document_id: int) -> None:
+def lock_document(conn, document_id: int, deferred: bool = False) -> None:
     """Lock the whole document until the transaction ends, *before* anything is written.
 
     Why first: a decision updates its annotation, then applies rules that update other annotations'
     levels; two concurrent writers doing that in opposite orders would deadlock.  Taking the
     document lock first gives every writer one order: document, then rows.
     """
+    if deferred:  # taken when the connection's next statement runs, before it
+        db.defer("SELECT 1 FROM document WHERE id = %s FOR UPDATE", (document_id,), conn)
+        return
     db.execute(prepared("SELECT 1 FROM document WHERE id = %s FOR UPDATE"), (document_id,), conn)
 
 
-def lock_words(conn, document_id: int, texts: Iterable[Sequence[str] | str]) -> None:
-    """Lock the document for writers of the given texts only (see the module docstring), one round trip."""
+def lock_words(conn, document_id: int, texts: Iterable[Sequence[str] | str], deferred: bool = False) -> None:
+    """Lock the document for writers of the given texts only (see the module docstring), one round trip
+    (``deferred``: none of its own, taken when the connection's next statement runs, before it)."""
     keys = sorted({word_key(document_id, t) for t in texts})
     # one statement: the advisory locks (in key order) are taken as the row is read, then the row lock;
     # either order is safe (a whole-document writer never waits for a word lock)
-    db.execute(prepared("SELECT (SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest(%(keys)s::bigint[]) AS k "
-                        "ORDER BY 1) s) FROM document WHERE id = %(doc)s FOR KEY SHARE"),
-               {"doc": document_id, "keys": keys}, conn)
+    sql = ("SELECT (SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest(%(keys)s::bigint[]) AS k "
+           "ORDER BY 1) s) FROM document WHERE id = %(doc)s FOR KEY SHARE")
+    if deferred:
+        db.defer(sql, {"doc": document_id, "keys": keys}, conn)
+        return
+    db.execute(prepared(sql), {"doc": document_id, "keys": keys}, conn)

@@ -22,7 +22,7 @@ from psan.tool.document import Document
 from psan.tool.entities import document_entity_spans
 
 __all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge", "split", "mention_keys",
-           "manual_keys", "link_marked_span"]
+           "manual_keys", "link_marked_span", "MARKED_SPAN_MENTIONS", "mention_labels_read"]
 
 
 #: the documents page's note when the grouping failed (stored in ``document.error``)
@@ -163,7 +163,20 @@ def entity_of_span(conn, document_id: int, first: int, end: int,
                                                  "category": label["category"]}}
 
 
-def link_marked_span(conn, document_id: int, first: int, end: int, tokens: list[str]) -> str | None:
+#: the document's mentions a hand-marked span may join (none when the span has a mention already), as a JSON
+#: array; parameters ``doc``, ``first``, ``end`` (a decision's statement reads it with its own, one round trip)
+MARKED_SPAN_MENTIONS = (
+    "(SELECT coalesce(json_agg(q ORDER BY q.first_token), '[]') FROM (SELECT m.first_token, m.end_token, "
+    "m.entity_id, e.category, array(SELECT substr(d.text, t.start_char + 1, t.end_char - t.start_char) FROM token t "
+    "WHERE t.document_id = m.document_id AND t.idx >= m.first_token AND t.idx < m.end_token ORDER BY t.idx) "
+    "AS words FROM entity_mention m JOIN entity e ON e.id = m.entity_id JOIN document d ON d.id = m.document_id "
+    "WHERE m.document_id = %(doc)s AND e.category <> 'OTHER' AND m.end_token - m.first_token <= 50 "
+    "AND NOT EXISTS (SELECT 1 FROM entity_mention x WHERE x.document_id = %(doc)s AND x.first_token = %(first)s "
+    "AND x.end_token = %(end)s)) q)")
+
+
+def link_marked_span(conn, document_id: int, first: int, end: int, tokens: list[str],
+                     mentions: list[dict[str, Any]] | None = None) -> str | None:
     """Link a span a person marked by hand to the entity it belongs to; returns that entity's category.
 
     Why: a hand-marked span ("Connor" that nothing recognized, "Mr. Harper" around the recognized
@@ -174,20 +187,14 @@ def link_marked_span(conn, document_id: int, first: int, end: int, tokens: list[
     names with these words among its own ("Connor" of "Sarah Connor": a word of a person's name is a
     person mention).  ``None``: the span has a mention already, or nothing to go on.  A manual mention,
     written in the caller's action (undo takes it back) and kept by later recomputations.
+    ``mentions``: :data:`MARKED_SPAN_MENTIONS` as the caller read it in this transaction (else read here).
     """
-    if db.query_one("SELECT 1 FROM entity_mention WHERE document_id = %s AND first_token = %s AND end_token = %s",
-                    (document_id, first, end), conn):
-        return None
     words = [w.casefold() for w in tokens if any(ch.isalnum() for ch in w)]
     if not words:
         return None
-    mentions = db.query(
-        "SELECT m.first_token, m.end_token, m.entity_id, e.category, "
-        "array(SELECT substr(d.text, t.start_char + 1, t.end_char - t.start_char) FROM token t "
-        "WHERE t.document_id = m.document_id AND t.idx >= m.first_token AND t.idx < m.end_token ORDER BY t.idx) "
-        "AS words FROM entity_mention m JOIN entity e ON e.id = m.entity_id JOIN document d ON d.id = m.document_id "
-        "WHERE m.document_id = %s AND e.category <> 'OTHER' AND m.end_token - m.first_token <= 50 "
-        "ORDER BY m.first_token", (document_id,), conn)
+    if mentions is None:
+        mentions = db.query_one("SELECT " + MARKED_SPAN_MENTIONS + " AS mentions",  # noqa: S608  # nosec B608
+                                {"doc": document_id, "first": first, "end": end}, conn)["mentions"]
     overlapping = [m for m in mentions if m["first_token"] < end and first < m["end_token"]]
     best = max(overlapping, default=None, key=lambda m: (min(end, m["end_token"]) - max(first, m["first_token"]),
                                                          m["end_token"] - m["first_token"]))
@@ -203,9 +210,9 @@ def link_marked_span(conn, document_id: int, first: int, end: int, tokens: list[
                     break
     if best is None:
         return None
-    db.execute("INSERT INTO entity_mention (document_id, first_token, end_token, entity_id, manual) "
-               "VALUES (%s, %s, %s, %s, true) ON CONFLICT DO NOTHING",
-               (document_id, first, end, best["entity_id"]), conn)
+    db.defer("INSERT INTO entity_mention (document_id, first_token, end_token, entity_id, manual) "
+             "VALUES (%s, %s, %s, %s, true) ON CONFLICT DO NOTHING",
+             (document_id, first, end, best["entity_id"]), conn)  # with the transaction's next statement
     return str(best["category"])
 
 
@@ -291,20 +298,37 @@ def entity_labels(conn, project_id: int, entity_ids: list[int] | None = None) ->
     """
     only = "" if entity_ids is None else (
         "AND a.document_id IN (SELECT document_id FROM entity_mention WHERE entity_id = ANY(%(ids)s)) ")
-    rows = db.query(
-        "WITH lab AS (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id FROM annotation a "  # noqa: S608  # nosec B608
-        "JOIN document d ON d.id = a.document_id WHERE d.project_id = %(p)s AND a.token_label_id IS NOT NULL "
-        "AND a.token_decision = 'PRIVATE' " + only + "), "
-        "hit AS (SELECT DISTINCT ON (lab.document_id, lab.first_token, lab.end_token) m.entity_id, lab.token_label_id "
-        "FROM lab JOIN entity_mention m ON m.document_id = lab.document_id AND m.first_token >= lab.first_token "
-        "AND m.end_token <= lab.end_token ORDER BY lab.document_id, lab.first_token, lab.end_token, "
-        "(m.first_token = lab.first_token AND m.end_token = lab.end_token) DESC, "
-        "m.end_token - m.first_token DESC, m.first_token) "
-        "SELECT DISTINCT ON (entity_id) entity_id, token_label_id FROM hit "
-        "GROUP BY entity_id, token_label_id ORDER BY entity_id, count(*) DESC, token_label_id",
-        {"p": project_id, "ids": list(entity_ids or [])}, conn)
+    rows = db.query(_ENTITY_LABELS.replace("ONLY", only), {"p": project_id, "ids": list(entity_ids or [])}, conn)
     return {int(r["entity_id"]): int(r["token_label_id"]) for r in rows
             if entity_ids is None or int(r["entity_id"]) in entity_ids}
+
+
+#: :func:`entity_labels` (``ONLY``: the clause narrowing the labelled spans to some entities' documents)
+_ENTITY_LABELS = (
+    "WITH lab AS (SELECT a.document_id, a.first_token, a.end_token, a.token_label_id FROM annotation a "
+    "JOIN document d ON d.id = a.document_id WHERE d.project_id = %(p)s AND a.token_label_id IS NOT NULL "
+    "AND a.token_decision = 'PRIVATE' ONLY), "
+    "hit AS (SELECT DISTINCT ON (lab.document_id, lab.first_token, lab.end_token) m.entity_id, lab.token_label_id "
+    "FROM lab JOIN entity_mention m ON m.document_id = lab.document_id AND m.first_token >= lab.first_token "
+    "AND m.end_token <= lab.end_token ORDER BY lab.document_id, lab.first_token, lab.end_token, "
+    "(m.first_token = lab.first_token AND m.end_token = lab.end_token) DESC, "
+    "m.end_token - m.first_token DESC, m.first_token) "
+    "SELECT DISTINCT ON (entity_id) entity_id, token_label_id FROM hit "
+    "GROUP BY entity_id, token_label_id ORDER BY entity_id, count(*) DESC, token_label_id")
+#: :func:`mention_labels` in one statement: the range's mentions, their entities' labels (:data:`_ENTITY_LABELS`
+#: narrowed to them), as ``labels``: a JSON array of ``[first, end, label id]``
+_MENTION_LABELS = (
+    "WITH ms AS (SELECT first_token, end_token, entity_id FROM entity_mention WHERE document_id = %(doc)s "  # noqa: S608  # nosec B608
+    "AND first_token < %(end)s AND end_token > %(first)s), el AS (" + _ENTITY_LABELS.replace(
+        "ONLY", "AND a.document_id IN (SELECT document_id FROM entity_mention "
+        "WHERE entity_id IN (SELECT entity_id FROM ms))") + ") "
+    "SELECT coalesce(json_agg(json_build_array(ms.first_token, ms.end_token, el.token_label_id)), '[]') AS labels "
+    "FROM ms JOIN el ON el.entity_id = ms.entity_id")
+
+
+def mention_labels_read(project_id: int, document_id: int, first: int, end: int) -> db.Read:
+    """:func:`mention_labels` as one read (``labels``) for :func:`psan.runtime.db.read_together`."""
+    return _MENTION_LABELS, {"p": project_id, "doc": document_id, "first": first, "end": end}
 
 
 def mention_labels(conn, project_id: int, document_id: int, first: int, end: int) -> list[tuple[int, int, int]]:

@@ -31,7 +31,8 @@ from psan.tool.suggest import (
     suggest_private,
 )
 
-__all__ = ["type_statistics", "project_type_statistics", "add_suggestions", "learn_type_rules", "types_to_learn",
+__all__ = ["type_statistics", "project_type_statistics", "counts_read", "take_counts", "CountsRead",
+           "add_suggestions", "learn_type_rules", "types_to_learn",
            "forget_statistics", "note_decision", "sensitive_types"]
 
 
@@ -175,6 +176,12 @@ def _update(conn, project_id: int, entry: _TypeCounts) -> _TypeCounts:
     if not since:
         return _count_types(conn, project_id)
     row = db.query_one(prepared(_DECIDED_SINCE), {"project": project_id, "since": since}, conn)
+    return _updated(conn, project_id, entry, checked, stamp, row)
+
+
+def _updated(conn, project_id: int, entry: _TypeCounts, checked: float, stamp: Any,
+             row: dict[str, Any]) -> _TypeCounts:
+    """``entry`` with the log's new decisions (:data:`_DECIDED_SINCE`'s ``row``) counted in."""
     if row["since_stamp"] != stamp:
         return _count_types(conn, project_id)
     with _statistics_lock:
@@ -187,22 +194,60 @@ def _update(conn, project_id: int, entry: _TypeCounts) -> _TypeCounts:
     return entry
 
 
+@dataclass(slots=True)
+class CountsRead:
+    """The log read that brings a project's cached type counts up to date, to be sent with other reads
+    (:func:`counts_read`, :func:`psan.runtime.db.read_together`, :func:`take_counts`)."""
+
+    project_id: int
+    entry: _TypeCounts
+    checked: float
+    stamp: Any
+    read: db.Read
+
+
+def counts_read(project_id: int) -> CountsRead | None:
+    """The read :func:`type_statistics` would make now to update its cache (``None``: none, or a full count)."""
+    now = time.monotonic()
+    with _statistics_lock:
+        entry = _statistics.get(project_id)
+        if entry is None or now - entry.created > RECOUNT_SECONDS or not entry.last_log_id \
+                or not (entry.dirty or now - entry.checked > FRESH_SECONDS):
+            return None
+        entry.dirty = False  # a decision noted from here on is read next time
+        since, stamp = entry.last_log_id, entry.stamp
+    return CountsRead(project_id, entry, now, stamp, (_DECIDED_SINCE, {"project": project_id, "since": since}))
+
+
+def take_counts(conn, read: CountsRead, row: dict[str, Any] | None) -> None:
+    """Count in what :func:`counts_read`'s read found (``row``)."""
+    if row is None:  # pragma: no cover - the read always has its row
+        return
+    entry = _updated(conn, read.project_id, read.entry, read.checked, read.stamp, row)
+    with _statistics_lock:
+        _statistics[read.project_id] = entry
+        while len(_statistics) > STATISTICS_CACHE_SIZE:
+            _statistics.popitem(last=False)
+
+
 def _count_types(conn, project_id: int) -> _TypeCounts:
     """The full count: the project's decided annotations (partial index annotation_decided_idx) and their types."""
-    head = db.query_one("SELECT id, created_at FROM decision_log WHERE project_id = %s ORDER BY id DESC LIMIT 1",
-                        (project_id,), conn)
-    now = time.monotonic()
-    entry = _TypeCounts(now, now, False, head["created_at"] if head else None, int(head["id"]) if head else 0,
-                        {}, {})
-    rows = db.query(
-        "SELECT a.document_id, a.first_token, a.end_token, " + _COUNTED_DECISION + " AS decision, "  # noqa: S608  # nosec B608 - constants
+    # the log's head and the decided spans, one round trip (the spans as a JSON array of arrays)
+    row = db.query_one(
+        "WITH head AS (SELECT id, created_at FROM decision_log WHERE project_id = %(project)s "  # noqa: S608  # nosec B608 - constants
+        "ORDER BY id DESC LIMIT 1) SELECT (SELECT id FROM head) AS id, (SELECT created_at FROM head) AS created_at, "
+        "coalesce((SELECT json_agg(json_build_array(s.document_id, s.first_token, s.end_token, s.decision, s.types)) "
+        "FROM (SELECT a.document_id, a.first_token, a.end_token, " + _COUNTED_DECISION + " AS decision, "
         "array_agg(ne.type) AS types FROM document d "
         "JOIN annotation a ON a.document_id = d.id AND a.token_decision IS NOT NULL "
         "JOIN named_entity ne ON ne.document_id = a.document_id AND ne.first_token = a.first_token "
         "AND ne.end_token = a.end_token WHERE d.project_id = %(project)s "
-        "GROUP BY a.document_id, a.first_token, a.end_token, a.token_decision", {"project": project_id}, conn)
-    for r in rows:
-        entry.set_span((r["document_id"], r["first_token"], r["end_token"]), r["decision"], tuple(r["types"]))
+        "GROUP BY a.document_id, a.first_token, a.end_token, a.token_decision) s), '[]') AS spans",
+        {"project": project_id}, conn)
+    now = time.monotonic()
+    entry = _TypeCounts(now, now, False, row["created_at"], int(row["id"]) if row["id"] is not None else 0, {}, {})
+    for document_id, first, end, decision, types in row["spans"]:
+        entry.set_span((document_id, first, end), decision, tuple(types))
     return entry
 
 
@@ -233,7 +278,8 @@ def sensitive_types(conn, project_id: int) -> frozenset[str]:
 
 
 def add_suggestions(conn, project_id: int, document_id: int, annotations: list[dict[str, Any]],
-                    entity_rows: list[dict[str, Any]] | None = None, stamp: Any = None) -> None:
+                    entity_rows: list[dict[str, Any]] | None = None, stamp: Any = None,
+                    project_sensitive: frozenset[str] | None = None) -> None:
     """Set ``suggestion`` (``"PRIVATE"``/``"PUBLIC"``) on every SUSPICIOUS annotation of the list.
 
     ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
@@ -243,7 +289,8 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
     birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
     suggestion then (``None``), so accepting the window leaves it for the person; so does every span that
     overlaps an address, a phone number or another span of a sensitive type
-    (:func:`psan.tool.sensitivity.overlaps_any`).
+    (:func:`psan.tool.sensitivity.overlaps_any`).  ``project_sensitive``: the project's sensitive types when the
+    caller has read them (:func:`sensitive_types`).
     """
     suspicious = [a for a in annotations if a["decision"] == "SUSPICIOUS"]
     if not suspicious:
@@ -269,7 +316,7 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
             entity.setdefault(key, e)
     stats = type_statistics(conn, project_id, sorted({t for a in suspicious for t in a["ne_types"]
                                                       if t != MODEL_TYPE}))
-    extra: frozenset[str] | None = None
+    extra: frozenset[str] | None = project_sensitive
     for a in suspicious:
         key = (a["first_token"], a["end_token"])
         words_private = sum(1 for r in a["rules"] if r["lookup"])  # each a private decision on these words

@@ -46,7 +46,11 @@ _RANGE = (
     "WITH t AS (SELECT idx, start_char, end_char FROM token WHERE document_id = %(doc)s AND idx >= %(first)s "
     "AND idx < %(end)s) SELECT array_agg(start_char ORDER BY idx) AS starts, array_agg(end_char ORDER BY idx) "
     "AS ends, min(start_char) AS lo, (SELECT substr(d.text, min(t.start_char) + 1, "
-    "max(t.end_char) - min(t.start_char)) FROM document d WHERE d.id = %(doc)s) AS text FROM t")
+    "max(t.end_char) - min(t.start_char)) FROM document d WHERE d.id = %(doc)s) AS text, "
+    # the range's sentences too (:func:`sentence_rows` of the same range needs no read of its own)
+    "ARRAY(SELECT ARRAY[s.first_token, s.end_token] FROM sentence s WHERE s.document_id = %(doc)s "
+    "AND s.first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
+    "AND first_token <= %(first)s), 0) AND s.first_token < %(end)s ORDER BY s.first_token) AS sentences FROM t")
 
 
 def _range_texts(conn, document_id: int, first: int, end: int, stamp: Any) -> tuple[list[str], list[str]]:
@@ -75,6 +79,10 @@ def _range_texts(conn, document_id: int, first: int, end: int, stamp: Any) -> tu
         _recent[(document_id, stamp, first, first + len(words))] = (words, gaps)
         while len(_recent) > _RECENT_RANGES:
             _recent.popitem(last=False)
+        _recent_sentences[(document_id, stamp, first, end)] = [
+            {"first_token": a, "end_token": b} for a, b in row["sentences"]]
+        while len(_recent_sentences) > _RECENT_RANGES:
+            _recent_sentences.popitem(last=False)
     return words, gaps
 
 
@@ -82,6 +90,8 @@ def _range_texts(conn, document_id: int, first: int, end: int, stamp: Any) -> tu
 _RECENT_RANGES = 32
 _recent: OrderedDict[tuple[int, Any, int, int], tuple[list[str], list[str]]] = OrderedDict()
 _recent_lock = threading.Lock()
+#: the sentences of the ranges :func:`_range_texts` read: (document, stamp, first, end) → sentence rows
+_recent_sentences: OrderedDict[tuple[int, Any, int, int], list[dict[str, Any]]] = OrderedDict()
 
 
 def span_text(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[str]:
@@ -98,6 +108,10 @@ def sentence_rows(conn, document_id: int, first: int, end: int, stamp: Any = Non
     """
     doc = document_text.cached(document_id, stamp)
     if doc is None and stamp is not None:
+        with _recent_lock:
+            known = _recent_sentences.get((document_id, stamp, max(first, 0), end))
+        if known is not None:
+            return [dict(r) for r in known]
         return db.query(prepared(
             "SELECT first_token, end_token FROM sentence WHERE document_id = %(doc)s "
             "AND first_token >= coalesce((SELECT max(first_token) FROM sentence WHERE document_id = %(doc)s "
@@ -117,20 +131,46 @@ def label_names(conn, ids: set[int]) -> dict[int, str]:
                                                  (list(ids),), conn)}
 
 
+def annotation_rows_read(document_id: int, first: int, end: int) -> db.Read:
+    """:func:`annotation_rows` as one read (``rows``: a JSON array) for :func:`psan.runtime.db.read_together`."""
+    return ("SELECT coalesce(json_agg(q ORDER BY q.first_token, q.end_token DESC), '[]') AS rows "  # noqa: S608  # nosec B608
+            "FROM (" + _ANNOTATION_ROWS.replace("%s", "%(doc)s", 1).replace("%s", "%(first)s", 1)
+            .replace("%s", "%(end)s", 2) + ") q", {"doc": document_id, "first": first, "end": end})
+
+
 def annotation_rows(conn, document_id: int, first: int, end: int) -> list[dict[str, Any]]:
     """Annotations lying inside ``[first, end)``, longest first at each position, each with its ``rules``.
 
     ``rules``: the linked rules, oldest first (``id, type, condition, confidence, label_id, lookup``),
     read in the same statement (every window and every decision's answer shows them).
     """
-    return db.query(prepared(
-        "SELECT a.id, a.first_token, a.end_token, a.token_decision::text AS token_decision, a.token_label_id, "
-        "a.rule_level, coalesce((SELECT json_agg(json_build_object('id', r.id, 'type', r.type::text, "
-        "'condition', r.condition, 'confidence', r.confidence, 'label_id', r.label_id, "
-        "'lookup', r.annotation_id IS NOT NULL) ORDER BY r.id) FROM annotation_rule ar JOIN rule r "
-        "ON r.id = ar.rule_id WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a "
-        "WHERE a.document_id = %s AND a.first_token >= %s AND a.first_token < %s AND a.end_token <= %s "
-        "ORDER BY a.first_token, a.end_token DESC"), (document_id, first, end, end), conn)
+    return db.query(prepared(_ANNOTATION_ROWS), (document_id, first, end, end), conn)
+
+
+_ANNOTATION_ROWS = (
+    "SELECT a.id, a.first_token, a.end_token, a.token_decision::text AS token_decision, a.token_label_id, "
+    "a.rule_level, coalesce((SELECT json_agg(json_build_object('id', r.id, 'type', r.type::text, "
+    "'condition', r.condition, 'confidence', r.confidence, 'label_id', r.label_id, "
+    "'lookup', r.annotation_id IS NOT NULL) ORDER BY r.id) FROM annotation_rule ar JOIN rule r "
+    "ON r.id = ar.rule_id WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a "
+    "WHERE a.document_id = %s AND a.first_token >= %s AND a.first_token < %s AND a.end_token <= %s "
+    "ORDER BY a.first_token, a.end_token DESC")
+
+
+_ENTITY_ROWS = ("SELECT first_token, end_token, type, category, score FROM named_entity "
+                "WHERE document_id = %(doc)s AND first_token >= %(first)s AND first_token < %(end)s "
+                "ORDER BY first_token, id")
+
+
+def entity_rows_read(document_id: int, first: int, end: int, stamp: Any = None) -> db.Read | None:
+    """:func:`entity_rows` as one read (``rows``: a JSON array) for :func:`psan.runtime.db.read_together`, or
+    ``None`` when this process has the document cached (no statement: :func:`entity_rows` answers from it)."""
+    if document_text.cached(document_id, stamp) is not None:
+        return None
+    return ("SELECT coalesce(json_agg(json_build_object('first_token', q.first_token, 'end_token', q.end_token, "  # noqa: S608  # nosec B608
+            "'type', q.type, 'category', q.category, 'score', q.score) ORDER BY q.first_token, q.id), '[]') AS rows "
+            "FROM (" + _ENTITY_ROWS.replace("SELECT first_token", "SELECT id, first_token") + ") q",
+            {"doc": document_id, "first": first, "end": end})
 
 
 def entity_rows(conn, document_id: int, first: int, end: int, stamp: Any = None) -> list[dict[str, Any]]:
@@ -144,10 +184,7 @@ def entity_rows(conn, document_id: int, first: int, end: int, stamp: Any = None)
         rows = doc.entities_starting_in(conn, document_id, first, end)
         if rows is not None:
             return rows
-    return db.query(prepared("SELECT first_token, end_token, type, category, score FROM named_entity "
-                             "WHERE document_id = %s AND first_token >= %s AND first_token < %s "
-                             "ORDER BY first_token, id"),
-                    (document_id, first, end), conn)
+    return db.query(prepared(_ENTITY_ROWS), {"doc": document_id, "first": first, "end": end}, conn)
 
 
 def entity_types(rows: list[dict[str, Any]]) -> dict[tuple[int, int], list[str]]:

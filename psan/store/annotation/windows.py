@@ -172,14 +172,22 @@ def lost_to_other(conn, window: Window) -> bool:
         (window.document_id, window.account_id, window.end_token, window.first_token), conn) is not None
 
 
-def renew(conn, account_id: int, lease_seconds: int, decided: bool = False) -> dict[str, Any] | None:
+_RENEW = ("UPDATE annotation_window SET expires_at = now() + make_interval(secs => %s), "
+          "decisions = decisions + %s WHERE account_id = %s")
+
+
+def renew(conn, account_id: int, lease_seconds: int, decided: bool = False,
+          deferred: bool = False) -> dict[str, Any] | None:
     """Extend the lease (each request of the annotator proves they are still working).
 
-    Returns the new ``expires_at`` and ``decisions`` (``None``: the account has no window).
+    Returns the new ``expires_at`` and ``decisions`` (``None``: the account has no window, or ``deferred``:
+    the update rides with the connection's next statement, :func:`psan.runtime.db.defer`).
     """
-    return db.query_one(prepared("UPDATE annotation_window SET expires_at = now() + make_interval(secs => %s), "
-                                 "decisions = decisions + %s WHERE account_id = %s RETURNING expires_at, decisions"),
-                        (lease_seconds, 1 if decided else 0, account_id), conn)
+    params = (lease_seconds, 1 if decided else 0, account_id)
+    if deferred:
+        db.defer(_RENEW, params, conn)
+        return None
+    return db.query_one(prepared(_RENEW + " RETURNING expires_at, decisions"), params, conn)
 
 
 def release(conn, account_id: int) -> None:

@@ -319,20 +319,29 @@ def retrain_due(conn, project_id: int, every: int, first: int) -> bool:
     first model).  Counting stops at the limit, so the check costs at most that many index entries.
     A limit of 0 means never (``first`` 0: the first model also waits for ``every``).
     """
+    read = retrain_due_read(project_id, every, first)
+    return read is not None and retrain_due_from(db.query_one(prepared(read[0]), read[1], conn))
+
+
+def retrain_due_from(row: dict[str, Any] | None) -> bool:
+    """:func:`retrain_due` from its read's row (:func:`retrain_due_read`)."""
+    return row is not None and int(row["limit"]) > 0 and int(row["n"]) >= int(row["limit"])
+
+
+def retrain_due_read(project_id: int, every: int, first: int) -> db.Read | None:
+    """The one-row read of :func:`retrain_due` (``None``: never due), for :func:`psan.runtime.db.read_together`."""
     limits = {"with": every, "without": every if first <= 0 else (first if every <= 0 else min(first, every))}
     if limits["with"] <= 0 and limits["without"] <= 0:
-        return False
+        return None
     # one statement (it runs after every decision): the latest model's log id, then count up to the limit
-    row = db.query_one(
-        prepared(
-            "WITH m AS (SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
-            "WHERE project_id = %(project)s ORDER BY id DESC LIMIT 1), "
-            "l AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM m) THEN %(with)s::integer "
-            "ELSE %(without)s::integer END AS n) "
-            "SELECT (SELECT n FROM l) AS limit, (SELECT count(*) FROM (SELECT 1 FROM decision_log "
-            "WHERE project_id = %(project)s AND id > coalesce((SELECT since FROM m), 0) AND decision IS NOT NULL "
-            "LIMIT greatest((SELECT n FROM l), 0)) s) AS n"), {"project": project_id, **limits}, conn)
-    return int(row["limit"]) > 0 and int(row["n"]) >= int(row["limit"])
+    return (
+        "WITH m AS (SELECT coalesce((meta->>'decision_log_id')::bigint, 0) AS since FROM project_model "
+        "WHERE project_id = %(project)s ORDER BY id DESC LIMIT 1), "
+        "l AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM m) THEN %(with)s::integer "
+        "ELSE %(without)s::integer END AS n) "
+        "SELECT (SELECT n FROM l) AS limit, (SELECT count(*) FROM (SELECT 1 FROM decision_log "
+        "WHERE project_id = %(project)s AND id > coalesce((SELECT since FROM m), 0) AND decision IS NOT NULL "
+        "LIMIT greatest((SELECT n FROM l), 0)) s) AS n", {"project": project_id, **limits})
 
 
 def training_docs(conn, project_id: int) -> list[TrainingDoc]:

@@ -77,6 +77,16 @@ def fill_region_type(doc: Document, region: PrivateRegion) -> PrivateRegion:
     return dataclasses.replace(region, type=ent.type)
 
 
+def category_needed_read(document_id: int, first: int, end: int, label_id: int | None) -> db.Read:
+    """:func:`category_needed` as one read (``needed``) for :func:`psan.runtime.db.read_together`."""
+    return ("SELECT NOT (EXISTS (SELECT 1 FROM label WHERE id = %(label)s AND category IS NOT NULL "
+            "AND category <> 'OTHER') OR EXISTS (SELECT 1 FROM entity_mention m JOIN entity e ON e.id = m.entity_id "
+            "WHERE m.document_id = %(doc)s AND m.first_token = %(first)s AND m.end_token = %(end)s "
+            "AND e.category <> 'OTHER') OR EXISTS (SELECT 1 FROM named_entity WHERE document_id = %(doc)s "
+            "AND first_token < %(end)s AND end_token > %(first)s AND category <> 'OTHER')) AS needed",
+            {"label": label_id, "doc": document_id, "first": first, "end": end})
+
+
 def category_needed(conn, document_id: int, first: int, end: int, label_id: int | None) -> bool:
     """Must the annotator be asked for a category of this PRIVATE span?
 

@@ -46,7 +46,7 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
         return None
     surrogates.language = language
     replacer = CombinedReplacer(ctx.replacements, surrogates)
-    surrogates.observe(doc.text, regions, entity_keys=manual)
+    surrogates.observe(doc.text, regions, entity_keys=manual, linked=linked)  # linked above, same language
     replacer.start_document()
     out = tool_output.pseudonymize(doc.text, regions, replacer, language=doc.language)
     if surrogates.drawn:

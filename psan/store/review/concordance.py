@@ -96,6 +96,10 @@ def _check(query: Query) -> None:
 #: the project's documents in search order
 _DOCUMENTS = ("SELECT id, name FROM document WHERE project_id = %s AND status IN "  # noqa: S608  # nosec B608
               f"{ANNOTATABLE_SQL} AND token_count > 0 ORDER BY id")
+#: whether the pattern matches empty text (refused), and the documents in search order as JSON
+_EMPTY_AND_DOCUMENTS = (
+    "SELECT regexp_like('', %(pat)s, %(flags)s) AS empty, coalesce((SELECT json_agg(json_build_object('id', id, "  # noqa: S608  # nosec B608
+    f"'name', name) ORDER BY id) FROM ({_DOCUMENTS.replace('%s', '%(project)s')}) d), '[]') AS documents")
 #: one document's matches: the lengths between them and their lengths (a first pass that stops at the
 #: first match skips documents without one)
 _MATCHES = (
@@ -116,19 +120,20 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
     from flask_babel import gettext
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     hits: list[tuple[int, str, int, int]] = []
-    saved = db.query_one("SELECT current_setting('statement_timeout') AS t", None, conn)["t"]
-    db.execute("SAVEPOINT concordance", None, conn)
+    # the savepoint and the timeout ride with the statements after them (``lead``: one round trip each)
+    saved = db.query_one("SELECT current_setting('statement_timeout') AS t", None, conn,
+                         lead="SAVEPOINT concordance; ")["t"]
     try:
-        db.execute(f"SET LOCAL statement_timeout = {int(TIMEOUT_MS)}", None, conn)
-        empty = db.query_one("SELECT regexp_like('', %s, %s) AS e", (pattern, flags), conn)["e"]
-        if empty:
+        first = db.query_one(_EMPTY_AND_DOCUMENTS, {"pat": pattern, "flags": flags, "project": project_id}, conn,
+                             lead=f"SET LOCAL statement_timeout = {int(TIMEOUT_MS)}; ")
+        if first["empty"]:
             raise SearchError(gettext("The pattern matches empty text; make it match at least one character."))
-        for doc in db.query(_DOCUMENTS, (project_id,), conn):
+        for doc in first["documents"]:
             left_ms = int((deadline - time.monotonic()) * 1000)
             if left_ms <= 0:
                 raise psycopg2.errors.QueryCanceled()
-            db.execute(f"SET LOCAL statement_timeout = {max(1, left_ms)}", None, conn)
-            row = db.query_one(_MATCHES, {"pat": pattern, "flags": flags, "doc": doc["id"]}, conn)
+            row = db.query_one(_MATCHES, {"pat": pattern, "flags": flags, "doc": doc["id"]}, conn,
+                               lead=f"SET LOCAL statement_timeout = {max(1, left_ms)}; ")
             pos = 0
             for gap, length in zip(row["gaps"] or (), row["lens"] or (), strict=False):
                 pos += gap
@@ -146,8 +151,8 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
     except SearchError:
         db.execute("ROLLBACK TO SAVEPOINT concordance", None, conn)
         raise
-    db.execute("RELEASE SAVEPOINT concordance", None, conn)
-    db.query_one("SELECT set_config('statement_timeout', %s, true)", (saved,), conn)  # the caller's timeout again
+    db.query_one("SELECT set_config('statement_timeout', %s, true)", (saved,), conn,  # the caller's timeout again
+                 lead="RELEASE SAVEPOINT concordance; ")
     return hits[:MAX_HITS]
 
 

@@ -161,12 +161,15 @@ class SurrogateReplacer:
     # ---------------------------------------------------------------- bookkeeping
 
     def observe(self, text: str, regions: Sequence[PrivateRegion],
-                entity_keys: Mapping[tuple[int, int], str] | None = None) -> None:
+                entity_keys: Mapping[tuple[int, int], str] | None = None,
+                linked: DocumentEntities | None = None) -> None:
         """Register the private originals of a document, so no surrogate reproduces one of them.
 
         Also links the document's regions into entities (see :meth:`begin_document`); callers
         that observe one document and replace it right away need nothing else.  ``entity_keys``
         (character span → entity key) override the automatic linking (annotators' merges/splits).
+        ``linked``: :func:`document_entities` of these regions in this replacer's language with these keys,
+        when the caller has it (one document's download links its entities once, not twice).
         """
         self.entities = {}
         for r in regions:
@@ -178,7 +181,7 @@ class SurrogateReplacer:
                     cf = w.casefold()
                     self._forbidden_words.add(cf)
                     self._forbidden_prefixes.update(cf[:k] for k in range(_STEM, len(cf) + 1))
-        doc = document_entities(text, regions, self.language, entity_keys)
+        doc = linked if linked is not None else document_entities(text, regions, self.language, entity_keys)
         self._learn(text, doc)
         self._analyse(text, regions, doc)
 
