@@ -220,3 +220,22 @@ def test_one_span_review_shows_every_waiting_span_of_its_sentence_once(clean_app
         assert not read & shown  # the span review's words are not shown again
         shown |= read
     assert _review(app, pid)["unread"] == 0
+
+
+def test_a_span_review_never_cuts_through_a_span_at_its_edge(clean_app):
+    """The 20 tokens around "John Smith" begin inside "Istanbul Administrative Court": the window shows it whole."""
+    app = clean_app
+    words = " ".join(f"word{i}" for i in range(30))
+    text = f"{words} Istanbul Administrative Court w1 w2 w3 w4 w5 w6 w7 John Smith {words} end."
+    pid = default_project(app)
+    _by_risk(app, pid)
+    doc = add_document(app, text, [("John Smith", "PERSON"), ("Istanbul Administrative Court", "ORG")])
+    istanbul, john = token_index(app, doc, "Istanbul"), token_index(app, doc, "John")
+    # the court is decided: John Smith is the only waiting span, and its 20 tokens start after "Istanbul"
+    sql(app, "UPDATE annotation SET token_decision = 'PUBLIC' WHERE document_id = %s AND first_token = %s",
+        (doc, istanbul))
+    assert john + 1 - 10 > istanbul
+    client = annotator_client(app, "a@example.org", window_size=300)
+    status, body = api_window(client)
+    assert status == 200
+    assert body["window"]["first_token"] <= istanbul and john + 2 <= body["window"]["end_token"]

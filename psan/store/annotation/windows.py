@@ -404,6 +404,30 @@ _WAITING_IN_RANGE = (
     "ORDER BY a.first_token, a.end_token DESC")
 
 
+_CROSSING = ("SELECT coalesce(min(first_token) FILTER (WHERE first_token < %(first)s AND end_token > %(first)s), "
+             "%(first)s) AS lo, coalesce(max(end_token) FILTER (WHERE first_token < %(end)s AND end_token > %(end)s), "
+             "%(end)s) AS hi FROM annotation WHERE document_id = %(doc)s AND first_token < %(end)s "
+             "AND end_token > %(first)s")
+
+
+def widen_to_spans(conn, document_id: int, account_id: int, first: int, end: int, limit: int) -> tuple[int, int]:
+    """``[first, end)`` widened so that no span crosses its edges, within other accounts' leases and ``limit`` tokens.
+
+    Why: a window cut through a name ("Istanbul Administrative | Court") shows a person a fragment, and the
+    fragment they mark becomes a rule of its own ("Administrative" suspicious in every document).  Span reviews
+    and reading windows cut sentences, so their edges are moved out to whole spans.
+    """
+    row = db.query_one(_CROSSING, {"doc": document_id, "first": first, "end": end}, conn)
+    lo, hi = int(row["lo"]), int(row["hi"])
+    if (lo, hi) == (first, end):
+        return first, end
+    lo_b, hi_b = _lease_gap(conn, document_id, account_id, first, end, _token_count(conn, document_id))
+    lo, hi = max(lo, lo_b), min(hi, hi_b)
+    if hi - lo > limit:
+        return first, end
+    return lo, hi
+
+
 def claim_span_review(conn, document_id: int, account_id: int, size: int, lease_seconds: int) -> Window | None:
     """Lease the account the span review of the document's first free waiting span: its sentence's waiting spans,
     each with its context, in one window (:func:`psan.tool.windows.span_review_window`); ``None``: none is free.
@@ -424,6 +448,7 @@ def claim_span_review(conn, document_id: int, account_id: int, size: int, lease_
     waiting = [(r["first_token"], r["end_token"]) for r in db.query(
         _WAITING_IN_RANGE, {"doc": document_id, "first": sentence[0], "end": sentence[1], "me": account_id}, conn)]
     first, end = span_review_window(sentence, [anchor, *waiting], size, SPAN_REVIEW_TOKENS)
+    first, end = widen_to_spans(conn, document_id, account_id, first, end, max(end - first, size) + WINDOW_TOLERANCE)
     return store_window(conn, account_id, document_id, first, end, lease_seconds)
 
 

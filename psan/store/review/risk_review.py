@@ -284,6 +284,8 @@ def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_secon
             continue
         first, end = reading_range(run, size)
         store_windows.lock_assignment(conn, run[0].document_id)
+        first, end = store_windows.widen_to_spans(conn, run[0].document_id, account_id, first, end,
+                                                  max(end - first, size))
         window = store_windows.store_window(conn, account_id, run[0].document_id, first, end, lease_seconds)
         if plan.mode != "risk":
             return Reading(window, "full", 1.0)
