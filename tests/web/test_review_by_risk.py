@@ -239,3 +239,23 @@ def test_a_span_review_never_cuts_through_a_span_at_its_edge(clean_app):
     status, body = api_window(client)
     assert status == 200
     assert body["window"]["first_token"] <= istanbul and john + 2 <= body["window"]["end_token"]
+
+
+def test_a_span_already_private_gets_no_span_review(clean_app):
+    """Masking needs no person: with the only waiting span leased to another annotator, a private span without a
+    label is not handed out as a span review (reading everything would hand it out for its label)."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    text = "Yesterday John Smith met the judge. " + plain_sentences(0, 10) + " Then Jane Brown left."
+    doc = add_document(app, text, [("John Smith", "PERSON"), ("Jane Brown", "PERSON")])
+    jane = token_index(app, doc, "Jane")
+    sql(app, "UPDATE annotation SET token_decision = 'PRIVATE' WHERE document_id = %s AND first_token = %s",
+        (doc, jane))
+    first = annotator_client(app, "a@example.org", window_size=300)
+    status, body = api_window(first)
+    assert status == 200 and body["window"]["first_token"] < jane  # John Smith's span review
+    second = annotator_client(app, "b@example.org", window_size=300)
+    status, body = api_window(second)
+    assert status == 200
+    assert body["window"] is None or body.get("routing", {}).get("kind") == "reading"

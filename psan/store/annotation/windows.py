@@ -436,9 +436,12 @@ def claim_span_review(conn, document_id: int, account_id: int, size: int, lease_
     """
     conn.autocommit = False
     lock_assignment(conn, document_id)
-    anchor = find_anchor(conn, document_id, account_id)
-    if anchor is None:
+    # only a waiting span: a private one is masked without a person (unlike reading everything, a span review
+    # is not handed out for a missing label)
+    row = db.query_one(_ANCHOR_QUERIES[0], {"doc": document_id, "me": account_id}, conn)
+    if row is None:
         return None
+    anchor = (row["first_token"], row["end_token"])
     count = _token_count(conn, document_id)
     lo_b, hi_b = _lease_gap(conn, document_id, account_id, *anchor, count)
     sentences = _sentences(conn, document_id, anchor[0], anchor[1])
