@@ -78,6 +78,8 @@ class Work:
     #: every span settled, in order: [window, document id, kind of the action, first NE type ("-": none), private,
     #: first token, end token]
     trace: list[list[Any]] = field(default_factory=list)
+    #: every window shown, in order: [document id, first token, end token, tokens already shown before]
+    shown: list[list[int]] = field(default_factory=list)
     #: decisions the app did not take as the person meant them (first few: kind, span, decision after)
     stuck: list[dict[str, Any]] = field(default_factory=list)
 
@@ -240,6 +242,7 @@ class Session:
         self._entities.clear()
         w = answer["window"]
         doc_id, first, end = w["document_id"], w["first_token"], w["end_token"]
+        self.work.shown.append([doc_id, first, end, sum(self.project.seen[doc_id][first:end])])
         self.project.seen[doc_id][first:end] = b"\x01" * (end - first)
         self.work.windows += 1
         self.work.tokens_read += end - first

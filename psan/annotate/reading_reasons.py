@@ -39,5 +39,7 @@ def routing_json(reading: Reading) -> dict[str, Any]:
         why = [gettext("The project has not marked enough missed names by hand for its risk model to learn from: "
                        "everything is read until it has.")]
     else:
-        why = [text for text in map(_feature, reading.features) if text]
+        why = [text for text in map(_feature, reading.features) if text] or [
+            gettext("Names missed by every recognizer have been rare in this project: this text is read so that "
+                    "the text left unread stays within the release target.")]
     return {"kind": "reading", "reason": reading.reason, "risk": round(reading.risk, 3), "why": why}

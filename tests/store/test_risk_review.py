@@ -47,3 +47,17 @@ def test_a_sentence_where_a_span_waits_is_left_to_its_span_review():
     waiting = SentenceRef(1, 0, 10, SentenceView(["w"] * 10, [False] * 10), False, False, 0, pending=True)
     plan = _plan(waiting, _ref(1, 10, 20))
     assert [(s.first_token, s.end_token) for s in next_stretch(plan, 300, {})] == [(10, 20)]
+
+
+def test_reading_skips_the_words_a_span_review_already_showed():
+    """A span review showed tokens 40-60 of a 100-token sentence: reading shows 0-40, then 60-100 with the next
+    sentence, and never the shown words again."""
+    part = SentenceRef(1, 0, 100, SentenceView(["w"] * 100, [False] * 100), False, False, 0, unseen_end=40)
+    after = SentenceRef(1, 100, 110, SentenceView(["w"] * 10, [False] * 10), False, False, 100, unseen_end=110)
+    plan = ReadingPlan("risk", 0.005, 10, to_read=[part, after])
+    run = next_stretch(plan, 300, {})
+    assert run == [part] and reading_range(run, 300) == (0, 40)
+    tail = SentenceRef(1, 0, 100, SentenceView(["w"] * 100, [False] * 100), False, False, 60, unseen_end=100)
+    plan = ReadingPlan("risk", 0.005, 10, to_read=[tail, after])
+    run = next_stretch(plan, 300, {})
+    assert run == [tail, after] and reading_range(run, 300) == (60, 110)

@@ -189,3 +189,73 @@ def test_a_sentence_longer_than_the_window_is_read_in_parts(clean_app):
         shown.append((body["window"]["first_token"], body["window"]["end_token"]))
     assert len(shown) >= 3 and len(set(shown)) == len(shown)  # each part once, resumed where reading stopped
     assert _review(app, pid)["unread"] == 0
+
+
+def test_one_span_review_shows_every_waiting_span_of_its_sentence_once(clean_app):
+    """Two spans 30 words apart in one long sentence: one span review holds both, each with its 20 tokens, and the
+    reading that follows does not show them again."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    words = " ".join(f"word{i}" for i in range(30))
+    text = f"{words} and John Smith met {words} with Jane Brown at the end of {words} here."
+    doc = add_document(app, text, [("John Smith", "PERSON"), ("Jane Brown", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=300)
+    status, body = api_window(client)
+    assert status == 200
+    first, end = body["window"]["first_token"], body["window"]["end_token"]
+    john, jane = token_index(app, doc, "John"), token_index(app, doc, "Jane")
+    assert first <= john and jane + 2 <= end
+    assert end - first < len(text.split())  # not the whole sentence: the words far from both spans are left
+    assert {(a["first_token"], a["end_token"]) for a in body["annotations"]} >= {(john, john + 2), (jane, jane + 2)}
+    for at in (john, jane):
+        assert api_decide(client, doc, at, at + 2, "PRIVATE")[0] == 200
+    shown = set(range(first, end))
+    for _ in range(10):
+        status, body = api_post(client, "read", {})
+        assert status == 200
+        if body["window"] is None:
+            break
+        read = set(range(body["window"]["first_token"], body["window"]["end_token"]))
+        assert not read & shown  # the span review's words are not shown again
+        shown |= read
+    assert _review(app, pid)["unread"] == 0
+
+
+def test_a_span_review_never_cuts_through_a_span_at_its_edge(clean_app):
+    """The 20 tokens around "John Smith" begin inside "Istanbul Administrative Court": the window shows it whole."""
+    app = clean_app
+    words = " ".join(f"word{i}" for i in range(30))
+    text = f"{words} Istanbul Administrative Court w1 w2 w3 w4 w5 w6 w7 John Smith {words} end."
+    pid = default_project(app)
+    _by_risk(app, pid)
+    doc = add_document(app, text, [("John Smith", "PERSON"), ("Istanbul Administrative Court", "ORG")])
+    istanbul, john = token_index(app, doc, "Istanbul"), token_index(app, doc, "John")
+    # the court is decided: John Smith is the only waiting span, and its 20 tokens start after "Istanbul"
+    sql(app, "UPDATE annotation SET token_decision = 'PUBLIC' WHERE document_id = %s AND first_token = %s",
+        (doc, istanbul))
+    assert john + 1 - 10 > istanbul
+    client = annotator_client(app, "a@example.org", window_size=300)
+    status, body = api_window(client)
+    assert status == 200
+    assert body["window"]["first_token"] <= istanbul and john + 2 <= body["window"]["end_token"]
+
+
+def test_a_span_already_private_gets_no_span_review(clean_app):
+    """Masking needs no person: with the only waiting span leased to another annotator, a private span without a
+    label is not handed out as a span review (reading everything would hand it out for its label)."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    text = "Yesterday John Smith met the judge. " + plain_sentences(0, 10) + " Then Jane Brown left."
+    doc = add_document(app, text, [("John Smith", "PERSON"), ("Jane Brown", "PERSON")])
+    jane = token_index(app, doc, "Jane")
+    sql(app, "UPDATE annotation SET token_decision = 'PRIVATE' WHERE document_id = %s AND first_token = %s",
+        (doc, jane))
+    first = annotator_client(app, "a@example.org", window_size=300)
+    status, body = api_window(first)
+    assert status == 200 and body["window"]["first_token"] < jane  # John Smith's span review
+    second = annotator_client(app, "b@example.org", window_size=300)
+    status, body = api_window(second)
+    assert status == 200
+    assert body["window"] is None or body.get("routing", {}).get("kind") == "reading"

@@ -30,7 +30,7 @@ from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.annotation.visibility import WINDOW_TOLERANCE
 from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
-from psan.tool.windows import plan_window
+from psan.tool.windows import plan_window, span_review_window
 
 #: advisory lock space (first key of the two-integer form) of window choices; the second key is the
 #: document ("ps" in ASCII; the two-integer keys never meet the one-bigint keys of other locks)
@@ -111,9 +111,9 @@ _UNFINISHED = sql_value(DocumentStatus.PRE_ANNOTATED)
 CANDIDATE_DOCUMENTS = 25
 #: largest window an admin may ask for (tokens)
 MAX_ADMIN_WINDOW = 20_000
-#: a span review (a project reviewing by risk) shows the span's sentence, or this many tokens around the span
-#: where the sentence is longer (cut at a line break where one is near): what a person needs to decide the
-#: span, and no more to read
+#: a span review (a project reviewing by risk) shows each waiting span of a sentence with its sentence, or with
+#: this many tokens around it where the sentence is longer: what a person needs to decide the span, and no more
+#: to read
 SPAN_REVIEW_TOKENS = 20
 
 
@@ -405,6 +405,64 @@ def claim_first_free(conn, document_id: int, account_id: int, size: int, lease_s
     return None
 
 
+_WAITING_IN_RANGE = (
+    "SELECT a.first_token, a.end_token FROM annotation a JOIN document d ON d.id = a.document_id "  # noqa: S608  # nosec B608
+    "JOIN project p ON p.id = d.project_id WHERE a.document_id = %(doc)s AND a.first_token >= %(first)s "
+    f"AND a.first_token < %(end)s AND a.end_token <= %(end)s AND {SUSPICIOUS_SQL} AND {UNLEASED_SQL} "
+    "ORDER BY a.first_token, a.end_token DESC")
+
+
+_CROSSING = ("SELECT coalesce(min(first_token) FILTER (WHERE first_token < %(first)s AND end_token > %(first)s), "
+             "%(first)s) AS lo, coalesce(max(end_token) FILTER (WHERE first_token < %(end)s AND end_token > %(end)s), "
+             "%(end)s) AS hi FROM annotation WHERE document_id = %(doc)s AND first_token < %(end)s "
+             "AND end_token > %(first)s")
+
+
+def widen_to_spans(conn, document_id: int, account_id: int, first: int, end: int, limit: int) -> tuple[int, int]:
+    """``[first, end)`` widened so that no span crosses its edges, within other accounts' leases and ``limit`` tokens.
+
+    Why: a window cut through a name ("Istanbul Administrative | Court") shows a person a fragment, and the
+    fragment they mark becomes a rule of its own ("Administrative" suspicious in every document).  Span reviews
+    and reading windows cut sentences, so their edges are moved out to whole spans.
+    """
+    row = db.query_one(_CROSSING, {"doc": document_id, "first": first, "end": end}, conn)
+    lo, hi = int(row["lo"]), int(row["hi"])
+    if (lo, hi) == (first, end):
+        return first, end
+    lo_b, hi_b = _lease_gap(conn, document_id, account_id, first, end, _token_count(conn, document_id))
+    lo, hi = max(lo, lo_b), min(hi, hi_b)
+    if hi - lo > limit:
+        return first, end
+    return lo, hi
+
+
+def claim_span_review(conn, document_id: int, account_id: int, size: int, lease_seconds: int) -> Window | None:
+    """Lease the account the span review of the document's first free waiting span: its sentence's waiting spans,
+    each with its context, in one window (:func:`psan.tool.windows.span_review_window`); ``None``: none is free.
+
+    The document's window lock is held until the caller commits (the connection leaves autocommit).
+    """
+    conn.autocommit = False
+    lock_assignment(conn, document_id)
+    # only a waiting span: a private one is masked without a person (unlike reading everything, a span review
+    # is not handed out for a missing label)
+    row = db.query_one(_ANCHOR_QUERIES[0], {"doc": document_id, "me": account_id}, conn)
+    if row is None:
+        return None
+    anchor = (row["first_token"], row["end_token"])
+    count = _token_count(conn, document_id)
+    lo_b, hi_b = _lease_gap(conn, document_id, account_id, *anchor, count)
+    sentences = _sentences(conn, document_id, anchor[0], anchor[1])
+    s_first = next((f for f, e in sentences if f <= anchor[0] < e), anchor[0])
+    s_end = next((e for f, e in sentences if f < anchor[1] <= e), anchor[1])
+    sentence = (max(s_first, lo_b), min(s_end, hi_b))
+    waiting = [(r["first_token"], r["end_token"]) for r in db.query(
+        _WAITING_IN_RANGE, {"doc": document_id, "first": sentence[0], "end": sentence[1], "me": account_id}, conn)]
+    first, end = span_review_window(sentence, [anchor, *waiting], size, SPAN_REVIEW_TOKENS)
+    first, end = widen_to_spans(conn, document_id, account_id, first, end, max(end - first, size) + WINDOW_TOLERANCE)
+    return store_window(conn, account_id, document_id, first, end, lease_seconds)
+
+
 def assign_next(conn, account_id: int, is_admin: bool, size: int, lease_seconds: int) -> Window | None:
     """Give the account a new window in a random unfinished document, or ``None`` if nothing is free.
 
@@ -414,13 +472,13 @@ def assign_next(conn, account_id: int, is_admin: bool, size: int, lease_seconds:
     never two at once.
     The account's old window is replaced by the new one (the choice never counts it as taken), or
     released when nothing is free.  In a project that reviews by risk the window is a span review: the
-    anchor's sentence (:data:`SPAN_REVIEW_TOKENS`); the rest of its text is read where the risk model routes it
+    waiting spans of the anchor's sentence, each with its sentence or the :data:`SPAN_REVIEW_TOKENS` around it
+    (:func:`claim_span_review`); the rest of its text is read where the risk model routes it
     (:mod:`psan.store.review.risk_review`).
     """
     for document_id, by_risk in _candidates(conn, account_id, is_admin):
-        if by_risk:  # a span review: the sentence, or the tokens around the span where it is longer
-            window = claim_first_free(conn, document_id, account_id, min(size, SPAN_REVIEW_TOKENS), lease_seconds,
-                                      tolerance=0)
+        if by_risk:  # a span review: the sentence's waiting spans, each with its sentence or 20 tokens around it
+            window = claim_span_review(conn, document_id, account_id, size, lease_seconds)
         else:
             window = claim_first_free(conn, document_id, account_id, size, lease_seconds)
         if window is not None:

@@ -51,6 +51,13 @@ class SentenceRef:
     first_unseen: int = -1
     #: an undecided span waits in it: a span review will show it, so the reading queue leaves it
     pending: bool = False
+    #: the end of the unseen stretch that starts at ``first_unseen`` (a span review showed the words after it)
+    unseen_end: int = -1
+
+    @property
+    def whole_unseen(self) -> bool:
+        """No window showed any of it."""
+        return self.first_unseen in (-1, self.first_token) and self.unseen_end in (-1, self.end_token)
 
 
 @dataclass
@@ -129,8 +136,10 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
             words = [text[t.start:t.end] for t in doc.tokens[first:end]]
             view = SentenceView(words, [bool(c) for c in covered[first:end]], sum(masked_starts[first:end]))
             unseen = seen.find(0, first, end)
+            unseen_end = end if unseen < 0 else seen.find(1, unseen, end)
             out.append(SentenceRef(row["id"], first, end, view, unseen < 0, any(hand[first:end]),
-                                   end if unseen < 0 else unseen, any(pending[first:end])))
+                                   end if unseen < 0 else unseen, any(pending[first:end]),
+                                   end if unseen_end < 0 else unseen_end))
     return out, mentions
 
 
@@ -210,19 +219,33 @@ def next_stretch(plan: ReadingPlan, size: int, leases: dict[int, list[tuple[int,
     if not queue:
         return []
     run = [queue[0]]
+    start = _start(queue[0])
     for s in queue[1:]:
         if s.document_id != run[0].document_id or s.first_token != run[-1].end_token \
-                or s.end_token - run[0].first_token > size:
+                or _unseen_end(run[-1]) < run[-1].end_token or not s.whole_unseen or s.end_token - start > size:
             break
         run.append(s)
     return run
 
 
+def _start(s: SentenceRef) -> int:
+    return s.first_unseen if s.first_unseen >= 0 else s.first_token
+
+
+def _unseen_end(s: SentenceRef) -> int:
+    return s.unseen_end if s.unseen_end >= 0 else s.end_token
+
+
 def reading_range(run: list[SentenceRef], size: int) -> tuple[int, int]:
-    """The token range of a reading window on a run of sentences: from the first token no window showed, at most
-    ``size`` tokens (a sentence longer than the account's window is read in parts, never shown whole)."""
-    start = run[0].first_unseen if run[0].first_unseen >= 0 else run[0].first_token
-    return start, min(run[-1].end_token, start + size)
+    """The token range of a reading window on a run of sentences: from the first token no window showed to the
+    next one a window did show (or the run's end), at most ``size`` tokens.
+
+    Why stop at shown text: a span review showed a long sentence's words around its spans; reading it again
+    would charge them twice.  So a sentence a span review showed in part is read in its unseen stretches, and
+    one longer than the account's window in parts; neither is ever shown whole."""
+    start = _start(run[0])
+    end = run[-1].end_token if len(run) > 1 else _unseen_end(run[0])
+    return start, min(end, start + size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +284,8 @@ def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_secon
             continue
         first, end = reading_range(run, size)
         store_windows.lock_assignment(conn, run[0].document_id)
+        first, end = store_windows.widen_to_spans(conn, run[0].document_id, account_id, first, end,
+                                                  max(end - first, size))
         window = store_windows.store_window(conn, account_id, run[0].document_id, first, end, lease_seconds)
         if plan.mode != "risk":
             return Reading(window, "full", 1.0)
