@@ -749,8 +749,9 @@ def _title(word: str) -> str:
 
 
 #: how much the learned reader's probabilities count, per language: chosen on fold A of ``ner_eval inflection``
-#: among 0, 0.5, 1, 2 and 20 (times 1, 1/2, 1/2 for Case, Number, Gender), judged on fold B.  Czech: 0 (a reader
-#: trained on CLTT and FicTree, the CAC documents of the dev sentences left out, lowered Case at every weight).
+#: among 0, 0.5, 1, 2 and 20 (times 1, 1/2, 1/2 for Case, Number, Gender), judged on fold B.  Czech: 0 (the reader
+#: of ``make morph-models``, every Czech treebank without the dev sentences, names weighed 20, lowered Case on
+#: fold A at every weight tried, 0.25 to 1, Case alone or with Number and Gender).
 LEARNED_WEIGHTS: dict[str, dict[str, float]] = {"sk": {"Case": 1.0, "Number": 0.5, "Gender": 0.5}}
 _NO_WEIGHTS = {"Case": 0.0, "Number": 0.0, "Gender": 0.0}
 #: how much the parser's relation counts (an agreeing adjective 1.5, the tagger on the name 0.6)
