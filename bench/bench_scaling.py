@@ -169,8 +169,9 @@ def child(step: str, url: str, document_id: int, project_id: int, text_file: str
             return {"cpu": _cpu() - cpu0, "rss": _rss_mb() - rss0, "result": result}
         from psan.store.publish.archive import project_zip
         from psan.store.publish.output import render_document
+        from psan.tool.morph import namelists
         from psan.tool.surrogates import names
-        names.pools("en")  # warm-up: surrogate pools, name lists, Faker (not the document itself)
+        namelists.pools("en")  # warm-up: surrogate pools, name lists, Faker (not the document itself)
         names.faker_value("en", "city", 1)
         def once() -> int:
             with db.transaction() as conn:

@@ -1,7 +1,7 @@
 """One person written several ways, in English and Czech (issue 10 acceptance), and how the
 pseudonymized output of each mention must look: built from the project's stored identity
 (``pseudonym_key``) and, for Czech, the grammatical case of each mention (a table, checked against
-the original with :mod:`psan.tool.surrogates.inflect_cs` and rendered with its paradigm).
+the original with :mod:`psan.tool.morph.declension.inflect_cs` and rendered with its paradigm).
 
 Also several people partly named again in one document, for the entity grouping tests."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from psan.tool.morph.context import preposition_cases, vocalize
-from psan.tool.surrogates import inflect_cs
+from psan.tool.morph.declension import inflect_cs
 from tests.documents import add_document, group_entities
 from tests.helpers import sql
 

@@ -197,7 +197,7 @@ def _common_word(word: str, language: str) -> bool:
     if not lexicon.is_known(word, (language,)):
         return False
     try:
-        from psan.tool.surrogates.names import pool_sets
+        from psan.tool.morph.namelists import pool_sets
         p = pool_sets(language)
     except (ImportError, KeyError, ValueError):  # a language without name lists: the dictionary decides
         return True

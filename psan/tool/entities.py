@@ -11,7 +11,7 @@ Within a document, mentions of compatible coarse categories are linked by
 * the same normalized form: case-insensitive, without articles, titles
   ("Mr", "paní", "panu"), quotes and an English possessive, with inflected
   words reduced to their lemma (cs/sk by the name declension tables of
-  :mod:`psan.tool.surrogates.inflect_cs` with case/gender agreement inside the
+  :mod:`psan.tool.morph.declension.inflect_cs` with case/gender agreement inside the
   name, pl by Morfeusz2, sl by the suffix lemmatizer);
 * aliases written inside a mention: "PKK (the Kurdistan Workers' Party)", and an organisation's
   name without its legal form ("Serco Limited" … "Serco", "Škoda a.s." … "Škoda"),
@@ -37,7 +37,7 @@ from functools import cache
 
 from psan.tool.categories import category_of
 from psan.tool.document import Category, Document
-from psan.tool.lemma import SuffixLemmatizer
+from psan.tool.morph.lemma import SuffixLemmatizer
 
 __all__ = ["Mention", "Form", "parse_mention", "group_document", "EntitySpan", "document_entity_spans",
            "analyse_document", "group_documents", "entity_id", "word_lemmas"]
@@ -120,12 +120,12 @@ def _suffix(language: str) -> SuffixLemmatizer:
 def _readings(word: str, language: str, person: bool) -> list[tuple[str, str, str]]:
     """(lemma, case, gender) readings of one word, best first; the word itself when nothing is known."""
     if language in ("cs", "sk") and word[:1].isupper() and word.isalpha():
-        from psan.tool.surrogates import inflect_cs
+        from psan.tool.morph.declension import inflect_cs
         out = [(r.lemma, r.slot[:1], r.gender) for r in inflect_cs.analyse(word, language, "", person)[:6]
                if r.known or r.lemma == word or len(r.lemma) >= 3]
         return out or [(word, "", "")]
     if language == "pl" and word[:1].isupper() and word.isalpha():
-        from psan.tool.surrogates import inflect_pl
+        from psan.tool.morph.declension import inflect_pl
         wanted = ("imię", "nazwisko") if person else ("nazwa_geograficzna", "nazwa_organizacji")
         ranked = []
         for r in inflect_pl.analyse(word):

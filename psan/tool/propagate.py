@@ -36,7 +36,7 @@ Policy (tested in ``tests/tool/test_propagate.py``):
 * Swedish genitives (:data:`GENITIVE_S_LANGUAGES`): a found name also seeds its genitive ("Rabin" →
   "Rabins") and a found genitive its base ("Rabins" → "Rabin", unless the base is a closed-class word or
   written in lower case in the text: "Hans" never seeds the pronoun "Han");
-* ``lemmas`` (default on): in inflected languages (cs, sk, sl, pl; :func:`psan.tool.lemma.get_lemmatizer`,
+* ``lemmas`` (default on): in inflected languages (cs, sk, sl, pl; :func:`psan.tool.morph.lemma.get_lemmatizer`,
   Morfeusz2 for Polish) a second pass compares lemmas of capitalized words, so a found "Košice"
   also marks "Košiciach" and "Kowalski" marks "Kowalskiego".  Lower-case and non-alphabetic tokens
   still have to be equal, lemmas shorter than three letters never match, and an exact match wins
@@ -53,7 +53,7 @@ from typing import Any
 from psan.tool.document import WEAK_SOURCES, Category, CharSpan, Document, Entity, token_bounds, token_texts
 from psan.tool.extension import DIVISION_WORDS, PLACE_WORDS, extend_mentions
 from psan.tool.extension import LANGUAGES as EXTENDED_LANGUAGES
-from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
+from psan.tool.morph.lemma import get_lemmatizer, identity_lemmatizer
 from psan.tool.nonpersonal import is_never_a_name
 
 __all__ = ["DEFAULT_CATEGORIES", "NAME_PART_LANGUAGES", "SOURCE", "core_words", "person_name_words", "propagate",

@@ -42,7 +42,7 @@ from itertools import compress
 from typing import Any, Protocol
 
 from .document import Category, Document
-from .lemma import Lemmatizer, SuffixLemmatizer, get_lemmatizer
+from .morph.lemma import Lemmatizer, SuffixLemmatizer, get_lemmatizer
 
 __all__ = [
     "RuleType",
@@ -404,7 +404,7 @@ class RuleSet:
 
         ``lemmatizer`` is a callable ``token_text -> lemma`` or a ready list of
         lemmas, one per token (e.g. from a tagger).  Without it LEMMA rules use
-        :func:`psan.tool.lemma.get_lemmatizer` for ``doc.language``.  Matches
+        :func:`psan.tool.morph.lemma.get_lemmatizer` for ``doc.language``.  Matches
         are sorted by ``(first_token, end_token)``; rule ids ascending.
         """
         lemmas: Sequence[str] | None = None

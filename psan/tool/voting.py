@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .document import Category, Decision, Document
-from .lemma import Lemmatizer
+from .morph.lemma import Lemmatizer
 from .precedence import rule_level
 from .rules import RuleMatch, RuleSet
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from psan.tool.entities import Mention, group_document, parse_mention
-from psan.tool.surrogates import inflect_pl
+from psan.tool.morph.declension import inflect_pl
 
 
 def _mentions(text: str, names: list[str], category: str = "PERSON") -> list[Mention]:

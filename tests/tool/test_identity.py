@@ -7,7 +7,9 @@ import re
 import pytest
 
 from psan.tool.document import Category
-from psan.tool.surrogates import SurrogateReplacer, inflect_cs, inflect_pl, names, pseudonymize_document
+from psan.tool.morph import namelists
+from psan.tool.morph.declension import inflect_cs, inflect_pl
+from psan.tool.surrogates import SurrogateReplacer, pseudonymize_document
 from psan.tool.surrogates.identity import document_entities
 from psan.tool.voting import PrivateRegion
 
@@ -41,7 +43,7 @@ def test_czech_inflected_mentions_are_one_correctly_inflected_person(seed: int) 
     regs = regions(text, [m for m, _ in CZECH_TABLE])
     got = replaced(text, regs, "cs", seed)
     first, last = got[0].split()
-    p = names.pools("cs")
+    p = namelists.pools("cs")
     assert first in p.first_m and last in p.last_m            # a man, like Jan Novák
     for (_orig, (s_first, s_last)), sur in zip(CZECH_TABLE, got, strict=True):
         words = sur.split()
@@ -70,7 +72,7 @@ def test_czech_woman_keeps_female_forms() -> None:
     text = "Jana Nováková přišla. Paní Novákové jsme volali, s Janou Novákovou jsme mluvili."
     got = replaced(text, regions(text, ["Jana Nováková", "Novákové", "Janou Novákovou"]), "cs", 3)
     first, last = got[0].split()
-    assert last.endswith("ová") and first in names.pools("cs").first_f
+    assert last.endswith("ová") and first in namelists.pools("cs").first_f
     assert got[1] == last[:-1] + "é"
     assert got[2].split()[1] == last[:-1] + "ou" and got[2].split()[0].endswith("ou")
 

@@ -9,7 +9,7 @@ import pytest
 from psan.tool.cli import main
 from psan.tool.defaults import default_config, fallback_notice, find_nametag_model
 from psan.tool.document import Category, Entity
-from psan.tool.lemma import get_lemmatizer
+from psan.tool.morph.lemma import get_lemmatizer
 from psan.tool.pipeline import Pipeline
 from psan.tool.propagate import propagate
 from psan.tool.recognizers.gazetteer import morfeusz_available

@@ -12,10 +12,10 @@ import re
 import pytest
 
 from psan.tool.cli_pseudonymize import pseudonymize_corpus
-from psan.tool.morph import context
+from psan.tool.morph import context, namelists
 from psan.tool.morph.analysis import readings
+from psan.tool.morph.declension import inflect_pl
 from psan.tool.output import restore
-from psan.tool.surrogates import inflect_pl, names
 
 CS = [
     ("hovoří se Zdeňkem Kozákem", "Zdeňkem Kozákem", "PERSON", "Ins Masc Sing"),
@@ -324,7 +324,7 @@ def test_acronym_keeps_its_case_ending_and_firm_names_are_no_person() -> None:
         assert re.fullmatch(r"[A-Z]{3}u", acronym) and acronym != "KRBu", acronym
         assert firm.endswith("em") and firm == again and "projekt" not in firm.casefold(), firm
         assert [r["features"]["Case"] for r in reps] == ["Gen", "Ins", "Ins"]
-        assert firm.casefold() not in {n.casefold() for n in names.pools("cs").last_m}
+        assert firm.casefold() not in {n.casefold() for n in namelists.pools("cs").last_m}
 
 
 def test_plural_place_gets_plural_surrogate() -> None:

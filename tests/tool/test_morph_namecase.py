@@ -42,3 +42,24 @@ def test_trained_reader_predicts_the_case_of_a_name_from_its_ending_and_preposit
 
 def test_without_a_models_folder_there_is_no_reader(tmp_path: Path) -> None:
     assert namecase.model_for("sk", None) is None and namecase.model_for("sk", str(tmp_path)) is None
+
+
+def test_names_weighed_up_teach_the_reader_their_own_case(tmp_path: Path) -> None:
+    """A form that is mostly a common noun's dative and sometimes a name's locative: weighing names up moves what
+    the shared features (the ending) say towards the name's case."""
+    rows = []
+    for k in range(13):
+        upos, case = ("NOUN", "Dat") if k < 10 else ("PROPN", "Loc")
+        rows.append(f"# sent_id = toy-s{k}\n# text = byl v Kosovu\n1\tbyl\tbýt\tAUX\t_\t_\t0\troot\t_\t_\n"
+                    f"2\tv\tv\tADP\t_\t_\t3\tcase\t_\t_\n3\tKosovu\tkosovo\t{upos}\t_\tCase={case}|Number=Sing\t1\tobl\t_\t_\n\n")
+    tb = tmp_path / "toy.conllu"
+    tb.write_text("".join(rows), encoding="utf-8")
+    lean = {}
+    for weight in (1.0, 20.0):
+        out = tmp_path / f"cases-{weight}.json"
+        record = namecase.train([tb], out, name_weight=weight)
+        assert record["name_weight"] == weight
+        case = json.loads(out.read_text(encoding="utf-8"))["model"]["Case"]
+        row = dict(zip(case["classes"], case["weights"]["s3=ovu"], strict=True))
+        lean[weight] = row["Loc"] - row["Dat"]
+    assert lean[20.0] > lean[1.0]

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from psan.tool.document import Document, Entity, Sentence, Token
-from psan.tool.lemma import SuffixLemmatizer, get_lemmatizer, identity_lemmatizer
+from psan.tool.morph.lemma import SuffixLemmatizer, get_lemmatizer, identity_lemmatizer
 from psan.tool.rules import (
     RULE_KINDS,
     Rule,

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from psan.tool.cli_pseudonymize import pseudonymize_corpus
-from psan.tool.morph import wordlist
-from psan.tool.surrogates import inflect_pl, names
-from psan.tool.surrogates.languages import declension_for
+from psan.tool.morph import namelists, wordlist
+from psan.tool.morph.declension import declension_for, inflect_pl
+from psan.tool.surrogates import names
 from psan.tool.surrogates.replacer import ORG_HEADS, ORG_TAILS
 
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", Path(__file__).resolve().parents[3] / "shared"))
@@ -40,7 +40,7 @@ def _firm_form(word: str, language: str) -> bool:
 
 def _company(word: str, language: str) -> bool:
     """A word of Faker's company names: its surnames and its legal forms."""
-    p = names.pools(language)
+    p = namelists.pools(language)
     return word in p.last or word in p.last_m or word in p.last_f or word.casefold() in ("a", "syn", "spol", "sro")
 
 
@@ -69,7 +69,7 @@ def test_every_surrogate_of_the_dev_names_is_a_real_word(lang: str, monkeypatch:
                 if rep["surrogate"].startswith("["):
                     continue  # the category tag (nothing safe found)
                 checked += 1
-                ok = names.is_real_form(word, lang) or len(word) == 1 or word.casefold() in names.KEEP_WORDS \
+                ok = names.is_real_form(word, lang) or len(word) == 1 or word.casefold() in namelists.KEEP_WORDS \
                     or names.is_family_plural(word, lang) \
                     or label == "ORGANIZATION" and (_firm_form(word, lang) or _acronym(word) or _company(word, lang))
                 if not ok:

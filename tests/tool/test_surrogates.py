@@ -10,14 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from psan.tool.document import Category
+from psan.tool.morph.declension import inflect_cs, inflect_pl
 from psan.tool.recognizers import ids
 from psan.tool.surrogates import (
     PseudonymKey,
     SurrogateReplacer,
     dates,
     de_pseudonymize,
-    inflect_cs,
-    inflect_pl,
     make_policy,
     pseudonymize_document,
     shape,

@@ -4,16 +4,16 @@ from __future__ import annotations
 import pytest
 
 from psan.tool.document import Category as C
-from psan.tool.surrogates import names
-from psan.tool.surrogates.lang_sk import SLOVAK
-from psan.tool.surrogates.lang_sl import SLOVENIAN
+from psan.tool.morph import namelists
+from psan.tool.morph.declension.lang_sk import SLOVAK
+from psan.tool.morph.declension.lang_sl import SLOVENIAN
 from psan.tool.surrogates.replacer import pseudonymize_document
 from tests.tool.helpers import regions_for
 
 
 @pytest.mark.parametrize("lang", ["sk", "sl", "sv"])
 def test_pools_by_gender_and_country(lang: str) -> None:
-    p = names.pools(lang)
+    p = namelists.pools(lang)
     assert len(p.first_m) > 20 and len(p.first_f) > 20 and len(p.cities) > 20 and len(p.countries) > 20
     assert not set(p.first_m) & set(p.first_f)  # ambiguous names are in neither gendered pool
 

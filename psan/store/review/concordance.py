@@ -28,7 +28,7 @@ import psycopg2.errors
 
 from psan.runtime import db
 from psan.store.shared.document_status import ANNOTATABLE_SQL
-from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
+from psan.tool.morph.lemma import get_lemmatizer, identity_lemmatizer
 
 MODES = ("word", "lemma", "regex")
 #: longest pattern accepted (characters)
@@ -41,7 +41,7 @@ MAX_HITS = 500
 CONTEXT = 60
 #: characters of the lemma that the candidate words must start with (the suffix lemmatizer's min_stem)
 LEMMA_PREFIX = 3
-#: the longest replacement and the longest ending of psan.tool.lemma.SUFFIX_RULES
+#: the longest replacement and the longest ending of psan.tool.morph.lemma.SUFFIX_RULES
 LEMMA_REPLACEMENT = 3
 LEMMA_ENDING = 6
 #: an annotation starting this many tokens before a match is still found as overlapping it

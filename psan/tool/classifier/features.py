@@ -116,7 +116,7 @@ def token_views(text: str, tokens: Sequence[Token], sentences: Sequence[Sentence
                 lemmatizer: Callable[[str], str] | None = None) -> list[TokenView]:
     """Token texts plus the sentence-initial flag (first token of a sentence, skipping opening punctuation).
 
-    With a ``lemmatizer`` (:func:`psan.tool.lemma.get_lemmatizer`), capitalized words also carry their
+    With a ``lemmatizer`` (:func:`psan.tool.morph.lemma.get_lemmatizer`), capitalized words also carry their
     lemma, so "Košiciach" shares a feature with "Košice" and the model learns a name once for all cases.
     """
     initial = set()

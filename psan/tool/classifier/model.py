@@ -51,7 +51,7 @@ MODEL_SOURCE = "model"
 
 def lemmatizer_for(language: str) -> Callable[[str], str] | None:
     """The language's lemmatizer for lemma features, None where there is none (en, sv …)."""
-    from psan.tool.lemma import get_lemmatizer, identity_lemmatizer
+    from psan.tool.morph.lemma import get_lemmatizer, identity_lemmatizer
     lem = get_lemmatizer(language) if language else identity_lemmatizer
     return None if lem is identity_lemmatizer else lem
 

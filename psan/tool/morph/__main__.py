@@ -44,6 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     tc.add_argument("--exclude-corpus", action="append", default=[], help="JSONL corpus whose sentences are left out")
     tc.add_argument("--exclude-documents", action="store_true", help="leave out the excluded sentences' documents")
     tc.add_argument("--limit", type=int, default=120_000, help="at most this many nouns to train on")
+    tc.add_argument("--name-weight", type=float, default=1.0,
+                    help="how much a proper noun counts against a common noun (default 1)")
     args = parser.parse_args(argv)
     if args.command == "train-cases":
         return _train_cases(parser, args)
@@ -81,7 +83,8 @@ def _train_cases(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
         parser.error("give --models-dir (or set PSAN_NAMETAG_MODELS)")
     out = namecase.model_path(models, args.lang)
     try:
-        record = namecase.train(args.treebank, out, args.exclude_corpus, args.exclude_documents, args.limit)
+        record = namecase.train(args.treebank, out, args.exclude_corpus, args.exclude_documents, args.limit,
+                                name_weight=args.name_weight)
     except (OSError, ValueError) as err:
         print(f"psan.tool.morph: error: {err}", file=sys.stderr)
         return 2

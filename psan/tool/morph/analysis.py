@@ -66,7 +66,9 @@ _IN_LOCATIVE = {"cs": frozenset({"v", "ve"}), "sk": frozenset({"v", "vo"}), "sl"
 
 
 @dataclass(slots=True)
-class _Evidence:
+class Evidence:
+    """What a mention's form and context say about its case, number and gender (the readers below fill it)."""
+
     readings: list[dict[Key, float]]  # per name word (last word last): supported keys → weight
     prep: tuple[str, ...]
     title_gender: str
@@ -114,7 +116,7 @@ def _gender_ud(g: str) -> str:
 
 
 def _declension_readings(word: str, language: str, person: bool) -> dict[Key, float]:
-    from psan.tool.surrogates.languages import declension_for
+    from psan.tool.morph.declension import declension_for
     decl = declension_for(language)
     out: dict[Key, float] = {}
     if decl is None:
@@ -234,7 +236,7 @@ _PLURAL_LEMMAS = {
 def _known_places(language: str) -> frozenset[str]:
     """Listed one-word places, and the nouns of listed plural town names ("Karlovy Vary" → Vary,
     "Nové Hrady" → Hrady: a singular nominative hardly ends in -y)."""
-    from psan.tool.surrogates.names import pool_sets, pools
+    from psan.tool.morph.namelists import pool_sets, pools
     plural_heads = {c.split()[1] for c in pools(language).cities
                     if c.count(" ") == 1 and c.endswith("y") and c.split()[0].endswith(("é", "y", "ie"))
                     and c.split()[1][:1].isupper()}  # an adjective agreeing in the plural: Karlovy Vary
@@ -305,7 +307,7 @@ def _polish_guess(word: str, person: bool) -> dict[Key, float]:
 
 
 def _polish_readings(word: str, person: bool) -> dict[Key, float]:
-    from psan.tool.surrogates import inflect_pl
+    from psan.tool.morph.declension import inflect_pl
     if not inflect_pl.analyse(word, "last" if person else "place"):
         return _polish_guess(word.replace("'", "").replace("’", ""), person) if inflect_pl.available() else {}
     out: dict[Key, float] = {}
@@ -331,12 +333,12 @@ def readings(word: str, language: str, person: bool) -> dict[Key, float]:
 
 def _boundary(text: str, m: re.Match[str]) -> bool:
     """Whether a full stop (or ! ?) ends a sentence: not after an initial or a title ("J. Kulicha", "Ing. Novák")."""
-    from psan.tool.surrogates.names import KEEP_WORDS
+    from psan.tool.morph.namelists import KEEP_WORDS
     word = re.search(r"(\w+)\W*$", text[max(0, m.start() - 20):m.start()])
     return word is None or (len(word.group(1)) > 1 and word.group(1).casefold() not in KEEP_WORDS)
 
 
-def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, int]:
+def sentence_window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, int]:
     """The tokens of the mention's sentence (at most 300 characters either side) and the mention's token range.
 
     Why the sentence: every mention of one sentence shares the window, so the sentence is tagged once.
@@ -358,60 +360,105 @@ def _window(text: str, start: int, end: int) -> tuple[list[re.Match[str]], int, 
     return toks, first, last
 
 
-def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = frozenset()) -> _Evidence | None:
-    """What the mention's form and context say (``names``: where the document's other mentions start)."""
-    from psan.tool.surrogates.names import KEEP_WORDS
-    toks, first, last = _window(text, m.start, m.end)
+Tagged = list[tuple[str, str, dict[str, str]]]  # (lemma, UPOS, feats) of every token of a sentence
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A mention in its sentence, as the evidence readers see it.
+
+    ``toks`` are the sentence's tokens, ``first``/``last`` the mention's first and last token, ``index`` the
+    token of its last name word; ``got`` the tagger's (lemma, UPOS, feats) of every token (``None`` without a
+    tagger); ``names`` where the document's other mentions start."""
+
+    toks: list[re.Match[str]]
+    first: int
+    last: int
+    index: int
+    kind: str
+    language: str
+    names: frozenset[int] = frozenset()
+    got: Tagged | None = None
+
+    @property
+    def before(self) -> str:
+        """The word right before the mention ("" at the start of the sentence)."""
+        return self.toks[self.first - 1].group() if self.first > 0 else ""
+
+    @property
+    def person(self) -> bool:
+        return self.kind == PERSON
+
+
+def name_words(toks: Sequence[re.Match[str]], first: int, last: int,
+               language: str) -> tuple[list[re.Match[str]], str, tuple[str, ...]]:
+    """The mention's name words, and the gender and cases of a title that opens it ("paní Nováková")."""
+    from psan.tool.morph.namelists import KEEP_WORDS
     span_words = [t for t in toks[first:last + 1] if _ALPHA.fullmatch(t.group())]
     title_gender, title_cases = "", ()
-    name_words: list[re.Match[str]] = []
+    words: list[re.Match[str]] = []
     for t in span_words:
         tl = context.title_of(t.group(), language)
-        if tl is not None and not name_words:
+        if tl is not None and not words:
             title_gender, title_cases = tl
             continue
-        if name_words and t.group().islower() and context.preposition_cases(t.group(), language):
+        if words and t.group().islower() and context.preposition_cases(t.group(), language):
             break  # "Ústí nad Labem", "Frankfurt nad Mohanem": the head before the preposition takes the case
         if t.group().casefold() in KEEP_WORDS or len(t.group()) < 2:
             continue
-        name_words.append(t)
-    if not name_words:
-        return None
-    person = m.kind == PERSON
-    per_word = [readings(_title(t.group()), language, person) for t in name_words]
+        words.append(t)
+    return words, title_gender, title_cases
+
+
+def word_readings(words: Sequence[str], person: bool, language: str) -> list[dict[Key, float]]:
+    """The paradigm readings of each name word (:func:`readings`), without those of words that do not decline
+    with the last one: an undeclined first name in -o before a declined surname, a place's adjectives."""
+    per_word = [readings(_title(w), language, person) for w in words]
     declined = any(k[0] != "Nom" and w >= 1.0 for k, w in per_word[-1].items())
     if person and declined:  # a first name in -o (Ivo, Oto, Hugo) is often left undeclined before a declined surname
-        per_word = [{} if k < len(name_words) - 1 and t.group().endswith("o") and r
+        per_word = [{} if k < len(words) - 1 and w.endswith("o") and r
                     and all(key[0] in ("Nom", "Voc") for key in r) else r
-                    for k, (t, r) in enumerate(zip(name_words, per_word, strict=True))]
+                    for k, (w, r) in enumerate(zip(words, per_word, strict=True))]
     if not person:  # a place's adjectives ("Karlovy Vary", "Nové Hrady") are no nouns to agree with
-        per_word = [{} if k < len(name_words) - 1 and _attributive(t.group(), language, capital=True) else r
-                    for k, (t, r) in enumerate(zip(name_words, per_word, strict=True))]
+        per_word = [{} if k < len(words) - 1 and _attributive(w, language, capital=True) else r
+                    for k, (w, r) in enumerate(zip(words, per_word, strict=True))]
+    return per_word
+
+
+def tag_sentence(toks: Sequence[re.Match[str]], first: int, last: int, index: int, last_readings: dict[Key, float],
+                 person: bool, language: str) -> tuple[Tagged | None, tuple[str, ...], str]:
+    """The tagger's reading of the sentence, and the cases and number the parser's relation gives the name.
+
+    The tagger is asked only where it can decide something: no preposition right before the name and a form
+    of several cases; ``None`` without a model."""
     before_word = toks[first - 1].group() if first > 0 else ""
-    got = None
-    syntax: tuple[str, ...] = ()
-    syntax_number = ""
-    if not context.preposition_cases(before_word, language) and _ambiguous(per_word[-1], person):
-        # the tagger is asked only where it can decide something: no preposition, a form of several cases
-        parsed = tagger.parse(language, tuple(t.group() for t in toks))
-        if parsed is not None:  # the whole sentence, parsed: the name's relation says its case
-            got = [(lemma, upos, feats) for lemma, upos, feats, _h, _d in parsed]
-            syntax, syntax_number = syntactic_case(parsed, [t.group() for t in toks], toks.index(name_words[-1]),
-                                                   language)
-        else:
-            lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
-            part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
-            if part is not None:
-                got = [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi)
+    if context.preposition_cases(before_word, language) or not _ambiguous(last_readings, person):
+        return None, (), ""
+    parsed = tagger.parse(language, tuple(t.group() for t in toks))
+    if parsed is not None:  # the whole sentence, parsed: the name's relation says its case
+        syntax, syntax_number = syntactic_case(parsed, [t.group() for t in toks], index, language)
+        return [(lemma, upos, feats) for lemma, upos, feats, _h, _d in parsed], syntax, syntax_number
+    lo, hi = max(0, first - _CONTEXT), min(len(toks), last + 2)  # the tagger looks two words around
+    part = tagger.tag(language, tuple(t.group() for t in toks[lo:hi]))
+    if part is None:
+        return None, (), ""
+    return [("", "", {})] * lo + list(part) + [("", "", {})] * (len(toks) - hi), (), ""
+
+
+def read_preposition(s: Sentence, ev: Evidence) -> tuple[int, int]:
+    """The preposition governing the name (over titles, initials and agreeing adjectives before it) into
+    ``ev.prep``, its likelier case first; returns the preposition's token and how many adjectives were skipped."""
+    from psan.tool.morph.namelists import KEEP_WORDS
+    toks, got, language = s.toks, s.got, s.language
     prep: tuple[str, ...] = ()
-    i = first - 1
+    i = s.first - 1
     skipped = 0
     while i >= 0:  # titles, abbreviation dots, academic titles and agreeing adjectives before the name
         w = toks[i].group()
         tl = context.title_of(w, language)
         if tl is not None:
-            if not title_gender:
-                title_gender, title_cases = tl
+            if not ev.title_gender:
+                ev.title_gender, ev.title_cases = tl
             i -= 1
             continue
         if w == "." or w.casefold() in KEEP_WORDS:
@@ -425,129 +472,177 @@ def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = froz
                 i -= 1
             continue
         prep = context.preposition_cases(w, language)
-        if m.kind == PLACE and language in _IN_LOCATIVE and w.casefold() in _IN_LOCATIVE[language]:
+        if s.kind == PLACE and language in _IN_LOCATIVE and w.casefold() in _IN_LOCATIVE[language]:
             prep = tuple(c for c in prep if c == "Loc") or prep  # "V Cannes", "v Kosovu": where, never whereto
         break
-    if prep and language == "cs" and toks[i].group().casefold() == "se" and per_word[-1]:
-        governed = max((w for k, w in per_word[-1].items() if k[0] in prep), default=0.0)
-        other = max((w for k, w in per_word[-1].items() if k[0] not in prep), default=0.0)
+    last_readings = ev.readings[-1]
+    if prep and language == "cs" and toks[i].group().casefold() == "se" and last_readings:
+        governed = max((w for k, w in last_readings.items() if k[0] in prep), default=0.0)
+        other = max((w for k, w in last_readings.items() if k[0] not in prep), default=0.0)
         if other >= governed:
             prep = ()  # "se" is also the reflexive pronoun: "Jan se Pavlovi omluvil", "se Franta zašklebil"
-    by_valency = False
     if len(prep) > 1 and i > 0 and _ALPHA.fullmatch(toks[i - 1].group()):
         preferred = valency.preferred_case(tagger.valency_table(language), toks[i - 1].group(),
                                            toks[i].group())  # "zájem o" + Acc
         if preferred in prep:
-            prep, by_valency = (preferred, *(c for c in prep if c != preferred)), True
-    tagged = agreeing = None
-    after_noun = after_verb = subject_before = agent = before_verb = False
-    verb_cases = None
-    place_noun_case = ""
-    noun_cases: tuple[str, ...] = ()
-    before = toks[first - 1].group() if first > 0 else ""
+            prep, ev.by_valency = (preferred, *(c for c in prep if c != preferred)), True
+    ev.prep = prep
+    return i, skipped
+
+
+def read_left_neighbour(s: Sentence, ev: Evidence) -> None:
+    """What the word before the name says when there is no preposition: a role noun it stands in apposition
+    to, an agreeing adjective, a noun it is the possessor of, a verb it is the object of (by the tagger's tags,
+    or without a tagger a role noun by its stem)."""
+    toks, got, first, language, prep, before = s.toks, s.got, s.first, s.language, ev.prep, s.before
     if got is not None:
-        index = toks.index(name_words[-1])
-        if got[index][1] in ("PROPN", "NOUN", "ADJ", "X"):
-            tagged = got[index][2]
+        if got[s.index][1] in ("PROPN", "NOUN", "ADJ", "X"):
+            ev.tagged = got[s.index][2]
         upos = got[first - 1][1] if first > 0 else ""
         # a role noun by its stem (a small tagger may call "bratra" a proper noun)
-        role_noun = upos not in ("ADJ", "DET", "ADV") and m.kind == PERSON \
-            and before.casefold().startswith(context.ROLE_NOUNS)
+        role_noun = upos not in ("ADJ", "DET", "ADV") and s.person and before.casefold().startswith(context.ROLE_NOUNS)
         if before.islower() and not prep and role_noun:
-            after_noun, noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
-            if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
-                title_gender = "f" if feminine_role(before) else "m"
+            ev.after_noun, ev.noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
+            if not ev.title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
+                ev.title_gender = "f" if feminine_role(before) else "m"
         elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
                 and not prep and _attributive(before, language):
-            agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
-            if person and not _agrees(agreeing, per_word[-1]):
+            ev.agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees
+            if s.person and not _agrees(ev.agreeing, ev.readings[-1]):
                 # "vedená Nerovským": a person's name that cannot agree is no noun of the word; after a
                 # passive participle it is the agent
-                agent = agreeing.get("Voice") == "Pass"
-                agreeing = None
-        elif (_lower_or_initial(before, first, toks) or m.kind == PERSON and before[:1].isupper()) \
+                ev.agent = ev.agreeing.get("Voice") == "Pass"
+                ev.agreeing = None
+        elif (_lower_or_initial(before, first, toks) or s.person and before[:1].isupper()) \
                 and upos == "NOUN" and not prep and not before.casefold().startswith(_PRONOUNS):
             # a capitalized common noun before a person opens a title: "Cena Karla Čapka", "Orchestr Ivo Pavlíka"
-            after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
-            if m.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
+            ev.after_noun = True  # "města Prahy" (possessor) or "okrese Pardubice" (apposition)
+            if s.kind == PLACE and before.casefold().startswith(context.PLACE_NOUNS):
                 noun_case = got[first - 1][2].get("Case", "")
-                noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
-                place_noun_case = noun_case
+                ev.noun_cases = ("Nom", noun_case) if noun_case else ("Nom",)
+                ev.place_noun_case = noun_case
         elif upos in ("VERB", "AUX") and not prep:
-            after_verb = True
+            ev.after_verb = True
             near = range(first - 1 - valency.SUBJECT_WINDOW, first - 1)  # the words subject_before reads
-            subject_before = valency.subject_before(
+            ev.subject_before = valency.subject_before(
                 [(t.group(), *(_name_as_nominative(t.group(), g[1], g[2], language)
-                               if k in near and t.start() in names else g[1:]))
+                               if k in near and t.start() in s.names else g[1:]))
                  for k, (t, g) in enumerate(zip(toks, got, strict=True))], first - 1)
             table = tagger.valency_table(language)
-            verb_cases = {(n, g): valency.verb_cases(table, before, got[first - 1][2], subject_before, n, g)
+            verb_cases = {(n, g): valency.verb_cases(table, before, got[first - 1][2], ev.subject_before, n, g)
                           for n in _NUMBERS for g in _GENDERS} if table else None
             if verb_cases is not None and not any(verb_cases.values()):
                 verb_cases = None  # a table written before the verbs were learned: the rules of before
-    if got is None and language != "pl" and m.kind == PERSON and before.islower() and not prep \
+            ev.verb_cases = verb_cases or None
+    if got is None and language != "pl" and s.person and before.islower() and not prep \
             and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
-        noun_cases = _role_noun_cases(before, language, "")
-        after_noun = bool(noun_cases)
-        if not title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
-            title_gender = "f" if feminine_role(before) else "m"
-    head = i if skipped and i >= 0 else first - 1  # the word before the name's adjectives ("wystukać przystojnego …")
+        ev.noun_cases = _role_noun_cases(before, language, "")
+        ev.after_noun = bool(ev.noun_cases)
+        if not ev.title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
+            ev.title_gender = "f" if feminine_role(before) else "m"
+
+
+def read_polish_neighbours(s: Sentence, ev: Evidence, head: int) -> None:
+    """Polish has no tagger: Morfeusz says whether the word before the name (``head``: before its adjectives) is
+    a noun or a verb, and whether a verb follows a man's genitive = accusative form (its object)."""
+    if s.got is not None or s.language != "pl" or ev.prep or ev.title_cases:
+        return
+    from psan.tool.morph.declension import inflect_pl
+    toks, before, last = s.toks, s.before, s.last
     head_word = toks[head].group() if head >= 0 else ""
-    if got is None and language == "pl" and head_word[1:].islower() and not prep and not title_cases:
-        from psan.tool.surrogates import inflect_pl  # no Polish tagger: Morfeusz says what precedes
+    if head_word[1:].islower():
         nouns = [r for r in inflect_pl.analyse(head_word) if not r.lemma[:1].isupper()]
         # a word after a preposition is a noun ("pod wodzą Krzysztofa": wodzą is also a verb form)
-        after_noun = bool(nouns) and (inflect_pl.only_noun(head_word) or head > 0 and bool(context.preposition_cases(
-            toks[head - 1].group(), language)))
-        after_verb = not after_noun and inflect_pl.is_verb(head_word)
-        if after_noun and m.kind == PERSON and head_word.casefold().startswith(context.ROLE_NOUNS):
-            noun_cases = tuple({PL_CASE.get(c, "") for r in nouns for _n, c in r.forms})
-    if got is None and language == "pl" and not prep and not title_cases and not after_noun and not after_verb \
-            and last + 1 < len(toks) and toks[last + 1].group().islower():
-        from psan.tool.surrogates import inflect_pl
+        ev.after_noun = bool(nouns) and (inflect_pl.only_noun(head_word) or head > 0 and bool(
+            context.preposition_cases(toks[head - 1].group(), s.language)))
+        ev.after_verb = not ev.after_noun and inflect_pl.is_verb(head_word)
+        if ev.after_noun and s.person and head_word.casefold().startswith(context.ROLE_NOUNS):
+            ev.noun_cases = tuple({PL_CASE.get(c, "") for r in nouns for _n, c in r.forms})
+    if not ev.after_noun and not ev.after_verb and last + 1 < len(toks) and toks[last + 1].group().islower():
         # "Zygmunta wezwał", "Chaskielewicza znano": a man's Gen = Acc form before a verb is rather its object
         # (after a word that may be a noun it may be its possessor: "W mieszkaniu Ringów zapanował")
         # (a name after an abbreviation belongs to it: "Stocznia im. Lenina")
-        before_verb = inflect_pl.is_verb(toks[last + 1].group()) and (not before or bool(_ALPHA.fullmatch(before))) \
+        ev.before_verb = inflect_pl.is_verb(toks[last + 1].group()) \
+            and (not before or bool(_ALPHA.fullmatch(before))) \
             and not (before[1:].islower() and any(not i.lemma[:1].isupper() for i in inflect_pl.analyse(before)))
-    subject_gender = subject_number = ""
-    if got is not None and m.kind in (PERSON, PLACE):  # a past participle next to the name agrees with its subject
-        for k in (first - 1, last + 1, last + 2):
+
+
+def read_subject(s: Sentence, ev: Evidence) -> None:
+    """The gender and number of a past participle next to the name: the name's, if it is the subject
+    ("pravila Drahuš", "Nemci rozhodli"; Polish by Morfeusz, cs/sk/sl by the participle's ending without a
+    tagger)."""
+    toks, got, last = s.toks, s.got, s.last
+    if got is not None and s.kind in (PERSON, PLACE):  # a past participle next to the name agrees with its subject
+        for k in (s.first - 1, last + 1, last + 2):
             if 0 <= k < len(got) and got[k][1] in ("VERB", "AUX") and got[k][2].get("VerbForm") == "Part":
-                subject_gender = got[k][2].get("Gender", "")
-                subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli", "stávaly Lidice": plural
+                ev.subject_gender = got[k][2].get("Gender", "")
+                ev.subject_number = got[k][2].get("Number", "")  # "Nemci rozhodli", "stávaly Lidice": plural
                 break
-    if person and not after_noun and not prep and first > 1 and before.isupper() and len(before) > 1:
-        j = first - 2  # "předsedu OIRT Zelenku", "tajemníkem ÚV KSČ Oldřichem": a role noun before acronyms
+    if s.person and not ev.subject_number and s.language == "pl" and last + 1 < len(toks):
+        from psan.tool.morph.declension import inflect_pl  # "Fanga strzyknął", "Kasia powiedziała"
+        k = last + 2 if toks[last + 1].group().casefold() in ("się", "nie", "już") and last + 2 < len(toks) \
+            else last + 1
+        ev.subject_gender, ev.subject_number = inflect_pl.past_subject(toks[k].group()) \
+            if toks[k].group().islower() else ("", "")
+    if s.person and not ev.subject_number and s.language in ("cs", "sk", "sl"):
+        ending_gender, ev.subject_number = _participle_after(toks, last, got is None)
+        ev.subject_gender = ev.subject_gender or ending_gender
+
+
+def read_role_noun(s: Sentence, ev: Evidence) -> None:
+    """A role noun before acronyms ("předsedu OIRT Zelenku": the name agrees with it), and the preposition
+    before a role noun ("za pápeža Jána": the name takes a case both allow)."""
+    toks, got, first, before = s.toks, s.got, s.first, s.before
+    if s.person and not ev.after_noun and not ev.prep and first > 1 and before.isupper() and len(before) > 1:
+        j = first - 2  # "tajemníkem ÚV KSČ Oldřichem": skip the acronyms
         while j > 0 and toks[j].group().isupper() and len(toks[j].group()) > 1:
             j -= 1
         noun = toks[j].group()
         if noun.islower() and noun.casefold().startswith(context.ROLE_NOUNS):
-            after_noun = True
-            noun_cases = _role_noun_cases(noun, language, got[j][2].get("Case", "") if got is not None else "")
-            title_gender = title_gender or ("f" if feminine_role(noun) else "m")
-    if person and not subject_number and language == "pl" and last + 1 < len(toks):
-        from psan.tool.surrogates import inflect_pl  # "Fanga strzyknął", "Kasia powiedziała": its subject's gender
-        k = last + 2 if toks[last + 1].group().casefold() in ("się", "nie", "już") and last + 2 < len(toks) \
-            else last + 1
-        subject_gender, subject_number = inflect_pl.past_subject(toks[k].group()) if toks[k].group().islower() \
-            else ("", "")
-    if person and not subject_number and language in ("cs", "sk", "sl"):
-        ending_gender, subject_number = _participle_after(toks, last, got is None)
-        subject_gender = subject_gender or ending_gender
-    if after_noun and noun_cases and first > 1 and before.islower():  # "za pápeža Jána": its preposition too
-        governed = context.preposition_cases(toks[first - 2].group(), language)
-        noun_cases = tuple(c for c in _role_noun_cases(before, language, "") if c in governed) or noun_cases
-    # "JZD Ráby" (a person after an acronym is no apposition to it: "tajemníkem ÚV KSČ Oldřichem")
-    apposition = not prep and first > 0 and before.isupper() and len(before) > 1 and not person
-    after = toks[last + 1].group() if last + 1 < len(toks) else ""
-    vocative = person and after in (",", "!") and (first == 0 or before in (",", "–", "-", "„", "\""))
-    model = namecase.model_for(language, tagger.models_dir()) if language in LEARNED_WEIGHTS else None
-    learned = None if model is None else namecase.predict(model, [t.group() for t in toks],
-                                                          toks.index(name_words[-1]))
-    return _Evidence(per_word, prep, title_gender, title_cases, tagged, agreeing, apposition, after_noun,
-                     noun_cases, after_verb, vocative, subject_gender, subject_number, subject_before, syntax,
-                     syntax_number, agent, by_valency, verb_cases or None, before_verb, place_noun_case, learned)
+            ev.after_noun = True
+            ev.noun_cases = _role_noun_cases(noun, s.language, got[j][2].get("Case", "") if got is not None else "")
+            ev.title_gender = ev.title_gender or ("f" if feminine_role(noun) else "m")
+    if ev.after_noun and ev.noun_cases and first > 1 and before.islower():
+        governed = context.preposition_cases(toks[first - 2].group(), s.language)
+        ev.noun_cases = tuple(c for c in _role_noun_cases(before, s.language, "") if c in governed) or ev.noun_cases
+
+
+def read_address(s: Sentence, ev: Evidence) -> None:
+    """An apposition to an acronym ("JZD Ráby": nominative; a person after an acronym is none: "tajemníkem ÚV
+    KSČ Oldřichem"), and a person addressed between commas at the start of a sentence ("Franto, povídám")."""
+    before = s.before
+    ev.apposition = not ev.prep and s.first > 0 and before.isupper() and len(before) > 1 and not s.person
+    after = s.toks[s.last + 1].group() if s.last + 1 < len(s.toks) else ""
+    ev.vocative = s.person and after in (",", "!") and (s.first == 0 or before in (",", "–", "-", "„", "\""))
+
+
+def learned_reading(s: Sentence) -> dict[str, dict[str, float]] | None:
+    """The learned reader's probabilities of the name's case, number and gender (:mod:`.namecase`; ``None``
+    where the language gives it no weight or the models folder has no model)."""
+    model = namecase.model_for(s.language, tagger.models_dir()) if s.language in LEARNED_WEIGHTS else None
+    return None if model is None else namecase.predict(model, [t.group() for t in s.toks], s.index)
+
+
+def _evidence(text: str, m: Mention, language: str, names: frozenset[int] = frozenset()) -> Evidence | None:
+    """What the mention's form and context say (``names``: where the document's other mentions start)."""
+    toks, first, last = sentence_window(text, m.start, m.end)
+    words, title_gender, title_cases = name_words(toks, first, last, language)
+    if not words:
+        return None
+    person = m.kind == PERSON
+    per_word = word_readings([t.group() for t in words], person, language)
+    index = toks.index(words[-1])
+    got, syntax, syntax_number = tag_sentence(toks, first, last, index, per_word[-1], person, language)
+    s = Sentence(toks, first, last, index, m.kind, language, names, got)
+    ev = Evidence(per_word, (), title_gender, title_cases, None, syntax=syntax, syntax_number=syntax_number)
+    i, skipped = read_preposition(s, ev)
+    read_left_neighbour(s, ev)
+    read_polish_neighbours(s, ev, i if skipped and i >= 0 else first - 1)
+    read_subject(s, ev)
+    read_role_noun(s, ev)
+    read_address(s, ev)
+    ev.learned = learned_reading(s)
+    return ev
 
 
 def _name_as_nominative(word: str, upos: str, feats: dict[str, str], language: str) -> tuple[str, dict[str, str]]:
@@ -638,7 +733,7 @@ def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> b
     return word.islower() or (index == 1 and word[1:].islower())
 
 
-def _can_stand_in(ev: _Evidence, cases: tuple[str, ...]) -> bool:
+def _can_stand_in(ev: Evidence, cases: tuple[str, ...]) -> bool:
     """Whether a mention's form may stand in one of ``cases`` (unknown or weakly read forms may)."""
     last = ev.readings[-1]
     if not last or max(last.values()) < 1.0:
@@ -680,7 +775,7 @@ _A_ROLE_NOUNS = ("předsed", "místopředsed", "predsed", "podpredsed", "koleg",
 def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
     """Cases a role noun's form can stand in ("bratra" → Gen, Acc; "ženě" → Dat, Loc), by the name
     declension rules; the tagger's case among them when it is one of them."""
-    from psan.tool.surrogates.languages import declension_for
+    from psan.tool.morph.declension import declension_for
     decl = declension_for(language)
     cases: set[str] = set()
     if decl is not None:
@@ -710,7 +805,7 @@ def _adjective(word: str, upos: str, language: str) -> bool:
     if upos:
         return upos in ("ADJ", "DET", "NUM")
     if language == "pl" and word[1:].islower():
-        from psan.tool.surrogates import inflect_pl
+        from psan.tool.morph.declension import inflect_pl
         return inflect_pl.is_adjective(word)
     ends = _ADJECTIVE_ENDINGS.get(language, ())
     return bool(ends) and word[1:].islower() and len(word) > 3 and word.casefold().endswith(ends)
@@ -749,15 +844,16 @@ def _title(word: str) -> str:
 
 
 #: how much the learned reader's probabilities count, per language: chosen on fold A of ``ner_eval inflection``
-#: among 0, 0.5, 1, 2 and 20 (times 1, 1/2, 1/2 for Case, Number, Gender), judged on fold B.  Czech: 0 (a reader
-#: trained on CLTT and FicTree, the CAC documents of the dev sentences left out, lowered Case at every weight).
+#: among 0, 0.5, 1, 2 and 20 (times 1, 1/2, 1/2 for Case, Number, Gender), judged on fold B.  Czech: 0 (the reader
+#: of ``make morph-models``, every Czech treebank without the dev sentences, names weighed 20, lowered Case on
+#: fold A at every weight tried, 0.25 to 1, Case alone or with Number and Gender).
 LEARNED_WEIGHTS: dict[str, dict[str, float]] = {"sk": {"Case": 1.0, "Number": 0.5, "Gender": 0.5}}
 _NO_WEIGHTS = {"Case": 0.0, "Number": 0.0, "Gender": 0.0}
 #: how much the parser's relation counts (an agreeing adjective 1.5, the tagger on the name 0.6)
 _SYNTAX_WEIGHT = 0.5
 
 
-def _case_score(ev: _Evidence, kind: str, c: str, language: str = "") -> float:
+def _case_score(ev: Evidence, kind: str, c: str, language: str = "") -> float:
     """The part of a score that depends on the case only (context: prepositions, titles, neighbours)."""
     s = _PRIOR[c]
     if ev.prep:
@@ -800,7 +896,7 @@ def _case_score(ev: _Evidence, kind: str, c: str, language: str = "") -> float:
     return s
 
 
-def _scores(ev: _Evidence, kind: str, entity_gender: str, language: str) -> dict[Key, float]:
+def _scores(ev: Evidence, kind: str, entity_gender: str, language: str) -> dict[Key, float]:
     """Score of every (case, number, gender) of one mention (see the module docstring)."""
     out: dict[Key, float] = {}
     last = ev.readings[-1]

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 #: UD case values in the traditional order of the Czech cases (1 nominative … 7 instrumental)
 CASES = ("Nom", "Gen", "Dat", "Acc", "Voc", "Loc", "Ins")
-#: paradigm slot (case number of :mod:`psan.tool.surrogates.inflect_cs`) ↔ UD case
+#: paradigm slot (case number of :mod:`psan.tool.morph.declension.inflect_cs`) ↔ UD case
 CASE_OF_SLOT = {str(i + 1): c for i, c in enumerate(CASES)}
 SLOT_OF_CASE = {c: s for s, c in CASE_OF_SLOT.items()}
 #: Morfeusz2 (NKJP) tag values ↔ UD

@@ -67,8 +67,14 @@ def _samples(conllu: str, limit: int, seed: int) -> list[tuple[list[str], dict[s
 
 
 def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[str | Path] = (),
-          whole_documents: bool = False, limit: int = 120_000, seed: int = 1) -> dict[str, object]:
-    """Train the three classifiers and write their weights (with a record of the data) as JSON."""
+          whole_documents: bool = False, limit: int = 120_000, seed: int = 1,
+          name_weight: float = 1.0) -> dict[str, object]:
+    """Train the three classifiers and write their weights (with a record of the data) as JSON.
+
+    ``name_weight``: how much a proper noun counts against a common noun.  Why: a small treebank (Czech: some
+    23,000 nouns, 1,800 of them names) teaches the reader the common nouns' endings; names weighed up
+    teach it theirs (Czech, 4-fold cross-validation by document on the treebanks' names read by the whole
+    analysis: Case 0.876 with the rules alone, 0.890 with the reader at weight 1, 0.913 at 20)."""
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import SGDClassifier
 
@@ -80,6 +86,7 @@ def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[st
     x = vec.fit_transform([{f: 1 for f in feats} for feats, _y in samples]).tocsr()
     x.indices, x.indptr = x.indices.astype("int32"), x.indptr.astype("int32")  # SGD takes 32-bit indices only
     names = vec.get_feature_names_out()
+    weights_of = [name_weight if "propn=True" in feats else 1.0 for feats, _y in samples]
     model: dict[str, object] = {}
     for feat in FEATURES:
         y = [labels[feat] or "-" for _f, labels in samples]
@@ -87,7 +94,7 @@ def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[st
             model[feat] = {"classes": [y[0]], "intercept": [0.0], "weights": {}}
             continue
         clf = SGDClassifier(loss="log_loss", alpha=2e-6, max_iter=15, tol=None, random_state=seed)
-        clf.fit(x, y)
+        clf.fit(x, y, sample_weight=weights_of)
         classes = [str(c) for c in clf.classes_]
         coef = clf.coef_ if len(classes) > 2 else [-clf.coef_[0], clf.coef_[0]]
         intercept = clf.intercept_ if len(classes) > 2 else [-clf.intercept_[0], clf.intercept_[0]]
@@ -99,6 +106,7 @@ def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[st
         model[feat] = {"classes": classes, "intercept": [round(float(v), 3) for v in intercept], "weights": weights}
     record = {"treebanks": [Path(t).name for t in treebanks], "excluded_corpora": [Path(e).name for e in exclude],
               "whole_documents": whole_documents, "sentences": counts, "samples": len(samples),
+              "name_weight": name_weight,
               "licence": "derived from Universal Dependencies treebanks (see each treebank's LICENSE; FicTree: "
                          "CC BY-NC-SA 4.0, non-commercial)"}
     out = Path(out)

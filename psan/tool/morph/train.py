@@ -147,6 +147,7 @@ def train(treebanks: Sequence[str | Path], out: str | Path, exclude: Sequence[st
     record = {"treebanks": [Path(t).name for t in treebanks], "excluded_corpora": [Path(e).name for e in exclude],
               "whole_documents": whole_documents, "sentences": counts, "options": options, "parser": parser,
               "seconds": round(time.time() - started, 1),
-              "licence": "derived from Universal Dependencies treebanks, CC BY-SA 4.0 (see each treebank's LICENSE)"}
+              "licence": "derived from Universal Dependencies treebanks, CC BY-SA 4.0 (see each treebank's LICENSE; "
+                         "FicTree: CC BY-NC-SA 4.0, non-commercial)"}
     out.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return record

@@ -35,7 +35,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from psan.tool.surrogates import inflect_pl, names
+from psan.tool.morph.declension import inflect_pl
+from psan.tool.surrogates import names
 from psan.tool.surrogates.leakcheck import gold_regions, read_jsonl
 from psan.tool.surrogates.replacer import SurrogateReplacer
 from psan.tool.voting import PrivateRegion

@@ -1,107 +1,26 @@
-"""Name and place pools, and per-word lemma/form handling for inflected languages.
+"""Surrogate name words: which lemma stands in for a name word, and its form in the original's case.
 
 Why: the entity's surrogate is chosen at lemma level (one person = one
 surrogate name) and each mention is re-inflected into the original mention's
-form: Polish by Morfeusz2 (:mod:`.inflect_pl`), Czech/Slovak by declension
-rules with a surrogate of the same declension class (:mod:`.inflect_cs`),
-Swedish/English by keeping a genitive ``-s``.  Pools are sorted lists so a
-draw depends only on the seeded stream, never on set iteration order.
+form: Polish by Morfeusz2 (:mod:`psan.tool.morph.declension.inflect_pl`), Czech/Slovak by declension
+rules with a surrogate of the same declension class (:mod:`psan.tool.morph.declension.inflect_cs`),
+Swedish/English by keeping a genitive ``-s``.  The pools drawn from are the name lists of
+:mod:`psan.tool.morph.namelists`.
 """
 from __future__ import annotations
 
-import importlib
 import random
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
 from psan.tool.morph import wordlist
-from psan.tool.recognizers.gazetteer import LOCALES, name_lists
-from psan.tool.surrogates import inflect_cs, inflect_pl
-from psan.tool.surrogates.languages import declension_for
+from psan.tool.morph.declension import declension_for, inflect_cs, inflect_pl
+from psan.tool.morph.namelists import pool_sets, pools
+from psan.tool.recognizers.gazetteer import LOCALES
 
 FIRST, LAST, PLACE = "first", "last", "place"
 _PL_ADJ = ("ski", "cki", "dzki", "ska", "cka", "dzka")
-
-#: honorifics and particles kept as they are inside a person region
-KEEP_WORDS = frozenset({
-    "mr", "mrs", "ms", "miss", "dr", "prof", "sir", "lord", "lady", "judge", "pan", "paní", "pani", "pán", "slečna",
-    "ing", "mgr", "bc", "phdr", "mudr", "judr", "rndr", "doc", "herr", "fru", "fröken", "von", "van", "de", "der",
-    "den", "la", "le", "di", "da", "del", "dos", "bin", "ibn", "al", "jr", "sr",
-})
-
-
-@dataclass(frozen=True, slots=True)
-class Pools:
-    first_m: tuple[str, ...]
-    first_f: tuple[str, ...]
-    last_m: tuple[str, ...]
-    last_f: tuple[str, ...]
-    last: tuple[str, ...]
-    cities: tuple[str, ...]
-    streets: tuple[str, ...]
-    countries: tuple[str, ...]
-
-
-def _single(values: Any) -> tuple[str, ...]:
-    return tuple(sorted(v for v in values if v and " " not in v and "-" not in v and v.isalpha()))
-
-
-@cache
-def pools(language: str) -> Pools:
-    """Sorted single-word name pools (surrogate lemmas) and place lists for ``language`` (English fallback)."""
-    lists = name_lists(language if language in LOCALES else "en")
-    cities = tuple(sorted(lists.cities or lists.regions))
-    countries: set[str] = set()
-    for locale in LOCALES.get(language, ("en_US",)):
-        provider = importlib.import_module(f"faker.providers.address.{locale}").Provider
-        countries.update(str(c) for c in getattr(provider, "countries", ()) or ())
-    if not countries:
-        countries.update(importlib.import_module("faker.providers.address.en_US").Provider.countries)
-    last_m = _single(lists.last_names_male) or _single(lists.last_names)
-    last_f = _single(lists.last_names_female) or _single(lists.last_names)
-    # a first name on both gender lists (Faker's sv_SE female list holds "Ahmed", "Mohammed" …) cannot carry a gender
-    both = lists.first_names_male & lists.first_names_female
-    return Pools(_single(lists.first_names_male - both), _single(lists.first_names_female - both), last_m, last_f,
-                 _single(lists.last_names), cities, tuple(sorted(lists.streets)), tuple(sorted(countries)))
-
-
-@dataclass(frozen=True, slots=True)
-class PoolSets:
-    """Membership sets of a language's pools, built once (a tuple scan per word was half of a ZIP export)."""
-
-    first_m: frozenset[str]
-    first_f: frozenset[str]
-    known: frozenset[str]  # first names, last names and cities: lemmas a genitive ``-s`` may be cut to
-    places: tuple[str, ...]  # single-word cities, the place surrogate pool
-
-
-@cache
-def pool_sets(language: str) -> PoolSets:
-    """The membership sets of :func:`pools` for ``language`` (cached per process)."""
-    p = pools(language)
-    return PoolSets(frozenset(p.first_m), frozenset(p.first_f),
-                    frozenset(p.first_m) | frozenset(p.first_f) | frozenset(p.last) | frozenset(p.cities),
-                    tuple(c for c in p.cities if " " not in c))
-
-
-@cache
-def cities_of_length(language: str, words: int) -> tuple[str, ...]:
-    """Cities of ``words`` words (cached: filtered once per process, not per replaced word)."""
-    return tuple(c for c in pools(language).cities if len(c.split()) == words)
-
-
-@cache
-def streets_of_length(language: str, words: int) -> tuple[str, ...]:
-    """Streets of ``words`` words (cached like :func:`cities_of_length`)."""
-    return tuple(s for s in pools(language).streets if len(s.split()) == words)
-
-
-@cache
-def single_word_places(language: str) -> tuple[str, ...]:
-    """Single-word cities and streets: surrogate words inside an address."""
-    p = pools(language)
-    return tuple(c for c in p.cities + p.streets if " " not in c)
 
 
 @cache
@@ -375,7 +294,7 @@ def family_plural_pool(language: str, role: str, gender: str) -> tuple[str, ...]
 
 def place_gender(lemma: str, language: str) -> str:
     """'m'/'f' a place lemma declines by (known gender, else by its ending)."""
-    from psan.tool.surrogates.declension import known_genders
+    from psan.tool.morph.namelists import known_genders
     g = known_genders(language).get(lemma)
     return g or ("f" if lemma.endswith("a") else "m")
 

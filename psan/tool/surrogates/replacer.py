@@ -34,15 +34,16 @@ from functools import cache
 from typing import Any
 
 from psan.tool.entities import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE, word_lemmas
-from psan.tool.morph import context, wordlist
+from psan.tool.morph import context, namelists, wordlist
 from psan.tool.morph.analysis import OTHER as M_OTHER
 from psan.tool.morph.analysis import PERSON as M_PERSON
 from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
+from psan.tool.morph.declension import inflect_cs
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.output import Output, pseudonymize
 from psan.tool.recognizers.dates import MONTHS
-from psan.tool.surrogates import birthdates, dates, derived, inflect_cs, names, phones, routing, shape, variants
+from psan.tool.surrogates import birthdates, dates, derived, names, phones, routing, shape, variants
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
     DocumentEntities,
@@ -589,7 +590,7 @@ class SurrogateReplacer:
                 return original
             if p["country"] == "tag":
                 return None
-            pool = names.pools(lang).countries
+            pool = namelists.pools(lang).countries
             return run(lambda rng: shape.apply_case(original, rng.choice(pool)))
         if kind == routing.CITY:
             return self._city(entity, original, run)
@@ -726,7 +727,7 @@ class SurrogateReplacer:
                         return original  # rejected by _leaks → redraw
                     return shape.case_pattern_word(word, got)
                 return run(one)
-        pool = names.cities_of_length(self.language, len(words))
+        pool = namelists.cities_of_length(self.language, len(words))
         if not pool:
             return run(lambda rng: shape.apply_case(original, names.faker_value(self.language, "city",
                                                                                rng.getrandbits(32))))
@@ -820,7 +821,7 @@ class SurrogateReplacer:
     def _street(self, original: str, run: Callable[..., str | None], kind: str) -> str | None:
         if self.policy["street"] == "tag":
             return None
-        p = names.pools(self.language)
+        p = namelists.pools(self.language)
         words = list(_ALPHA_RE.finditer(original))
 
         def make(rng: Any) -> str:
@@ -828,12 +829,12 @@ class SurrogateReplacer:
             if kind == routing.STREET and words:
                 start, end = words[0].start(), words[-1].end()
                 n = len(words)
-                pool = names.streets_of_length(self.language, n) or p.streets
+                pool = namelists.streets_of_length(self.language, n) or p.streets
                 name = rng.choice(pool) if pool else names.faker_value(self.language, "street_name",
                                                                        rng.getrandbits(32))
                 return text[:start] + shape.apply_case(original[start:end], name) + text[end:]
             out, pos = [], 0
-            pool = names.single_word_places(self.language) or ("Springfield",)
+            pool = namelists.single_word_places(self.language) or ("Springfield",)
             for m in words:
                 out.append(text[pos:m.start()])
                 w = m.group()
@@ -858,7 +859,8 @@ class SurrogateReplacer:
             w, before, after = m.group(), original[m.start() - 1:m.start()], original[m.end():m.end() + 1]
             hyphen = "-" in (before, after)  # "Ing-wen" is a name, not the title Ing.
             conjunction = w in ("a", "i", "e", "u") and before == " " and after == " "  # "Romana a Petra"
-            return ((w.casefold() in names.KEEP_WORDS and not hyphen) or (w == "s" and before in "'’" and before != "")
+            return ((w.casefold() in namelists.KEEP_WORDS and not hyphen)
+                    or (w == "s" and before in "'’" and before != "")
                     or (len(w) == 1 and after in ("'", "’") and after != "") or conjunction)
 
         def glued(m: re.Match[str]) -> bool:
@@ -1057,7 +1059,7 @@ class SurrogateReplacer:
         return letter.upper() if word.isupper() else letter.lower()
 
     def _single_role(self, word: str) -> str:
-        p = names.pool_sets(self.language)
+        p = namelists.pool_sets(self.language)
         if self.language in ("sv", "en") and word.endswith("s") and word not in p.first_m and word not in p.first_f:
             word = word[:-1]  # genitive
         if self.language == "pl":

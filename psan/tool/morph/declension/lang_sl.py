@@ -8,7 +8,7 @@ Pavel/Pavla).  Women's surnames ending in a consonant (gospa Novak) and names in
 """
 from __future__ import annotations
 
-from psan.tool.surrogates.declension import Declension
+from psan.tool.morph.declension.suffix import Declension
 
 _SOFT = "cčšžj"
 

@@ -22,9 +22,9 @@ then a slot prior favouring the nominative.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
-from psan.tool.recognizers.gazetteer import name_lists
+from psan.tool.morph.namelists import known_genders
 
 _SOFT = "žščřcjďťňxsz"
 _SOFT_A = "žščřcj"
@@ -174,23 +174,6 @@ _SLOT_PRIOR = {"1": 0, "2": 1, "7": 2, "3a": 3, "3b": 3, "3": 3, "6a": 4, "6b": 
 _UNDO = ("", "a", "o", "ý", "á", "í", "e", "ie", "ová", "ek", "ec", "el", "k", "h", "g", "ch", "r")
 
 
-@cache
-def _known(language: str) -> dict[str, str]:
-    """Known lemma → gender ('m'/'f') from the name lists."""
-    lists = name_lists(language)
-    genders: dict[str, str] = {}
-    for name in lists.first_names_male | lists.last_names_male:
-        genders[name] = "m"
-    for name in lists.first_names_female | lists.last_names_female:
-        genders.setdefault(name, "f")
-    for name in lists.last_names:
-        genders.setdefault(name, "f" if name.endswith("á") else "m")
-    for name in lists.cities:
-        if " " not in name:
-            genders.setdefault(name, "f" if name.endswith("a") else "m")
-    return genders
-
-
 @dataclass(frozen=True, slots=True)
 class Reading:
     lemma: str
@@ -206,7 +189,7 @@ def analyse(form: str, language: str = "cs", gender_hint: str = "", person: bool
 
 @lru_cache(maxsize=100_000)
 def _analyse(form: str, language: str, gender_hint: str, person: bool) -> tuple[Reading, ...]:
-    known = _known(language)
+    known = known_genders(language, countries=False)
     candidates: set[str] = {form}
     for cut in range(1, min(5, len(form) - 1)):
         stem = form[:-cut]

@@ -9,7 +9,7 @@ with the fleeting e of -ek/-ec (Marek/Marka, Hudec/Hudca) and the common Peter/P
 """
 from __future__ import annotations
 
-from psan.tool.surrogates.declension import Declension
+from psan.tool.morph.declension.suffix import Declension
 
 _SOFT = "ňďťľcčšžj"
 _FLEETING = {"Peter": "Petr", "Pavol": "Pavl", "Alexander": "Alexandr"}

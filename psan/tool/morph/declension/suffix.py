@@ -4,36 +4,19 @@ Why: a surrogate must stand in the original's case ("s Novákom" → "s Hudákom
 Slovenian morphological dictionary is installable offline.  A language supplies its singular
 paradigm (:class:`Declension` ``decline``) and its declension classes; this module recovers
 (lemma, slot) readings of a form by undoing endings and re-declining, exactly like
-:func:`psan.tool.surrogates.inflect_cs.analyse`, and exposes the same three functions
+:func:`psan.tool.morph.declension.inflect_cs.analyse`, and exposes the same three functions
 (``analyse``, ``inflect``, ``word_class``) so :mod:`psan.tool.surrogates.names` can use either.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 
-from psan.tool.recognizers.gazetteer import name_lists
-from psan.tool.surrogates.inflect_cs import Reading
+from psan.tool.morph.declension.inflect_cs import Reading
+from psan.tool.morph.namelists import known_genders
 
 DeclineFn = Callable[[str, str, bool], dict[str, str]]
 ClassFn = Callable[[str, str], str]
-
-
-@cache
-def known_genders(language: str) -> dict[str, str]:
-    """Known lemma → gender ('m'/'f') from the language's name and place lists."""
-    lists = name_lists(language)
-    genders: dict[str, str] = {}
-    for name in lists.first_names_male | lists.last_names_male:
-        genders[name] = "m"
-    for name in lists.first_names_female | lists.last_names_female:
-        genders.setdefault(name, "f")
-    for name in lists.last_names:
-        genders.setdefault(name, "f" if name.endswith(("á", "ová")) else "m")
-    for name in lists.cities | lists.countries:
-        if " " not in name:
-            genders.setdefault(name, "f" if name.endswith("a") else "m")
-    return genders
 
 
 class Declension:
