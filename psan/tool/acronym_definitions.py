@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 
 from psan.tool.document import Category, Document, Entity
-from psan.tool.entities import FUNCTION_WORDS
+from psan.tool.name_joints import FUNCTION_WORDS
 
 __all__ = ["is_defined_acronym", "long_form_start", "mark_long_forms", "TAX_OR_CURRENCY_HEADS"]
 

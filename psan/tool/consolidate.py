@@ -36,7 +36,7 @@ from bisect import bisect_left
 from collections import defaultdict
 
 from psan.tool.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
-from psan.tool.entities import LEGAL_FORM_RE
+from psan.tool.name_joints import LEGAL_FORM_RE
 from psan.tool.ner.function_words import function_words
 from psan.tool.propagate import person_name_words
 

@@ -38,6 +38,7 @@ from functools import cache
 from psan.tool.categories import category_of
 from psan.tool.document import Category, Document
 from psan.tool.morph.lemma import SuffixLemmatizer
+from psan.tool.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 
 __all__ = ["Mention", "Form", "parse_mention", "group_document", "EntitySpan", "document_entity_spans",
            "analyse_document", "group_documents", "entity_id", "word_lemmas"]
@@ -47,13 +48,6 @@ _PAREN_RE = re.compile(r"^(.*?)\s*\((.*)\)?\s*$", re.DOTALL)
 _QUOTED_RE = re.compile(r"[“\"„«‘‚](.+?)[”\"“»’‘]")
 _HEREINAFTER_RE = re.compile(r"\b(?:hereinafter|henceforth|dále jen|dalej|zwan[aey]+ dalej)\b", re.IGNORECASE)
 _QUOTES = "\"'“”„«»‘’‚`"
-#: a legal form closing an organisation's name (English, Czech/Slovak, Polish, German, Nordic, Romance)
-_LEGAL_FORM_RE = re.compile(
-    r"(?:,?\s+(?:limited|ltd\.?|plc|llc|l\.l\.c\.|inc\.?|incorporated|corp\.?|corporation|co\.|gmbh|ag|kg|se|"
-    r"a\.\s?s\.|s\.\s?r\.\s?o\.|spol\.\s?s\s?r\.\s?o\.|k\.\s?s\.|v\.\s?o\.\s?s\.|z\.\s?s\.|o\.\s?p\.\s?s\.|"
-    r"sp\.\s?z\s?o\.\s?o\.|s\.\s?a\.|s\.\s?p\.\s?a\.|b\.\s?v\.|n\.\s?v\.|ab|asa|oy|d\.\s?o\.\s?o\.|d\.\s?d\.))+\s*$",
-    re.IGNORECASE)
-
 #: titles and honorifics, lower case, with their gender ("" = either)
 TITLES: dict[str, str] = {
     **dict.fromkeys(("mr", "sir", "lord", "herr", "monsieur", "m", "señor", "signor"), "m"),
@@ -69,14 +63,7 @@ TITLES: dict[str, str] = {
     **dict.fromkeys(("gospod", "gospoda", "gospodu", "gospodom"), "m"),
     **dict.fromkeys(("gospa", "gospe", "gospo", "gospodična"), "f"),
 }
-_ARTICLES = frozenset(("the", "a", "an", "der", "die", "das", "le", "la", "les", "l", "el"))
-#: words skipped when building an acronym ("Court of Justice of the European Union" → CJEU)
-_FUNCTION_WORDS = frozenset(("of", "the", "and", "for", "on", "in", "at", "to", "a", "an", "de", "du", "des", "la",
-                             "le", "et", "für", "und", "der", "die", "das", "a", "i", "w", "z", "na", "pro", "ve",
-                             "v", "och", "för", "av"))
 _NAME_CATEGORIES = (Category.PERSON,)
-#: the same sets for the surrogates of name variants (psan.tool.surrogates.variants)
-ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE = _ARTICLES, _FUNCTION_WORDS, _LEGAL_FORM_RE
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +181,7 @@ def _name(text: str, language: str, category: Category) -> tuple[Form | None, st
     initials: list[str] = []
     while words:
         low = words[0].casefold()
-        if low in _ARTICLES and len(words) > 1:
+        if low in ARTICLES and len(words) > 1:
             titled = True
             words = words[1:]
         elif category in _NAME_CATEGORIES and low in TITLES and len(words) > 1:
@@ -233,7 +220,7 @@ def parse_mention(text: str, category: str | Category, language: str = "en") -> 
         if _strip(q.group(1)) and _strip(q.group(1)) != _strip(body):
             aliases.append(q.group(1))
     if cat is Category.ORGANIZATION:
-        short = _LEGAL_FORM_RE.sub("", body)
+        short = LEGAL_FORM_RE.sub("", body)
         if short != body and _strip(short):
             aliases.append(short)  # "Serco Limited" is also "Serco", "Škoda a.s." also "Škoda"
     main, _ = _name(body, lang, cat)
@@ -285,7 +272,7 @@ class _Union:
 
 def _acronym(words: Sequence[str]) -> tuple[str, str]:
     """(initials of content words, initials of all words), upper case."""
-    content = "".join(w[0] for w in words if w.casefold() not in _FUNCTION_WORDS and w[:1].isalpha())
+    content = "".join(w[0] for w in words if w.casefold() not in FUNCTION_WORDS and w[:1].isalpha())
     every = "".join(w[0] for w in words if w[:1].isalpha())
     return content.upper(), every.upper()
 

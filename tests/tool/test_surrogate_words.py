@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from psan.tool.document import Category
-from psan.tool.entities import ARTICLES, FUNCTION_WORDS
+from psan.tool.name_joints import ARTICLES, FUNCTION_WORDS
 from psan.tool.recognizers.dates import MONTHS
 from psan.tool.surrogates.replacer import SHARED_WORD_LETTERS, pseudonymize_document
 from psan.tool.voting import PrivateRegion

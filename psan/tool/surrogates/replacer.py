@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from psan.tool.entities import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE, word_lemmas
+from psan.tool.entities import word_lemmas
 from psan.tool.morph import context, namelists, wordlist
 from psan.tool.morph.analysis import OTHER as M_OTHER
 from psan.tool.morph.analysis import PERSON as M_PERSON
@@ -41,6 +41,7 @@ from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
 from psan.tool.morph.declension import inflect_cs
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
+from psan.tool.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 from psan.tool.output import Output, pseudonymize
 from psan.tool.recognizers.dates import MONTHS
 from psan.tool.surrogates import birthdates, dates, derived, names, phones, routing, shape, variants

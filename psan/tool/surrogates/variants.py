@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.entities import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
+from psan.tool.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 
 __all__ = ["wrapping", "legal_form", "is_acronym", "initials", "acronym_of", "expands", "aliased", "name_parts",
            "date_parts"]
