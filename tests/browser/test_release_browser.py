@@ -116,7 +116,7 @@ class _Recorder:
                                      {"execute": execute, "copy_expert": copy_expert})
             return classes[base]
 
-        class Connection(psycopg2.extensions.connection):
+        class Connection(db.TrackedConnection):  # the app's own connection class (deferred statements)
             def cursor(self, *args, **kwargs):
                 base = kwargs.get("cursor_factory") or self.cursor_factory or psycopg2.extensions.cursor
                 kwargs["cursor_factory"] = recording(base)
