@@ -69,7 +69,7 @@ def _pieces(original: str, replacement: str) -> list[tuple[int, int, str]]:
     The replacer renders "Name (Alias)" and a date range piece by piece, keeping brackets and joiners
     (:mod:`psan.tool.surrogates.variants`); a mention that is one such piece is rendered by that piece.
     """
-    from psan.tool.surrogates.variants import aliased, date_parts, wrapping
+    from psan.tool.surrogates.variants import aliased, date_parts, plain_joints, wrapping
     a, b = aliased(original), aliased(replacement)
     if a is not None and b is not None and a[1] == b[1] and a[3] == b[3]:
         out = [(0, len(a[0]), b[0]), (len(a[0]) + len(a[1]), len(original) - len(a[3]), b[2])]
@@ -80,15 +80,19 @@ def _pieces(original: str, replacement: str) -> list[tuple[int, int, str]]:
                 out.append((start + len(lead), end - len(tail), r_core))
         return out
     da, db = date_parts(original), date_parts(replacement)
-    if da is None or db is None or len(da) != len(db) or any(x[1] != y[1] or (not x[1] and x[0] != y[0])
-                                                             for x, y in zip(da, db, strict=True)):
+    if da is None or db is None:
         return []
-    out, pos = [], 0
-    for (piece, dated), (rendered, _) in zip(da, db, strict=True):
-        if dated:
-            out.append((pos, pos + len(piece), rendered))
+    # the joints are said with signs in the surrogate ("and" → "&", "from" dropped): pair what is written
+    kept, pos = [], 0
+    for (piece, dated), joint in zip(da, plain_joints(da), strict=True):
+        if dated or joint:
+            kept.append((pos, piece, dated, joint))
         pos += len(piece)
-    return out
+    if len(kept) != len(db) or any(dated != y[1] or (not dated and joint != y[0])
+                                   for (_, _, dated, joint), y in zip(kept, db, strict=True)):
+        return []
+    return [(at, at + len(piece), rendered) for (at, piece, dated, _), (rendered, _) in zip(kept, db, strict=True)
+            if dated]
 
 
 def _rendering(text: str, start: int, end: int, entries: Sequence[dict[str, Any]]) -> str | None:

@@ -228,7 +228,7 @@ def test_the_legal_form_variant_and_its_base_share_one_surrogate() -> None:
     record = pseudonymize_corpus([{"id": "d", "lang": "en", "text": text, "spans": spans}], None, "pseudonymize",
                                  "0")[0]
     long, short = (r["surrogate"] for r in record["replacements"])
-    assert long == short + " Limited" and "Serco" not in long
+    assert long == short + " Ltd" and "Serco" not in long  # the legal form in other words: no word reprinted
 
 
 def test_two_names_with_only_a_slash_between_them_are_one_span() -> None:

@@ -20,12 +20,12 @@ def surrogates(text: str, items: list[tuple[str, str]], seed: str = "0") -> list
     return [r["surrogate"] for r in record["replacements"]]
 
 
-def test_a_legal_form_variant_keeps_the_name_surrogate() -> None:
+def test_a_legal_form_variant_keeps_the_name_surrogate_and_says_the_form_otherwise() -> None:
     text = "The contract went to Serco Limited. Later Serco said no, and Serco’s board agreed."
     for seed in ("0", "1", "2"):
         long, short, possessive = surrogates(text, [("Serco Limited", "ORG"), ("Serco", "ORG"),
                                                     ("Serco’s", "ORG")], seed)
-        assert long == short + " Limited"
+        assert long == short + " Ltd"  # "Limited" would print a word of the original
         assert possessive == short + "’s"
         assert "Serco" not in long + short + possessive
 
@@ -86,17 +86,17 @@ def test_an_address_spelling_a_persons_name_follows_that_persons_pseudonym() -> 
     assert other != name
 
 
-def test_an_address_of_nobody_named_is_shaped_as_before() -> None:
+def test_an_address_of_nobody_named_is_shaped_as_before_with_another_tld() -> None:
     text = "Write to info@example.net, says Jane Miller."
     (email, _) = surrogates(text, [("info@example.net", "EMAIL"), ("Jane Miller", "PERSON")])
-    assert email != "info@example.net" and len(email) == len("info@example.net")
+    assert len(email) == len("info@example.net") and not email.endswith(".net") and "example" not in email
 
 
 def test_each_date_of_a_range_is_the_date_it_is_alone() -> None:
     text = "He was held from 3 May 2001 until 22 October 2002. On 22 October 2002 he was freed; 3 May 2001 mattered."
     both, alone, first = surrogates(text, [("3 May 2001 until 22 October 2002", "DATE"), ("22 October 2002", "DATE"),
                                            ("3 May 2001", "DATE")])
-    assert both == f"{first} until {alone}"
+    assert both == f"{first} – {alone}"  # "from", "until": words of the original, said with a sign
     assert "2002" not in alone or alone != "22 October 2002"
     assert variants.date_parts("between January 1993 and July 1999") == [
         ("between ", False), ("January 1993", True), (" and ", False), ("July 1999", True)]
@@ -108,7 +108,7 @@ def test_a_personal_url_and_handle_follow_the_owner_too() -> None:
     name, url, handle = surrogates(text, [("Jane Miller", "PERSON"), ("https://uni-graz.org/~jmiller/cv", "URL"),
                                           ("@jane_miller", "USERNAME")])
     first, last = (derived.fold(w) for w in name.split())
-    assert url.startswith("https://") and url.endswith(f"/~{first[0]}{last}/" + url.rsplit("/", 1)[-1])
+    assert url.startswith("http://") and url.endswith(f"/~{first[0]}{last}/" + url.rsplit("/", 1)[-1])
     assert "uni-graz" not in url and "miller" not in url
     assert handle == f"@{first}_{last}"
 
@@ -136,11 +136,11 @@ def _streamed(texts_and_dates: list[tuple[str, list[str]]]) -> list[list[str]]:
 
 
 def test_a_range_keeps_its_dates_surrogates_whatever_words_and_other_originals_surround_it() -> None:
-    """The words of the range ("between", "and") are the original's own; a later document's private years
-    may appear inside the pieces' surrogates, which were accepted when each date was drawn alone."""
+    """The words of the range ("between", "and") are said otherwise ("from", "to"); a later document's private
+    years may appear inside the pieces' surrogates, which were accepted when each date was drawn alone."""
     years = [str(y) for y in range(1990, 2010)]
     later = "It paid between 3 July 1995 and 5 April 1997. " + " ".join(f"In {y} nothing happened." for y in years)
     (came, left), (both, *_) = _streamed([("He came on 3 July 1995. He left on 5 April 1997.",
                                            ["3 July 1995", "5 April 1997"]),
                                           (later, ["between 3 July 1995 and 5 April 1997", *years])])
-    assert both == f"between {came} and {left}"
+    assert both == f"from {came} to {left}"

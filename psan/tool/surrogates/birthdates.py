@@ -97,9 +97,8 @@ def shift(seed: int | str, original: Date, delta: int, years: tuple[int, int]) -
         year = rng.choice(choices)
     else:
         year = min((c for c in range(lo, hi + 1) if c != y), key=lambda c: abs(c - y))
-    month, day = rng.randint(1, 12), rng.randint(1, 28)
-    if (year, month, day) == original:
-        day = day % 28 + 1
+    # another month: a written date of birth must not print its original's month name
+    month, day = rng.choice([m for m in range(1, 13) if m != original[1]]), rng.randint(1, 28)
     return (year, month, day)
 
 

@@ -41,9 +41,7 @@ from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
 from psan.tool.morph.declension import inflect_cs
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
-from psan.tool.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 from psan.tool.output import Output, pseudonymize
-from psan.tool.recognizers.dates import MONTHS
 from psan.tool.surrogates import birthdates, dates, derived, names, phones, routing, shape, variants
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
@@ -86,20 +84,13 @@ def _norm(text: str) -> str:
 
 #: a word of the original a surrogate must not repeat: this many letters or more
 SHARED_WORD_LETTERS = 3
-#: words a surrogate may share with its original because they name nobody (see :func:`shares_word`)
-_STRUCTURAL_WORDS = frozenset(m.casefold() for forms in MONTHS.values() for m in forms) | FUNCTION_WORDS | ARTICLES \
-    | frozenset({"until", "till", "through", "und", "bis", "oraz", "och"}) \
-    | frozenset({"www", "http", "https", "mailto", "com", "org", "net", "edu", "gov", "example"})
-
-
 def shares_word(candidate: str, original: str) -> bool:
     """Whether the surrogate repeats a word of the original (letters only, at least
     :data:`SHARED_WORD_LETTERS`, case-insensitive): "Na západní frontě klid (1928)" must not become the same title
-    with another year.  Words that name nobody are no such words: month names (a date's surrogate is the date
-    shifted), function words, articles and the joints of a date range ("until"), legal forms ("Limited" after a
-    company's surrogate) and the parts every address has (``com``, ``www``, the reserved ``example``)."""
-    words = {w.casefold() for w in _ALPHA_RE.findall(original) if len(w) >= SHARED_WORD_LETTERS
-             and w.casefold() not in _STRUCTURAL_WORDS and not LEGAL_FORM_RE.fullmatch(" " + w.casefold())}
+    with another year.  No word is exempt, not a month name, an article or a legal form: a reader who sees
+    "26 October" or "Ministry … Limited" at the original's place learns a word of it (shorter words, "of", "a",
+    "s.r.o.", say too little to be one)."""
+    words = {w.casefold() for w in _ALPHA_RE.findall(original) if len(w) >= SHARED_WORD_LETTERS}
     return bool(words) and any(w.casefold() in words for w in _ALPHA_RE.findall(candidate))
 
 
@@ -125,6 +116,9 @@ class SurrogateReplacer:
         self._forbidden_words: set[str] = set()
         #: every prefix (at least ``_STEM`` letters) of a forbidden word, see :meth:`_word_taken`
         self._forbidden_prefixes: set[str] = set()
+        #: a date written in a range or list → the words of that whole range ("14 and 27 July 1999 and 24 March
+        #: 2000"): its surrogate avoids them too, so the joined range prints no word of its original
+        self._range_words: dict[str, set[str]] = {}
         #: birth dates encoded in the national IDs seen → the years the ID's layout allows (see .birthdates)
         self._birth_years: dict[birthdates.Date, tuple[int, int]] = {}
         #: (start, end) → entity key of the regions replaced since the last ``observe``
@@ -178,6 +172,7 @@ class SurrogateReplacer:
             original = text[r.start:r.end]
             self._birth_date_of(routing.kind_of(r.category, r.type, original), original)
             self._forbidden.add(_norm(original))
+            self._note_range(routing.kind_of(r.category, r.type, original), original)
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
                     cf = w.casefold()
@@ -186,6 +181,13 @@ class SurrogateReplacer:
         doc = linked if linked is not None else document_entities(text, regions, self.language, entity_keys)
         self._learn(text, doc)
         self._analyse(text, regions, doc)
+
+    def _note_range(self, kind: str, original: str) -> None:
+        parts = variants.date_parts(original) if kind == routing.DATE else None
+        words = {w.casefold() for w in _ALPHA_RE.findall(original) if len(w) >= SHARED_WORD_LETTERS}
+        for piece, dated in parts or ():
+            if dated and words:
+                self._range_words.setdefault(_norm(piece), set()).update(words)
 
     def begin_document(self, text: str, regions: Sequence[PrivateRegion],
                        entity_keys: Mapping[tuple[int, int], str] | None = None) -> None:
@@ -412,8 +414,9 @@ class SurrogateReplacer:
     def _form_value(self, kind: str, entity: str, original: str, type_: str) -> str | None:
         """The surrogate of one form of an entity; a variant is rendered from the entity's name (:mod:`.variants`).
 
-        Quotes, brackets, an article and a possessive stay around the name's surrogate; an organisation's
-        legal form follows its name's surrogate; its acronym is the acronym of its long form's surrogate.
+        Quotes, brackets and a possessive stay around the name's surrogate (an article is dropped); an
+        organisation's legal form follows its name's surrogate in other words; its acronym is the acronym of
+        its long form's surrogate.
         Whatever a form got is kept in the entity's identity, so it never changes when other forms (another
         document's long name) become known, and a stored key renders it again.
         """
@@ -436,15 +439,16 @@ class SurrogateReplacer:
                 return got + opening + got_alias + closing
         parts = variants.date_parts(original) if kind == routing.DATE else None
         if parts is not None:  # "1 May and 3 June 2001": each date as where it stands alone
-            rendered = [self._form_value(kind, f"{routing.DATE}:{_norm(p)}", p, type_) if dated else p
-                        for p, dated in parts]
+            rendered = [self._form_value(kind, f"{routing.DATE}:{_norm(p)}", p, type_) if joint is None else joint
+                        for (p, _), joint in zip(parts, variants.plain_joints(parts), strict=True)]
             joined = "".join(r or "" for r in rendered)
-            # the words between the dates ("between", "and") are the original's own, kept on purpose
-            if all(r is not None for r in rendered) and _norm(joined) != _norm(original) and not any(
+            # the words between the dates ("and", "until") are said with a sign, so no word of the original stays
+            if all(r is not None for r in rendered) and not self._prints_original(joined, original) and not any(
                     dated and self._prints_original(r, p) for r, (p, dated) in zip(rendered, parts, strict=True)):
                 return joined
         lead, core, tail = variants.wrapping(original)
         if lead or tail:
+            lead = variants.unprinted_lead(lead)  # "the Council" → "Hydromont": the article is a word of it
             got = self._form_value(kind, entity, core, type_)
             if got is None or not self._leaks(lead + got + tail, original):
                 return None if got is None else lead + got + tail
@@ -452,8 +456,9 @@ class SurrogateReplacer:
             name, legal = variants.legal_form(original)
             if name:
                 got = self._form_value(kind, entity, name, type_)
-                if got is None or not self._leaks(got + legal, original):
-                    return None if got is None else got + legal
+                other = variants.other_legal_form(legal)  # "Serco Limited" → "Hydromont Ltd", never "… Limited"
+                if got is None or other is not None and not self._leaks(got + other, original):
+                    return None if got is None else got + (other or "")
             if variants.is_acronym(original):
                 long = self._long_form(entity, original)
                 got = self._form_value(kind, entity, long, type_) if long is not None else None
@@ -579,7 +584,13 @@ class SurrogateReplacer:
             born = self._birth_date_written(original)
             if born is not None:
                 return run(lambda rng: dates.render(original, lang, born, rng), unique=False)
-            return run(lambda rng: dates.date(original, lang, rng, p["year_delta"]), unique=False)
+            siblings = " ".join(sorted(self._range_words.get(_norm(original), ())))
+
+            def shifted(rng: Any) -> str:
+                got = variants.plain_joint_words(dates.date(original, lang, rng, p["year_delta"]))
+                return original if siblings and shares_word(got, siblings) else got  # rejected by _leaks → redraw
+
+            return run(shifted, unique=False)
         if kind == routing.AGE:
             if p["age"] == "tag" or not any(ch.isdigit() for ch in original):
                 return None

@@ -124,6 +124,29 @@ def zero_mask(text: str) -> str:
     return "".join(out)
 
 
+#: top-level domains of one length in a ring: a TLD of three letters or more becomes the next one, so an address's
+#: surrogate keeps its shape but prints no word of the original (one domain, one surrogate: no randomness)
+_TLD_RINGS = (("com", "net", "org", "edu", "gov", "biz"), ("info", "name", "mobi"))
+#: a URL scheme said otherwise (same shape of a link, another word)
+_SCHEMES = {"https": "http", "http": "https", "ftp": "sftp", "sftp": "ftp"}
+
+
+def other_tld(tld: str) -> str:
+    """A different top-level domain of the same length (case kept); two-letter country codes stay."""
+    if sum(c.isalpha() for c in tld) < 3:
+        return tld
+    for ring in _TLD_RINGS:
+        if tld.casefold() in ring:
+            return apply_case(tld, ring[(ring.index(tld.casefold()) + 1) % len(ring)])
+    return apply_case(tld, "org" if tld.casefold() != "org" else "net")
+
+
+def other_scheme(scheme: str) -> str:
+    """``https://`` → ``http://`` and back; a scheme nobody maps keeps only its separator's shape."""
+    name = scheme[:-3]
+    return apply_case(name, _SCHEMES.get(name.casefold(), "http" if name.casefold() != "http" else "https")) + "://"
+
+
 def email(text: str, rng: random.Random) -> str:
     """Local part and every domain label but the TLD scrambled to the same length; punctuation kept."""
     local, at, domain = text.rpartition("@")
@@ -131,7 +154,7 @@ def email(text: str, rng: random.Random) -> str:
         return scramble(text, rng)
     labels = domain.split(".")
     if len(labels) > 1:
-        domain = ".".join([scramble(lab, rng) for lab in labels[:-1]] + [labels[-1]])
+        domain = ".".join([scramble(lab, rng) for lab in labels[:-1]] + [other_tld(labels[-1])])
     else:
         domain = scramble(domain, rng)
     return scramble(local, rng) + "@" + domain
@@ -147,13 +170,16 @@ _URL_RE = re.compile(r"^(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)?(?P<www>www\d?\.)
 
 
 def url(text: str, rng: random.Random) -> str:
-    """Host labels letter→letter, digit→digit (case kept), scheme, ``www.`` and TLD kept; path scrambled too."""
+    """Host labels letter→letter, digit→digit (case kept), path scrambled too; the scheme, ``www.`` and TLD keep
+    their shape in other words (``https://www.x.org`` → ``http://web.y.com``), so no word of the original stays."""
     m = _URL_RE.match(text)
     if m is None:  # pragma: no cover - the regex matches any string
         return scramble(text, rng)
     labels = m.group("host").split(".")
     if len(labels) > 1:
-        host = ".".join([scramble(lab, rng) for lab in labels[:-1]] + [labels[-1]])
+        host = ".".join([scramble(lab, rng) for lab in labels[:-1]] + [other_tld(labels[-1])])
     else:
         host = scramble(labels[0], rng)
-    return (m.group("scheme") or "") + (m.group("www") or "") + host + scramble(m.group("rest"), rng)
+    www = apply_case(m.group("www"), "web.") if m.group("www") else ""
+    scheme = other_scheme(m.group("scheme")) if m.group("scheme") else ""
+    return scheme + www + host + scramble(m.group("rest"), rng)
