@@ -182,6 +182,19 @@ class Reading:
     known: bool
 
 
+def best_readings(ranked: list[tuple[tuple[int, ...], Reading]]) -> tuple[Reading, ...]:
+    """The readings by rank (then lemma), each (lemma, slot, gender) once: one order for every paradigm."""
+    ranked.sort(key=lambda x: (x[0], x[1].lemma))
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for _rank, reading in ranked:
+        key = (reading.lemma, reading.slot, reading.gender)
+        if key not in seen:
+            seen.add(key)
+            out.append(reading)
+    return tuple(out)
+
+
 def analyse(form: str, language: str = "cs", gender_hint: str = "", person: bool = True) -> list[Reading]:
     """(lemma, slot) readings of a name form, best first (cached: a name recurs in every mention)."""
     return list(_analyse(form, language, gender_hint, person))
@@ -214,15 +227,7 @@ def _analyse(form: str, language: str, gender_hint: str, person: bool) -> tuple[
                 rank = (0 if is_known else 1, 0 if not gender_hint or g == gender_hint else 1,
                         _SLOT_PRIOR.get(slot, 9), 0 if lemma == form else 1)
                 readings.append((rank, Reading(lemma, slot, g, is_known)))
-    readings.sort(key=lambda x: (x[0], x[1].lemma))
-    seen: set[tuple[str, str, str]] = set()
-    out = []
-    for _r, rd in readings:
-        k = (rd.lemma, rd.slot, rd.gender)
-        if k not in seen:
-            seen.add(k)
-            out.append(rd)
-    return tuple(out)
+    return best_readings(readings)
 
 
 def inflect(lemma: str, slot: str, gender: str, person: bool = True) -> str:

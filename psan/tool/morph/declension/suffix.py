@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from psan.tool.morph.declension.inflect_cs import Reading
+from psan.tool.morph.declension.inflect_cs import Reading, best_readings
 from psan.tool.morph.namelists import known_genders
 
 DeclineFn = Callable[[str, str, bool], dict[str, str]]
@@ -68,15 +68,7 @@ class Declension:
                         rank = (0 if lemma in known else 1, 0 if not gender_hint or g == gender_hint else 1,
                                 self._prior.get(slot, 9), 0 if lemma == form else 1)
                         ranked.append((rank, Reading(lemma, slot, g, lemma in known)))
-        ranked.sort(key=lambda x: (x[0], x[1].lemma))
-        seen: set[tuple[str, str, str]] = set()
-        out = []
-        for _rank, reading in ranked:
-            key = (reading.lemma, reading.slot, reading.gender)
-            if key not in seen:
-                seen.add(key)
-                out.append(reading)
-        return tuple(out)
+        return best_readings(ranked)
 
     def inflect(self, lemma: str, slot: str, gender: str, person: bool = True) -> str:
         """``lemma`` in ``slot`` (the lemma itself when its paradigm has no such slot)."""
