@@ -38,7 +38,7 @@ def test_error_response_rolls_back(clean_app, database_url, redis_url):
         assert db.query_one("SELECT 1 FROM instance_setting WHERE key = 'rollback-test'", None, conn) is None
 
 
-def test_deferred_statements_run_first_and_a_deferred_commit_survives_a_rollback(clean_app):
+def test_deferred_statements_run_first_and_the_commit_is_sent_when_the_block_ends(clean_app):
     with clean_app.app_context(), db.transaction() as conn:
         conn.autocommit = True  # a lean request's connection
         with db.write_transaction(conn):
@@ -46,14 +46,16 @@ def test_deferred_statements_run_first_and_a_deferred_commit_survives_a_rollback
             assert conn.pending  # nothing sent yet (BEGIN and the insert wait for the next statement)
             row = db.query_one("SELECT value FROM instance_setting WHERE key = %s", ("deferred-a",), conn)
             assert row == {"value": "50%"}  # the deferred insert ran first, in the same transaction
-        assert conn.pending == ["COMMIT"]  # the commit rides with the next statement ...
+            db.defer("INSERT INTO instance_setting (key, value) VALUES ('deferred-c', 'x')", None, conn)
+        assert not conn.pending  # the last deferred write and the COMMIT went when the block ended
+        assert conn.info.transaction_status == 0  # idle: committed, nothing waits for a later statement
         db.defer("INSERT INTO instance_setting (key, value) VALUES ('deferred-b', 'x')", None, conn)
-        conn.rollback()  # ... or goes on a rollback, which drops only what came after it
+        conn.rollback()  # a statement deferred after the block is dropped by a rollback
         assert not conn.pending
         conn.autocommit = False
         keys = {r["key"] for r in db.query("SELECT key FROM instance_setting WHERE key LIKE 'deferred-%%'",
                                            None, conn)}
-    assert keys == {"deferred-a"}
+    assert keys == {"deferred-a", "deferred-c"}
 
 
 def test_a_failed_write_transaction_by_text_is_rolled_back(clean_app):

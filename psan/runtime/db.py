@@ -166,7 +166,7 @@ def autocommit_from_here(conn: psycopg2.extensions.connection | None = None) -> 
     next checkout (:func:`get_conn`, :func:`transaction`).
     """
     conn = conn or get_conn()
-    if conn.autocommit:  # a deferred COMMIT (:func:`write_transaction`) goes with the next statement
+    if conn.autocommit:  # already one statement per transaction (:func:`write_transaction` commits its own)
         return
     conn.commit()
     conn.autocommit = True  # from here every statement commits by itself (``committed`` is set)
@@ -192,8 +192,10 @@ def write_transaction(conn: psycopg2.extensions.connection) -> Iterator[psycopg2
     """One transaction for the block, committed when it ends normally (rolled back when it raises).
 
     In autocommit mode (:func:`lean_request`) the transaction is begun and committed by text: ``BEGIN``
-    rides with the block's first statement and ``COMMIT`` with the statement after the block (or goes
-    when the request ends), two round trips fewer than psycopg2's own ``BEGIN`` and ``commit()``.
+    rides with the block's first statement and ``COMMIT`` with the statements still deferred at its end, sent
+    when the block ends (one round trip fewer than psycopg2's own ``BEGIN`` and ``commit()``).  The COMMIT is
+    not left to ride with a later statement: what follows the block (the answer, the queue) treats the
+    transaction as saved, so it must be sent before anything else happens.
     Outside autocommit it is psycopg2's transaction and ``commit()``; a failure is the caller's to roll back.
     """
     if not conn.autocommit:
@@ -209,7 +211,8 @@ def write_transaction(conn: psycopg2.extensions.connection) -> Iterator[psycopg2
         raise
     conn.pending.append("COMMIT")
     conn.in_text_transaction = False
-    conn.committed = True  # from here an error may follow a saved transaction
+    conn.committed = True  # before: a COMMIT that fails on the way may still have been applied
+    store_sql.flush(conn)
 
 
 def lean_request(conn: psycopg2.extensions.connection | None = None) -> psycopg2.extensions.connection:
