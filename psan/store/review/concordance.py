@@ -5,11 +5,12 @@ timeout (:data:`TIMEOUT_MS`) and a length limit, with PostgreSQL's engine, which
 backtrack for minutes the way Python's can; a bad pattern is a clear error, never a hung worker.
 Word and lemma searches are built as such patterns too (the word escaped, word boundaries around it).
 
-Positions: per document, one pass of the pattern (``regexp_replace``) marks every match in a copy of
-the text, and literal searches for the marks give the lengths between matches and of the matches, so the
-character offsets of every match are known without copying the text to the client (a text that holds a
-mark character takes two passes: ``regexp_split_to_array`` and ``regexp_matches``); patterns that match
-empty text are refused.  Each match is mapped to the tokens it overlaps by binary search in the
+Positions: per document with a match (a first pass stops at the first one), one more pass of the
+pattern (``regexp_replace``) marks every match in a copy of the text, and literal searches for the marks
+give the lengths between matches and of the matches, so the character offsets of every match are known
+without copying the text to the client (a text that holds a mark character takes two passes:
+``regexp_split_to_array`` and ``regexp_matches``); patterns that match empty text are refused.
+Each match is mapped to the tokens it overlaps by binary search in the
 document's token offsets (:mod:`psan.store.corpus.document_text`, cached per process) and shown
 with the span's current decision: the annotation on exactly those tokens, else the first one
 overlapping them, else none (text nothing flagged).
@@ -109,14 +110,17 @@ _OPEN, _CLOSE = "\x01", "\x02"
 #: one document's matches in one pass of the pattern: ``regexp_replace`` marks every match (``\\&`` is the
 #: match), and the marked text is cut at the opening marks by literal search; the first piece is the text
 #: before the first match, every other one a match, the closing mark and the text up to the next match
+#: (a first pass that stops at the first match skips documents without one)
 _MARKED = (
-    "SELECT d.plain, m.first, m.lens, m.gaps FROM (SELECT text, strpos(text, %(open)s) = 0 "
-    "AND strpos(text, %(close)s) = 0 AS plain FROM document WHERE id = %(doc)s OFFSET 0) d "
+    "SELECT d.hit, p.plain, m.first, m.lens, m.gaps FROM (SELECT text, regexp_like(text, %(pat)s, %(flags)s) AS hit "
+    "FROM document WHERE id = %(doc)s OFFSET 0) d "
+    "CROSS JOIN LATERAL (SELECT CASE WHEN d.hit THEN strpos(d.text, %(open)s) = 0 AND strpos(d.text, %(close)s) = 0 "
+    "ELSE false END AS plain) p "
     "LEFT JOIN LATERAL (SELECT min(length(x)) FILTER (WHERE n = 1) AS first, "
     "array_agg(strpos(x, %(close)s) - 1 ORDER BY n) FILTER (WHERE n > 1) AS lens, "
     "array_agg(length(x) - strpos(x, %(close)s) ORDER BY n) FILTER (WHERE n > 1) AS gaps "
     "FROM unnest(string_to_array(regexp_replace(d.text, %(pat)s, %(mark)s, 'g' || %(flags)s), %(open)s)) "
-    "WITH ORDINALITY u(x, n) WHERE d.plain) m ON true")
+    "WITH ORDINALITY u(x, n) WHERE p.plain) m ON true")
 #: the same for a text that holds a mark: the lengths between the matches and the matches' lengths
 #: (two passes of the pattern; a first pass that stops at the first match skips documents without one)
 _MATCHES = (
@@ -153,12 +157,12 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
                       "mark": f"{_OPEN}\\&{_CLOSE}"}
             timeout = f"SET LOCAL statement_timeout = {max(1, left_ms)}; "
             row = db.query_one(_MARKED, params, conn, lead=timeout)
-            if row["plain"]:
+            if row["hit"] and row["plain"]:
                 pos = row["first"] or 0
                 for length, gap in zip(row["lens"] or (), row["gaps"] or (), strict=True):
                     hits.append((doc["id"], doc["name"], pos, pos + length))
                     pos += length + gap
-            else:
+            elif row["hit"]:
                 row = db.query_one(_MATCHES, params, conn, lead=timeout)
                 pos = 0
                 for gap, length in zip(row["gaps"] or (), row["lens"] or (), strict=False):
