@@ -75,3 +75,31 @@ def test_word_search_finds_exactly_the_whole_word_occurrences(clean_app, words):
     for o, start in zip(found, expected, strict=True):
         first, last = tokens[o["first_token"]], tokens[o["end_token"] - 1]
         assert first["start_char"] <= start < first["end_char"] and last["start_char"] < start + 5 <= last["end_char"]
+
+
+@pytest.mark.parametrize("mark", ["", "\x01", "\x02"])
+def test_a_text_holding_a_mark_character_gives_the_same_matches(clean_app, mark):
+    """The one-pass search marks matches with control characters; a text that holds one takes the two-pass way."""
+    app = clean_app
+    project = new_project(app, f"p-{uuid.uuid4().hex}")
+    text = f"Hamburg and{mark} Augsburg, then Freiburg{mark}er and burg."
+    add_document(app, text, project_id=project)
+    assert _search(app, project, "en", "regex", "[A-Z][a-z]+burg", match_case=True) == [
+        "Hamburg", "Augsburg", "Freiburg"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4)), min_size=1, max_size=12),
+       st.integers(0, 60), st.integers(1, 8))
+def test_token_ranges_are_the_tokens_a_range_overlaps(layout, start, length):
+    """Binary search gives exactly the tokens overlapping a range (``None`` when it lies between or outside them)."""
+    import numpy as np
+    starts, ends, pos = [], [], 0
+    for gap, size in layout:
+        starts.append(pos + gap)
+        ends.append(pos + gap + size)
+        pos += gap + size
+    end = start + length
+    overlapping = [i for i, (s, e) in enumerate(zip(starts, ends, strict=True)) if s < end and e > start]
+    got, = concordance.token_ranges(np.array(starts, dtype=np.int32), np.array(ends, dtype=np.int32), [(start, end)])
+    assert got == ((overlapping[0], overlapping[-1] + 1) if overlapping else None)

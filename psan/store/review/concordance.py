@@ -5,10 +5,13 @@ timeout (:data:`TIMEOUT_MS`) and a length limit, with PostgreSQL's engine, which
 backtrack for minutes the way Python's can; a bad pattern is a clear error, never a hung worker.
 Word and lemma searches are built as such patterns too (the word escaped, word boundaries around it).
 
-Positions: per document, ``regexp_split_to_array`` gives the lengths of the text between matches and
-``regexp_matches`` the matches' lengths, so the character offsets of every match are known without
-copying the text; patterns that match empty text are refused (they would make the two disagree).
-Each match is mapped to the tokens it overlaps (``token`` by ``(document_id, start_char)``) and shown
+Positions: per document with a match (a first pass stops at the first one), one more pass of the
+pattern (``regexp_replace``) marks every match in a copy of the text, and literal searches for the marks
+give the lengths between matches and of the matches, so the character offsets of every match are known
+without copying the text to the client (a text that holds a mark character takes two passes:
+``regexp_split_to_array`` and ``regexp_matches``); patterns that match empty text are refused.
+Each match is mapped to the tokens it overlaps by binary search in the
+document's token offsets (:mod:`psan.store.corpus.document_text`, cached per process) and shown
 with the span's current decision: the annotation on exactly those tokens, else the first one
 overlapping them, else none (text nothing flagged).
 
@@ -24,9 +27,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import psycopg2.errors
 
 from psan.runtime import db
+from psan.store.corpus.document_text import document_text
 from psan.store.shared.document_status import ANNOTATABLE_SQL
 from psan.tool.morph.lemma import get_lemmatizer, identity_lemmatizer
 
@@ -100,8 +105,24 @@ _DOCUMENTS = ("SELECT id, name FROM document WHERE project_id = %s AND status IN
 _EMPTY_AND_DOCUMENTS = (
     "SELECT regexp_like('', %(pat)s, %(flags)s) AS empty, coalesce((SELECT json_agg(json_build_object('id', id, "  # noqa: S608  # nosec B608
     f"'name', name) ORDER BY id) FROM ({_DOCUMENTS.replace('%s', '%(project)s')}) d), '[]') AS documents")
-#: one document's matches: the lengths between them and their lengths (a first pass that stops at the
-#: first match skips documents without one)
+#: the marks around every match in :data:`_MARKED` (a text holding either takes :data:`_MATCHES`)
+_OPEN, _CLOSE = "\x01", "\x02"
+#: one document's matches in one pass of the pattern: ``regexp_replace`` marks every match (``\\&`` is the
+#: match), and the marked text is cut at the opening marks by literal search; the first piece is the text
+#: before the first match, every other one a match, the closing mark and the text up to the next match
+#: (a first pass that stops at the first match skips documents without one)
+_MARKED = (
+    "SELECT d.hit, p.plain, m.first, m.lens, m.gaps FROM (SELECT text, regexp_like(text, %(pat)s, %(flags)s) AS hit "
+    "FROM document WHERE id = %(doc)s OFFSET 0) d "
+    "CROSS JOIN LATERAL (SELECT CASE WHEN d.hit THEN strpos(d.text, %(open)s) = 0 AND strpos(d.text, %(close)s) = 0 "
+    "ELSE false END AS plain) p "
+    "LEFT JOIN LATERAL (SELECT min(length(x)) FILTER (WHERE n = 1) AS first, "
+    "array_agg(strpos(x, %(close)s) - 1 ORDER BY n) FILTER (WHERE n > 1) AS lens, "
+    "array_agg(length(x) - strpos(x, %(close)s) ORDER BY n) FILTER (WHERE n > 1) AS gaps "
+    "FROM unnest(string_to_array(regexp_replace(d.text, %(pat)s, %(mark)s, 'g' || %(flags)s), %(open)s)) "
+    "WITH ORDINALITY u(x, n) WHERE p.plain) m ON true")
+#: the same for a text that holds a mark: the lengths between the matches and the matches' lengths
+#: (two passes of the pattern; a first pass that stops at the first match skips documents without one)
 _MATCHES = (
     "SELECT CASE WHEN d.hit THEN ARRAY(SELECT length(x) FROM unnest(regexp_split_to_array(d.text, %(pat)s, "
     "%(flags)s)) WITH ORDINALITY u(x, n) ORDER BY n) END AS gaps, "
@@ -132,13 +153,22 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
             left_ms = int((deadline - time.monotonic()) * 1000)
             if left_ms <= 0:
                 raise psycopg2.errors.QueryCanceled()
-            row = db.query_one(_MATCHES, {"pat": pattern, "flags": flags, "doc": doc["id"]}, conn,
-                               lead=f"SET LOCAL statement_timeout = {max(1, left_ms)}; ")
-            pos = 0
-            for gap, length in zip(row["gaps"] or (), row["lens"] or (), strict=False):
-                pos += gap
-                hits.append((doc["id"], doc["name"], pos, pos + length))
-                pos += length
+            params = {"pat": pattern, "flags": flags, "doc": doc["id"], "open": _OPEN, "close": _CLOSE,
+                      "mark": f"{_OPEN}\\&{_CLOSE}"}
+            timeout = f"SET LOCAL statement_timeout = {max(1, left_ms)}; "
+            row = db.query_one(_MARKED, params, conn, lead=timeout)
+            if row["hit"] and row["plain"]:
+                pos = row["first"] or 0
+                for length, gap in zip(row["lens"] or (), row["gaps"] or (), strict=True):
+                    hits.append((doc["id"], doc["name"], pos, pos + length))
+                    pos += length + gap
+            elif row["hit"]:
+                row = db.query_one(_MATCHES, params, conn, lead=timeout)
+                pos = 0
+                for gap, length in zip(row["gaps"] or (), row["lens"] or (), strict=False):
+                    pos += gap
+                    hits.append((doc["id"], doc["name"], pos, pos + length))
+                    pos += length
             if len(hits) >= MAX_HITS:
                 break
     except psycopg2.errors.QueryCanceled:
@@ -157,30 +187,36 @@ def _locate(conn, project_id: int, pattern: str, flags: str) -> list[tuple[int, 
 
 
 _OCCURRENCES = (
-    "SELECT h.n, t.first_token, t.end_token, a.id AS annotation_id, a.first_token AS a_first, a.end_token AS a_end, "
+    "SELECT t.n, t.first_token, t.end_token, a.id AS annotation_id, a.first_token AS a_first, a.end_token AS a_end, "
     "a.token_decision::text AS token_decision, "
     "CASE WHEN a.id IS NULL THEN NULL WHEN a.token_decision IS NOT NULL THEN a.token_decision::text "
     "WHEN a.rule_level <= p.private_threshold THEN 'PRIVATE' WHEN a.rule_level >= p.public_threshold THEN 'PUBLIC' "
     "ELSE 'SUSPICIOUS' END AS decision, "
     "(SELECT ne.category FROM named_entity ne WHERE ne.document_id = %(doc)s AND ne.first_token = a.first_token "
     "AND ne.end_token = a.end_token ORDER BY ne.id LIMIT 1) AS category "
-    "FROM unnest(%(starts)s::int[], %(ends)s::int[]) WITH ORDINALITY h(s, e, n) "
+    "FROM unnest(%(firsts)s::int[], %(ends)s::int[]) WITH ORDINALITY t(first_token, end_token, n) "
     "CROSS JOIN project p "
-    # the tokens a match overlaps, by two probes of token (document_id, start_char) each: the last token
-    # starting at or before the match's start (the next one if the match starts after it ends), and the
-    # last token starting before the match's end
-    "CROSS JOIN LATERAL (SELECT CASE WHEN k0.end_char > h.s THEN k0.idx ELSE k0.idx + 1 END AS first_token, "
-    "k1.idx + 1 AS end_token FROM "
-    "(SELECT idx, end_char FROM token WHERE document_id = %(doc)s AND start_char <= h.s "
-    "ORDER BY start_char DESC LIMIT 1) k0 RIGHT JOIN "
-    "(SELECT idx FROM token WHERE document_id = %(doc)s AND start_char < h.e "
-    "ORDER BY start_char DESC LIMIT 1) k1 ON true) t0 "
-    "CROSS JOIN LATERAL (SELECT coalesce(t0.first_token, 0) AS first_token, t0.end_token) t "
     "LEFT JOIN LATERAL (SELECT * FROM annotation a WHERE a.document_id = %(doc)s "
     "AND a.first_token >= t.first_token - %(lookback)s AND a.first_token < t.end_token "
     "AND a.end_token > t.first_token "
     "ORDER BY (a.first_token = t.first_token AND a.end_token = t.end_token) DESC, a.first_token LIMIT 1) a ON true "
-    "WHERE p.id = %(p)s AND t.first_token < t.end_token ORDER BY h.n")
+    "WHERE p.id = %(p)s ORDER BY t.n")
+
+
+def token_ranges(starts: np.ndarray, ends: np.ndarray, hits: list[tuple[int, int]]) -> list[tuple[int, int] | None]:
+    """The tokens ``[first, end)`` each character range overlaps (``None``: none), by binary search.
+
+    The first token is the last one starting at or before the range's start (the next one if it ends
+    there or before), the end token follows the last one starting before the range's end.
+    """
+    if not hits:
+        return []
+    lo = np.fromiter((h[0] for h in hits), dtype=np.int64, count=len(hits))
+    hi = np.fromiter((h[1] for h in hits), dtype=np.int64, count=len(hits))
+    k0 = np.searchsorted(starts, lo, side="right") - 1
+    first = np.where(k0 < 0, 0, np.where(ends[np.maximum(k0, 0)] > lo, k0, k0 + 1))
+    end = np.searchsorted(starts, hi, side="left")
+    return [(f, e) if f < e else None for f, e in zip(first.tolist(), end.tolist(), strict=True)]
 
 
 def search(conn, project_id: int, language: str, query: Query) -> dict[str, Any]:
@@ -198,11 +234,16 @@ def search(conn, project_id: int, language: str, query: Query) -> dict[str, Any]
         by_doc.setdefault(h[0], []).append(h)
     occurrences = []
     for document_id, doc_hits in by_doc.items():
-        text = db.query_one("SELECT text FROM document WHERE id = %s", (document_id,), conn)["text"]
+        loaded = document_text(conn, document_id)
+        if loaded is None:
+            continue
+        text = loaded.text
+        ranges = token_ranges(loaded.starts, loaded.ends, [(h[2], h[3]) for h in doc_hits])
+        kept = [(h, r) for h, r in zip(doc_hits, ranges, strict=True) if r is not None]
         rows = db.query(_OCCURRENCES, {"doc": document_id, "p": project_id, "lookback": MAX_SPAN_LOOKBACK,
-                                       "starts": [h[2] for h in doc_hits], "ends": [h[3] for h in doc_hits]}, conn)
+                                       "firsts": [r[0] for _, r in kept], "ends": [r[1] for _, r in kept]}, conn)
         for r in rows:
-            _, name, start, end = doc_hits[r["n"] - 1]
+            (_, name, start, end), _ = kept[r["n"] - 1]
             match = text[start:end]
             if lemma is not None and lemmatize(match).casefold() != lemma:
                 continue
