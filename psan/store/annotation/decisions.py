@@ -139,21 +139,25 @@ def set_token_decision(conn, span: Span, decision: str, label_id: int | None, ac
     return _upsert_decision(conn, span, decision, label_id, account_id)[0]
 
 
+#: the span's decision before the statement that writes it (a CTE reads the statement's snapshot)
+_DECISION_BEFORE = ("before AS (SELECT token_decision::text AS decision FROM annotation WHERE document_id = %(doc)s "
+                    "AND first_token = %(first)s AND end_token = %(end)s)")
+#: the person's decision on the span; PRIVATE keeps an earlier label unless a new one is given
+_UPSERT_DECISION = (
+    "INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
+    "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, now()) "
+    "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
+    "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
+    "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
+    "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END ")
+
+
 def _upsert_decision(conn, span: Span, decision: str, label_id: int | None,
                      account_id: int) -> tuple[int, str | None]:
     """:func:`set_token_decision`, also answering the span's decision before it (one statement)."""
     row = db.query_one(
-        prepared(
-            "WITH before AS (SELECT token_decision::text AS decision FROM annotation WHERE document_id = %(doc)s "
-            "AND first_token = %(first)s AND end_token = %(end)s) "
-            "INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
-            "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, "
-            "now()) "
-            "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
-            "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
-            "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
-            "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END "
-            "RETURNING id, (SELECT decision FROM before) AS before"),
+        prepared("WITH " + _DECISION_BEFORE + " " + _UPSERT_DECISION  # noqa: S608  # nosec B608 - constants
+                 + "RETURNING id, (SELECT decision FROM before) AS before"),
         {"doc": span.document_id, "first": span.first_token, "end": span.end_token, "decision": decision,
          "label": label_id if decision == "PRIVATE" else None, "me": account_id}, conn)
     return int(row["id"]), row["before"]
@@ -163,8 +167,7 @@ def _upsert_decision(conn, span: Span, decision: str, label_id: int | None,
 #: statement's snapshot), the word-type rule (``tr``: only when ``%(type_rule)s``), the person's decision on the
 #: span, and what :func:`lookup_document_only` needs besides (as :func:`lookup_scope_evidence` reads it)
 _DECIDE_SPAN = (
-    "WITH before AS (SELECT token_decision::text AS decision FROM annotation WHERE document_id = %(doc)s "  # noqa: S608  # nosec B608
-    "AND first_token = %(first)s AND end_token = %(end)s), "
+    "WITH " + _DECISION_BEFORE + ", "  # noqa: S608  # nosec B608 - constant fragments
     "tr AS (INSERT INTO rule (project_id, type, condition, case_sensitive, confidence, label_id, author_id) "
     "SELECT %(project)s::bigint, 'WORD_TYPE'::rule_type, %(condition)s::text, true, %(confidence)s::double precision, "
     "%(rule_label)s::bigint, %(me)s::bigint WHERE %(type_rule)s::boolean "
@@ -172,12 +175,7 @@ _DECIDE_SPAN = (
     "confidence = EXCLUDED.confidence, author_id = EXCLUDED.author_id, "
     "label_id = CASE WHEN %(keep)s::boolean THEN coalesce(EXCLUDED.label_id, rule.label_id) ELSE EXCLUDED.label_id "
     "END RETURNING id, document_only), "
-    "a AS (INSERT INTO annotation (document_id, first_token, end_token, token_decision, token_label_id, "
-    "decided_by, decided_at) VALUES (%(doc)s, %(first)s, %(end)s, %(decision)s::decision, %(label)s, %(me)s, now()) "
-    "ON CONFLICT (document_id, first_token, end_token) DO UPDATE SET "
-    "token_decision = EXCLUDED.token_decision, decided_by = EXCLUDED.decided_by, decided_at = now(), "
-    "token_label_id = CASE WHEN EXCLUDED.token_decision = 'PRIVATE' "
-    "THEN coalesce(EXCLUDED.token_label_id, annotation.token_label_id) END RETURNING id, token_label_id) "
+    "a AS (" + _UPSERT_DECISION + "RETURNING id, token_label_id) "
     "SELECT a.id, (SELECT decision FROM before) AS before, (SELECT id FROM tr) AS type_rule, "
     "(SELECT document_only FROM tr) AS type_rule_only, "
     "ARRAY(SELECT DISTINCT type FROM named_entity WHERE document_id = %(doc)s AND first_token = %(first)s "
