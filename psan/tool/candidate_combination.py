@@ -25,21 +25,47 @@ from psan.tool.document import Category, CharSpan
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+#: languages whose dictionary (:func:`psan.tool.lexicon.is_common_word`, Wiktionary lists) tells a sentence-initial
+#: common word from a name (measured on sk-dev; Polish has Morfeusz2)
+LEXICON_INITIAL_LANGUAGES = frozenset({"sk"})
+
+
+def _common_word(surface: str, language: str) -> bool:
+    if language == "pl":
+        from psan.tool.recognizers.gazetteer import polish_common_word
+        return polish_common_word(surface)
+    from psan.tool.lexicon import is_common_word
+    return bool(is_common_word(surface, (language,)))
+
+
+def _capitalized_inside_sentence(text: str, word: str) -> bool:
+    """Does ``word``, capitalized as written, stand somewhere in ``text`` after a sentence's first word?"""
+    from psan.tool.recognizers.sentence_start import at_sentence_start
+    pattern = re.compile(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])")
+    return any(not at_sentence_start(text, m.start()) for m in pattern.finditer(text))
+
+
 def drop_common_initial_words(text: str, spans: Sequence[CharSpan], language: str) -> list[CharSpan]:
     """NER ``spans`` without one-word spans at a sentence start that the language's dictionary knows only as a
-    common word (Polish with Morfeusz2: "Dziś", "Jeżeli", "Decyzję", "Wewnętrzna"); other languages unchanged.
+    common word (Polish with Morfeusz2: "Dziś", "Jeżeli", "Decyzję", "Wewnętrzna"; Slovak with the Wiktionary
+    lists: "Bitka", "Pracovníci", "Nakoniec"); other languages unchanged.  The word lists are rougher than
+    Morfeusz2, so there a word the text also capitalizes inside a sentence is kept (the capital is evidence of a
+    name: "Mesiac", "Malta"), and so is a single letter, an initial rather than a word ("Georga H. W. Busha": the
+    dot of "H." reads as a sentence end).  Polish keeps Morfeusz2's answer alone (the same evidence there keeps
+    four gold names on pl-dev's fold 0 but loses four whole mentions).
 
-    Why: at a sentence start the capital is no evidence, and on pl-dev the native and the borrowed models
-    both tagged such words (adverbs as places, nouns and participles as first names).
+    Why: at a sentence start the capital is no evidence, and on pl-dev and sk-dev the native and the borrowed
+    models both tagged such words (adverbs as places, nouns and participles as first names and persons); a
+    learned person or place type then masks them unseen.
     """
-    if language != "pl":
+    if language != "pl" and language not in LEXICON_INITIAL_LANGUAGES:
         return list(spans)
-    from psan.tool.recognizers.gazetteer import polish_common_word
     from psan.tool.recognizers.sentence_start import at_sentence_start
     kept = []
     for span in spans:
         surface = text[span.start:span.end]
-        if _WORD.fullmatch(surface) and at_sentence_start(text, span.start) and polish_common_word(surface):
+        if (_WORD.fullmatch(surface) and at_sentence_start(text, span.start) and _common_word(surface, language)
+                and (language == "pl" or len(surface) > 1 and not _capitalized_inside_sentence(text, surface))):
             continue
         kept.append(span)
     return kept

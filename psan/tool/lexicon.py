@@ -17,7 +17,7 @@ import importlib.util
 from collections.abc import Sequence
 from functools import cache
 
-__all__ = ["available", "is_compound", "is_known", "is_word"]
+__all__ = ["available", "is_common_word", "is_compound", "is_known", "is_word"]
 
 #: the shortest part of a compound ("barn|omsorg", not "b|arn")
 MIN_PART = 3
@@ -62,3 +62,25 @@ def is_word(word: str, languages: Sequence[str]) -> bool | None:
     if known is None:
         return None
     return known or bool(is_compound(word, languages))
+
+
+@cache
+def _lemma(word: str, languages: tuple[str, ...]) -> str:
+    import simplemma
+    return str(simplemma.lemmatize(word, lang=languages))
+
+
+def is_common_word(word: str, languages: Sequence[str]) -> bool | None:
+    """Does the dictionary know ``word`` only as a common word: known in lower case, and lemmatized to a lower-case
+    lemma both as written and in lower case?  None without a dictionary.
+
+    Why the lemma's case: the Wiktionary lists hold proper names too ("Bush", "Iraku" → "Irak", "Moskve" →
+    "Moskva"), so being known proves nothing; a name's lemma keeps its capital, a common word's ("Bitka" →
+    "bitka", "Pracovníci" → "pracovník") does not.
+    """
+    if not available():
+        return None
+    langs = tuple(languages)
+    lower = word.lower()
+    return (_lookup(lower, langs) and _lemma(lower, langs)[:1].islower()
+            and _lemma(word, langs)[:1].islower())

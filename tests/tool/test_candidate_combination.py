@@ -92,3 +92,31 @@ def test_polish_names_hold_a_capital_and_end_without_punctuation() -> None:
     assert kept == ["Senat", "Zarząd Główny", "1998 r"]
     # CNEC annotates numbers and units as entities: other languages keep every span
     assert names_with_capitals(text, spans, "cs") == spans
+
+
+def test_slovak_sentence_initial_common_words_are_no_names() -> None:
+    import pytest
+
+    from psan.tool import lexicon
+    from psan.tool.candidate_combination import drop_common_initial_words
+    if not lexicon.available():
+        pytest.skip("simplemma (pip extra 'swedish') not installed")
+    text = ("Bitka trvala dva dni.\nPracovníci odišli.\nBush prišiel do Iraku.\nMesiac je blízko, "
+            "lebo Mesiac obieha Zem.\nSynom Georga H.\nW. Busha.")
+    spans = [span(text, w, Category.PERSON, "ner") for w in ("Bitka", "Pracovníci", "Bush", "Mesiac", "W")]
+    spans.append(span(text, "Iraku", Category.LOCATION, "ner"))
+    kept = [text[s.start:s.end] for s in drop_common_initial_words(text, spans, "sk")]
+    # a name's lemma keeps its capital ("Bush"), a word capitalized inside a sentence too ("Mesiac" … "Mesiac"),
+    # a single letter is an initial
+    assert kept == ["Bush", "Mesiac", "W", "Iraku"]
+    assert drop_common_initial_words(text, spans, "cs") == spans
+
+
+def test_the_slovak_rule_needs_the_dictionary(monkeypatch) -> None:  # noqa: ANN001 - pytest fixture
+    from psan.tool import lexicon
+    from psan.tool.candidate_combination import drop_common_initial_words
+    monkeypatch.setattr(lexicon, "available", lambda: False)
+    text = "Bitka trvala dva dni."
+    spans = [span(text, "Bitka", Category.PERSON, "ner")]
+    assert lexicon.is_common_word("Bitka", ["sk"]) is None
+    assert drop_common_initial_words(text, spans, "sk") == spans
