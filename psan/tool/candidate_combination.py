@@ -71,6 +71,38 @@ def drop_common_initial_words(text: str, spans: Sequence[CharSpan], language: st
     return kept
 
 
+_LEADING_WORD = re.compile(r"([^\W\d_]+)\s+(?=[^\W\d_])")
+
+
+def trim_initial_common_words(text: str, spans: Sequence[CharSpan], language: str) -> list[CharSpan]:
+    """Person spans of the language's own NER model (the pipeline passes its spans only) without a first word that
+    opens the sentence, is followed by a capitalized word, and that the language's dictionary knows only as a
+    common word ("Viceprezident Richard Cheney" → "Richard Cheney", "Arcibiskup Stanisław Dziwisz", "Wicepremier
+    Morawiecki"); Polish and Slovak (the languages of :func:`drop_common_initial_words`), other languages
+    unchanged.  Kept whole: a first word in capitals (a heading "BAŠA JAVŮRKOVÁ") and a first name of the
+    language's name lists ("Viera Nováková").
+
+    Why: the sentence's capital glues a title or a common noun to the name that follows it; the person then decides
+    the whole span private (most of it is the name) and the title is masked with it.  Organisations are left
+    alone: their names begin with common words ("Komisja Europejska", "Národná rada"); so are the borrowed Czech
+    model's persons, whose first name and surname pieces nest in them ("Komisja Europejska" read as a person
+    would leave "Europejska" and a loose "Komisja": pl-dev's fold 0).
+    """
+    if language != "pl" and language not in LEXICON_INITIAL_LANGUAGES:
+        return list(spans)
+    from psan.tool.recognizers.sentence_start import at_sentence_start
+    out = []
+    for span in spans:
+        m = _LEADING_WORD.match(text, span.start, span.end)
+        if m and span.category == Category.PERSON and at_sentence_start(text, span.start):
+            first, rest = m.group(1), text[m.end():span.end]
+            if (first[:1].isupper() and first[1:].islower() and rest[:1].isupper()
+                    and _common_word(first, language) and not _listed_person_word(first, language)):
+                span = CharSpan(m.end(), span.end, span.type, span.category, span.source, span.score, span.priority)
+        out.append(span)
+    return out
+
+
 #: categories of names: a span of these without a capital letter is no name in a language that capitalizes names
 _NAME_CATEGORIES = frozenset({Category.PERSON, Category.LOCATION, Category.ORGANIZATION, Category.OTHER})
 #: languages whose NER names are cleaned by :func:`names_with_capitals` (measured on pl)

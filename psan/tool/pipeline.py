@@ -182,21 +182,22 @@ class Pipeline:
 
     def _combine_ner(self, text: str, found: list[list[CharSpan]]) -> list[CharSpan]:
         """The NER candidates of one text, one list per NER entry; pieces a borrowed (``cross_lingual``)
-        model finds inside a native model's span are dropped, and (Polish) sentence-initial common words and name
-        spans without a capital letter; trailing punctuation is cut from Polish names
+        model finds inside a native model's span are dropped, and (Polish, Slovak) sentence-initial common words,
+        alone or before a native model's person name, and (Polish) name spans without a capital letter; trailing
+        punctuation is cut from Polish names
         (:mod:`psan.tool.candidate_combination`, a step of the pipeline, not a component)."""
         from psan.tool.candidate_combination import (
             drop_common_initial_words,
             drop_nested_borrowed,
             names_with_capitals,
+            trim_initial_common_words,
         )
         borrowed_flags = [bool(getattr(r, "cross_lingual", False)) for r in self.ner]
-        if not any(borrowed_flags) or all(borrowed_flags):
-            combined = [c for spans in found for c in spans]
-        else:
-            native = [c for spans, b in zip(found, borrowed_flags, strict=True) if not b for c in spans]
-            borrowed = [c for spans, b in zip(found, borrowed_flags, strict=True) if b for c in spans]
-            combined = native + drop_nested_borrowed(text, native, borrowed, self.language)
+        native = [c for spans, b in zip(found, borrowed_flags, strict=True) if not b for c in spans]
+        borrowed = [c for spans, b in zip(found, borrowed_flags, strict=True) if b for c in spans]
+        # a title cut from a native person only: a borrowed model's name pieces nest in its spans
+        native = trim_initial_common_words(text, native, self.language)
+        combined = native + (drop_nested_borrowed(text, native, borrowed, self.language) if native else borrowed)
         return names_with_capitals(text, drop_common_initial_words(text, combined, self.language), self.language)
 
     def sections(self, text: str) -> list[tuple[int, int]]:

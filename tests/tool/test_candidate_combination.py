@@ -120,3 +120,42 @@ def test_the_slovak_rule_needs_the_dictionary(monkeypatch) -> None:  # noqa: ANN
     spans = [span(text, "Bitka", Category.PERSON, "ner")]
     assert lexicon.is_common_word("Bitka", ["sk"]) is None
     assert drop_common_initial_words(text, spans, "sk") == spans
+
+
+def test_a_sentence_initial_title_is_cut_from_a_person() -> None:
+    import pytest
+
+    from psan.tool import lexicon
+    from psan.tool.candidate_combination import trim_initial_common_words
+    if not lexicon.available():
+        pytest.skip("simplemma (pip extra 'swedish') not installed")
+    text = ("Viceprezident Richard Cheney pracoval.\nViera Nováková prišla.\nBAŠA JAVŮRKOVÁ\n"
+            "Národná rada schválila.\nPodľa Richarda Cheneyho nie.")
+    spans = [span(text, p, Category.PERSON, "ner") for p in ("Viceprezident Richard Cheney", "Viera Nováková",
+                                                              "BAŠA JAVŮRKOVÁ")]
+    spans.append(span(text, "Národná rada", Category.ORGANIZATION, "ner"))  # organisations begin with common words
+    spans.append(span(text, "Richarda Cheneyho", Category.PERSON, "ner"))  # not at a sentence start
+    kept = [text[s.start:s.end] for s in trim_initial_common_words(text, spans, "sk")]
+    # a first name of the name lists and a heading in capitals stay whole
+    assert kept == ["Richard Cheney", "Viera Nováková", "BAŠA JAVŮRKOVÁ", "Národná rada", "Richarda Cheneyho"]
+    assert trim_initial_common_words(text, spans, "cs") == spans
+
+
+def test_a_borrowed_person_keeps_its_first_word(nametag_model: Callable[[str], str]) -> None:
+    """Only the native model's persons are cut: the Czech model's "Wicepremier Morawiecki" stays whole (cut, its
+    pieces nested in it would come loose, as "Komisja" of a "Komisja Europejska" read as a person)."""
+    pl = nametag_model("polish-wikineural-wikiann-trivial.ner")
+    cs = nametag_model("czech-cnec2-trivial.ner")
+    config = {"language": "pl", "tokenizer": "regex", "recognizers": [], "propagate": False,
+              "ner": [{"kind": "nametag", "model": pl, "source": "nametag-pl"},
+                      {"kind": "nametag", "model": cs, "source": "nametag-cs", "cross_lingual": True,
+                       "categories": ["PERSON", "LOCATION", "ORGANIZATION"]}]}
+    text = "Wicepremier Morawiecki powiedział . Wicepremier Gowin milczał ."
+    native = [span(text, "Wicepremier Morawiecki", Category.PERSON, "nametag-pl", "PER")]
+    borrowed = [span(text, "Wicepremier Gowin", Category.PERSON, "nametag-cs", "P")]
+    combined = Pipeline(config)._combine_ner(text, [native, borrowed])
+    surfaces = sorted(text[s.start:s.end] for s in combined)
+    if surfaces == ["Wicepremier Gowin", "Wicepremier Morawiecki"]:
+        import pytest
+        pytest.skip("morfeusz2 not installed")
+    assert surfaces == ["Morawiecki", "Wicepremier Gowin"]
