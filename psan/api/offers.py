@@ -1,6 +1,6 @@
 """Offered project-wide "public" rules through the API (``/api/v1/projects/<id>/public-offers``).
 
-The same store functions as the rules page and the annotate page (:mod:`psan.store.annotation.public_offers`).
+The same store functions as the rules page and the annotate page (:mod:`psan.store.review.public_offers`).
 Who may answer an offer: an admin, or an annotator who is a member of the project (an annotator of another
 project gets 404, as for a missing project, after the token's own project check: 403); a read-only token may
 list the offers but not answer them.
@@ -17,7 +17,7 @@ from marshmallow import Schema, fields, validate
 from psan.api.common import ANNOTATE, ANY_SCOPE, ApiError, allowed_project, api_blueprint, body_is_json, scoped
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
-from psan.store.annotation import public_offers
+from psan.store.review import public_offers
 from psan.web.reannotate import reannotate
 
 bp = api_blueprint("public_offers", "Offered project-wide public rules: words persons keep deciding public")
@@ -85,7 +85,7 @@ def _answer(project_id: int, action) -> Any:  # noqa: ANN001 - one of the store'
         result = action(conn, project_id)
     except public_offers.OfferError as exc:
         db.mark_rollback()
-        raise ApiError(exc.status, "not_found" if exc.status == 404 else "conflict", gettext(str(exc))) from None
+        raise ApiError(exc.status, "not_found" if exc.status == 404 else "conflict", str(exc)) from None
     if result.get("rule_id") is not None:
         reannotate(project_id)
     return jsonify(result)
@@ -140,7 +140,7 @@ def undo(payload: dict[str, Any], project_id: int):
         result = public_offers.undo(conn, project_id, payload["form"], current_user.id)
     except public_offers.OfferError as exc:
         db.mark_rollback()
-        raise ApiError(exc.status, "not_found", gettext(str(exc))) from None
+        raise ApiError(exc.status, "not_found", str(exc)) from None
     if result["rule_id"] is not None:
         reannotate(project_id)
     return jsonify(result)

@@ -12,12 +12,12 @@ import pytest
 
 from psan.runtime import db
 from psan.store.annotation import decisions as store_decisions
-from psan.store.annotation import public_offers
 from psan.store.annotation.apply_rule import apply_new_rules
 from psan.store.corpus.documents import load_document
 from psan.store.corpus.reannotate import reannotate_project
 from psan.store.corpus.rule_changes import reannotate_changed
 from psan.store.corpus.vocabulary import save_vocabulary
+from psan.store.review import public_offers
 from psan.tool import public_offers as offer_rules
 from tests.documents import add_document
 from tests.helpers import make_account, project_snapshot, sql

@@ -19,6 +19,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext
+
 from psan.runtime import db
 from psan.store.admin.rules import project_sensitive_types
 from psan.store.corpus.document_text import document_text
@@ -176,7 +178,7 @@ def _current(conn, project_id: int, form: str) -> Offer:
     for offer in offers(conn, project_id):
         if offer.form == wanted:
             return offer
-    raise OfferError("This form is not offered (any more).", 409)
+    raise OfferError(gettext("These words are not offered (any more)."), 409)
 
 
 def confirm(conn, project_id: int, form: str, account_id: int) -> dict[str, Any]:
@@ -192,7 +194,7 @@ def confirm(conn, project_id: int, form: str, account_id: int) -> dict[str, Any]
         "WHERE annotation_id IS NULL DO NOTHING RETURNING id",
         (project_id, offer.form, CONFIRMED_CONFIDENCE, account_id), conn)
     if row is None:
-        raise OfferError("A rule for these words exists already.", 409)
+        raise OfferError(gettext("A rule for these words exists already."), 409)
     rule_id = int(row["id"])
     db.execute("INSERT INTO public_offer (project_id, form, state, rule_id, account_id) "
                "VALUES (%s, %s, 'CONFIRMED', %s, %s)", (project_id, offer.form, rule_id, account_id), conn)
@@ -224,7 +226,7 @@ def undo(conn, project_id: int, form: str, account_id: int) -> dict[str, Any]:
     row = db.query_one("DELETE FROM public_offer WHERE project_id = %s AND form = %s RETURNING state, rule_id",
                        (project_id, wanted), conn)
     if row is None:
-        raise OfferError("No confirmed or dismissed offer of these words.", 404)
+        raise OfferError(gettext("No confirmed or dismissed offer of these words."), 404)
     if row["rule_id"] is not None:
         db.execute("DELETE FROM rule WHERE id = %s AND project_id = %s", (row["rule_id"], project_id), conn)
     _log(conn, project_id, account_id, "public_offer_undo", row["rule_id"], wanted, None)
