@@ -101,10 +101,15 @@
     });
   }
 
+  // asked once per window (a decision inside the window answers the window again: no new request then)
+  var windowKey = null;
   document.addEventListener("psan:window", function (event) {
     var id = event.detail && event.detail.project_id;
+    var key = event.detail && event.detail.key;
     if (id !== projectId) { lastUndo = null; message.replaceChildren(); }
+    if (id === projectId && key === windowKey) { return; }
     projectId = id;
+    windowKey = key;
     load();
   });
 
