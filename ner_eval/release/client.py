@@ -95,6 +95,15 @@ class Annotator:
         self._count()
         return self.api.entity(document_id, first, end)
 
+    def public_offers(self, project_id: int) -> list[dict[str, Any]]:
+        """The offered public rules (the panel of the annotate page)."""
+        self._count()
+        return self.api.public_offers(project_id)["offers"]
+
+    def answer_offer(self, project_id: int, form: str, confirm: bool) -> dict[str, Any]:
+        self._count()
+        return self.api.confirm_offer(project_id, form) if confirm else self.api.dismiss_offer(project_id, form)
+
 
 class Admin(Annotator):
     """Upload, document status, the release job, the key and the QA review, with an admin token.

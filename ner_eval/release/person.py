@@ -368,6 +368,25 @@ class Person:
         learned = learned_type_confidence(seen_private + private, seen_public + (not private))
         return learned is not None and (learned < 0) == private
 
+    def answer_offer(self, form: str, mentions: Sequence[tuple[int, int, int]],
+                     gold_of: Callable[[int], Sequence[tuple[int, int]]]) -> bool:
+        """Confirm an offered public rule (``True``) or dismiss it: confirm when every mention the offer shows is
+        public by the gold and the person never decided these words private.
+
+        ``mentions``: ``(document id, first, end)`` of what the offer shows; ``gold_of(document id)``: the gold spans
+        of a shown mention's document (the person reads only the shown mentions' context).  A mention that
+        overlaps gold at all is enough to dismiss (a careful person does not release a form that is part of
+        a name anywhere it looked).  The noisy person flips 5 % of these answers, as its verdicts.
+        """
+        private_seen = any(True in verdicts for words, verdicts in self.memory.items()
+                           if " ".join(w.casefold() for w in words) == form)
+        shown_private = any(a < end and first < b for doc, first, end in mentions for a, b in gold_of(doc))
+        confirm = not private_seen and not shown_private
+        if self.noisy and self._rng.random() < FLIP_SHARE:
+            self.flipped += 1
+            confirm = not confirm
+        return confirm
+
     def _hand(self, view: View, first: int, end: int) -> Action:
         moves = _moves(view, self._selection, first)
         sel_end = _unit_end(view, first)

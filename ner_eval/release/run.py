@@ -71,6 +71,11 @@ class Work:
     accepts: int = 0
     accepted_spans: int = 0
     labels: int = 0
+    #: offered public rules confirmed / dismissed (a judgment each), and the tokens the offers showed (read)
+    offers_confirmed: int = 0
+    offers_dismissed: int = 0
+    offer_tokens_read: int = 0
+    offer_forms: list[str] = field(default_factory=list)
     stuck_windows: int = 0
     requests: int = 0
     #: spans settled per entity type shown on them (first type; "-" for none), and how many were private
@@ -87,7 +92,7 @@ class Work:
     def judgments(self) -> int:
         """Spans a person settled: each decision and rule once, each span settled by ``a`` once."""
         return self.by_token + self.by_word_type + self.by_ne_type + self.by_entity + self.by_hand + \
-            self.accepted_spans
+            self.accepted_spans + self.offers_confirmed + self.offers_dismissed
 
     @property
     def seconds(self) -> float:
@@ -340,6 +345,7 @@ class Session:
                     self.log(f"{self.work.windows} windows, {self.work.judgments} judgments, "
                              f"{self.instance.tasks_run} background tasks")
                 self.instance.drain()  # what the worker did while the person read
+                self.answer_offers()
                 answer = self._next()
             if not self.review():
                 break
@@ -379,6 +385,40 @@ class Session:
             self.work.review_windows += 1
             opened += 1
             self.instance.drain()
+            self.answer_offers()
+
+    def answer_offers(self) -> None:
+        """psan: the person looks at the offered public rules after a window and answers each (one judgment).
+
+        Charged as read: each offer's words and the context of every mention it shows; keys: one to reach the
+        panel, one per answer and one move between offers (``psan/static/public_offers.js``).
+        """
+        if self.person.workflow != "psan":
+            return
+        offers = self.annotator.public_offers(self.project.project_id)
+        if not offers:
+            return
+        self.work.keystrokes += 1
+        confirmed = False
+        for i, offer in enumerate(offers):
+            shown = len(offer["tokens"]) + sum(m["context_end"] - m["context_first"] for m in offer["mentions"])
+            self.work.tokens_read += shown
+            self.work.offer_tokens_read += shown
+            mentions = [(m["document_id"], m["first_token"], m["end_token"]) for m in offer["mentions"]]
+            confirm = self.person.answer_offer(offer["form"], mentions, lambda d: self.project.gold[d])
+            try:
+                self.annotator.answer_offer(self.project.project_id, offer["form"], confirm)
+            except AppError:  # answered meanwhile or no longer offered: nothing decided
+                continue
+            self.work.keystrokes += 1 + (i > 0)
+            if confirm:
+                self.work.offers_confirmed += 1
+                self.work.offer_forms.append(offer["form"])
+                confirmed = True
+            else:
+                self.work.offers_dismissed += 1
+        if confirmed:
+            self.instance.drain()  # the project's re-annotation with the new rule
 
     def certify(self, rounds: int = 5) -> list[dict[str, Any]]:
         """Review samples of the unread sentences until the release report's bound allows the release.

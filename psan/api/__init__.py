@@ -16,7 +16,7 @@ from psan.api.schemas import ErrorSchema
 
 #: the API's blueprints, in the order of the document
 API_MODULES = ["psan.api.meta", "psan.api.projects", "psan.api.documents", "psan.api.annotation_files",
-               "psan.api.annotate", "psan.api.release"]
+               "psan.api.annotate", "psan.api.release", "psan.api.offers"]
 
 
 class PsanApi(Api):

@@ -215,6 +215,19 @@ class Client:
     def read(self) -> dict[str, Any]:
         return self._json("POST", "/annotate/read", json={})
 
+    def public_offers(self, project_id: int) -> dict[str, Any]:
+        """The project's offered public rules and the answered ones (``{offers, answered}``)."""
+        return self._json("GET", f"/projects/{project_id}/public-offers")
+
+    def confirm_offer(self, project_id: int, form: str) -> dict[str, Any]:
+        return self._json("POST", f"/projects/{project_id}/public-offers/confirm", json={"form": form})
+
+    def dismiss_offer(self, project_id: int, form: str) -> dict[str, Any]:
+        return self._json("POST", f"/projects/{project_id}/public-offers/dismiss", json={"form": form})
+
+    def undo_offer(self, project_id: int, form: str) -> dict[str, Any]:
+        return self._json("POST", f"/projects/{project_id}/public-offers/undo", json={"form": form})
+
     def open_at(self, document_id: int, start: int = 0, size: int | None = None) -> dict[str, Any]:
         payload = {"document_id": document_id, "start": start}
         if size is not None:

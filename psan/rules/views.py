@@ -18,6 +18,7 @@ from psan.rules.forms import ConfidenceForm, ImportForm
 from psan.runtime import db
 from psan.store.admin import labels as store_labels
 from psan.store.admin import rule_admin
+from psan.store.review import public_offers
 from psan.web.access import admin
 from psan.web.code_names import decision_name
 from psan.web.forms import DeleteForm
@@ -63,7 +64,9 @@ def index():
         page=page, pages=pages, page_size=rule_admin.PAGE_SIZE, rule_filter=rule_filter,
         filter_args=rule_filter.args(), rule_types=RULE_TYPES, labels=store_labels.public_labels(conn, project["id"]),
         authors=rule_admin.authors(conn, project["id"]),
-        confidence_form=ConfidenceForm(), delete_form=DeleteForm())
+        confidence_form=ConfidenceForm(), delete_form=DeleteForm(),
+        offers=public_offers.offers(conn, project["id"]), answered_offers=public_offers.answered(conn, project["id"]),
+        min_public=public_offers.rules_offered.MIN_PUBLIC)
 
 
 @bp.route("/<int:project_id>/<int:rule_id>/confidence", methods=["POST"])

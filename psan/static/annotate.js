@@ -82,6 +82,9 @@
     state.data = result.data;
     render();
     if (!state.data.window) { return true; }
+    // the offered public rules of the window's project (public_offers.js)
+    document.dispatchEvent(new CustomEvent("psan:window", {detail: {project_id: state.data.window.project_id,
+      key: [state.data.window.document_id, state.data.window.first_token, state.data.window.end_token].join(":")}}));
     if (keepSelection && previous && inWindow(previous.first, previous.end)) {
       select(previous.first, previous.end);
     } else {
