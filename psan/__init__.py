@@ -31,7 +31,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     from psan.identity.accounts import login_manager
     from psan.runtime import db
     from psan.store.shared import names
-    from psan.web import access, errors, i18n, input_guard, json_provider, security, status_names
+    from psan.web import access, code_names, errors, i18n, input_guard, json_provider, security
     from psan.web.extensions import bootstrap, csrf, limiter, show_limiter_log
     json_provider.init_app(app)
     db.init_app(app)
@@ -39,8 +39,6 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     bootstrap.init_app(app)
     i18n.init_app(app)
     names.init_app(app)
-    status_names.init_app(app)
-    from psan.web import code_names
     code_names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")

@@ -216,7 +216,7 @@ def test_czech_user_interface_in_the_annotation_window(clean_app, page):
     # texts made by annotate.js from the translated table
     assert page.text_content("#ann-mode") == "výběr po anotacích (m: po tokenech)"
     assert "tokeny 0–" in page.text_content("#ann-where")
-    from psan.web.status_names import status_name
+    from psan.web.code_names import status_name
     with clean_app.test_request_context(headers={"Accept-Language": "cs"}):
         czech = status_name("PRE_ANNOTATED")  # "K anotaci" (tests/web/test_papercuts.py checks the words)
     assert page.text_content("#ann-status") == czech

@@ -83,7 +83,7 @@ def test_statuses_are_words_in_czech(clean_app, czech_app):
 
 
 def test_status_name_helper_keeps_unknown_codes(clean_app):
-    from psan.web.status_names import status_name
+    from psan.web.code_names import status_name
     with clean_app.test_request_context(headers={"Accept-Language": "en"}):
         assert status_name("FAILED") == "Failed"
         assert status_name("SOMETHING_NEW") == "SOMETHING_NEW"
