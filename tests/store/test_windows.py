@@ -1,4 +1,4 @@
-"""Cutting an annotation window (psan.store.annotation.windows); audit finding 1 (issue 15), the window-size limit."""
+"""Cutting an annotation window (psan.store.annotation.windows): the window-size limit."""
 from __future__ import annotations
 
 import random
