@@ -93,7 +93,7 @@ def _czech(msgid: str) -> str:
 
 
 # --- time limits and the per-project cap -------------------------------------------------------
-def test_finding_03_time_limit_scaled_to_size_marks_failed_with_message(clean_app, database_url, redis_url):
+def test_time_limit_scaled_to_size_marks_failed_with_message(clean_app, database_url, redis_url):
     app = clean_app
     soft_small, hard_small = time_limits(10_000, app.config)
     soft_big, hard_big = time_limits(5_000_000, app.config)
@@ -129,7 +129,7 @@ def test_finding_03_time_limit_scaled_to_size_marks_failed_with_message(clean_ap
         stop_process(worker)
 
 
-def test_finding_03_project_cap_queues_the_rest_later(clean_app, database_url, redis_url):
+def test_project_cap_queues_the_rest_later(clean_app, database_url, redis_url):
     app = clean_app
     project = _regex_project(app)
     documents = [_new_document(app, project, f"small-{i}.txt", f"Mail jan{i}@example.org today.") for i in range(5)]
@@ -158,7 +158,7 @@ def test_finding_03_project_cap_queues_the_rest_later(clean_app, database_url, r
 
 
 # --- PROCESSING, heartbeat, sweeper ----------------------------------------------------------------------
-def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, admin_client, database_url, redis_url,
+def test_worker_killed_document_finishes_after_restart(clean_app, admin_client, database_url, redis_url,
                                                                   monkeypatch):
     app = clean_app
     monkeypatch.setitem(app.config, "PROCESSING_STALE_SECONDS", 3)  # the web app's view of "stale", as the worker's
@@ -226,7 +226,7 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
         stop_process(second)
 
 
-def test_finding_04_repeatedly_abandoned_document_fails_with_retry(clean_app, admin_client, monkeypatch):
+def test_repeatedly_abandoned_document_fails_with_retry(clean_app, admin_client, monkeypatch):
     from psan.celery.sweeper import sweep_once
     app = clean_app
     project = _regex_project(app)
@@ -267,7 +267,7 @@ def _word_rule_votes(app, document_id: int) -> int:
                (document_id,))[0]["n"]
 
 
-def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconnects(clean_app, database_url):
+def test_redis_outage_login_works_uploads_queued_later_worker_reconnects(clean_app, database_url):
     app = clean_app
     project = _regex_project(app)
     make_account(app, "admin@example.org", "ADMIN")
@@ -386,7 +386,7 @@ def private_pg_web(redis_url):
             stop_process(web)
 
 
-def test_finding_12_error_pages_and_health_without_database(private_pg_web):
+def test_error_pages_and_health_without_database(private_pg_web):
     server, base = private_pg_web
     admin = web_login(base, "admin@example.org", PASSWORD)
     assert admin.get(base + "/documents/", timeout=10).status_code == 200
@@ -435,7 +435,7 @@ def _burst(base: str, sessions: list[requests.Session], seconds: float) -> Count
     return Counter(code for _, _, code in results)
 
 
-def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
+def test_postgres_restart_under_load_pool_recovers(private_pg_web):
     server, base = private_pg_web
     sessions = [web_login(base, "admin@example.org", PASSWORD) for _ in range(6)]
     # 1. restarted while idle: the pool holds six dead connections, and not one request may meet them
@@ -469,7 +469,7 @@ def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
           f"idle pool after a restart: {dict(idle_after)}")
 
 
-def test_finding_05_deployed_workers_run_without_gossip():
+def test_deployed_workers_run_without_gossip():
     """run.sh (compose) and `make run` start the worker with the options the outage test uses."""
     root = Path(__file__).resolve().parents[2]
     run_sh = (root / "run.sh").read_text()
