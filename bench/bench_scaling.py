@@ -194,7 +194,7 @@ def _decide_all_private(app, project_id: int, document_id: int) -> None:
 
 
 def _rows(app, document_id: int) -> dict[str, int]:
-    """PostgreSQL rows the document holds per table (sizing figures for the README)."""
+    """PostgreSQL rows the document holds per table (sizing figures for docs/admin.md)."""
     from psan.runtime import db
     out = {}
     with app.app_context(), db.transaction() as conn:

@@ -135,7 +135,7 @@ HSTS_SECONDS = 0
 LANGUAGES = ["en", "cs"]
 
 # --- NLP ----------------------------------------------------------------------------------------
-#: folder with NameTag models (*.ner); see README "NER models"
+#: folder with NameTag models (*.ner); see docs/admin.md, "NER models"
 NAMETAG_MODELS_DIR = os.environ.get("PSAN_NAMETAG_MODELS")
 
 # --- documents and annotation -------------------------------------------------------------------

@@ -31,7 +31,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     from psan.identity.accounts import login_manager
     from psan.runtime import db
     from psan.store.shared import names
-    from psan.web import access, errors, i18n, input_guard, json_provider, security, status_names
+    from psan.web import access, code_names, errors, i18n, input_guard, json_provider, security
     from psan.web.extensions import bootstrap, csrf, limiter, show_limiter_log
     json_provider.init_app(app)
     db.init_app(app)
@@ -39,8 +39,6 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     bootstrap.init_app(app)
     i18n.init_app(app)
     names.init_app(app)
-    status_names.init_app(app)
-    from psan.web import code_names
     code_names.init_app(app)
     login_manager.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
@@ -61,9 +59,30 @@ def create_app(config: Mapping[str, Any] | None = None, *, environ: Mapping[str,
     from psan.celery import celery_init_app
     celery_init_app(app)
 
-    from psan.web.blueprints import register_all
-    register_all(app)
+    from psan.web.ids import IdConverter
+    app.url_map.converters["int"] = IdConverter  # before the routes: every <int:id> stays in bigint's range
+    register_blueprints(app)
 
     from psan.commands.cli import register_commands
     register_commands(app)
     return app
+
+
+def register_blueprints(app: Flask) -> None:
+    """Every page blueprint, imported and registered here (as in Flask's tutorial), so the import is visible.
+
+    A new blueprint is one more line; its views must declare their access level (see :mod:`psan.web.access`).
+    """
+    from psan import annotate, api, auth, documents, labels, main, projects, rules, users, workspace
+    from psan.web import i18n_views
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(users.bp)
+    app.register_blueprint(main.bp)
+    app.register_blueprint(i18n_views.bp)
+    app.register_blueprint(projects.bp)
+    app.register_blueprint(documents.bp)
+    app.register_blueprint(rules.bp)
+    app.register_blueprint(labels.bp)
+    app.register_blueprint(annotate.bp)
+    app.register_blueprint(workspace.bp)
+    api.register(app)  # the JSON API registers its own blueprints (CSRF-exempt, in the order of its document)

@@ -58,7 +58,7 @@ def train_in_process(app, pid: int) -> int:
                                                          "serves": True, "serve_reason": "test model"}, model_key())
 
 
-#: five short reviewed documents: about 130 decided tokens for training, one held out (issue 20, problem 2)
+#: five short reviewed documents: about 130 decided tokens for training, one held out (too few to beat the rules)
 SMALL = [f"Projekt Kestrel was discussed on day {n}. The board met again. Nothing else was said about it."
          for n in range(6)]
 

@@ -1,4 +1,4 @@
-"""One person written several ways, in English and Czech (issue 10 acceptance), and how the
+"""One person written several ways, in English and Czech, and how the
 pseudonymized output of each mention must look: built from the project's stored identity
 (``pseudonym_key``) and, for Czech, the grammatical case of each mention (a table, checked against
 the original with :mod:`psan.tool.morph.declension.inflect_cs` and rendered with its paradigm).

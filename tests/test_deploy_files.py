@@ -90,7 +90,7 @@ def test_scale_override_runs_many_workers_against_one_database():
     assert base["worker"]["environment"]["PSAN_REDIS_URL"].startswith("redis://redis:")
     assert "PSAN_WORKER_CONCURRENCY" in scale["worker"]["environment"]
     assert "--scale worker=" in (REPO / "docker-compose.scale.yaml").read_text()
-    assert "docker-compose.scale.yaml" in (REPO / "README.md").read_text()
+    assert "docker-compose.scale.yaml" in (REPO / "docs" / "admin.md").read_text()
     _no_literal_secrets(scale)
 
 
@@ -100,7 +100,7 @@ def test_compose_worker_waits_for_the_migrated_app_and_a_command_fills_the_model
     assert "healthcheck" in services["app"]
     models = services["models"]
     assert models["profiles"] == ["tools"] and "models:/models" in models["volumes"]
-    assert "--profile tools run --rm models" in (REPO / "README.md").read_text()
+    assert "--profile tools run --rm models" in (REPO / "docs" / "admin.md").read_text()
 
 
 def test_licence_file_is_the_mit_licence_pyproject_declares():

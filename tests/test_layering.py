@@ -1,164 +1,67 @@
-"""The layout shows the architecture (issue 25): packages by concern, imports only downwards, no cycles.
+"""The layout shows the architecture: packages by concern, imports only downwards, no cycles.
 
 Why a test: the layers were right but the tree no longer showed them, and five Celery modules, the
-release modules and the connection pool had grown import cycles.  Read with the AST (every import,
-function-level ones included, since a lazy import is still a dependency), so a new cycle, a root
-module, an oversized store subpackage or a borrowed private name fails here instead of in review.
+release modules and the connection pool had grown import cycles.  The checker (:mod:`tests.layering`)
+reads every import with the AST, function-level ones and ``import_module("…")`` strings included, over
+psan, ``ner_eval/`` and ``bench/``; every layer has a declared place (:data:`tests.layering.LAYERS`).
+The second half plants an upward import in a small temporary tree and proves each check fails on it.
 """
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-PSAN = Path(__file__).resolve().parent.parent / "psan"
-#: store subpackages, lowest first: each may import only those before it
-STORE_LAYERS = ["shared", "admin", "corpus", "annotation", "review", "publish"]
+from tests.layering import (
+    KNOWN_MODULE_CYCLES,
+    KNOWN_PACKAGE_CYCLES,
+    KNOWN_UPWARD,
+    LAYERS,
+    STORE_LAYERS,
+    Tree,
+    compare_with_allowlist,
+    cycles,
+    package_cycles,
+    undeclared_layers,
+    upward_imports,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+PSAN = REPO / "psan"
 MAX_STORE_MODULES = 12
+TREE = Tree(REPO)
 
 
-@cache
-def modules() -> dict[str, Path]:
-    """Every module of psan by dotted name (a package by its ``__init__``)."""
-    out = {}
-    for path in PSAN.rglob("*.py"):
-        parts = list(path.relative_to(PSAN.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
-    return out
+def test_every_layer_has_a_declared_place():
+    assert undeclared_layers(TREE) == set(), "add the new package to tests/layering.py LAYERS, in its place"
 
 
-def _resolve(name: str) -> str | None:
-    """The psan module a dotted name lives in (``psan.store.x.f`` → ``psan.store.x``)."""
-    mods = modules()
-    while name and name not in mods:
-        name = name.rpartition(".")[0]
-    return name or None
-
-
-def imports(module: str) -> Iterator[tuple[str, str, int]]:
-    """(imported psan module, imported name or "", line) for every import in ``module``."""
-    path = modules()[module]
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                target = _resolve(alias.name) if alias.name.split(".")[0] == "psan" else None
-                if target:
-                    yield target, "", node.lineno
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*parts, base] if base else parts)
-            if base.split(".")[0] != "psan":
-                continue
-            for alias in node.names:
-                full = f"{base}.{alias.name}"
-                target = full if full in modules() else _resolve(base)
-                if target:
-                    yield target, "" if target == full else alias.name, node.lineno
-
-
-def external_imports(module: str) -> set[str]:
-    """Top-level names of the non-psan packages ``module`` imports."""
-    out = set()
-    for node in ast.walk(ast.parse(modules()[module].read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            out.add(node.module.split(".")[0])
-    return out - {"psan"}
-
-
-@cache
-def module_graph() -> dict[str, set[str]]:
-    return {m: {t for t, _, _ in imports(m) if t != m} for m in modules()}
-
-
-def package_of(module: str) -> str | None:
-    """The package a module counts for: ``psan.<top>`` or ``psan.store.<sub>``; None for the app factory."""
-    parts = module.split(".")
-    if len(parts) < 2 or module == "psan.wsgi":
-        return None  # psan/__init__ (the app factory) and wsgi sit above everything; entry points call them
-    if parts[1] == "store" and len(parts) >= 3:
-        return ".".join(parts[:3])
-    return ".".join(parts[:2])
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components with more than one node (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found = []
-    for root in sorted(graph):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, edges = work[-1]
-            for nxt in edges:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    if len(component) > 1:
-                        found.append(sorted(component))
-    return found
+def test_imports_follow_the_declared_order():
+    new, gone = compare_with_allowlist(upward_imports(TREE), KNOWN_UPWARD)
+    assert new == [], "an import reaches a layer declared above its own (tests/layering.py LAYERS)"
+    assert gone == [], "these known upward imports are gone: remove them from KNOWN_UPWARD"
 
 
 def test_no_import_cycle_between_modules():
-    assert cycles(module_graph()) == []
+    new, gone = compare_with_allowlist(map(frozenset, cycles(TREE.graph())), KNOWN_MODULE_CYCLES)
+    assert new == [], "a new module import cycle"
+    assert gone == [], "a known module cycle is gone: remove it from KNOWN_MODULE_CYCLES"
 
 
 def test_no_import_cycle_between_packages():
-    graph: dict[str, set[str]] = {}
-    for module, targets in module_graph().items():
-        source = package_of(module)
-        if source is None:
-            continue
-        graph.setdefault(source, set()).update(
-            t for t in map(package_of, targets) if t is not None and t != source)
-    assert cycles(graph) == []
+    """0 outside psan.tool; inside it only the cycles its regrouping will remove (the list only shrinks)."""
+    new, gone = compare_with_allowlist(package_cycles(TREE), KNOWN_PACKAGE_CYCLES)
+    assert new == [], "a new package-level cycle"
+    assert gone == [], "a known package cycle is gone: remove it from KNOWN_PACKAGE_CYCLES"
+    assert all(layer.startswith("psan.tool") for cycle in KNOWN_PACKAGE_CYCLES for layer in cycle)
 
 
-def test_store_subpackages_import_only_downwards():
-    wrong = []
-    for module, targets in module_graph().items():
-        source = package_of(module)
-        if source is None or not source.startswith("psan.store."):
-            continue
-        level = STORE_LAYERS.index(source.split(".")[2])
-        for target in targets:
-            pkg = package_of(target) or ""
-            if pkg.startswith("psan.store.") and STORE_LAYERS.index(pkg.split(".")[2]) > level:
-                wrong.append(f"{module} imports {target}")
+def test_psan_imports_neither_ner_eval_nor_bench():
+    wrong = [f"{m} imports {t}" for m, targets in TREE.graph().items() if m.split(".")[0] == "psan"
+             for t in targets if t.split(".")[0] in ("ner_eval", "bench")]
     assert wrong == []
+    assert any(t.startswith("psan") for m, ts in TREE.graph().items() if m.startswith("ner_eval") for t in ts)
 
 
 @pytest.mark.parametrize("layer", ["psan.tool", "psan.store", "psan.runtime"])
@@ -175,18 +78,24 @@ def test_lower_layers_stay_below(layer):
                      "psan.store": {"flask", "flask_login", "celery", "billiard", "kombu"},
                      "psan.runtime": set()}[layer]
     wrong = []
-    for module in modules():
+    for module in TREE.modules:
         if module != layer and not module.startswith(layer + "."):
             continue
-        wrong += [f"{module} imports {t}" for t in module_graph()[module]
+        wrong += [f"{module} imports {t}" for t in TREE.graph()[module]
                   if any(t == f or t.startswith(f + ".") for f in forbidden_psan)]
-        wrong += [f"{module} imports {e}" for e in external_imports(module) & forbidden_ext]
+        wrong += [f"{module} imports {e}" for e in TREE.external_imports(module) & forbidden_ext]
     assert wrong == []
+
+
+def test_blueprints_are_registered_by_the_app_factory():
+    """create_app imports each blueprint module itself (Flask's tutorial): no registration by module name."""
+    assert "psan.annotate" in TREE.graph()["psan"] and "psan.api" in TREE.graph()["psan"]
+    assert not (PSAN / "web" / "blueprints.py").exists()
 
 
 def test_root_holds_only_the_app_factory_and_packages():
     loose = sorted(p.name for p in PSAN.glob("*.py") if p.name not in ("__init__.py", "wsgi.py"))
-    assert loose == [], "group root modules into a package by concern (see README, 'Package map')"
+    assert loose == [], "group root modules into a package by concern (see docs/development.md, 'Package map')"
 
 
 def test_store_subpackages_stay_small():
@@ -201,7 +110,8 @@ def test_store_subpackages_stay_small():
 
 
 def test_no_private_name_imported_from_another_module():
-    borrowed = [f"{m}:{line} imports {name} from {t}" for m in modules() for t, name, line in imports(m)
+    borrowed = [f"{m}:{line} imports {name} from {t}" for m in TREE.modules if m.startswith("psan")
+                for t, name, line in TREE.imports(m)
                 if name.startswith("_") and not name.startswith("__") and t != m]
     assert borrowed == []
 
@@ -218,7 +128,103 @@ def test_tests_import_no_private_name_of_psan():
     assert borrowed == []
 
 
+# --- the checks fail on a planted tree ------------------------------------------------------------------
+
+#: a skeleton with one module in every layer the planted imports use
+SKELETON = ["psan/__init__.py", "psan/web/__init__.py", "psan/labels/__init__.py", "psan/annotate/__init__.py",
+            "psan/store/__init__.py", "psan/store/shared/__init__.py", "psan/store/publish/__init__.py",
+            "psan/tool/__init__.py", "psan/tool/document.py", "psan/tool/ner/__init__.py",
+            "psan/tool/classifier/__init__.py", "ner_eval/__init__.py", "ner_eval/metrics.py", "bench/common.py",
+            "bench/bench_x.py"]
+
+
+def plant(tmp_path: Path, files: dict[str, str]) -> Tree:
+    for name in SKELETON:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return Tree(tmp_path)
+
+
+def test_a_downward_tree_passes(tmp_path):
+    tree = plant(tmp_path, {
+        "psan/annotate/views.py": "from psan.labels import x\nimport psan.store.publish\n",
+        "psan/tool/ner/base.py": "from psan.tool.document import Document\n",
+        "psan/__init__.py": "def create_app():\n    from psan import annotate, web\n",
+        "ner_eval/evaluate.py": "from psan.tool.ner import base\nfrom ner_eval import metrics\n",
+        "bench/bench_x.py": "import common\nfrom ner_eval.metrics import f1\nfrom psan import create_app\n",
+    })
+    assert upward_imports(tree) == set()
+    assert undeclared_layers(tree) == set()
+    assert package_cycles(tree) == set()
+    assert "bench.common" in tree.graph()["bench.bench_x"]  # a bench script's sibling, imported by bare name
+
+
+@pytest.mark.parametrize("path, text, expected", [
+    # the declared order of the page packages (labels sits below annotate)
+    ("psan/labels/views.py", "def f():\n    from psan.annotate import helpers\n",
+     ("psan.labels.views", "psan.annotate")),
+    # the store's subpackages
+    ("psan/store/shared/x.py", "from psan.store.publish import y\n", ("psan.store.shared.x", "psan.store.publish")),
+    # psan.tool's sub-packages (ner sits below the classifier)
+    ("psan/tool/ner/base.py", "from psan.tool.classifier import model\n",
+     ("psan.tool.ner.base", "psan.tool.classifier")),
+    # psan.tool's loose modules sit below its sub-packages and its public API
+    ("psan/tool/document.py", "import psan.tool.ner\n", ("psan.tool.document", "psan.tool.ner")),
+    # import_module with a string, importlib's or imported by name
+    ("psan/web/blueprints.py", "from importlib import import_module\nimport_module('psan.annotate')\n",
+     ("psan.web.blueprints", "psan.annotate")),
+    ("psan/web/reg.py", "import importlib\nMODULE = 'psan.labels'\nimportlib.import_module(MODULE)\n",
+     ("psan.web.reg", "psan.labels")),
+    ("psan/store/shared/plug.py", "import importlib\ndef f(k):\n    importlib.import_module(f'psan.web.{k}')\n",
+     ("psan.store.shared.plug", "psan.web")),
+    ("psan/web/dunder.py", "__import__('psan.annotate')\n", ("psan.web.dunder", "psan.annotate")),
+    # psan never imports ner_eval or bench; ner_eval never imports bench
+    ("psan/tool/scores.py", "from ner_eval.metrics import f1\n", ("psan.tool.scores", "ner_eval")),
+    ("psan/web/timing.py", "def f():\n    import bench.common\n", ("psan.web.timing", "bench")),
+    ("ner_eval/speed.py", "from bench import common\n", ("ner_eval.speed", "bench")),
+    # the entry points (create_app) are above everything of psan, but below ner_eval
+    ("psan/__init__.py", "import ner_eval\n", ("psan", "ner_eval")),
+])
+def test_a_planted_upward_import_fails(tmp_path, path, text, expected):
+    tree = plant(tmp_path, {path: text})
+    found = upward_imports(tree)
+    assert expected in found
+    new, _ = compare_with_allowlist(found, KNOWN_UPWARD)
+    assert list(expected) in [list(e) for e in new]
+
+
+def test_a_planted_package_cycle_fails(tmp_path):
+    tree = plant(tmp_path, {"psan/tool/ner/base.py": "from psan.tool.classifier import model\n",
+                            "psan/tool/classifier/model.py": "from psan.tool.ner import base\n"})
+    new, _ = compare_with_allowlist(package_cycles(tree), KNOWN_PACKAGE_CYCLES)
+    assert new == [["psan.tool.classifier", "psan.tool.ner"]]
+
+
+def test_a_planted_package_cycle_through_a_string_import_fails(tmp_path):
+    tree = plant(tmp_path, {"psan/web/reg.py": "import importlib\nimportlib.import_module('psan.labels')\n",
+                            "psan/labels/views.py": "from psan.web import reg\n"})
+    assert frozenset({"psan.web", "psan.labels"}) in package_cycles(tree)
+
+
+def test_a_planted_new_package_must_be_placed(tmp_path):
+    tree = plant(tmp_path, {"psan/reports/__init__.py": "", "psan/tool/newpart/__init__.py": ""})
+    assert undeclared_layers(tree) == {"psan.reports", "psan.tool.newpart"}
+
+
+def test_the_allowlists_only_shrink():
+    """A cycle or upward import gone from the code must leave the list too (else it could come back unseen)."""
+    assert compare_with_allowlist({("a", "b")}, frozenset({("a", "b"), ("c", "d")})) == ([], [("c", "d")])
+    assert compare_with_allowlist({("a", "b"), ("e", "f")}, frozenset({("a", "b")})) == ([("e", "f")], [])
+
+
 def test_the_checks_see_a_cycle():
     """The cycle finder itself: a cycle of three and a self-contained tail."""
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_layers_are_declared_once():
+    assert len(LAYERS) == len(set(LAYERS))

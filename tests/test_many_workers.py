@@ -1,4 +1,4 @@
-"""Many workers, one queue (issue 13.5): two worker processes share 20 documents, none is done twice.
+"""Many workers, one queue: two worker processes share 20 documents, none is done twice.
 
 Two real Celery workers (separate processes, as on two machines) consume this session's queue on the
 real Redis and write to the real PostgreSQL.  Each worker's log names the tasks it finished; together

@@ -1,6 +1,6 @@
 """psan.store owns the SQL: the page packages, accounts and tokens only call store functions.
 
-Why a test: SQL spread over views is what issue 14 ("one home per concept") cleaned up; this keeps
+Why a test: SQL spread over views had to be gathered into one home per concept once; this keeps
 new statements from creeping back into the web layer, and into the end-to-end measurement (ner_eval),
 which reads the app's tables through the store too.
 """

@@ -73,8 +73,7 @@ from psan.store.review import risk_review as store_risk
 from psan.store.shared.document_status import ANNOTATABLE
 from psan.web import shown
 from psan.web.access import admin, user
-from psan.web.code_names import action_name, decision_name
-from psan.web.status_names import status_name
+from psan.web.code_names import action_name, decision_name, status_name
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from psan.store.annotation.entities import mention_labels_read
 from psan.store.annotation.suggestions import add_suggestions
 from psan.store.annotation.windows import Window
 from psan.tool.voting import Thresholds
-from psan.web.status_names import status_name
+from psan.web.code_names import status_name
 
 #: whitespace between two tokens is shown up to this length (long runs add nothing)
 MAX_GAP_CHARS = 200

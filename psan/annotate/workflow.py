@@ -103,7 +103,7 @@ def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: 
                        request_id: str | None = None) -> Decided | None:
     """Decide every suspicious span of the window as suggested, by token; ``None`` when nothing is left.
 
-    By token only (issue 20): accepting never creates a project rule (the keys ``S``, ``P``, ``C``,
+    By token only (a rule is a person's choice): accepting never creates a project rule (the keys ``S``, ``P``, ``C``,
     ``x`` say when a rule is wanted); a PRIVATE token decision keeps its lookup rule (confidence 0:
     the same words become suspicious elsewhere, never public).  One action: ``u`` undoes it whole.
     """

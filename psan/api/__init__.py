@@ -3,20 +3,15 @@
 flask-smorest validates each request with the marshmallow schemas of :mod:`psan.api.schemas` and apispec
 writes ``/api/v1/openapi.json`` from the same schemas.  Callers authenticate with a personal API token
 (:mod:`psan.web.api_auth`); every view declares the token scopes it accepts (:func:`psan.api.common.scoped`).
-A new group of endpoints (e.g. importing spans) is one more module with a blueprint, listed in ``API_MODULES``.
+A new group of endpoints (e.g. importing spans) is one more module with a blueprint, imported and listed in
+:func:`register`.
 """
 from __future__ import annotations
-
-from importlib import import_module
 
 from flask import Flask
 from flask_smorest import Api
 
 from psan.api.schemas import ErrorSchema
-
-#: the API's blueprints, in the order of the document
-API_MODULES = ["psan.api.meta", "psan.api.projects", "psan.api.documents", "psan.api.annotation_files",
-               "psan.api.annotate", "psan.api.release", "psan.api.offers"]
 
 
 class PsanApi(Api):
@@ -31,7 +26,7 @@ class PsanApi(Api):
 
 def register(app: Flask) -> None:
     """Register the API blueprints (CSRF-exempt: only bearer tokens count there), rate limits and the pages."""
-    from psan.api import pages
+    from psan.api import annotate, annotation_files, documents, meta, offers, pages, projects, release
     from psan.web.extensions import csrf
     app.config.setdefault("API_TITLE", "psan")
     app.config.setdefault("API_VERSION", "v1")
@@ -42,8 +37,8 @@ def register(app: Flask) -> None:
         "servers": [{"url": "/"}],
     })
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for name in API_MODULES:
-        bp = import_module(name).bp
+    # in the order of the OpenAPI document
+    for bp in (meta.bp, projects.bp, documents.bp, annotation_files.bp, annotate.bp, release.bp, offers.bp):
         csrf.exempt(bp)
         api.register_blueprint(bp)
     app.extensions["psan_api"] = api

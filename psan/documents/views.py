@@ -32,8 +32,8 @@ from psan.tool.formats import FormatError
 from psan.tool.language import detect_language
 from psan.tool.models.fetch import install_hint
 from psan.web.access import admin
+from psan.web.code_names import document_status_word, retryable
 from psan.web.downloads import private_download
-from psan.web.status_names import document_status_word, retryable
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
 #: a language change recognizes these again (unless people decided spans); a running worker is left alone

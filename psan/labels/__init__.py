@@ -4,4 +4,4 @@ Annotators (role USER) may list label names and create labels in projects they a
 but never see replacements: replacements are the pseudonymization key.
 """
 from psan.labels import api, views  # noqa: F401 - their routes
-from psan.labels.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints
+from psan.labels.blueprint import bp  # noqa: F401 - registered by psan.create_app

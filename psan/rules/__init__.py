@@ -4,4 +4,4 @@ Only project-level rules are managed here; lookup rules (``annotation_id`` set) 
 annotation that created them and disappear with it.
 """
 from psan.rules import offer_views, views  # noqa: F401 - their routes
-from psan.rules.blueprint import bp  # noqa: F401 - registered by psan.web.blueprints
+from psan.rules.blueprint import bp  # noqa: F401 - registered by psan.create_app

@@ -1,4 +1,4 @@
-"""Per-document language detection (issue 10, item 5) with ``langdetect`` restricted to psan's languages.
+"""Per-document language detection with ``langdetect`` restricted to psan's languages.
 
 Why langdetect: a well-kept port of Google's language-detection (Apache 2.0, pure Python, profiles
 for all six product languages, no model download).  Its answer is restricted to the languages

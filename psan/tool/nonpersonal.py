@@ -8,7 +8,7 @@ generic bodies of any judgment ("the Court", "the Chamber", "the Government", "t
 "the European Commission of Human Rights"), headings in capitals ("THE FACTS") and numbers that
 belong to a reference to law ("Rule 52 § 1", "Articles 8 and 14"), numbers of national instruments
 ("Law no. 3713", "the Housing Act 1996") and NER dates without a date in them ("monthly", "the same
-day", "the following months").  A third round (issue 22) added what is public in every judgment of any
+day", "the following months").  A third round added what is public in every judgment of any
 state: offices of prosecution and administration without a place ("the Principal Public Prosecutor",
 "the Regional Governor", "the Director of Legal Affairs", "the Board", "the Tribunal"), courts and
 authorities of a level named without their place ("the District Court", "the Regional Court"), the
@@ -16,7 +16,7 @@ possessive of a generic body ("the Court's"), a state's general codes with their
 the Code of Criminal Procedure", "the Criminal Code", "the Constitution"), an instrument that NER takes for a
 person ("by Law no. 5190", "the Anti-Terror Law"), the numbers of headings and of sub-paragraphs
 ("1. Background", "Article 52 (4)"), partitive counts ("two of which", "one of the accused") and NER
-periods that hold no number ("the same day", "the 19th century"). A fourth round (issue 20) added the dates of
+periods that hold no number ("the same day", "the 19th century"). A fourth round added the dates of
 public law, which NER and the date pattern find in every judgment: the day a Convention protocol came into
 force ("…, when Protocol No. 11 to the Convention came into force") and an instrument designated by its date
 ("Law no. 5190 of 16 June 2004"). The date of a national law coming into force and the Court's own procedural
@@ -37,10 +37,10 @@ of a state is not a person's data, nor is the date of a law), and only
 candidates are filtered – a person's decision or a rule is never touched, and a pattern's span (IDs,
 dates, file numbers) only when it is one of those dates.
 
-A fifth round (issue 20) added technical terms that NER takes for an organisation or a product in a technical
+A fifth round added technical terms that NER takes for an organisation or a product in a technical
 meeting ("XML", "HTTPS", "the GPU", "Python": :data:`TECHNICAL_TERMS`), names of no company, platform or project.
 
-A sixth round (issue 22) made part of it hold in every language: a name span of NER (person, place, organisation,
+A sixth round made part of it hold in every language: a name span of NER (person, place, organisation,
 other) that is only technical terms ("DDoS", "Internet", "Internetu" – the Czech model reads "DDoS" as a surname in
 Polish), a name span of a person, place or organisation that is a tax or a currency ("VAT" as the Czech model's
 institution), and, in the languages that write months in Roman numerals ("1 V 2004", "V–XI 2004"), a lone month

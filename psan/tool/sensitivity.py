@@ -1,4 +1,4 @@
-"""Spans that no automatic shortcut may make public (issue 20, item 4).
+"""Spans that no automatic shortcut may make public.
 
 Why: a home address ("Dlouhá 12"), a date of birth ("1. 1. 1978"), a city district of an address
 ("Praha 1"), national IDs, account and card numbers, e-mails and phone numbers identify a person
@@ -7,7 +7,7 @@ model must never publish them; only a person's explicit decision may.  What coun
 
 * the categories ID, CONTACT, SENSITIVE (GDPR art. 9 topics) and DEMOGRAPHIC (occupations, nationality
   phrases: quasi-identifiers that identify in one document and not in the next, so a type-wide
-  "public" learned from other documents is not safe for them – issue 22);
+  "public" learned from other documents is not safe for them);
 * address types (street with number, postal code, CNEC ``ah``/``az``/``at``/``A`` …) and
   personal-number types (birth numbers, SSN, PESEL …: their category is ID);
 * a full date (day, month and a year at least :data:`ADULT_YEARS` back): it may be a birth date;

@@ -1,8 +1,9 @@
 """Request infrastructure and helpers shared by the page blueprints.
 
 * per request: access control (:mod:`~psan.web.access`), input guard, security headers, error pages,
-  JSON provider, attachment headers, Flask extensions, the blueprint list (:mod:`~psan.web.blueprints`);
-* words for people: UI languages and the language switcher, document status names, code names;
+  JSON provider, attachment headers, Flask extensions (the app factory, :func:`psan.create_app`, registers
+  the blueprints);
+* words for people: UI languages and the language switcher, codes (statuses, categories …) as words;
 * shared by the admin and annotator pages: the project picker, id checks, charts, the CSV
   import/export, re-annotation after imports.
 

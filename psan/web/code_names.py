@@ -1,18 +1,30 @@
-"""Codes shown to people as words in their language: categories, decisions, how a span was decided,
-rule types, logged actions, and timestamps as dates.
+"""Codes shown to people as words in their language: document statuses, categories, decisions, how a span
+was decided, rule types, logged actions, and timestamps as dates.
 
 Why one module: the release report and the rules pages showed PRIVATE, pre-annotation, CONTACT,
 word_type or ``2026-11-25T09:46:05.123456+00:00`` to a Czech data steward.  The machine-readable
 outputs (``release.json``, CSV exports) keep the codes; pages use these template filters.  An
-unknown code is shown as it is.
+unknown code is shown as it is.  The documents list, its live-status JSON, the annotation window and
+API messages all say the same word for a status; JSON answers carry ``status_name`` next to the code.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from flask import Flask, g, has_app_context
 from flask_babel import format_datetime, format_decimal, gettext, lazy_gettext
+
+#: document status code → what it means for the people using psan
+STATUS_NAMES = {
+    "NEW": lazy_gettext("Waiting for recognition"),
+    "PROCESSING": lazy_gettext("Processing"),
+    "RECOGNIZED": lazy_gettext("Applying rules"),
+    "PRE_ANNOTATED": lazy_gettext("To annotate"),
+    "DONE": lazy_gettext("Done"),
+    "FAILED": lazy_gettext("Failed"),
+}
 
 CATEGORIES = {
     "PERSON": lazy_gettext("person"), "LOCATION": lazy_gettext("place"), "ORGANIZATION": lazy_gettext("organization"),
@@ -78,6 +90,28 @@ def _name(table: dict[str, Any], code: object) -> str:
     name = table.get(key, table.get(key.upper()))
     cache[(id(table), key)] = text = str(name) if name is not None else key
     return text
+
+
+def status_name(status: object) -> str:
+    """The document status as a word in the current language; an unknown code is shown as it is."""
+    code = getattr(status, "value", status)  # a str-valued Enum or a plain string
+    name = STATUS_NAMES.get(str(code))
+    return str(name) if name is not None else str(code)
+
+
+def document_status_word(row: Mapping[str, Any]) -> str:
+    """The status of a :func:`psan.store.corpus.documents.list_documents` row, including what the sweeper knows."""
+    if row.get("stale"):
+        return gettext("Stalled (worker stopped)")
+    if row["status"] == "NEW" and row.get("unqueued"):
+        return gettext("Waiting for the queue")
+    return status_name(row["status"])
+
+
+def retryable(row: Mapping[str, Any]) -> bool:
+    """Retry only where nothing else will finish the document: FAILED, a run whose worker died, or a
+    document queued long ago that no worker took (its message may be lost)."""
+    return row["status"] == "FAILED" or bool(row.get("stale")) or bool(row.get("waiting_long"))
 
 
 def category_name(code: object) -> str:
@@ -147,6 +181,6 @@ def when(value: object) -> str:
 
 
 def init_app(app: Flask) -> None:
-    for function in (category_name, decision_name, how_name, rule_type_name, action_name, language_name, when,
-                     vote_name, download_kind_name, ne_type_name, duration):
+    for function in (status_name, category_name, decision_name, how_name, rule_type_name, action_name,
+                     language_name, when, vote_name, download_kind_name, ne_type_name, duration):
         app.add_template_filter(function, function.__name__)

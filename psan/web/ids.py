@@ -21,7 +21,7 @@ def valid_id(value: Any) -> int | None:
 class IdConverter(IntegerConverter):
     """``<int:…>`` of every route: an id column's range (bigint), so a larger number is a 404, not a 500.
 
-    Registered as the app's ``int`` converter (:func:`psan.web.blueprints.register_all`).  A number beyond
+    Registered as the app's ``int`` converter (:func:`psan.create_app`).  A number beyond
     the range is a 404 at once (raised here: a converter's usual refusal lets werkzeug answer 405 when
     a route of the same pattern has other methods).
     """

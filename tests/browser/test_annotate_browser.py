@@ -216,9 +216,9 @@ def test_czech_user_interface_in_the_annotation_window(clean_app, page):
     # texts made by annotate.js from the translated table
     assert page.text_content("#ann-mode") == "výběr po anotacích (m: po tokenech)"
     assert "tokeny 0–" in page.text_content("#ann-where")
-    from psan.web.status_names import status_name
+    from psan.web.code_names import status_name
     with clean_app.test_request_context(headers={"Accept-Language": "cs"}):
-        czech = status_name("PRE_ANNOTATED")  # "K anotaci" (tests/web/test_papercuts.py checks the words)
+        czech = status_name("PRE_ANNOTATED")  # "K anotaci" (tests/web/test_words_not_codes.py checks the words)
     assert page.text_content("#ann-status") == czech
     assert page.get_attribute("#ann-status", "data-status") == "PRE_ANNOTATED"
     wait_js(page, "document.querySelector('#ann-detail th') !== null")

@@ -1,4 +1,4 @@
-"""Issue 20 acceptance, problem 2, in a real browser: a project model trained on 130 tokens serves no span.
+"""In a real browser: a project model trained on 130 tokens serves no span.
 
 The model trains on five short reviewed documents (about 130 decided tokens) and predicts over the
 project; the annotation window of a new document nobody decided shows no span of the model (the app's

@@ -1,4 +1,4 @@
-"""Issue 20 acceptance, problem 1, in a real browser: a rule-private name stays masked whatever overlaps it.
+"""In a real browser: a rule-private name stays masked whatever overlaps it.
 
 "Mr E. Cinmen" is private by the PERSON entity-type rule; in the annotation window the admin marks
 the "." inside it private by token (``s``) and tries to decide a wider model span "Mr E. Cinmen ," public

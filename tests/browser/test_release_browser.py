@@ -1,4 +1,4 @@
-"""Issue 10 acceptance in a real browser: one surrogate person per entity, correctly inflected, in a
+"""In a real browser: one surrogate person per entity, correctly inflected, in a
 single-document download that does not read the project's other documents.
 
 An admin uploads an English and a Czech document into an English project through the upload page

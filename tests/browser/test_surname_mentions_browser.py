@@ -1,6 +1,6 @@
 """A lone surname in a real browser: uploaded, recognized by the real pipeline in the worker, never suggested
-public, and ``x`` on the full name makes it private too (the scenario of a team's first afternoon, item 2);
-a town the English NER read as a person ("moved to Manchester", item 12) is a place.
+public, and ``x`` on the full name makes it private too (a scenario of a team's first afternoon);
+a town the English NER read as a person ("moved to Manchester") is a place.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The workspace pages in a real browser (issue 24 acceptance): an annotator picks a project and
+"""The workspace pages in a real browser: an annotator picks a project and
 continues there; a dashboard of a project with two annotators whose chart and table match the
 database; a concordance search with a bulk decision; a double-annotated window with a disagreement
 adjudicated, and the agreement in the release report.  Keyboard first, under the strict CSP."""

@@ -1,4 +1,4 @@
-"""The output invariant (issue 20, item 1), proven over random projects on the real store and output code.
+"""The output invariant, proven over random projects on the real store and output code.
 
 For random projects of one or two documents with overlapping recognizer spans, NE-type and word-type rules of every
 confidence, persons' token decisions on any spans (inside, around and across the others) and labels

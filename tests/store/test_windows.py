@@ -1,4 +1,4 @@
-"""Cutting an annotation window (psan.store.annotation.windows); audit finding 1 (issue 15), the window-size limit."""
+"""Cutting an annotation window (psan.store.annotation.windows): the window-size limit."""
 from __future__ import annotations
 
 import random
@@ -13,7 +13,7 @@ from tests.helpers import account_id, make_account
 
 
 @pytest.mark.parametrize("centred", [True, False])
-def test_finding_01_cut_window_prefers_line_breaks(centred):
+def test_cut_window_prefers_line_breaks(centred):
     line_starts = list(range(10, 1000, 10))  # lines of 10 tokens
     first, end = cut_window((500, 502), 95, (0, 1000), line_starts, centred)
     assert first <= 500 < 502 <= end and end - first <= 95

@@ -1,4 +1,4 @@
-"""Acronyms (issue 22: "KE", "PAP", "BBC", "FAO", "KĽDR") and names of peoples ("Slovinců", "Austriacy")."""
+"""Acronyms ("KE", "PAP", "BBC", "FAO", "KĽDR") and names of peoples ("Slovinců", "Austriacy")."""
 from __future__ import annotations
 
 from psan.tool.document import Category

@@ -1,4 +1,4 @@
-"""A borrowed (cross-lingual) NER model's pieces inside a native model's name (issue 22: Polish precision)."""
+"""A borrowed (cross-lingual) NER model's pieces inside a native model's name (Polish precision)."""
 from __future__ import annotations
 
 from collections.abc import Callable

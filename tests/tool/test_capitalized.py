@@ -1,4 +1,4 @@
-"""Capitalized words inside a Czech or Slovak sentence as name evidence (issue 22: CNEC and Slovak recall)."""
+"""Capitalized words inside a Czech or Slovak sentence as name evidence (CNEC and Slovak recall)."""
 from __future__ import annotations
 
 from psan.tool.document import Category

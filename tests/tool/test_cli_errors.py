@@ -1,4 +1,4 @@
-"""Every psan-tool error is one clear line on stderr and exit status 2, never a traceback (issue 14.3).
+"""Every psan-tool error is one clear line on stderr and exit status 2, never a traceback.
 
 Each subcommand is run with missing, unreadable and malformed inputs.  Tests run as root, so
 "unreadable" is a path root cannot read as a file either: a folder, or bytes that are not UTF-8.

@@ -1,4 +1,4 @@
-"""Name completion (issue 22): a person span that is part of a longer name grows to the whole name."""
+"""Name completion: a person span that is part of a longer name grows to the whole name."""
 from __future__ import annotations
 
 from psan.tool.completion import complete_names
@@ -47,7 +47,7 @@ def test_words_that_are_not_names_stay_out() -> None:
 
 def test_pipeline_completes_before_propagating() -> None:
     # the later "Lagunin" alone is a person only because "Jan" grew to "Jan Lagunin" before propagation
-    # (whose single name words seed it, issue 22); without completion it stays a mere capitalized word
+    # (whose single name words seed it); without completion it stays a mere capitalized word
     text = "Včera přijel Jan Lagunin z Moskvy. Potom se Lagunin vrátil."
     config = {"language": "cs", "tokenizer": "regex", "ner": [], "recognizers": ["gazetteers"]}
     doc = Pipeline(config).process(text)

@@ -1,4 +1,4 @@
-"""Demographic quasi-identifiers (issue 22, TAB's DEM): occupations and nationality phrases, own category."""
+"""Demographic quasi-identifiers (TAB's DEM): occupations and nationality phrases, own category."""
 from __future__ import annotations
 
 import pytest

@@ -1,6 +1,6 @@
-"""Audit round 3, item 10: entity grouping stays linear in the number of mentions.
+"""Entity grouping stays linear in the number of mentions.
 
-The audit's document (1.1 MB, 240k tokens, 80k mentions) hit the pre-processing soft limit inside
+Why: a real document (1.1 MB, 240k tokens, 80k mentions) hit the pre-processing soft limit inside
 the grouping: every partial mention ("Harper", "Mr Harper") was compared with every full name of
 the same surname, and every "Mr Harper" with every other.  Measured here as a ratio of the real
 :func:`psan.tool.entities.document_entity_spans` on 80k mentions against 10k mentions of the same
@@ -52,7 +52,7 @@ def _seconds(doc: Document, repeats: int) -> float:
     return best
 
 
-def test_audit3_10_entity_grouping_is_linear_in_mentions():
+def test_entity_grouping_is_linear_in_mentions():
     small, large = court_record(10_000), court_record(80_000)
     assert len(large.tokens) > 800_000 and len(large.entities) == 80_000
     ratio = _seconds(large, 1) / _seconds(small, 3)
@@ -60,7 +60,7 @@ def test_audit3_10_entity_grouping_is_linear_in_mentions():
     assert ratio < 20, ratio
 
 
-def test_audit3_10_grouping_of_many_mentions_still_links_the_same_person():
+def test_grouping_of_many_mentions_still_links_the_same_person():
     doc = court_record(3_000, seed=7)
     spans = document_entity_spans(doc)
     keys = {doc.span_text(s.first_token, s.end_token): s.key for s in spans}

@@ -1,4 +1,4 @@
-"""Whole mentions (issue 22): a found part of a court, place, amount or count grows to the whole mention."""
+"""Whole mentions: a found part of a court, place, amount or count grows to the whole mention."""
 from __future__ import annotations
 
 import pytest

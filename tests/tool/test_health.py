@@ -1,4 +1,4 @@
-"""Health-condition mentions (issue 22, TAB's DEM diagnoses): whole mentions, SENSITIVE HEALTH, low score."""
+"""Health-condition mentions (TAB's DEM diagnoses): whole mentions, SENSITIVE HEALTH, low score."""
 from __future__ import annotations
 
 import pytest

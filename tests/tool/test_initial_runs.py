@@ -1,4 +1,4 @@
-"""Runs of capitalized words at the start of a Swedish sentence as name evidence (issue 22: Swedish recall)."""
+"""Runs of capitalized words at the start of a Swedish sentence as name evidence (Swedish recall)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Prisons, counties and Turkish provinces in English text (issue 22: "HMP Northumberland", "Edirne")."""
+"""Prisons, counties and Turkish provinces in English text ("HMP Northumberland", "Edirne")."""
 from __future__ import annotations
 
 from psan.tool.document import Category

@@ -1,4 +1,4 @@
-"""Per-document language detection (issue 10, item 5): psan's languages only, fallback when unsure."""
+"""Per-document language detection: psan's languages only, fallback when unsure."""
 from __future__ import annotations
 
 import json

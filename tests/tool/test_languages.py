@@ -51,7 +51,7 @@ def test_default_config_loads_a_pretrained_classifier(tmp_path: Path) -> None:
 
 
 def test_default_config_loads_a_czech_classifier_too(tmp_path: Path) -> None:
-    """Issue 22: the starting model trained on cnec-train (recipe in ner_eval/results/README.md) serves Czech."""
+    """The starting model trained on cnec-train (recipe in ner_eval/results/README.md) serves Czech."""
     folder = _models(tmp_path, "classifier-cs.bin")
     cfg = default_config("cs", str(folder))
     assert {"kind": "classifier", "model_path": str(folder / "classifier-cs.bin")} in cfg["recognizers"]
@@ -102,7 +102,7 @@ def test_propagation_sees_lemmas() -> None:
 
 
 def test_propagation_without_lemmatizer_is_exact() -> None:
-    # Swedish has no lemmatizer: only the genitive "-s" (psan.tool.propagate, issue 22) joins the exact matches
+    # Swedish has no lemmatizer: only the genitive "-s" (psan.tool.propagate) joins the exact matches
     doc = _doc_with("Anna lives in Stockholm. Stockholmarna och Stockholms hamn.", "sv", "Stockholm")
     assert [doc.span_text(e.first_token, e.end_token) for e in propagate(doc)] == ["Stockholms"]
 

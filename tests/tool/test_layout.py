@@ -1,4 +1,4 @@
-"""Speaker slots of transcripts ("Émile: …" at a line start) as PERSON spans (issue 22)."""
+"""Speaker slots of transcripts ("Émile: …" at a line start) as PERSON spans."""
 from __future__ import annotations
 
 from psan.tool.document import Category

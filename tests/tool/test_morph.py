@@ -54,7 +54,7 @@ CS = [
     ("Před Brnem", "Brnem", "LOCATION", "Ins - Sing"),
     ("Kolem Ostravy", "Ostravy", "LOCATION", "Gen - Sing"),
     ("Poslal jsem dopis Janě.", "Janě", "PERSON", "Dat Fem Sing"),
-    # organisations: one-word names follow their case too (issue 21: they were left undeclined)
+    # organisations: one-word names follow their case too (they used to be left undeclined)
     ("Smlouvu uzavřel s Agroprojektem.", "Agroprojektem", "ORGANIZATION", "Ins - Sing"),
     ("Vaše spokojenost je přáním výrobců v Botaně.", "Botaně", "ORGANIZATION", "Loc - Sing"),
     ("Bez Hydroprojektu to nepůjde.", "Hydroprojektu", "ORGANIZATION", "Gen - Sing"),

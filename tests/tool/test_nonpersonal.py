@@ -1,4 +1,4 @@
-"""NER candidates that are never personal (issue 22, TAB precision): dropped before merging, nothing else."""
+"""NER candidates that are never personal (precision on TAB): dropped before merging, nothing else."""
 from __future__ import annotations
 
 import pytest

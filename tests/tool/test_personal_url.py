@@ -1,4 +1,4 @@
-"""URLs with personal paths get their own type (private at pre-annotation in the app, issue 10)."""
+"""URLs with personal paths get their own type (private at pre-annotation in the app)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""What no automatic shortcut may make public (psan.tool.sensitivity, issue 20 item 4)."""
+"""What no automatic shortcut may make public (psan.tool.sensitivity)."""
 from __future__ import annotations
 
 import datetime

@@ -1,4 +1,4 @@
-"""Surrogates that stay true to each other and to the world (issue 14.11).
+"""Surrogates that stay true to each other and to the world.
 
 A national ID and the written date of birth of one person encode the same shifted date; phone
 surrogates keep a valid calling code (the original's, or the project's country's).

@@ -1,4 +1,4 @@
-"""A personal title followed by capitalized words is a person (issue 22: "Mr Tuğrul Akyazıcı")."""
+"""A personal title followed by capitalized words is a person ("Mr Tuğrul Akyazıcı")."""
 from __future__ import annotations
 
 import pytest

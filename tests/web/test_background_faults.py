@@ -1,4 +1,4 @@
-"""Faults in background work (audit round 4): tasks retry transient database errors with back-off, a task that
+"""Faults in background work: tasks retry transient database errors with back-off, a task that
 fails for good is shown on the documents page and the dashboard, and the decision path logs a broker outage it
 handles without a traceback.  Real PostgreSQL (a private, stoppable one where it is stopped), Redis and workers.
 """

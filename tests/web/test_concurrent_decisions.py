@@ -1,4 +1,4 @@
-"""Issue 14.6: 20 annotator sessions post decisions at the same moment on one document.
+"""20 annotator sessions post decisions at the same moment on one document.
 
 Real app, real PostgreSQL: every session is its own test client (own login, own window) in its own
 thread, all released by one barrier.  Every 2xx decision must be in ``decision_log`` exactly once,

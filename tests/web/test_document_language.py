@@ -1,4 +1,4 @@
-"""Per-document language at upload and on the documents page (issue 10, item 5)."""
+"""Per-document language at upload and on the documents page."""
 from __future__ import annotations
 
 import pytest

@@ -134,7 +134,7 @@ def test_entity_decision_public_and_refusals(clean_app, documents):
 
 def test_entity_decision_on_a_span_that_is_not_a_mention(clean_app, documents):
     """``x`` decides the selected span itself and the entity of the innermost mention containing it
-    (or of the longest mention inside it), issue 20 item 5."""
+    (or of the longest mention inside it): what the person selected is what they meant."""
     app = clean_app
     client = _client(app, ANNOTATOR)
     here = _window_document(client)
@@ -244,7 +244,7 @@ def test_private_x_inside_a_public_mention_is_not_that_entity(clean_app, documen
 def test_private_x_around_an_organisation_decides_the_selection_only(clean_app):
     """A private span around an organisation's mention ("Harbour Mills dismissed him") is not the organisation:
     ``x`` decides the selection (and its words where nothing was recognized), not the organisation's other
-    mentions; around a person's name it still decides the person (issue 20, item 5)."""
+    mentions; around a person's name it still decides the person."""
     app = clean_app
     a, client = _only_document(app, "Harbour Mills dismissed him. Harbour Mills never paid. Mrs Anna Berg agreed. "
                                     "Anna Berg left.", [("Harbour Mills", "ORG"), ("Anna Berg", "PERSON")])

@@ -1,4 +1,4 @@
-"""Reliability under faults (issue 15 findings 3, 4, 5, 12; issue 14 items 5 and 7), on real services.
+"""Reliability under faults (time limits, a killed worker, Redis and PostgreSQL outages), on real services.
 
 Every test runs its own Celery worker (and, for outages, its own web server and a private Redis or
 PostgreSQL it may stop) on a queue of its own, so the session's worker and the machine's shared
@@ -92,8 +92,8 @@ def _czech(msgid: str) -> str:
     return message.string if message is not None and not message.fuzzy else ""
 
 
-# --- finding 3: time limits and the per-project cap -------------------------------------------------------
-def test_finding_03_time_limit_scaled_to_size_marks_failed_with_message(clean_app, database_url, redis_url):
+# --- time limits and the per-project cap -------------------------------------------------------
+def test_time_limit_scaled_to_size_marks_failed_with_message(clean_app, database_url, redis_url):
     app = clean_app
     soft_small, hard_small = time_limits(10_000, app.config)
     soft_big, hard_big = time_limits(5_000_000, app.config)
@@ -129,7 +129,7 @@ def test_finding_03_time_limit_scaled_to_size_marks_failed_with_message(clean_ap
         stop_process(worker)
 
 
-def test_finding_03_project_cap_queues_the_rest_later(clean_app, database_url, redis_url):
+def test_project_cap_queues_the_rest_later(clean_app, database_url, redis_url):
     app = clean_app
     project = _regex_project(app)
     documents = [_new_document(app, project, f"small-{i}.txt", f"Mail jan{i}@example.org today.") for i in range(5)]
@@ -157,8 +157,8 @@ def test_finding_03_project_cap_queues_the_rest_later(clean_app, database_url, r
     assert max(in_flight) <= 2, in_flight
 
 
-# --- finding 4 / issue 14.7: PROCESSING, heartbeat, sweeper --------------------------------------------------
-def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, admin_client, database_url, redis_url,
+# --- PROCESSING, heartbeat, sweeper ----------------------------------------------------------------------
+def test_worker_killed_document_finishes_after_restart(clean_app, admin_client, database_url, redis_url,
                                                                   monkeypatch):
     app = clean_app
     monkeypatch.setitem(app.config, "PROCESSING_STALE_SECONDS", 3)  # the web app's view of "stale", as the worker's
@@ -218,7 +218,7 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
         assert counts["tokens"] == done["token_count"] > 100_000 and counts["annotations"] > 10_000
         listed = _listed(admin_client, project, document)
         assert not listed["retryable"] and listed["status_word"] == "To annotate"
-        print(f"finding 4: killed, restarted {restarted_at - killed_at:.1f} s later; processing again "
+        print(f"killed worker: restarted {restarted_at - killed_at:.1f} s later; processing again "
               f"{reclaimed_at - restarted_at:.1f} s and finished {finished_at - restarted_at:.1f} s after the restart "
               f"(visibility timeout 3600 s, stale age 3 s)")
     finally:
@@ -226,7 +226,7 @@ def test_finding_04_worker_killed_document_finishes_after_restart(clean_app, adm
         stop_process(second)
 
 
-def test_finding_04_repeatedly_abandoned_document_fails_with_retry(clean_app, admin_client, monkeypatch):
+def test_repeatedly_abandoned_document_fails_with_retry(clean_app, admin_client, monkeypatch):
     from psan.celery.sweeper import sweep_once
     app = clean_app
     project = _regex_project(app)
@@ -251,7 +251,7 @@ def test_finding_04_repeatedly_abandoned_document_fails_with_retry(clean_app, ad
     redis.Redis.from_url(app.config["REDIS_URL"]).delete(_queue("nobody"))  # the message nobody takes
 
 
-# --- finding 5 / issue 14.5: Redis outage ------------------------------------------------------------------
+# --- Redis outage --------------------------------------------------------------------------------------
 def _upload(session: requests.Session, base: str, project: int, text: str, name: str) -> requests.Response:
     html = session.get(f"{base}/documents/upload?project={project}", timeout=30).text
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
@@ -267,7 +267,7 @@ def _word_rule_votes(app, document_id: int) -> int:
                (document_id,))[0]["n"]
 
 
-def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconnects(clean_app, database_url):
+def test_redis_outage_login_works_uploads_queued_later_worker_reconnects(clean_app, database_url):
     app = clean_app
     project = _regex_project(app)
     make_account(app, "admin@example.org", "ADMIN")
@@ -360,14 +360,14 @@ def test_finding_05_redis_outage_login_works_uploads_queued_later_worker_reconne
             worker_log = (Path(__file__).resolve().parents[2] / "test-artifacts" /
                           f"celery-redis-{os.getpid()}.log").read_text()
             assert "AttributeError" not in worker_log
-            print(f"finding 5: outage {back_at - stopped_at:.1f} s, pages {dict(statuses)}; the upload made during "
+            print(f"Redis outage {back_at - stopped_at:.1f} s, pages {dict(statuses)}; the upload made during "
                   f"it finished {recovered:.1f} s after Redis came back")
         finally:
             stop_process(worker)
             stop_process(web)
 
 
-# --- finding 12 / issue 14.5: PostgreSQL down and restarted --------------------------------------------------
+# --- PostgreSQL down and restarted ----------------------------------------------------------------------
 @pytest.fixture()
 def private_pg_web(redis_url):
     """The app on a private PostgreSQL (stoppable) with an admin account."""
@@ -386,7 +386,7 @@ def private_pg_web(redis_url):
             stop_process(web)
 
 
-def test_finding_12_error_pages_and_health_without_database(private_pg_web):
+def test_error_pages_and_health_without_database(private_pg_web):
     server, base = private_pg_web
     admin = web_login(base, "admin@example.org", PASSWORD)
     assert admin.get(base + "/documents/", timeout=10).status_code == 200
@@ -435,7 +435,7 @@ def _burst(base: str, sessions: list[requests.Session], seconds: float) -> Count
     return Counter(code for _, _, code in results)
 
 
-def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
+def test_postgres_restart_under_load_pool_recovers(private_pg_web):
     server, base = private_pg_web
     sessions = [web_login(base, "admin@example.org", PASSWORD) for _ in range(6)]
     # 1. restarted while idle: the pool holds six dead connections, and not one request may meet them
@@ -464,12 +464,12 @@ def test_issue14_05_postgres_restart_under_load_pool_recovers(private_pg_web):
     after = Counter(code for start, _, code in results if start > restarted_at)
     assert sum(after.values()) > 10 and set(after) == {200}, after
     last_error = max((end for _, end, code in results if code != 200), default=restart_at)
-    print(f"issue 14.5: PostgreSQL restart took {restarted_at - restart_at:.2f} s; requests {dict(codes)}; "
+    print(f"PostgreSQL restart took {restarted_at - restart_at:.2f} s; requests {dict(codes)}; "
           f"last 503 {last_error - restart_at:.2f} s after the restart began; {dict(after)} after it; "
           f"idle pool after a restart: {dict(idle_after)}")
 
 
-def test_finding_05_deployed_workers_run_without_gossip():
+def test_deployed_workers_run_without_gossip():
     """run.sh (compose) and `make run` start the worker with the options the outage test uses."""
     root = Path(__file__).resolve().parents[2]
     run_sh = (root / "run.sh").read_text()

@@ -37,7 +37,7 @@ def test_create_rename_replacement_and_usage_counts(admin_client, clean_app):
     for name in ("person", "", "x" * 101, "tab\there"):
         response = admin_client.post(f"/labels/{pid}/new", data={"name": name, "category": "", "csrf_token": token})
         assert response.status_code == 200, name
-    # a NUL is refused for every endpoint by psan.web.input_guard (issue 15, finding 7)
+    # a NUL is refused for every endpoint by psan.web.input_guard (bad input is a 400, never a 500)
     response = admin_client.post(f"/labels/{pid}/new", data={"name": "a\x00b", "category": "", "csrf_token": token})
     assert response.status_code == 400 and "NUL" in response.get_data(as_text=True)
     assert admin_client.post(f"/labels/{pid}/new", data={"name": "y", "category": "EVIL", "csrf_token": token}

@@ -1,4 +1,4 @@
-"""The per-project model (issue 7): decisions → retrain on the real worker → MODEL suggestions on new documents.
+"""The per-project model: decisions → retrain on the real worker → MODEL suggestions on new documents.
 
 Real PostgreSQL, Redis and Celery worker.  The project uses a pipeline without NER, so the domain
 term "Projekt Kestrel" is found by nothing but the model.

@@ -1,4 +1,4 @@
-"""A project model earns its place (issue 20, item 2): evaluated on held-out decisions before it serves.
+"""A project model earns its place: evaluated on held-out decisions before it serves.
 
 Real PostgreSQL and the real training and prediction tasks (run in process: their code is the
 worker's); the projects page and the model page say why a model makes no suggestions.

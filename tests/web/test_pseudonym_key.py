@@ -1,4 +1,4 @@
-"""Pseudonymized downloads, the pseudonymization key export and de-pseudonymization (issue 5, items 4–5).
+"""Pseudonymized downloads, the pseudonymization key export and de-pseudonymization.
 
 Documents are inserted directly (tests/documents.py); their PERSON spans are made
 private by setting the NE_TYPE rule's confidence to -1, and labelled by person decisions.

@@ -1,4 +1,4 @@
-"""Safe release (issue 10): output that fails closed, the undecided-span policy, masked counts.
+"""Safe release: output that fails closed, the undecided-span policy, masked counts.
 
 Real upload → real Celery worker → recognition and pre-annotation → downloads.  No decision is
 made by anybody: the default download must still hide every IBAN, birth number, e-mail and name.

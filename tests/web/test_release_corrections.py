@@ -1,4 +1,4 @@
-"""Corrections reach the output (issue 10, item 4): shrunk spans, hand-marked categories, postcodes.
+"""Corrections reach the output: shrunk spans, hand-marked categories, postcodes.
 
 Documents are inserted directly with their recognizer entities (tests/documents.py);
 decisions go through the real store code (:mod:`psan.store.annotation.decisions`); output through the real

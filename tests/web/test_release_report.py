@@ -1,4 +1,4 @@
-"""Release report and QA sampling (issue 10, item 6): counts only, Clopper–Pearson bound, admin only."""
+"""Release report and QA sampling: counts only, Clopper–Pearson bound, admin only."""
 from __future__ import annotations
 
 import io

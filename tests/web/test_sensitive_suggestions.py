@@ -1,4 +1,4 @@
-"""Never public by suggestion (issue 20, item 4): addresses, dates of birth, districts, admin-marked types.
+"""Never public by suggestion: addresses, dates of birth, districts, admin-marked types.
 
 Through the real annotation API on PostgreSQL: the window's suggestions, accepting the window (``a``)
 and learned entity types never make these spans public; a person's explicit decision still can.

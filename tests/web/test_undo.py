@@ -1,4 +1,4 @@
-"""Accept by token and undo (issue 20, item 3): ``a`` makes no project rule; every action is undone by its author.
+"""Accept by token and undo: ``a`` makes no project rule; every action is undone by its author.
 
 Through the real HTTP API (Flask test client), the real store and PostgreSQL (the action log's
 triggers); the other document is re-annotated by the real store code, as the worker does.

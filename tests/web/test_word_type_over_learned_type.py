@@ -1,4 +1,4 @@
-"""A person's word-type rule takes precedence over a learned entity type on exactly those words (issue 20).
+"""A person's word-type rule takes precedence over a learned entity type on exactly those words.
 
 Before: an annotator decided "Overleaf" public by word type (rule +1), the project had learned its
 entity type private (the NE_TYPE rule at −1 after ten private decisions), the votes summed to 0 and

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 #: confidence of NE-type rules created automatically: 0 makes their spans suspicious
 NE_TYPE_DEFAULT_CONFIDENCE = 0.0
-#: entity types private at pre-annotation (issue 10): checksum-validated IDs, IBANs, cards,
+#: entity types private at pre-annotation: checksum-validated IDs, IBANs, cards,
 #: e-mails, phone numbers and URLs with personal paths are personal data whatever the context, so
 #: their NE-type rules start at the private threshold and an untouched collection is safe for them
 PRIVATE_BY_DEFAULT = frozenset({

@@ -1,4 +1,4 @@
-"""The action log and undo (issue 20, item 3): every annotator action can be undone by its author.
+"""The action log and undo: every annotator action can be undone by its author.
 
 Why a log of before-images: one key (``a``, ``x``, ``S``, a bulk decision from a search page)
 changes person decisions and project rules, and the rules change other documents when the project
@@ -239,7 +239,8 @@ def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
     entity-type confidences are bookkeeping, and counting them told the annotator ``s`` made a rule.
     Only the author's own actions (their own windows' spans): nothing about others' work.  An
     entity decision reaches mentions outside the window (and a rule per spelling of the name), so
-    its counts would tell how often the entity is named elsewhere: they are ``None`` (audit 3, item 1).
+    its counts would tell how often the entity is named elsewhere: they are ``None``
+    (the window is the confidentiality boundary).
     """
     rows = db.query(
         "SELECT a.id, a.kind, a.created_at, a.undone_at, a.document_id, a.first_token, a.end_token, "

@@ -16,8 +16,8 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
   mentions decided here, so a person sees them; in other documents they are what their own rules make
   them (those lookup rules are document-only, as any private token decision's on such a span:
   :mod:`psan.store.annotation.decisions`); ``S`` / ``P`` remain for a person who means every occurrence;
-* the selected span itself gets the token decision too when it is not exactly a mention (issue 20,
-  item 5: "Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper").  The entity
+* the selected span itself gets the token decision too when it is not exactly a mention
+  ("Mr Harper" selected around the mention "Harper", or "J." inside "J. Harper": the person selected it).  The entity
   is the innermost mention containing the selection, else the longest mention inside it;
 * PRIVATE also decides every other occurrence of the selected words, and of each mention's words, in
   the window's document that is not inside a span a recognizer found, and a span no

@@ -16,7 +16,7 @@
   (:func:`refresh_document_predictions`).  The project's NE_TYPE rule with condition ``MODEL``
   (created with confidence 0 = suspicious, editable on the rules page like any rule) turns them
   into annotations through the ordinary matching of :mod:`psan.store.corpus.reannotate`.
-* **Serving** (issue 20, :mod:`psan.tool.classifier.gate`) – a stored model serves (its predictions
+* **Serving** (:mod:`psan.tool.classifier.gate`) – a stored model serves (its predictions
   become MODEL entities) only while the admin's switch (``project.model_enabled``) is on and its
   held-out evaluation (``meta.serves``) beat the project's rule-based suggestions
   (:func:`serving_model`); its spans are filtered (no punctuation or stop-word spans, none longer

@@ -1,6 +1,6 @@
-"""Categories for person-decided spans, filled before the output is rendered (issue 10, item 4; issue 20).
+"""Categories for person-decided spans, filled before the output is rendered.
 
-Why no span is dropped here any more: the output invariant (issue 20) is that a character is
+Why no span is dropped here any more: the output invariant is that a character is
 released in clear only if every span covering it is finally PUBLIC.  A person's decision on a part
 of a recognizer's span is a decision on *that part only*; it never opens the rest (the old
 "shrink" rule dropped the whole rule-private span "Mr E. Cinmen" for a PRIVATE decision on its

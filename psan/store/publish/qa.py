@@ -1,4 +1,4 @@
-"""QA sampling (issue 10, item 6): a second reviewer checks a random sample of public output tokens.
+"""QA sampling: a second reviewer checks a random sample of public output tokens.
 
 Why: "nobody found anything more" is not a measurement.  The admin draws a uniform random sample
 of tokens the output leaves in clear that could be personal data (capitalised words, numbers);

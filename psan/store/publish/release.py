@@ -1,4 +1,4 @@
-"""The release report (issue 10, item 6): what the data owner signs before handing a collection out.
+"""The release report: what the data owner signs before handing a collection out.
 
 Why counts only: the report travels inside every output ZIP, so it must never hold an original
 string — no span text, no label names (labels are often named after the person), no token text.

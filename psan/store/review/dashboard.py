@@ -1,7 +1,7 @@
 """A project's progress for its admin: windows done and left, undecided spans, throughput, forecast.
 
 Why these numbers: a team lead running an annotation project asks "how far are we, who works how
-fast, when will it be done" (issue 24).  Everything is an aggregate over indexed rows of one project
+fast, when will it be done".  Everything is an aggregate over indexed rows of one project
 (``window_log`` by project, ``decision_log`` by project, suspicious annotations through the partial
 index) so the page answers in milliseconds on a project of 10^6 tokens.
 

@@ -1,4 +1,4 @@
-"""When a project's learned model may serve, and which of its spans it may propose (issue 20, item 2).
+"""When a project's learned model may serve, and which of its spans it may propose.
 
 Why: a model trained on a handful of decisions flagged "The", "." and whole clauses as private in
 every window.  A project model must earn its place, measured on the project's own decisions:

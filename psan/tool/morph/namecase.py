@@ -1,7 +1,7 @@
 """A learned reader of a name's case, number and gender from its ending and its neighbours.
 
 Why: the hand-made evidence rules were written on development sentences and generalise worse than a
-statistical model (issue figures: Czech case 0.88 on the sentences they were written on, 0.74 on
+statistical model (measured: Czech case 0.88 on the sentences they were written on, 0.74 on
 unseen ones).  This is a small linear model (scikit-learn's logistic loss) over the word's suffixes and
 the words around it, trained on the nouns and proper nouns of the Universal Dependencies treebanks
 (names decline like nouns; a feature tells names apart).  It is stored as plain JSON weights

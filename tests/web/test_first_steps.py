@@ -1,5 +1,6 @@
-"""UX papercuts of issue 14 (items 8, 9, 10): statuses as words (en, cs), Retry only on FAILED, the
-favicon, the "ask for labels" project setting, annotators in no project, the admin's next steps."""
+"""What a new admin or annotator is shown: the admin's next steps on the home page, the link after creating an
+annotator, whom an annotator in no project should ask, the "ask for labels" project setting, the favicon.
+"""
 from __future__ import annotations
 
 import re
@@ -13,22 +14,6 @@ from tests.helpers import PASSWORD, Auth, csrf_token, default_project, join_proj
 from tests.services import app_config
 
 PO = "psan/translations/cs/LC_MESSAGES/messages.po"
-
-
-def _documents_with_every_status(app) -> dict[str, int]:
-    project = default_project(app)
-    ids = {}
-    for status in ("NEW", "RECOGNIZED", "PRE_ANNOTATED", "DONE", "FAILED"):
-        # queued_at set: handed to the broker (a NEW row without it reads "Waiting for the queue")
-        ids[status] = sql(app, "INSERT INTO document (project_id, name, language, status, text, error, queued_at) "
-                               "VALUES (%s, %s, 'en', %s, 'x', %s, now()) RETURNING id",
-                          (project, f"{status.lower()}.txt", status, "boom" if status == "FAILED" else None))[0]["id"]
-    return ids
-
-
-def _badges(html: str) -> dict[str, str]:
-    """status code → the word shown in the documents list."""
-    return dict(re.findall(r'class="doc-status[^"]*" data-status="(\w+)">([^<]*)</span>', html))
 
 
 @pytest.fixture(scope="module")
@@ -61,61 +46,7 @@ def _czech_client(app, email: str):
     return client
 
 
-# --- 10: statuses as words, Retry only on FAILED ---------------------------------------------------------
-def test_statuses_are_words_in_english(admin_client, clean_app):
-    _documents_with_every_status(clean_app)
-    html = admin_client.get("/documents/").get_data(as_text=True)
-    assert _badges(html) == {"NEW": "Waiting for recognition", "RECOGNIZED": "Applying rules",
-                             "PRE_ANNOTATED": "To annotate", "DONE": "Done", "FAILED": "Failed"}
-    live = admin_client.get(f"/documents/status?project={default_project(clean_app)}").get_json()
-    assert {d["status"]: d["status_name"] for d in live["documents"]}["PRE_ANNOTATED"] == "To annotate"
-
-
-def test_statuses_are_words_in_czech(clean_app, czech_app):
-    make_account(clean_app, "admin@example.org", "ADMIN")
-    _documents_with_every_status(clean_app)
-    client = _czech_client(czech_app, "admin@example.org")
-    html = client.get("/documents/").get_data(as_text=True)
-    assert _badges(html) == {"NEW": "Čeká na rozpoznání", "RECOGNIZED": "Uplatňují se pravidla",
-                             "PRE_ANNOTATED": "K anotaci", "DONE": "Hotovo", "FAILED": "Selhalo"}
-    live = client.get(f"/documents/status?project={default_project(clean_app)}").get_json()
-    assert {d["status"]: d["status_name"] for d in live["documents"]}["DONE"] == "Hotovo"
-
-
-def test_status_name_helper_keeps_unknown_codes(clean_app):
-    from psan.web.status_names import status_name
-    with clean_app.test_request_context(headers={"Accept-Language": "en"}):
-        assert status_name("FAILED") == "Failed"
-        assert status_name("SOMETHING_NEW") == "SOMETHING_NEW"
-
-
-def test_retry_only_on_failed(admin_client, clean_app):
-    ids = _documents_with_every_status(clean_app)
-    html = admin_client.get("/documents/").get_data(as_text=True)
-    for status, document_id in ids.items():
-        form = re.search(rf'action="/documents/{document_id}/retry" class="([^"]*)"', html).group(1)
-        assert ("d-none" in form) == (status != "FAILED"), (status, form)
-    token = csrf_token(admin_client, "/documents/")
-    page = admin_client.post(f"/documents/{ids['NEW']}/retry", data={"csrf_token": token},
-                             follow_redirects=True).get_data(as_text=True)
-    assert "Only failed or stalled documents can be retried" in page
-    assert sql(clean_app, "SELECT status::text AS s FROM document WHERE id = %s", (ids["NEW"],))[0]["s"] == "NEW"
-
-
-def test_annotation_window_carries_the_status_word(clean_app):
-    sql(clean_app, "UPDATE project SET ask_labels = false WHERE is_default")
-    make_account(clean_app, "annotator@example.org")
-    join_project(clean_app, default_project(clean_app), "annotator@example.org")
-    add_document(clean_app, "Jan Novák lives in Praha. Nothing else happens here.", [("Jan Novák", "PERSON")])
-    client = clean_app.test_client()
-    Auth(client).login("annotator@example.org")
-    data = client.get("/annotate/api/window").get_json()
-    assert data["document"]["status"] == "PRE_ANNOTATED"
-    assert data["document"]["status_name"] == "To annotate"
-    assert data["project"]["ask_labels"] is False
-
-
-# --- 10: favicon ---------------------------------------------------------------------------------------
+# --- favicon ------------------------------------------------------------------------------------------------
 def test_favicon_is_served_to_everyone(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 200
@@ -126,7 +57,7 @@ def test_favicon_is_served_to_everyone(client):
     assert client.get("/static/favicon.svg").status_code == 200
 
 
-# --- 10: ask for labels ---------------------------------------------------------------------------------
+# --- ask for labels -----------------------------------------------------------------------------------------
 def test_ask_labels_project_setting(admin_client, clean_app):
     project = default_project(clean_app)
     page = admin_client.get(f"/projects/{project}").get_data(as_text=True)
@@ -154,7 +85,7 @@ def test_new_projects_do_not_ask_for_labels(admin_client, clean_app):
     assert sql(clean_app, "SELECT ask_labels FROM project WHERE name = 'Quiet'")[0]["ask_labels"] is False
 
 
-# --- 8: an annotator in no project ---------------------------------------------------------------------
+# --- an annotator in no project -----------------------------------------------------------------------------
 def test_annotator_in_no_project_is_told_whom_to_ask(clean_app):
     make_account(clean_app, "boss@example.org", "ADMIN", name="Boss")
     make_account(clean_app, "lonely@example.org")
@@ -194,7 +125,7 @@ def test_created_annotator_flash_links_to_projects(admin_client):
     assert "admin2@example.org can annotate only after" not in page  # admins annotate every project
 
 
-# --- 9: next steps on the admin's home page --------------------------------------------------------------
+# --- next steps on the admin's home page --------------------------------------------------------------------
 def _steps(html: str) -> list[str]:
     return re.findall(r'data-done="(yes|no)"', html)
 

@@ -1,20 +1,195 @@
-"""Regression tests for audit round 4 (the second annotator's window, independent double annotation, the
-window JSON), one or more per finding, named after what they prove.
+"""An annotator sees no more of a document than their window: no route, JSON answer, entity key, label count
+or second version carries text beyond the window size, and a long span is shown with its middle elided.
 
-They run against the real PostgreSQL and Redis of ``tests/conftest.py``.
+Why: the window is the confidentiality boundary between annotators and the rest of a document.  Real
+PostgreSQL and Redis (``tests/conftest.py``).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import string
 
 from psan.store.annotation.visibility import max_tokens
+from psan.store.annotation.windows import WINDOW_TOLERANCE
+from psan.tool.document import Category
+from psan.tool.entities import entity_id
 from psan.web.access import Access, access_of
-from tests.documents import add_document, group_entities
-from tests.helpers import default_project, sql
-from tests.web.helpers import add_rule, annotator_client
+from tests.documents import add_document, group_entities, plain_sentences, token_index
+from tests.helpers import (
+    default_project,
+    meta_csrf,
+    sql,
+)
+from tests.web.helpers import add_label, add_rule, annotator_client
 
-# --- the second annotator's window, and every annotator-facing route -------------------------------------------
+# --- entity keys must not reveal names outside the window ---------------------------------------------------
+#: first names an attacker would try ("<candidate> harper"); "jonathan" is the one outside the window
+CANDIDATES = ("james", "john", "robert", "michael", "william", "david", "richard", "joseph", "thomas", "charles",
+              "christopher", "daniel", "matthew", "anthony", "mark", "donald", "steven", "paul", "andrew", "jonathan",
+              "joshua", "kenneth", "kevin", "brian", "george", "timothy", "ronald", "edward", "jason", "jeffrey",
+              "mary", "anna", "emma", "olivia")
+
+
+#: hex runs an attacker could compare with digests (10+ digits, not only decimal: microseconds of timestamps
+#: are six decimal digits and would match some digest by chance)
+_HEX = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{10,}")
+
+
+def _digests(text: str) -> list[str]:
+    """Every unkeyed digest an attacker would try of a candidate name (hex)."""
+    out = []
+    for variant in (text, f"PERSON\x1f{text}", f"person\x1f{text}", f"PER\x1f{text}", f"P\x1f{text}"):
+        data = variant.encode()
+        out += [hashlib.new(name, data).hexdigest() for name in ("sha256", "sha1", "md5", "blake2b", "sha512")]
+    return out
+
+
+def _walk_annotator_api(client, doc: int) -> list[str]:
+    """Every answer of every annotator endpoint for the window's spans (GET and POST), as text."""
+    answers = []
+
+    def keep(response):
+        assert response.status_code < 500, response.get_data(as_text=True)
+        answers.append(response.get_data(as_text=True))
+        return response
+
+    data = keep(client.get("/annotate/api/window")).get_json()
+    window = data["window"]
+    first, end = window["first_token"], window["end_token"]
+    keep(client.get("/annotate/api/window", query_string={"document_id": doc, "first_token": first,
+                                                          "end_token": min(end, first + 20)}))
+    spans = [(a["first_token"], a["end_token"], a["id"]) for a in data["annotations"]]
+    for f, e, annotation_id in spans:
+        keep(client.get(f"/annotate/api/annotation/{annotation_id}"))
+        keep(client.get("/annotate/api/entity", query_string={"document_id": doc, "first_token": f, "end_token": e}))
+    for i in range(first, end):
+        keep(client.get("/annotate/api/entity", query_string={"document_id": doc, "first_token": i,
+                                                              "end_token": i + 1}))
+    for f, e, _ in spans:
+        keep(client.post("/annotate/api/entity/split", json={"document_id": doc, "first_token": f, "end_token": e}))
+    for (f, e, _), (g, h, _) in zip(spans, spans[1:], strict=False):
+        keep(client.post("/annotate/api/entity/merge", json={"document_id": doc, "first_token": f, "end_token": e,
+                                                             "other_first_token": g, "other_end_token": h}))
+    for _f, _e, annotation_id in spans:
+        keep(client.get(f"/annotate/api/annotation/{annotation_id}"))
+    for scope in ("token", "word_type", "ne_type", "entity"):
+        f, e, _ = spans[0]
+        keep(client.post("/annotate/api/decide", json={"document_id": doc, "first_token": f, "end_token": e,
+                                                       "decision": "PRIVATE", "scope": scope, "ne_type": "P"}))
+    f, e, _ = spans[-1]
+    keep(client.post("/annotate/api/label", json={"document_id": doc, "first_token": f, "end_token": e,
+                                                  "label_name": "someone", "label_category": "PERSON"}))
+    keep(client.post("/annotate/api/accept", json={"document_id": doc}))
+    history = keep(client.get("/annotate/api/history")).get_json()["actions"]
+    assert any(a["kind"] == "entity" for a in history)
+    for action in history:  # the entity decision reached mentions outside the window: no counts of them
+        assert action["kind"] != "entity" or (action["spans"] is None and action["rules"] is None), action
+    keep(client.post("/annotate/api/undo", json={}))
+    keep(client.get("/annotate/api/history"))
+    for f, e, annotation_id in spans:
+        keep(client.get(f"/annotate/api/annotation/{annotation_id}"))
+        keep(client.get("/annotate/api/entity", query_string={"document_id": doc, "first_token": f, "end_token": e}))
+    keep(client.post("/annotate/api/next"))
+    return answers
+
+
+def test_entity_keys_reveal_no_name_outside_the_window(clean_app):
+    app = clean_app
+    text = (plain_sentences(0, 20) + " Jonathan Harper sued the company. Mr. Harper lost. "
+            + plain_sentences(20, 60) + " Later Harper said that Harper had not signed it. Anna Berg agreed. "
+            + plain_sentences(80, 20) + " Harper and Jonathan Harper left.")
+    doc = add_document(app, text, [("Jonathan Harper", "P"), ("Harper", "P"), ("Anna Berg", "P")])
+    group_entities(app, doc)
+    outside = [token_index(app, doc, "Jonathan", 0), token_index(app, doc, "Jonathan", 1)]
+    # the first part is decided already: the annotator's window is the middle one, with "Harper" alone
+    middle = token_index(app, doc, "Later")
+    sql(app, "UPDATE annotation SET token_decision = 'PRIVATE' WHERE document_id = %s AND "
+             "(end_token <= %s OR first_token >= %s)", (doc, middle - 10, middle + 40))
+    client = annotator_client(app, "a3-01@example.org", window_size=30)
+    window = client.get("/annotate/api/window").get_json()["window"]
+    assert window["first_token"] <= middle < window["end_token"]
+    assert not any(window["first_token"] <= i < window["end_token"] for i in outside), window
+    stored = {r["key"] for r in sql(app, "SELECT key FROM entity")}
+    assert entity_id(Category.PERSON, "jonathan harper") in stored  # the digest a guesser could match by trying names
+
+    answers = _walk_annotator_api(client, doc)
+    blob = "\n".join(answers)
+    assert "Jonathan" not in blob and "jonathan" not in blob
+    for key in stored | {r["key"] for r in sql(app, "SELECT key FROM entity")}:
+        assert key not in blob and key.split("-")[-1] not in blob
+    shown_hex = set(_HEX.findall(blob.lower()))
+    assert shown_hex, "the walk saw entity references"
+    for candidate in CANDIDATES:
+        for name in (f"{candidate} harper", f"{candidate} berg"):
+            for digest in _digests(name) + [entity_id(Category.PERSON, name).split("-")[-1]]:
+                assert not any(h in digest for h in shown_hex), (name, digest)
+    # no document-wide count: every count is of mentions inside the window
+    inside = sql(app, "SELECT count(*) AS n FROM entity_mention WHERE document_id = %s AND first_token >= %s "
+                      "AND end_token <= %s", (doc, window["first_token"], window["end_token"]))[0]["n"]
+    entities = []
+    for answer in answers:
+        _collect_entities(json.loads(answer), entities)
+    assert entities
+    for entity in entities:
+        assert "documents" not in entity and "id" not in entity and "manual" not in entity, entity
+        assert 0 <= entity["mentions"] <= inside, entity
+
+
+def _collect_entities(value, out: list) -> None:
+    if isinstance(value, dict):
+        if isinstance(value.get("entity"), dict):
+            out.append(value["entity"])
+        for v in value.values():
+            _collect_entities(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _collect_entities(v, out)
+
+
+# --- a window never shows more than the annotator's size ----------------------------------------------------
+def test_overlong_span_is_shown_cut_with_its_middle_elided(clean_app):
+    app = clean_app
+    long_span = " ".join(f"part{i}" for i in range(815))  # one 815-token span (a long URL)
+    doc = add_document(app, plain_sentences(0, 3) + " See " + long_span + " now. " + plain_sentences(3, 3),
+                       [(long_span, "URL")])
+    client = annotator_client(app, "a3-05@example.org", window_size=100)
+    data = client.get("/annotate/api/window").get_json()
+    window = data["window"]
+    assert window["end_token"] - window["first_token"] >= 815  # the span is the window ...
+    assert len(data["tokens"]) <= 100  # ... but no more than the size is shown
+    lo, hi = data["elided"]
+    assert hi - lo >= 700
+    body = json.dumps(data)
+    assert "part0" in body and "part814" in body and "part400" not in body
+    # a part of the middle is refused; a range across it shows only what is shown anyway
+    middle = client.get("/annotate/api/window", query_string={"document_id": doc, "first_token": lo + 10,
+                                                              "end_token": lo + 30})
+    assert middle.status_code == 403
+    across = client.get("/annotate/api/window", query_string={"document_id": doc, "first_token": lo - 5,
+                                                              "end_token": hi + 5})
+    assert across.status_code == 200 and [t["i"] for t in across.get_json()["tokens"]] == \
+        [*range(lo - 5, lo), *range(hi, hi + 5)]
+    # the long span is decided from what is shown; a span wholly inside the middle is refused
+    span = next(a for a in data["annotations"] if a["end_token"] - a["first_token"] == 815)
+    assert client.get(f"/annotate/api/annotation/{span['id']}").status_code == 200
+    refused = client.post("/annotate/api/decide", json={"document_id": doc, "first_token": lo + 5,
+                                                        "end_token": lo + 6, "decision": "PUBLIC"})
+    assert refused.status_code == 403
+    decided = client.post("/annotate/api/decide", json={"document_id": doc, "first_token": span["first_token"],
+                                                        "end_token": span["end_token"], "decision": "PRIVATE"})
+    assert decided.status_code == 200, decided.get_json()
+    assert "part400" not in decided.get_data(as_text=True)
+    # an admin opening the document sees it whole
+    from tests.helpers import logged_in_client
+    admin = logged_in_client(app, "a3-05-admin@example.org", "ADMIN")
+    admin.environ_base["HTTP_X_CSRFTOKEN"] = meta_csrf(admin)
+    opened = admin.post("/annotate/api/open", json={"document_id": doc, "start": span["first_token"], "size": 2000})
+    assert opened.status_code == 200 and "part400" in opened.get_data(as_text=True)
+
+
+# --- the second annotator's window, and every annotator-facing route ----------------------------------------
 #: every word of the walk's documents is unique ("Zq" + 5 letters), so a response's distinct words are the
 #: document text it carries; a sentence is 9 words and a full stop
 _WORD = re.compile(r"\bzq[a-z]{5}\b", re.IGNORECASE)
@@ -191,7 +366,7 @@ def test_no_annotator_route_carries_more_text_than_the_callers_window_size(clean
 
 
 def test_second_annotator_of_a_smaller_size_is_not_offered_a_wider_window(clean_app):
-    """The audit's case: a size-300 annotator leaves a window of about 300 tokens; a size-100 annotator is not
+    """A size-300 annotator leaves a window of about 300 tokens; a size-100 annotator is not
     offered it (their home page counts nothing, the claim finds nothing), a size-300 annotator is."""
     app = clean_app
     project = default_project(app)
@@ -231,114 +406,6 @@ def test_second_page_elides_the_middle_of_a_long_span_as_the_annotate_page(clean
     assert doc
 
 
-# --- the second version is independent ----------------------------------------------------------------------
-INDEPENDENT_TEXT = ("Harper met Jana Berg in Brno. Later Harper wrote to Jana Berg. Olga Krall saw Harper leave. "
-                    "Nobody else came.")
-
-
-def _second_rows(page: str) -> list[list[str]]:
-    body = re.search(r'<table[^>]*id="second-spans".*?<tbody>(.*?)</tbody>', page, re.S).group(1)
-    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
-
-
-def test_second_version_sees_the_preannotation_never_the_first_annotators_decisions(clean_app):
-    """a1 decides "Harper" private by word type (a rule), labels "Olga Krall" as a place and decides an entity:
-    the second annotator's rows read what the pre-annotation said when a1 leased the window (undecided, PERSON),
-    nothing of a1's rules, labels or decisions; an omitted decision is stored undecided, not the rules'; the
-    agreement counts only spans both decided."""
-    app = clean_app
-    project = default_project(app)
-    sql(app, "UPDATE project SET double_share = 1 WHERE id = %s", (project,))
-    doc = add_document(app, INDEPENDENT_TEXT, [("Harper", "P"), ("Jana Berg", "P"), ("Olga Krall", "P")])
-    group_entities(app, doc)
-    one = annotator_client(app, "a1@example.org", window_size=60)
-    window = one.get("/annotate/api/window").get_json()
-    spans = sorted((a["first_token"], a["end_token"]) for a in window["annotations"])
-    assert len(spans) == 6 and all(a["decision"] == "SUSPICIOUS" for a in window["annotations"])
-    harper, olga = spans[0], spans[4]
-    assert one.post("/annotate/api/decide", json={"document_id": doc, "first_token": harper[0],
-                                                  "end_token": harper[1], "decision": "PRIVATE",
-                                                  "scope": "word_type"}).status_code == 200
-    assert one.post("/annotate/api/label", json={"document_id": doc, "first_token": olga[0], "end_token": olga[1],
-                                                 "label_name": "a street", "label_category": "LOCATION",
-                                                 "always": True}).status_code == 200
-    entity = one.post("/annotate/api/decide", json={"document_id": doc, "first_token": spans[1][0],
-                                                  "end_token": spans[1][1], "decision": "PUBLIC",
-                                                  "scope": "entity"})
-    assert entity.status_code == 200, entity.get_data(as_text=True)
-    assert one.post("/annotate/api/next").status_code == 200
-    two = annotator_client(app, "a2@example.org", window_size=60)
-    response = two.post("/workspace/second/claim", data={"csrf_token": _csrf(Walk(two, 60, "a2"), "/workspace/")})
-    double = int(response.headers["Location"].rsplit("/", 1)[1])
-    page = two.get(f"/workspace/second/{double}").get_data(as_text=True)
-    rows = _second_rows(page)
-    assert len(rows) == 6
-    assert {r[3] for r in rows} == {"undecided"}, rows  # the rules said nothing when a1 began: every row alike
-    assert {r[2] for r in rows} == {"person"}, rows  # the recognized category, never a1's label's
-    assert "Harper" in {r[1] for r in rows}, rows  # each row's words, as the window text shows them
-    assert "checked" not in page and "a street" not in page
-    # a2 decides two spans only: the others are stored undecided (masked), never the rules' decision
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    chosen = {f"d-{harper[0]}-{harper[1]}": "PRIVATE", f"d-{spans[1][0]}-{spans[1][1]}": "PRIVATE"}
-    refused = two.post(f"/workspace/second/{double}", data={"csrf_token": csrf, **chosen}, follow_redirects=True)
-    assert "Decide every highlighted span" in refused.get_data(as_text=True)  # undecided pre-annotation: required
-    everything = {f"d-{f}-{e}": "PRIVATE" for f, e in spans}
-    assert two.post(f"/workspace/second/{double}", data={"csrf_token": csrf, **everything}).status_code == 302
-    stored = {(r["first_token"], r["end_token"]): r for r in sql(
-        app, "SELECT first_token, end_token, auto_decision::text AS auto, first_decision::text AS first, "
-             "second_decision::text AS second FROM double_span WHERE double_window_id = %s", (double,))}
-    assert all(r["auto"] is None for r in stored.values()), stored
-    assert stored[harper]["first"] == "PRIVATE" and stored[spans[1]]["first"] == "PUBLIC"
-    assert all(r["second"] == "PRIVATE" for r in stored.values())
-    assert sql(app, "SELECT state FROM double_window WHERE id = %s", (double,))[0]["state"] == "disagreed"
-
-
-def test_omitted_second_decision_is_undecided_and_agreement_counts_what_both_decided(clean_app):
-    """A span the pre-annotation decided, left without a choice by the second annotator, is stored undecided and
-    left out of the agreement (nobody agrees by default)."""
-    from psan.runtime import db
-    from psan.store.review import double_annotation as store_double
-    app = clean_app
-    project = default_project(app)
-    sql(app, "UPDATE project SET double_share = 1 WHERE id = %s", (project,))
-    doc = add_document(app, INDEPENDENT_TEXT, [("Harper", "P"), ("Jana Berg", "P"), ("Olga Krall", "P")])
-    add_rule(app, project, "Harper", confidence=-1)  # the pre-annotation rules every "Harper" private
-    with app.app_context(), db.transaction() as conn:
-        from psan.store.corpus.reannotate import reannotate_document_now
-        reannotate_document_now(conn, doc)
-    one = annotator_client(app, "b1@example.org", window_size=60)
-    window = one.get("/annotate/api/window").get_json()
-    spans = sorted((a["first_token"], a["end_token"]) for a in window["annotations"])
-    decided = {(a["first_token"], a["end_token"]): a["decision"] for a in window["annotations"]}
-    harpers = [s for s in spans if decided[s] == "PRIVATE"]
-    others = [s for s in spans if decided[s] == "SUSPICIOUS"]
-    assert len(harpers) == 3 and len(others) == 3
-    for span, decision in [(harpers[0], "PUBLIC")] + [(s, "PRIVATE") for s in others]:
-        assert one.post("/annotate/api/decide", json={"document_id": doc, "first_token": span[0], "end_token": span[1],
-                                                      "decision": decision}).status_code == 200
-    assert one.post("/annotate/api/next").status_code == 200
-    two = annotator_client(app, "b2@example.org", window_size=60)
-    response = two.post("/workspace/second/claim", data={"csrf_token": _csrf(Walk(two, 60, "b2"), "/workspace/")})
-    double = int(response.headers["Location"].rsplit("/", 1)[1])
-    page = two.get(f"/workspace/second/{double}").get_data(as_text=True)
-    assert page.count("checked") == 3  # the choices start from the pre-annotation (Harper private), as b1 saw it
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    given = {f"d-{f}-{e}": "PRIVATE" for f, e in others}  # the three Harpers omitted
-    assert two.post(f"/workspace/second/{double}", data={"csrf_token": csrf, **given}).status_code == 302
-    second = {(r["first_token"], r["end_token"]): r["d"] for r in sql(
-        app, "SELECT first_token, end_token, second_decision::text AS d FROM double_span WHERE double_window_id = %s",
-        (double,))}
-    assert [second[s] for s in harpers] == [None, None, None] and [second[s] for s in others] == ["PRIVATE"] * 3
-    # b1 made the first Harper public, b2 left it undecided (masked): a disagreement, the stricter version wins
-    assert sql(app, "SELECT state FROM double_window WHERE id = %s", (double,))[0]["state"] == "disagreed"
-    with app.app_context(), db.transaction() as conn:
-        compared, by_category = store_double.project_agreement(conn, project)
-    assert compared == 1
-    person = by_category["PERSON"]
-    assert person.spans_first == 3 and person.spans_second == 3 and person.f1 == 1.0  # only what both decided
-
-
 def test_rule_conditions_of_an_elided_span_do_not_carry_its_middle(clean_app):
     """A 120-token phrase occurs twice; deciding the first private makes a lookup rule whose condition is the whole
     phrase.  A size-50 annotator whose window is the second occurrence (elided) sees neither the middle's tokens nor
@@ -369,7 +436,7 @@ def test_rule_conditions_of_an_elided_span_do_not_carry_its_middle(clean_app):
     small.get(f"/annotate/api/annotation/{span['id']}")
 
 
-# --- the annotators' labels page -------------------------------------------------------------------------------
+# --- the annotators' labels page ----------------------------------------------------------------------------
 def _label_counts(html: str, name: str) -> tuple[int, int]:
     row = re.search(rf"<tr>\s*<td>{name}</td>.*?</tr>", html, re.S).group(0)
     cells = re.findall(r'<td class="text-end">(\d+)</td>', row)
@@ -379,7 +446,6 @@ def _label_counts(html: str, name: str) -> tuple[int, int]:
 def test_annotators_label_counts_are_of_their_window_not_the_project(clean_app):
     """A label used on five spans, one of them in the annotator's window: the annotator's labels page counts one
     annotation (and the one rule applying there), the admin's counts the project's five."""
-    from tests.web.helpers import add_label
     app = clean_app
     project = default_project(app)
     text = "Harper came. " + _text(0, 40) + " Harper left. " + _text(1000, 40) + " Harper, Harper and Harper."
@@ -404,7 +470,7 @@ def test_annotators_label_counts_are_of_their_window_not_the_project(clean_app):
     assert _label_counts(admin.get(f"/labels/?project={project}").get_data(as_text=True), "the witness")[1] == 5
 
 
-# --- the window JSON --------------------------------------------------------------------------------------------
+# --- the window JSON ----------------------------------------------------------------------------------------
 def _keys(value, out: set) -> set:
     if isinstance(value, dict):
         out.update(value)
@@ -434,3 +500,95 @@ def test_window_json_has_no_document_wide_count_and_no_row_ids(clean_app):
         for a in answer.get("annotations", [answer] if "rules" in answer else []):
             assert a["id"] == f"{a['first_token']}-{a['end_token']}" and a["id"] not in row_ids
     assert decided.get_json()["annotation_id"] == span["id"]
+
+
+# --- the window-size limit ----------------------------------------------------------------------------------
+SIZE = 300
+
+
+def _annotator(app, email: str = "annotator@example.org", size: int = SIZE, role: str = "USER"):
+    return annotator_client(app, email, role, window_size=size)
+
+
+def _line_tokens(app, doc: int) -> dict[int, int]:
+    """Token index → length in tokens of the line it belongs to."""
+    text = sql(app, "SELECT text FROM document WHERE id = %s", (doc,))[0]["text"]
+    rows = sql(app, "SELECT idx, start_char FROM token WHERE document_id = %s ORDER BY idx", (doc,))
+    line_of = [text.count("\n", 0, r["start_char"]) for r in rows]
+    lengths: dict[int, int] = {}
+    for line in line_of:
+        lengths[line] = lengths.get(line, 0) + 1
+    return {i: lengths[line] for i, line in enumerate(line_of)}
+
+
+def _assert_windows_bounded(app, doc: int, client, size: int = SIZE, rounds: int = 6) -> int:
+    """Walk through several windows (deciding a span in each) and check every window's size."""
+    line_len = _line_tokens(app, doc)
+    seen = 0
+    for _ in range(rounds):
+        response = client.get("/annotate/api/window")
+        assert response.status_code == 200, response.get_data(as_text=True)
+        data = response.get_json()
+        window = data["window"]
+        if window is None:
+            break
+        width = window["end_token"] - window["first_token"]
+        allowed = size + max(WINDOW_TOLERANCE, line_len[window["first_token"]])
+        assert 0 < width <= allowed, (window, size)
+        assert len(data["tokens"]) == width
+        suspicious = [a for a in data["annotations"] if a["decision"] == "SUSPICIOUS"]
+        seen += 1
+        if not suspicious:
+            break
+        span = suspicious[0]
+        answer = client.post("/annotate/api/decide", json={
+            "document_id": doc, "first_token": span["first_token"], "end_token": span["end_token"],
+            "decision": "PUBLIC", "scope": "token"})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        assert client.post("/annotate/api/next").status_code == 200
+    return seen
+
+
+def test_window_never_exceeds_size_list(clean_app):
+    lines = [f"jan.novak{i}@example.org , Praha {i} , tel {i}" for i in range(3000)]
+    lines[1500] = "Petr Svoboda , Brno 1500 , tel 1500"
+    lines[2999] = "Petr Svoboda , Ostrava , tel 2999"
+    doc = add_document(clean_app, "\n".join(lines), [("Petr Svoboda", "P")])
+    tokens = sql(clean_app, "SELECT token_count FROM document WHERE id = %s", (doc,))[0]["token_count"]
+    assert tokens > 30_000
+    assert _assert_windows_bounded(clean_app, doc, _annotator(clean_app)) >= 2
+
+
+def test_list_lines_are_sentences():
+    from psan.tool.tokenize import tokenize
+    text = "\n".join(f"Jan Novák {i}, Praha" for i in range(50)) + "\n- item one\n- item two"
+    _, sentences = tokenize(text, "cs")
+    assert len(sentences) == 52
+    _, prose = tokenize("The court decided that\nthe defendant,\nwho was absent, pays.", "en")
+    assert len(prose) == 1
+
+
+def test_window_never_exceeds_size_transcript(clean_app):
+    words = [f"slovo{i % 97}" for i in range(4200)]
+    for at in (5, 2100, 4190):
+        words[at:at + 2] = ["Jan", "Novák"]
+    doc = add_document(clean_app, " ".join(words), [("Jan Novák", "P")], language="cs")
+    assert sql(clean_app, "SELECT count(*) AS n FROM sentence WHERE document_id = %s", (doc,))[0]["n"] == 1
+    assert _assert_windows_bounded(clean_app, doc, _annotator(clean_app)) >= 3
+
+
+def test_window_never_exceeds_size_one_sentence(clean_app):
+    words = [f"w{i}" for i in range(10_000)]
+    words[7000:7002] = ["Jan", "Novák"]
+    words[9998:10_000] = ["Jan", "Novák"]
+    doc = add_document(clean_app, " ".join(words) + ".", [("Jan Novák", "P")])
+    client = _annotator(clean_app, size=120)
+    assert _assert_windows_bounded(clean_app, doc, client, size=120) >= 2
+    # an admin opening the document anywhere gets the same limit
+    admin = _annotator(clean_app, "admin@example.org", size=200, role="ADMIN")
+    for start in (0, 5000, 9990):
+        response = admin.post("/annotate/api/open", json={"document_id": doc, "start": start})
+        assert response.status_code == 200, response.get_data(as_text=True)
+        window = response.get_json()["window"]
+        assert window["first_token"] <= start < window["end_token"]
+        assert window["end_token"] - window["first_token"] <= 200
