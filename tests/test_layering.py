@@ -134,8 +134,8 @@ def test_tests_import_no_private_name_of_psan():
 SKELETON = ["psan/__init__.py", "psan/web/__init__.py", "psan/labels/__init__.py", "psan/annotate/__init__.py",
             "psan/store/__init__.py", "psan/store/shared/__init__.py", "psan/store/publish/__init__.py",
             "psan/tool/__init__.py", "psan/tool/document.py", "psan/tool/ner/__init__.py",
-            "psan/tool/classifier/__init__.py", "ner_eval/__init__.py", "ner_eval/metrics.py", "bench/common.py",
-            "bench/bench_x.py"]
+            "psan/tool/classifier/__init__.py",
+            "ner_eval/__init__.py", "ner_eval/metrics.py", "bench/common.py", "bench/bench_x.py"]
 
 
 def plant(tmp_path: Path, files: dict[str, str]) -> Tree:
