@@ -167,9 +167,11 @@ _last: list[Scan] = []
 
 def scan_of(text: str) -> Scan:
     """The :class:`Scan` of ``text``; the one of the last text asked for is kept (the recognizers of one text
-    share it: :meth:`psan.tool.pipeline.Pipeline.candidates` runs them one after another)."""
-    if _last and _last[0].text is text:
-        return _last[0]
+    share it: :meth:`psan.tool.pipeline.Pipeline.candidates` runs them one after another).  Safe across threads:
+    the kept scan is read once and used only when it is this very text's."""
+    kept = next(iter(_last), None)
+    if kept is not None and kept.text is text:
+        return kept
     scan = Scan(text)
     _last[:] = [scan]
     return scan
