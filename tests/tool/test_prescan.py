@@ -88,7 +88,7 @@ def spans_of(matches: list[re.Match[str]]) -> list[tuple[tuple[int, int], ...]]:
 @settings(max_examples=400, deadline=None)
 @given(texts, st.integers(0, 40), st.integers(0, 60))
 def test_finditer_at_equals_finditer(text: str, pos: int, endpos: int) -> None:
-    prescan._MAX_SHARE = 1.0  # noqa: SLF001 - the candidates always, never the fallback scan
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the candidates always, never the regex's scan
     try:
         for regex, shapes in DECLARED:
             assert spans_of(finditer_at(regex, text, shapes)) == spans_of(list(regex.finditer(text))), \
@@ -96,7 +96,7 @@ def test_finditer_at_equals_finditer(text: str, pos: int, endpos: int) -> None:
             assert spans_of(finditer_at(regex, text, shapes, pos, endpos)) == \
                 spans_of(list(regex.finditer(text, pos, endpos))), (regex.pattern[:60], text, pos, endpos)
     finally:
-        prescan._MAX_SHARE = 1 / 32  # noqa: SLF001
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
 
 
 CLASSES = [r"\d", r"\w", "[A-Z]", "(?i:s)", "(?i:k)", "(?i:i)", r"[\w.,/-]", "[./-]", r"\s", "[^\\W\\d_]"]
@@ -119,9 +119,18 @@ def test_shape_positions_equal_a_reference(text: str, chars: list[str], not_befo
     assert Scan(text).starts((shape,)).tolist() == [p for p in range(len(text)) if holds(p)]
 
 
-def test_an_empty_match_falls_back_to_the_scan() -> None:
+def test_an_empty_match_falls_back_to_the_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prescan, "_MAX_SHARE", 1.0)
     regex = re.compile(r"a*")
-    assert spans_of(finditer_at(regex, "baab", (start("[ab]"),))) == spans_of(list(regex.finditer("baab")))
+    text = "baab" * 6000
+    assert spans_of(finditer_at(regex, text, (start("[ab]"),))) == spans_of(list(regex.finditer(text)))
+
+
+def test_short_texts_and_crowded_shapes_use_the_regexs_own_scan() -> None:
+    assert prescan.candidates("1" * 100, (start(r"\d"),)) is None
+    assert prescan.candidates("1" * 30_000, (start(r"\d"),)) is None  # every character a candidate
+    assert prescan.candidates("1 a" * 10_000, (start(r"\d", " ", "a"),)) is None
+    assert prescan.candidates("1 a" + "x" * 30_000, (start(r"\d", " ", "a"),)) == [0]
 
 
 def test_a_class_of_more_than_one_character_is_refused() -> None:
@@ -142,11 +151,11 @@ def test_recognizers_find_the_same_spans_as_their_own_scans(text: str) -> None:
     """Each English recognizer with the pre-scan (as the pipeline runs it) against its regexes scanning the whole
     text (the pre-scan turned off)."""
     recognizers = default_recognizers("en")
-    prescan._MAX_SHARE = 1.0  # noqa: SLF001
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001
     try:
         with_prescan = [r.analyze(text, None) for r in recognizers]
     finally:
-        prescan._MAX_SHARE = 1 / 32  # noqa: SLF001
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
     real = prescan.candidates
     prescan.candidates = lambda text, shapes: None  # type: ignore[assignment]
     try:
