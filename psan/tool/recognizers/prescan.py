@@ -22,8 +22,10 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 #: every character of the Basic Multilingual Plane, in order (lone surrogates included)
 _BMP = "".join(map(chr, range(0x10000)))
@@ -75,6 +77,7 @@ def literal_starts(words: Iterable[str], length: int, not_before: str | None = N
 @cache
 def _table(cls: str) -> np.ndarray:
     """``table[c]``: whether the character ``chr(c)`` of the BMP matches the one-character class ``cls``."""
+    import numpy as np
     found = re.compile(cls).findall(_BMP)
     if any(len(ch) != 1 for ch in found):
         raise ValueError(f"{cls!r} is not a one-character class")
@@ -93,6 +96,7 @@ def _astral(cls: str, ch: str) -> bool:
 def _members(cls: str) -> tuple[int, ...] | None:
     """The code points of the BMP ``cls`` matches when they are at most four (``None`` for more): such a class is
     found by comparisons, cheaper than a look-up of every character in :func:`_table`."""
+    import numpy as np
     found = np.flatnonzero(_table(cls))
     return tuple(found.tolist()) if len(found) <= 4 else None
 
@@ -106,6 +110,7 @@ class Scan:
     """
 
     def __init__(self, text: str) -> None:
+        import numpy as np  # here, not at import: short texts never need it (start-up time and memory)
         self.text = text
         codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         self.n = len(codes)
@@ -116,6 +121,7 @@ class Scan:
 
     def _first(self, cls: str) -> np.ndarray:
         """Sorted positions of the characters that match ``cls``."""
+        import numpy as np
         found = self._firsts.get(cls)
         if found is None:
             members = _members(cls)
@@ -132,6 +138,7 @@ class Scan:
 
     def _at(self, cls: str, positions: np.ndarray) -> np.ndarray:
         """Whether the characters at ``positions`` (all inside the text) match ``cls``."""
+        import numpy as np
         found = _table(cls)[self._codes[positions]]
         if len(self._astral):
             for k in np.flatnonzero(np.isin(positions, self._astral)).tolist():
@@ -140,6 +147,7 @@ class Scan:
 
     def positions(self, shape: Start) -> np.ndarray:
         """Sorted positions where ``shape`` holds."""
+        import numpy as np
         found = self._first(shape.chars[0])
         for offset, cls in enumerate(shape.chars[1:], 1):
             found = found[found + offset < self.n]
@@ -152,6 +160,7 @@ class Scan:
 
     def starts(self, shapes: tuple[Start, ...]) -> np.ndarray:
         """Sorted distinct positions where one of ``shapes`` holds."""
+        import numpy as np
         if len(shapes) == 1:
             return self.positions(shapes[0])
         return np.unique(np.concatenate([self.positions(shape) for shape in shapes]))
