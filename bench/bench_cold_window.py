@@ -17,7 +17,7 @@ CPU time of building the document's word index (the rule search's, built on a pr
 decision) vectorised and with the per-token generator it replaced, in the same process.  Printed:
 cold and warm times per process, the index times and their ratio, the median cold time, the cold/warm ratio
 and PASS/FAIL against the targets (cold < 1 s, cold/warm ≤ 3); with ``--profile`` the cProfile of the last
-process's cold request.
+process's cold request, its statements and those of one more warm request.
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def child(url: str, email: str, warm: int, profile: bool) -> None:
     response = client.get("/annotate/api/window")
     if prof:
         prof.disable()
-        statements.append(None)  # the cold request's statements end here
+        cold_statements = list(statements)
     body = response.get_json()
     cold = time.perf_counter() - started
     if response.status_code != 200 or not body or not body.get("tokens"):
@@ -86,12 +86,19 @@ def child(url: str, email: str, warm: int, profile: bool) -> None:
         if response.status_code != 200 or again["range"] != body["range"] or again["tokens"] != body["tokens"]:
             raise SystemExit("the warm request did not show the same window")
     out = {"cold": cold, "warm": warm_times, "tokens": len(body["tokens"]), "after": after, "index": _index_times()}
+    if statements is not None:  # one more warm request, its statements listed beside the cold one's
+        del statements[:]
+        started = time.perf_counter()
+        client.get("/annotate/api/window").close()
+        warm_ms = (time.perf_counter() - started) * 1000
+        warm_statements = list(statements)
     if prof:
         text = io.StringIO()
         pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(15)
-        cold_statements = statements[:statements.index(None)]
         text.write("the cold request's statements (ms, text):\n" + "".join(
             f"  {ms:6.1f}  {sql}\n" for ms, sql in cold_statements))
+        text.write(f"a warm request's statements ({warm_ms:.1f} ms in all):\n" + "".join(
+            f"  {ms:6.1f}  {sql}\n" for ms, sql in warm_statements))
         out["profile"] = text.getvalue()
     print(json.dumps(out))
 

@@ -214,8 +214,7 @@ def api_window():
     if window is None:
         return _assign_next(conn)
     else:
-        store_windows.renew(conn, current_user.id, _lease_seconds())
-        window = store_windows.current_window(conn, current_user.id)
+        window = store_windows.renew_window(conn, current_user.id, _lease_seconds())
     return _window_answer(conn, window)
 
 

@@ -17,9 +17,11 @@ no other; fold 1: one, inside a gold span.  A long form in lower case whose init
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate
 
-from psan.tool.document import Category, Document, Entity
+from psan.tool.document import Category, Document, Entity, token_bounds
 from psan.tool.name_joints import FUNCTION_WORDS
 
 __all__ = ["is_defined_acronym", "long_form_start", "mark_long_forms", "TAX_OR_CURRENCY_HEADS"]
@@ -91,29 +93,41 @@ def mark_long_forms(doc: Document) -> None:
     the acronym is, with its category.  Only a long form no span touches is added; changes ``doc.entities``."""
     if not doc.entities:
         return
-    text, tokens = doc.text, doc.tokens
+    text = doc.text
+    token_starts, token_ends = token_bounds(doc.tokens)
     acronyms: dict[str, Entity] = {}
     for e in doc.entities:
         if e.category in _LONG_FORM_CATEGORIES and e.end_token - e.first_token <= 6:
-            m = _ACRONYM_CORE.fullmatch(text, tokens[e.first_token].start, tokens[e.end_token - 1].end)
+            m = _ACRONYM_CORE.fullmatch(text, token_starts[e.first_token], token_ends[e.end_token - 1])
             if m is not None and (m.group(1) not in acronyms or e.score > acronyms[m.group(1)].score):
                 acronyms[m.group(1)] = e
     if not acronyms:
         return
-    starts = {t.start: i for i, t in enumerate(tokens)}
-    taken = [(tokens[e.first_token].start, tokens[e.end_token - 1].end) for e in doc.entities]
+    starts = dict(zip(token_starts, range(len(token_starts)), strict=True))
+    # the entities' character ranges sorted by start, with the largest end so far: one of them overlaps
+    # [start, end) exactly when the largest end among those starting before ``end`` passes ``start`` (a
+    # bisection, where testing every entity per definition was quadratic on a large document)
+    ranges = sorted((token_starts[e.first_token], token_ends[e.end_token - 1]) for e in doc.entities)
+    range_starts = [s for s, _ in ranges]
+    reach = list(accumulate((t for _, t in ranges), max))
+    added_ranges: list[tuple[int, int]] = []
     added: list[Entity] = []
     for acronym, e in sorted(acronyms.items()):
         for bracket in _definitions(text, acronym):
             start = long_form_start(text, bracket, acronym)
-            end = len(text[:bracket].rstrip())
-            if start is None or start not in starts or any(s < end and start < t for s, t in taken):
+            end = bracket  # ``len(text[:bracket].rstrip())`` without copying the text before the bracket
+            while end and text[end - 1].isspace():
+                end -= 1
+            if start is None or start not in starts:
+                continue
+            before = bisect_left(range_starts, end)
+            if before and reach[before - 1] > start or any(s < end and start < t for s, t in added_ranges):
                 continue
             first = last = starts[start]
-            while last + 1 < len(tokens) and tokens[last + 1].end <= end:
+            while last + 1 < len(token_ends) and token_ends[last + 1] <= end:
                 last += 1
-            if tokens[last].end == end:
+            if token_ends[last] == end:
                 added.append(Entity(first, last + 1, e.type, e.category, e.source, e.score))
-                taken.append((start, end))
+                added_ranges.append((start, end))
     if added:
         doc.entities = sorted(doc.entities + added, key=lambda x: (x.first_token, -x.end_token))

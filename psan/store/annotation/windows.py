@@ -190,6 +190,24 @@ def renew(conn, account_id: int, lease_seconds: int, decided: bool = False,
     return db.query_one(prepared(_RENEW + " RETURNING expires_at, decisions"), params, conn)
 
 
+#: :data:`_RENEW` that returns the renewed window as :data:`_WINDOW_SELECT` reads it
+_RENEW_WINDOW = (
+    f"WITH w AS ({_RENEW} RETURNING *) SELECT {_WINDOW_COLUMNS}, EXISTS (SELECT 1 FROM project_member m "  # noqa: S608  # nosec B608
+    "WHERE m.project_id = d.project_id AND m.account_id = w.account_id) AS member FROM w "
+    "JOIN document d ON d.id = w.document_id JOIN project p ON p.id = d.project_id")
+
+
+def renew_window(conn, account_id: int, lease_seconds: int) -> Window | None:
+    """Extend the lease and return the window as :func:`current_window` reads it after (``None``: no window).
+
+    Why one statement: a window request renewed the lease and read the window again, one round trip more;
+    on a new connection each statement is planned at its first use (tens of milliseconds of a process's
+    first window).
+    """
+    row = db.query_one(prepared(_RENEW_WINDOW), (lease_seconds, 0, account_id), conn)
+    return Window(**row) if row else None
+
+
 def release(conn, account_id: int) -> None:
     db.execute(prepared("DELETE FROM annotation_window WHERE account_id = %s"), (account_id,), conn)
 

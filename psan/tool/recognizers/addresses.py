@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import PRIORITY_POSTAL, PatternRecognizer, compile_context, has_context, has_digit
+from psan.tool.recognizers.prescan import Start, start
 
 #: above NER (0) and gazetteers (−10), and above a postal code alone: an address swallows its pieces
 PRIORITY_ADDRESS = PRIORITY_POSTAL + 1
@@ -142,6 +143,11 @@ ADDRESS_FORMS: dict[str, AddressForm] = {
         rf"[{_UPPER}{_LOWER}][{_LOWER}]+)[ \t]+{_NUMBER}[a-z]?{_NOT_UNIT}",
         r"(?:SI-?)?\d{4}", r"pri|ob|na|v|nad|pod|-", r"(?:stanovanje)[ \t]*\d{1,4}"),
 }
+#: the shapes the street form's matches start with, per language (:mod:`psan.tool.recognizers.prescan`): English,
+#: the house number's first digit after none of ``\w.,/-``, then a digit, a letter, a dash or a space
+STREET_STARTS: dict[str, tuple[Start, ...]] = {
+    "en": (start(r"\d", r"[\dA-Za-z \t-]", not_before=r"[\w.,/-]"),),
+}
 ADDRESS_CONTEXT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("address", "lives at", "living at", "lived at", "resides at", "residing at", "moved to", "home at",
            "located at", "sent to", "deliver to", "postcode", "zip"),
@@ -229,7 +235,8 @@ class AddressRecognizer(PatternRecognizer):
         form = ADDRESS_FORMS[language]
         context = ADDRESS_CONTEXT + ADDRESS_CONTEXT_BY_LANGUAGE.get(language, ())
         super().__init__(f"address_{language}", "ADDRESS", Category.LOCATION, form.street or STREET_RE,
-                         context=context, score=0.8, context_score=0.95, priority=PRIORITY_ADDRESS)
+                         context=context, score=0.8, context_score=0.95, priority=PRIORITY_ADDRESS,
+                         starts=STREET_STARTS.get(language))
         self.language = language
         self.czech = form.street is None
         self.grower = _Grower(form)
@@ -246,7 +253,7 @@ class AddressRecognizer(PatternRecognizer):
         if not self.prefilter(text):
             return []
         spans = []
-        for match in self.regex.finditer(text):
+        for match in self.matches(text):
             found = self._czech(text, match) if self.czech else (match.start(), match.end(), self.score)
             if found is None:
                 continue
@@ -315,6 +322,10 @@ UK_CONTEXT = ("postcode", "post code", "address", "addressed", "lives at", "livi
               "street", "road", "lane", "avenue", "london", "flat", "house")
 
 
+#: the shapes its matches start with: an area letter after none of ``\w-``, then a digit or a letter ("GIR" too)
+UK_POSTCODE_STARTS = (start("[A-PR-UWYZ]", "[0-9A-IK-Y]", not_before=r"[\w-]"),)
+
+
 class UkPostcodeRecognizer(PatternRecognizer):
     """UK postcodes (``SW1A 1AA``, ``M1 1AE``); the rare unspaced form only after an address word."""
 
@@ -323,7 +334,8 @@ class UkPostcodeRecognizer(PatternRecognizer):
 
     def __init__(self) -> None:
         super().__init__("postcode_uk", "POSTAL_CODE", Category.LOCATION, UK_POSTCODE_RE,
-                         context=UK_CONTEXT, score=0.85, context_score=0.95, priority=PRIORITY_POSTAL)
+                         context=UK_CONTEXT, score=0.85, context_score=0.95, priority=PRIORITY_POSTAL,
+                         starts=UK_POSTCODE_STARTS)
         self.wide_context = compile_context(UK_CONTEXT)
 
     def prefilter(self, text: str) -> bool:
@@ -333,7 +345,7 @@ class UkPostcodeRecognizer(PatternRecognizer):
         if not self.prefilter(text):
             return []
         spans = []
-        for match in self.regex.finditer(text):
+        for match in self.matches(text):
             start, end = match.span("code")
             context = has_context(text, start, end, self.wide_context, before=80, after=0)
             if not match.group("space") and not context:

@@ -17,6 +17,7 @@ import re
 
 from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import PRIORITY_AMOUNT, PatternRecognizer, after_first, first_class_first
+from psan.tool.recognizers.prescan import start
 
 #: ISO 4217 codes (current and pre-euro European ones) common in European case law
 CURRENCY_CODES = ("EUR", "USD", "GBP", "CHF", "CZK", "SKK", "PLN", "HUF", "RON", "ROL", "BGN", "HRK", "RSD", "RUB",
@@ -68,16 +69,22 @@ MONEY_RE = re.compile(
     rf"{_MULTIPLIER}(?![\w,.]\d|\d)"
     rf"|(?<=\d)(?<![\w.,-][\s\S])(?:{_AMOUNT_REST}){_MULTIPLIER}\s?(?:{_CODE}|{_WORD})(?:\s*\({_CODE}\))?)")
 
+#: the shapes ``MONEY_RE`` matches start with: a currency sign; a code's three capitals after none of ``\w-``; an
+#: amount's first digit after none of ``\w.,-``
+MONEY_STARTS = (start(_SIGN), start("[A-Z]", "[A-Z]", "[A-Z]", not_before=r"[\w-]"),
+                start(r"\d", not_before=r"[\w.,-]"))
+
 
 class MoneyRecognizer(PatternRecognizer):
     """Amounts of money with a currency code, sign or word (see module docstring)."""
 
     def __init__(self) -> None:
-        super().__init__("money", "MONEY", Category.OTHER, MONEY_RE, score=0.8, priority=PRIORITY_AMOUNT)
+        super().__init__("money", "MONEY", Category.OTHER, MONEY_RE, score=0.8, priority=PRIORITY_AMOUNT,
+                         starts=MONEY_STARTS)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for match in self.regex.finditer(text):
+        for match in self.matches(text):
             start, end = match.span()
             while end > start and text[end - 1] in " \u00a0\u202f":
                 end -= 1

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
+from psan.tool.recognizers.prescan import Start, finditer_at
 
 #: priorities (higher wins on overlap); NER adapters use 0, gazetteers are below NER
 PRIORITY_VALIDATED_ID = 50
@@ -145,7 +146,8 @@ class PatternRecognizer(Recognizer):
     def __init__(self, name: str, type_: str, category: Category, pattern: re.Pattern[str] | str, *,
                  validator: Validator | None = None, context: Iterable[str] = (), score: float = 0.85,
                  context_score: float = 0.99, priority: int = 0, group: int | str = 0,
-                 require_context: bool = False, flags: int = 0, not_after: str | None = None) -> None:
+                 require_context: bool = False, flags: int = 0, not_after: str | None = None,
+                 starts: tuple[Start, ...] | None = None) -> None:
         self.name = name
         self.type = type_
         self.category = category
@@ -159,6 +161,9 @@ class PatternRecognizer(Recognizer):
         self.require_context = require_context
         #: characters that must not precede a match (word characters always count), checked in Python
         self.not_after = not_after
+        #: shapes every match of ``regex`` starts with (:mod:`psan.tool.recognizers.prescan`): the regex is then
+        #: tried only where one holds; ``None``: the regex scans the whole text
+        self.starts = starts
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} {self.type}>"
@@ -167,11 +172,15 @@ class PatternRecognizer(Recognizer):
         """Cheap test whether the regex can match at all (overridden where it pays off)."""
         return True
 
+    def matches(self, text: str) -> list[re.Match[str]]:
+        """``list(self.regex.finditer(text))``, the regex tried only where :attr:`starts` allow."""
+        return finditer_at(self.regex, text, self.starts)
+
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         if not self.prefilter(text):
             return []
         spans: list[CharSpan] = []
-        for match in self.regex.finditer(text):
+        for match in self.matches(text):
             start, end = match.span(self.group)
             if start < 0 or start == end:
                 continue

@@ -22,6 +22,7 @@ from psan.tool.recognizers.base import (
     has_context,
     preceded_by,
 )
+from psan.tool.recognizers.prescan import Searcher, start
 
 CONTACT = Category.CONTACT
 
@@ -57,6 +58,10 @@ USERNAME_RE = re.compile(r"@(?<![\w@.+-]@)[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Z
 #: (a no-break or thin space groups digits too: "495 817\u00a0111" in Czech office listings)
 PHONE_CANDIDATE_RE = re.compile(
     r"[+(\d](?<![\w+/.,-][+(\d])\(?[\d ()./\u00a0\u2009\u202f-]{5,20}\d(?![\w/-]|[.,]\d)")
+#: the shapes its matches start with: a ``+``, ``(`` or digit after none of ``\w+/.,-``, then five characters of the
+#: run (an opening bracket is one of them)
+_RUN = r"[\d ()./\u00a0\u2009\u202f-]"
+PHONE_STARTS = (start(r"[+(\d]", _RUN, _RUN, _RUN, _RUN, _RUN, not_before=r"[\w+/.,-]"),)
 #: the spaces between digit groups, where a run of two numbers listed one after the other may be split
 _GROUP_GAP_RE = re.compile(r"[ \u00a0\u2009\u202f]+")
 #: digits of an international number kept on its context alone though no number plan validates it (an old
@@ -216,7 +221,8 @@ class PhoneRecognizer(PatternRecognizer):
         are a number, and the search goes on after them."""
         spans = []
         pos = 0
-        while (match := self.regex.search(text, pos)) is not None:
+        runs = Searcher(self.regex, text, PHONE_STARTS)
+        while (match := runs.search(pos)) is not None:
             start = match.start()
             scored = []
             for end in self._piece_ends(text, start, match.end()):

@@ -25,6 +25,7 @@ from psan.tool.recognizers.base import (
     has_context,
     preceded_by,
 )
+from psan.tool.recognizers.prescan import Start, candidates, finditer_at, start
 
 DATE = Category.DATE
 
@@ -142,6 +143,13 @@ NUMERIC_DATE_RE = re.compile(
     r")(?![\w]|[.,/-]\d)")
 
 
+#: the shapes every ``NUMERIC_DATE_RE`` match starts with (:mod:`psan.tool.recognizers.prescan`): a digit after
+#: none of ``\w.,/-``, its separator after one or two digits (day or month first) or after four (year first)
+NUMERIC_DATE_STARTS = (start(r"\d", "[./-]", not_before=r"[\w.,/-]"),
+                       start(r"\d", r"\d", "[./-]", not_before=r"[\w.,/-]"),
+                       start(r"\d", r"\d", r"\d", r"\d", "[./-]", not_before=r"[\w.,/-]"))
+
+
 def first_group(match: re.Match[str], name: str) -> str:
     """A first group of ``NUMERIC_DATE_RE`` with the match's first digit (as ``NUMERIC_DATE_PLAIN`` captures it)."""
     return match.string[match.start():match.end(name)]
@@ -160,11 +168,12 @@ def _valid_date(year: str, month: str, day: str) -> bool:
 
 class NumericDateRecognizer(PatternRecognizer):
     def __init__(self) -> None:
-        super().__init__("date", "DATE", DATE, NUMERIC_DATE_RE, score=0.9, priority=PRIORITY_DATE)
+        super().__init__("date", "DATE", DATE, NUMERIC_DATE_RE, score=0.9, priority=PRIORITY_DATE,
+                         starts=NUMERIC_DATE_STARTS)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for match in self.regex.finditer(text):
+        for match in self.matches(text):
             if preceded_by(text, match.start(), ".,/-"):
                 continue
             g = match.groupdict()
@@ -289,17 +298,38 @@ AGE_HINTS: dict[str, tuple[str, ...]] = {
     rf"\b{_N}[- ](?:years?|yrs?)[- ]old\b": (" old", "-old"),
     rf"\b{_N}[- ]year[- ]old\b": (" old", "-old"),
 }
+#: the shapes the English patterns' matches start with (their leading ``\b`` is checked in Python): "age" after
+#: no word character, or the number's first digit and what follows it (a digit, a space or a dash)
+_AGE_WORD = (start("a", "g", "e", not_before=r"\w"),)
+_AGE_NUMBER = (start(r"\d", r"[\d\s-]", not_before=r"\w"),)
+AGE_STARTS: dict[str, tuple[Start, ...]] = {pattern: _AGE_WORD if pattern.startswith(r"\b(?:aged") or
+                                            pattern.startswith(r"\bage") else _AGE_NUMBER
+                                            for pattern, _ in AGE_PATTERNS["en"]}
 AGE_CONTEXT = ("age", "aged", "old", "věk", "věku", "je mu", "je jí", "starý", "stará", "vek", "veku", "má",
                "wiek", "wieku", "ma", "miał", "miała", "ålder", "gammal", "starost", "star", "stara", "years old",
                "zemřel", "zemřela", "zmarł", "zmarła")
 
 
-def _finditer_at_word_start(regex: re.Pattern[str], text: str, word_start: bool) -> Iterator[re.Match[str]]:
+def _finditer_at_word_start(regex: re.Pattern[str], text: str, word_start: bool,
+                            shapes: tuple[Start, ...] | None = None) -> Iterator[re.Match[str]]:
     """``regex.finditer(text)``, but with ``word_start`` only matches not preceded by a word character.
 
     The same matches as the pattern with a leading ``\\b`` (the pattern starts with a word
     character): a match inside a word is skipped and the search resumes one character later.
+    ``shapes``: what every such match starts with (:mod:`psan.tool.recognizers.prescan`); the regex is then
+    tried only there, leftmost first, as the search below would find them.
     """
+    at = candidates(text, shapes)
+    if at is not None:
+        end = 0
+        for pos in at:
+            if pos < end or word_start and preceded_by(text, pos):
+                continue
+            match = regex.match(text, pos)
+            if match is not None:
+                yield match
+                end = match.end() if match.end() > pos else pos + 1
+        return
     if not word_start:
         yield from regex.finditer(text)
         return
@@ -323,16 +353,16 @@ class AgeRecognizer(PatternRecognizer):
         # first digit or letter of the pattern and made these scans several times slower.
         # (a pattern listed twice is compiled once: drop_contained would drop its second spans anyway)
         self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"),
-                          AGE_HINTS.get(p, ()))
+                          AGE_HINTS.get(p, ()), AGE_STARTS.get(p))
                          for p, need in dict.fromkeys(e for lang in langs for e in AGE_PATTERNS[lang])]
         self.context = compile_context(AGE_CONTEXT)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for regex, needs_context, word_start, hints in self.patterns:
+        for regex, needs_context, word_start, hints, shapes in self.patterns:
             if hints and not any(hint in text for hint in hints):
                 continue
-            for match in _finditer_at_word_start(regex, text, word_start):
+            for match in _finditer_at_word_start(regex, text, word_start, shapes):
                 number = next((g for g in match.groups() if g), None)
                 if number is None or not 0 < int(number) < 125:
                     continue
@@ -411,7 +441,7 @@ class EnglishDatePhraseRecognizer(PatternRecognizer):
         if not self.prefilter(text):
             return []
         spans = []
-        for match in self.regex.finditer(text):
+        for match in self.matches(text):
             kind = match.lastgroup or ""
             start, end = match.span()
             after_dash = start > 0 and text[start - 1] == "-"
@@ -452,6 +482,10 @@ DURATION_RE = re.compile(
 #: second letter of every unit is e, o or a (no other character folds onto them), tested before the five units
 UNIT_RE = re.compile(r"[YyMmWwDdHh](?=[eEoOaA])(?:(?<=[Yy])(?i:ears?)|(?<=[Mm])(?i:onths?)|(?<=[Ww])(?i:eeks?)"
                      r"|(?<=[Dd])(?i:ays?)|(?<=[Hh])(?i:ours?))(?!\w)")
+#: the shapes ``UNIT_RE`` matches start with: a unit's first letter as the class takes it, then two more as
+#: ``(?i:…)`` takes them
+UNIT_STARTS = tuple(start(f"[{w[0]}{w[0].upper()}]", f"(?i:{w[1]})", f"(?i:{w[2]})")
+                    for w in ("years", "months", "weeks", "days", "hours"))
 _SPACE_RE = re.compile(r"\s")
 #: how far before and after a unit word a duration phrase may reach (characters)
 _PHRASE_REACH = 100
@@ -480,7 +514,7 @@ class DurationRecognizer(PatternRecognizer):
         # each unit the phrase regex runs on a window that starts after whitespace well before it.
         spans = []
         done = 0
-        for unit in UNIT_RE.finditer(text):
+        for unit in finditer_at(UNIT_RE, text, UNIT_STARTS):
             if unit.start() < done:
                 continue
             lo = max(0, unit.start() - _PHRASE_REACH)

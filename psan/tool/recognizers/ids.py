@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
-from functools import cache
 
 from stdnum import iban as std_iban
 from stdnum import luhn
@@ -38,6 +36,7 @@ from psan.tool.recognizers.base import (
     has_digit,
     preceded_by,
 )
+from psan.tool.recognizers.prescan import literal_starts, start
 
 ID = Category.ID
 
@@ -166,6 +165,10 @@ class _DigitRecognizer(PatternRecognizer):
         return _digit_prefilter(text)
 
 
+#: every card number starts with four digits (after none of ``\d-``) and goes on with a digit or a separator
+CARD_STARTS = (start(r"\d", r"\d", r"\d", r"\d", r"[\d -]", not_before=r"[\d-]"),)
+
+
 def card_recognizer() -> PatternRecognizer:
     return _DigitRecognizer(
         "card", "CARD", ID,
@@ -176,7 +179,7 @@ def card_recognizer() -> PatternRecognizer:
         validator=valid_card,
         context=("card", "credit card", "karta", "karty", "kartou", "kreditní", "platební", "kort", "kortnummer",
                  "kartica", "visa", "mastercard", "amex"),
-        score=0.8, context_score=0.99, priority=PRIORITY_VALIDATED_ID)
+        score=0.8, context_score=0.99, priority=PRIORITY_VALIDATED_ID, starts=CARD_STARTS)
 
 
 BIRTH_NUMBER_CONTEXT = ("rodné číslo", "rodného čísla", "rodným číslem", "r.č.", "r. č.", "rč", "rodné č.",
@@ -273,7 +276,7 @@ def us_ssn_recognizer() -> PatternRecognizer:
     return _DigitRecognizer(
         "us_ssn", "US_SSN", ID, r"\d(?<![\d/.,-]\d)\d{2}([- ])\d{2}\1\d{4}(?![\d-])", validator=valid_us_ssn,
         context=("ssn", "social security", "social security number"), score=0.6, context_score=0.95,
-        priority=PRIORITY_WEAK_ID)
+        priority=PRIORITY_WEAK_ID, starts=(start(r"\d", r"\d", r"\d", "[- ]", not_before=r"[\d/.,-]"),))
 
 
 # ---------------------------------------------------------------- secrets
@@ -302,6 +305,11 @@ SECRET_AFTER_KEYWORD = re.compile(first_class_first(
                 r"\s+(?i:is|je|jest|to|är)\s+" if any(w[0] == first for w in _PASSWORD_WORDS.split("|")) else ""))
      for first in _KEYWORD_FIRSTS},
     r"[\"'`]?(?P<value>[^\s\"'`,;]{4,128})"))
+
+#: the shapes every keyword match starts with: a keyword's (or password word's) first three letters as ``(?i:…)``
+#: matches them, after none of ``\w-``
+SECRET_STARTS = literal_starts((*SECRET_KEYWORDS, *_PASSWORD_WORDS.split("|")), 3, not_before=r"[\w-]",
+                               ignore_case=True)
 
 #: well-known credential shapes that are secret without any keyword
 KNOWN_SECRET_SHAPES = re.compile(
@@ -332,34 +340,6 @@ def _shape_hit(text: str) -> bool:
     return (any(h in text for h in _OTHER_SHAPE_HINTS)
             or "_" in text and any(h in text for h in _UNDERSCORE_SHAPE_HINTS))
 
-#: every keyword and password word contains a hint; its first hint starts at most this many characters after it
-_HINT_REACH = max(min(k.find(h) for h in KEYWORD_HINTS if h in k)
-                  for k in (*SECRET_KEYWORDS, *_PASSWORD_WORDS.split("|")))
-
-
-@cache
-def _odd_case() -> tuple[str, ...]:
-    """Characters the keyword regex takes for a keyword letter (ignoring case) whose ``str.lower()`` is no
-    keyword letter ("ſ" for s, dotless "ı" for i): in a text with one, the lower-cased text may lack a hint
-    where the regex matches, so :meth:`SecretRecognizer._keyword_matches` scans the whole text instead."""
-    letters = {ch for word in (*SECRET_KEYWORDS, *_PASSWORD_WORDS.split("|"), "is", "je", "jest", "to", "är")
-               for ch in word if ch.isalpha()}
-    plane = "".join(map(chr, range(0x10000)))  # case forms outside the Basic Multilingual Plane fold into it
-    folded = re.findall(rf"(?i:[{''.join(sorted(letters))}])", plane)
-    return tuple(sorted({ch for ch in folded if ch.lower() not in letters}))  # three: "İ", "ı", "ſ"
-
-
-def hint_positions(lowered: str) -> list[int]:
-    """Sorted offsets of every keyword hint in the lower-cased text."""
-    found: list[int] = []
-    for hint in KEYWORD_HINTS:
-        at = lowered.find(hint)
-        while at >= 0:
-            found.append(at)
-            at = lowered.find(hint, at + 1)
-    return sorted(found)
-
-
 _COMMON_NON_SECRETS = frozenset({"none", "null", "****", "xxxx", "required", "optional", "string", "hidden"})
 #: transcript markup ("password to <unintelligible/>"): a tag, not a value
 _MARKUP = re.compile(r"</?[A-Za-z][\w-]*/?>?")
@@ -370,43 +350,13 @@ class SecretRecognizer(PatternRecognizer):
 
     def __init__(self) -> None:
         super().__init__("secret", "SECRET", ID, SECRET_AFTER_KEYWORD, group="value", score=0.9,
-                         context_score=0.9, priority=PRIORITY_SECRET)
-
-    def warm_up(self) -> None:
-        _odd_case()
-
-    def _keyword_matches(self, text: str, lowered: str, hints: list[int]) -> Iterator[re.Match[str]]:
-        """``self.regex.finditer(text)``, tried only at the few places a keyword can start.
-
-        Why: the keywords' first letters are a third of all letters, so the regex engine entered the
-        pattern at every third character (20 ms over tab-dev + elitr-dev, with fewer than 200 hints in
-        them).  Every match starts with a keyword, which holds a hint at most ``_HINT_REACH`` characters
-        after its start; where ``text.lower()`` keeps every offset and every keyword letter (no
-        :func:`_odd_case` character), the match is found by trying those starts in order, as ``finditer``
-        would (the leftmost match from where the last one ended).  ``hints``: :func:`hint_positions` of
-        ``lowered`` (``text.lower()``).
-        """
-        if len(lowered) != len(text) or any(ch in text for ch in _odd_case()):
-            yield from self.regex.finditer(text)
-            return
-        match = self.regex.match
-        pos = 0  # every start before it was tried or lies inside a match already found
-        for hint in hints:
-            at = max(pos, hint - _HINT_REACH)
-            while at <= hint:
-                found = match(text, at)
-                if found is None:
-                    at += 1
-                    continue
-                yield found
-                at = max(found.end(), at + 1)
-            pos = max(pos, at)
+                         context_score=0.9, priority=PRIORITY_SECRET, starts=SECRET_STARTS)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         lowered = text.lower()
-        hints = hint_positions(lowered)  # empty = no keyword hint
-        for match in self._keyword_matches(text, lowered, hints) if hints else ():
+        hinted = any(hint in lowered for hint in KEYWORD_HINTS)  # as before: a text without a hint is not searched
+        for match in self.matches(text) if hinted else ():
             if preceded_by(text, match.start(), "-"):
                 continue
             start, end = match.span("value")

@@ -28,6 +28,7 @@ import re
 
 from psan.tool.document import Category, CharSpan, Document, Recognizer
 from psan.tool.recognizers.base import first_class_first
+from psan.tool.recognizers.prescan import Start, finditer_at, start
 
 PRIORITY_INSTITUTION = -5
 SCORE = 0.6
@@ -85,6 +86,12 @@ NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     COUNTY_RE: ("shire", "County"),
 }
 
+#: the shapes a regex's matches start with (:mod:`psan.tool.recognizers.prescan`): a hyphenated acronym's two
+#: capitals after none of ``\w-``, then a capital or its hyphen
+SHAPES: dict[re.Pattern[str], tuple[Start, ...]] = {
+    HYPHEN_ACRONYM_RE: (start("[A-Z]", "[A-Z]", "[A-Z-]", not_before=r"[\w-]"),),
+}
+
 #: per language: (regex, type, category) of the names it finds
 PATTERNS: dict[str, tuple[tuple[re.Pattern[str], str, Category], ...]] = {
     "en": ((PRISON_RE, "PRISON", Category.ORGANIZATION), (COUNTY_RE, "COUNTY", Category.LOCATION),
@@ -111,7 +118,7 @@ class InstitutionRecognizer(Recognizer):
             needs = NEEDS.get(regex)
             if needs is not None and not any(word in text for word in needs):
                 continue
-            for match in regex.finditer(text):
+            for match in finditer_at(regex, text, SHAPES.get(regex)):
                 start, end = match.span()
                 if text.startswith(("The ", "A ", "In ", "At ", "On "), start):
                     start = text.index(" ", start) + 1  # a sentence-initial article is not part of the name

@@ -31,6 +31,7 @@ import re
 
 from psan.tool.document import Category, CharSpan, Document
 from psan.tool.recognizers.base import PRIORITY_WEAK_ID, PatternRecognizer, compile_context, has_context
+from psan.tool.recognizers.prescan import Start, finditer_at, literal_starts, start
 
 #: nouns that make the following "no./number + code" an identifier of a case, a person or property
 REFERENCE_NOUNS = ("application", "applications", "case", "cases", "file", "files", "complaint", "complaints",
@@ -72,6 +73,16 @@ CITATION_RE = re.compile(r"[\[(ADHMNR](?:(?<=[\[(])(?:19|20)\d\d[\])]\s+(?:\d{1,
                          r"(?:\s+\([A-Za-z]+\))?\s+\d{1,5}"
                          r"|(?=[JÅFDH])(?<!\w[\s\S])(?:(?<=N)JA|(?<=R)Å|(?<=H)FD|(?<=A)D|(?<=M)D|(?<=R)H)\s+(?:19|20)\d\d\s+"
                          r"(?:p\.|s\.|ref\.|not\.?)\s*\d{1,5})(?!\w)")
+#: the shapes each regex's matches start with (:mod:`psan.tool.recognizers.prescan`): "No"/"no."/"nos"/"number"/
+#: "Nr." or "№"; a bare code's three digits (after none of ``\w./-``) and a fourth or its slash; a land-registry
+#: word's first three letters; a citation's bracketed year or its report's letters and the space after them
+NUMBER_STARTS = (start("[Nn]", "[oOu°r]"), start("№"))
+BARE_STARTS = (start(r"\d", r"\d", r"\d", r"[\d/]", not_before=r"[\w./-]"),)
+SHAPES: dict[re.Pattern[str], tuple[Start, ...]] = {
+    LAND_RE: literal_starts(_LAND_WORDS, 3, not_before=r"\w"),
+    CITATION_RE: (start(r"[\[(]", "[12]", "[09]", r"\d", r"\d"),
+                  *(start(*report, r"\s", not_before=r"\w") for report in ("NJA", "RÅ", "HFD", "AD", "MD", "RH"))),
+}
 _STRUCTURED = re.compile(r"\d[/\-‑.]\w*\d|^[A-Z]{1,5}[-‑]\d")
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)\.?[\s(]*$")
 
@@ -87,7 +98,7 @@ class CaseNumberRecognizer(PatternRecognizer):
 
     def __init__(self) -> None:
         super().__init__("case_number", "CASE_NUMBER", Category.ID, NUMBER_RE, score=0.7, context_score=0.9,
-                         priority=PRIORITY_WEAK_ID)
+                         priority=PRIORITY_WEAK_ID, starts=NUMBER_STARTS)
         self.nouns = frozenset(w.lower() for w in REFERENCE_NOUNS)
         self.instruments = frozenset(INSTRUMENTS)
         self.context = compile_context(REFERENCE_NOUNS)
@@ -102,7 +113,7 @@ class CaseNumberRecognizer(PatternRecognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans: list[CharSpan] = []
         taken_until = 0
-        for match in self.regex.finditer(text):
+        for match in self.matches(text):
             code = match.group("code")
             before = _word_before(text, match.start())
             if before in self.nouns:
@@ -124,12 +135,12 @@ class CaseNumberRecognizer(PatternRecognizer):
         for regex in (LAND_RE, CITATION_RE):
             if regex is LAND_RE and not any(word in text for word in _LAND_WORDS):
                 continue  # every land-registry match starts with one of these words (a cheap substring test)
-            for match in regex.finditer(text):
+            for match in finditer_at(regex, text, SHAPES[regex]):
                 start, end = match.span("code") if "code" in regex.groupindex else match.span()
                 if sum(ch.isdigit() for ch in text[start:end]) < 3:
                     continue  # "plan 2/3 of the cost" is a fraction
                 spans.append(self._span(start, end, text[start:end], self.context_score))
-        for match in BARE_RE.finditer(text):
+        for match in finditer_at(BARE_RE, text, BARE_STARTS):
             if match.start() < taken_until and any(s.start == match.start() for s in spans):
                 continue
             if has_context(text, match.start(), match.end(), self.context, after=0):

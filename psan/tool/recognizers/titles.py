@@ -12,9 +12,13 @@ import re
 
 from psan.tool.document import Category
 from psan.tool.recognizers.base import PatternRecognizer
+from psan.tool.recognizers.prescan import literal_starts
 
 PRIORITY_TITLE = 5
 TITLE_RE = re.compile(r"\b(?:entitled|titled|headlined)[ \t]+(?P<title>“[^”\n]{1,120}”|\"[^\"\n]{1,120}\")")
+
+#: the shapes its matches start with: a frame word's first three letters after no word character
+TITLE_STARTS = literal_starts(("entitled", "titled", "headlined"), 3, not_before=r"\w")
 
 
 class TitleRecognizer(PatternRecognizer):
@@ -22,7 +26,7 @@ class TitleRecognizer(PatternRecognizer):
 
     def __init__(self) -> None:
         super().__init__("title", "TITLE", Category.OTHER, TITLE_RE, score=0.6, priority=PRIORITY_TITLE,
-                         group="title")
+                         group="title", starts=TITLE_STARTS)
 
     def prefilter(self, text: str) -> bool:
         # "titled" is in "entitled" too: most documents have neither, and ``in`` is far cheaper than the scan

@@ -1,0 +1,168 @@
+"""The shared pre-scan finds the same matches as every recognizer's own scan of the whole text.
+
+Why: :mod:`psan.tool.recognizers.prescan` tries a recognizer's regex only where its declared start shapes
+hold; a shape that missed one place where the regex matches would silently drop a span (a leak).  The
+properties below check, on generated texts rich in the characters the patterns care about (Unicode digits
+and case forms, astral characters, lone surrogates, no-break spaces): every position where a declared regex
+matches satisfies its shapes; ``finditer_at`` equals ``finditer`` (with and without ``pos``/``endpos``);
+the shape test itself equals a character-by-character reference; and each recognizer's spans are the same
+with the pre-scan as with its regexes scanning the whole text.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from psan.tool.recognizers import prescan
+from psan.tool.recognizers.addresses import STREET_STARTS, UK_POSTCODE_RE, UK_POSTCODE_STARTS, address_recognizer
+from psan.tool.recognizers.amounts import MONEY_RE, MONEY_STARTS
+from psan.tool.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS
+from psan.tool.recognizers.dates import AGE_STARTS, NUMERIC_DATE_RE, NUMERIC_DATE_STARTS, UNIT_RE, UNIT_STARTS
+from psan.tool.recognizers.ids import (
+    CARD_STARTS,
+    SECRET_AFTER_KEYWORD,
+    SECRET_STARTS,
+    card_recognizer,
+    us_ssn_recognizer,
+)
+from psan.tool.recognizers.institutions import SHAPES as INSTITUTION_SHAPES
+from psan.tool.recognizers.patterns import default_recognizers
+from psan.tool.recognizers.prescan import Scan, Start, finditer_at, start
+from psan.tool.recognizers.references import BARE_RE, BARE_STARTS, NUMBER_RE, NUMBER_STARTS
+from psan.tool.recognizers.references import SHAPES as REFERENCE_SHAPES
+from psan.tool.recognizers.titles import TITLE_RE, TITLE_STARTS
+
+_US_SSN = us_ssn_recognizer()
+#: every regex that declares start shapes, with them (the age patterns without their ``\b``, checked apart)
+DECLARED: list[tuple[re.Pattern[str], tuple[Start, ...]]] = [
+    (NUMERIC_DATE_RE, NUMERIC_DATE_STARTS), (UNIT_RE, UNIT_STARTS), (card_recognizer().regex, CARD_STARTS),
+    (_US_SSN.regex, _US_SSN.starts), (SECRET_AFTER_KEYWORD, SECRET_STARTS), (MONEY_RE, MONEY_STARTS),
+    (TITLE_RE, TITLE_STARTS), (address_recognizer("en").regex, STREET_STARTS["en"]),
+    (UK_POSTCODE_RE, UK_POSTCODE_STARTS), (NUMBER_RE, NUMBER_STARTS), (BARE_RE, BARE_STARTS),
+    (PHONE_CANDIDATE_RE, PHONE_STARTS), *REFERENCE_SHAPES.items(), *INSTITUTION_SHAPES.items(),
+]
+AGE = [(re.compile(pattern[2:] if pattern.startswith("\\b") else pattern), shapes)
+       for pattern, shapes in AGE_STARTS.items()]
+
+#: pieces of text the declared patterns care about, and characters that test the classes' edges
+PIECES = [
+    "1", "2", "3", "12", "19", "20", "1998", "2004", "31", "0", "12345", "4111", "٣", "𝟙", "²", " ", "  ", "\n", "\t",
+    "\u00a0", "\u202f", ".", ",", "/", "-", "–", ":", "=", "(", ")", "[", "]", "+", "'", "\"", "“", "”", "€", "£",
+    "$", "№", "°", "A", "EUR", "GBP", "USD", "TRL", "Mr", "Smith", "Street", "Road", "SW1A", "1AA", "M1", "GIR",
+    "0AA", "March", "May", "Jan", "years", "Years", "months", "weeks", "day", "days", "hours", "YEARS", "old",
+    "aged", "age", "of", "no", "No", "nos", "number", "Nr", "application", "sheet", "plan", "plot", "lot", "map",
+    "block", "parcel", "NJA", "RÅ", "HFD", "AD", "MD", "RH", "p.", "WLR", "password", "PASS", "pwd", "heslo",
+    "hasło", "token", "api", "key", "secret", "client", "private_key", "pin", "ſecret", "İ", "ı", "\u212aey", "is",
+    "entitled", "titled", "headlined", "PKK", "DHKP", "C", "x", "é", "\U00010400", "\ud800", "_", "euros", "million",
+    "Turkish", "liras", "sterling",
+]
+texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
+
+
+def match_starts(regex: re.Pattern[str], text: str, word_start: bool = False) -> list[int]:
+    """Every position where ``regex`` matches (with ``word_start``: not after a word character)."""
+    return [p for p in range(len(text) + 1) if regex.match(text, p) is not None
+            and not (word_start and p > 0 and (text[p - 1].isalnum() or text[p - 1] == "_"))]
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts)
+def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
+    scan = Scan(text)
+    for regex, shapes in DECLARED:
+        allowed = set(scan.starts(shapes).tolist())
+        missed = [p for p in match_starts(regex, text) if p not in allowed]
+        assert not missed, (regex.pattern[:60], text, missed)
+    for regex, shapes in AGE:
+        allowed = set(scan.starts(shapes).tolist())
+        assert set(match_starts(regex, text, word_start=True)) <= allowed, (regex.pattern, text)
+
+
+def spans_of(matches: list[re.Match[str]]) -> list[tuple[tuple[int, int], ...]]:
+    return [tuple(m.span(g) for g in range(m.re.groups + 1)) for m in matches]
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts, st.integers(0, 40), st.integers(0, 60))
+def test_finditer_at_equals_finditer(text: str, pos: int, endpos: int) -> None:
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the candidates always, never the regex's scan
+    try:
+        for regex, shapes in DECLARED:
+            assert spans_of(finditer_at(regex, text, shapes)) == spans_of(list(regex.finditer(text))), \
+                (regex.pattern[:60], text)
+            assert spans_of(finditer_at(regex, text, shapes, pos, endpos)) == \
+                spans_of(list(regex.finditer(text, pos, endpos))), (regex.pattern[:60], text, pos, endpos)
+    finally:
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
+
+
+CLASSES = [r"\d", r"\w", "[A-Z]", "(?i:s)", "(?i:k)", "(?i:i)", r"[\w.,/-]", "[./-]", r"\s", "[^\\W\\d_]"]
+ALPHABET = st.sampled_from(list("aZ1٣𝟙 \n.,/-_sSſkK\u212aiIİı\u00a0é\U00010400\ud800"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ALPHABET, max_size=30).map("".join), st.lists(st.sampled_from(CLASSES), min_size=1, max_size=4),
+       st.one_of(st.none(), st.sampled_from(CLASSES)))
+def test_shape_positions_equal_a_reference(text: str, chars: list[str], not_before: str | None) -> None:
+    shape = start(*chars, not_before=not_before)
+
+    def holds(p: int) -> bool:
+        if p + len(chars) > len(text):
+            return False
+        if any(re.fullmatch(cls, text[p + k]) is None for k, cls in enumerate(chars)):
+            return False
+        return not (not_before and p > 0 and re.fullmatch(not_before, text[p - 1]))
+
+    assert Scan(text).starts((shape,)).tolist() == [p for p in range(len(text)) if holds(p)]
+
+
+def test_an_empty_match_falls_back_to_the_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prescan, "_MAX_SHARE", 1.0)
+    regex = re.compile(r"a*")
+    text = "baab" * 6000
+    assert spans_of(finditer_at(regex, text, (start("[ab]"),))) == spans_of(list(regex.finditer(text)))
+
+
+def test_short_texts_and_crowded_shapes_use_the_regexs_own_scan() -> None:
+    assert prescan.candidates("1" * 100, (start(r"\d"),)) is None
+    assert prescan.candidates("1" * 30_000, (start(r"\d"),)) is None  # every character a candidate
+    assert prescan.candidates("1 a" * 10_000, (start(r"\d", " ", "a"),)) is None
+    assert prescan.candidates("1 a" + "x" * 30_000, (start(r"\d", " ", "a"),)) == [0]
+
+
+def test_a_class_of_more_than_one_character_is_refused() -> None:
+    with pytest.raises(ValueError):
+        Scan("ab").starts((start("ab"),))
+
+
+SAMPLES = st.lists(st.sampled_from(PIECES + ["On", " 3 May 2001", " tel. +420 777 123 456", "password: hunter22",
+                                             "application no. 12345/06", "EUR 5,000", "4111 1111 1111 1111",
+                                             "078-05-1120", "123-45-6789", "London SW1A 1AA", "12 Baker Street",
+                                             "aged 42", "42-year-old", "18 months' imprisonment", "sentenced to"]),
+                   max_size=14).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SAMPLES)
+def test_recognizers_find_the_same_spans_as_their_own_scans(text: str) -> None:
+    """Each English recognizer with the pre-scan (as the pipeline runs it) against its regexes scanning the whole
+    text (the pre-scan turned off)."""
+    recognizers = default_recognizers("en")
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001
+    try:
+        with_prescan = [r.analyze(text, None) for r in recognizers]
+    finally:
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
+    real = prescan.candidates
+    prescan.candidates = lambda text, shapes: None  # type: ignore[assignment]
+    try:
+        import psan.tool.recognizers.dates as dates
+        dates.candidates = prescan.candidates  # type: ignore[attr-defined]
+        whole_scans = [r.analyze(text, None) for r in recognizers]
+    finally:
+        prescan.candidates = real  # type: ignore[assignment]
+        dates.candidates = real  # type: ignore[attr-defined]
+    assert with_prescan == whole_scans, text
