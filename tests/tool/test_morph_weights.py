@@ -1,5 +1,5 @@
-"""How much each model's reading counts (psan.tool.morph.analysis.model_weights), their fit on one held-out fold
-(ner_eval.inflection_fit), and person nouns known by the dictionary's paradigms (psan.tool.morph.wordlist)."""
+"""How much each model's reading counts (psan.tool.morph.analysis.model_weights) and person nouns known by the
+dictionary's paradigms (psan.tool.morph.wordlist).  The weights' fit: tests/ner_eval/test_inflection.py."""
 from __future__ import annotations
 
 import pytest
@@ -86,23 +86,3 @@ def test_an_animate_noun_the_tagger_tags_takes_the_name_in_apposition(monkeypatc
         start = text.index("Norberta")
         feats, _genders = analyse_document(text, [Mention(start, len(text) - 1, "person", "e")], "cs")
         assert feats[0].case == case, noun
-
-
-def _doc(doc_id: str, text: str, name: str, label: str, features: dict[str, str]) -> dict:
-    start = text.index(name)
-    return {"id": doc_id, "lang": "cs", "text": text,
-            "spans": [{"start": start, "end": start + len(name), "label": label, "features": features}]}
-
-
-def test_the_fit_keeps_the_default_where_the_fold_cannot_tell() -> None:
-    """Without models every weight reads the fold alike: the fit keeps the defaults and reports both folds."""
-    from ner_eval.inflection_fit import evaluate, fit
-    docs = [_doc("x4-s1", "Jedu do Brna.", "Brna", "LOCATION", {"Case": "Gen", "Number": "Sing"}),  # fold a
-            _doc("x1-s1", "Bydlím v Praze.", "Praze", "LOCATION", {"Case": "Loc", "Number": "Sing"})]  # fold b
-    table = dict(analysis.MODEL_WEIGHTS)
-    weights, trace = fit(docs, "cs", "a", keys=("tagger_case", "learned_case"), grid=(0.0, 1.0), passes=1)
-    assert weights == analysis.model_weights("cs")
-    assert trace[-1]["objective"] == 2.0  # Case and Number of the one fold-a name
-    figures = evaluate(docs, "cs", weights)
-    assert figures["fold_a"]["case"] == 1.0 and figures["fold_b"]["case"] == 1.0
-    assert analysis.MODEL_WEIGHTS == table  # each trial's weights are put back
