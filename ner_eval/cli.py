@@ -78,7 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     fit = sub.add_parser("inflection-fit", help="fit the surrogate morphology's model weights on one held-out fold "
                                                 "(ner_eval.inflection_fit)")
     fit.add_argument("--corpus", required=True, help="JSONL with gold features (a path, or a name in --data-dir)")
-    fit.add_argument("--fold", required=True, choices=("a", "b"), help="the fold fitted on (the other is held out)")
+    fit.add_argument("--fold", required=True, choices=("a", "b", "all"),
+                     help="the fold fitted on (the other is held out); all: every document of another corpus")
     fit.add_argument("--lang", help="language of the corpus (default: its first document's lang)")
     fit.add_argument("--morph-models", help="models folder (default $PSAN_NAMETAG_MODELS)")
     fit.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")

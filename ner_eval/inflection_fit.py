@@ -41,7 +41,8 @@ def evaluate(docs: list[dict[str, Any]], language: str, weights: dict[str, float
             analysis.MODEL_WEIGHTS.pop(language, None)
         else:
             analysis.MODEL_WEIGHTS[language] = saved
-    return {f"fold_{f}": score_spans([s for s in results if s["fold"] == f]) for f in FOLDS}
+    return {"fold_all": score_spans(results), **{f"fold_{f}": score_spans([s for s in results if s["fold"] == f])
+                                                   for f in FOLDS}}
 
 
 def _objective(fold: dict[str, Any]) -> float:
@@ -56,12 +57,13 @@ def _objective(fold: dict[str, Any]) -> float:
 def fit(docs: list[dict[str, Any]], language: str, fold: str, keys: Sequence[str] = KEYS,
         grid: Sequence[float] = GRID, passes: int = 2,
         start: dict[str, float] | None = None) -> tuple[dict[str, float], list[dict[str, Any]]]:
-    """Coordinate search of the model weights on ``fold`` of ``docs``: the chosen weights and a trace."""
+    """Coordinate search of the model weights on ``fold`` of ``docs`` (``all``: every document, for a corpus
+    other than the one measured, such as a treebank's names): the chosen weights and a trace."""
     from psan.tool.morph import analysis
     default = analysis.model_weights(language)
     weights = dict(start or default)
     trace: list[dict[str, Any]] = []
-    fitted = [d for d in docs if _fold(d) == fold]
+    fitted = docs if fold == "all" else [d for d in docs if _fold(d) == fold]
     best = _objective(evaluate(fitted, language, weights)[f"fold_{fold}"])
     for _ in range(passes):
         changed = False

@@ -96,6 +96,9 @@ def test_the_fit_keeps_the_default_where_the_fold_cannot_tell(monkeypatch) -> No
     assert trace[-1]["objective"] == 2.0  # Case and Number of the one fold-a name
     figures = evaluate(FOLD_DOCS, "cs", weights)
     assert figures["fold_a"]["case"] == 1.0 and figures["fold_b"]["case"] == 1.0
+    assert figures["fold_all"]["spans"] == 2
+    _weights, trace = fit(FOLD_DOCS, "cs", "all", keys=("tagger_case",), grid=(0.0,), passes=1)
+    assert trace[-1]["objective"] == 4.0  # another corpus: every document fitted on
     assert analysis.MODEL_WEIGHTS == table  # each trial's weights are put back
 
 
