@@ -89,10 +89,10 @@ def test_the_fit_keeps_the_default_where_the_fold_cannot_tell(monkeypatch) -> No
     monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
     assert [fold_of(d["id"]) for d in FOLD_DOCS] == ["a", "b"]
     table = {k: dict(v) for k, v in analysis.MODEL_WEIGHTS.items()}
-    weights, trace = fit(FOLD_DOCS, "cs", "a", keys=("tagger_case", "learned_case"), grid=(0.0, 1.0), passes=1)
+    weights, trace = fit(FOLD_DOCS, "cs", "a", keys=("tagger_number", "learned_case"), grid=(0.0, 1.0), passes=1)
     assert weights == analysis.model_weights("cs")
-    assert [t["weight"] for t in trace[:-1]] == ["tagger_case", "learned_case"]
-    assert trace[0]["scores"] == {"0.0": 2.0, "0.6": 2.0, "1.0": 2.0}  # the default is always tried
+    assert [t["weight"] for t in trace[:-1]] == ["tagger_number", "learned_case"]
+    assert trace[0]["scores"] == {"0.0": 2.0, "0.4": 2.0, "1.0": 2.0}  # the default (0.4) is always tried
     assert trace[-1]["objective"] == 2.0  # Case and Number of the one fold-a name
     figures = evaluate(FOLD_DOCS, "cs", weights)
     assert figures["fold_a"]["case"] == 1.0 and figures["fold_b"]["case"] == 1.0
