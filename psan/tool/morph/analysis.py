@@ -860,7 +860,7 @@ DEFAULT_MODEL_WEIGHTS: dict[str, float] = {
     "verb": 1.0, "learned_case": 0.0, "learned_number": 0.0, "learned_gender": 0.0}
 #: per language, what differs from :data:`DEFAULT_MODEL_WEIGHTS`.  Slovak: the learned reader's weight chosen on
 #: fold A among 0, 0.5, 1, 2 and 20 (times 1, 1/2, 1/2 for Case, Number, Gender), judged on fold B.  Czech: fitted
-#: (``ner_eval inflection-fit --fold all``) on the 344 names of FicTree, a corpus neither fold is drawn from, with a
+#: (``ner_eval inflection-fit --fold all``) on the names of FicTree, a corpus neither fold is drawn from, with a
 #: tagger trained without FicTree; judged on both folds of inflect-cs-dev (ner_eval/results/inflection.md): the
 #: tagger's case of the name itself adds nothing to the rules (0), its gender does (1.0), the verb table less (0.6).
 MODEL_WEIGHTS: dict[str, dict[str, float]] = {
