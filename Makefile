@@ -66,7 +66,8 @@ classifiers: $(STAMP)
 # sentences, found by id; no other treebank sentence has their text): trained without fold A's documents it read
 # Case on fold A better than the rules (0.935 against 0.922).  The learned case reader (cases-cs.json) is trained
 # from the same sentences, names weighed 20 to a common noun (chosen by cross-validation on the treebanks' names),
-# but psan does not use it: on fold A it lowered Case at every weight (LEARNED_WEIGHTS).
+# but psan does not use it: on fold A it lowered Case at every weight (MODEL_WEIGHTS in psan/tool/morph/analysis.py;
+# `python -m ner_eval inflection-fit --fold a` refits every model's weight on fold A and prints fold B beside it).
 UD := $(SHARED)/data/ud
 CS_TREEBANKS := $(foreach t,cac-ud-dev cac-ud-test cltt-ud-train cltt-ud-dev cltt-ud-test fictree-ud-dev \
 	fictree-ud-test,--treebank $(UD)/cs_$(t).conllu)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m ner_eval run|all|list|simulate|inflection|consistency``.
+"""Command line: ``python -m ner_eval run|all|list|simulate|inflection|inflection-fit|consistency``.
 
 Why two commands: ``run`` evaluates one corpus file (any JSONL in the shared
 format), ``all`` evaluates the standard corpora with the pipelines fitting
@@ -75,6 +75,15 @@ def _parser() -> argparse.ArgumentParser:
     inf.add_argument("--spans", action="store_true", help="also every span's gold and rendered features")
     inf.add_argument("--fold-spans", choices=("a", "b"),
                      help="list the spans of this held-out fold only (look at fold a, judge on fold b)")
+    fit = sub.add_parser("inflection-fit", help="fit the surrogate morphology's model weights on one held-out fold "
+                                                "(ner_eval.inflection_fit)")
+    fit.add_argument("--corpus", required=True, help="JSONL with gold features (a path, or a name in --data-dir)")
+    fit.add_argument("--fold", required=True, choices=("a", "b", "all"),
+                     help="the fold fitted on (the other is held out); all: every document of another corpus")
+    fit.add_argument("--lang", help="language of the corpus (default: its first document's lang)")
+    fit.add_argument("--morph-models", help="models folder (default $PSAN_NAMETAG_MODELS)")
+    fit.add_argument("--data-dir", help="corpus folder (default $PSAN_SHARED_DIR/data or <repo>/../shared/data)")
+    fit.add_argument("--passes", type=int, default=2, help="coordinate-search passes (default 2)")
     con = sub.add_parser("consistency", help="surrogate consistency of psan-tool anonymize --mode pseudonymize "
                                              "(default pipeline, no gold spans; ner_eval.consistency)")
     con.add_argument("--corpus", required=True, help="JSONL corpus with entity ids (a path, or a name in --data-dir)")
@@ -96,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         from ner_eval.inflection import main as inflection
         return inflection(args.corpus, args.lang, args.seed, args.morph_models, args.data_dir, args.json,
                          args.halves, args.spans, args.fold_spans)
+    if args.command == "inflection-fit":
+        from ner_eval.inflection_fit import main as inflection_fit
+        return inflection_fit(args.corpus, args.fold, args.morph_models, args.data_dir, args.lang, args.passes)
     if args.command == "consistency":
         from ner_eval.consistency import main as consistency
         return consistency(args.corpus, args.lang, args.data_dir, args.models_dir, args.limit, args.seed, args.json,

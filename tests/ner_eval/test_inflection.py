@@ -68,3 +68,48 @@ def test_every_run_reports_both_folds(tmp_path: Path, capsys, monkeypatch) -> No
     assert main(["inflection", "--corpus", str(corpus), "--json", "--morph-models", str(tmp_path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["fold_a"]["spans"] + out["fold_b"]["spans"] == 3 and "span_results" not in out
+
+
+def _doc(doc_id: str, text: str, name: str, label: str, features: dict[str, str]) -> dict:
+    start = text.index(name)
+    return {"id": doc_id, "lang": "cs", "text": text,
+            "spans": [{"start": start, "end": start + len(name), "label": label, "features": features}]}
+
+
+#: one sentence of each fold (fold_of("x4-s1") == "a", fold_of("x1-s1") == "b")
+FOLD_DOCS = [_doc("x4-s1", "Jedu do Brna.", "Brna", "LOCATION", {"Case": "Gen", "Number": "Sing"}),
+             _doc("x1-s1", "Bydlím v Praze.", "Praze", "LOCATION", {"Case": "Loc", "Number": "Sing"})]
+
+
+def test_the_fit_keeps_the_default_where_the_fold_cannot_tell(monkeypatch) -> None:
+    """Without models every weight reads the fold alike: the fit keeps the defaults and reports both folds."""
+    from ner_eval.inflection import fold_of
+    from ner_eval.inflection_fit import evaluate, fit
+    from psan.tool.morph import analysis
+    monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
+    assert [fold_of(d["id"]) for d in FOLD_DOCS] == ["a", "b"]
+    table = {k: dict(v) for k, v in analysis.MODEL_WEIGHTS.items()}
+    weights, trace = fit(FOLD_DOCS, "cs", "a", keys=("tagger_number", "learned_case"), grid=(0.0, 1.0), passes=1)
+    assert weights == analysis.model_weights("cs")
+    assert [t["weight"] for t in trace[:-1]] == ["tagger_number", "learned_case"]
+    assert trace[0]["scores"] == {"0.0": 2.0, "0.4": 2.0, "1.0": 2.0}  # the default (0.4) is always tried
+    assert trace[-1]["objective"] == 2.0  # Case and Number of the one fold-a name
+    figures = evaluate(FOLD_DOCS, "cs", weights)
+    assert figures["fold_a"]["case"] == 1.0 and figures["fold_b"]["case"] == 1.0
+    assert figures["fold_all"]["spans"] == 2
+    _weights, trace = fit(FOLD_DOCS, "cs", "all", keys=("tagger_case",), grid=(0.0,), passes=1)
+    assert trace[-1]["objective"] == 4.0  # another corpus: every document fitted on
+    assert analysis.MODEL_WEIGHTS == table  # each trial's weights are put back
+
+
+def test_the_fit_command_prints_the_weights_and_both_folds(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("PSAN_NAMETAG_MODELS", str(tmp_path))  # restored after the test (the command sets it)
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in FOLD_DOCS), encoding="utf-8")
+    assert main(["inflection-fit", "--corpus", str(corpus), "--fold", "b", "--passes", "1",
+                 "--morph-models", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fitted_on"] == "fold_b" and out["language"] == "cs"
+    assert out["after"]["fold_a"]["case"] == 1.0 and out["before"]["fold_b"]["case"] == 1.0
+    assert set(out["weights"]) >= {"tagger_case", "syntax", "learned_gender"}
+    assert main(["inflection-fit", "--corpus", str(tmp_path / "missing.jsonl"), "--fold", "a"]) == 2

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from psan.tool.morph import context, namecase, tagger, valency
+from psan.tool.morph import context, namecase, tagger, valency, wordlist
 from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Features
 
 PERSON, PLACE, OTHER = "person", "place", "other"
@@ -500,7 +500,7 @@ def read_left_neighbour(s: Sentence, ev: Evidence) -> None:
             ev.tagged = got[s.index][2]
         upos = got[first - 1][1] if first > 0 else ""
         # a role noun by its stem (a small tagger may call "bratra" a proper noun)
-        role_noun = upos not in ("ADJ", "DET", "ADV") and s.person and before.casefold().startswith(context.ROLE_NOUNS)
+        role_noun = upos not in ("ADJ", "DET", "ADV") and s.person and person_noun(before, language)
         if before.islower() and not prep and role_noun:
             ev.after_noun, ev.noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
             if not ev.title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
@@ -535,7 +535,7 @@ def read_left_neighbour(s: Sentence, ev: Evidence) -> None:
                 verb_cases = None  # a table written before the verbs were learned: the rules of before
             ev.verb_cases = verb_cases or None
     if got is None and language != "pl" and s.person and before.islower() and not prep \
-            and before.casefold().startswith(context.ROLE_NOUNS):  # no tagger: a role noun by its name
+            and person_noun(before, language):  # no tagger: a role noun by its name or its paradigm
         ev.noun_cases = _role_noun_cases(before, language, "")
         ev.after_noun = bool(ev.noun_cases)
         if not ev.title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
@@ -598,7 +598,7 @@ def read_role_noun(s: Sentence, ev: Evidence) -> None:
         while j > 0 and toks[j].group().isupper() and len(toks[j].group()) > 1:
             j -= 1
         noun = toks[j].group()
-        if noun.islower() and noun.casefold().startswith(context.ROLE_NOUNS):
+        if noun.islower() and person_noun(noun, s.language):
             ev.after_noun = True
             ev.noun_cases = _role_noun_cases(noun, s.language, got[j][2].get("Case", "") if got is not None else "")
             ev.title_gender = ev.title_gender or ("f" if feminine_role(noun) else "m")
@@ -619,7 +619,8 @@ def read_address(s: Sentence, ev: Evidence) -> None:
 def learned_reading(s: Sentence) -> dict[str, dict[str, float]] | None:
     """The learned reader's probabilities of the name's case, number and gender (:mod:`.namecase`; ``None``
     where the language gives it no weight or the models folder has no model)."""
-    model = namecase.model_for(s.language, tagger.models_dir()) if s.language in LEARNED_WEIGHTS else None
+    learned = any(model_weights(s.language)[k] for k in ("learned_case", "learned_number", "learned_gender"))
+    model = namecase.model_for(s.language, tagger.models_dir()) if learned else None
     return None if model is None else namecase.predict(model, [t.group() for t in s.toks], s.index)
 
 
@@ -724,8 +725,6 @@ _PRONOUNS = ("ktor", "kter", "jeho", "jej", "ich", "jejich", "koho", "komu", "č
 
 #: a verb's subject stands before it: the name after the verb is rather its object (without a verb table)
 _SUBJECT_BEFORE = {"Acc": 0.7, "Nom": -0.5}
-#: how much the treebanks' share of a case after a verb counts (a preposition's case: 2.0–2.5)
-_VERB_WEIGHT = 1.0
 
 
 def _lower_or_initial(word: str, index: int, toks: Sequence[re.Match[str]]) -> bool:
@@ -768,6 +767,13 @@ def feminine_role(noun: str) -> bool:
         and not (low.startswith(_A_ROLE_NOUNS) and "k" not in low[-3:])  # "předsedou" is a man's, "starostka" not
 
 
+def person_noun(word: str, language: str) -> bool:
+    """Whether a word names a person a name can stand in apposition to ("bratra Kozáka", "policistu Norberta
+    Predikanta"): a listed role noun, or a common noun the language's dictionary declines as a masculine
+    animate (Czech: any agent noun, "policista", "učitel", "novinář", without listing each)."""
+    return word.casefold().startswith(context.ROLE_NOUNS) or wordlist.animate_noun(word, language)
+
+
 #: masculine role nouns whose nominative ends in -a (předseda, starosta): their -a form is no genitive
 _A_ROLE_NOUNS = ("předsed", "místopředsed", "predsed", "podpredsed", "koleg", "starost", "hrdin", "sluh")
 
@@ -781,7 +787,8 @@ def _role_noun_cases(noun: str, language: str, tagged: str) -> tuple[str, ...]:
     if decl is not None:
         g = "f" if feminine_role(noun) else "m"
         found = [r for r in decl.analyse(noun.capitalize(), language, g, True)
-                 if r.gender == g and r.lemma.casefold().startswith(context.ROLE_NOUNS)]
+                 if r.gender == g and (r.lemma.casefold().startswith(context.ROLE_NOUNS)
+                     or wordlist.animate_lemma(r.lemma.casefold(), language))]
         low = noun.casefold()
         oblique = not low.endswith(("a", "yně", "yne")) if g == "f" else \
             low.endswith(("a", "e", "u")) and not low.endswith(("ca", "ga", "ce")) \
@@ -843,19 +850,34 @@ def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
 
 
-#: how much the learned reader's probabilities count, per language: chosen on fold A of ``ner_eval inflection``
-#: among 0, 0.5, 1, 2 and 20 (times 1, 1/2, 1/2 for Case, Number, Gender), judged on fold B.  Czech: 0 (the reader
-#: of ``make morph-models``, every Czech treebank without the dev sentences, names weighed 20, lowered Case on
-#: fold A at every weight tried, 0.25 to 1, Case alone or with Number and Gender).
-LEARNED_WEIGHTS: dict[str, dict[str, float]] = {"sk": {"Case": 1.0, "Number": 0.5, "Gender": 0.5}}
-_NO_WEIGHTS = {"Case": 0.0, "Number": 0.0, "Gender": 0.0}
-#: how much the parser's relation counts (an agreeing adjective 1.5, the tagger on the name 0.6)
-_SYNTAX_WEIGHT = 0.5
+#: how much each model's reading counts against the rules (a preposition's case counts 2.0–2.5, an agreeing
+#: adjective 1.5): the tagger's case, number and gender of the name itself, the parser's relation (cases it
+#: allows, the number of its verb), the treebanks' share of a case after the verb before it (:mod:`.valency`),
+#: and the learned reader's probabilities (:mod:`.namecase`).  Why a table: which model to trust how much is
+#: chosen per language on fold A of ``ner_eval inflection`` and judged on fold B (:data:`MODEL_WEIGHTS`).
+DEFAULT_MODEL_WEIGHTS: dict[str, float] = {
+    "tagger_case": 0.6, "tagger_number": 0.4, "tagger_gender": 0.0, "syntax": 0.5, "syntax_number": 0.5,
+    "verb": 1.0, "learned_case": 0.0, "learned_number": 0.0, "learned_gender": 0.0}
+#: per language, what differs from :data:`DEFAULT_MODEL_WEIGHTS`.  Slovak: the learned reader's weight chosen on
+#: fold A among 0, 0.5, 1, 2 and 20 (times 1, 1/2, 1/2 for Case, Number, Gender), judged on fold B.  Czech: fitted
+#: (``ner_eval inflection-fit --fold all``) on the names of FicTree, a corpus neither fold is drawn from, with a
+#: tagger trained without FicTree; judged on both folds of inflect-cs-dev (ner_eval/results/inflection.md): the
+#: tagger's case of the name itself adds nothing to the rules (0), its gender does (1.0), the verb table less (0.6).
+MODEL_WEIGHTS: dict[str, dict[str, float]] = {
+    "sk": {"learned_case": 1.0, "learned_number": 0.5, "learned_gender": 0.5},
+    "cs": {"tagger_case": 0.0, "tagger_gender": 1.0, "verb": 0.6},
+}
+
+
+def model_weights(language: str) -> dict[str, float]:
+    """The weights of the models' readings in ``language`` (:data:`MODEL_WEIGHTS` over the defaults)."""
+    return {**DEFAULT_MODEL_WEIGHTS, **MODEL_WEIGHTS.get(language, {})}
 
 
 def _case_score(ev: Evidence, kind: str, c: str, language: str = "") -> float:
     """The part of a score that depends on the case only (context: prepositions, titles, neighbours)."""
     s = _PRIOR[c]
+    mw = model_weights(language)
     if ev.prep:
         s += 2.5 if c == ev.prep[0] else 2.0 if c in ev.prep else -4.0
         s += 1.0 if ev.by_valency and c == ev.prep[0] else 0.0
@@ -866,11 +888,11 @@ def _case_score(ev: Evidence, kind: str, c: str, language: str = "") -> float:
     if ev.tagged and not (ev.after_verb and (ev.verb_cases or ev.tagged.get("Case") in ("Gen", "Acc"))):
         # the tagger on the name itself: it has seen few names, a hint only; after a verb its genitive or
         # accusative of a name is a guess (a man's two forms are one), the verb's object is the better one
-        s += 0.6 if ev.tagged.get("Case") == c else 0.0
+        s += mw["tagger_case"] if ev.tagged.get("Case") == c else 0.0
     if ev.learned:  # the learned reader (treebank nouns and names): its probability of the case
-        s += LEARNED_WEIGHTS.get(language, _NO_WEIGHTS)["Case"] * ev.learned["Case"].get(c, 0.0)
+        s += mw["learned_case"] * ev.learned["Case"].get(c, 0.0)
     if ev.syntax:  # the parser's relation: subject, object, possessor, a preposition's object
-        s += _SYNTAX_WEIGHT if c in ev.syntax else 0.0
+        s += mw["syntax"] if c in ev.syntax else 0.0
     if ev.agreeing:  # an agreeing adjective or title noun the tagger knows well
         s += 1.5 if ev.agreeing.get("Case") == c else 0.0
     if ev.apposition and c == "Nom":
@@ -904,17 +926,18 @@ def _scores(ev: Evidence, kind: str, entity_gender: str, language: str) -> dict[
     others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
     t, a = ev.tagged or {}, ev.agreeing or {}
     learned = ev.learned or {}
-    weights = LEARNED_WEIGHTS.get(language, _NO_WEIGHTS)
-    number = {n: (0.5 if n == "Sing" else 0.0) + (0.4 if t.get("Number") == n else 0.0)
-              + weights["Number"] * learned.get("Number", {}).get(n, 0.0)
+    mw = model_weights(language)
+    number = {n: (0.5 if n == "Sing" else 0.0) + (mw["tagger_number"] if t.get("Number") == n else 0.0)
+              + mw["learned_number"] * learned.get("Number", {}).get(n, 0.0)
               + (0.5 if a.get("Number") == n and kind != PERSON else 0.0)
-              + (0.5 if ev.syntax_number == n else 0.0)
+              + (mw["syntax_number"] if ev.syntax_number == n else 0.0)
               + (0.5 if ev.subject_number == n == "Plur" else 0.0) for n in _NUMBERS}
     eg = _gender_ud(ev.title_gender) or entity_gender
     gender = {}
     for g in _GENDERS:
         v = 0.7 if a.get("Gender") == g and kind == PERSON else 0.0
-        v += weights["Gender"] * learned.get("Gender", {}).get(g, 0.0)
+        v += mw["learned_gender"] * learned.get("Gender", {}).get(g, 0.0)
+        v += mw["tagger_gender"] if g in t.get("Gender", "").split(",") else 0.0
         if kind == PERSON:
             # a woman's name is marked (-ová, -á, a listed or -a first name); unmarked → a man
             v += 0.6 if g == "Masc" else -5.0 if g == "Neut" else 0.0
@@ -931,7 +954,7 @@ def _scores(ev: Evidence, kind: str, entity_gender: str, language: str) -> dict[
                 w = last.get(key, 0.0)
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
                 if ev.verb_cases:  # subject or object of the verb before: agreement and the treebanks decide
-                    s += _VERB_WEIGHT * ev.verb_cases.get((n, g), {}).get(c, 0.0)
+                    s += mw["verb"] * ev.verb_cases.get((n, g), {}).get(c, 0.0)
                 if c == "Nom" and kind == PERSON and ev.subject_number in ("", n) and w >= 0.5 \
                         and (ev.subject_gender == g or ev.subject_number == "Plur"):  # plural -li: any gender
                     s += 0.7

@@ -14,6 +14,7 @@ import ctypes
 import ctypes.util
 import logging
 import os
+import re
 import threading
 from functools import cache, lru_cache
 from pathlib import Path
@@ -43,6 +44,12 @@ def _library() -> Any | None:
         lib.Hunspell_spell.argtypes = (ctypes.c_void_p, ctypes.c_char_p)
         lib.Hunspell_get_dic_encoding.restype = ctypes.c_char_p
         lib.Hunspell_get_dic_encoding.argtypes = (ctypes.c_void_p,)
+        lib.Hunspell_stem.restype = ctypes.c_int
+        lib.Hunspell_stem.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)),
+                                      ctypes.c_char_p)
+        lib.Hunspell_free_list.restype = None
+        lib.Hunspell_free_list.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)),
+                                           ctypes.c_int)
         return lib
     return None
 
@@ -100,3 +107,56 @@ def all_words(forms: str, language: str) -> bool:
     """Whether every word of a (possibly multi-word, hyphenated) surrogate is a listed word."""
     words = [w for part in forms.split() for w in part.split("-") if any(ch.isalpha() for ch in w)]
     return all(is_word(w.strip(".,;:!?\"'()„“”«»"), language) for w in words)
+
+
+@lru_cache(maxsize=50_000)
+def stems(form: str, language: str) -> tuple[str, ...]:
+    """The dictionary words (lemmas) ``form`` is an inflected form of ("policistu" → policista); () without a
+    dictionary or for an unlisted form."""
+    got = _handle(language) if language in DICTIONARY else None
+    if got is None:
+        return ()
+    handle, encoding = got
+    try:
+        raw = form.encode(encoding)
+    except UnicodeEncodeError:
+        return ()
+    lib = _library()
+    found = ctypes.POINTER(ctypes.c_char_p)()
+    with _LOCK:
+        n = lib.Hunspell_stem(handle, ctypes.byref(found), raw)
+        out = tuple(found[i].decode(encoding, "replace") for i in range(n))
+        if n:
+            lib.Hunspell_free_list(handle, ctypes.byref(found), n)
+    return out
+
+
+#: the affix flags of the Czech dictionary's masculine animate paradigms (P: "bratr", "předseda", "policista";
+#: U: "muž", "učitel", "soudce"); the inanimate ones are others (H: "hotel", "deník"; L: "kostel")
+_ANIMATE_FLAGS = {"cs": frozenset("PU")}
+
+
+@cache
+def _animate_lemmas(language: str) -> frozenset[str]:
+    """The common nouns (lower-case entries) the dictionary declines as masculine animates."""
+    flags, files = _ANIMATE_FLAGS.get(language), dictionary_files(language)
+    if flags is None or files is None or _handle(language) is None:
+        return frozenset()
+    encoding = _handle(language)[1]  # type: ignore[index]
+    text = files[1].read_text(encoding=encoding, errors="replace")
+    entry = re.compile(rf"^([^\W\d_A-ZÀ-Þ][^/\s]*)/[^\s/]*[{''.join(sorted(flags))}]", re.MULTILINE)
+    return frozenset(m.group(1) for m in entry.finditer(text) if m.group(1).islower())
+
+
+def animate_noun(form: str, language: str) -> bool:
+    """Whether a lower-case word is a form of a masculine animate common noun ("policistu", "učiteli": a person
+    or an animal), by the dictionary's paradigms; ``False`` where the language's dictionary does not say."""
+    if not form.islower() or language not in _ANIMATE_FLAGS:
+        return False
+    lemmas = _animate_lemmas(language)
+    return bool(lemmas) and any(stem in lemmas for stem in stems(form, language))
+
+
+def animate_lemma(lemma: str, language: str) -> bool:
+    """Whether a lower-case lemma is a masculine animate common noun of the dictionary ("policista")."""
+    return lemma in _animate_lemmas(language)
