@@ -284,10 +284,13 @@ def _is_acronym(form: Form) -> bool:
     return 2 <= len(w) <= 8 and w.isalpha() and w.isupper()
 
 
-def _link(forms: Sequence[Form | None]) -> _Union:
-    n = len(forms)
-    uf = _Union(n)
-    # 1. same normalized form or alias (per category)
+#: full names by (category, key): lemma of a surname, of a first name, last word, initials
+_Table = dict[tuple[Category, str], list[int]]
+
+
+def _link_same_keys(forms: Sequence[Form | None], uf: _Union) -> None:
+    """Join the mentions of one category sharing a normalized form or an alias; a common word ("the Court")
+    joins only mentions written the same common way, never a name that has it as an alias."""
     same_key: dict[tuple[Category, bool, tuple[str, ...]], list[int]] = {}
     for i, f in enumerate(forms):
         if f is None:
@@ -296,23 +299,30 @@ def _link(forms: Sequence[Form | None]) -> _Union:
             same_key.setdefault((f.category, f.common and key == f.key, key), []).append(i)
     for members in same_key.values():
         _link_same_key(members, forms, uf)
-    # full names: more than one word (persons: first name + surname)
-    full = [i for i, f in enumerate(forms) if f is not None and len(f.key) > 1 and not f.common]
-    # one full name per (entity so far, name): the rest answer every lookup alike (what ``fits`` and
-    # ``unique_root`` read), and 10^4 mentions of "Jonathan Harper" must not be 10^4 candidates each
+
+
+def _distinct_full_names(forms: Sequence[Form | None], uf: _Union) -> list[int]:
+    """One mention of more than one word (persons: first name + surname) per (entity so far, name), in order.
+
+    Why: the others answer every lookup alike (what ``fits`` and ``unique_root`` read), and 10^4 mentions of
+    "Jonathan Harper" must not be 10^4 candidates each."""
     distinct: dict[tuple[int, tuple[str, ...], tuple[frozenset[str], ...]], int] = {}
+    for j, g in enumerate(forms):
+        if g is not None and len(g.key) > 1 and not g.common:
+            distinct.setdefault((uf.find(j), g.key, g.alts), j)
+    return sorted(distinct.values())
+
+
+def _full_name_tables(forms: Sequence[Form | None], full: list[int]) -> tuple[_Table, _Table, _Table, _Table]:
+    """Indexes over the full names (by surname lemma, first-name lemma, last word, both initials forms), so
+    that a document with thousands of mentions stays linear."""
+    by_surname: _Table = {}
+    by_first: _Table = {}
+    by_head: _Table = {}
+    by_acronym: _Table = {}  # both initials forms of every full name, once
     for j in full:
         g = forms[j]
-        distinct.setdefault((uf.find(j), g.key, g.alts), j)  # type: ignore[union-attr]
-    full = sorted(distinct.values())
-    # indexes over the full names, so a document with thousands of mentions stays linear
-    by_surname: dict[tuple[Category, str], list[int]] = {}
-    by_first: dict[tuple[Category, str], list[int]] = {}
-    by_head: dict[tuple[Category, str], list[int]] = {}
-    by_acronym: dict[tuple[Category, str], list[int]] = {}  # both initials forms of every full name, once
-    for j in full:
-        g = forms[j]
-        assert g is not None  # noqa: S101 - filtered above
+        assert g is not None  # noqa: S101 - filtered by _distinct_full_names
         for acronym in dict.fromkeys(_acronym(g.surface)):
             by_acronym.setdefault((g.category, acronym), []).append(j)
         by_head.setdefault((g.category, g.key[-1]), []).append(j)
@@ -320,42 +330,68 @@ def _link(forms: Sequence[Form | None]) -> _Union:
             by_first.setdefault((g.category, lemma), []).append(j)
         for lemma in set().union(*g.alts[1:]):
             by_surname.setdefault((g.category, lemma), []).append(j)
+    return by_surname, by_first, by_head, by_acronym
+
+
+def _cluster_genders(forms: Sequence[Form | None], uf: _Union) -> dict[int, set[str]]:
+    """The genders the mentions of each entity so far (by root) show, so that a partial name does not join a
+    full name of the other gender."""
     genders: dict[int, set[str]] = {}
     for j, g in enumerate(forms):
         if g is not None and g.gender:
             genders.setdefault(uf.find(j), set()).add(g.gender)
-    index = _Index(by_surname, by_first, genders)
+    return genders
+
+
+def _lookup_key(f: Form) -> tuple | None:
+    """What the target of a short mention depends on (None = no short mention: it joins by its form only).
+
+    Why: a mention is never its own candidate (partial names, acronyms and heads are one word, a longer name
+    must be longer), so the target depends on these fields only and each key is looked up once."""
+    if f.category in _NAME_CATEGORIES:
+        return ("p", f.category, f.key, f.alts, f.initials, f.gender, f.titled)
+    if _is_acronym(f):
+        return ("a", f.category, f.surface[0].replace("-", "").upper())
+    if f.titled and len(f.key) == 1:
+        return ("h", f.category, f.key[0])
+    return None
+
+
+def _short_mention_links(forms: Sequence[Form | None], uf: _Union, index: _Index, by_head: _Table,
+                         by_acronym: _Table) -> list[tuple[int, int]]:
+    """(mention, full name) for every partial person name, acronym or titled head that fits exactly one entity;
+    all found before any is joined, so that the order of mentions does not matter."""
 
     def unique_root(cands: Iterable[int]) -> int | None:
         roots = {uf.find(j) for j in cands}
         return roots.pop() if len(roots) == 1 else None
 
-    # the target of a mention depends on its form only (a mention is never its own candidate: partial
-    # names, acronyms and heads are one word, a longer name must be longer), so each form is looked up once
     targets: dict[tuple, int | None] = {}
     links: list[tuple[int, int]] = []
     for i, f in enumerate(forms):
-        if f is None:
+        if f is None or (memo := _lookup_key(f)) is None:
             continue
-        if f.category in _NAME_CATEGORIES:
-            memo: tuple = ("p", f.category, f.key, f.alts, f.initials, f.gender, f.titled)
-            if memo not in targets:
+        if memo not in targets:
+            if memo[0] == "p":
                 targets[memo] = _partial_person(i, f, forms, uf, unique_root, index)
-        elif _is_acronym(f):
-            acronym = f.surface[0].replace("-", "").upper()
-            memo = ("a", f.category, acronym)
-            if memo not in targets:
-                targets[memo] = unique_root(j for j in by_acronym.get((f.category, acronym), ()) if j != i)
-        elif f.titled and len(f.key) == 1:
-            memo = ("h", f.category, f.key[0])
-            if memo not in targets:
-                targets[memo] = unique_root(j for j in by_head.get((f.category, f.key[0]), ()) if j != i)
-        else:
-            continue
+            else:
+                table = by_acronym if memo[0] == "a" else by_head
+                targets[memo] = unique_root(j for j in table.get((memo[1], memo[2]), ()) if j != i)
         target = targets[memo]
         if target is not None:
             links.append((i, target))
-    for i, j in links:
+    return links
+
+
+def _link(forms: Sequence[Form | None]) -> _Union:
+    """The entities of the mentions: first by equal forms, then short mentions to the one full name they fit
+    (the full names and genders are read from the clusters of the first step)."""
+    uf = _Union(len(forms))
+    _link_same_keys(forms, uf)
+    full = _distinct_full_names(forms, uf)
+    by_surname, by_first, by_head, by_acronym = _full_name_tables(forms, full)
+    index = _Index(by_surname, by_first, _cluster_genders(forms, uf))
+    for i, j in _short_mention_links(forms, uf, index, by_head, by_acronym):
         uf.union(i, j)
     return uf
 

@@ -279,67 +279,108 @@ def _quotes(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _grow_name_end(text: str, span: CharSpan, start: int, end: int) -> int:
+    """End of a name grown by the rules after it, repeated (at most three rounds) because one rule's growth can
+    bring the next rule's trigger into reach ("Ministry of Justice" + "'s" after a hyphenated part)."""
+    for _ in range(3):
+        before = end
+        end = _rest_of_name(text, start, end) if span.category is Category.ORGANIZATION else end
+        if (m := _PLACE_NOUN_AFTER.match(text, end)) and span.type in _LOCATION_TYPES:
+            end = m.end()
+        elif (span.category is Category.ORGANIZATION and " " not in text[start:end]
+              and (m := _INSTITUTION_AFTER.match(text, end))):
+            end = m.end()
+        if m := _HYPHEN_PART.match(text, end):
+            end = m.end()
+        end = _after_bracket(text, end, amount=False)
+        if span.category is Category.ORGANIZATION and (m := _POSSESSIVE.match(text, end)):
+            end = m.end()
+        if end == before:
+            break
+    return end
+
+
+def _grow_name_start(text: str, span: CharSpan, start: int, window: int) -> int:
+    """Start of a name grown back over a division ("Department of" + organisation) or a place word ("Region of",
+    "northern" + place), looked for only in the 60 characters before it (``window``)."""
+    # the look-back regexes end in "of", "the" or a direction word, then blanks: a text before the candidate
+    # that does not end so (most do not) cannot match, and is not searched
+    preceding = text[window:start].rstrip(" \t\n")
+    if (span.category is Category.ORGANIZATION
+            and (preceding.endswith("of")
+                 or preceding.endswith("the") and preceding[:-3].rstrip(" \t").endswith("of"))
+            and (m := _DIVISION_BEFORE.search(text, window, start))):
+        start = m.start()
+        preceding = text[window:start].rstrip(" \t\n")
+    if span.type in _LOCATION_TYPES:
+        if preceding.endswith("of") and (m := _PLACE_BEFORE.search(text, window, start)):
+            start = m.start()
+        elif preceding.endswith(_DIRECTIONS) and (m := _DIRECTION_BEFORE.search(text, window, start)):
+            start = m.start()
+    return start
+
+
+def _grow_name(text: str, span: CharSpan, start: int, end: int, window: int) -> tuple[int, int]:
+    """A name (not a person's) grown to its quotes, open bracket, following parts, then its preceding words; the
+    end grows first because the look-back rules do not depend on it."""
+    start, end = _quotes(text, start, end)
+    end = _inside_open_bracket(text, start, end)
+    end = _grow_name_end(text, span, start, end)
+    return _grow_name_start(text, span, start, window), end
+
+
+def _grow_norp_end(text: str, end: int) -> int:
+    """A nationality grows to a hyphenated part and then a state body or a person noun ("Turkish" + "national"),
+    which makes it a mention of one body or person rather than a common adjective."""
+    if m := _HYPHEN_PART.match(text, end):
+        end = m.end()
+    if m := _STATE_BODY_AFTER.match(text, end):
+        end = m.end()
+    elif m := _NATIONALITY_NOUN_AFTER.match(text, end):
+        end = m.end()
+    return end
+
+
+def _grow_money(text: str, start: int, end: int, window: int) -> tuple[int, int]:
+    """An amount takes its bracketed conversion after it and an "approximately"-like word before it."""
+    end = _after_bracket(text, end, amount=True)
+    if m := _APPROX_BEFORE.search(text, window, start):
+        start = m.start()
+    return start, end
+
+
+def _grow_number(text: str, span: CharSpan, start: int, end: int, window: int) -> tuple[int, int]:
+    """A number takes the counted noun after it (not a time unit: "3 days" stays a date-like amount) and a "No."
+    before it, with the "of" block after such a numbered reference ("No. 5 of 2019")."""
+    if (span.type != "CASE_NUMBER" and text[start:end].lower() not in _FEW
+            and (m := _COUNTED.match(text, end))):
+        if m.group("noun") not in _TIME_UNITS and m.group("noun") not in _NOT_PLURAL:
+            end = m.end("of") if m.group("of") else m.end("noun")
+    m = _NO_BEFORE.search(text, window, start)
+    if m and (m.group("noun") or (span.type != "CASE_NUMBER" and text[start:end].isdigit())):
+        start = m.start()
+        if m := _OF_BLOCK.match(text, end):
+            end = m.end()
+    return start, end
+
+
 def _grow(text: str, span: CharSpan) -> tuple[int, int]:
-    """New (start, end) of one candidate by the single-candidate rules."""
+    """New (start, end) of one candidate by the single-candidate rules, applied in a fixed order (legal form,
+    name, nationality or amount, number) because later rules read the extent the earlier ones left."""
     start, end = span.start, span.end
     window = max(0, start - 60)
     if m := _LEGAL_FORM.match(text, end):
         end = m.end()  # "Robert Bosch" + "GmbH": a company, whatever NER took it for
     if span.category in _NAME_CATS and span.type not in ("PERSON",):
-        start, end = _quotes(text, start, end)
-        end = _inside_open_bracket(text, start, end)
-        for _ in range(3):
-            before = end
-            end = _rest_of_name(text, start, end) if span.category is Category.ORGANIZATION else end
-            if (m := _PLACE_NOUN_AFTER.match(text, end)) and span.type in _LOCATION_TYPES:
-                end = m.end()
-            elif (span.category is Category.ORGANIZATION and " " not in text[start:end]
-                  and (m := _INSTITUTION_AFTER.match(text, end))):
-                end = m.end()
-            if m := _HYPHEN_PART.match(text, end):
-                end = m.end()
-            end = _after_bracket(text, end, amount=False)
-            if span.category is Category.ORGANIZATION and (m := _POSSESSIVE.match(text, end)):
-                end = m.end()
-            if end == before:
-                break
-        # the look-back regexes end in "of", "the" or a direction word, then blanks: a text before the candidate
-        # that does not end so (most do not) cannot match, and is not searched
-        preceding = text[window:start].rstrip(" \t\n")
-        if (span.category is Category.ORGANIZATION
-                and (preceding.endswith("of")
-                     or preceding.endswith("the") and preceding[:-3].rstrip(" \t").endswith("of"))
-                and (m := _DIVISION_BEFORE.search(text, window, start))):
-            start = m.start()
-            preceding = text[window:start].rstrip(" \t\n")
-        if span.type in _LOCATION_TYPES:
-            if preceding.endswith("of") and (m := _PLACE_BEFORE.search(text, window, start)):
-                start = m.start()
-            elif preceding.endswith(_DIRECTIONS) and (m := _DIRECTION_BEFORE.search(text, window, start)):
-                start = m.start()
+        start, end = _grow_name(text, span, start, end, window)
     elif span.type in _MISTYPED_PLACE_TYPES and (m := _DIRECTION_BEFORE.search(text, window, start)):
         start = m.start()
     if span.type == "NORP":
-        if m := _HYPHEN_PART.match(text, end):
-            end = m.end()
-        if m := _STATE_BODY_AFTER.match(text, end):
-            end = m.end()
-        elif m := _NATIONALITY_NOUN_AFTER.match(text, end):
-            end = m.end()
+        end = _grow_norp_end(text, end)
     elif span.type == "MONEY":
-        end = _after_bracket(text, end, amount=True)
-        if m := _APPROX_BEFORE.search(text, window, start):
-            start = m.start()
+        start, end = _grow_money(text, start, end, window)
     if span.type in _NUMBER_TYPES:
-        if (span.type != "CASE_NUMBER" and text[start:end].lower() not in _FEW
-                and (m := _COUNTED.match(text, end))):
-            if m.group("noun") not in _TIME_UNITS and m.group("noun") not in _NOT_PLURAL:
-                end = m.end("of") if m.group("of") else m.end("noun")
-        m = _NO_BEFORE.search(text, window, start)
-        if m and (m.group("noun") or (span.type != "CASE_NUMBER" and text[start:end].isdigit())):
-            start = m.start()
-            if m := _OF_BLOCK.match(text, end):
-                end = m.end()
+        start, end = _grow_number(text, span, start, end, window)
     return start, end
 
 

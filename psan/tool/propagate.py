@@ -225,20 +225,11 @@ def _genitive_seeds(doc: Document, seeds: dict[tuple[str, ...], Entity]) -> None
             seeds.setdefault((*words[:-1], base), ent)
 
 
-def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATEGORIES, min_chars: int = 2,
-              score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True,
-              name_parts: bool | None = None) -> list[Entity]:
-    """New entities for further occurrences of strings already found in ``doc`` (see module docstring).
-
-    ``doc.entities`` is not modified; the result is sorted like the merger's output and never
-    duplicates, crosses or lies inside an entity of ``doc.entities``.
-    """
-    if not doc.entities or not doc.tokens:
-        return []
-    wanted = {Category(c) for c in categories}
-    text, tokens = doc.text, doc.tokens
-    starts, ends = token_bounds(tokens)
-    texts = token_texts(text, tokens)  # usually the list the pipeline made when it checked the tokens
+def _found_seeds(doc: Document, texts: list[str], wanted: set[Category], source: str,
+                 min_chars: int) -> dict[tuple[str, ...], Entity]:
+    """The word tuples of the found entities to look for again, each with the entity it copies (the best-scored
+    of its occurrences), then the cores of those names; the cores come last so that a core equal to a found
+    string keeps that string's own entity."""
     seeds: dict[tuple[str, ...], Entity] = {}
     cores: dict[tuple[str, ...], Entity] = {}
     skipped: set[tuple[str, ...]] = set()
@@ -260,32 +251,37 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
             cores.setdefault(core, ent)
     for core, ent in cores.items():
         seeds.setdefault(core, ent)
-    if name_parts is None:
-        name_parts = doc.language in NAME_PART_LANGUAGES
-    if name_parts and Category.PERSON in wanted:
-        _name_part_seeds(doc, seeds, source)
-    if doc.language in GENITIVE_S_LANGUAGES and seeds:
-        _genitive_seeds(doc, seeds)
-    if not seeds:
-        return []
-    patterns = list(seeds)
-    matches = [(first, end, idx, 1.0) for first, end, idx in scan_token_patterns(patterns, texts, len(tokens))]
-    keys = _lemma_keys(texts, doc.language) if lemmas else None
+    return seeds
+
+
+def _pattern_matches(patterns: list[tuple[str, ...]], texts: list[str], language: str, lemmas: bool,
+                     score_factor: float) -> list[tuple[int, int, int, float]]:
+    """(first, end, pattern index, score factor) of every occurrence of the patterns: the exact ones (factor 1)
+    first, then those found only by their lemmas (factor ``score_factor``: an inflected form is less sure), so
+    that an exact occurrence wins where both are found."""
+    n_tokens = len(texts)
+    matches = [(first, end, idx, 1.0) for first, end, idx in scan_token_patterns(patterns, texts, n_tokens)]
+    keys = _lemma_keys(texts, language) if lemmas else None
     if keys is not None:
         by_lemma: dict[tuple[str, ...], int] = {}
         for idx, words in enumerate(patterns):
-            lemma_key = tuple(_lemma_keys(list(words), doc.language) or words)
+            lemma_key = tuple(_lemma_keys(list(words), language) or words)
             if lemma_key != words:  # words equal to their keys were found by the exact pass already
                 by_lemma.setdefault(lemma_key, idx)
         lemma_patterns = list(by_lemma)
         matches += [(first, end, by_lemma[lemma_patterns[i]], score_factor)
-                    for first, end, i in scan_token_patterns(lemma_patterns, keys, len(tokens))]
-    if not matches:
-        return []
+                    for first, end, i in scan_token_patterns(lemma_patterns, keys, n_tokens)]
+    return matches
 
+
+def _new_entities(doc: Document, matches: list[tuple[int, int, int, float]], seeds: list[Entity],
+                  starts: list[int], ends: list[int], source: str, score_factor: float) -> list[Entity]:
+    """The matches taken in order as new entities, each grown to its whole mention where the language does
+    so, and skipped when it repeats, lies inside or crosses an entity found or added before it (a part of a
+    found mention is no new mention)."""
     # per token: the widest extent of the entities covering it (None = uncovered)
-    lo: list[int | None] = [None] * len(tokens)
-    hi: list[int] = [0] * len(tokens)
+    lo: list[int | None] = [None] * len(doc.tokens)
+    hi: list[int] = [0] * len(doc.tokens)
     existing = set()
     for ent in doc.entities:
         if ent.source in WEAK_SOURCES:
@@ -298,7 +294,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
     for first, end, idx, factor in matches:
         if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
             continue  # found already (and grown already if it was to grow), or part of a found mention
-        seed = seeds[patterns[idx]]
+        seed = seeds[idx]
         if grow is not None:
             first, end = grow(first, end, seed)
             if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
@@ -307,6 +303,36 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
                             round(seed.score * score_factor * factor, 6)))
         existing.add((first, end))
         _cover(lo, hi, first, end)
+    return added
+
+
+def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATEGORIES, min_chars: int = 2,
+              score_factor: float = 0.9, source: str = SOURCE, lemmas: bool = True,
+              name_parts: bool | None = None) -> list[Entity]:
+    """New entities for further occurrences of strings already found in ``doc`` (see module docstring).
+
+    ``doc.entities`` is not modified; the result is sorted like the merger's output and never
+    duplicates, crosses or lies inside an entity of ``doc.entities``.
+    """
+    if not doc.entities or not doc.tokens:
+        return []
+    wanted = {Category(c) for c in categories}
+    starts, ends = token_bounds(doc.tokens)
+    texts = token_texts(doc.text, doc.tokens)  # usually the list the pipeline made when it checked the tokens
+    seeds = _found_seeds(doc, texts, wanted, source, min_chars)
+    if name_parts is None:
+        name_parts = doc.language in NAME_PART_LANGUAGES
+    if name_parts and Category.PERSON in wanted:
+        _name_part_seeds(doc, seeds, source)
+    if doc.language in GENITIVE_S_LANGUAGES and seeds:
+        _genitive_seeds(doc, seeds)
+    if not seeds:
+        return []
+    patterns = list(seeds)
+    matches = _pattern_matches(patterns, texts, doc.language, lemmas, score_factor)
+    if not matches:
+        return []
+    added = _new_entities(doc, matches, [seeds[p] for p in patterns], starts, ends, source, score_factor)
     added.sort(key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
     return added
 
