@@ -537,27 +537,58 @@ class SurrogateReplacer:
                   fn: Callable[[Any], str | None]) -> Callable[[int], str | None]:
         return lambda attempt: fn(stream(self.seed, entity, kind, _norm(original), attempt))
 
-    def _value(self, kind: str, entity: str, original: str, type_: str) -> str | None:
-        p = self.policy
-        lang = self.language
-
+    def _runner(self, kind: str, entity: str, original: str) -> Callable[..., str | None]:
+        """The draw-and-check loop of one mention, so each kind's part only says how one candidate is drawn."""
         def run(fn: Callable[[Any], str | None], unique: bool = True, fixed: bool = False) -> str | None:
             return self._unique(kind, entity, self._rng_make(entity, kind, original, fn), original, unique, fixed)
+        return run
 
+    def _value(self, kind: str, entity: str, original: str, type_: str) -> str | None:
+        """The surrogate of a mention of a non-name kind, by the kind's own part (``None``: tag it)."""
+        run = self._runner(kind, entity, original)
         if kind in VALIDATORS:
-            mode = p["national_id"]
-            if mode == "tag":
-                return None
-            if mode == "zeros":
-                return run(lambda rng: shape.zero_mask(original), unique=False)
-            if mode == "checksum":
-                born = self._birth_date_of(kind, original)
-                got = run(lambda rng: valid_checksum(kind, original, rng, born))
-                if got is not None:
-                    return got
-            return run(lambda rng: shape.digits_random(original, rng))
-        policy_key = {routing.EMAIL: "email", routing.URL: "url", routing.USERNAME: "username"}.get(kind)
-        if policy_key is not None and p[policy_key] not in ("tag", "fixed"):
+            return self._id_value(kind, original, run)
+        if kind in (routing.EMAIL, routing.URL, routing.USERNAME):
+            return self._contact_value(kind, entity, original, run)
+        if kind in (routing.PHONE, routing.NUMBER, routing.POSTAL):
+            return self._number_value(kind, original, run)
+        if kind == routing.IP:
+            return run(lambda rng: re.sub(r"\d+", lambda m: str(rng.randint(*_ip_range(m.group()))), original))
+        if kind == routing.DATE:
+            return self._date_value(original, run)
+        if kind == routing.AGE:
+            return self._age_value(original, run)
+        if kind == routing.ORG:
+            return self._org(entity, original, run)
+        if kind == routing.COUNTRY:
+            return self._country_value(original, run)
+        if kind == routing.CITY:
+            return self._city(entity, original, run)
+        if kind in (routing.STREET, routing.ADDRESS):
+            return self._street(original, run, kind)
+        return None
+
+    def _id_value(self, kind: str, original: str, run: Callable[..., str | None]) -> str | None:
+        """A national ID or account number: zeros, or a valid checksum (encoding the shifted birth date),
+        falling back to random digits where no valid number of that shape exists."""
+        mode = self.policy["national_id"]
+        if mode == "tag":
+            return None
+        if mode == "zeros":
+            return run(lambda rng: shape.zero_mask(original), unique=False)
+        if mode == "checksum":
+            born = self._birth_date_of(kind, original)
+            got = run(lambda rng: valid_checksum(kind, original, rng, born))
+            if got is not None:
+                return got
+        return run(lambda rng: shape.digits_random(original, rng))
+
+    def _contact_value(self, kind: str, entity: str, original: str, run: Callable[..., str | None]) -> str | None:
+        """An e-mail, URL or user name: rebuilt from the owner's surrogate name where it spells one
+        (unless the policy tags or fixes it), else shaped like the original or the policy's fixed text."""
+        p = self.policy
+        policy_key = {routing.EMAIL: "email", routing.URL: "url", routing.USERNAME: "username"}[kind]
+        if p[policy_key] not in ("tag", "fixed"):
             got = self._derived(entity, kind, original)
             if got is not None:
                 return got
@@ -565,50 +596,54 @@ class SurrogateReplacer:
             return self._mode(p["email"], run, lambda rng: self._email(original, rng), p["email_fixed"], original)
         if kind == routing.URL:
             return self._mode(p["url"], run, lambda rng: shape.url(original, rng), p["url_fixed"], original)
-        if kind == routing.USERNAME:
-            return self._mode(p["username"], run, lambda rng: shape.username(original, rng), "@user", original)
-        if kind in (routing.PHONE, routing.NUMBER, routing.POSTAL):
-            mode = p["phone" if kind == routing.PHONE else "postal_code" if kind == routing.POSTAL else "number"]
-            if mode == "tag" or not any(ch.isalnum() for ch in original):
-                return None
-            if mode == "zeros":
-                return run(lambda rng: shape.zero_mask(original), unique=False)
-            if kind == routing.PHONE:
-                return run(lambda rng: phones.phone(original, lang, rng))
-            return run(lambda rng: shape.scramble(original, rng))
-        if kind == routing.IP:
-            return run(lambda rng: re.sub(r"\d+", lambda m: str(rng.randint(*_ip_range(m.group()))), original))
-        if kind == routing.DATE:
-            if p["date"] == "tag" or not any(ch.isalnum() for ch in original):
-                return None
-            born = self._birth_date_written(original)
-            if born is not None:
-                return run(lambda rng: dates.render(original, lang, born, rng), unique=False)
-            siblings = " ".join(sorted(self._range_words.get(_norm(original), ())))
+        return self._mode(p["username"], run, lambda rng: shape.username(original, rng), "@user", original)
 
-            def shifted(rng: Any) -> str:
-                got = variants.plain_joint_words(dates.date(original, lang, rng, p["year_delta"]))
-                return original if siblings and shares_word(got, siblings) else got  # rejected by _leaks → redraw
+    def _number_value(self, kind: str, original: str, run: Callable[..., str | None]) -> str | None:
+        """A phone number, postal code or other number: zeros, a phone number of the language's shape, or
+        the original's digits scrambled; a span with nothing alphanumeric is tagged."""
+        mode = self.policy["phone" if kind == routing.PHONE else "postal_code" if kind == routing.POSTAL
+                          else "number"]
+        if mode == "tag" or not any(ch.isalnum() for ch in original):
+            return None
+        if mode == "zeros":
+            return run(lambda rng: shape.zero_mask(original), unique=False)
+        if kind == routing.PHONE:
+            return run(lambda rng: phones.phone(original, self.language, rng))
+        return run(lambda rng: shape.scramble(original, rng))
 
-            return run(shifted, unique=False)
-        if kind == routing.AGE:
-            if p["age"] == "tag" or not any(ch.isdigit() for ch in original):
-                return None
-            return run(lambda rng: dates.age(original, rng, p["age_delta"]), unique=False)
-        if kind == routing.ORG:
-            return self._org(entity, original, run)
-        if kind == routing.COUNTRY:
-            if p["country"] == "keep":
-                return original
-            if p["country"] == "tag":
-                return None
-            pool = namelists.pools(lang).countries
-            return run(lambda rng: shape.apply_case(original, rng.choice(pool)))
-        if kind == routing.CITY:
-            return self._city(entity, original, run)
-        if kind in (routing.STREET, routing.ADDRESS):
-            return self._street(original, run, kind)
-        return None
+    def _date_value(self, original: str, run: Callable[..., str | None]) -> str | None:
+        """A date shifted in the original's format: the same shift as the ID of a person born that day,
+        and never a word of the other end of a range it belongs to (such a draw is redrawn)."""
+        p = self.policy
+        lang = self.language
+        if p["date"] == "tag" or not any(ch.isalnum() for ch in original):
+            return None
+        born = self._birth_date_written(original)
+        if born is not None:
+            return run(lambda rng: dates.render(original, lang, born, rng), unique=False)
+        siblings = " ".join(sorted(self._range_words.get(_norm(original), ())))
+
+        def shifted(rng: Any) -> str:
+            got = variants.plain_joint_words(dates.date(original, lang, rng, p["year_delta"]))
+            return original if siblings and shares_word(got, siblings) else got  # rejected by _leaks → redraw
+
+        return run(shifted, unique=False)
+
+    def _age_value(self, original: str, run: Callable[..., str | None]) -> str | None:
+        """An age shifted within the policy's delta; a span without a digit is tagged."""
+        if self.policy["age"] == "tag" or not any(ch.isdigit() for ch in original):
+            return None
+        return run(lambda rng: dates.age(original, rng, self.policy["age_delta"]), unique=False)
+
+    def _country_value(self, original: str, run: Callable[..., str | None]) -> str | None:
+        """A country kept, tagged or drawn from the language's country list, in the original's letter case."""
+        mode = self.policy["country"]
+        if mode == "keep":
+            return original
+        if mode == "tag":
+            return None
+        pool = namelists.pools(self.language).countries
+        return run(lambda rng: shape.apply_case(original, rng.choice(pool)))
 
     def _email(self, original: str, rng: Any) -> str:
         """A shaped address whose domain is the one surrogate of the original domain (one domain, one surrogate)."""
