@@ -24,9 +24,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from psan.tool.morph import context, namecase, tagger, valency, wordlist
 from psan.tool.morph.features import CASE_OF_SLOT, CASES, PL_CASE, PL_NUMBER, Features
+
+if TYPE_CHECKING:
+    from psan.tool.morph.declension.inflect_cs import Reading
 
 PERSON, PLACE, OTHER = "person", "place", "other"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -116,60 +120,104 @@ def _gender_ud(g: str) -> str:
 
 
 def _declension_readings(word: str, language: str, person: bool) -> dict[Key, float]:
+    """(case, number, gender) → weight of a word's readings by the language's declension rules: the singular
+    readings of its paradigms, weighed by how plausible each is for a person's or a place's name, then the
+    plural readings its ending allows."""
     from psan.tool.morph.declension import declension_for
     decl = declension_for(language)
     out: dict[Key, float] = {}
     if decl is None:
         return out
     for r in decl.analyse(word, language, "", person)[:12]:
-        weight = 2.0 if r.known else 1.0
-        if not r.known and r.lemma == word and (word.casefold().endswith(_OBLIQUE)
-                                                or person and word.casefold().endswith(_OBLIQUE_PERSON)):
-            weight = 0.3  # "Kippenbergerovi" is hardly a nominative
-        elif person and not r.known and r.lemma == word and r.gender != "f" \
-                and word.casefold().endswith(_PLURAL_NOMINATIVES.get(language, ())):
-            weight = 0.3  # "Moskovčania", "Nemci", "Novákové": a man's nominative singular hardly ends so
-        low = r.lemma.casefold()
-        if person and r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS)):
-            continue  # -ová/-á names are women's (Tománkovou, Novákovej)
-        if person and not r.known and r.gender == "f" and low.endswith(_DIMINUTIVES):
-            weight = 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
-        elif person and not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
-            weight *= 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
-        if not person and r.gender == "m" and low.endswith("a"):
-            continue  # a place in -a declines as a feminine (its masculine reading would dodge the weights below)
-        if not person and not r.known and language == "sk" and low.endswith("io"):
-            continue  # "Námestie" is no locative of a guessed "Námestio" (an -io neuter's locative ends in -iu)
-        if not person and not r.known:
-            if low.endswith(("sko", "cko")):
-                weight = 1.5  # Slovensko, Poľsko, Uhorsko: "Uhorska" is their genitive
-            elif low.endswith(("ska", "cka")) and r.gender == "f":
-                weight = 0.7
-        g = r.gender
-        if not person and decl.word_class(r.lemma, g) == "o":
-            g = "n"
-        table = decl.decline(r.lemma, r.gender, person)
-        cases = CASES if len(table) == 1 else (CASE_OF_SLOT.get(r.slot[:1], ""),)
-        if len(table) == 1:  # indeclinable: any case, but a listed name's reading only says much
-            weight *= 0.5 if r.known else 0.1
-        for c in cases:
-            key = (c, "Sing", _gender_ud(g))
-            out[key] = max(out.get(key, 0.0), weight)
-    if not person and language == "sk" and word.casefold().endswith("ie") and len(word) > 4:
-        for c in ("Nom", "Acc"):  # Slovak neuter regions in -ie (Záhorie, Považie): the paradigms have only Ázie
-            key = (c, "Sing", "Neut")  # (weaker: the genitive of an -ia country, Británie, is the commoner)
-            out[key] = max(out.get(key, 0.0), 0.7)
-    if not person:
-        for c, w in plural_place_cases(word, language).items():
-            key = (c, "Plur", "Fem")
-            out[key] = max(out.get(key, 0.0), w)
-        for c in known_plural_place_cases(word, language):
-            out[(c, "Plur", "Fem")] = 2.5  # a listed plural place (Poděbrady → "do Poděbrad")
-    else:
+        weight = _reading_weight(r, word, language, person)
+        if weight is not None:
+            _add_singular_reading(out, decl, r, weight, person)
+    _add_plural_readings(out, word, language, person)
+    return out
+
+
+def _implausible_reading(r: Reading, word: str, language: str, person: bool) -> bool:
+    """Whether a paradigm's reading cannot be the name's: a man's reading of a woman's -ová/-á name, a place's
+    masculine reading in -a, a Slovak place guessed as an -io neuter."""
+    low = r.lemma.casefold()
+    if person:
+        # -ová/-á names are women's (Tománkovou, Novákovej)
+        return r.gender != "f" and (low.endswith(("ová", "á")) or word.casefold().endswith(_WOMENS))
+    # a place in -a declines as a feminine (its masculine reading would dodge the weights below);
+    # "Námestie" is no locative of a guessed "Námestio" (an -io neuter's locative ends in -iu)
+    return (r.gender == "m" and low.endswith("a")) or (not r.known and language == "sk" and low.endswith("io"))
+
+
+def _reading_weight(r: Reading, word: str, language: str, person: bool) -> float | None:
+    """How much a paradigm's reading is worth (a listed name's twice a guess), ``None`` for an implausible
+    one: a guessed lemma equal to an oblique-looking or plural-looking word is hardly its nominative."""
+    if _implausible_reading(r, word, language, person):
+        return None
+    weight = 2.0 if r.known else 1.0
+    if not r.known and r.lemma == word and (word.casefold().endswith(_OBLIQUE)
+                                            or person and word.casefold().endswith(_OBLIQUE_PERSON)):
+        weight = 0.3  # "Kippenbergerovi" is hardly a nominative
+    elif person and not r.known and r.lemma == word and r.gender != "f" \
+            and word.casefold().endswith(_PLURAL_NOMINATIVES.get(language, ())):
+        weight = 0.3  # "Moskovčania", "Nemci", "Novákové": a man's nominative singular hardly ends so
+    return _person_weight(r, weight) if person else _place_weight(r, weight)
+
+
+def _person_weight(r: Reading, weight: float) -> float:
+    """A guessed feminine reading of a person: a diminutive is as good as a listed name, another -a word
+    is rather a man's surname or an oblique form."""
+    low = r.lemma.casefold()
+    if not r.known and r.gender == "f" and low.endswith(_DIMINUTIVES):
+        return 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
+    if not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
+        return weight * 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
+    return weight
+
+
+def _place_weight(r: Reading, weight: float) -> float:
+    """A guessed place in -sko is a neuter country (its -ska is the genitive), a feminine -ska less likely."""
+    if r.known:
+        return weight
+    low = r.lemma.casefold()
+    if low.endswith(("sko", "cko")):
+        return 1.5  # Slovensko, Poľsko, Uhorsko: "Uhorska" is their genitive
+    if low.endswith(("ska", "cka")) and r.gender == "f":
+        return 0.7
+    return weight
+
+
+def _add_singular_reading(out: dict[Key, float], decl: Any, r: Reading, weight: float, person: bool) -> None:
+    """Put a reading's singular case (every case for an indeclinable word, weaker) into ``out``, keeping the
+    best weight per key; a place of the -o class is neuter."""
+    g = r.gender
+    if not person and decl.word_class(r.lemma, g) == "o":
+        g = "n"
+    table = decl.decline(r.lemma, r.gender, person)
+    cases = CASES if len(table) == 1 else (CASE_OF_SLOT.get(r.slot[:1], ""),)
+    if len(table) == 1:  # indeclinable: any case, but a listed name's reading only says much
+        weight *= 0.5 if r.known else 0.1
+    for c in cases:
+        key = (c, "Sing", _gender_ud(g))
+        out[key] = max(out.get(key, 0.0), weight)
+
+
+def _add_plural_readings(out: dict[Key, float], word: str, language: str, person: bool) -> None:
+    """Put the plural readings a word's ending allows into ``out``: a family or nation for a person,
+    a plural place (and a Slovak neuter region in -ie, which the paradigms miss) for a place."""
+    if person:
         for c, w in plural_person_cases(word, language).items():
             key = (c, "Plur", "Masc")
             out[key] = max(out.get(key, 0.0), w)
-    return out
+        return
+    if language == "sk" and word.casefold().endswith("ie") and len(word) > 4:
+        for c in ("Nom", "Acc"):  # Slovak neuter regions in -ie (Záhorie, Považie): the paradigms have only Ázie
+            key = (c, "Sing", "Neut")  # (weaker: the genitive of an -ia country, Británie, is the commoner)
+            out[key] = max(out.get(key, 0.0), 0.7)
+    for c, w in plural_place_cases(word, language).items():
+        key = (c, "Plur", "Fem")
+        out[key] = max(out.get(key, 0.0), w)
+    for c in known_plural_place_cases(word, language):
+        out[(c, "Plur", "Fem")] = 2.5  # a listed plural place (Poděbrady → "do Poděbrad")
 
 
 #: endings of masculine plural nominatives (nations, families) that a man's singular name hardly has

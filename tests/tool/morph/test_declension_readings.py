@@ -1,0 +1,70 @@
+"""The parts of ``analysis._declension_readings``: which paradigm readings count, how much, and their keys."""
+from __future__ import annotations
+
+from psan.tool.morph import analysis
+from psan.tool.morph.declension import inflect_cs
+from psan.tool.morph.declension.inflect_cs import Reading
+
+
+def test_implausible_readings_are_a_mans_womans_name_and_odd_place_lemmas() -> None:
+    assert analysis._implausible_reading(Reading("Tománkovou", "1", "m", False), "Tománkovou", "cs", True)
+    assert analysis._implausible_reading(Reading("Nováková", "1", "m", True), "Nováková", "cs", True)
+    assert not analysis._implausible_reading(Reading("Nováková", "1", "f", True), "Nováková", "cs", True)
+    assert analysis._implausible_reading(Reading("Poděbrada", "2", "m", False), "Poděbrady", "cs", False)
+    assert analysis._implausible_reading(Reading("Námestio", "6", "n", False), "Námestie", "sk", False)
+    assert not analysis._implausible_reading(Reading("Námestio", "6", "n", False), "Námestie", "cs", False)
+    assert not analysis._implausible_reading(Reading("Praha", "1", "f", True), "Praha", "cs", False)
+
+
+def test_reading_weight_prefers_listed_names_and_doubts_oblique_looking_nominatives() -> None:
+    w = analysis._reading_weight
+    assert w(Reading("Novák", "3a", "m", True), "Novákovi", "cs", True) == 2.0
+    assert w(Reading("Novákovi", "1", "m", False), "Novákovi", "cs", True) == 0.3  # oblique ending
+    assert w(Reading("Nemci", "1", "m", False), "Nemci", "sk", True) == 0.3  # a plural nominative
+    assert w(Reading("Tománkovou", "1", "m", False), "Tománkovou", "cs", True) is None
+    assert w(Reading("Drahuška", "1", "f", False), "Drahuška", "cs", True) == 2.0
+    assert w(Reading("Slovensko", "1", "n", False), "Slovensko", "sk", False) == 1.5
+
+
+def test_person_weight_of_guessed_feminine_readings() -> None:
+    assert analysis._person_weight(Reading("Drahuška", "1", "f", False), 0.3) == 2.0  # diminutive
+    assert analysis._person_weight(Reading("Koštunica", "1", "f", False), 1.0) == 0.5  # rather a man's surname
+    assert analysis._person_weight(Reading("Koštunica", "1", "f", True), 2.0) == 2.0  # listed
+    assert analysis._person_weight(Reading("Malá", "1", "f", False), 1.0) == 1.0  # -á is a woman's
+    assert analysis._person_weight(Reading("Novák", "1", "m", False), 1.0) == 1.0
+
+
+def test_place_weight_of_guessed_sko_and_ska_places() -> None:
+    assert analysis._place_weight(Reading("Uhorsko", "1", "n", False), 1.0) == 1.5
+    assert analysis._place_weight(Reading("Uhorska", "1", "f", False), 1.0) == 0.7
+    assert analysis._place_weight(Reading("Uhorska", "1", "m", False), 1.0) == 1.0
+    assert analysis._place_weight(Reading("Slovensko", "1", "n", True), 2.0) == 2.0  # listed: no guess to weigh
+
+
+def test_add_singular_reading_keys_by_slot_and_keeps_the_best_weight() -> None:
+    out: dict[tuple[str, str, str], float] = {}
+    analysis._add_singular_reading(out, inflect_cs, Reading("Novák", "3a", "m", True), 2.0, True)
+    analysis._add_singular_reading(out, inflect_cs, Reading("Novák", "3a", "m", True), 0.5, True)
+    assert out == {("Dat", "Sing", "Masc"): 2.0}
+    out = {}
+    analysis._add_singular_reading(out, inflect_cs, Reading("Brno", "1", "m", True), 2.0, False)
+    assert out == {("Nom", "Sing", "Neut"): 2.0}  # a place of the -o class is neuter
+
+
+def test_add_plural_readings_for_families_places_and_slovak_regions() -> None:
+    out: dict[tuple[str, str, str], float] = {}
+    analysis._add_plural_readings(out, "Novákové", "cs", True)
+    assert out == {("Nom", "Plur", "Masc"): 1.5}
+    out = {}
+    analysis._add_plural_readings(out, "Záhorie", "sk", False)
+    assert out[("Nom", "Sing", "Neut")] == 0.7 and out[("Acc", "Sing", "Neut")] == 0.7
+    out = {}
+    analysis._add_plural_readings(out, "Poděbrady", "cs", False)
+    assert all(k[1:] == ("Plur", "Fem") for k in out)
+
+
+def test_declension_readings_join_the_parts() -> None:
+    got = analysis._declension_readings("Novákovi", "cs", True)
+    assert got[("Dat", "Sing", "Masc")] == 2.0 and got[("Nom", "Sing", "Masc")] == 0.3
+    assert analysis._declension_readings("Novák", "pl", True) == {}  # no suffix rules for Polish
+    assert not any(k[2] == "Masc" and k[1] == "Sing" for k in analysis._declension_readings("Tománkovou", "cs", True))
