@@ -99,57 +99,81 @@ def slot_of(form: str, lemma: str, gender: str = "m", person: bool = True) -> st
 
 @lru_cache(maxsize=100_000)
 def decline(lemma: str, gender: str = "m", person: bool = True) -> dict[str, str]:
-    """Singular paradigm: slot → form (slot = case number plus variant letter)."""
+    """Singular paradigm: slot → form (slot = case number plus variant letter), by the lemma's word class."""
     cls = word_class(lemma, gender)
+    if cls in ("ova", "a_adj", "y_adj", "i_adj"):
+        return _adjective_paradigm(lemma, cls, gender)
+    if cls in ("ie", "e") or cls.startswith("a_"):
+        return _vowel_paradigm(lemma, cls, gender, person)
+    if cls == "o":
+        return _o_paradigm(lemma, person)
+    if cls == "indecl":
+        return {"1": lemma}
     w = lemma
+    if cls == "foreign_yi":
+        return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "5": w, "6": w + "m", "7": w + "m"}
+    if cls.startswith("fl_"):
+        return _fleeting_paradigm(lemma, person)
+    return _consonant_paradigm(lemma, cls, person)
+
+
+def _adjective_paradigm(w: str, cls: str, gender: str) -> dict[str, str]:
+    """Names declined like adjectives: -ová/-á (Nováková, Malá), -ý (Malý) and a man's -í (Krejčí; a woman's
+    -í stays undeclined)."""
     if cls in ("ova", "a_adj"):
         s = w[:-1]
         return {"1": w, "2": s + "é", "3": s + "é", "4": s + "ou", "5": w, "6": s + "é", "7": s + "ou"}
     if cls == "y_adj":
         s = w[:-1]
         return {"1": w, "2": s + "ého", "3": s + "ému", "4": s + "ého", "5": w, "6": s + "ém", "7": s + "ým"}
-    if cls == "i_adj":
-        if gender == "f":
-            return {"1": w}
-        return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "5": w, "6": w + "m", "7": w + "m"}
-    if cls == "ie":
-        s = w[:-1]
+    if gender == "f":
+        return {"1": w}
+    return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "5": w, "6": w + "m", "7": w + "m"}
+
+
+def _vowel_paradigm(w: str, cls: str, gender: str, person: bool) -> dict[str, str]:
+    """Names in -ie (Marie), -e (a woman's Alice; a man's stays undeclined) and -a: a man's -a (Svoboda) takes
+    -ovi, a woman's or a place's -a mutates its stem in the dative and locative (Praha → v Praze)."""
+    s = w[:-1]
+    if cls == "ie" or (cls == "e" and gender == "f"):
         return {"1": w, "2": w, "3": s + "i", "4": s + "i", "5": w, "6": s + "i", "7": s + "í"}
-    if cls.startswith("a_"):
-        s = w[:-1]
-        gen = s + ("i" if cls.endswith("soft") else "y")
-        if cls.startswith("a_m") and person:
-            return {"1": w, "2": gen, "3": s + "ovi", "4": s + "u", "5": s + "o", "6": s + "ovi", "7": s + "ou"}
-        mut = _mutate(s)
-        return {"1": w, "2": gen, "3": mut, "4": s + ("i" if cls.endswith("soft") else "u"), "5": s + "o",
-                "6": mut, "7": s + "ou"}
     if cls == "e":
-        s = w[:-1]
-        if gender == "f":
-            return {"1": w, "2": w, "3": s + "i", "4": s + "i", "5": w, "6": s + "i", "7": s + "í"}
         return {"1": w}
-    if cls == "o":
-        s = w[:-1]
-        if person:
-            return {"1": w, "2": s + "a", "3": s + "ovi", "4": s + "a", "5": w, "6": s + "ovi", "7": s + "em"}
-        if s.endswith(("k", "h", "g", "ch")):  # Milevsko → v Milevsku, Trhovo → …, not "Milevske"
-            return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6": s + "u", "7": s + "em"}
-        loc = s + ("ě" if s[-1:] in "dtnbpfvm" else "e")
-        return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6a": loc, "6b": s + "u", "7": s + "em"}
-    if cls == "indecl":
-        return {"1": w}
-    if cls == "foreign_yi":
-        return {"1": w, "2": w + "ho", "3": w + "mu", "4": w + "ho", "5": w, "6": w + "m", "7": w + "m"}
-    if cls.startswith("fl_"):
-        s = w[:-2] + w[-1]  # Marek → Mark, Němec → Němc, Pavel → Pavl
-        voc = {"k": s + "u", "c": w[:-2] + "če", "l": s + "e"}[w[-1].lower()]
-        soft = w[-1].lower() == "c"
-        a = "e" if soft else "a"
-        if not person:
-            return {"1": w, "2": s + a, "3": s + ("i" if soft else "u"), "4": w, "5": voc,
-                    "6": s + ("i" if soft else "u"), "7": s + "em"}
-        return {"1": w, "2": s + a, "3a": s + "ovi", "3b": s + ("i" if soft else "u"), "4": s + a, "5": voc,
-                "6a": s + "ovi", "6b": s + ("i" if soft else "u"), "7": s + "em"}
+    gen = s + ("i" if cls.endswith("soft") else "y")
+    if cls.startswith("a_m") and person:
+        return {"1": w, "2": gen, "3": s + "ovi", "4": s + "u", "5": s + "o", "6": s + "ovi", "7": s + "ou"}
+    mut = _mutate(s)
+    return {"1": w, "2": gen, "3": mut, "4": s + ("i" if cls.endswith("soft") else "u"), "5": s + "o",
+            "6": mut, "7": s + "ou"}
+
+
+def _o_paradigm(w: str, person: bool) -> dict[str, str]:
+    """Names in -o: a man's (Marko) takes -ovi, a place's is a neuter noun (Brno → v Brně, Milevsko → v Milevsku)."""
+    s = w[:-1]
+    if person:
+        return {"1": w, "2": s + "a", "3": s + "ovi", "4": s + "a", "5": w, "6": s + "ovi", "7": s + "em"}
+    if s.endswith(("k", "h", "g", "ch")):  # Milevsko → v Milevsku, Trhovo → …, not "Milevske"
+        return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6": s + "u", "7": s + "em"}
+    loc = s + ("ě" if s[-1:] in "dtnbpfvm" else "e")
+    return {"1": w, "2": s + "a", "3": s + "u", "4": w, "5": w, "6a": loc, "6b": s + "u", "7": s + "em"}
+
+
+def _fleeting_paradigm(w: str, person: bool) -> dict[str, str]:
+    """Names whose -ek/-ec/-el loses its e (Marek → Marka, Němec → Němce); a person also has the -ovi dative."""
+    s = w[:-2] + w[-1]  # Marek → Mark, Němec → Němc, Pavel → Pavl
+    voc = {"k": s + "u", "c": w[:-2] + "če", "l": s + "e"}[w[-1].lower()]
+    soft = w[-1].lower() == "c"
+    a = "e" if soft else "a"
+    if not person:
+        return {"1": w, "2": s + a, "3": s + ("i" if soft else "u"), "4": w, "5": voc,
+                "6": s + ("i" if soft else "u"), "7": s + "em"}
+    return {"1": w, "2": s + a, "3a": s + "ovi", "3b": s + ("i" if soft else "u"), "4": s + a, "5": voc,
+            "6a": s + "ovi", "6b": s + ("i" if soft else "u"), "7": s + "em"}
+
+
+def _consonant_paradigm(w: str, cls: str, person: bool) -> dict[str, str]:
+    """Names ending in a hard or soft consonant: a person is animate (Novák, Nováka, Novákovi), a place
+    inanimate with two genitives and locatives (Kolín, z Kolína, v Kolíně)."""
     soft = cls == "soft"
     if soft:
         voc = w + "i"
