@@ -388,14 +388,15 @@ class Session:
             self.answer_offers()
 
     def answer_offers(self) -> None:
-        """psan: the person looks at the offered public rules after a window and answers each (one judgment).
+        """psan: the admin (the reviewer) looks at the offered public rules after a window and answers each (one judgment;
+        offers show words of every document, so annotators do not see them).
 
         Charged as read: each offer's words and the context of every mention it shows; keys: one to reach the
         panel, one per answer and one move between offers (``psan/static/public_offers.js``).
         """
         if self.person.workflow != "psan":
             return
-        offers = self.annotator.public_offers(self.project.project_id)
+        offers = self.reviewer.public_offers(self.project.project_id)
         if not offers:
             return
         self.work.keystrokes += 1
@@ -407,7 +408,7 @@ class Session:
             mentions = [(m["document_id"], m["first_token"], m["end_token"]) for m in offer["mentions"]]
             confirm = self.person.answer_offer(offer["form"], mentions, lambda d: self.project.gold[d])
             try:
-                self.annotator.answer_offer(self.project.project_id, offer["form"], confirm)
+                self.reviewer.answer_offer(self.project.project_id, offer["form"], confirm)
             except AppError:  # answered meanwhile or no longer offered: nothing decided
                 continue
             self.work.keystrokes += 1 + (i > 0)

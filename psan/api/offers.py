@@ -1,9 +1,9 @@
 """Offered project-wide "public" rules through the API (``/api/v1/projects/<id>/public-offers``).
 
 The same store functions as the rules page and the annotate page (:mod:`psan.store.review.public_offers`).
-Who may answer an offer: an admin, or an annotator who is a member of the project (an annotator of another
-project gets 404, as for a missing project, after the token's own project check: 403); a read-only token may
-list the offers but not answer them.
+Who may see and answer an offer: an admin (``read`` tokens list, ``admin`` tokens answer).  An offer shows words and
+mentions from every document of the project, so an annotator, who may see nothing outside their window, gets 403
+like any other admin route.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from flask_babel import gettext
 from flask_login import current_user
 from marshmallow import Schema, fields, validate
 
-from psan.api.common import ANNOTATE, ANY_SCOPE, ApiError, allowed_project, api_blueprint, body_is_json, scoped
+from psan.api.common import ADMIN, READ, ApiError, allowed_project, api_blueprint, body_is_json, scoped
 from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.review import public_offers
@@ -92,7 +92,7 @@ def _answer(project_id: int, action) -> Any:  # noqa: ANN001 - one of the store'
 
 
 @bp.route("/projects/<int:project_id>/public-offers", methods=["GET"])
-@scoped(bp, *ANY_SCOPE)
+@scoped(bp, *READ)
 @bp.response(200, OfferListSchema)
 def list_offers(project_id: int):
     """Words the project's persons keep deciding public (an organisation or a place, at least 3 public decisions in
@@ -105,7 +105,7 @@ def list_offers(project_id: int):
 
 
 @bp.route("/projects/<int:project_id>/public-offers/confirm", methods=["POST"])
-@scoped(bp, *ANNOTATE)
+@scoped(bp, *ADMIN)
 @bp.arguments(OfferFormSchema)
 @bp.response(200, OfferAnswerSchema)
 def confirm(payload: dict[str, Any], project_id: int):
@@ -117,7 +117,7 @@ def confirm(payload: dict[str, Any], project_id: int):
 
 
 @bp.route("/projects/<int:project_id>/public-offers/dismiss", methods=["POST"])
-@scoped(bp, *ANNOTATE)
+@scoped(bp, *ADMIN)
 @bp.arguments(OfferFormSchema)
 @bp.response(200, OfferAnswerSchema)
 def dismiss(payload: dict[str, Any], project_id: int):
@@ -128,7 +128,7 @@ def dismiss(payload: dict[str, Any], project_id: int):
 
 
 @bp.route("/projects/<int:project_id>/public-offers/undo", methods=["POST"])
-@scoped(bp, *ANNOTATE)
+@scoped(bp, *ADMIN)
 @bp.arguments(OfferFormSchema)
 @bp.response(200, OfferAnswerSchema)
 def undo(payload: dict[str, Any], project_id: int):

@@ -1,7 +1,7 @@
 """Offered project-wide public rules on the pages: the list (JSON for the annotate page's panel) and the answers.
 
-Who may answer: an admin, or an annotator who is a member of the project (:func:`psan.web.project_picker.
-project_or_404`: any other project answers 404).  Every answer is a POST with a CSRF token (a form of the rules
+Who may see and answer: an admin only.  An offer shows words and mentions from every document of the project, and
+an annotator may see nothing outside their window.  Every answer is a POST with a CSRF token (a form of the rules
 page, or the annotate page's ``X-CSRFToken``), logged in ``decision_log``; a confirmation or the undo of one
 schedules the project's re-annotation.  The store: :mod:`psan.store.review.public_offers`.
 """
@@ -17,7 +17,7 @@ from flask_login import current_user
 from psan.rules.blueprint import bp
 from psan.runtime import db
 from psan.store.review import public_offers
-from psan.web.access import user
+from psan.web.access import admin
 from psan.web.project_picker import project_or_404
 from psan.web.reannotate import reannotate
 
@@ -39,7 +39,7 @@ def _offers_json(project_id: int) -> dict[str, Any]:
 
 
 @bp.route("/offers/<int:project_id>")
-@user
+@admin
 def offers(project_id: int):
     """The project's offers and answered offers as JSON (the annotate page's panel)."""
     project = project_or_404(project_id)
@@ -73,21 +73,21 @@ def _answer(project_id: int, action: Callable[[Any, int, str, int], dict[str, An
 
 
 @bp.route("/offers/<int:project_id>/confirm", methods=["POST"])
-@user
+@admin
 def confirm_offer(project_id: int):
     return _answer(project_id, public_offers.confirm, lambda form: gettext(
         "Rule made: “%(form)s” is public everywhere in the project, except where a person decided it.", form=form))
 
 
 @bp.route("/offers/<int:project_id>/dismiss", methods=["POST"])
-@user
+@admin
 def dismiss_offer(project_id: int):
     return _answer(project_id, public_offers.dismiss,
                    lambda form: gettext("“%(form)s” will not be offered again.", form=form))
 
 
 @bp.route("/offers/<int:project_id>/undo", methods=["POST"])
-@user
+@admin
 def undo_offer(project_id: int):
     return _answer(project_id, public_offers.undo,
                    lambda form: gettext("Answer to “%(form)s” taken back.", form=form))

@@ -1,6 +1,6 @@
 """Offered public rules over HTTP: the token API (listed in the OpenAPI document) and the pages' JSON routes, with
-the roles held on the server: an annotator of the project answers offers, an annotator of another project gets 404,
-a token of another project 403, a read-only token may list but not answer."""
+the roles held on the server: offers show words of every document, so only admins see and answer them (annotators,
+members or not, get 403); a token of another project 403; a read-only token may list but not answer."""
 from __future__ import annotations
 
 import pytest
@@ -31,7 +31,7 @@ def _decide_public(app, project_id: int, document_id: int, account: int) -> None
 @pytest.fixture()
 def offered(clean_app):
     """A project whose persons decided the court public three times in three documents (one mention left in each
-    document undecided), an annotator who is a member, one of another project, tokens."""
+    document undecided), an annotator who is a member, one of another project, an admin, tokens."""
     app = clean_app
     make_account(app, "admin@example.org", "ADMIN")
     make_account(app, "member@example.org", "USER")
@@ -51,6 +51,7 @@ def offered(clean_app):
         reannotate_changed(db.transaction, mine)
     return {"app": app, "project": mine, "other": other, "docs": docs,
             "member": make_token(app, "member@example.org", "annotate"),
+            "admin": make_token(app, "admin@example.org", "admin", [mine]),
             "stranger": make_token(app, "stranger@example.org", "annotate"),
             "read": make_token(app, "admin@example.org", "read", [mine]),
             "other_project": make_token(app, "admin@example.org", "admin", [other])}
@@ -62,7 +63,7 @@ def _path(project_id: int, action: str = "") -> str:
 
 def test_the_api_lists_confirms_and_undoes_offers(client, offered):
     project = offered["project"]
-    listed = client.get(_path(project), headers=bearer(offered["member"]))
+    listed = client.get(_path(project), headers=bearer(offered["admin"]))
     assert listed.status_code == 200, listed.get_json()
     offers = listed.get_json()["offers"]
     assert [o["form"] for o in offers] == [FORM]
@@ -73,33 +74,33 @@ def test_the_api_lists_confirms_and_undoes_offers(client, offered):
     assert client.get(_path(project), headers=bearer(offered["read"])).status_code == 200
     refused = client.post(_path(project, "confirm"), headers=bearer(offered["read"]), json={"form": FORM})
     assert refused.status_code == 403
-    # a token of another project: 403; an annotator of another project: 404, and nothing changes
-    for secret, status in ((offered["other_project"], 403), (offered["stranger"], 404)):
+    # offers show words of every document: an annotator (a member or not) and a token of another project get 403
+    for secret, status in ((offered["other_project"], 403), (offered["stranger"], 403), (offered["member"], 403)):
         for method, action in (("GET", ""), ("POST", "confirm"), ("POST", "dismiss"), ("POST", "undo")):
             answer = client.open(_path(project, action), method=method, headers=bearer(secret),
                                  json={"form": FORM} if method == "POST" else None)
             assert answer.status_code == status, (secret, action, answer.get_json())
     assert not sql(offered["app"], "SELECT 1 FROM public_offer")
-    # the member confirms: a public word rule, authored by the member
-    confirmed = client.post(_path(project, "confirm"), headers=bearer(offered["member"]), json={"form": FORM.upper()})
+    # the admin confirms: a public word rule, authored by the admin
+    confirmed = client.post(_path(project, "confirm"), headers=bearer(offered["admin"]), json={"form": FORM.upper()})
     assert confirmed.status_code == 200, confirmed.get_json()
     body = confirmed.get_json()
     assert body["state"] == "CONFIRMED" and body["form"] == FORM
     rule = sql(offered["app"], "SELECT condition, case_sensitive, confidence, author_id FROM rule WHERE id = %s",
                (body["rule_id"],))[0]
     assert rule == {"condition": FORM, "case_sensitive": False, "confidence": 1.0,
-                    "author_id": account_id(offered["app"], "member@example.org")}
-    again = client.post(_path(project, "confirm"), headers=bearer(offered["member"]), json={"form": FORM})
+                    "author_id": account_id(offered["app"], "admin@example.org")}
+    again = client.post(_path(project, "confirm"), headers=bearer(offered["admin"]), json={"form": FORM})
     assert again.status_code == 409 and again.get_json()["code"] == "conflict"
-    after = client.get(_path(project), headers=bearer(offered["member"])).get_json()
+    after = client.get(_path(project), headers=bearer(offered["admin"])).get_json()
     assert after["offers"] == [] and after["answered"][0]["state"] == "CONFIRMED"
-    undone = client.post(_path(project, "undo"), headers=bearer(offered["member"]), json={"form": FORM})
+    undone = client.post(_path(project, "undo"), headers=bearer(offered["admin"]), json={"form": FORM})
     assert undone.status_code == 200 and undone.get_json()["undone"] == "CONFIRMED"
     assert not sql(offered["app"], "SELECT 1 FROM rule WHERE id = %s", (body["rule_id"],))
-    nothing = client.post(_path(project, "undo"), headers=bearer(offered["member"]), json={"form": FORM})
+    nothing = client.post(_path(project, "undo"), headers=bearer(offered["admin"]), json={"form": FORM})
     assert nothing.status_code == 404
     # a form that is not offered: 409, no rule made
-    missing = client.post(_path(project, "confirm"), headers=bearer(offered["member"]),
+    missing = client.post(_path(project, "confirm"), headers=bearer(offered["admin"]),
                           json={"form": "ruritania"})
     assert missing.status_code == 409
 
@@ -112,7 +113,7 @@ def test_the_openapi_document_describes_the_offers(app):
     assert set(paths["/api/v1/projects/{project_id}/public-offers"]) >= {"get"}
     for action in ("confirm", "dismiss", "undo"):
         operation = paths[f"/api/v1/projects/{{project_id}}/public-offers/{action}"]["post"]
-        assert operation["x-psan-scopes"] == ["annotate", "admin"]
+        assert operation["x-psan-scopes"] == ["admin"]
         assert operation["requestBody"]["content"]["application/json"]["schema"]
     assert {"Offer", "OfferList", "OfferForm"} <= set(spec["components"]["schemas"])
 
@@ -123,19 +124,22 @@ def _session(app, email: str):
     return client
 
 
-def test_the_pages_answer_offers_for_members_only(offered):
+def test_the_pages_answer_offers_for_admins_only(offered):
     app, project = offered["app"], offered["project"]
-    stranger = _session(app, "stranger@example.org")
-    token = meta_csrf(stranger)
-    assert stranger.get(f"/rules/offers/{project}").status_code == 404
-    refused = stranger.post(f"/rules/offers/{project}/confirm", json={"form": FORM}, headers={"X-CSRFToken": token})
-    assert refused.status_code == 404
-    member = _session(app, "member@example.org")
-    token = meta_csrf(member)
-    assert [o["form"] for o in member.get(f"/rules/offers/{project}").get_json()["offers"]] == [FORM]
-    no_csrf = member.post(f"/rules/offers/{project}/dismiss", json={"form": FORM})
+    for email in ("stranger@example.org", "member@example.org"):  # annotators see nothing outside their window
+        annotator = _session(app, email)
+        token = meta_csrf(annotator)
+        assert annotator.get(f"/rules/offers/{project}").status_code == 403
+        refused = annotator.post(f"/rules/offers/{project}/confirm", json={"form": FORM},
+                                 headers={"X-CSRFToken": token})
+        assert refused.status_code == 403
+        assert "offers-panel" not in annotator.get("/annotate/").get_data(as_text=True)
+    admin = _session(app, "admin@example.org")
+    token = meta_csrf(admin)
+    assert [o["form"] for o in admin.get(f"/rules/offers/{project}").get_json()["offers"]] == [FORM]
+    no_csrf = admin.post(f"/rules/offers/{project}/dismiss", json={"form": FORM})
     assert no_csrf.status_code in (400, 403)
-    dismissed = member.post(f"/rules/offers/{project}/dismiss", json={"form": FORM}, headers={"X-CSRFToken": token})
+    dismissed = admin.post(f"/rules/offers/{project}/dismiss", json={"form": FORM}, headers={"X-CSRFToken": token})
     assert dismissed.status_code == 200 and dismissed.get_json()["offers"] == []
     assert sql(app, "SELECT state FROM public_offer WHERE project_id = %s", (project,)) == [{"state": "DISMISSED"}]
     # the admin's rules page lists the answered offer with its undo

@@ -1,4 +1,6 @@
-"""Confirming an offered public rule on the annotate page with the keyboard only, and undoing it.
+"""An admin confirms an offered public rule on the annotate page with the keyboard only, and undoes it.
+
+Offers show words of every document, so only admins see the panel (annotators see nothing outside their window).
 
 Headless Debian Chromium driven by Playwright (``executable_path``: the system Chromium); the app in a real WSGI
 server against the test database.
@@ -8,7 +10,7 @@ from __future__ import annotations
 from psan.runtime import db
 from psan.store.annotation import decisions as store_decisions
 from psan.store.corpus.documents import load_document
-from tests.browser.helpers import ANNOTATOR, ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
+from tests.browser.helpers import ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
 from tests.documents import add_document, plain_sentences
 from tests.helpers import account_id, default_project, join_project, make_account, set_window_size, sql
 
@@ -16,6 +18,7 @@ skip_without_browser()
 
 COURT = "Supreme Court of Ruritania"
 FORM = "supreme court of ruritania"
+STEWARD = "steward@example.org"  # an admin who annotates too
 
 
 def _decide_public(app, project_id: int, document_id: int, account: int) -> None:
@@ -30,10 +33,10 @@ def _decide_public(app, project_id: int, document_id: int, account: int) -> None
 def test_confirm_an_offer_by_keyboard_and_undo_it(clean_app, page):
     app = clean_app
     project = default_project(app)
-    make_account(app, ANNOTATOR, "USER")
-    join_project(app, project, ANNOTATOR)
-    set_window_size(app, ANNOTATOR, 300)
-    me = account_id(app, ANNOTATOR)
+    make_account(app, STEWARD, "ADMIN")
+    join_project(app, project, STEWARD)
+    set_window_size(app, STEWARD, 300)
+    me = account_id(app, STEWARD)
     decided = [add_document(app, f"The {COURT} heard Jan Novák. " + plain_sentences(i, 2), [(COURT, "ORG"),
                                                                                           ("Jan Novák", "P")],
                             name=f"d{i}.txt") for i in range(3)]
@@ -44,7 +47,7 @@ def test_confirm_an_offer_by_keyboard_and_undo_it(clean_app, page):
     add_document(app, f"Eva Malá wrote to the {COURT}. The {COURT} answered her.",
                  [(COURT, "ORG"), ("Eva Malá", "P")], name="open.txt")
 
-    login(page)
+    login(page, STEWARD)
     page.goto("/annotate/")
     page.wait_for_selector(".tok.sel")
     page.wait_for_selector("#offers-panel:not(.d-none) .offer-confirm")
