@@ -388,8 +388,8 @@ class Session:
             self.answer_offers()
 
     def answer_offers(self) -> None:
-        """psan: the admin (the reviewer) looks at the offered public rules after a window and answers each (one judgment;
-        offers show words of every document, so annotators do not see them).
+        """psan: the admin (the reviewer) looks at the offered public rules after a window and answers each (one
+        judgment; offers show words of every document, so annotators do not see them).
 
         Charged as read: each offer's words and the context of every mention it shows; keys: one to reach the
         panel, one per answer and one move between offers (``psan/static/public_offers.js``).
