@@ -54,8 +54,8 @@ models: $(STAMP)
 # cs from cnec-train (CC BY-NC-SA: non-commercial), sk from sk-dev (CC BY-SA)
 SHARED ?= ../shared
 classifiers: $(STAMP)
-	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/cnec-train.jsonl --lang cs --out $(MODELS)/classifier-cs.bin
-	$(PY) -m psan.tool.classifier train --corpus $(SHARED)/data/sk-dev.jsonl --lang sk --out $(MODELS)/classifier-sk.bin
+	$(PY) -m psan.tool.detection.classifier train --corpus $(SHARED)/data/cnec-train.jsonl --lang cs --out $(MODELS)/classifier-cs.bin
+	$(PY) -m psan.tool.detection.classifier train --corpus $(SHARED)/data/sk-dev.jsonl --lang sk --out $(MODELS)/classifier-sk.bin
 
 # surrogate morphology models (never committed), chosen by the held-out folds of `ner_eval inflection`
 # (ner_eval/results/inflection.md): Slovak gets the UDPipe tagger and the learned case reader (cases-sk.json),

@@ -57,8 +57,8 @@ import requests  # noqa: E402
 from throwaway import with_database  # noqa: E402
 
 from psan.runtime import db, migrate  # noqa: E402
-from psan.tool.document import Category, Document, Entity  # noqa: E402
-from psan.tool.tokenize import tokenize  # noqa: E402
+from psan.tool.text.document import Category, Document, Entity  # noqa: E402
+from psan.tool.text.tokens import tokenize  # noqa: E402
 
 WINDOW_TARGET_MS = 100.0
 DECISION_TARGET_MS = 200.0

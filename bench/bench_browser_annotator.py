@@ -45,7 +45,7 @@ from bench_annotation_latency import PASSWORD, SECRET, synthetic_document  # noq
 from throwaway import with_database  # noqa: E402
 
 from psan.runtime import db, migrate  # noqa: E402
-from psan.tool.document import Category, Document  # noqa: E402
+from psan.tool.text.document import Category, Document  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python bench/bench_formats_ratio.py [--pages 200] [--lang cs] [--repeats 3] [--target 1.5]``
 
 Why: an office file must not make a document noticeably slower to get ready than its text.  "Ready to
-annotate" is what the upload and the worker do: read the file into psan's text (:mod:`psan.tool.formats`)
+annotate" is what the upload and the worker do: read the file into psan's text (:mod:`psan.tool.formats.files`)
 and recognize that text with the language's default pipeline.  Both sides run in this process on the same
 text, after one warm-up: **docx** = ``formats.read`` + ``pipeline.process``; **text** = ``pipeline.process``
 alone.  The DOCX (made with python-docx, not timed) has ~500 words a page with a bold first name and a plain
@@ -60,11 +60,11 @@ def main() -> int:
     parser.add_argument("--target", type=float, default=1.5)
     args = parser.parse_args()
 
-    from psan.tool import formats
-    from psan.tool.defaults import default_config
-    from psan.tool.output import tag
-    from psan.tool.pipeline import Pipeline
-    from psan.tool.regions import entity_regions
+    from psan.tool.decisions.regions import entity_regions
+    from psan.tool.detection.defaults import default_config
+    from psan.tool.detection.pipeline import Pipeline
+    from psan.tool.formats import files as formats
+    from psan.tool.release.output import tag
 
     data = make_docx(args.pages)
     text = formats.read(data, "bench.docx").text

@@ -4,7 +4,7 @@ Run: ``.venv/bin/python bench/bench_parallel.py [--tokens 1000000] [--jobs 2] [-
 
 The document (court decisions of ``tab-dev`` repeated up to ``--tokens``, as in ``bench_scaling``) is
 recognized by ``Pipeline.process`` in this process (the serial run) and by
-``psan.tool.parallel.ParallelPipeline`` with ``--jobs`` processes (sections of the document in parallel,
+``psan.tool.detection.parallel.ParallelPipeline`` with ``--jobs`` processes (sections of the document in parallel,
 merged in this process).  Models are loaded and every process warmed up before the clocks start.
 ``--pipeline default`` is the English default (regex tokenizer, spaCy NER, patterns, gazetteers,
 sensitive); ``nametag`` replaces spaCy by the NameTag English model.
@@ -54,9 +54,9 @@ def main() -> int:
     from bench_scaling import make_text
     from common import count_tokens, machine, nametag_model, write_json
 
-    from psan.tool.defaults import default_config
-    from psan.tool.parallel import ParallelPipeline
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.defaults import default_config
+    from psan.tool.detection.parallel import ParallelPipeline
+    from psan.tool.detection.pipeline import Pipeline
     config = default_config("en")
     if args.pipeline == "nametag":
         config["ner"] = [{"kind": "nametag", "model": nametag_model("en")}]

@@ -100,8 +100,8 @@ def spacy_ner_system(batch_size: int) -> System:
 
 
 def psan_systems(batch_size: int) -> dict[str, System]:
-    from psan.tool.defaults import default_config
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.defaults import default_config
+    from psan.tool.detection.pipeline import Pipeline
     spacy_config = default_config("en")
     if not any(e.get("kind") == "spacy" for e in spacy_config["ner"] if isinstance(e, dict)):
         raise SystemExit(f"default English config does not use spaCy ({spacy_config}); is {SPACY_MODEL} installed?")

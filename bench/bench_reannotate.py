@@ -24,8 +24,8 @@ from psan.runtime import migrate  # noqa: E402
 from psan.store.admin.rules import condition_to_text, ensure_ne_type_rules  # noqa: E402
 from psan.store.corpus.documents import create_document, save_recognized  # noqa: E402
 from psan.store.corpus.reannotate import reannotate_document_now  # noqa: E402
-from psan.tool.document import Category, Document, Entity  # noqa: E402
-from psan.tool.tokenize import tokenize  # noqa: E402
+from psan.tool.text.document import Category, Document, Entity  # noqa: E402
+from psan.tool.text.tokens import tokenize  # noqa: E402
 from tests import services  # noqa: E402
 
 TARGET_SECONDS = 1.0

@@ -39,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=1)
     args = ap.parse_args(argv)
 
-    from psan.tool.defaults import default_config
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.defaults import default_config
+    from psan.tool.detection.pipeline import Pipeline
     en_default = default_config("en")
     cs_model = nametag_model("cs")
     cs_default = default_config("cs", str(Path(cs_model).parent))

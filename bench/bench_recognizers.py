@@ -5,9 +5,9 @@ Run: ``.venv/bin/python bench/bench_recognizers.py [--tokens 1000000] [--rounds 
 Why: ``bench_nametag_ratio.py`` times the whole pipeline; this isolates the recognizers (issue 41: each
 pattern recognizer scanned the whole text with its own regex).  The document is ``bench_scaling``'s court
 decisions up to ``--tokens`` tokens, cut into the pipeline's sections; the English ``patterns`` and
-``gazetteers`` recognizers run on every section as :meth:`psan.tool.pipeline.Pipeline.candidates` runs them.
+``gazetteers`` recognizers run on every section as :meth:`psan.tool.detection.pipeline.Pipeline.candidates` runs them.
 Timed in this process, interleaved, the minimum CPU of ``--rounds``: with the pre-scan
-(:mod:`psan.tool.recognizers.prescan`, as shipped) and with it turned off (every regex scans the whole
+(:mod:`psan.tool.detection.recognizers.prescan`, as shipped) and with it turned off (every regex scans the whole
 section, as before), per recognizer and in all; NameTag alone on the same document is timed too (its
 tokenizer and recognizer, as the ratio bench runs it) so the seconds can be read against the floor.
 ``--base-tree DIR`` also times another checkout's recognizers in a process of its own.  The candidates of
@@ -33,8 +33,8 @@ import sys, time
 tree, bench, tokens, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 sys.path.insert(0, bench); sys.path.insert(0, tree)
 from bench_scaling import make_text
-from psan.tool.document import collector_paused
-from psan.tool.pipeline import Pipeline
+from psan.tool.text.document import collector_paused
+from psan.tool.detection.pipeline import Pipeline
 pipe = Pipeline({"language": "en", "tokenizer": "regex", "recognizers": ["patterns", "gazetteers"], "ner": []})
 text = make_text(tokens)
 sections = [text[a:b] for a, b in pipe.sections(text)]
@@ -59,9 +59,9 @@ def main() -> int:
 
     from bench_scaling import make_text
 
-    from psan.tool.document import collector_paused
-    from psan.tool.pipeline import Pipeline
-    from psan.tool.recognizers import dates, prescan
+    from psan.tool.detection.pipeline import Pipeline
+    from psan.tool.detection.recognizers import dates, prescan
+    from psan.tool.text.document import collector_paused
 
     pipe = Pipeline({"language": "en", "tokenizer": "regex", "recognizers": ["patterns", "gazetteers"], "ner": []})
     text = make_text(args.tokens)

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python bench/bench_rules.py [--rules N] [--tokens N] [--naive-tokens N] [--seed S]``
 
-Prints compile and match times of :class:`psan.tool.rules.RuleSet` and a naive
+Prints compile and match times of :class:`psan.tool.decisions.rules.RuleSet` and a naive
 baseline (every rule checked at every token position) measured in the same run
 on a sample of the document and extrapolated linearly to the full length.
 Target: 10,000 rules x 1M tokens in under 10 s.
@@ -22,8 +22,8 @@ from faker.providers.person.cs_CZ import Provider as CsPerson  # noqa: E402
 from faker.providers.person.sk_SK import Provider as SkPerson  # noqa: E402
 from faker.providers.person.sl_SI import Provider as SlPerson  # noqa: E402
 
-from psan.tool.document import Document, Sentence, Token  # noqa: E402
-from psan.tool.rules import Rule, RuleSet, RuleType, sentence_segments  # noqa: E402
+from psan.tool.decisions.rules import Rule, RuleSet, RuleType, sentence_segments  # noqa: E402
+from psan.tool.text.document import Document, Sentence, Token  # noqa: E402
 
 TARGET_SECONDS = 10.0
 

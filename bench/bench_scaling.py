@@ -115,10 +115,10 @@ def _app(url: str):
 def _classifier():
     from common import DATA
 
-    from psan.tool.classifier import TokenClassifier
+    from psan.tool.detection.classifier import TokenClassifier
     path = DATA / "tab-dev.jsonl"
     if path.is_file():
-        from psan.tool.classifier.data import training_doc_from_gold
+        from psan.tool.detection.classifier.data import training_doc_from_gold
         docs = [training_doc_from_gold(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()[:4]]
     else:
         from bench_annotation_latency import synthetic_document

@@ -29,8 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args(argv)
-    from psan.tool.defaults import default_config
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.defaults import default_config
+    from psan.tool.detection.pipeline import Pipeline
     config = default_config("en")
     if not any(isinstance(e, dict) and e.get("kind") == "spacy" for e in config["ner"]):
         raise SystemExit(f"default English config does not use spaCy: {config}")

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from psan.tool.tokenize import tokenize  # noqa: E402
+from psan.tool.text.tokens import tokenize  # noqa: E402
 
 if TYPE_CHECKING:
-    from psan.tool.document import CharSpan, Document
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.pipeline import Pipeline
+    from psan.tool.text.document import CharSpan, Document
 
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
 DATA = SHARED / "data"
@@ -199,7 +199,7 @@ def run_systems(systems: dict[str, System], corpus: Corpus, warmup: Sequence[str
 
 
 def psan_system(pipeline: Any, batch_size: int = 32) -> System:
-    """A psan :class:`~psan.tool.pipeline.Pipeline` as a benchmark system (entity character ranges)."""
+    """A psan :class:`~psan.tool.detection.pipeline.Pipeline` as a benchmark system (entity character ranges)."""
     def run(texts: list[str]) -> list[list[Span]]:
         return [[doc.char_range(e.first_token, e.end_token) for e in doc.entities]
                 for doc in pipeline.iter_process(texts, batch_size=batch_size)]
@@ -214,7 +214,7 @@ def nametag_config(language: str, model: str) -> dict[str, Any]:
 
 def nametag_model(language: str) -> str:
     """The NameTag model of a language: ``find_nametag_model`` with $PSAN_NAMETAG_MODELS, else the shared models."""
-    from psan.tool.defaults import find_nametag_model
+    from psan.tool.detection.defaults import find_nametag_model
     found = find_nametag_model(language) or find_nametag_model(language, str(SHARED / "models" / "nametag"))
     if not found:
         raise SystemExit(f"no NameTag model for {language!r} (set PSAN_NAMETAG_MODELS)")

@@ -21,11 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import SHARED, best_steps, print_steps, step_texts, timed_candidates  # noqa: E402
 
-from psan.tool import completion, extension, merge, nonpersonal, propagate  # noqa: E402
 from psan.tool.cli import span_lines  # noqa: E402
-from psan.tool.document import collector_paused, forget_token_texts  # noqa: E402
-from psan.tool.pipeline import Pipeline  # noqa: E402
-from psan.tool.tokenize import split_tokens_and_sentences  # noqa: E402
+from psan.tool.detection import completion, extension, merge, nonpersonal, propagate  # noqa: E402
+from psan.tool.detection.pipeline import Pipeline  # noqa: E402
+from psan.tool.text.document import collector_paused, forget_token_texts  # noqa: E402
+from psan.tool.text.tokens import split_tokens_and_sentences  # noqa: E402
 
 
 def one_round(pipe: Pipeline, texts: list[str]) -> dict[str, float]:

@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import best_steps, print_steps, step_texts, timed_candidates  # noqa: E402
 
-from psan.tool.defaults import default_config  # noqa: E402
-from psan.tool.document import CharSpan, collector_paused  # noqa: E402
-from psan.tool.pipeline import Pipeline  # noqa: E402
+from psan.tool.detection.defaults import default_config  # noqa: E402
+from psan.tool.detection.pipeline import Pipeline  # noqa: E402
+from psan.tool.text.document import CharSpan, collector_paused  # noqa: E402
 
 
 def spacy_entities(pipe: Pipeline, texts: list[str]) -> list[list[CharSpan]]:

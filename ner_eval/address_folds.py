@@ -1,6 +1,6 @@
 """Precision and recall of the ADDRESS recognizer on two folds of the shared corpora.
 
-Why folds: the street words, number shapes and town rules of :mod:`psan.tool.recognizers.addresses`
+Why folds: the street words, number shapes and town rules of :mod:`psan.tool.detection.recognizers.addresses`
 were chosen while reading fold 0 (even document index); fold 1 (odd index) is reported as data the
 rules were not chosen on.  Corpora: ``presidio-synth`` (English, gold ``STREET_ADDRESS``) and the
 Czech ``cnec-train`` + ``cnec-dtest`` (gold: CNEC's address container ``A``).
@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from psan.tool.recognizers import patterns
+from psan.tool.detection.recognizers import patterns
 
 WORD = re.compile(r"\w+")
 CORPORA = {

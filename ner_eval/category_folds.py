@@ -14,8 +14,8 @@ import argparse
 import json
 from pathlib import Path
 
-from psan.tool.document import Category
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.text.document import Category
 
 #: gold labels of each corpus by psan category
 GOLD = {

@@ -24,11 +24,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from psan.tool.classifier import TokenClassifier, training_doc_from_gold  # noqa: E402
-from psan.tool.classifier.__main__ import evaluate, overlap_counts  # noqa: E402
-from psan.tool.classifier.data import gold_private_spans, read_jsonl  # noqa: E402
-from psan.tool.defaults import default_config  # noqa: E402
-from psan.tool.pipeline import Pipeline  # noqa: E402
+from psan.tool.detection.classifier import TokenClassifier, training_doc_from_gold  # noqa: E402
+from psan.tool.detection.classifier.__main__ import evaluate, overlap_counts  # noqa: E402
+from psan.tool.detection.classifier.data import gold_private_spans, read_jsonl  # noqa: E402
+from psan.tool.detection.defaults import default_config  # noqa: E402
+from psan.tool.detection.pipeline import Pipeline  # noqa: E402
 
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
 DATA = SHARED / "data"

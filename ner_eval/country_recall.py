@@ -15,9 +15,9 @@ import argparse
 import importlib
 import json
 
-from psan.tool.defaults import default_config
-from psan.tool.document import Category
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.defaults import default_config
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.text.document import Category
 
 #: sentence frames per language: {0} the name, {0}s its genitive where the language writes one so
 FRAMES = {
@@ -30,7 +30,7 @@ FAKER_LOCALES = {"sv": "sv_SE", "cs": "cs_CZ", "en": "en_US"}
 
 def country_lists(language: str) -> set[str]:
     """The union of Faker's, CLDR's and ISO 3166's names of countries in ``language`` (one-line names only)."""
-    from psan.tool.country_names import country_names
+    from psan.tool.words.country_names import country_names
     faker = importlib.import_module(f"faker.providers.address.{FAKER_LOCALES[language]}").Provider
     names = {str(n) for n in getattr(faker, "countries", ())} | set(country_names(language))
     return {n for n in names if n and n[0].isupper() and not any(ch in n for ch in ",()[]")}

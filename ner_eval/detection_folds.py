@@ -72,8 +72,8 @@ def summarize(counts: dict[str, int]) -> dict[str, Any]:
 
 def measure(docs: Sequence[CorpusDoc], models_dir: str | None = None) -> dict[str, dict[str, Any]]:
     """Both folds of ``docs`` through the default pipeline of their language."""
-    from psan.tool.defaults import default_config
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.defaults import default_config
+    from psan.tool.detection.pipeline import Pipeline
     pipelines: dict[str, Pipeline] = {}
     totals = {f: dict.fromkeys(("gold", "found", "covered", "system", "right"), 0) for f in (0, 1)}
     folds = document_folds(d.id for d in docs)

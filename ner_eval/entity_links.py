@@ -1,4 +1,4 @@
-"""Pairwise entity-link precision/recall/F1 of :mod:`psan.tool.entities` against a corpus' entity ids.
+"""Pairwise entity-link precision/recall/F1 of :mod:`psan.tool.entities.grouping` against a corpus' entity ids.
 
 Why pairwise links: a pseudonym is consistent exactly when every two mentions
 of one entity get the same surrogate and mentions of different entities do
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from psan.tool.categories import category_of
-from psan.tool.document import Category
-from psan.tool.entities import Mention, group_document
+from psan.tool.entities.grouping import Mention, group_document
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 
 SCORED_IDENTIFIERS = frozenset(("DIRECT", "QUASI"))
 

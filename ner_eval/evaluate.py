@@ -28,7 +28,7 @@ from ner_eval.plus import plus_spans
 from ner_eval.semantics import document_level, repeat_counts
 from ner_eval.simulate import simulate
 from ner_eval.tab import TabScores, tab_scores
-from psan.tool.tokenize import tokenize
+from psan.tool.text.tokens import tokenize
 
 #: licence notes from shared/data/README.md (the results may be committed, the data may not)
 LICENCES: dict[str, str] = {

@@ -30,7 +30,7 @@ KEYS = ("tagger_case", "tagger_number", "tagger_gender", "syntax", "verb", "lear
 
 def evaluate(docs: list[dict[str, Any]], language: str, weights: dict[str, float]) -> dict[str, dict[str, Any]]:
     """The fold figures of ``docs`` pseudonymized with ``weights`` as the language's model weights."""
-    from psan.tool.cli_pseudonymize import pseudonymize_corpus
+    from psan.tool.cli.pseudonymize import pseudonymize_corpus
     from psan.tool.morph import analysis
     saved = analysis.MODEL_WEIGHTS.get(language)
     analysis.MODEL_WEIGHTS[language] = dict(weights)

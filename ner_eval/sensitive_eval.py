@@ -1,6 +1,6 @@
 """How many special-category (SENSITIVE) spans would annotators see?  (issue 12, item 5)
 
-Runs :mod:`psan.tool.recognizers.sensitive` over every standard corpus and counts its spans per topic
+Runs :mod:`psan.tool.detection.recognizers.sensitive` over every standard corpus and counts its spans per topic
 and per 1,000 tokens (psan's regex tokenizer) – an upper bound of what reaches annotators, since the
 merge drops the ones nested in or crossing a name, date or ID.  No corpus annotates special categories,
 so precision is judged by reading the matches (``ner_eval/results/sensitive/README.md``); this script
@@ -20,8 +20,8 @@ sys.path.insert(0, str(REPO))
 
 from ner_eval.corpus import data_dir, gold_spans, read_jsonl  # noqa: E402
 from ner_eval.pipelines import CORPORA  # noqa: E402
-from psan.tool.recognizers.sensitive import TOPICS, SensitiveRecognizer  # noqa: E402
-from psan.tool.tokenize import tokenize  # noqa: E402
+from psan.tool.detection.recognizers.sensitive import TOPICS, SensitiveRecognizer  # noqa: E402
+from psan.tool.text.tokens import tokenize  # noqa: E402
 
 OUT = REPO / "ner_eval" / "results" / "sensitive"
 

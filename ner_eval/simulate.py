@@ -14,7 +14,7 @@ corpus.  The session follows the app (thesis chapters 1.4 and 3.4):
      (public) for that exact token sequence, when every occurrence of the
      sequence in the whole corpus gets the same verdict (the oracle knows the
      gold, so it never creates a rule that is wrong somewhere);
-   * **by token** – otherwise a :class:`~psan.tool.voting.TokenDecision` on that span only
+   * **by token** – otherwise a :class:`~psan.tool.decisions.voting.TokenDecision` on that span only
      (also for a span crossing a sentence boundary: no sequence rule can match it).
 
    A PRIVATE decision also creates a lookup ``WORD_TYPE`` rule with
@@ -44,11 +44,11 @@ from dataclasses import asdict, dataclass, field, replace
 from ner_eval.corpus import CorpusDoc, gold_spans
 from ner_eval.plus import plus_spans
 from ner_eval.tab import is_covered
-from psan.tool.document import Category, Decision, Document, Entity
-from psan.tool.merge import align
-from psan.tool.rules import Rule, RuleSet, RuleType, sentence_segments
-from psan.tool.tokenize import tokenize
-from psan.tool.voting import TokenDecision, annotate, decided_regions, final_decision
+from psan.tool.decisions.rules import Rule, RuleSet, RuleType, sentence_segments
+from psan.tool.decisions.voting import TokenDecision, annotate, decided_regions, final_decision
+from psan.tool.detection.merge import align
+from psan.tool.text.document import Category, Decision, Document, Entity
+from psan.tool.text.tokens import tokenize
 
 Seq = tuple[str, ...]
 MAX_ROUNDS = 1000

@@ -13,7 +13,7 @@ the gap between two adjacent spans, e.g. "[Jan] [Nov√°k]" still covers "Jan Nov√
   (ELITR) get the ALL row only.  Mentions without an entity id are
   entities of their own.
 * Token recall/precision: tokens of psan's regex tokenizer
-  (:func:`psan.tool.tokenize.tokenize`); a token is sensitive if it overlaps a
+  (:func:`psan.tool.text.tokens.tokenize`); a token is sensitive if it overlaps a
   gold span, masked if it overlaps a system span.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ner_eval.corpus import CorpusDoc, GoldSpan, gold_spans
 from ner_eval.metrics import SpanIndex
-from psan.tool.tokenize import tokenize
+from psan.tool.text.tokens import tokenize
 
 Span = tuple[int, int]
 

@@ -1,6 +1,6 @@
 """Documents for the tests, inserted directly (no NER models, no Celery), and waiting for the worker's.
 
-A document is tokenized with :func:`psan.tool.tokenize.tokenize`, given named entities for the
+A document is tokenized with :func:`psan.tool.text.tokens.tokenize`, given named entities for the
 phrases the test names, NE_TYPE rules with confidence 0 (so those spans are suspicious) and then
 annotated by the real :func:`psan.store.corpus.reannotate.reannotate_document_now`; its mentions can be
 grouped into entities by the real :func:`psan.store.annotation.entities.update_document_entities`.
@@ -17,8 +17,8 @@ from psan.runtime import db
 from psan.store.annotation import entities as store_entities
 from psan.store.corpus.documents import load_document
 from psan.store.corpus.reannotate import reannotate_document_now
-from psan.tool.categories import category_of
-from psan.tool.tokenize import tokenize
+from psan.tool.text.categories import category_of
+from psan.tool.text.tokens import tokenize
 from tests.helpers import default_project, sql
 
 

@@ -24,7 +24,7 @@ TRAINING = [
     "Nobody outside the group may read about Projekt Kestrel. The Director signed the memo on Friday.",
 ]
 #: more documents: a project model serves only after 500 decided training tokens and a held-out evaluation
-#: (psan.tool.classifier.gate), so the tests give it a project's worth of reviewed documents
+#: (psan.tool.detection.classifier.gate), so the tests give it a project's worth of reviewed documents
 _MORE = ("The auditors praised the careful accounts of the year.", "Lunch was served in the small hall at noon.",
          "Several members asked for the figures again.", "The printer on the second floor was repaired.",
          "A short break followed the long discussion.", "Everyone agreed to meet again next month.")
@@ -46,14 +46,14 @@ def decide_term_private(app, pid: int, document_id: int, email: str) -> None:
 
 def train_in_process(app, pid: int) -> int:
     """A real signed model of the project, trained and stored without the worker."""
-    from psan.tool.classifier import TokenClassifier, examples_from_decisions  # loads the ML stack
+    from psan.tool.detection.classifier import TokenClassifier, examples_from_decisions  # loads the ML stack
     docs = []
     for text in TRAINING:
         start = text.index(" ".join(TERM))
         docs.append(examples_from_decisions(text, [(start, start + len(" ".join(TERM)))], undecided="negative"))
     model = TokenClassifier.train(docs, "en")
     with app.app_context(), db.transaction() as conn:
-        # as if it had passed its held-out evaluation (psan.tool.classifier.gate), so it serves
+        # as if it had passed its held-out evaluation (psan.tool.detection.classifier.gate), so it serves
         return store_model.save_model(conn, pid, model, {**model.meta, "decision_log_id": 0, "decisions_count": 0,
                                                          "serves": True, "serve_reason": "test model"}, model_key())
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.pipeline import Pipeline
 
 SECTION_SECONDS = float(os.environ.get("PSAN_TEST_SLOW_SECTION_SECONDS", "0"))
 DOCUMENT_SECONDS = float(os.environ.get("PSAN_TEST_SLOW_DOCUMENT_SECONDS", "0"))
@@ -25,7 +25,7 @@ def _slow_recognize_packed(self: Pipeline, text: str) -> list:
     return _recognize_packed(self, text)
 
 
-def _slow_process(self: Pipeline, text: str):  # noqa: ANN202 - psan.tool.document.Document
+def _slow_process(self: Pipeline, text: str):  # noqa: ANN202 - psan.tool.text.document.Document
     time.sleep(DOCUMENT_SECONDS)
     return _process(self, text)
 

@@ -18,7 +18,7 @@ either public or private — plus psan's keys):
 
 * ``thesis``: every suspicious span in window order; **by NE type** (public or private) when the
   verdicts the person gave to that entity type, with this one, reach the evidence
-  :func:`psan.tool.suggest.learned_type_confidence` asks of ``learn_types`` (the same threshold);
+  :func:`psan.tool.decisions.suggest.learned_type_confidence` asks of ``learn_types`` (the same threshold);
   **by word type** when the words were seen before and always got this verdict (private: a name, an
   ID or a contact, else words private in two documents at least, :meth:`Person._word_rule`); else
   **by token**.
@@ -52,9 +52,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from psan.tool.classifier.model import MODEL_TYPE
-from psan.tool.document import Category
-from psan.tool.suggest import learned_type_confidence
+from psan.tool.decisions.suggest import learned_type_confidence
+from psan.tool.detection.classifier.model import MODEL_TYPE
+from psan.tool.text.document import Category
 
 Kind = Literal["token", "word_type", "ne_type", "entity", "hand", "accept"]
 Words = tuple[str, ...]

@@ -37,8 +37,8 @@ from ner_eval.release.client import Admin, Annotator, AppError
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
 from ner_eval.release.person import NAME_CATEGORIES, WORKFLOWS, Action, Person, Shown, View
-from psan.tool.categories import category_of
-from psan.tool.merge import align
+from psan.tool.detection.merge import align
+from psan.tool.text.categories import category_of
 
 #: seconds of the time model (see the module docstring)
 SECONDS_PER_TOKEN_READ = 0.25

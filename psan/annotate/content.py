@@ -15,7 +15,7 @@ from psan.store.annotation import visibility, window_content
 from psan.store.annotation.entities import mention_labels_read
 from psan.store.annotation.suggestions import add_suggestions
 from psan.store.annotation.windows import Window
-from psan.tool.voting import Thresholds
+from psan.tool.decisions.voting import Thresholds
 from psan.web.code_names import status_name
 
 #: whitespace between two tokens is shown up to this length (long runs add nothing)
@@ -61,7 +61,7 @@ def rule_label(rules: list[dict[str, Any]]) -> int | None:
 
 
 def final_decision(row: dict[str, Any], thresholds: Thresholds) -> str:
-    """The voting semantics of :func:`psan.tool.voting.final_decision` on a database row."""
+    """The voting semantics of :func:`psan.tool.decisions.voting.final_decision` on a database row."""
     if row["token_decision"]:
         return str(row["token_decision"])
     return str(thresholds.classify(row["rule_level"]))

@@ -15,8 +15,8 @@ from psan.store.annotation import annotation_detail as store_detail
 from psan.store.annotation import visibility
 from psan.store.annotation.window_content import label_names
 from psan.store.annotation.windows import Window
-from psan.tool.classifier.model import MODEL_TYPE
-from psan.tool.voting import Thresholds
+from psan.tool.decisions.voting import Thresholds
+from psan.tool.detection.classifier.model import MODEL_TYPE
 from psan.web.code_names import action_name, decision_name, ne_type_name, rule_type_name, vote_name
 
 #: history entries shown for one span
@@ -33,7 +33,7 @@ def _is_model_rule(rule: dict[str, Any]) -> bool:
 
 
 def special_category_name(topic: str) -> str:
-    """The annotator's name of a special-category topic (psan.tool.recognizers.sensitive), translated."""
+    """The annotator's name of a special-category topic (psan.tool.detection.recognizers.sensitive), translated."""
     names = {"HEALTH": gettext("health"), "RELIGION": gettext("religion"),
              "POLITICS": gettext("political opinion"), "SEXUAL_ORIENTATION": gettext("sexual orientation"),
              "ETHNICITY": gettext("ethnicity"), "FAMILY": gettext("family relations"), "GENDER": gettext("gender")}

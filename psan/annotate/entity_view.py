@@ -1,7 +1,7 @@
 """What an annotator sees of an entity: an opaque reference, never the stored key or its database id.
 
 Why: the stored automatic key is a digest of the entity's full normalized name (see
-:func:`psan.tool.entities.entity_id`); shown to an annotator it let them confirm a guessed name
+:func:`psan.tool.entities.grouping.entity_id`); shown to an annotator it let them confirm a guessed name
 written outside their window by hashing candidates.  The reference is a keyed MAC (HMAC-SHA256
 with a key derived from the instance's ``SECRET_KEY``) of the entity's row id: stable while the
 entity exists, equal for two spans of one entity, and useless without the instance secret.

@@ -17,7 +17,7 @@ from psan.api.common import ADMIN, ApiError, allowed_document, allowed_project, 
 from psan.runtime import db
 from psan.store.publish import files as span_export
 from psan.store.review import span_import
-from psan.tool.annotation_formats import AnnotationFormatError, format_names, get_format
+from psan.tool.formats.annotations import AnnotationFormatError, format_names, get_format
 from psan.web.api_auth import current_token
 from psan.web.downloads import private_download
 

@@ -28,8 +28,8 @@ from psan.store.corpus import processing as store_processing
 from psan.store.corpus.document_text import document_text
 from psan.store.publish.files import parts_summary
 from psan.store.shared.document_status import ANNOTATED, BUSY
-from psan.tool.language import detect_language
-from psan.tool.voting import Thresholds
+from psan.tool.decisions.voting import Thresholds
+from psan.tool.text.language import detect_language
 from psan.web.api_auth import current_token
 
 bp = api_blueprint("documents", "Documents: upload, status, delete, spans with their decisions")

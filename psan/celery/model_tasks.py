@@ -1,8 +1,8 @@
 """Background tasks of the per-project model: retraining and refreshing its predictions.
 
-``psan.retrain_model`` trains a :class:`~psan.tool.classifier.TokenClassifier` on the project's
+``psan.retrain_model`` trains a :class:`~psan.tool.detection.classifier.TokenClassifier` on the project's
 decisions (:func:`psan.store.corpus.project_model.training_set`) without the held-out documents, evaluates
-it on them against the project's rule-based suggestions (:mod:`psan.tool.classifier.gate`: token F1
+it on them against the project's rule-based suggestions (:mod:`psan.tool.detection.classifier.gate`: token F1
 of "private" on the held-out decided tokens), stores it signed with the verdict and queues
 ``psan.model_predictions_project``, which replaces every document's model entities (none unless the
 model serves and the admin's switch is on) and re-annotates the documents whose predictions changed.
@@ -20,8 +20,8 @@ from psan.store.admin.projects import get_project
 from psan.store.admin.rules import load_ruleset
 from psan.store.corpus import project_model as store_model
 from psan.store.corpus import reannotate as store_reannotate
-from psan.tool.classifier import TokenClassifier, gate
-from psan.tool.document import Document, Entity
+from psan.tool.detection.classifier import TokenClassifier, gate
+from psan.tool.text.document import Document, Entity
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from psan.store.corpus import documents as store_documents
 from psan.store.corpus import processing
 from psan.store.corpus import reannotate as store_reannotate
 from psan.store.shared import stats as store_stats
-from psan.tool.tagged_xml import to_xml
+from psan.tool.formats.tagged_xml import to_xml
 
 log = logging.getLogger(__name__)
 

@@ -2,9 +2,9 @@
 
 Why a chord: a prefork worker child cannot start a process pool of its own, but every free worker
 process (on this machine or another) can take a section task.  ``psan.pre_process`` splits a document
-longer than the pipeline's ``sections.min_chars`` (:meth:`psan.tool.pipeline.Pipeline.sections`) and
+longer than the pipeline's ``sections.min_chars`` (:meth:`psan.tool.detection.pipeline.Pipeline.sections`) and
 returns; each ``psan.recognize_section`` reads only its slice of the text and returns the section packed
-as plain lists (:func:`psan.tool.sections.pack`); ``psan.merge_sections`` merges them in text order, runs
+as plain lists (:func:`psan.tool.text.sections.pack`); ``psan.merge_sections`` merges them in text order, runs
 the document-level steps once and stores the document exactly as ``pre_process`` does, so the result
 is the same as recognizing the document in one process (``tests/tool/test_sections.py``).
 

@@ -19,7 +19,7 @@ from psan.store.corpus import documents as store_documents
 from psan.store.publish import files as span_export
 from psan.store.publish import output as store_output
 from psan.store.review import span_import
-from psan.tool.annotation_formats import (
+from psan.tool.formats.annotations import (
     DEFAULT_CATEGORY,
     AnnotationFormatError,
     Written,

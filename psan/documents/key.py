@@ -18,7 +18,7 @@ from psan.store.admin import key_access
 from psan.store.admin import projects as store_projects
 from psan.store.corpus import documents as store_documents
 from psan.store.publish import output as store_output
-from psan.tool.keyfile import KeyFileError, key_csv, key_json, parse_key, restore_output
+from psan.tool.release.key import KeyFileError, key_csv, key_json, parse_key, restore_output
 from psan.web.access import admin
 from psan.web.downloads import private_download
 

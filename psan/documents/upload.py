@@ -3,7 +3,7 @@
 Why separate from the views: the rules are security relevant (zip bombs, path traversal,
 binary junk) and are tested without HTTP.  Nothing is written to disk: ZIP members are read
 into memory with a hard cap on the bytes actually decompressed (declared sizes can lie).  DOCX, ODT,
-HTML and PDF files (alone or in a ZIP) are read by :mod:`psan.tool.formats`, which keeps the file so the
+HTML and PDF files (alone or in a ZIP) are read by :mod:`psan.tool.formats.files`, which keeps the file so the
 outputs come back in its format; a file it refuses is refused here with its reason.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from charset_normalizer import from_bytes
 from flask_babel import gettext, lazy_gettext
 
-from psan.tool import formats
+from psan.tool.formats import files as formats
 
 #: leading bytes of common binary formats → name for the error message
 _MAGIC = {
@@ -110,7 +110,7 @@ def _looks_binary(text: str) -> bool:
     return controls > max(8, len(sample) // 100)
 
 
-def decode(data: bytes, name: str, max_chars: int, confirm_conversion: bool = False) -> TextFile:
+def decode(data: bytes, name: str, max_chars: int, confirm_conversion: bool = False) -> TextFile:  # noqa: C901
     """Decode one uploaded file: UTF-8 (or a BOM'd Unicode) as is, others detected and converted.
 
     A file that is mostly UTF-8 with a few invalid bytes is refused with a preview of the

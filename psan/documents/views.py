@@ -28,9 +28,9 @@ from psan.store.publish import output as store_output
 from psan.store.publish import release as store_release
 from psan.store.publish.files import parts_summary
 from psan.store.shared.document_status import ANNOTATABLE, BUSY, DocumentStatus
-from psan.tool.formats import FormatError
-from psan.tool.language import detect_language
+from psan.tool.formats.files import FormatError
 from psan.tool.models.fetch import install_hint
+from psan.tool.text.language import detect_language
 from psan.web.access import admin
 from psan.web.code_names import document_status_word, retryable
 from psan.web.downloads import private_download

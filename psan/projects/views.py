@@ -1,6 +1,6 @@
 """Project administration.
 
-The pipeline JSON is validated by building a :class:`psan.tool.pipeline.Pipeline` (cached, so the
+The pipeline JSON is validated by building a :class:`psan.tool.detection.pipeline.Pipeline` (cached, so the
 worker-side cost is paid once); any error becomes a form message, never a 500.
 """
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
     refresh_project_statuses(db.get_conn(), saved_id)
     if project_id is not None and store_projects.note_blocking_changes(
             db.get_conn(), saved_id, before, frozenset(values["sensitive_types"])):
-        reannotate(saved_id)  # the sensitive list changed which rules outrank which (psan.tool.precedence)
+        reannotate(saved_id)  # the sensitive list changed which rules outrank which (psan.tool.decisions.precedence)
     return saved_id
 
 

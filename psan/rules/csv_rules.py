@@ -32,8 +32,8 @@ from psan.runtime import db
 from psan.store.admin import accounts as store_accounts
 from psan.store.admin import labels as store_labels
 from psan.store.admin import rule_admin
-from psan.tool.rules import SEQUENCE_KINDS, split_condition
-from psan.tool.tokenize import tokenize
+from psan.tool.decisions.rules import SEQUENCE_KINDS, split_condition
+from psan.tool.text.tokens import tokenize
 from psan.web.csvio import csv_response, has_control_chars, read_csv, sorted_errors
 
 REQUIRED = ("type", "condition", "decision", "label", "author")

@@ -15,7 +15,7 @@ from flask_babel import gettext
 from psan.runtime import db
 from psan.store.admin import labels as store_labels
 from psan.store.admin.rule_admin import DECISIONS, RuleSelection
-from psan.tool.rules import RuleType
+from psan.tool.decisions.rules import RuleType
 from psan.web.csvio import has_control_chars
 from psan.web.ids import valid_id
 

@@ -59,7 +59,7 @@ DOWNLOAD_KINDS = {"input": lazy_gettext("original text"), "xml": lazy_gettext("a
                   "pseudonymize": lazy_gettext("pseudonymized")}
 
 #: native NE codes of the recognizers (spaCy/OntoNotes, CoNLL, psan's own) as words; any other code (the 46
-#: CNEC types …) is named by its coarse category (psan.tool.categories.category_of)
+#: CNEC types …) is named by its coarse category (psan.tool.text.categories.category_of)
 NE_TYPES = {
     "PERSON": lazy_gettext("person"), "PER": lazy_gettext("person"), "TITLED_NAME": lazy_gettext("name with a title"),
     "NORP": lazy_gettext("nationality, religious or political group"), "GPE": lazy_gettext("country, city or state"),
@@ -144,7 +144,7 @@ def download_kind_name(code: object) -> str:
 
 def ne_type_name(code: object) -> str:
     """A recognizer's type as a word: its own name when known, else its category's (never the bare code)."""
-    from psan.tool.categories import category_of
+    from psan.tool.text.categories import category_of
     key = str(getattr(code, "value", code))
     if key.upper() in NE_TYPES:
         return str(NE_TYPES[key.upper()])

@@ -4,7 +4,7 @@ Format decisions (documented for admins in the import pages):
 
 * UTF-8; exports start with a byte order mark so spreadsheet programs detect the encoding, imports
   accept files with or without it.  Any other encoding is rejected with the numbers of the bad lines.
-* Exports are injection-safe (:mod:`psan.tool.csvcell`, shared by every CSV psan writes): a text
+* Exports are injection-safe (:mod:`psan.tool.formats.csvcell`, shared by every CSV psan writes): a text
   cell starting with ``= + - @``, a tab or a carriage return is
   prefixed with ``'`` so spreadsheets show it as text instead of evaluating it.  Imports undo exactly
   that prefix, so export → import is lossless (a value that really starts with ``'`` followed by one
@@ -25,7 +25,7 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext
 
-from psan.tool.csvcell import DANGEROUS_START, escape_cell, unescape_cell  # noqa: F401 - re-exported
+from psan.tool.formats.csvcell import DANGEROUS_START, escape_cell, unescape_cell  # noqa: F401 - re-exported
 from psan.web.downloads import mark_private
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024

@@ -67,6 +67,6 @@ def test_docx_with_a_name_in_a_comment_and_a_header_comes_back_without_it(clean_
     assert info.value.suggested_filename == "rozsudek.pseudonymize.docx"
     data = Path(info.value.path()).read_bytes()
     assert_no_trace(data, [NAME, SURNAME])
-    from psan.tool import formats
+    from psan.tool.formats import files as formats
     text = formats.read(data, "out.docx").text
     assert "Soud rozhodl ve věci" in text and "Ověřit adresu" in text and "Spis pana" in text

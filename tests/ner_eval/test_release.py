@@ -161,7 +161,7 @@ def test_view_refuses_gold_outside_its_window():
 
 
 def test_thesis_person_decides_by_ne_type_at_the_learn_types_threshold():
-    from psan.tool.suggest import LEARN_PUBLIC_AFTER
+    from psan.tool.decisions.suggest import LEARN_PUBLIC_AFTER
     person = Person("thesis")
     kinds = []
     for n in range(LEARN_PUBLIC_AFTER + 1):
@@ -176,7 +176,7 @@ def test_thesis_person_decides_by_ne_type_at_the_learn_types_threshold():
 def test_psan_person_decides_a_long_run_of_one_type_by_ne_type_instead_of_accepting_each():
     """Twelve private times in one window (a timetable): ``a`` would cost twelve judgments; deciding them one
     by one until the type is clear, then by NE type, costs ten (as the thesis person pays)."""
-    from psan.tool.suggest import LEARN_TYPE_AFTER
+    from psan.tool.decisions.suggest import LEARN_TYPE_AFTER
     n = 12
     tokens = tuple(f"{7 + i}:15" for i in range(n))
     gold = tuple((i, i + 1) for i in range(n))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ner_eval.corpus import CorpusDoc, GoldSpan
 from ner_eval.simulate import Session, simulate, with_plus
-from psan.tool.tokenize import tokenize
+from psan.tool.text.tokens import tokenize
 from tests.ner_eval.toy_corpus import T1, T2, make_doc, toy_corpus
 
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from ner_eval.corpus import CorpusDoc, GoldSpan
-from psan.tool.document import Category, CharSpan, Document
-from psan.tool.merge import resolve
-from psan.tool.tokenize import tokenize
+from psan.tool.detection.merge import resolve
+from psan.tool.text.document import Category, CharSpan, Document
+from psan.tool.text.tokens import tokenize
 
 
 def make_doc(text: str, ents: list[tuple[int, int, str]]) -> Document:

@@ -132,7 +132,7 @@ def test_ne_type_confidence_change_new_type_and_shadowed_duplicate(clean_app, do
 
 
 def test_a_persons_public_word_rule_outranks_a_learned_private_type(clean_app, doc):
-    """psan.tool.precedence in SQL equals the full path, whichever rule changes last."""
+    """psan.tool.decisions.precedence in SQL equals the full path, whichever rule changes last."""
     sql(clean_app, "UPDATE project SET sensitive_types = '{}' WHERE id = %s", (default_project(clean_app),))
     person = make_account(clean_app, "person@example.org").id
     learned = sql(clean_app, "SELECT id FROM rule WHERE type = 'NE_TYPE' AND condition = 'P'")[0]["id"]

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from psan.store.publish.corrections import apply_corrections, fill_region_type
-from psan.tool.document import Category, Decision, Document, Entity, Token
-from psan.tool.voting import Annotation, PrivateRegion
+from psan.tool.decisions.voting import Annotation, PrivateRegion
+from psan.tool.text.document import Category, Decision, Document, Entity, Token
 
 
 def _doc(n_tokens: int, entities: list[Entity]) -> Document:

@@ -11,8 +11,8 @@ import pytest
 from psan.runtime import db
 from psan.store.corpus import document_text as cache
 from psan.store.corpus.documents import save_recognized
-from psan.tool.document import Document, Sentence, Token
-from psan.tool.tokenize import tokenize
+from psan.tool.text.document import Document, Sentence, Token
+from psan.tool.text.tokens import tokenize
 from tests.documents import add_document
 from tests.helpers import sql
 
@@ -137,10 +137,11 @@ def test_packed_arrays_load_what_the_token_and_sentence_rows_hold(app, clean_app
 @pytest.mark.parametrize("sentences", [[], [(0, 2)], [(1, 3), (5, 6)], [(0, 3), (3, 6)], [(2, 4), (1, 3)],
                                        [(0, 9)], [(4, 4), (5, 6)]])
 def test_segment_starts_equal_the_rule_matchers_segments(sentences):
-    """The vectorised segment starts are those of psan.tool.rules.sentence_segments, odd sentences included."""
+    """The vectorised segment starts are those of psan.tool.decisions.rules.sentence_segments, odd sentences
+    included."""
     import numpy as np
 
-    from psan.tool.rules import sentence_segments
+    from psan.tool.decisions.rules import sentence_segments
     n = 6
     expected = [a for a, _ in sentence_segments(Document("x" * n, [Token(i, i, i + 1) for i in range(n)],
                                                          [Sentence(a, b) for a, b in sentences], [], "en"))]

@@ -28,8 +28,8 @@ from psan.store.annotation.decisions import Scope, Span, assign_label, decide, u
 from psan.store.corpus.documents import load_document
 from psan.store.corpus.reannotate import reannotate_document_now
 from psan.store.publish import output as store_output
-from psan.tool import output as tool_output
-from psan.tool.voting import Thresholds
+from psan.tool.decisions.voting import Thresholds
+from psan.tool.release import output as tool_output
 from tests.documents import add_document
 from tests.helpers import make_account, sql
 
@@ -106,7 +106,7 @@ def _build(app, account: int, sc: dict) -> tuple[int, list[int]]:
 def _expected_masked(conn, doc: int, thresholds: Thresholds) -> set[int]:
     """Tokens covered by a span whose final decision is not PUBLIC (the oracle, own SQL)."""
     # a person's public word rule (authored, no digit) outranks the unauthored private NE-type votes on its span;
-    # TYPES hold no sensitive type, so nothing blocks that here (psan.tool.precedence)
+    # TYPES hold no sensitive type, so nothing blocks that here (psan.tool.decisions.precedence)
     rows = db.query("SELECT a.first_token, a.end_token, a.token_decision::text AS decision, "
                     "coalesce(sum(r.confidence), 0) AS level, "
                     "coalesce(sum(r.confidence) FILTER (WHERE r.type = 'NE_TYPE' AND r.author_id IS NULL "

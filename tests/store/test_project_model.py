@@ -13,7 +13,7 @@ from tests.model_training import TRAINING, decide_term_private, model_project, t
 def test_model_signed_with_another_key_is_refused(clean_app):
     app = clean_app
     pid = model_project(app, "Foreign key")
-    from psan.tool.classifier import TokenClassifier
+    from psan.tool.detection.classifier import TokenClassifier
     model = TokenClassifier.train([(TRAINING[0], [(24, 39)])], "en")
     for data in (model.to_bytes(), model.to_bytes(b"another key")):
         sql(app, "INSERT INTO project_model (project_id, model) VALUES (%s, %s) RETURNING id", (pid, data))
@@ -76,7 +76,7 @@ def test_model_proposes_no_new_span_once_people_decided_enough_of_them_public(cl
     twenty are public and none private, the serving model proposes no new span; a span a recognizer found too
     is no evidence."""
     from psan.store.annotation.decisions import Scope, Span, decide
-    from psan.tool.classifier.gate import MAX_NEW_SPANS_PER_WINDOW, NEW_SPAN_EVIDENCE
+    from psan.tool.detection.classifier.gate import MAX_NEW_SPANS_PER_WINDOW, NEW_SPAN_EVIDENCE
     app = clean_app
     pid = model_project(app, "New spans")
     make_account(app, "admin@example.org", "ADMIN")
@@ -118,7 +118,7 @@ def test_undecided_new_spans_are_withdrawn_once_the_model_stops_proposing_them(c
     retrain), which drops the new spans nobody decided; decided ones and rule-private ones stay."""
     from psan.celery import model_tasks
     from psan.store.annotation.decisions import Scope, Span, decide
-    from psan.tool.classifier.gate import NEW_SPAN_EVIDENCE
+    from psan.tool.detection.classifier.gate import NEW_SPAN_EVIDENCE
     app = clean_app
     pid = model_project(app, "Withdraw")
     make_account(app, "admin@example.org", "ADMIN")

@@ -36,8 +36,8 @@ def test_the_first_render_is_what_its_stored_key_renders_again(clean_app, shared
     import json
 
     from psan.store.publish.output import pseudonymize_project
-    from psan.tool.merge import align
-    from psan.tool.tokenize import tokenize
+    from psan.tool.detection.merge import align
+    from psan.tool.text.tokens import tokenize
     from tests.documents import add_document
     from tests.helpers import new_project, sql
     corpus = shared_dir / "data" / "cnec-dtest.jsonl"

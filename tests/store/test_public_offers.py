@@ -18,7 +18,7 @@ from psan.store.corpus.reannotate import reannotate_project
 from psan.store.corpus.rule_changes import reannotate_changed
 from psan.store.corpus.vocabulary import save_vocabulary
 from psan.store.review import public_offers
-from psan.tool import public_offers as offer_rules
+from psan.tool.decisions import public_offers as offer_rules
 from tests.documents import add_document
 from tests.helpers import make_account, project_snapshot, sql
 

@@ -15,9 +15,9 @@ import pytest
 from psan.runtime import db
 from psan.store.publish.files import export_file, export_spans
 from psan.store.review.span_import import SpanImportError, import_file
-from psan.tool.annotation_formats import AnnotatedText, make_span, write_file
-from psan.tool.annotation_formats.labels import category_for
-from psan.tool.tokenize import tokenize
+from psan.tool.formats.annotations import AnnotatedText, make_span, write_file
+from psan.tool.formats.annotations.labels import category_for
+from psan.tool.text.tokens import tokenize
 from tests.documents import add_document
 from tests.helpers import default_project, make_account, sql
 

@@ -158,7 +158,7 @@ def _ten_decided_private(app, entities: list[tuple[str, str]], project: int | No
 
 
 def test_a_clearly_private_category_decides_its_undecided_types_private(clean_app):
-    """learn_type_rules pools a category's types (psan.tool.suggest.pooled_private_types): private only."""
+    """learn_type_rules pools a category's types (psan.tool.decisions.suggest.pooled_private_types): private only."""
     app = clean_app
     _ten_decided_private(app, CNEC_PLACES + [("Dunaj", "gh"), ("Karel", "P")])
     with app.app_context(), db.transaction() as conn:
@@ -172,7 +172,8 @@ def test_a_clearly_private_category_decides_its_undecided_types_private(clean_ap
 
 
 def test_a_surname_or_a_city_psan_found_is_decided_with_cnecs_clearly_private_category(clean_app):
-    """psan's own types join CNEC's pool of their category (psan.tool.suggest.joinable_pools), when CNEC's types are
+    """psan's own types join CNEC's pool of their category (psan.tool.decisions.suggest.joinable_pools), when CNEC's
+    types are
     decided and when one of psan's is; a CNEC type never joins the pool psan's own types make."""
     app = clean_app
     _ten_decided_private(app, CNEC_PLACES + [("Vídeň", "CITY"), ("Dunaj", "gh")])

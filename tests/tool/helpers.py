@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.document import Category, Document, Sentence, Token
-from psan.tool.voting import PrivateRegion
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.text.document import Category, Document, Sentence, Token
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 

@@ -1,8 +1,8 @@
 """An acronym defined after the name it abbreviates: the definition keeps it off the lists, the long form is masked."""
 from __future__ import annotations
 
-from psan.tool.acronym_definitions import is_defined_acronym, long_form_start, mark_long_forms
-from psan.tool.document import Category
+from psan.tool.detection.acronym_definitions import is_defined_acronym, long_form_start, mark_long_forms
+from psan.tool.text.document import Category
 
 from .helpers import regex_document
 from .test_consolidate import entity, texts

@@ -1,9 +1,9 @@
 """Acronyms ("KE", "PAP", "BBC", "FAO", "KĽDR") and names of peoples ("Slovinců", "Austriacy")."""
 from __future__ import annotations
 
-from psan.tool.document import Category
-from psan.tool.recognizers import gazetteer
-from psan.tool.recognizers.acronyms import AcronymRecognizer
+from psan.tool.detection.recognizers import gazetteer
+from psan.tool.detection.recognizers.acronyms import AcronymRecognizer
+from psan.tool.text.document import Category
 
 
 def found(text: str, language: str = "pl") -> list[str]:
@@ -54,8 +54,8 @@ def test_english_takes_only_coined_names_in_capitals_the_dictionary_does_not_kno
 
 
 def test_demonyms_by_their_suffixes() -> None:
-    from psan.tool.recognizers.demonyms import DemonymRecognizer
-    from psan.tool.recognizers.gazetteer import person_name_kind
+    from psan.tool.detection.recognizers.demonyms import DemonymRecognizer
+    from psan.tool.detection.recognizers.gazetteer import person_name_kind
 
     def demonyms(text: str, language: str) -> list[str]:
         return [text[s.start:s.end] for s in DemonymRecognizer(language, person_name_kind).analyze(text)]
@@ -73,7 +73,7 @@ def test_demonyms_by_their_suffixes() -> None:
 
 
 def test_the_new_types_keep_their_category_when_stored_by_type() -> None:
-    from psan.tool.categories import category_of
+    from psan.tool.text.categories import category_of
     assert category_of("ACRONYM") is Category.ORGANIZATION
     assert category_of("DEMONYM") is Category.DEMOGRAPHIC
     assert category_of("PROPER_NOUN") is Category.OTHER

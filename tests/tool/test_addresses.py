@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category
-from psan.tool.recognizers import patterns
+from psan.tool.detection.recognizers import patterns
+from psan.tool.text.document import Category
 
 
 def found(text: str, language: str, type_: str) -> list[str]:
@@ -100,7 +100,7 @@ def test_uk_postcodes_only_in_english() -> None:
 
 
 def test_the_address_swallows_its_pieces_in_the_pipeline() -> None:
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.pipeline import Pipeline
     pipeline = Pipeline({"language": "cs", "tokenizer": "regex", "ner": [], "recognizers": ["patterns", "gazetteers"]},
                         language="cs")
     doc = pipeline.process("Sídlo: Roblínská 1284/17, 252 10 Mníšek pod Brdy.")

@@ -1,11 +1,11 @@
-"""Agreement figures against values computed by hand (psan.tool.agreement)."""
+"""Agreement figures against values computed by hand (psan.tool.decisions.agreement)."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from psan.tool.agreement import ALL, DoubleWindow, PrivateSpan, agreement
+from psan.tool.decisions.agreement import ALL, DoubleWindow, PrivateSpan, agreement
 
 
 def _window(first, end, a, b, document_id=1):

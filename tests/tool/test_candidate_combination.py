@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from psan.tool.candidate_combination import drop_nested_borrowed
-from psan.tool.document import Category, CharSpan
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.candidate_combination import drop_nested_borrowed
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.text.document import Category, CharSpan
 
 
 def span(text: str, phrase: str, category: Category, source: str, type_: str = "X") -> CharSpan:
@@ -55,8 +55,8 @@ def test_polish_pipeline_keeps_no_czech_piece_inside_a_polish_organisation(
 def test_polish_sentence_initial_common_words_are_no_names() -> None:
     import pytest
 
-    from psan.tool.candidate_combination import drop_common_initial_words
-    from psan.tool.recognizers.gazetteer import morfeusz_available
+    from psan.tool.detection.candidate_combination import drop_common_initial_words
+    from psan.tool.morph.morfeusz import morfeusz_available
     if not morfeusz_available():
         pytest.skip("morfeusz2 not installed")
     text = "Dziś Komisja obraduje . Jeżeli Bruksela zechce , Decyzję poprze Komisja ."
@@ -68,9 +68,9 @@ def test_polish_sentence_initial_common_words_are_no_names() -> None:
 
 
 def test_borrowed_spans_end_in_a_name(nametag_model: Callable[[str], str]) -> None:
-    from psan.tool.document import Document
-    from psan.tool.ner.nametag import NameTagRecognizer
-    from psan.tool.tokenize import tokenize
+    from psan.tool.detection.ner.nametag import NameTagRecognizer
+    from psan.tool.text.document import Document
+    from psan.tool.text.tokens import tokenize
     ner = NameTagRecognizer(nametag_model("czech-cnec2-trivial.ner"), source="nametag-cs", cross_lingual=True,
                             categories=["PERSON", "LOCATION", "ORGANIZATION"])
     text = ("Komisja wszczęła procedurę w Polsce .\n„ Sprawa Trybunału Konstytucyjnego nie jest zamknięta "
@@ -82,7 +82,7 @@ def test_borrowed_spans_end_in_a_name(nametag_model: Callable[[str], str]) -> No
 
 
 def test_polish_names_hold_a_capital_and_end_without_punctuation() -> None:
-    from psan.tool.candidate_combination import names_with_capitals
+    from psan.tool.detection.candidate_combination import names_with_capitals
     text = "Od 1998 r . przez 12 miesięcy , dostęp do sieci , co zrobi Senat ? Zarząd Główny — prezes ."
     spans = [span(text, "1998", Category.ORGANIZATION, "ner"), span(text, "12 miesięcy", Category.OTHER, "ner"),
              span(text, "sieci", Category.LOCATION, "ner"), span(text, "Senat ?", Category.ORGANIZATION, "ner"),
@@ -97,8 +97,8 @@ def test_polish_names_hold_a_capital_and_end_without_punctuation() -> None:
 def test_slovak_sentence_initial_common_words_are_no_names() -> None:
     import pytest
 
-    from psan.tool import lexicon
-    from psan.tool.candidate_combination import drop_common_initial_words
+    from psan.tool.detection.candidate_combination import drop_common_initial_words
+    from psan.tool.words import lexicon
     if not lexicon.available():
         pytest.skip("simplemma (pip extra 'swedish') not installed")
     text = ("Bitka trvala dva dni.\nPracovníci odišli.\nBush prišiel do Iraku.\nMesiac je blízko, "
@@ -113,8 +113,8 @@ def test_slovak_sentence_initial_common_words_are_no_names() -> None:
 
 
 def test_the_slovak_rule_needs_the_dictionary(monkeypatch) -> None:  # noqa: ANN001 - pytest fixture
-    from psan.tool import lexicon
-    from psan.tool.candidate_combination import drop_common_initial_words
+    from psan.tool.detection.candidate_combination import drop_common_initial_words
+    from psan.tool.words import lexicon
     monkeypatch.setattr(lexicon, "available", lambda: False)
     text = "Bitka trvala dva dni."
     spans = [span(text, "Bitka", Category.PERSON, "ner")]
@@ -125,8 +125,8 @@ def test_the_slovak_rule_needs_the_dictionary(monkeypatch) -> None:  # noqa: ANN
 def test_a_sentence_initial_title_is_cut_from_a_person() -> None:
     import pytest
 
-    from psan.tool import lexicon
-    from psan.tool.candidate_combination import trim_initial_common_words
+    from psan.tool.detection.candidate_combination import trim_initial_common_words
+    from psan.tool.words import lexicon
     if not lexicon.available():
         pytest.skip("simplemma (pip extra 'swedish') not installed")
     text = ("Viceprezident Richard Cheney pracoval.\nViera Nováková prišla.\nBAŠA JAVŮRKOVÁ\n"

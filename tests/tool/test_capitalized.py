@@ -1,9 +1,9 @@
 """Capitalized words inside a Czech or Slovak sentence as name evidence (CNEC and Slovak recall)."""
 from __future__ import annotations
 
-from psan.tool.document import Category
-from psan.tool.recognizers import gazetteer
-from psan.tool.recognizers.capitalized import CapitalizedWordRecognizer, starts_clause
+from psan.tool.detection.recognizers import gazetteer
+from psan.tool.detection.recognizers.capitalized import CapitalizedWordRecognizer, starts_clause
+from psan.tool.text.document import Category
 
 
 def found(text: str, language: str = "cs") -> list[str]:

@@ -1,7 +1,7 @@
 import pytest
 
-from psan.tool.categories import CNEC, category_of
-from psan.tool.document import Category
+from psan.tool.text.categories import CNEC, category_of
+from psan.tool.text.document import Category
 
 
 @pytest.mark.parametrize("code,expected", [
@@ -50,7 +50,8 @@ def test_fixed_type_recognizers_agree_with_category_of(language):
     import importlib
     checked = 0
     for module in RECOGNIZER_MODULES:
-        for recognizer in importlib.import_module(f"psan.tool.recognizers.{module}").default_recognizers(language):
+        for recognizer in importlib.import_module(f"psan.tool.detection.recognizers.{module}").default_recognizers(
+            language):
             type_, category = getattr(recognizer, "type", None), getattr(recognizer, "category", None)
             if isinstance(type_, str) and isinstance(category, Category):
                 assert category_of(type_) is category, (recognizer, type_, category)
@@ -59,7 +60,7 @@ def test_fixed_type_recognizers_agree_with_category_of(language):
 
 
 def test_recognized_spans_carry_the_category_of_their_type():
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.pipeline import Pipeline
     seen = set()
     for language, text in SAMPLES.items():
         pipeline = Pipeline({"language": language, "tokenizer": "regex", "ner": [],

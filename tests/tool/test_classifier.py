@@ -8,14 +8,14 @@ import pytest
 
 pytest.importorskip("sklearn")
 
-from psan.tool.classifier import (  # noqa: E402
+from psan.tool.detection.classifier import (
     ClassifierRecognizer,
     ModelFormatError,
     TokenClassifier,
     examples_from_decisions,
 )
-from psan.tool.classifier.data import TrainingDoc, read_jsonl, training_doc_from_gold  # noqa: E402
-from psan.tool.classifier.features import (  # noqa: E402
+from psan.tool.detection.classifier.data import TrainingDoc, read_jsonl, training_doc_from_gold  # noqa: E402
+from psan.tool.detection.classifier.features import (
     history_features,
     name_list_index,
     shape,
@@ -23,9 +23,9 @@ from psan.tool.classifier.features import (  # noqa: E402
     static_features,
     token_views,
 )
-from psan.tool.document import Category  # noqa: E402
-from psan.tool.pipeline import Pipeline  # noqa: E402
-from psan.tool.tokenize import tokenize  # noqa: E402
+from psan.tool.detection.pipeline import Pipeline  # noqa: E402
+from psan.tool.text.document import Category  # noqa: E402
+from psan.tool.text.tokens import tokenize  # noqa: E402
 
 FIRST = ["Jan", "Petr", "Marie", "Eva", "Tomáš", "Lucie", "Karel", "Jana", "Martin", "Hana", "Pavel", "Zuzana"]
 LAST = ["Novák", "Svoboda", "Dvořák", "Černý", "Procházka", "Kučera", "Veselý", "Horák", "Marek", "Pokorný"]
@@ -245,7 +245,7 @@ def test_trains_on_cnec(shared_dir: Path) -> None:
         pytest.skip(f"{path} not found")
     docs = list(read_jsonl(path, 600))
     model = TokenClassifier.train([training_doc_from_gold(d) for d in docs[:500]], "cs")
-    from psan.tool.classifier.__main__ import evaluate
+    from psan.tool.detection.classifier.__main__ import evaluate
     result = evaluate(TokenClassifier.from_bytes(model.to_bytes()), docs[500:])
     assert result["span_recall"] > 0.5 and result["span_precision"] > 0.6
 
@@ -258,10 +258,10 @@ def _predict_tokens_unbatched(model: TokenClassifier, text: str) -> list[tuple[i
     decoding token by token — the oracle the vectorised, batched prediction must reproduce."""
     import numpy as np
 
-    from psan.tool.classifier.features import OUTSIDE, hash_features
+    from psan.tool.detection.classifier.features import OUTSIDE, hash_features
     tokens, sentences = tokenize(text, model.language or None)
     lists = name_list_index(model.language) if model.meta.get("use_lists", True) and model.language else {}
-    from psan.tool.classifier.model import lemmatizer_for
+    from psan.tool.detection.classifier.model import lemmatizer_for
     lemmatizer = lemmatizer_for(model.language) if model.meta.get("use_lemmas") else None
     views = token_views(text, tokens, sentences, lemmatizer)
     static = [hash_features(f) for f in static_features(views, sentences, lists)]

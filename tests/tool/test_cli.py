@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from psan.tool.cli import main
-from psan.tool.output import restore
+from psan.tool.release.output import restore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -164,7 +164,7 @@ def test_spans_english_default_spacy(tree: Path, capsys: pytest.CaptureFixture) 
 
 
 def test_recognize_writes_tagged_xml(tree: Path, tmp_path: Path) -> None:
-    from psan.tool.tagged_xml import from_xml
+    from psan.tool.formats.tagged_xml import from_xml
     xml_dir = tmp_path / "xml"
     assert main(["recognize", str(tree), "--lang", "cs", "--xml-out", str(xml_dir), "-q"]) == 0
     assert sorted(p.relative_to(xml_dir).as_posix() for p in xml_dir.rglob("*.xml")) == \
@@ -225,8 +225,8 @@ def test_subprocess_python_m(tree: Path, tmp_path: Path) -> None:
 
 
 def test_entity_regions_merge_nested_entities() -> None:
-    from psan.tool.document import Category, Document, Entity, Token
-    from psan.tool.regions import entity_regions
+    from psan.tool.decisions.regions import entity_regions
+    from psan.tool.text.document import Category, Document, Entity, Token
     text = "Jan Novák a Praha"
     tokens = [Token(0, 0, 3), Token(1, 4, 9), Token(2, 10, 11), Token(3, 12, 17)]
     doc = Document(text, tokens, [], [Entity(0, 2, "P", Category.PERSON), Entity(0, 1, "pf", Category.PERSON),

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool.annotation_formats import read_file
 from psan.tool.cli import main
+from psan.tool.formats.annotations import read_file
 
 TEXT = "Pan Jan Novák bydlí v Praze, telefon +420 777 123 456.\n"
 

@@ -1,9 +1,9 @@
 """Name completion: a person span that is part of a longer name grows to the whole name."""
 from __future__ import annotations
 
-from psan.tool.completion import complete_names
-from psan.tool.document import Category, Entity
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.completion import complete_names
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.text.document import Category, Entity
 from tests.tool.helpers import regex_document
 
 
@@ -61,7 +61,7 @@ def test_pipeline_completes_before_propagating() -> None:
 
 
 def test_first_names_of_other_languages_join_a_found_name() -> None:
-    from psan.tool.recognizers.gazetteer import foreign_first_name, person_name_kind
+    from psan.tool.detection.recognizers.gazetteer import foreign_first_name, person_name_kind
     # a Turkish first name in an English text, an English one in a Czech text: not in the language's own list
     assert not person_name_kind("Mehmet", "en") and foreign_first_name("Mehmet", "en")
     assert grown("filed by a national, Mehmet Oruç Kalkan, on 3 May.", "Oruç Kalkan", "en") == [

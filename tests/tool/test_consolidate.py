@@ -1,10 +1,10 @@
 """One string, one entity, one category: glued spans are cut, one string keeps one category."""
 from __future__ import annotations
 
-from psan.tool.consolidate import split_glued, unify_categories
-from psan.tool.document import Category, Document, Entity
-from psan.tool.pipeline import Pipeline
-from psan.tool.tokenize import tokenize
+from psan.tool.detection.consolidate import split_glued, unify_categories
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.text.document import Category, Document, Entity
+from psan.tool.text.tokens import tokenize
 
 from .helpers import regex_document
 
@@ -95,7 +95,7 @@ def test_a_bracketed_name_recognized_on_its_own_is_cut_off_with_its_brackets_and
 
 
 def test_the_bracketed_name_is_rendered_as_its_own_mentions_are() -> None:
-    from psan.tool.cli_pseudonymize import pseudonymize_corpus
+    from psan.tool.cli.pseudonymize import pseudonymize_corpus
     text = "the Magistrates’ Court in Newcastle (England) heard him. He was arrested in England."
     doc = regex_document(text, "en")
     doc.entities = [entity(doc, "Magistrates’ Court in Newcastle (England)", ORG),
@@ -218,7 +218,7 @@ def test_a_legal_form_outweighs_other_but_not_a_stronger_person_reading() -> Non
 
 
 def test_the_legal_form_variant_and_its_base_share_one_surrogate() -> None:
-    from psan.tool.cli_pseudonymize import pseudonymize_corpus
+    from psan.tool.cli.pseudonymize import pseudonymize_corpus
     text = "The prison is run by Serco Limited. Serco denied it."
     doc = regex_document(text, "en")
     doc.entities = [entity(doc, "Serco Limited", ORG, "ORG"), entity(doc, "Serco", OTH, "MISC", occurrence=1)]

@@ -3,10 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.categories import category_of
-from psan.tool.defaults import default_config
-from psan.tool.document import Category
-from psan.tool.recognizers.demographic import SCORE, DemographicRecognizer, default_recognizers, is_demographic_phrase
+from psan.tool.detection.defaults import default_config
+from psan.tool.detection.recognizers.demographic import (
+    SCORE,
+    DemographicRecognizer,
+    default_recognizers,
+    is_demographic_phrase,
+)
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 
 
 def found(text: str) -> list[str]:
@@ -68,7 +73,7 @@ def test_suspicious_by_default() -> None:
 
 def test_never_public_by_a_shortcut() -> None:
     """Quasi-identifiers wait for a person's decision: no suggestion, accept or learned type makes them public."""
-    from psan.tool.sensitivity import never_public_by_suggestion, sensitive_type
+    from psan.tool.decisions.sensitivity import never_public_by_suggestion, sensitive_type
     assert sensitive_type("OCCUPATION") and sensitive_type("NATIONALITY")
     assert never_public_by_suggestion(["OCCUPATION"], Category.DEMOGRAPHIC, ["taxi", "driver"])
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category
-from psan.tool.recognizers import patterns
-from psan.tool.recognizers.amounts import MoneyRecognizer
-from psan.tool.recognizers.dates import DurationRecognizer, EnglishDatePhraseRecognizer, PenaltyRecognizer
-from psan.tool.recognizers.references import CaseNumberRecognizer
+from psan.tool.detection.recognizers import patterns
+from psan.tool.detection.recognizers.amounts import MoneyRecognizer
+from psan.tool.detection.recognizers.dates import (
+    DurationRecognizer,
+    EnglishDatePhraseRecognizer,
+    PenaltyRecognizer,
+)
+from psan.tool.detection.recognizers.references import CaseNumberRecognizer
+from psan.tool.text.document import Category
 
 
 def texts(recognizer, text: str) -> list[str]:  # noqa: ANN001 - any recognizer
@@ -180,12 +184,12 @@ def test_land_registry_codes_and_law_reports(text: str, expected: list[str]) -> 
     ("on 3 May 2001 and 20004 others", ["3 May 2001"]),
 ])
 def test_english_date_periods_and_lists_are_one_span(text: str, expected: list[str]) -> None:
-    from psan.tool.recognizers.dates import WrittenDateRecognizer
+    from psan.tool.detection.recognizers.dates import WrittenDateRecognizer
     assert texts(WrittenDateRecognizer("en"), text) == expected
 
 
 def test_a_year_listed_after_a_year_in_date_context_is_part_of_it() -> None:
-    from psan.tool.recognizers.dates import EnglishDatePhraseRecognizer
+    from psan.tool.detection.recognizers.dates import EnglishDatePhraseRecognizer
     assert texts(EnglishDatePhraseRecognizer(), "The applicants were born in 1951 and 1948 respectively.") == [
         "1951 and 1948"]  # the year is the span ("in" is context)
     assert texts(EnglishDatePhraseRecognizer(), "It had 1951 members and 1948 guests.") == []

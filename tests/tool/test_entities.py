@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from psan.tool.entities import Mention, group_document, parse_mention
+from psan.tool.entities.grouping import Mention, group_document, parse_mention
 from psan.tool.morph.declension import inflect_pl
 
 

@@ -3,7 +3,7 @@
 Why: a real document (1.1 MB, 240k tokens, 80k mentions) hit the pre-processing soft limit inside
 the grouping: every partial mention ("Harper", "Mr Harper") was compared with every full name of
 the same surname, and every "Mr Harper" with every other.  Measured here as a ratio of the real
-:func:`psan.tool.entities.document_entity_spans` on 80k mentions against 10k mentions of the same
+:func:`psan.tool.entities.grouping.document_entity_spans` on 80k mentions against 10k mentions of the same
 kind, in one process (not a timed absolute).
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 import time
 
-from psan.tool.document import Category, Document, Entity
-from psan.tool.entities import document_entity_spans
-from psan.tool.tokenize import tokenize
+from psan.tool.entities.grouping import document_entity_spans
+from psan.tool.text.document import Category, Document, Entity
+from psan.tool.text.tokens import tokenize
 
 FIRST = ("Jonathan", "Anna", "Peter", "Maria", "John", "Eva", "Paul", "Jane", "Mark", "Lucy")
 LAST = ("Harper", "Berg", "Novak", "Smith", "Brown", "Taylor", "Wilson", "Moore", "Clark", "Hall")

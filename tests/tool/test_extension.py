@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category, CharSpan
-from psan.tool.extension import extend_mentions
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.extension import extend_mentions
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.text.document import Category, CharSpan
 
 ORG, LOC, OTH = Category.ORGANIZATION, Category.LOCATION, Category.OTHER
 
@@ -215,8 +215,8 @@ def test_persons_and_other_languages_pass_unchanged() -> None:
 
 
 def test_the_default_pipeline_masks_whole_mentions() -> None:
-    from psan.tool.defaults import default_config
-    from psan.tool.ner.spacy_ner import DEFAULT_MODELS, is_installed
+    from psan.tool.detection.defaults import default_config
+    from psan.tool.detection.ner.spacy_ner import DEFAULT_MODELS, is_installed
     if not is_installed(DEFAULT_MODELS["en"]):
         pytest.skip("the English spaCy model is not installed")
     pipeline = Pipeline(default_config("en"), "en")

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category
-from psan.tool.recognizers import gazetteer
-from psan.tool.recognizers.gazetteer import GazetteerRecognizer, inflect, morfeusz_available, name_lists
+from psan.tool.detection.recognizers import gazetteer
+from psan.tool.detection.recognizers.gazetteer import GazetteerRecognizer, inflect
+from psan.tool.morph.morfeusz import morfeusz_available
+from psan.tool.text.document import Category
+from psan.tool.words.names import name_lists
 
 
 def found(text: str, language: str, **kw) -> list[tuple[str, str]]:
@@ -77,7 +79,7 @@ def test_a_country_that_is_also_a_lower_case_word_is_no_place_at_a_sentence_star
 
 
 def test_country_names_come_from_cldr_and_iso_in_each_language() -> None:
-    from psan.tool.country_names import country_names
+    from psan.tool.words.country_names import country_names
     assert {"Peru", "Storbritannien", "Tjeckien", "Förenade kungariket"} <= country_names("sv")
     assert {"Spojené království", "Česko"} <= country_names("cs")
     assert all(len(country_names(language)) >= 240 for language in ("cs", "sk", "pl", "sv", "sl", "en"))
@@ -146,7 +148,7 @@ def test_polish_fallback_without_morfeusz() -> None:
 
 
 def test_listed_first_name_and_an_unlisted_capitalized_word_are_a_full_name() -> None:
-    from psan.tool.recognizers.gazetteer import GazetteerRecognizer
+    from psan.tool.detection.recognizers.gazetteer import GazetteerRecognizer
 
     def names(text: str, language: str) -> list[tuple[str, str]]:
         return [(text[s.start:s.end], s.type) for s in GazetteerRecognizer(language).analyze(text)]

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.categories import category_of
-from psan.tool.defaults import default_config
-from psan.tool.document import Category
-from psan.tool.pipeline import Pipeline
-from psan.tool.recognizers import sensitive
-from psan.tool.recognizers.health import SCORE, HealthConditionRecognizer, health_mentions
-from psan.tool.sensitivity import never_public_by_suggestion
+from psan.tool.decisions.sensitivity import never_public_by_suggestion
+from psan.tool.detection.defaults import default_config
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.recognizers import sensitive
+from psan.tool.detection.recognizers.health import SCORE, HealthConditionRecognizer, health_mentions
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 
 
 def found(text: str) -> list[str]:

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from psan.tool.document import Category
+from psan.tool.decisions.voting import PrivateRegion
 from psan.tool.morph import namelists
 from psan.tool.morph.declension import inflect_cs, inflect_pl
 from psan.tool.surrogates import SurrogateReplacer, pseudonymize_document
 from psan.tool.surrogates.identity import document_entities
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.document import Category
 
 
 def regions(text: str, spans: list[str], category: Category = Category.PERSON, type_: str = "PERSON",

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool import lexicon
-from psan.tool.document import WEAK_SOURCES, Category
-from psan.tool.pipeline import Pipeline
-from psan.tool.recognizers import gazetteer
-from psan.tool.recognizers.initial_runs import InitialRunRecognizer, InitialUnknownWordRecognizer
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.recognizers import gazetteer
+from psan.tool.detection.recognizers.initial_runs import InitialRunRecognizer, InitialUnknownWordRecognizer
+from psan.tool.text.document import WEAK_SOURCES, Category
+from psan.tool.words import lexicon
 
 
 def found(text: str, language: str = "sv") -> list[str]:
@@ -48,10 +48,10 @@ def test_the_swedish_pipeline_shows_the_whole_name() -> None:
     assert "Ylvander Tornvall" in spans
 
 
-# ---- a single unknown word at a sentence start (the optional dictionaries of psan.tool.lexicon)
+# ---- a single unknown word at a sentence start (the optional dictionaries of psan.tool.words.lexicon)
 
 def test_without_a_dictionary_nothing_is_added(monkeypatch: pytest.MonkeyPatch) -> None:
-    from psan.tool.recognizers import initial_runs
+    from psan.tool.detection.recognizers import initial_runs
     monkeypatch.setattr(initial_runs, "available", lambda: False)
     monkeypatch.setattr(lexicon, "available", lambda: False)
     assert [type(r) for r in initial_runs.default_recognizers("sv")] == [InitialRunRecognizer]

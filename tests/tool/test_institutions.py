@@ -1,9 +1,9 @@
 """Prisons, counties and Turkish provinces in English text ("HMP Northumberland", "Edirne")."""
 from __future__ import annotations
 
-from psan.tool.document import Category
-from psan.tool.recognizers import gazetteer
-from psan.tool.recognizers.institutions import InstitutionRecognizer
+from psan.tool.detection.recognizers import gazetteer
+from psan.tool.detection.recognizers.institutions import InstitutionRecognizer
+from psan.tool.text.document import Category
 
 
 def found(text: str) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from psan.tool.language import detect_language, evaluate, probabilities
+from psan.tool.text.language import detect_language, evaluate, probabilities
 
 SAMPLES = {
     "cs": "Pan Jan Novák bydlí v Brně a pracuje jako učitel na základní škole v Králově Poli.",

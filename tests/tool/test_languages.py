@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from psan.tool.cli import main
-from psan.tool.defaults import default_config, fallback_notice, find_nametag_model
-from psan.tool.document import Category, Entity
+from psan.tool.detection.defaults import default_config, fallback_notice, find_nametag_model
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.propagate import propagate
 from psan.tool.morph.lemma import get_lemmatizer
-from psan.tool.pipeline import Pipeline
-from psan.tool.propagate import propagate
-from psan.tool.recognizers.gazetteer import morfeusz_available
-from psan.tool.tokenize import tokenize
+from psan.tool.morph.morfeusz import morfeusz_available
+from psan.tool.text.document import Category, Entity
+from psan.tool.text.tokens import tokenize
 
 
 def _models(tmp_path: Path, *names: str) -> Path:
@@ -87,7 +87,7 @@ def test_polish_lemmas_from_morfeusz() -> None:
 
 
 def _doc_with(text: str, language: str, seed: str, category: Category = Category.LOCATION):
-    from psan.tool.document import Document
+    from psan.tool.text.document import Document
     tokens, sentences = tokenize(text, language)
     first = next(t.id for t in tokens if text[t.start:t.end] == seed)
     return Document(text, tokens, sentences, [Entity(first, first + 1, "gu", category, "nametag")], language)
@@ -102,7 +102,7 @@ def test_propagation_sees_lemmas() -> None:
 
 
 def test_propagation_without_lemmatizer_is_exact() -> None:
-    # Swedish has no lemmatizer: only the genitive "-s" (psan.tool.propagate) joins the exact matches
+    # Swedish has no lemmatizer: only the genitive "-s" (psan.tool.detection.propagate) joins the exact matches
     doc = _doc_with("Anna lives in Stockholm. Stockholmarna och Stockholms hamn.", "sv", "Stockholm")
     assert [doc.span_text(e.first_token, e.end_token) for e in propagate(doc)] == ["Stockholms"]
 
@@ -154,8 +154,8 @@ def _slovak_corpus(n: int = 120) -> list[tuple[str, list]]:
 
 
 def test_classifier_lemma_features_are_recorded_and_used() -> None:
-    from psan.tool.classifier import TokenClassifier
-    from psan.tool.classifier.features import static_features, token_views
+    from psan.tool.detection.classifier import TokenClassifier
+    from psan.tool.detection.classifier.features import static_features, token_views
     text = "Býva v Košiciach ."
     tokens, sentences = tokenize(text, "sk")
     views = token_views(text, tokens, sentences, get_lemmatizer("sk"))
@@ -170,7 +170,7 @@ def test_classifier_lemma_features_are_recorded_and_used() -> None:
 
 def test_pretrained_classifier_from_models_folder_runs_in_default_pipeline(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from psan.tool.classifier import TokenClassifier
+    from psan.tool.detection.classifier import TokenClassifier
     monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
     TokenClassifier.train(_slovak_corpus(), "sk").save(str(tmp_path / "classifier-sk.bin"))
     config = default_config("sk", str(tmp_path))

@@ -1,9 +1,9 @@
 """Speaker slots of transcripts ("Émile: …" at a line start) as PERSON spans."""
 from __future__ import annotations
 
-from psan.tool.document import Category
-from psan.tool.pipeline import Pipeline
-from psan.tool.recognizers.layout import SCORE_ONCE, SCORE_REPEATED, SpeakerRecognizer
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.recognizers.layout import SCORE_ONCE, SCORE_REPEATED, SpeakerRecognizer
+from psan.tool.text.document import Category
 
 TRANSCRIPT = ("Émile: Good morning, can you hear me?\n"
               "Dorota Michnik: Yes.\n"

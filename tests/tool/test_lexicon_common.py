@@ -1,9 +1,9 @@
-"""A word the dictionary knows only as a common word (psan.tool.lexicon.is_common_word)."""
+"""A word the dictionary knows only as a common word (psan.tool.words.lexicon.is_common_word)."""
 from __future__ import annotations
 
 import pytest
 
-from psan.tool import lexicon
+from psan.tool.words import lexicon
 
 pytestmark = pytest.mark.skipif(not lexicon.available(), reason="simplemma (pip extra 'swedish') is not installed")
 

@@ -6,9 +6,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category, CharSpan, Document, Token
-from psan.tool.merge import align, resolve, resolve_char_spans
-from psan.tool.recognizers import patterns
+from psan.tool.detection.merge import align, resolve, resolve_char_spans
+from psan.tool.detection.recognizers import patterns
+from psan.tool.text.document import Category, CharSpan, Document, Token
 
 
 def make_doc(text: str) -> Document:
@@ -154,7 +154,7 @@ def test_property_no_crossing_and_idempotent() -> None:
 def test_rank_order_by_stable_sorts_equals_the_rank_key(fields) -> None:  # noqa: ANN001 - hypothesis data
     """The candidates are ranked by stable sorts on one field each, exactly as by ``Candidate.rank`` (ties in input
     order)."""
-    from psan.tool.merge import Candidate, by_rank
+    from psan.tool.detection.merge import Candidate, by_rank
     cands = [Candidate(s, s + n, t, src, score, prio, CharSpan(s, s + n, t, Category.OTHER, src, score, prio), n)
              for s, n, t, src, score, prio in fields]
     assert [id(c) for c in by_rank(cands)] == [id(c) for c in sorted(cands, key=Candidate.rank)]

@@ -167,9 +167,9 @@ def test_an_installed_czech_model_is_the_one_psan_runs(server: str, tmp_path: Pa
     archive), installs where psan looks, loads, finds names, and makes the Czech default pipeline use NER."""
     from ufal.nametag import Forms, NamedEntities, TokenRanges
 
-    from psan.tool.defaults import default_config, fallback_notice, find_nametag_model
+    from psan.tool.detection.defaults import default_config, fallback_notice, find_nametag_model
+    from psan.tool.detection.ner.nametag import load_model
     from psan.tool.models.fetch import entry
-    from psan.tool.ner.nametag import load_model
     model = shared_dir / "models" / "nametag" / "czech-cnec2-trivial.ner"
     if not model.is_file():
         pytest.skip(f"no shared Czech NameTag model at {model}")

@@ -1,7 +1,14 @@
-"""What a project model may propose and when it serves (psan.tool.classifier.gate)."""
+"""What a project model may propose and when it serves (psan.tool.detection.classifier.gate)."""
 from __future__ import annotations
 
-from psan.tool.classifier.gate import allowed_span, cap_new_spans, drop_redrawn_spans, f1, split_held_out, verdict
+from psan.tool.detection.classifier.gate import (
+    allowed_span,
+    cap_new_spans,
+    drop_redrawn_spans,
+    f1,
+    split_held_out,
+    verdict,
+)
 
 
 def test_spans_of_punctuation_stop_words_or_too_long_are_never_proposed():
@@ -54,12 +61,12 @@ def test_verdict_needs_data_and_must_beat_the_rules():
 
 
 def test_only_punctuation():
-    from psan.tool.classifier.gate import only_punctuation
+    from psan.tool.detection.classifier.gate import only_punctuation
     assert only_punctuation(["."]) and only_punctuation([",", "—", "("]) and not only_punctuation(["E", "."])
 
 
 def test_new_spans_stop_only_on_clear_evidence_that_they_do_not_pay():
-    from psan.tool.classifier.gate import NEW_SPAN_EVIDENCE, proposes_new_spans
+    from psan.tool.detection.classifier.gate import NEW_SPAN_EVIDENCE, proposes_new_spans
     assert proposes_new_spans(0, NEW_SPAN_EVIDENCE - 1)  # too few verdicts to judge
     assert not proposes_new_spans(0, NEW_SPAN_EVIDENCE)
     assert not proposes_new_spans(2, 40)  # one in twenty: even the upper bound is below one in four

@@ -11,11 +11,11 @@ import re
 
 import pytest
 
-from psan.tool.cli_pseudonymize import pseudonymize_corpus
+from psan.tool.cli.pseudonymize import pseudonymize_corpus
 from psan.tool.morph import context, namelists
 from psan.tool.morph.analysis import readings
 from psan.tool.morph.declension import inflect_pl
-from psan.tool.output import restore
+from psan.tool.release.output import restore
 
 CS = [
     ("hovoří se Zdeňkem Kozákem", "Zdeňkem Kozákem", "PERSON", "Ins Masc Sing"),
@@ -251,8 +251,8 @@ def test_case_table(lang: str, text: str, mention: str, label: str, want: str) -
 
 @pytest.mark.parametrize(("lang", "text", "mention", "label", "want"), TABLE[:12])
 def test_restore_exact(lang: str, text: str, mention: str, label: str, want: str) -> None:
-    from psan.tool.cli_pseudonymize import regions_of
-    from psan.tool.output import pseudonymize
+    from psan.tool.cli.pseudonymize import regions_of
+    from psan.tool.release.output import pseudonymize
     from psan.tool.surrogates import SurrogateReplacer
     doc = _doc(lang, text, mention, label)
     rep = SurrogateReplacer(language=lang, seed=3)
@@ -353,11 +353,11 @@ def test_cli_contract_modes_and_errors(tmp_path, capsys) -> None:
 
 def test_app_project_pass_uses_each_documents_analysis() -> None:
     """The app observes all documents, then replaces them one by one (no begin_document)."""
-    from psan.tool.categories import category_of
-    from psan.tool.output import pseudonymize
+    from psan.tool.decisions.voting import PrivateRegion
+    from psan.tool.release.output import pseudonymize
     from psan.tool.surrogates import SurrogateReplacer
     from psan.tool.surrogates.combined import CombinedReplacer
-    from psan.tool.voting import PrivateRegion
+    from psan.tool.text.categories import category_of
     docs = ["Byl jsem s Petrem.", "Byl jsem u Petra.", "Šli jsme k Petrovi a s Evou."]
     regions = []
     for text in docs:

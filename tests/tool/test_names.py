@@ -5,13 +5,13 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from psan.tool.classifier.model import TokenClassifier  # noqa: E402
-from psan.tool.classifier.recognizer import ClassifierRecognizer, classifier_factory  # noqa: E402
-from psan.tool.document import Category  # noqa: E402
-from psan.tool.registry import ComponentError  # noqa: E402
+from psan.tool.decisions.voting import PrivateRegion  # noqa: E402
+from psan.tool.detection.classifier.model import TokenClassifier  # noqa: E402
+from psan.tool.detection.classifier.recognizer import ClassifierRecognizer, classifier_factory  # noqa: E402
+from psan.tool.detection.registry import ComponentError  # noqa: E402
 from psan.tool.surrogates import SurrogateReplacer, pseudonymize_document  # noqa: E402
 from psan.tool.surrogates.identity import document_entities  # noqa: E402
-from psan.tool.voting import PrivateRegion  # noqa: E402
+from psan.tool.text.document import Category  # noqa: E402
 
 
 def _empty_classifier() -> TokenClassifier:

@@ -1,9 +1,9 @@
 import pytest
 
-from psan.tool.document import Category, Document
-from psan.tool.ner import ModelLoadError, NameTagRecognizer, SpacyRecognizer, chunks, sanitize
-from psan.tool.ner.nametag import load_model
-from psan.tool.ner.spacy_ner import SpacyTokenizer, is_installed
+from psan.tool.detection.ner import ModelLoadError, NameTagRecognizer, SpacyRecognizer, chunks, sanitize
+from psan.tool.detection.ner.nametag import load_model
+from psan.tool.detection.ner.spacy_ner import SpacyTokenizer, is_installed
+from psan.tool.text.document import Category, Document
 
 CS = "Obdolžená Metka Nováková z Brna potkala Jana Nováka v Praze."
 EN = "Angela Merkel met Barack Obama in Berlin on Monday to discuss NATO and the European Union."
@@ -104,5 +104,5 @@ def test_spacy_leaves_a_leading_article_out():
 ])
 def test_spacy_dates_that_name_no_point_in_time(text: str, kind: str | None) -> None:
     """A frequency identifies nothing; a period is learned apart from dates (a learned 'DATE private' over-masks)."""
-    from psan.tool.ner.spacy_ner import date_kind
+    from psan.tool.detection.ner.spacy_ner import date_kind
     assert date_kind(text) == kind

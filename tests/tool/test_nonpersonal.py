@@ -5,9 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category, CharSpan, Document, Sentence, Token
-from psan.tool.merge import resolve
-from psan.tool.nonpersonal import (
+from psan.tool.detection.merge import resolve
+from psan.tool.detection.nonpersonal import (
     CODE_WORDS,
     INSTRUMENT_WORDS,
     NAME_TYPES,
@@ -18,6 +17,7 @@ from psan.tool.nonpersonal import (
     is_never_a_name,
     is_never_personal,
 )
+from psan.tool.text.document import Category, CharSpan, Document, Sentence, Token
 
 
 def ner(text: str, value: str, type_: str, start: int = 0) -> CharSpan:

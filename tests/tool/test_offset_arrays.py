@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from psan.tool.cli import span_lines, span_records
-from psan.tool.document import Document, Entity, Sentence, Token, TokenArray, token_bounds
-from psan.tool.pipeline import Pipeline
-from psan.tool.recognizers import addresses, gazetteer, ids, institutions, references
-from psan.tool.recognizers.base import case_insensitive_class, first_class_first, has_digit
-from psan.tool.rules import TokenAutomaton
-from psan.tool.tokenize import split_tokens_and_sentences
+from psan.tool.decisions.rules import TokenAutomaton
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.recognizers import addresses, gazetteer, ids, institutions, references
+from psan.tool.detection.recognizers.base import case_insensitive_class, first_class_first, has_digit
+from psan.tool.text.document import Document, Entity, Sentence, Token, TokenArray, token_bounds
+from psan.tool.text.tokens import split_tokens_and_sentences
 
 
 def offsets(lengths: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -237,7 +237,7 @@ def test_entity_and_span_keep_their_dataclass_behaviour() -> None:
     import dataclasses
     import pickle
 
-    from psan.tool.document import Category, CharSpan
+    from psan.tool.text.document import Category, CharSpan
     entity = Entity(1, 3, "P", Category.PERSON, "nametag", 0.8)
     assert entity == Entity(first_token=1, end_token=3, type="P", category=Category.PERSON, source="nametag",
                             score=0.8)

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category, Decision, Document
-from psan.tool.output import (
+from psan.tool.decisions.rules import RuleSet
+from psan.tool.decisions.voting import PrivateRegion, TokenDecision, annotate, decided_regions
+from psan.tool.release.output import (
     LabelReplacer,
     TagScheme,
     pseudonymize,
@@ -19,8 +20,7 @@ from psan.tool.output import (
     tag,
     tag_for,
 )
-from psan.tool.rules import RuleSet
-from psan.tool.voting import PrivateRegion, TokenDecision, annotate, decided_regions
+from psan.tool.text.document import Category, Decision, Document
 from tests.tool.helpers import regex_document
 
 

@@ -3,15 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category, Document, Recognizer
-from psan.tool.recognizers import patterns
-from psan.tool.recognizers.amounts import EventCountRecognizer
-from psan.tool.recognizers.ids import (
-    valid_card,
-    valid_ico,
-    valid_personnummer,
-)
-from psan.tool.recognizers.titles import TitleRecognizer
+from psan.tool.detection.recognizers import patterns
+from psan.tool.detection.recognizers.amounts import EventCountRecognizer
+from psan.tool.detection.recognizers.ids import valid_card, valid_ico, valid_personnummer
+from psan.tool.detection.recognizers.titles import TitleRecognizer
+from psan.tool.text.document import Category, Document, Recognizer
 
 
 def found(text: str, language: str, type_: str) -> list[str]:

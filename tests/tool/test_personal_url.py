@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from psan.store.admin.rules import PRIVATE_BY_DEFAULT, default_ne_confidence
-from psan.tool.categories import category_of
-from psan.tool.document import Category
-from psan.tool.recognizers.contact import UrlRecognizer, is_personal_url
+from psan.tool.detection.recognizers.contact import UrlRecognizer, is_personal_url
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 
 
 @pytest.mark.parametrize("url", ["https://www.facebook.com/jan.novak", "https://example.com/~novak/cv.html",

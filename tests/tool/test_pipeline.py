@@ -3,17 +3,17 @@ import json
 
 import pytest
 
-from psan.tool.defaults import default_config, find_nametag_model
-from psan.tool.document import Category, Document, Recognizer
-from psan.tool.ner.spacy_ner import is_installed
-from psan.tool.pipeline import Pipeline
-from psan.tool.registry import ComponentError, register_recognizer, registered
-from psan.tool.tagged_xml import from_xml, to_xml
+from psan.tool.detection.defaults import default_config, find_nametag_model
+from psan.tool.detection.ner.spacy_ner import is_installed
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.registry import ComponentError, register_recognizer, registered
+from psan.tool.formats.tagged_xml import from_xml, to_xml
+from psan.tool.text.document import Category, Document, Recognizer
 
-HAS_PATTERNS = importlib.util.find_spec("psan.tool.recognizers.patterns") is not None
-HAS_GAZETTEERS = importlib.util.find_spec("psan.tool.recognizers.gazetteer") is not None
-HAS_MERGE = importlib.util.find_spec("psan.tool.merge") is not None
-pytestmark = pytest.mark.skipif(not HAS_MERGE, reason="psan.tool.merge is not available yet")
+HAS_PATTERNS = importlib.util.find_spec("psan.tool.detection.recognizers.patterns") is not None
+HAS_GAZETTEERS = importlib.util.find_spec("psan.tool.detection.recognizers.gazetteer") is not None
+HAS_MERGE = importlib.util.find_spec("psan.tool.detection.merge") is not None
+pytestmark = pytest.mark.skipif(not HAS_MERGE, reason="psan.tool.detection.merge is not available yet")
 
 
 def ents(doc: Document):
@@ -67,7 +67,7 @@ class Shouter(Recognizer):
     def analyze(self, text, doc):
         import re
 
-        from psan.tool.document import CharSpan
+        from psan.tool.text.document import CharSpan
         return [CharSpan(m.start(), m.end(), "SHOUT", Category.OTHER, self.name, 1.0, 5)
                 for m in re.finditer(r"[A-Z]{3,}", text)]
 

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.defaults import default_config
-from psan.tool.document import CharSpan, Document, Recognizer, Sentence, Token
-from psan.tool.pipeline import Pipeline
-from psan.tool.recognizers.patterns import LANGUAGES, default_recognizers
-from psan.tool.tokenize import clean_tokens, offsets_clean, tokenize
+from psan.tool.detection.defaults import default_config
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.recognizers.patterns import LANGUAGES, default_recognizers
+from psan.tool.text.document import CharSpan, Document, Recognizer, Sentence, Token
+from psan.tool.text.tokens import clean_tokens, offsets_clean, tokenize
 
 #: corpus → language; at most this many documents each (the biggest corpora are cut, the rest whole)
 CORPORA = {"tab-dev": "en", "elitr-dev": "en", "cnec-dtest": "cs", "sk-dev": "sk", "pl-dev": "pl", "sv-dev": "sv"}
@@ -155,7 +155,7 @@ def test_clean_tokens_keeps_clean_tokens() -> None:
 
 
 def test_nametag_offsets_equal_tokens(nametag_model) -> None:  # noqa: ANN001 - fixture
-    from psan.tool.ner.nametag import NameTagRecognizer
+    from psan.tool.detection.ner.nametag import NameTagRecognizer
     ner = NameTagRecognizer(nametag_model("english-conll-trivial.ner"))
     text = "Mr John Smith lives in London.\n\nHe works for Acme Ltd since 3 May 2001."
     starts, ends, sentences = ner.token_offsets(text)
@@ -179,8 +179,8 @@ def _without_lookahead(regex: re.Pattern[str], prefix: str) -> re.Pattern[str]:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(DATE_PIECES), max_size=12), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
 def test_first_character_lookaheads_are_exact(pieces: list[str], language: str) -> None:
-    from psan.tool.recognizers.dates import written_date_plain, written_date_regex
-    from psan.tool.recognizers.references import NUMBER_PLAIN, NUMBER_RE
+    from psan.tool.detection.recognizers.dates import written_date_plain, written_date_regex
+    from psan.tool.detection.recognizers.references import NUMBER_PLAIN, NUMBER_RE
     text = "".join(pieces)
     dated = written_date_regex(language)
     plain = re.compile(written_date_plain(language))
@@ -198,7 +198,7 @@ NUMERIC_DATE_PIECES = ["1", "12", "31", "0", "05", "2001", "1999", "2020", "199"
 def test_class_first_date_patterns_are_exact(pieces: list[str]) -> None:
     """Numeric dates and English date phrases, written to start with their first character's class, match as the
     plain patterns do: the same spans, the same form (``lastgroup``) and the same day, month and year."""
-    from psan.tool.recognizers.dates import (
+    from psan.tool.detection.recognizers.dates import (
         EN_DATE_PHRASE_PLAIN,
         EN_DATE_PHRASE_RE,
         NUMERIC_DATE_PLAIN,
@@ -220,7 +220,7 @@ def test_class_first_date_patterns_are_exact(pieces: list[str]) -> None:
 def test_mark_table_equals_unicodedata() -> None:
     import unicodedata
 
-    from psan.tool import unicode_marks
+    from psan.tool.text import unicode_marks
     if unicodedata.unidata_version != unicode_marks.UNIDATA_VERSION:
         pytest.skip(f"table is for Unicode {unicode_marks.UNIDATA_VERSION}, this Python has "
                     f"{unicodedata.unidata_version} (computed instead)")
@@ -230,7 +230,7 @@ def test_mark_table_equals_unicodedata() -> None:
 
 def test_one_nametag_run_per_text_in_batches(nametag_model, monkeypatch) -> None:  # noqa: ANN001 - fixtures
     """NameTag as tokenizer and NER runs once per text, batched or not (it ran twice per text in batches)."""
-    import psan.tool.ner.nametag as nametag
+    import psan.tool.detection.ner.nametag as nametag
     model = nametag_model("english-conll-trivial.ner")
     pipeline = Pipeline({"language": "en", "tokenizer": "nametag", "ner": [{"kind": "nametag", "model": model}],
                          "recognizers": ["patterns"]})
@@ -259,7 +259,7 @@ def test_offsets_clean_agrees_with_clean_tokens(text: str, cuts: list[tuple[int,
 @given(st.sets(st.tuples(st.integers(0, 15), st.integers(1, 6)).map(lambda t: (t[0], t[0] + t[1])), max_size=10))
 def test_spans_inside_longer_equals_pairwise_test(spans: set[tuple[int, int]]) -> None:
     """Name completion's sweep finds the same inner person spans as comparing every pair did."""
-    from psan.tool.completion import spans_inside_longer
+    from psan.tool.detection.completion import spans_inside_longer
     pairwise = {e for e in spans if any(o != e and o[0] <= e[0] and e[1] <= o[1] and o[1] - o[0] > e[1] - e[0]
                                         for o in spans)}
     assert spans_inside_longer(spans) == pairwise
@@ -274,7 +274,7 @@ INSTITUTION_PIECES = ["HMP", "HM", "Prison", "Remand", "Centre", "Sztum", " ", "
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(INSTITUTION_PIECES), max_size=10))
 def test_institution_lookaheads_are_exact(pieces: list[str]) -> None:
-    from psan.tool.recognizers import institutions
+    from psan.tool.detection.recognizers import institutions
     text = "".join(pieces)
     regex = institutions.SWEDISH_AUTHORITY_RE
     plain = _without_lookahead(regex, regex.pattern[:regex.pattern.index("\\b")])
@@ -291,7 +291,7 @@ REFERENCE_PIECES = ["sheet", "plans", "plot", "/", "plan", " ", "11/15W.2", "E.1
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(REFERENCE_PIECES), max_size=10), st.sampled_from(["en", "cs", "pl", "sv", "xx"]))
 def test_reference_and_title_lookaheads_are_exact(pieces: list[str], language: str) -> None:
-    from psan.tool.recognizers.names import TitledNameRecognizer, titled_name_plain
+    from psan.tool.detection.recognizers.names import TitledNameRecognizer, titled_name_plain
     text = "".join(pieces)
     recognizer = TitledNameRecognizer(language)
     # LAND_RE and CITATION_RE start with their first character's class: tests/tool/test_offset_arrays.py
@@ -310,7 +310,7 @@ MONEY_PIECES = ["5", "12", "5,000", "1.5", "300", " ", "\n", "EUR", "GBP", "TRL"
 @given(st.lists(st.sampled_from(MONEY_PIECES), max_size=10))
 def test_money_first_letters_are_exact(pieces: list[str]) -> None:
     """The money regex with the currency words' first letters first matches what the plain alternation does."""
-    from psan.tool.recognizers.amounts import MONEY_PLAIN, MONEY_RE
+    from psan.tool.detection.recognizers.amounts import MONEY_PLAIN, MONEY_RE
     text = "".join(pieces)
     assert [m.span() for m in MONEY_RE.finditer(text)] == [m.span() for m in re.compile(MONEY_PLAIN).finditer(text)]
 
@@ -319,8 +319,8 @@ def test_money_first_letters_are_exact(pieces: list[str]) -> None:
 @given(st.text(alphabet="0123456789 -3xyYMmdayshourwekntDHWEOAS", max_size=40))
 def test_class_first_digit_and_unit_patterns_are_exact(text: str) -> None:
     """Card numbers, duration units and age numbers written to start with a character class match as before."""
-    from psan.tool.recognizers.dates import AGE_PATTERNS, UNIT_RE
-    from psan.tool.recognizers.ids import card_recognizer
+    from psan.tool.detection.recognizers.dates import AGE_PATTERNS, UNIT_RE
+    from psan.tool.detection.recognizers.ids import card_recognizer
     card = re.compile(r"\d(?<![\d-]\d)\d{3}[ -]?(?:\d{4}[ -]?){2}\d{1,7}(?![\d-])"
                       r"|3(?<![\d-]3)\d{3}[ -]?\d{6}[ -]?\d{5}(?![\d-])")
     assert [m.span() for m in card_recognizer().regex.finditer(text)] == [m.span() for m in card.finditer(text)]
@@ -351,7 +351,7 @@ def test_token_keeps_its_dataclass_behaviour() -> None:
 @given(st.lists(st.sampled_from(INSTITUTION_PIECES + ["HMYOI", "Gaol", "Detention", "Penitentiary", "shire",
                                                       "Lanca"]), max_size=10))
 def test_institution_needs_are_necessary(pieces: list[str]) -> None:
-    from psan.tool.recognizers.institutions import NEEDS
+    from psan.tool.detection.recognizers.institutions import NEEDS
     text = "".join(pieces)
     for regex, words in NEEDS.items():
         if regex.search(text):
@@ -362,7 +362,7 @@ def test_institution_needs_are_necessary(pieces: list[str]) -> None:
 @given(st.lists(st.sampled_from(["42", "7", " ", "-", "\n", "year", "years", "yr", "yrs", "old", "Old", "of", "age",
                                  "x", "told"]), max_size=10))
 def test_age_hints_are_necessary(pieces: list[str]) -> None:
-    from psan.tool.recognizers.dates import AGE_HINTS
+    from psan.tool.detection.recognizers.dates import AGE_HINTS
     text = "".join(pieces)
     for pattern, hints in AGE_HINTS.items():
         if re.search(pattern, text):
@@ -381,7 +381,7 @@ SECRET_PIECES = ["password", "PASSWORD", "Pass", "passwd", "pwd", "pass", "passp
 def test_secret_keyword_matches_equal_finditer(pieces: list[str]) -> None:
     """The secret recognizer tries its regex only where a keyword's first letters stand and finds what
     ``finditer`` finds in a text with a hint (as before: a text without one is not searched)."""
-    from psan.tool.recognizers.ids import KEYWORD_HINTS, SECRET_AFTER_KEYWORD, SecretRecognizer
+    from psan.tool.detection.recognizers.ids import KEYWORD_HINTS, SECRET_AFTER_KEYWORD, SecretRecognizer
     text = "".join(pieces)
     lowered = text.lower()
     found = SecretRecognizer().matches(text) if any(h in lowered for h in KEYWORD_HINTS) else []

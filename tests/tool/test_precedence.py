@@ -1,10 +1,10 @@
-"""psan.tool.precedence: a person's public word rule outranks unauthored private NE-type votes on its span."""
+"""psan.tool.decisions.precedence: a person's public word rule outranks unauthored private NE-type votes on its span."""
 from __future__ import annotations
 
-from psan.tool.document import Document, Entity, Token
-from psan.tool.precedence import rule_level
-from psan.tool.rules import Rule, RuleSet
-from psan.tool.voting import annotate
+from psan.tool.decisions.precedence import rule_level
+from psan.tool.decisions.rules import Rule, RuleSet
+from psan.tool.decisions.voting import annotate
+from psan.tool.text.document import Document, Entity, Token
 
 LEARNED = Rule(1, "NE_TYPE", "ORG", -1.0)  # learned: no author
 PERSONS = Rule(2, "WORD_TYPE", ("Acme",), 1.0, author=7)

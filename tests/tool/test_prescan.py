@@ -1,6 +1,6 @@
 """The shared pre-scan finds the same matches as every recognizer's own scan of the whole text.
 
-Why: :mod:`psan.tool.recognizers.prescan` tries a recognizer's regex only where its declared start shapes
+Why: :mod:`psan.tool.detection.recognizers.prescan` tries a recognizer's regex only where its declared start shapes
 hold; a shape that missed one place where the regex matches would silently drop a span (a leak).  The
 properties below check, on generated texts rich in the characters the patterns care about (Unicode digits
 and case forms, astral characters, lone surrogates, no-break spaces): every position where a declared regex
@@ -16,24 +16,35 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.recognizers import prescan
-from psan.tool.recognizers.addresses import STREET_STARTS, UK_POSTCODE_RE, UK_POSTCODE_STARTS, address_recognizer
-from psan.tool.recognizers.amounts import MONEY_RE, MONEY_STARTS
-from psan.tool.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS
-from psan.tool.recognizers.dates import AGE_STARTS, NUMERIC_DATE_RE, NUMERIC_DATE_STARTS, UNIT_RE, UNIT_STARTS
-from psan.tool.recognizers.ids import (
+from psan.tool.detection.recognizers import prescan
+from psan.tool.detection.recognizers.addresses import (
+    STREET_STARTS,
+    UK_POSTCODE_RE,
+    UK_POSTCODE_STARTS,
+    address_recognizer,
+)
+from psan.tool.detection.recognizers.amounts import MONEY_RE, MONEY_STARTS
+from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS
+from psan.tool.detection.recognizers.dates import (
+    AGE_STARTS,
+    NUMERIC_DATE_RE,
+    NUMERIC_DATE_STARTS,
+    UNIT_RE,
+    UNIT_STARTS,
+)
+from psan.tool.detection.recognizers.ids import (
     CARD_STARTS,
     SECRET_AFTER_KEYWORD,
     SECRET_STARTS,
     card_recognizer,
     us_ssn_recognizer,
 )
-from psan.tool.recognizers.institutions import SHAPES as INSTITUTION_SHAPES
-from psan.tool.recognizers.patterns import default_recognizers
-from psan.tool.recognizers.prescan import Scan, Start, finditer_at, start
-from psan.tool.recognizers.references import BARE_RE, BARE_STARTS, NUMBER_RE, NUMBER_STARTS
-from psan.tool.recognizers.references import SHAPES as REFERENCE_SHAPES
-from psan.tool.recognizers.titles import TITLE_RE, TITLE_STARTS
+from psan.tool.detection.recognizers.institutions import SHAPES as INSTITUTION_SHAPES
+from psan.tool.detection.recognizers.patterns import default_recognizers
+from psan.tool.detection.recognizers.prescan import Scan, Start, finditer_at, start
+from psan.tool.detection.recognizers.references import BARE_RE, BARE_STARTS, NUMBER_RE, NUMBER_STARTS
+from psan.tool.detection.recognizers.references import SHAPES as REFERENCE_SHAPES
+from psan.tool.detection.recognizers.titles import TITLE_RE, TITLE_STARTS
 
 _US_SSN = us_ssn_recognizer()
 #: every regex that declares start shapes, with them (the age patterns without their ``\b``, checked apart)
@@ -159,7 +170,7 @@ def test_recognizers_find_the_same_spans_as_their_own_scans(text: str) -> None:
     real = prescan.candidates
     prescan.candidates = lambda text, shapes: None  # type: ignore[assignment]
     try:
-        import psan.tool.recognizers.dates as dates
+        import psan.tool.detection.recognizers.dates as dates
         dates.candidates = prescan.candidates  # type: ignore[attr-defined]
         whole_scans = [r.analyze(text, None) for r in recognizers]
     finally:

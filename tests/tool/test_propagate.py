@@ -1,14 +1,14 @@
-"""Document-level propagation (psan.tool.propagate) and its pipeline switch."""
+"""Document-level propagation (psan.tool.detection.propagate) and its pipeline switch."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category, CharSpan, Document, Entity, Recognizer
-from psan.tool.pipeline import Pipeline
-from psan.tool.propagate import SOURCE, propagate, with_propagation
-from psan.tool.registry import register_recognizer
-from psan.tool.tokenize import tokenize
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.propagate import SOURCE, propagate, with_propagation
+from psan.tool.detection.registry import register_recognizer
+from psan.tool.text.document import Category, CharSpan, Document, Entity, Recognizer
+from psan.tool.text.tokens import tokenize
 
 
 def make_doc(text: str, spans: list[tuple[str, str, Category]]) -> Document:
@@ -151,7 +151,7 @@ def test_swedish_genitive_and_base_of_a_found_name() -> None:
 
 
 def test_the_name_inside_a_grown_english_mention_is_searched_too() -> None:
-    from psan.tool.propagate import core_words
+    from psan.tool.detection.propagate import core_words
     text = ("He sued in the Opole District Court (Sąd Rejonowy). The Opole District Court dismissed it. "
             "He was born in Nysa, Poland and moved from Nysa in 1990. The Kartal court and Kartal police met.")
     doc = make_doc(text, [("the Opole District Court (Sąd Rejonowy)", "ORG", Category.ORGANIZATION),
@@ -186,8 +186,8 @@ def test_a_propagated_occurrence_grows_to_its_whole_mention_in_english() -> None
                 unique=True), st.lists(st.sampled_from("abcde"), max_size=30))
 def test_seed_scan_equals_aho_corasick(patterns: list[tuple[str, ...]], keys: list[str]) -> None:
     """The trie walk of propagation finds every occurrence the token automaton finds, in the same order."""
-    from psan.tool.propagate import scan_token_patterns
-    from psan.tool.rules import TokenAutomaton
+    from psan.tool.decisions.rules import TokenAutomaton
+    from psan.tool.detection.propagate import scan_token_patterns
     automaton = TokenAutomaton({p: [i] for i, p in enumerate(patterns)})
     expected = sorted(((first, end, ids[0]) for first, end, ids in automaton.scan(keys, [(0, len(keys))])),
                       key=lambda m: (m[0] - m[1], m[0]))

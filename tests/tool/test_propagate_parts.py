@@ -1,9 +1,10 @@
-"""The parts of :func:`psan.tool.propagate.propagate`, each on its own."""
+"""The parts of :func:`psan.tool.detection.propagate.propagate`, each on its own."""
 from __future__ import annotations
 
-from psan.tool.document import Category, Document, Entity, token_bounds, token_texts
-from psan.tool.propagate import SOURCE, _found_seeds, _new_entities, _pattern_matches
-from psan.tool.tokenize import tokenize
+from psan.tool.detection import propagate
+from psan.tool.detection.propagate import SOURCE
+from psan.tool.text.document import Category, Document, Entity, token_bounds, token_texts
+from psan.tool.text.tokens import tokenize
 
 PER, ORG, LOC = Category.PERSON, Category.ORGANIZATION, Category.LOCATION
 
@@ -21,7 +22,7 @@ def make_doc(text: str, spans: list[tuple[str, Category, float]], language: str 
 
 
 def seeds_of(doc: Document, wanted: set[Category] = frozenset(Category), min_chars: int = 2) -> dict:
-    return _found_seeds(doc, token_texts(doc.text, doc.tokens), set(wanted), SOURCE, min_chars)
+    return propagate._found_seeds(doc, token_texts(doc.text, doc.tokens), set(wanted), SOURCE, min_chars)
 
 
 def test_found_seeds_keep_the_best_scored_occurrence_of_a_string() -> None:
@@ -51,16 +52,16 @@ def test_found_seeds_add_the_core_of_a_grown_english_mention_after_the_found_str
 def test_pattern_matches_exact_first_then_by_lemma_with_the_lower_factor() -> None:
     text = "Narodil sa v Košiciach. Košice sú mesto."
     texts = token_texts(text, tokenize(text, "sk")[0])
-    matches = _pattern_matches([("Košice",)], texts, "sk", True, 0.9)
+    matches = propagate._pattern_matches([("Košice",)], texts, "sk", True, 0.9)
     assert [(texts[first], factor) for first, _, _, factor in matches] == [
         ("Košice", 1.0), ("Košiciach", 0.9), ("Košice", 0.9)]  # the lemma pass finds the exact one again
-    assert [(texts[first], factor) for first, _, _, factor in _pattern_matches([("Košice",)], texts, "sk", False,
-                                                                                0.9)] == [("Košice", 1.0)]
+    exact = propagate._pattern_matches([("Košice",)], texts, "sk", False, 0.9)
+    assert [(texts[first], factor) for first, _, _, factor in exact] == [("Košice", 1.0)]
 
 
 def test_pattern_matches_without_a_lemmatizer_are_exact() -> None:
     texts = ["Anna", "met", "Anna", "Smith"]
-    assert _pattern_matches([("Anna", "Smith"), ("Anna",)], texts, "en", True, 0.9) == [
+    assert propagate._pattern_matches([("Anna", "Smith"), ("Anna",)], texts, "en", True, 0.9) == [
         (2, 4, 0, 1.0), (0, 1, 1, 1.0), (2, 3, 1, 1.0)]
 
 
@@ -71,12 +72,12 @@ def test_new_entities_skip_found_inside_and_crossing_matches_and_score_them() ->
     texts = token_texts(text, doc.tokens)
     patterns = [("Jan", "Novák"), ("Jan",)]
     seeds = [doc.entities[1], doc.entities[0]]
-    matches = _pattern_matches(patterns, texts, "cs", False, 0.9)
-    added = _new_entities(doc, matches, seeds, starts, ends, SOURCE, 0.5)
+    matches = propagate._pattern_matches(patterns, texts, "cs", False, 0.9)
+    added = propagate._new_entities(doc, matches, seeds, starts, ends, SOURCE, 0.5)
     assert [(doc.span_text(e.first_token, e.end_token), e.first_token, e.score, e.source) for e in added] == [
         ("Jan", texts.index("Jan", 6), 0.4, SOURCE), ("Jan", len(texts) - 2, 0.4, SOURCE)]
     # a match added once covers its tokens: the same match again adds nothing
-    assert len(_new_entities(doc, matches + matches[-1:], seeds, starts, ends, SOURCE, 0.5)) == 2
+    assert len(propagate._new_entities(doc, matches + matches[-1:], seeds, starts, ends, SOURCE, 0.5)) == 2
 
 
 def test_new_entities_grow_an_english_occurrence_to_its_whole_mention() -> None:
@@ -85,9 +86,9 @@ def test_new_entities_grow_an_english_occurrence_to_its_whole_mention() -> None:
     doc.entities[0] = Entity(doc.entities[0].first_token, doc.entities[0].end_token, "GPE", LOC, "ner", 0.8)
     starts, ends = token_bounds(doc.tokens)
     texts = token_texts(text, doc.tokens)
-    matches = _pattern_matches([("Kyrenia",)], texts, "en", True, 0.9)
-    added = _new_entities(doc, matches, [doc.entities[0]], starts, ends, SOURCE, 0.9)
+    matches = propagate._pattern_matches([("Kyrenia",)], texts, "en", True, 0.9)
+    added = propagate._new_entities(doc, matches, [doc.entities[0]], starts, ends, SOURCE, 0.9)
     assert [doc.span_text(e.first_token, e.end_token) for e in added] == ["District of Kyrenia"]
     doc.language = "cs"
-    added = _new_entities(doc, matches, [doc.entities[0]], starts, ends, SOURCE, 0.9)
+    added = propagate._new_entities(doc, matches, [doc.entities[0]], starts, ends, SOURCE, 0.9)
     assert [doc.span_text(e.first_token, e.end_token) for e in added] == ["Kyrenia"]

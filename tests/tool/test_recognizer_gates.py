@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.recognizers import demographic, health, sensitive
+from psan.tool.detection.recognizers import demographic, health, sensitive
 
 PIECES = ["HIV", "hiv", "aids", "-", "--", " ", "\n", "x", "a", "é", "_", "1", "ſon", "K", "İ", "Roma", "Via Roma",
           "gay", "GAY", "my wife", "his  son", "the applicant's mother", "LGBTQ", "Kurds", "rakovina", "Žid", "žid",

@@ -1,4 +1,4 @@
-"""Pipeline components by name (psan.tool.registry, built-ins in psan.tool.components)."""
+"""Pipeline components by name (psan.tool.detection.registry, built-ins in psan.tool.detection.components)."""
 from __future__ import annotations
 
 import ast
@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool import components, registry
 from psan.tool.cli import main
-from psan.tool.defaults import default_config, find_nametag_model
-from psan.tool.document import Category, CharSpan, Recognizer
-from psan.tool.pipeline import Pipeline
-from psan.tool.registry import (
+from psan.tool.detection import components, registry
+from psan.tool.detection.defaults import default_config, find_nametag_model
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.registry import (
     ComponentError,
     recognizer_factory,
     register_recognizer,
@@ -22,6 +21,7 @@ from psan.tool.registry import (
     registered,
     tokenizer_factory,
 )
+from psan.tool.text.document import Category, CharSpan, Recognizer
 
 BUILTIN_RECOGNIZERS = ["classifier", "gazetteers", "nametag", "patterns", "sensitive", "spacy"]
 BUILTIN_TOKENIZERS = ["nametag", "regex", "spacy"]
@@ -57,8 +57,8 @@ def test_builtins_are_registered():
 def test_classifier_is_registered_once_in_components():
     factory = recognizer_factory("classifier")
     assert factory is components._classifier
-    importlib.import_module("psan.tool.classifier")  # importing the package no longer registers anything
-    importlib.import_module("psan.tool.classifier.recognizer")
+    importlib.import_module("psan.tool.detection.classifier")  # importing the package no longer registers anything
+    importlib.import_module("psan.tool.detection.classifier.recognizer")
     assert recognizer_factory("classifier") is factory
     with pytest.raises(ComponentError, match="needs 'model_path'"):
         Pipeline({"language": "cs", "recognizers": [{"kind": "classifier"}]})
@@ -66,11 +66,12 @@ def test_classifier_is_registered_once_in_components():
 
 def test_pipeline_imports_no_concrete_component():
     """pipeline.py looks components up by name; it imports no recognizer, NER adapter or classifier."""
-    import psan.tool.pipeline as pipeline_module
+    import psan.tool.detection.pipeline as pipeline_module
     tree = ast.parse(Path(pipeline_module.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    concrete = ("psan.tool.ner", "psan.tool.recognizers", "psan.tool.classifier", "psan.tool.components")
+    concrete = ("psan.tool.detection.ner", "psan.tool.detection.recognizers", "psan.tool.detection.classifier",
+                "psan.tool.detection.components")
     assert not [m for m in imported if m and m.startswith(concrete)]
 
 
@@ -130,7 +131,7 @@ def test_the_pipeline_warms_every_component_up_once_when_built(clean_registry):
 def test_building_the_pipeline_loads_the_name_lists_completion_reads():
     """Name completion's lists (every Faker locale's first names) load when the pipeline is built, not at a document;
     a pipeline without completion does not load them."""
-    from psan.tool.recognizers import gazetteer
+    from psan.tool.detection.recognizers import gazetteer
     gazetteer._first_names_of_all_locales.cache_clear()
     Pipeline({"language": "en", "tokenizer": "regex", "recognizers": [], "complete_names": False})
     assert gazetteer._first_names_of_all_locales.cache_info().currsize == 0
@@ -177,14 +178,14 @@ def test_cli_unknown_component_is_one_line_and_exit_2(tmp_path, capsys):
 
 def _families(language: str) -> list[type]:
     """Classes of the recognizer families a default config names, built without the registry."""
-    from psan.tool.recognizers import gazetteer, patterns
+    from psan.tool.detection.recognizers import gazetteer, patterns
     return [type(r) for r in [*patterns.default_recognizers(language), *gazetteer.default_recognizers(language)]]
 
 
 @pytest.mark.parametrize("language", ["cs", "en", "sk", "sl", "pl", "sv", "de"])
 def test_default_pipelines_build_the_same_components(language, monkeypatch):
     """Without models: the regex tokenizer and exactly the recognizer families of the config."""
-    from psan.tool.recognizers import sensitive
+    from psan.tool.detection.recognizers import sensitive
     monkeypatch.delenv("PSAN_NAMETAG_MODELS", raising=False)
     config = default_config(language)
     if config["ner"]:  # an installed spaCy model (English, Czech)
@@ -199,7 +200,7 @@ def test_default_pipelines_build_the_same_components(language, monkeypatch):
 
 
 def test_default_pipeline_with_models_builds_nametag(shared_dir, monkeypatch):
-    from psan.tool.ner.nametag import NameTagRecognizer
+    from psan.tool.detection.ner.nametag import NameTagRecognizer
     models = shared_dir / "models" / "nametag"
     if not find_nametag_model("cs", str(models)) or not find_nametag_model("sk", str(models)):
         pytest.skip("no Czech/Slovak NameTag models in ../shared/models/nametag")

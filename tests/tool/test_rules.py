@@ -8,9 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Document, Entity, Sentence, Token
-from psan.tool.morph.lemma import SuffixLemmatizer, get_lemmatizer, identity_lemmatizer
-from psan.tool.rules import (
+from psan.tool.decisions.rules import (
     RULE_KINDS,
     Rule,
     RuleMatch,
@@ -23,6 +21,8 @@ from psan.tool.rules import (
     sentence_segments,
     split_condition,
 )
+from psan.tool.morph.lemma import SuffixLemmatizer, get_lemmatizer, identity_lemmatizer
+from psan.tool.text.document import Document, Entity, Sentence, Token
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 

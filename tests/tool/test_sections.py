@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool.parallel import ParallelPipeline
-from psan.tool.pipeline import Pipeline
-from psan.tool.registry import ComponentError
-from psan.tool.sections import merge_sections, pack, split_sections
+from psan.tool.detection.parallel import ParallelPipeline
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.registry import ComponentError
+from psan.tool.text.sections import merge_sections, pack, split_sections
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,7 @@ def test_merge_shifts_ids_and_offsets() -> None:
 
 
 def test_merge_keeps_offset_arrays_and_the_sections_token_texts() -> None:
-    from psan.tool.document import TokenArray, token_texts
+    from psan.tool.text.document import TokenArray, token_texts
     pipeline = Pipeline({"language": "en", "tokenizer": "regex", "recognizers": ["patterns"], "propagate": False})
     text = "Mail a@example.com now.\n\nCall b@example.org later.\n\nDone."
     ranges = [(0, 25), (25, 52), (52, len(text))]

@@ -1,15 +1,21 @@
-"""Special-category recognizers (psan.tool.recognizers.sensitive) and their place in the pipeline."""
+"""Special-category recognizers (psan.tool.detection.recognizers.sensitive) and their place in the pipeline."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.categories import category_of
-from psan.tool.defaults import default_config
-from psan.tool.document import Category
-from psan.tool.pipeline import Pipeline
-from psan.tool.recognizers.sensitive import TERMS, TOPICS, SensitiveRecognizer, topic_matches, topic_patterns
+from psan.tool.detection.defaults import default_config
+from psan.tool.detection.pipeline import Pipeline
+from psan.tool.detection.recognizers.sensitive import (
+    TERMS,
+    TOPICS,
+    SensitiveRecognizer,
+    topic_matches,
+    topic_patterns,
+)
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 
 
 def _found(text: str, lang: str) -> list[tuple[str, str]]:
@@ -59,13 +65,14 @@ def test_default_pipeline_flags_them_as_weak_suggestions(monkeypatch: pytest.Mon
                    ).process("On 3 May 2001 her husband had a heart attack.")
     flagged = [(doc.span_text(e.first_token, e.end_token), e.type, e.category, e.score, e.source)
                for e in doc.entities if e.category == Category.SENSITIVE]
-    # a whole health condition comes from the family's health-condition recognizer (psan.tool.recognizers.health)
+    # a whole health condition comes from the family's health-condition recognizer
+    # (psan.tool.detection.recognizers.health)
     assert flagged == [("her husband", "FAMILY", Category.SENSITIVE, 0.3, "sensitive"),
                        ("heart attack", "HEALTH", Category.SENSITIVE, 0.3, "health")]
 
 
 def test_a_name_wins_over_a_topic_on_the_same_text() -> None:
-    from psan.tool.document import CharSpan, Recognizer
+    from psan.tool.text.document import CharSpan, Recognizer
 
     class Fixed(Recognizer):
         name = "fixed"

@@ -1,10 +1,10 @@
-"""What no automatic shortcut may make public (psan.tool.sensitivity)."""
+"""What no automatic shortcut may make public (psan.tool.decisions.sensitivity)."""
 from __future__ import annotations
 
 import datetime
 
-from psan.tool.document import Category
-from psan.tool.sensitivity import birth_date_like, never_public_by_suggestion, sensitive_type
+from psan.tool.decisions.sensitivity import birth_date_like, never_public_by_suggestion, sensitive_type
+from psan.tool.text.document import Category
 
 
 def test_addresses_birth_dates_and_districts_wait_for_a_person():
@@ -39,7 +39,7 @@ def test_birth_date_shapes():
 
 
 def test_a_span_overlapping_an_address_overlaps_it() -> None:
-    from psan.tool.sensitivity import overlaps_any
+    from psan.tool.decisions.sensitivity import overlaps_any
     address = [(3, 9)]  # "22 Baker Street , London OQ6 8PA"
     assert overlaps_any(3, 4, address) and overlaps_any(4, 7, address) and overlaps_any(8, 12, address)
     assert not overlaps_any(0, 3, address) and not overlaps_any(9, 11, address)

@@ -1,8 +1,8 @@
 """Suggestions for suspicious spans: the most specific evidence wins, ties go to private."""
 from __future__ import annotations
 
-from psan.tool.document import Category
-from psan.tool.suggest import Evidence, suggest_private
+from psan.tool.decisions.suggest import Evidence, suggest_private
+from psan.tool.text.document import Category
 
 
 def test_words_beat_model_beat_type_beat_category() -> None:
@@ -16,7 +16,7 @@ def test_words_beat_model_beat_type_beat_category() -> None:
 
 
 def test_types_are_learned_only_when_the_decisions_are_clear() -> None:
-    from psan.tool.suggest import learned_type_confidence
+    from psan.tool.decisions.suggest import learned_type_confidence
     assert learned_type_confidence(5, 0) is None  # too few
     assert learned_type_confidence(19, 1) == -1.0
     assert learned_type_confidence(15, 5) is None  # mixed: people keep deciding
@@ -27,7 +27,7 @@ def test_types_are_learned_only_when_the_decisions_are_clear() -> None:
 
 def test_a_type_learned_private_by_a_bound_not_by_the_share_of_its_first_decisions() -> None:
     """A type a few public decisions came early to stays learnable: every decision makes the bound surer."""
-    from psan.tool.suggest import learned_type_confidence, private_share_bound
+    from psan.tool.decisions.suggest import learned_type_confidence, private_share_bound
     assert learned_type_confidence(9, 1) is None  # one public in the first ten: not yet ...
     assert learned_type_confidence(36, 4) is None
     assert learned_type_confidence(300, 17) == -1.0  # ... 94.6 % private, now beyond doubt
@@ -42,7 +42,7 @@ def test_a_type_learned_private_by_a_bound_not_by_the_share_of_its_first_decisio
 
 
 def test_uncertainty_falls_with_agreeing_evidence() -> None:
-    from psan.tool.suggest import uncertainty
+    from psan.tool.decisions.suggest import uncertainty
     assert uncertainty(Evidence(words_private=1, words_public=1)) == 1.0
     one, three = uncertainty(Evidence(words_private=1)), uncertainty(Evidence(words_private=3))
     assert 0.0 < three < one < 1.0
@@ -55,7 +55,7 @@ def test_uncertainty_falls_with_agreeing_evidence() -> None:
 
 def test_a_category_clearly_private_as_a_whole_decides_its_undecided_types_private() -> None:
     """CNEC spreads locations over city, country, street …: none reaches 10 decisions, the category does."""
-    from psan.tool.suggest import pooled_private_types
+    from psan.tool.decisions.suggest import pooled_private_types
     stats = {"gu": (6, 0), "gc": (4, 1), "P": (3, 0)}
     candidates = ["gu", "gc", "gq", "gt", "P", "ps", "ic"]
     # 10 private location decisions of 11 over two types that both look private (91 %): not clear enough
@@ -78,7 +78,7 @@ def test_a_category_clearly_private_as_a_whole_decides_its_undecided_types_priva
 
 def test_cnec_numbers_and_artifacts_are_learned_with_their_supertype() -> None:
     """CNEC splits numbers ten ways (cardinal, ordinal, age, score …): a project masking numbers learns them once."""
-    from psan.tool.suggest import learning_pool, pooled_private_types
+    from psan.tool.decisions.suggest import learning_pool, pooled_private_types
     assert learning_pool("nc") == learning_pool("n_") == learning_pool("no") != learning_pool("oa")
     assert learning_pool("oa") == learning_pool("op") and learning_pool("gu") == learning_pool("gc")
     # not pooled: OntoNotes' numbers (one coarse OTHER with languages and laws), nationalities ("pc"), contacts
@@ -93,7 +93,7 @@ def test_cnec_numbers_and_artifacts_are_learned_with_their_supertype() -> None:
 
 def test_types_of_two_tag_sets_are_not_learned_together() -> None:
     """Court decisions: spaCy's PERSON (judges, counsel: 4 in 5 private) is no sibling of psan's "Mr X"."""
-    from psan.tool.suggest import joinable_pools, learning_pool, pooled_private_types
+    from psan.tool.decisions.suggest import joinable_pools, learning_pool, pooled_private_types
     assert learning_pool("PERSON") != learning_pool("TITLED_NAME") == learning_pool("SURNAME")
     assert learning_pool("gu") != learning_pool("CITY") and learning_pool("ps") != learning_pool("PERSON")
     names = {"TITLED_NAME": (10, 0), "SURNAME": (5, 0), "PERSON": (4, 1)}
@@ -109,7 +109,7 @@ def test_types_of_two_tag_sets_are_not_learned_together() -> None:
 
 def test_one_early_false_alarm_does_not_keep_a_type_out_of_its_private_category() -> None:
     """A greeting recognized as a surname (one public "ps" decision) must not make every later surname a judgment."""
-    from psan.tool.suggest import agrees_with_private_pool, pooled_private_types
+    from psan.tool.decisions.suggest import agrees_with_private_pool, pooled_private_types
     persons = {"P": (30, 0), "pf": (20, 0)}
     assert pooled_private_types({**persons, "ps": (0, 1)}, ["ps"]) == set()  # nothing else known yet
     assert pooled_private_types({**persons, "ps": (2, 1)}, ["ps"]) == {"ps"}

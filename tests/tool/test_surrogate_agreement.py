@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from psan.tool.cli_pseudonymize import pseudonymize_corpus
+from psan.tool.cli.pseudonymize import pseudonymize_corpus
 from psan.tool.morph import context, wordlist
 from psan.tool.surrogates import names
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category
-from psan.tool.output import pseudonymize
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.release.output import pseudonymize
 from psan.tool.surrogates import SurrogateReplacer, make_policy
 from psan.tool.surrogates.combined import CombinedReplacer
 from psan.tool.surrogates.policy import surrogate_policy
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.document import Category
 
 TEXT = "John Smith called Mary Brown from Boston."
 

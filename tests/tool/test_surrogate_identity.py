@@ -11,10 +11,10 @@ import re
 import phonenumbers
 import pytest
 
-from psan.tool.document import Category
-from psan.tool.recognizers import ids
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.detection.recognizers import ids
 from psan.tool.surrogates import birthdates, dates, phones, pseudonymize_document
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.document import Category
 
 
 def _regions(text: str, spans: list[tuple[str, Category, str]]) -> list[PrivateRegion]:

@@ -11,7 +11,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psan.tool.cli_pseudonymize import pseudonymize_corpus
+from psan.tool.cli.pseudonymize import pseudonymize_corpus
 from psan.tool.surrogates.dates import PARADIGMS
 
 _LETTERS = re.compile(r"[^\W\d_]+")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool.cli_pseudonymize import pseudonymize_corpus
+from psan.tool.cli.pseudonymize import pseudonymize_corpus
 from psan.tool.morph import namelists, wordlist
 from psan.tool.morph.declension import declension_for, inflect_pl
 from psan.tool.surrogates import names

@@ -1,7 +1,7 @@
 """Variants of one entity get one identity: legal form, acronym and expansion, title and initials."""
 from __future__ import annotations
 
-from psan.tool.cli_pseudonymize import pseudonymize_corpus
+from psan.tool.cli.pseudonymize import pseudonymize_corpus
 from psan.tool.surrogates import derived, variants
 
 
@@ -117,10 +117,10 @@ def test_a_personal_url_and_handle_follow_the_owner_too() -> None:
 def _streamed(texts_and_dates: list[tuple[str, list[str]]]) -> list[list[str]]:
     """Surrogates of the given date strings, documents replaced one after the other as ``psan-tool anonymize``
     does (each observed just before it is replaced, so later documents add originals to avoid)."""
-    from psan.tool.categories import Category
     from psan.tool.cli import make_replacer
-    from psan.tool.output import pseudonymize
-    from psan.tool.voting import PrivateRegion
+    from psan.tool.decisions.voting import PrivateRegion
+    from psan.tool.release.output import pseudonymize
+    from psan.tool.text.categories import Category
 
     replacer = make_replacer("en", "0")
     out = []

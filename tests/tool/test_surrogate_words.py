@@ -5,11 +5,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category
-from psan.tool.name_joints import ARTICLES, FUNCTION_WORDS
-from psan.tool.recognizers.dates import MONTHS
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.detection.recognizers.dates import MONTHS
 from psan.tool.surrogates.replacer import SHARED_WORD_LETTERS, pseudonymize_document
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.document import Category
+from psan.tool.words.name_joints import ARTICLES, FUNCTION_WORDS
 
 WORD = st.text(alphabet="abcdefghijklmnoprstuvzáéíčřšž", min_size=3, max_size=9).map(str.capitalize)
 PIECE = st.one_of(WORD, st.integers(1, 2999).map(str), st.sampled_from(["(1928)", "Street", "Limited", "ulice"]))

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.detection.recognizers import ids
 from psan.tool.morph.declension import inflect_cs, inflect_pl
-from psan.tool.recognizers import ids
 from psan.tool.surrogates import (
     PseudonymKey,
     SurrogateReplacer,
@@ -23,7 +23,7 @@ from psan.tool.surrogates import (
 )
 from psan.tool.surrogates.checksum import valid_checksum
 from psan.tool.surrogates.leakcheck import check_file, leaks
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.document import Category
 from tests.tool.helpers import regions_for
 
 C = Category

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category as C
 from psan.tool.morph import namelists
 from psan.tool.morph.declension.lang_sk import SLOVAK
 from psan.tool.morph.declension.lang_sl import SLOVENIAN
 from psan.tool.surrogates.replacer import pseudonymize_document
+from psan.tool.text.document import Category as C
 from tests.tool.helpers import regions_for
 
 

@@ -6,9 +6,9 @@ from defusedxml import ElementTree as DefusedET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Category, Document, Entity, Sentence
-from psan.tool.tagged_xml import StreamReader, from_xml, read_stream, to_xml
-from psan.tool.tokenize import tokenize
+from psan.tool.formats.tagged_xml import StreamReader, from_xml, read_stream, to_xml
+from psan.tool.text.document import Category, Document, Entity, Sentence
+from psan.tool.text.tokens import tokenize
 
 SPECIAL = list("&<>\"'\r\n\t \x00\x1b\x7f\ufffe\uffff\ud800\udfff.!?") + ["\r\n", "]]>", "A. B", "\n\n"]
 TEXT = st.lists(st.one_of(st.characters(exclude_categories=()), st.sampled_from(SPECIAL), st.text(max_size=5)),
@@ -184,7 +184,7 @@ def test_rejects_entity_bombs():
 def _to_xml_quadratic(doc: Document) -> str:
     """The writer as it was before it became linear (rescans every earlier entity per sentence):
     the oracle that proves the linear writer's output is byte-identical."""
-    from psan.tool.tagged_xml import escape_text, ne_open, normalized_sentences
+    from psan.tool.formats.tagged_xml import escape_text, ne_open, normalized_sentences
     text, tokens = doc.text, doc.tokens
     n = len(tokens)
     entities = sorted((e for e in doc.entities if 0 <= e.first_token < e.end_token <= n),

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category
-from psan.tool.recognizers import gazetteer
-from psan.tool.recognizers.names import TitledNameRecognizer
+from psan.tool.detection.recognizers import gazetteer
+from psan.tool.detection.recognizers.names import TitledNameRecognizer
+from psan.tool.text.document import Category
 
 
 def names(text: str, language: str = "en") -> list[str]:
@@ -54,7 +54,7 @@ def test_name_family_includes_titled_persons_below_ner() -> None:
 
 
 def test_czech_and_slovak_feminine_surnames_by_their_ending() -> None:
-    from psan.tool.recognizers.names import FeminineSurnameRecognizer
+    from psan.tool.detection.recognizers.names import FeminineSurnameRecognizer
     sk = "Celkové výsledky. Podľa Bushovej administratívy a s Kimovou dcérou hovorila Nová Ves a Jana Nováková."
     assert [sk[s.start:s.end] for s in FeminineSurnameRecognizer("sk").analyze(sk)] == [
         "Bushovej", "Kimovou", "Nováková"]

@@ -1,8 +1,14 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Sentence, Token
-from psan.tool.tokenize import XML_FORBIDDEN_RE, clean_tokens, split_tokens_and_sentences, split_tokens_at, tokenize
+from psan.tool.text.document import Sentence, Token
+from psan.tool.text.tokens import (
+    XML_FORBIDDEN_RE,
+    clean_tokens,
+    split_tokens_and_sentences,
+    split_tokens_at,
+    tokenize,
+)
 
 
 def texts(text, language=None):

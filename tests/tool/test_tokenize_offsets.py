@@ -1,4 +1,4 @@
-"""The regex tokenizer's fast path (:func:`psan.tool.tokenize.token_offsets`, :func:`sentence_bounds`) against the
+"""The regex tokenizer's fast path (:func:`psan.tool.text.tokens.token_offsets`, :func:`sentence_bounds`) against the
 plain definitions it replaces: ``TOKEN_RE.finditer`` and a walk that tests every pair of neighbouring tokens.
 
 Why: the pipeline takes the regex tokenizer's tokens as offset arrays from one ``split`` (a BMP-only regex when
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.tool.document import Sentence, TokenArray, token_texts
-from psan.tool.tokenize import (
+from psan.tool.text.document import Sentence, TokenArray, token_texts
+from psan.tool.text.tokens import (
     BLANK_LINE_RE,
     TOKEN_RE,
     abbreviations,

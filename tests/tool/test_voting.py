@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from psan.tool.document import Category, Decision, Document, Entity
-from psan.tool.rules import Rule, RuleSet, RuleType
-from psan.tool.voting import (
+from psan.tool.decisions.rules import Rule, RuleSet, RuleType
+from psan.tool.decisions.voting import (
     Annotation,
     Thresholds,
     TokenDecision,
@@ -13,6 +12,7 @@ from psan.tool.voting import (
     decided_regions,
     final_decision,
 )
+from psan.tool.text.document import Category, Decision, Document, Entity
 from tests.tool.helpers import regex_document
 
 

@@ -1,7 +1,7 @@
 """The pure window choice shared by the app and the simulated annotator."""
 from __future__ import annotations
 
-from psan.tool.windows import first_anchor, plan_window, span_context, span_review_window
+from psan.tool.decisions.windows import first_anchor, plan_window, span_context, span_review_window
 
 
 def test_first_anchor_prefers_suspicious_then_unlabelled_private() -> None:

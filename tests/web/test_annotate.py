@@ -366,7 +366,7 @@ def test_long_documents_get_the_new_rule_at_once_others_in_the_background(clean_
 
 
 def test_detail_names_the_special_category(clean_app, annotator):
-    """A SENSITIVE span (psan.tool.recognizers.sensitive) shows its topic in the detail panel."""
+    """A SENSITIVE span (psan.tool.detection.recognizers.sensitive) shows its topic in the detail panel."""
     doc = add_document(clean_app, "Yesterday his wife came home. " + plain_sentences(0, 3), [("his wife", "FAMILY")])
     api_window(annotator)
     first = token_index(clean_app, doc, "his")

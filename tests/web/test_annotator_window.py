@@ -13,8 +13,8 @@ import string
 
 from psan.store.annotation.visibility import max_tokens
 from psan.store.annotation.windows import WINDOW_TOLERANCE
-from psan.tool.document import Category
-from psan.tool.entities import entity_id
+from psan.tool.entities.grouping import entity_id
+from psan.tool.text.document import Category
 from psan.web.access import Access, access_of
 from tests.documents import add_document, group_entities, plain_sentences, token_index
 from tests.helpers import (
@@ -560,7 +560,7 @@ def test_window_never_exceeds_size_list(clean_app):
 
 
 def test_list_lines_are_sentences():
-    from psan.tool.tokenize import tokenize
+    from psan.tool.text.tokens import tokenize
     text = "\n".join(f"Jan Novák {i}, Praha" for i in range(50)) + "\n- item one\n- item two"
     _, sentences = tokenize(text, "cs")
     assert len(sentences) == 52

@@ -121,7 +121,7 @@ def evil_project(clean_app):
 
 
 def test_csv_injection_project_key(admin_client, evil_project):
-    from psan.tool.keyfile import parse_key
+    from psan.tool.release.key import parse_key
     response = admin_client.get(f"/documents/project/{evil_project['pid']}/key.csv?reason=audit+check")
     _assert_no_formula(_csv_rows(response))
     # the escaping is undone on reading: the key still restores the original
@@ -145,9 +145,8 @@ def test_csv_injection_tool_keys():
     import csv
     import io
 
-    from psan.tool.csvcell import escape_cell, unescape_cell
-    from psan.tool.keyfile import CSV_FIELDS, key_csv
-    from psan.tool.surrogates.key import PseudonymKey
+    from psan.tool.formats.csvcell import escape_cell, unescape_cell
+    from psan.tool.release.key import CSV_FIELDS, PseudonymKey, key_csv
     for value in (*EVIL_CELLS, "'=x", "''", "-1", "0.5", "plain"):
         assert unescape_cell(escape_cell(value)) == value
     entry = {"document": "1", "original_start": 0, "original_end": 4, "original_text": "=1+1", "category": "PERSON",

@@ -77,7 +77,7 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
     rows = _wait_for(lambda: sql(app, "SELECT id, meta FROM project_model WHERE project_id = %s", (pid,)),
                      what="the trained model")
     meta = rows[0]["meta"]
-    held_out = len(TRAINING) // 4  # every fourth document evaluates the model (psan.tool.classifier.gate)
+    held_out = len(TRAINING) // 4  # every fourth document evaluates the model (psan.tool.detection.classifier.gate)
     assert meta["documents"] == len(TRAINING) - held_out and meta["decisions_count"] == len(TRAINING)
     assert meta["positive_tokens"] == 2 * (len(TRAINING) - held_out) and meta["tokens"] >= 500
     assert meta["serves"] is True and meta["model_f1"] > meta["baseline_f1"] == 0.0, meta
@@ -217,7 +217,7 @@ def test_annotation_goes_on_while_a_retrain_runs(clean_app, monkeypatch):
     import threading
 
     from psan.celery.model_tasks import retrain_model
-    from psan.tool.classifier import TokenClassifier
+    from psan.tool.detection.classifier import TokenClassifier
     app = clean_app
     pid = model_project(app, "Busy model")
     document_id = add_document(app, _decisions_text(6), (), project_id=pid)

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from psan.tool import formats
+from psan.tool.formats import files as formats
 from tests.documents import wait_for_documents
 from tests.helpers import csrf_token, default_project, sql
 from tests.tool.formats.helpers import assert_no_trace

@@ -94,7 +94,7 @@ def test_project_pages_say_when_no_ner_model_runs(admin_client, clean_app, monke
 
 
 def test_a_changed_sensitive_list_re_levels_the_types_it_reclassifies(admin_client, clean_app, reannotations):
-    """The list decides where a person's word rule outranks a learned type (psan.tool.precedence)."""
+    """The list decides where a person's word rule outranks a learned type (psan.tool.decisions.precedence)."""
     pid = sql(clean_app, "INSERT INTO project (name) VALUES ('Sens') RETURNING id")[0]["id"]
     sql(clean_app, "INSERT INTO rule (project_id, type, condition, confidence) VALUES (%s, 'NE_TYPE', 'ORG', -1), "
                    "(%s, 'NE_TYPE', 'GPE', 0)", (pid, pid))

@@ -14,7 +14,7 @@ import zipfile
 
 import pytest
 
-from psan.tool.keyfile import parse_key, restore_output
+from psan.tool.release.key import parse_key, restore_output
 from tests.documents import add_document, label_span
 from tests.helpers import csrf_token, new_project, sql
 from tests.people import SMITH_TEXT_A, SMITH_TEXT_B, SMITH_WORDS
@@ -127,7 +127,7 @@ def test_project_key_round_trips_byte_for_byte(admin_client, project, tmp_path):
         # the command line writes the original bytes to stdout
         (tmp_path / "out.txt").write_bytes(output.encode())
         (tmp_path / "key.json").write_text(key_text, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "psan.tool.cli_depseudonymize", str(tmp_path / "out.txt"),
+        done = subprocess.run([sys.executable, "-m", "psan.tool.cli.depseudonymize", str(tmp_path / "out.txt"),
                                "--key", str(tmp_path / "key.json"), "--document", str(doc),
                                "--reason", "audit check", "--access-log", str(tmp_path / "access.jsonl")],
                               capture_output=True, check=False)
@@ -137,7 +137,7 @@ def test_project_key_round_trips_byte_for_byte(admin_client, project, tmp_path):
         assert logged["reason"] == "audit check" and logged["action"] == "depseudonymize" and logged["who"]
     # the cli refuses a foreign output with exit status 2 and a message
     (tmp_path / "out.txt").write_bytes(b"something else entirely")
-    done = subprocess.run([sys.executable, "-m", "psan.tool.cli_depseudonymize", str(tmp_path / "out.txt"),
+    done = subprocess.run([sys.executable, "-m", "psan.tool.cli.depseudonymize", str(tmp_path / "out.txt"),
                            "--key", str(tmp_path / "key.json"), "--document", str(a),
                            "--reason", "audit check", "--access-log", str(tmp_path / "access.jsonl")],
                           capture_output=True, check=False)

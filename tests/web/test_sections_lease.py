@@ -23,7 +23,7 @@ from psan.celery.runs import time_limits
 from psan.celery.sections import LEASE_HEADER, held_leases, keep_waiting_chords_alive, queued_leases, section_chord
 from psan.celery.sweeper import sweep_once
 from psan.store.corpus.processing import Claim
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.pipeline import Pipeline
 from tests.faults import ARTIFACTS, REPO, WORKER_OPTIONS, service_env, stop_process, wait_for, wait_worker_ready
 from tests.helpers import sql
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.pipeline import Pipeline
 from tests.helpers import sql
 
 pytestmark = pytest.mark.worker

@@ -10,7 +10,7 @@ import psycopg2
 from flask_babel import gettext
 
 from psan.runtime import db, sql
-from psan.tool.document import Category
+from psan.tool.text.document import Category
 
 CATEGORIES = [c.value for c in Category]
 NAME_MAX = 100          # label_name_length in the schema

@@ -55,7 +55,7 @@ def parse_sensitive_types(raw: str | None) -> list[str]:
     Category names are case-insensitive (``address`` → ``ADDRESS``… only known categories are
     upper-cased); entity types keep their case (CNEC ``gu`` is not ``GU``).
     """
-    from psan.tool.document import Category
+    from psan.tool.text.document import Category
     categories = {c.value for c in Category}
     out: list[str] = []
     for part in (raw or "").replace(";", ",").split(","):
@@ -101,7 +101,8 @@ def save_project(values: dict[str, Any], project_id: int | None = None, conn=Non
 
 
 def note_blocking_changes(conn, project_id: int, before: frozenset[str], after: frozenset[str]) -> int:
-    """Log the NE types whose precedence (:mod:`psan.tool.precedence`) the sensitive list changed, as rule changes.
+    """Log the NE types whose precedence (:mod:`psan.tool.decisions.precedence`) the sensitive list changed, as rule
+    changes.
 
     Why: whether a person's word rule outranks a learned type on a span depends on the admin's list, and
     the levels are stored; the project run (:mod:`psan.store.corpus.rule_changes`) re-annotates the

@@ -1,4 +1,4 @@
-"""A project's rules as a :class:`psan.tool.rules.RuleSet`, and NE-type rule creation.
+"""A project's rules as a :class:`psan.tool.decisions.rules.RuleSet`, and NE-type rule creation.
 
 Condition storage convention: ``NE_TYPE`` conditions are the entity type code; sequence
 conditions (``WORD_TYPE``/``LEMMA``) are the tokens joined by single spaces (see
@@ -14,9 +14,9 @@ import psycopg2.extras
 
 from psan.runtime import db
 from psan.runtime.sql import prepared
-from psan.tool.document import Category
-from psan.tool.rules import SEQUENCE_KINDS, Rule, RuleSet, RuleType, split_condition
-from psan.tool.sensitivity import sensitive_type
+from psan.tool.decisions.rules import SEQUENCE_KINDS, Rule, RuleSet, RuleType, split_condition
+from psan.tool.decisions.sensitivity import sensitive_type
+from psan.tool.text.document import Category
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def project_sensitive_types(conn, project_id: int) -> frozenset[str]:
 
 
 def blocking_of(ne_types: Iterable[str], extra: frozenset[str]) -> frozenset[str]:
-    """The NE types on whose spans a person's word rule gets no precedence (:mod:`psan.tool.precedence`).
+    """The NE types on whose spans a person's word rule gets no precedence (:mod:`psan.tool.decisions.precedence`).
 
     The sensitive ones (never public by suggestion, the admin's list ``extra`` included) and the ones
     private by default (:data:`PRIVATE_BY_DEFAULT`): what a word rule releases for them stays as it was.

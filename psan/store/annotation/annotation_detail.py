@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan.runtime import db
-from psan.tool.classifier.model import MODEL_SOURCE
+from psan.tool.detection.classifier.model import MODEL_SOURCE
 
 
 def model_span_score(conn, document_id: int, first_token: int, end_token: int) -> float | None:

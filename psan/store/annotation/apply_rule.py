@@ -7,9 +7,9 @@ the document's annotations are already consistent with the other rules, so it is
 
 * find the occurrences of the changed rules only: a WORD_TYPE condition's rarest token is looked up
   in the document's token index (:meth:`psan.store.corpus.document_text.DocumentText.occurrences`, cached
-  per process) and each candidate is verified token by token, exactly as :mod:`psan.tool.rules`
+  per process) and each candidate is verified token by token, exactly as :mod:`psan.tool.decisions.rules`
   compares tokens (same case folding, never across a sentence boundary – the segments come from
-  :func:`psan.tool.rules.sentence_segments`); an NE_TYPE rule's spans are its entities (SQL);
+  :func:`psan.tool.decisions.rules.sentence_segments`); an NE_TYPE rule's spans are its entities (SQL);
 * replace that rule's links (``annotation_rule``) of the document by the new matches, set-based;
 * recompute ``rule_level`` only of the annotations whose links changed (or whose rules' confidence
   changed) as the sum of their rules' confidences in rule-id order (the order in which the full path
@@ -42,7 +42,7 @@ from psan.store.admin.rules import blocking_of, condition_from_text
 from psan.store.corpus.document_text import DocumentText, document_text
 from psan.store.corpus.rule_changes import MARK_APPLIED
 from psan.store.shared.document_status import ANNOTATABLE, ANNOTATED, ANNOTATED_SQL, STATUS_FROM_SPANS_SQL
-from psan.tool.rules import RULE_KINDS, RuleType
+from psan.tool.decisions.rules import RULE_KINDS, RuleType
 
 __all__ = ["apply_new_rules", "rule_footprint", "refresh_document_status", "status_read", "find_word_type_matches",
            "prefetch_word_type_matches", "NeedsWholeDocument"]
@@ -128,7 +128,8 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
     return matches
 
 
-# --- the rule level in SQL: psan.tool.precedence.rule_level, row by row ---------------------------------------
+# --- the rule level in SQL: psan.tool.decisions.precedence.rule_level, row by row
+# ---------------------------------------
 #: a public word rule a person authored, on words without a digit (persons_public_words)
 _PERSONS_PUBLIC_WORDS = ("(rule_type IN ('WORD_TYPE', 'LEMMA') AND author_id IS NOT NULL AND confidence > 0 "
                          "AND condition !~ '[0-9]')")
@@ -155,7 +156,7 @@ _LEVEL = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranke
 # New annotations get their level when inserted (an UPDATE cannot see rows its own statement inserts).
 # ``lr`` locks the changed rules (key share) before their links are written: a rule another transaction is
 # deleting is waited for and then left out, never linked (a foreign key violation, a 500, before).
-# ``mx`` leaves out a match a span a person decided private covers (psan.tool.rules.drop_covered): a cover
+# ``mx`` leaves out a match a span a person decided private covers (psan.tool.decisions.rules.drop_covered): a cover
 # holds the match's first token, so it starts at most ``longest`` tokens before it (a range of the index).
 # ``marked``: this document is up to date with this transaction's changes of the rules, so the project run
 # leaves it out for them (psan.store.corpus.rule_changes.MARK_APPLIED, inlined to save a round trip).

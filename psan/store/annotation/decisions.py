@@ -45,11 +45,11 @@ from psan.runtime.sql import prepared
 from psan.store.admin.rules import condition_to_text
 from psan.store.annotation import entities, suggestions
 from psan.store.annotation.apply_rule import COVERED_SPANS_SQL
-from psan.tool.categories import category_of
-from psan.tool.classifier.gate import only_punctuation
-from psan.tool.classifier.model import MODEL_TYPE
-from psan.tool.document import Category
-from psan.tool.recognizers.demographic import is_demographic_phrase
+from psan.tool.detection.classifier.gate import only_punctuation
+from psan.tool.detection.classifier.model import MODEL_TYPE
+from psan.tool.detection.recognizers.demographic import is_demographic_phrase
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 
 #: the rule_condition_length constraint of the schema
 MAX_CONDITION_CHARS = 1000
@@ -94,7 +94,7 @@ class Outcome:
     #: the decided span and the entity types recognized on exactly it, as :func:`decide` read them (so the
     #: learning of entity types after the commit needs no second read); not merged by :meth:`add`
     span_types: tuple[Span, list[str]] | None = None
-    #: spans just decided private: the rules' spans inside them are covered (psan.tool.rules.drop_covered)
+    #: spans just decided private: the rules' spans inside them are covered (psan.tool.decisions.rules.drop_covered)
     covering: list[tuple[int, int]] = field(default_factory=list)
     #: a span of several tokens is no longer private: what it covered is matched again
     uncovered: bool = False
@@ -211,7 +211,7 @@ def lookup_document_only(entity_types: list[str], label_category: str | None,
     ``document_only``): it inherits their scope, document-only only if all of them are (a document-only
     lookup suggests spans of its own document only, so an accepted "25" stays where the first one was
     decided); suggested by none (a span marked by hand): every document, unless the words as a whole are an
-    occupation, a role or a nationality (``demographic``: :func:`psan.tool.recognizers.demographic.
+    occupation, a role or a nationality (``demographic``: :func:`psan.tool.detection.recognizers.demographic.
     is_demographic_phrase`, "a lawyer" marked by hand as the applicant's occupation; tab-dev: 59 public
     judgments on the representatives' "a lawyer" in the other judgments).
     """
@@ -326,7 +326,7 @@ def _word_rule(rule_id: int, condition: str, elsewhere: bool) -> dict[str, Any]:
     return {"id": rule_id, "type": "WORD_TYPE", "condition": condition, "case_sensitive": True, "elsewhere": elsewhere}
 
 
-def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, tokens: list[str],
+def decide(conn, span: Span, scope: Scope, decision: str, account_id: int, tokens: list[str],  # noqa: C901, PLR0912
            label_id: int | None = None, always: bool = False, ne_type: str | None = None,
            log_action: str | None = None, log_detail: dict[str, Any] | None = None) -> Outcome:
     """Apply one decision (see module docstring); ``tokens`` are the span's token texts.

@@ -2,7 +2,7 @@
 
 Why: one person must keep one pseudonym however they are written, and an annotator must be able
 to see and correct what psan grouped.  :func:`update_document_entities` links a document's
-recognized mentions with :mod:`psan.tool.entities` (automatic ids are equal across documents, so
+recognized mentions with :mod:`psan.tool.entities.grouping` (automatic ids are equal across documents, so
 the same person in two documents is one ``entity`` row); :func:`merge` and :func:`split` record an
 annotator's correction on the mentions (``manual``), which later recomputations keep.
 
@@ -18,8 +18,8 @@ from typing import Any
 
 from psan.runtime import db
 from psan.store.annotation import suggestions
-from psan.tool.document import Document
-from psan.tool.entities import document_entity_spans
+from psan.tool.entities.grouping import document_entity_spans
+from psan.tool.text.document import Document
 
 __all__ = ["EntityError", "update_document_entities", "entity_of_span", "merge", "split", "mention_keys",
            "manual_keys", "link_marked_span", "MARKED_SPAN_MENTIONS", "mention_labels_read"]

@@ -52,8 +52,8 @@ from psan.store.annotation.decisions import (
     Span,
 )
 from psan.store.annotation.window_content import span_text
-from psan.tool.classifier.gate import only_punctuation
-from psan.tool.classifier.model import MODEL_SOURCE
+from psan.tool.detection.classifier.gate import only_punctuation
+from psan.tool.detection.classifier.model import MODEL_SOURCE
 
 __all__ = ["entity_mentions", "decide_entity"]
 

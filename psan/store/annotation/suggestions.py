@@ -4,7 +4,7 @@ Why: with a suggestion on every suspicious span the annotator fixes only the wro
 accepts the rest of the window with one key (``POST /annotate/api/accept``).  The evidence is
 gathered for the window only (its annotations' lookup rules, the MODEL entities on its spans) plus
 one aggregate of the project's decisions per entity type present in the window; the choice itself
-is :func:`psan.tool.suggest.suggest_private`, which the simulated annotator of ``ner_eval`` uses too.
+is :func:`psan.tool.decisions.suggest.suggest_private`, which the simulated annotator of ``ner_eval`` uses too.
 """
 from __future__ import annotations
 
@@ -19,10 +19,13 @@ from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.admin.rules import project_sensitive_types
 from psan.store.annotation.window_content import span_text
-from psan.tool.classifier.model import MODEL_TYPE
-from psan.tool.document import Category
-from psan.tool.sensitivity import SENSITIVE_TYPES, never_public_by_suggestion, overlaps_any, sensitive_type
-from psan.tool.suggest import (
+from psan.tool.decisions.sensitivity import (
+    SENSITIVE_TYPES,
+    never_public_by_suggestion,
+    overlaps_any,
+    sensitive_type,
+)
+from psan.tool.decisions.suggest import (
     Evidence,
     joinable_pools,
     learned_pools,
@@ -30,6 +33,8 @@ from psan.tool.suggest import (
     pooled_private_types,
     suggest_private,
 )
+from psan.tool.detection.classifier.model import MODEL_TYPE
+from psan.tool.text.document import Category
 
 __all__ = ["type_statistics", "project_type_statistics", "counts_read", "take_counts", "CountsRead",
            "add_suggestions", "learn_type_rules", "types_to_learn",
@@ -285,11 +290,12 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
     ``entity_rows``: the caller's rows of ``named_entity`` (``first_token, end_token, type, category,
     score``) covering the annotations, in ``first_token, id`` order; read here when not given.
     ``stamp``: the document's ``recognized_at`` when the caller has read it (the span texts need no lookup).
-    A span :func:`psan.tool.sensitivity.never_public_by_suggestion` names (an address, a possible date of
+    A span :func:`psan.tool.decisions.sensitivity.never_public_by_suggestion` names (an address, a possible date of
     birth, an ID, a contact, a category the admin marked) is never suggested PUBLIC: it gets no
     suggestion then (``None``), so accepting the window leaves it for the person; so does every span that
     overlaps an address, a phone number or another span of a sensitive type
-    (:func:`psan.tool.sensitivity.overlaps_any`).  ``project_sensitive``: the project's sensitive types when the
+    (:func:`psan.tool.decisions.sensitivity.overlaps_any`).  ``project_sensitive``: the project's sensitive types when
+    the
     caller has read them (:func:`sensitive_types`).
     """
     suspicious = [a for a in annotations if a["decision"] == "SUSPICIOUS"]
@@ -339,12 +345,12 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
 def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
     """Let the NE_TYPE rules of ``types`` decide alone when the project's decisions are clear.
 
-    A type learns from its own decisions (:func:`psan.tool.suggest.learned_type_confidence`), and a
+    A type learns from its own decisions (:func:`psan.tool.decisions.suggest.learned_type_confidence`), and a
     type of a category whose decisions are clearly private as a whole is decided private with it
-    (:func:`psan.tool.suggest.pooled_private_types`: a pool one of ``types`` may join; every type that
+    (:func:`psan.tool.decisions.suggest.pooled_private_types`: a pool one of ``types`` may join; every type that
     may join it, has a rule and whose own decisions agree, here or in other documents).  Only rules still at
     confidence 0 (suspicious, as created) change: a confidence an admin or an annotator ("by NE
-    type") chose is kept.  A sensitive type (:func:`psan.tool.sensitivity.sensitive_type`:
+    type") chose is kept.  A sensitive type (:func:`psan.tool.decisions.sensitivity.sensitive_type`:
     addresses, dates, IDs, contacts, the admin's list) is never learned public.  Returns the ids of
     the changed rules, to re-apply.
     """

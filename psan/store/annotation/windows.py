@@ -11,7 +11,7 @@ other accounts' live leases and never lets the new window overlap them.  A windo
 chosen under a transaction-scoped advisory lock of that document, so two concurrent requests cannot
 both see "free" text there.  The lock is held for one statement and the commit: the lock, then in
 the same round trip one statement that finds the anchor, the free stretch between the other leases,
-cuts the window at sentences (:func:`psan.tool.windows.plan_window`, in SQL) and stores the lease
+cuts the window at sentences (:func:`psan.tool.decisions.windows.plan_window`, in SQL) and stores the lease
 (:func:`claim_first_free`); with 20 annotators asking for windows in one document, every statement
 made under it is one they all wait for.  The commit does not wait for the disk (a lease is cheap to
 lose).
@@ -30,7 +30,7 @@ from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.annotation.visibility import WINDOW_TOLERANCE
 from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
-from psan.tool.windows import plan_window, span_review_window
+from psan.tool.decisions.windows import plan_window, span_review_window
 
 #: advisory lock space (first key of the two-integer form) of window choices; the second key is the
 #: document ("ps" in ASCII; the two-integer keys never meet the one-bigint keys of other locks)
@@ -270,7 +270,7 @@ def _candidates(conn, account_id: int, is_admin: bool, limit: int = CANDIDATE_DO
 def find_anchor(conn, document_id: int, account_id: int) -> tuple[int, int] | None:
     """First unleased suspicious span of a document, else its first unleased unlabelled private span.
 
-    The SQL twin of :func:`psan.tool.windows.first_anchor` (same order; the simulator uses that one).
+    The SQL twin of :func:`psan.tool.decisions.windows.first_anchor` (same order; the simulator uses that one).
     """
     params = {"doc": document_id, "me": account_id}
     for sql in _ANCHOR_QUERIES:
@@ -456,7 +456,8 @@ def widen_to_spans(conn, document_id: int, account_id: int, first: int, end: int
 
 def claim_span_review(conn, document_id: int, account_id: int, size: int, lease_seconds: int) -> Window | None:
     """Lease the account the span review of the document's first free waiting span: its sentence's waiting spans,
-    each with its context, in one window (:func:`psan.tool.windows.span_review_window`); ``None``: none is free.
+    each with its context, in one window (:func:`psan.tool.decisions.windows.span_review_window`); ``None``: none is
+    free.
 
     The document's window lock is held until the caller commits (the connection leaves autocommit).
     """

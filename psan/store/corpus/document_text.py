@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from psan.runtime import db, sql
-from psan.tool.document import Sentence
-from psan.tool.rules import sentence_segments
+from psan.tool.decisions.rules import sentence_segments
+from psan.tool.text.document import Sentence
 
 __all__ = ["DocumentText", "document_text", "cached", "segment_starts", "CACHE_MAX_TOKENS", "clear_cache"]
 
@@ -242,7 +242,7 @@ def _load(conn, document_id: int, stamp: Any) -> DocumentText | None:
 
 
 def segment_starts(firsts: np.ndarray, ends: np.ndarray, n: int) -> np.ndarray:
-    """First tokens of :func:`psan.tool.rules.sentence_segments` of ``n`` tokens and these sentences.
+    """First tokens of :func:`psan.tool.decisions.rules.sentence_segments` of ``n`` tokens and these sentences.
 
     Why not that function: it wants sentence objects, 10^5 of them for a large document (a third of a
     second on a cold load).  Sentences in order, disjoint and inside the document (what recognition

@@ -22,8 +22,8 @@ from psan.runtime import db, sql
 from psan.store.corpus import vocabulary
 from psan.store.shared.document_status import ANNOTATED, RUNNING_SQL, SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.store.shared.names import clean_name
-from psan.tool.categories import category_of
-from psan.tool.document import Category, Document, Entity, Sentence, Token, collector_paused
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category, Document, Entity, Sentence, Token, collector_paused
 
 
 def _copy(conn, table: str, columns: str, rows: Iterable[tuple[Any, ...]]) -> None:

@@ -10,8 +10,8 @@ import json
 import threading
 from typing import Any
 
-from psan.tool.defaults import default_config, fallback_notice
-from psan.tool.pipeline import Pipeline
+from psan.tool.detection.defaults import default_config, fallback_notice
+from psan.tool.detection.pipeline import Pipeline
 
 _cache: dict[str, Pipeline] = {}
 _lock = threading.Lock()
@@ -28,7 +28,7 @@ def lacks_ner(stored: dict[str, Any] | None, language: str) -> bool:
     """Does the project's effective pipeline run without any NER model (patterns + gazetteers only)?
 
     Why: a site without the NameTag models folder still works but misses most names; the project
-    page must say so (``psan.tool.defaults.fallback_notice`` is the CLI's twin).
+    page must say so (``psan.tool.detection.defaults.fallback_notice`` is the CLI's twin).
     """
     return fallback_notice(effective_config(stored, language)) is not None
 

@@ -16,7 +16,7 @@
   (:func:`refresh_document_predictions`).  The project's NE_TYPE rule with condition ``MODEL``
   (created with confidence 0 = suspicious, editable on the rules page like any rule) turns them
   into annotations through the ordinary matching of :mod:`psan.store.corpus.reannotate`.
-* **Serving** (:mod:`psan.tool.classifier.gate`) – a stored model serves (its predictions
+* **Serving** (:mod:`psan.tool.detection.classifier.gate`) – a stored model serves (its predictions
   become MODEL entities) only while the admin's switch (``project.model_enabled``) is on and its
   held-out evaluation (``meta.serves``) beat the project's rule-based suggestions
   (:func:`serving_model`); its spans are filtered (no punctuation or stop-word spans, none longer
@@ -46,17 +46,22 @@ from psan.runtime import db
 from psan.runtime.sql import prepared
 from psan.store.corpus.documents import load_document_cached
 from psan.store.shared.document_status import ANNOTATABLE, ANNOTATED_SQL, DocumentStatus
-from psan.tool.classifier import ModelFormatError, TokenClassifier, TrainingDoc, examples_from_decisions
-from psan.tool.classifier.gate import (
+from psan.tool.decisions.voting import Thresholds
+from psan.tool.detection.classifier import (
+    ModelFormatError,
+    TokenClassifier,
+    TrainingDoc,
+    examples_from_decisions,
+)
+from psan.tool.detection.classifier.gate import (
     MAX_NEW_SPANS_PER_WINDOW,
     allowed_span,
     cap_new_spans,
     drop_redrawn_spans,
     proposes_new_spans,
 )
-from psan.tool.classifier.model import MODEL_SOURCE, MODEL_TYPE
-from psan.tool.document import Category, Document, Entity
-from psan.tool.voting import Thresholds
+from psan.tool.detection.classifier.model import MODEL_SOURCE, MODEL_TYPE
+from psan.tool.text.document import Category, Document, Entity
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +172,7 @@ def set_model_enabled(conn, project_id: int, enabled: bool) -> None:
 
 @dataclass(frozen=True, slots=True)
 class SpanLimits:
-    """What the model may propose in this project (:func:`psan.tool.classifier.gate.allowed_span`)."""
+    """What the model may propose in this project (:func:`psan.tool.detection.classifier.gate.allowed_span`)."""
 
     language: str
     longest: dict[str, int]
@@ -209,7 +214,7 @@ def new_spans_to_withdraw(conn, project_id: int) -> int | None:
     """The latest model's id when its undecided new spans are to be withdrawn now, else ``None``.
 
     Why: people's verdicts on the model's new spans stop further ones (:func:`new_span_verdicts`,
-    :func:`psan.tool.classifier.gate.proposes_new_spans`), but the spans it proposed before stayed
+    :func:`psan.tool.detection.classifier.gate.proposes_new_spans`), but the spans it proposed before stayed
     suspicious until the next retrain, each a judgment that finds nothing (ELITR: a third of them came
     after the stop).  Due when the latest model serves, its new spans are stopped, and a span only the
     model proposed is still undecided: not a person's decision, not made private by a rule (those stay:
@@ -251,9 +256,9 @@ def baseline_spans(conn, document_id: int, project_id: int) -> list[tuple[int, i
     """Character spans the project's rule-based suggestions make private (the model's yardstick).
 
     The recognizers' spans (not the model's) whose entity-type rule decides them private, or that
-    are suggested private by their category (:data:`psan.tool.suggest.PRIVATE_CATEGORIES`).
+    are suggested private by their category (:data:`psan.tool.decisions.suggest.PRIVATE_CATEGORIES`).
     """
-    from psan.tool.suggest import PRIVATE_CATEGORIES
+    from psan.tool.decisions.suggest import PRIVATE_CATEGORIES
     rows = db.query(
         "SELECT ts.start_char, te.end_char FROM named_entity n JOIN project p ON p.id = %(project)s "
         "JOIN token ts ON ts.document_id = n.document_id AND ts.idx = n.first_token "
@@ -373,7 +378,7 @@ def predicted_entities(model: TokenClassifier, doc: Document, threshold: float |
 
     The model tokenizes the text itself (as in training); its character spans are mapped to the
     tokens of the document they overlap.  With ``limits`` (what serving uses) only the spans
-    :mod:`psan.tool.classifier.gate` allows are kept.
+    :mod:`psan.tool.detection.classifier.gate` allows are kept.
     """
     if not doc.tokens:
         return []

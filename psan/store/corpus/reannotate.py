@@ -29,9 +29,9 @@ from psan.store.shared.document_status import (
     STATUS_FROM_SPANS_SQL,
     DocumentStatus,
 )
-from psan.tool.document import Document
-from psan.tool.precedence import rule_level
-from psan.tool.rules import RuleMatch, RuleSet
+from psan.tool.decisions.precedence import rule_level
+from psan.tool.decisions.rules import RuleMatch, RuleSet
+from psan.tool.text.document import Document
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ def write_matches(conn, document_id: int, matches: list[RuleMatch], ruleset: Rul
 
 def decided_spans(conn, document_id: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The spans a person decided private and those decided at all: what covers a rule's match
-    (:func:`psan.tool.rules.drop_covered`).  ``decided`` also holds spans decided public."""
+    (:func:`psan.tool.decisions.rules.drop_covered`).  ``decided`` also holds spans decided public."""
     rows = db.query(prepared("SELECT first_token, end_token, token_decision = 'PRIVATE' AS private FROM annotation "
                              "WHERE document_id = %s AND token_decision IS NOT NULL"), (document_id,), conn)
     return ([(r["first_token"], r["end_token"]) for r in rows if r["private"]],

@@ -46,7 +46,7 @@ from psan.store.admin.rules import condition_from_text, load_ruleset
 from psan.store.corpus.reannotate import annotatable_document_ids, reannotate_documents, rules_snapshot
 from psan.store.corpus.vocabulary import fold_condition
 from psan.store.shared.document_status import ANNOTATABLE_SQL, DocumentStatus, sql_value
-from psan.tool.rules import RuleType
+from psan.tool.decisions.rules import RuleType
 
 __all__ = ["RunResult", "reannotate_changed", "affected_documents", "pending_changes", "MARK_APPLIED"]
 

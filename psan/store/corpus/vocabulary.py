@@ -2,7 +2,7 @@
 
 Why: after a word-type rule changes, a project run must find the documents the rule can match in
 without matching every document (:mod:`psan.store.corpus.rule_changes`).  A word-type rule matches only
-where every token of its condition occurs (compared as :mod:`psan.tool.rules` compares them:
+where every token of its condition occurs (compared as :mod:`psan.tool.decisions.rules` compares them:
 exactly, or case-folded), so the documents whose vocabulary holds all the condition's case-folded
 tokens are a superset of those it matches in – found by the GIN index ``words @> condition``.
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from psan.runtime import db
-from psan.tool.document import Document
+from psan.tool.text.document import Document
 
 __all__ = ["document_words", "fold_condition", "save_vocabulary", "delete_vocabulary"]
 

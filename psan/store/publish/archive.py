@@ -17,8 +17,8 @@ from psan.store.publish.files import input_file, output_file
 from psan.store.publish.output import pseudonymize_project, render_output, safe_filename
 from psan.store.publish.regions import OUTPUT_MODES, ProjectOutputContext, project_context
 from psan.store.publish.release import project_report, report_html
-from psan.tool.formats import FormatError
-from psan.tool.output import Output
+from psan.tool.formats.files import FormatError
+from psan.tool.release.output import Output
 
 
 def project_zip(conn, project_id: int, kind: str, progress: Callable[[int, int], None] | None = None) -> bytes:

@@ -20,8 +20,8 @@ from collections.abc import Collection, Mapping, Sequence
 
 from psan.runtime import db
 from psan.runtime.sql import prepared
-from psan.tool.document import Category, Document, Entity
-from psan.tool.voting import Annotation, PrivateRegion
+from psan.tool.decisions.voting import Annotation, PrivateRegion
+from psan.tool.text.document import Category, Document, Entity
 
 
 def _overlap(a_first: int, a_end: int, b_first: int, b_end: int) -> int:

@@ -2,9 +2,9 @@
 and the decided spans as another tool's annotation file (:func:`export_spans`, :func:`export_file`).
 
 Why here: the output text and its standoff come from :mod:`psan.store.publish.output`; the original file
-is stored with the document (migration 0032); :mod:`psan.tool.formats` writes the standoff's edits into the
+is stored with the document (migration 0032); :mod:`psan.tool.formats.files` writes the standoff's edits into the
 file.  A file the format can no longer write (its reader changed and gives another text) is never released
-half-done: :class:`~psan.tool.formats.FormatError` goes to the caller, which offers the text instead.
+half-done: :class:`~psan.tool.formats.files.FormatError` goes to the caller, which offers the text instead.
 """
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from psan.store.corpus.documents import load_document, original_file
 from psan.store.publish.output import render_output, safe_filename
 from psan.store.publish.regions import ProjectOutputContext, document_annotations, project_context
 from psan.store.shared.document_status import ANNOTATED
-from psan.tool import formats
-from psan.tool import output as tool_output
-from psan.tool.annotation_formats import AnnotatedText, Written, make_span, write_file
-from psan.tool.document import Decision
-from psan.tool.voting import final_decision
+from psan.tool.decisions.voting import final_decision
+from psan.tool.formats import files as formats
+from psan.tool.formats.annotations import AnnotatedText, Written, make_span, write_file
+from psan.tool.release import output as tool_output
+from psan.tool.text.document import Decision
 
 
 def format_options(report: dict[str, Any] | None) -> formats.Options:
@@ -121,7 +121,7 @@ def parts_summary(report: dict[str, Any] | None) -> str:
 # The decided spans of stored documents in another tool's annotation format (to train or evaluate a model).
 #
 # "Decided" is what the output masks as decided: every span whose final decision is private, by a person
-# or by a rule (:func:`psan.tool.voting.final_decision` under the project's thresholds), with its category
+# or by a rule (:func:`psan.tool.decisions.voting.final_decision` under the project's thresholds), with its category
 # as the label.  Undecided (suspicious) spans are left out: they are nobody's decision yet.  The file holds
 # the documents' text and the spans' originals: it is personal data like the pseudonymization key.
 

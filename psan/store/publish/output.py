@@ -1,6 +1,6 @@
 """Output of stored documents: private regions from annotations, rendered in every mode.
 
-Why rebuild through :func:`psan.tool.voting.annotate`: the stored ``annotation_rule`` links are
+Why rebuild through :func:`psan.tool.decisions.voting.annotate`: the stored ``annotation_rule`` links are
 the rule matches, so feeding them (with the person decisions) to the library gives exactly its
 voting semantics — levels from the *current* rule confidences, labels, categories, nesting.
 Spans still SUSPICIOUS fail closed: with the project's ``undecided_output = 'mask'`` (default)
@@ -45,10 +45,10 @@ from psan.store.publish.regions import (
     project_context,
 )
 from psan.store.shared.document_status import ANNOTATED
-from psan.tool import output as tool_output
-from psan.tool.document import Document
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.release import output as tool_output
 from psan.tool.surrogates.combined import CombinedReplacer
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.document import Document
 
 #: a document of a pseudonymization pass: its row (id, name), text, private regions and manual entity keys
 LoadedDocument = tuple[dict[str, Any], Document, list[PrivateRegion], dict[tuple[int, int], str]]

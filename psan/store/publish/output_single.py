@@ -27,7 +27,7 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     from psan.store.corpus.documents import load_document
     from psan.store.publish import pseudonym_key
     from psan.store.publish import regions as store_regions
-    from psan.tool import output as tool_output
+    from psan.tool.release import output as tool_output
     from psan.tool.surrogates.combined import CombinedReplacer
     from psan.tool.surrogates.identity import document_entities
 

@@ -1,5 +1,5 @@
 """Private regions of a stored document under the project's current settings: the annotations rebuilt
-through :func:`psan.tool.voting.annotate`, person corrections, region labels and undecided spans masked.
+through :func:`psan.tool.decisions.voting.annotate`, person corrections, region labels and undecided spans masked.
 
 Why a module of its own: every output (:mod:`psan.store.publish.output`), the single-document render
 (:mod:`psan.store.publish.output_single`), QA sampling (:mod:`psan.store.publish.qa`) and the release
@@ -16,11 +16,8 @@ from psan.runtime import db
 from psan.store.admin.rules import load_ruleset
 from psan.store.annotation import entities as store_entities
 from psan.store.publish.corrections import apply_corrections, fill_region_type
-from psan.tool.document import Category, Decision, Document
-from psan.tool.rules import RuleMatch, RuleSet
-from psan.tool.surrogates import make_policy
-from psan.tool.surrogates.policy import surrogate_policy
-from psan.tool.voting import (
+from psan.tool.decisions.rules import RuleMatch, RuleSet
+from psan.tool.decisions.voting import (
     Annotation,
     PrivateRegion,
     Thresholds,
@@ -29,6 +26,9 @@ from psan.tool.voting import (
     decided_regions,
     final_decision,
 )
+from psan.tool.surrogates import make_policy
+from psan.tool.surrogates.policy import surrogate_policy
+from psan.tool.text.document import Category, Decision, Document
 
 OUTPUT_MODES = ("remove", "tag", "pseudonymize")
 #: what the output does with spans nobody decided: ``mask`` (default, fail closed) or ``keep``
@@ -147,7 +147,7 @@ def _labelled_regions(conn, document_id: int, regions: list[PrivateRegion], anno
                       ctx: ProjectOutputContext) -> list[PrivateRegion]:
     """Regions with the label of the entity they mention, else their own, else a labelled span's inside them.
 
-    Why: the outermost span gives a region its label (:func:`psan.tool.voting.decided_regions`), so a
+    Why: the outermost span gives a region its label (:func:`psan.tool.decisions.voting.decided_regions`), so a
     wider unlabelled span over a labelled name (a model span, a word-type match) lost the label.
     """
     if ctx.entity_labels is None:

@@ -25,8 +25,8 @@ from psan.store.publish.release_entities import entities_report
 from psan.store.review import double_annotation as store_double
 from psan.store.review import risk_qa
 from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
-from psan.tool.document import Decision
-from psan.tool.voting import final_decision
+from psan.tool.decisions.voting import final_decision
+from psan.tool.text.document import Decision
 
 REPORT_VERSION = 1
 

@@ -17,7 +17,7 @@ Adjudication: an admin sees both versions side by side and picks, per span, the 
 final decision goes through :func:`psan.store.annotation.decisions.decide` (logged as ``adjudicate``, rules and
 lookup rules as for any decision), and the window becomes ``adjudicated``.
 
-Agreement (:func:`project_agreement`) is computed by :func:`psan.tool.agreement.agreement` over every
+Agreement (:func:`project_agreement`) is computed by :func:`psan.tool.decisions.agreement.agreement` over every
 window with both versions, on what each annotator decided (a span either left undecided is not compared).
 
 What the second annotator sees (:func:`second_spans`): the spans of the pre-annotation as the first
@@ -34,7 +34,7 @@ from psan.store.annotation import actions, apply_rule, document_locks, visibilit
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation.decisions import Scope, Span
 from psan.store.annotation.window_content import span_text
-from psan.tool.agreement import Agreement, DoubleWindow, PrivateSpan, agreement
+from psan.tool.decisions.agreement import Agreement, DoubleWindow, PrivateSpan, agreement
 
 #: a claim by a second annotator who did not finish within this many minutes may be taken by another
 CLAIM_MINUTES = 60

@@ -1,11 +1,12 @@
 """Offered project-wide "public" rules: the offers from a project's decisions, their confirmation and its undo.
 
-An offer is computed, not stored (:mod:`psan.tool.public_offers` says which forms qualify): it follows the
+An offer is computed, not stored (:mod:`psan.tool.decisions.public_offers` says which forms qualify): it follows the
 decisions as they change.  What a person did with one is stored in ``public_offer``: a confirmation makes a
 case-insensitive WORD_TYPE rule of the form at +1, authored by the confirming person, so it decides every current
-and future matching span public (:mod:`psan.tool.precedence`: a person's public word rule outranks a type the
+and future matching span public (:mod:`psan.tool.decisions.precedence`: a person's public word rule outranks a type the
 project learned private) — except a span a person decided (``token_decision``, which beats every rule) or one
-inside a span a person decided private (:func:`psan.tool.rules.drop_covered`).  A dismissal keeps the form from
+inside a span a person decided private (:func:`psan.tool.decisions.rules.drop_covered`).  A dismissal keeps the form
+from
 being offered again.  Undo (:func:`undo`) deletes the rule and the row: the rule's spans fall back to what the
 other rules say, and the offer comes back while the decisions still support it.
 
@@ -24,8 +25,8 @@ from flask_babel import gettext
 from psan.runtime import db
 from psan.store.admin.rules import project_sensitive_types
 from psan.store.corpus.document_text import document_text
-from psan.tool import public_offers as rules_offered
-from psan.tool.classifier.model import MODEL_TYPE
+from psan.tool.decisions import public_offers as rules_offered
+from psan.tool.detection.classifier.model import MODEL_TYPE
 
 #: mentions an offer shows, and the tokens of context either side of each (what the person reads)
 MENTIONS_SHOWN = 5

@@ -1,7 +1,7 @@
 """Spans from another tool's annotation file into stored documents: suspicious, or decided (a gold standard).
 
 Why through ``named_entity``: an imported span is a recognized span like any other (source ``import``, its
-type the file's label, its category from the label table of :mod:`psan.tool.annotation_formats.labels`), so
+type the file's label, its category from the label table of :mod:`psan.tool.formats.annotations.labels`), so
 the project's NE-type rules vote on it, the annotate page shows it, the output masks it, learned type
 decisions apply to it and its mentions are grouped into entities (one pseudonym per person).  With ``gold``
 every imported span is also decided private by the admin who imported it (a ``decision_log`` row per span,
@@ -30,9 +30,9 @@ from psan.store.annotation.entities import update_document_entities_or_log
 from psan.store.corpus.documents import load_document, load_document_cached
 from psan.store.corpus.reannotate import reannotate_document_now, update_document_status
 from psan.store.shared.document_status import ANNOTATED
-from psan.tool.annotation_formats import AnnotatedText, AnnotationFormatError, attach, get_format, read_file
-from psan.tool.annotation_formats.base import Span
-from psan.tool.rules import RuleSet
+from psan.tool.decisions.rules import RuleSet
+from psan.tool.formats.annotations import AnnotatedText, AnnotationFormatError, attach, get_format, read_file
+from psan.tool.formats.annotations.base import Span
 
 #: ``named_entity.source`` of imported spans
 IMPORT_SOURCE = "import"

@@ -922,7 +922,7 @@ def model_weights(language: str) -> dict[str, float]:
     return {**DEFAULT_MODEL_WEIGHTS, **MODEL_WEIGHTS.get(language, {})}
 
 
-def _case_score(ev: Evidence, kind: str, c: str, language: str = "") -> float:
+def _case_score(ev: Evidence, kind: str, c: str, language: str = "") -> float:  # noqa: C901
     """The part of a score that depends on the case only (context: prepositions, titles, neighbours)."""
     s = _PRIOR[c]
     mw = model_weights(language)

@@ -23,7 +23,7 @@ Known limits (document them to annotators, they decide whether to trust a lemma 
 
 Because both sides of a comparison go through the same function, the rule
 engine also lemmatizes rule conditions when the fallback is used, which keeps
-the crude stems consistent (see :func:`psan.tool.rules.RuleSet.match`).
+the crude stems consistent (see :func:`psan.tool.decisions.rules.RuleSet.match`).
 """
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ class MorfeuszLemmatizer(SuffixLemmatizer):
 
 def morfeusz_lemmatizer() -> MorfeuszLemmatizer | None:
     """A Morfeusz2-backed Polish lemmatizer, or ``None`` when the optional ``morfeusz2`` is missing."""
-    from psan.tool.recognizers.gazetteer import morfeusz  # one shared analyser (it loads a dictionary)
+    from psan.tool.morph.morfeusz import morfeusz  # one shared analyser (it loads a dictionary)
     analyser = morfeusz()
     return MorfeuszLemmatizer(analyser) if analyser is not None else None
 

@@ -3,7 +3,7 @@
 Why one module: the declension (:mod:`psan.tool.morph.declension`) needs the known lemmas and their genders,
 the analysis (:mod:`psan.tool.morph.analysis`) the known places and the words that are no name
 (:data:`KEEP_WORDS`), the surrogates (:mod:`psan.tool.surrogates.names`) the pools they draw from; all are
-built here, once per language, from Faker's lists (:func:`psan.tool.recognizers.gazetteer.name_lists`).
+built here, once per language, from Faker's lists (:func:`psan.tool.words.names.name_lists`).
 Pools are sorted lists so a draw depends only on the seeded stream, never on set iteration order.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from psan.tool.recognizers.gazetteer import LOCALES, name_lists
+from psan.tool.words.names import LOCALES, name_lists
 
 #: honorifics and particles kept as they are inside a person region
 KEEP_WORDS = frozenset({

@@ -8,7 +8,7 @@ Public API::
 
 See :mod:`.policy` for the per-category policy (JSON dict, presets ``default``/``swell``).
 """
-from psan.tool.surrogates.key import PseudonymKey, de_pseudonymize
+from psan.tool.release.key import PseudonymKey, de_pseudonymize
 from psan.tool.surrogates.policy import DEFAULT_POLICY, SWELL_POLICY, make_policy
 from psan.tool.surrogates.replacer import SurrogateReplacer, pseudonymize_document
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from stdnum import iban as std_iban
 
-from psan.tool.recognizers import ids
+from psan.tool.detection.recognizers import ids
 from psan.tool.surrogates import birthdates, shape
 from psan.tool.surrogates.birthdates import Date
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from psan.tool.decisions.voting import PrivateRegion
 from psan.tool.surrogates.replacer import SurrogateReplacer
-from psan.tool.voting import PrivateRegion
 
 __all__ = ["CombinedReplacer"]
 

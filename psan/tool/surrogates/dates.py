@@ -12,7 +12,7 @@ import datetime
 import random
 import re
 
-from psan.tool.recognizers.dates import MONTHS
+from psan.tool.detection.recognizers.dates import MONTHS
 from psan.tool.surrogates.shape import apply_case
 
 #: case paradigms of month names (nominative, genitive, locative, instrumental …), same index = same form

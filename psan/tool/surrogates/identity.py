@@ -1,7 +1,7 @@
 """Which entity each private region belongs to, and the name template surrogates are rendered from.
 
 Why: one person must get one surrogate identity however they are written.
-:mod:`psan.tool.entities` links "Jonathan Harper", "Harper" and "Mr. Harper"
+:mod:`psan.tool.entities.grouping` links "Jonathan Harper", "Harper" and "Mr. Harper"
 (or "Jan Novák", "Jana Nováka", "panu Novákovi") into one entity; this module
 turns a document's private regions into such entities and records, per person
 entity, its *template*: the lemmas of its given names and surname and its
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from psan.tool.document import Category
-from psan.tool.entities import Form, Mention, analyse_document
-from psan.tool.voting import PrivateRegion
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.entities.grouping import Form, Mention, analyse_document
+from psan.tool.text.document import Category
 
 __all__ = ["NameTemplate", "PartialName", "DocumentEntities", "document_entities", "merge_template",
            "resolve_partial"]

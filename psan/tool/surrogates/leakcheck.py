@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from psan.tool.categories import category_of
-from psan.tool.surrogates.key import de_pseudonymize
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.release.key import de_pseudonymize
 from psan.tool.surrogates.replacer import SurrogateReplacer, pseudonymize_document
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.categories import category_of
 
 #: CNEC annotation markers that are not entities
 MARKERS = frozenset({"s", "f", "?", "segm", "cap", "lower", "upper"})

@@ -17,7 +17,7 @@ from typing import Any
 from psan.tool.morph import wordlist
 from psan.tool.morph.declension import declension_for, inflect_cs, inflect_pl
 from psan.tool.morph.namelists import pool_sets, pools
-from psan.tool.recognizers.gazetteer import LOCALES
+from psan.tool.words.names import LOCALES
 
 FIRST, LAST, PLACE = "first", "last", "place"
 _PL_ADJ = ("ski", "cki", "dzki", "ska", "cka", "dzka")

@@ -3,7 +3,7 @@
 Why and how:
 
 * **consistency** — regions are grouped into entities by
-  :mod:`psan.tool.entities` (through :mod:`.identity`): "Jonathan Harper",
+  :mod:`psan.tool.entities.grouping` (through :mod:`.identity`): "Jonathan Harper",
   "Harper", "Mr. Harper" or "Jan Novák", "Jana Nováka", "panu Novákovi" are one
   entity; its key is the label of its regions (``label:7``) or the automatic
   entity id.  Each entity gets one surrogate **identity** (``identities``: for
@@ -33,7 +33,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from psan.tool.entities import word_lemmas
+from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.entities.grouping import word_lemmas
 from psan.tool.morph import context, namelists, wordlist
 from psan.tool.morph.analysis import OTHER as M_OTHER
 from psan.tool.morph.analysis import PERSON as M_PERSON
@@ -41,7 +42,8 @@ from psan.tool.morph.analysis import PLACE as M_PLACE
 from psan.tool.morph.analysis import Mention, analyse_document
 from psan.tool.morph.declension import inflect_cs
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
-from psan.tool.output import Output, pseudonymize
+from psan.tool.release.key import PseudonymKey
+from psan.tool.release.output import Output, pseudonymize
 from psan.tool.surrogates import birthdates, dates, derived, names, phones, routing, shape, variants
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
@@ -52,10 +54,8 @@ from psan.tool.surrogates.identity import (
     merge_template,
     resolve_partial,
 )
-from psan.tool.surrogates.key import PseudonymKey
 from psan.tool.surrogates.policy import make_policy
 from psan.tool.surrogates.rng import digest, stream
-from psan.tool.voting import PrivateRegion
 
 __all__ = ["SurrogateReplacer", "pseudonymize_document"]
 
@@ -99,7 +99,7 @@ def _title(word: str) -> str:
 
 
 class SurrogateReplacer:
-    """A :class:`psan.tool.output.Replacer` drawing per-category surrogates (see module docstring)."""
+    """A :class:`psan.tool.release.output.Replacer` drawing per-category surrogates (see module docstring)."""
 
     def __init__(self, policy: Mapping[str, Any] | None = None, language: str = "en", seed: int | str = 0,
                  key: PseudonymKey | None = None, identities: Mapping[str, Mapping[str, Any]] | None = None) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.document import Category
 from psan.tool.surrogates.checksum import VALIDATORS
+from psan.tool.text.document import Category
 
 #: generator kinds
 PERSON, CITY, STREET, COUNTRY, ADDRESS, POSTAL, ORG = "person", "city", "street", "country", "address", "postal", "org"

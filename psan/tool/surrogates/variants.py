@@ -1,7 +1,7 @@
 """The shape of a name variant, so a variant's surrogate is derived from its entity's name.
 
 Why: "Serco Limited" and "Serco", "British National Party" and "BNP", "“TRNC”" and "TRNC's" are one
-entity written differently.  :mod:`psan.tool.entities` links them; the replacer then renders each
+entity written differently.  :mod:`psan.tool.entities.grouping` links them; the replacer then renders each
 variant from one surrogate: the legal form follows the name's surrogate in other words ("Serco Limited" →
 "Hydromont Ltd" / "Hydromont"), an acronym is the acronym of the long form's surrogate ("Dean, Cohen and
 Robinson" → "DCR"), quotes, brackets and a possessive stay around the surrogate as written.  No word of three
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from psan.tool.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
+from psan.tool.words.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 
 __all__ = ["wrapping", "unprinted_lead", "legal_form", "other_legal_form", "plain_joint_words", "plain_joints",
            "is_acronym", "initials", "acronym_of", "expands", "aliased", "name_parts",

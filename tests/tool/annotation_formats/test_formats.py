@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from psan.tool.annotation_formats import (
+from psan.tool.formats.annotations import (
     AnnotatedText,
     AnnotationFormatError,
     attach,
@@ -18,9 +18,9 @@ from psan.tool.annotation_formats import (
     read_file,
     write_file,
 )
-from psan.tool.annotation_formats.labels import DEFAULT_CATEGORY, TABLE
-from psan.tool.categories import category_of
-from psan.tool.document import Category
+from psan.tool.formats.annotations.labels import DEFAULT_CATEGORY, TABLE
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 
 TEXT = "Dr. Jan Novák 😀 bydlí v Praze.\nVolejte +420 777 123 456, ČEZ a.s."
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool.annotation_formats import (
+from psan.tool.formats.annotations import (
     AnnotatedText,
     attach,
     format_names,
@@ -19,7 +19,7 @@ from psan.tool.annotation_formats import (
     read_file,
     write_file,
 )
-from psan.tool.annotation_formats.base import outermost
+from psan.tool.formats.annotations.base import outermost
 
 #: corpora (file, documents taken): whole small ones, the first documents of the long-text ones
 CORPORA = [("tab-dev.jsonl", 40), ("elitr-dev.jsonl", 3), ("cnec-dtest.jsonl", 900), ("presidio-synth.jsonl", 1500),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from psan.tool import formats
+from psan.tool.formats import files as formats
 
 
 def _forms(secret: str) -> set[bytes]:

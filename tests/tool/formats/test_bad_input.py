@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from psan.tool import formats
+from psan.tool.formats import files as formats
 from tests.tool.formats.office_files import rich_docx, rich_odt
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool import formats
 from psan.tool.cli import main
-from psan.tool.output import restore
+from psan.tool.formats import files as formats
+from psan.tool.release.output import restore
 from tests.tool.formats.helpers import assert_no_trace
 from tests.tool.formats.office_files import EMAIL, NAME, SURNAME, rich_docx, rich_odt
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import struct
 
-from psan.tool.formats.images import strip_metadata
+from psan.tool.formats.files.images import strip_metadata
 from tests.tool.formats.office_files import NAME, png_bytes
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from psan.tool import formats
+from psan.tool.formats import files as formats
 from tests.tool.formats.helpers import assert_no_trace, libreoffice_text, round_trip, soffice
 from tests.tool.formats.office_files import EMAIL, NAME, SURNAME, rich_docx, rich_odt
 

@@ -1,7 +1,7 @@
 """Writing edits back into places: kept characters stay, a replacement spreads over the runs it covered."""
 from __future__ import annotations
 
-from psan.tool.formats.base import Edit, edits_from_standoff, place_texts
+from psan.tool.formats.files.base import Edit, edits_from_standoff, place_texts
 
 TEXT = "Dear Jan Novák, hi"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool import formats
+from psan.tool.formats import files as formats
 
 SAMPLES = os.environ.get("PSAN_OFFICE_SAMPLES")
 WORD = re.compile(r"\b[A-ZÁ-Ž]\w+")

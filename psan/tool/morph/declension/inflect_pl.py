@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from psan.tool.recognizers.gazetteer import morfeusz
+from psan.tool.morph.morfeusz import morfeusz
 
 ROLE_QUALS = {"first": "imię", "last": "nazwisko", "place": "nazwa_geograficzna"}
 

@@ -1,0 +1,128 @@
+"""Prisons and detention centres, English counties and Turkish provinces (English text).
+
+Why: where a person is detained or lives is a quasi-identifier, and the small English NER models
+miss these names in court judgments: "HMP Northumberland", "HM Prison Manchester", "Sztum
+Prison", "Nottinghamshire", "Edirne".  The evidence is the shape of the name, not a list of the
+dev set's strings:
+
+* prisons: "HMP"/"HMYOI"/"HM Prison"/"HM Young Offender Institution" + capitalized words, or
+  capitalized words + "Prison", "Remand Prison", "Remand Centre", "Detention Centre",
+  "Penitentiary" (ORGANIZATION, type ``PRISON``);
+* counties: a capitalized word ending in "shire" ("Nottinghamshire", "Lancashire") and "County X"
+  (LOCATION, type ``COUNTY``);
+* hyphenated acronyms ("DHKP-C": ORGANIZATION, type ``ORG_ACRONYM``; letters only);
+* Turkish provinces (:data:`TURKISH_PROVINCES`, a closed list of 81 names, spelled with and without
+  Turkish letters): the European Court's largest case group, and their names are no English words
+  (the few that are – "Van", "Batman", "Ordu" – are left out).
+
+Swedish authorities are one compound word whose last part says what they are: "Naturvårdsverket",
+"Socialstyrelsen", "Försäkringskassan", "Migrationsverket" (``InstitutionRecognizer("sv")``,
+ORGANIZATION, type ``AUTHORITY``; the definite suffix "-et"/"-en"/"-n" is required, so a common noun
+such as "verk" or "styrelse" is never matched).
+
+Name evidence below NER (priority −5): a NER span on the same words stays and keeps its type.
+"""
+from __future__ import annotations
+
+import re
+
+from psan.tool.detection.recognizers.base import first_class_first
+from psan.tool.detection.recognizers.prescan import Start, finditer_at, start
+from psan.tool.text.document import Category, CharSpan, Document, Recognizer
+
+PRIORITY_INSTITUTION = -5
+SCORE = 0.6
+
+_CAP = r"[A-Z][\w'’\-]*"
+#: the regexes as written plainly: a look-ahead on the first letter, then ``\b`` (tests compare them with the
+#: class-first forms below)
+PRISON_PLAIN = (
+    rf"(?=[A-Z])\b(?:(?:HMP|HMYOI|HM\s+Prison|HM\s+Young\s+Offender\s+Institution|HM\s+Remand\s+Centre)\s+{_CAP}"
+    rf"(?:\s+{_CAP}){{0,2}}"
+    rf"|(?:{_CAP}\s+){{1,3}}(?:Prison|Remand\s+Prison|Remand\s+Centre|Detention\s+Centre|Penitentiary|Gaol))\b")
+COUNTY_PLAIN = (r"(?=[A-Z])\b(?:[A-Z][a-z]+shire|County\s+(?:Durham|Antrim|Armagh|Down|Fermanagh|"
+                r"Londonderry|Tyrone|[A-Z][a-z]+(?=\s+(?:Council|Court)))|[A-Z][a-z]+\s+County(?=\s+Council))\b")
+#: each regex starts with the class of its first letter and checks the character before it by a look-behind one
+#: character longer (a leading look-ahead or ``\b`` makes the engine try the pattern at every character; a class
+#: lets it skip to the next capital in C); the rest of each alternative follows without its first letter.  The
+#: same matches at the same places as ``PRISON_PLAIN`` and ``COUNTY_PLAIN``
+PRISON_RE = re.compile(
+    rf"[A-Z](?<!\w[A-Z])(?:(?<=H)(?:MP|MYOI|M\s+Prison|M\s+Young\s+Offender\s+Institution|M\s+Remand\s+Centre)"
+    rf"\s+{_CAP}(?:\s+{_CAP}){{0,2}}"
+    rf"|[\w'’\-]*\s+(?:{_CAP}\s+){{0,2}}(?:Prison|Remand\s+Prison|Remand\s+Centre|Detention\s+Centre|Penitentiary"
+    rf"|Gaol))\b")
+COUNTY_RE = re.compile(r"[A-Z](?<!\w[A-Z])(?:[a-z]+shire|(?<=C)ounty\s+(?:Durham|Antrim|Armagh|Down|Fermanagh|"
+                       r"Londonderry|Tyrone|[A-Z][a-z]+(?=\s+(?:Council|Court)))|[a-z]+\s+County(?=\s+Council))\b")
+#: the 81 provinces of Turkey (also without Turkish letters), except names that are English words
+TURKISH_PROVINCES = tuple("""
+Adana Adıyaman Afyonkarahisar Afyon Ağrı Amasya Ankara Antalya Artvin Aydın Balıkesir Bilecik Bingöl Bitlis Bolu
+Burdur Bursa Çanakkale Çankırı Çorum Denizli Diyarbakır Edirne Elazığ Erzincan Erzurum Eskişehir Gaziantep Giresun
+Gümüşhane Hakkari Hatay Isparta Mersin İçel İstanbul İzmir Kars Kastamonu Kayseri Kırklareli Kırşehir Kocaeli Konya
+Kütahya Malatya Manisa Kahramanmaraş Mardin Muğla Muş Nevşehir Niğde Rize Sakarya Samsun Siirt Sinop Sivas Tekirdağ
+Tokat Trabzon Tunceli Şanlıurfa Urfa Uşak Yozgat Zonguldak Aksaray Bayburt Karaman Kırıkkale Şırnak Bartın Ardahan
+Iğdır Yalova Karabük Kilis Osmaniye Düzce
+""".split())
+_ASCII = str.maketrans("ıİğĞüÜşŞöÖçÇâ", "iIgGuUsSoOcCa")
+_PROVINCES = sorted({p for name in TURKISH_PROVINCES for p in (name, name.translate(_ASCII))}, key=len, reverse=True)
+#: the provinces as written (``PROVINCE_RE`` is the same regex starting with the first letters' class)
+PROVINCE_PLAIN = rf"(?=[{''.join(sorted({p[0] for p in _PROVINCES}))}])\b(?:{'|'.join(_PROVINCES)})(?![\w'’-])"
+_PROVINCE_FIRSTS = "".join(sorted({p[0] for p in _PROVINCES}))
+PROVINCE_RE = re.compile(first_class_first(
+    _PROVINCE_FIRSTS, r"\w", {f: "|".join(p[1:] for p in _PROVINCES if p[0] == f) for f in _PROVINCE_FIRSTS},
+    r"(?![\w'’-])", ignore_case=False))
+
+
+#: final parts of Swedish authority names (definite forms) – "Natur|vårds|verket"
+SWEDISH_AUTHORITY_RE = re.compile(
+    r"(?=[A-ZÅÄÖ])\b[A-ZÅÄÖ][a-zåäöé]{2,}(?:verket|styrelsen|myndigheten|inspektionen|nämnden|kommissionen|rådet|domstolen|"
+    r"kassan|ombudsmannen|institutet|förbundet|kollegiet|akademien|byrån|centralen|departementet)s?\b")
+
+#: hyphenated acronyms of organisations ("DHKP-C", "PKK-KADEK"): letters only, so "COVID-19" or "L5-S1" never match
+HYPHEN_ACRONYM_RE = re.compile(r"[A-Z](?<![\w-][A-Z])[A-Z]{1,5}-[A-Z]{1,5}(?![\w-])")
+
+#: words every match of a regex contains: where none occurs, the regex is not run (cheap substring tests)
+NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    PRISON_RE: ("HM", "Prison", "Remand", "Detention", "Penitentiary", "Gaol"),
+    COUNTY_RE: ("shire", "County"),
+}
+
+#: the shapes a regex's matches start with (:mod:`psan.tool.detection.recognizers.prescan`): a hyphenated acronym's two
+#: capitals after none of ``\w-``, then a capital or its hyphen
+SHAPES: dict[re.Pattern[str], tuple[Start, ...]] = {
+    HYPHEN_ACRONYM_RE: (start("[A-Z]", "[A-Z]", "[A-Z-]", not_before=r"[\w-]"),),
+}
+
+#: per language: (regex, type, category) of the names it finds
+PATTERNS: dict[str, tuple[tuple[re.Pattern[str], str, Category], ...]] = {
+    "en": ((PRISON_RE, "PRISON", Category.ORGANIZATION), (COUNTY_RE, "COUNTY", Category.LOCATION),
+           (PROVINCE_RE, "PROVINCE", Category.LOCATION), (HYPHEN_ACRONYM_RE, "ORG_ACRONYM", Category.ORGANIZATION)),
+    "sv": ((SWEDISH_AUTHORITY_RE, "AUTHORITY", Category.ORGANIZATION),),
+}
+
+
+class InstitutionRecognizer(Recognizer):
+    """Prisons, counties and Turkish provinces (English), Swedish authorities (see module docstring)."""
+
+    def __init__(self, language: str = "en") -> None:
+        self.name = "institutions"
+        self.priority = PRIORITY_INSTITUTION
+        self.language = language
+        self.patterns = PATTERNS.get(language, ())
+
+    def __repr__(self) -> str:
+        return f"<InstitutionRecognizer {self.language}>"
+
+    def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
+        spans = []
+        for regex, type_, category in self.patterns:
+            needs = NEEDS.get(regex)
+            if needs is not None and not any(word in text for word in needs):
+                continue
+            for match in finditer_at(regex, text, SHAPES.get(regex)):
+                start, end = match.span()
+                if text.startswith(("The ", "A ", "In ", "At ", "On "), start):
+                    start = text.index(" ", start) + 1  # a sentence-initial article is not part of the name
+                    if not PRISON_RE.fullmatch(text, start, end) and regex is PRISON_RE:
+                        continue
+                spans.append(CharSpan(start, end, type_, category, self.name, SCORE, self.priority))
+        return spans

@@ -1,0 +1,251 @@
+"""Where the pattern recognizers' regexes can match, from one shared vectorised pass over a text.
+
+Why: every pattern recognizer scanned the whole text with its own regex, and Python's regex engine
+pays ≈ 8–30 ns per character for each such scan however rare the matches (it tests the pattern's
+first-character class at every character and enters the pattern at every candidate): on a document
+of 10^6 tokens the twenty-odd scans cost several CPU seconds, most of them finding a handful of matches.
+One alternation of all the patterns gains nothing in Python's engine (it tries every branch at every
+candidate) and finds only the leftmost of two overlapping matches.  Instead a recognizer declares the
+*shapes* its matches start with (a few characters, each a one-character class, and a class the
+character before must not be: :class:`Start`), the text's code points are read once into a NumPy array
+(:class:`Scan`, shared by the recognizers of one text), each class is looked up for the whole text at
+most once, and the recognizer's own regex is tried only at the positions the shapes allow
+(:func:`finditer_at`, :func:`search_at`), with ``regex.match(text, pos)``, which sees the text before
+``pos`` (look-behinds, ``\\b``) exactly as a scan does.  The matches are the regex's own, identical to
+``regex.finditer(text)`` as long as the shapes hold at every position where the regex matches; the tests
+check that for every recognizer that declares shapes (Hypothesis, and the corpora's spans).
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: every character of the Basic Multilingual Plane, in order (lone surrogates included)
+_BMP = "".join(map(chr, range(0x10000)))
+#: beyond this share of candidates per character the regex's own scan is cheaper than one call per candidate
+#: (a call of ``regex.match`` costs about as much as the engine's scan of 30 characters); the same matches
+#: either way
+_MAX_SHARE = 1 / 32
+#: shorter texts are scanned by the regexes themselves: the pre-scan's fixed cost (some sixty NumPy calls per
+#: text, microseconds each) exceeds what it saves there (tab-dev + elitr-dev, texts of 3,700 characters in the
+#: median: 0.465 CPU s with the pre-scan on every text, 0.419 without it, 0.380 with it from 20,000 characters;
+#: the 10^6-token document's sections are 100,000 characters); the same matches either way
+_MIN_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class Start:
+    """A shape every match of a regex (or of one of its branches) starts with.
+
+    ``chars``: one-character regex classes the characters at offsets 0, 1, … from the match start match
+    (``r"\\d"``, ``"[A-Z]"``, ``"(?i:[p])"``); ``not_before``: a one-character class the character before
+    the start must not match (the start of the text passes), ``None`` for no condition.
+    """
+
+    chars: tuple[str, ...]
+    not_before: str | None = None
+
+
+def start(*chars: str, not_before: str | None = None) -> Start:
+    """A :class:`Start` of the classes ``chars`` (at offsets 0, 1, …)."""
+    if not chars:
+        raise ValueError("a start shape needs at least its first character's class")
+    return Start(tuple(chars), not_before)
+
+
+def literal_starts(words: Iterable[str], length: int, not_before: str | None = None,
+                   ignore_case: bool = False) -> tuple[Start, ...]:
+    """Shapes of the first ``length`` characters of ``words`` (each word's own prefix, deduplicated).
+
+    ``ignore_case``: each character is matched as ``(?i:…)`` matches it (with Unicode's extra case forms:
+    "ſ" for s, "İ" and "ı" for i, the Kelvin sign for k).
+    """
+    shapes: dict[Start, None] = {}
+    for word in words:
+        chars = tuple((f"(?i:{re.escape(ch)})" if ignore_case else re.escape(ch)) for ch in word[:length])
+        shapes[Start(chars, not_before)] = None
+    return tuple(shapes)
+
+
+@cache
+def _table(cls: str) -> np.ndarray:
+    """``table[c]``: whether the character ``chr(c)`` of the BMP matches the one-character class ``cls``."""
+    import numpy as np
+    found = re.compile(cls).findall(_BMP)
+    if any(len(ch) != 1 for ch in found):
+        raise ValueError(f"{cls!r} is not a one-character class")
+    table = np.zeros(0x10000, dtype=bool)
+    table[np.frombuffer("".join(found).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)] = True
+    return table
+
+
+@cache
+def _astral(cls: str, ch: str) -> bool:
+    """Whether a character outside the BMP matches the class (such characters are rare: tested one by one)."""
+    return re.compile(cls).fullmatch(ch) is not None
+
+
+@cache
+def _members(cls: str) -> tuple[int, ...] | None:
+    """The code points of the BMP ``cls`` matches when they are at most four (``None`` for more): such a class is
+    found by comparisons, cheaper than a look-up of every character in :func:`_table`."""
+    import numpy as np
+    found = np.flatnonzero(_table(cls))
+    return tuple(found.tolist()) if len(found) <= 4 else None
+
+
+class Scan:
+    """One text's code points, read once, and where each set of shapes holds (each found once per text).
+
+    The positions of a first class are found once per text (shared by every shape that starts with it: the
+    digits of a text serve the dates, amounts, phone numbers and file numbers alike); the following characters
+    and the one before are looked up at those positions only.
+    """
+
+    def __init__(self, text: str) -> None:
+        import numpy as np  # here, not at import: short texts never need it (start-up time and memory)
+        self.text = text
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        self.n = len(codes)
+        self._astral = np.flatnonzero(codes > 0xFFFF)
+        self._codes = np.minimum(codes, 0xFFFF) if len(self._astral) else codes
+        self._firsts: dict[str, np.ndarray] = {}
+        self._starts: dict[tuple[Start, ...], list[int] | None] = {}
+
+    def _first(self, cls: str) -> np.ndarray:
+        """Sorted positions of the characters that match ``cls``."""
+        import numpy as np
+        found = self._firsts.get(cls)
+        if found is None:
+            members = _members(cls)
+            if members is None:
+                mask = _table(cls)[self._codes]
+            else:
+                mask = self._codes == members[0] if members else np.zeros(self.n, dtype=bool)
+                for code in members[1:]:
+                    mask |= self._codes == code
+            for i in self._astral.tolist():
+                mask[i] = _astral(cls, self.text[i])
+            found = self._firsts[cls] = np.flatnonzero(mask)
+        return found
+
+    def _at(self, cls: str, positions: np.ndarray) -> np.ndarray:
+        """Whether the characters at ``positions`` (all inside the text) match ``cls``."""
+        import numpy as np
+        found = _table(cls)[self._codes[positions]]
+        if len(self._astral):
+            for k in np.flatnonzero(np.isin(positions, self._astral)).tolist():
+                found[k] = _astral(cls, self.text[int(positions[k])])
+        return found
+
+    def positions(self, shape: Start) -> np.ndarray:
+        """Sorted positions where ``shape`` holds."""
+        import numpy as np
+        found = self._first(shape.chars[0])
+        for offset, cls in enumerate(shape.chars[1:], 1):
+            found = found[found + offset < self.n]
+            found = found[self._at(cls, found + offset)]
+        if shape.not_before is not None and len(found):
+            inner = found[found > 0]
+            kept = inner[~self._at(shape.not_before, inner - 1)]
+            found = np.concatenate((found[:1], kept)) if found[0] == 0 else kept
+        return found
+
+    def starts(self, shapes: tuple[Start, ...]) -> np.ndarray:
+        """Sorted distinct positions where one of ``shapes`` holds."""
+        import numpy as np
+        if len(shapes) == 1:
+            return self.positions(shapes[0])
+        return np.unique(np.concatenate([self.positions(shape) for shape in shapes]))
+
+    def candidates(self, shapes: tuple[Start, ...]) -> list[int] | None:
+        """The positions where ``shapes`` hold, ``None`` when there are so many that the regex's own scan is the
+        cheaper way (computed once per text and shapes)."""
+        if shapes in self._starts:
+            return self._starts[shapes]
+        found = self.starts(shapes)
+        out = None if len(found) > self.n * _MAX_SHARE else found.tolist()
+        self._starts[shapes] = out
+        return out
+
+
+_last: list[Scan] = []
+
+
+def scan_of(text: str) -> Scan:
+    """The :class:`Scan` of ``text``; the one of the last text asked for is kept (the recognizers of one text
+    share it: :meth:`psan.tool.detection.pipeline.Pipeline.candidates` runs them one after another).  Safe across
+    threads:
+    the kept scan is read once and used only when it is this very text's."""
+    kept = next(iter(_last), None)
+    if kept is not None and kept.text is text:
+        return kept
+    scan = Scan(text)
+    _last[:] = [scan]
+    return scan
+
+
+def candidates(text: str, shapes: tuple[Start, ...] | None) -> list[int] | None:
+    """The positions of ``text`` where ``shapes`` hold, ``None`` when the regex's own scan is the cheaper way (no
+    shapes, a short text, or too many candidates)."""
+    if shapes is None or len(text) < _MIN_CHARS:
+        return None
+    return scan_of(text).candidates(shapes)
+
+
+def finditer_at(regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | None, pos: int = 0,
+                endpos: int | None = None) -> list[re.Match[str]]:
+    """``list(regex.finditer(text, pos, endpos))``, the regex tried only where ``shapes`` hold.
+
+    Exact when every position where ``regex.match(text, p, endpos)`` succeeds is one where a shape holds: the
+    scan finds the leftmost match at or after the last match's end, and ``regex.match`` at a position is the
+    scan's attempt there (the text before the position is seen as in a scan).  A match of no characters
+    (after which the scan's rules differ) sends the text to ``regex.finditer`` itself.
+    """
+    if endpos is None:
+        endpos = len(text)
+    at = candidates(text, shapes)
+    if at is None:
+        return list(regex.finditer(text, pos, endpos))
+    match = regex.match
+    found: list[re.Match[str]] = []
+    end = pos
+    for i in range(bisect_left(at, pos), bisect_left(at, endpos)):
+        p = at[i]
+        if p < end:
+            continue
+        m = match(text, p, endpos)
+        if m is not None:
+            end = m.end()
+            if end == p:
+                return list(regex.finditer(text, pos, endpos))
+            found.append(m)
+    return found
+
+
+class Searcher:
+    """``regex.search(text, pos)``, the regex tried only where ``shapes`` hold (exact under the condition of
+    :func:`finditer_at`)."""
+
+    def __init__(self, regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | None) -> None:
+        self.regex = regex
+        self.text = text
+        self._at = candidates(text, shapes)
+
+    def search(self, pos: int) -> re.Match[str] | None:
+        """The leftmost match at or after ``pos``."""
+        if self._at is None:
+            return self.regex.search(self.text, pos)
+        at, match, text = self._at, self.regex.match, self.text
+        for i in range(bisect_left(at, pos), len(at)):
+            m = match(text, at[i])
+            if m is not None:
+                return m
+        return None

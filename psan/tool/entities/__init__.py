@@ -1,0 +1,1 @@
+"""Entities: which mentions are one person, organisation or place, however each is written."""
