@@ -6,11 +6,12 @@ pseudonymizes tab-dev and elitr-dev from the shared data and counts leaks).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from psan.tool.document import Category
+from psan.tool.decisions.voting import PrivateRegion
 from psan.tool.surrogates.replacer import SurrogateReplacer
-from psan.tool.voting import PrivateRegion
+from psan.tool.text.document import Category
 
 C = Category
 #: (language, category, native type, invented original)
@@ -60,16 +61,16 @@ def table(seed: int = 7, preset_swell_for_sv: bool = True) -> list[tuple[str, st
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--leaks", action="store_true")
-    parser.add_argument("--shared", type=Path, default=None)
+    parser.add_argument("--shared", type=Path, required="--leaks" in (argv if argv is not None else sys.argv),
+                        help="the shared folder (its data/ holds tab-dev.jsonl and elitr-dev.jsonl); with --leaks")
     args = parser.parse_args(argv)
     print("| lang | category | type | original | surrogate |")
     print("|---|---|---|---|---|")
     for row in table():
         print("| " + " | ".join(row) + " |")
     if args.leaks:
-        from psan.tool.surrogates.evaluate_inflection import default_shared
         from psan.tool.surrogates.leakcheck import check_file
-        shared = args.shared or default_shared()
+        shared = args.shared
         for name in ("tab-dev.jsonl", "elitr-dev.jsonl"):
             r = check_file(shared / "data" / name)
             print(f"{name}: documents {r.documents}, regions {r.regions}, surrogates {r.surrogates}, "

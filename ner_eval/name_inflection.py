@@ -1,6 +1,7 @@
 """How often is an inflected person-name surrogate in the original's grammatical form?
 
-Run: ``python -m psan.tool.surrogates.evaluate_inflection [--shared DIR]``.
+Run: ``python -m ner_eval.name_inflection [--shared DIR]``.  (The per-fold feature scores of the surrogates are
+``python -m ner_eval inflection``; this older check scores the inflected person names of pl-dev and cnec-dtest.)
 
 Data: person names of ``pl-dev.jsonl`` (PER) and ``cnec-dtest.jsonl``
 (containers ``P`` with ``pf``/``ps`` inside), pseudonymized as one project
@@ -35,17 +36,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ner_eval.corpus import shared_dir
+from psan.tool.decisions.voting import PrivateRegion
 from psan.tool.morph.declension import inflect_pl
 from psan.tool.surrogates import names
 from psan.tool.surrogates.leakcheck import gold_regions, read_jsonl
 from psan.tool.surrogates.replacer import SurrogateReplacer
-from psan.tool.voting import PrivateRegion
 
 _WORD = re.compile(r"[^\W\d_]+")
 
 
 def default_shared() -> Path:
-    return Path(os.environ.get("PSAN_SHARED_DIR", Path(__file__).resolve().parents[3].parent / "shared"))
+    return shared_dir()
 
 
 def _pairs(replacer: SurrogateReplacer, text: str, region: PrivateRegion) -> list[tuple[str, str, int]]:
