@@ -12,6 +12,7 @@ from collections.abc import Callable
 from billiard.exceptions import SoftTimeLimitExceeded
 from celery import shared_task
 
+from psan.celery.interrupted_imports import forget_orphaned_modules
 from psan.runtime import db
 from psan.store.corpus import download_jobs
 from psan.store.corpus.documents import get_document
@@ -68,6 +69,7 @@ def prepare_download(job_id: int) -> dict:
         with db.transaction() as conn:
             content = _render(conn, job)
     except SoftTimeLimitExceeded:
+        forget_orphaned_modules()
         log.warning("download job %s hit its time limit", job_id)
         with db.transaction() as conn:
             download_jobs.fail(conn, job_id, "The download took longer than the worker's time limit.")

@@ -48,6 +48,7 @@ from flask import Flask, current_app
 from kombu.transport.redis import PRIORITY_STEPS, Channel
 
 from psan.celery import redis_key_prefix
+from psan.celery.interrupted_imports import forget_orphaned_modules
 from psan.celery.runs import fail, heartbeat, short_error, store_recognized, time_limit_message, time_limits
 from psan.runtime import db
 from psan.store.corpus import processing, section_runs
@@ -104,6 +105,7 @@ def recognize_section(self, document_id: int, attempt: int, start: int, end: int
             pipeline = get_pipeline(effective_config(row["pipeline"], row["language"]))
             return pipeline.recognize_packed(row["text"])
     except SoftTimeLimitExceeded:
+        forget_orphaned_modules()
         fail(document_id, time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
                                                 else None, end - start), attempt)
         raise
@@ -126,6 +128,7 @@ def merge_sections(self, results: list[list | None], document_id: int, attempt: 
             doc = pipeline.merge(row["text"], list(zip(starts, results, strict=True)))
             return store_recognized(lease, row["project_id"], doc)
     except SoftTimeLimitExceeded:
+        forget_orphaned_modules()
         fail(document_id, time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
                                                 else None, len(row["text"])), attempt)
         return {"document_id": document_id, "status": "FAILED"}

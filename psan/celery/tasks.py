@@ -8,6 +8,7 @@ from billiard.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from celery import shared_task, signals
 from flask import current_app
 
+from psan.celery.interrupted_imports import forget_orphaned_modules
 from psan.celery.markers import consume_pending
 from psan.celery.runs import fail, heartbeat, short_error, store_recognized, time_limit_message
 from psan.runtime import db
@@ -58,6 +59,7 @@ def pre_process(self, document_id: int) -> dict:
             doc = pipeline.process(row["text"])
             return store_recognized(lease, row["project_id"], doc)
     except SoftTimeLimitExceeded:
+        forget_orphaned_modules()
         log.warning("pre-processing document %s hit its soft time limit", document_id)
         fail(document_id, time_limit_message("soft", self.request.timelimit[1] if self.request.timelimit
                                                 else None, len(row["text"])), lease.attempt)
