@@ -34,6 +34,24 @@ def _occurrences(words: list[str], phrase: list[str]) -> Iterable[int]:
             yield i
 
 
+def phrase_spans(app, document_id: int, phrase: str) -> list[tuple[int, int]]:
+    """Token ranges ``(first, end)`` of every occurrence of ``phrase`` (its words split at spaces) in the document."""
+    with app.app_context(), db.transaction() as conn:
+        doc = load_document(conn, document_id)
+    words = [doc.text[t.start:t.end] for t in doc.tokens]
+    want = phrase.split()
+    return [(i, i + len(want)) for i in _occurrences(words, want)]
+
+
+def decide_phrase(app, project_id: int, document_id: int, phrase: str, decision: str, account: int) -> None:
+    """A person's token decision on the phrase's first occurrence (the store's call, no re-annotation)."""
+    from psan.store.annotation import decisions as store_decisions
+    first, end = phrase_spans(app, document_id, phrase)[0]
+    with app.app_context(), db.transaction() as conn:
+        store_decisions.decide(conn, store_decisions.Span(project_id, document_id, first, end),
+                               store_decisions.Scope.TOKEN, decision, account, phrase.split())
+
+
 def add_document(app, text: str, entities: Iterable[tuple[str, str]] = (), project_id: int | None = None,
                  name: str = "doc.txt", language: str = "en",
                  spans: Iterable[tuple[int, int, str]] = ()) -> int:

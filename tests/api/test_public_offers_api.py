@@ -7,25 +7,15 @@ import pytest
 from openapi_spec_validator import validate
 
 from psan.runtime import db
-from psan.store.annotation import decisions as store_decisions
 from psan.store.corpus.documents import load_document
 from psan.store.corpus.rule_changes import reannotate_changed
 from psan.store.corpus.vocabulary import save_vocabulary
 from tests.api.tokens import bearer, make_token
-from tests.documents import add_document
+from tests.documents import add_document, decide_phrase
 from tests.helpers import Auth, account_id, make_account, meta_csrf, new_project, sql
 
 TEXT = "The Supreme Court of Ruritania heard the case. Later the Supreme Court of Ruritania ruled."
 FORM = "supreme court of ruritania"
-
-
-def _decide_public(app, project_id: int, document_id: int, account: int) -> None:
-    with app.app_context(), db.transaction() as conn:
-        doc = load_document(conn, document_id)
-        words = [doc.text[t.start:t.end] for t in doc.tokens]
-        first = words.index("Supreme")
-        store_decisions.decide(conn, store_decisions.Span(project_id, document_id, first, first + 4),
-                               store_decisions.Scope.TOKEN, "PUBLIC", account, words[first:first + 4])
 
 
 @pytest.fixture()
@@ -46,7 +36,7 @@ def offered(clean_app):
         for doc in docs:
             save_vocabulary(conn, doc, load_document(conn, doc))
     for doc in docs:
-        _decide_public(app, mine, doc, account_id(app, "member@example.org"))
+        decide_phrase(app, mine, doc, "Supreme Court of Ruritania", "PUBLIC", account_id(app, "member@example.org"))
     with app.app_context():
         reannotate_changed(db.transaction, mine)
     return {"app": app, "project": mine, "other": other, "docs": docs,

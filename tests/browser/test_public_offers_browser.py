@@ -7,11 +7,8 @@ server against the test database.
 """
 from __future__ import annotations
 
-from psan.runtime import db
-from psan.store.annotation import decisions as store_decisions
-from psan.store.corpus.documents import load_document
 from tests.browser.helpers import ARTIFACTS, csp_violations, login, skip_without_browser, wait_js
-from tests.documents import add_document, plain_sentences
+from tests.documents import add_document, decide_phrase, plain_sentences
 from tests.helpers import account_id, default_project, join_project, make_account, set_window_size, sql
 
 skip_without_browser()
@@ -19,15 +16,6 @@ skip_without_browser()
 COURT = "Supreme Court of Ruritania"
 FORM = "supreme court of ruritania"
 STEWARD = "steward@example.org"  # an admin who annotates too
-
-
-def _decide_public(app, project_id: int, document_id: int, account: int) -> None:
-    with app.app_context(), db.transaction() as conn:
-        doc = load_document(conn, document_id)
-        words = [doc.text[t.start:t.end] for t in doc.tokens]
-        first = words.index("Supreme")
-        store_decisions.decide(conn, store_decisions.Span(project_id, document_id, first, first + 4),
-                               store_decisions.Scope.TOKEN, "PUBLIC", account, words[first:first + 4])
 
 
 def test_confirm_an_offer_by_keyboard_and_undo_it(clean_app, page):
@@ -41,7 +29,7 @@ def test_confirm_an_offer_by_keyboard_and_undo_it(clean_app, page):
                                                                                           ("Jan Novák", "P")],
                             name=f"d{i}.txt") for i in range(3)]
     for doc in decided:
-        _decide_public(app, project, doc, me)
+        decide_phrase(app, project, doc, "Supreme Court of Ruritania", "PUBLIC", me)
     # the document the annotator works on: the court twice, undecided
     sql(app, "UPDATE document SET status = 'DONE' WHERE id = ANY(%s)", (decided,))
     add_document(app, f"Eva Malá wrote to the {COURT}. The {COURT} answered her.",

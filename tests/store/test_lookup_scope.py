@@ -19,7 +19,7 @@ from psan.store.corpus.documents import load_document
 from psan.store.corpus.reannotate import reannotate_project
 from psan.store.corpus.rule_changes import reannotate_changed
 from psan.store.corpus.vocabulary import save_vocabulary
-from tests.documents import add_document
+from tests.documents import add_document, phrase_spans
 from tests.helpers import make_account, project_snapshot, sql
 
 HERE = ("Eva Smith lives in London with a lawyer. London is big. The meeting room was full.",
@@ -50,18 +50,10 @@ def _run(app, project_id: int) -> None:
         reannotate_changed(db.transaction, project_id)
 
 
-def _spans(app, document_id: int, phrase: str) -> list[tuple[int, int]]:
-    with app.app_context(), db.transaction() as conn:
-        doc = load_document(conn, document_id)
-    words = [doc.text[t.start:t.end] for t in doc.tokens]
-    want = phrase.split()
-    return [(i, i + len(want)) for i in range(len(words) - len(want) + 1) if words[i:i + len(want)] == want]
-
-
 def _decide(app, project_id: int, account: int, document_id: int, phrase: str, decision: str,
             label_id: int | None = None, action: bool = False) -> int | None:
     """Decide the phrase's first occurrence by token, as a window's request does; the action's id if logged."""
-    first, end = _spans(app, document_id, phrase)[0]
+    first, end = phrase_spans(app, document_id, phrase)[0]
     action_id = None
     with app.app_context(), db.transaction() as conn:
         if action:
@@ -75,7 +67,7 @@ def _decide(app, project_id: int, account: int, document_id: int, phrase: str, d
 
 
 def _lookup(app, document_id: int, phrase: str) -> dict | None:
-    first, end = _spans(app, document_id, phrase)[0]
+    first, end = phrase_spans(app, document_id, phrase)[0]
     rows = sql(app, "SELECT r.id, r.document_only FROM rule r JOIN annotation a ON a.id = r.annotation_id "
                     "WHERE a.document_id = %s AND a.first_token = %s AND a.end_token = %s", (document_id, first, end))
     return rows[0] if rows else None
@@ -123,7 +115,7 @@ def test_a_private_place_is_suspicious_again_in_its_own_document_only(clean_app)
     _decide(app, project_id, account, here, "London", "PRIVATE")
     rule = _lookup(app, here, "London")
     assert rule["document_only"]
-    assert _linked(app, rule["id"], here) == _spans(app, here, "London")  # both mentions here
+    assert _linked(app, rule["id"], here) == phrase_spans(app, here, "London")  # both mentions here
     assert _linked(app, rule["id"], there) == []
     # an occupation (a demographic quasi-identifier) likewise
     _decide(app, project_id, account, here, "a lawyer", "PRIVATE")
@@ -140,7 +132,7 @@ def test_a_project_with_lookups_everywhere_keeps_a_private_place_suspicious_in_e
     _decide(app, project_id, account, here, "London", "PRIVATE")
     rule = _lookup(app, here, "London")
     assert not rule["document_only"]
-    assert _linked(app, rule["id"], there) == _spans(app, there, "London")
+    assert _linked(app, rule["id"], there) == phrase_spans(app, there, "London")
     _full_run_changes_nothing(app, project_id)
 
 
@@ -185,10 +177,10 @@ def test_a_private_person_and_a_span_of_unknown_category_reach_every_document(cl
     project_id, account, here, there = _project(app)
     _decide(app, project_id, account, here, "Eva Smith", "PRIVATE")
     rule = _lookup(app, here, "Eva Smith")
-    assert not rule["document_only"] and _linked(app, rule["id"], there) == _spans(app, there, "Eva Smith")
+    assert not rule["document_only"] and _linked(app, rule["id"], there) == phrase_spans(app, there, "Eva Smith")
     _decide(app, project_id, account, here, "meeting room", "PRIVATE")  # no entity, no label
     rule = _lookup(app, here, "meeting room")
-    assert not rule["document_only"] and _linked(app, rule["id"], there) == _spans(app, there, "meeting room")
+    assert not rule["document_only"] and _linked(app, rule["id"], there) == phrase_spans(app, there, "meeting room")
     _full_run_changes_nothing(app, project_id)
 
 
@@ -199,10 +191,10 @@ def test_a_new_label_widens_or_narrows_the_lookup(clean_app):
     place = _label(app, project_id, "place", "LOCATION")
     _decide(app, project_id, account, here, "London", "PRIVATE", person)  # "London" as a surname
     rule = _lookup(app, here, "London")
-    assert not rule["document_only"] and _linked(app, rule["id"], there) == _spans(app, there, "London")
+    assert not rule["document_only"] and _linked(app, rule["id"], there) == phrase_spans(app, there, "London")
     _decide(app, project_id, account, here, "London", "PRIVATE", place)
     assert _lookup(app, here, "London") == {"id": rule["id"], "document_only": True}
-    assert _linked(app, rule["id"], there) == [] and _linked(app, rule["id"], here) == _spans(app, here, "London")
+    assert _linked(app, rule["id"], there) == [] and _linked(app, rule["id"], here) == phrase_spans(app, here, "London")
     _full_run_changes_nothing(app, project_id)
 
 
@@ -213,7 +205,7 @@ def test_a_document_added_later_gets_no_document_only_lookup(clean_app):
     _decide(app, project_id, account, here, "Eva Smith", "PRIVATE")
     later = add_document(app, THERE[0], THERE[1], project_id=project_id, name="later.txt")
     assert _linked(app, _lookup(app, here, "London")["id"], later) == []
-    assert _linked(app, _lookup(app, here, "Eva Smith")["id"], later) == _spans(app, later, "Eva Smith")
+    assert _linked(app, _lookup(app, here, "Eva Smith")["id"], later) == phrase_spans(app, later, "Eva Smith")
 
 
 def test_undo_brings_a_document_only_lookup_back_as_it_was(clean_app):
@@ -228,7 +220,7 @@ def test_undo_brings_a_document_only_lookup_back_as_it_was(clean_app):
     assert undone.rules_changed
     _run(app, project_id)
     assert _lookup(app, here, "London") == {"id": rule["id"], "document_only": True}
-    assert _linked(app, rule["id"], here) == _spans(app, here, "London") and _linked(app, rule["id"], there) == []
+    assert _linked(app, rule["id"], here) == phrase_spans(app, here, "London") and _linked(app, rule["id"], there) == []
     _full_run_changes_nothing(app, project_id)
 
 

@@ -19,7 +19,7 @@ from psan.store.corpus.rule_changes import reannotate_changed
 from psan.store.corpus.vocabulary import save_vocabulary
 from psan.store.review import public_offers
 from psan.tool.decisions import public_offers as offer_rules
-from tests.documents import add_document
+from tests.documents import add_document, phrase_spans
 from tests.helpers import make_account, project_snapshot, sql
 
 COURT = "European Court of Human Rights"
@@ -47,14 +47,6 @@ def _project(app) -> tuple[int, int, list[int]]:
 def _run(app, project_id: int) -> None:
     with app.app_context():
         reannotate_changed(db.transaction, project_id)
-
-
-def _spans(app, document_id: int, phrase: str) -> list[tuple[int, int]]:
-    with app.app_context(), db.transaction() as conn:
-        doc = load_document(conn, document_id)
-    words = [doc.text[t.start:t.end] for t in doc.tokens]
-    want = phrase.split()
-    return [(i, i + len(want)) for i in range(len(words) - len(want) + 1) if words[i:i + len(want)] == want]
 
 
 def _decide(app, project_id: int, account: int, document_id: int, span: tuple[int, int], decision: str) -> None:
@@ -106,7 +98,7 @@ def test_the_rule_of_offers():
 def test_offer_confirm_and_undo(clean_app):
     app = clean_app
     project_id, account, docs = _project(app)
-    court = {d: _spans(app, d, COURT) for d in docs}
+    court = {d: phrase_spans(app, d, COURT) for d in docs}
     form = offer_rules.normalise(COURT.split())
     # two public decisions in one document: no offer yet
     for span in court[docs[0]]:
@@ -130,12 +122,12 @@ def test_offer_confirm_and_undo(clean_app):
 def test_confirming_decides_matching_spans_public_except_a_persons_private_decision(clean_app):
     app = clean_app
     project_id, account, docs = _project(app)
-    court = {d: _spans(app, d, COURT) for d in docs}
+    court = {d: phrase_spans(app, d, COURT) for d in docs}
     form = offer_rules.normalise(COURT.split())
     for d, span in [(docs[0], court[docs[0]][0]), (docs[0], court[docs[0]][1]), (docs[1], court[docs[1]][0])]:
         _decide(app, project_id, account, d, span, "PUBLIC")
     # a private decision on the mention inside a longer span a person decided private: stays covered
-    eva = _spans(app, docs[0], "Eva Smith")[0]
+    eva = phrase_spans(app, docs[0], "Eva Smith")[0]
     _decide(app, project_id, account, docs[0], eva, "PRIVATE")
     assert form in _offers(app, project_id)
     undecided_before = [_state(app, docs[2], s) for s in court[docs[2]]]
@@ -184,7 +176,7 @@ def test_a_dismissed_offer_is_not_offered_again_until_undone(clean_app):
     project_id, account, docs = _project(app)
     form = offer_rules.normalise(COURT.split())
     for d in docs:
-        _decide(app, project_id, account, d, _spans(app, d, COURT)[0], "PUBLIC")
+        _decide(app, project_id, account, d, phrase_spans(app, d, COURT)[0], "PUBLIC")
     assert form in _offers(app, project_id)
     with app.app_context(), db.transaction() as conn:
         public_offers.dismiss(conn, project_id, COURT.upper(), account)
