@@ -98,6 +98,17 @@ def printed_inside(mention: str, entries: Sequence[dict[str, Any]], start: int, 
                for e in entries)
 
 
+def reprinting_kinds(entries: Sequence[dict[str, Any]], start: int, end: int) -> list[str]:
+    """The types of the key entries overlapping a mention, a tag marked ``tag:``: which operator reprinted it
+    (a report names kinds, never corpus text)."""
+    out = []
+    for e in entries:
+        if e["original_start"] < end and start < e["original_end"]:
+            kind = str(e.get("type") or e.get("category") or "-")
+            out.append(f"tag:{kind}" if (e["replacement"] or "").startswith("[") else kind)
+    return out
+
+
 def released_documents(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archive: zipfile.ZipFile,
                        key: dict[str, Any]
                        ) -> Iterator[tuple[CorpusDoc, int, str | None, bytearray, bool, list[dict[str, Any]]]]:
@@ -142,7 +153,9 @@ def measure_release(corpus: Sequence[CorpusDoc], doc_ids: dict[str, int], archiv
                 result.leaked_mentions += 1
                 if len(result.leaked_examples) < 20:  # offsets and label only: no corpus text in reports
                     result.leaked_examples.append({"document": doc.id, "start": g.start, "end": g.end,
-                                                   "label": g.label, "clear_chars": len(clear)})
+                                                   "label": g.label, "clear_chars": len(clear),
+                                                   "reprinted_by": reprinting_kinds(doc_entries, g.start, g.end)
+                                                   if reprinted else []})
         for i, ch in enumerate(doc.text):
             if mask[i] and not ch.isspace():
                 result.masked_chars += 1

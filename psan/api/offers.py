@@ -71,8 +71,9 @@ class OfferAnswerSchema(Schema):
     undecided_mentions = fields.Integer()
 
 
-def _member_project(project_id: int) -> dict[str, Any]:
-    """The project if the token reaches it (403 otherwise) and its owner may work in it (404 otherwise)."""
+def _reachable_project(project_id: int) -> dict[str, Any]:
+    """The project if the token reaches it (403 otherwise) and its admin may open it (404 otherwise); the routes'
+    admin scope is checked first, so an annotator never gets this far (offers quote every document)."""
     project = allowed_project(project_id)
     if store_projects.accessible_project(db.get_conn(), project_id, current_user.id, current_user.is_admin) is None:
         raise ApiError(404, "not_found", gettext("No such project."))
@@ -97,7 +98,7 @@ def _answer(project_id: int, action) -> Any:  # noqa: ANN001 - one of the store'
 def list_offers(project_id: int):
     """Words the project's persons keep deciding public (an organisation or a place, at least 3 public decisions in
     2 documents, never private), each with the mentions a confirmation would decide now; and the offers answered."""
-    _member_project(project_id)
+    _reachable_project(project_id)
     conn = db.get_conn()
     return {"offers": [o.json() for o in public_offers.offers(conn, project_id)],
             "answered": [{"form": r["form"], "state": r["state"], "rule_id": r["rule_id"],
@@ -112,7 +113,7 @@ def confirm(payload: dict[str, Any], project_id: int):
     """Confirm an offer: a public word rule (case-insensitive, authored by the caller) decides every current and
     future mention public, except spans a person decided.  409 when the form is not offered now."""
     body_is_json()
-    _member_project(project_id)
+    _reachable_project(project_id)
     return _answer(project_id, lambda conn, pid: public_offers.confirm(conn, pid, payload["form"], current_user.id))
 
 
@@ -123,7 +124,7 @@ def confirm(payload: dict[str, Any], project_id: int):
 def dismiss(payload: dict[str, Any], project_id: int):
     """Dismiss an offer: no rule, and the words are not offered again."""
     body_is_json()
-    _member_project(project_id)
+    _reachable_project(project_id)
     return _answer(project_id, lambda conn, pid: public_offers.dismiss(conn, pid, payload["form"], current_user.id))
 
 
@@ -134,7 +135,7 @@ def dismiss(payload: dict[str, Any], project_id: int):
 def undo(payload: dict[str, Any], project_id: int):
     """Undo a confirmation (its rule is deleted and the project re-annotated) or a dismissal (404: none)."""
     body_is_json()
-    _member_project(project_id)
+    _reachable_project(project_id)
     conn = db.get_conn()
     try:
         result = public_offers.undo(conn, project_id, payload["form"], current_user.id)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ner_eval.release.attribution import ORDER
-from ner_eval.release.measure import masked_mask, printed_inside
+from ner_eval.release.measure import masked_mask, printed_inside, reprinting_kinds
 from ner_eval.release.person import Person, Shown, View
 from ner_eval.release.run import (
     SECONDS_PER_HAND_SPAN,
@@ -126,6 +126,13 @@ def test_measure_counts_a_replacement_that_reprints_a_word_of_the_mention_as_lea
     assert printed_inside(title, [entry], 0, len(title))
     assert not printed_inside(title, [{**entry, "replacement": "Tichý dům (1926)"}], 0, len(title))
     assert not printed_inside("1928", [{**entry, "replacement": "1926"}], 0, 4)  # no word: the digits changed
+
+
+def test_a_leaked_example_names_the_kind_of_entry_that_reprinted_it_never_its_text():
+    entries = [{"original_start": 0, "original_end": 10, "replacement": "Tichý dům", "type": "TITLE"},
+               {"original_start": 12, "original_end": 20, "replacement": "[OTHER-3]", "category": "OTHER"},
+               {"original_start": 30, "original_end": 40, "replacement": "Brno", "type": "GPE"}]
+    assert reprinting_kinds(entries, 5, 15) == ["TITLE", "tag:OTHER"]
 
 
 @pytest.mark.parametrize("annotator", ["perfect", "noisy"])
