@@ -121,7 +121,8 @@ def main() -> int:
     parser.add_argument("--memory-target", type=float, default=2.0,
                         help="highest acceptable peak-memory ratio with --tokens (default 2.0)")
     args = parser.parse_args()
-    if args.base_tree and not (Path(args.base_tree) / "psan" / "tool" / "cli.py").is_file():
+    tool = Path(args.base_tree or ".") / "psan" / "tool"
+    if args.base_tree and not ((tool / "cli.py").is_file() or (tool / "cli" / "__init__.py").is_file()):
         raise SystemExit(f"--base-tree {args.base_tree} is not a psan checkout")
     if not os.path.isfile(args.model):
         raise SystemExit(f"NameTag model {args.model} not found (set PSAN_SHARED_DIR)")
