@@ -44,7 +44,7 @@ from psan.tool.morph.declension import inflect_cs
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.release.key import PseudonymKey
 from psan.tool.release.output import Output, pseudonymize
-from psan.tool.surrogates import birthdates, dates, derived, names, phones, routing, shape, variants
+from psan.tool.surrogates import birthdates, dates, derived, names, phones, regnal, routing, shape, variants
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
     DocumentEntities,
@@ -214,16 +214,17 @@ class SurrogateReplacer:
             mkind = M_PERSON if kind == routing.PERSON else M_PLACE if kind in (routing.CITY, routing.COUNTRY) else ""
             if kind == routing.ORG and self._declined_org(text[r.start:r.end]):
                 mkind = M_OTHER
-            mentions.append(Mention(r.start, r.end, mkind, doc.entity_keys.get((r.start, r.end), "")))
+            end = regnal.name_end(text, r.start, r.end) if mkind == M_PERSON else r.end
+            mentions.append(Mention(r.start, end, mkind, doc.entity_keys.get((r.start, r.end), "")))
         for r, m in zip(regions, mentions, strict=True):
             if m.kind == M_PERSON and possessive_split(text[r.start:r.end], self.language) is not None \
                     and _NEXT_LOWER.match(text, r.end):
                 self._possessives.add((r.start, r.end, text[r.start:r.end]))
         feats, genders = analyse_document(text, mentions, self.language)
-        for m, f in zip(mentions, feats, strict=True):
+        for r, f in zip(regions, feats, strict=True):
             if f.case:
-                self._morph[(m.start, m.end)] = f
-                where = (m.start, m.end, text[m.start:m.end])
+                self._morph[(r.start, r.end)] = f
+                where = (r.start, r.end, text[r.start:r.end])
                 self._morph_all[where] = f if self._morph_all.get(where, f) == f else None
         for entity, g in genders.items():
             self._morph_gender.setdefault(entity, {"Masc": "m", "Fem": "f"}.get(g, ""))
@@ -918,11 +919,13 @@ class SurrogateReplacer:
                     and before[1] in "'’`," and before[0].isalpha())
 
         endings = {m.start() for m in matches if glued(m)}
-        name_words = [m for m in matches if len(m.group()) > 1 and not kept(m) and m.start() not in endings]
+        numerals = {m.start() for i, m in enumerate(matches) if regnal.is_regnal(m.group(), first=i == 0)}
+        name_words = [m for m in matches if len(m.group()) > 1 and not kept(m) and m.start() not in endings
+                      and m.start() not in numerals]
         if not name_words and not any(len(m.group()) == 1 for m in matches):
             return None
         template = self._template_of.get(entity)
-        parts = self._align(name_words, template, type_)
+        parts = self._align(name_words, template, type_, given_only=bool(numerals))
         gender = self._person_gender(entity, template, name_words, parts)
         ident = self._identity(entity, routing.PERSON)
         ident.setdefault("gender", gender)
@@ -941,6 +944,8 @@ class SurrogateReplacer:
             word = m.group()
             if m.start() in parts:
                 out.append(self._name_word(entity, word, parts[m.start()], gender, feats))
+            elif m.start() in numerals:
+                out.append(regnal.regnal_surrogate(word, stream(self.seed, entity, "regnal", word)))
             elif len(word) == 1 and not kept(m):
                 out.append(self._initial(entity, word, n_initial, template, gender))
                 n_initial += 1
@@ -954,8 +959,10 @@ class SurrogateReplacer:
         return result
 
     def _align(self, name_words: Sequence[re.Match[str]], template: NameTemplate | None,
-               type_: str) -> dict[int, tuple[str, str]]:
-        """Role and lemma of each name word: from the entity's template where a word matches it."""
+               type_: str, given_only: bool = False) -> dict[int, tuple[str, str]]:
+        """Role and lemma of each name word: from the entity's template where a word matches it.
+
+        ``given_only``: the name has a regnal number ("Jan Pavel II"), so its words are given names, no surname."""
         parts: dict[int, tuple[str, str]] = {}
         for i, m in enumerate(name_words):
             word = _title(m.group())
@@ -968,7 +975,7 @@ class SurrogateReplacer:
                 if given is not None:
                     parts[m.start()] = (names.FIRST, given)
                     continue
-            if type_ == "pf":
+            if type_ == "pf" or given_only:
                 role = names.FIRST
             elif type_ == "ps":
                 role = names.LAST
