@@ -878,18 +878,18 @@ def _attributive(word: str, language: str, capital: bool = False) -> bool:
 
 #: endings of long (attributive) adjectives and of possessive adjectives
 _LONG_ENDINGS = {
-    "cs": ("ý", "á", "é", "í", "ou", "ém", "ým", "ých", "ými", "ho", "mu", "ův", "ova", "ovo", "ovu", "ovi",
-           "ovy", "ových", "ovým", "in", "ina", "iny", "inu", "ině"),
-    "sk": ("ý", "á", "é", "í", "ú", "ou", "om", "ej", "ho", "mu", "ch", "mi", "ie", "ia", "iu", "ov", "ova", "ovo",
-           "ovu", "ovi", "ovej", "in", "ina", "ino", "inu", "ej"),
+    "cs": ("ý", "á", "é", "í", "ou", "ém", "ým", "ím", "ých", "ích", "ými", "ími", "ho", "mu", "ův", "ova", "ovo",
+           "ovu", "ovi", "ovy", "ových", "ovým", "in", "ina", "iny", "inu", "ině"),
+    "sk": ("ý", "á", "é", "í", "ú", "ou", "om", "ým", "im", "ej", "ho", "mu", "ch", "mi", "ie", "ia", "iu", "ov", "ova",
+           "ovo", "ovu", "ovi", "ovej", "in", "ina", "ino", "inu", "ej"),
 }
 
 
 #: endings of adjectives in the cases a preposition governs (nominatives left out: a name after them is
 #: rather a subject)
 _ADJECTIVE_ENDINGS = {
-    "cs": ("ém", "ého", "ému", "ým", "ých", "ými", "ní", "ské", "cké", "ské", "né", "ší"),
-    "sk": ("om", "ej", "ého", "ému", "ým", "ých", "ými", "skej", "ckej"),
+    "cs": ("ém", "ého", "ému", "ým", "ých", "ými", "ího", "ímu", "ím", "ích", "ími", "ní", "ské", "cké", "né", "ší"),
+    "sk": ("om", "ej", "ého", "ému", "ým", "ých", "ými", "ieho", "iemu", "im", "ich", "imi", "skej", "ckej"),
     "sl": ("em", "ega", "emu", "ih", "im", "imi", "ski", "ški"),
 }
 

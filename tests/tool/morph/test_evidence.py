@@ -84,6 +84,9 @@ def test_without_a_model_the_tagger_says_nothing() -> None:
 @pytest.mark.parametrize(("text", "mention", "kind", "language", "prep", "title"), [
     ("Jel do Brna.", "Brna", PLACE, "cs", ("Gen",), ""),
     ("Byl v Banskej Bystrici.", "Bystrici", PLACE, "sk", ("Loc",), ""),  # over an agreeing adjective
+    ("Poučíme se v sousedním Německu.", "Německu", PLACE, "cs", ("Loc",), ""),  # a soft adjective too
+    ("Byli v cizích Čechách.", "Čechách", PLACE, "cs", ("Loc",), ""),
+    ("Stretol sa s domácim Petrom.", "Petrom", PERSON, "sk", ("Ins",), ""),
     ("V Cannes se promítalo.", "Cannes", PLACE, "cs", ("Loc",), ""),  # where, never whereto
     ("Mluvil s panem Novákem.", "Novákem", PERSON, "cs", ("Ins", "Gen"), "m"),  # over a title, which counts
     ("Jan se Pavlovi omluvil.", "Pavlovi", PERSON, "cs", (), ""),  # "se", the reflexive pronoun
