@@ -330,9 +330,17 @@ def declinable_places(language: str, plural: bool) -> tuple[str, ...]:
 
 
 @cache
+def agreement_gender(lemma: str, language: str) -> str:
+    """'m'/'f'/'n': the gender the words agreeing with a place take ("zastoupeno Polsko", "sousední Brno"); a
+    place in -o is neuter, though it declines by a paradigm :func:`place_gender` files under 'm'."""
+    return "n" if lemma.endswith("o") else place_gender(lemma, language)
+
+
+@cache
 def declinable_places_of_gender(language: str, gender: str) -> tuple[str, ...]:
-    """The singular declinable places of one gender ('m'/'f'): a place agrees with the original's adjectives."""
-    return tuple(c for c in declinable_places(language, False) if place_gender(c, language) == gender)
+    """The singular declinable places of one gender ('m'/'f'/'n'): a place agrees with the original's adjectives
+    and participles, so its surrogate takes the same gender."""
+    return tuple(c for c in declinable_places(language, False) if agreement_gender(c, language) == gender)
 
 
 def draw(rng: random.Random, pool: tuple[str, ...]) -> str | None:

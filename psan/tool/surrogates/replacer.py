@@ -62,6 +62,8 @@ __all__ = ["SurrogateReplacer", "pseudonymize_document"]
 _PREP_RE = re.compile(r"(?<!\w)(\w{1,2})(\s+)\Z", re.UNICODE)
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 _ALPHA_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+#: a place's UD gender → the gender of the declinable places its surrogate is drawn from
+_PLACE_GENDERS = {"Fem": "f", "Masc": "m", "Neut": "n"}
 _TRIES = 60
 #: languages whose person and place surrogates are rendered in the analysed case (psan.tool.morph)
 _INFLECTED = frozenset({"cs", "sk", "sl", "pl"})
@@ -793,13 +795,14 @@ class SurrogateReplacer:
             return None
         plural = feats.number == "Plur"
         pool = names.declinable_places(self.language, plural)
-        if feats.gender in ("Fem", "Masc") and not plural:  # "z ruskej Karélie": the adjective agrees with a woman's
-            pool = names.declinable_places_of_gender(self.language, "f" if feats.gender == "Fem" else "m") or pool
-        if not pool:
-            return None
+        gender = _PLACE_GENDERS.get(feats.gender)
+        # "z ruskej Karélie", "zastoupeno Polsko": the words around agree with the place, so a place of its gender
+        # first; when the project has used them all, any declinable place (agreement lost, still a real word)
+        pools = [names.declinable_places_of_gender(self.language, gender), pool] if gender and not plural else [pool]
         lemma = names.analyse_word(_title(words[-1]), self.language, names.PLACE).lemma
-        base = self._base_place(entity, names.WordForm(lemma), pool, "base_plural" if plural else "base",
-                                words[-1])
+        slot = "base_plural" if plural else "base"
+        base = next((b for p in pools if p for b in [self._base_place(entity, names.WordForm(lemma), p, slot,
+                                                                       words[-1])] if b is not None), None)
         if base is None:
             return None
         got = inflect_case(base, feats, self.language, names.PLACE, "")
