@@ -39,6 +39,7 @@ from psan.tool.morph.lemma import SuffixLemmatizer
 from psan.tool.text.categories import category_of
 from psan.tool.text.document import Category, Document
 from psan.tool.words.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
+from psan.tool.words.regnal import is_regnal
 
 __all__ = ["Mention", "Form", "parse_mention", "group_document", "EntitySpan", "document_entity_spans",
            "analyse_document", "group_documents", "entity_id", "word_lemmas"]
@@ -131,10 +132,15 @@ def _readings(word: str, language: str, person: bool) -> list[tuple[str, str, st
     return [(word, "", "")]
 
 
-def _lemmas(words: Sequence[str], language: str, person: bool
+def _lemmas(words: Sequence[str], language: str, person: bool, masculine_first: bool = False
             ) -> tuple[tuple[str, ...], tuple[frozenset[str], ...], str, tuple[str, ...]]:
-    """Joint lemmas of a name: inside a name all words agree in case and gender ("Jana Nováka" = Jan Novák)."""
+    """Joint lemmas of a name: inside a name all words agree in case and gender ("Jana Nováka" = Jan Novák).
+
+    ``masculine_first``: a man's reading wins where the words allow one (a monarch's given names before a regnal
+    number: "Jana Pavla II." is Jan Pavel's genitive more likely than Jana Pavla's nominative)."""
     readings = [_readings(w, language, person) for w in words]
+    if masculine_first:
+        readings = [sorted(rs, key=lambda r: r[2] != "m") for rs in readings]
     alts = tuple(frozenset(r[0].casefold() for r in rs) for rs in readings)
     chosen = [rs[0] for rs in readings]
     if len(words) > 1 and any(len(rs) > 1 for rs in readings):
@@ -199,7 +205,13 @@ def _name(text: str, language: str, category: Category) -> tuple[Form | None, st
     if not words:
         return None, ""
     person = category in _NAME_CATEGORIES
-    key, alts, morph_gender, lemmas = _lemmas(words, language, person)
+    numeral = words[-1] if person and len(words) > 1 and is_regnal(words[-1], first=False) else ""
+    if numeral:  # "Karla IV.", "Karel IV.": the given names are read without the numeral, which stays as it is
+        words = words[:-1]
+    key, alts, morph_gender, lemmas = _lemmas(words, language, person, masculine_first=bool(numeral))
+    if numeral:
+        key, alts, lemmas = (*key, numeral.casefold()), (*alts, frozenset((numeral.casefold(),))), (*lemmas, numeral)
+        words = [*words, numeral]
     # a common noun phrase ("reindeer") is not a case variant of a name ("Reindeer")
     common = not any(ch.isupper() for w in words for ch in w)
     return Form(category, key, alts, tuple(initials), gender, titled, (), tuple(words), common,

@@ -44,7 +44,8 @@ from psan.tool.morph.declension import inflect_cs
 from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.release.key import PseudonymKey
 from psan.tool.release.output import Output, pseudonymize
-from psan.tool.surrogates import birthdates, dates, derived, names, phones, regnal, routing, shape, variants
+from psan.tool.surrogates import birthdates, dates, derived, names, phones, routing, shape, variants
+from psan.tool.words import regnal
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
     DocumentEntities,
@@ -1132,6 +1133,9 @@ class SurrogateReplacer:
     def _draw_word(self, entity: str, role: str, lemma_key: str, pool: tuple[str, ...]) -> str:
         """A surrogate name word no other entity owns; first names also avoid the original's initial."""
         avoid = lemma_key[:1] if role == names.FIRST else ""
+        template = self._template_of.get(entity)
+        # none of the person's own names either ("Jána Pavla II." must not become "Augustína Jána XIII.")
+        own = {w.casefold() for w in (*template.given, template.surname) if w} if template is not None else set()
         fallback: str | None = None
         for attempt in range(_TRIES):
             rng = stream(self.seed, entity, role, lemma_key, attempt)
@@ -1141,7 +1145,7 @@ class SurrogateReplacer:
                 method = "first_name" if role == names.FIRST else "last_name"
                 cand = names.faker_value(self.language, method, rng.getrandbits(32))
             cf = cand.casefold()
-            if cf == lemma_key or self._word_taken(cf):
+            if cf == lemma_key or cf in own or self._word_taken(cf):
                 continue
             if avoid and cf[:1] == avoid and attempt < _TRIES // 2:
                 continue
@@ -1155,7 +1159,7 @@ class SurrogateReplacer:
             return fallback
         # never a random string as a name: the whole role's pool, shared with another entity if it must be
         wide = [c for c in names.role_pool(self.language, role, "") if c.casefold() != lemma_key
-                and not self._word_taken(c.casefold())]
+                and c.casefold() not in own and not self._word_taken(c.casefold())]
         rng = stream(self.seed, entity, role, lemma_key, "wide")
         free = [c for c in wide if self._owner.get((role, c.casefold())) in (None, entity)]
         cand = rng.choice(free or wide) if (free or wide) else names.faker_value(

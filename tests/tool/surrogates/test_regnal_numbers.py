@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from psan.tool.cli.pseudonymize import pseudonymize_corpus
-from psan.tool.surrogates.regnal import is_regnal, name_end, regnal_surrogate
+from psan.tool.words.regnal import is_regnal, name_end, regnal_surrogate
 
 NUMERAL = re.compile(r"\b(?:X{0,3})(?:IX|IV|VI{0,3}|I{0,3})\b")
 
