@@ -45,7 +45,6 @@ from psan.tool.morph.features import PL_CASE_OF, Features, ud_gender
 from psan.tool.release.key import PseudonymKey
 from psan.tool.release.output import Output, pseudonymize
 from psan.tool.surrogates import birthdates, dates, derived, names, phones, routing, shape, variants
-from psan.tool.words import regnal
 from psan.tool.surrogates.checksum import VALIDATORS, valid_checksum
 from psan.tool.surrogates.identity import (
     DocumentEntities,
@@ -57,6 +56,7 @@ from psan.tool.surrogates.identity import (
 )
 from psan.tool.surrogates.policy import make_policy
 from psan.tool.surrogates.rng import digest, stream
+from psan.tool.words import regnal
 
 __all__ = ["SurrogateReplacer", "pseudonymize_document"]
 
