@@ -66,3 +66,13 @@ def test_a_monarchs_surrogate_keeps_a_numeral_of_its_own_and_the_names_case(lang
     assert not any(w.isupper() and len(w) > 1 and not is_regnal(w, first=False) for w in words), rep
     if case is not None:
         assert rep["features"]["Case"] == case, rep
+
+
+def test_a_monarchs_mentions_in_different_cases_are_one_entity_with_one_surrogate():
+    text = "Za vlády Karla IV. vznikla univerzita. Karel IV. ji založil. Karlovi IV. se líbila."
+    mentions = ["Karla IV.", "Karel IV.", "Karlovi IV."]
+    spans = [{"start": text.index(m), "end": text.index(m) + len(m), "label": "PERSON"} for m in mentions]
+    out = pseudonymize_corpus([{"id": "d", "lang": "cs", "text": text, "spans": spans}], None, "pseudonymize", "0")[0]
+    numerals = {r["surrogate"].rstrip(".").split()[-1] for r in out["replacements"]}
+    cases = [r["features"]["Case"] for r in out["replacements"]]
+    assert len(numerals) == 1 and cases == ["Gen", "Nom", "Dat"], out["replacements"]
