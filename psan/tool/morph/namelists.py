@@ -21,6 +21,10 @@ KEEP_WORDS = frozenset({
     "ing", "mgr", "bc", "phdr", "mudr", "judr", "rndr", "doc", "herr", "fru", "fröken", "von", "van", "de", "der",
     "den", "la", "le", "di", "da", "del", "dos", "bin", "ibn", "al", "jr", "sr",
 })
+#: kept honorifics a surrogate writes in a shorter form of the same meaning: a surrogate never repeats a word of
+#: three letters or more of its original, so "Mrs Anna Christou" could only become a tag; "Ms Lorraine Stanton"
+#: keeps the form
+HONORIFIC_STANDINS = {"mrs": "ms", "miss": "ms"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,21 @@ def shares_word(candidate: str, original: str) -> bool:
     return bool(words) and any(w.casefold() in words for w in _ALPHA_RE.findall(candidate))
 
 
+def _short_or_number(original: str) -> bool:
+    """A private original that is a year ("1994") or one letter ("S."): forbidden in the surrogates of its own
+    document only.  Why: a project of court decisions holds nearly every year as someone's private original and
+    every letter as someone's initial, so forbidding them project-wide left a third of the dates and every
+    person with an initial no surrogate but a tag; in another document a year or a letter says nothing about
+    the mention it stood for."""
+    value = original.strip().rstrip(".")
+    return (len(value) == 1 and value.isalpha()) or (len(value) == 4 and value.isdigit())
+
+
+def _document_only(text: str, regions: Sequence[PrivateRegion]) -> frozenset[str]:
+    """The document's private numbers and single characters (see :func:`_short_or_number`), normalized."""
+    return frozenset(_norm(text[r.start:r.end]) for r in regions if _short_or_number(text[r.start:r.end]))
+
+
 def _title(word: str) -> str:
     return word[:1].upper() + word[1:].lower() if len(word) > 1 and word.isupper() else word
 
@@ -116,6 +131,8 @@ class SurrogateReplacer:
         self._owner: dict[tuple[str, str], str] = {}
         self._numbers: dict[str, int] = {}
         self._forbidden: set[str] = set()
+        #: the current document's private numbers and single characters: forbidden in its surrogates only
+        self._doc_forbidden: frozenset[str] = frozenset()
         self._forbidden_words: set[str] = set()
         #: every prefix (at least ``_STEM`` letters) of a forbidden word, see :meth:`_word_taken`
         self._forbidden_prefixes: set[str] = set()
@@ -171,10 +188,12 @@ class SurrogateReplacer:
         when the caller has it (one document's download links its entities once, not twice).
         """
         self.entities = {}
+        self._doc_forbidden = _document_only(text, regions)
         for r in regions:
             original = text[r.start:r.end]
             self._birth_date_of(routing.kind_of(r.category, r.type, original), original)
-            self._forbidden.add(_norm(original))
+            if not _short_or_number(original):
+                self._forbidden.add(_norm(original))
             self._note_range(routing.kind_of(r.category, r.type, original), original)
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
@@ -200,6 +219,7 @@ class SurrogateReplacer:
         documents, which is ambiguous only when two documents link the same span differently.
         """
         self.entities = {}
+        self._doc_forbidden = _document_only(text, regions)
         doc = document_entities(text, regions, self.language, entity_keys)
         self._learn(text, doc)
         self._analyse(text, regions, doc)
@@ -334,12 +354,13 @@ class SurrogateReplacer:
         ``fixed``: the admin's fixed replacement (``email@dot.com``) may share a word such as a domain ending."""
         if _norm(candidate) == _norm(original) or not fixed and shares_word(candidate, original):
             return True
-        if not self._forbidden:
+        if not self._forbidden and not self._doc_forbidden:
             return False
         toks = list(_TOKEN_RE.finditer(candidate))
         for i in range(len(toks)):
             for j in range(i, min(len(toks), i + 12)):
-                if _norm(candidate[toks[i].start():toks[j].end()]) in self._forbidden:
+                piece = _norm(candidate[toks[i].start():toks[j].end()])
+                if piece in self._forbidden or piece in self._doc_forbidden:
                     return True
         return False
 
@@ -950,6 +971,8 @@ class SurrogateReplacer:
                 out.append(self._name_word(entity, word, parts[m.start()], gender, feats))
             elif m.start() in numerals:
                 out.append(regnal.regnal_surrogate(word, stream(self.seed, entity, "regnal", word)))
+            elif word.casefold() in namelists.HONORIFIC_STANDINS and kept(m):
+                out.append(shape.case_pattern_word(word, namelists.HONORIFIC_STANDINS[word.casefold()]))
             elif len(word) == 1 and not kept(m):
                 out.append(self._initial(entity, word, n_initial, template, gender))
                 n_initial += 1
