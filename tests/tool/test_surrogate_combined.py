@@ -51,3 +51,24 @@ def test_no_surrogate_equals_an_admin_replacement():
     """An admin's replacement text is observed like an original: no other entity is given it."""
     replacer = CombinedReplacer({1: "Mary Brown"}, SurrogateReplacer(None, "en", 5))
     assert "mary brown" in {w.casefold() for w in replacer.surrogates._forbidden}
+
+
+def _dates(text: str, dates: list[str]) -> list[PrivateRegion]:
+    return [PrivateRegion(text.index(d), text.index(d) + len(d), Category.DATE, None, "DATE") for d in dates]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_project_pass_forbids_each_documents_own_years_in_its_surrogates(seed):
+    """The app observes every document first and replaces them afterwards: each document's private years must
+    still be forbidden in that document's other surrogates (not the last observed document's)."""
+    first = "Born in 1990, she moved on 3 March 1991, on 4 June 1991, on 5 May 1992 and on 6 July 1989."
+    second = "Nothing happened in 2020."
+    first_regions = _dates(first, ["1990", "3 March 1991", "4 June 1991", "5 May 1992", "6 July 1989"])
+    second_regions = _dates(second, ["2020"])
+    replacer = CombinedReplacer({}, SurrogateReplacer(None, "en", seed))
+    replacer.observe(first, first_regions)
+    replacer.observe(second, second_regions)
+    replacer.start_document(first, first_regions)
+    out = pseudonymize(first, first_regions, replacer, language="en")
+    printed = [e["replacement"] for e in out.standoff[1:]]
+    assert not any("1990" in p for p in printed), printed

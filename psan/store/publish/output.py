@@ -104,7 +104,7 @@ def _pseudonymize_pass(conn, ctx: ProjectOutputContext,
         replacer.surrogates.observe(doc.text, regions, entity_keys=entity_keys)
     results: list[PseudonymizedDocument] = []
     for row, doc, regions, _ in loaded:
-        replacer.start_document()
+        replacer.start_document(doc.text, regions)
         # surrogates follow the document's language (a Czech document in an English project)
         replacer.surrogates.language = doc.language or ctx.language
         out = tool_output.pseudonymize(doc.text, regions, replacer, language=doc.language)

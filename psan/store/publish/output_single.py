@@ -47,7 +47,7 @@ def render_alone(conn, document_id: int, ctx: Any) -> Any:
     surrogates.language = language
     replacer = CombinedReplacer(ctx.replacements, surrogates)
     surrogates.observe(doc.text, regions, entity_keys=manual, linked=linked)  # linked above, same language
-    replacer.start_document()
+    replacer.start_document(doc.text, regions)
     out = tool_output.pseudonymize(doc.text, regions, replacer, language=doc.language)
     if surrogates.drawn:
         return None  # something was drawn: only the project pass draws (and stores) identities

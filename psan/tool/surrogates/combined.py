@@ -5,7 +5,7 @@ single-document render from the stored key (:mod:`psan.store.publish.output_sing
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from psan.tool.decisions.voting import PrivateRegion
 from psan.tool.surrogates.replacer import SurrogateReplacer
@@ -36,8 +36,11 @@ class CombinedReplacer:
         """Forbid the document's originals as surrogates (see ``SurrogateReplacer.observe``)."""
         self.surrogates.observe(text, regions)
 
-    def start_document(self) -> None:
-        """Forget the per-region records of the previous document (offsets are per document)."""
+    def start_document(self, text: str | None = None, regions: Sequence[PrivateRegion] = ()) -> None:
+        """Forget the per-region records of the previous document (offsets are per document); with the next
+        document's text and regions, its own private years and letters are forbidden in its surrogates."""
+        if text is not None:
+            self.surrogates.enter_document(text, regions)
         self.sources = {}
         self.entities = {}
         self.surrogates.entities = {}

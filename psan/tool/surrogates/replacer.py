@@ -188,7 +188,7 @@ class SurrogateReplacer:
         when the caller has it (one document's download links its entities once, not twice).
         """
         self.entities = {}
-        self._doc_forbidden = _document_only(text, regions)
+        self.enter_document(text, regions)
         for r in regions:
             original = text[r.start:r.end]
             self._birth_date_of(routing.kind_of(r.category, r.type, original), original)
@@ -211,6 +211,11 @@ class SurrogateReplacer:
             if dated and words:
                 self._range_words.setdefault(_norm(piece), set()).update(words)
 
+    def enter_document(self, text: str, regions: Sequence[PrivateRegion]) -> None:
+        """The document whose regions are replaced next: its private years and single letters are forbidden in its
+        surrogates (:func:`_short_or_number`; :meth:`observe` and :meth:`begin_document` call it)."""
+        self._doc_forbidden = _document_only(text, regions)
+
     def begin_document(self, text: str, regions: Sequence[PrivateRegion],
                        entity_keys: Mapping[tuple[int, int], str] | None = None) -> None:
         """Say which document is replaced next, when all documents of a project were observed first.
@@ -219,7 +224,7 @@ class SurrogateReplacer:
         documents, which is ambiguous only when two documents link the same span differently.
         """
         self.entities = {}
-        self._doc_forbidden = _document_only(text, regions)
+        self.enter_document(text, regions)
         doc = document_entities(text, regions, self.language, entity_keys)
         self._learn(text, doc)
         self._analyse(text, regions, doc)
