@@ -95,8 +95,9 @@ def warm_on_open(sql: str | Statement, example: Params = None) -> str | Statemen
     parameters, in one round trip when it opens (:func:`warm_up`); a plain text is only planned.
 
     Why: the first use of a statement on a new connection parses it and plans it in a backend whose caches
-    hold none of its tables' catalog entries and statistics yet: a few milliseconds per statement, paid by
-    the first request of a process (a cold annotation window cost 2-3 times a warm one for that alone).
+    hold none of its tables' catalog entries and statistics yet: up to a few milliseconds per statement, paid
+    by the first request of a process (its first annotation window took 3-6 times a warm one under load, 2-2.5
+    times with its statements warmed when the connection opened: ``bench/bench_cold_window.py``).
     Planning with ``EXPLAIN`` runs nothing, so any statement (an ``UPDATE`` too) can be warmed; ``example``
     should look like real parameters (ids, not ``NULL``: a ``NULL`` comparison is folded away unplanned).
     Returns ``sql``.
