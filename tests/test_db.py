@@ -1,7 +1,10 @@
 """The connection pool under concurrency: no leaks, failed requests roll back."""
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg2
+
 from psan.runtime import db
+from psan.runtime import sql as store_sql
 from tests.services import app_config
 
 
@@ -77,3 +80,44 @@ def test_reads_together_give_each_read_its_row(clean_app):
                                        ("SELECT 2 AS a WHERE false", None),
                                        ("WITH z AS (SELECT 3 AS c) SELECT c, 'y' AS b FROM z", None)])
     assert rows == [{"a": 1, "b": "x%"}, None, None, {"c": 3, "b": "y"}]
+
+
+def test_a_new_connection_prepares_the_registered_statements(clean_app):
+    """The statements a process's first window runs are prepared when its connection opens, and it is left
+    idle and in transaction mode as psycopg2 opened it."""
+    registered = {sql.name for sql, _ in store_sql.warmed() if isinstance(sql, store_sql.Statement)}
+    assert registered  # the window's statements are registered by the store modules
+    pool = db.KeepingPool(1, 1, clean_app.config["DATABASE_URL"], connection_factory=db.TrackedConnection)
+    try:
+        conn = pool.getconn()
+        assert not conn.autocommit and conn.info.transaction_status == 0
+        prepared = {r["name"] for r in store_sql.rows(conn, "SELECT name FROM pg_prepared_statements")}
+        assert registered <= prepared
+        conn.rollback()
+    finally:
+        pool.closeall()
+
+
+def test_a_statement_that_does_not_fit_the_database_leaves_the_connection_unprepared(clean_app):
+    conn = psycopg2.connect(clean_app.config["DATABASE_URL"], connection_factory=db.TrackedConnection)
+    try:
+        good = store_sql.prepared("SELECT value FROM instance_setting WHERE key = %s")
+        bad = store_sql.prepared("SELECT 1 FROM no_such_table WHERE id = %s")
+        assert not store_sql.warm_up(conn, [(good, ("x",)), (bad, (0,))])
+        assert store_sql.rows(conn, "SELECT name FROM pg_prepared_statements") == []
+        conn.rollback()
+        assert store_sql.rows(conn, good, ("x",)) == []  # prepared at its first use, as without the warm-up
+        conn.rollback()
+        assert store_sql.warm_up(conn, [(store_sql.prepared("SELECT key FROM instance_setting WHERE key = %s"),
+                                         ("x",))])
+    finally:
+        conn.close()
+
+
+def test_open_pool_opens_the_connection_at_start_and_survives_a_missing_database(clean_app, database_url,
+                                                                                redis_url):
+    from psan import create_app
+    assert db.open_pool(clean_app)
+    assert db.app_pool(clean_app)._pool  # the first connection is open, before any request
+    gone = create_app(app_config(database_url.rsplit("/", 1)[0] + "/psan_no_such_database", redis_url))
+    assert not db.open_pool(gone)  # logged; the first request tries again

@@ -28,8 +28,15 @@ class KeepingPool(psycopg2.pool.ThreadedConnectionPool):
     under concurrent requests nearly every request opened a new PostgreSQL backend (a fork, cold
     catalogue caches: milliseconds of CPU each, measured as the largest server cost of a decision
     under 20 annotators).  Here a connection is kept; the pool holds at most as many as were ever
-    in use at once.
+    in use at once.  A connection it opens prepares the statements the first requests of a process need
+    (:func:`psan.runtime.sql.warm_up`), so a process's first annotation window does not plan them.
     """
+
+    def _connect(self, key=None):  # noqa: ANN001, ANN202 - psycopg2's own signature
+        """A new connection, with the statements of :func:`psan.runtime.sql.warm_on_open` prepared and planned."""
+        conn = super()._connect(key)
+        store_sql.warm_up(conn)
+        return conn
 
     def _putconn(self, conn, key=None, close=False):  # noqa: ANN001, ANN202 - psycopg2's own signature
         keep = self.minconn
@@ -97,6 +104,22 @@ def _pool(url: str, minconn: int, maxconn: int) -> psycopg2.pool.ThreadedConnect
 def app_pool(app: Flask | None = None) -> psycopg2.pool.ThreadedConnectionPool:
     app = app or current_app
     return _pool(app.config["DATABASE_URL"], app.config["DB_POOL_MIN"], app.config["DB_POOL_MAX"])
+
+
+def open_pool(app: Flask) -> bool:
+    """Open the app's pool (and its first connection, prepared: :func:`psan.runtime.sql.warm_up`) now; whether
+    it could.
+
+    Why: a uWSGI worker builds its app after the fork (``lazy-apps``); opening its connection then, before any
+    request, spares the worker's first request the connection and the statements' first planning.  A database
+    not reachable yet is no error here: the first request opens the pool as it always did.
+    """
+    try:
+        app_pool(app)
+    except psycopg2.OperationalError:
+        app.logger.warning("database not reachable at start: the first request opens the connection")
+        return False
+    return True
 
 
 def close_pools() -> None:

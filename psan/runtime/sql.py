@@ -86,6 +86,73 @@ _prepared_lock = threading.Lock()
 _unsure: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
+#: statements a new connection prepares and plans at once (:func:`warm_on_open`): name → (statement, example)
+_on_open: dict[str, tuple[str | Statement, Params]] = {}
+
+
+def warm_on_open(sql: str | Statement, example: Params = None) -> str | Statement:
+    """Have every new connection prepare ``sql`` (a :class:`Statement`) and plan it once with ``example``
+    parameters, in one round trip when it opens (:func:`warm_up`); a plain text is only planned.
+
+    Why: the first use of a statement on a new connection parses it and plans it in a backend whose caches
+    hold none of its tables' catalog entries and statistics yet: up to a few milliseconds per statement, paid
+    by the first request of a process (its first annotation window took 3-6 times a warm one under load, 2-2.5
+    times with its statements warmed when the connection opened: ``bench/bench_cold_window.py``).
+    Planning with ``EXPLAIN`` runs nothing, so any statement (an ``UPDATE`` too) can be warmed; ``example``
+    should look like real parameters (ids, not ``NULL``: a ``NULL`` comparison is folded away unplanned).
+    Returns ``sql``.
+    """
+    key = sql.name if isinstance(sql, Statement) else sql
+    _on_open[key] = (sql, example)
+    return sql
+
+
+def warmed() -> list[tuple[str | Statement, Params]]:
+    """The statements (and example parameters) a new connection prepares or plans (:func:`warm_on_open`)."""
+    return list(_on_open.values())
+
+
+def warm_up(conn, statements: Sequence[tuple[str | Statement, Params]] | None = None) -> bool:
+    """Prepare and plan ``statements`` (default: those of :func:`warm_on_open`) on a connection just opened, in
+    one round trip; whether they were.
+
+    Never raises for a statement that does not fit the database (a schema not yet migrated): the connection
+    is then left as it was (nothing prepared) and each statement is prepared at its first use as before.
+    """
+    statements = warmed() if statements is None else statements
+    if not statements:
+        return True
+    plain: list[str] = []
+    generic: list[str] = []
+    names: list[str] = []
+    with conn.cursor() as cur:
+        for sql, example in statements:
+            if not isinstance(sql, Statement):
+                plain.append(cur.mogrify(f"EXPLAIN {sql}", example).decode())
+                continue
+            arguments = sql.arguments(example)
+            execute = cur.mogrify(f"EXECUTE {sql.name} ({', '.join(['%s'] * len(arguments))})", arguments).decode() \
+                if arguments else f"EXECUTE {sql.name}"
+            # a generic statement's first EXPLAIN builds the very plan its executions reuse
+            (generic if sql.prefix else plain).append(f"PREPARE {sql.name} AS {sql.body}; EXPLAIN {execute}")
+            names.append(sql.name)
+    text = "; ".join(plain + (["SET LOCAL plan_cache_mode = force_generic_plan", *generic] if generic else []))
+    previous = conn.autocommit
+    conn.autocommit = True  # one implicit transaction: no BEGIN round trip, nothing left open
+    try:
+        with conn.cursor() as cur:
+            cur.execute(text)
+    except psycopg2.Error:
+        with conn.cursor() as cur:
+            cur.execute("DEALLOCATE ALL")  # the ones before the failing one: a new connection has no other
+        return False
+    finally:
+        conn.autocommit = previous
+    with _prepared_lock:
+        _prepared.setdefault(conn, set()).update(names)
+    return True
+
+
 def _execute(conn, cur, sql: str | Statement, params: Params, lead: str = "") -> None:
     """Run ``sql``; ``lead``: statements without parameters sent first, in the same round trip."""
     if not isinstance(sql, Statement):

@@ -44,3 +44,15 @@ def test_the_definition_counts_wherever_the_acronym_was_found_and_an_unrecognize
     doc.entities = [entity(doc, "EWE", ORG, "ORG", occurrence=1)]
     mark_long_forms(doc)
     assert texts(doc) == [("Erich-Weinert-Ensemble", "ORGANIZATION"), ("EWE", "ORGANIZATION")]
+
+
+def test_acronyms_sharing_a_prefix_each_find_their_own_definition() -> None:
+    """All acronyms are looked for in one pass over the text: "EU" must not take "EU-OSHA"'s bracket, nor hide it."""
+    text = ("The Energy Union (EU) met the Energy Union Oil Supply Holding Association (EU-OSHA). "
+            "Later the EU and the EU-OSHA agreed.")
+    doc = regex_document(text, "en")
+    doc.entities = [entity(doc, "EU", ORG, "ORG", occurrence=2), entity(doc, "EU-OSHA", ORG, "ORG", occurrence=1)]
+    mark_long_forms(doc)
+    assert texts(doc) == [("Energy Union", "ORGANIZATION"),
+                          ("Energy Union Oil Supply Holding Association", "ORGANIZATION"),
+                          ("EU", "ORGANIZATION"), ("EU-OSHA", "ORGANIZATION")]

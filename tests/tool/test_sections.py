@@ -72,6 +72,21 @@ def test_merge_keeps_offset_arrays_and_the_sections_token_texts() -> None:
     assert token_texts(text, packed.tokens) == kept[1]
 
 
+def test_binary_packs_merge_as_plain_ones() -> None:
+    """A process pool's packs (offsets as an array, pickled as bytes) merge to the same document as JSON packs."""
+    import pickle
+    from array import array
+    pipeline = Pipeline({"language": "en", "tokenizer": "regex", "recognizers": ["patterns"], "propagate": False})
+    text = "Mail a@example.com now.\n\nCall b@example.org later.\n\nDone."
+    ranges = [(0, 25), (25, 52), (52, len(text))]
+    plain = merge_sections(text, "en", [(s, pack(pipeline.recognize_section(text[s:e]))) for s, e in ranges])
+    parts = [(s, pickle.loads(pickle.dumps(pipeline.recognize_packed(text[s:e], binary=True)))) for s, e in ranges]
+    assert all(isinstance(part[0], array) for _, part in parts)
+    binary = merge_sections(text, "en", parts)
+    assert binary.tokens == plain.tokens and binary.sentences == plain.sentences
+    assert binary.entities == plain.entities and len(binary.entities) == 2
+
+
 def _court_text(shared_dir: Path, chars: int) -> str:
     texts = [json.loads(line)["text"] for line in (shared_dir / "data" / "cnec-dtest.jsonl").open(encoding="utf-8")]
     return "\n\n".join(texts)[:chars]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan.runtime import db
-from psan.runtime.sql import prepared
+from psan.runtime.sql import prepared, warm_on_open
 
 _SELECT = "SELECT id, email, name, role, window_size, active, password_hash, session_version FROM account"
 _INSERT = ("INSERT INTO account (email, name, role, password_hash, window_size) "
@@ -13,8 +13,12 @@ _INSERT = ("INSERT INTO account (email, name, role, password_hash, window_size) 
            "session_version")
 
 
+#: every request of a logged-in account reads it (prepared when a connection opens)
+_GET = warm_on_open(prepared(_SELECT + " WHERE id = %s"), (0,))
+
+
 def get(conn, account_id: int) -> dict[str, Any] | None:
-    return db.query_one(prepared(_SELECT + " WHERE id = %s"), (account_id,), conn)
+    return db.query_one(_GET, (account_id,), conn)
 
 
 def get_by_email(conn, email: str) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from psan.runtime import db
+from psan.runtime.sql import warm_on_open
 from psan.store.annotation import suggestions
 from psan.tool.entities.grouping import document_entity_spans
 from psan.tool.text.document import Document
@@ -324,6 +325,10 @@ _MENTION_LABELS = (
         "WHERE entity_id IN (SELECT entity_id FROM ms))") + ") "
     "SELECT coalesce(json_agg(json_build_array(ms.first_token, ms.end_token, el.token_label_id)), '[]') AS labels "
     "FROM ms JOIN el ON el.entity_id = ms.entity_id")
+
+
+# read with every window's annotations (:func:`psan.runtime.db.read_together`): planned when a connection opens
+warm_on_open(_MENTION_LABELS, {"p": 0, "doc": 0, "first": 0, "end": 1})
 
 
 def mention_labels_read(project_id: int, document_id: int, first: int, end: int) -> db.Read:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from psan.runtime import db
-from psan.runtime.sql import prepared
+from psan.runtime.sql import prepared, warm_on_open
 from psan.store.admin.rules import project_sensitive_types
 from psan.store.annotation.window_content import span_text
 from psan.tool.decisions.sensitivity import (
@@ -235,20 +235,26 @@ def take_counts(conn, read: CountsRead, row: dict[str, Any] | None) -> None:
             _statistics.popitem(last=False)
 
 
+_COUNT_TYPES = (
+    "WITH head AS (SELECT id, created_at FROM decision_log WHERE project_id = %(project)s "  # noqa: S608  # nosec B608 - constants
+    "ORDER BY id DESC LIMIT 1) SELECT (SELECT id FROM head) AS id, (SELECT created_at FROM head) AS created_at, "
+    "coalesce((SELECT json_agg(json_build_array(s.document_id, s.first_token, s.end_token, s.decision, s.types)) "
+    "FROM (SELECT a.document_id, a.first_token, a.end_token, " + _COUNTED_DECISION + " AS decision, "
+    "array_agg(ne.type) AS types FROM document d "
+    "JOIN annotation a ON a.document_id = d.id AND a.token_decision IS NOT NULL "
+    "JOIN named_entity ne ON ne.document_id = a.document_id AND ne.first_token = a.first_token "
+    "AND ne.end_token = a.end_token WHERE d.project_id = %(project)s "
+    "GROUP BY a.document_id, a.first_token, a.end_token, a.token_decision) s), '[]') AS spans")
+# a process's first window of a project counts its types, later ones read the log since: planned when a
+# connection opens (the count runs once per project and process: planned, not prepared)
+warm_on_open(_COUNT_TYPES, {"project": 0})
+warm_on_open(prepared(_DECIDED_SINCE), {"project": 0, "since": 0})
+
+
 def _count_types(conn, project_id: int) -> _TypeCounts:
     """The full count: the project's decided annotations (partial index annotation_decided_idx) and their types."""
     # the log's head and the decided spans, one round trip (the spans as a JSON array of arrays)
-    row = db.query_one(
-        "WITH head AS (SELECT id, created_at FROM decision_log WHERE project_id = %(project)s "  # noqa: S608  # nosec B608 - constants
-        "ORDER BY id DESC LIMIT 1) SELECT (SELECT id FROM head) AS id, (SELECT created_at FROM head) AS created_at, "
-        "coalesce((SELECT json_agg(json_build_array(s.document_id, s.first_token, s.end_token, s.decision, s.types)) "
-        "FROM (SELECT a.document_id, a.first_token, a.end_token, " + _COUNTED_DECISION + " AS decision, "
-        "array_agg(ne.type) AS types FROM document d "
-        "JOIN annotation a ON a.document_id = d.id AND a.token_decision IS NOT NULL "
-        "JOIN named_entity ne ON ne.document_id = a.document_id AND ne.first_token = a.first_token "
-        "AND ne.end_token = a.end_token WHERE d.project_id = %(project)s "
-        "GROUP BY a.document_id, a.first_token, a.end_token, a.token_decision) s), '[]') AS spans",
-        {"project": project_id}, conn)
+    row = db.query_one(_COUNT_TYPES, {"project": project_id}, conn)
     now = time.monotonic()
     entry = _TypeCounts(now, now, False, row["created_at"], int(row["id"]) if row["id"] is not None else 0, {}, {})
     for document_id, first, end, decision, types in row["spans"]:

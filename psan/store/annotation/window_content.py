@@ -14,7 +14,7 @@ from collections import OrderedDict, defaultdict
 from typing import Any
 
 from psan.runtime import db
-from psan.runtime.sql import prepared
+from psan.runtime.sql import prepared, warm_on_open
 from psan.store.corpus import document_text
 
 
@@ -207,3 +207,10 @@ def annotation_span(conn, annotation_id: int) -> dict[str, Any] | None:
     """Document and token range of an annotation (to check it against the caller's window)."""
     return db.query_one("SELECT document_id, first_token, end_token FROM annotation WHERE id = %s",
                         (annotation_id,), conn)
+
+
+# a process's first window request runs these (the annotations and entities inside one read of
+# :func:`psan.runtime.db.read_together`): prepared or planned when a connection opens (ids of no row)
+warm_on_open(prepared(_RANGE), {"doc": 0, "first": 0, "end": 1})
+warm_on_open(prepared(_ANNOTATION_ROWS), (0, 0, 1, 1))
+warm_on_open(prepared(_ENTITY_ROWS), {"doc": 0, "first": 0, "end": 1})

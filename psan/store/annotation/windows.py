@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from psan.runtime import db
-from psan.runtime.sql import prepared
+from psan.runtime.sql import prepared, warm_on_open
 from psan.store.annotation.visibility import WINDOW_TOLERANCE
 from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.tool.decisions.windows import plan_window, span_review_window
@@ -524,3 +524,10 @@ def open_at(conn, account_id: int, document_id: int, start: int, size: int, leas
     first, end = compute_window(conn, document_id, account_id, (start, start + 1), size,
                                 centred=False, respect_leases=False)
     return store_window(conn, account_id, document_id, first, end, lease_seconds, forced=True)
+
+
+# a process's first window request runs these: prepared and planned when a connection opens (ids of no row)
+warm_on_open(prepared(_WINDOW_SELECT), (0,))
+warm_on_open(prepared(_RENEW_WINDOW), (0, 0, 0))
+for _claim in _CLAIM_QUERIES:
+    warm_on_open(prepared(_claim, generic=True), {"doc": 0, "me": 0, "size": 1, "lease": 0, "tolerance": 0})

@@ -30,7 +30,7 @@ Needs the tokens, capitalization and the language's name lists (:mod:`psan.tool.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 
 from psan.tool.detection.consolidate import INTERJECTIONS
 from psan.tool.detection.recognizers.gazetteer import (
@@ -138,20 +138,26 @@ def warm_up(language: str) -> None:
     load_person_names(language)
 
 
-def _covering(entities: list[Entity], n_tokens: int) -> dict[int, list[Entity]]:
-    """The entities (weak sources left out) covering each token, by token index.
+class _Crossings:
+    """Which entities (weak sources left out) a grown name would cross: those with one edge strictly inside it.
 
-    Why: an entity that a grown name would cross covers one of the name's tokens (it starts before the name
-    and ends inside it, or starts inside it), so only these need the crossing test, not every entity of
-    the document (which made name completion quadratic: 10^10 tests on a 10^6-token document).
+    Why two sorted edge lists: only an entity that starts inside the name and ends after it, or ends inside
+    it and starts before it, crosses it; both are a range of one list (the per-token index of every entity's
+    tokens this replaces cost a third of name completion on a 10^6-token document).
     """
-    out: dict[int, list[Entity]] = {}
-    for o in entities:
-        if o.source in WEAK_SOURCES:
-            continue
-        for i in range(max(o.first_token, 0), min(o.end_token, n_tokens)):
-            out.setdefault(i, []).append(o)
-    return out
+
+    def __init__(self, entities: list[Entity]) -> None:
+        spans = [(o.first_token, o.end_token) for o in entities if o.source not in WEAK_SOURCES]
+        self.by_first = sorted(spans)
+        self.firsts = [a for a, _ in self.by_first]
+        self.by_end = sorted(spans, key=lambda span: span[1])
+        self.ends = [b for _, b in self.by_end]
+
+    def crosses(self, first: int, end: int) -> bool:
+        """Whether tokens ``[first, end)`` cross an entity (start before it and end inside, or the reverse)."""
+        if any(b > end for _, b in self.by_first[bisect_right(self.firsts, first):bisect_left(self.firsts, end)]):
+            return True
+        return any(a < first for a, _ in self.by_end[bisect_right(self.ends, first):bisect_left(self.ends, end)])
 
 
 def complete_names(doc: Document) -> Document:
@@ -168,7 +174,7 @@ def complete_names(doc: Document) -> Document:
     inner = spans_inside_longer({(e.first_token, e.end_token) for e in persons})
     outer = [e for e in persons if (e.first_token, e.end_token) not in inner]
     changed: dict[int, Entity] = {}
-    covering: dict[int, list[Entity]] | None = None  # built at the first name that grows
+    crossings: _Crossings | None = None  # built at the first name that grows
     text = doc.text
     for ent in outer:
         cs, ce = doc.char_range(ent.first_token, ent.end_token)
@@ -184,10 +190,9 @@ def complete_names(doc: Document) -> Document:
         end = last + 1
         if any(owner[i] is not None for i in [*range(first, ent.first_token), *range(ent.end_token, end)]):
             continue
-        if covering is None:
-            covering = _covering(doc.entities, len(starts))
-        if any(o.first_token < first < o.end_token < end or first < o.first_token < end < o.end_token
-               for i in range(first, end) for o in covering.get(i, ())):
+        if crossings is None:
+            crossings = _Crossings(doc.entities)
+        if crossings.crosses(first, end):
             continue  # it would cross an entity
         changed[id(ent)] = Entity(first, end, ent.type, ent.category, ent.source, ent.score)
     if changed:

@@ -207,6 +207,10 @@ def _common_word(word: str, language: str) -> bool:
 def _hard_pieces(v: _View, e: Entity, name: bool) -> list[tuple[int, int]]:
     """The span cut at line breaks and around speaker slots, a name also at colons and semicolons (the
     separators dropped; the colon of a speaker slot always)."""
+    whole = v.text[v.starts[e.first_token]:v.ends[e.end_token - 1]] if e.end_token > e.first_token else "\n"
+    if "\n" not in whole and not (name and (":" in whole or ";" in whole)) \
+            and not v.overlapping_speakers(e.first_token, e.end_token):
+        return [(e.first_token, e.end_token)]  # nothing to cut at (most spans): no test per token
     cuts: set[int] = set()
     dropped: set[int] = set()
     for i in range(e.first_token, e.end_token):
@@ -273,7 +277,9 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
     while i < b:
         best = None
         for j in range(min(b, i + _MAX_ANCHOR), i, -1):
-            if (i, j) != whole and v.span(i, j) in v.anchors and any(c.isalnum() for c in v.span(i, j)):
+            piece = v.span(i, j)
+            # (most pieces are no recognized text at all: one dict look-up before the test of where it was)
+            if piece in v.where and (i, j) != whole and piece in v.anchors and any(c.isalnum() for c in piece):
                 best = j
                 break
         if best is not None:

@@ -33,7 +33,7 @@ def _init(config: dict[str, Any], language: str) -> None:
 def _recognize(text: str) -> list:
     if _PIPELINE is None:
         raise RuntimeError("pool process without a pipeline")
-    return _PIPELINE.recognize_packed(text)
+    return _PIPELINE.recognize_packed(text, binary=True)
 
 
 class ParallelPipeline:

@@ -220,11 +220,12 @@ class Pipeline:
             ner = self._combine_ner(text, [r.analyze(text, doc) for r in self.ner])
             return self._resolve(doc, patterns, ner)
 
-    def recognize_packed(self, text: str) -> list:
-        """:meth:`recognize_section` as plain lists (:func:`psan.tool.text.sections.pack`) for another process."""
+    def recognize_packed(self, text: str, binary: bool = False) -> list:
+        """:meth:`recognize_section` as plain lists (:func:`psan.tool.text.sections.pack`) for another process
+        (``binary``: its token offsets as an array, for a process pool; not JSON)."""
         from psan.tool.text.sections import pack
         with collector_paused():
-            return pack(self.recognize_section(text))
+            return pack(self.recognize_section(text), binary)
 
     def merge(self, text: str, parts: Iterable[tuple[int, list | Document]]) -> Document:
         """The document from its section results (documents or packed, in text order), finished once."""
