@@ -1025,13 +1025,16 @@ def _subject_agreement(ev: Evidence, key: Key, w: float, nominative: float, miss
     Why the gender counts apart from the paradigm: a participle agrees with its subject, so "pravila Drahuš",
     "seděla Magda" say the subject is a woman even where the paradigms know the form only as a man's (an
     unlisted -a name, an indeclinable one): the singular nominative in the participle's gender gets the form's
-    best nominative weight and the bonus of an agreeing subject.  A plural -li/-ly agrees with any gender."""
+    best nominative weight and the bonus of an agreeing subject.  A plural -li/-ly agrees with any gender.  The
+    tagger may give several values ("seděla": Fem,Neut and Sing,Plur: a woman or neuter plural): any counts."""
     _c, n, g = key
-    if ev.subject_number not in ("", n) or not (ev.subject_gender or ev.subject_number == "Plur"):
+    numbers = set(ev.subject_number.split(",")) - {""}
+    genders = set(ev.subject_gender.split(",")) - {""}
+    if (numbers and n not in numbers) or not (genders or numbers == {"Plur"}):
         return 0.0
-    if n == "Plur" or ev.subject_number == "Plur":
-        return 0.7 if w >= 0.5 and (ev.subject_gender == g or ev.subject_number == "Plur") else 0.0
-    if g != ev.subject_gender:
+    if n == "Plur" or numbers == {"Plur"}:
+        return 0.7 if w >= 0.5 and (g in genders or numbers == {"Plur"}) else 0.0
+    if g not in genders:
         return 0.0
     lifted = max(w, nominative)
     restored = miss if w < 0.3 <= lifted else 0.0  # the form is the nominative the paradigms had for another gender
