@@ -86,6 +86,10 @@ CS = [
     ("Bydlí v Dubech.", "Dubech", "LOCATION", "Loc - Plur"),
     ("Zvolili místopředsedu OSN Kubáta.", "Kubáta", "PERSON", "Acc Masc Sing"),
     ("Promluvil místopředseda FS Kubát.", "Kubát", "PERSON", "Nom Masc Sing"),
+    # an agreeing l-participle makes an unlisted or indeclinable subject a woman; an object stays what it is
+    ("Nemáš chuť, pravila Drahuš.", "Drahuš", "PERSON", "Nom Fem Sing"),
+    ("Valentýna seděla v nezměněné poloze.", "Valentýna", "PERSON", "Nom Fem Sing"),
+    ("Včera potkala Honzu.", "Honzu", "PERSON", "Acc Masc Sing"),
 ]
 SK = [
     ("v Štokholme", "Štokholme", "LOCATION", "Loc - Sing"),

@@ -95,3 +95,13 @@ def test_czech_trusts_the_taggers_gender_of_a_name_not_its_case(monkeypatch: pyt
                                "Lollobrigidou": ("PROPN", {"Case": "Ins", "Gender": "Fem"}), ".": ("PUNCT", {})})
     assert analyse_document("Tančil dnes Lollobrigidou.", [Mention(12, 25, "person", "e")], "cs")[0][0].gender == "Fem"
     assert analysis.model_weights("cs")["tagger_case"] == 0.0
+
+
+def test_a_participle_the_tagger_leaves_ambiguous_still_gives_its_subject_a_gender(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"seděla" is tagged Fem,Neut and Plur,Sing (a woman, or neuter plural): a person subject is the woman."""
+    _fake_tagger(monkeypatch, {"seděla": ("VERB", {"VerbForm": "Part", "Gender": "Fem,Neut", "Number": "Plur,Sing"}),
+                               "Valentýna": ("PROPN", {}), "doma": ("ADV", {}), ".": ("PUNCT", {})})
+    text = "Valentýna seděla doma."
+    feats, _genders = analyse_document(text, [Mention(0, 9, "person", "e")], "cs")
+    assert (feats[0].case, feats[0].gender) == ("Nom", "Fem")

@@ -45,6 +45,8 @@ _NUMBERS = ("Sing", "Plur")
 Key = tuple[str, str, str]  # (case, number, gender)
 #: feminine diminutive suffixes of first names (Drahuška, Žofinka, Vendulka): an -a name that is a woman's
 _DIMINUTIVES = ("inka", "uška", "ička", "enka", "ečka", "ulka", "unka", "ulinka")
+#: endings of a soft masculine's genitive (Eliáš → Eliáše, Ondřej → Ondřeje) that no Czech woman's name in -e has
+_MANS_SOFT_GENITIVES = ("še", "že", "če", "ře", "je")
 #: endings of women's surname forms (cs/sk -ová in every case)
 _WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
@@ -165,10 +167,12 @@ def _reading_weight(r: Reading, word: str, language: str, person: bool) -> float
 
 def _person_weight(r: Reading, weight: float) -> float:
     """A guessed feminine reading of a person: a diminutive is as good as a listed name, another -a word
-    is rather a man's surname or an oblique form."""
+    is rather a man's surname or an oblique form, an -e after a soft sibilant rather a man's genitive."""
     low = r.lemma.casefold()
     if not r.known and r.gender == "f" and low.endswith(_DIMINUTIVES):
         return 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
+    if not r.known and r.gender == "f" and low.endswith(_MANS_SOFT_GENITIVES):
+        return weight * 0.25  # "Eliáše", "Tomáše": a man's genitive (Eliáš), hardly a woman's name in -še
     if not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
         return weight * 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
     return weight
@@ -633,8 +637,10 @@ def read_subject(s: Sentence, ev: Evidence) -> None:
         ev.subject_gender, ev.subject_number = inflect_pl.past_subject(toks[k].group()) \
             if toks[k].group().islower() else ("", "")
     if s.person and not ev.subject_number and s.language in ("cs", "sk", "sl"):
-        ending_gender, ev.subject_number = _participle_after(toks, last, got is None)
+        ending_gender, ev.subject_number = _participle_after(toks, last, got is None, s.language)
         ev.subject_gender = ev.subject_gender or ending_gender
+    if s.person and not ev.subject_number and wordlist.feminine_participle(s.before, s.language):
+        ev.subject_gender, ev.subject_number = "Fem", "Sing"  # an inverted subject: "pravila Drahuš"
 
 
 def read_role_noun(s: Sentence, ev: Evidence) -> None:
@@ -705,10 +711,11 @@ def _name_as_nominative(word: str, upos: str, feats: dict[str, str], language: s
     return upos, feats
 
 
-def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) -> tuple[str, str]:
+def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool, language: str) -> tuple[str, str]:
     """(gender, number) of an l-participle right after a name, or after a short auxiliary ("Uhri boli",
     "Maja je prišla"), by its ending: -li/-ly plural (any gender), with ``feminine`` (no tagger said
-    more) -la a woman's singular.  ``("", "")`` where no such word follows."""
+    more) -la a woman's singular, where the dictionary (if any) takes it for a verb's form.  ``("", "")`` where no
+    such word follows."""
     k = last + 1
     if k < len(toks) and toks[k].group().islower() and len(toks[k].group()) <= 3 and k + 1 < len(toks):
         k += 1  # "je", "se", "sa", "by"
@@ -717,8 +724,9 @@ def _participle_after(toks: Sequence[re.Match[str]], last: int, feminine: bool) 
         return "", ""
     if word.endswith(("li", "ly")):
         return "", "Plur"
-    if feminine and word.endswith("la"):
-        return "Fem", "Sing"
+    if feminine and word.endswith("la") and (wordlist.feminine_participle(word, language)
+                                            or not wordlist.available(language)):
+        return "Fem", "Sing"  # "Valentýna seděla" (not "Albina kardinála": a noun)
     return "", ""
 
 
@@ -971,6 +979,7 @@ def _scores(ev: Evidence, kind: str, entity_gender: str, language: str) -> dict[
     out: dict[Key, float] = {}
     last = ev.readings[-1]
     miss = (1.5 if max(last.values()) >= 1.0 else 0.5) if last else 0.0  # a form the paradigms do not have
+    nominative = max((w for k, w in last.items() if k[0] == "Nom" and k[1] == "Sing"), default=0.0)
     others = [(o, -1.0 if o and max(o.values()) >= 1.0 else 0.0) for o in ev.readings[:-1]]
     t, a = ev.tagged or {}, ev.agreeing or {}
     learned = ev.learned or {}
@@ -1003,14 +1012,37 @@ def _scores(ev: Evidence, kind: str, entity_gender: str, language: str) -> dict[
                 s = base + number[n] + gender[g] + w - (miss if w < 0.3 else 0.0)
                 if ev.verb_cases:  # subject or object of the verb before: agreement and the treebanks decide
                     s += mw["verb"] * ev.verb_cases.get((n, g), {}).get(c, 0.0)
-                if c == "Nom" and kind == PERSON and ev.subject_number in ("", n) and w >= 0.5 \
-                        and (ev.subject_gender == g or ev.subject_number == "Plur"):  # plural -li: any gender
-                    s += 0.7
+                if c == "Nom" and kind == PERSON:
+                    s += _subject_agreement(ev, key, w, nominative, miss)
                 for o, absent in others:  # first name and surname agree
                     v = o.get(key, 0.0)
                     s += v if v >= 0.3 else absent
                 out[key] = s
     return out
+
+
+def _subject_agreement(ev: Evidence, key: Key, w: float, nominative: float, miss: float) -> float:
+    """What an l-participle next to the name adds to a nominative reading of a person (``w``: the reading's own
+    weight, ``nominative``: the form's best singular nominative weight, ``miss``: the penalty of a form the
+    paradigms lack).
+
+    Why the gender counts apart from the paradigm: a participle agrees with its subject, so "pravila Drahuš",
+    "seděla Magda" say the subject is a woman even where the paradigms know the form only as a man's (an
+    unlisted -a name, an indeclinable one): the singular nominative in the participle's gender gets the form's
+    best nominative weight and the bonus of an agreeing subject.  A plural -li/-ly agrees with any gender.  The
+    tagger may give several values ("seděla": Fem,Neut and Sing,Plur: a woman or neuter plural): any counts."""
+    _c, n, g = key
+    numbers = set(ev.subject_number.split(",")) - {""}
+    genders = set(ev.subject_gender.split(",")) - {""}
+    if (numbers and n not in numbers) or not (genders or numbers == {"Plur"}):
+        return 0.0
+    if n == "Plur" or numbers == {"Plur"}:
+        return 0.7 if w >= 0.5 and (g in genders or numbers == {"Plur"}) else 0.0
+    if g not in genders:
+        return 0.0
+    lifted = max(w, nominative)
+    restored = miss if w < 0.3 <= lifted else 0.0  # the form is the nominative the paradigms had for another gender
+    return lifted - w + restored + (0.7 if lifted >= 0.5 else 0.0)
 
 
 def _features(key: Key, kind: str, language: str) -> Features:

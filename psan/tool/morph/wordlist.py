@@ -160,3 +160,21 @@ def animate_noun(form: str, language: str) -> bool:
 def animate_lemma(lemma: str, language: str) -> bool:
     """Whether a lower-case lemma is a masculine animate common noun of the dictionary ("policista")."""
     return lemma in _animate_lemmas(language)
+
+
+#: endings of the infinitives a dictionary gives as the stem of a verb form (cs "pravit", "říct"; sk "povedať")
+_INFINITIVE_ENDS = {"cs": ("t", "ci"), "sk": ("ť", "cť")}
+
+
+def feminine_participle(form: str, language: str) -> bool:
+    """Whether a lower-case word ending in -la is a woman's past participle ("pravila", "řekla", "seděla"): the
+    dictionary takes it for a form of a verb (its infinitive, or the man's "řekl", "šel" beside it), not of a
+    noun ("škola", "síla"); ``False`` where the language's dictionary does not say."""
+    if not form.islower() or not form.endswith("la") or len(form) < 3 or language not in _INFINITIVE_ENDS:
+        return False
+    found = stems(form, language)
+    if any(stem != form and stem.endswith(_INFINITIVE_ENDS[language]) for stem in found):
+        return True
+    # an irregular verb listed by its man's participle ("řekl", "šel"); a noun's genitive ("anděla", "kardinála")
+    # has no neuter "-lo" beside it
+    return any(stem in (form[:-1], form[:-2] + "el") for stem in found) and is_word(form[:-1] + "o", language)

@@ -16,6 +16,7 @@ from typing import Any
 
 from psan.tool.morph import wordlist
 from psan.tool.morph.declension import declension_for, inflect_cs, inflect_pl
+from psan.tool.morph.features import SLOT_OF_CASE
 from psan.tool.morph.namelists import pool_sets, pools
 from psan.tool.words.names import LOCALES
 
@@ -66,8 +67,11 @@ def gender_hint(word: str, language: str, role: str) -> str:
 
 
 @lru_cache(maxsize=200_000)
-def analyse_word(word: str, language: str, role: str, gender: str = "") -> WordForm:
-    """Lemma and form information of one (title-cased) original word (cached: a pure function of its arguments)."""
+def analyse_word(word: str, language: str, role: str, gender: str = "", case: str = "") -> WordForm:
+    """Lemma and form information of one (title-cased) original word (cached: a pure function of its arguments).
+
+    ``case``: the mention's analysed case; an unlisted form in another case is not its own lemma ("s
+    Lollobrigidou" is Lollobrigida's instrumental, not a nominative "Lollobrigidou")."""
     person = role != PLACE
     if language == "pl" and inflect_pl.available():
         readings = inflect_pl.analyse(word, role)
@@ -81,6 +85,9 @@ def analyse_word(word: str, language: str, role: str, gender: str = "") -> WordF
         readings = decl.analyse(word, language, gender, person)
         if readings:
             r = readings[0]
+            if case not in ("", "Nom") and not r.known and r.lemma == word:
+                slot = SLOT_OF_CASE.get(case, "")
+                r = next((x for x in readings if x.slot[:1] == slot and x.lemma != word), r)
             return WordForm(r.lemma, r.gender if r.known or not gender else gender, cs=r)
         return WordForm(word, gender)
     if language in ("sv", "en", "") or language not in ("pl", "cs", "sk", "sl"):
@@ -100,9 +107,14 @@ def candidates(language: str, role: str, gender: str, form: WordForm) -> tuple[s
     decl = declension_for(language)
     if decl is not None and form.cs is not None:
         g = form.gender or gender or "m"
-        same = _same_class(language, role, gender, g, decl.word_class(form.lemma, g))
+        cls = decl.word_class(form.lemma, g)
+        same = _same_class(language, role, gender, g, cls)
         if len(same) >= MIN_CLASS_POOL:
             return same
+        if cls.startswith("a_m") and role != PLACE and (same or _same_class(language, role, gender, g, "a_m")):
+            # a man's -a name (Procházka, Koštunica) declines as a woman's does (s Procházkou, s Lollobrigidou): a
+            # surrogate of another class would fix a gender its forms leave open, so the -a class is kept however small
+            return same or _same_class(language, role, gender, g, "a_m")
         if role != PLACE:  # a rare class (Ester, Miriam): names with the same endings, else any declinable
             alike = _same_endings(language, role, gender, g, _endings(form.lemma, language, g))
             if len(alike) >= MIN_CLASS_POOL:

@@ -955,7 +955,8 @@ class SurrogateReplacer:
         if not name_words and not any(len(m.group()) == 1 for m in matches):
             return None
         template = self._template_of.get(entity)
-        parts = self._align(name_words, template, type_, given_only=bool(numerals))
+        parts = self._align(name_words, template, type_, feats.case if feats is not None and feats.number != "Plur"
+                            else "", given_only=bool(numerals))
         gender = self._person_gender(entity, template, name_words, parts)
         ident = self._identity(entity, routing.PERSON)
         ident.setdefault("gender", gender)
@@ -991,8 +992,9 @@ class SurrogateReplacer:
         return result
 
     def _align(self, name_words: Sequence[re.Match[str]], template: NameTemplate | None,
-               type_: str, given_only: bool = False) -> dict[int, tuple[str, str]]:
-        """Role and lemma of each name word: from the entity's template where a word matches it.
+               type_: str, case: str = "", given_only: bool = False) -> dict[int, tuple[str, str]]:
+        """Role and lemma of each name word: from the entity's template where a word matches it, else from the
+        word's form in the mention's analysed ``case``.
 
         ``given_only``: the name has a regnal number ("Jan Pavel II"), so its words are given names, no surname."""
         parts: dict[int, tuple[str, str]] = {}
@@ -1015,7 +1017,7 @@ class SurrogateReplacer:
                 role = names.LAST if i == len(name_words) - 1 else names.FIRST
             else:
                 role = self._single_role(word)
-            parts[m.start()] = (role, names.analyse_word(word, self.language, role).lemma)
+            parts[m.start()] = (role, names.analyse_word(word, self.language, role, "", case).lemma)
         return parts
 
     def _person_gender(self, entity: str, template: NameTemplate | None, name_words: Sequence[re.Match[str]],

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from psan.tool.morph import analysis, tagger
+from psan.tool.morph import analysis, tagger, wordlist
 from psan.tool.morph.analysis import PERSON, PLACE, Evidence, Sentence
 from psan.tool.morph.declension import inflect_pl
 
@@ -149,6 +149,20 @@ def test_a_participle_next_to_the_name_gives_its_gender_and_number() -> None:
     s, ev = _sentence("rozhodli Nemci.", "Nemci", PLACE, "sk", got)  # by the tagger, before the name
     analysis.read_subject(s, ev)
     assert (ev.subject_gender, ev.subject_number) == ("Masc", "Plur")
+
+
+@pytest.mark.skipif(not wordlist.available("cs"), reason="no Czech hunspell dictionary")
+def test_a_womans_participle_before_the_name_is_read_by_the_dictionary() -> None:
+    """"pravila Drahuš": an inverted subject; "škola Jana" is a noun's possessor, no participle."""
+    s, ev = _sentence("Nemáš chuť, pravila Drahuš.", "Drahuš", PERSON, "cs")
+    analysis.read_subject(s, ev)
+    assert (ev.subject_gender, ev.subject_number) == ("Fem", "Sing")
+    s, ev = _sentence("Tam stojí škola Jana Ámose.", "Jana Ámose", PERSON, "cs")
+    analysis.read_subject(s, ev)
+    assert ev.subject_gender == ""
+    assert wordlist.feminine_participle("řekla", "cs") and wordlist.feminine_participle("šla", "cs")
+    assert not wordlist.feminine_participle("síla", "cs") and not wordlist.feminine_participle("kola", "cs")
+    assert wordlist.feminine_participle("povedala", "sk") and not wordlist.feminine_participle("pravila", "pl")
 
 
 def test_a_role_noun_before_acronyms_and_the_preposition_before_a_role_noun_count() -> None:
