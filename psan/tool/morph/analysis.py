@@ -45,8 +45,6 @@ _NUMBERS = ("Sing", "Plur")
 Key = tuple[str, str, str]  # (case, number, gender)
 #: feminine diminutive suffixes of first names (Drahuška, Žofinka, Vendulka): an -a name that is a woman's
 _DIMINUTIVES = ("inka", "uška", "ička", "enka", "ečka", "ulka", "unka", "ulinka")
-#: endings of a soft masculine's genitive (Eliáš → Eliáše, Ondřej → Ondřeje) that no Czech woman's name in -e has
-_MANS_SOFT_GENITIVES = ("še", "že", "če", "ře", "je")
 #: endings of women's surname forms (cs/sk -ová in every case)
 _WOMENS = ("ová", "ové", "ovou", "ovej", "ovú")
 #: endings of oblique forms: a guessed lemma equal to such a form is an unlikely nominative
@@ -167,12 +165,10 @@ def _reading_weight(r: Reading, word: str, language: str, person: bool) -> float
 
 def _person_weight(r: Reading, weight: float) -> float:
     """A guessed feminine reading of a person: a diminutive is as good as a listed name, another -a word
-    is rather a man's surname or an oblique form, an -e after a soft sibilant rather a man's genitive."""
+    is rather a man's surname or an oblique form."""
     low = r.lemma.casefold()
     if not r.known and r.gender == "f" and low.endswith(_DIMINUTIVES):
         return 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
-    if not r.known and r.gender == "f" and low.endswith(_MANS_SOFT_GENITIVES):
-        return weight * 0.25  # "Eliáše", "Tomáše": a man's genitive (Eliáš), hardly a woman's name in -še
     if not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
         return weight * 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
     return weight

@@ -32,8 +32,6 @@ def test_person_weight_of_guessed_feminine_readings() -> None:
     assert analysis._person_weight(Reading("Koštunica", "1", "f", True), 2.0) == 2.0  # listed
     assert analysis._person_weight(Reading("Malá", "1", "f", False), 1.0) == 1.0  # -á is a woman's
     assert analysis._person_weight(Reading("Novák", "1", "m", False), 1.0) == 1.0
-    assert analysis._person_weight(Reading("Eliáše", "1", "f", False), 1.0) == 0.25  # rather Eliáš's genitive
-    assert analysis._person_weight(Reading("Alice", "1", "f", False), 1.0) == 0.5
 
 
 def test_place_weight_of_guessed_sko_and_ska_places() -> None:
