@@ -144,19 +144,38 @@ def _lemmas(words: Sequence[str], language: str, person: bool, masculine_first: 
     alts = tuple(frozenset(r[0].casefold() for r in rs) for rs in readings)
     chosen = [rs[0] for rs in readings]
     if len(words) > 1 and any(len(rs) > 1 for rs in readings):
-        for head in readings[-1]:
-            picks = []
-            for rs in readings[:-1]:
-                agree = [r for r in rs if (not head[1] or not r[1] or r[1] == head[1])
-                         and (not head[2] or not r[2] or r[2] == head[2])]
-                if not agree:
-                    break
-                picks.append(agree[0])
-            else:
-                chosen = [*picks, head]
-                break
+        chosen = _joint_reading(readings, words) or chosen
     gender = chosen[-1][2] if person and language in ("cs", "sk", "pl") else ""
     return tuple(c[0].casefold() for c in chosen), alts, gender, tuple(c[0] for c in chosen)
+
+
+def _joint_reading(readings: Sequence[list[tuple[str, str, str]]], words: Sequence[str]
+                   ) -> list[tuple[str, str, str]] | None:
+    """The readings of a name's words that agree in case and gender, each word's as good as the others allow: the
+    smallest sum of the readings' ranks; on a tie, the fewest words read as their own lemma (a guessed nominative),
+    then the last word's first reading.
+
+    Why not the last word's first reading that the others can follow: an unlisted surname's first reading is a
+    guessed nominative ("Kratochvila"), and a first name has a guessed nominative too ("Jiřího"), so "Jiřího
+    Kratochvila" became a nominative Jiřího Kratochvila instead of Jiří Kratochvil's genitive, and the surrogate
+    took the wrong paradigm."""
+    best: list[tuple[str, str, str]] | None = None
+    best_cost: tuple[int, int] | None = None
+    for h, head in enumerate(readings[-1]):
+        picks, ranks = [], h
+        for rs in readings[:-1]:
+            k = next((k for k, r in enumerate(rs) if (not head[1] or not r[1] or r[1] == head[1])
+                      and (not head[2] or not r[2] or r[2] == head[2])), None)
+            if k is None:
+                break
+            picks.append(rs[k])
+            ranks += k
+        else:
+            joint = [*picks, head]
+            cost = (ranks, sum(r[0] == w for r, w in zip(joint, words, strict=True)))
+            if best_cost is None or cost < best_cost:
+                best, best_cost = joint, cost
+    return best
 
 
 def word_lemmas(word: str, language: str, person: bool = True) -> frozenset[str]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -95,6 +96,12 @@ def shares_word(candidate: str, original: str) -> bool:
     "s.r.o.", say too little to be one)."""
     words = {w.casefold() for w in _ALPHA_RE.findall(original) if len(w) >= SHARED_WORD_LETTERS}
     return bool(words) and any(w.casefold() in words for w in _ALPHA_RE.findall(candidate))
+
+
+def _unaccented(word: str) -> str:
+    """``word`` without its diacritics ("kratochvíl" → "kratochvil"): a surrogate that differs from an original
+    only by them is the original to a reader."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
 
 
 def _short_or_number(original: str) -> bool:
@@ -198,8 +205,9 @@ class SurrogateReplacer:
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
                     cf = w.casefold()
-                    self._forbidden_words.add(cf)
-                    self._forbidden_prefixes.update(cf[:k] for k in range(_STEM, len(cf) + 1))
+                    for form in dict.fromkeys((cf, _unaccented(cf))):  # "Kratochvíl" for "Kratochvil" reads as it
+                        self._forbidden_words.add(form)
+                        self._forbidden_prefixes.update(form[:k] for k in range(_STEM, len(form) + 1))
         doc = linked if linked is not None else document_entities(text, regions, self.language, entity_keys)
         self._learn(text, doc)
         self._analyse(text, regions, doc)
@@ -341,7 +349,10 @@ class SurrogateReplacer:
         """
         if cf in self._forbidden_words or cf in self._forbidden or cf in self._forbidden_prefixes:
             return True
-        return any(cf[:k] in self._forbidden_words for k in range(_STEM, len(cf)))
+        bare = _unaccented(cf)
+        if bare != cf and (bare in self._forbidden_words or bare in self._forbidden_prefixes):
+            return True
+        return any(cf[:k] in self._forbidden_words or bare[:k] in self._forbidden_words for k in range(_STEM, len(cf)))
 
     @staticmethod
     def _prints_original(candidate: str, original: str) -> bool:
