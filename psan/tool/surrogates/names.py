@@ -111,9 +111,10 @@ def candidates(language: str, role: str, gender: str, form: WordForm) -> tuple[s
         same = _same_class(language, role, gender, g, cls)
         if len(same) >= MIN_CLASS_POOL:
             return same
-        if cls.startswith("a_m") and role != PLACE and (same or _same_class(language, role, gender, g, "a_m")):
-            # a man's -a name (Procházka, Koštunica) declines as a woman's does (s Procházkou, s Lollobrigidou): a
-            # surrogate of another class would fix a gender its forms leave open, so the -a class is kept however small
+        if cls.startswith("a_m") and role == LAST and (same or _same_class(language, role, gender, g, "a_m")):
+            # a man's -a surname (Procházka, Koštunica) declines as a woman's does (s Procházkou, s Lollobrigidou): a
+            # surrogate of another class would fix a gender its forms leave open, so the -a class is kept however
+            # small; not for first names, whose -a class is a handful (Gejza for every James, George and Bill)
             return same or _same_class(language, role, gender, g, "a_m")
         if role != PLACE:  # a rare class (Ester, Miriam): names with the same endings, else any declinable
             alike = _same_endings(language, role, gender, g, _endings(form.lemma, language, g))
