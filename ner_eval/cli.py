@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     rel.add_argument("--thesis-policy", default="cautious", choices=("cautious", "eager"),
                      help="the thesis person's NE-type decisions: at the app's learning evidence (cautious) or "
                           "after three identical verdicts on the type (eager)")
+    rel.add_argument("--qa-rounds", type=int, default=10,
+                     help="review by risk: QA samples of unread text reviewed before the team reads what nobody "
+                          "read to let the release go (default 10)")
     rel.add_argument("--limit", type=int, help="only the first N documents")
     rel.add_argument("--seed", type=int, default=0, help="seed of the noisy annotator (default 0)")
     rel.add_argument("--order-seed", type=int, help="seed PostgreSQL's random() before each window request, "
@@ -179,7 +182,8 @@ def _release(args: argparse.Namespace, models: Path | None) -> int:
         out = run_release(corpus, args.workflow, getattr(args, "annotator", "perfect"), args.limit, models,
                           args.database_url, args.redis_url, args.seed,
                           log=lambda message: print(message, file=sys.stderr, flush=True),
-                          order_seed=args.order_seed, review=args.review, thesis_policy=args.thesis_policy)
+                          order_seed=args.order_seed, review=args.review, thesis_policy=args.thesis_policy,
+                          qa_rounds=args.qa_rounds)
     except (ValueError, Unavailable, AppError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

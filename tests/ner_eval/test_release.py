@@ -325,3 +325,12 @@ def test_psan_person_keeps_x_public_for_a_type_it_found_mostly_public():
         view = View(1, 0, 7, tokens, spans, ())
         person.enter(view)
         assert person.next_action(view).kind == kind
+
+
+def test_with_no_qa_rounds_allowed_a_release_by_risk_still_goes_out_whole_and_leak_free(tmp_path, redis_url):
+    """``--qa-rounds 0``: a project the bound blocks reads what nobody read instead of sampling (a toy project reads
+    everything anyway); either way the release goes out whole, nothing leaked, nothing left unread."""
+    out = _release(_corpus(tmp_path), redis_url, "--workflow", "psan", "--review", "risk", "--qa-rounds", "0")
+    _consistent(out)
+    assert out["leaked_mentions"] == 0 and out["released_documents"] == len(DOCS) and out["release_bound"] == 0
+    assert all("read_unseen" in s for s in out["review_samples"])
