@@ -25,6 +25,9 @@ KEEP_WORDS = frozenset({
 #: three letters or more of its original, so "Mrs Anna Christou" could only become a tag; "Ms Lorraine Stanton"
 #: keeps the form
 HONORIFIC_STANDINS = {"mrs": "ms", "miss": "ms"}
+#: kept name particles of three letters or more: the surrogate leaves them out ("Carl Friedrich von Siemens" →
+#: "Piotr Oliwier Wolski"), for it may not repeat them and a person with one was left a tag
+DROPPED_PARTICLES = frozenset({"von", "van", "der", "den", "del", "dos", "bin", "ibn"})
 
 
 @dataclass(frozen=True, slots=True)

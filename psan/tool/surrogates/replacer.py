@@ -990,6 +990,11 @@ class SurrogateReplacer:
                 out.append(regnal.regnal_surrogate(word, stream(self.seed, entity, "regnal", word)))
             elif word.casefold() in namelists.HONORIFIC_STANDINS and kept(m):
                 out.append(shape.case_pattern_word(word, namelists.HONORIFIC_STANDINS[word.casefold()]))
+            elif word.casefold() in namelists.DROPPED_PARTICLES and kept(m) and original[:m.start()].strip() \
+                    and original[m.end():m.end() + 1].isspace():
+                out[-1] = out[-1].rstrip()  # the particle and the space before it go; the space after it stays
+                pos = m.end()
+                continue
             elif len(word) == 1 and not kept(m):
                 out.append(self._initial(entity, word, n_initial, template, gender))
                 n_initial += 1

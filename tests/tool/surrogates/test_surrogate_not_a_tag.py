@@ -46,3 +46,14 @@ def test_a_year_private_in_the_document_is_never_printed_by_another_surrogate_th
     out = pseudonymize_corpus([doc], None, "pseudonymize", seed)[0]
     dates = [r["surrogate"] for r in out["replacements"][1:]]
     assert not any(re.search(r"\b1990\b", d) for d in dates), dates
+
+
+@pytest.mark.parametrize("seed", ["0", "1", "2"])
+def test_a_name_particle_of_three_letters_is_left_out_and_the_person_gets_a_surrogate(seed):
+    text = "Podatek wprowadził przedsiębiorca Carl Friedrich von Siemens w 1919 r."
+    mention = "Carl Friedrich von Siemens"
+    doc = {"id": "d", "lang": "pl", "text": text,
+           "spans": [{"start": text.index(mention), "end": text.index(mention) + len(mention), "label": "PER"}]}
+    (rep,) = pseudonymize_corpus([doc], None, "pseudonymize", seed)[0]["replacements"]
+    words = rep["surrogate"].split()
+    assert not rep["surrogate"].startswith("[") and "von" not in words and len(words) == 3, rep
