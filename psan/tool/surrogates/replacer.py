@@ -29,7 +29,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -98,12 +97,6 @@ def shares_word(candidate: str, original: str) -> bool:
     return bool(words) and any(w.casefold() in words for w in _ALPHA_RE.findall(candidate))
 
 
-def _unaccented(word: str) -> str:
-    """``word`` without its diacritics ("kratochvíl" → "kratochvil"): a surrogate that differs from an original
-    only by them is the original to a reader."""
-    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
-
-
 def _short_or_number(original: str) -> bool:
     """A private original that is a year ("1994") or one letter ("S."): forbidden in the surrogates of its own
     document only.  Why: a project of court decisions holds nearly every year as someone's private original and
@@ -115,7 +108,7 @@ def _short_or_number(original: str) -> bool:
 
 
 def _document_only(text: str, regions: Sequence[PrivateRegion]) -> frozenset[str]:
-    """The document's private numbers and single characters (see :func:`_short_or_number`), normalized."""
+    """The document's private years and single letters (see :func:`_short_or_number`), normalized."""
     return frozenset(_norm(text[r.start:r.end]) for r in regions if _short_or_number(text[r.start:r.end]))
 
 
@@ -138,7 +131,7 @@ class SurrogateReplacer:
         self._owner: dict[tuple[str, str], str] = {}
         self._numbers: dict[str, int] = {}
         self._forbidden: set[str] = set()
-        #: the current document's private numbers and single characters: forbidden in its surrogates only
+        #: the current document's private years and single letters: forbidden in its surrogates only
         self._doc_forbidden: frozenset[str] = frozenset()
         self._forbidden_words: set[str] = set()
         #: every prefix (at least ``_STEM`` letters) of a forbidden word, see :meth:`_word_taken`
@@ -205,7 +198,8 @@ class SurrogateReplacer:
             for w in _ALPHA_RE.findall(original):
                 if len(w) > 1:
                     cf = w.casefold()
-                    for form in dict.fromkeys((cf, _unaccented(cf))):  # "Kratochvíl" for "Kratochvil" reads as it
+                    # without its diacritics too: a surrogate "Kratochvíl" for "Kratochvil" reads as the original
+                    for form in dict.fromkeys((cf, derived.fold(cf))):
                         self._forbidden_words.add(form)
                         self._forbidden_prefixes.update(form[:k] for k in range(_STEM, len(form) + 1))
         doc = linked if linked is not None else document_entities(text, regions, self.language, entity_keys)
@@ -349,7 +343,7 @@ class SurrogateReplacer:
         """
         if cf in self._forbidden_words or cf in self._forbidden or cf in self._forbidden_prefixes:
             return True
-        bare = _unaccented(cf)
+        bare = derived.fold(cf)
         if bare != cf and (bare in self._forbidden_words or bare in self._forbidden_prefixes):
             return True
         return any(cf[:k] in self._forbidden_words or bare[:k] in self._forbidden_words for k in range(_STEM, len(cf)))
@@ -839,9 +833,13 @@ class SurrogateReplacer:
         pools = [names.declinable_places_of_gender(self.language, gender), pool] if gender and not plural else [pool]
         lemma = names.analyse_word(_title(words[-1]), self.language, names.PLACE).lemma
         slot = "base_plural" if plural else "base"
-        base = next((b for p in pools if p for b in [self._base_place(entity, names.WordForm(lemma), p, slot,
-                                                                       words[-1])] if b is not None), None)
-        if base is None:
+        base = None
+        for candidates in pools:
+            if candidates:
+                base = self._base_place(entity, names.WordForm(lemma), candidates, slot, words[-1])
+            if base is not None:
+                break
+        else:
             return None
         got = inflect_case(base, feats, self.language, names.PLACE, "")
         if got is None or self._leaks(got, original) or not self._real(got):

@@ -16,7 +16,7 @@ __all__ = ["is_regnal", "name_end", "regnal_surrogate"]
 #: a Roman numeral from II to XXXIX in upper case (written regnal numbers stay far below that)
 _REGNAL = re.compile(r"(?:X{0,3})(?:IX|IV|VI{0,3}|I{0,3})")
 #: a regnal number closing a name, with its ordinal dot ("Karla IV.")
-_TRAILING = re.compile(r"\s+(?:X{0,3})(?:IX|IV|VI{0,3}|I{0,3})\.?\Z")
+_TRAILING = re.compile(rf"\s+({_REGNAL.pattern})\.?\Z")
 #: the numerals a surrogate is drawn from: two letters or more (a one-letter one would read as an initial)
 _POOL = ("II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "XII", "XIII", "XIV", "XV", "XVI", "XVII", "XVIII", "XIX",
          "XX", "XXI", "XXII", "XXIII")
@@ -33,12 +33,11 @@ def regnal_surrogate(word: str, rng: random.Random) -> str:
     return rng.choice([n for n in _POOL if n != word])
 
 
-
 def name_end(text: str, start: int, end: int) -> int:
     """Where the name ``text[start:end]`` ends before a regnal number closing it ("Karla IV." → "Karla"): the case
     and gender of the name are read from its words, and the numeral is none (read as a surname, "IV." made the
     mention nominative)."""
     m = _TRAILING.search(text, start, end)
-    if m is None or len(m.group().strip().rstrip(".")) < 2 or not text[start:m.start()].strip():
+    if m is None or not is_regnal(m.group(1), first=not text[start:m.start()].strip()):
         return end
     return m.start()
