@@ -136,6 +136,13 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
     return out
 
 
+def _form_of_other_name(word: str, language: str) -> bool:
+    """Whether the dictionary knows a capitalized word only as a form of other names ("Evropu" → Evropa): then it
+    is no nominative of its own."""
+    found = wordlist.stems(word, language)
+    return bool(found) and word not in found and any(s[:1].isupper() for s in found)
+
+
 def _implausible_reading(r: Reading, word: str, language: str, person: bool) -> bool:
     """Whether a paradigm's reading cannot be the name's: a man's reading of a woman's -ová/-á name, a place's
     masculine reading in -a, a Slovak place guessed as an -io neuter."""
@@ -150,7 +157,8 @@ def _implausible_reading(r: Reading, word: str, language: str, person: bool) -> 
 
 def _reading_weight(r: Reading, word: str, language: str, person: bool) -> float | None:
     """How much a paradigm's reading is worth (a listed name's twice a guess), ``None`` for an implausible
-    one: a guessed lemma equal to an oblique-looking or plural-looking word is hardly its nominative."""
+    one: a guessed lemma equal to an oblique-looking or plural-looking word is hardly its nominative, and so is
+    a place's word the dictionary knows as a form of another name only."""
     if _implausible_reading(r, word, language, person):
         return None
     weight = 2.0 if r.known else 1.0
@@ -160,17 +168,29 @@ def _reading_weight(r: Reading, word: str, language: str, person: bool) -> float
     elif person and not r.known and r.lemma == word and r.gender != "f" \
             and word.casefold().endswith(_PLURAL_NOMINATIVES.get(language, ())):
         weight = 0.3  # "Moskovčania", "Nemci", "Novákové": a man's nominative singular hardly ends so
-    return _person_weight(r, weight) if person else _place_weight(r, weight)
+    elif not person and not r.known and r.lemma == word and _form_of_other_name(word, language):
+        weight = 0.3  # "Evropu" is the dictionary's form of Evropa, hardly a place "Evropu"
+    return _person_weight(r, weight, language) if person else _place_weight(r, weight)
 
 
-def _person_weight(r: Reading, weight: float) -> float:
+def _person_weight(r: Reading, weight: float, language: str = "") -> float:
     """A guessed feminine reading of a person: a diminutive is as good as a listed name, another -a word
-    is rather a man's surname or an oblique form."""
+    is rather a man's surname or an oblique form, unless the dictionary declines it as a woman's name (and a
+    man's reading of a word it declines as a woman's only counts half)."""
     low = r.lemma.casefold()
-    if not r.known and r.gender == "f" and low.endswith(_DIMINUTIVES):
+    if r.known:
+        return weight
+    if r.gender == "f" and low.endswith(_DIMINUTIVES):
         return 2.0  # a feminine diminutive (Drahuška) is as good as a listed woman's name
-    if not r.known and r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
-        return weight * 0.5  # an unlisted -a word is rather a man's surname (Koštunica) or an oblique form (Clintona)
+    if r.gender == "f" and not low.endswith(("ová", "á", "ie", "ia")):
+        genders = wordlist.name_genders(r.lemma, language)
+        if genders == {"Fem"}:
+            return 2.0  # the dictionary's woman's name only ("Diana", "Erika"): as good as a listed one
+        # both ("Magda", "Jirka") as likely as the man's; unlisted: rather a man's surname (Koštunica) or an
+        # oblique form (Clintona)
+        return weight if "Fem" in genders else weight * 0.5
+    if low.endswith("a") and wordlist.name_genders(r.lemma, language) == {"Fem"}:
+        return weight * 0.5  # "Diana" is no man's -a name
     return weight
 
 
@@ -282,13 +302,13 @@ _PLURAL_LEMMAS = {
 
 @lru_cache(maxsize=1)
 def _known_places(language: str) -> frozenset[str]:
-    """Listed one-word places, and the nouns of listed plural town names ("Karlovy Vary" → Vary,
-    "Nové Hrady" → Hrady: a singular nominative hardly ends in -y)."""
+    """Listed one-word places, the nouns of listed plural town names ("Karlovy Vary" → Vary,
+    "Nové Hrady" → Hrady: a singular nominative hardly ends in -y) and the dictionary's plural names (Čechy)."""
     from psan.tool.morph.namelists import pool_sets, pools
     plural_heads = {c.split()[1] for c in pools(language).cities
                     if c.count(" ") == 1 and c.endswith("y") and c.split()[0].endswith(("é", "y", "ie"))
                     and c.split()[1][:1].isupper()}  # an adjective agreeing in the plural: Karlovy Vary
-    return frozenset(pool_sets(language).places) | frozenset(plural_heads)
+    return frozenset(pool_sets(language).places) | frozenset(plural_heads) | wordlist.plural_places(language)
 
 
 @lru_cache(maxsize=50_000)
@@ -547,12 +567,14 @@ def read_left_neighbour(s: Sentence, ev: Evidence) -> None:
         if got[s.index][1] in ("PROPN", "NOUN", "ADJ", "X"):
             ev.tagged = got[s.index][2]
         upos = got[first - 1][1] if first > 0 else ""
-        # a role noun by its stem (a small tagger may call "bratra" a proper noun)
-        role_noun = upos not in ("ADJ", "DET", "ADV") and s.person and person_noun(before, language)
-        if before.islower() and not prep and role_noun:
-            ev.after_noun, ev.noun_cases = True, _role_noun_cases(before, language, got[first - 1][2].get("Case", ""))
+        # a role noun by its stem (a small tagger may call "bratra" a proper noun), also as the sentence's
+        # capitalized first word ("Profesor Havlena pokrčil")
+        noun = before.lower() if _lower_or_initial(before, first, toks) else before
+        role_noun = upos not in ("ADJ", "DET", "ADV") and s.person and person_noun(noun, language)
+        if noun.islower() and not prep and role_noun:
+            ev.after_noun, ev.noun_cases = True, _role_noun_cases(noun, language, got[first - 1][2].get("Case", ""))
             if not ev.title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
-                ev.title_gender = "f" if feminine_role(before) else "m"
+                ev.title_gender = "f" if feminine_role(noun) else "m"
         elif before.islower() and not prep and upos in ("DET", "NUM") or upos == "ADJ" and before.islower() \
                 and not prep and _attributive(before, language):
             ev.agreeing = got[first - 1][2]  # "Starém Kolíně", "bratra Kozáka": the name agrees

@@ -148,6 +148,41 @@ def _animate_lemmas(language: str) -> frozenset[str]:
     return frozenset(m.group(1) for m in entry.finditer(text) if m.group(1).islower())
 
 
+#: the affix flags of the Czech dictionary's paradigms of names: masculine animate (P: "Havel", "Procházka",
+#: "Honza") and feminine (Z: "Eva", "Diana", "Praha"); an entry may have both ("Magda", "Jirka")
+_NAME_FLAGS = {"cs": {"Masc": frozenset("P"), "Fem": frozenset("Z")}}
+
+
+@cache
+def _name_entries(language: str) -> dict[str, str]:
+    """Capitalized entries of the dictionary (names) → their affix flags."""
+    files = dictionary_files(language) if language in _NAME_FLAGS else None
+    if files is None or _handle(language) is None:
+        return {}
+    encoding = _handle(language)[1]  # type: ignore[index]
+    text = files[1].read_text(encoding=encoding, errors="replace")
+    entry = re.compile(r"^([A-ZÀ-ÞĀ-ſ][^/\s]*)/(\S+)", re.MULTILINE)
+    return {m.group(1): m.group(2) for m in entry.finditer(text) if m.group(1)[0].isupper()}
+
+
+def name_genders(lemma: str, language: str) -> frozenset[str]:
+    """The genders ("Masc", "Fem") the dictionary declines a capitalized lemma in as a name ("Diana" → Fem,
+    "Honza" → Masc, "Magda" → both; an unlisted name → none).
+
+    Why: the name lists are short, and an unlisted name in -a is a woman's first name or a man's surname or
+    hypocoristic alike; the dictionary's own paradigm of the word tells them apart where it lists it."""
+    flags = _name_entries(language).get(lemma, "")
+    return frozenset(g for g, f in _NAME_FLAGS.get(language, {}).items() if flags and set(flags) & f)
+
+
+def plural_places(language: str) -> frozenset[str]:
+    """Names the dictionary declines as feminine plurals ("Čechy", "Alpy", "Benátky": the Z paradigm's -y
+    lemmas): plural places, whose forms ("do Čech", "v Alpách") no singular reading explains."""
+    fem = _NAME_FLAGS.get(language, {}).get("Fem", frozenset())
+    return frozenset(w for w, f in _name_entries(language).items()
+                     if w.endswith("y") and not w.endswith(("ay", "ey", "oy", "uy")) and set(f) & fem)
+
+
 def animate_noun(form: str, language: str) -> bool:
     """Whether a lower-case word is a form of a masculine animate common noun ("policistu", "učiteli": a person
     or an animal), by the dictionary's paradigms; ``False`` where the language's dictionary does not say."""

@@ -1,7 +1,9 @@
 """The parts of ``analysis._declension_readings``: which paradigm readings count, how much, and their keys."""
 from __future__ import annotations
 
-from psan.tool.morph import analysis
+import pytest
+
+from psan.tool.morph import analysis, wordlist
 from psan.tool.morph.declension import inflect_cs
 from psan.tool.morph.declension.inflect_cs import Reading
 
@@ -32,6 +34,29 @@ def test_person_weight_of_guessed_feminine_readings() -> None:
     assert analysis._person_weight(Reading("Koštunica", "1", "f", True), 2.0) == 2.0  # listed
     assert analysis._person_weight(Reading("Malá", "1", "f", False), 1.0) == 1.0  # -á is a woman's
     assert analysis._person_weight(Reading("Novák", "1", "m", False), 1.0) == 1.0
+
+
+@pytest.mark.skipif(not wordlist.available("cs"), reason="no Czech hunspell dictionary")
+def test_the_dictionary_says_whose_name_an_a_word_is() -> None:
+    """"Diana" is declined as a woman's name only, "Magda" as both, "Honza" as a man's only; an unlisted one
+    ("Valentýna") says nothing."""
+    assert wordlist.name_genders("Diana", "cs") == {"Fem"} and wordlist.name_genders("Honza", "cs") == {"Masc"}
+    assert wordlist.name_genders("Magda", "cs") == {"Fem", "Masc"} and not wordlist.name_genders("Valentýna", "cs")
+    assert analysis._person_weight(Reading("Diana", "1", "f", False), 1.0, "cs") == 2.0  # as a listed name
+    assert analysis._person_weight(Reading("Magda", "1", "f", False), 1.0, "cs") == 1.0  # as good as the man's
+    assert analysis._person_weight(Reading("Diana", "1", "m", False), 1.0, "cs") == 0.5  # no man's -a name
+    assert analysis._person_weight(Reading("Honza", "1", "f", False), 1.0, "cs") == 0.5
+    assert analysis._person_weight(Reading("Honza", "1", "m", False), 1.0, "cs") == 1.0
+
+
+@pytest.mark.skipif(not wordlist.available("cs"), reason="no Czech hunspell dictionary")
+def test_the_dictionary_knows_oblique_forms_and_plural_places() -> None:
+    """"Evropu" is a form of Evropa, no place "Evropu"; "Čechy", "Alpy" are plural places ("zbytek Čech")."""
+    assert analysis._reading_weight(Reading("Evropu", "1", "m", False), "Evropu", "cs", False) == 0.3
+    assert analysis._reading_weight(Reading("Evropa", "4", "f", False), "Evropu", "cs", False) == 1.0
+    plural = wordlist.plural_places("cs")
+    assert {"Čechy", "Alpy", "Benátky"} <= plural and "Broadway" not in plural
+    assert analysis.readings("Čech", "cs", False)[("Gen", "Plur", "Fem")] == 2.5
 
 
 def test_place_weight_of_guessed_sko_and_ska_places() -> None:

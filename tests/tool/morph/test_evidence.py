@@ -124,6 +124,19 @@ def test_the_tagged_word_before_the_name_makes_it_a_possessor_an_agreeing_noun_o
     assert ev.after_verb and ev.subject_before and ev.verb_cases is None  # no valency table without models
 
 
+def test_a_role_noun_that_opens_the_sentence_is_a_role_noun_not_a_possessed_noun() -> None:
+    """"Profesor Havlena pokrčil": the capital is the sentence's, the name stands in apposition (Nom), it is no
+    possessor as after "Cena Karla Čapka"."""
+    got = [("", "NOUN", {"Case": "Nom"}), ("", "PROPN", {}), ("", "VERB", {}), ("", "NOUN", {}), ("", "PUNCT", {})]
+    s, ev = _sentence("Profesor Havlena pokrčil rameny.", "Havlena", PERSON, "cs", got)
+    analysis.read_left_neighbour(s, ev)
+    assert ev.after_noun and ev.noun_cases == ("Nom",) and ev.title_gender == "m"
+    got = [("", "NOUN", {"Case": "Nom"}), ("", "PROPN", {}), ("", "PROPN", {}), ("", "PUNCT", {})]
+    s, ev = _sentence("Cena Karla Čapka.", "Karla Čapka", PERSON, "cs", got)
+    analysis.read_left_neighbour(s, ev)
+    assert ev.after_noun and not ev.noun_cases  # a possessor
+
+
 @pytest.mark.skipif(not inflect_pl.available(), reason="morfeusz2 not installed")
 def test_polish_neighbours_come_from_morfeusz() -> None:
     s, ev = _sentence("Zygmunta wezwał sąd.", "Zygmunta", PERSON, "pl")
