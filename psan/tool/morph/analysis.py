@@ -109,6 +109,8 @@ class Evidence:
     verb_cases: dict[tuple[str, str], dict[str, float]] | None = None
     #: a verb follows the name (Polish, no tagger): a man's genitive = accusative form is rather its object
     before_verb: bool = False
+    #: a verb form by the dictionary precedes the name (no tagger): the same
+    object_of_verb: bool = False
     #: the tagged case of a place noun before the name ("rieku Araxes"): a form that has it agrees
     place_noun_case: str = ""
     #: the learned reader's probabilities of the name's case, number and gender (:mod:`.namecase`)
@@ -610,6 +612,10 @@ def read_left_neighbour(s: Sentence, ev: Evidence) -> None:
         ev.after_noun = bool(ev.noun_cases)
         if not ev.title_gender:  # "manželka Laura", "předsedu Zelenku": the role noun's gender
             ev.title_gender = "f" if feminine_role(before) else "m"
+    elif got is None and not prep and wordlist.verb_form(before, language):
+        # no tagger: "chytila Eduarda", "škrtila Evropu": a genitive = accusative form after a verb (by the
+        # dictionary) is rather its object; nominative or accusative stays open (no agreement to read)
+        ev.object_of_verb = True
 
 
 def read_polish_neighbours(s: Sentence, ev: Evidence, head: int) -> None:
@@ -983,7 +989,7 @@ def _case_score(ev: Evidence, kind: str, c: str, language: str = "") -> float:  
         s += (1.0 if kind == PLACE else 0.8) if c == "Gen" else -0.5
     if ev.vocative and c == "Voc":
         s += 1.5
-    if (ev.after_verb or ev.before_verb) and c == "Gen":
+    if (ev.after_verb or ev.before_verb or ev.object_of_verb) and c == "Gen":
         s -= 0.3  # a form both genitive and accusative right after a verb is its object
     if ev.after_verb and c == "Acc":
         s += 0.3  # … and so is one both nominative and accusative ("kritizoval Irán")

@@ -165,14 +165,31 @@ def _name_entries(language: str) -> dict[str, str]:
     return {m.group(1): m.group(2) for m in entry.finditer(text) if m.group(1)[0].isupper()}
 
 
+#: the adjective paradigm of the Czech dictionary (possessives: "Magdin", "Jirkův")
+_ADJECTIVE_FLAG = {"cs": "Y"}
+#: the consonant before a woman's possessive -in (Hanka → Hančin, Petra → Petřin)
+_SOFTENED = (("ch", "š"), ("k", "č"), ("h", "ž"), ("g", "ž"), ("r", "ř"))
+
+
+def _possessive(word: str, language: str) -> bool:
+    return _ADJECTIVE_FLAG.get(language, "-") in _name_entries(language).get(word, "")
+
+
 def name_genders(lemma: str, language: str) -> frozenset[str]:
     """The genders ("Masc", "Fem") the dictionary declines a capitalized lemma in as a name ("Diana" → Fem,
-    "Honza" → Masc, "Magda" → both; an unlisted name → none).
+    "Honza" → Masc; an unlisted name → none).  An -a name it declines both ways is the gender whose possessive
+    adjective it lists ("Magdin", no "Magdův": a woman's; "Jirkův", no "Jirčin": a man's), else both.
 
     Why: the name lists are short, and an unlisted name in -a is a woman's first name or a man's surname or
     hypocoristic alike; the dictionary's own paradigm of the word tells them apart where it lists it."""
     flags = _name_entries(language).get(lemma, "")
-    return frozenset(g for g, f in _NAME_FLAGS.get(language, {}).items() if flags and set(flags) & f)
+    found = frozenset(g for g, f in _NAME_FLAGS.get(language, {}).items() if flags and set(flags) & f)
+    if len(found) < 2 or not lemma.endswith("a"):
+        return found
+    stem = lemma[:-1]
+    soft = next((stem[: -len(c)] + s for c, s in _SOFTENED if stem.endswith(c)), stem)
+    womans, mans = _possessive(soft + "in", language), _possessive(stem + "ův", language)
+    return frozenset({"Fem"}) if womans and not mans else frozenset({"Masc"}) if mans and not womans else found
 
 
 def plural_places(language: str) -> frozenset[str]:
@@ -199,6 +216,31 @@ def animate_lemma(lemma: str, language: str) -> bool:
 
 #: endings of the infinitives a dictionary gives as the stem of a verb form (cs "pravit", "říct"; sk "povedať")
 _INFINITIVE_ENDS = {"cs": ("t", "ci"), "sk": ("ť", "cť")}
+#: the affix flag the Czech dictionary gives every verb (its negated forms, "nečetl"), no noun ("svět", "byt")
+_VERB_FLAG = {"cs": "N"}
+
+
+@cache
+def _verb_lemmas(language: str) -> frozenset[str]:
+    """The infinitives of the dictionary: lower-case entries ending so, with the verbs' flag."""
+    flag, files = _VERB_FLAG.get(language), dictionary_files(language)
+    if flag is None or files is None or _handle(language) is None:
+        return frozenset()
+    encoding = _handle(language)[1]  # type: ignore[index]
+    text = files[1].read_text(encoding=encoding, errors="replace")
+    entry = re.compile(r"^([^\W\d_]+)/(\S+)", re.MULTILINE)
+    ends = _INFINITIVE_ENDS[language]
+    return frozenset(m.group(1) for m in entry.finditer(text)
+                     if m.group(1).islower() and m.group(1).endswith(ends) and flag in m.group(2))
+
+
+def verb_form(form: str, language: str) -> bool:
+    """Whether a lower-case word is a form of a verb by the dictionary ("četl" → číst, "chytila" → chytit; not
+    "světa", "bytu"); ``False`` where the language's dictionary does not say."""
+    if not form.islower() or language not in _VERB_FLAG:
+        return False
+    lemmas = _verb_lemmas(language)
+    return bool(lemmas) and any(stem in lemmas for stem in stems(form, language))
 
 
 def feminine_participle(form: str, language: str) -> bool:

@@ -38,12 +38,15 @@ def test_person_weight_of_guessed_feminine_readings() -> None:
 
 @pytest.mark.skipif(not wordlist.available("cs"), reason="no Czech hunspell dictionary")
 def test_the_dictionary_says_whose_name_an_a_word_is() -> None:
-    """"Diana" is declined as a woman's name only, "Magda" as both, "Honza" as a man's only; an unlisted one
-    ("Valentýna") says nothing."""
+    """"Diana" is declined as a woman's name only, "Honza" as a man's only; "Magda" both ways, but only its
+    woman's possessive "Magdin" is listed, "Jirka" only its man's "Jirkův", "Petra" both ("Petrův" is Petr's);
+    an unlisted one ("Valentýna") says nothing."""
     assert wordlist.name_genders("Diana", "cs") == {"Fem"} and wordlist.name_genders("Honza", "cs") == {"Masc"}
-    assert wordlist.name_genders("Magda", "cs") == {"Fem", "Masc"} and not wordlist.name_genders("Valentýna", "cs")
+    assert wordlist.name_genders("Magda", "cs") == {"Fem"} and wordlist.name_genders("Hanka", "cs") == {"Fem"}
+    assert wordlist.name_genders("Jirka", "cs") == {"Masc"} and wordlist.name_genders("Petra", "cs") == {"Fem", "Masc"}
+    assert not wordlist.name_genders("Valentýna", "cs")
     assert analysis._person_weight(Reading("Diana", "1", "f", False), 1.0, "cs") == 2.0  # as a listed name
-    assert analysis._person_weight(Reading("Magda", "1", "f", False), 1.0, "cs") == 1.0  # as good as the man's
+    assert analysis._person_weight(Reading("Petra", "1", "f", False), 1.0, "cs") == 1.0  # as good as the man's
     assert analysis._person_weight(Reading("Diana", "1", "m", False), 1.0, "cs") == 0.5  # no man's -a name
     assert analysis._person_weight(Reading("Honza", "1", "f", False), 1.0, "cs") == 0.5
     assert analysis._person_weight(Reading("Honza", "1", "m", False), 1.0, "cs") == 1.0

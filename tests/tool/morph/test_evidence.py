@@ -137,6 +137,21 @@ def test_a_role_noun_that_opens_the_sentence_is_a_role_noun_not_a_possessed_noun
     assert ev.after_noun and not ev.noun_cases  # a possessor
 
 
+@pytest.mark.skipif(not wordlist.available("cs"), reason="no Czech hunspell dictionary")
+def test_without_a_tagger_a_verb_before_the_name_is_known_by_the_dictionary() -> None:
+    """"chytila Eduarda": a man's genitive = accusative form after a verb is its object; "světa Eduarda" (a
+    noun ending like an infinitive's stem) is no verb."""
+    s, ev = _sentence("Pak chytila Eduarda za ruku.", "Eduarda", PERSON, "cs")
+    analysis.read_left_neighbour(s, ev)
+    assert ev.object_of_verb and analysis._case_score(ev, PERSON, "Acc", "cs") > analysis._case_score(
+        ev, PERSON, "Gen", "cs")
+    s, ev = _sentence("Konec světa Eduarda.", "Eduarda", PERSON, "cs")
+    analysis.read_left_neighbour(s, ev)
+    assert not ev.object_of_verb
+    assert wordlist.verb_form("četl", "cs") and wordlist.verb_form("prohlížejí", "cs")
+    assert not wordlist.verb_form("bytu", "cs") and not wordlist.verb_form("platu", "cs")
+
+
 @pytest.mark.skipif(not inflect_pl.available(), reason="morfeusz2 not installed")
 def test_polish_neighbours_come_from_morfeusz() -> None:
     s, ev = _sentence("Zygmunta wezwał sąd.", "Zygmunta", PERSON, "pl")
