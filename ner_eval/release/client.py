@@ -158,12 +158,12 @@ class Admin(Annotator):
         self._count()
         self.api.qa_verdicts(*review, verdicts)
 
-    def review_sample(self, project_id: int) -> tuple[tuple[int, int], list[tuple[int, int]]]:
-        """Draw the sample of unread sentences (its suggested size); ((project, sample id), (document, first token)
-        of each sampled sentence)."""
+    def review_sample(self, project_id: int) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
+        """Draw the sample of unread sentences (its suggested size); ((project, sample id), (document, first token,
+        end token) of each sampled sentence)."""
         self._count()
         sample = self.api.draw_review_sample(project_id)
-        return (project_id, sample["sample_id"]), sorted({(s["document_id"], s["first_token"])
+        return (project_id, sample["sample_id"]), sorted({(s["document_id"], s["first_token"], s["end_token"])
                                                           for s in sample["sentences"]})
 
     def review_misses(self, review: tuple[int, int], misses: dict[tuple[int, int], int]) -> None:

@@ -441,20 +441,36 @@ class Session:
                 return samples
             page, sampled = self.reviewer.review_sample(self.project.project_id)
             misses: dict[tuple[int, int], int] = {}
-            for doc_id, first in sampled:
+            kinds: Counter[str] = Counter()
+            for doc_id, first, end in sampled:
                 marked = self.work.by_hand
-                answer = self.reviewer.open_at(doc_id, first, 1)
+                # the whole sentence, as the review page shows it (a window of one token cut a long one short)
+                answer = self.reviewer.open_at(doc_id, first, end - first)
+                kinds.update(miss_kinds(View.from_api(answer, self.project.gold[doc_id])))
                 self.work_window(self.reviewer, answer)
                 self.work.qa_windows += 1
                 misses[(doc_id, first)] = self.work.by_hand - marked
                 self.instance.drain()
             self.reviewer.review_misses(page, misses)
-            samples.append({"sampled": len(sampled), "found": sum(misses.values())})
+            samples.append({"sampled": len(sampled), "found": sum(misses.values()), "gold_unmasked": dict(kinds)})
             # the misses taught the model where names hide: read what it routes now, then sample again
             samples[-1]["read_after"] = self._read_routed()
         if self.reviewer.release_report(self.project.project_id)["review"]["blocked"]:
             samples.append({"read_unseen": self._read_unseen()})
         return samples
+
+
+def miss_kinds(view: View) -> Counter[str]:
+    """The gold mentions of a window that no private span covers, by what shows there: a span public by the
+    rules or a person (``public``), an undecided span (``suspicious``) or no span (``uncovered``)."""
+    private = {i for s in view.spans if s.decision == "PRIVATE" for i in range(s.first, s.end)}
+    kinds: Counter[str] = Counter()
+    for first, end in view.gold:
+        if all(i in private for i in range(first, end)):
+            continue
+        shown = {s.decision for s in view.spans if s.first < end and first < s.end and s.decision != "PRIVATE"}
+        kinds["suspicious" if "SUSPICIOUS" in shown else "public" if shown else "uncovered"] += 1
+    return kinds
 
 
 def _qa(admin: Admin, project: Project, corpus: Sequence[CorpusDoc]) -> dict[str, Any]:
@@ -477,7 +493,10 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
     """
     from psan.runtime import db
     from psan.store.publish import release_audit
+    from psan.store.review import risk_review
     with instance.app.app_context(), db.transaction() as conn:
+        sentences, _ = risk_review.project_sentences(conn, project.project_id) if examples else ([], 0)
+        sampled = release_audit.sampled_sentences(conn, project.project_id) if examples else set()
         for e in examples:
             doc_id = project.doc_ids[e["document"]]
             toks = [i for i, (a, b) in enumerate(project.tokens[doc_id]) if a < e["end"] and e["start"] < b]
@@ -486,6 +505,9 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
             first, end = toks[0], toks[-1] + 1
             e["tokens"] = [first, end]
             e["seen"] = all(project.seen[doc_id][first:end])
+            # the app's view: the sentence counts as read (what the bound assumes checked), a QA sample drew it
+            around = [s for s in sentences if s.document_id == doc_id and s.first_token < end and first < s.end_token]
+            e["sentence"] = [[s.first_token, s.end_token, s.read, (doc_id, s.first_token) in sampled] for s in around]
             rows = release_audit.annotations_overlapping(conn, doc_id, first, end)
             e["annotations"] = [dict(r) for r in rows]
 

@@ -20,6 +20,7 @@ from ner_eval.release.run import (
     SECONDS_PER_JUDGMENT,
     SECONDS_PER_LABEL,
     SECONDS_PER_TOKEN_READ,
+    miss_kinds,
 )
 
 #: (text, names to mark as gold); a name the NER may miss ("Quarrington") must be marked by hand
@@ -334,3 +335,11 @@ def test_with_no_qa_rounds_allowed_a_release_by_risk_still_goes_out_whole_and_le
     _consistent(out)
     assert out["leaked_mentions"] == 0 and out["released_documents"] == len(DOCS) and out["release_bound"] == 0
     assert all("read_unseen" in s for s in out["review_samples"])
+
+
+def test_a_qa_window_tells_a_wrong_public_span_from_text_no_span_covered():
+    """What a QA reviewer finds unmasked: a gold mention under a public span (a rule or a person made it public),
+    under an undecided one, or where no span is; a mention a private span covers is no miss."""
+    view = View(1, 0, 8, tuple("abcdefgh"), (Shown(0, 1, "PUBLIC"), Shown(2, 3, "PRIVATE"), Shown(4, 5, "SUSPICIOUS")),
+                ((0, 1), (2, 3), (4, 5), (6, 7)))
+    assert miss_kinds(view) == {"public": 1, "suspicious": 1, "uncovered": 1}
