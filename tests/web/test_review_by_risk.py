@@ -259,3 +259,59 @@ def test_a_span_already_private_gets_no_span_review(clean_app):
     status, body = api_window(second)
     assert status == 200
     assert body["window"] is None or body.get("routing", {}).get("kind") == "reading"
+
+
+def _applicant(i: int) -> str:
+    return f"Applicant {i} is a Turkish national."
+
+
+def test_a_public_rule_people_contradicted_sends_its_unread_applications_to_reading(clean_app):
+    """A person's word rule made "Turkish" public; in read text a person decided one "Turkish" private.  The
+    rule's unread applications are as doubtful as its record (contradicted once in the seen ones) and are read,
+    saying why; the plain unread sentences are not, and nothing changes while nobody contradicts the rule."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid, target=0.02)
+
+    def sentence(i: int) -> str:
+        return _witness(i) if i % 10 == 0 else _applicant(i) if i % 10 == 5 else f"This is plain sentence number {i}."
+    seen_text = " ".join(sentence(i) for i in range(260))
+    doc = add_document(app, seen_text + " " + " ".join(sentence(i) for i in range(1000, 1100)),
+                       [("Turkish", "NORP")])
+    seen_end = token_index(app, doc, "Novak1000") - 2  # where the unread part begins
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    status, body = api_post(admin, "open", {"document_id": doc, "start": 0, "size": seen_end})
+    assert status == 200 and body["window"]["end_token"] <= seen_end + 1
+    for i in range(0, 260, 10):
+        first = token_index(app, doc, f"Novak{i}")
+        assert api_decide(admin, doc, first, first + 1, "PRIVATE")[0] == 200
+    turkish = token_index(app, doc, "Turkish")
+    assert api_decide(admin, doc, turkish, turkish + 1, "PUBLIC", "word_type")[0] == 200
+    from psan.runtime import db
+    from psan.store.review import risk_review
+
+    def plan():
+        with app.app_context(), db.transaction() as conn:
+            return risk_review.reading_plan(conn, pid)
+    applicants = [s for s in plan().unread if s.view.words[:1] == ["Applicant"]]
+    assert len(applicants) == 10 and all(s.rule_risk == 0 for s in applicants)  # nobody contradicted the rule yet
+    contradicted = token_index(app, doc, "Turkish", 3)
+    assert api_decide(admin, doc, contradicted, contradicted + 1, "PRIVATE")[0] == 200
+    after = plan()
+    applicants = [s for s in after.unread if s.view.words[:1] == ["Applicant"]]
+    # 26 applications seen (one contradicted): each unread one is wrong with probability 1/26
+    assert len(applicants) == 10 and all(abs(s.rule_risk - 1 / 26) < 1e-9 for s in applicants)
+    assert all(s.doubted == ("Turkish",) for s in applicants)
+    routed = {(s.document_id, s.first_token) for s in after.to_read}
+    assert all((s.document_id, s.first_token) in routed for s in applicants)
+    plain = [s for s in after.unread if s.view.words[:2] == ["This", "is"]]
+    assert sum((s.document_id, s.first_token) in routed for s in plain) < len(plain) // 2
+    reader = annotator_client(app, "reader@example.org")
+    reasons = []
+    for _ in range(40):
+        status, body = api_post(reader, "read", {})
+        assert status == 200
+        if body["window"] is None:
+            break
+        reasons.extend(body["routing"]["why"])
+    assert any("Turkish" in why and "rule" in why for why in reasons)

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from psan.runtime import db
 from psan.store.annotation import windows as store_windows
 from psan.store.corpus.documents import load_document_cached
 from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
 from psan.tool.risk import RiskModel, SentenceView, route
+from psan.tool.risk.rule_errors import RuleRecord, contradiction_rates, sentence_rule_risk, with_rule_risk
+from psan.tool.text.document import Document
 
 REVIEW_MODES = ("full", "risk")
 
@@ -26,9 +28,17 @@ _ANNOTATIONS = (
     "SELECT a.document_id, a.first_token, a.end_token, "  # noqa: S608  # nosec B608 - constant fragments
     f"({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}) AS masked, ({SUSPICIOUS_SQL}) AS pending, "
     "a.token_decision = 'PRIVATE' AND NOT EXISTS (SELECT 1 FROM named_entity n WHERE n.document_id = a.document_id "
-    "AND n.first_token < a.end_token AND n.end_token > a.first_token) AS hand "
+    "AND n.first_token < a.end_token AND n.end_token > a.first_token) AS hand, "
+    "a.token_decision = 'PRIVATE' AS person_private "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
     "WHERE d.project_id = %s AND d.status::text = ANY(%s)")
+#: every application of a public rule (one row per span and rule), and whether the span is still public by rules alone
+_PUBLIC_RULE_LINKS = (
+    "SELECT a.document_id, a.first_token, a.end_token, ar.rule_id, "
+    "a.token_decision IS NULL AND a.rule_level >= p.public_threshold AS open_public "
+    "FROM annotation a JOIN annotation_rule ar ON ar.annotation_id = a.id JOIN rule r ON r.id = ar.rule_id "
+    "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
+    "WHERE d.project_id = %s AND d.status::text = ANY(%s) AND r.confidence > 0")
 _SHOWN = ("SELECT w.document_id, w.first_token, w.end_token FROM window_log w WHERE w.project_id = %(p)s "
           "UNION ALL SELECT w.document_id, w.first_token, w.end_token FROM annotation_window w "
           "JOIN document d ON d.id = w.document_id WHERE d.project_id = %(p)s "
@@ -53,6 +63,11 @@ class SentenceRef:
     pending: bool = False
     #: the end of the unseen stretch that starts at ``first_unseen`` (a span review showed the words after it)
     unseen_end: int = -1
+    #: the probability that a span a contradicted rule made public here, unseen, is wrong
+    #: (:mod:`psan.tool.risk.rule_errors`)
+    rule_risk: float = 0.0
+    #: the words of those spans (why the sentence is read)
+    doubted: tuple[str, ...] = ()
 
     @property
     def whole_unseen(self) -> bool:
@@ -100,24 +115,29 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
     """Every sentence of the project's annotated documents (document order) and the masked mentions."""
     docs = db.query("SELECT id FROM document WHERE project_id = %s AND status::text = ANY(%s) ORDER BY id",
                     (project_id, list(ANNOTATED)), conn)
-    spans: dict[int, list[tuple[int, int, bool, bool, bool]]] = defaultdict(list)
+    spans: dict[int, list[tuple[int, int, bool, bool, bool, bool]]] = defaultdict(list)
     for r in db.query(_ANNOTATIONS, (project_id, list(ANNOTATED)), conn):
         spans[r["document_id"]].append((r["first_token"], r["end_token"], bool(r["masked"]), bool(r["hand"]),
-                                        bool(r["pending"])))
+                                        bool(r["pending"]), bool(r["person_private"])))
     shown: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for r in db.query(_SHOWN, {"p": project_id}, conn):
         shown[r["document_id"]].append((r["first_token"], r["end_token"]))
+    links: dict[int, list[tuple[int, int, int, bool]]] = defaultdict(list)
+    for r in db.query(_PUBLIC_RULE_LINKS, (project_id, list(ANNOTATED)), conn):
+        links[r["document_id"]].append((r["first_token"], r["end_token"], r["rule_id"], bool(r["open_public"])))
     out: list[SentenceRef] = []
     mentions = 0
+    records: dict[int, RuleRecord] = defaultdict(RuleRecord)
+    open_spans: list[tuple[int, int, int, tuple[int, ...], str]] = []  # unseen spans public by rules alone
     for row in docs:
         doc = load_document_cached(conn, row["id"])
         if doc is None or not doc.tokens:
             continue
         n = len(doc.tokens)
         covered, seen, hand, pending = bytearray(n), bytearray(n), bytearray(n), bytearray(n)
-        masked_starts = bytearray(n)
+        masked_starts, person_private = bytearray(n), bytearray(n)
         doc_spans = spans.get(row["id"], [])
-        for first, end, masked, by_hand, waits in doc_spans:
+        for first, end, masked, by_hand, waits, decided_private in doc_spans:
             _mark(covered, first, end)
             if masked and first < n:
                 masked_starts[first] = 1
@@ -125,10 +145,13 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
                 _mark(hand, first, end)
             if waits:
                 _mark(pending, first, end)
-        mentions += masked_mentions([(f, e) for f, e, masked, _, _ in doc_spans if masked])
+            if decided_private:
+                _mark(person_private, first, end)
+        mentions += masked_mentions([(f, e) for f, e, masked, *_ in doc_spans if masked])
         for first, end in shown.get(row["id"], []):
             _mark(seen, first, end)
         text = doc.text
+        open_spans.extend(_record_rule_links(links.get(row["id"], []), seen, person_private, records, row["id"], doc))
         for s in doc.sentences:
             first, end = s.first_token, min(s.end_token, n)
             if first >= end:
@@ -140,7 +163,53 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
             out.append(SentenceRef(row["id"], first, end, view, unseen < 0, any(hand[first:end]),
                                    end if unseen < 0 else unseen, any(pending[first:end]),
                                    end if unseen_end < 0 else unseen_end))
-    return out, mentions
+    return _with_rule_risks(out, open_spans, contradiction_rates(records)), mentions
+
+
+def _record_rule_links(links: list[tuple[int, int, int, bool]], seen: bytearray, person_private: bytearray,
+                       records: dict[int, RuleRecord], document_id: int,
+                       doc: Document) -> list[tuple[int, int, int, tuple[int, ...], str]]:
+    """Count what people saw of each public rule's applications in one document; return the spans still public
+    by rules alone that nobody saw, with their rules (document id, first, end, rule ids, words)."""
+    by_span: dict[tuple[int, int], list[int]] = defaultdict(list)
+    open_public: set[tuple[int, int]] = set()
+    for first, end, rule_id, is_open in links:
+        by_span[(first, end)].append(rule_id)
+        if is_open:
+            open_public.add((first, end))
+    unseen_spans = []
+    for (first, end), rules in by_span.items():
+        if first >= end or end > len(seen):
+            continue
+        contradicted = person_private.find(1, first, end) >= 0
+        looked_at = seen.find(0, first, end) < 0
+        for rule_id in rules:
+            record = records[rule_id]
+            record.seen += looked_at or contradicted
+            record.contradicted += contradicted
+        if (first, end) in open_public and not contradicted and not looked_at:
+            words = doc.text[doc.tokens[first].start:doc.tokens[end - 1].end]
+            unseen_spans.append((document_id, first, end, tuple(rules), words))
+    return unseen_spans
+
+
+def _with_rule_risks(sentences: list[SentenceRef], open_spans: list[tuple[int, int, int, tuple[int, ...], str]],
+                     rates: dict[int, float]) -> list[SentenceRef]:
+    """The sentences with the risk of their unseen spans public by contradicted rules."""
+    doubted = [s for s in open_spans if any(r in rates for r in s[3])]
+    if not doubted:
+        return sentences
+    by_document: dict[int, list[tuple[int, int, tuple[int, ...], str]]] = defaultdict(list)
+    for document_id, first, end, rules, words in doubted:
+        by_document[document_id].append((first, end, rules, words))
+    out = []
+    for s in sentences:
+        inside = [d for d in by_document.get(s.document_id, ()) if s.first_token <= d[0] < s.end_token]
+        if inside:
+            risk = sentence_rule_risk([d[2] for d in inside], rates)
+            s = replace(s, rule_risk=risk, doubted=tuple(dict.fromkeys(d[3] for d in inside)))
+        out.append(s)
+    return out
 
 
 def project_review(conn, project_id: int) -> dict | None:
@@ -188,7 +257,8 @@ def reading_plan(conn, project_id: int) -> ReadingPlan:
         return plan
     read = [s for s in sentences if s.read]
     plan.model = _model(project_id, read)
-    plan.risks = plan.model.predict([s.view for s in plan.unread])
+    plan.risks = [with_rule_risk(risk, s.rule_risk)
+                  for risk, s in zip(plan.model.predict([s.view for s in plan.unread]), plan.unread, strict=True)]
     if not plan.model.ready:  # too little evidence yet: everything is read
         plan.to_read = list(plan.unread)
         return plan
@@ -291,7 +361,9 @@ def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_secon
             return Reading(window, "full", 1.0)
         if plan.model is None or not plan.model.ready:
             return Reading(window, "untrained", 1.0)
-        risks = plan.model.predict([s.view for s in run])
+        risks = [with_rule_risk(risk, s.rule_risk) for risk, s in zip(plan.model.predict([s.view for s in run]), run,
+                                                                         strict=True)]
         riskiest = max(range(len(run)), key=lambda i: risks[i])
-        return Reading(window, "risk", risks[riskiest], tuple(plan.model.explain(run[riskiest].view)))
+        doubted = tuple(f"rule={words}" for words in run[riskiest].doubted)
+        return Reading(window, "risk", risks[riskiest], doubted + tuple(plan.model.explain(run[riskiest].view)))
     return None
