@@ -88,7 +88,7 @@ class Evidence:
     noun_cases: tuple[str, ...] = ()
     #: the name follows a verb: an object (accusative) rather than a possessor
     after_verb: bool = False
-    #: the name is set off by commas at the start of a sentence ("Franto, povídám"): an address
+    #: the name is set off at the start of a sentence and closed by "," "!" or "?" ("Franto, povídám", "Láďo?")
     vocative: bool = False
     #: the gender of a past participle next to the name ("pravila Drahuš"): the name's, if it is the subject
     subject_gender: str = ""
@@ -145,6 +145,18 @@ def _form_of_other_name(word: str, language: str) -> bool:
     return bool(found) and word not in found and any(s[:1].isupper() for s in found)
 
 
+#: languages whose dictionary gives the stems of place names' forms thoroughly enough to doubt a guessed lemma it
+#: lacks (the Slovak one misses readings: "Bielorusku", "Petra"; ner_eval/results/inflection.md)
+_THOROUGH_STEMS = frozenset({"cs"})
+
+
+def _not_the_dictionarys_lemma(lemma: str, word: str, language: str) -> bool:
+    """Whether the dictionary knows a capitalized word as a form of names ("Morava" → Morava, "Evropu" → Evropa)
+    and a guessed lemma is none of them ("Morav", "Evrop"): then that reading is hardly the word's."""
+    found = wordlist.stems(word, language)
+    return bool(found) and lemma not in found and any(s[:1].isupper() for s in found)
+
+
 def _implausible_reading(r: Reading, word: str, language: str, person: bool) -> bool:
     """Whether a paradigm's reading cannot be the name's: a man's reading of a woman's -ová/-á name, a place's
     masculine reading in -a, a Slovak place guessed as an -io neuter."""
@@ -172,6 +184,9 @@ def _reading_weight(r: Reading, word: str, language: str, person: bool) -> float
         weight = 0.3  # "Moskovčania", "Nemci", "Novákové": a man's nominative singular hardly ends so
     elif not person and not r.known and r.lemma == word and _form_of_other_name(word, language):
         weight = 0.3  # "Evropu" is the dictionary's form of Evropa, hardly a place "Evropu"
+    elif not person and not r.known and language in _THOROUGH_STEMS and _not_the_dictionarys_lemma(r.lemma, word,
+                                                                                                    language):
+        weight = 0.3  # "Morava", "Evropu": hardly a genitive of a guessed "Morav", "Evrop" the dictionary lacks
     return _person_weight(r, weight, language) if person else _place_weight(r, weight)
 
 
@@ -687,11 +702,13 @@ def read_role_noun(s: Sentence, ev: Evidence) -> None:
 
 def read_address(s: Sentence, ev: Evidence) -> None:
     """An apposition to an acronym ("JZD Ráby": nominative; a person after an acronym is none: "tajemníkem ÚV
-    KSČ Oldřichem"), and a person addressed between commas at the start of a sentence ("Franto, povídám")."""
+    KSČ Oldřichem"), and a person addressed at the start of a sentence ("Franto, povídám", "„Láďo?“")."""
     before = s.before
     ev.apposition = not ev.prep and s.first > 0 and before.isupper() and len(before) > 1 and not s.person
     after = s.toks[s.last + 1].group() if s.last + 1 < len(s.toks) else ""
-    ev.vocative = s.person and after in (",", "!") and (s.first == 0 or before in (",", "–", "-", "„", "\""))
+    # "Franto, …", "„Láďo?“", "„Petře!“": set off at the start of a sentence or clause and closed by a comma,
+    # an exclamation or a question mark
+    ev.vocative = s.person and after in (",", "!", "?") and (s.first == 0 or before in (",", "–", "-", "„", "\""))
 
 
 def learned_reading(s: Sentence) -> dict[str, dict[str, float]] | None:

@@ -62,6 +62,22 @@ def test_the_dictionary_knows_oblique_forms_and_plural_places() -> None:
     assert analysis.readings("Čech", "cs", False)[("Gen", "Plur", "Fem")] == 2.5
 
 
+@pytest.mark.skipif(not wordlist.available("cs"), reason="no Czech hunspell dictionary")
+def test_a_guessed_lemma_the_dictionary_lacks_is_doubted_for_a_czech_place() -> None:
+    """"Evropu" is a form of the dictionary's Evropa: a guessed "Evrop" (genitive "Evropu") or "Evropo" (dative)
+    is hardly its lemma; Slovak keeps its guesses (its dictionary's stems miss readings), and a person's readings
+    are not touched."""
+    w = analysis._reading_weight
+    assert w(Reading("Evrop", "2b", "m", False), "Evropu", "cs", False) == 0.3
+    assert w(Reading("Evropo", "3", "f", False), "Evropu", "cs", False) == 0.3
+    assert w(Reading("Evropa", "4", "f", False), "Evropu", "cs", False) == 1.0
+    assert w(Reading("Evrop", "2b", "m", False), "Evropu", "sk", False) != 0.3
+    assert w(Reading("Evrop", "2b", "m", True), "Evropu", "cs", False) != 0.3  # a listed lemma is no guess
+    got = analysis.readings("Evropu", "cs", False)
+    assert max(got, key=lambda k: got[k]) == ("Acc", "Sing", "Fem")
+    assert got.get(("Gen", "Sing", "Masc"), 0.0) < 1.0
+
+
 def test_place_weight_of_guessed_sko_and_ska_places() -> None:
     assert analysis._place_weight(Reading("Uhorsko", "1", "n", False), 1.0) == 1.5
     assert analysis._place_weight(Reading("Uhorska", "1", "f", False), 1.0) == 0.7

@@ -218,6 +218,23 @@ def test_an_apposition_to_an_acronym_and_an_address_are_recognised() -> None:
     assert ev.vocative and not ev.apposition
 
 
+def test_an_address_may_close_with_a_question_mark() -> None:
+    """"„Láďo?“" is an address (its -o form a vocative, not a nominative "Láďo"); a name inside a question, or
+    after a word of its sentence, is none."""
+    s, ev = _sentence('"Láďo?"', "Láďo", PERSON, "cs")
+    analysis.read_preposition(s, ev)
+    analysis.read_address(s, ev)
+    assert ev.vocative
+    for text in ("Kde je Láďo?", "Řekni, kde je Láďo?"):
+        s, ev = _sentence(text, "Láďo", PERSON, "cs")
+        analysis.read_address(s, ev)
+        assert not ev.vocative
+    features, _genders = analysis.analyse_document('"Láďo?"', [analysis.Mention(1, 5, PERSON)], "cs")
+    assert features[0].case == "Voc"
+    features, _genders = analysis.analyse_document("Kde je Láďo?", [analysis.Mention(7, 11, PERSON)], "cs")
+    assert features[0].case == "Nom"
+
+
 def test_the_learned_reader_speaks_only_with_a_model_of_a_weighted_language(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     s, _ev = _sentence("Hovoril s Novákom.", "Novákom", PERSON, "sk")
