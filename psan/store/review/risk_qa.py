@@ -33,7 +33,8 @@ def draw(conn, project_id: int, account_id: int | None, size: int | None = None)
     plan = risk_review.reading_plan(conn, project_id)
     population = len(plan.unread)
     if size is None:
-        size = sample_size(population, plan.mentions, plan.target, sequential_confidence(_drawn(conn, project_id) + 1))
+        size = sample_size(population, plan.mentions, plan.target, sequential_confidence(_drawn(conn, project_id) + 1),
+                           expected_miss_rate(conn, project_id, plan))
     size = max(0, min(int(size), population, MAX_SENTENCES))
     chosen = stratified_sample(plan.risks, size, secrets.SystemRandom())
     strata = risk_strata(plan.risks)
@@ -49,6 +50,20 @@ def draw(conn, project_id: int, account_id: int | None, size: int | None = None)
                 [(sample_id, plan.unread[i].document_id, plan.unread[i].first_token, plan.unread[i].end_token,
                   strata[i], plan.risks[i]) for i in chosen])
     return sample_id, len(chosen)
+
+
+def expected_miss_rate(conn, project_id: int, plan: risk_review.ReadingPlan) -> float:
+    """Misses expected per unread sentence, which the next sample is sized for: what the project's last reviewed
+    sample found per sentence (the same unread text, less the sample), else the risk model's mean risk of the
+    unread sentences (0 while it has too little evidence: then the smallest certifying sample is drawn)."""
+    row = db.query_one("SELECT count(s.misses) AS reviewed, coalesce(sum(s.misses), 0) AS found "
+                       "FROM risk_sample_sentence s WHERE s.sample_id = "
+                       "(SELECT max(id) FROM risk_sample WHERE project_id = %s)", (project_id,), conn)
+    if row and row["reviewed"]:
+        return int(row["found"]) / int(row["reviewed"])
+    if plan.model is None or not plan.model.ready or not plan.unread:
+        return 0.0
+    return sum(plan.risks) / len(plan.unread)
 
 
 def _drawn(conn, project_id: int) -> int:
@@ -114,7 +129,8 @@ def summary(conn, project_id: int) -> dict[str, Any]:
                            "unread": len(plan.unread), "to_read": len(plan.to_read), "mentions": plan.mentions,
                            "model_ready": bool(plan.model and plan.model.ready),
                            "suggested_sample": sample_size(len(plan.unread), plan.mentions, plan.target,
-                                                           sequential_confidence(drawn + 1)),
+                                                           sequential_confidence(drawn + 1),
+                                                           expected_miss_rate(conn, project_id, plan)),
                            "sample_id": None, "sampled": 0, "reviewed": 0, "found": 0, "bound": None,
                            "samples": drawn, "confidence": sequential_confidence(max(drawn, 1))}
     if not plan.unread:

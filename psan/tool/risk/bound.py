@@ -57,14 +57,30 @@ def missed_share_bound(found: int, sampled: int, population: int, mentions: int,
     return upper / (mentions + upper)
 
 
-def sample_size(population: int, mentions: int, target: float, confidence: float = CONFIDENCE) -> int:
-    """Sentences to sample so that :data:`PLANNED_MISSES` found still certify ``target`` (at most all of them)."""
+def sample_size(population: int, mentions: int, target: float, confidence: float = CONFIDENCE,
+                miss_rate: float = 0.0) -> int:
+    """The smallest sample of the ``population`` unread sentences whose expected misses still certify ``target``.
+
+    ``miss_rate``: the misses expected per unread sentence (the project's risk model, or what its last sample
+    found); a sample planned for fewer misses than it then finds fails, and each failed sample is read for
+    nothing but the misses it fixed.  At least :data:`PLANNED_MISSES` are planned for (at most all sentences).
+    """
     if population <= 0:
         return 0
     allowed = target / (1 - target) * max(mentions, 1)  # missed mentions the target allows
-    per_sentence = chi2.ppf(confidence, 2 * PLANNED_MISSES + 2) / 2
-    # per_sentence / n * (population - n) <= allowed  ⇔  n >= per_sentence * population / (allowed + per_sentence)
-    return min(population, math.ceil(per_sentence * population / (allowed + per_sentence)))
+
+    def certifies(n: int) -> bool:
+        expected = max(PLANNED_MISSES, math.ceil(max(miss_rate, 0.0) * n))
+        return missed_upper(expected, n, population, confidence) <= allowed
+    # the bound of the expected misses falls as the sample grows (their rate times the rest, plus less chance)
+    lo, hi = 1, population
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if certifies(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def risk_strata(risks: Sequence[float]) -> list[int]:

@@ -69,3 +69,16 @@ def test_later_samples_are_judged_stricter_and_all_looks_together_keep_the_confi
     assert sum(1 - c for c in levels) <= 0.05
     assert missed_share_bound(0, 500, 5000, 1000, levels[1]) > missed_share_bound(0, 500, 5000, 1000, levels[0])
     assert sample_size(5000, 1000, 0.005, levels[1]) > sample_size(5000, 1000, 0.005, levels[0])
+
+
+@given(st.integers(1, 20000), st.integers(0, 10000), st.sampled_from([0.001, 0.005, 0.02]), st.floats(0, 0.2))
+def test_a_sample_sized_for_the_expected_misses_certifies_the_target_if_it_finds_them(population, mentions, target,
+                                                                                       rate):
+    """Sized for the misses its rate predicts (at least one), a sample that finds no more certifies the target, and
+    a higher expected rate never asks for a smaller sample."""
+    import math
+    n = sample_size(population, mentions, target, miss_rate=rate)
+    assert 1 <= n <= population
+    expected = max(1, math.ceil(rate * n))
+    assert missed_share_bound(expected, n, population, max(mentions, 1)) <= target + 1e-12
+    assert sample_size(population, mentions, target, miss_rate=rate) >= sample_size(population, mentions, target)
