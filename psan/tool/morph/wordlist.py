@@ -137,15 +137,24 @@ _ANIMATE_FLAGS = {"cs": frozenset("PU")}
 
 
 @cache
-def _animate_lemmas(language: str) -> frozenset[str]:
-    """The common nouns (lower-case entries) the dictionary declines as masculine animates."""
-    flags, files = _ANIMATE_FLAGS.get(language), dictionary_files(language)
-    if flags is None or files is None or _handle(language) is None:
-        return frozenset()
+def _entries(language: str) -> tuple[tuple[str, str], ...]:
+    """Every entry of the language's dictionary with affix flags: (word, flags); none without a dictionary."""
+    files = dictionary_files(language)
+    if files is None or _handle(language) is None:
+        return ()
     encoding = _handle(language)[1]  # type: ignore[index]
     text = files[1].read_text(encoding=encoding, errors="replace")
-    entry = re.compile(rf"^([^\W\d_A-ZÀ-Þ][^/\s]*)/[^\s/]*[{''.join(sorted(flags))}]", re.MULTILINE)
-    return frozenset(m.group(1) for m in entry.finditer(text) if m.group(1).islower())
+    return tuple((m.group(1), m.group(2)) for m in re.finditer(r"^([^/\s]+)/(\S+)", text, re.MULTILINE))
+
+
+@cache
+def _animate_lemmas(language: str) -> frozenset[str]:
+    """The common nouns (lower-case entries) the dictionary declines as masculine animates."""
+    flags = _ANIMATE_FLAGS.get(language)
+    if flags is None:
+        return frozenset()
+    return frozenset(word for word, found in _entries(language)
+                     if word.islower() and word[0].isalpha() and not flags.isdisjoint(found))
 
 
 #: the affix flags of the Czech dictionary's paradigms of names: masculine animate (P: "Havel", "Procházka",
@@ -156,13 +165,9 @@ _NAME_FLAGS = {"cs": {"Masc": frozenset("P"), "Fem": frozenset("Z")}}
 @cache
 def _name_entries(language: str) -> dict[str, str]:
     """Capitalized entries of the dictionary (names) → their affix flags."""
-    files = dictionary_files(language) if language in _NAME_FLAGS else None
-    if files is None or _handle(language) is None:
+    if language not in _NAME_FLAGS:
         return {}
-    encoding = _handle(language)[1]  # type: ignore[index]
-    text = files[1].read_text(encoding=encoding, errors="replace")
-    entry = re.compile(r"^([A-ZÀ-ÞĀ-ſ][^/\s]*)/(\S+)", re.MULTILINE)
-    return {m.group(1): m.group(2) for m in entry.finditer(text) if m.group(1)[0].isupper()}
+    return {word: flags for word, flags in _entries(language) if word[0].isupper()}
 
 
 #: the adjective paradigm of the Czech dictionary (possessives: "Magdin", "Jirkův")
@@ -223,15 +228,12 @@ _VERB_FLAG = {"cs": "N"}
 @cache
 def _verb_lemmas(language: str) -> frozenset[str]:
     """The infinitives of the dictionary: lower-case entries ending so, with the verbs' flag."""
-    flag, files = _VERB_FLAG.get(language), dictionary_files(language)
-    if flag is None or files is None or _handle(language) is None:
+    flag = _VERB_FLAG.get(language)
+    if flag is None:
         return frozenset()
-    encoding = _handle(language)[1]  # type: ignore[index]
-    text = files[1].read_text(encoding=encoding, errors="replace")
-    entry = re.compile(r"^([^\W\d_]+)/(\S+)", re.MULTILINE)
     ends = _INFINITIVE_ENDS[language]
-    return frozenset(m.group(1) for m in entry.finditer(text)
-                     if m.group(1).islower() and m.group(1).endswith(ends) and flag in m.group(2))
+    return frozenset(word for word, flags in _entries(language)
+                     if word.islower() and word.isalpha() and word.endswith(ends) and flag in flags)
 
 
 def verb_form(form: str, language: str) -> bool:
