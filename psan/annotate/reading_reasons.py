@@ -14,7 +14,7 @@ from psan.store.review.risk_review import Reading
 
 def _feature(name: str) -> str | None:
     if name.startswith("rule="):
-        return gettext("“%(words)s”, public by a rule that people have found wrong elsewhere", words=name[5:])
+        return gettext("“%(words)s”, public by a rule that may be wrong here", words=name[5:])
     if name.startswith("w="):
         return gettext("the word “%(word)s”, which no span covers", word=name[2:])
     if name.startswith("prev="):
