@@ -32,13 +32,19 @@ _ANNOTATIONS = (
     "a.token_decision = 'PRIVATE' AS person_private "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
     "WHERE d.project_id = %s AND d.status::text = ANY(%s)")
-#: every application of a public rule (one row per span and rule), and whether the span is still public by rules alone
+#: every application of a public rule that a person contradicted somewhere (a private decision overlaps one of its
+#: spans; the others add no risk and are not fetched), one row per span and rule, and whether the span is still
+#: public by rules alone
 _PUBLIC_RULE_LINKS = (
-    "SELECT a.document_id, a.first_token, a.end_token, ar.rule_id, "
+    "WITH links AS (SELECT a.document_id, a.first_token, a.end_token, ar.rule_id, "
     "a.token_decision IS NULL AND a.rule_level >= p.public_threshold AS open_public "
     "FROM annotation a JOIN annotation_rule ar ON ar.annotation_id = a.id JOIN rule r ON r.id = ar.rule_id "
     "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
-    "WHERE d.project_id = %s AND d.status::text = ANY(%s) AND r.confidence > 0")
+    "WHERE d.project_id = %(p)s AND d.status::text = ANY(%(statuses)s) AND r.confidence > 0), "
+    "contradicted AS (SELECT DISTINCT l.rule_id FROM links l WHERE EXISTS (SELECT 1 FROM annotation c "
+    "WHERE c.document_id = l.document_id AND c.token_decision = 'PRIVATE' AND c.first_token < l.end_token "
+    "AND c.end_token > l.first_token)) "
+    "SELECT * FROM links WHERE rule_id IN (SELECT rule_id FROM contradicted)")
 _SHOWN = ("SELECT w.document_id, w.first_token, w.end_token FROM window_log w WHERE w.project_id = %(p)s "
           "UNION ALL SELECT w.document_id, w.first_token, w.end_token FROM annotation_window w "
           "JOIN document d ON d.id = w.document_id WHERE d.project_id = %(p)s "
@@ -123,7 +129,7 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
     for r in db.query(_SHOWN, {"p": project_id}, conn):
         shown[r["document_id"]].append((r["first_token"], r["end_token"]))
     links: dict[int, list[tuple[int, int, int, bool]]] = defaultdict(list)
-    for r in db.query(_PUBLIC_RULE_LINKS, (project_id, list(ANNOTATED)), conn):
+    for r in db.query(_PUBLIC_RULE_LINKS, {"p": project_id, "statuses": list(ANNOTATED)}, conn):
         links[r["document_id"]].append((r["first_token"], r["end_token"], r["rule_id"], bool(r["open_public"])))
     out: list[SentenceRef] = []
     mentions = 0
