@@ -32,6 +32,19 @@ def test_nametag_english_and_tokenizer(nametag_model):
     assert [t.text(text) for t in tokens[sentences[1].first_token:]] == ["Second", "sentence", "here", "."]
 
 
+def test_nametag_entities_are_the_same_whether_or_not_its_tokens_were_read(nametag_model):
+    """NER alone reads only the entities' edge tokens from NameTag; as tokenizer and NER it reads every token's
+    range first: the entities are the same (nested, multi-sentence, non-ASCII, control characters)."""
+    rec = NameTagRecognizer(nametag_model("czech-cnec2-trivial.ner"))
+    text = ("Václav Havel se narodil v Praze. Ministerstvo zahraničních věcí České republiky vyslalo\tJana "
+            "Nováka do Brna.\n\nPetr Pithart a Karel Schwarzenberg\x00 jeli do Ostravy.")
+    entities_only = rec.analyze(text, None)
+    fresh = "".join(list(text))  # another object: the last run's cache is not asked
+    rec.token_offsets(fresh)
+    after_tokens = rec.analyze(fresh, None)
+    assert entities_only == after_tokens and len(entities_only) >= 5
+
+
 def test_nametag_loaded_once_and_errors(nametag_model, tmp_path):
     path = nametag_model("english-conll-trivial.ner")
     assert load_model(path) is load_model(path)

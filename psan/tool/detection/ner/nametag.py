@@ -103,11 +103,14 @@ class NameTagRecognizer(Recognizer):
         except ValueError as err:
             raise ModelLoadError(f"unknown category in NameTag 'categories': {err}") from None
 
-    def _raw(self, text: str) -> tuple[list[int], list[int], list[Sentence], list[tuple[int, int, str]]]:
+    def _raw(self, text: str, tokens: bool = True) -> tuple[list[int], list[int], list[Sentence],
+                                                            list[tuple[int, int, str]]]:
         """Token starts, token ends, sentences and (start, end, type) entities of one NameTag run.
 
         Why plain offset lists: a Token object per token costs about a third of NameTag's own time;
         the pipeline builds the tokens once, after cleaning (:meth:`token_offsets`).
+        ``tokens`` false (NER only, another tokenizer's tokens): the token lists stay empty and only the
+        entities' edge tokens are read; reading every token's range from NameTag cost a third of its own run.
         Why the cache (the last result per thread and model): a pipeline using NameTag as tokenizer
         *and* NER asks twice for the same text, one right after the other.
         """
@@ -116,7 +119,7 @@ class NameTagRecognizer(Recognizer):
         if cache is None:
             cache = local.last = {}
         hit = cache.get(self.model_path)
-        if hit is not None and hit[0] is text:
+        if hit is not None and hit[0] is text and (hit[2] or not tokens):
             return hit[1]
         from ufal.nametag import Forms, NamedEntities, TokenRanges
         tokenizers = getattr(local, "tokenizers", None)
@@ -135,6 +138,12 @@ class NameTagRecognizer(Recognizer):
         recognize = self.ner.recognize
         tokenizer.setText(sanitize(text))
         while tokenizer.nextSentence(forms, ranges):
+            if not tokens:
+                recognize(forms, entities)
+                for e in entities:
+                    last = ranges[e.start + e.length - 1]
+                    found.append((ranges[e.start].start, last.start + last.length, e.type))
+                continue
             first = len(starts)
             for r in ranges:
                 start = r.start
@@ -147,7 +156,7 @@ class NameTagRecognizer(Recognizer):
                 found.append((starts[at], ends[at + e.length - 1], e.type))
         tokenizer.setText("")
         result = (starts, ends, sentences, found)
-        cache[self.model_path] = (text, result)
+        cache[self.model_path] = (text, result, tokens)
         return result
 
     def token_offsets(self, text: str) -> tuple[list[int], list[int], list[Sentence]]:
@@ -162,7 +171,7 @@ class NameTagRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:
         """Entities (nested ones too), sorted by start, longer first."""
-        found = self._raw(text)[3]
+        found = self._raw(text, tokens=False)[3]
         categories = {t: category_of(t) for t in {e[2] for e in found}}  # a handful of types
         spans = [CharSpan(a, b, t, categories[t], self.name, self.score, self.priority)
                  for a, b, t in sorted(found, key=_start_longer_first)]
