@@ -259,3 +259,23 @@ def test_remove_leaves_no_double_or_leading_space(data) -> None:
         assert "  " not in out
     if regions and regions[0].start <= 1 and not text.startswith(" "):
         assert not out.startswith(" ")
+
+
+@given(st.lists(st.sampled_from(["other", "Other", "person", "PERSON", "private", "x", "date", "seven", "Praha",
+                                 "organisation", "1999", "-", "persons"]), min_size=1, max_size=6),
+       st.sampled_from(list(Category)), st.sampled_from(["", "CARDINAL", "PERSON", "DATE", "P", "gu"]),
+       st.sampled_from([None, 1, 7]))
+def test_a_tag_never_prints_a_word_of_its_original(words, category, type_, label):
+    """A tag whose name is a word of the text it replaces ("seven other persons" → "[OTHER-3]") prints the
+    original's word: it falls back to a neutral name, as the leak check counts words of three letters or more."""
+    original = " ".join(words)
+    text = f"Before {original} after."
+    region = PrivateRegion(7, 7 + len(original), category, label, type_)
+    for out in (tag(text, [region]).text, pseudonymize(text, [region]).text):
+        replaced = out[len("Before "):-len(" after.")]
+        assert replaced.startswith("[") and replaced.endswith("]")
+        assert not _words_of(original) & _words_of(replaced)
+
+
+def _words_of(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", text)}

@@ -25,8 +25,9 @@ a grammatical case, ``features`` (UD ``Case``/``Gender``/``Number``/``Animacy``)
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from psan.tool.decisions.voting import PrivateRegion
@@ -134,8 +135,34 @@ def tag_for(region: PrivateRegion, scheme: TagScheme) -> str:
     return scheme.fmt.format(name=name, category=category)
 
 
-def _tag_text(text: str, region: PrivateRegion, scheme: TagScheme) -> str:
+#: tag names a region falls back to when its own tag would print a word of its original ("seven other persons"
+#: is no "[OTHER-3]"): a replacement never holds the original's words
+NEUTRAL_TAG_NAMES = ("PRIVATE", "X")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    """The words of three letters or more (the leak check's unit), case-folded."""
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def tag_without_original(region: PrivateRegion, scheme: TagScheme, original: str) -> str:
+    """The region's tag, or a neutral one where the tag would print a word of the original."""
     one = tag_for(region, scheme)
+    words = _words(original)
+    if not words & _words(one):
+        return one
+    category = region.category.value if hasattr(region.category, "value") else str(region.category)
+    for name in NEUTRAL_TAG_NAMES:
+        names = {**scheme.names, category: name, **({region.type: name} if region.type else {})}
+        candidate = tag_for(region, replace(scheme, names=names))
+        if not words & _words(candidate):
+            return candidate
+    return "[X]"
+
+
+def _tag_text(text: str, region: PrivateRegion, scheme: TagScheme) -> str:
+    one = tag_without_original(region, scheme, text[region.start:region.end])
     if not scheme.per_token or len(region.token_spans) < 2:
         return one
     parts: list[str] = []
