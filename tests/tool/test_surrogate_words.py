@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from psan.tool.decisions.voting import PrivateRegion
 from psan.tool.detection.recognizers.dates import MONTHS
-from psan.tool.surrogates.replacer import SHARED_WORD_LETTERS, pseudonymize_document
+from psan.tool.surrogates.replacer import pseudonymize_document
 from psan.tool.text.document import Category
+from psan.tool.text.shared_words import SHARED_WORD_LETTERS
 from psan.tool.words.name_joints import ARTICLES, FUNCTION_WORDS
 
 WORD = st.text(alphabet="abcdefghijklmnoprstuvzáéíčřšž", min_size=3, max_size=9).map(str.capitalize)

@@ -25,12 +25,12 @@ a grammatical case, ``features`` (UD ``Case``/``Gender``/``Number``/``Animacy``)
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from psan.tool.decisions.voting import PrivateRegion
+from psan.tool.text.shared_words import shares_word
 
 __all__ = [
     "Output",
@@ -125,9 +125,13 @@ class TagScheme:
         return cls(names=TAG_NAMES.get(language, {}), **kwargs)
 
 
+def _category_value(category: Any) -> str:
+    return category.value if hasattr(category, "value") else str(category)
+
+
 def tag_for(region: PrivateRegion, scheme: TagScheme) -> str:
     """One tag for the region according to ``scheme`` (ignores ``per_token``)."""
-    category = region.category.value if hasattr(region.category, "value") else str(region.category)
+    category = _category_value(region.category)
     name = scheme.names.get(region.type) if region.type else None
     name = name or scheme.names.get(category) or category
     if scheme.with_label and region.label is not None:
@@ -138,25 +142,18 @@ def tag_for(region: PrivateRegion, scheme: TagScheme) -> str:
 #: tag names a region falls back to when its own tag would print a word of its original ("seven other persons"
 #: is no "[OTHER-3]"): a replacement never holds the original's words
 NEUTRAL_TAG_NAMES = ("PRIVATE", "X")
-_WORD = re.compile(r"[^\W\d_]{3,}")
-
-
-def _words(text: str) -> set[str]:
-    """The words of three letters or more (the leak check's unit), case-folded."""
-    return {w.casefold() for w in _WORD.findall(text)}
 
 
 def tag_without_original(region: PrivateRegion, scheme: TagScheme, original: str) -> str:
     """The region's tag, or a neutral one where the tag would print a word of the original."""
     one = tag_for(region, scheme)
-    words = _words(original)
-    if not words & _words(one):
+    if not shares_word(one, original):
         return one
-    category = region.category.value if hasattr(region.category, "value") else str(region.category)
+    category = _category_value(region.category)
     for name in NEUTRAL_TAG_NAMES:
         names = {**scheme.names, category: name, **({region.type: name} if region.type else {})}
         candidate = tag_for(region, replace(scheme, names=names))
-        if not words & _words(candidate):
+        if not shares_word(candidate, original):
             return candidate
     return "[X]"
 
@@ -193,7 +190,7 @@ def _entry(text: str, r: PrivateRegion, out_start: int, replacement: str,
         "output_start": out_start,
         "output_end": out_start + len(replacement),
         "original_text": text[r.start:r.end],
-        "category": r.category.value if hasattr(r.category, "value") else str(r.category),
+        "category": _category_value(r.category),
         "label": r.label,
         "type": r.type,
         "replacement": replacement,

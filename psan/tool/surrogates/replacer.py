@@ -56,6 +56,7 @@ from psan.tool.surrogates.identity import (
 )
 from psan.tool.surrogates.policy import make_policy
 from psan.tool.surrogates.rng import digest, stream
+from psan.tool.text.shared_words import shares_word, words_of
 from psan.tool.words import regnal
 
 __all__ = ["SurrogateReplacer", "pseudonymize_document"]
@@ -83,18 +84,6 @@ _STEM = 4
 
 def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
-
-
-#: a word of the original a surrogate must not repeat: this many letters or more
-SHARED_WORD_LETTERS = 3
-def shares_word(candidate: str, original: str) -> bool:
-    """Whether the surrogate repeats a word of the original (letters only, at least
-    :data:`SHARED_WORD_LETTERS`, case-insensitive): "Na západní frontě klid (1928)" must not become the same title
-    with another year.  No word is exempt, not a month name, an article or a legal form: a reader who sees
-    "26 October" or "Ministry … Limited" at the original's place learns a word of it (shorter words, "of", "a",
-    "s.r.o.", say too little to be one)."""
-    words = {w.casefold() for w in _ALPHA_RE.findall(original) if len(w) >= SHARED_WORD_LETTERS}
-    return bool(words) and any(w.casefold() in words for w in _ALPHA_RE.findall(candidate))
 
 
 def _short_or_number(original: str) -> bool:
@@ -208,7 +197,7 @@ class SurrogateReplacer:
 
     def _note_range(self, kind: str, original: str) -> None:
         parts = variants.date_parts(original) if kind == routing.DATE else None
-        words = {w.casefold() for w in _ALPHA_RE.findall(original) if len(w) >= SHARED_WORD_LETTERS}
+        words = words_of(original)
         for piece, dated in parts or ():
             if dated and words:
                 self._range_words.setdefault(_norm(piece), set()).update(words)
