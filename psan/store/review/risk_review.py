@@ -11,6 +11,7 @@ sentences to read.  A project in ``full`` review reads every sentence: its queue
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
@@ -201,21 +202,35 @@ def _record_rule_links(links: list[tuple[int, int, int, bool]], seen: bytearray,
 
 def _with_rule_risks(sentences: list[SentenceRef], open_spans: list[tuple[int, int, int, tuple[int, ...], str]],
                      rates: dict[int, float]) -> list[SentenceRef]:
-    """The sentences with the risk of their unseen spans public by contradicted rules."""
-    doubted = [s for s in open_spans if any(r in rates for r in s[3])]
-    if not doubted:
-        return sentences
+    """The sentences with the risk of their unseen spans public by contradicted rules (a span belongs to the
+    sentence its first token is in; found by bisection: a large document has many sentences and spans)."""
     by_document: dict[int, list[tuple[int, int, tuple[int, ...], str]]] = defaultdict(list)
-    for document_id, first, end, rules, words in doubted:
-        by_document[document_id].append((first, end, rules, words))
+    for document_id, first, end, rules, words in open_spans:
+        if any(r in rates for r in rules):
+            by_document[document_id].append((first, end, rules, words))
+    if not by_document:
+        return sentences
+    starts: dict[int, list[int]] = {}
+    for document_id, doubted in by_document.items():
+        doubted.sort()
+        starts[document_id] = [d[0] for d in doubted]
     out = []
     for s in sentences:
-        inside = [d for d in by_document.get(s.document_id, ()) if s.first_token <= d[0] < s.end_token]
-        if inside:
-            risk = sentence_rule_risk([d[2] for d in inside], rates)
-            s = replace(s, rule_risk=risk, doubted=tuple(dict.fromkeys(d[3] for d in inside)))
+        doubted = by_document.get(s.document_id)
+        if doubted:
+            at = starts[s.document_id]
+            inside = doubted[bisect_left(at, s.first_token):bisect_left(at, s.end_token)]
+            if inside:
+                s = replace(s, rule_risk=sentence_rule_risk([d[2] for d in inside], rates),
+                            doubted=tuple(dict.fromkeys(d[3] for d in inside)))
         out.append(s)
     return out
+
+
+def _risks(model: RiskModel, sentences: list[SentenceRef]) -> list[float]:
+    """Each sentence's risk: the model's (a mention nobody marked) with its doubted public spans'."""
+    return [with_rule_risk(risk, s.rule_risk)
+            for risk, s in zip(model.predict([s.view for s in sentences]), sentences, strict=True)]
 
 
 def project_review(conn, project_id: int) -> dict | None:
@@ -263,8 +278,7 @@ def reading_plan(conn, project_id: int) -> ReadingPlan:
         return plan
     read = [s for s in sentences if s.read]
     plan.model = _model(project_id, read)
-    plan.risks = [with_rule_risk(risk, s.rule_risk)
-                  for risk, s in zip(plan.model.predict([s.view for s in plan.unread]), plan.unread, strict=True)]
+    plan.risks = _risks(plan.model, plan.unread)
     if not plan.model.ready:  # too little evidence yet: everything is read
         plan.to_read = list(plan.unread)
         return plan
@@ -367,8 +381,7 @@ def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_secon
             return Reading(window, "full", 1.0)
         if plan.model is None or not plan.model.ready:
             return Reading(window, "untrained", 1.0)
-        risks = [with_rule_risk(risk, s.rule_risk) for risk, s in zip(plan.model.predict([s.view for s in run]), run,
-                                                                         strict=True)]
+        risks = _risks(plan.model, run)
         riskiest = max(range(len(run)), key=lambda i: risks[i])
         doubted = tuple(f"rule={words}" for words in run[riskiest].doubted)
         return Reading(window, "risk", risks[riskiest], doubted + tuple(plan.model.explain(run[riskiest].view)))
