@@ -493,10 +493,10 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
     """
     from psan.runtime import db
     from psan.store.publish import release_audit
-    from psan.store.review import risk_review
+    from psan.store.review import risk_qa, risk_review
     with instance.app.app_context(), db.transaction() as conn:
         sentences, _ = risk_review.project_sentences(conn, project.project_id) if examples else ([], 0)
-        sampled = release_audit.sampled_sentences(conn, project.project_id) if examples else set()
+        sampled = risk_qa.sampled_sentences(conn, project.project_id) if examples else set()
         for e in examples:
             doc_id = project.doc_ids[e["document"]]
             toks = [i for i, (a, b) in enumerate(project.tokens[doc_id]) if a < e["end"] and e["start"] < b]

@@ -69,10 +69,3 @@ def annotations_overlapping(conn, document_id: int, first_token: int, end_token:
         "WHERE ar.annotation_id = a.id), '[]') AS rules FROM annotation a WHERE a.document_id = %s "
         "AND a.first_token < %s AND %s < a.end_token ORDER BY a.first_token, a.end_token",
         (document_id, end_token, first_token), conn)
-
-
-def sampled_sentences(conn, project_id: int) -> set[tuple[int, int]]:
-    """(document id, first token) of every sentence a QA sample of the project drew (no text)."""
-    return {(r["document_id"], r["first_token"]) for r in db.query(
-        "SELECT s.document_id, s.first_token FROM risk_sample_sentence s JOIN risk_sample r ON r.id = s.sample_id "
-        "WHERE r.project_id = %s", (project_id,), conn)}

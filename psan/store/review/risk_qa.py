@@ -100,6 +100,13 @@ def sampled_ranges(conn, sample_id: int) -> list[tuple[int, int, int]]:
         "ORDER BY document_id, first_token", (sample_id,), conn)]
 
 
+def sampled_sentences(conn, project_id: int) -> set[tuple[int, int]]:
+    """(document id, first token) of every sentence any QA sample of the project drew (no text)."""
+    return {(r["document_id"], r["first_token"]) for r in db.query(
+        "SELECT s.document_id, s.first_token FROM risk_sample_sentence s JOIN risk_sample r ON r.id = s.sample_id "
+        "WHERE r.project_id = %s", (project_id,), conn)}
+
+
 def record(conn, sample_id: int, misses: dict[tuple[int, int], int], account_id: int) -> int:
     """Store the misses found per sampled sentence ((document id, first token) → count); returns how many.
 
