@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import groupby
 
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
@@ -93,16 +94,21 @@ def scramble(text: str, rng: random.Random) -> str:
 
 
 def digits_random(text: str, rng: random.Random) -> str:
-    """Only digits change (random, same count); letters and delimiters kept (phone, account numbers)."""
+    """Only digits change (random, same count); letters and delimiters kept (phone, account numbers).
+
+    No run of digits comes out as it was: a house number "22" drawn as "22" again, or a phone's "0199", would
+    print a piece of the original (a run is drawn again until it differs; every run has another value)."""
     out = []
-    prev_digit = False
-    for ch in text:
-        if ch.isdigit():
-            out.append(str(rng.randint(1, 9) if not prev_digit and ch != "0" else rng.randint(0, 9)))
-            prev_digit = True
-        else:
-            out.append(ch)
-            prev_digit = False
+    for digits, chars in groupby(text, str.isdigit):
+        piece = "".join(chars)
+        if not digits:
+            out.append(piece)
+            continue
+        drawn = piece
+        while drawn == piece:
+            drawn = "".join(str(rng.randint(1, 9) if i == 0 and ch != "0" else rng.randint(0, 9))
+                            for i, ch in enumerate(piece))
+        out.append(drawn)
     return "".join(out)
 
 
