@@ -71,6 +71,25 @@ def test_retrain_keeps_model_spans_a_rule_makes_private(clean_app):
         assert store_model.refresh_document_predictions(conn, document_id, None) is False
 
 
+def test_refresh_keeps_what_a_pretrained_classifier_found(clean_app):
+    """Fail closed: a pre-trained classifier's spans (a pipeline recognizer, source ``classifier``) are detections
+    found at pre-processing; retraining or switching off the project's own model replaces only that model's spans.
+    (They once shared the source ``model`` and were deleted by the project's first retrain, in every document.)"""
+    app = clean_app
+    pid = model_project(app, "Keep pretrained")
+    document_id = add_document(app, TRAINING[0], (), project_id=pid, name="d.txt")
+    for first, end, source in ((1, 3, "classifier"), (4, 5, "model")):
+        sql(app, "INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+                 "VALUES (%s, %s, %s, 'MODEL', 'PERSON', %s, 0.9) RETURNING id", (document_id, first, end, source))
+    with app.app_context(), db.transaction() as conn:
+        assert store_model.refresh_document_predictions(conn, document_id, None) is True
+    left = sql(app, "SELECT first_token, end_token, source FROM named_entity WHERE document_id = %s AND type = 'MODEL' "
+                    "ORDER BY first_token", (document_id,))
+    assert [(r["first_token"], r["end_token"], r["source"]) for r in left] == [(1, 3, "classifier")]
+    with app.app_context(), db.transaction() as conn:
+        assert store_model.refresh_document_predictions(conn, document_id, None) is False
+
+
 def test_model_proposes_no_new_span_once_people_decided_enough_of_them_public(clean_app):
     """Verdicts on spans only the model proposed are logged as such (a retrain replaces the entities) and, once
     twenty are public and none private, the serving model proposes no new span; a span a recognizer found too

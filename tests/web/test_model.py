@@ -5,6 +5,7 @@ term "Projekt Kestrel" is found by nothing but the model.
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import time
@@ -101,6 +102,37 @@ def test_decisions_change_the_next_models_predictions(admin_client, clean_app, c
         assert model_span_score(conn, after, first, first + 2) == pytest.approx(entities[0]["score"], abs=1e-3)
     page = admin_client.get(f"/projects/{pid}/model").get_data(as_text=True)
     assert "Retrain model" in page and "model-refused" not in page and str(meta["tokens"]) in page
+
+
+def test_a_pretrained_classifiers_spans_outlive_the_project_models_refresh(clean_app, celery_worker, tmp_path):
+    """Fail closed: a pre-trained classifier in the project's pipeline (as the default pipeline adds
+    ``classifier-<lang>.bin``) finds a name at pre-processing; the project model's refresh (after a retrain, or
+    with no model serving) replaces only the project model's spans, so the name stays masked in text nobody read."""
+    from psan.tool.detection.classifier import TokenClassifier, examples_from_decisions
+    docs = []
+    for text in TRAINING:
+        start = text.index(" ".join(TERM))
+        docs.append(examples_from_decisions(text, [(start, start + len(" ".join(TERM)))], undecided="negative"))
+    path = tmp_path / "classifier-en.bin"
+    TokenClassifier.train(docs, "en").save(str(path))
+    app = clean_app
+    pid = model_project(app, "Pre-trained classifier")
+    pipeline = {"tokenizer": "regex", "ner": [], "recognizers": [{"kind": "classifier", "model_path": str(path)}]}
+    sql(app, "UPDATE project SET pipeline = %s WHERE id = %s RETURNING id", (json.dumps(pipeline), pid))
+    document_id = _preprocess_new(app, pid, UNSEEN, "unseen.txt")
+    first = token_index(app, document_id, TERM[0])
+    found = sql(app, "SELECT first_token, end_token, source FROM named_entity WHERE document_id = %s "
+                     "AND type = 'MODEL'", (document_id,))
+    assert [(r["first_token"], r["end_token"], r["source"]) for r in found] == [(first, first + 2, "classifier")]
+    assert [(a["first_token"], a["end_token"]) for a in _model_rule_annotations(app, document_id)] \
+        == [(first, first + 2)]
+    with app.app_context(), db.transaction() as conn:  # the refresh a retrain (or the model switched off) runs
+        assert store_model.refresh_document_predictions(conn, document_id, None) is False
+    assert sql(app, "SELECT source FROM named_entity WHERE document_id = %s AND type = 'MODEL'",
+               (document_id,)) == [{"source": "classifier"}]
+    from psan.store.annotation.annotation_detail import model_span_score
+    with app.app_context(), db.transaction() as conn:
+        assert 0.5 <= model_span_score(conn, document_id, first, first + 2) <= 1
 
 
 def test_only_admins_retrain(clean_app, admin_client):

@@ -8,13 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from psan.runtime import db
-from psan.tool.detection.classifier.model import MODEL_SOURCE
+from psan.tool.detection.classifier.model import CLASSIFIER_SOURCES
 
 
 def model_span_score(conn, document_id: int, first_token: int, end_token: int) -> float | None:
-    """p(private) the project model gave exactly this span (``None``: not a model suggestion)."""
+    """p(private) the project model or a pre-trained classifier gave exactly this span (``None``: no model
+    suggestion)."""
     row = db.query_one("SELECT max(score) AS p FROM named_entity WHERE document_id = %s AND first_token = %s "
-                       "AND end_token = %s AND source = %s", (document_id, first_token, end_token, MODEL_SOURCE), conn)
+                       "AND end_token = %s AND source = ANY(%s)",
+                       (document_id, first_token, end_token, list(CLASSIFIER_SOURCES)), conn)
     return round(float(row["p"]), 4) if row and row["p"] is not None else None
 
 

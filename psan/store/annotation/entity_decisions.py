@@ -53,7 +53,7 @@ from psan.store.annotation.decisions import (
 )
 from psan.store.annotation.window_content import span_text
 from psan.tool.detection.classifier.gate import only_punctuation
-from psan.tool.detection.classifier.model import MODEL_SOURCE
+from psan.tool.detection.classifier.model import CLASSIFIER_SOURCES
 
 __all__ = ["entity_mentions", "decide_entity"]
 
@@ -199,7 +199,8 @@ def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tu
 
 
 def _recognized_spans(conn, document_id: int) -> list[tuple[int, int]]:
-    """The document's spans a recognizer found (not the learned model's proposals)."""
+    """The document's spans a recognizer found (not a classifier's proposals: the project model's or a pre-trained
+    one's)."""
     rows = db.query("SELECT DISTINCT first_token, end_token FROM named_entity WHERE document_id = %s "
-                    "AND source <> %s", (document_id, MODEL_SOURCE), conn)
+                    "AND NOT source = ANY(%s)", (document_id, list(CLASSIFIER_SOURCES)), conn)
     return [(r["first_token"], r["end_token"]) for r in rows]

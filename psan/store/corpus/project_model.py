@@ -15,7 +15,9 @@
   pre-processing (the worker's ``predictions_for_new_document``) and after each retrain
   (:func:`refresh_document_predictions`).  The project's NE_TYPE rule with condition ``MODEL``
   (created with confidence 0 = suspicious, editable on the rules page like any rule) turns them
-  into annotations through the ordinary matching of :mod:`psan.store.corpus.reannotate`.
+  into annotations through the ordinary matching of :mod:`psan.store.corpus.reannotate`.  A pre-trained
+  classifier run as a pipeline recognizer writes the same type with its own source ``classifier``: its spans are
+  detections, never replaced here (replacing them unmasked what only it had found, in text nobody had read).
 * **Serving** (:mod:`psan.tool.detection.classifier.gate`) – a stored model serves (its predictions
   become MODEL entities) only while the admin's switch (``project.model_enabled``) is on and its
   held-out evaluation (``meta.serves``) beat the project's rule-based suggestions
@@ -60,7 +62,7 @@ from psan.tool.detection.classifier.gate import (
     drop_redrawn_spans,
     proposes_new_spans,
 )
-from psan.tool.detection.classifier.model import MODEL_SOURCE, MODEL_TYPE
+from psan.tool.detection.classifier.model import CLASSIFIER_SOURCES, MODEL_SOURCE, MODEL_TYPE
 from psan.tool.text.document import Category, Document, Entity
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,8 @@ log = logging.getLogger(__name__)
 KEEP_MODELS = 2
 #: the condition of the project rule that votes with the model's predictions
 MODEL_RULE_CONDITION = MODEL_TYPE
+#: the sources of classifier proposals (this project's model and a pre-trained one): no recognizer's finding
+_CLASSIFIERS = list(CLASSIFIER_SOURCES)
 #: processes keep this many verified models in memory
 _CACHE_SIZE = 8
 
@@ -184,14 +188,15 @@ def longest_private_spans(conn, project_id: int) -> dict[str, int]:
     """Per category: the most tokens of a span people decided private (or rules, without the model's vote)."""
     rows = db.query(
         "SELECT coalesce(l.category, (SELECT n.category FROM named_entity n WHERE n.document_id = a.document_id "
-        "AND n.first_token = a.first_token AND n.end_token = a.end_token AND n.source <> %(source)s LIMIT 1), "
+        "AND n.first_token = a.first_token AND n.end_token = a.end_token AND NOT n.source = ANY(%(classifiers)s) "
+        "LIMIT 1), "
         "'OTHER') AS category, max(a.end_token - a.first_token) AS n FROM annotation a "
         "JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
         "LEFT JOIN label l ON l.id = a.token_label_id WHERE d.project_id = %(project)s "
         "AND (a.token_decision = 'PRIVATE' OR (a.token_decision IS NULL AND a.rule_level <= p.private_threshold "
         "AND NOT EXISTS (SELECT 1 FROM annotation_rule ar JOIN rule r ON r.id = ar.rule_id "
         "WHERE ar.annotation_id = a.id AND r.type = 'NE_TYPE' AND r.condition = %(model)s))) GROUP BY 1",
-        {"project": project_id, "source": MODEL_SOURCE, "model": MODEL_RULE_CONDITION}, conn)
+        {"project": project_id, "classifiers": _CLASSIFIERS, "model": MODEL_RULE_CONDITION}, conn)
     return {r["category"]: int(r["n"]) for r in rows}
 
 
@@ -233,8 +238,9 @@ def new_spans_to_withdraw(conn, project_id: int) -> int | None:
         "AND a.end_token = n.end_token WHERE d.project_id = %(project)s AND n.source = %(source)s "
         "AND a.token_decision IS NULL AND a.rule_level > p.private_threshold "
         "AND NOT EXISTS (SELECT 1 FROM named_entity o WHERE o.document_id = n.document_id "
-        "AND o.first_token = n.first_token AND o.end_token = n.end_token AND o.source <> %(source)s)) AS pending"),
-        {"project": project_id, "source": MODEL_SOURCE}, conn)
+        "AND o.first_token = n.first_token AND o.end_token = n.end_token AND NOT o.source = ANY(%(classifiers)s))) "
+        "AS pending"),
+        {"project": project_id, "source": MODEL_SOURCE, "classifiers": _CLASSIFIERS}, conn)
     return int(row["id"]) if pending and pending["pending"] else None
 
 
@@ -264,9 +270,9 @@ def baseline_spans(conn, document_id: int, project_id: int) -> list[tuple[int, i
         "JOIN token ts ON ts.document_id = n.document_id AND ts.idx = n.first_token "
         "JOIN token te ON te.document_id = n.document_id AND te.idx = n.end_token - 1 "
         "LEFT JOIN rule r ON r.project_id = p.id AND r.type = 'NE_TYPE' AND r.condition = n.type "
-        "AND r.annotation_id IS NULL WHERE n.document_id = %(doc)s AND n.source <> %(source)s "
+        "AND r.annotation_id IS NULL WHERE n.document_id = %(doc)s AND NOT n.source = ANY(%(classifiers)s) "
         "AND (n.category = ANY(%(categories)s) OR coalesce(r.confidence, 0) <= p.private_threshold)",
-        {"project": project_id, "doc": document_id, "source": MODEL_SOURCE,
+        {"project": project_id, "doc": document_id, "classifiers": _CLASSIFIERS,
          "categories": [str(c) for c in PRIVATE_CATEGORIES]}, conn)
     return [(int(r["start_char"]), int(r["end_char"])) for r in rows]
 
@@ -279,7 +285,8 @@ _SPANS_SQL = (
     "WHERE ar.annotation_id = a.id AND r.type = 'NE_TYPE' AND r.condition = %(model)s "
     "AND r.annotation_id IS NULL), 0) AS level, "
     "(SELECT n.category FROM named_entity n WHERE n.document_id = a.document_id AND n.first_token = a.first_token "
-    "AND n.end_token = a.end_token AND n.source <> %(source)s ORDER BY n.score DESC, n.id LIMIT 1) AS ne_category "
+    "AND n.end_token = a.end_token AND NOT n.source = ANY(%(classifiers)s) ORDER BY n.score DESC, n.id LIMIT 1) "
+    "AS ne_category "
     "FROM annotation a JOIN token ts ON ts.document_id = a.document_id AND ts.idx = a.first_token "
     "JOIN token te ON te.document_id = a.document_id AND te.idx = a.end_token - 1 "
     "LEFT JOIN label l ON l.id = a.token_label_id WHERE a.document_id = %(doc)s ORDER BY a.first_token")
@@ -298,7 +305,8 @@ def decided_spans(conn, document_id: int, private_threshold: float,
     private: list[tuple[int, int, str]] = []
     public: list[tuple[int, int, str]] = []
     thresholds = Thresholds(public_threshold, private_threshold)
-    for r in db.query(_SPANS_SQL, {"doc": document_id, "model": MODEL_RULE_CONDITION, "source": MODEL_SOURCE}, conn):
+    params = {"doc": document_id, "model": MODEL_RULE_CONDITION, "classifiers": _CLASSIFIERS}
+    for r in db.query(_SPANS_SQL, params, conn):
         decision = r["token_decision"]
         if decision is None:
             decision = thresholds.classify(float(r["level"]))
@@ -399,7 +407,7 @@ def predicted_entities(model: TokenClassifier, doc: Document, threshold: float |
         out = {k: e for k, e in out.items()
                if allowed_span([doc.text[t.start:t.end] for t in doc.tokens[e.first_token:e.end_token]],
                                str(e.category), limits.language, limits.longest)}
-        known = {(e.first_token, e.end_token) for e in doc.entities if e.source != MODEL_SOURCE}
+        known = {(e.first_token, e.end_token) for e in doc.entities if e.source not in CLASSIFIER_SOURCES}
         kept = drop_redrawn_spans(cap_new_spans([(e.first_token, e.end_token, e.score) for e in out.values()], known,
                                                 cap=limits.new_spans), known)
         out = {(f, e): out[(f, e)] for f, e, _ in kept}

@@ -46,7 +46,12 @@ from psan.tool.text.document import Category, CharSpan, Document, Token
 from psan.tool.text.tokens import tokenize
 
 MODEL_TYPE = "MODEL"
+#: the source of a project's own model's predictions (the app replaces them whenever that model changes)
 MODEL_SOURCE = "model"
+#: the source of a pre-trained classifier run as a pipeline recognizer (a detection like any other: it stays)
+PRETRAINED_SOURCE = "classifier"
+#: every source whose spans a classifier predicted (type :data:`MODEL_TYPE`)
+CLASSIFIER_SOURCES = (MODEL_SOURCE, PRETRAINED_SOURCE)
 
 
 def lemmatizer_for(language: str) -> Callable[[str], str] | None:

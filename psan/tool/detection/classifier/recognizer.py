@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from psan.tool.detection.classifier.model import TokenClassifier
+from psan.tool.detection.classifier.model import PRETRAINED_SOURCE, TokenClassifier
 from psan.tool.detection.registry import ComponentError
 from psan.tool.text.document import CharSpan, Document, Recognizer
 
@@ -23,7 +23,12 @@ PRIORITY_MODEL = -5
 
 
 class ClassifierRecognizer(Recognizer):
-    """Suggestions of a trained :class:`TokenClassifier`: type ``MODEL``, source ``model``, score = p."""
+    """Suggestions of a trained :class:`TokenClassifier`: type ``MODEL``, source ``classifier``, score = p.
+
+    Why a source of its own (not the project model's ``model``): the app replaces a project's ``model`` spans
+    whenever its own model is retrained or switched off; a pre-trained classifier's spans are detections found at
+    pre-processing, and replacing them would unmask what only it found in text nobody has read yet.
+    """
 
     name = "model"
     priority = PRIORITY_MODEL
@@ -35,9 +40,7 @@ class ClassifierRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = self.model.predict_spans(text, doc, self.threshold)
-        if self.priority == 0:
-            return spans
-        return [CharSpan(s.start, s.end, s.type, s.category, s.source, s.score, self.priority) for s in spans]
+        return [CharSpan(s.start, s.end, s.type, s.category, PRETRAINED_SOURCE, s.score, self.priority) for s in spans]
 
 
 def classifier_factory(entry: dict[str, Any], language: str) -> Recognizer:
