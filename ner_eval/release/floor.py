@@ -7,7 +7,10 @@ must read enough of the other sentences to certify the target even if they hide 
 the hand-marked sentences in advance would read exactly those and the smallest sample that certifies with one miss
 (:func:`psan.tool.risk.sample_size`, as the app sizes its first sample).  Nothing cheaper is possible with the same
 judgments, so a run near its floor cannot be made faster by routing, only by finding more mentions automatically
-(fewer hand marks) or by a larger project (the bound's room grows with the mentions).
+(fewer hand marks) or by a larger project (the bound's room grows with the mentions).  The floor charges nothing for
+what span reviews must show to decide their spans (a sentence with a span but no hand mark is left to the sample),
+so it is a lower bound: on a corpus with many candidates outside the hand-marked sentences (court decisions) the real
+least reading is higher.
 """
 from __future__ import annotations
 
