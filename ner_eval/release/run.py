@@ -34,6 +34,7 @@ from ner_eval.corpus import CorpusDoc, corpus_name, gold_spans, read_jsonl
 from ner_eval.pipelines import PIPELINES, SIMULATION_NER
 from ner_eval.release.attribution import attribute
 from ner_eval.release.client import Admin, Annotator, AppError
+from ner_eval.release.floor import ReadingFloor, reading_floor
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
 from ner_eval.release.person import NAME_CATEGORIES, WORKFLOWS, Action, Person, Shown, View
@@ -78,6 +79,10 @@ class Work:
     offer_forms: list[str] = field(default_factory=list)
     stuck_windows: int = 0
     requests: int = 0
+    #: tokens read by what showed them (``span review``, ``reading: <the app's reason>``, ``qa sample``, ``unseen``,
+    #: ``public offers``) and the spans marked by hand there: where the reading time goes and what it found
+    read_by_kind: dict[str, int] = field(default_factory=dict)
+    hand_by_kind: dict[str, int] = field(default_factory=dict)
     #: spans settled per entity type shown on them (first type; "-" for none), and how many were private
     settled_by_type: dict[str, list[int]] = field(default_factory=dict)
     #: every span settled, in order: [window, document id, kind of the action, first NE type ("-": none), private,
@@ -241,8 +246,21 @@ class Session:
         entity = self._entity(document_id, first, end)
         return bool(entity) and (entity.get("first_token"), entity.get("end_token")) == (first, end)
 
-    def work_window(self, client: Annotator, answer: dict[str, Any]) -> None:
-        """Let the person work in the window of ``answer`` until it is done with it."""
+    def work_window(self, client: Annotator, answer: dict[str, Any], kind: str | None = None) -> None:
+        """Let the person work in the window of ``answer`` until it is done with it.
+
+        ``kind``: what showed the window, for :attr:`Work.read_by_kind` (default: the app's next window, a span
+        review when the project reviews by risk; a window the app routed to reading says so itself, with its
+        reason)."""
+        routing = answer.get("routing")
+        kind = f"reading: {routing.get('reason')}" if routing else kind or ("span review" if self.by_risk else "window")
+        hand_before = self.work.by_hand
+        try:
+            self._work_window(client, answer, kind)
+        finally:
+            self.work.hand_by_kind[kind] = self.work.hand_by_kind.get(kind, 0) + self.work.by_hand - hand_before
+
+    def _work_window(self, client: Annotator, answer: dict[str, Any], kind: str) -> None:
         self._client = client
         self._entities.clear()
         w = answer["window"]
@@ -251,6 +269,7 @@ class Session:
         self.project.seen[doc_id][first:end] = b"\x01" * (end - first)
         self.work.windows += 1
         self.work.tokens_read += end - first
+        self.work.read_by_kind[kind] = self.work.read_by_kind.get(kind, 0) + end - first
         view = View.from_api(answer, self.project.gold[doc_id], self.project.names[doc_id])
         self.work.keystrokes += self.person.enter(view)
         done: set[tuple[Any, ...]] = set()
@@ -371,7 +390,7 @@ class Session:
                     pos += 1
                     continue
                 answer = self.reviewer.open_at(doc_id, pos, WINDOW_SIZE)
-                self.work_window(self.reviewer, answer)
+                self.work_window(self.reviewer, answer, "unseen")
                 self.work.review_windows += 1
                 opened += 1
                 self.instance.drain()
@@ -409,6 +428,7 @@ class Session:
             shown = len(offer["tokens"]) + sum(m["context_end"] - m["context_first"] for m in offer["mentions"])
             self.work.tokens_read += shown
             self.work.offer_tokens_read += shown
+            self.work.read_by_kind["public offers"] = self.work.read_by_kind.get("public offers", 0) + shown
             mentions = [(m["document_id"], m["first_token"], m["end_token"]) for m in offer["mentions"]]
             confirm = self.person.answer_offer(offer["form"], mentions, lambda d: self.project.gold[d])
             try:
@@ -447,7 +467,7 @@ class Session:
                 # the whole sentence, as the review page shows it (a window of one token cut a long one short)
                 answer = self.reviewer.open_at(doc_id, first, end - first)
                 kinds.update(miss_kinds(View.from_api(answer, self.project.gold[doc_id])))
-                self.work_window(self.reviewer, answer)
+                self.work_window(self.reviewer, answer, "qa sample")
                 self.work.qa_windows += 1
                 misses[(doc_id, first)] = self.work.by_hand - marked
                 self.instance.drain()
@@ -510,6 +530,16 @@ def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str
             e["sentence"] = [[s.first_token, s.end_token, s.read, (doc_id, s.first_token) in sampled] for s in around]
             rows = release_audit.annotations_overlapping(conn, doc_id, first, end)
             e["annotations"] = [dict(r) for r in rows]
+
+
+def _reading_floor(conn, project_id: int) -> ReadingFloor:
+    """The run's :func:`ner_eval.release.floor.reading_floor`: the project's sentences as the app holds them (a hit:
+    a mention marked by hand) at the project's target."""
+    from psan.store.review import risk_review
+    sentences, mentions = risk_review.project_sentences(conn, project_id)
+    project = risk_review.project_review(conn, project_id)
+    target = float(project["qa_target"]) if project else 0.005
+    return reading_floor([(s.end_token - s.first_token, s.hit) for s in sentences], mentions, target)
 
 
 def _commit() -> str | None:
@@ -585,6 +615,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         _explain_leaks(instance, project, released.leaked_examples)
         with instance.app.app_context(), db.transaction() as conn:
             attribution = attribute(conn, project_id, corpus, project.doc_ids, project.tokens, archive, key, preset)
+            floor = _reading_floor(conn, project_id)
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())
@@ -604,6 +635,10 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
                            "keystrokes_per_1k_tokens": per_1k(work.keystrokes), "windows": work.windows,
                            "masked_outside_by_mechanism": attribution,
                            "work": asdict(work), "qa": {**qa, "report": report.get("qa")},
+                           # the same judgments with the least reading a release by risk could certify on
+                           "reading_floor": {**floor.to_dict(), "seconds_per_1k_tokens": per_1k(
+                               work.seconds - SECONDS_PER_TOKEN_READ * (work.tokens_read - work.offer_tokens_read
+                                                                        - floor.tokens_read))},
                            "flipped_verdicts": person.flipped, "overlooked_spans": person.overlooked,
                            "background_tasks": dict(instance.tasks), "leaked_examples": released.leaked_examples,
                            "run_seconds": {"preprocess": round(preprocess_seconds, 1),

@@ -78,6 +78,12 @@ def _consistent(out: dict) -> None:
     assert out["windows"] == work["windows"] >= len(DOCS) and work["tokens_read"] >= out["tokens"]
     assert 0 < out["masked_precision"] <= 1
     assert out["qa"]["report"]["sampled"] == out["qa"]["sampled"]
+    # where the reading went, and the least reading the same judgments could have been certified with
+    assert sum(work["read_by_kind"].values()) == work["tokens_read"]
+    assert sum(work["hand_by_kind"].values()) == work["by_hand"]
+    floor = out["reading_floor"]
+    assert floor["hit_sentences"] <= floor["sentences"] and floor["qa_sample"] <= floor["qa_population"]
+    assert floor["seconds_per_1k_tokens"] <= out["seconds_per_1k_tokens"]  # a toy project reads everything
     why = out["masked_outside_by_mechanism"]  # every masked character outside gold charged to one mechanism
     assert set(why["chars"]) <= {*ORDER, "none"}
     assert sum(why["chars"].values()) == sum(row[5] for row in why["detail"]) + why["chars"].get("none", 0)
