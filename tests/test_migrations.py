@@ -84,3 +84,34 @@ def test_deleting_a_document_deletes_its_data(database_url):
         conn.rollback()
     finally:
         conn.close()
+
+
+def test_pretrained_classifier_spans_written_before_get_their_own_source(empty_database_url):
+    """0044: in a project with no model of its own every 'model' span is the pre-trained classifier's and becomes
+    'classifier' (the project's first retrain then keeps it); where a project model exists they stay 'model'."""
+    from yoyo import get_backend, read_migrations
+
+    from psan.runtime.paths import migrations_dir
+    migrate.upgrade(empty_database_url)
+    backend = get_backend(empty_database_url, migration_table="_yoyo_migration")
+    migrations = read_migrations(str(migrations_dir()))
+    with backend.lock():
+        backend.rollback_migrations(migrations.filter(lambda m: m.id.startswith("0044")))
+    with contextlib.closing(psycopg2.connect(empty_database_url)) as conn, conn, conn.cursor() as cur:
+        documents = []
+        for name, with_model in (("no model", False), ("own model", True)):
+            cur.execute("INSERT INTO project (name) VALUES (%s) RETURNING id", (name,))
+            project_id = cur.fetchone()[0]
+            if with_model:
+                cur.execute("INSERT INTO project_model (project_id, model, meta) VALUES (%s, '\\x00', '{}') "
+                            "RETURNING id", (project_id,))
+            cur.execute("INSERT INTO document (project_id, name, language, status, text, token_count) "
+                        "VALUES (%s, 'd.txt', 'cs', 'RECOGNIZED', 'Jan Novák', 2) RETURNING id", (project_id,))
+            documents.append(cur.fetchone()[0])
+            cur.execute("INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+                        "VALUES (%s, 0, 2, 'MODEL', 'PERSON', 'model', 0.9), (%s, 0, 2, 'PERSON', 'PERSON', "
+                        "'nametag', 1.0)", (documents[-1], documents[-1]))
+    assert migrate.upgrade(empty_database_url)[0].startswith("0044")
+    with contextlib.closing(psycopg2.connect(empty_database_url)) as conn, conn.cursor() as cur:
+        cur.execute("SELECT document_id, source FROM named_entity WHERE type = 'MODEL' ORDER BY document_id")
+        assert cur.fetchall() == [(documents[0], "classifier"), (documents[1], "model")]
