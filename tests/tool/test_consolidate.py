@@ -1,7 +1,12 @@
 """One string, one entity, one category: glued spans are cut, one string keeps one category."""
 from __future__ import annotations
 
-from psan.tool.detection.consolidate import split_glued, unify_categories
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from psan.tool.detection.consolidate import after_sentence_end, split_glued, unify_categories
 from psan.tool.detection.pipeline import Pipeline
 from psan.tool.text.document import Category, Document, Entity
 from psan.tool.text.tokens import tokenize
@@ -256,3 +261,13 @@ def test_a_slashed_name_stays_whole_where_one_side_stands_alone_but_a_list_of_pe
     split_glued(doc)
     assert ("Frankfurt/Oder Labour Court", "ORGANIZATION") in texts(doc)
     assert ("Smith/Jones", "PERSON") not in texts(doc) and texts(doc).count(("Smith", "PERSON")) == 2
+
+
+#: the regex the sentence-end test replaced (searched over the 40 characters before a word)
+_SENTENCE_END_REGEX = re.compile(r"(?:^|[.!?:;>\n]|^\s*-)\s*$")
+
+
+@given(st.text(alphabet=st.sampled_from(list("aZ.!?:;>-,\n\r\t \u00a0\u2003\u2028\x0b\x1c")) | st.characters(),
+               max_size=40))
+def test_the_sentence_end_test_answers_as_the_regex_did(before: str) -> None:
+    assert after_sentence_end(before) == bool(_SENTENCE_END_REGEX.search(before))

@@ -60,7 +60,8 @@ NAME_CATEGORIES = frozenset((Category.PERSON, Category.ORGANIZATION, Category.LO
 _JOINERS = frozenset((",", "&", "/", "-", "–"))
 _POSSESSIVE = frozenset(("'s", "’s", "'", "’"))
 _POSSESSIVE_END = re.compile(r"\s*['’]s\Z")
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;>\n]|^\s*-)\s*$")
+#: what ends a sentence (or a line) before a word: then its capital proves nothing
+_SENTENCE_ENDS = ".!?:;>"
 #: evidence of one span for its category (times the recognizer's score)
 _SPEAKER_WEIGHT = 3.0
 _PROPAGATED_WEIGHT = 0.5
@@ -114,15 +115,23 @@ class _View:
         self.where: dict[str, list[tuple[int, int]]] = defaultdict(list)
         #: anchor text → its strongest entity: a piece cut out of a glued span takes that one's category
         self.kind: dict[str, Entity] = {}
+        strongest: dict[str, float] = {}
         for e in doc.entities:
             if e.source in WEAK_SOURCES:
                 continue
-            if self._clean(e.first_token, e.end_token):
-                name = self.span(e.first_token, e.end_token)
+            name = self.span(e.first_token, e.end_token)
+            if self._clean(name, e.first_token, e.end_token):
                 self.where[name].append((e.first_token, e.end_token))
-                if name not in self.kind or _weight(e) > _weight(self.kind[name]):
+                weight = _weight(e)
+                if name not in strongest or weight > strongest[name]:
                     self.kind[name] = e
+                    strongest[name] = weight
         self.anchors = _Anchors(self.where)
+        #: an anchor's first character → the lengths of the anchors that start with it: most pieces of a span are no
+        #: anchor, which their length tells before their text is cut out and looked up
+        self.anchor_lengths: dict[str, set[int]] = defaultdict(set)
+        for name in self.where:
+            self.anchor_lengths[name[:1]].add(len(name))
 
     def tok(self, i: int) -> str:
         return self.text[self.starts[i]:self.ends[i]]
@@ -139,10 +148,9 @@ class _View:
         """Is there a line break between token ``i - 1`` and token ``i``?"""
         return "\n" in self.text[self.ends[i - 1]:self.starts[i]]
 
-    def _clean(self, a: int, b: int) -> bool:
-        """No token ``:``/``;`` and no line break between the tokens (tested per token only when the span's text
-        holds one of these characters at all: 10^5 spans in a large document)."""
-        whole = self.text[self.starts[a]:self.ends[b - 1]]
+    def _clean(self, whole: str, a: int, b: int) -> bool:
+        """No token ``:``/``;`` and no line break between the tokens ``[a, b)``, whose text is ``whole`` (tested per
+        token only when the text holds one of these characters at all: 10^5 spans in a large document)."""
         if (":" in whole or ";" in whole) and any(self.tok(i) in _HARD for i in range(a, b)):
             return False
         return "\n" not in whole or not any(self.gap_breaks(i) for i in range(a + 1, b))
@@ -155,7 +163,7 @@ class _View:
 
     def at_sentence_start(self, i: int) -> bool:
         start = self.starts[i]
-        return start == 0 or bool(_SENTENCE_END.search(self.text[max(0, start - 40):start]))
+        return start == 0 or after_sentence_end(self.text[max(0, start - 40):start])
 
     def filler(self, i: int, name: bool = True) -> bool:
         """A token that is never part of a name (see module docstring); outside a name (``name`` false) a
@@ -189,6 +197,19 @@ class _View:
 
 
 _FILLER, _CONTENT, _LOWER_CASE, _CAPITALIZED = range(4)
+
+
+def after_sentence_end(before: str) -> bool:
+    """Does the text ``before`` a word end a sentence or a line: nothing but spaces, a sentence's last punctuation
+    (or ``>``) and spaces, a line break and spaces, or a lone dash (a list item)?
+
+    Why string methods, not a regex searched over the text before (the same answers): the regex tried every
+    position of it, for each capitalized word of every span of a large document.
+    """
+    body = before.rstrip()
+    if not body or "\n" in before[len(body):]:
+        return True
+    return body[-1] in _SENTENCE_ENDS or body.lstrip() == "-"
 
 
 def _common_word(word: str, language: str) -> bool:
@@ -273,13 +294,18 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
     place or an organisation) a slash with no space around it is part of the name, not filler.
     """
     out: list[tuple[int, int]] = []
+    starts, ends, text = v.starts, v.ends, v.text
     i = a
     while i < b:
         best = None
+        start = starts[i]
+        lengths = v.anchor_lengths.get(text[start:start + 1], ())
         for j in range(min(b, i + _MAX_ANCHOR), i, -1):
-            piece = v.span(i, j)
-            # (most pieces are no recognized text at all: one dict look-up before the test of where it was)
-            if piece in v.where and (i, j) != whole and piece in v.anchors and any(c.isalnum() for c in piece):
+            # (most pieces are no recognized text at all: their length rules them out before their text is cut)
+            if ends[j - 1] - start not in lengths or (i, j) == whole:
+                continue
+            piece = text[start:ends[j - 1]]
+            if piece in v.where and piece in v.anchors and any(c.isalnum() for c in piece):
                 best = j
                 break
         if best is not None:
