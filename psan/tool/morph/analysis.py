@@ -138,13 +138,6 @@ def _declension_readings(word: str, language: str, person: bool) -> dict[Key, fl
     return out
 
 
-def _form_of_other_name(word: str, language: str) -> bool:
-    """Whether the dictionary knows a capitalized word only as a form of other names ("Evropu" → Evropa): then it
-    is no nominative of its own."""
-    found = wordlist.stems(word, language)
-    return bool(found) and word not in found and any(s[:1].isupper() for s in found)
-
-
 #: languages whose dictionary gives the stems of place names' forms thoroughly enough to doubt a guessed lemma it
 #: lacks (the Slovak one misses readings: "Bielorusku", "Petra"; ner_eval/results/inflection.md)
 _THOROUGH_STEMS = frozenset({"cs"})
@@ -152,7 +145,8 @@ _THOROUGH_STEMS = frozenset({"cs"})
 
 def _not_the_dictionarys_lemma(lemma: str, word: str, language: str) -> bool:
     """Whether the dictionary knows a capitalized word as a form of names ("Morava" → Morava, "Evropu" → Evropa)
-    and a guessed lemma is none of them ("Morav", "Evrop"): then that reading is hardly the word's."""
+    and a guessed lemma is none of them ("Morav", "Evrop"; the word itself, "Evropu": then it is no nominative of its
+    own): then that reading is hardly the word's."""
     found = wordlist.stems(word, language)
     return bool(found) and lemma not in found and any(s[:1].isupper() for s in found)
 
@@ -182,11 +176,11 @@ def _reading_weight(r: Reading, word: str, language: str, person: bool) -> float
     elif person and not r.known and r.lemma == word and r.gender != "f" \
             and word.casefold().endswith(_PLURAL_NOMINATIVES.get(language, ())):
         weight = 0.3  # "Moskovčania", "Nemci", "Novákové": a man's nominative singular hardly ends so
-    elif not person and not r.known and r.lemma == word and _form_of_other_name(word, language):
-        weight = 0.3  # "Evropu" is the dictionary's form of Evropa, hardly a place "Evropu"
-    elif not person and not r.known and language in _THOROUGH_STEMS and _not_the_dictionarys_lemma(r.lemma, word,
-                                                                                                    language):
-        weight = 0.3  # "Morava", "Evropu": hardly a genitive of a guessed "Morav", "Evrop" the dictionary lacks
+    elif not person and not r.known and (r.lemma == word or language in _THOROUGH_STEMS) \
+            and _not_the_dictionarys_lemma(r.lemma, word, language):
+        # "Evropu" is the dictionary's form of Evropa, hardly a place "Evropu" (every language); nor, where the
+        # dictionary's stems are thorough, a form of a guessed "Evrop" or "Morav" it lacks
+        weight = 0.3
     return _person_weight(r, weight, language) if person else _place_weight(r, weight)
 
 
