@@ -505,38 +505,38 @@ def _qa(admin: Admin, project: Project, corpus: Sequence[CorpusDoc]) -> dict[str
     return {"sampled": len(sampled), "misses": sum(v == "miss" for v in verdicts.values())}
 
 
-def _explain_leaks(instance: Instance, project: Project, examples: list[dict[str, Any]]) -> None:
+def _explain_leaks(conn, project: Project, examples: list[dict[str, Any]], sentences: Sequence[Any]) -> None:
     """Add to each leaked example what the app holds there (for finding the cause; no document text).
 
     Every annotation overlapping the mention: its span, the person's decision, the rule level and the
-    rules voting (type, confidence, lookup); and whether a window ever showed the mention.
+    rules voting (type, confidence, lookup); whether a window ever showed the mention; and its sentences as the app
+    counts them (``sentences``: :func:`psan.store.review.risk_review.project_sentences`).
     """
-    from psan.runtime import db
     from psan.store.publish import release_audit
-    from psan.store.review import risk_qa, risk_review
-    with instance.app.app_context(), db.transaction() as conn:
-        sentences, _ = risk_review.project_sentences(conn, project.project_id) if examples else ([], 0)
-        sampled = risk_qa.sampled_sentences(conn, project.project_id) if examples else set()
-        for e in examples:
-            doc_id = project.doc_ids[e["document"]]
-            toks = [i for i, (a, b) in enumerate(project.tokens[doc_id]) if a < e["end"] and e["start"] < b]
-            if not toks:
-                continue
-            first, end = toks[0], toks[-1] + 1
-            e["tokens"] = [first, end]
-            e["seen"] = all(project.seen[doc_id][first:end])
-            # the app's view: the sentence counts as read (what the bound assumes checked), a QA sample drew it
-            around = [s for s in sentences if s.document_id == doc_id and s.first_token < end and first < s.end_token]
-            e["sentence"] = [[s.first_token, s.end_token, s.read, (doc_id, s.first_token) in sampled] for s in around]
-            rows = release_audit.annotations_overlapping(conn, doc_id, first, end)
-            e["annotations"] = [dict(r) for r in rows]
+    from psan.store.review import risk_qa
+    if not examples:
+        return
+    sampled = risk_qa.sampled_sentences(conn, project.project_id)
+    for e in examples:
+        doc_id = project.doc_ids[e["document"]]
+        toks = [i for i, (a, b) in enumerate(project.tokens[doc_id]) if a < e["end"] and e["start"] < b]
+        if not toks:
+            continue
+        first, end = toks[0], toks[-1] + 1
+        e["tokens"] = [first, end]
+        e["seen"] = all(project.seen[doc_id][first:end])
+        # the app's view: the sentence counts as read (what the bound assumes checked), a QA sample drew it
+        around = [s for s in sentences if s.document_id == doc_id and s.first_token < end and first < s.end_token]
+        e["sentence"] = [[s.first_token, s.end_token, s.read, (doc_id, s.first_token) in sampled] for s in around]
+        rows = release_audit.annotations_overlapping(conn, doc_id, first, end)
+        e["annotations"] = [dict(r) for r in rows]
 
 
-def _reading_floor(conn, project_id: int) -> ReadingFloor:
+def _reading_floor(conn, project_id: int, sentences: Sequence[Any], mentions: int) -> ReadingFloor:
     """The run's :func:`ner_eval.release.floor.reading_floor`: the project's sentences as the app holds them (a hit:
-    a mention marked by hand) at the project's target."""
+    a mention marked by hand; ``sentences`` and ``mentions`` of :func:`psan.store.review.risk_review.project_sentences`)
+    at the project's target."""
     from psan.store.review import risk_review
-    sentences, mentions = risk_review.project_sentences(conn, project_id)
     project = risk_review.project_review(conn, project_id)
     target = float(project["qa_target"]) if project else 0.005
     return reading_floor([(s.end_token - s.first_token, s.hit) for s in sentences], mentions, target)
@@ -612,10 +612,12 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         import json
         report = json.loads(archive.read("RELEASE_REPORT.json"))
         released = measure_release(corpus, project.doc_ids, archive, key, project.tokens)
-        _explain_leaks(instance, project, released.leaked_examples)
+        from psan.store.review.risk_review import project_sentences
         with instance.app.app_context(), db.transaction() as conn:
+            sentences, mentions = project_sentences(conn, project_id)  # read once: the leaks and the floor use them
+            _explain_leaks(conn, project, released.leaked_examples, sentences)
             attribution = attribute(conn, project_id, corpus, project.doc_ids, project.tokens, archive, key, preset)
-            floor = _reading_floor(conn, project_id)
+            floor = _reading_floor(conn, project_id, sentences, mentions)
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())
