@@ -147,6 +147,22 @@ def test_short_texts_and_crowded_shapes_use_the_regexs_own_scan() -> None:
 def test_a_class_of_more_than_one_character_is_refused() -> None:
     with pytest.raises(ValueError):
         Scan("ab").starts((start("ab"),))
+    with pytest.raises(ValueError):
+        Scan("ab").starts((start("a?"),))  # a class that can match nothing is no class either
+
+
+def test_warm_up_looks_up_every_declared_class_once() -> None:
+    start("(?i:q)", not_before="[%]")  # declared, never scanned
+    start("ab")  # a mistaken shape: warming up passes over it, the text that needs it still refuses it
+    prescan.warm_up()
+    looked_up = prescan._table.cache_info().currsize  # noqa: SLF001 - the cache warming up fills
+    prescan.warm_up()
+    assert prescan._table.cache_info().currsize == looked_up  # noqa: SLF001
+    hits = prescan._table.cache_info().hits  # noqa: SLF001
+    assert Scan("q" * 40).starts((start("(?i:q)", not_before="[%]"),)).tolist() == list(range(40))
+    assert prescan._table.cache_info().hits > hits  # noqa: SLF001 - served from the warmed cache
+    with pytest.raises(ValueError):
+        Scan("ab").starts((start("ab"),))
 
 
 SAMPLES = st.lists(st.sampled_from(PIECES + ["On", " 3 May 2001", " tel. +420 777 123 456", "password: hunter22",

@@ -109,6 +109,9 @@ class Pipeline:
         if self.config.get("complete_names", True):
             from psan.tool.detection.completion import warm_up as warm_up_completion
             warm_up_completion(self.language)
+        if self.config.get("consolidate", True):  # its cut of glued spans asks the dictionary at sentence starts
+            from psan.tool.words.lexicon import warm_up as warm_up_lexicon
+            warm_up_lexicon(self.language)
 
     def _tokenize(self, text: str) -> Document:
         array_of = getattr(self.tokenizer, "token_array", None)

@@ -93,6 +93,12 @@ class AcronymRecognizer(Recognizer):
     def __repr__(self) -> str:
         return f"<AcronymRecognizer {self.language}>"
 
+    def warm_up(self) -> None:
+        """The language's dictionary, when only coined words count (it tells them from known words)."""
+        if self.coined_only:
+            from psan.tool.words import lexicon
+            lexicon.warm_up(self.language)
+
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans: list[CharSpan] = []
         lowered = LowerCaseWords(text)

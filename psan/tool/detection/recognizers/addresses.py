@@ -251,6 +251,7 @@ class AddressRecognizer(PatternRecognizer):
 
     def warm_up(self) -> None:
         """The language's gazetteer lists, which tell a town after a comma from any capitalized word."""
+        super().warm_up()
         is_place_name("Praha", self.language)
 
     def prefilter(self, text: str) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from psan.tool.detection.recognizers.prescan import Start, finditer_at
+from psan.tool.detection.recognizers.prescan import warm_up as prescan_warm_up
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
 #: priorities (higher wins on overlap); NER adapters use 0, gazetteers are below NER
@@ -168,6 +169,11 @@ class PatternRecognizer(Recognizer):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} {self.type}>"
+
+    def warm_up(self) -> None:
+        """The character classes of every declared start shape (:func:`prescan.warm_up`), which the first large
+        text would otherwise look up."""
+        prescan_warm_up()
 
     def prefilter(self, text: str) -> bool:
         """Cheap test whether the regex can match at all (overridden where it pays off)."""

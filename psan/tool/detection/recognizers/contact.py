@@ -195,6 +195,7 @@ class PhoneRecognizer(PatternRecognizer):
         "+1" number reads all 25 NANP regions), loaded module by module at first use otherwise, and the
         regexes of their number plans, compiled at first use: every such region's example number and a number
         valid in none of them (which every region tries) are validated once."""
+        super().warm_up()
         national = phonenumbers.PhoneNumberFormat.NATIONAL
         for region in self.regions:
             for sibling in phonenumbers.region_codes_for_country_code(phonenumbers.country_code_for_region(region)):

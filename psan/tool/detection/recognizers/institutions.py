@@ -28,6 +28,7 @@ import re
 
 from psan.tool.detection.recognizers.base import first_class_first
 from psan.tool.detection.recognizers.prescan import Start, finditer_at, start
+from psan.tool.detection.recognizers.prescan import warm_up as prescan_warm_up
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
 PRIORITY_INSTITUTION = -5
@@ -111,6 +112,10 @@ class InstitutionRecognizer(Recognizer):
 
     def __repr__(self) -> str:
         return f"<InstitutionRecognizer {self.language}>"
+
+    def warm_up(self) -> None:
+        """The character classes of the declared start shapes (:func:`prescan.warm_up`)."""
+        prescan_warm_up()
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []

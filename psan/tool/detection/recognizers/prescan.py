@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
+#: every one-character class a :class:`Start` was made with (:func:`warm_up` looks them all up in advance)
+_DECLARED: set[str] = set()
 #: every character of the Basic Multilingual Plane, in order (lone surrogates included)
 _BMP = "".join(map(chr, range(0x10000)))
 #: beyond this share of candidates per character the regex's own scan is cheaper than one call per candidate
@@ -51,6 +53,11 @@ class Start:
 
     chars: tuple[str, ...]
     not_before: str | None = None
+
+    def __post_init__(self) -> None:
+        _DECLARED.update(self.chars)
+        if self.not_before is not None:
+            _DECLARED.add(self.not_before)
 
 
 def start(*chars: str, not_before: str | None = None) -> Start:
@@ -79,11 +86,26 @@ def _table(cls: str) -> np.ndarray:
     """``table[c]``: whether the character ``chr(c)`` of the BMP matches the one-character class ``cls``."""
     import numpy as np
     found = re.compile(cls).findall(_BMP)
-    if any(len(ch) != 1 for ch in found):
+    joined = "".join(found)
+    if len(joined) != len(found) or not all(found):  # C loops: a word class has 5 × 10^4 matches
         raise ValueError(f"{cls!r} is not a one-character class")
     table = np.zeros(0x10000, dtype=bool)
-    table[np.frombuffer("".join(found).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)] = True
+    table[np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)] = True
     return table
+
+
+def warm_up() -> None:
+    """Look up every declared class in the BMP now (:func:`_table`, :func:`_members`: a few milliseconds each).
+
+    Why: the first large text a process reads would pay for every class its recognizers use; the pipeline calls
+    this when it is built (:meth:`psan.tool.detection.pipeline.Pipeline._warm_up`), like a recognizer's own
+    ``warm_up``.
+    """
+    for cls in sorted(_DECLARED):
+        try:
+            _members(cls)
+        except ValueError:  # a shape's mistake: the first large text that needs the class raises it, as before
+            continue
 
 
 @cache
