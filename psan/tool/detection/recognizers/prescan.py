@@ -239,8 +239,8 @@ def finditer_at(regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | N
     match = regex.match
     found: list[re.Match[str]] = []
     end = pos
-    for i in range(bisect_left(at, pos), bisect_left(at, endpos)):
-        p = at[i]
+    lo, hi = bisect_left(at, pos), bisect_left(at, endpos)
+    for p in at if lo == 0 and hi == len(at) else at[lo:hi]:  # (no index per candidate: most find nothing)
         if p < end:
             continue
         m = match(text, p, endpos)
