@@ -183,7 +183,7 @@ def test_recognizer_in_pipeline(model: TokenClassifier) -> None:
               "recognizers": [{"kind": "classifier", "model_bytes": model.to_bytes()}]}
     doc = Pipeline(config).process("Svědek Karel Marek uvedl , že obžalovaného nezná .")
     assert [(doc.span_text(e.first_token, e.end_token), e.type, e.source, e.category) for e in doc.entities] == [
-        ("Karel Marek", "MODEL", "classifier", Category.PERSON)]  # not "model": the project model's own source
+        ("Karel Marek", "CLS_PERSON_CAP", "classifier", Category.PERSON)]  # not "model": the project model's source
     assert 0.5 <= doc.entities[0].score <= 1.0
     assert isinstance(Pipeline(config).recognizers[0], ClassifierRecognizer)
 

@@ -26,6 +26,7 @@ from psan.tool.decisions.sensitivity import (
     sensitive_type,
 )
 from psan.tool.decisions.suggest import (
+    MIN_TYPE_DECISIONS,
     Evidence,
     joinable_pools,
     learned_pools,
@@ -34,6 +35,7 @@ from psan.tool.decisions.suggest import (
     suggest_private,
 )
 from psan.tool.detection.classifier.model import MODEL_TYPE
+from psan.tool.detection.classifier.span_types import is_pretrained_type
 from psan.tool.text.document import Category
 
 __all__ = ["type_statistics", "project_type_statistics", "counts_read", "take_counts", "CountsRead",
@@ -315,6 +317,7 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
                                "ORDER BY first_token, id", (document_id, lo, hi), conn)
     entity: dict[tuple[int, int], dict[str, Any]] = {}
     model_p: dict[tuple[int, int], float] = {}
+    pretrained_p: dict[tuple[int, int], float] = {}  # the pre-trained classifier's p, where its type is not known yet
     sensitive = [(a["first_token"], a["end_token"]) for a in annotations
                  if any(t in SENSITIVE_TYPES for t in a.get("ne_types") or ())]
     sensitive += [(e["first_token"], e["end_token"]) for e in entity_rows if e["type"] in SENSITIVE_TYPES]
@@ -326,6 +329,8 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
             model_p[key] = max(model_p.get(key, 0.0), float(e["score"]))
         else:
             entity.setdefault(key, e)
+            if is_pretrained_type(e["type"]):
+                pretrained_p[key] = max(pretrained_p.get(key, 0.0), float(e["score"]))
     stats = type_statistics(conn, project_id, sorted({t for a in suspicious for t in a["ne_types"]
                                                       if t != MODEL_TYPE}))
     extra: frozenset[str] | None = project_sensitive
@@ -334,8 +339,9 @@ def add_suggestions(conn, project_id: int, document_id: int, annotations: list[d
         words_private = sum(1 for r in a["rules"] if r["lookup"])  # each a private decision on these words
         by_type = [sum(stats.get(t, (0, 0))[i] for t in a["ne_types"]) for i in (0, 1)]
         ent = entity.get(key)
-        ev = Evidence(words_private, 0, by_type[0], by_type[1], model_p.get(key),
-                      _category(ent["category"] if ent else None))
+        # a pre-trained classifier's p counts as the model's until the project decided its type a few times
+        p = model_p.get(key, pretrained_p.get(key) if sum(by_type) < MIN_TYPE_DECISIONS else None)
+        ev = Evidence(words_private, 0, by_type[0], by_type[1], p, _category(ent["category"] if ent else None))
         a["suggestion"] = "PRIVATE" if suggest_private(ev) else "PUBLIC"
         if a["suggestion"] == "PUBLIC" and overlaps_any(a["first_token"], a["end_token"], sensitive):
             a["suggestion"] = None
@@ -357,8 +363,8 @@ def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
     may join it, has a rule and whose own decisions agree, here or in other documents).  Only rules still at
     confidence 0 (suspicious, as created) change: a confidence an admin or an annotator ("by NE
     type") chose is kept.  A sensitive type (:func:`psan.tool.decisions.sensitivity.sensitive_type`:
-    addresses, dates, IDs, contacts, the admin's list) is never learned public.  Returns the ids of
-    the changed rules, to re-apply.
+    addresses, dates, IDs, contacts, the admin's list) is never learned public, nor is a pre-trained classifier's
+    (:func:`_learned`).  Returns the ids of the changed rules, to re-apply.
     """
     changed = []
     for t, confidence in _to_learn(conn, project_id, types).items():
@@ -371,9 +377,15 @@ def learn_type_rules(conn, project_id: int, types: Sequence[str]) -> list[int]:
 
 
 def _learned(ne_type: str, private: int, public: int, extra: frozenset[str]) -> float | None:
-    """The learned confidence of a type, never public for a sensitive one."""
+    """The learned confidence of a type, never public for a sensitive one nor for a pre-trained classifier's.
+
+    Why never public for the classifier's types (:mod:`psan.tool.detection.classifier.span_types`): its spans are
+    words no other recognizer found, and a span public by a rule counts as covered text, so the risk model
+    would stop looking at the very words (a surname the classifier flagged) it exists to send to a person.
+    Learned private only masks; public stays a person's decision, span by span or by type.
+    """
     confidence = learned_type_confidence(private, public)
-    if confidence is not None and confidence > 0 and sensitive_type(ne_type, extra):
+    if confidence is not None and confidence > 0 and (sensitive_type(ne_type, extra) or is_pretrained_type(ne_type)):
         return None
     return confidence
 

@@ -24,6 +24,8 @@ every recognizer speaks its own tag set.  Supported tag sets:
   public) follows the category the span was recognized with.
 * Topics of the special-category recognizer (HEALTH, RELIGION, POLITICS, SEXUAL_ORIENTATION,
   ETHNICITY, FAMILY, GENDER) → SENSITIVE.
+* The pre-trained classifier's types ``CLS_<CATEGORY>_<SHAPE>`` (:mod:`psan.tool.detection.classifier.span_types`)
+  → their category, a tag set of their own.
 
 Unknown codes map to OTHER.
 """
@@ -97,9 +99,25 @@ OTHER_SETS.update(RECOGNIZER_TYPES)
 
 _BIO_PREFIXES = ("B-", "I-", "E-", "S-", "L-", "U-")
 
+#: the prefix of the pre-trained classifier's entity types, ``CLS_<CATEGORY>_<SHAPE>``
+#: (:mod:`psan.tool.detection.classifier.span_types`): learned like an NER model's types, in a tag set of their own
+CLASSIFIER_TYPE_PREFIX = "CLS_"
+
+
+def classifier_type_category(code: str) -> Category | None:
+    """The category of a pre-trained classifier's type (``CLS_PERSON_CAP`` → PERSON); ``None``: not one."""
+    if not code.startswith(CLASSIFIER_TYPE_PREFIX):
+        return None
+    name = code[len(CLASSIFIER_TYPE_PREFIX):].rpartition("_")[0]
+    try:
+        return Category(name)
+    except ValueError:
+        return None
+
 
 def tag_set(code: str) -> str:
-    """Which tag set a type belongs to: ``"CNEC"``, ``"psan"`` (:data:`RECOGNIZER_TYPES`) or ``"NER"`` (the rest).
+    """Which tag set a type belongs to: ``"CNEC"``, ``"psan"`` (:data:`RECOGNIZER_TYPES`), ``"classifier"`` (the
+    pre-trained classifier's, :data:`CLASSIFIER_TYPE_PREFIX`) or ``"NER"`` (the rest).
 
     Why: types are learned together only within one tag set (:func:`psan.tool.decisions.suggest.learning_pool`).
     spaCy's
@@ -107,6 +125,8 @@ def tag_set(code: str) -> str:
     """
     if code in CNEC:
         return "CNEC"
+    if classifier_type_category(code) is not None:
+        return "classifier"
     return "psan" if code.upper() in RECOGNIZER_TYPES else "NER"
 
 
@@ -116,6 +136,8 @@ def category_of(code: str) -> Category:
         return _OTH
     if code in CNEC:
         return CNEC[code]
+    if (classified := classifier_type_category(code)) is not None:
+        return classified
     if code[:2] in _BIO_PREFIXES and len(code) > 2:
         return category_of(code[2:])
     upper = code.upper()

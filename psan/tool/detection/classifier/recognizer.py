@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan.tool.detection.classifier.model import PRETRAINED_SOURCE, TokenClassifier
+from psan.tool.detection.classifier.span_types import typed_spans
 from psan.tool.detection.registry import ComponentError
 from psan.tool.text.document import CharSpan, Document, Recognizer
 
@@ -23,7 +24,8 @@ PRIORITY_MODEL = -5
 
 
 class ClassifierRecognizer(Recognizer):
-    """Suggestions of a trained :class:`TokenClassifier`: type ``MODEL``, source ``classifier``, score = p.
+    """Suggestions of a trained :class:`TokenClassifier`: source ``classifier``, score = p, and a type a project can
+    learn, ``CLS_<CATEGORY>_<SHAPE>`` (:mod:`.span_types`; the project model's own proposals stay ``MODEL``).
 
     Why a source of its own (not the project model's ``model``): the app replaces a project's ``model`` spans
     whenever its own model is retrained or switched off; a pre-trained classifier's spans are detections found at
@@ -40,7 +42,8 @@ class ClassifierRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = self.model.predict_spans(text, doc, self.threshold)
-        return [CharSpan(s.start, s.end, s.type, s.category, PRETRAINED_SOURCE, s.score, self.priority) for s in spans]
+        return typed_spans(text, doc, [CharSpan(s.start, s.end, s.type, s.category, PRETRAINED_SOURCE, s.score,
+                                                self.priority) for s in spans])
 
 
 def classifier_factory(entry: dict[str, Any], language: str) -> Recognizer:
