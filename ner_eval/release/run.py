@@ -83,6 +83,8 @@ class Work:
     #: ``public offers``) and the spans marked by hand there: where the reading time goes and what it found
     read_by_kind: dict[str, int] = field(default_factory=dict)
     hand_by_kind: dict[str, int] = field(default_factory=dict)
+    #: judgments (:attr:`judgments`) made in the windows of each kind: where the judgments go
+    judgments_by_kind: dict[str, int] = field(default_factory=dict)
     #: spans settled per entity type shown on them (first type; "-" for none), and how many were private
     settled_by_type: dict[str, list[int]] = field(default_factory=dict)
     #: every span settled, in order: [window, document id, kind of the action, first NE type ("-": none), private,
@@ -254,11 +256,13 @@ class Session:
         reason)."""
         routing = answer.get("routing")
         kind = f"reading: {routing.get('reason')}" if routing else kind or ("span review" if self.by_risk else "window")
-        hand_before = self.work.by_hand
+        hand_before, judged_before = self.work.by_hand, self.work.judgments
         try:
             self._work_window(client, answer, kind)
         finally:
             self.work.hand_by_kind[kind] = self.work.hand_by_kind.get(kind, 0) + self.work.by_hand - hand_before
+            self.work.judgments_by_kind[kind] = (self.work.judgments_by_kind.get(kind, 0)
+                                                 + self.work.judgments - judged_before)
 
     def _work_window(self, client: Annotator, answer: dict[str, Any], kind: str) -> None:
         self._client = client

@@ -81,6 +81,8 @@ def _consistent(out: dict) -> None:
     # where the reading went, and the least reading the same judgments could have been certified with
     assert sum(work["read_by_kind"].values()) == work["tokens_read"]
     assert sum(work["hand_by_kind"].values()) == work["by_hand"]
+    assert sum(work["judgments_by_kind"].values()) == \
+        out["judgments"] - work["offers_confirmed"] - work["offers_dismissed"]  # offers are answered outside windows
     floor = out["reading_floor"]
     assert floor["hit_sentences"] <= floor["sentences"] and floor["qa_sample"] <= floor["qa_population"]
     assert floor["seconds_per_1k_tokens"] <= out["seconds_per_1k_tokens"]  # a toy project reads everything
