@@ -142,12 +142,27 @@ def download_kind_name(code: object) -> str:
     return _name(DOWNLOAD_KINDS, code)
 
 
+#: what a pre-trained classifier's span looks like where it stands (the shape of its type ``CLS_<CATEGORY>_<SHAPE>``)
+CLASSIFIER_SHAPES = {"CAP": lazy_gettext("a capitalized word"), "INITIAL": lazy_gettext("a sentence's first word"),
+                     "LOWER": lazy_gettext("lower-case words"), "NUM": lazy_gettext("a number")}
+
+
 def ne_type_name(code: object) -> str:
-    """A recognizer's type as a word: its own name when known, else its category's (never the bare code)."""
-    from psan.tool.text.categories import category_of
+    """A recognizer's type as a word: its own name when known, else its category's (never the bare code).
+
+    A pre-trained classifier's type says so, with the shape it stands for ("person found by the classifier: a
+    capitalized word"): a rule on it decides that classifier's spans of that shape, not every person, and the
+    rules list must not read as if it did.
+    """
+    from psan.tool.text.categories import category_of, classifier_type_category
     key = str(getattr(code, "value", code))
     if key.upper() in NE_TYPES:
         return str(NE_TYPES[key.upper()])
+    classified = classifier_type_category(key)
+    shape = CLASSIFIER_SHAPES.get(key.rpartition("_")[2])
+    if classified is not None and shape is not None:
+        return gettext("%(category)s found by the classifier: %(shape)s", category=category_name(classified.value),
+                       shape=shape)
     category = category_of(key)
     return category_name(category.value if hasattr(category, "value") else category) if key else key
 

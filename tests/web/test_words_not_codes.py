@@ -138,3 +138,16 @@ def test_annotation_window_carries_the_status_word(clean_app):
     assert data["document"]["status"] == "PRE_ANNOTATED"
     assert data["document"]["status_name"] == "To annotate"
     assert data["project"]["ask_labels"] is False
+
+
+def test_a_classifier_type_is_named_by_its_category_and_shape(clean_app, czech_app):
+    """A rule on ``CLS_PERSON_CAP`` decides the classifier's capitalized persons, not every person: it says so."""
+    from psan.web.code_names import ne_type_name
+    with clean_app.test_request_context(headers={"Accept-Language": "en"}):
+        assert ne_type_name("CLS_PERSON_CAP") == "person found by the classifier: a capitalized word"
+        assert ne_type_name("CLS_ORGANIZATION_INITIAL") == \
+            "organization found by the classifier: a sentence's first word"
+        assert ne_type_name("PERSON") == "person"
+        assert "CLS" not in ne_type_name("CLS_NOT_A_CATEGORY_CAP")
+    with czech_app.test_request_context(headers={"Accept-Language": "cs"}):
+        assert ne_type_name("CLS_DATE_NUM") == "datum podle klasifikátoru: číslo"
