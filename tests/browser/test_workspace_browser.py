@@ -151,6 +151,7 @@ def test_double_annotated_window_is_adjudicated_and_reported(clean_app, page):
     page.goto("/workspace/")
     page.click("#claim-second")
     page.wait_for_selector("#second-spans")
+    wait_js(page, "document.readyState === 'complete'")  # the keys below need workspace.js's handlers
     rows = page.locator(".span-row").count()
     assert rows >= 2
     # keyboard: the first span public (a disagreement; the form starts on it), every other private
@@ -168,10 +169,12 @@ def test_double_annotated_window_is_adjudicated_and_reported(clean_app, page):
     admin.click("#to-adjudicate")
     admin.click("#adjudication-list a")
     admin.wait_for_selector("#adjudicate-spans")
+    wait_js(admin, "document.readyState === 'complete'")  # a key pressed before workspace.js runs is lost
     assert admin.locator('.span-row[data-differs="yes"]').count() == 1
     assert admin.locator("mark.adj-differ").count() == 1
     admin.keyboard.press("j")
     admin.keyboard.press("2")  # the second version: public
+    wait_js(admin, """document.querySelector('.span-row[data-differs="yes"] input[value="PUBLIC"]').checked""")
     admin.screenshot(path=str(ARTIFACTS / "workspace-adjudicate.png"), full_page=True)
     admin.click("#save-final")
     admin.wait_for_selector(".alert-success")
