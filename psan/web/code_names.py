@@ -154,12 +154,13 @@ def ne_type_name(code: object) -> str:
     capitalized word"): a rule on it decides that classifier's spans of that shape, not every person, and the
     rules list must not read as if it did.
     """
+    from psan.tool.detection.classifier.span_types import pretrained_shape
     from psan.tool.text.categories import category_of, classifier_type_category
     key = str(getattr(code, "value", code))
     if key.upper() in NE_TYPES:
         return str(NE_TYPES[key.upper()])
     classified = classifier_type_category(key)
-    shape = CLASSIFIER_SHAPES.get(key.rpartition("_")[2])
+    shape = CLASSIFIER_SHAPES.get(pretrained_shape(key) or "")
     if classified is not None and shape is not None:
         return gettext("%(category)s found by the classifier: %(shape)s", category=category_name(classified.value),
                        shape=shape)

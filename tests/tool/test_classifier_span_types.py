@@ -3,7 +3,12 @@ from __future__ import annotations
 
 from psan.tool.decisions.sensitivity import sensitive_type
 from psan.tool.decisions.suggest import joinable_pools, learning_pool
-from psan.tool.detection.classifier.span_types import is_pretrained_type, pretrained_type, typed_spans
+from psan.tool.detection.classifier.span_types import (
+    is_pretrained_type,
+    pretrained_shape,
+    pretrained_type,
+    typed_spans,
+)
 from psan.tool.text.categories import category_of, tag_set
 from psan.tool.text.document import Category, CharSpan, Document, Sentence
 from psan.tool.text.tokens import tokenize
@@ -40,3 +45,9 @@ def test_a_classifier_type_has_its_category_its_own_tag_set_and_pools() -> None:
     # never learned public: dates, IDs, contacts
     assert sensitive_type("CLS_DATE_NUM") and sensitive_type("CLS_ID_NUM") and sensitive_type("CLS_CONTACT_LOWER")
     assert not sensitive_type("CLS_ORGANIZATION_CAP")
+
+
+def test_the_shape_is_read_back_from_a_classifier_type_only() -> None:
+    assert [pretrained_shape(pretrained_type("PERSON", s)) for s in ("CAP", "INITIAL", "LOWER", "NUM")] == \
+        ["CAP", "INITIAL", "LOWER", "NUM"]
+    assert pretrained_shape("PERSON_CAP") is None and pretrained_shape("CLS_PERSON_ODD") is None

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from psan.tool.text.categories import CLASSIFIER_TYPE_PREFIX
 from psan.tool.text.document import CharSpan, Document
 
-__all__ = ["SHAPES", "pretrained_type", "span_shape", "sentence_word_starts", "typed_spans", "is_pretrained_type"]
+__all__ = ["SHAPES", "pretrained_type", "pretrained_shape", "span_shape", "sentence_word_starts", "typed_spans",
+           "is_pretrained_type"]
 
 #: the shapes a span can have (see the module docstring)
 SHAPES = ("CAP", "INITIAL", "LOWER", "NUM")
@@ -31,6 +32,12 @@ _SENTENCE_END = ".!?…\n"
 def pretrained_type(category: str, shape: str) -> str:
     """The entity type of a pre-trained classifier's span: ``CLS_PERSON_CAP``."""
     return f"{CLASSIFIER_TYPE_PREFIX}{category}_{shape}"
+
+
+def pretrained_shape(ne_type: str) -> str | None:
+    """The shape of a pre-trained classifier's type (``CLS_PERSON_CAP`` → ``CAP``); ``None``: not such a type."""
+    shape = ne_type.rpartition("_")[2]
+    return shape if is_pretrained_type(ne_type) and shape in SHAPES else None
 
 
 def is_pretrained_type(ne_type: str) -> bool:

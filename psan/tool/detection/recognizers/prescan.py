@@ -97,9 +97,8 @@ def _table(cls: str) -> np.ndarray:
 def warm_up() -> None:
     """Look up every declared class in the BMP now (:func:`_table`, :func:`_members`: a few milliseconds each).
 
-    Why: the first large text a process reads would pay for every class its recognizers use; the pipeline calls
-    this when it is built (:meth:`psan.tool.detection.pipeline.Pipeline._warm_up`), like a recognizer's own
-    ``warm_up``.
+    Why: the first large text a process reads would pay for every class its recognizers use; the recognizers that
+    declare shapes call this from their ``warm_up``, which the pipeline calls when it is built.
     """
     for cls in sorted(_DECLARED):
         try:
