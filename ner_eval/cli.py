@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     rel.add_argument("--thesis-policy", default="cautious", choices=("cautious", "eager"),
                      help="the thesis person's NE-type decisions: at the app's learning evidence (cautious) or "
                           "after three identical verdicts on the type (eager)")
+    rel.add_argument("--psan-policy", default="cautious", choices=("cautious", "eager"),
+                     help="the psan person's NE-type decisions: at the app's learning evidence (cautious, default) or "
+                          "as the eager thesis person decides (the same policy on both sides)")
     rel.add_argument("--qa-rounds", type=int, default=10,
                      help="review by risk: QA samples of unread text reviewed before the team reads what nobody "
                           "read to let the release go (default 10)")
@@ -183,6 +186,7 @@ def _release(args: argparse.Namespace, models: Path | None) -> int:
                           args.database_url, args.redis_url, args.seed,
                           log=lambda message: print(message, file=sys.stderr, flush=True),
                           order_seed=args.order_seed, review=args.review, thesis_policy=args.thesis_policy,
+                          psan_policy=args.psan_policy,
                           qa_rounds=args.qa_rounds)
     except (ValueError, Unavailable, AppError) as err:
         print(f"error: {err}", file=sys.stderr)

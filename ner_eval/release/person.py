@@ -143,8 +143,9 @@ class Person:
     workflow: str
     noisy: bool = False
     seed: int = 0
-    #: the thesis person's NE-type decisions: ``cautious`` at the app's learning evidence, ``eager`` after
-    #: :data:`EAGER_VERDICTS` identical verdicts on the type (the best the thesis workflow allows)
+    #: the person's NE-type decisions: ``cautious`` at the app's learning evidence, ``eager`` after
+    #: :data:`EAGER_VERDICTS` identical verdicts on the type (the best the thesis workflow allows; a psan person
+    #: given the same policy makes the comparison one of the apps, not of two people)
     policy: str = "cautious"
     #: the app's entity offer of a span: its mentions in the window (0: no entity) and its category; psan only
     entity_mentions: Callable[[int, int, int], tuple[int, str | None]] | None = None
@@ -300,9 +301,8 @@ class Person:
             private = verdicts.pop()
             seen_private, seen_public = self.type_memory.get(ne_type, (0, 0))
             for decided in range(1, len(spans)):  # ``decided - 1`` by token, then one by NE type
-                learned = learned_type_confidence(seen_private + decided * private,
-                                                  seen_public + decided * (not private))
-                if learned is not None and (learned < 0) == private:
+                if self._type_is_clear(seen_private + decided * private, seen_public + decided * (not private),
+                                       private):
                     return spans[0]
         return None
 
@@ -362,11 +362,15 @@ class Person:
         if len(span.ne_types) != 1 or span.ne_types[0] == MODEL_TYPE:  # the app refuses "by type" on a model span
             return False
         seen_private, seen_public = self.type_memory.get(span.ne_types[0], (0, 0))
-        if self.workflow == "thesis" and self.policy == "eager":
-            same, other = (seen_private, seen_public) if private else (seen_public, seen_private)
-            return other == 0 and same + 1 >= EAGER_VERDICTS
-        learned = learned_type_confidence(seen_private + private, seen_public + (not private))
-        return learned is not None and (learned < 0) == private
+        return self._type_is_clear(seen_private + private, seen_public + (not private), private)
+
+    def _type_is_clear(self, private: int, public: int, verdict: bool) -> bool:
+        """Would the person decide the type by ``verdict`` after these verdicts on it (its policy)?"""
+        if self.policy == "eager":
+            same, other = (private, public) if verdict else (public, private)
+            return other == 0 and same >= EAGER_VERDICTS
+        learned = learned_type_confidence(private, public)
+        return learned is not None and (learned < 0) == verdict
 
     def answer_offer(self, form: str, mentions: Sequence[tuple[int, int, int]],
                      gold_of: Callable[[int], Sequence[tuple[int, int]]]) -> bool:

@@ -560,18 +560,21 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
                 models: Path | None = None, database_url: str | None = None, redis_url: str | None = None,
                 seed: int = 0, log: Callable[[str], None] | None = None,
                 order_seed: int | None = None, review: str = "full", thesis_policy: str = "cautious",
-                qa_rounds: int = 10) -> dict[str, Any]:
+                qa_rounds: int = 10, psan_policy: str = "cautious") -> dict[str, Any]:
     """The whole measurement on one corpus file; the result as a JSON-ready dict.
 
     ``order_seed`` makes the app's random document order repeatable (:meth:`Session._seed_order`), so two
     versions of the code can be compared on the same order; ``None`` keeps the app's own randomness.
+    ``thesis_policy`` / ``psan_policy``: when the person of that workflow decides by NE type
+    (:class:`~ner_eval.release.person.Person`); psan's default keeps to the app's own learning evidence.
     """
     if workflow not in WORKFLOWS:
         raise ValueError(f"unknown workflow {workflow!r}; known: {', '.join(WORKFLOWS)}")
     if review not in REVIEWS:
         raise ValueError(f"unknown review depth {review!r}; known: {', '.join(REVIEWS)}")
-    if thesis_policy not in THESIS_POLICIES:
-        raise ValueError(f"unknown thesis policy {thesis_policy!r}; known: {', '.join(THESIS_POLICIES)}")
+    for policy in (thesis_policy, psan_policy):
+        if policy not in THESIS_POLICIES:
+            raise ValueError(f"unknown person policy {policy!r}; known: {', '.join(THESIS_POLICIES)}")
     review = review if workflow == "psan" else "full"  # the 2021 app read everything
     if annotator not in ANNOTATORS:
         raise ValueError(f"unknown annotator {annotator!r}; known: {', '.join(ANNOTATORS)}")
@@ -599,7 +602,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         with instance.app.app_context(), db.transaction() as conn:
             # NE_TYPE rules private before anyone decided: the project's preset (see attribution)
             preset = release_audit.private_ne_type_rule_ids(conn, project_id)
-        person = Person(workflow, noisy=annotator == "noisy", seed=seed, policy=thesis_policy)
+        person = Person(workflow, noisy=annotator == "noisy", seed=seed,
+                        policy=thesis_policy if workflow == "thesis" else psan_policy)
         session = Session(instance, project, person, Annotator(instance.app, annotator_email), admin)
         session.log = log
         session.order_seed, session.annotator_id = order_seed, annotator_id
@@ -632,6 +636,7 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
 
     out: dict[str, Any] = {"corpus": corpus_name(path), "workflow": workflow, "annotator": annotator,
                            "review": review, "thesis_policy": thesis_policy if workflow == "thesis" else None,
+                           "psan_policy": psan_policy if workflow == "psan" else None,
                            "release_bound": report.get("review", {}).get("bound"), "review_samples": samples,
                            "commit": commit, "limit": limit, "order_seed": order_seed,
                            "document_order": [names[d] for d in session.document_order],

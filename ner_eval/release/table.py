@@ -37,10 +37,12 @@ def row(r: dict[str, Any]) -> list[str]:
 
 
 def variant(r: dict[str, Any]) -> str:
-    """psan's review depth, or the thesis person's policy (older outputs: read everything, cautious)."""
+    """psan's review depth (and its person's policy when eager), or the thesis person's policy (older outputs: read
+    everything, cautious)."""
     if r["workflow"] == "thesis":
         return r.get("thesis_policy") or "cautious"
-    return r.get("review") or "full"
+    review = r.get("review") or "full"
+    return f"{review}, eager" if r.get("psan_policy") == "eager" else review
 
 
 def _means(results: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str, str], tuple[float, float, int]]:

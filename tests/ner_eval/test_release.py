@@ -167,6 +167,20 @@ def test_eager_thesis_person_decides_a_type_after_three_identical_verdicts():
     assert kinds == ["token", "token", "ne_type", "ne_type"]
 
 
+def test_eager_psan_person_decides_a_type_after_three_identical_verdicts_and_cautious_keeps_to_the_app():
+    """The same policy on both sides: an eager psan person decides a type as the eager thesis person does."""
+    def kinds(person: Person) -> list[str]:
+        out = []
+        for n in range(4):
+            span = Shown(n, n + 1, "SUSPICIOUS", ("ORG",))
+            view = View(1, n, n + 1, (f"Word{n}",), (span,), ())
+            person.enter(view)
+            out.append(person.next_action(view).kind)
+        return out
+    assert kinds(Person("psan", policy="eager"))[2:] == ["ne_type", "ne_type"]
+    assert "ne_type" not in kinds(Person("psan"))
+
+
 def test_view_refuses_gold_outside_its_window():
     answer = {"window": {"document_id": 1, "first_token": 10, "end_token": 12},
               "tokens": [{"text": "Jan"}, {"text": "Novák"}], "annotations": []}
