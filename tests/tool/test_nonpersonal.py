@@ -274,3 +274,15 @@ def test_a_definition_that_names_a_tax_or_no_name_keeps_the_list(language: str, 
     last = text.rindex(value)
     span = CharSpan(last, last + len(value), "ORG", Category.ORGANIZATION, "spacy", 0.8)
     assert is_never_personal(text, span, language)
+
+
+def test_kept_answers_never_cross_to_another_text_or_type():
+    """The answers are kept per text: the same offsets in another text, or with another type, are asked anew."""
+    taxed, named = "The VAT was paid.", "The Bob was here."
+    vat = CharSpan(4, 7, "ORG", Category.ORGANIZATION, "ner", 0.5)
+    assert is_never_personal(taxed, vat, "en")
+    assert not is_never_personal(named, vat, "en")
+    assert is_never_personal(taxed, vat, "en")
+    assert not is_never_personal(named, CharSpan(4, 7, "PERSON", Category.PERSON, "ner", 0.5), "en")
+    copy = "".join(["The VAT ", "was paid."])  # an equal text that is another object
+    assert is_never_personal(copy, vat, "en") == is_never_personal(taxed, vat, "en")

@@ -56,6 +56,7 @@ The rest is English only (the vocabulary is English; other languages pass throug
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -274,8 +275,27 @@ def is_never_a_name(value: str, category: Category, language: str) -> bool:
                                              and category != Category.PERSON)
 
 
+#: the answers of :func:`is_never_personal` for the last text asked about, per thread
+_ANSWERS = threading.local()
+
+
 def is_never_personal(text: str, span: CharSpan, language: str) -> bool:
-    """Is this NER candidate public in any document (see module docstring)?"""
+    """Is this NER candidate public in any document (see module docstring)?
+
+    Why the answers are kept for the last text: the pipeline asks about each span twice, when it grows the
+    mentions and when it merges them, and most spans come out of growing as they went in.
+    """
+    kept = getattr(_ANSWERS, "kept", None)
+    if kept is None or kept[0] is not text or kept[1] != language:
+        kept = _ANSWERS.kept = (text, language, {})
+    key = (span.start, span.end, span.type, span.category)
+    answer = kept[2].get(key)
+    if answer is None:
+        answer = kept[2][key] = _never_personal(text, span, language)
+    return answer
+
+
+def _never_personal(text: str, span: CharSpan, language: str) -> bool:
     value = text[span.start:span.end]
     if is_never_a_name(value, span.category, language) and not (value in TAXES_AND_CURRENCIES
                                                                 and is_defined_acronym(text, value)):
