@@ -126,9 +126,11 @@ def reset_database(app) -> None:
                            "action, action_change, pseudonym_key, rule_change, risk_sample RESTART IDENTITY CASCADE",
                            None, conn)
                 db.execute("DELETE FROM project WHERE NOT is_default", None, conn)
-                # the default project survives: give its workspace settings (migrations 0024-0025) their defaults
+                # the default project survives: its workspace settings (migrations 0024-0025) and the admin's
+                # sensitive list (0017) take their defaults
                 db.execute("UPDATE project SET annotators_choose_document = false, double_share = 0, "
-                           "review_mode = 'full', qa_target = 0.005 WHERE is_default", None, conn)
+                           "review_mode = 'full', qa_target = 0.005, sensitive_types = '{}' WHERE is_default",
+                           None, conn)
             # this process's per-type decision counts are keyed by project id, and ids restart (the default
             # project keeps its id): counts of an earlier test's log-less decisions would outlive it
             forget_statistics()

@@ -115,3 +115,40 @@ def test_pretrained_classifier_spans_written_before_get_their_own_source(empty_d
     with contextlib.closing(psycopg2.connect(empty_database_url)) as conn, conn.cursor() as cur:
         cur.execute("SELECT document_id, source FROM named_entity WHERE type = 'MODEL' ORDER BY document_id")
         assert cur.fetchall() == [(documents[0], "classifier"), (documents[1], "model")]
+
+
+def test_classifier_spans_stored_as_model_get_their_type_and_keep_it_on_rollback(empty_database_url):
+    """0045 (a Python migration, run by yoyo like the SQL ones): the pre-trained classifier's MODEL spans take the
+    type it writes now, from the stored text, tokens and sentences; the project model's stay MODEL.  Its rollback
+    keeps them (the code before 0045 writes these types itself)."""
+    from yoyo import get_backend, read_migrations
+
+    from psan.runtime.paths import migrations_dir
+    migrate.upgrade(empty_database_url)
+    backend = get_backend(empty_database_url, migration_table="_yoyo_migration")
+    only_0045 = read_migrations(str(migrations_dir())).filter(lambda m: m.id.startswith("0045"))
+    with backend.lock():
+        backend.rollback_migrations(only_0045)
+    # "Čapek viděl Nováka. 12 lidí." as the app stores it: tokens, sentences, spans by token range
+    with contextlib.closing(psycopg2.connect(empty_database_url)) as conn, conn, conn.cursor() as cur:
+        cur.execute("SELECT id FROM project WHERE is_default")
+        cur.execute("INSERT INTO document (project_id, name, language, status, text, token_count, recognized_at) "
+                    "VALUES (%s, 'd.txt', 'cs', 'PRE_ANNOTATED', 'Čapek viděl Nováka. 12 lidí.', 7, now()) "
+                    "RETURNING id", (cur.fetchone()[0],))
+        doc = cur.fetchone()[0]
+        cur.execute("INSERT INTO token VALUES (%(d)s, 0, 0, 5), (%(d)s, 1, 6, 11), (%(d)s, 2, 12, 18), "
+                    "(%(d)s, 3, 18, 19), (%(d)s, 4, 20, 22), (%(d)s, 5, 23, 27), (%(d)s, 6, 27, 28)", {"d": doc})
+        cur.execute("INSERT INTO sentence VALUES (%(d)s, 0, 0, 4), (%(d)s, 1, 4, 7)", {"d": doc})
+        cur.execute("INSERT INTO named_entity (document_id, first_token, end_token, type, category, source, score) "
+                    "VALUES (%(d)s, 0, 1, 'MODEL', 'PERSON', 'classifier', 0.9), "
+                    "(%(d)s, 2, 3, 'MODEL', 'PERSON', 'classifier', 0.8), (%(d)s, 4, 5, 'MODEL', 'OTHER', "
+                    "'classifier', 0.7), (%(d)s, 2, 3, 'MODEL', 'PERSON', 'model', 0.6)", {"d": doc})
+    assert migrate.upgrade(empty_database_url)[0].startswith("0045")
+    with backend.lock():
+        backend.rollback_migrations(only_0045)
+    with contextlib.closing(psycopg2.connect(empty_database_url)) as conn, conn.cursor() as cur:
+        cur.execute("SELECT first_token, type, source FROM named_entity ORDER BY first_token, source")
+        assert cur.fetchall() == [(0, "CLS_PERSON_INITIAL", "classifier"), (2, "CLS_PERSON_CAP", "classifier"),
+                                  (2, "MODEL", "model"), (4, "CLS_OTHER_NUM", "classifier")]
+        cur.execute("SELECT condition FROM rule WHERE type = 'NE_TYPE' ORDER BY condition")
+        assert [r[0] for r in cur.fetchall()] == ["CLS_OTHER_NUM", "CLS_PERSON_CAP", "CLS_PERSON_INITIAL"]
