@@ -183,6 +183,10 @@ class _Grower:
         self.district = re.compile(rf"[ \t]+\d{{1,2}}{_END_NUMBER}(?:[ \t]*[-–][ \t]*{_CAP}(?:[ \t]+{_CAP})?)?")
         #: the plain-space joints of a town's words ("Karlovy Vary" is listed, "Brno Telefon" is not)
         self.joint = re.compile(rf"[ \t]+(?={_TOWN_WORD})")
+        #: what a flat, a postcode or a town starts with after the separator (a capital, a digit or the flat's
+        #: form): where it fails none of them can match, one test instead of three (most numbers after
+        #: capitalized words are no address: "Article 6 of the Convention")
+        self.lead = re.compile(rf"{_SEP}(?:[{_UPPER}\d]" + (rf"|{form.flat})" if form.flat else ")"))
 
 
 def _town_ends(text: str, match: re.Match[str], grower: _Grower, language: str) -> list[int]:
@@ -202,6 +206,8 @@ def _grow(text: str, end: int, grower: _Grower, language: str) -> tuple[int, boo
     """The end of the address whose street ends at ``end``, whether a town or postcode followed, and whether
     a flat or a postcode did (what only an address has)."""
     grown = strong = False
+    if not grower.lead.match(text, end):
+        return end, grown, strong
     if grower.flat and (m := grower.flat.match(text, end)):
         end, strong = m.end(), True
     postcode_before = grower.postcode.match(text, end)
