@@ -21,10 +21,11 @@ from psan.tool.detection.recognizers.addresses import (
     STREET_STARTS,
     UK_POSTCODE_RE,
     UK_POSTCODE_STARTS,
+    UkPostcodeRecognizer,
     address_recognizer,
 )
 from psan.tool.detection.recognizers.amounts import MONEY_RE, MONEY_STARTS
-from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS
+from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS, IpRecognizer
 from psan.tool.detection.recognizers.dates import (
     AGE_STARTS,
     NUMERIC_DATE_RE,
@@ -36,12 +37,13 @@ from psan.tool.detection.recognizers.ids import (
     CARD_STARTS,
     SECRET_AFTER_KEYWORD,
     SECRET_STARTS,
+    IbanRecognizer,
     card_recognizer,
     us_ssn_recognizer,
 )
 from psan.tool.detection.recognizers.institutions import SHAPES as INSTITUTION_SHAPES
 from psan.tool.detection.recognizers.patterns import default_recognizers
-from psan.tool.detection.recognizers.prescan import Scan, Start, finditer_at, start
+from psan.tool.detection.recognizers.prescan import Scan, ShapedSearch, Start, finditer_at, start
 from psan.tool.detection.recognizers.references import BARE_RE, BARE_STARTS, NUMBER_RE, NUMBER_STARTS
 from psan.tool.detection.recognizers.references import SHAPES as REFERENCE_SHAPES
 from psan.tool.detection.recognizers.titles import TITLE_RE, TITLE_STARTS
@@ -55,6 +57,9 @@ DECLARED: list[tuple[re.Pattern[str], tuple[Start, ...]]] = [
     (UK_POSTCODE_RE, UK_POSTCODE_STARTS), (NUMBER_RE, NUMBER_STARTS), (BARE_RE, BARE_STARTS),
     (PHONE_CANDIDATE_RE, PHONE_STARTS), *REFERENCE_SHAPES.items(), *INSTITUTION_SHAPES.items(),
 ]
+#: the triggers searched for where their shapes hold (:class:`ShapedSearch`)
+TRIGGERS: list[ShapedSearch] = [UkPostcodeRecognizer.trigger, IbanRecognizer.trigger, IpRecognizer.trigger]
+DECLARED += [(trigger.regex, trigger.shapes) for trigger in TRIGGERS]
 AGE = [(re.compile(pattern[2:] if pattern.startswith("\\b") else pattern), shapes)
        for pattern, shapes in AGE_STARTS.items()]
 
@@ -68,7 +73,7 @@ PIECES = [
     "block", "parcel", "NJA", "RÅ", "HFD", "AD", "MD", "RH", "p.", "WLR", "password", "PASS", "pwd", "heslo",
     "hasło", "token", "api", "key", "secret", "client", "private_key", "pin", "ſecret", "İ", "ı", "\u212aey", "is",
     "entitled", "titled", "headlined", "PKK", "DHKP", "C", "x", "é", "\U00010400", "\ud800", "_", "euros", "million",
-    "Turkish", "liras", "sterling",
+    "Turkish", "liras", "sterling", "::", "fe80", "db8", "GB82", "WEST", "1234", "5698", "DE89", "0AA", "192", "168",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -106,6 +111,18 @@ def test_finditer_at_equals_finditer(text: str, pos: int, endpos: int) -> None:
                 (regex.pattern[:60], text)
             assert spans_of(finditer_at(regex, text, shapes, pos, endpos)) == \
                 spans_of(list(regex.finditer(text, pos, endpos))), (regex.pattern[:60], text, pos, endpos)
+    finally:
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_shaped_triggers_find_what_their_regexes_find(text: str) -> None:
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the candidates always, never the regex's scan
+    try:
+        for trigger in TRIGGERS:
+            found, expected = trigger.search(text), trigger.regex.search(text)
+            assert (found and found.span()) == (expected and expected.span()), (trigger, text)
     finally:
         prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
 

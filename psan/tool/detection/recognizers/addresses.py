@@ -44,7 +44,7 @@ from psan.tool.detection.recognizers.base import (
     has_context,
     has_digit,
 )
-from psan.tool.detection.recognizers.prescan import Start, start
+from psan.tool.detection.recognizers.prescan import ShapedSearch, Start, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 #: above NER (0) and gazetteers (−10), and above a postal code alone: an address swallows its pieces
@@ -343,8 +343,10 @@ UK_POSTCODE_STARTS = (start("[A-PR-UWYZ]", "[0-9A-IK-Y]", not_before=r"[\w-]"),)
 class UkPostcodeRecognizer(PatternRecognizer):
     """UK postcodes (``SW1A 1AA``, ``M1 1AE``); the rare unspaced form only after an address word."""
 
-    #: every match ends in the inward code: a digit and two letters (see :class:`psan.tool.text.document.Recognizer`)
-    trigger = re.compile(r"\d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
+    #: every match ends in the inward code: a digit and two letters (see :class:`psan.tool.text.document.Recognizer`),
+    #: searched for only where a digit and two such capitals stand
+    trigger = ShapedSearch(re.compile(r"\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"),
+                           (start(r"\d", "[ABD-HJLNP-UW-Z]", "[ABD-HJLNP-UW-Z]"),))
 
     def __init__(self) -> None:
         super().__init__("postcode_uk", "POSTAL_CODE", Category.LOCATION, UK_POSTCODE_RE,

@@ -35,7 +35,7 @@ from psan.tool.detection.recognizers.base import (
     has_digit,
     preceded_by,
 )
-from psan.tool.detection.recognizers.prescan import literal_starts, start
+from psan.tool.detection.recognizers.prescan import ShapedSearch, literal_starts, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 ID = Category.ID
@@ -122,7 +122,9 @@ class IbanRecognizer(PatternRecognizer):
     #: every match has the check digits and two 4-character groups (see :class:`psan.tool.text.document.Recognizer`);
     #: ``\d\d``, not ``\d{2}``: a pattern that starts with a class (not a repeat) lets the regex engine skip to
     #: the next digit in C instead of trying the whole pattern at every character (the same matches, half the time)
-    trigger = re.compile(r"\d\d(?: ?[A-Z0-9]{4}){2}")
+    #: searched for only where two digits and a 4-character group (after a space or not) stand
+    trigger = ShapedSearch(re.compile(r"\d\d(?: ?[A-Z0-9]{4}){2}"),
+                           (start(r"\d", r"\d", *["[A-Z0-9]"] * 4), start(r"\d", r"\d", " ", *["[A-Z0-9]"] * 4)))
 
     def __init__(self) -> None:
         super().__init__(

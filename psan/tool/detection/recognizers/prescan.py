@@ -282,3 +282,25 @@ class Searcher:
             if m is not None:
                 return m
         return None
+
+
+class ShapedSearch:
+    """A regex whose :meth:`search` tries it only where ``shapes`` hold: a recognizer's ``trigger``
+    (:class:`psan.tool.text.document.Recognizer`), which the pipeline searches for in every text.
+
+    Why: a trigger that finds nothing (the usual case: no IBAN, IP or postcode in a judgment) scanned the whole text
+    with the regex engine; on a large text its shapes rule out nearly every position at once.  The same leftmost
+    match as ``regex.search(text)`` under the condition of :func:`finditer_at`.
+    """
+
+    def __init__(self, regex: re.Pattern[str], shapes: tuple[Start, ...]) -> None:
+        self.regex = regex
+        self.shapes = shapes
+        self.pattern = regex.pattern
+
+    def __repr__(self) -> str:
+        return f"ShapedSearch({self.regex!r})"
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """The leftmost match in ``text``, ``None`` for none."""
+        return Searcher(self.regex, text, self.shapes).search(0)
