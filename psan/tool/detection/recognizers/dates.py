@@ -415,8 +415,20 @@ EN_DATE_PHRASE_RE = re.compile(
     rf"|(?P<year>{_YEAR_REST})"
     rf")|(?P<monthrange>{_EN_MONTH_REST}{_RANGE_SEP}{_EN_MONTH},?\s+{_YEAR})"
     r")(?![\w%]|[.,/-]\d)")
-_CONTEXT_BEFORE = re.compile(r"(?i:\b(" + "|".join(_YEAR_CONTEXT) + r"))[\s-]+(?:of\s+)?$")
+YEAR_CONTEXT_BEFORE = re.compile(r"(?i:\b(" + "|".join(_YEAR_CONTEXT) + r"))[\s-]+(?:of\s+)?$")
 _DECADE_PREFIX = re.compile(r"(?i:\b(?:early|mid|late))[\s-]*$")
+#: ``YEAR_CONTEXT_BEFORE`` read backwards from where the year starts (on the reversed text, anchored there): where
+#: it does not match, no context word ends before the year and the search is not made (most years follow a month or
+#: a number: "12 March 1998"); "of" is a context word itself, so "WORD of" needs no branch of its own
+YEAR_CONTEXT_BEFORE_REVERSED = re.compile(
+    r"[\s-]+(?i:" + "|".join(w[::-1] for w in _YEAR_CONTEXT) + r")(?!\w)")
+
+
+def context_before(text: str, backwards: str, start: int) -> bool:
+    """Whether ``YEAR_CONTEXT_BEFORE`` matches in the 25 characters before ``start`` (``backwards``: ``text[::-1]``)."""
+    if YEAR_CONTEXT_BEFORE_REVERSED.match(backwards, len(text) - start) is None:
+        return False
+    return YEAR_CONTEXT_BEFORE.search(text, max(0, start - 25), start) is not None
 _HAS_DIGIT = re.compile(r"\d")
 _PHRASE_SCORES = {"dayrange": 0.9, "monthrange": 0.85, "decade": 0.7, "yearrange": 0.75, "year": 0.7}
 
@@ -442,13 +454,14 @@ class EnglishDatePhraseRecognizer(PatternRecognizer):
         if not self.prefilter(text):
             return []
         spans = []
+        backwards = text[::-1]
         for match in self.matches(text):
             kind = match.lastgroup or ""
             start, end = match.span()
             after_dash = start > 0 and text[start - 1] == "-"
             if kind == "year" or after_dash:
                 # "in 1998", "mid-2004": only after a word that makes the number a point in time
-                if kind not in ("year", "decade") or not _CONTEXT_BEFORE.search(text, max(0, start - 25), start):
+                if kind not in ("year", "decade") or not context_before(text, backwards, start):
                     continue
             elif kind == "decade":
                 prefix = _DECADE_PREFIX.search(text, max(0, start - 10), start)
