@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from psan.tool.detection.recognizers import prescan
 from psan.tool.detection.recognizers.addresses import (
+    EN_LOOSE_REACH,
     STREET_STARTS,
     UK_POSTCODE_RE,
     UK_POSTCODE_STARTS,
@@ -43,7 +44,7 @@ from psan.tool.detection.recognizers.ids import (
 )
 from psan.tool.detection.recognizers.institutions import SHAPES as INSTITUTION_SHAPES
 from psan.tool.detection.recognizers.patterns import default_recognizers
-from psan.tool.detection.recognizers.prescan import Scan, ShapedSearch, Start, finditer_at, start
+from psan.tool.detection.recognizers.prescan import Scan, ShapedSearch, Start, finditer_at, finditer_in, start
 from psan.tool.detection.recognizers.references import BARE_RE, BARE_STARTS, NUMBER_RE, NUMBER_STARTS
 from psan.tool.detection.recognizers.references import SHAPES as REFERENCE_SHAPES
 from psan.tool.detection.recognizers.titles import TITLE_RE, TITLE_STARTS
@@ -210,3 +211,40 @@ def test_recognizers_find_the_same_spans_as_their_own_scans(text: str) -> None:
         prescan.candidates = real  # type: ignore[assignment]
         dates.candidates = real  # type: ignore[attr-defined]
     assert with_prescan == whole_scans, text
+
+
+#: pieces of capitalized words before numbers (the English loose street form) and what ends such a run
+LOOSE_PIECES = ["Søndergade", "Article", "Jean-Paul", "J.", "St.", "Apt.", "52", "6", "1284/17", "12a", "٣", "𝟙",
+                "of", "x", "ñ", "Ñ", "é", "É", "İ", "ß", "Mc", " ", "  ", "\t", "\n", "\u00a0", ".", ",", "-", "/", "'",
+                "%", "km", "years", "\U00010400"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(LOOSE_PIECES), max_size=12).map("".join))
+@example("Jean-Paul 52")
+@example("x St. J. Søndergade\t1284/17")
+@example("Ñ 𝟙 km")
+def test_the_loose_street_form_matches_only_where_its_reach_holds(text: str) -> None:
+    loose = address_recognizer("en").loose
+    shapes, stop, to = EN_LOOSE_REACH
+    allowed = set(Scan(text).reaching(shapes, stop, to).tolist())
+    assert set(match_starts(loose, text)) <= allowed, text
+    prescan._MIN_CHARS = 0  # noqa: SLF001 - the positions always, never the regex's scan
+    try:
+        at = prescan.reaching(text, shapes, stop, to)
+        assert spans_of(finditer_in(loose, text, at)) == spans_of(list(loose.finditer(text))), text
+    finally:
+        prescan._MIN_CHARS = 20_000  # noqa: SLF001
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ALPHABET, max_size=30).map("".join), st.sampled_from(CLASSES), st.sampled_from(CLASSES),
+       st.sampled_from(CLASSES))
+def test_reaching_positions_equal_a_reference(text: str, first: str, stop: str, to: str) -> None:
+    def holds(p: int) -> bool:
+        if re.fullmatch(first, text[p]) is None:
+            return False
+        after = next((q for q in range(p + 1, len(text)) if re.fullmatch(stop, text[q])), None)
+        return after is not None and re.fullmatch(to, text[after]) is not None
+
+    assert Scan(text).reaching((start(first),), stop, to).tolist() == [p for p in range(len(text)) if holds(p)]

@@ -198,6 +198,17 @@ class Scan:
             return self.positions(shapes[0])
         return np.unique(np.concatenate([self.positions(shape) for shape in shapes]))
 
+    def reaching(self, shapes: tuple[Start, ...], stop: str, to: str) -> np.ndarray:
+        """Sorted positions where one of ``shapes`` holds and the first character after it that matches the
+        one-character class ``stop`` (there must be one) matches the class ``to`` too."""
+        import numpy as np
+        found = self.starts(shapes)
+        stops = self._first(stop)
+        following = np.searchsorted(stops, found, side="right")
+        inside = following < len(stops)
+        found, after = found[inside], stops[following[inside]]
+        return found[self._at(to, after)]
+
     def candidates(self, shapes: tuple[Start, ...]) -> list[int] | None:
         """The positions where ``shapes`` hold, ``None`` when there are so many that the regex's own scan is the
         cheaper way (computed once per text and shapes)."""
@@ -233,6 +244,19 @@ def candidates(text: str, shapes: tuple[Start, ...] | None) -> list[int] | None:
     return scan_of(text).candidates(shapes)
 
 
+def reaching(text: str, shapes: tuple[Start, ...], stop: str, to: str) -> list[int] | None:
+    """The positions of ``text`` where ``shapes`` hold and the first character after them of the class ``stop`` is of
+    the class ``to`` (:meth:`Scan.reaching`), ``None`` for a short text (:func:`candidates`).
+
+    Why: some regexes match only where a run of certain characters after their first one ends in another kind of
+    character (capitalized words before a number: "Søndergade 52"); such a condition rules out most of the places
+    a shape alone allows.
+    """
+    if len(text) < _MIN_CHARS:
+        return None
+    return scan_of(text).reaching(shapes, stop, to).tolist()
+
+
 def finditer_at(regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | None, pos: int = 0,
                 endpos: int | None = None) -> list[re.Match[str]]:
     """``list(regex.finditer(text, pos, endpos))``, the regex tried only where ``shapes`` hold.
@@ -242,9 +266,16 @@ def finditer_at(regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | N
     scan's attempt there (the text before the position is seen as in a scan).  A match of no characters
     (after which the scan's rules differ) sends the text to ``regex.finditer`` itself.
     """
+    return finditer_in(regex, text, candidates(text, shapes), pos, endpos)
+
+
+def finditer_in(regex: re.Pattern[str], text: str, at: list[int] | None, pos: int = 0,
+                endpos: int | None = None) -> list[re.Match[str]]:
+    """``list(regex.finditer(text, pos, endpos))``, the regex tried only at the sorted positions ``at`` (``None``:
+    the regex scans by itself); exact when ``at`` holds every position where the regex matches (see
+    :func:`finditer_at`)."""
     if endpos is None:
         endpos = len(text)
-    at = candidates(text, shapes)
     if at is None:
         return list(regex.finditer(text, pos, endpos))
     match = regex.match
