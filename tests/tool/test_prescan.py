@@ -75,6 +75,7 @@ PIECES = [
     "hasło", "token", "api", "key", "secret", "client", "private_key", "pin", "ſecret", "İ", "ı", "\u212aey", "is",
     "entitled", "titled", "headlined", "PKK", "DHKP", "C", "x", "é", "\U00010400", "\ud800", "_", "euros", "million",
     "Turkish", "liras", "sterling", "::", "fe80", "db8", "GB82", "WEST", "1234", "5698", "DE89", "0AA", "192", "168",
+    "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -186,12 +187,16 @@ def test_warm_up_looks_up_every_declared_class_once() -> None:
 SAMPLES = st.lists(st.sampled_from(PIECES + ["On", " 3 May 2001", " tel. +420 777 123 456", "password: hunter22",
                                              "application no. 12345/06", "EUR 5,000", "4111 1111 1111 1111",
                                              "078-05-1120", "123-45-6789", "London SW1A 1AA", "12 Baker Street",
-                                             "aged 42", "42-year-old", "18 months' imprisonment", "sentenced to"]),
+                                             "aged 42", "42-year-old", "18 months' imprisonment", "sentenced to",
+                                             "ſecret: hunter22", "AKIAIOSFODNN7EXAMPLE", "sk-abcdefghijklmnopqrstuv",
+                                             "xoxb-1234567890-abc", "passport: 12345678"]),
                    max_size=14).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
 @given(SAMPLES)
+@example("ſecret: hunter22")  # a keyword only Unicode case folding finds, in a text without a hint: no span
+@example("key AKIAIOSFODNN7EXAMPLE")
 def test_recognizers_find_the_same_spans_as_their_own_scans(text: str) -> None:
     """Each English recognizer with the pre-scan (as the pipeline runs it) against its regexes scanning the whole
     text (the pre-scan turned off)."""
@@ -248,3 +253,18 @@ def test_reaching_positions_equal_a_reference(text: str, first: str, stop: str, 
         return after is not None and re.fullmatch(to, text[after]) is not None
 
     assert Scan(text).reaching((start(first),), stop, to).tolist() == [p for p in range(len(text)) if holds(p)]
+
+
+SMALL_CLASSES = ["a", "s", "(?i:s)", "(?i:k)", "(?i:i)", "[aZ]", "[./-]", " ", "ı", r"\d"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(ALPHABET, max_size=30).map("".join), st.integers(1, 4),
+       st.lists(st.lists(st.sampled_from(SMALL_CLASSES), min_size=4, max_size=4), min_size=2, max_size=6),
+       st.one_of(st.none(), st.sampled_from(CLASSES)))
+def test_spelled_out_shapes_find_what_each_shape_finds(text: str, length: int, classes: list[list[str]],
+                                                       not_before: str | None) -> None:
+    shapes = tuple(start(*chars[:length], not_before=not_before) for chars in classes)
+    scan = Scan(text)
+    each = sorted({p for shape in shapes for p in scan.positions(shape).tolist()})
+    assert Scan(text).starts(shapes).tolist() == each

@@ -35,7 +35,7 @@ from psan.tool.detection.recognizers.base import (
     has_digit,
     preceded_by,
 )
-from psan.tool.detection.recognizers.prescan import ShapedSearch, literal_starts, start
+from psan.tool.detection.recognizers.prescan import ShapedSearch, candidates, finditer_in, literal_starts, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 ID = Category.ID
@@ -337,10 +337,23 @@ _UNDERSCORE_SHAPE_HINTS = tuple(h for h in _SHAPE_HINTS if "_" in h)
 _OTHER_SHAPE_HINTS = tuple(h for h in _SHAPE_HINTS if "_" not in h)
 
 
+#: the shape hints' first three characters (:mod:`psan.tool.detection.recognizers.prescan`)
+SHAPE_HINT_STARTS = literal_starts(_SHAPE_HINTS, 3)
+
+
 def _shape_hit(text: str) -> bool:
-    """``any(hint in text for hint in _SHAPE_HINTS)``, the eight hints with "_" tested only when "_" occurs."""
-    return (any(h in text for h in _OTHER_SHAPE_HINTS)
-            or "_" in text and any(h in text for h in _UNDERSCORE_SHAPE_HINTS))
+    """``any(hint in text for hint in _SHAPE_HINTS)``, the eight hints with "_" tested only when "_" occurs; in a
+    large text only when one of the hints' first three characters occurs (found by the pre-scan, not by fifteen
+    substring searches of the whole text)."""
+    return (candidates(text, SHAPE_HINT_STARTS) != []
+            and (any(h in text for h in _OTHER_SHAPE_HINTS)
+                 or "_" in text and any(h in text for h in _UNDERSCORE_SHAPE_HINTS)))
+
+
+def _hinted(text: str) -> bool:
+    """Whether the lower-cased text holds a keyword hint (a text without one is not searched for keywords)."""
+    lowered = text.lower()
+    return any(hint in lowered for hint in KEYWORD_HINTS)
 
 _COMMON_NON_SECRETS = frozenset({"none", "null", "****", "xxxx", "required", "optional", "string", "hidden"})
 #: transcript markup ("password to <unintelligible/>"): a tag, not a value
@@ -356,9 +369,16 @@ class SecretRecognizer(PatternRecognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        lowered = text.lower()
-        hinted = any(hint in lowered for hint in KEYWORD_HINTS)  # as before: a text without a hint is not searched
-        for match in self.matches(text) if hinted else ():
+        # as before: a text without a hint is not searched; a large text is searched where the pre-scan allows
+        # first, and its hints are looked for only when that finds something (lower-casing it costs more)
+        at = candidates(text, self.starts)
+        if at is None:
+            found = finditer_in(self.regex, text, None) if _hinted(text) else []
+        else:
+            found = finditer_in(self.regex, text, at)
+            if found and not _hinted(text):
+                found = []
+        for match in found:
             if preceded_by(text, match.start(), "-"):
                 continue
             start, end = match.span("value")

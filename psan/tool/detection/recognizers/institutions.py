@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.detection.recognizers.base import first_class_first
-from psan.tool.detection.recognizers.prescan import Start, finditer_at, start
+from psan.tool.detection.recognizers.prescan import Start, finditer_at, literal_starts, start
 from psan.tool.detection.recognizers.prescan import warm_up as prescan_warm_up
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
@@ -123,9 +123,11 @@ def _run_end(text: str, at: int) -> int:
 
 
 #: the shapes a regex's matches start with (:mod:`psan.tool.detection.recognizers.prescan`): a hyphenated acronym's two
-#: capitals after none of ``\w-``, then a capital or its hyphen
+#: capitals after none of ``\w-``, then a capital or its hyphen; a province's first three letters
 SHAPES: dict[re.Pattern[str], tuple[Start, ...]] = {
     HYPHEN_ACRONYM_RE: (start("[A-Z]", "[A-Z]", "[A-Z-]", not_before=r"[\w-]"),),
+    # a province's first three letters after no word character (every name has three at least)
+    PROVINCE_RE: literal_starts(_PROVINCES, 3, not_before=r"\w"),
 }
 
 #: per language: (regex, type, category) of the names it finds

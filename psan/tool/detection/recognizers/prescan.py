@@ -22,6 +22,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -107,6 +108,41 @@ def warm_up() -> None:
             continue
 
 
+#: a class of at most this many characters is spelled out by :func:`_keyed`
+_FEW = 8
+#: shapes of at most this many characters are spelled out (four 16-bit codes fill a 64-bit key)
+_KEY_CHARS = 4
+
+
+@cache
+def _keyed(shapes: tuple[Start, ...]) -> tuple[tuple[np.ndarray, ...], np.ndarray] | None:
+    """Shapes of one length (at most four characters) and one ``not_before`` whose classes hold few characters each,
+    spelled out: per offset the union of the shapes' classes (a look-up table) and the sorted 64-bit keys of every
+    string the shapes take (16 bits a character); ``None`` for other shapes.
+
+    Why: many shapes of a few letters each ("pas", "pwd", "hes" … of the secret keywords; the provinces' first three
+    letters) were looked up one by one, a dozen NumPy calls each; spelled out they are a few calls in all.
+    """
+    import numpy as np
+    length, not_before = len(shapes[0].chars), shapes[0].not_before
+    if length > _KEY_CHARS or any(len(shape.chars) != length or shape.not_before != not_before for shape in shapes):
+        return None
+    keys: set[int] = set()
+    tables = [np.zeros(0x10000, dtype=bool) for _ in range(length)]
+    for shape in shapes:
+        members = [np.flatnonzero(_table(cls)).tolist() for cls in shape.chars]
+        if any(len(codes) > _FEW for codes in members):
+            return None
+        for offset, codes in enumerate(members):
+            tables[offset][codes] = True
+        for combination in product(*members):
+            key = 0
+            for code in combination:
+                key = key << 16 | code
+            keys.add(key)
+    return tuple(tables), np.array(sorted(keys), dtype=np.uint64)
+
+
 @cache
 def _astral(cls: str, ch: str) -> bool:
     """Whether a character outside the BMP matches the class (such characters are rare: tested one by one)."""
@@ -150,19 +186,25 @@ class Scan:
             self._index_of = order, distinct, np.concatenate(([0], bounds, [self.n]))
         return self._index_of
 
+    def _of(self, table: np.ndarray, ordered: bool) -> np.ndarray:
+        """The positions of the characters ``table`` holds (a BMP look-up table; astral characters as U+FFFF), sorted
+        if ``ordered``."""
+        import numpy as np
+        order, distinct, bounds = self._index()
+        chosen = np.flatnonzero(table[distinct]).tolist()
+        if len(chosen) == 1:
+            return order[bounds[chosen[0]]:bounds[chosen[0] + 1]]
+        if not chosen:
+            return np.zeros(0, dtype=np.intp)
+        found = np.concatenate([order[bounds[k]:bounds[k + 1]] for k in chosen])
+        return np.sort(found) if ordered else found
+
     def _first(self, cls: str) -> np.ndarray:
         """Sorted positions of the characters that match ``cls``."""
         import numpy as np
         found = self._firsts.get(cls)
         if found is None:
-            order, distinct, bounds = self._index()
-            chosen = np.flatnonzero(_table(cls)[distinct]).tolist()
-            if len(chosen) == 1:
-                found = order[bounds[chosen[0]]:bounds[chosen[0] + 1]]
-            elif chosen:
-                found = np.sort(np.concatenate([order[bounds[k]:bounds[k + 1]] for k in chosen]))
-            else:
-                found = np.zeros(0, dtype=np.intp)
+            found = self._of(_table(cls), ordered=True)
             if len(self._astral):
                 extra = [i for i in self._astral.tolist() if _astral(cls, self.text[i])]
                 found = np.union1d(found[~np.isin(found, self._astral)], np.array(extra, dtype=np.intp))
@@ -196,7 +238,29 @@ class Scan:
         import numpy as np
         if len(shapes) == 1:
             return self.positions(shapes[0])
+        keyed = None if len(self._astral) else _keyed(shapes)
+        if keyed is not None:
+            return self._keyed(shapes[0].not_before, *keyed)
         return np.unique(np.concatenate([self.positions(shape) for shape in shapes]))
+
+    def _keyed(self, not_before: str | None, tables: tuple[np.ndarray, ...], keys: np.ndarray) -> np.ndarray:
+        """Sorted positions where one of the spelled-out shapes of :func:`_keyed` holds (a text without astral
+        characters): the characters at each offset tested against the union of the shapes' classes there, then
+        the survivors' characters packed into one key and looked up among the shapes' keys."""
+        import numpy as np
+        found = self._of(tables[0], ordered=False)
+        found = found[found + len(tables) <= self.n]
+        for offset, table in enumerate(tables[1:], 1):
+            found = found[table[self._codes[found + offset]]]
+        key = self._codes[found].astype(np.uint64)
+        for offset in range(1, len(tables)):
+            key = key << np.uint64(16) | self._codes[found + offset].astype(np.uint64)
+        found = np.sort(found[np.isin(key, keys)])
+        if not_before is not None and len(found):
+            inner = found[found > 0]
+            kept = inner[~self._at(not_before, inner - 1)]
+            found = np.concatenate((found[:1], kept)) if found[0] == 0 else kept
+        return found
 
     def reaching(self, shapes: tuple[Start, ...], stop: str, to: str) -> np.ndarray:
         """Sorted positions where one of ``shapes`` holds and the first character after it that matches the
