@@ -343,11 +343,13 @@ SHAPE_HINT_STARTS = literal_starts(_SHAPE_HINTS, 3)
 
 def _shape_hit(text: str) -> bool:
     """``any(hint in text for hint in _SHAPE_HINTS)``, the eight hints with "_" tested only when "_" occurs; in a
-    large text only when one of the hints' first three characters occurs (found by the pre-scan, not by fifteen
+    large text at the places where the pre-scan finds one of the hints' first three characters (not by fifteen
     substring searches of the whole text)."""
-    return (candidates(text, SHAPE_HINT_STARTS) != []
-            and (any(h in text for h in _OTHER_SHAPE_HINTS)
-                 or "_" in text and any(h in text for h in _UNDERSCORE_SHAPE_HINTS)))
+    at = candidates(text, SHAPE_HINT_STARTS)
+    if at is not None:
+        return any(text.startswith(_SHAPE_HINTS, p) for p in at)
+    return (any(h in text for h in _OTHER_SHAPE_HINTS)
+            or "_" in text and any(h in text for h in _UNDERSCORE_SHAPE_HINTS))
 
 
 def _hinted(text: str) -> bool:
