@@ -26,7 +26,7 @@ from psan.tool.detection.recognizers.addresses import (
     address_recognizer,
 )
 from psan.tool.detection.recognizers.amounts import MONEY_RE, MONEY_STARTS
-from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS, IpRecognizer
+from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS, IpRecognizer, UrlRecognizer
 from psan.tool.detection.recognizers.dates import (
     AGE_STARTS,
     NUMERIC_DATE_RE,
@@ -59,8 +59,9 @@ DECLARED: list[tuple[re.Pattern[str], tuple[Start, ...]]] = [
     (PHONE_CANDIDATE_RE, PHONE_STARTS), *REFERENCE_SHAPES.items(), *INSTITUTION_SHAPES.items(),
 ]
 #: the triggers searched for where their shapes hold (:class:`ShapedSearch`)
-TRIGGERS: list[ShapedSearch] = [UkPostcodeRecognizer.trigger, IbanRecognizer.trigger, IpRecognizer.trigger]
-DECLARED += [(trigger.regex, trigger.shapes) for trigger in TRIGGERS]
+TRIGGERS: list[ShapedSearch] = [UkPostcodeRecognizer.trigger, IbanRecognizer.trigger, IpRecognizer.trigger,
+                                UrlRecognizer.trigger]
+DECLARED += [(trigger.regex, trigger.shapes) for trigger in TRIGGERS if not trigger.shifted]
 AGE = [(re.compile(pattern[2:] if pattern.startswith("\\b") else pattern), shapes)
        for pattern, shapes in AGE_STARTS.items()]
 
@@ -75,7 +76,8 @@ PIECES = [
     "hasło", "token", "api", "key", "secret", "client", "private_key", "pin", "ſecret", "İ", "ı", "\u212aey", "is",
     "entitled", "titled", "headlined", "PKK", "DHKP", "C", "x", "é", "\U00010400", "\ud800", "_", "euros", "million",
     "Turkish", "liras", "sterling", "::", "fe80", "db8", "GB82", "WEST", "1234", "5698", "DE89", "0AA", "192", "168",
-    "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır",
+    "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır", "www", "WwW", ".com",
+    ".CO", "uk", "http://", "ftp:", "//", "example", "@", "ınt", "org",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -119,6 +121,8 @@ def test_finditer_at_equals_finditer(text: str, pos: int, endpos: int) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(texts)
+@example("go to www.x")  # the dot after "www", which only the shifted shape finds
+@example("WwW.")
 def test_shaped_triggers_find_what_their_regexes_find(text: str) -> None:
     prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the candidates always, never the regex's scan
     try:

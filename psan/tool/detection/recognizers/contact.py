@@ -21,7 +21,7 @@ from psan.tool.detection.recognizers.base import (
     has_context,
     preceded_by,
 )
-from psan.tool.detection.recognizers.prescan import Searcher, ShapedSearch, start
+from psan.tool.detection.recognizers.prescan import Searcher, ShapedSearch, literal_starts, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 CONTACT = Category.CONTACT
@@ -100,8 +100,12 @@ class UrlRecognizer(PatternRecognizer):
     """http(s)/ftp/www URLs, and bare domains with a common TLD (lower score)."""
 
     #: every match has ``://``, ``www.`` or a dot + TLD (see :class:`psan.tool.text.document.Recognizer`); written
-    #: to start with ``.`` or ``:`` so that the regex engine scans for those two characters only
-    trigger = re.compile(rf"\.(?:(?i:{_TLDS})(?![\w@-]|\.\w)|(?<=(?i:www)\.))|://")
+    #: to start with ``.`` or ``:`` so that the regex engine scans for those two characters only (short texts); a
+    #: large text is searched where a dot and a TLD's first two letters, "://" or (three on) "www." stand
+    trigger = ShapedSearch(re.compile(rf"\.(?:(?i:{_TLDS})(?![\w@-]|\.\w)|(?<=(?i:www)\.))|://"),
+                           (*literal_starts([f".{tld}" for tld in _TLDS.split("|")], 3, ignore_case=True),
+                            *literal_starts(["://"], 3)),
+                           ((literal_starts(["www."], 4, ignore_case=True), 3),))
 
     def __init__(self) -> None:
         super().__init__("url", "URL", CONTACT, URL_RE, priority=PRIORITY_EMAIL_URL)

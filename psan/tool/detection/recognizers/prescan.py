@@ -385,12 +385,16 @@ class ShapedSearch:
 
     Why: a trigger that finds nothing (the usual case: no IBAN, IP or postcode in a judgment) scanned the whole text
     with the regex engine; on a large text its shapes rule out nearly every position at once.  The same leftmost
-    match as ``regex.search(text)`` under the condition of :func:`finditer_at`.
+    match as ``regex.search(text)`` under the condition of :func:`finditer_at`, where the positions of the
+    ``shifted`` shapes moved on by their offsets count too (a match that starts after what its look-behind reads:
+    the dot after "www").
     """
 
-    def __init__(self, regex: re.Pattern[str], shapes: tuple[Start, ...]) -> None:
+    def __init__(self, regex: re.Pattern[str], shapes: tuple[Start, ...],
+                 shifted: tuple[tuple[tuple[Start, ...], int], ...] = ()) -> None:
         self.regex = regex
         self.shapes = shapes
+        self.shifted = shifted
         self.pattern = regex.pattern
 
     def __repr__(self) -> str:
@@ -398,4 +402,18 @@ class ShapedSearch:
 
     def search(self, text: str) -> re.Match[str] | None:
         """The leftmost match in ``text``, ``None`` for none."""
-        return Searcher(self.regex, text, self.shapes).search(0)
+        at = candidates(text, self.shapes)
+        if at is not None and self.shifted:
+            more = [(candidates(text, shapes), offset) for shapes, offset in self.shifted]
+            if any(found is None for found, _ in more):
+                at = None
+            else:
+                at = sorted(set(at).union(*[[p + offset for p in found or ()] for found, offset in more]))
+        if at is None:
+            return self.regex.search(text)
+        match = self.regex.match
+        for p in at:
+            found = match(text, p)
+            if found is not None:
+                return found
+        return None
