@@ -28,6 +28,7 @@ from psan.tool.detection.recognizers.addresses import (
 from psan.tool.detection.recognizers.amounts import MONEY_RE, MONEY_STARTS
 from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS, IpRecognizer, UrlRecognizer
 from psan.tool.detection.recognizers.dates import (
+    AGE_REACH,
     AGE_STARTS,
     NUMERIC_DATE_RE,
     NUMERIC_DATE_STARTS,
@@ -77,7 +78,7 @@ PIECES = [
     "entitled", "titled", "headlined", "PKK", "DHKP", "C", "x", "é", "\U00010400", "\ud800", "_", "euros", "million",
     "Turkish", "liras", "sterling", "::", "fe80", "db8", "GB82", "WEST", "1234", "5698", "DE89", "0AA", "192", "168",
     "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır", "www", "WwW", ".com",
-    ".CO", "uk", "http://", "ftp:", "//", "example", "@", "ınt", "org",
+    ".CO", "uk", "http://", "ftp:", "//", "example", "@", "ınt", "org", "yrs", "yr", "year", "-year-", " of age",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -90,6 +91,7 @@ def match_starts(regex: re.Pattern[str], text: str, word_start: bool = False) ->
 
 @settings(max_examples=400, deadline=None)
 @given(texts)
+@example("a 5-year-old, 12 yrs-old and 42 \n years of age")
 def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     scan = Scan(text)
     for regex, shapes in DECLARED:
@@ -99,6 +101,9 @@ def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     for regex, shapes in AGE:
         allowed = set(scan.starts(shapes).tolist())
         assert set(match_starts(regex, text, word_start=True)) <= allowed, (regex.pattern, text)
+    for pattern, (shapes, stop, to) in AGE_REACH.items():
+        allowed = set(scan.reaching(shapes, stop, to).tolist())
+        assert set(match_starts(re.compile(pattern[2:]), text, word_start=True)) <= allowed, (pattern, text)
 
 
 def spans_of(matches: list[re.Match[str]]) -> list[tuple[tuple[int, int], ...]]:

@@ -24,7 +24,7 @@ from psan.tool.detection.recognizers.base import (
     has_context,
     preceded_by,
 )
-from psan.tool.detection.recognizers.prescan import Start, candidates, finditer_at, start
+from psan.tool.detection.recognizers.prescan import Start, candidates, finditer_at, reaching, start
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
 DATE = Category.DATE
@@ -306,21 +306,26 @@ _AGE_NUMBER = (start(r"\d", r"[\d\s-]", not_before=r"\w"),)
 AGE_STARTS: dict[str, tuple[Start, ...]] = {pattern: _AGE_WORD if pattern.startswith(r"\b(?:aged") or
                                             pattern.startswith(r"\bage") else _AGE_NUMBER
                                             for pattern, _ in AGE_PATTERNS["en"]}
+#: where the English patterns that start with the number can match (:func:`prescan.reaching`): the first character
+#: after the number's first digit that is none of the digits and spaces (and the dash) between it and "years" or
+#: "yrs" is that word's "y"; most numbers of a text are no age and are never tried
+AGE_REACH: dict[str, tuple[tuple[Start, ...], str, str]] = {
+    pattern: (_AGE_NUMBER, r"[^\d\s]" if r"\s+years" in pattern else r"[^\d \-]", "y")
+    for pattern, _ in AGE_PATTERNS["en"] if AGE_STARTS[pattern] is _AGE_NUMBER}
 AGE_CONTEXT = ("age", "aged", "old", "věk", "věku", "je mu", "je jí", "starý", "stará", "vek", "veku", "má",
                "wiek", "wieku", "ma", "miał", "miała", "ålder", "gammal", "starost", "star", "stara", "years old",
                "zemřel", "zemřela", "zmarł", "zmarła")
 
 
 def _finditer_at_word_start(regex: re.Pattern[str], text: str, word_start: bool,
-                            shapes: tuple[Start, ...] | None = None) -> Iterator[re.Match[str]]:
+                            at: list[int] | None = None) -> Iterator[re.Match[str]]:
     """``regex.finditer(text)``, but with ``word_start`` only matches not preceded by a word character.
 
     The same matches as the pattern with a leading ``\\b`` (the pattern starts with a word
     character): a match inside a word is skipped and the search resumes one character later.
-    ``shapes``: what every such match starts with (:mod:`psan.tool.detection.recognizers.prescan`); the regex is then
-    tried only there, leftmost first, as the search below would find them.
+    ``at``: sorted positions that hold every such match's start (:mod:`psan.tool.detection.recognizers.prescan`); the
+    regex is then tried only there, leftmost first, as the search below would find them.
     """
-    at = candidates(text, shapes)
     if at is not None:
         end = 0
         for pos in at:
@@ -354,16 +359,17 @@ class AgeRecognizer(PatternRecognizer):
         # first digit or letter of the pattern and made these scans several times slower.
         # (a pattern listed twice is compiled once: drop_contained would drop its second spans anyway)
         self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"),
-                          AGE_HINTS.get(p, ()), AGE_STARTS.get(p))
+                          AGE_HINTS.get(p, ()), AGE_STARTS.get(p), AGE_REACH.get(p))
                          for p, need in dict.fromkeys(e for lang in langs for e in AGE_PATTERNS[lang])]
         self.context = compile_context(AGE_CONTEXT)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for regex, needs_context, word_start, hints, shapes in self.patterns:
+        for regex, needs_context, word_start, hints, shapes, reach in self.patterns:
             if hints and not any(hint in text for hint in hints):
                 continue
-            for match in _finditer_at_word_start(regex, text, word_start, shapes):
+            at = reaching(text, *reach) if reach is not None else candidates(text, shapes)
+            for match in _finditer_at_word_start(regex, text, word_start, at):
                 number = next((g for g in match.groups() if g), None)
                 if number is None or not 0 < int(number) < 125:
                     continue
