@@ -108,6 +108,9 @@ def warm_up() -> None:
             continue
 
 
+#: a class that holds more than one character in this many of a text is found in order by a look-up of every
+#: character (one pass), not by merging and sorting the slices of its characters (:meth:`Scan._of`)
+_DENSE = 16
 #: a class of at most this many characters is spelled out by :func:`_keyed`
 _FEW = 8
 #: shapes of at most this many characters are spelled out (four 16-bit codes fill a 64-bit key)
@@ -191,7 +194,10 @@ class Scan:
         if ``ordered``."""
         import numpy as np
         order, distinct, bounds = self._index()
-        chosen = np.flatnonzero(table[distinct]).tolist()
+        chosen = np.flatnonzero(table[distinct])
+        if ordered and int(np.diff(bounds)[chosen].sum()) * _DENSE > self.n:  # common: one look-up of each character
+            return np.flatnonzero(table[self._codes])
+        chosen = chosen.tolist()
         if len(chosen) == 1:
             return order[bounds[chosen[0]]:bounds[chosen[0] + 1]]
         if not chosen:
