@@ -25,7 +25,7 @@ from psan.tool.detection.recognizers.addresses import (
     UkPostcodeRecognizer,
     address_recognizer,
 )
-from psan.tool.detection.recognizers.amounts import MONEY_RE, MONEY_STARTS
+from psan.tool.detection.recognizers.amounts import MONEY_OTHER_STARTS, MONEY_RE, MONEY_REACH, MONEY_STARTS
 from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS, IpRecognizer, UrlRecognizer
 from psan.tool.detection.recognizers.dates import (
     AGE_REACH,
@@ -79,6 +79,7 @@ PIECES = [
     "Turkish", "liras", "sterling", "::", "fe80", "db8", "GB82", "WEST", "1234", "5698", "DE89", "0AA", "192", "168",
     "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır", "www", "WwW", ".com",
     ".CO", "uk", "http://", "ftp:", "//", "example", "@", "ınt", "org", "yrs", "yr", "year", "-year-", " of age",
+    "bn", "m", "thousand", "złoty", "Zloty", "pence", "New", "(TRL)", "\u202f", "000",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -92,6 +93,7 @@ def match_starts(regex: re.Pattern[str], text: str, word_start: bool = False) ->
 @settings(max_examples=400, deadline=None)
 @given(texts)
 @example("a 5-year-old, 12 yrs-old and 42 \n years of age")
+@example("5,000 euros, 3 m, 12\u00a0000 Turkish liras, 7.5 bn TRL, 2 ſhillings, 4 \u212aroner, 10 thousand, 5 tenge")
 def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     scan = Scan(text)
     for regex, shapes in DECLARED:
@@ -101,6 +103,9 @@ def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     for regex, shapes in AGE:
         allowed = set(scan.starts(shapes).tolist())
         assert set(match_starts(regex, text, word_start=True)) <= allowed, (regex.pattern, text)
+    shapes, stop, to = MONEY_REACH
+    allowed = set(scan.starts(MONEY_OTHER_STARTS).tolist()) | set(scan.reaching(shapes, stop, to).tolist())
+    assert set(match_starts(MONEY_RE, text)) <= allowed, text
     for pattern, (shapes, stop, to) in AGE_REACH.items():
         allowed = set(scan.reaching(shapes, stop, to).tolist())
         assert set(match_starts(re.compile(pattern[2:]), text, word_start=True)) <= allowed, (pattern, text)
