@@ -79,7 +79,8 @@ PIECES = [
     "Turkish", "liras", "sterling", "::", "fe80", "db8", "GB82", "WEST", "1234", "5698", "DE89", "0AA", "192", "168",
     "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır", "www", "WwW", ".com",
     ".CO", "uk", "http://", "ftp:", "//", "example", "@", "ınt", "org", "yrs", "yr", "year", "-year-", " of age",
-    "bn", "m", "thousand", "złoty", "Zloty", "pence", "New", "(TRL)", "\u202f", "000",
+    "NO", "NoS", "NOS", "n°", "nr.", "Nr.", "No:", "numbers", "Nov", "North", "bn", "m", "thousand", "złoty",
+    "Zloty", "pence", "New", "(TRL)", "\u202f", "000",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -93,6 +94,7 @@ def match_starts(regex: re.Pattern[str], text: str, word_start: bool = False) ->
 @settings(max_examples=400, deadline=None)
 @given(texts)
 @example("a 5-year-old, 12 yrs-old and 42 \n years of age")
+@example("NOS 12, NoS: 5, No(3), no. 4, nos.5, n° 6, Nr. 7, number 8, № 9")
 @example("5,000 euros, 3 m, 12\u00a0000 Turkish liras, 7.5 bn TRL, 2 ſhillings, 4 \u212aroner, 10 thousand, 5 tenge")
 def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     scan = Scan(text)
