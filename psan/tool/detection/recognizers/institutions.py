@@ -157,9 +157,7 @@ class InstitutionRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         for regex, type_, category in self.patterns:
-            needs = NEEDS.get(regex)
-            if needs is not None and not any(word in text for word in needs):
-                continue
+            needs = NEEDS.get(regex)  # (a text without these words has no run to scan)
             found = (finditer_at(regex, text, SHAPES.get(regex)) if needs is None
                      else finditer_in_runs(regex, text, needs))
             for match in found:
