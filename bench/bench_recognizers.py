@@ -31,8 +31,9 @@ MODEL = SHARED / "models" / "nametag" / "english-conll-trivial.ner"
 BASE_CHILD = """
 import sys, time
 tree, bench, tokens, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-sys.path.insert(0, bench); sys.path.insert(0, tree)
+sys.path.insert(0, bench)
 from bench_scaling import make_text
+sys.path.insert(0, tree)  # after bench_scaling, which puts its own checkout first
 from psan.tool.text.document import collector_paused
 from psan.tool.detection.pipeline import Pipeline
 pipe = Pipeline({"language": "en", "tokenizer": "regex", "recognizers": ["patterns", "gazetteers"], "ner": []})
