@@ -205,7 +205,8 @@ SAMPLES = st.lists(st.sampled_from(PIECES + ["On", " 3 May 2001", " tel. +420 77
                                              "078-05-1120", "123-45-6789", "London SW1A 1AA", "12 Baker Street",
                                              "aged 42", "42-year-old", "18 months' imprisonment", "sentenced to",
                                              "ſecret: hunter22", "AKIAIOSFODNN7EXAMPLE", "sk-abcdefghijklmnopqrstuv",
-                                             "xoxb-1234567890-abc", "passport: 12345678"]),
+                                             "xoxb-1234567890-abc", "passport: 12345678", " life imprisonment",
+                                             "the Death sentence", "twelve hearings", "seventy-one sessions"]),
                    max_size=14).map("".join)
 
 
@@ -284,3 +285,25 @@ def test_spelled_out_shapes_find_what_each_shape_finds(text: str, length: int, c
     scan = Scan(text)
     each = sorted({p for shape in shapes for p in scan.positions(shape).tolist()})
     assert Scan(text).starts(shapes).tolist() == each
+
+
+def found_one_after_another(text: str, words: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Each word's occurrences by ``str.find`` from the last one's end, in the text's order (then the words')."""
+    each = []
+    for k, word in enumerate(words):
+        pos = text.find(word)
+        while pos >= 0:
+            each.append((pos, k, word))
+            pos = text.find(word, pos + len(word))
+    return [(word, pos) for pos, _k, word in sorted(each)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="abAB ", max_size=30), st.sampled_from([("aa", "aaa", "ab"), ("abab", "ab", "ba"), ("aA",)]))
+def test_occurrences_are_those_str_find_finds(text: str, words: tuple[str, ...]) -> None:
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the pre-scan's positions always
+    try:
+        assert prescan.occurrences(text, words, 2) == found_one_after_another(text, words), text
+    finally:
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
+    assert prescan.occurrences(text, words, 2) == found_one_after_another(text, words), text

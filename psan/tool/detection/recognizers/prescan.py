@@ -327,6 +327,46 @@ def reaching(text: str, shapes: tuple[Start, ...], stop: str, to: str) -> list[i
     return scan_of(text).reaching(shapes, stop, to).tolist()
 
 
+@cache
+def _prefixed(words: tuple[str, ...], length: int) -> tuple[tuple[Start, ...], dict[str, tuple[str, ...]]]:
+    """The shapes of the words' first ``length`` characters and the words by that prefix (in their order)."""
+    if any(len(word) < length for word in words):
+        raise ValueError(f"every word needs {length} characters at least")
+    by_prefix: dict[str, list[str]] = {}
+    for word in words:
+        by_prefix.setdefault(word[:length], []).append(word)
+    return literal_starts(words, length), {prefix: tuple(found) for prefix, found in by_prefix.items()}
+
+
+def occurrences(text: str, words: tuple[str, ...], length: int = 4) -> list[tuple[str, int]]:
+    """Each word's occurrences in ``text`` as ``str.find`` finds them one after another (a word's next occurrence is
+    looked for after the last one's end), in the text's order (at one position in the words' order):
+    ``(word, position)``.
+
+    Why: a word anchors a phrase regex ("hearings", "life imprisonment"); a search of the whole text per word costs
+    more than testing the words where the pre-scan finds their first ``length`` characters (a large text).
+    """
+    shapes, by_prefix = _prefixed(words, length)
+    at = candidates(text, shapes)
+    if at is None:
+        each: list[tuple[int, str]] = []
+        for word in words:
+            pos = text.find(word)
+            while pos >= 0:
+                each.append((pos, word))
+                pos = text.find(word, pos + len(word))
+        each.sort(key=lambda found: found[0])
+        return [(word, pos) for pos, word in each]
+    found: list[tuple[str, int]] = []
+    ends = dict.fromkeys(words, 0)
+    for pos in at:
+        for word in by_prefix.get(text[pos:pos + length], ()):
+            if pos >= ends[word] and text.startswith(word, pos):
+                found.append((word, pos))
+                ends[word] = pos + len(word)
+    return found
+
+
 def finditer_at(regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | None, pos: int = 0,
                 endpos: int | None = None) -> list[re.Match[str]]:
     """``list(regex.finditer(text, pos, endpos))``, the regex tried only where ``shapes`` hold.
