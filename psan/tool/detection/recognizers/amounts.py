@@ -22,13 +22,7 @@ from psan.tool.detection.recognizers.base import (
     case_insensitive_class,
     first_class_first,
 )
-from psan.tool.detection.recognizers.prescan import (
-    candidates,
-    finditer_in,
-    occurrences,
-    reaching,
-    start,
-)
+from psan.tool.detection.recognizers.prescan import candidates, finditer_in, reaching, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 #: ISO 4217 codes (current and pre-euro European ones) common in European case law
@@ -151,10 +145,13 @@ class EventCountRecognizer(PatternRecognizer):
         # anchored on the counted nouns (``str.find``), the phrase regex run on a short window before each: the
         # regex alone, which may start with any number word, is tried at every word of the text (5× slower)
         found: set[tuple[int, int]] = set()
-        for noun, pos in occurrences(text, COUNTED_EVENTS):  # lower case: never capitalized
-            end = pos + len(noun)
-            for m in self.regex.finditer(text, max(0, pos - _COUNT_REACH), min(len(text), end + 1)):
-                if m.end() == end:
-                    found.add(m.span())
+        for noun in COUNTED_EVENTS:  # lower case: a count's noun is never capitalized
+            pos = text.find(noun)
+            while pos >= 0:
+                end = pos + len(noun)
+                for m in self.regex.finditer(text, max(0, pos - _COUNT_REACH), min(len(text), end + 1)):
+                    if m.end() == end:
+                        found.add(m.span())
+                pos = text.find(noun, end)
         return [CharSpan(a, b, self.type, self.category, self.name, self.score, self.priority)
                 for a, b in sorted(found)]
