@@ -34,6 +34,9 @@ from psan.tool.detection.recognizers.dates import (
     NUMERIC_DATE_STARTS,
     UNIT_RE,
     UNIT_STARTS,
+    WRITTEN_DAY_STARTS,
+    WRITTEN_MONTH_STARTS,
+    WrittenDateRecognizer,
 )
 from psan.tool.detection.recognizers.ids import (
     CARD_STARTS,
@@ -60,6 +63,7 @@ DECLARED: list[tuple[re.Pattern[str], tuple[Start, ...]]] = [
     (PHONE_CANDIDATE_RE, PHONE_STARTS), *REFERENCE_SHAPES.items(), *INSTITUTION_SHAPES.items(),
 ]
 #: the triggers searched for where their shapes hold (:class:`ShapedSearch`)
+DECLARED.append((WrittenDateRecognizer("en").regex, WRITTEN_DAY_STARTS + WRITTEN_MONTH_STARTS))
 TRIGGERS: list[ShapedSearch] = [UkPostcodeRecognizer.trigger, IbanRecognizer.trigger, IpRecognizer.trigger,
                                 UrlRecognizer.trigger]
 DECLARED += [(trigger.regex, trigger.shapes) for trigger in TRIGGERS if not trigger.shifted]
@@ -80,7 +84,7 @@ PIECES = [
     "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır", "www", "WwW", ".com",
     ".CO", "uk", "http://", "ftp:", "//", "example", "@", "ınt", "org", "yrs", "yr", "year", "-year-", " of age",
     "NO", "NoS", "NOS", "n°", "nr.", "Nr.", "No:", "numbers", "Nov", "North", "bn", "m", "thousand", "złoty",
-    "Zloty", "pence", "New", "(TRL)", "\u202f", "000",
+    "Zloty", "pence", "New", "(TRL)", "\u202f", "000", "12th", "1st", ":e", "Sept.", "Dec", "June", "of ", "5of",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -95,6 +99,8 @@ def match_starts(regex: re.Pattern[str], text: str, word_start: bool = False) ->
 @given(texts)
 @example("a 5-year-old, 12 yrs-old and 42 \n years of age")
 @example("NOS 12, NoS: 5, No(3), no. 4, nos.5, n° 6, Nr. 7, number 8, № 9")
+@example("12th of March 2001, 3March, 4 . June, 1:e Dec, 2 of\tMay, 5. Sept., 31st\nOctober, Jan 3, 2004, May 1998")
+@example("5of May, 7October, 8August 2001")
 @example("5,000 euros, 3 m, 12\u00a0000 Turkish liras, 7.5 bn TRL, 2 ſhillings, 4 \u212aroner, 10 thousand, 5 tenge")
 def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     scan = Scan(text)

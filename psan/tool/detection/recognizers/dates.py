@@ -28,6 +28,8 @@ from psan.tool.detection.recognizers.prescan import (
     Start,
     candidates,
     finditer_at,
+    finditer_in,
+    literal_starts,
     occurrences,
     reaching,
     start,
@@ -239,11 +241,26 @@ def _joined(text: str, group: list[CharSpan]) -> CharSpan:
     return CharSpan(start, group[-1].end, first.type, first.category, first.source, first.score, first.priority)
 
 
+#: the shapes the English written dates start with (:mod:`psan.tool.detection.recognizers.prescan`), after none of
+#: ``\w.``: a day's first digit, then its second digit, an ordinal's first character, a space, "of" or a month's
+#: capital; or an English month's first three letters (two sets: each is found in a few NumPy calls)
+WRITTEN_DAY_STARTS = (start(r"\d", r"[\d\s.:nrstoADFJMNOS]", not_before=r"[\w.]"),)
+WRITTEN_MONTH_STARTS = literal_starts(MONTHS["en"], 3, not_before=r"[\w.]")
+
+
 class WrittenDateRecognizer(PatternRecognizer):
     def __init__(self, language: str) -> None:
         super().__init__("date", "DATE", DATE, written_date_regex(language), score=0.9, priority=PRIORITY_DATE,
                          not_after=".")
         self.language = language
+        #: the English regex (no other language's months) starts where one of the two sets of shapes holds
+        self.english = not _other_months(language)
+
+    def matches(self, text: str) -> list[re.Match[str]]:
+        """``list(self.regex.finditer(text))``, the English regex tried only where its shapes hold."""
+        days = candidates(text, WRITTEN_DAY_STARTS) if self.english else None
+        months = candidates(text, WRITTEN_MONTH_STARTS) if days is not None else None
+        return finditer_in(self.regex, text, None if days is None or months is None else sorted({*days, *months}))
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = super().analyze(text, doc)
