@@ -1,8 +1,19 @@
 """Acronyms ("KE", "PAP", "BBC", "FAO", "KĽDR") and names of peoples ("Slovinců", "Austriacy")."""
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from psan.tool.detection.recognizers import gazetteer
-from psan.tool.detection.recognizers.acronyms import AcronymRecognizer
+from psan.tool.detection.recognizers.acronyms import (
+    ACRONYM_PLAIN,
+    ACRONYM_RE,
+    COINED_PLAIN,
+    COINED_RE,
+    AcronymRecognizer,
+)
 from psan.tool.text.document import Category
 
 
@@ -83,3 +94,16 @@ def test_a_common_abbreviation_the_text_defines_after_a_name_is_an_acronym_there
     text = "Úvěr poskytla Komerční banka (KB) a KB ho pak prodala ; disk má 512 KB ."
     assert found(text, "cs") == ["KB", "KB", "KB"]
     assert found("disk má 512 KB , platí se DPH .", "cs") == []
+
+
+#: capitals runs of every length around the limits, digits, case endings and what may stand before or after them
+_ACRONYM_PIECES = ["NATO", "OSN", "AB", "A", "COFOBRIM", "ABCDEFGHIJ", "KLMNO", "ÁČŽ", "ĽUBO", "Å", "2", "12", "-u",
+                   "ové", "ová", "x", "é", "_", "-", ".", "/", "@", " ", "\n", ".a", "ß"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_ACRONYM_PIECES), max_size=8).map("".join))
+def test_class_first_acronym_regexes_find_the_plain_matches(text: str) -> None:
+    for fast, plain in ((ACRONYM_RE, ACRONYM_PLAIN), (COINED_RE, COINED_PLAIN)):
+        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
+            [(m.span(), m.groups()) for m in re.finditer(plain, text)], (plain, text)

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from psan.tool.detection.recognizers import patterns
+from psan.tool.detection.recognizers.addresses import ADDRESS_FORMS, address_recognizer
 from psan.tool.text.document import Category
 
 
@@ -106,3 +109,22 @@ def test_the_address_swallows_its_pieces_in_the_pipeline() -> None:
     doc = pipeline.process("Sídlo: Roblínská 1284/17, 252 10 Mníšek pod Brdy.")
     assert [(doc.span_text(e.first_token, e.end_token), e.type) for e in doc.entities] == [
         ("Roblínská 1284/17, 252 10 Mníšek pod Brdy", "ADDRESS")]
+
+
+#: pieces of what may follow a house number: separators, capitals, digits (Unicode ones too), the flats' words
+_AFTER_NUMBER = ["", " ", "  ", "\t", ",", ", ", "\n", ",\n", " \n", "Apt", "Apt.", "Flat", "Suite", "Unit", "Ste",
+                 "byt", "č. b.", "č.b.", "m.", "lok.", "lgh", "lägenhet", "tr", "stanovanje", "5", "12", "12345",
+                 "٣", "𝟙", "SW1A", "1AA", "CZ-", "SE-", "SI-", "DC", "London", "LONDON", "Praha", "Écija", "of", "the",
+                 "§", "-", "–", ".", "(", "x", "é"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_AFTER_NUMBER), max_size=8).map("".join))
+def test_where_the_lead_fails_no_flat_postcode_or_town_follows(text: str) -> None:
+    for language in ADDRESS_FORMS:
+        grower = address_recognizer(language).grower
+        for end in range(len(text) + 1):
+            if grower.lead.match(text, end) is None:
+                assert not (grower.flat and grower.flat.match(text, end)), (language, text, end)
+                assert grower.postcode.match(text, end) is None, (language, text, end)
+                assert grower.town.match(text, end) is None, (language, text, end)

@@ -6,13 +6,17 @@ English produce nothing (no false positives on prose, counts, article or law num
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from psan.tool.detection.recognizers import patterns
 from psan.tool.detection.recognizers.amounts import MoneyRecognizer
 from psan.tool.detection.recognizers.dates import (
+    YEAR_CONTEXT_BEFORE,
     DurationRecognizer,
     EnglishDatePhraseRecognizer,
     PenaltyRecognizer,
+    context_before,
 )
 from psan.tool.detection.recognizers.references import CaseNumberRecognizer
 from psan.tool.text.document import Category
@@ -193,3 +197,18 @@ def test_a_year_listed_after_a_year_in_date_context_is_part_of_it() -> None:
     assert texts(EnglishDatePhraseRecognizer(), "The applicants were born in 1951 and 1948 respectively.") == [
         "1951 and 1948"]  # the year is the span ("in" is context)
     assert texts(EnglishDatePhraseRecognizer(), "It had 1951 members and 1948 guests.") == []
+
+
+#: what may stand before a year: the context words in their case forms (ſ, İ, ı fold onto s and i), "of", spaces,
+#: hyphens, line breaks, other words and numbers
+_BEFORE_YEAR = ["in", "In", "IN", "ın", "İn", "since", "ſince", "from", "of", "Of", "by", "year", "mid", "early",
+                "spring", "within", "begin", "x", "_", "5", "March", " ", "  ", "\n", "\t", "-", "\u00a0", ".", ","]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_BEFORE_YEAR), max_size=10).map("".join))
+def test_the_context_word_test_read_backwards_agrees_with_the_search(text: str) -> None:
+    backwards = text[::-1]
+    for start in range(len(text) + 1):
+        expected = YEAR_CONTEXT_BEFORE.search(text, max(0, start - 25), start) is not None
+        assert context_before(text, backwards, start) == expected, (text, start)

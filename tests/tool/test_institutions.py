@@ -1,8 +1,11 @@
 """Prisons, counties and Turkish provinces in English text ("HMP Northumberland", "Edirne")."""
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from psan.tool.detection.recognizers import gazetteer
-from psan.tool.detection.recognizers.institutions import InstitutionRecognizer
+from psan.tool.detection.recognizers.institutions import NEEDS, InstitutionRecognizer, finditer_in_runs
 from psan.tool.text.document import Category
 
 
@@ -42,3 +45,19 @@ def test_swedish_authorities_by_their_last_compound_part() -> None:
     assert [text[s.start:s.end] for s in InstitutionRecognizer("sv").analyze(text)] == [
         "Naturvårdsverket", "Socialstyrelsen", "Försäkringskassan", "Migrationsverkets"]
     assert any(isinstance(r, InstitutionRecognizer) and r.language == "sv" for r in gazetteer.default_recognizers("sv"))
+
+
+#: pieces of prison and county names and what ends a run of them (punctuation) or continues it (word characters,
+#: apostrophes, hyphens, spaces of every kind)
+_RUN_PIECES = ["HMP", "HM", "HMYOI", "Prison", "Remand", "Centre", "Detention", "Penitentiary", "Gaol", "Sztum",
+               "Young", "Offender", "Institution", "Nottinghamshire", "shire", "Lanca", "County", "Durham", "Council",
+               "Court", "Kent", "Sztum-Wielki", "O'Brien", "Ankara’s", "the", "The", "x", "_", "٣", "é", " ", "\n",
+               "\u00a0", "\t", "-", "'", "’", ".", ",", "(", ")", ";", "/", "“"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_RUN_PIECES), max_size=14).map("".join))
+def test_scanning_only_the_runs_with_a_needed_word_finds_every_match(text: str) -> None:
+    for regex, words in NEEDS.items():
+        assert [m.span() for m in finditer_in_runs(regex, text, words)] == [m.span() for m in regex.finditer(text)], \
+            (regex.pattern[:40], text)

@@ -1,8 +1,17 @@
 """Speaker slots of transcripts ("Émile: …" at a line start) as PERSON spans."""
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from psan.tool.detection.pipeline import Pipeline
-from psan.tool.detection.recognizers.layout import SCORE_ONCE, SCORE_REPEATED, SpeakerRecognizer
+from psan.tool.detection.recognizers.layout import (
+    SCORE_ONCE,
+    SCORE_REPEATED,
+    SPEAKER_RE,
+    SpeakerRecognizer,
+    speaker_lines,
+)
 from psan.tool.text.document import Category
 
 TRANSCRIPT = ("Émile: Good morning, can you hear me?\n"
@@ -53,3 +62,17 @@ def test_evidence_is_counted_per_paragraph() -> None:
 def test_a_time_stamp_may_precede_the_speaker() -> None:
     text = "[00:01:02] Émile: hello\n00:01:09 - Dorota Michnik: hi\n(10:32) ÉMILE: bye\n"
     assert [n for n, _ in found(text)] == ["Émile", "Dorota Michnik", "ÉMILE"]
+
+
+_LINE_PIECES = ["Émile", "Mr", "van", "Jan Novák", "x", "12", ":", ": ", " ", "\t", "\n", "\r\n", "\n\n", "[00:01:02]",
+                "10:32 - ", "ab:cd", "Summary", "-", "’"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=14).map("".join), st.integers(0, 200), st.integers(0, 200))
+def test_speaker_lines_are_the_regexs_matches(text: str, first: int, last: int) -> None:
+    line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    start = line_starts[first % len(line_starts)]
+    end = start + last % (len(text) - start + 1)
+    assert [m.span() for m in speaker_lines(SPEAKER_RE, text, start, end)] == \
+        [m.span() for m in SPEAKER_RE.finditer(text, start, end)], (text, start, end)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from psan.tool.cli import span_lines, span_records
 from psan.tool.decisions.rules import TokenAutomaton
 from psan.tool.detection.pipeline import Pipeline
-from psan.tool.detection.recognizers import addresses, gazetteer, ids, institutions, references
+from psan.tool.detection.recognizers import acronyms, addresses, gazetteer, ids, institutions, references
 from psan.tool.detection.recognizers.base import case_insensitive_class, first_class_first, has_digit
 from psan.tool.text.document import Document, Entity, Sentence, Token, TokenArray, token_bounds
 from psan.tool.text.tokens import split_tokens_and_sentences
@@ -149,13 +149,16 @@ PLAIN = {
     "county": institutions.COUNTY_PLAIN,
     "street_en": addresses.EN_STREET_PLAIN,
     "loose_street_en": addresses.EN_LOOSE_PLAIN,
+    "acronyms": acronyms.ACRONYM_PLAIN,
+    "coined": acronyms.COINED_PLAIN,
 }
 REWRITTEN = {"gazetteer": gazetteer.capitalized_word_re(), "number": references.NUMBER_RE,
              "bare": references.BARE_RE, "land": references.LAND_RE, "citation": references.CITATION_RE,
              "secret": ids.SECRET_AFTER_KEYWORD, "province": institutions.PROVINCE_RE,
              "acronym": institutions.HYPHEN_ACRONYM_RE, "prison": institutions.PRISON_RE,
              "county": institutions.COUNTY_RE, "street_en": re.compile(addresses.ADDRESS_FORMS["en"].street),
-             "loose_street_en": re.compile(addresses.ADDRESS_FORMS["en"].loose)}
+             "loose_street_en": re.compile(addresses.ADDRESS_FORMS["en"].loose),
+             "acronyms": acronyms.ACRONYM_RE, "coined": acronyms.COINED_RE}
 PIECES = ["No", "no.", "Nos.", "NOS", "nr.", "N°", "№", "number", "numbers", "n", "N", "o", "12345/06", "2004/123",
           "B-17", "D-4840", "7", "/", ".", "-", "‑", ",", ":", " ", "\n", "(", ")", "[", "]", "2001", "1998", "3",
           "WLR", "AC", "NJA", "RÅ", "HFD", "AD", "MD", "RH", "p.", "s.", "ref.", "not", "sheet", "plan", "plans",
@@ -165,7 +168,8 @@ PIECES = ["No", "no.", "Nos.", "NOS", "nr.", "N°", "№", "number", "numbers", 
           "secret", "client", "K", "k", "İ", "ı", "Edirne", "Istanbul", "İstanbul", "Şırnak", "Sirnak", "Ankara's",
           "Van", "Urfa", "Şanlıurfa", "DHKP", "C", "PKK", "KADEK", "COVID", "19", "A", "AB", "HM", "HMP", "Prison",
           "Remand", "Centre", "Young", "Offender", "Gaol", "County", "Durham", "Kent", "Council", "Court", "shire",
-          "York", "221B", "Baker", "Street", "St.", "Rd", "Apt", "J.", "Jean-Paul", "12a", "km", "years", "\t"]
+          "York", "221B", "Baker", "Street", "St.", "Rd", "Apt", "J.", "Jean-Paul", "12a", "km", "years", "\t",
+          "@", "NATO", "COFOBRIM", "ÁČŽ", "ĽUBO", "ABCDEFGHIJKLMNOP", "OSN-u", "-ové", "ová", "2"]
 
 
 @pytest.mark.shared

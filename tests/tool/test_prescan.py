@@ -13,35 +13,42 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from psan.tool.detection.recognizers import prescan
 from psan.tool.detection.recognizers.addresses import (
+    EN_LOOSE_REACH,
     STREET_STARTS,
     UK_POSTCODE_RE,
     UK_POSTCODE_STARTS,
+    UkPostcodeRecognizer,
     address_recognizer,
 )
-from psan.tool.detection.recognizers.amounts import MONEY_RE, MONEY_STARTS
-from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS
+from psan.tool.detection.recognizers.amounts import MONEY_OTHER_STARTS, MONEY_RE, MONEY_REACH, MONEY_STARTS
+from psan.tool.detection.recognizers.contact import PHONE_CANDIDATE_RE, PHONE_STARTS, IpRecognizer, UrlRecognizer
 from psan.tool.detection.recognizers.dates import (
+    AGE_REACH,
     AGE_STARTS,
     NUMERIC_DATE_RE,
     NUMERIC_DATE_STARTS,
     UNIT_RE,
     UNIT_STARTS,
+    WRITTEN_DAY_STARTS,
+    WRITTEN_MONTH_STARTS,
+    WrittenDateRecognizer,
 )
 from psan.tool.detection.recognizers.ids import (
     CARD_STARTS,
     SECRET_AFTER_KEYWORD,
     SECRET_STARTS,
+    IbanRecognizer,
     card_recognizer,
     us_ssn_recognizer,
 )
 from psan.tool.detection.recognizers.institutions import SHAPES as INSTITUTION_SHAPES
 from psan.tool.detection.recognizers.patterns import default_recognizers
-from psan.tool.detection.recognizers.prescan import Scan, Start, finditer_at, start
+from psan.tool.detection.recognizers.prescan import Scan, ShapedSearch, Start, finditer_at, finditer_in, start
 from psan.tool.detection.recognizers.references import BARE_RE, BARE_STARTS, NUMBER_RE, NUMBER_STARTS
 from psan.tool.detection.recognizers.references import SHAPES as REFERENCE_SHAPES
 from psan.tool.detection.recognizers.titles import TITLE_RE, TITLE_STARTS
@@ -55,6 +62,11 @@ DECLARED: list[tuple[re.Pattern[str], tuple[Start, ...]]] = [
     (UK_POSTCODE_RE, UK_POSTCODE_STARTS), (NUMBER_RE, NUMBER_STARTS), (BARE_RE, BARE_STARTS),
     (PHONE_CANDIDATE_RE, PHONE_STARTS), *REFERENCE_SHAPES.items(), *INSTITUTION_SHAPES.items(),
 ]
+#: the triggers searched for where their shapes hold (:class:`ShapedSearch`)
+DECLARED.append((WrittenDateRecognizer("en").regex, WRITTEN_DAY_STARTS + WRITTEN_MONTH_STARTS))
+TRIGGERS: list[ShapedSearch] = [UkPostcodeRecognizer.trigger, IbanRecognizer.trigger, IpRecognizer.trigger,
+                                UrlRecognizer.trigger]
+DECLARED += [(trigger.regex, trigger.shapes) for trigger in TRIGGERS if not trigger.shifted]
 AGE = [(re.compile(pattern[2:] if pattern.startswith("\\b") else pattern), shapes)
        for pattern, shapes in AGE_STARTS.items()]
 
@@ -68,7 +80,11 @@ PIECES = [
     "block", "parcel", "NJA", "RÅ", "HFD", "AD", "MD", "RH", "p.", "WLR", "password", "PASS", "pwd", "heslo",
     "hasło", "token", "api", "key", "secret", "client", "private_key", "pin", "ſecret", "İ", "ı", "\u212aey", "is",
     "entitled", "titled", "headlined", "PKK", "DHKP", "C", "x", "é", "\U00010400", "\ud800", "_", "euros", "million",
-    "Turkish", "liras", "sterling",
+    "Turkish", "liras", "sterling", "::", "fe80", "db8", "GB82", "WEST", "1234", "5698", "DE89", "0AA", "192", "168",
+    "Edirne", "İstanbul", "Istanbul", "Şırnak", "Sirnak", "Muş", "Mus", "Ankara’s", "Iğdır", "www", "WwW", ".com",
+    ".CO", "uk", "http://", "ftp:", "//", "example", "@", "ınt", "org", "yrs", "yr", "year", "-year-", " of age",
+    "NO", "NoS", "NOS", "n°", "nr.", "Nr.", "No:", "numbers", "Nov", "North", "bn", "m", "thousand", "złoty",
+    "Zloty", "pence", "New", "(TRL)", "\u202f", "000", "12th", "1st", ":e", "Sept.", "Dec", "June", "of ", "5of",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 
@@ -81,6 +97,11 @@ def match_starts(regex: re.Pattern[str], text: str, word_start: bool = False) ->
 
 @settings(max_examples=400, deadline=None)
 @given(texts)
+@example("a 5-year-old, 12 yrs-old and 42 \n years of age")
+@example("NOS 12, NoS: 5, No(3), no. 4, nos.5, n° 6, Nr. 7, number 8, № 9")
+@example("12th of March 2001, 3March, 4 . June, 1:e Dec, 2 of\tMay, 5. Sept., 31st\nOctober, Jan 3, 2004, May 1998")
+@example("5of May, 7October, 8August 2001")
+@example("5,000 euros, 3 m, 12\u00a0000 Turkish liras, 7.5 bn TRL, 2 ſhillings, 4 \u212aroner, 10 thousand, 5 tenge")
 def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     scan = Scan(text)
     for regex, shapes in DECLARED:
@@ -90,6 +111,12 @@ def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     for regex, shapes in AGE:
         allowed = set(scan.starts(shapes).tolist())
         assert set(match_starts(regex, text, word_start=True)) <= allowed, (regex.pattern, text)
+    shapes, stop, to = MONEY_REACH
+    allowed = set(scan.starts(MONEY_OTHER_STARTS).tolist()) | set(scan.reaching(shapes, stop, to).tolist())
+    assert set(match_starts(MONEY_RE, text)) <= allowed, text
+    for pattern, (shapes, stop, to) in AGE_REACH.items():
+        allowed = set(scan.reaching(shapes, stop, to).tolist())
+        assert set(match_starts(re.compile(pattern[2:]), text, word_start=True)) <= allowed, (pattern, text)
 
 
 def spans_of(matches: list[re.Match[str]]) -> list[tuple[tuple[int, int], ...]]:
@@ -106,6 +133,20 @@ def test_finditer_at_equals_finditer(text: str, pos: int, endpos: int) -> None:
                 (regex.pattern[:60], text)
             assert spans_of(finditer_at(regex, text, shapes, pos, endpos)) == \
                 spans_of(list(regex.finditer(text, pos, endpos))), (regex.pattern[:60], text, pos, endpos)
+    finally:
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+@example("go to www.x")  # the dot after "www", which only the shifted shape finds
+@example("WwW.")
+def test_shaped_triggers_find_what_their_regexes_find(text: str) -> None:
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the candidates always, never the regex's scan
+    try:
+        for trigger in TRIGGERS:
+            found, expected = trigger.search(text), trigger.regex.search(text)
+            assert (found and found.span()) == (expected and expected.span()), (trigger, text)
     finally:
         prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
 
@@ -168,12 +209,17 @@ def test_warm_up_looks_up_every_declared_class_once() -> None:
 SAMPLES = st.lists(st.sampled_from(PIECES + ["On", " 3 May 2001", " tel. +420 777 123 456", "password: hunter22",
                                              "application no. 12345/06", "EUR 5,000", "4111 1111 1111 1111",
                                              "078-05-1120", "123-45-6789", "London SW1A 1AA", "12 Baker Street",
-                                             "aged 42", "42-year-old", "18 months' imprisonment", "sentenced to"]),
+                                             "aged 42", "42-year-old", "18 months' imprisonment", "sentenced to",
+                                             "ſecret: hunter22", "AKIAIOSFODNN7EXAMPLE", "sk-abcdefghijklmnopqrstuv",
+                                             "xoxb-1234567890-abc", "passport: 12345678", " life imprisonment",
+                                             "the Death sentence", "twelve hearings", "seventy-one sessions"]),
                    max_size=14).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
 @given(SAMPLES)
+@example("ſecret: hunter22")  # a keyword only Unicode case folding finds, in a text without a hint: no span
+@example("key AKIAIOSFODNN7EXAMPLE")
 def test_recognizers_find_the_same_spans_as_their_own_scans(text: str) -> None:
     """Each English recognizer with the pre-scan (as the pipeline runs it) against its regexes scanning the whole
     text (the pre-scan turned off)."""
@@ -193,3 +239,77 @@ def test_recognizers_find_the_same_spans_as_their_own_scans(text: str) -> None:
         prescan.candidates = real  # type: ignore[assignment]
         dates.candidates = real  # type: ignore[attr-defined]
     assert with_prescan == whole_scans, text
+
+
+#: pieces of capitalized words before numbers (the English loose street form) and what ends such a run
+LOOSE_PIECES = ["Søndergade", "Article", "Jean-Paul", "J.", "St.", "Apt.", "52", "6", "1284/17", "12a", "٣", "𝟙",
+                "of", "x", "ñ", "Ñ", "é", "É", "İ", "ß", "Mc", " ", "  ", "\t", "\n", "\u00a0", ".", ",", "-", "/", "'",
+                "%", "km", "years", "\U00010400"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(LOOSE_PIECES), max_size=12).map("".join))
+@example("Jean-Paul 52")
+@example("x St. J. Søndergade\t1284/17")
+@example("Ñ 𝟙 km")
+def test_the_loose_street_form_matches_only_where_its_reach_holds(text: str) -> None:
+    loose = address_recognizer("en").loose
+    shapes, stop, to = EN_LOOSE_REACH
+    allowed = set(Scan(text).reaching(shapes, stop, to).tolist())
+    assert set(match_starts(loose, text)) <= allowed, text
+    prescan._MIN_CHARS = 0  # noqa: SLF001 - the positions always, never the regex's scan
+    try:
+        at = prescan.reaching(text, shapes, stop, to)
+        assert spans_of(finditer_in(loose, text, at)) == spans_of(list(loose.finditer(text))), text
+    finally:
+        prescan._MIN_CHARS = 20_000  # noqa: SLF001
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ALPHABET, max_size=30).map("".join), st.sampled_from(CLASSES), st.sampled_from(CLASSES),
+       st.sampled_from(CLASSES))
+def test_reaching_positions_equal_a_reference(text: str, first: str, stop: str, to: str) -> None:
+    def holds(p: int) -> bool:
+        if re.fullmatch(first, text[p]) is None:
+            return False
+        after = next((q for q in range(p + 1, len(text)) if re.fullmatch(stop, text[q])), None)
+        return after is not None and re.fullmatch(to, text[after]) is not None
+
+    assert Scan(text).reaching((start(first),), stop, to).tolist() == [p for p in range(len(text)) if holds(p)]
+
+
+SMALL_CLASSES = ["a", "s", "(?i:s)", "(?i:k)", "(?i:i)", "[aZ]", "[./-]", " ", "ı", r"\d"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(ALPHABET, max_size=30).map("".join), st.integers(1, 4),
+       st.lists(st.lists(st.sampled_from(SMALL_CLASSES), min_size=4, max_size=4), min_size=2, max_size=6),
+       st.one_of(st.none(), st.sampled_from(CLASSES)))
+def test_spelled_out_shapes_find_what_each_shape_finds(text: str, length: int, classes: list[list[str]],
+                                                       not_before: str | None) -> None:
+    shapes = tuple(start(*chars[:length], not_before=not_before) for chars in classes)
+    scan = Scan(text)
+    each = sorted({p for shape in shapes for p in scan.positions(shape).tolist()})
+    assert Scan(text).starts(shapes).tolist() == each
+
+
+def found_one_after_another(text: str, words: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Each word's occurrences by ``str.find`` from the last one's end, in the text's order (then the words')."""
+    each = []
+    for k, word in enumerate(words):
+        pos = text.find(word)
+        while pos >= 0:
+            each.append((pos, k, word))
+            pos = text.find(word, pos + len(word))
+    return [(word, pos) for pos, _k, word in sorted(each)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="abAB ", max_size=30), st.sampled_from([("aa", "aaa", "ab"), ("abab", "ab", "ba"), ("aA",)]))
+def test_occurrences_are_those_str_find_finds(text: str, words: tuple[str, ...]) -> None:
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the pre-scan's positions always
+    try:
+        assert prescan.occurrences(text, words, 2) == found_one_after_another(text, words), text
+    finally:
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
+    assert prescan.occurrences(text, words, 2) == found_one_after_another(text, words), text

@@ -15,9 +15,9 @@ import contextlib
 import enum
 import gc
 import operator
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 
 class Category(enum.StrEnum):
@@ -311,6 +311,13 @@ def collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+class Trigger(Protocol):
+    """What a recognizer's ``trigger`` is: a compiled regex or anything that searches a text like one."""
+
+    def search(self, text: str, /) -> object:
+        """A match (anything but ``None``) where the text holds one, else ``None``."""
+
+
 class Recognizer:
     """Base class of every recognizer component (NER adapter, pattern, gazetteer).
 
@@ -328,7 +335,7 @@ class Recognizer:
     #: candidates`).  Why: most pattern recognizers find nothing in most texts, and their regexes cost
     #: more than a search for what they cannot do without (``://``, a TLD, four dotted numbers).
     #: ``None`` (the default): always run.
-    trigger: re.Pattern[str] | None = None
+    trigger: Trigger | None = None
 
     def analyze(self, text: str, doc: Document) -> list[CharSpan]:  # pragma: no cover - interface
         raise NotImplementedError

@@ -52,11 +52,18 @@ COINED_MIN_LETTERS = 4
 
 _UPPER = "A-ZÁÄČĎÉĚÍĹĽŇÓÔÖŔŘŠŤÚŮÜÝŽĄĆĘŁŃŚŹŻÅ"
 _LOWER = "a-záäčďéěíĺľňóôöŕřšťúůüýžąćęłńśźżå"
-#: the regex starts with a look-ahead on an upper-case letter, so the engine skips the rest of the text fast
-ACRONYM_RE = re.compile(rf"(?=[{_UPPER}])(?<![\w\-./@])([{_UPPER}]{{2,6}}\d{{0,2}})(-?[{_LOWER}]{{1,3}})?"
-                         r"(?![\w\-@]|\.\w)")
-#: a coined name in capitals: longer, no digits, no case ending
-COINED_RE = re.compile(rf"(?=[{_UPPER}])(?<![\w\-./@])([{_UPPER}]{{{COINED_MIN_LETTERS},14}})(?![\w\-@]|\.\w)")
+#: an acronym as written plainly: an upper-case letter after none of ``\w-./@``, capitals, digits, a case ending
+ACRONYM_PLAIN = (rf"(?=[{_UPPER}])(?<![\w\-./@])([{_UPPER}]{{2,6}}\d{{0,2}})(-?[{_LOWER}]{{1,3}})?"
+                 r"(?![\w\-@]|\.\w)")
+#: a coined name in capitals as written plainly: longer, no digits, no case ending
+COINED_PLAIN = rf"(?=[{_UPPER}])(?<![\w\-./@])([{_UPPER}]{{{COINED_MIN_LETTERS},14}})(?![\w\-@]|\.\w)"
+#: the two with the first capital matched by the class and the character before it checked by a look-behind one
+#: character longer (the same matches and groups): a pattern that starts with a class lets the regex engine skip to
+#: the next capital in C, one that starts with a look-ahead is tried at every character
+ACRONYM_RE = re.compile(rf"([{_UPPER}](?<![\w\-./@][{_UPPER}])[{_UPPER}]{{1,5}}\d{{0,2}})(-?[{_LOWER}]{{1,3}})?"
+                        r"(?![\w\-@]|\.\w)")
+COINED_RE = re.compile(rf"([{_UPPER}](?<![\w\-./@][{_UPPER}])[{_UPPER}]{{{COINED_MIN_LETTERS - 1},13}})"
+                       r"(?![\w\-@]|\.\w)")
 ROMAN_RE = re.compile(r"[IVXLCDM]+")
 #: an upper-case word of two letters or more (the neighbours that make a capitals run)
 _CAPS_WORD_RE = re.compile(rf"[{_UPPER}][{_UPPER}\d]+")

@@ -44,7 +44,7 @@ from psan.tool.detection.recognizers.base import (
     has_context,
     has_digit,
 )
-from psan.tool.detection.recognizers.prescan import Start, start
+from psan.tool.detection.recognizers.prescan import ShapedSearch, Start, finditer_in, reaching, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 #: above NER (0) and gazetteers (−10), and above a postal code alone: an address swallows its pieces
@@ -95,7 +95,8 @@ class AddressForm:
     ``town_words``: the lower-case words a town's name may hold between its capitalized words
     ("Mníšek pod Brdy", "Stratford-upon-Avon"); ``flat``: a flat or suite after the number; ``loose``: a
     street without a street word ("Søndergade 52" in an English letter), an address only when a flat or
-    a postcode follows it.
+    a postcode follows it; ``loose_reach``: where the loose form can match, as :func:`prescan.reaching` takes it
+    (shapes, the class that ends the run after the first character, the class of that end), ``None``: anywhere.
     """
 
     street: str | None
@@ -103,6 +104,7 @@ class AddressForm:
     town_words: str
     flat: str
     loose: str | None = None
+    loose_reach: tuple[tuple[Start, ...], str, str] | None = None
 
 
 _EN_STREET_WORDS = (r"Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Boulevard|Blvd|Place|Pl|Court|Ct|Close|"
@@ -122,6 +124,11 @@ EN_STREET_PLAIN = (rf"(?<![\w.,/-])(?P<number>\d{{1,5}}[A-Za-z]?(?:-\d{{1,5}})?)
                    rf"{_NAME_WORD}[ \t]+(?:{_EN_STREET_WORDS})\b\.?")
 EN_LOOSE_PLAIN = rf"(?<![\w.])(?:{_NAME_WORD}[ \t]+){{0,2}}{_NAME_WORD}[ \t]+{_NUMBER}{_NOT_UNIT}"
 
+#: the English loose street form starts with a capital after none of ``\w.``, and its words run on to the house
+#: number through letters, dots, hyphens, spaces and tabs only: the first character after the capital that is none
+#: of those is the number's digit (:func:`prescan.reaching`)
+EN_LOOSE_REACH = ((start(f"[{_UPPER}]", not_before=r"[\w.]"),), rf"[^{_UPPER}{_LOWER}. \t\-]", r"\d")
+
 #: the street part of an address, per language (Czech and Slovak: :data:`STREET_RE` and its rules)
 ADDRESS_FORMS: dict[str, AddressForm] = {
     # the English street and loose forms start with their first character's class, the look-behind after it
@@ -132,7 +139,7 @@ ADDRESS_FORMS: dict[str, AddressForm] = {
         rf"{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?\d{{5}}(?:-\d{{4}})?",
         r"upon|on|in|le|by|the|of", r"(?:Apt|Apartment|Flat|Suite|Unit|Ste)\.?[ \t]*\d{1,5}[A-Za-z]?",
         rf"[{_UPPER}](?<![\w.][{_UPPER}])(?:[{_LOWER}]+(?:-{_CAP})*\.?|\.)[ \t]+(?:{_NAME_WORD}[ \t]+){{0,2}}"
-        rf"{_NUMBER}{_NOT_UNIT}"),
+        rf"{_NUMBER}{_NOT_UNIT}", EN_LOOSE_REACH),
     "cs": AddressForm(None, r"(?:CZ-?)?\d{3}[ \t]?\d{2}", r"pod|nad|na|u|v|ve|při|-", r"(?:byt|č\. ?b\.)[ \t]*\d{1,4}"),
     "sk": AddressForm(None, r"(?:SK-?)?\d{3}[ \t]?\d{2}", r"pod|nad|na|pri|v|vo|-", r"(?:byt|č\. ?b\.)[ \t]*\d{1,4}"),
     "pl": AddressForm(
@@ -183,6 +190,10 @@ class _Grower:
         self.district = re.compile(rf"[ \t]+\d{{1,2}}{_END_NUMBER}(?:[ \t]*[-–][ \t]*{_CAP}(?:[ \t]+{_CAP})?)?")
         #: the plain-space joints of a town's words ("Karlovy Vary" is listed, "Brno Telefon" is not)
         self.joint = re.compile(rf"[ \t]+(?={_TOWN_WORD})")
+        #: what a flat, a postcode or a town starts with after the separator (a capital, a digit or the flat's
+        #: form): where it fails none of them can match, one test instead of three (most numbers after
+        #: capitalized words are no address: "Article 6 of the Convention")
+        self.lead = re.compile(rf"{_SEP}(?:[{_UPPER}\d]" + (rf"|{form.flat})" if form.flat else ")"))
 
 
 def _town_ends(text: str, match: re.Match[str], grower: _Grower, language: str) -> list[int]:
@@ -202,6 +213,8 @@ def _grow(text: str, end: int, grower: _Grower, language: str) -> tuple[int, boo
     """The end of the address whose street ends at ``end``, whether a town or postcode followed, and whether
     a flat or a postcode did (what only an address has)."""
     grown = strong = False
+    if not grower.lead.match(text, end):
+        return end, grown, strong
     if grower.flat and (m := grower.flat.match(text, end)):
         end, strong = m.end(), True
     postcode_before = grower.postcode.match(text, end)
@@ -248,6 +261,7 @@ class AddressRecognizer(PatternRecognizer):
         self.czech = form.street is None
         self.grower = _Grower(form)
         self.loose = re.compile(form.loose) if form.loose else None
+        self.loose_reach = form.loose_reach
 
     def warm_up(self) -> None:
         """The language's gazetteer lists, which tell a town after a comma from any capitalized word."""
@@ -272,7 +286,8 @@ class AddressRecognizer(PatternRecognizer):
             spans.append(CharSpan(start, end, self.type, self.category, self.name, score, self.priority))
         if self.loose is not None:
             taken = [(s.start, s.end) for s in spans]
-            for match in self.loose.finditer(text):
+            at = reaching(text, *self.loose_reach) if self.loose_reach else None
+            for match in finditer_in(self.loose, text, at):
                 start = match.start()
                 if any(a <= start < b for a, b in taken):
                     continue
@@ -337,8 +352,10 @@ UK_POSTCODE_STARTS = (start("[A-PR-UWYZ]", "[0-9A-IK-Y]", not_before=r"[\w-]"),)
 class UkPostcodeRecognizer(PatternRecognizer):
     """UK postcodes (``SW1A 1AA``, ``M1 1AE``); the rare unspaced form only after an address word."""
 
-    #: every match ends in the inward code: a digit and two letters (see :class:`psan.tool.text.document.Recognizer`)
-    trigger = re.compile(r"\d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
+    #: every match ends in the inward code: a digit and two letters (see :class:`psan.tool.text.document.Recognizer`),
+    #: searched for only where a digit and two such capitals stand
+    trigger = ShapedSearch(re.compile(r"\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"),
+                           (start(r"\d", "[ABD-HJLNP-UW-Z]", "[ABD-HJLNP-UW-Z]"),))
 
     def __init__(self) -> None:
         super().__init__("postcode_uk", "POSTAL_CODE", Category.LOCATION, UK_POSTCODE_RE,

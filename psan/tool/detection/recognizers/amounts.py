@@ -19,9 +19,10 @@ from psan.tool.detection.recognizers.base import (
     PRIORITY_AMOUNT,
     PatternRecognizer,
     after_first,
+    case_insensitive_class,
     first_class_first,
 )
-from psan.tool.detection.recognizers.prescan import start
+from psan.tool.detection.recognizers.prescan import candidates, finditer_in, reaching, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 #: ISO 4217 codes (current and pre-euro European ones) common in European case law
@@ -78,6 +79,11 @@ MONEY_RE = re.compile(
 #: amount's first digit after none of ``\w.,-``
 MONEY_STARTS = (start(_SIGN), start("[A-Z]", "[A-Z]", "[A-Z]", not_before=r"[\w-]"),
                 start(r"\d", not_before=r"[\w.,-]"))
+#: where ``MONEY_RE`` can match, narrower: a sign, a code's capitals, or an amount's first digit whose digits,
+#: separators and spaces run on to a capital (a code, a word before the currency's) or to a letter a currency word
+#: or a multiplier starts with (:func:`prescan.reaching`); most numbers are followed by other words ("6 of")
+MONEY_OTHER_STARTS = MONEY_STARTS[:2]
+MONEY_REACH = (MONEY_STARTS[2:], r"[^\d\s,.]", "[A-Z" + case_insensitive_class(_FIRSTS + "mbt")[1:-1] + "]")
 
 
 class MoneyRecognizer(PatternRecognizer):
@@ -86,6 +92,12 @@ class MoneyRecognizer(PatternRecognizer):
     def __init__(self) -> None:
         super().__init__("money", "MONEY", Category.OTHER, MONEY_RE, score=0.8, priority=PRIORITY_AMOUNT,
                          starts=MONEY_STARTS)
+
+    def matches(self, text: str) -> list[re.Match[str]]:
+        """``list(self.regex.finditer(text))``, tried only where :data:`MONEY_OTHER_STARTS` or :data:`MONEY_REACH`
+        allow."""
+        at, reached = candidates(text, MONEY_OTHER_STARTS), reaching(text, *MONEY_REACH)
+        return finditer_in(self.regex, text, None if at is None or reached is None else sorted({*at, *reached}))
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []

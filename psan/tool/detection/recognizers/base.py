@@ -187,16 +187,16 @@ class PatternRecognizer(Recognizer):
         if not self.prefilter(text):
             return []
         spans: list[CharSpan] = []
+        group, not_after, validator, context = self.group, self.not_after, self.validator, self.context
         for match in self.matches(text):
-            start, end = match.span(self.group)
+            start, end = match.span(group)
             if start < 0 or start == end:
                 continue
-            if self.not_after is not None and preceded_by(text, start, self.not_after):
+            if not_after is not None and preceded_by(text, start, not_after):
                 continue
-            value = text[start:end]
-            if self.validator is not None and not self.validator(value):
+            if validator is not None and not validator(text[start:end]):
                 continue
-            ctx = has_context(text, start, end, self.context)
+            ctx = context is not None and has_context(text, start, end, context)
             if self.require_context and not ctx:
                 continue
             spans.append(CharSpan(start, end, self.type, self.category, self.name,

@@ -21,7 +21,7 @@ from psan.tool.detection.recognizers.base import (
     has_context,
     preceded_by,
 )
-from psan.tool.detection.recognizers.prescan import Searcher, start
+from psan.tool.detection.recognizers.prescan import Searcher, ShapedSearch, literal_starts, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 CONTACT = Category.CONTACT
@@ -100,8 +100,12 @@ class UrlRecognizer(PatternRecognizer):
     """http(s)/ftp/www URLs, and bare domains with a common TLD (lower score)."""
 
     #: every match has ``://``, ``www.`` or a dot + TLD (see :class:`psan.tool.text.document.Recognizer`); written
-    #: to start with ``.`` or ``:`` so that the regex engine scans for those two characters only
-    trigger = re.compile(rf"\.(?:(?i:{_TLDS})(?![\w@-]|\.\w)|(?<=(?i:www)\.))|://")
+    #: to start with ``.`` or ``:`` so that the regex engine scans for those two characters only (short texts); a
+    #: large text is searched where a dot and a TLD's first two letters, "://" or (three on) "www." stand
+    trigger = ShapedSearch(re.compile(rf"\.(?:(?i:{_TLDS})(?![\w@-]|\.\w)|(?<=(?i:www)\.))|://"),
+                           (*literal_starts([f".{tld}" for tld in _TLDS.split("|")], 3, ignore_case=True),
+                            *literal_starts(["://"], 3)),
+                           ((literal_starts(["www."], 4, ignore_case=True), 3),))
 
     def __init__(self) -> None:
         super().__init__("url", "URL", CONTACT, URL_RE, priority=PRIORITY_EMAIL_URL)
@@ -134,7 +138,11 @@ class IpRecognizer(PatternRecognizer):
     """IPv4/IPv6 literals validated by :mod:`ipaddress` (so 999.1.1.1 and 10:30:00 are not IPs)."""
 
     #: every IPv4 match has four dotted numbers, every IPv6 match two colons at most four hex digits apart
-    trigger = re.compile(r"\.(?<=\d\.)\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
+    #: (searched for only where a dot, one to three digits and a dot, or two colons at most four hex digits apart
+    #: stand)
+    trigger = ShapedSearch(re.compile(r"\.(?<=\d\.)\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:"),
+                           tuple(start(r"\.", *[r"\d"] * k, r"\.") for k in (1, 2, 3))
+                           + tuple(start(":", *["[0-9A-Fa-f]"] * k, ":") for k in range(5)))
 
     def __init__(self) -> None:
         super().__init__("ip", "IP", CONTACT, IPV4_RE, context=("ip", "ip address", "adresa ip", "adres ip",

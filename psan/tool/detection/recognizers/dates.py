@@ -24,7 +24,16 @@ from psan.tool.detection.recognizers.base import (
     has_context,
     preceded_by,
 )
-from psan.tool.detection.recognizers.prescan import Start, candidates, finditer_at, start
+from psan.tool.detection.recognizers.prescan import (
+    Start,
+    candidates,
+    finditer_at,
+    finditer_in,
+    literal_starts,
+    occurrences,
+    reaching,
+    start,
+)
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
 DATE = Category.DATE
@@ -232,11 +241,26 @@ def _joined(text: str, group: list[CharSpan]) -> CharSpan:
     return CharSpan(start, group[-1].end, first.type, first.category, first.source, first.score, first.priority)
 
 
+#: the shapes the English written dates start with (:mod:`psan.tool.detection.recognizers.prescan`), after none of
+#: ``\w.``: a day's first digit, then its second digit, an ordinal's first character, a space, "of" or a month's
+#: capital; or an English month's first three letters (two sets: each is found in a few NumPy calls)
+WRITTEN_DAY_STARTS = (start(r"\d", r"[\d\s.:nrstoADFJMNOS]", not_before=r"[\w.]"),)
+WRITTEN_MONTH_STARTS = literal_starts(MONTHS["en"], 3, not_before=r"[\w.]")
+
+
 class WrittenDateRecognizer(PatternRecognizer):
     def __init__(self, language: str) -> None:
         super().__init__("date", "DATE", DATE, written_date_regex(language), score=0.9, priority=PRIORITY_DATE,
                          not_after=".")
         self.language = language
+        #: the English regex (no other language's months) starts where one of the two sets of shapes holds
+        self.english = not _other_months(language)
+
+    def matches(self, text: str) -> list[re.Match[str]]:
+        """``list(self.regex.finditer(text))``, the English regex tried only where its shapes hold."""
+        days = candidates(text, WRITTEN_DAY_STARTS) if self.english else None
+        months = candidates(text, WRITTEN_MONTH_STARTS) if days is not None else None
+        return finditer_in(self.regex, text, None if days is None or months is None else sorted({*days, *months}))
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = super().analyze(text, doc)
@@ -306,21 +330,26 @@ _AGE_NUMBER = (start(r"\d", r"[\d\s-]", not_before=r"\w"),)
 AGE_STARTS: dict[str, tuple[Start, ...]] = {pattern: _AGE_WORD if pattern.startswith(r"\b(?:aged") or
                                             pattern.startswith(r"\bage") else _AGE_NUMBER
                                             for pattern, _ in AGE_PATTERNS["en"]}
+#: where the English patterns that start with the number can match (:func:`prescan.reaching`): the first character
+#: after the number's first digit that is none of the digits and spaces (and the dash) between it and "years" or
+#: "yrs" is that word's "y"; most numbers of a text are no age and are never tried
+AGE_REACH: dict[str, tuple[tuple[Start, ...], str, str]] = {
+    pattern: (_AGE_NUMBER, r"[^\d\s]" if r"\s+years" in pattern else r"[^\d \-]", "y")
+    for pattern, _ in AGE_PATTERNS["en"] if AGE_STARTS[pattern] is _AGE_NUMBER}
 AGE_CONTEXT = ("age", "aged", "old", "věk", "věku", "je mu", "je jí", "starý", "stará", "vek", "veku", "má",
                "wiek", "wieku", "ma", "miał", "miała", "ålder", "gammal", "starost", "star", "stara", "years old",
                "zemřel", "zemřela", "zmarł", "zmarła")
 
 
 def _finditer_at_word_start(regex: re.Pattern[str], text: str, word_start: bool,
-                            shapes: tuple[Start, ...] | None = None) -> Iterator[re.Match[str]]:
+                            at: list[int] | None = None) -> Iterator[re.Match[str]]:
     """``regex.finditer(text)``, but with ``word_start`` only matches not preceded by a word character.
 
     The same matches as the pattern with a leading ``\\b`` (the pattern starts with a word
     character): a match inside a word is skipped and the search resumes one character later.
-    ``shapes``: what every such match starts with (:mod:`psan.tool.detection.recognizers.prescan`); the regex is then
-    tried only there, leftmost first, as the search below would find them.
+    ``at``: sorted positions that hold every such match's start (:mod:`psan.tool.detection.recognizers.prescan`); the
+    regex is then tried only there, leftmost first, as the search below would find them.
     """
-    at = candidates(text, shapes)
     if at is not None:
         end = 0
         for pos in at:
@@ -354,16 +383,17 @@ class AgeRecognizer(PatternRecognizer):
         # first digit or letter of the pattern and made these scans several times slower.
         # (a pattern listed twice is compiled once: drop_contained would drop its second spans anyway)
         self.patterns = [(re.compile(p[2:] if p.startswith("\\b") else p), need, p.startswith("\\b"),
-                          AGE_HINTS.get(p, ()), AGE_STARTS.get(p))
+                          AGE_HINTS.get(p, ()), AGE_STARTS.get(p), AGE_REACH.get(p))
                          for p, need in dict.fromkeys(e for lang in langs for e in AGE_PATTERNS[lang])]
         self.context = compile_context(AGE_CONTEXT)
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for regex, needs_context, word_start, hints, shapes in self.patterns:
+        for regex, needs_context, word_start, hints, shapes, reach in self.patterns:
             if hints and not any(hint in text for hint in hints):
                 continue
-            for match in _finditer_at_word_start(regex, text, word_start, shapes):
+            at = reaching(text, *reach) if reach is not None else candidates(text, shapes)
+            for match in _finditer_at_word_start(regex, text, word_start, at):
                 number = next((g for g in match.groups() if g), None)
                 if number is None or not 0 < int(number) < 125:
                     continue
@@ -415,8 +445,20 @@ EN_DATE_PHRASE_RE = re.compile(
     rf"|(?P<year>{_YEAR_REST})"
     rf")|(?P<monthrange>{_EN_MONTH_REST}{_RANGE_SEP}{_EN_MONTH},?\s+{_YEAR})"
     r")(?![\w%]|[.,/-]\d)")
-_CONTEXT_BEFORE = re.compile(r"(?i:\b(" + "|".join(_YEAR_CONTEXT) + r"))[\s-]+(?:of\s+)?$")
+YEAR_CONTEXT_BEFORE = re.compile(r"(?i:\b(" + "|".join(_YEAR_CONTEXT) + r"))[\s-]+(?:of\s+)?$")
 _DECADE_PREFIX = re.compile(r"(?i:\b(?:early|mid|late))[\s-]*$")
+#: ``YEAR_CONTEXT_BEFORE`` read backwards from where the year starts (on the reversed text, anchored there): where
+#: it does not match, no context word ends before the year and the search is not made (most years follow a month or
+#: a number: "12 March 1998"); "of" is a context word itself, so "WORD of" needs no branch of its own
+YEAR_CONTEXT_BEFORE_REVERSED = re.compile(
+    r"[\s-]+(?i:" + "|".join(w[::-1] for w in _YEAR_CONTEXT) + r")(?!\w)")
+
+
+def context_before(text: str, backwards: str, start: int) -> bool:
+    """Whether ``YEAR_CONTEXT_BEFORE`` matches in the 25 characters before ``start`` (``backwards``: ``text[::-1]``)."""
+    if YEAR_CONTEXT_BEFORE_REVERSED.match(backwards, len(text) - start) is None:
+        return False
+    return YEAR_CONTEXT_BEFORE.search(text, max(0, start - 25), start) is not None
 _HAS_DIGIT = re.compile(r"\d")
 _PHRASE_SCORES = {"dayrange": 0.9, "monthrange": 0.85, "decade": 0.7, "yearrange": 0.75, "year": 0.7}
 
@@ -442,13 +484,14 @@ class EnglishDatePhraseRecognizer(PatternRecognizer):
         if not self.prefilter(text):
             return []
         spans = []
+        backwards = text[::-1]
         for match in self.matches(text):
             kind = match.lastgroup or ""
             start, end = match.span()
             after_dash = start > 0 and text[start - 1] == "-"
             if kind == "year" or after_dash:
                 # "in 1998", "mid-2004": only after a word that makes the number a point in time
-                if kind not in ("year", "decade") or not _CONTEXT_BEFORE.search(text, max(0, start - 25), start):
+                if kind not in ("year", "decade") or not context_before(text, backwards, start):
                     continue
             elif kind == "decade":
                 prefix = _DECADE_PREFIX.search(text, max(0, start - 10), start)
@@ -537,6 +580,8 @@ class DurationRecognizer(PatternRecognizer):
 #: penalties without a length: "sentenced him to life imprisonment", "sought the death penalty"
 PENALTY_RE = re.compile(r"(?<![\w-])(?:life[ \t]+imprisonment|life[ \t]+sentence|death[ \t]+(?:penalty|sentence))\b",
                         re.IGNORECASE)
+#: the words every penalty starts with (:func:`prescan.occurrences`)
+PENALTY_WORDS = ("life", "death", "Life", "Death")
 #: the frame that makes the penalty a person's: a sentence passed, sought or commuted (not the law's "abolition of
 #: the death penalty")
 _PENALTY_FRAME = re.compile(r"\b(?:sentenced|sentencing|sought|seeking|demanded|requested|commuted|faced|facing|"
@@ -559,11 +604,9 @@ class PenaltyRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
-        for word in ("life", "death", "Life", "Death"):  # anchored by ``str.find``: a regex scan costs 4× more
-            pos = text.find(word)
-            while pos >= 0:
-                m = PENALTY_RE.match(text, pos)
-                if m is not None and _PENALTY_FRAME.search(text, max(0, pos - 60), pos):
-                    spans.append(CharSpan(pos, m.end(), "PENALTY", Category.OTHER, self.name, 0.6, self.priority))
-                pos = text.find(word, pos + len(word))
+        # anchored by ``str.find`` or the pre-scan (:func:`prescan.occurrences`): a regex scan costs 4× more
+        for _word, pos in occurrences(text, PENALTY_WORDS):
+            m = PENALTY_RE.match(text, pos)
+            if m is not None and _PENALTY_FRAME.search(text, max(0, pos - 60), pos):
+                spans.append(CharSpan(pos, m.end(), "PENALTY", Category.OTHER, self.name, 0.6, self.priority))
         return sorted(spans, key=lambda span: span.start)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from psan.tool.detection.recognizers.base import first_class_first
-from psan.tool.detection.recognizers.prescan import Start, finditer_at, start
+from psan.tool.detection.recognizers.prescan import Start, finditer_at, literal_starts, start
 from psan.tool.detection.recognizers.prescan import warm_up as prescan_warm_up
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
@@ -81,16 +81,53 @@ SWEDISH_AUTHORITY_RE = re.compile(
 #: hyphenated acronyms of organisations ("DHKP-C", "PKK-KADEK"): letters only, so "COVID-19" or "L5-S1" never match
 HYPHEN_ACRONYM_RE = re.compile(r"[A-Z](?<![\w-][A-Z])[A-Z]{1,5}-[A-Z]{1,5}(?![\w-])")
 
-#: words every match of a regex contains: where none occurs, the regex is not run (cheap substring tests)
+#: words every match of a regex contains: where none occurs, the regex is not run (cheap substring tests); and
+#: every match, with what its look-arounds read, lies in one run of :data:`RUN` characters, so the regex scans only
+#: the runs that hold one of the words (:func:`finditer_in_runs`)
 NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     PRISON_RE: ("HM", "Prison", "Remand", "Detention", "Penitentiary", "Gaol"),
     COUNTY_RE: ("shire", "County"),
 }
+#: the characters a prison's or a county's name is made of (words, apostrophes, hyphens, spaces)
+RUN = re.compile(r"[\w'’\-\s]*")
+
+
+def finditer_in_runs(regex: re.Pattern[str], text: str, words: tuple[str, ...]) -> list[re.Match[str]]:
+    """``list(regex.finditer(text))`` for a regex of :data:`NEEDS`: scanned only over the maximal runs of
+    :data:`RUN` characters that hold one of ``words``.
+
+    Why: the regexes start with a capital and are tried at every capital of the text (a judgment has thousands);
+    their words are rare, and a match cannot reach past the punctuation that ends a run.  Exact because every
+    match lies inside one run (its look-behind may read the character before the run, which the scan of the run
+    from its start sees as the whole text's scan does) and a scan of the whole text enters each run with its last
+    match ended before it.
+    """
+    runs: set[tuple[int, int]] = set()
+    backwards = ""
+    n = len(text)
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            if not backwards:
+                backwards = text[::-1]
+            end = _run_end(text, at)
+            runs.add((n - _run_end(backwards, n - at), end))
+            at = text.find(word, end)
+    return [m for run_start, run_end in sorted(runs) for m in regex.finditer(text, run_start, run_end)]
+
+
+def _run_end(text: str, at: int) -> int:
+    """Where the run of :data:`RUN` characters from ``at`` ends."""
+    run = RUN.match(text, at)
+    return run.end() if run is not None else at
+
 
 #: the shapes a regex's matches start with (:mod:`psan.tool.detection.recognizers.prescan`): a hyphenated acronym's two
-#: capitals after none of ``\w-``, then a capital or its hyphen
+#: capitals after none of ``\w-``, then a capital or its hyphen; a province's first three letters
 SHAPES: dict[re.Pattern[str], tuple[Start, ...]] = {
     HYPHEN_ACRONYM_RE: (start("[A-Z]", "[A-Z]", "[A-Z-]", not_before=r"[\w-]"),),
+    # a province's first three letters after no word character (every name has three at least)
+    PROVINCE_RE: literal_starts(_PROVINCES, 3, not_before=r"\w"),
 }
 
 #: per language: (regex, type, category) of the names it finds
@@ -120,10 +157,10 @@ class InstitutionRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         for regex, type_, category in self.patterns:
-            needs = NEEDS.get(regex)
-            if needs is not None and not any(word in text for word in needs):
-                continue
-            for match in finditer_at(regex, text, SHAPES.get(regex)):
+            needs = NEEDS.get(regex)  # (a text without these words has no run to scan)
+            found = (finditer_at(regex, text, SHAPES.get(regex)) if needs is None
+                     else finditer_in_runs(regex, text, needs))
+            for match in found:
                 start, end = match.span()
                 if text.startswith(("The ", "A ", "In ", "At ", "On "), start):
                     start = text.index(" ", start) + 1  # a sentence-initial article is not part of the name

@@ -73,6 +73,26 @@ närvarande ordförande
 """.split())
 
 
+def speaker_lines(regex: re.Pattern[str], text: str, start: int, end: int) -> list[re.Match[str]]:
+    """``list(regex.finditer(text, start, end))`` for :data:`SPEAKER_RE` and a paragraph that starts at a line start:
+    the regex matched at the start of each line that holds a colon.
+
+    Why: a pattern that starts with ``^`` is tried at every character of the text; its matches start at a line
+    start, lie in one line and hold a colon, so one match per line at most, and only lines with a colon can have one.
+    """
+    found = []
+    colon = text.find(":", start, end)
+    while colon >= 0:
+        match = regex.match(text, max(start, text.rfind("\n", start, colon) + 1), end)
+        if match is not None:
+            found.append(match)
+        line_end = text.find("\n", colon, end)
+        if line_end < 0:
+            break
+        colon = text.find(":", line_end, end)
+    return found
+
+
 def _is_name_word(word: str) -> bool:
     # a capital is nearly always a letter itself; the walk over the word is for the rest ("Ⅻ")
     return word[:1].isupper() and (word[0].isalpha() or any(ch.isalpha() for ch in word))
@@ -128,7 +148,7 @@ class SpeakerRecognizer(PatternRecognizer):
     def _paragraph(self, text: str, start: int, end: int) -> list[CharSpan]:
         """The speaker slots of one paragraph (lines up to a blank line)."""
         found: list[tuple[int, int]] = []
-        for match in self.regex.finditer(text, start, end):
+        for match in speaker_lines(self.regex, text, start, end):
             name = self._name(text, *match.span("name"))
             if name is not None:
                 found.append(name)

@@ -8,6 +8,7 @@ document; a paragraph lies in one section, the whole text does not.
 from __future__ import annotations
 
 import re
+from itertools import filterfalse
 
 _WORD_RE = re.compile(r"\w+")
 _BLANK_LINE_RE = re.compile(r"\n[ \t\r\f\v]*\n")
@@ -19,7 +20,7 @@ class LowerCaseWords:
     def __init__(self, text: str) -> None:
         self.text = text
         self._bounds: list[tuple[int, int]] | None = None
-        self._sets: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+        self._sets: dict[tuple[int, bool], frozenset[str]] = {}
 
     def _paragraph(self, pos: int) -> int:
         if self._bounds is None:
@@ -38,20 +39,23 @@ class LowerCaseWords:
                 hi = mid - 1
         return lo
 
-    def _words(self, pos: int) -> tuple[frozenset[str], frozenset[str]]:
+    def _words(self, pos: int, lower: bool) -> frozenset[str]:
+        """The paragraph's lower-case words (``lower``), or its words not in capitals, lower-cased; each set built
+        when first asked for (in C: ``filter``/``map`` over the words, no generator)."""
         index = self._paragraph(pos)
-        sets = self._sets.get(index)
-        if sets is None:
+        found = self._sets.get((index, lower))
+        if found is None:
             start, end = self._bounds[index]  # type: ignore[index]
-            words = _WORD_RE.findall(self.text[start:end])
-            sets = (frozenset(w for w in words if w.islower()), frozenset(w.lower() for w in words if not w.isupper()))
-            self._sets[index] = sets
-        return sets
+            words = _WORD_RE.findall(self.text, start, end)
+            found = frozenset(filter(str.islower, words)) if lower else \
+                frozenset(map(str.lower, filterfalse(str.isupper, words)))
+            self._sets[(index, lower)] = found
+        return found
 
     def __call__(self, word: str, pos: int) -> bool:
         """True when ``word.lower()`` occurs as a lower-case word in the paragraph around ``pos``."""
-        return word.lower() in self._words(pos)[0]
+        return word.lower() in self._words(pos, True)
 
     def not_in_capitals(self, word: str, pos: int) -> bool:
         """True when the paragraph around ``pos`` also writes ``word`` in lower or title case ("Sobota")."""
-        return word.lower() in self._words(pos)[1]
+        return word.lower() in self._words(pos, False)

@@ -22,6 +22,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -95,31 +96,60 @@ def _table(cls: str) -> np.ndarray:
 
 
 def warm_up() -> None:
-    """Look up every declared class in the BMP now (:func:`_table`, :func:`_members`: a few milliseconds each).
+    """Look up every declared class in the BMP now (:func:`_table`: a few milliseconds each).
 
     Why: the first large text a process reads would pay for every class its recognizers use; the recognizers that
     declare shapes call this from their ``warm_up``, which the pipeline calls when it is built.
     """
     for cls in sorted(_DECLARED):
         try:
-            _members(cls)
+            _table(cls)
         except ValueError:  # a shape's mistake: the first large text that needs the class raises it, as before
             continue
+
+
+#: a class that holds more than one character in this many of a text is found in order by a look-up of every
+#: character (one pass), not by merging and sorting the slices of its characters (:meth:`Scan._of`)
+_DENSE = 16
+#: a class of at most this many characters is spelled out by :func:`_keyed`
+_FEW = 8
+#: shapes of at most this many characters are spelled out (four 16-bit codes fill a 64-bit key)
+_KEY_CHARS = 4
+
+
+@cache
+def _keyed(shapes: tuple[Start, ...]) -> tuple[tuple[np.ndarray, ...], np.ndarray] | None:
+    """Shapes of one length (at most four characters) and one ``not_before`` whose classes hold few characters each,
+    spelled out: per offset the union of the shapes' classes (a look-up table) and the sorted 64-bit keys of every
+    string the shapes take (16 bits a character); ``None`` for other shapes.
+
+    Why: many shapes of a few letters each ("pas", "pwd", "hes" … of the secret keywords; the provinces' first three
+    letters) were looked up one by one, a dozen NumPy calls each; spelled out they are a few calls in all.
+    """
+    import numpy as np
+    length, not_before = len(shapes[0].chars), shapes[0].not_before
+    if length > _KEY_CHARS or any(len(shape.chars) != length or shape.not_before != not_before for shape in shapes):
+        return None
+    keys: set[int] = set()
+    tables = [np.zeros(0x10000, dtype=bool) for _ in range(length)]
+    for shape in shapes:
+        members = [np.flatnonzero(_table(cls)).tolist() for cls in shape.chars]
+        if any(len(codes) > _FEW for codes in members):
+            return None
+        for offset, codes in enumerate(members):
+            tables[offset][codes] = True
+        for combination in product(*members):
+            key = 0
+            for code in combination:
+                key = key << 16 | code
+            keys.add(key)
+    return tuple(tables), np.array(sorted(keys), dtype=np.uint64)
 
 
 @cache
 def _astral(cls: str, ch: str) -> bool:
     """Whether a character outside the BMP matches the class (such characters are rare: tested one by one)."""
     return re.compile(cls).fullmatch(ch) is not None
-
-
-@cache
-def _members(cls: str) -> tuple[int, ...] | None:
-    """The code points of the BMP ``cls`` matches when they are at most four (``None`` for more): such a class is
-    found by comparisons, cheaper than a look-up of every character in :func:`_table`."""
-    import numpy as np
-    found = np.flatnonzero(_table(cls))
-    return tuple(found.tolist()) if len(found) <= 4 else None
 
 
 class Scan:
@@ -138,23 +168,53 @@ class Scan:
         self._astral = np.flatnonzero(codes > 0xFFFF)
         self._codes = np.minimum(codes, 0xFFFF) if len(self._astral) else codes
         self._firsts: dict[str, np.ndarray] = {}
+        self._index_of: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._starts: dict[tuple[Start, ...], list[int] | None] = {}
+
+    def _index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The text's positions ordered by character (a stable sort: in text order within one character), its
+        distinct characters in order and where each one's positions begin (and the last end) in that order.
+
+        Why: a first class is then found from the few distinct characters of the text it holds, by slices of
+        this order, instead of by a comparison or a table look-up of every character of the text per class (a
+        text's first classes number about fifty; one sort of 16-bit codes costs what two look-ups do).
+        """
+        import numpy as np
+        if self._index_of is None:
+            codes16 = self._codes.astype(np.uint16)  # (astral characters are 0xFFFF here, redone by _first)
+            order = np.argsort(codes16, kind="stable")
+            ordered = codes16[order]
+            bounds = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+            distinct = ordered[np.concatenate(([0], bounds))] if self.n else ordered
+            self._index_of = order, distinct, np.concatenate(([0], bounds, [self.n]))
+        return self._index_of
+
+    def _of(self, table: np.ndarray, ordered: bool) -> np.ndarray:
+        """The positions of the characters ``table`` holds (a BMP look-up table; astral characters as U+FFFF), sorted
+        if ``ordered``."""
+        import numpy as np
+        order, distinct, bounds = self._index()
+        chosen = np.flatnonzero(table[distinct])
+        if ordered and int(np.diff(bounds)[chosen].sum()) * _DENSE > self.n:  # common: one look-up of each character
+            return np.flatnonzero(table[self._codes])
+        chosen = chosen.tolist()
+        if len(chosen) == 1:
+            return order[bounds[chosen[0]]:bounds[chosen[0] + 1]]
+        if not chosen:
+            return np.zeros(0, dtype=np.intp)
+        found = np.concatenate([order[bounds[k]:bounds[k + 1]] for k in chosen])
+        return np.sort(found) if ordered else found
 
     def _first(self, cls: str) -> np.ndarray:
         """Sorted positions of the characters that match ``cls``."""
         import numpy as np
         found = self._firsts.get(cls)
         if found is None:
-            members = _members(cls)
-            if members is None:
-                mask = _table(cls)[self._codes]
-            else:
-                mask = self._codes == members[0] if members else np.zeros(self.n, dtype=bool)
-                for code in members[1:]:
-                    mask |= self._codes == code
-            for i in self._astral.tolist():
-                mask[i] = _astral(cls, self.text[i])
-            found = self._firsts[cls] = np.flatnonzero(mask)
+            found = self._of(_table(cls), ordered=True)
+            if len(self._astral):
+                extra = [i for i in self._astral.tolist() if _astral(cls, self.text[i])]
+                found = np.union1d(found[~np.isin(found, self._astral)], np.array(extra, dtype=np.intp))
+            self._firsts[cls] = found
         return found
 
     def _at(self, cls: str, positions: np.ndarray) -> np.ndarray:
@@ -184,7 +244,40 @@ class Scan:
         import numpy as np
         if len(shapes) == 1:
             return self.positions(shapes[0])
+        keyed = None if len(self._astral) else _keyed(shapes)
+        if keyed is not None:
+            return self._keyed(shapes[0].not_before, *keyed)
         return np.unique(np.concatenate([self.positions(shape) for shape in shapes]))
+
+    def _keyed(self, not_before: str | None, tables: tuple[np.ndarray, ...], keys: np.ndarray) -> np.ndarray:
+        """Sorted positions where one of the spelled-out shapes of :func:`_keyed` holds (a text without astral
+        characters): the characters at each offset tested against the union of the shapes' classes there, then
+        the survivors' characters packed into one key and looked up among the shapes' keys."""
+        import numpy as np
+        found = self._of(tables[0], ordered=False)
+        found = found[found + len(tables) <= self.n]
+        for offset, table in enumerate(tables[1:], 1):
+            found = found[table[self._codes[found + offset]]]
+        key = self._codes[found].astype(np.uint64)
+        for offset in range(1, len(tables)):
+            key = key << np.uint64(16) | self._codes[found + offset].astype(np.uint64)
+        found = np.sort(found[np.isin(key, keys)])
+        if not_before is not None and len(found):
+            inner = found[found > 0]
+            kept = inner[~self._at(not_before, inner - 1)]
+            found = np.concatenate((found[:1], kept)) if found[0] == 0 else kept
+        return found
+
+    def reaching(self, shapes: tuple[Start, ...], stop: str, to: str) -> np.ndarray:
+        """Sorted positions where one of ``shapes`` holds and the first character after it that matches the
+        one-character class ``stop`` (there must be one) matches the class ``to`` too."""
+        import numpy as np
+        found = self.starts(shapes)
+        stops = self._first(stop)
+        following = np.searchsorted(stops, found, side="right")
+        inside = following < len(stops)
+        found, after = found[inside], stops[following[inside]]
+        return found[self._at(to, after)]
 
     def candidates(self, shapes: tuple[Start, ...]) -> list[int] | None:
         """The positions where ``shapes`` hold, ``None`` when there are so many that the regex's own scan is the
@@ -221,6 +314,59 @@ def candidates(text: str, shapes: tuple[Start, ...] | None) -> list[int] | None:
     return scan_of(text).candidates(shapes)
 
 
+def reaching(text: str, shapes: tuple[Start, ...], stop: str, to: str) -> list[int] | None:
+    """The positions of ``text`` where ``shapes`` hold and the first character after them of the class ``stop`` is of
+    the class ``to`` (:meth:`Scan.reaching`), ``None`` for a short text (:func:`candidates`).
+
+    Why: some regexes match only where a run of certain characters after their first one ends in another kind of
+    character (capitalized words before a number: "Søndergade 52"); such a condition rules out most of the places
+    a shape alone allows.
+    """
+    if len(text) < _MIN_CHARS:
+        return None
+    return scan_of(text).reaching(shapes, stop, to).tolist()
+
+
+@cache
+def _prefixed(words: tuple[str, ...], length: int) -> tuple[tuple[Start, ...], dict[str, tuple[str, ...]]]:
+    """The shapes of the words' first ``length`` characters and the words by that prefix (in their order)."""
+    if any(len(word) < length for word in words):
+        raise ValueError(f"every word needs {length} characters at least")
+    by_prefix: dict[str, list[str]] = {}
+    for word in words:
+        by_prefix.setdefault(word[:length], []).append(word)
+    return literal_starts(words, length), {prefix: tuple(found) for prefix, found in by_prefix.items()}
+
+
+def occurrences(text: str, words: tuple[str, ...], length: int = 4) -> list[tuple[str, int]]:
+    """Each word's occurrences in ``text`` as ``str.find`` finds them one after another (a word's next occurrence is
+    looked for after the last one's end), in the text's order (at one position in the words' order):
+    ``(word, position)``.
+
+    Why: a word anchors a phrase regex ("hearings", "life imprisonment"); a search of the whole text per word costs
+    more than testing the words where the pre-scan finds their first ``length`` characters (a large text).
+    """
+    shapes, by_prefix = _prefixed(words, length)
+    at = candidates(text, shapes)
+    if at is None:
+        each: list[tuple[int, str]] = []
+        for word in words:
+            pos = text.find(word)
+            while pos >= 0:
+                each.append((pos, word))
+                pos = text.find(word, pos + len(word))
+        each.sort(key=lambda found: found[0])
+        return [(word, pos) for pos, word in each]
+    found: list[tuple[str, int]] = []
+    ends = dict.fromkeys(words, 0)
+    for pos in at:
+        for word in by_prefix.get(text[pos:pos + length], ()):
+            if pos >= ends[word] and text.startswith(word, pos):
+                found.append((word, pos))
+                ends[word] = pos + len(word)
+    return found
+
+
 def finditer_at(regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | None, pos: int = 0,
                 endpos: int | None = None) -> list[re.Match[str]]:
     """``list(regex.finditer(text, pos, endpos))``, the regex tried only where ``shapes`` hold.
@@ -230,9 +376,16 @@ def finditer_at(regex: re.Pattern[str], text: str, shapes: tuple[Start, ...] | N
     scan's attempt there (the text before the position is seen as in a scan).  A match of no characters
     (after which the scan's rules differ) sends the text to ``regex.finditer`` itself.
     """
+    return finditer_in(regex, text, candidates(text, shapes), pos, endpos)
+
+
+def finditer_in(regex: re.Pattern[str], text: str, at: list[int] | None, pos: int = 0,
+                endpos: int | None = None) -> list[re.Match[str]]:
+    """``list(regex.finditer(text, pos, endpos))``, the regex tried only at the sorted positions ``at`` (``None``:
+    the regex scans by itself); exact when ``at`` holds every position where the regex matches (see
+    :func:`finditer_at`)."""
     if endpos is None:
         endpos = len(text)
-    at = candidates(text, shapes)
     if at is None:
         return list(regex.finditer(text, pos, endpos))
     match = regex.match
@@ -269,4 +422,44 @@ class Searcher:
             m = match(text, at[i])
             if m is not None:
                 return m
+        return None
+
+
+class ShapedSearch:
+    """A regex whose :meth:`search` tries it only where ``shapes`` hold: a recognizer's ``trigger``
+    (:class:`psan.tool.text.document.Recognizer`), which the pipeline searches for in every text.
+
+    Why: a trigger that finds nothing (the usual case: no IBAN, IP or postcode in a judgment) scanned the whole text
+    with the regex engine; on a large text its shapes rule out nearly every position at once.  The same leftmost
+    match as ``regex.search(text)`` under the condition of :func:`finditer_at`, where the positions of the
+    ``shifted`` shapes moved on by their offsets count too (a match that starts after what its look-behind reads:
+    the dot after "www").
+    """
+
+    def __init__(self, regex: re.Pattern[str], shapes: tuple[Start, ...],
+                 shifted: tuple[tuple[tuple[Start, ...], int], ...] = ()) -> None:
+        self.regex = regex
+        self.shapes = shapes
+        self.shifted = shifted
+        self.pattern = regex.pattern
+
+    def __repr__(self) -> str:
+        return f"ShapedSearch({self.regex!r})"
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """The leftmost match in ``text``, ``None`` for none."""
+        at = candidates(text, self.shapes)
+        if at is not None and self.shifted:
+            more = [(candidates(text, shapes), offset) for shapes, offset in self.shifted]
+            if any(found is None for found, _ in more):
+                at = None
+            else:
+                at = sorted(set(at).union(*[[p + offset for p in found or ()] for found, offset in more]))
+        if at is None:
+            return self.regex.search(text)
+        match = self.regex.match
+        for p in at:
+            found = match(text, p)
+            if found is not None:
+                return found
         return None

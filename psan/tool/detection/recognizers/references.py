@@ -78,11 +78,12 @@ CITATION_RE = re.compile(r"[\[(ADHMNR](?:(?<=[\[(])(?:19|20)\d\d[\])]\s+(?:\d{1,
                          r"(?:\s+\([A-Za-z]+\))?\s+\d{1,5}"
                          r"|(?=[JÅFDH])(?<!\w[\s\S])(?:(?<=N)JA|(?<=R)Å|(?<=H)FD|(?<=A)D|(?<=M)D|(?<=R)H)\s+(?:19|20)\d\d\s+"
                          r"(?:p\.|s\.|ref\.|not\.?)\s*\d{1,5})(?!\w)")
-#: the shapes each regex's matches start with (:mod:`psan.tool.detection.recognizers.prescan`):
-# "No"/"no."/"nos"/"number"/
-#: "Nr." or "№"; a bare code's three digits (after none of ``\w./-``) and a fourth or its slash; a land-registry
-#: word's first three letters; a citation's bracketed year or its report's letters and the space after them
-NUMBER_STARTS = (start("[Nn]", "[oOu°r]"), start("№"))
+#: the shapes each regex's matches start with (:mod:`psan.tool.detection.recognizers.prescan`): "no."/"nos.",
+#: "No"/"NO"/"NOS" before a non-word character, "number", "Nr.", "N°" or "№" ("Nov", "not", "North" are none of
+#: them); a bare code's three digits (after none of ``\w./-``) and a fourth or its slash; a land-registry word's first
+#: three letters; a citation's bracketed year or its report's letters and the space after them
+NUMBER_STARTS = (start("[Nn]", "o", r"[.s]"), start("N", "[Oo]", r"[\WS]"), start("[Nn]", "u", "m"),
+                 start("[Nn]", "r", r"\."), start("[Nn]", "°"), start("№"))
 BARE_STARTS = (start(r"\d", r"\d", r"\d", r"[\d/]", not_before=r"[\w./-]"),)
 SHAPES: dict[re.Pattern[str], tuple[Start, ...]] = {
     LAND_RE: literal_starts(_LAND_WORDS, 3, not_before=r"\w"),
