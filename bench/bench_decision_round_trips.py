@@ -165,13 +165,13 @@ def main() -> int:
     parser.add_argument("--statements", action="store_true", help="list the counted statements")
     args = parser.parse_args()
     _instrument()
-    from bench_annotation_latency import PASSWORD, populate
+    from bench_annotation_latency import PASSWORD, SECRET, populate
     from bench_cold_window import _app
     from throwaway import throwaway_database
     rng = random.Random(args.seed)
     per_kind: dict[str, list[tuple[int, int]]] = defaultdict(list)
     with throwaway_database("psan_trips") as database:
-        app = _app(database.url)
+        app = _app(database.url, SECRET)
         setup = populate(app, {"large": args.tokens}, 1, args.seed)
         client = app.test_client()
         client.post("/auth/login", data={"email": setup.accounts["large"][0], "password": PASSWORD})
