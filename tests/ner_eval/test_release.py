@@ -156,29 +156,25 @@ def test_review_by_risk_reports_its_bound_and_a_perfect_annotator_stays_within_i
         assert out["leaked_mentions"] <= out["flipped_verdicts"] + out["overlooked_spans"]
 
 
-def test_eager_thesis_person_decides_a_type_after_three_identical_verdicts():
-    person = Person("thesis", policy="eager")
+def _kinds_on_one_type(person: Person, windows: int = 4) -> list[str]:
+    """The kinds of the person's decisions on ``windows`` windows of one public ORG span each."""
     kinds = []
-    for n in range(4):
+    for n in range(windows):
         span = Shown(n, n + 1, "SUSPICIOUS", ("ORG",))
         view = View(1, n, n + 1, (f"Word{n}",), (span,), ())
         person.enter(view)
         kinds.append(person.next_action(view).kind)
-    assert kinds == ["token", "token", "ne_type", "ne_type"]
+    return kinds
+
+
+def test_eager_thesis_person_decides_a_type_after_three_identical_verdicts():
+    assert _kinds_on_one_type(Person("thesis", policy="eager")) == ["token", "token", "ne_type", "ne_type"]
 
 
 def test_eager_psan_person_decides_a_type_after_three_identical_verdicts_and_cautious_keeps_to_the_app():
     """The same policy on both sides: an eager psan person decides a type as the eager thesis person does."""
-    def kinds(person: Person) -> list[str]:
-        out = []
-        for n in range(4):
-            span = Shown(n, n + 1, "SUSPICIOUS", ("ORG",))
-            view = View(1, n, n + 1, (f"Word{n}",), (span,), ())
-            person.enter(view)
-            out.append(person.next_action(view).kind)
-        return out
-    assert kinds(Person("psan", policy="eager"))[2:] == ["ne_type", "ne_type"]
-    assert "ne_type" not in kinds(Person("psan"))
+    assert _kinds_on_one_type(Person("psan", policy="eager"))[2:] == ["ne_type", "ne_type"]
+    assert "ne_type" not in _kinds_on_one_type(Person("psan"))
 
 
 def test_view_refuses_gold_outside_its_window():

@@ -292,17 +292,11 @@ def _new_entities(doc: Document, matches: list[tuple[int, int, int, float]], see
     lo: list[int | None] = [None] * len(doc.tokens)
     hi: list[int] = [0] * len(doc.tokens)
     existing = set()
-    for ent in doc.entities:  # :func:`_cover` written out: a call per entity of a large document
+    for ent in doc.entities:
         if ent.source in WEAK_SOURCES:
             continue
-        first, end = ent.first_token, ent.end_token
-        existing.add((first, end))
-        for i in range(first, end):
-            low = lo[i]
-            if low is None or first < low:
-                lo[i] = first
-            if end > hi[i]:
-                hi[i] = end
+        existing.add((ent.first_token, ent.end_token))
+        _cover(lo, hi, ent.first_token, ent.end_token)
 
     grow = _Growth(doc, starts, ends) if doc.language in EXTENDED_LANGUAGES else None
     added: list[Entity] = []
