@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from psan.tool.detection.recognizers import gazetteer
 from psan.tool.detection.recognizers.gazetteer import GazetteerRecognizer, inflect
@@ -159,3 +161,73 @@ def test_listed_first_name_and_an_unlisted_capitalized_word_are_a_full_name() ->
     assert not any(t == "PERSON_NAME" for _, t in names(text, "sk"))
     # English keeps its first names alone ("Will Power" is no person)
     assert not any(t == "PERSON_NAME" for _, t in names("We met Ernest Hemingwayish there.", "en"))
+
+
+def _reference_analyze(recognizer: GazetteerRecognizer, text: str) -> list:
+    """The recognizer as it was: every capitalized word in a Python loop, each multi-word entry tried in turn."""
+    lex = gazetteer._lexicon(recognizer.language)
+    known = gazetteer._lexicon_words(recognizer.language)
+
+    def entry_end(start: int, entry: tuple[str, ...]) -> int:
+        phrase = " ".join(entry)
+        end = start + len(phrase)
+        return 0 if not text.startswith(phrase, start) or gazetteer._WORD_GOES_ON.match(text, end) else end
+
+    spans, items, done = [], [], 0
+    for m in gazetteer.capitalized_word_re().finditer(text):
+        word = m.group()
+        start, end = m.span()
+        if word not in known or start < done or not gazetteer._is_capitalized(word):
+            continue
+        matched = next(filter(None, (entry_end(start, e) for e in lex.streets.get(word, ()))), 0)
+        if matched and gazetteer._HOUSE_NUMBER.match(text, matched):
+            spans.append((start, matched, "STREET"))
+            done = matched
+            continue
+        best = next(((j, kind, len(e)) for e, kind in lex.multi.get(word, ()) if (j := entry_end(start, e))), None)
+        if best:
+            items.append((start, best[0], best[1], best[2], False))
+            done = best[0]
+            continue
+        kind = lex.forms.get(word, 0)
+        if kind:
+            items.append((start, end, kind, 1, False))
+    return spans + [(s.start, s.end, s.type) for s in recognizer._group(text, items, lex)]
+
+
+def _entry_texts(language: str) -> st.SearchStrategy[str]:
+    """Texts of list entries (multi-word ones above all, cut short or run on), streets, house numbers and glue."""
+    lex = gazetteer._lexicon(language)
+    phrases = sorted({" ".join(e) for es in lex.multi.values() for e, _ in es}
+                     | {" ".join(e) for es in lex.streets.values() for e in es})
+    pieces = st.one_of(st.sampled_from(phrases), st.sampled_from(phrases).map(lambda p: p[:-1]),
+                       st.sampled_from(sorted(lex.multi) + sorted(lex.streets) or ["X"]),
+                       st.sampled_from(sorted(lex.forms)),
+                       st.sampled_from([" ", "  ", "-", "-Nord", "s", "a", " 12", " 3a/5", ". ", ", ", "\n", "é", "1"]))
+    return st.lists(pieces, max_size=12).map("".join)
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "sv"])
+def test_candidates_and_entry_regexes_find_what_the_word_loop_found(language: str) -> None:
+    recognizer = GazetteerRecognizer(language, use_morfeusz=False)
+
+    @settings(max_examples=300, deadline=None)
+    @given(_entry_texts(language))
+    def check(text: str) -> None:
+        got = [(s.start, s.end, s.type) for s in recognizer.analyze(text, None)]
+        assert got == _reference_analyze(recognizer, text)
+
+    check()
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "sk", "pl", "sv", "sl"])
+def test_every_multi_word_entry_is_found_as_the_word_loop_found_it(language: str) -> None:
+    """Each entry alone, after a word and before a house number: "Hong Kong SAR China" is not cut at "Hong Kong"."""
+    recognizer = GazetteerRecognizer(language, use_morfeusz=False)
+    lex = gazetteer._lexicon(language)
+    phrases = sorted({" ".join(e) for es in lex.multi.values() for e, _ in es}
+                     | {" ".join(e) for es in lex.streets.values() for e in es})
+    for phrase in phrases:
+        for text in (phrase, f"in {phrase} 12", f"{phrase}n", f"x {phrase}-Nord, {phrase[:-1]}"):
+            got = [(s.start, s.end, s.type) for s in recognizer.analyze(text, None)]
+            assert got == _reference_analyze(recognizer, text), text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from functools import cache
 
 import phonenumbers
 
@@ -67,6 +68,7 @@ _GROUP_GAP_RE = re.compile(r"[ \u00a0\u2009\u202f]+")
 #: digits of an international number kept on its context alone though no number plan validates it (an old
 #: "00482 / 6287221", Warsaw before 2005's plan)
 INTERNATIONAL_DIGITS = (11, 15)
+_NON_DIGIT_RE = re.compile(r"\D")
 _DATE_LIKE_RE = re.compile(r"^\d{1,4}[./ -]+\d{1,2}[./ -]+\d{1,4}$")
 #: a local number without its area code ("555-0199": exchange and line, dialled within the area): no number
 #: plan validates it, libphonenumber calls it possible for local dialling only
@@ -85,6 +87,52 @@ FALLBACK_REGIONS = ("CZ", "SK", "PL", "SE", "SI", "GB", "US", "DE", "AT", "FR", 
 PHONE_CONTEXT = ("tel", "tel.", "telefon", "telefonu", "telefonní", "telefonu:", "telephone", "phone", "mobile",
                  "mobil", "mob.", "mob", "gsm", "fax", "call", "kontakt", "volejte", "zavolejte", "číslo",
                  "numer", "nr tel", "telefonnummer", "telefonnr", "ring", "tlf", "telefonska", "cell")
+
+
+@cache
+def _plan_screen(region: str) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """(the region's international dialling prefix, the national numbers of its country code that a valid number's
+    digits end with), or ``None`` where no such screen is sound.
+
+    Why: most digit runs of a text (application numbers such as "12345/06") are no number of the region, and
+    libphonenumber costs tens of microseconds to say so.  For a run of digits and separators (no extension label)
+    written without "+" and parsed for ``region``, libphonenumber keeps the region's country code unless the digits
+    start with the international dialling prefix; it takes off leading digits only (the country code, the national
+    prefix, a carrier code) unless the plan it parses with (the region's, or the country code's main region's after
+    a leading country code) transforms a national prefix; and a valid number's national significant number matches
+    the general pattern of a region of its country code.  So where neither plan transforms, a number whose digits
+    start with no dialling prefix and end with no such national number is invalid.
+    """
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    if metadata is None or not metadata.international_prefix:
+        return None
+    main = phonenumbers.PhoneMetadata.metadata_for_region(
+        phonenumbers.region_code_for_country_code(metadata.country_code))
+    if main is None or metadata.national_prefix_transform_rule or main.national_prefix_transform_rule:
+        return None
+    patterns = []
+    for sibling in phonenumbers.region_codes_for_country_code(metadata.country_code):
+        plan = phonenumbers.PhoneMetadata.metadata_for_region(sibling)
+        if plan is None or plan.general_desc is None or not plan.general_desc.national_number_pattern:
+            return None
+        patterns.append(plan.general_desc.national_number_pattern)
+    ending = "|".join(f"(?:{pattern})" for pattern in dict.fromkeys(patterns))
+    return re.compile(metadata.international_prefix), re.compile(rf"(?:{ending})\Z")
+
+
+def _valid(value: str, region: str | None) -> bool:
+    """libphonenumber's answer: does ``value`` parse for ``region`` as a valid number?"""
+    try:
+        return phonenumbers.is_valid_number(phonenumbers.parse(value, region))
+    except phonenumbers.NumberParseException:
+        return False
+
+
+def _ruled_out(digits: str, region: str) -> bool:
+    """Is a number with these ASCII ``digits``, written without "+", certainly invalid for ``region``
+    (:func:`_plan_screen`)?"""
+    screen = _plan_screen(region)
+    return screen is not None and screen[0].match(digits) is None and screen[1].search(digits) is None
 
 
 class EmailRecognizer(PatternRecognizer):
@@ -202,25 +250,26 @@ class PhoneRecognizer(PatternRecognizer):
         """libphonenumber's metadata of the regions (and of those sharing their country code: validating a
         "+1" number reads all 25 NANP regions), loaded module by module at first use otherwise, and the
         regexes of their number plans, compiled at first use: every such region's example number and a number
-        valid in none of them (which every region tries) are validated once."""
+        valid in none of them (which every region tries unless the screen rules it out) are validated once, and
+        the regions' screens (:func:`_plan_screen`) built."""
         super().warm_up()
         national = phonenumbers.PhoneNumberFormat.NATIONAL
         for region in self.regions:
             for sibling in phonenumbers.region_codes_for_country_code(phonenumbers.country_code_for_region(region)):
                 example = phonenumbers.example_number(sibling)
                 if example is not None:
-                    self._parse(phonenumbers.format_number(example, national), (sibling,))
-        self._parse("12345/67")
+                    _valid(phonenumbers.format_number(example, national), sibling)
+            _plan_screen(region)
+            _valid("12345/67", region)
 
     def _parse(self, value: str, regions: tuple[str, ...] | None = None) -> bool:
         international = value.startswith(("+", "00"))
+        # an ASCII run written without "+": its digits screened per region before libphonenumber
+        digits = None if international or not value.isascii() else _NON_DIGIT_RE.sub("", value)
         for region in (None,) if international else (regions or self.regions):
-            candidate = "+" + value[2:] if value.startswith("00") else value
-            try:
-                number = phonenumbers.parse(candidate, region)
-            except phonenumbers.NumberParseException:
+            if digits is not None and _ruled_out(digits, region):
                 continue
-            if phonenumbers.is_valid_number(number):
+            if _valid("+" + value[2:] if value.startswith("00") else value, region):
                 return True
         return False
 
