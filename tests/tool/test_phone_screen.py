@@ -1,6 +1,6 @@
 """The phone recognizer's screen rules out only numbers that libphonenumber finds invalid.
 
-Why: :func:`psan.tool.detection.recognizers.contact._ruled_out` skips libphonenumber for digit runs that no plan
+Why: :func:`psan.tool.detection.recognizers.contact.ruled_out_by_plan` skips libphonenumber for digit runs that no plan
 of the region's country code can hold; a screen that ruled out one valid number would drop a phone span (a leak).
 The properties compare it with libphonenumber's own answer on numbers written as texts write them: every example
 number of every plan (national, international and E.164 forms, with trunk, country-code and dialling prefixes,
@@ -14,7 +14,7 @@ import phonenumbers
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from psan.tool.detection.recognizers.contact import FALLBACK_REGIONS, PHONE_REGIONS, PhoneRecognizer, _ruled_out
+from psan.tool.detection.recognizers.contact import FALLBACK_REGIONS, PHONE_REGIONS, PhoneRecognizer, ruled_out_by_plan
 
 #: the regions psan parses for
 REGIONS = sorted({*FALLBACK_REGIONS, *(r for rs in PHONE_REGIONS.values() for r in rs)})
@@ -81,7 +81,7 @@ runs = st.text(alphabet="0123456789" * 3 + SEPARATORS, min_size=1, max_size=22)
 @example("011 44 20 7946 0958", "US")
 @example("1 613 555 0123", "CA")
 def test_a_ruled_out_number_is_invalid_for_libphonenumber(value: str, region: str) -> None:
-    if _ruled_out(_digits(value), region):
+    if ruled_out_by_plan(_digits(value), region):
         assert not _libphonenumber_valid(value, region)
 
 
@@ -92,11 +92,11 @@ def test_no_example_number_of_a_plan_is_ruled_out() -> None:
         for value in _examples(region):
             for written in (value, "0" + value, "(" + value):
                 if _libphonenumber_valid(written, region):
-                    assert not _ruled_out(_digits(written), region), (written, region)
+                    assert not ruled_out_by_plan(_digits(written), region), (written, region)
 
 
 def test_application_numbers_are_ruled_out_without_libphonenumber() -> None:
     """The digit runs of court decisions' application numbers fit no plan of the English regions."""
     for value in ("12345/06", "45874/05", "18403/91", "1996/302"):
-        assert all(_ruled_out(_digits(value), region) for region in PHONE_REGIONS["en"])
+        assert all(ruled_out_by_plan(_digits(value), region) for region in PHONE_REGIONS["en"])
         assert not PhoneRecognizer(PHONE_REGIONS["en"])._parse(value)

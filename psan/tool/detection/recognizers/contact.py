@@ -128,7 +128,7 @@ def _valid(value: str, region: str | None) -> bool:
         return False
 
 
-def _ruled_out(digits: str, region: str) -> bool:
+def ruled_out_by_plan(digits: str, region: str) -> bool:
     """Is a number with these ASCII ``digits``, written without "+", certainly invalid for ``region``
     (:func:`_plan_screen`)?"""
     screen = _plan_screen(region)
@@ -267,7 +267,7 @@ class PhoneRecognizer(PatternRecognizer):
         # an ASCII run written without "+": its digits screened per region before libphonenumber
         digits = None if international or not value.isascii() else _NON_DIGIT_RE.sub("", value)
         for region in (None,) if international else (regions or self.regions):
-            if digits is not None and _ruled_out(digits, region):
+            if digits is not None and ruled_out_by_plan(digits, region):
                 continue
             if _valid("+" + value[2:] if value.startswith("00") else value, region):
                 return True
@@ -345,4 +345,4 @@ def phone_recognizer(language: str) -> PhoneRecognizer:
 
 
 __all__ = ["EmailRecognizer", "UrlRecognizer", "IpRecognizer", "UsernameRecognizer", "PhoneRecognizer",
-           "phone_recognizer", "compile_context"]
+           "phone_recognizer", "compile_context", "ruled_out_by_plan"]
