@@ -22,7 +22,7 @@ from psan.tool.detection.recognizers.base import (
     case_insensitive_class,
     first_class_first,
 )
-from psan.tool.detection.recognizers.prescan import candidates, finditer_in, reaching, start
+from psan.tool.detection.recognizers.prescan import candidates, finditer_in, merged_positions, reaching, start
 from psan.tool.text.document import Category, CharSpan, Document
 
 #: ISO 4217 codes (current and pre-euro European ones) common in European case law
@@ -97,7 +97,7 @@ class MoneyRecognizer(PatternRecognizer):
         """``list(self.regex.finditer(text))``, tried only where :data:`MONEY_OTHER_STARTS` or :data:`MONEY_REACH`
         allow."""
         at, reached = candidates(text, MONEY_OTHER_STARTS), reaching(text, *MONEY_REACH)
-        return finditer_in(self.regex, text, None if at is None or reached is None else sorted({*at, *reached}))
+        return finditer_in(self.regex, text, merged_positions(at, reached))
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []

@@ -266,10 +266,11 @@ class PhoneRecognizer(PatternRecognizer):
         international = value.startswith(("+", "00"))
         # an ASCII run written without "+": its digits screened per region before libphonenumber
         digits = None if international or not value.isascii() else _NON_DIGIT_RE.sub("", value)
+        candidate = "+" + value[2:] if value.startswith("00") else value
         for region in (None,) if international else (regions or self.regions):
             if digits is not None and ruled_out_by_plan(digits, region):
                 continue
-            if _valid("+" + value[2:] if value.startswith("00") else value, region):
+            if _valid(candidate, region):
                 return True
         return False
 

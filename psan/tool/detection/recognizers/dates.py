@@ -30,6 +30,7 @@ from psan.tool.detection.recognizers.prescan import (
     finditer_at,
     finditer_in,
     literal_starts,
+    merged_positions,
     occurrences,
     reaching,
     start,
@@ -260,7 +261,7 @@ class WrittenDateRecognizer(PatternRecognizer):
         """``list(self.regex.finditer(text))``, the English regex tried only where its shapes hold."""
         days = candidates(text, WRITTEN_DAY_STARTS) if self.english else None
         months = candidates(text, WRITTEN_MONTH_STARTS) if days is not None else None
-        return finditer_in(self.regex, text, None if days is None or months is None else sorted({*days, *months}))
+        return finditer_in(self.regex, text, merged_positions(days, months))
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = super().analyze(text, doc)

@@ -404,6 +404,27 @@ def finditer_in(regex: re.Pattern[str], text: str, at: list[int] | None, pos: in
     return found
 
 
+def merged_positions(*found: list[int] | None) -> list[int] | None:
+    """The sorted union of position lists (of :func:`candidates`, :func:`reaching`), ``None`` when one is ``None``
+    (a short text: the regex scans it by itself)."""
+    if any(positions is None for positions in found):
+        return None
+    return sorted(set().union(*found))
+
+
+def search_at(regex: re.Pattern[str], text: str, at: list[int] | None, pos: int = 0) -> re.Match[str] | None:
+    """``regex.search(text, pos)``, the regex tried only at the sorted positions ``at`` (``None``: the regex scans by
+    itself); exact when ``at`` holds every position where the regex matches (see :func:`finditer_at`)."""
+    if at is None:
+        return regex.search(text, pos)
+    match = regex.match
+    for i in range(bisect_left(at, pos), len(at)):
+        m = match(text, at[i])
+        if m is not None:
+            return m
+    return None
+
+
 class Searcher:
     """``regex.search(text, pos)``, the regex tried only where ``shapes`` hold (exact under the condition of
     :func:`finditer_at`)."""
@@ -415,14 +436,7 @@ class Searcher:
 
     def search(self, pos: int) -> re.Match[str] | None:
         """The leftmost match at or after ``pos``."""
-        if self._at is None:
-            return self.regex.search(self.text, pos)
-        at, match, text = self._at, self.regex.match, self.text
-        for i in range(bisect_left(at, pos), len(at)):
-            m = match(text, at[i])
-            if m is not None:
-                return m
-        return None
+        return search_at(self.regex, self.text, self._at, pos)
 
 
 class ShapedSearch:
@@ -451,15 +465,6 @@ class ShapedSearch:
         at = candidates(text, self.shapes)
         if at is not None and self.shifted:
             more = [(candidates(text, shapes), offset) for shapes, offset in self.shifted]
-            if any(found is None for found, _ in more):
-                at = None
-            else:
-                at = sorted(set(at).union(*[[p + offset for p in found or ()] for found, offset in more]))
-        if at is None:
-            return self.regex.search(text)
-        match = self.regex.match
-        for p in at:
-            found = match(text, p)
-            if found is not None:
-                return found
-        return None
+            at = merged_positions(at, *[None if found is None else [p + offset for p in found]
+                                        for found, offset in more])
+        return search_at(self.regex, text, at)
