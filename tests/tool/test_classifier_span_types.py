@@ -37,6 +37,7 @@ def test_a_classifier_type_has_its_category_its_own_tag_set_and_pools() -> None:
     assert not is_pretrained_type("MODEL") and not is_pretrained_type("ps")
     assert category_of("CLS_PERSON_CAP") is Category.PERSON and category_of("CLS_ID_NUM") is Category.ID
     assert category_of("CLS_NOPE_CAP") is Category.OTHER and tag_set("CLS_NOPE_CAP") == "NER"
+    assert not is_pretrained_type("CLS_NOPE_CAP")  # the tag set and the learning agree on what is one
     assert tag_set("CLS_LOCATION_INITIAL") == "classifier"
     # pooled with its own category's classifier types, and may join CNEC's pool of the category (as psan's types)
     assert learning_pool("CLS_PERSON_INITIAL") == learning_pool("CLS_PERSON_CAP") == "classifier PERSON"
@@ -51,3 +52,12 @@ def test_the_shape_is_read_back_from_a_classifier_type_only() -> None:
     assert [pretrained_shape(pretrained_type("PERSON", s)) for s in ("CAP", "INITIAL", "LOWER", "NUM")] == \
         ["CAP", "INITIAL", "LOWER", "NUM"]
     assert pretrained_shape("PERSON_CAP") is None and pretrained_shape("CLS_PERSON_ODD") is None
+
+
+def test_typed_spans_sets_the_recognizers_source_and_priority_on_its_one_copy() -> None:
+    text = "Přišel Chavez."
+    span = CharSpan(7, 13, "MODEL", Category.PERSON, "model", 0.8, 0)
+    kept, = typed_spans(text, None, [span])
+    assert (kept.type, kept.source, kept.priority, kept.score) == ("CLS_PERSON_CAP", "model", 0, 0.8)
+    set_, = typed_spans(text, None, [span], source="classifier", priority=-5)
+    assert (set_.type, set_.source, set_.priority, set_.score) == ("CLS_PERSON_CAP", "classifier", -5, 0.8)

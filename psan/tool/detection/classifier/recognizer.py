@@ -42,8 +42,7 @@ class ClassifierRecognizer(Recognizer):
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = self.model.predict_spans(text, doc, self.threshold)
-        return typed_spans(text, doc, [CharSpan(s.start, s.end, s.type, s.category, PRETRAINED_SOURCE, s.score,
-                                                self.priority) for s in spans])
+        return typed_spans(text, doc, spans, source=PRETRAINED_SOURCE, priority=self.priority)
 
 
 def classifier_factory(entry: dict[str, Any], language: str) -> Recognizer:

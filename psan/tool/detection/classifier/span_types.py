@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from psan.tool.text.categories import CLASSIFIER_TYPE_PREFIX
+from psan.tool.text.categories import CLASSIFIER_TYPE_PREFIX, classifier_type_category
 from psan.tool.text.document import CharSpan, Document
 
 __all__ = ["SHAPES", "pretrained_type", "pretrained_shape", "span_shape", "sentence_word_starts", "typed_spans",
@@ -41,8 +41,9 @@ def pretrained_shape(ne_type: str) -> str | None:
 
 
 def is_pretrained_type(ne_type: str) -> bool:
-    """Whether an entity type is a pre-trained classifier's (:func:`pretrained_type`)."""
-    return ne_type.startswith(CLASSIFIER_TYPE_PREFIX)
+    """Whether an entity type is a pre-trained classifier's (:func:`pretrained_type`): the prefix and a category, as
+    :func:`~psan.tool.text.categories.classifier_type_category` reads it, so the two never disagree."""
+    return classifier_type_category(ne_type) is not None
 
 
 def span_shape(text: str, start: int, sentence_initial: bool) -> str:
@@ -81,9 +82,11 @@ def _initial_in_text(text: str, start: int) -> bool:
     return i < 0
 
 
-def typed_spans(text: str, doc: Document | None, spans: Sequence[CharSpan]) -> list[CharSpan]:
+def typed_spans(text: str, doc: Document | None, spans: Sequence[CharSpan], source: str | None = None,
+                priority: int | None = None) -> list[CharSpan]:
     """The classifier's ``spans`` with their learnable type (:func:`pretrained_type`); ``doc``: the pipeline's
-    tokens and sentences, when it has them (else sentence ends are read off the text)."""
+    tokens and sentences, when it has them (else sentence ends are read off the text).  ``source`` and
+    ``priority``, when given, replace the spans' own (the recognizer's, set on the one copy it makes)."""
     starts = sentence_word_starts(doc) if doc is not None and doc.sentences and len(doc.tokens) else None
     out = []
     for s in spans:
@@ -93,5 +96,6 @@ def typed_spans(text: str, doc: Document | None, spans: Sequence[CharSpan]) -> l
         else:
             initial = _initial_in_text(text, s.start)
         ne_type = pretrained_type(str(s.category), span_shape(text, s.start, initial))
-        out.append(CharSpan(s.start, s.end, ne_type, s.category, s.source, s.score, s.priority))
+        out.append(CharSpan(s.start, s.end, ne_type, s.category, s.source if source is None else source, s.score,
+                            s.priority if priority is None else priority))
     return out
