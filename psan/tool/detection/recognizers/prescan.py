@@ -252,7 +252,7 @@ class Scan:
     def _keyed(self, not_before: str | None, tables: tuple[np.ndarray, ...], keys: np.ndarray) -> np.ndarray:
         """Sorted positions where one of the spelled-out shapes of :func:`_keyed` holds (a text without astral
         characters): the characters at each offset tested against the union of the shapes' classes there, then
-        the survivors' characters packed into one key and looked up among the shapes' keys."""
+        the survivors' characters packed into one key and looked up among the shapes' (sorted) keys by bisection."""
         import numpy as np
         found = self._of(tables[0], ordered=False)
         found = found[found + len(tables) <= self.n]
@@ -261,7 +261,9 @@ class Scan:
         key = self._codes[found].astype(np.uint64)
         for offset in range(1, len(tables)):
             key = key << np.uint64(16) | self._codes[found + offset].astype(np.uint64)
-        found = np.sort(found[np.isin(key, keys)])
+        at = np.searchsorted(keys, key)  # (not ``np.isin``: it sorts the survivors' keys with the shapes')
+        at[at == len(keys)] = 0
+        found = np.sort(found[keys[at] == key])
         if not_before is not None and len(found):
             inner = found[found > 0]
             kept = inner[~self._at(not_before, inner - 1)]
