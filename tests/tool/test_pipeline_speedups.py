@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from psan.tool.detection.defaults import default_config
@@ -215,6 +215,26 @@ def test_class_first_date_patterns_are_exact(pieces: list[str]) -> None:
     assert [(m.span(), [first_group(m, g) if g in firsts and m.group(g) is not None else m.group(g) for g in names])
             for m in NUMERIC_DATE_RE.finditer(text)] == [(m.span(), [m.group(g) for g in names])
                                                          for m in numeric.finditer(text)]
+
+
+DURATION_PIECES = ["1", "12", "123", "1234", "2.5", "3,5", ".5", " ", "\n", "-", ",", ".", "and", "x", "a", "an", "A",
+                   "half", "Half", "one", "Two", "THREE", "four", "fourteen", "ſix", "ſeventy", "eight", "eleven", "ten",
+                   "twenty", "nine", "ninety", "o", "years", "Year", "months", "weeks", "DAY", "hours", "'", "’", "s",
+                   "é", "_"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(DURATION_PIECES), max_size=14).map("".join), st.integers(0, 30), st.integers(0, 60))
+@example("half an hour, Half a day and 2.5 years", 0, 40)
+@example("x ſix-months, a year and one-day, fourteen years’ and Eleven days", 3, 60)
+def test_class_first_duration_pattern_is_exact(text: str, pos: int, endpos: int) -> None:
+    """The duration phrase written to start with its first character's class matches as the plain pattern does,
+    in the whole text and in a window of it (the recognizer searches windows around unit words)."""
+    from psan.tool.detection.recognizers.dates import DURATION_PLAIN, DURATION_RE
+    plain = re.compile(DURATION_PLAIN)
+    assert [m.span() for m in DURATION_RE.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    assert [m.span() for m in DURATION_RE.finditer(text, pos, endpos)] == [
+        m.span() for m in plain.finditer(text, pos, endpos)]
 
 
 def test_mark_table_equals_unicodedata() -> None:

@@ -519,9 +519,19 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
                  "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "a", "an")
 _QTY = rf"(?:\d{{1,3}}(?:[.,]5)?|(?i:(?:{'|'.join(_NUMBER_WORDS[:-2])})(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?|an?|half\s+an?))"  # noqa: E501
 _UNIT = r"(?i:years?|months?|weeks?|days?|hours?)"
+#: what follows a duration's first quantity (more quantities and units may follow it)
+_DURATION_TAIL = rf"[\s-]+{_UNIT}(?:['’]s?)?(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)"
+#: the duration phrase, plainly written (``DURATION_RE`` is the same with its first character first; tests compare)
+DURATION_PLAIN = rf"(?<![\w.,])(?:{_QTY}{_DURATION_TAIL}"
+#: what follows the first character of a quantity of ``_QTY`` (a digit, a number word, "a", "an", "half")
+_QTY_REST = (r"(?:(?<=\d)\d{0,2}(?:[.,]5)?|(?i:" + after_first(_NUMBER_WORDS[:-2])
+             + r"(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?|(?<=a)n?|(?<=h)alf\s+an?))")
+#: ``DURATION_PLAIN`` with the quantity's first character matched first by a class (as ``(?i:…)`` matches it) and the
+#: look-behind one character longer: the regex engine skips in C to the next such character of the window it searches
+#: around each unit word (a leading look-behind is tried at every character)
 DURATION_RE = re.compile(
-    rf"(?<![\w.,])(?:{_QTY}[\s-]+{_UNIT}(?:['’]s?)?"
-    rf"(?:,?\s+(?:and\s+)?{_QTY}[\s-]+{_UNIT}(?:['’]s?)?)*)(?!\w)")
+    "(?i:[\\d" + "".join(sorted({w[0] for w in _NUMBER_WORDS[:-2]} | {"a", "h"})) + "])"
+    + rf"(?<![\w.,][\s\S])(?:{_QTY_REST}{_DURATION_TAIL}")
 #: ``(?=[YyMmWwDdHh])(?i:years?|months?|weeks?|days?|hours?)(?!\w)`` with the first letter as a class first: the
 #: regex engine then skips to the next such letter in C (a leading look-ahead is tried at every character); the
 #: second letter of every unit is e, o or a (no other character folds onto them), tested before the five units
