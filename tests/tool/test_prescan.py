@@ -151,6 +151,23 @@ def test_shaped_triggers_find_what_their_regexes_find(text: str) -> None:
         prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
 
 
+@settings(max_examples=300, deadline=None)
+@given(texts)
+@example("a.b 10.0.0.1 fe80::1 x://y www.Com")
+@example("a:fe80:b, 1.22.333.4 and http://x")
+def test_triggers_search_a_short_text_branch_by_branch(text: str) -> None:
+    """A trigger with ``branches`` finds in a short text (no pre-scan) the match its regex's own search finds: the
+    branches match where the regex does, position by position."""
+    branched = [trigger for trigger in TRIGGERS if trigger.branches]
+    assert branched
+    for trigger in branched:
+        for p in range(len(text) + 1):
+            assert (trigger.regex.match(text, p) is not None) == any(
+                branch.match(text, p) is not None for branch in trigger.branches), (trigger, text, p)
+        found, expected = trigger.search(text), trigger.regex.search(text)
+        assert (found and (found.span(), found.groups())) == (expected and (expected.span(), expected.groups()))
+
+
 CLASSES = [r"\d", r"\w", "[A-Z]", "(?i:s)", "(?i:k)", "(?i:i)", r"[\w.,/-]", "[./-]", r"\s", "[^\\W\\d_]"]
 ALPHABET = st.sampled_from(list("aZ1٣𝟙 \n.,/-_sSſkK\u212aiIİı\u00a0é\U00010400\ud800"))
 

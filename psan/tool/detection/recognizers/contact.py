@@ -144,16 +144,22 @@ class EmailRecognizer(PatternRecognizer):
         return "@" in text
 
 
+#: the URL trigger's two alternatives: a dot and a TLD (or the dot after "www"), and "://"
+_URL_TRIGGER = (rf"\.(?:(?i:{_TLDS})(?![\w@-]|\.\w)|(?<=(?i:www)\.))", "://")
+#: the IP trigger's two alternatives: an IPv4 address's dotted numbers, two colons at most four hex digits apart
+_IP_TRIGGER = (r"\.(?<=\d\.)\d{1,3}\.\d{1,3}\.\d", ":[0-9A-Fa-f]{0,4}:")
+
+
 class UrlRecognizer(PatternRecognizer):
     """http(s)/ftp/www URLs, and bare domains with a common TLD (lower score)."""
 
-    #: every match has ``://``, ``www.`` or a dot + TLD (see :class:`psan.tool.text.document.Recognizer`); written
-    #: to start with ``.`` or ``:`` so that the regex engine scans for those two characters only (short texts); a
-    #: large text is searched where a dot and a TLD's first two letters, "://" or (three on) "www." stand
-    trigger = ShapedSearch(re.compile(rf"\.(?:(?i:{_TLDS})(?![\w@-]|\.\w)|(?<=(?i:www)\.))|://"),
+    #: every match has ``://``, ``www.`` or a dot + TLD (see :class:`psan.tool.text.document.Recognizer`); a short
+    #: text is searched for each alternative alone (one starts with ``.``, the other with ``:``: a literal first
+    #: character); a large text where a dot and a TLD's first two letters, "://" or (three on) "www." stand
+    trigger = ShapedSearch(re.compile("|".join(_URL_TRIGGER)),
                            (*literal_starts([f".{tld}" for tld in _TLDS.split("|")], 3, ignore_case=True),
                             *literal_starts(["://"], 3)),
-                           ((literal_starts(["www."], 4, ignore_case=True), 3),))
+                           ((literal_starts(["www."], 4, ignore_case=True), 3),), branches=_URL_TRIGGER)
 
     def __init__(self) -> None:
         super().__init__("url", "URL", CONTACT, URL_RE, priority=PRIORITY_EMAIL_URL)
@@ -188,9 +194,9 @@ class IpRecognizer(PatternRecognizer):
     #: every IPv4 match has four dotted numbers, every IPv6 match two colons at most four hex digits apart
     #: (searched for only where a dot, one to three digits and a dot, or two colons at most four hex digits apart
     #: stand)
-    trigger = ShapedSearch(re.compile(r"\.(?<=\d\.)\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:"),
+    trigger = ShapedSearch(re.compile("|".join(_IP_TRIGGER)),
                            tuple(start(r"\.", *[r"\d"] * k, r"\.") for k in (1, 2, 3))
-                           + tuple(start(":", *["[0-9A-Fa-f]"] * k, ":") for k in range(5)))
+                           + tuple(start(":", *["[0-9A-Fa-f]"] * k, ":") for k in range(5)), branches=_IP_TRIGGER)
 
     def __init__(self) -> None:
         super().__init__("ip", "IP", CONTACT, IPV4_RE, context=("ip", "ip address", "adresa ip", "adres ip",

@@ -453,11 +453,15 @@ class ShapedSearch:
     """
 
     def __init__(self, regex: re.Pattern[str], shapes: tuple[Start, ...],
-                 shifted: tuple[tuple[tuple[Start, ...], int], ...] = ()) -> None:
+                 shifted: tuple[tuple[tuple[Start, ...], int], ...] = (), branches: tuple[str, ...] = ()) -> None:
         self.regex = regex
         self.shapes = shapes
         self.shifted = shifted
         self.pattern = regex.pattern
+        #: patterns that match (each alone) wherever one of the regex's top-level alternatives does, each one starting
+        #: with a literal character: a short text is searched for each (the regex engine finds a literal first
+        #: character by a fast loop, a class of two characters by testing the class at every character)
+        self.branches = tuple(re.compile(branch, regex.flags) for branch in branches)
 
     def __repr__(self) -> str:
         return f"ShapedSearch({self.regex!r})"
@@ -465,6 +469,9 @@ class ShapedSearch:
     def search(self, text: str) -> re.Match[str] | None:
         """The leftmost match in ``text``, ``None`` for none."""
         at = candidates(text, self.shapes)
+        if at is None and self.branches:  # the regex matches first where one of its branches does
+            found = [m.start() for branch in self.branches if (m := branch.search(text)) is not None]
+            return self.regex.match(text, min(found)) if found else None
         if at is not None and self.shifted:
             more = [(candidates(text, shapes), offset) for shapes, offset in self.shifted]
             at = merged_positions(at, *[None if found is None else [p + offset for p in found]
