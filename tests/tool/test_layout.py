@@ -1,6 +1,8 @@
 """Speaker slots of transcripts ("Émile: …" at a line start) as PERSON spans."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +12,7 @@ from psan.tool.detection.recognizers.layout import (
     SCORE_REPEATED,
     SPEAKER_RE,
     SpeakerRecognizer,
+    name_in_label,
     speaker_lines,
 )
 from psan.tool.text.document import Category
@@ -76,3 +79,48 @@ def test_speaker_lines_are_the_regexs_matches(text: str, first: int, last: int) 
     end = start + last % (len(text) - start + 1)
     assert [m.span() for m in speaker_lines(SPEAKER_RE, text, start, end)] == \
         [m.span() for m in SPEAKER_RE.finditer(text, start, end)], (text, start, end)
+
+
+def _name_as_it_was(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``SpeakerRecognizer._name`` before it read a cached answer per label (the oracle of the test below)."""
+    from psan.tool.detection.recognizers.layout import LABELS, PARTICLES, TITLES
+
+    def _is_name_word(word: str) -> bool:
+        return word[:1].isupper() and (word[0].isalpha() or any(ch.isalpha() for ch in word))
+
+    label = text[start:end]
+    if " " not in label and "\t" not in label:
+        lower = label.lower()
+        if lower.rstrip(".") in TITLES or lower in LABELS or not _is_name_word(label):
+            return None
+        if label.isupper() and len(label) > 1 and not label.isalpha():
+            return None
+        return start, end
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", label)]
+    while words and text[start + words[0][0]:start + words[0][1]].lower().rstrip(".") in TITLES:
+        words.pop(0)
+    if not words:
+        return None
+    texts = [text[start + a:start + b] for a, b in words]
+    if texts[0].lower() in LABELS or " ".join(texts).lower() in LABELS:
+        return None
+    if not (_is_name_word(texts[0]) and _is_name_word(texts[-1])):
+        return None
+    if any(not _is_name_word(w) and w.lower() not in PARTICLES for w in texts):
+        return None
+    if len(texts) == 1 and texts[0].isupper() and len(texts[0]) > 1 and not texts[0].isalpha():
+        return None
+    return start + words[0][0], start + words[-1][1]
+
+
+LABEL_PIECES = ["Émile", "Mr", "mr.", "Dr.", "Jan", "van", "der", "Berg", "ABC", "A1", "X", "Ⅻ", "Author", "key",
+                "Key Words", "de", "ok", "1", " ", "  ", "\t", "-", ".", "é", "ÉMILE", "O'Neil"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LABEL_PIECES), max_size=8).map("".join), st.integers(0, 40), st.integers(0, 40))
+def test_a_labels_name_is_the_one_found_in_the_text(text: str, start: int, end: int) -> None:
+    """The cached answer per label, moved to the label's place, is what the text-reading form answered."""
+    start, end = min(start, len(text)), min(max(start, end), len(text))
+    found = name_in_label(text[start:end])
+    assert (found and (start + found[0], start + found[1])) == _name_as_it_was(text, start, end)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from psan.tool.detection.recognizers.base import PatternRecognizer
 from psan.tool.text.document import Category, CharSpan, Document
@@ -98,6 +99,37 @@ def _is_name_word(word: str) -> bool:
     return word[:1].isupper() and (word[0].isalpha() or any(ch.isalpha() for ch in word))
 
 
+@lru_cache(maxsize=1 << 12)
+def name_in_label(label: str) -> tuple[int, int] | None:
+    """The name's character range in a speaker label (offsets in ``label``), or None when the label is not a name.
+
+    Why cached: a transcript names the same few speakers line after line ("Émile:" 145 times), and the answer
+    depends on the label alone.
+    """
+    if " " not in label and "\t" not in label:  # one word (most labels): the tests below, without the lists
+        lower = label.lower()
+        if lower.rstrip(".") in TITLES or lower in LABELS or not _is_name_word(label):
+            return None
+        if label.isupper() and len(label) > 1 and not label.isalpha():
+            return None
+        return 0, len(label)
+    words = [(m.start(), m.end()) for m in _NON_SPACE.finditer(label)]
+    while words and label[words[0][0]:words[0][1]].lower().rstrip(".") in TITLES:
+        words.pop(0)
+    if not words:
+        return None
+    texts = [label[a:b] for a, b in words]
+    if texts[0].lower() in LABELS or " ".join(texts).lower() in LABELS:
+        return None
+    if not (_is_name_word(texts[0]) and _is_name_word(texts[-1])):
+        return None
+    if any(not _is_name_word(w) and w.lower() not in PARTICLES for w in texts):
+        return None
+    if len(texts) == 1 and texts[0].isupper() and len(texts[0]) > 1 and not texts[0].isalpha():
+        return None
+    return words[0][0], words[-1][1]
+
+
 class SpeakerRecognizer(PatternRecognizer):
     """Names in the speaker slot of transcript lines (see module docstring)."""
 
@@ -110,29 +142,8 @@ class SpeakerRecognizer(PatternRecognizer):
 
     def _name(self, text: str, start: int, end: int) -> tuple[int, int] | None:
         """The name's character range in a candidate label, or None when the label is not a name."""
-        label = text[start:end]
-        if " " not in label and "\t" not in label:  # one word (most labels): the tests below, without the lists
-            lower = label.lower()
-            if lower.rstrip(".") in TITLES or lower in LABELS or not _is_name_word(label):
-                return None
-            if label.isupper() and len(label) > 1 and not label.isalpha():
-                return None
-            return start, end
-        words = [(m.start(), m.end()) for m in _NON_SPACE.finditer(label)]
-        while words and text[start + words[0][0]:start + words[0][1]].lower().rstrip(".") in TITLES:
-            words.pop(0)
-        if not words:
-            return None
-        texts = [text[start + a:start + b] for a, b in words]
-        if texts[0].lower() in LABELS or " ".join(texts).lower() in LABELS:
-            return None
-        if not (_is_name_word(texts[0]) and _is_name_word(texts[-1])):
-            return None
-        if any(not _is_name_word(w) and w.lower() not in PARTICLES for w in texts):
-            return None
-        if len(texts) == 1 and texts[0].isupper() and len(texts[0]) > 1 and not texts[0].isalpha():
-            return None
-        return start + words[0][0], start + words[-1][1]
+        found = name_in_label(text[start:end])
+        return None if found is None else (start + found[0], start + found[1])
 
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         if not self.prefilter(text):
