@@ -90,6 +90,8 @@ SHAPES: dict[re.Pattern[str], tuple[Start, ...]] = {
     CITATION_RE: (start(r"[\[(]", "[12]", "[09]", r"\d", r"\d"),
                   *(start(*report, r"\s", not_before=r"\w") for report in ("NJA", "RÅ", "HFD", "AD", "MD", "RH"))),
 }
+#: the land-registry and citation regexes with their shapes, looked up once (a compiled regex hashes its whole program)
+_LAND_AND_CITATIONS = ((LAND_RE, SHAPES[LAND_RE]), (CITATION_RE, SHAPES[CITATION_RE]))
 _STRUCTURED = re.compile(r"\d[/\-‑.]\w*\d|^[A-Z]{1,5}[-‑]\d")
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)\.?[\s(]*$")
 
@@ -139,10 +141,10 @@ class CaseNumberRecognizer(PatternRecognizer):
                 spans.append(self._span(nxt.start("code"), nxt.end("code"), more, score))
                 pos = nxt.end()
             taken_until = pos
-        for regex in (LAND_RE, CITATION_RE):
+        for regex, shapes in _LAND_AND_CITATIONS:
             if regex is LAND_RE and not any(word in text for word in _LAND_WORDS):
                 continue  # every land-registry match starts with one of these words (a cheap substring test)
-            for match in finditer_at(regex, text, SHAPES[regex]):
+            for match in finditer_at(regex, text, shapes):
                 start, end = match.span("code") if "code" in regex.groupindex else match.span()
                 if sum(ch.isdigit() for ch in text[start:end]) < 3:
                     continue  # "plan 2/3 of the cost" is a fraction
