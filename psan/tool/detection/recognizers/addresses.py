@@ -287,7 +287,10 @@ class AddressRecognizer(PatternRecognizer):
         if self.loose is not None:
             taken = [(s.start, s.end) for s in spans]
             at = reaching(text, *self.loose_reach) if self.loose_reach else None
+            lead = self.grower.lead.match  # where it fails, ``_grow`` finds no flat and no postcode (most matches)
             for match in finditer_in(self.loose, text, at):
+                if lead(text, match.end()) is None:
+                    continue
                 start = match.start()
                 if any(a <= start < b for a, b in taken):
                     continue
