@@ -17,6 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from psan.tool.detection.recognizers import prescan
+from psan.tool.detection.recognizers.acronyms import ACRONYM_RE, ACRONYM_STARTS, COINED_RE
 from psan.tool.detection.recognizers.addresses import (
     EN_LOOSE_REACH,
     STREET_STARTS,
@@ -61,6 +62,7 @@ DECLARED: list[tuple[re.Pattern[str], tuple[Start, ...]]] = [
     (TITLE_RE, TITLE_STARTS), (address_recognizer("en").regex, STREET_STARTS["en"]),
     (UK_POSTCODE_RE, UK_POSTCODE_STARTS), (NUMBER_RE, NUMBER_STARTS), (BARE_RE, BARE_STARTS),
     (PHONE_CANDIDATE_RE, PHONE_STARTS), *REFERENCE_SHAPES.items(), *INSTITUTION_SHAPES.items(),
+    (ACRONYM_RE, ACRONYM_STARTS), (COINED_RE, ACRONYM_STARTS),
 ]
 #: the triggers searched for where their shapes hold (:class:`ShapedSearch`)
 DECLARED.append((WrittenDateRecognizer("en").regex, WRITTEN_DAY_STARTS + WRITTEN_MONTH_STARTS))
@@ -102,6 +104,7 @@ def match_starts(regex: re.Pattern[str], text: str, word_start: bool = False) ->
 @example("12th of March 2001, 3March, 4 . June, 1:e Dec, 2 of\tMay, 5. Sept., 31st\nOctober, Jan 3, 2004, May 1998")
 @example("5of May, 7October, 8August 2001")
 @example("5,000 euros, 3 m, 12\u00a0000 Turkish liras, 7.5 bn TRL, 2 ſhillings, 4 \u212aroner, 10 thousand, 5 tenge")
+@example("the ČSSD, ŽIVOT and NATO2 (ABCs), ABC-x, a.BC, @AB, X.AB, -AB, ÅSA\nUNESCOORGANIZ")
 def test_declared_shapes_hold_wherever_the_regex_matches(text: str) -> None:
     scan = Scan(text)
     for regex, shapes in DECLARED:

@@ -39,6 +39,8 @@ import re
 from psan.tool.detection.acronym_definitions import is_defined_acronym
 from psan.tool.detection.nonpersonal import TAXES_AND_CURRENCIES, TECHNICAL_TERMS
 from psan.tool.detection.recognizers.paragraphs import LowerCaseWords
+from psan.tool.detection.recognizers.prescan import finditer_at, start
+from psan.tool.detection.recognizers.prescan import warm_up as prescan_warm_up
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
 PRIORITY_ACRONYM = -5
@@ -64,6 +66,9 @@ ACRONYM_RE = re.compile(rf"([{_UPPER}](?<![\w\-./@][{_UPPER}])[{_UPPER}]{{1,5}}\
                         r"(?![\w\-@]|\.\w)")
 COINED_RE = re.compile(rf"([{_UPPER}](?<![\w\-./@][{_UPPER}])[{_UPPER}]{{{COINED_MIN_LETTERS - 1},13}})"
                        r"(?![\w\-@]|\.\w)")
+#: the shape every match of both starts with (:mod:`psan.tool.detection.recognizers.prescan`): two capitals after
+#: none of ``\w-./@``
+ACRONYM_STARTS = (start(f"[{_UPPER}]", f"[{_UPPER}]", not_before=r"[\w\-./@]"),)
 ROMAN_RE = re.compile(r"[IVXLCDM]+")
 #: an upper-case word of two letters or more (the neighbours that make a capitals run)
 _CAPS_WORD_RE = re.compile(rf"[{_UPPER}][{_UPPER}\d]+")
@@ -101,7 +106,9 @@ class AcronymRecognizer(Recognizer):
         return f"<AcronymRecognizer {self.language}>"
 
     def warm_up(self) -> None:
-        """The language's dictionary, when only coined words count (it tells them from known words)."""
+        """The language's dictionary, when only coined words count (it tells them from known words); the pre-scan's
+        classes."""
+        prescan_warm_up()
         if self.coined_only:
             from psan.tool.words import lexicon
             lexicon.warm_up(self.language)
@@ -109,7 +116,7 @@ class AcronymRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans: list[CharSpan] = []
         lowered = LowerCaseWords(text)
-        for match in (COINED_RE if self.coined_only else ACRONYM_RE).finditer(text):
+        for match in finditer_at(COINED_RE if self.coined_only else ACRONYM_RE, text, ACRONYM_STARTS):
             word = match.group(1)
             if self.coined_only and (word in TECHNICAL_TERMS or _known(word, self.language)):
                 continue
