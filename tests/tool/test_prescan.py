@@ -48,6 +48,7 @@ from psan.tool.detection.recognizers.ids import (
     us_ssn_recognizer,
 )
 from psan.tool.detection.recognizers.institutions import SHAPES as INSTITUTION_SHAPES
+from psan.tool.detection.recognizers.names import TITLES, TitledNameRecognizer, title_starts
 from psan.tool.detection.recognizers.patterns import default_recognizers
 from psan.tool.detection.recognizers.prescan import Scan, ShapedSearch, Start, finditer_at, finditer_in, start
 from psan.tool.detection.recognizers.references import BARE_RE, BARE_STARTS, NUMBER_RE, NUMBER_STARTS
@@ -333,3 +334,26 @@ def test_occurrences_are_those_str_find_finds(text: str, words: tuple[str, ...])
     finally:
         prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
     assert prescan.occurrences(text, words, 2) == found_one_after_another(text, words), text
+
+
+TITLE_PIECES = [*{t for titles in TITLES.values() for t in titles}, "Mister", "Mrx", "Dra", "Smith", "Nováková",
+                "Jan", "O'Neil", "van", "de", "J.", "Z.M.", "President", " ", "  ", "\t", "\n", ".", ",", "x", "é", "_",
+                "1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TITLE_PIECES), max_size=12).map("".join), st.sampled_from(sorted(TITLES)))
+@example("Mr. Smith, Ms\tO'Neil, xMr Jan, .Dr Jan, Mrs  Z.M. Smith, Messrs Jan", "en")
+@example("JUDr. Nováková, pan Jan, paní Nováková, Bc Jan", "cs")
+def test_titled_names_start_where_their_shapes_hold(text: str, language: str) -> None:
+    """Every match of a language's titled-name regex starts where one of :func:`title_starts` holds, and the
+    recognizer finds the same spans with the pre-scan as with the regex's own search."""
+    recognizer = TitledNameRecognizer(language)
+    allowed = set(Scan(text).starts(title_starts(language)).tolist())
+    assert set(match_starts(recognizer.regex, text)) <= allowed, (language, text)
+    prescan._MAX_SHARE, prescan._MIN_CHARS = 1.0, 0  # noqa: SLF001 - the candidates always
+    try:
+        with_prescan = recognizer.analyze(text)
+    finally:
+        prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
+    assert with_prescan == recognizer.analyze(text), (language, text)

@@ -27,6 +27,7 @@ import re
 from functools import cache
 
 from psan.tool.detection.recognizers.base import first_class_first
+from psan.tool.detection.recognizers.prescan import Searcher, Start, literal_starts, start
 from psan.tool.detection.recognizers.sentence_start import at_sentence_start
 from psan.tool.text.document import Category, CharSpan, Document, Recognizer
 
@@ -81,6 +82,17 @@ def _regex(language: str) -> re.Pattern[str]:
     return re.compile(rf"(?P<title>{titles}\.?)[ \t]+(?P<name>{_PART}(?:[ \t]+{_PART}){{0,5}})")
 
 
+@cache
+def title_starts(language: str) -> tuple[Start, ...]:
+    r"""The shapes every match of the language's titled-name regex starts with (:mod:`psan.tool.detection.recognizers.
+    prescan`): a title's first three letters, or a title of two letters and the dot, space or tab after it, after
+    none of ``\w.``."""
+    listed = TITLES.get(language, TITLES["en"])
+    shapes = literal_starts([t for t in listed if len(t) >= 3], 3, not_before=r"[\w.]")
+    short = tuple(start(*map(re.escape, t), r"[. \t]", not_before=r"[\w.]") for t in listed if len(t) < 3)
+    return tuple(dict.fromkeys(shapes + short))
+
+
 #: two or more initials written together: "Z.M.", "F.L.", "M.Ş."
 _JOINED_INITIALS = re.compile(r"(?:[^\W\d_]\.-?){2,}")
 
@@ -124,7 +136,8 @@ class TitledNameRecognizer(Recognizer):
     def analyze(self, text: str, doc: Document | None = None) -> list[CharSpan]:
         spans = []
         pos = 0
-        while (match := self.regex.search(text, pos)) is not None:
+        titles = Searcher(self.regex, text, title_starts(self.language))
+        while (match := titles.search(pos)) is not None:
             pos = match.end("title")  # the words after a rejected name may hold the next title
             start = match.start("name")
             words = [(start + m.start(), start + m.end(), m.group()) for m in re.finditer(r"\S+", match.group("name"))]
