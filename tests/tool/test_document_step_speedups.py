@@ -1,0 +1,52 @@
+"""The document-level steps' shortcuts change nothing: each fast path gives what the plain form it replaces gives.
+
+Why: the steps after the recognizers (growing mentions, merging, cutting glued spans, propagation, the span
+output) run on every span of a document; their shortcuts exist for speed only (``bench/bench_nametag_ratio.py
+--tokens 1000000``, issue 41), and a changed span would be a changed release.  Each property test runs the
+shortcut and the plain form on generated texts built from the pieces the rules look for.
+"""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from psan.tool.detection import nonpersonal
+from psan.tool.text.document import Category, CharSpan
+
+DATE_PIECES = ["16", "1", "June", "june", "2004", "1998", "12345", " ", "  ", "\n", "\t", "\u00a0", ",", "Law", "Laws",
+               "Act", "No.", "no.", "5190", "of", "on", "the", "Convention", "Protocol", "11", "to", "came", "entered",
+               "into", "force", "when", "x", "3rd", "May"]
+
+
+def plain_public_date(text: str, span: CharSpan) -> bool:
+    """:func:`psan.tool.detection.nonpersonal.public_date` as it was: the regexes alone."""
+    start, end = span.start, span.end
+    date = nonpersonal.FULL_DATE_END.search(text, max(0, start - 8), end)
+    if date is None or date.start() > start:
+        return False
+    start = date.start()
+    return bool(nonpersonal.INSTRUMENT_OF_BEFORE.search(text, max(0, start - 40), start)
+                or nonpersonal.INTO_FORCE_AFTER.match(text, end)
+                or nonpersonal.INTO_FORCE_BEFORE.search(text, max(0, start - 80), start))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(DATE_PIECES), max_size=24), st.data())
+def test_public_date_equals_its_regexes(pieces: list[str], data: st.DataObject) -> None:
+    text = "".join(pieces)
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    span = CharSpan(start, end, "DATE", Category.DATE, "test")
+    assert nonpersonal.public_date(text, span) == plain_public_date(text, span)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["Law of ", "Law no. 5190 of\n", "the Convention came into force on ", "Act of\u00a0", ""]),
+       st.sampled_from(["16 June 2004", "1st May 1998", "June 2004", "2004"]), st.sampled_from(["", "\n", " x"]))
+def test_public_date_finds_the_instruments(before: str, date: str, after: str) -> None:
+    """The same check on texts that do hold the instruments (random pieces rarely make one)."""
+    text = before + date + after
+    for start in range(len(before) + 1):
+        for end in (len(before) + len(date), len(before) + len(date) + len(after)):
+            span = CharSpan(start, end, "DATE", Category.DATE, "test")
+            assert nonpersonal.public_date(text, span) == plain_public_date(text, span)
