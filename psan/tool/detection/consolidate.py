@@ -36,7 +36,7 @@ from bisect import bisect_left
 from collections import defaultdict
 
 from psan.tool.detection.propagate import person_name_words
-from psan.tool.text.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
+from psan.tool.text.document import WEAK_SOURCES, Category, Document, Entity, token_bounds, token_texts
 from psan.tool.words.function_words import function_words
 from psan.tool.words.name_joints import LEGAL_FORM_RE
 
@@ -102,6 +102,8 @@ class _View:
         self.tokens = doc.tokens
         #: token offsets as two lists (a TokenArray's own: no Token object per look-up)
         self.starts, self.ends = token_bounds(doc.tokens)
+        #: the token texts (a TokenArray keeps them, propagation reads them too): no slice per look-up
+        self.texts = token_texts(doc.text, doc.tokens)
         self.language = doc.language or "en"
         self.closed = function_words(self.language)
         self.conjunctions = CONJUNCTIONS.get(self.language, frozenset())
@@ -117,10 +119,12 @@ class _View:
         #: anchor text → its strongest entity: a piece cut out of a glued span takes that one's category
         self.kind: dict[str, Entity] = {}
         strongest: dict[str, float] = {}
-        for e in doc.entities:
+        text, starts, ends = self.text, self.starts, self.ends
+        #: each entity's text (as :meth:`span` cuts it), cut once: the anchors and the cuts read it
+        self.entity_texts = [text[starts[e.first_token]:ends[e.end_token - 1]] for e in doc.entities]
+        for e, name in zip(doc.entities, self.entity_texts, strict=True):
             if e.source in WEAK_SOURCES:
                 continue
-            name = self.span(e.first_token, e.end_token)
             if self._clean(name, e.first_token, e.end_token):
                 self.where[name].append((e.first_token, e.end_token))
                 weight = _weight(e)
@@ -135,7 +139,7 @@ class _View:
             self.anchor_lengths[name[:1]].add(len(name))
 
     def tok(self, i: int) -> str:
-        return self.text[self.starts[i]:self.ends[i]]
+        return self.texts[i]
 
     def span(self, a: int, b: int) -> str:
         return self.text[self.starts[a]:self.ends[b - 1]]
@@ -169,7 +173,7 @@ class _View:
     def filler(self, i: int, name: bool = True) -> bool:
         """A token that is never part of a name (see module docstring); outside a name (``name`` false) a
         word in lower case is content, not filler ("primary school teacher")."""
-        w = self.tok(i)
+        w = self.texts[i]
         kind = self.kinds.get(w)
         if kind is None:
             kind = self.kinds[w] = self._word_kind(w)
@@ -226,12 +230,13 @@ def _common_word(word: str, language: str) -> bool:
     return word not in p.known
 
 
-def _hard_pieces(v: _View, e: Entity, name: bool) -> list[tuple[int, int]]:
-    """The span cut at line breaks and around speaker slots, a name also at colons and semicolons (the
-    separators dropped; the colon of a speaker slot always)."""
-    whole = v.text[v.starts[e.first_token]:v.ends[e.end_token - 1]] if e.end_token > e.first_token else "\n"
+def _hard_pieces(v: _View, e: Entity, name: bool, whole: str) -> list[tuple[int, int]]:
+    """The span (its text ``whole``) cut at line breaks and around speaker slots, a name also at colons and
+    semicolons (the separators dropped; the colon of a speaker slot always)."""
+    if e.end_token <= e.first_token:
+        whole = "\n"
     if "\n" not in whole and not (name and (":" in whole or ";" in whole)) \
-            and not v.overlapping_speakers(e.first_token, e.end_token):
+            and not (v.speaker_list and v.overlapping_speakers(e.first_token, e.end_token)):
         return [(e.first_token, e.end_token)]  # nothing to cut at (most spans): no test per token
     cuts: set[int] = set()
     dropped: set[int] = set()
@@ -259,8 +264,9 @@ def _conjunction_pieces(v: _View, a: int, b: int, person: bool = False) -> list[
     """``X and Y`` → ``X``, ``Y`` when one side is an anchor (the document names it on its own).  A slash with no
     space around it joins one place or organisation ("Frankfurt/Oder Labour Court", :func:`join_slashed`) and
     lists only persons ("Smith/Jones")."""
-    joins = [i for i in range(a + 1, b - 1) if v.tok(i).casefold() in v.conjunctions
-             or v.tok(i) in _JOINERS and (person or v.tok(i) != "/" or v.spaced(i))]
+    texts, conjunctions = v.texts, v.conjunctions
+    joins = [i for i in range(a + 1, b - 1) if (w := texts[i]).casefold() in conjunctions
+             or w in _JOINERS and (person or w != "/" or v.spaced(i))]
     for i in joins:
         left, right = (a, i), (i + 1, b)
         if v.span(*left) in v.anchors or v.span(*right) in v.anchors:
@@ -295,7 +301,8 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
     place or an organisation) a slash with no space around it is part of the name, not filler.
     """
     out: list[tuple[int, int]] = []
-    starts, ends, text = v.starts, v.ends, v.text
+    starts, ends, text, where = v.starts, v.ends, v.text, v.where
+    outside_a, outside_b = v.anchors.outside
     i = a
     while i < b:
         best = None
@@ -306,13 +313,16 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
             if ends[j - 1] - start not in lengths or (i, j) == whole:
                 continue
             piece = text[start:ends[j - 1]]
-            if piece in v.where and piece in v.anchors and any(c.isalnum() for c in piece):
+            # ``piece in v.anchors`` (recognized outside the span being cut), its places read once
+            places = where.get(piece)
+            if places and any(not (outside_a <= s and f <= outside_b) for s, f in places) \
+                    and any(c.isalnum() for c in piece):
                 best = j
                 break
         if best is not None:
             out.append((i, best))
             i = best
-        elif v.filler(i, name) and not (slash_joins and v.tok(i) == "/" and not v.spaced(i)):
+        elif v.filler(i, name) and not (slash_joins and v.texts[i] == "/" and not v.spaced(i)):
             i += 1
         else:
             return None
@@ -405,8 +415,8 @@ def split_glued(doc: Document) -> None:
     join_slashed(doc)
     v = _View(doc)
     out: list[Entity] = []
-    for e in doc.entities:
-        if _is_speaker(e) or e.end_token - e.first_token < 2 and not v.filler(e.first_token):
+    for e, text in zip(doc.entities, v.entity_texts, strict=True):
+        if e.type == SPEAKER_TYPE or e.end_token - e.first_token < 2 and not v.filler(e.first_token):
             out.append(e)
             continue
         whole = (e.first_token, e.end_token)
@@ -420,7 +430,7 @@ def split_glued(doc: Document) -> None:
                 out.append(Entity(*head, e.type, e.category, e.source, e.score))
             out.append(Entity(opening, e.end_token, kind.type, kind.category, e.source, e.score))
             continue
-        hard = _hard_pieces(v, e, name)
+        hard = _hard_pieces(v, e, name, text)
         split = len(hard) != 1 or hard[0] != whole
         pieces: list[tuple[int, int]] = []
         for a, b in hard:  # a date or a description is no list of names: "15 March and 10 May 1989" stays
