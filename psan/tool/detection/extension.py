@@ -242,11 +242,12 @@ _COMMA_GAP = re.compile(r",[ \t]+")
 
 
 def _rest_of_name(text: str, start: int, end: int) -> int:
-    words = _NAME_WORD.findall(text, start, end)
-    if not words or words[-1].lower() not in INSTITUTION_HEADS:
-        return end
+    # the match after the name first: it fails for most names, and costs less than listing the name's words
     m = _REST_OF_NAME.match(text, end)
     if m is None:
+        return end
+    words = _NAME_WORD.findall(text, start, end)
+    if not words or words[-1].lower() not in INSTITUTION_HEADS:
         return end
     caps = _BLANKS.split(m.group("w"))
     keep = 0
@@ -443,6 +444,8 @@ def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) ->
 
 def _join(text: str, spans: list[CharSpan]) -> list[CharSpan]:
     """Join neighbouring name candidates of one source (see :func:`_joinable`)."""
+    if len(spans) < 2:  # propagation grows its occurrences one at a time
+        return spans
     names = sorted((s for s in spans if s.category in _NAME_CATS or s.type in _MISTYPED_PLACE_TYPES
                     or s.type == "PERSON" and _STREET_END.search(text, s.start, s.end)),
                    key=lambda s: (s.start, -s.end))
