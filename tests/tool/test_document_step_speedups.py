@@ -50,3 +50,15 @@ def test_public_date_finds_the_instruments(before: str, date: str, after: str) -
         for end in (len(before) + len(date), len(before) + len(date) + len(after)):
             span = CharSpan(start, end, "DATE", Category.DATE, "test")
             assert nonpersonal.public_date(text, span) == plain_public_date(text, span)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), max_size=30),
+       st.sets(st.lists(st.sampled_from("abcd"), min_size=1, max_size=4).map(tuple), max_size=8))
+def test_token_pattern_scan_equals_sorted_occurrences(keys: list[str], patterns: set[tuple[str, ...]]) -> None:
+    """Propagation's scan lists every occurrence longest first, then by position, without sorting them."""
+    from psan.tool.detection.propagate import scan_token_patterns
+    ordered = sorted(patterns)
+    every = [(first, first + len(p), idx) for idx, p in enumerate(ordered) for first in range(len(keys))
+             if tuple(keys[first:first + len(p)]) == p]
+    assert scan_token_patterns(ordered, keys, len(keys)) == sorted(every, key=lambda m: (m[0] - m[1], m[0]))

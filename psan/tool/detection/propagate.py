@@ -157,22 +157,26 @@ def scan_token_patterns(patterns: list[tuple[str, ...]], keys: list[str], n_toke
         for tok in pattern:
             node = node.setdefault(tok, {})
         node[None] = idx  # None is no token: the pattern ends here
-    found: list[tuple[int, int, int]] = []
+    # the occurrences by length: each list is in order of position as found, so the longest lists first are the
+    # occurrences sorted by (-length, first) without a sort key per occurrence (a (first, end) has one pattern)
+    by_length: dict[int, list[tuple[int, int, int]]] = {}
     for first in compress(range(n_tokens), map(root.__contains__, keys)):
         node = root[keys[first]]
         end = first + 1
         while True:
             idx = node.get(None)
             if idx is not None:
-                found.append((first, end, idx))
+                same = by_length.get(end - first)
+                if same is None:
+                    same = by_length[end - first] = []
+                same.append((first, end, idx))
             if end == n_tokens:
                 break
             node = node.get(keys[end])
             if node is None:
                 break
             end += 1
-    found.sort(key=lambda m: (m[0] - m[1], m[0]))
-    return found
+    return [m for length in sorted(by_length, reverse=True) for m in by_length[length]]
 
 
 def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
