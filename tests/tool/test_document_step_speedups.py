@@ -62,3 +62,23 @@ def test_token_pattern_scan_equals_sorted_occurrences(keys: list[str], patterns:
     every = [(first, first + len(p), idx) for idx, p in enumerate(ordered) for first in range(len(keys))
              if tuple(keys[first:first + len(p)]) == p]
     assert scan_token_patterns(ordered, keys, len(keys)) == sorted(every, key=lambda m: (m[0] - m[1], m[0]))
+
+
+def test_span_output_pauses_the_collector(tmp_path, monkeypatch, capsys) -> None:  # noqa: ANN001 - fixtures
+    """The span lines are written with the cyclic collector paused, and it runs again afterwards."""
+    import gc
+
+    import psan.tool.cli as cli
+    seen: list[bool] = []
+    lines = cli.span_lines
+
+    def recording(rel: str, doc):  # noqa: ANN001, ANN202 - as span_lines
+        seen.append(gc.isenabled())
+        return lines(rel, doc)
+
+    monkeypatch.setattr(cli, "span_lines", recording)
+    (tmp_path / "a.txt").write_text("Mr John Smith wrote to Acme Ltd on 3 May 2001.\n", encoding="utf-8")
+    assert gc.isenabled()
+    assert cli.main(["spans", "-q", str(tmp_path / "a.txt")]) == 0
+    assert seen == [False] and gc.isenabled()
+    assert '"text": "John Smith"' in capsys.readouterr().out
