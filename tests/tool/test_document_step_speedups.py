@@ -82,3 +82,24 @@ def test_span_output_pauses_the_collector(tmp_path, monkeypatch, capsys) -> None
     assert cli.main(["spans", "-q", str(tmp_path / "a.txt")]) == 0
     assert seen == [False] and gc.isenabled()
     assert '"text": "John Smith"' in capsys.readouterr().out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 10 ** 12)), min_size=1, max_size=4))
+def test_merged_sections_shift_long_offset_lists_exactly(parts: list[tuple[int, int]]) -> None:
+    """Sections of any length (NumPy shifts the long offset lists) merge to the offsets shifted one by one."""
+    from psan.tool.text.document import Document, Sentence, TokenArray
+    from psan.tool.text.sections import merge_sections
+    docs, expected_starts, expected_sentences, offset = [], [], [], 0
+    for n, gap in parts:
+        starts = [2 * i for i in range(n)]
+        section = Document("x" * (2 * n), TokenArray(starts, [s + 1 for s in starts]), [Sentence(0, n)], [], "en")
+        docs.append((offset + gap, section))
+        expected_sentences.append(Sentence(len(expected_starts), len(expected_starts) + n))
+        expected_starts += [offset + gap + s for s in starts]
+        offset += gap + 2 * n
+    merged = merge_sections("", "en", docs)
+    assert merged.tokens.starts == expected_starts
+    assert merged.tokens.ends == [s + 1 for s in expected_starts]
+    assert merged.sentences == expected_sentences
+    assert all(type(s) is int for s in merged.tokens.starts)
