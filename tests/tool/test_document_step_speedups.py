@@ -103,3 +103,33 @@ def test_merged_sections_shift_long_offset_lists_exactly(parts: list[tuple[int, 
     assert merged.tokens.ends == [s + 1 for s in expected_starts]
     assert merged.sentences == expected_sentences
     assert all(type(s) is int for s in merged.tokens.starts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["smith", "Smith", "the", "THE", "Ab", "x1", "", "de", "ňa"]), max_size=12))
+def test_kept_lower_case_token_texts_equal_a_fresh_set(words: list[str]) -> None:
+    """The lower-case token texts a TokenArray keeps are those of its texts, and follow texts kept anew."""
+    from psan.tool.text.document import (
+        Token,
+        TokenArray,
+        forget_token_texts,
+        keep_token_texts,
+        lower_case_token_texts,
+        token_texts,
+    )
+    text = " ".join(words)
+    starts, pos = [], 0
+    for w in words:
+        starts.append(pos)
+        pos += len(w) + 1
+    ends = [s + len(w) for s, w in zip(starts, words, strict=True)]
+    fresh = set(filter(str.islower, set(words)))
+    array = TokenArray(starts, ends)
+    assert lower_case_token_texts(text, array) == fresh
+    assert lower_case_token_texts(text, array) is lower_case_token_texts(text, array)  # kept
+    assert lower_case_token_texts(text, list(map(Token, range(len(words)), starts, ends))) == fresh
+    upper = text.upper()
+    keep_token_texts(upper, array, [upper[a:b] for a, b in zip(starts, ends, strict=True)])
+    assert lower_case_token_texts(upper, array) == set()
+    forget_token_texts(array)
+    assert lower_case_token_texts(text, array) == fresh and token_texts(text, array) == words

@@ -61,6 +61,7 @@ from psan.tool.text.document import (
     CharSpan,
     Document,
     Entity,
+    lower_case_token_texts,
     token_bounds,
     token_texts,
 )
@@ -209,7 +210,7 @@ def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
             if word.lower() in closed or is_never_a_name(word, ent.category, doc.language):
                 continue
             if lower is None:  # the distinct tokens first: a tenth of the tokens to test in a long text
-                lower = set(filter(str.islower, set(texts)))
+                lower = lower_case_token_texts(text, tokens)
             if word.lower() not in lower:
                 found[word] = ent
     return found
