@@ -133,3 +133,28 @@ def test_kept_lower_case_token_texts_equal_a_fresh_set(words: list[str]) -> None
     assert lower_case_token_texts(upper, array) == set()
     forget_token_texts(array)
     assert lower_case_token_texts(text, array) == fresh and token_texts(text, array) == words
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=12), st.lists(st.integers(0, 80), max_size=8),
+       st.booleans())
+def test_split_tokens_keep_the_texts_of_their_pieces(lengths: list[int], boundaries: list[int], kept: bool) -> None:
+    """Tokens split at candidate edges keep their texts: the same as slicing the text at the new offsets."""
+    from psan.tool.text.document import Sentence, TokenArray, kept_token_texts, token_texts
+    from psan.tool.text.tokens import split_tokens_and_sentences
+    starts, pos = [], 0
+    for n in lengths:
+        starts.append(pos)
+        pos += n + 1
+    ends = [s + n for s, n in zip(starts, lengths, strict=True)]
+    text = "".join(chr(97 + i % 26) for i in range(pos))
+    tokens = TokenArray(starts, ends)
+    if kept:
+        token_texts(text, tokens)
+    split, _ = split_tokens_and_sentences(tokens, [Sentence(0, len(starts))], boundaries)
+    inside = {b for b in boundaries if any(s < b < e for s, e in zip(starts, ends, strict=True))}
+    assert split.starts == sorted({*starts, *inside})
+    if kept:
+        assert kept_token_texts(split)[1] == [text[a:b] for a, b in zip(split.starts, split.ends, strict=True)]
+    else:
+        assert kept_token_texts(split) is None

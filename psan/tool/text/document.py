@@ -158,6 +158,12 @@ def keep_token_texts(text: str, tokens: TokenArray, texts: list[str]) -> None:
     tokens._texts = (text, texts, None)
 
 
+def kept_token_texts(tokens: Sequence[Token]) -> tuple[str, list[str]] | None:
+    """(text, its tokens' texts) a :class:`TokenArray` keeps (:func:`token_texts`), else None (read, never modify)."""
+    kept = tokens._texts if isinstance(tokens, TokenArray) else None
+    return None if kept is None else (kept[0], kept[1])
+
+
 def lower_case_token_texts(text: str, tokens: Sequence[Token]) -> set[str]:
     """The distinct texts of ``tokens`` written in lower case (``str.islower``); a :class:`TokenArray` keeps the
     set with its texts (read it, never modify it).
