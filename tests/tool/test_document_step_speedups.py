@@ -7,7 +7,8 @@ shortcut and the plain form on generated texts built from the pieces the rules l
 """
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from psan.tool.detection import nonpersonal
@@ -158,3 +159,44 @@ def test_split_tokens_keep_the_texts_of_their_pieces(lengths: list[int], boundar
         assert kept_token_texts(split)[1] == [text[a:b] for a, b in zip(split.starts, split.ends, strict=True)]
     else:
         assert kept_token_texts(split) is None
+
+
+GLUED_WORDS = ["John", "Smith", "Keith", "Walker", "and", "or", "And", ",", "&", "/", "-", "Court", "of", "Appeal",
+               ":", ";", "the", "Maybe", "Mhm", "(", ")", "England", "’s", "Ltd", "Newcastle", "yes", "EU", "1989"]
+GLUED_CATEGORIES = [Category.PERSON, Category.ORGANIZATION, Category.LOCATION, Category.OTHER, Category.DATE]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(GLUED_WORDS), st.sampled_from([" ", " ", "", "\n", ". "])),
+                min_size=1, max_size=14),
+       st.lists(st.tuples(st.integers(0, 13), st.integers(1, 5), st.sampled_from(GLUED_CATEGORIES),
+                          st.sampled_from(["nametag", "nametag", "capitalized", "propagation", "layout"])),
+                max_size=8))
+@example([("John", " "), ("Smith", ""), (",", " "), ("Keith", " "), ("Walker", ". "), ("Keith", " "),
+          ("Walker", "")], [(0, 5, Category.PERSON, "nametag"), (5, 2, Category.PERSON, "nametag")])
+@example([("John", " "), ("Smith", " "), ("and", " "), ("Keith", " "), ("Walker", ". "), ("Keith", " "),
+          ("Walker", "")], [(0, 5, Category.PERSON, "nametag"), (5, 2, Category.PERSON, "nametag")])
+def test_glued_spans_one_piece_shortcut_equals_the_general_cut(words: list[tuple[str, str]], spans: list[tuple]
+                                                               ) -> None:
+    """split_glued's shortcut for a span with nothing to cut at gives what the general cut gives."""
+    from psan.tool.detection import consolidate
+    from psan.tool.text.document import Document, Entity, Sentence, TokenArray
+    text, starts, ends = "", [], []
+    for word, gap in words:
+        starts.append(len(text))
+        text += word
+        ends.append(len(text))
+        text += gap
+    n = len(starts)
+    entities = sorted({Entity(a, min(n, a + k), "SPEAKER" if source == "layout" else str(cat), cat, source, 0.8)
+                       for a, k, cat, source in spans if a < n}, key=lambda e: (e.first_token, -e.end_token, e.type))
+
+    def cut() -> list[Entity]:
+        doc = Document(text, TokenArray(list(starts), list(ends)), [Sentence(0, n)], list(entities), "en")
+        consolidate.split_glued(doc)
+        return doc.entities
+
+    fast = cut()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(consolidate, "_one_piece", lambda *args: False)
+        assert fast == cut()

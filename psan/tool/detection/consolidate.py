@@ -122,14 +122,18 @@ class _View:
         text, starts, ends = self.text, self.starts, self.ends
         #: each entity's text (as :meth:`span` cuts it), cut once: the anchors and the cuts read it
         self.entity_texts = [text[starts[e.first_token]:ends[e.end_token - 1]] for e in doc.entities]
+        where, kind = self.where, self.kind
         for e, name in zip(doc.entities, self.entity_texts, strict=True):
             if e.source in WEAK_SOURCES:
                 continue
-            if self._clean(name, e.first_token, e.end_token):
-                self.where[name].append((e.first_token, e.end_token))
+            # (the per-token test of _clean only where the text holds a separator or a line break at all)
+            if (":" not in name and ";" not in name and "\n" not in name) or self._clean(name, e.first_token,
+                                                                                        e.end_token):
+                where[name].append((e.first_token, e.end_token))
                 weight = _weight(e)
-                if name not in strongest or weight > strongest[name]:
-                    self.kind[name] = e
+                old = strongest.get(name)
+                if old is None or weight > old:
+                    kind[name] = e
                     strongest[name] = weight
         self.anchors = _Anchors(self.where)
         #: an anchor's first character → the lengths of the anchors that start with it: most pieces of a span are no
@@ -228,6 +232,19 @@ def _common_word(word: str, language: str) -> bool:
     except (ImportError, KeyError, ValueError):  # a language without name lists: the dictionary decides
         return True
     return word not in p.known
+
+
+def _one_piece(v: _View, e: Entity, name: bool, whole: str) -> bool:
+    """Is the span (its text ``whole``) neither cut by :func:`_hard_pieces` nor, a name, by
+    :func:`_conjunction_pieces`: no line break, no colon or semicolon in a name, no speaker slot in the document,
+    and in a name no conjunction or joiner between its first and last token (tested on the token texts in C)?"""
+    if e.end_token <= e.first_token or "\n" in whole or v.speaker_list:
+        return False
+    if not name:
+        return True
+    inner = v.texts[e.first_token + 1:e.end_token - 1]
+    return (":" not in whole and ";" not in whole and _JOINERS.isdisjoint(inner)
+            and v.conjunctions.isdisjoint(map(str.casefold, inner)))
 
 
 def _hard_pieces(v: _View, e: Entity, name: bool, whole: str) -> list[tuple[int, int]]:
@@ -408,6 +425,33 @@ def join_slashed(doc: Document) -> None:
                               key=lambda e: (e.first_token, -e.end_token))
 
 
+def _kept_pieces(v: _View, e: Entity, whole: tuple[int, int], name: bool, text: str) -> list[tuple[int, int]]:
+    """The token ranges the span (``whole``, its text ``text``) is cut and trimmed to; ``[whole]``: it stays."""
+    if _one_piece(v, e, name, text):  # most spans: the two cuts below would return the span itself
+        known = _anchor_cover(v, e.first_token, e.end_token, whole, name, e.category in _SLASH_RANK)
+        if known is None:  # a name no anchor explains: the span stays as it is
+            return [whole]
+        hard = pieces = [whole]
+    else:
+        known = None
+        hard = _hard_pieces(v, e, name, text)
+        pieces = []
+        for a, b in hard:  # a date or a description is no list of names: "15 March and 10 May 1989" stays
+            pieces.extend(_conjunction_pieces(v, a, b, e.category is Category.PERSON) if name else [(a, b)])
+    split = len(hard) != 1 or hard[0] != whole
+    edges = _edges if name else _punctuation_edges  # "three months'": the apostrophe is the quantity's
+    kept: list[tuple[int, int]] = []
+    for a, b in pieces:
+        if (a, b) in v.speakers and (a, b) != whole:
+            continue
+        cover = known if known is not None else _anchor_cover(v, a, b, whole, name, e.category in _SLASH_RANK)
+        if cover is None:
+            kept.append(edges(v, a, b) if split or (a, b) != whole else whole)
+        elif cover or not split:
+            kept.extend(cover or [edges(v, a, b)])
+    return [(a, b) for a, b in kept if a < b]
+
+
 def split_glued(doc: Document) -> None:
     """Cut and trim spans glued to their neighbours (see module docstring); changes ``doc.entities``."""
     if not doc.entities:
@@ -430,22 +474,7 @@ def split_glued(doc: Document) -> None:
                 out.append(Entity(*head, e.type, e.category, e.source, e.score))
             out.append(Entity(opening, e.end_token, kind.type, kind.category, e.source, e.score))
             continue
-        hard = _hard_pieces(v, e, name, text)
-        split = len(hard) != 1 or hard[0] != whole
-        pieces: list[tuple[int, int]] = []
-        for a, b in hard:  # a date or a description is no list of names: "15 March and 10 May 1989" stays
-            pieces.extend(_conjunction_pieces(v, a, b, e.category is Category.PERSON) if name else [(a, b)])
-        edges = _edges if name else _punctuation_edges  # "three months'": the apostrophe is the quantity's
-        kept: list[tuple[int, int]] = []
-        for a, b in pieces:
-            if (a, b) in v.speakers and (a, b) != whole:
-                continue
-            cover = _anchor_cover(v, a, b, whole, name, e.category in _SLASH_RANK)
-            if cover is None:
-                kept.append(edges(v, a, b) if split or (a, b) != whole else whole)
-            elif cover or not split:
-                kept.extend(cover or [edges(v, a, b)])
-        kept = [(a, b) for a, b in kept if a < b]
+        kept = _kept_pieces(v, e, whole, name, text)
         if kept == [whole]:
             out.append(e)
             continue
