@@ -200,3 +200,26 @@ def test_glued_spans_one_piece_shortcut_equals_the_general_cut(words: list[tuple
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(consolidate, "_one_piece", lambda *args: False)
         assert fast == cut()
+
+
+NUMBER_PIECES = ["Law", "Laws", "Decree-Law", "Act", "Code", "No.", "no.", "Nos.", "numbers", "plot", "plots", "of",
+                 " ", "\n", "\t", "\u00a0", "5190", "12", "x", "Mr", "approx.", ",", "(", "the"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(NUMBER_PIECES), max_size=16), st.data())
+@example(["Law", " ", "numbers", " ", "12"], None)
+@example(["the", " ", "Act", " ", "Nos.", "\n", "12"], None)
+@example(["plot", " ", "No.", " ", "12"], None)
+@example(["plots", " ", "no.", "\t", "\n", "12"], None)
+def test_look_back_string_tests_equal_their_regexes(pieces: list[str], data: st.DataObject | None) -> None:
+    """The string tests before the look-back regexes of numbers ("Law No." before it, "plot no." before it) give
+    the regexes' answers: where a regex matches, its string test holds."""
+    from psan.tool.detection import extension
+    text = "".join(pieces)
+    starts = [data.draw(st.integers(0, len(text)))] if data is not None else range(len(text) + 1)
+    for start in starts:
+        assert nonpersonal.instrument_before(text, start) == bool(
+            nonpersonal.INSTRUMENT_BEFORE.search(text, max(0, start - 30), start))
+        for window in range(max(0, start - 60), start + 1):
+            assert extension.ends_in_no(text, window, start) or not extension.NO_BEFORE.search(text, window, start)

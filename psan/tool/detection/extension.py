@@ -70,7 +70,8 @@ from psan.tool.detection.nonpersonal import is_never_personal
 from psan.tool.detection.recognizers.demographic import NATIONALITIES, NATIONALITY_NOUNS
 from psan.tool.text.document import Category, CharSpan
 
-__all__ = ["DIVISION_WORDS", "INSTITUTION_HEADS", "LANGUAGES", "PLACE_WORDS", "extend_mentions"]
+__all__ = ["DIVISION_WORDS", "INSTITUTION_HEADS", "LANGUAGES", "NO_BEFORE", "PLACE_WORDS", "ends_in_no",
+           "extend_mentions"]
 
 LANGUAGES = frozenset({"en"})
 
@@ -174,7 +175,7 @@ _COUNTED = re.compile(rf"[ \t]+(?:{_FUNCTION}[a-z]+-?[a-z]*[ \t]+)?"
                       r"(?P<noun>[a-z][a-z-]*[a-rt-z]s)\b(?P<of>[ \t]+of[ \t]+[a-z]+\b)?")
 _APPROX_BEFORE = re.compile(r"\b(?:approximately|approx\.|about|around|some|nearly|almost|over|under|"
                             r"more[ \t]+than|less[ \t]+than)[ \t]+$", re.IGNORECASE)
-_NO_BEFORE = re.compile(r"(?:\b(?P<noun>plots?|parcels?|sheets?|plans?|blocks?|lots?|flats?|apartments?|houses?|"
+NO_BEFORE = re.compile(r"(?:\b(?P<noun>plots?|parcels?|sheets?|plans?|blocks?|lots?|flats?|apartments?|houses?|"
                         r"buildings?|rooms?|cells?)[ \t]+)?\b[Nn]o\.[ \t]*$")
 #: "plot no. 412 of block F", "plot no. 77, sheet/plan 12/40": the map sheet or block that locates the plot
 _OF_BLOCK = re.compile(r"(?:[ \t]+of|,)[ \t]+(?:block|sheet|plan|plot|parcel)(?:/(?:sheet|plan))?[ \t]+"
@@ -350,6 +351,13 @@ def _grow_money(text: str, start: int, end: int, window: int) -> tuple[int, int]
     return start, end
 
 
+def ends_in_no(text: str, window: int, start: int) -> bool:
+    """Does ``text[window:start]`` end in "no." + blanks (before a last line break, where "$" also matches), as every
+    match of NO_BEFORE does?  A string test: the regex tried each of the 60 positions before every number."""
+    before = text[window:start]
+    return (before[:-1] if before.endswith("\n") else before).rstrip(" \t").endswith(("no.", "No."))
+
+
 def _grow_number(text: str, span: CharSpan, start: int, end: int, window: int) -> tuple[int, int]:
     """A number takes the counted noun after it (not a time unit: "3 days" stays a date-like amount) and a "No."
     before it, with the "of" block after such a numbered reference ("No. 5 of 2019")."""
@@ -357,7 +365,7 @@ def _grow_number(text: str, span: CharSpan, start: int, end: int, window: int) -
             and (m := _COUNTED.match(text, end))):
         if m.group("noun") not in _TIME_UNITS and m.group("noun") not in _NOT_PLURAL:
             end = m.end("of") if m.group("of") else m.end("noun")
-    m = _NO_BEFORE.search(text, window, start)
+    m = NO_BEFORE.search(text, window, start) if ends_in_no(text, window, start) else None
     if m and (m.group("noun") or (span.type != "CASE_NUMBER" and text[start:end].isdigit())):
         start = m.start()
         if m := _OF_BLOCK.match(text, end):

@@ -65,7 +65,9 @@ from psan.tool.text.document import Category, CharSpan
 
 __all__ = ["CODE_WORDS", "GENERIC_WORDS", "TECHNICAL_TERMS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
            "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "PERSON_TYPES", "RELATIVE_TIME", "TAXES_AND_CURRENCIES",
-           "TIME_TYPES", "is_never_a_name", "is_never_personal", "drop_never_personal"]
+           "TIME_TYPES", "FULL_DATE_END", "INSTRUMENT_ENDINGS", "INSTRUMENT_OF_BEFORE", "INTO_FORCE_AFTER",
+           "INTO_FORCE_BEFORE", "instrument_before", "is_never_a_name", "is_never_personal", "drop_never_personal",
+           "public_date"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
@@ -170,6 +172,22 @@ _CENTURY = re.compile(r"(?i:(?:the\s+)?(?:early|late|mid-?)?\s*\d{1,2}(?:st|nd|r
 INSTRUMENT_BEFORE = re.compile(
     r"\b(?:Laws?|Acts?|Decrees?|Decree-Laws?|Ordinances?|Regulations?|Statutes?|Codes?|Circulars?|Directives?)"
     r"(?:\s+(?:[Nn]os?\.|[Nn]umbers?))?\s*$")
+#: what a text INSTRUMENT_BEFORE matches ends in, blanks aside: its words' literal endings
+INSTRUMENT_ENDINGS = ("Law", "Laws", "Act", "Acts", "Decree", "Decrees", "Ordinance", "Ordinances", "Regulation",
+                      "Regulations", "Statute", "Statutes", "Code", "Codes", "Circular", "Circulars", "Directive",
+                      "Directives", "No.", "no.", "Nos.", "nos.", "Number", "number", "Numbers", "numbers")
+
+
+def instrument_before(text: str, start: int) -> bool:
+    """Does an instrument's name ("Law", "Act No.") end the 30 characters before ``start`` (INSTRUMENT_BEFORE)?
+
+    Why the string test first (the same answer): the regex tried every position of the window for each number and
+    date of a document, and most windows end in no instrument word.
+    """
+    return (text[max(0, start - 30):start].rstrip().endswith(INSTRUMENT_ENDINGS)
+            and INSTRUMENT_BEFORE.search(text, max(0, start - 30), start) is not None)
+
+
 #: NER "dates" without any date in them: frequencies and days relative to another date ("monthly", "the same
 #: day", "the following months", "last week", "the end of this week"), a weekday or a month alone ("on Monday",
 #: "next Friday", "in September", "mid July": one day of seven, one month of twelve, with no year; TAB's
@@ -229,7 +247,7 @@ def _number_never_personal(text: str, span: CharSpan) -> bool:
     """A number of a reference, an instrument, a heading, or a partitive count."""
     start, end = span.start, span.end
     if (LAW_REFERENCE_BEFORE.search(text, max(0, start - 40), start)
-            or INSTRUMENT_BEFORE.search(text, max(0, start - 30), start)):
+            or instrument_before(text, start)):
         return True
     value = text[start:end]
     if value.isdigit() and _ITEM_NUMBER_BEFORE.search(text, max(0, start - 10), start) \
@@ -318,7 +336,7 @@ def _never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in TIME_TYPES:
         if _relative_or_century(value):
             return True
-        if value.isdigit() and INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start):
+        if value.isdigit() and instrument_before(text, span.start):
             return True
         return public_date(text, span)
     return False
