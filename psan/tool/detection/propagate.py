@@ -268,13 +268,17 @@ def _found_seeds(doc: Document, texts: list[str], wanted: set[Category], source:
     return seeds
 
 
+#: occurrences ``(first, end, pattern index)`` in order, with the score factor they all have
+Matches = list[tuple[list[tuple[int, int, int]], float]]
+
+
 def _pattern_matches(patterns: list[tuple[str, ...]], texts: list[str], language: str, lemmas: bool,
-                     score_factor: float) -> list[tuple[int, int, int, float]]:
-    """(first, end, pattern index, score factor) of every occurrence of the patterns: the exact ones (factor 1)
-    first, then those found only by their lemmas (factor ``score_factor``: an inflected form is less sure), so
-    that an exact occurrence wins where both are found."""
+                     score_factor: float) -> Matches:
+    """Every occurrence of the patterns, with its score factor: the exact ones (factor 1) first, then those found
+    only by their lemmas (factor ``score_factor``: an inflected form is less sure), so that an exact occurrence
+    wins where both are found.  (Two lists, not a factor per occurrence: 10^5 occurrences in a large text.)"""
     n_tokens = len(texts)
-    matches = [(first, end, idx, 1.0) for first, end, idx in scan_token_patterns(patterns, texts, n_tokens)]
+    matches: Matches = [(scan_token_patterns(patterns, texts, n_tokens), 1.0)]
     keys = _lemma_keys(texts, language) if lemmas else None
     if keys is not None:
         by_lemma: dict[tuple[str, ...], int] = {}
@@ -283,12 +287,12 @@ def _pattern_matches(patterns: list[tuple[str, ...]], texts: list[str], language
             if lemma_key != words:  # words equal to their keys were found by the exact pass already
                 by_lemma.setdefault(lemma_key, idx)
         lemma_patterns = list(by_lemma)
-        matches += [(first, end, by_lemma[lemma_patterns[i]], score_factor)
-                    for first, end, i in scan_token_patterns(lemma_patterns, keys, n_tokens)]
+        matches.append(([(first, end, by_lemma[lemma_patterns[i]])
+                          for first, end, i in scan_token_patterns(lemma_patterns, keys, n_tokens)], score_factor))
     return matches
 
 
-def _new_entities(doc: Document, matches: list[tuple[int, int, int, float]], seeds: list[Entity],
+def _new_entities(doc: Document, matches: Matches, seeds: list[Entity],
                   starts: list[int], ends: list[int], source: str, score_factor: float) -> list[Entity]:
     """The matches taken in order as new entities, each grown to its whole mention where the language does
     so, and skipped when it repeats, lies inside or crosses an entity found or added before it (a part of a
@@ -305,18 +309,19 @@ def _new_entities(doc: Document, matches: list[tuple[int, int, int, float]], see
 
     grow = _Growth(doc, starts, ends) if doc.language in EXTENDED_LANGUAGES else None
     added: list[Entity] = []
-    for first, end, idx, factor in matches:
-        if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
-            continue  # found already (and grown already if it was to grow), or part of a found mention
-        seed = seeds[idx]
-        if grow is not None:
-            first, end = grow(first, end, seed)
+    for found, factor in matches:
+        for first, end, idx in found:
             if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
-                continue
-        added.append(Entity(first, end, seed.type, seed.category, source,
-                            round(seed.score * score_factor * factor, 6)))
-        existing.add((first, end))
-        _cover(lo, hi, first, end)
+                continue  # found already (and grown already if it was to grow), or part of a found mention
+            seed = seeds[idx]
+            if grow is not None:
+                first, end = grow(first, end, seed)
+                if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
+                    continue
+            added.append(Entity(first, end, seed.type, seed.category, source,
+                                round(seed.score * score_factor * factor, 6)))
+            existing.add((first, end))
+            _cover(lo, hi, first, end)
     return added
 
 
@@ -344,7 +349,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         return []
     patterns = list(seeds)
     matches = _pattern_matches(patterns, texts, doc.language, lemmas, score_factor)
-    if not matches:
+    if not any(found for found, _ in matches):
         return []
     added = _new_entities(doc, matches, [seeds[p] for p in patterns], starts, ends, source, score_factor)
     added.sort(key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
