@@ -446,8 +446,13 @@ def extend_mentions(text: str, candidates: Sequence[CharSpan], language: str) ->
             grown.append(span)  # a generic "Council" must not become "Council's" and escape the filter
             continue
         start, end = _grow(text, span)
-        grown.append(span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end))
+        grown.append(span if (start, end) == (span.start, span.end) else _moved(span, start, end))
     return _join(text, grown)
+
+
+def _moved(span: CharSpan, start: int, end: int) -> CharSpan:
+    """``dataclasses.replace(span, start=start, end=end)`` without its look-up of the fields (10^4 grown spans)."""
+    return CharSpan(start, end, span.type, span.category, span.source, span.score, span.priority)
 
 
 def _join(text: str, spans: list[CharSpan]) -> list[CharSpan]:
