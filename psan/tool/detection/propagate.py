@@ -382,6 +382,9 @@ class _Growth:
 
 def _inside_or_crossing(lo: list[int | None], hi: list[int], first: int, end: int) -> bool:
     """Do tokens ``[first, end)`` lie inside or cross an entity (existing or just added)?"""
+    if end - first == 1:  # most occurrences are one word: no generator
+        low = lo[first]
+        return low is not None and (low < first or hi[first] > end)
     return any(lo[i] is not None and (lo[i] < first or hi[i] > end) for i in range(first, end))  # type: ignore[operator]
 
 
