@@ -223,3 +223,25 @@ def test_look_back_string_tests_equal_their_regexes(pieces: list[str], data: st.
             nonpersonal.INSTRUMENT_BEFORE.search(text, max(0, start - 30), start))
         for window in range(max(0, start - 60), start + 1):
             assert extension.ends_in_no(text, window, start) or not extension.NO_BEFORE.search(text, window, start)
+
+
+def test_grown_span_copy_equals_dataclass_replace() -> None:
+    """A grown candidate is its dataclass copy with the new edges, every other field kept."""
+    import dataclasses
+
+    from psan.tool.detection.extension import extend_mentions
+    fields = [f.name for f in dataclasses.fields(CharSpan)]
+    assert fields == ["start", "end", "type", "category", "source", "score", "priority"]  # what the copy passes
+    text = "He lived in northern Cyprus."
+    span = CharSpan(21, 27, "GPE", Category.LOCATION, "ner", 0.7, 3)
+    assert extend_mentions(text, [span], "en") == [dataclasses.replace(span, start=12)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.sampled_from(["A", "B"])), max_size=20))
+def test_span_order_equals_the_tuple_key_sort(spans: list[tuple[int, int, str]]) -> None:
+    """Entities in span order: as sorted by (first token, longest first), equal ones as they came."""
+    from psan.tool.text.document import Entity, in_span_order
+    entities = [Entity(a, a + b, kind, Category.OTHER, str(n)) for n, (a, b, kind) in enumerate(spans)]
+    expected = sorted(entities, key=lambda e: (e.first_token, -e.end_token))
+    assert [e.source for e in in_span_order(entities)] == [e.source for e in expected]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from psan.tool.text.document import Document, collector_paused, token_bounds
+from psan.tool.text.document import Document, collector_paused, in_span_order, token_bounds
 
 EXIT_OK = 0
 EXIT_FAILED = 2
@@ -275,7 +275,7 @@ def documents(args: argparse.Namespace, files: Sequence[InputFile], reporter: Re
 
 def span_records(rel: str, doc: Document) -> Iterator[dict[str, Any]]:
     """One JSON-serializable record per recognized entity (character offsets, end exclusive)."""
-    for ent in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
+    for ent in in_span_order(doc.entities):
         start, end = doc.char_range(ent.first_token, ent.end_token)
         yield {"file": rel, "start": start, "end": end, "text": doc.text[start:end], "type": ent.type,
                "category": str(ent.category), "source": ent.source, "score": ent.score}
@@ -300,7 +300,7 @@ def span_lines(rel: str, doc: Document) -> Iterator[str]:
     #: the end of a line after the span's text, per kind of entity (type, category, source, score): a large
     #: document has 10^5 entities of a few dozen kinds
     tails: dict[tuple, str] = {}
-    for ent in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
+    for ent in in_span_order(doc.entities):
         start, end = starts[ent.first_token], ends[ent.end_token - 1]
         score, kind, source = ent.score, ent.type, ent.source
         if (type(score) is not float or not math.isfinite(score) or type(kind) is not str or type(source) is not str
