@@ -7,6 +7,8 @@ shortcut and the plain form on generated texts built from the pieces the rules l
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -245,3 +247,56 @@ def test_span_order_equals_the_tuple_key_sort(spans: list[tuple[int, int, str]])
     entities = [Entity(a, a + b, kind, Category.OTHER, str(n)) for n, (a, b, kind) in enumerate(spans)]
     expected = sorted(entities, key=lambda e: (e.first_token, -e.end_token))
     assert [e.source for e in in_span_order(entities)] == [e.source for e in expected]
+
+
+JOIN_PIECES = ["Lublin", ",", " ", "Poland", "the", "Faculty", "of", "Medicine", "Kayseri", "University", "and",
+               "Social", "Court", "\n", "Warsaw", "Kraków", "Gdańsk", "Makarios", "Avenue", "Larnaca", "x" * 9]
+JOIN_KINDS = [("LOC", Category.LOCATION), ("ORG", Category.ORGANIZATION), ("NORP", Category.OTHER),
+              ("PERSON", Category.PERSON), ("GPE", Category.LOCATION)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(JOIN_PIECES), min_size=1, max_size=14),
+       st.lists(st.tuples(st.integers(0, 13), st.integers(1, 4), st.sampled_from(JOIN_KINDS), st.sampled_from("ab")),
+                max_size=8))
+@example(["Lublin", ",", " ", "Poland", " ", "x" * 9], [(0, 1, ("LOC", Category.LOCATION), "a"),
+                                                         (3, 1, ("GPE", Category.LOCATION), "a")])
+@example(["Faculty", " ", "of", " ", "Medicine", " ", "of", " ", "Kayseri", " ", "University"],
+         [(0, 5, ("ORG", Category.ORGANIZATION), "a"), (8, 3, ("ORG", Category.ORGANIZATION), "a")])
+def test_joined_neighbours_equal_the_plain_join(pieces: list[str], spans: list[tuple]) -> None:
+    """Joining neighbouring candidates with two stable sorts and the gap length tested first gives what sorting by
+    a key tuple and testing every neighbouring pair gave."""
+    from psan.tool.detection import extension
+    text, bounds = "", []
+    for piece in pieces:
+        bounds.append((len(text), len(text) + len(piece)))
+        text += piece
+    cands = []
+    for first, n, (kind, category), source in spans:
+        if first < len(bounds):
+            last = bounds[min(len(bounds), first + n) - 1]
+            cands.append(CharSpan(bounds[first][0], last[1], kind, category, source, 0.5))
+
+    def plain_join(text: str, spans: list[CharSpan]) -> list[CharSpan]:
+        import dataclasses
+        names = sorted((s for s in spans if s.category in (Category.ORGANIZATION, Category.LOCATION)
+                        or s.type in ("NORP", "PRODUCT", "FAC")
+                        or s.type == "PERSON" and re.search(r"[ \t](?:Avenue|Street|Road|Boulevard|Square|Lane)$",
+                                                            text[s.start:s.end])),
+                       key=lambda s: (s.start, -s.end))
+        drop, joined, i = set(), [], 0
+        while i < len(names) - 1:
+            a, b = names[i], names[i + 1]
+            if a.source == b.source and a.end <= b.start and extension._joinable(text, a, b):
+                joined.append(dataclasses.replace(b, start=a.start) if a.type in ("NORP", "PRODUCT", "FAC")
+                              else dataclasses.replace(a, end=b.end))
+                drop.update((id(a), id(b)))
+                i += 2
+                continue
+            i += 1
+        return [s for s in spans if id(s) not in drop] + joined if joined else spans
+
+    fast = extension.extend_mentions(text, cands, "en")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(extension, "_join", plain_join)
+        assert extension.extend_mentions(text, cands, "en") == fast

@@ -65,6 +65,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from operator import attrgetter
 
 from psan.tool.detection.nonpersonal import is_never_personal
 from psan.tool.detection.recognizers.demographic import NATIONALITIES, NATIONALITY_NOUNS
@@ -455,19 +456,25 @@ def _moved(span: CharSpan, start: int, end: int) -> CharSpan:
     return CharSpan(start, end, span.type, span.category, span.source, span.score, span.priority)
 
 
+_START = attrgetter("start")
+_END = attrgetter("end")
+
+
 def _join(text: str, spans: list[CharSpan]) -> list[CharSpan]:
     """Join neighbouring name candidates of one source (see :func:`_joinable`)."""
     if len(spans) < 2:  # propagation grows its occurrences one at a time
         return spans
     names = sorted((s for s in spans if s.category in _NAME_CATS or s.type in _MISTYPED_PLACE_TYPES
                     or s.type == "PERSON" and _STREET_END.search(text, s.start, s.end)),
-                   key=lambda s: (s.start, -s.end))
+                   key=_END, reverse=True)
+    names.sort(key=_START)  # by (start, longest first) in two stable sorts: no key tuple per span
     drop: set[int] = set()
     joined: list[CharSpan] = []
     i = 0
     while i < len(names) - 1:
         a, b = names[i], names[i + 1]
-        if a.source == b.source and a.end <= b.start and _joinable(text, a, b):
+        # (a gap of more than 8 characters joins nothing: no call for most neighbours)
+        if a.source == b.source and a.end <= b.start and b.start - a.end <= 8 and _joinable(text, a, b):
             # a mistyped town takes the place's type from the country after it
             joined.append(replace(b, start=a.start) if a.type in _MISTYPED_PLACE_TYPES else replace(a, end=b.end))
             drop.update((id(a), id(b)))
