@@ -243,6 +243,20 @@ _FIRST_TOKEN = operator.attrgetter("first_token")
 _END_TOKEN = operator.attrgetter("end_token")
 
 
+_ENTITY_FIELDS = operator.attrgetter("first_token", "end_token", "type", "category", "source", "score")
+
+
+def unique_entities(entities: list[Entity]) -> list[Entity]:
+    """``list(dict.fromkeys(entities))``: the entities without repeats (equal fields), the first of each kept.
+
+    Why the fields first: an entity's hash and equality are Python functions (a frozen dataclass's), while its
+    fields as a tuple are read, hashed and compared in C; most lists hold no repeat and come back as they are.
+    """
+    if len(set(map(_ENTITY_FIELDS, entities))) == len(entities):
+        return list(entities)
+    return list(dict.fromkeys(entities))
+
+
 def in_span_order(entities: Sequence[Entity]) -> list[Entity]:
     """``sorted(entities, key=lambda e: (e.first_token, -e.end_token))``: by start, the longest first.
 
