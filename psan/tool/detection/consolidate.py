@@ -561,7 +561,8 @@ def unify_categories(doc: Document) -> None:
     companies = _legal_form_evidence(doc, groups)
     name_words = person_name_words(doc)
     for text, members in groups.items():
-        cats = {doc.entities[n].category for n in members}
+        # (one member, one category: most strings of a long text are found once or in one category)
+        cats = {doc.entities[members[0]].category} if len(members) == 1 else {doc.entities[n].category for n in members}
         person = name_words.get(text)
         company, company_model = companies.get(text, (0.0, None))
         if len(cats) < 2 and (person is None or Category.PERSON in cats) \
