@@ -300,3 +300,50 @@ def test_joined_neighbours_equal_the_plain_join(pieces: list[str], spans: list[t
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(extension, "_join", plain_join)
         assert extension.extend_mentions(text, cands, "en") == fast
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3), st.sampled_from(["A", "B"]),
+                          st.sampled_from([0.5, 0.9, float("nan")])), max_size=12))
+def test_unique_entities_equal_dict_fromkeys(fields: list[tuple]) -> None:
+    from psan.tool.text.document import Entity, unique_entities
+    nan = Entity(0, 1, "A", Category.OTHER, "x", float("nan"))
+    entities = [Entity(a, a + b, kind, Category.OTHER, "x", score) for a, b, kind, score in fields] + [nan, nan]
+    expected = list(dict.fromkeys(entities))
+    assert [id(e) for e in unique_entities(entities)] == [id(e) for e in expected]
+
+
+ACRONYM_WORDS = ["European", "Court", "of", "Human", "Rights", "(", "ECHR", ")", "the", "Turkish", "Army", "TA",
+                 "and", "ECHR", "."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(ACRONYM_WORDS), min_size=1, max_size=16),
+       st.lists(st.tuples(st.integers(0, 15), st.integers(1, 4), st.sampled_from(GLUED_CATEGORIES)), max_size=8))
+@example(["European", "Court", "of", "Human", "Rights", "(", "ECHR", ")", "and", "ECHR"],
+         [(9, 1, Category.ORGANIZATION), (1, 1, Category.OTHER)])
+@example(["European", "Court", "of", "Human", "Rights", "(", "ECHR", ")", "and", "ECHR"],
+         [(9, 1, Category.ORGANIZATION), (0, 1, Category.OTHER), (0, 4, Category.OTHER), (6, 1, Category.OTHER)])
+@example(["European", "Court", "of", "Human", "Rights", "(", "ECHR", ")", "and", "ECHR"],
+         [(9, 1, Category.ORGANIZATION)])
+@example(["European", "Court", "of", "Human", "Rights", "(", "ECHR", ")", "and", "ECHR"],
+         [(9, 1, Category.ORGANIZATION), (1, 1, Category.OTHER), (8, 1, Category.OTHER)])
+def test_long_forms_do_not_depend_on_the_entities_order(words: list[str], spans: list[tuple]) -> None:
+    """Long forms found with the entities in token order (their starts need no sort) equal those found with the
+    entities in any order (sorted first)."""
+    from psan.tool.detection.acronym_definitions import mark_long_forms
+    from psan.tool.text.document import Document, Entity, TokenArray
+    text, starts, ends = "", [], []
+    for word in words:
+        starts.append(len(text))
+        text += word
+        ends.append(len(text))
+        text += " "
+    entities = sorted({Entity(a, min(len(words), a + n), str(cat), cat, "ner", 0.8)
+                       for a, n, cat in spans if a < len(words)}, key=lambda e: (e.first_token, -e.end_token, e.type))
+    found = []
+    for order in (entities, entities[::-1]):
+        doc = Document(text, TokenArray(starts, ends), [], list(order), "en")
+        mark_long_forms(doc)
+        found.append(sorted(doc.entities, key=lambda e: (e.first_token, e.end_token, e.type)))
+    assert found[0] == found[1]
