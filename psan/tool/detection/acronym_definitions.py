@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, islice
+from operator import le
 
 from psan.tool.text.document import Category, Document, Entity, token_bounds
 from psan.tool.words.name_joints import FUNCTION_WORDS
@@ -121,9 +122,15 @@ def mark_long_forms(doc: Document) -> None:
     # the entities' character ranges sorted by start, with the largest end so far: one of them overlaps
     # [start, end) exactly when the largest end among those starting before ``end`` passes ``start`` (a
     # bisection, where testing every entity per definition was quadratic on a large document)
-    ranges = sorted((token_starts[e.first_token], token_ends[e.end_token - 1]) for e in doc.entities)
-    range_starts = [s for s, _ in ranges]
-    reach = list(accumulate((t for _, t in ranges), max))
+    # (the order of ranges with one start does not matter: ``reach`` is read after all of them; the entities are
+    # usually in token order already, and then their starts need no sort)
+    range_starts = [token_starts[e.first_token] for e in doc.entities]
+    range_ends = [token_ends[e.end_token - 1] for e in doc.entities]
+    if not all(map(le, range_starts, islice(range_starts, 1, None))):
+        ranges = sorted(zip(range_starts, range_ends, strict=True))
+        range_starts = [s for s, _ in ranges]
+        range_ends = [t for _, t in ranges]
+    reach = list(accumulate(range_ends, max))
     added_ranges: list[tuple[int, int]] = []
     added: list[Entity] = []
     definitions = _all_definitions(text, list(acronyms))

@@ -40,7 +40,7 @@ from psan.tool.detection.recognizers.gazetteer import (
     load_person_names,
     person_name_kind,
 )
-from psan.tool.text.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
+from psan.tool.text.document import WEAK_SOURCES, Category, Document, Entity, token_bounds, unique_entities
 
 __all__ = ["ABBREVIATIONS", "MAX_WORDS", "STOP_WORDS", "complete_names", "spans_inside_longer", "warm_up"]
 
@@ -167,9 +167,8 @@ def complete_names(doc: Document) -> Document:
     starts, ends = token_bounds(doc.tokens)
     owner: list[Category | None] = [None] * len(doc.tokens)  # a non-person category covering the token
     for ent in doc.entities:
-        if ent.category is not Category.PERSON and ent.source not in WEAK_SOURCES:
-            for i in range(ent.first_token, ent.end_token):
-                owner[i] = ent.category
+        if ent.category is not Category.PERSON and ent.source not in WEAK_SOURCES and ent.end_token > ent.first_token:
+            owner[ent.first_token:ent.end_token] = [ent.category] * (ent.end_token - ent.first_token)
     persons = [e for e in doc.entities if e.category is Category.PERSON]
     inner = spans_inside_longer({(e.first_token, e.end_token) for e in persons})
     outer = [e for e in persons if (e.first_token, e.end_token) not in inner]
@@ -199,6 +198,6 @@ def complete_names(doc: Document) -> Document:
         taken = {i for e in changed.values() for i in range(e.first_token, e.end_token)}
         grown = [changed.get(id(e), e) for e in doc.entities  # a weak span a grown name overlaps gives way
                  if e.source not in WEAK_SOURCES or not taken.intersection(range(e.first_token, e.end_token))]
-        unique = list(dict.fromkeys(grown))
+        unique = unique_entities(grown)
         doc.entities = sorted(unique, key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
     return doc

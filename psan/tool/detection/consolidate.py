@@ -36,7 +36,7 @@ from bisect import bisect_left
 from collections import defaultdict
 
 from psan.tool.detection.propagate import person_name_words
-from psan.tool.text.document import WEAK_SOURCES, Category, Document, Entity, token_bounds
+from psan.tool.text.document import WEAK_SOURCES, Category, Document, Entity, token_bounds, token_texts
 from psan.tool.words.function_words import function_words
 from psan.tool.words.name_joints import LEGAL_FORM_RE
 
@@ -102,6 +102,8 @@ class _View:
         self.tokens = doc.tokens
         #: token offsets as two lists (a TokenArray's own: no Token object per look-up)
         self.starts, self.ends = token_bounds(doc.tokens)
+        #: the token texts (a TokenArray keeps them, propagation reads them too): no slice per look-up
+        self.texts = token_texts(doc.text, doc.tokens)
         self.language = doc.language or "en"
         self.closed = function_words(self.language)
         self.conjunctions = CONJUNCTIONS.get(self.language, frozenset())
@@ -117,15 +119,21 @@ class _View:
         #: anchor text → its strongest entity: a piece cut out of a glued span takes that one's category
         self.kind: dict[str, Entity] = {}
         strongest: dict[str, float] = {}
-        for e in doc.entities:
+        text, starts, ends = self.text, self.starts, self.ends
+        #: each entity's text (as :meth:`span` cuts it), cut once: the anchors and the cuts read it
+        self.entity_texts = [text[starts[e.first_token]:ends[e.end_token - 1]] for e in doc.entities]
+        where, kind = self.where, self.kind
+        for e, name in zip(doc.entities, self.entity_texts, strict=True):
             if e.source in WEAK_SOURCES:
                 continue
-            name = self.span(e.first_token, e.end_token)
-            if self._clean(name, e.first_token, e.end_token):
-                self.where[name].append((e.first_token, e.end_token))
+            # (the per-token test of _clean only where the text holds a separator or a line break at all)
+            if (":" not in name and ";" not in name and "\n" not in name) or self._clean(name, e.first_token,
+                                                                                        e.end_token):
+                where[name].append((e.first_token, e.end_token))
                 weight = _weight(e)
-                if name not in strongest or weight > strongest[name]:
-                    self.kind[name] = e
+                old = strongest.get(name)
+                if old is None or weight > old:
+                    kind[name] = e
                     strongest[name] = weight
         self.anchors = _Anchors(self.where)
         #: an anchor's first character → the lengths of the anchors that start with it: most pieces of a span are no
@@ -135,7 +143,7 @@ class _View:
             self.anchor_lengths[name[:1]].add(len(name))
 
     def tok(self, i: int) -> str:
-        return self.text[self.starts[i]:self.ends[i]]
+        return self.texts[i]
 
     def span(self, a: int, b: int) -> str:
         return self.text[self.starts[a]:self.ends[b - 1]]
@@ -169,7 +177,7 @@ class _View:
     def filler(self, i: int, name: bool = True) -> bool:
         """A token that is never part of a name (see module docstring); outside a name (``name`` false) a
         word in lower case is content, not filler ("primary school teacher")."""
-        w = self.tok(i)
+        w = self.texts[i]
         kind = self.kinds.get(w)
         if kind is None:
             kind = self.kinds[w] = self._word_kind(w)
@@ -226,12 +234,26 @@ def _common_word(word: str, language: str) -> bool:
     return word not in p.known
 
 
-def _hard_pieces(v: _View, e: Entity, name: bool) -> list[tuple[int, int]]:
-    """The span cut at line breaks and around speaker slots, a name also at colons and semicolons (the
-    separators dropped; the colon of a speaker slot always)."""
-    whole = v.text[v.starts[e.first_token]:v.ends[e.end_token - 1]] if e.end_token > e.first_token else "\n"
+def _one_piece(v: _View, e: Entity, name: bool, whole: str) -> bool:
+    """Is the span (its text ``whole``) neither cut by :func:`_hard_pieces` nor, a name, by
+    :func:`_conjunction_pieces`: no line break, no colon or semicolon in a name, no speaker slot in the document,
+    and in a name no conjunction or joiner between its first and last token (tested on the token texts in C)?"""
+    if e.end_token <= e.first_token or "\n" in whole or v.speaker_list:
+        return False
+    if not name:
+        return True
+    inner = v.texts[e.first_token + 1:e.end_token - 1]
+    return (":" not in whole and ";" not in whole and _JOINERS.isdisjoint(inner)
+            and v.conjunctions.isdisjoint(map(str.casefold, inner)))
+
+
+def _hard_pieces(v: _View, e: Entity, name: bool, whole: str) -> list[tuple[int, int]]:
+    """The span (its text ``whole``) cut at line breaks and around speaker slots, a name also at colons and
+    semicolons (the separators dropped; the colon of a speaker slot always)."""
+    if e.end_token <= e.first_token:
+        whole = "\n"
     if "\n" not in whole and not (name and (":" in whole or ";" in whole)) \
-            and not v.overlapping_speakers(e.first_token, e.end_token):
+            and not (v.speaker_list and v.overlapping_speakers(e.first_token, e.end_token)):
         return [(e.first_token, e.end_token)]  # nothing to cut at (most spans): no test per token
     cuts: set[int] = set()
     dropped: set[int] = set()
@@ -259,8 +281,9 @@ def _conjunction_pieces(v: _View, a: int, b: int, person: bool = False) -> list[
     """``X and Y`` → ``X``, ``Y`` when one side is an anchor (the document names it on its own).  A slash with no
     space around it joins one place or organisation ("Frankfurt/Oder Labour Court", :func:`join_slashed`) and
     lists only persons ("Smith/Jones")."""
-    joins = [i for i in range(a + 1, b - 1) if v.tok(i).casefold() in v.conjunctions
-             or v.tok(i) in _JOINERS and (person or v.tok(i) != "/" or v.spaced(i))]
+    texts, conjunctions = v.texts, v.conjunctions
+    joins = [i for i in range(a + 1, b - 1) if (w := texts[i]).casefold() in conjunctions
+             or w in _JOINERS and (person or w != "/" or v.spaced(i))]
     for i in joins:
         left, right = (a, i), (i + 1, b)
         if v.span(*left) in v.anchors or v.span(*right) in v.anchors:
@@ -295,7 +318,8 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
     place or an organisation) a slash with no space around it is part of the name, not filler.
     """
     out: list[tuple[int, int]] = []
-    starts, ends, text = v.starts, v.ends, v.text
+    starts, ends, text, where = v.starts, v.ends, v.text, v.where
+    outside_a, outside_b = v.anchors.outside
     i = a
     while i < b:
         best = None
@@ -306,13 +330,16 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
             if ends[j - 1] - start not in lengths or (i, j) == whole:
                 continue
             piece = text[start:ends[j - 1]]
-            if piece in v.where and piece in v.anchors and any(c.isalnum() for c in piece):
+            # ``piece in v.anchors`` (recognized outside the span being cut), its places read once
+            places = where.get(piece)
+            if places and any(not (outside_a <= s and f <= outside_b) for s, f in places) \
+                    and any(c.isalnum() for c in piece):
                 best = j
                 break
         if best is not None:
             out.append((i, best))
             i = best
-        elif v.filler(i, name) and not (slash_joins and v.tok(i) == "/" and not v.spaced(i)):
+        elif v.filler(i, name) and not (slash_joins and v.texts[i] == "/" and not v.spaced(i)):
             i += 1
         else:
             return None
@@ -398,6 +425,33 @@ def join_slashed(doc: Document) -> None:
                               key=lambda e: (e.first_token, -e.end_token))
 
 
+def _kept_pieces(v: _View, e: Entity, whole: tuple[int, int], name: bool, text: str) -> list[tuple[int, int]]:
+    """The token ranges the span (``whole``, its text ``text``) is cut and trimmed to; ``[whole]``: it stays."""
+    if _one_piece(v, e, name, text):  # most spans: the two cuts below would return the span itself
+        known = _anchor_cover(v, e.first_token, e.end_token, whole, name, e.category in _SLASH_RANK)
+        if known is None:  # a name no anchor explains: the span stays as it is
+            return [whole]
+        hard = pieces = [whole]
+    else:
+        known = None
+        hard = _hard_pieces(v, e, name, text)
+        pieces = []
+        for a, b in hard:  # a date or a description is no list of names: "15 March and 10 May 1989" stays
+            pieces.extend(_conjunction_pieces(v, a, b, e.category is Category.PERSON) if name else [(a, b)])
+    split = len(hard) != 1 or hard[0] != whole
+    edges = _edges if name else _punctuation_edges  # "three months'": the apostrophe is the quantity's
+    kept: list[tuple[int, int]] = []
+    for a, b in pieces:
+        if (a, b) in v.speakers and (a, b) != whole:
+            continue
+        cover = known if known is not None else _anchor_cover(v, a, b, whole, name, e.category in _SLASH_RANK)
+        if cover is None:
+            kept.append(edges(v, a, b) if split or (a, b) != whole else whole)
+        elif cover or not split:
+            kept.extend(cover or [edges(v, a, b)])
+    return [(a, b) for a, b in kept if a < b]
+
+
 def split_glued(doc: Document) -> None:
     """Cut and trim spans glued to their neighbours (see module docstring); changes ``doc.entities``."""
     if not doc.entities:
@@ -405,8 +459,8 @@ def split_glued(doc: Document) -> None:
     join_slashed(doc)
     v = _View(doc)
     out: list[Entity] = []
-    for e in doc.entities:
-        if _is_speaker(e) or e.end_token - e.first_token < 2 and not v.filler(e.first_token):
+    for e, text in zip(doc.entities, v.entity_texts, strict=True):
+        if e.type == SPEAKER_TYPE or e.end_token - e.first_token < 2 and not v.filler(e.first_token):
             out.append(e)
             continue
         whole = (e.first_token, e.end_token)
@@ -420,22 +474,7 @@ def split_glued(doc: Document) -> None:
                 out.append(Entity(*head, e.type, e.category, e.source, e.score))
             out.append(Entity(opening, e.end_token, kind.type, kind.category, e.source, e.score))
             continue
-        hard = _hard_pieces(v, e, name)
-        split = len(hard) != 1 or hard[0] != whole
-        pieces: list[tuple[int, int]] = []
-        for a, b in hard:  # a date or a description is no list of names: "15 March and 10 May 1989" stays
-            pieces.extend(_conjunction_pieces(v, a, b, e.category is Category.PERSON) if name else [(a, b)])
-        edges = _edges if name else _punctuation_edges  # "three months'": the apostrophe is the quantity's
-        kept: list[tuple[int, int]] = []
-        for a, b in pieces:
-            if (a, b) in v.speakers and (a, b) != whole:
-                continue
-            cover = _anchor_cover(v, a, b, whole, name, e.category in _SLASH_RANK)
-            if cover is None:
-                kept.append(edges(v, a, b) if split or (a, b) != whole else whole)
-            elif cover or not split:
-                kept.extend(cover or [edges(v, a, b)])
-        kept = [(a, b) for a, b in kept if a < b]
+        kept = _kept_pieces(v, e, whole, name, text)
         if kept == [whole]:
             out.append(e)
             continue
@@ -522,7 +561,8 @@ def unify_categories(doc: Document) -> None:
     companies = _legal_form_evidence(doc, groups)
     name_words = person_name_words(doc)
     for text, members in groups.items():
-        cats = {doc.entities[n].category for n in members}
+        # (one member, one category: most strings of a long text are found once or in one category)
+        cats = {doc.entities[members[0]].category} if len(members) == 1 else {doc.entities[n].category for n in members}
         person = name_words.get(text)
         company, company_model = companies.get(text, (0.0, None))
         if len(cats) < 2 and (person is None or Category.PERSON in cats) \

@@ -65,7 +65,9 @@ from psan.tool.text.document import Category, CharSpan
 
 __all__ = ["CODE_WORDS", "GENERIC_WORDS", "TECHNICAL_TERMS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
            "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "PERSON_TYPES", "RELATIVE_TIME", "TAXES_AND_CURRENCIES",
-           "TIME_TYPES", "is_never_a_name", "is_never_personal", "drop_never_personal"]
+           "TIME_TYPES", "FULL_DATE_END", "INSTRUMENT_ENDINGS", "INSTRUMENT_OF_BEFORE", "INTO_FORCE_AFTER",
+           "INTO_FORCE_BEFORE", "instrument_before", "is_never_a_name", "is_never_personal", "drop_never_personal",
+           "public_date"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
@@ -170,6 +172,22 @@ _CENTURY = re.compile(r"(?i:(?:the\s+)?(?:early|late|mid-?)?\s*\d{1,2}(?:st|nd|r
 INSTRUMENT_BEFORE = re.compile(
     r"\b(?:Laws?|Acts?|Decrees?|Decree-Laws?|Ordinances?|Regulations?|Statutes?|Codes?|Circulars?|Directives?)"
     r"(?:\s+(?:[Nn]os?\.|[Nn]umbers?))?\s*$")
+#: what a text INSTRUMENT_BEFORE matches ends in, blanks aside: its words' literal endings
+INSTRUMENT_ENDINGS = ("Law", "Laws", "Act", "Acts", "Decree", "Decrees", "Ordinance", "Ordinances", "Regulation",
+                      "Regulations", "Statute", "Statutes", "Code", "Codes", "Circular", "Circulars", "Directive",
+                      "Directives", "No.", "no.", "Nos.", "nos.", "Number", "number", "Numbers", "numbers")
+
+
+def instrument_before(text: str, start: int) -> bool:
+    """Does an instrument's name ("Law", "Act No.") end the 30 characters before ``start`` (INSTRUMENT_BEFORE)?
+
+    Why the string test first (the same answer): the regex tried every position of the window for each number and
+    date of a document, and most windows end in no instrument word.
+    """
+    return (text[max(0, start - 30):start].rstrip().endswith(INSTRUMENT_ENDINGS)
+            and INSTRUMENT_BEFORE.search(text, max(0, start - 30), start) is not None)
+
+
 #: NER "dates" without any date in them: frequencies and days relative to another date ("monthly", "the same
 #: day", "the following months", "last week", "the end of this week"), a weekday or a month alone ("on Monday",
 #: "next Friday", "in September", "mid July": one day of seven, one month of twelve, with no year; TAB's
@@ -189,18 +207,18 @@ RELATIVE_TIME = re.compile(
 
 
 #: a date written in full ("16 June 2004") that ends where a span ends: one day, as an instrument is designated
-_FULL_DATE_END = re.compile(r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+\d{4}$")
+FULL_DATE_END = re.compile(r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\s+(?i:" + _MONTH + r")\s+\d{4}$")
 #: an instrument designated by its date ("Law no. 5190 of 16 June 2004", "the Law of 17 June 2004"): the date
 #: is the instrument's name in the official gazette, public law.  Not a decree: one may appoint or dismiss a
 #: person ("By a Decree of 5 May 1999 the President dismissed the applicant")
-_INSTRUMENT_OF_BEFORE = re.compile(
+INSTRUMENT_OF_BEFORE = re.compile(
     r"\b(?:Laws?|Acts?|Decree-Laws?|Ordinances?|Regulations?|Statutes?|Directives?)"
     r"(?:\s+(?:[Nn]os?\.|[Nn]umbers?)\s*\d[\w/.\-]*)?\s+of\s+$")
 #: the European Convention system's own instruments coming into force ("…, when Protocol No. 11 to the
 #: Convention came into force", "Protocol No. 14 entered into force on"): one date for every applicant
 _CONVENTION_INSTRUMENT = r"(?:the\s+)?(?:Protocol\s+No\.\s*\d+(?:\s+to\s+the\s+Convention)?|(?:the\s+)?Convention)"
-_INTO_FORCE_AFTER = re.compile(r",?\s+when\s+" + _CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\b")
-_INTO_FORCE_BEFORE = re.compile(_CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\s+on\s+$")
+INTO_FORCE_AFTER = re.compile(r",?\s+when\s+" + _CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\b")
+INTO_FORCE_BEFORE = re.compile(_CONVENTION_INSTRUMENT + r"\s+(?:came|entered)\s+into\s+force\s+on\s+$")
 
 
 def _words(text: str) -> list[str]:
@@ -229,7 +247,7 @@ def _number_never_personal(text: str, span: CharSpan) -> bool:
     """A number of a reference, an instrument, a heading, or a partitive count."""
     start, end = span.start, span.end
     if (LAW_REFERENCE_BEFORE.search(text, max(0, start - 40), start)
-            or INSTRUMENT_BEFORE.search(text, max(0, start - 30), start)):
+            or instrument_before(text, start)):
         return True
     value = text[start:end]
     if value.isdigit() and _ITEM_NUMBER_BEFORE.search(text, max(0, start - 10), start) \
@@ -318,26 +336,33 @@ def _never_personal(text: str, span: CharSpan, language: str) -> bool:
     if span.type in TIME_TYPES:
         if _relative_or_century(value):
             return True
-        if value.isdigit() and INSTRUMENT_BEFORE.search(text, max(0, span.start - 30), span.start):
+        if value.isdigit() and instrument_before(text, span.start):
             return True
-        return _public_date(text, span)
+        return public_date(text, span)
     return False
 
 
-def _public_date(text: str, span: CharSpan) -> bool:
+def public_date(text: str, span: CharSpan) -> bool:
     """A date of public law: an instrument designated by its date, a Convention instrument coming into force.
 
     The test is on the whole date the span ends ("1 November 1998" of a span "November 1998": NER and the date
-    pattern may find the month and year alone).
+    pattern may find the month and year alone).  Why the string tests before the regexes (the same answers): the
+    regexes end in four digits, "of" and "on" + blanks, and searched every position of 40 or 80 characters before
+    each of the 10^4 dates of a large document, which mostly end otherwise.
     """
     start, end = span.start, span.end
-    date = _FULL_DATE_END.search(text, max(0, start - 8), end)
+    year = text[max(0, end - 5):end]
+    if not (year[:-1] if year.endswith("\n") else year)[-4:].isdecimal():  # "$" also matches before a last "\n"
+        return False
+    date = FULL_DATE_END.search(text, max(0, start - 8), end)
     if date is None or date.start() > start:
         return False
     start = date.start()
-    return bool(_INSTRUMENT_OF_BEFORE.search(text, max(0, start - 40), start)
-                or _INTO_FORCE_AFTER.match(text, end)
-                or _INTO_FORCE_BEFORE.search(text, max(0, start - 80), start))
+    before = text[max(0, start - 80):start]  # its last 40 characters are INSTRUMENT_OF_BEFORE's window
+    stripped = before.rstrip() if before[-1:].isspace() else ""  # both regexes end in blanks
+    return bool((stripped.endswith("of") and INSTRUMENT_OF_BEFORE.search(text, max(0, start - 40), start))
+                or INTO_FORCE_AFTER.match(text, end)
+                or (stripped.endswith("on") and INTO_FORCE_BEFORE.search(text, max(0, start - 80), start)))
 
 
 def drop_never_personal(text: str, candidates: Iterable[CharSpan], language: str) -> list[CharSpan]:

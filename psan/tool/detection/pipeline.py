@@ -26,6 +26,7 @@ off.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from operator import attrgetter
 from typing import Any
 
 from psan.tool.detection.registry import (
@@ -46,6 +47,9 @@ from psan.tool.text.document import (
     token_texts,
 )
 from psan.tool.text.tokens import clean_tokens, offsets_clean, remap_sentences, split_tokens_and_sentences
+
+_START = attrgetter("start")
+_END = attrgetter("end")
 
 
 def _propagate_options(value: bool | dict[str, Any] | None) -> dict[str, Any] | None:
@@ -157,7 +161,8 @@ class Pipeline:
             from psan.tool.detection.place_readings import places_over_lone_persons
             ner = places_over_lone_persons(doc.text, patterns, ner, self.language)
         edges = patterns + ner if self.split_at == "all" else patterns
-        bounds = {b for c in edges for b in (c.start, c.end)}
+        bounds = set(map(_START, edges))  # the candidates' edges (attrgetters in C: 10^5 per large document)
+        bounds.update(map(_END, edges))
         doc.tokens, doc.sentences = split_tokens_and_sentences(doc.tokens, doc.sentences, bounds)
         doc.entities = resolve(doc, patterns + ner)
         return doc

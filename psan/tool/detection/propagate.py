@@ -61,6 +61,7 @@ from psan.tool.text.document import (
     CharSpan,
     Document,
     Entity,
+    lower_case_token_texts,
     token_bounds,
     token_texts,
 )
@@ -157,22 +158,26 @@ def scan_token_patterns(patterns: list[tuple[str, ...]], keys: list[str], n_toke
         for tok in pattern:
             node = node.setdefault(tok, {})
         node[None] = idx  # None is no token: the pattern ends here
-    found: list[tuple[int, int, int]] = []
+    # the occurrences by length: each list is in order of position as found, so the longest lists first are the
+    # occurrences sorted by (-length, first) without a sort key per occurrence (a (first, end) has one pattern)
+    by_length: dict[int, list[tuple[int, int, int]]] = {}
     for first in compress(range(n_tokens), map(root.__contains__, keys)):
         node = root[keys[first]]
         end = first + 1
         while True:
             idx = node.get(None)
             if idx is not None:
-                found.append((first, end, idx))
+                same = by_length.get(end - first)
+                if same is None:
+                    same = by_length[end - first] = []
+                same.append((first, end, idx))
             if end == n_tokens:
                 break
             node = node.get(keys[end])
             if node is None:
                 break
             end += 1
-    found.sort(key=lambda m: (m[0] - m[1], m[0]))
-    return found
+    return [m for length in sorted(by_length, reverse=True) for m in by_length[length]]
 
 
 def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
@@ -205,7 +210,7 @@ def person_name_words(doc: Document, source: str = SOURCE) -> dict[str, Entity]:
             if word.lower() in closed or is_never_a_name(word, ent.category, doc.language):
                 continue
             if lower is None:  # the distinct tokens first: a tenth of the tokens to test in a long text
-                lower = set(filter(str.islower, set(texts)))
+                lower = lower_case_token_texts(text, tokens)
             if word.lower() not in lower:
                 found[word] = ent
     return found
@@ -263,13 +268,17 @@ def _found_seeds(doc: Document, texts: list[str], wanted: set[Category], source:
     return seeds
 
 
+#: occurrences ``(first, end, pattern index)`` in order, with the score factor they all have
+Matches = list[tuple[list[tuple[int, int, int]], float]]
+
+
 def _pattern_matches(patterns: list[tuple[str, ...]], texts: list[str], language: str, lemmas: bool,
-                     score_factor: float) -> list[tuple[int, int, int, float]]:
-    """(first, end, pattern index, score factor) of every occurrence of the patterns: the exact ones (factor 1)
-    first, then those found only by their lemmas (factor ``score_factor``: an inflected form is less sure), so
-    that an exact occurrence wins where both are found."""
+                     score_factor: float) -> Matches:
+    """Every occurrence of the patterns, with its score factor: the exact ones (factor 1) first, then those found
+    only by their lemmas (factor ``score_factor``: an inflected form is less sure), so that an exact occurrence
+    wins where both are found.  (Two lists, not a factor per occurrence: 10^5 occurrences in a large text.)"""
     n_tokens = len(texts)
-    matches = [(first, end, idx, 1.0) for first, end, idx in scan_token_patterns(patterns, texts, n_tokens)]
+    matches: Matches = [(scan_token_patterns(patterns, texts, n_tokens), 1.0)]
     keys = _lemma_keys(texts, language) if lemmas else None
     if keys is not None:
         by_lemma: dict[tuple[str, ...], int] = {}
@@ -278,12 +287,12 @@ def _pattern_matches(patterns: list[tuple[str, ...]], texts: list[str], language
             if lemma_key != words:  # words equal to their keys were found by the exact pass already
                 by_lemma.setdefault(lemma_key, idx)
         lemma_patterns = list(by_lemma)
-        matches += [(first, end, by_lemma[lemma_patterns[i]], score_factor)
-                    for first, end, i in scan_token_patterns(lemma_patterns, keys, n_tokens)]
+        matches.append(([(first, end, by_lemma[lemma_patterns[i]])
+                          for first, end, i in scan_token_patterns(lemma_patterns, keys, n_tokens)], score_factor))
     return matches
 
 
-def _new_entities(doc: Document, matches: list[tuple[int, int, int, float]], seeds: list[Entity],
+def _new_entities(doc: Document, matches: Matches, seeds: list[Entity],
                   starts: list[int], ends: list[int], source: str, score_factor: float) -> list[Entity]:
     """The matches taken in order as new entities, each grown to its whole mention where the language does
     so, and skipped when it repeats, lies inside or crosses an entity found or added before it (a part of a
@@ -300,18 +309,19 @@ def _new_entities(doc: Document, matches: list[tuple[int, int, int, float]], see
 
     grow = _Growth(doc, starts, ends) if doc.language in EXTENDED_LANGUAGES else None
     added: list[Entity] = []
-    for first, end, idx, factor in matches:
-        if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
-            continue  # found already (and grown already if it was to grow), or part of a found mention
-        seed = seeds[idx]
-        if grow is not None:
-            first, end = grow(first, end, seed)
+    for found, factor in matches:
+        for first, end, idx in found:
             if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
-                continue
-        added.append(Entity(first, end, seed.type, seed.category, source,
-                            round(seed.score * score_factor * factor, 6)))
-        existing.add((first, end))
-        _cover(lo, hi, first, end)
+                continue  # found already (and grown already if it was to grow), or part of a found mention
+            seed = seeds[idx]
+            if grow is not None:
+                first, end = grow(first, end, seed)
+                if (first, end) in existing or _inside_or_crossing(lo, hi, first, end):
+                    continue
+            added.append(Entity(first, end, seed.type, seed.category, source,
+                                round(seed.score * score_factor * factor, 6)))
+            existing.add((first, end))
+            _cover(lo, hi, first, end)
     return added
 
 
@@ -339,7 +349,7 @@ def propagate(doc: Document, categories: Iterable[Category | str] = DEFAULT_CATE
         return []
     patterns = list(seeds)
     matches = _pattern_matches(patterns, texts, doc.language, lemmas, score_factor)
-    if not matches:
+    if not any(found for found, _ in matches):
         return []
     added = _new_entities(doc, matches, [seeds[p] for p in patterns], starts, ends, source, score_factor)
     added.sort(key=lambda e: (e.first_token, -(e.end_token - e.first_token), e.type, e.source))
@@ -372,6 +382,9 @@ class _Growth:
 
 def _inside_or_crossing(lo: list[int | None], hi: list[int], first: int, end: int) -> bool:
     """Do tokens ``[first, end)`` lie inside or cross an entity (existing or just added)?"""
+    if end - first == 1:  # most occurrences are one word: no generator
+        low = lo[first]
+        return low is not None and (low < first or hi[first] > end)
     return any(lo[i] is not None and (lo[i] < first or hi[i] > end) for i in range(first, end))  # type: ignore[operator]
 
 

@@ -94,8 +94,8 @@ class TokenArray(Sequence[Token]):
             raise ValueError("token starts and ends differ in length")
         self.starts = starts
         self.ends = ends
-        #: (text, the tokens' texts in it) kept by :func:`token_texts`
-        self._texts: tuple[str, list[str]] | None = None
+        #: (text, the tokens' texts in it, their distinct lower-case ones or None) kept by :func:`token_texts`
+        self._texts: tuple[str, list[str], set[str] | None] | None = None
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -144,7 +144,7 @@ def token_texts(text: str, tokens: Sequence[Token]) -> list[str]:
         if kept is not None and kept[0] is text:
             return kept[1]
         texts = [text[a:b] for a, b in zip(tokens.starts, tokens.ends, strict=True)]
-        tokens._texts = (text, texts)
+        tokens._texts = (text, texts, None)
         return texts
     starts, ends = token_bounds(tokens)
     return [text[a:b] for a, b in zip(starts, ends, strict=True)]
@@ -155,7 +155,31 @@ def keep_token_texts(text: str, tokens: TokenArray, texts: list[str]) -> None:
     (:func:`psan.tool.text.tokens.token_offsets`): :func:`token_texts` then returns this list (never modify it)."""
     if len(texts) != len(tokens.starts):
         raise ValueError("one text per token")
-    tokens._texts = (text, texts)
+    tokens._texts = (text, texts, None)
+
+
+def kept_token_texts(tokens: Sequence[Token]) -> tuple[str, list[str]] | None:
+    """(text, its tokens' texts) a :class:`TokenArray` keeps (:func:`token_texts`), else None (read, never modify)."""
+    kept = tokens._texts if isinstance(tokens, TokenArray) else None
+    return None if kept is None else (kept[0], kept[1])
+
+
+def lower_case_token_texts(text: str, tokens: Sequence[Token]) -> set[str]:
+    """The distinct texts of ``tokens`` written in lower case (``str.islower``); a :class:`TokenArray` keeps the
+    set with its texts (read it, never modify it).
+
+    Why: propagation and the category vote each ask whether a word of a person's name is written in lower case
+    anywhere in the document; the set of 10^6 token texts cost each of them a few hundredths of a second.
+    """
+    texts = token_texts(text, tokens)
+    if not isinstance(tokens, TokenArray):
+        return set(filter(str.islower, set(texts)))
+    kept = tokens._texts  # (text, texts, …): token_texts kept or found it just now
+    if kept is None or kept[1] is not texts:  # pragma: no cover - token_texts always keeps its list
+        return set(filter(str.islower, set(texts)))
+    if kept[2] is None:
+        tokens._texts = (kept[0], texts, set(filter(str.islower, set(texts))))
+    return tokens._texts[2]  # type: ignore[index]
 
 
 def forget_token_texts(tokens: Sequence[Token]) -> None:
@@ -213,6 +237,35 @@ class Entity:
 #: the document-level steps (name completion, propagation) neither stop at them nor seed from them, and a
 #: person name grown or propagated over one replaces it
 WEAK_SOURCES = frozenset({"capitalized"})
+
+
+_FIRST_TOKEN = operator.attrgetter("first_token")
+_END_TOKEN = operator.attrgetter("end_token")
+
+
+_ENTITY_FIELDS = operator.attrgetter("first_token", "end_token", "type", "category", "source", "score")
+
+
+def unique_entities(entities: list[Entity]) -> list[Entity]:
+    """``list(dict.fromkeys(entities))``: the entities without repeats (equal fields), the first of each kept.
+
+    Why the fields first: an entity's hash and equality are Python functions (a frozen dataclass's), while its
+    fields as a tuple are read, hashed and compared in C; most lists hold no repeat and come back as they are.
+    """
+    if len(set(map(_ENTITY_FIELDS, entities))) == len(entities):
+        return list(entities)
+    return list(dict.fromkeys(entities))
+
+
+def in_span_order(entities: Sequence[Entity]) -> list[Entity]:
+    """``sorted(entities, key=lambda e: (e.first_token, -e.end_token))``: by start, the longest first.
+
+    Why two stable sorts on one field each (the same order, ties kept as they came): their keys are read in C,
+    with no tuple per entity (10^5 in a large document, each one allocation the cyclic collector counts).
+    """
+    out = sorted(entities, key=_END_TOKEN, reverse=True)
+    out.sort(key=_FIRST_TOKEN)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

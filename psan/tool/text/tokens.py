@@ -25,7 +25,14 @@ import re
 from collections.abc import Iterable, Sequence
 from itertools import accumulate
 
-from psan.tool.text.document import Sentence, Token, TokenArray, keep_token_texts, token_bounds
+from psan.tool.text.document import (
+    Sentence,
+    Token,
+    TokenArray,
+    keep_token_texts,
+    kept_token_texts,
+    token_bounds,
+)
 from psan.tool.text.unicode_marks import mark_ranges
 
 #: characters XML 1.0 does not allow (besides whitespace they are never inside a token)
@@ -257,14 +264,15 @@ def _split_array(tokens: TokenArray, sentences: list[Sentence],
     """:func:`split_tokens_and_sentences` on offset arrays: the same tokens and sentences, no Token objects."""
     starts, ends = tokens.starts, tokens.ends
     bisect_right = bisect.bisect_right
-    cuts = []
+    cut_at: list[tuple[int, int]] = []  # (cut, the token it falls in)
     for c in set(boundaries) if starts else ():
         i = bisect_right(starts, c) - 1
         if i >= 0 and starts[i] < c < ends[i]:
-            cuts.append(c)
-    if not cuts:
+            cut_at.append((c, i))
+    if not cut_at:
         return tokens, list(sentences)
-    cuts.sort()
+    cut_at.sort()
+    cuts = [c for c, _ in cut_at]
     new_starts = starts + cuts
     new_starts.sort()  # two sorted runs: timsort merges them in one linear pass
     new_ends = ends + cuts
@@ -274,7 +282,32 @@ def _split_array(tokens: TokenArray, sentences: list[Sentence],
     def new_id(old: int) -> int:
         return n_new if old >= n_old else old + bisect.bisect_left(cuts, starts[old])
 
-    return TokenArray(new_starts, new_ends), [Sentence(new_id(s.first_token), new_id(s.end_token)) for s in sentences]
+    split = TokenArray(new_starts, new_ends)
+    kept = kept_token_texts(tokens)
+    if kept is not None:  # the texts of the tokens not cut stay (merging the sections and propagation read them)
+        keep_token_texts(kept[0], split, _cut_texts(kept[0], kept[1], starts, ends, cut_at))
+    return split, [Sentence(new_id(s.first_token), new_id(s.end_token)) for s in sentences]
+
+
+def _cut_texts(text: str, texts: list[str], starts: list[int], ends: list[int],
+               cut_at: list[tuple[int, int]]) -> list[str]:
+    """The token texts after the cuts: each cut token's text replaced by its pieces' (a cut lies strictly inside
+    its token, the tokens do not overlap), the rest copied a run at a time."""
+    out: list[str] = []
+    done = 0  # the old tokens before this one are in ``out``
+    n = 0
+    while n < len(cut_at):
+        i = cut_at[n][1]
+        out += texts[done:i]
+        edge = starts[i]
+        while n < len(cut_at) and cut_at[n][1] == i:
+            out.append(text[edge:cut_at[n][0]])
+            edge = cut_at[n][0]
+            n += 1
+        out.append(text[edge:ends[i]])
+        done = i + 1
+    out += texts[done:]
+    return out
 
 
 _START = operator.attrgetter("start")
