@@ -167,7 +167,7 @@ def complete_names(doc: Document) -> Document:
     starts, ends = token_bounds(doc.tokens)
     owner: list[Category | None] = [None] * len(doc.tokens)  # a non-person category covering the token
     for ent in doc.entities:
-        if ent.category is not Category.PERSON and ent.source not in WEAK_SOURCES and ent.end_token > ent.first_token:
+        if ent.category is not Category.PERSON and ent.source not in WEAK_SOURCES:  # (an empty range assigns nothing)
             owner[ent.first_token:ent.end_token] = [ent.category] * (ent.end_token - ent.first_token)
     persons = [e for e in doc.entities if e.category is Category.PERSON]
     inner = spans_inside_longer({(e.first_token, e.end_token) for e in persons})

@@ -34,9 +34,18 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Iterable
 
 from psan.tool.detection.propagate import person_name_words
-from psan.tool.text.document import WEAK_SOURCES, Category, Document, Entity, token_bounds, token_texts
+from psan.tool.text.document import (
+    WEAK_SOURCES,
+    Category,
+    Document,
+    Entity,
+    in_span_order,
+    token_bounds,
+    token_texts,
+)
 from psan.tool.words.function_words import function_words
 from psan.tool.words.name_joints import LEGAL_FORM_RE
 
@@ -85,8 +94,12 @@ class _Anchors:
         return {(a, b)} if v.span(a, b) in self else set()
 
     def __contains__(self, text: object) -> bool:
+        return self.recognized_outside(self.where.get(str(text), ()))
+
+    def recognized_outside(self, places: Iterable[tuple[int, int]]) -> bool:
+        """Does one of a text's ``places`` (its token ranges in :attr:`where`) lie outside the span being cut?"""
         a, b = self.outside
-        return any(not (a <= s and e <= b) for s, e in self.where.get(str(text), ()))
+        return any(not (a <= s and e <= b) for s, e in places)
 
 
 def _is_speaker(e: Entity) -> bool:
@@ -319,7 +332,6 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
     """
     out: list[tuple[int, int]] = []
     starts, ends, text, where = v.starts, v.ends, v.text, v.where
-    outside_a, outside_b = v.anchors.outside
     i = a
     while i < b:
         best = None
@@ -332,8 +344,7 @@ def _anchor_cover(v: _View, a: int, b: int, whole: tuple[int, int], name: bool =
             piece = text[start:ends[j - 1]]
             # ``piece in v.anchors`` (recognized outside the span being cut), its places read once
             places = where.get(piece)
-            if places and any(not (outside_a <= s and f <= outside_b) for s, f in places) \
-                    and any(c.isalnum() for c in piece):
+            if places and v.anchors.recognized_outside(places) and any(c.isalnum() for c in piece):
                 best = j
                 break
         if best is not None:
@@ -421,8 +432,7 @@ def join_slashed(doc: Document) -> None:
         made[right.end_token] = Entity(left.first_token, right.end_token, model.type, model.category, model.source,
                                        max(left.score, right.score))
     if made:
-        doc.entities = sorted([e for e in doc.entities if e not in parts] + list(made.values()),
-                              key=lambda e: (e.first_token, -e.end_token))
+        doc.entities = in_span_order([e for e in doc.entities if e not in parts] + list(made.values()))
 
 
 def _kept_pieces(v: _View, e: Entity, whole: tuple[int, int], name: bool, text: str) -> list[tuple[int, int]]:
@@ -484,7 +494,7 @@ def split_glued(doc: Document) -> None:
             out.append(Entity(a, b, model.type, model.category, e.source, e.score))
     seen: set[tuple[int, int, str]] = set()
     unique = []
-    for e in sorted(out, key=lambda e: (e.first_token, -e.end_token)):
+    for e in in_span_order(out):
         k = (e.first_token, e.end_token, e.type)
         if k not in seen:
             seen.add(k)
@@ -561,8 +571,7 @@ def unify_categories(doc: Document) -> None:
     companies = _legal_form_evidence(doc, groups)
     name_words = person_name_words(doc)
     for text, members in groups.items():
-        # (one member, one category: most strings of a long text are found once or in one category)
-        cats = {doc.entities[members[0]].category} if len(members) == 1 else {doc.entities[n].category for n in members}
+        cats = {doc.entities[n].category for n in members}
         person = name_words.get(text)
         company, company_model = companies.get(text, (0.0, None))
         if len(cats) < 2 and (person is None or Category.PERSON in cats) \

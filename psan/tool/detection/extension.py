@@ -67,7 +67,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from operator import attrgetter
 
-from psan.tool.detection.nonpersonal import is_never_personal
+from psan.tool.detection.nonpersonal import before_dollar, is_never_personal
 from psan.tool.detection.recognizers.demographic import NATIONALITIES, NATIONALITY_NOUNS
 from psan.tool.text.document import Category, CharSpan
 
@@ -355,8 +355,7 @@ def _grow_money(text: str, start: int, end: int, window: int) -> tuple[int, int]
 def ends_in_no(text: str, window: int, start: int) -> bool:
     """Does ``text[window:start]`` end in "no." + blanks (before a last line break, where "$" also matches), as every
     match of NO_BEFORE does?  A string test: the regex tried each of the 60 positions before every number."""
-    before = text[window:start]
-    return (before[:-1] if before.endswith("\n") else before).rstrip(" \t").endswith(("no.", "No."))
+    return before_dollar(text[window:start]).rstrip(" \t").endswith(("no.", "No."))
 
 
 def _grow_number(text: str, span: CharSpan, start: int, end: int, window: int) -> tuple[int, int]:

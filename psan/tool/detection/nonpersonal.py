@@ -66,8 +66,8 @@ from psan.tool.text.document import Category, CharSpan
 __all__ = ["CODE_WORDS", "GENERIC_WORDS", "TECHNICAL_TERMS", "INSTRUMENT_BEFORE", "INSTRUMENT_WORDS", "NAME_TYPES",
            "NEVER_PERSONAL_TYPES", "NUMBER_TYPES", "PERSON_TYPES", "RELATIVE_TIME", "TAXES_AND_CURRENCIES",
            "TIME_TYPES", "FULL_DATE_END", "INSTRUMENT_ENDINGS", "INSTRUMENT_OF_BEFORE", "INTO_FORCE_AFTER",
-           "INTO_FORCE_BEFORE", "instrument_before", "is_never_a_name", "is_never_personal", "drop_never_personal",
-           "public_date"]
+           "INTO_FORCE_BEFORE", "before_dollar", "instrument_before", "is_never_a_name", "is_never_personal",
+           "drop_never_personal", "public_date"]
 
 #: NER entity types that never name a person's data: ordinal numbers (OntoNotes)
 NEVER_PERSONAL_TYPES = frozenset({"ORDINAL"})
@@ -176,6 +176,12 @@ INSTRUMENT_BEFORE = re.compile(
 INSTRUMENT_ENDINGS = ("Law", "Laws", "Act", "Acts", "Decree", "Decrees", "Ordinance", "Ordinances", "Regulation",
                       "Regulations", "Statute", "Statutes", "Code", "Codes", "Circular", "Circulars", "Directive",
                       "Directives", "No.", "no.", "Nos.", "nos.", "Number", "number", "Numbers", "numbers")
+
+
+def before_dollar(text: str) -> str:
+    """``text`` as a regex's ``$`` sees its end: without one last line break (``$`` also matches before it).  The
+    string tests that stand before such regexes test this."""
+    return text[:-1] if text.endswith("\n") else text
 
 
 def instrument_before(text: str, start: int) -> bool:
@@ -352,7 +358,7 @@ def public_date(text: str, span: CharSpan) -> bool:
     """
     start, end = span.start, span.end
     year = text[max(0, end - 5):end]
-    if not (year[:-1] if year.endswith("\n") else year)[-4:].isdecimal():  # "$" also matches before a last "\n"
+    if not before_dollar(year)[-4:].isdecimal():
         return False
     date = FULL_DATE_END.search(text, max(0, start - 8), end)
     if date is None or date.start() > start:

@@ -37,7 +37,7 @@ from functools import cache
 
 from psan.tool.morph.lemma import SuffixLemmatizer
 from psan.tool.text.categories import category_of
-from psan.tool.text.document import Category, Document
+from psan.tool.text.document import Category, Document, in_span_order
 from psan.tool.words.name_joints import ARTICLES, FUNCTION_WORDS, LEGAL_FORM_RE
 from psan.tool.words.regnal import is_regnal
 
@@ -586,7 +586,7 @@ def document_entity_spans(doc: Document) -> list[EntitySpan]:
     group exactly alike.  Of the entities on one token range the first of the (first, -end) order wins.
     """
     seen: dict[tuple[int, int], tuple[int, int, str, int, int]] = {}
-    for e in sorted(doc.entities, key=lambda e: (e.first_token, -e.end_token)):
+    for e in in_span_order(doc.entities):
         if not 0 <= e.first_token < e.end_token <= len(doc.tokens):
             continue
         if (e.first_token, e.end_token) not in seen:

@@ -42,7 +42,16 @@ from defusedxml import ElementTree as DefusedET
 from defusedxml.expatreader import create_parser
 
 from psan.tool.text.categories import category_of
-from psan.tool.text.document import Category, Document, Entity, Sentence, Token, TokenArray, token_bounds
+from psan.tool.text.document import (
+    Category,
+    Document,
+    Entity,
+    Sentence,
+    Token,
+    TokenArray,
+    in_span_order,
+    token_bounds,
+)
 from psan.tool.text.tokens import XML_FORBIDDEN
 
 _TEXT_ESCAPE_RE = re.compile(f"[&<>\r{XML_FORBIDDEN}]")
@@ -143,8 +152,7 @@ def xml_chunks(doc: Document) -> Iterator[str]:  # noqa: C901
     n = len(tokens)
     ids = range(n) if isinstance(tokens, TokenArray) else [t.id for t in tokens]
     etext, starts, ends = _escaped_text(text, *token_bounds(tokens))
-    entities = sorted((e for e in doc.entities if 0 <= e.first_token < e.end_token <= n),
-                      key=lambda e: (e.first_token, -e.end_token))
+    entities = in_span_order(e for e in doc.entities if 0 <= e.first_token < e.end_token <= n)
     firsts = [e.first_token for e in entities]
     lasts = [e.end_token for e in entities]
     yield '<?xml version="1.0" encoding="UTF-8"?>\n<submission>'

@@ -15,7 +15,7 @@ import contextlib
 import enum
 import gc
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -172,14 +172,13 @@ def lower_case_token_texts(text: str, tokens: Sequence[Token]) -> set[str]:
     anywhere in the document; the set of 10^6 token texts cost each of them a few hundredths of a second.
     """
     texts = token_texts(text, tokens)
-    if not isinstance(tokens, TokenArray):
-        return set(filter(str.islower, set(texts)))
-    kept = tokens._texts  # (text, texts, …): token_texts kept or found it just now
-    if kept is None or kept[1] is not texts:  # pragma: no cover - token_texts always keeps its list
-        return set(filter(str.islower, set(texts)))
-    if kept[2] is None:
-        tokens._texts = (kept[0], texts, set(filter(str.islower, set(texts))))
-    return tokens._texts[2]  # type: ignore[index]
+    kept = tokens._texts if isinstance(tokens, TokenArray) else None  # (text, texts, …): token_texts just kept it
+    if kept is not None and kept[2] is not None:
+        return kept[2]
+    lower = set(filter(str.islower, set(texts)))
+    if isinstance(tokens, TokenArray) and kept is not None:
+        tokens._texts = (kept[0], kept[1], lower)
+    return lower
 
 
 def forget_token_texts(tokens: Sequence[Token]) -> None:
@@ -257,7 +256,7 @@ def unique_entities(entities: list[Entity]) -> list[Entity]:
     return list(dict.fromkeys(entities))
 
 
-def in_span_order(entities: Sequence[Entity]) -> list[Entity]:
+def in_span_order(entities: Iterable[Entity]) -> list[Entity]:
     """``sorted(entities, key=lambda e: (e.first_token, -e.end_token))``: by start, the longest first.
 
     Why two stable sorts on one field each (the same order, ties kept as they came): their keys are read in C,
