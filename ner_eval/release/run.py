@@ -476,7 +476,8 @@ class Session:
                 misses[(doc_id, first)] = self.work.by_hand - marked
                 self.instance.drain()
             self.reviewer.review_misses(page, misses)
-            samples.append({"sampled": len(sampled), "found": sum(misses.values()), "gold_unmasked": dict(kinds)})
+            samples.append({"sampled": len(sampled), "found": sum(misses.values()), "gold_unmasked": dict(kinds),
+                            "expected": self.reviewer.release_report(self.project.project_id)["review"]["expected"]})
             # the misses taught the model where names hide: read what it routes now, then sample again
             samples[-1]["read_after"] = self._read_routed()
         if self.reviewer.release_report(self.project.project_id)["review"]["blocked"]:

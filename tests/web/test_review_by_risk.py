@@ -86,6 +86,7 @@ def test_reading_queue_and_release_gate(clean_app):
     assert admin.post(sample_page, data={"csrf_token": csrf_token(admin, sample_page), **form}).status_code == 302
     review = _review(app, pid)
     assert review["reviewed"] == 5 and review["found"] == 1 and review["bound"] > review["target"]
+    assert review["expected"] == 5.0  # no model yet: every unread sentence is as risky as can be
     assert admin.get(f"/documents/project/{pid}/download/pseudonymize").status_code == 409
     bad = admin.post(sample_page, data={"csrf_token": csrf_token(admin, sample_page), fields[0]: "-3"})
     assert bad.status_code == 400

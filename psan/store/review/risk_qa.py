@@ -138,16 +138,19 @@ def summary(conn, project_id: int) -> dict[str, Any]:
                            "suggested_sample": sample_size(len(plan.unread), plan.mentions, plan.target,
                                                            sequential_confidence(drawn + 1),
                                                            expected_miss_rate(conn, project_id, plan)),
-                           "sample_id": None, "sampled": 0, "reviewed": 0, "found": 0, "bound": None,
+                           "sample_id": None, "sampled": 0, "reviewed": 0, "found": 0, "expected": None,
+                           "bound": None,
                            "samples": drawn, "confidence": sequential_confidence(max(drawn, 1))}
     if not plan.unread:
         out["bound"] = 0.0
     sample = latest(conn, project_id)
     if sample is not None:
-        row = db.query_one("SELECT count(*) AS sampled, count(misses) AS reviewed, coalesce(sum(misses), 0) AS found "
+        row = db.query_one("SELECT count(*) AS sampled, count(misses) AS reviewed, coalesce(sum(misses), 0) AS found, "
+                           "coalesce(sum(risk) FILTER (WHERE misses IS NOT NULL), 0) AS expected "
                            "FROM risk_sample_sentence WHERE sample_id = %s", (sample["id"],), conn)
+        # what the risk model expected the reviewed sentences to hide, beside what they did: its calibration
         out.update(sample_id=sample["id"], sampled=row["sampled"], reviewed=row["reviewed"], found=int(row["found"]),
-                   drawn_at=sample["created_at"].isoformat(timespec="seconds"))
+                   expected=round(float(row["expected"]), 2), drawn_at=sample["created_at"].isoformat(timespec="seconds"))
         if plan.unread and len(plan.unread) <= sample["population"]:
             # the population the sample was drawn from (text read since only lowers the true share)
             out["bound"] = missed_share_bound(out["found"], out["reviewed"], sample["population"],
