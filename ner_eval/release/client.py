@@ -74,10 +74,11 @@ class Annotator:
         self._count()
         return self.api.read()
 
-    def open_at(self, document_id: int, start: int, size: int) -> dict[str, Any]:
-        """Admins only: a window at any position (the review of text no window showed)."""
+    def open_at(self, document_id: int, start: int, size: int, exact: bool = False) -> dict[str, Any]:
+        """Admins only: a window at any position (the review of text no window showed); ``exact``: from ``start``
+        itself, not its sentence's start."""
         self._count()
-        return self.api.open_at(document_id, start, size)
+        return self.api.open_at(document_id, start, size, exact)
 
     def decide(self, document_id: int, first: int, end: int, decision: str, scope: str) -> dict[str, Any]:
         self._count()
@@ -158,13 +159,14 @@ class Admin(Annotator):
         self._count()
         self.api.qa_verdicts(*review, verdicts)
 
-    def review_sample(self, project_id: int) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
+    def review_sample(self, project_id: int) -> tuple[tuple[int, int], list[tuple[int, int, list[tuple[int, int]]]]]:
         """Draw the sample of unread sentences (its suggested size); ((project, sample id), (document, first token,
-        end token) of each sampled sentence)."""
+        the stretches of it nobody had seen) of each sampled sentence)."""
         self._count()
         sample = self.api.draw_review_sample(project_id)
-        return (project_id, sample["sample_id"]), sorted({(s["document_id"], s["first_token"], s["end_token"])
-                                                          for s in sample["sentences"]})
+        return (project_id, sample["sample_id"]), sorted(
+            (s["document_id"], s["first_token"], [(u["first_token"], u["end_token"]) for u in s["unseen"]])
+            for s in sample["sentences"])
 
     def review_misses(self, review: tuple[int, int], misses: dict[tuple[int, int], int]) -> None:
         self._count()

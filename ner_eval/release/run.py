@@ -466,15 +466,17 @@ class Session:
             page, sampled = self.reviewer.review_sample(self.project.project_id)
             misses: dict[tuple[int, int], int] = {}
             kinds: Counter[str] = Counter()
-            for doc_id, first, end in sampled:
+            for doc_id, first, unseen in sampled:
                 marked = self.work.by_hand
-                # the whole sentence, as the review page shows it (a window of one token cut a long one short)
-                answer = self.reviewer.open_at(doc_id, first, end - first)
-                kinds.update(miss_kinds(View.from_api(answer, self.project.gold[doc_id])))
-                self.work_window(self.reviewer, answer, "qa sample")
-                self.work.qa_windows += 1
+                # what nobody had seen of the sentence, as the review page shows it, each stretch whole (a window
+                # of one token cut a long one short)
+                for start, end in unseen:
+                    answer = self.reviewer.open_at(doc_id, start, end - start, exact=True)
+                    kinds.update(miss_kinds(View.from_api(answer, self.project.gold[doc_id])))
+                    self.work_window(self.reviewer, answer, "qa sample")
+                    self.work.qa_windows += 1
+                    self.instance.drain()
                 misses[(doc_id, first)] = self.work.by_hand - marked
-                self.instance.drain()
             self.reviewer.review_misses(page, misses)
             samples.append({"sampled": len(sampled), "found": sum(misses.values()), "gold_unmasked": dict(kinds),
                             "expected": self.reviewer.release_report(self.project.project_id)["review"]["expected"]})

@@ -278,7 +278,11 @@ def api_open():
     if doc["status"] not in ANNOTATABLE or doc["token_count"] == 0:
         raise Conflict(gettext("The document is %(status)s; it has no annotatable text yet.",
                                 status=status_name(doc["status"])))
-    window = store_windows.open_at(conn, current_user.id, doc["id"], start, _window_size(size), _lease_seconds())
+    exact = payload.get("exact", False)
+    if not isinstance(exact, bool):
+        raise validate.Invalid(gettext("exact must be true or false"))
+    window = store_windows.open_at(conn, current_user.id, doc["id"], start, _window_size(size), _lease_seconds(),
+                                   exact)
     return _window_answer(conn, window)
 
 

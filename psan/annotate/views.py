@@ -31,4 +31,5 @@ def document(document_id: int):
     start = request.args.get("start", default=0, type=int)
     size = request.args.get("size", default=0, type=int)
     return render_template("annotate/index.html", categories=CATEGORIES, messages=js_messages(), open_document={
-        "id": document_id, "start": max(0, min(start, MAX_INT)), "size": max(0, min(size, MAX_ADMIN_WINDOW))})
+        "id": document_id, "start": max(0, min(start, MAX_INT)), "size": max(0, min(size, MAX_ADMIN_WINDOW)),
+        "exact": request.args.get("exact") == "1"})

@@ -211,6 +211,8 @@ class OpenSchema(Schema):
     document_id = fields.Integer(required=True, validate=_ID)
     start = fields.Integer(validate=_TOKEN)
     size = fields.Integer(validate=validate.Range(min=1, max=100000))
+    #: from ``start`` itself, not from its sentence's start (widened only so that no span crosses an edge)
+    exact = fields.Boolean()
 
 
 class RuleSchema(Schema):
@@ -309,6 +311,12 @@ class ReviewDrawSchema(Schema):
                           metadata={"description": "sentences to draw (default: what certifies the target)"})
 
 
+class ReviewStretchSchema(Schema):
+    first_token = fields.Integer(required=True)
+    end_token = fields.Integer(required=True)
+    text = fields.String()
+
+
 class ReviewSentenceSchema(Schema):
     document_id = fields.Integer(required=True)
     first_token = fields.Integer(required=True)
@@ -316,7 +324,10 @@ class ReviewSentenceSchema(Schema):
     stratum = fields.Raw(allow_none=True)
     misses = fields.Integer(allow_none=True)
     name = fields.String()
+    #: the whole sentence
     text = fields.String()
+    #: the stretches of it no window had shown when the sample was drawn: what the reviewer reads
+    unseen = fields.List(fields.Nested(ReviewStretchSchema))
 
 
 class ReviewSampleSchema(Schema):

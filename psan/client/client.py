@@ -228,10 +228,13 @@ class Client:
     def undo_offer(self, project_id: int, form: str) -> dict[str, Any]:
         return self._json("POST", f"/projects/{project_id}/public-offers/undo", json={"form": form})
 
-    def open_at(self, document_id: int, start: int = 0, size: int | None = None) -> dict[str, Any]:
-        payload = {"document_id": document_id, "start": start}
+    def open_at(self, document_id: int, start: int = 0, size: int | None = None,
+                exact: bool = False) -> dict[str, Any]:
+        payload: dict[str, Any] = {"document_id": document_id, "start": start}
         if size is not None:
             payload["size"] = size
+        if exact:
+            payload["exact"] = True
         return self._json("POST", "/annotate/open", json=payload)
 
     # --- release -----------------------------------------------------------------------------------------------------

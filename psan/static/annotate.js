@@ -682,7 +682,8 @@
   var start = openDocument
     ? request("POST", API + "open", {
       document_id: Number(openDocument), start: Number(root.getAttribute("data-open-start")) || 0,
-      size: Number(root.getAttribute("data-open-size")) || undefined})
+      size: Number(root.getAttribute("data-open-size")) || undefined,
+      exact: root.getAttribute("data-open-exact") === "1" || undefined})
     : request("GET", API + "window");
   start.then(function (result) { accept(result, false); els.text.focus(); refreshHistory(); });
 })();

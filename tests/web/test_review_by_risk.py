@@ -163,6 +163,34 @@ def test_a_span_review_of_a_long_sentence_shows_the_twenty_tokens_around_the_spa
     assert len(body["tokens"]) <= 20
 
 
+def test_a_qa_sample_shows_only_what_nobody_saw_of_a_sentence(clean_app):
+    """A span review showed the middle of a long sentence: the sample's reviewer reads its two ends, each on the
+    review page and in an admin window opened exactly there (not again from the sentence's start)."""
+    app = clean_app
+    words = " ".join(f"word{i}" for i in range(40))
+    pid, doc, _, body = _risk_project_with_span(app, 300, f"{words} and then John Smith arrived {words} at last.")
+    seen = (body["window"]["first_token"], body["window"]["end_token"])
+    from psan.runtime import db
+    from psan.store.review import risk_qa
+    with app.app_context(), db.transaction() as conn:
+        sample_id, drawn = risk_qa.draw(conn, pid, None, size=10)
+        (sentence,) = risk_qa.sample_sentences(conn, sample_id)
+    assert drawn == 1 and sentence["first_token"] == 0
+    parts = [(u["first_token"], u["end_token"]) for u in sentence["unseen"]]
+    assert parts == [(0, seen[0]), (seen[1], sentence["end_token"])]
+    assert sentence["unseen"][0]["text"].startswith("word0 word1") and "John" not in sentence["unseen"][0]["text"]
+    assert sentence["unseen"][1]["text"].endswith("at last.") and "Smith" not in sentence["unseen"][1]["text"]
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    html = admin.get(f"/documents/project/{pid}/review-sample/{sample_id}").get_data(as_text=True)
+    assert html.count('class="review-unseen') == 2 and f"start={seen[1]}" in html and "exact=1" in html
+    status, window = api_post(admin, "open", {"document_id": doc, "start": seen[1], "size": parts[1][1] - seen[1],
+                                              "exact": True})
+    assert status == 200 and (window["window"]["first_token"], window["window"]["end_token"]) == parts[1]
+    status, window = api_post(admin, "open", {"document_id": doc, "start": seen[1], "size": sentence["end_token"]})
+    assert status == 200 and window["window"]["first_token"] == 0  # without it: from the sentence's start
+    assert api_post(admin, "open", {"document_id": doc, "start": 0, "exact": "yes"})[0] == 400
+
+
 def test_downloads_prepared_in_the_background_wait_for_the_bound_too(clean_app):
     app = clean_app
     pid, doc, _, _ = _risk_project_with_span(app, 100)

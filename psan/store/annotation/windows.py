@@ -512,17 +512,24 @@ def document_for_admin(conn, document_id: int) -> dict[str, Any] | None:
                         (document_id,), conn)
 
 
-def open_at(conn, account_id: int, document_id: int, start: int, size: int, lease_seconds: int) -> Window:
+def open_at(conn, account_id: int, document_id: int, start: int, size: int, lease_seconds: int,
+            exact: bool = False) -> Window:
     """An admin's window at any position (sentence-aligned, starting with the sentence of ``start``).
 
+    ``exact``: the window is ``size`` tokens from ``start`` itself, widened only so that no span crosses its
+    edges (a QA reviewer reads what nobody saw of a sentence, not again what a span review showed).
     Admins are not bound by other leases (they may inspect anything), but their window is a lease
     like any other, so annotators are not handed the same text meanwhile.
     """
     lock_assignment(conn, document_id)
     count = _token_count(conn, document_id)
     start = max(0, min(start, count - 1))
-    first, end = compute_window(conn, document_id, account_id, (start, start + 1), size,
-                                centred=False, respect_leases=False)
+    if exact:
+        end = min(start + size, count)
+        first, end = widen_to_spans(conn, document_id, account_id, start, end, end - start + WINDOW_TOLERANCE)
+    else:
+        first, end = compute_window(conn, document_id, account_id, (start, start + 1), size,
+                                    centred=False, respect_leases=False)
     return store_window(conn, account_id, document_id, first, end, lease_seconds, forced=True)
 
 

@@ -45,10 +45,11 @@ def draw(conn, project_id: int, account_id: int | None, size: int | None = None)
     if chosen:
         with conn.cursor() as cur:
             psycopg2.extras.execute_values(
-                cur, "INSERT INTO risk_sample_sentence (sample_id, document_id, first_token, end_token, stratum, risk) "
-                     "VALUES %s",
+                cur, "INSERT INTO risk_sample_sentence (sample_id, document_id, first_token, end_token, stratum, risk, "
+                     "unseen) VALUES %s",
                 [(sample_id, plan.unread[i].document_id, plan.unread[i].first_token, plan.unread[i].end_token,
-                  strata[i], plan.risks[i]) for i in chosen])
+                  strata[i], plan.risks[i], [t for stretch in plan.unread[i].unseen for t in stretch])
+                 for i in chosen])
     return sample_id, len(chosen)
 
 
@@ -83,14 +84,33 @@ def latest(conn, project_id: int) -> dict[str, Any] | None:
 
 
 def sample_sentences(conn, sample_id: int) -> list[dict[str, Any]]:
-    """The sampled sentences with their text (for the reviewer's page only)."""
-    rows = db.query("SELECT s.document_id, s.first_token, s.end_token, s.stratum, s.misses, d.name, "
-                    "substr(d.text, ft.start_char + 1, lt.end_char - ft.start_char) AS text "
+    """The sampled sentences with their text (for the reviewer's page only).
+
+    ``unseen``: the parts of the sentence no window had shown when the sample was drawn (token range and text),
+    which the reviewer reads; a person saw the rest (``text`` is the whole sentence)."""
+    rows = db.query("SELECT s.document_id, s.first_token, s.end_token, s.stratum, s.misses, s.unseen, d.name, "
+                    "substr(d.text, ft.start_char + 1, lt.end_char - ft.start_char) AS text, ft.start_char "
                     "FROM risk_sample_sentence s JOIN document d ON d.id = s.document_id "
                     "JOIN token ft ON ft.document_id = s.document_id AND ft.idx = s.first_token "
                     "JOIN token lt ON lt.document_id = s.document_id AND lt.idx = s.end_token - 1 "
                     "WHERE s.sample_id = %s ORDER BY s.document_id, s.first_token", (sample_id,), conn)
-    return [dict(r) for r in rows]
+    out = [dict(r) for r in rows]
+    for row in out:
+        bounds = row.pop("unseen")
+        row["unseen"] = (list(zip(bounds[::2], bounds[1::2], strict=True)) if bounds
+                         else [(row["first_token"], row["end_token"])])
+    wanted = {(row["document_id"], t) for row in out for f, e in row["unseen"] for t in (f, e - 1)}
+    offsets = {(r["document_id"], r["idx"]): (r["start_char"], r["end_char"]) for r in db.query(
+        "SELECT t.document_id, t.idx, t.start_char, t.end_char FROM token t "
+        "JOIN unnest(%s::bigint[], %s::integer[]) AS k(document_id, idx) "
+        "ON t.document_id = k.document_id AND t.idx = k.idx",
+        ([d for d, _ in wanted], [t for _, t in wanted]), conn)} if wanted else {}
+    for row in out:
+        base, doc = row.pop("start_char"), row["document_id"]
+        row["unseen"] = [{"first_token": f, "end_token": e,
+                          "text": row["text"][offsets[(doc, f)][0] - base:offsets[(doc, e - 1)][1] - base]}
+                         for f, e in row["unseen"] if (doc, f) in offsets and (doc, e - 1) in offsets]
+    return out
 
 
 def sampled_ranges(conn, sample_id: int) -> list[tuple[int, int, int]]:
@@ -150,7 +170,8 @@ def summary(conn, project_id: int) -> dict[str, Any]:
                            "FROM risk_sample_sentence WHERE sample_id = %s", (sample["id"],), conn)
         # what the risk model expected the reviewed sentences to hide, beside what they did: its calibration
         out.update(sample_id=sample["id"], sampled=row["sampled"], reviewed=row["reviewed"], found=int(row["found"]),
-                   expected=round(float(row["expected"]), 2), drawn_at=sample["created_at"].isoformat(timespec="seconds"))
+                   expected=round(float(row["expected"]), 2),
+                   drawn_at=sample["created_at"].isoformat(timespec="seconds"))
         if plan.unread and len(plan.unread) <= sample["population"]:
             # the population the sample was drawn from (text read since only lowers the true share)
             out["bound"] = missed_share_bound(out["found"], out["reviewed"], sample["population"],

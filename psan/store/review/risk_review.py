@@ -75,6 +75,9 @@ class SentenceRef:
     rule_risk: float = 0.0
     #: the words of those spans (why the sentence is read)
     doubted: tuple[str, ...] = ()
+    #: every stretch of the sentence no window showed, as token ranges (empty when it is read): what a QA
+    #: reviewer reads of it, since a person saw the rest
+    unseen: tuple[tuple[int, int], ...] = ()
 
     @property
     def whole_unseen(self) -> bool:
@@ -116,6 +119,18 @@ def _mark(mask: bytearray, first: int, end: int) -> None:
     first, end = max(first, 0), min(end, len(mask))
     if first < end:
         mask[first:end] = b"\x01" * (end - first)
+
+
+def unseen_stretches(seen: bytearray, first: int, end: int) -> tuple[tuple[int, int], ...]:
+    """The maximal runs of tokens in ``[first, end)`` that ``seen`` does not mark, in order."""
+    out = []
+    at = seen.find(0, first, end)
+    while at >= 0:
+        stop = seen.find(1, at, end)
+        stop = end if stop < 0 else stop
+        out.append((at, stop))
+        at = seen.find(0, stop, end) if stop < end else -1
+    return tuple(out)
 
 
 def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
@@ -165,11 +180,10 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
                 continue
             words = [text[t.start:t.end] for t in doc.tokens[first:end]]
             view = SentenceView(words, [bool(c) for c in covered[first:end]], sum(masked_starts[first:end]))
-            unseen = seen.find(0, first, end)
-            unseen_end = end if unseen < 0 else seen.find(1, unseen, end)
-            out.append(SentenceRef(row["id"], first, end, view, unseen < 0, any(hand[first:end]),
-                                   end if unseen < 0 else unseen, any(pending[first:end]),
-                                   end if unseen_end < 0 else unseen_end))
+            stretches = unseen_stretches(seen, first, end)
+            unseen, unseen_end = stretches[0] if stretches else (end, end)
+            out.append(SentenceRef(row["id"], first, end, view, not stretches, any(hand[first:end]),
+                                   unseen, any(pending[first:end]), unseen_end, unseen=stretches))
     return _with_rule_risks(out, open_spans, contradiction_rates(records)), mentions
 
 

@@ -1,0 +1,1 @@
+ALTER TABLE risk_sample_sentence DROP COLUMN IF EXISTS unseen;
