@@ -48,23 +48,25 @@ def draw(conn, project_id: int, account_id: int | None, size: int | None = None)
                 cur, "INSERT INTO risk_sample_sentence (sample_id, document_id, first_token, end_token, stratum, risk, "
                      "unseen) VALUES %s",
                 [(sample_id, plan.unread[i].document_id, plan.unread[i].first_token, plan.unread[i].end_token,
-                  strata[i], plan.risks[i], [t for stretch in plan.unread[i].unseen for t in stretch])
+                  strata[i], plan.model_risks[i], [t for stretch in plan.unread[i].unseen for t in stretch])
                  for i in chosen])
     return sample_id, len(chosen)
 
 
 def expected_miss_rate(conn, project_id: int, plan: risk_review.ReadingPlan) -> float:
-    """Misses expected per unread sentence, which the next sample is sized for: what the project's last reviewed
-    sample found per sentence (the same unread text, less the sample), else the risk model's mean risk of the
-    unread sentences (0 while it has too little evidence: then the smallest certifying sample is drawn)."""
+    """Misses expected per unread sentence, which the next sample is sized for: the risk model's mean risk of the
+    unread sentences, scaled by what the project's samples found against what it expected
+    (:attr:`~psan.store.review.risk_review.ReadingPlan.calibration`: the routing has read the riskiest text since,
+    so the last sample's own rate would overstate what is left); while the model has too little evidence, what the
+    last reviewed sample found per sentence, else 0 (then the smallest certifying sample is drawn)."""
+    if plan.model is not None and plan.model.ready and plan.unread:
+        return sum(plan.risks) / len(plan.unread)
     row = db.query_one("SELECT count(s.misses) AS reviewed, coalesce(sum(s.misses), 0) AS found "
                        "FROM risk_sample_sentence s WHERE s.sample_id = "
                        "(SELECT max(id) FROM risk_sample WHERE project_id = %s)", (project_id,), conn)
     if row and row["reviewed"]:
         return int(row["found"]) / int(row["reviewed"])
-    if plan.model is None or not plan.model.ready or not plan.unread:
-        return 0.0
-    return sum(plan.risks) / len(plan.unread)
+    return 0.0
 
 
 def _drawn(conn, project_id: int) -> int:

@@ -19,7 +19,7 @@ from psan.runtime import db
 from psan.store.annotation import windows as store_windows
 from psan.store.corpus.documents import load_document_cached
 from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
-from psan.tool.risk import RiskModel, SentenceView, route
+from psan.tool.risk import RiskModel, SentenceView, route, sample_calibration, sequential_confidence
 from psan.tool.risk.rule_errors import RuleRecord, contradiction_rates, sentence_rule_risk, with_rule_risk
 from psan.tool.text.document import Document
 
@@ -46,6 +46,12 @@ _PUBLIC_RULE_LINKS = (
     "WHERE c.document_id = l.document_id AND c.token_decision = 'PRIVATE' AND c.first_token < l.end_token "
     "AND c.end_token > l.first_token)) "
     "SELECT * FROM links WHERE rule_id IN (SELECT rule_id FROM contradicted)")
+#: misses found in the project's reviewed QA sample sentences, what the risk model expected there, and the samples
+#: drawn so far
+_SAMPLED = ("SELECT coalesce(sum(s.misses), 0) AS found, coalesce(sum(s.risk), 0) AS expected, "
+            "(SELECT count(*) FROM risk_sample WHERE project_id = %(p)s) AS drawn "
+            "FROM risk_sample_sentence s JOIN risk_sample r ON r.id = s.sample_id "
+            "WHERE r.project_id = %(p)s AND s.misses IS NOT NULL")
 _SHOWN = ("SELECT w.document_id, w.first_token, w.end_token FROM window_log w WHERE w.project_id = %(p)s "
           "UNION ALL SELECT w.document_id, w.first_token, w.end_token FROM annotation_window w "
           "JOIN document d ON d.id = w.document_id WHERE d.project_id = %(p)s "
@@ -98,6 +104,11 @@ class ReadingPlan:
     to_read: list[SentenceRef] = field(default_factory=list)
     expected_missed: float = 0.0
     model: RiskModel | None = None
+    #: the risks as the model (and the doubted rules) gave them, before the project's QA samples scaled them
+    model_risks: list[float] = field(default_factory=list)
+    #: what the project's QA samples found over what the model expected there (at least 1; see
+    #: :func:`psan.tool.risk.sample_calibration`)
+    calibration: float = 1.0
 
     @property
     def read_sentences(self) -> int:
@@ -286,17 +297,22 @@ def reading_plan(conn, project_id: int) -> ReadingPlan:
     plan = ReadingPlan(mode, target, mentions, sentences)
     plan.unread = [s for s in sentences if not s.read]
     if mode != "risk":
-        plan.risks = [1.0] * len(plan.unread)
+        plan.risks = plan.model_risks = [1.0] * len(plan.unread)
         plan.to_read = list(plan.unread)
         plan.expected_missed = 0.0
         return plan
     read = [s for s in sentences if s.read]
     plan.model = _model(project_id, read)
-    plan.risks = _risks(plan.model, plan.unread)
+    plan.risks = plan.model_risks = _risks(plan.model, plan.unread)
     if not plan.model.ready:  # too little evidence yet: everything is read
         plan.to_read = list(plan.unread)
         return plan
-    routing = route(plan.risks, mentions, target)
+    sampled = db.query_one(_SAMPLED, {"p": project_id}, conn)
+    plan.calibration = sample_calibration(int(sampled["found"]), float(sampled["expected"]))
+    plan.risks = [min(1.0, r * plan.calibration) for r in plan.model_risks]
+    # the next sample is judged at the confidence of its look, and reads what nobody saw of each sentence
+    routing = route(plan.risks, mentions, target, sequential_confidence(int(sampled["drawn"]) + 1),
+                    [sum(e - f for f, e in s.unseen) for s in plan.unread])
     plan.to_read = [plan.unread[i] for i in routing.read]
     plan.expected_missed = routing.expected_missed
     return plan

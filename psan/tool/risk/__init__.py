@@ -4,10 +4,17 @@ the rest certifies.
 Why a package of its own: the web app routes text with it and ``ner_eval`` measures it, and neither may
 re-implement it.  It knows nothing of the database: the store hands it sentences, spans and what people read.
 """
-from psan.tool.risk.bound import missed_share_bound, risk_strata, sample_size, sequential_confidence, stratified_sample
+from psan.tool.risk.bound import (
+                                  missed_share_bound,
+                                  risk_strata,
+                                  sample_calibration,
+                                  sample_size,
+                                  sequential_confidence,
+                                  stratified_sample,
+)
 from psan.tool.risk.features import SentenceView, sentence_features
 from psan.tool.risk.model import RiskModel
 from psan.tool.risk.routing import Routing, route
 
-__all__ = ["RiskModel", "Routing", "SentenceView", "missed_share_bound", "risk_strata", "route", "sample_size",
-           "sentence_features", "sequential_confidence", "stratified_sample"]
+__all__ = ["RiskModel", "Routing", "SentenceView", "missed_share_bound", "risk_strata", "route", "sample_calibration",
+           "sample_size", "sentence_features", "sequential_confidence", "stratified_sample"]

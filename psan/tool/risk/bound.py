@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Sequence
 
-from scipy.stats import chi2
+import numpy as np
+from scipy.stats import chi2, poisson
 
-__all__ = ["CONFIDENCE", "STRATA", "missed_share_bound", "missed_upper", "risk_strata", "sample_size",
-           "sequential_confidence", "stratified_sample"]
+__all__ = ["CONFIDENCE", "STRATA", "missed_share_bound", "missed_upper", "risk_strata", "sample_calibration",
+           "sample_plan", "sample_size", "sequential_confidence", "stratified_sample"]
 
 CONFIDENCE = 0.95
 #: risk strata of the sample (thirds of the unread sentences by risk)
@@ -59,28 +61,66 @@ def missed_share_bound(found: int, sampled: int, population: int, mentions: int,
 
 def sample_size(population: int, mentions: int, target: float, confidence: float = CONFIDENCE,
                 miss_rate: float = 0.0) -> int:
-    """The smallest sample of the ``population`` unread sentences whose expected misses still certify ``target``.
+    """The sample of the ``population`` unread sentences that certifies ``target`` at the least expected reading.
 
     ``miss_rate``: the misses expected per unread sentence (the project's risk model, or what its last sample
-    found); a sample planned for fewer misses than it then finds fails, and each failed sample is read for
-    nothing but the misses it fixed.  At least :data:`PLANNED_MISSES` are planned for (at most all sentences).
+    found).  A sample of ``n`` certifies when it finds at most the ``k`` misses its size allows; with misses
+    Poisson at that rate it does so with probability ``P``.  A failed sample is read for nothing but the misses it
+    fixes, and another like it follows, so the sentences read until one certifies are ``n / P`` on average: the
+    size returned minimises that.  For each ``k`` only the smallest ``n`` allowing it is a candidate (a larger one
+    reads more and fails more often), and reading every sentence (bound 0) is one too.  At least
+    :data:`PLANNED_MISSES` are allowed for.  With no misses expected this is the smallest sample that certifies
+    with :data:`PLANNED_MISSES` found.
     """
-    if population <= 0:
-        return 0
-    allowed = target / (1 - target) * max(mentions, 1)  # missed mentions the target allows
+    return sample_plan(population, mentions, target, confidence, miss_rate)[0]
 
-    def certifies(n: int) -> bool:
-        expected = max(PLANNED_MISSES, math.ceil(max(miss_rate, 0.0) * n))
-        return missed_upper(expected, n, population, confidence) <= allowed
-    # the bound of the expected misses falls as the sample grows (their rate times the rest, plus less chance)
-    lo, hi = 1, population
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if certifies(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+
+def sample_plan(population: int, mentions: int, target: float, confidence: float = CONFIDENCE,
+                miss_rate: float = 0.0) -> tuple[int, float]:
+    """:func:`sample_size`'s size and the sentences expected to be read until a sample certifies."""
+    if population <= 0:
+        return 0, 0.0
+    allowed = target / (1 - target) * max(mentions, 1)  # missed mentions the target allows
+    if allowed <= 0:
+        return population, float(population)
+    rate = max(float(miss_rate), 0.0)
+    expected_all = rate * population
+    # beyond this many misses a sample of the whole population would find fewer with certainty (ten deviations)
+    found = np.arange(PLANNED_MISSES, PLANNED_MISSES + 2 + int(expected_all + 10 * math.sqrt(expected_all + 1)))
+    c = chi2.ppf(confidence, 2 * found + 2)
+    # the smallest n with c / 2n * (population - n) <= allowed (see missed_upper)
+    sizes = np.maximum(1, np.ceil(c * population / (2 * allowed + c))).astype(np.int64)
+    certifies = poisson.cdf(found, rate * sizes) if rate > 0 else np.ones(len(found))
+    cost = np.where((sizes < population) & (certifies > 0), sizes / np.maximum(certifies, 1e-300), np.inf)
+    at = int(np.argmin(cost))
+    if not math.isfinite(cost[at]) or cost[at] >= population:
+        return population, float(population)  # reading every sentence (bound 0) is cheaper
+    size = _smallest_allowing(int(found[at]), int(sizes[at]), population, allowed, confidence)
+    return size, float(cost[at]) * size / int(sizes[at])
+
+
+def _smallest_allowing(found: int, guess: int, population: int, allowed: float, confidence: float) -> int:
+    """The smallest sample in which finding ``found`` misses still certifies ``allowed`` (``guess``: the closed
+    form's, which floating point may leave one off)."""
+    n = min(max(guess, 1), population)
+    while n > 1 and missed_upper(found, n - 1, population, confidence) <= allowed:
+        n -= 1
+    while n < population and missed_upper(found, n, population, confidence) > allowed:
+        n += 1
+    return n
+
+
+def sample_calibration(found: int, expected: float) -> float:
+    """How much the risk model understated the misses of unread text: what the project's QA samples found over
+    what the model expected in the same sentences, at least 1.
+
+    Why at least 1: a sample that found fewer than expected says the model is careful, and routing then reads
+    no less than the model asks (when in doubt, read); one that found more says the unread text is riskier than
+    the model thinks, and routing reads more before the next sample, instead of drawing ever larger samples.
+    """
+    if expected <= 0 or found <= expected:
+        return 1.0
+    return min(found / expected, sys.float_info.max)  # finite: a risk of 0 stays 0
 
 
 def risk_strata(risks: Sequence[float]) -> list[int]:

@@ -1,19 +1,24 @@
 """Which unread sentences a person reads in full, and which are left to the QA sample.
 
-Why a budget and not a threshold: the release target is a share of missed mentions (say 0.5 %), so the
-sentences left unread may together be expected to hide at most half of that share of the project's mentions
-(the other half is the QA bound's room for chance).  The riskiest sentences are read until the expected
-misses of the rest fit the budget; no constant is tuned on a corpus.
+Why a cost and not a threshold: every sentence left unread must be certified by the QA sample, and the misses it
+may hide make that sample larger and likelier to fail.  Reading the riskiest sentences first (most expected
+misses per token read) lowers the misses left; the cut is where the tokens read plus the tokens the QA sample is
+expected to read until it certifies (:func:`psan.tool.risk.bound.sample_plan`) are fewest.  Nothing is tuned:
+the risks, the target and the sentences' lengths are the project's own.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["EXPECTED_SHARE_OF_TARGET", "Routing", "route"]
+import numpy as np
 
-#: the share of the release target the unread text may be expected to miss
-EXPECTED_SHARE_OF_TARGET = 0.5
+from psan.tool.risk.bound import CONFIDENCE, sample_plan
+
+__all__ = ["CUTS", "Routing", "route"]
+
+#: cuts tried on a first, even grid, then again between the best one's neighbours (a cost to compute, not a tuning)
+CUTS = 48
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,19 +29,40 @@ class Routing:
     expected_missed: float
 
 
-def route(risks: Sequence[float], mentions: int, target: float) -> Routing:
-    """Read the riskiest sentences until the expected misses of the others are within the budget.
+def route(risks: Sequence[float], mentions: int, target: float, confidence: float = CONFIDENCE,
+          costs: Sequence[float] | None = None) -> Routing:
+    """Read the sentences with most expected misses per token first, as far as that lowers the expected reading.
 
-    ``risks``: per unread sentence, the probability that it hides a mention; ``mentions``: the project's
-    masked mentions (the budget is a share of them).
+    ``risks``: per unread sentence, the misses it is expected to hide; ``mentions``: the project's masked
+    mentions; ``confidence``: what the next QA sample is judged at; ``costs``: tokens a person reads of each
+    (default: 1 each).
     """
-    budget = EXPECTED_SHARE_OF_TARGET * target * max(mentions, 0)
-    order = sorted(range(len(risks)), key=lambda i: -risks[i])
-    remaining = float(sum(risks))
-    read: list[int] = []
-    for i in order:
-        if remaining <= budget:
-            break
-        read.append(i)
-        remaining -= risks[i]
-    return Routing(tuple(sorted(read)), max(remaining, 0.0))
+    n = len(risks)
+    if n == 0:
+        return Routing((), 0.0)
+    risk = np.clip(np.asarray(risks, dtype=float), 0.0, None)
+    cost = np.ones(n) if costs is None else np.maximum(np.asarray(costs, dtype=float), 1.0)
+    order = np.lexsort((np.arange(n), -risk, -risk / cost))  # ties: riskier, then earlier
+    left = np.concatenate(([float(risk.sum())], float(risk.sum()) - np.cumsum(risk[order])))
+    read_tokens = np.concatenate(([0.0], np.cumsum(cost[order])))
+    total_tokens = float(cost.sum())
+
+    def expected(k: int) -> float:
+        rest = n - k
+        if rest == 0:
+            return read_tokens[k]
+        rate = max(float(left[k]), 0.0) / rest
+        _, sentences = sample_plan(rest, mentions, target, confidence, rate)
+        return read_tokens[k] + sentences * (total_tokens - read_tokens[k]) / rest
+
+    cuts = np.unique(np.linspace(0, n, min(n + 1, CUTS)).round().astype(int))
+    def rank(k: int) -> tuple[float, bool, int]:
+        # a sample as costly as reading everything left is read instead: a person sees it in context
+        return expected(k), k != n, k
+
+    best = min(cuts, key=rank)
+    at = int(np.searchsorted(cuts, best))
+    lo, hi = int(cuts[max(at - 1, 0)]), int(cuts[min(at + 1, len(cuts) - 1)])
+    finer = np.unique(np.linspace(lo, hi, min(hi - lo + 1, CUTS)).round().astype(int))
+    best = int(min(finer, key=rank))
+    return Routing(tuple(sorted(int(i) for i in order[:best])), max(float(left[best]), 0.0))
