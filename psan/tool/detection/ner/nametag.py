@@ -201,9 +201,10 @@ class NameTagRecognizer(Recognizer):
                 texts += forms
                 sentences.append(Sentence(first, len(texts)))
                 recognize(forms, entities)
-                for e in entities:
-                    at = first + e.start
-                    edges.append((at, at + e.length - 1, e.type))
+                if entities.size():  # (no SWIG iterator for the 40 % of sentences without an entity)
+                    for e in entities:
+                        at = first + e.start
+                        edges.append((at, at + e.length - 1, e.type))
         finally:
             tokenizer.setText("")
         offsets = offsets_of_texts(clean, texts)
