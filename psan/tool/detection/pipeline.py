@@ -44,6 +44,7 @@ from psan.tool.text.document import (
     TokenArray,
     collector_paused,
     forget_token_texts,
+    keep_token_texts,
     token_texts,
 )
 from psan.tool.text.tokens import clean_tokens, offsets_clean, remap_sentences, split_tokens_and_sentences
@@ -126,6 +127,11 @@ class Pipeline:
         if offsets is not None:  # offset lists (NameTag): clean ones stay offset arrays, no Token objects
             starts, ends, sentences = offsets(text)
             array = TokenArray(starts, ends)
+            known = getattr(self.tokenizer, "known_token_texts", None)  # the texts its run read (NameTag, long texts)
+            texts = known(text) if known is not None else None
+            if texts is not None:  # clean tokens by construction (see known_token_texts): no check, no slices
+                keep_token_texts(text, array, texts)
+                return Document(text, array, list(sentences), [], self.language)
             if offsets_clean(text, starts, ends, token_texts(text, array)):  # propagation reuses the texts
                 return Document(text, array, list(sentences), [], self.language)
             tokens = list(map(Token, range(len(starts)), starts, ends))
