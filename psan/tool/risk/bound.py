@@ -17,6 +17,7 @@ import math
 import random
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 from scipy.stats import chi2, poisson
@@ -87,7 +88,7 @@ def sample_plan(population: int, mentions: int, target: float, confidence: float
     expected_all = rate * population
     # beyond this many misses a sample of the whole population would find fewer with certainty (ten deviations)
     found = np.arange(PLANNED_MISSES, PLANNED_MISSES + 2 + int(expected_all + 10 * math.sqrt(expected_all + 1)))
-    c = chi2.ppf(confidence, 2 * found + 2)
+    c = _quantiles(confidence, len(found))
     # the smallest n with c / 2n * (population - n) <= allowed (see missed_upper)
     sizes = np.maximum(1, np.ceil(c * population / (2 * allowed + c))).astype(np.int64)
     certifies = poisson.cdf(found, rate * sizes) if rate > 0 else np.ones(len(found))
@@ -95,17 +96,36 @@ def sample_plan(population: int, mentions: int, target: float, confidence: float
     at = int(np.argmin(cost))
     if not math.isfinite(cost[at]) or cost[at] >= population:
         return population, float(population)  # reading every sentence (bound 0) is cheaper
-    size = _smallest_allowing(int(found[at]), int(sizes[at]), population, allowed, confidence)
+    size = _smallest_allowing(float(c[at]), int(sizes[at]), population, allowed)
     return size, float(cost[at]) * size / int(sizes[at])
 
 
-def _smallest_allowing(found: int, guess: int, population: int, allowed: float, confidence: float) -> int:
-    """The smallest sample in which finding ``found`` misses still certifies ``allowed`` (``guess``: the closed
-    form's, which floating point may leave one off)."""
+def _quantiles(confidence: float, count: int) -> np.ndarray:
+    """``chi2.ppf(confidence, 2k + 2)`` for ``k`` = :data:`PLANNED_MISSES` … (``count`` of them), read-only.
+
+    Why kept: routing plans a sample for dozens of cuts per reading window, and SciPy's quantile costs far more
+    than the rest of a plan; the values depend only on the confidence.
+    """
+    return _quantile_table(float(confidence), 1 << max(int(count) - 1, 0).bit_length())[:count]
+
+
+@lru_cache(maxsize=64)
+def _quantile_table(confidence: float, count: int) -> np.ndarray:
+    table = chi2.ppf(confidence, 2 * np.arange(PLANNED_MISSES, PLANNED_MISSES + count) + 2)
+    table.flags.writeable = False
+    return table
+
+
+def _smallest_allowing(quantile: float, guess: int, population: int, allowed: float) -> int:
+    """The smallest sample in which finding the misses whose Poisson quantile is ``quantile`` still certifies
+    ``allowed`` (``guess``: the closed form's, which floating point may leave one off); the bound as
+    :func:`missed_upper` computes it."""
+    def upper(sampled: int) -> float:
+        return float(quantile / 2 / sampled * (population - sampled))
     n = min(max(guess, 1), population)
-    while n > 1 and missed_upper(found, n - 1, population, confidence) <= allowed:
+    while n > 1 and upper(n - 1) <= allowed:
         n -= 1
-    while n < population and missed_upper(found, n, population, confidence) > allowed:
+    while n < population and upper(n) > allowed:
         n += 1
     return n
 

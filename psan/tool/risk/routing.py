@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -47,6 +48,7 @@ def route(risks: Sequence[float], mentions: int, target: float, confidence: floa
     read_tokens = np.concatenate(([0.0], np.cumsum(cost[order])))
     total_tokens = float(cost.sum())
 
+    @cache  # the finer grid shares cuts with the first
     def expected(k: int) -> float:
         rest = n - k
         if rest == 0:
@@ -58,7 +60,7 @@ def route(risks: Sequence[float], mentions: int, target: float, confidence: floa
     cuts = np.unique(np.linspace(0, n, min(n + 1, CUTS)).round().astype(int))
     def rank(k: int) -> tuple[float, bool, int]:
         # a sample as costly as reading everything left is read instead: a person sees it in context
-        return expected(k), k != n, k
+        return expected(int(k)), k != n, k
 
     best = min(cuts, key=rank)
     at = int(np.searchsorted(cuts, best))
