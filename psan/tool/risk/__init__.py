@@ -12,9 +12,11 @@ from psan.tool.risk.bound import (
                                   sequential_confidence,
                                   stratified_sample,
 )
-from psan.tool.risk.features import SentenceView, sentence_features
+from psan.tool.risk.features import SentenceView, TextWords, sentence_features
 from psan.tool.risk.model import RiskModel
 from psan.tool.risk.routing import Routing, route
+from psan.tool.risk.scores import ScoreMemo
 
-__all__ = ["RiskModel", "Routing", "SentenceView", "missed_share_bound", "risk_strata", "route", "sample_calibration",
-           "sample_size", "sentence_features", "sequential_confidence", "stratified_sample"]
+__all__ = ["RiskModel", "Routing", "ScoreMemo", "SentenceView", "TextWords", "missed_share_bound", "risk_strata",
+           "route", "sample_calibration", "sample_size", "sentence_features", "sequential_confidence",
+           "stratified_sample"]

@@ -9,10 +9,36 @@ sentence does not outweigh its words.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["SentenceView", "sentence_features"]
+from psan.tool.text.document import Token
+
+__all__ = ["SentenceView", "TextWords", "sentence_features"]
+
+
+class TextWords(Sequence[str]):
+    """The words of tokens ``[first, end)`` of a text, sliced only when read.
+
+    Why: a project's reading plan holds a view of every sentence, but the risk model reads the words of only
+    those it has not scored yet; slicing every token of a large project on every request cost more than the
+    rest of the plan.
+    """
+
+    __slots__ = ("_text", "_tokens", "_first", "_end")
+
+    def __init__(self, text: str, tokens: Sequence[Token], first: int, end: int) -> None:
+        self._text, self._tokens, self._first, self._end = text, tokens, first, end if end > first else first
+
+    def __len__(self) -> int:
+        return self._end - self._first
+
+    def __iter__(self) -> Iterator[str]:
+        text = self._text
+        return (text[t.start:t.end] for t in self._tokens[self._first:self._end])
+
+    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 - int or slice, as list's
+        return list(self)[index]
 
 
 @dataclass(frozen=True, slots=True)
