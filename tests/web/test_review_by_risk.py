@@ -344,3 +344,30 @@ def test_a_public_rule_people_contradicted_sends_its_unread_applications_to_read
             break
         reasons.extend(body["routing"]["why"])
     assert any("Turkish" in why and "rule" in why for why in reasons)
+
+
+def test_only_a_private_decision_no_recognizer_found_is_a_hand_mark(clean_app):
+    """A hit (what the risk model learns) is a sentence with a private decision that overlaps no recognized span;
+    deciding a recognized name private is no hit, marking a word no recognizer found is one."""
+    app = clean_app
+    pid, doc, client, _ = _risk_project_with_span(app, 300)
+    span = token_index(app, doc, "John")
+    assert api_decide(client, doc, span, span + 2, "PRIVATE")[0] == 200
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": 20000})[0] == 200
+    missed = token_index(app, doc, "judge")
+    assert api_decide(admin, doc, missed, missed + 1, "PRIVATE")[0] == 200
+    other = token_index(app, doc, "Yesterday") - 3  # a word of the plain sentence before
+    assert api_decide(admin, doc, other, other + 1, "PUBLIC")[0] == 200
+    from psan.runtime import db
+    from psan.store.review import risk_review
+    with app.app_context(), db.transaction() as conn:
+        sentences, _ = risk_review.project_sentences(conn, pid)
+    hits = {s.first_token for s in sentences if s.hit}
+    span_sentence = next(s for s in sentences if s.first_token <= span < s.end_token)
+    assert span_sentence.first_token in hits  # "judge" was marked by hand in it
+    assert hits == {span_sentence.first_token}
+    sql(app, "DELETE FROM annotation WHERE document_id = %s AND first_token = %s", (doc, missed))
+    with app.app_context(), db.transaction() as conn:
+        sentences, _ = risk_review.project_sentences(conn, pid)
+    assert not any(s.hit for s in sentences)  # the recognized name decided private is no hand mark

@@ -126,17 +126,24 @@ _cache: OrderedDict[int, tuple[Any, Document]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def load_document_cached(conn, document_id: int) -> Document | None:
+_UNREAD = object()
+
+
+def load_document_cached(conn, document_id: int, recognized_at: Any = _UNREAD) -> Document | None:
     """Like :func:`load_document` (whole document) but reused while the recognition is unchanged.
 
     Why: re-annotation after each decision loads the same document again and again; building 10^5
     token objects costs more than matching all rules.  ``recognized_at`` changes with every
-    recognition, so a cached copy is never stale.  Callers must not modify the returned document.
+    recognition, so a cached copy is never stale.  A caller that has just read the document's
+    ``recognized_at`` (one query for a project's many documents) passes it.  Callers must not modify
+    the returned document.
     """
-    row = db.query_one("SELECT recognized_at FROM document WHERE id = %s", (document_id,), conn)
-    if row is None:
-        return None
-    stamp = row["recognized_at"]
+    if recognized_at is _UNREAD:
+        row = db.query_one("SELECT recognized_at FROM document WHERE id = %s", (document_id,), conn)
+        if row is None:
+            return None
+        recognized_at = row["recognized_at"]
+    stamp = recognized_at
     with _cache_lock:
         hit = _cache.get(document_id)
         if hit is not None and stamp is not None and hit[0] == stamp:

@@ -13,26 +13,39 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from psan.runtime import db
 from psan.store.annotation import windows as store_windows
 from psan.store.corpus.documents import load_document_cached
 from psan.store.shared.document_status import ANNOTATED, SUSPICIOUS_SQL
-from psan.tool.risk import RiskModel, SentenceView, route, sample_calibration, sequential_confidence
+from psan.tool.risk import (
+    RiskModel,
+    ScoreMemo,
+    SentenceView,
+    TextWords,
+    route,
+    sample_calibration,
+    sequential_confidence,
+)
 from psan.tool.risk.rule_errors import RuleRecord, contradiction_rates, sentence_rule_risk, with_rule_risk
-from psan.tool.text.document import Document
+from psan.tool.text.document import Document, collector_paused
 
 REVIEW_MODES = ("full", "risk")
 
+#: per document, its spans' token ranges and flags: 1 masked (private or undecided), 2 undecided, 4 decided private
+#: by a person (arrays: one row per document, not per span, for a project of 10^5 spans planned per window)
 _ANNOTATIONS = (
-    "SELECT a.document_id, a.first_token, a.end_token, "  # noqa: S608  # nosec B608 - constant fragments
-    f"({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}) AS masked, ({SUSPICIOUS_SQL}) AS pending, "
-    "a.token_decision = 'PRIVATE' AND NOT EXISTS (SELECT 1 FROM named_entity n WHERE n.document_id = a.document_id "
-    "AND n.first_token < a.end_token AND n.end_token > a.first_token) AS hand, "
-    "a.token_decision = 'PRIVATE' AS person_private "
+    "SELECT a.document_id, array_agg(a.first_token) AS firsts, array_agg(a.end_token) AS ends, array_agg("  # noqa: S608  # nosec B608 - constant fragments
+    f"(coalesce(({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}), false))::int "
+    f"+ 2 * (coalesce({SUSPICIOUS_SQL}, false))::int "
+    "+ 4 * (coalesce(a.token_decision = 'PRIVATE', false))::int) AS flags "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
-    "WHERE d.project_id = %s AND d.status::text = ANY(%s)")
+    "WHERE d.project_id = %s AND d.status::text = ANY(%s) GROUP BY a.document_id")
+MASKED, PENDING, DECIDED_PRIVATE = 1, 2, 4
 #: every application of a public rule that a person contradicted somewhere (a private decision overlaps one of its
 #: spans; the others add no risk and are not fetched), one row per span and rule, and whether the span is still
 #: public by rules alone
@@ -59,9 +72,11 @@ _SHOWN = ("SELECT w.document_id, w.first_token, w.end_token FROM window_log w WH
           "JOIN risk_sample r ON r.id = s.sample_id WHERE r.project_id = %(p)s AND s.misses IS NOT NULL")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class SentenceRef:
-    """A sentence of a document (token range) with what the risk model sees of it."""
+    """A sentence of a document (token range) with what the risk model sees of it (never modified once made: not
+    frozen only because a plan builds one per sentence of the project on every request, and a frozen dataclass
+    costs several times as much to build)."""
 
     document_id: int
     first_token: int
@@ -84,6 +99,9 @@ class SentenceRef:
     #: every stretch of the sentence no window showed, as token ranges (empty when it is read): what a QA
     #: reviewer reads of it, since a person saw the rest
     unseen: tuple[tuple[int, int], ...] = ()
+    #: what the risk model's view of the sentence depends on (document and its recognition, range, which words a
+    #: span covers, private spans): a model scores a key once (empty: scored every time)
+    key: tuple = ()
 
     @property
     def whole_unseen(self) -> bool:
@@ -126,10 +144,19 @@ def masked_mentions(spans: list[tuple[int, int]]) -> int:
     return count
 
 
-def _mark(mask: bytearray, first: int, end: int) -> None:
-    first, end = max(first, 0), min(end, len(mask))
-    if first < end:
-        mask[first:end] = b"\x01" * (end - first)
+def ranges_mask(n: int, firsts: np.ndarray | Sequence[int], ends: np.ndarray | Sequence[int]) -> bytearray:
+    """``n`` bytes, 1 on every token of the ranges ``[firsts[i], ends[i])`` (clipped to the document), else 0.
+
+    Why counted, not written range by range: a large document has 10^4-10^5 spans and windows, and the plan
+    marks them on every reading window.
+    """
+    firsts = np.clip(np.asarray(firsts, dtype=np.int64), 0, n)
+    ends = np.clip(np.asarray(ends, dtype=np.int64), 0, n)
+    keep = firsts < ends
+    if not keep.any():
+        return bytearray(n)
+    opened = np.bincount(firsts[keep], minlength=n + 1) - np.bincount(ends[keep], minlength=n + 1)
+    return bytearray((np.cumsum(opened[:n]) > 0).astype(np.uint8).tobytes())
 
 
 def unseen_stretches(seen: bytearray, first: int, end: int) -> tuple[tuple[int, int], ...]:
@@ -146,12 +173,10 @@ def unseen_stretches(seen: bytearray, first: int, end: int) -> tuple[tuple[int, 
 
 def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
     """Every sentence of the project's annotated documents (document order) and the masked mentions."""
-    docs = db.query("SELECT id FROM document WHERE project_id = %s AND status::text = ANY(%s) ORDER BY id",
-                    (project_id, list(ANNOTATED)), conn)
-    spans: dict[int, list[tuple[int, int, bool, bool, bool, bool]]] = defaultdict(list)
-    for r in db.query(_ANNOTATIONS, (project_id, list(ANNOTATED)), conn):
-        spans[r["document_id"]].append((r["first_token"], r["end_token"], bool(r["masked"]), bool(r["hand"]),
-                                        bool(r["pending"]), bool(r["person_private"])))
+    docs = db.query("SELECT id, recognized_at FROM document WHERE project_id = %s AND status::text = ANY(%s) "
+                    "ORDER BY id", (project_id, list(ANNOTATED)), conn)
+    spans = {r["document_id"]: (r["firsts"], r["ends"], r["flags"])
+             for r in db.query(_ANNOTATIONS, (project_id, list(ANNOTATED)), conn)}
     shown: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for r in db.query(_SHOWN, {"p": project_id}, conn):
         shown[r["document_id"]].append((r["first_token"], r["end_token"]))
@@ -162,40 +187,85 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
     mentions = 0
     records: dict[int, RuleRecord] = defaultdict(RuleRecord)
     open_spans: list[tuple[int, int, int, tuple[int, ...], str]] = []  # unseen spans public by rules alone
-    for row in docs:
-        doc = load_document_cached(conn, row["id"])
-        if doc is None or not doc.tokens:
-            continue
-        n = len(doc.tokens)
-        covered, seen, hand, pending = bytearray(n), bytearray(n), bytearray(n), bytearray(n)
-        masked_starts, person_private = bytearray(n), bytearray(n)
-        doc_spans = spans.get(row["id"], [])
-        for first, end, masked, by_hand, waits, decided_private in doc_spans:
-            _mark(covered, first, end)
-            if masked and first < n:
-                masked_starts[first] = 1
-            if by_hand:
-                _mark(hand, first, end)
-            if waits:
-                _mark(pending, first, end)
-            if decided_private:
-                _mark(person_private, first, end)
-        mentions += masked_mentions([(f, e) for f, e, masked, *_ in doc_spans if masked])
-        for first, end in shown.get(row["id"], []):
-            _mark(seen, first, end)
-        text = doc.text
-        open_spans.extend(_record_rule_links(links.get(row["id"], []), seen, person_private, records, row["id"], doc))
-        for s in doc.sentences:
-            first, end = s.first_token, min(s.end_token, n)
-            if first >= end:
-                continue
-            words = [text[t.start:t.end] for t in doc.tokens[first:end]]
-            view = SentenceView(words, [bool(c) for c in covered[first:end]], sum(masked_starts[first:end]))
-            stretches = unseen_stretches(seen, first, end)
-            unseen, unseen_end = stretches[0] if stretches else (end, end)
-            out.append(SentenceRef(row["id"], first, end, view, not stretches, any(hand[first:end]),
-                                   unseen, any(pending[first:end]), unseen_end, unseen=stretches))
+    with collector_paused():  # 10^5 sentence records, free of cycles: no collector pass over them
+        for row in docs:
+            mentions += _document_plan(conn, row, spans, shown, links, records, open_spans, out)
     return _with_rule_risks(out, open_spans, contradiction_rates(records)), mentions
+
+
+def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
+                   records: dict[int, RuleRecord], open_spans: list, out: list[SentenceRef]) -> int:
+    """Add one document's sentences to ``out`` and its public rules' applications to ``records`` and
+    ``open_spans``; its masked mentions."""
+    doc = load_document_cached(conn, row["id"], row["recognized_at"])
+    if doc is None or not doc.tokens:
+        return 0
+    n = len(doc.tokens)
+    doc_firsts, doc_ends, doc_flags = spans.get(row["id"], ((), (), ()))
+    firsts, ends = np.array(doc_firsts, dtype=np.int64), np.array(doc_ends, dtype=np.int64)
+    flags = np.array(doc_flags, dtype=np.int64)
+    masked, waits, decided = (flags & MASKED) > 0, (flags & PENDING) > 0, (flags & DECIDED_PRIVATE) > 0
+    # the recognized spans (``named_entity``: every change to them bumps ``recognized_at``, so the cached
+    # document's are the stored ones)
+    entities = ranges_mask(n, np.fromiter((e.first_token for e in doc.entities), np.int64, len(doc.entities)),
+                           np.fromiter((e.end_token for e in doc.entities), np.int64, len(doc.entities)))
+    covered = ranges_mask(n, firsts, ends)
+    pending = ranges_mask(n, firsts[waits], ends[waits])
+    person_private = ranges_mask(n, firsts[decided], ends[decided])
+    # a private decision no recognizer's span overlaps was marked by hand
+    by_hand = [entities.find(1, max(f, 0), min(e, n)) < 0 for f, e in zip(firsts[decided].tolist(),
+                                                                         ends[decided].tolist(), strict=True)]
+    hand = ranges_mask(n, firsts[decided][by_hand], ends[decided][by_hand]) if by_hand else bytearray(n)
+    masked_starts = bytearray(n)
+    starts = firsts[masked]
+    for first in starts[(starts >= 0) & (starts < n)].tolist():
+        masked_starts[first] = 1
+    seen_ranges = shown.get(row["id"], ())
+    seen = ranges_mask(n, [f for f, _ in seen_ranges], [e for _, e in seen_ranges])
+    open_spans.extend(_record_rule_links(links.get(row["id"], []), seen, person_private, records, row["id"], doc))
+    out.extend(document_sentences(row["id"], row["recognized_at"], doc, covered, seen, hand, pending, masked_starts))
+    return masked_mentions(list(zip(firsts[masked].tolist(), ends[masked].tolist(), strict=True)))
+
+
+def document_sentences(document_id: int, stamp: object, doc: Document, covered: bytearray, seen: bytearray,
+                        hand: bytearray, pending: bytearray, masked_starts: bytearray) -> list[SentenceRef]:
+    """The sentences of one document as the plan sees them (the token masks: 1 where a span covers, a window
+    showed, a hand mark or an undecided span lies, a masked span starts).
+
+    Why sums per sentence: a large project has 10^4-10^5 sentences and is planned again on every reading window;
+    most of them are either wholly unseen or wholly read.
+    """
+    n = len(doc.tokens)
+    bounds = [(s.first_token, min(s.end_token, n)) for s in doc.sentences]
+    bounds = [(f, e) for f, e in bounds if f < e]
+    if not bounds:
+        return []
+    firsts = np.fromiter((f for f, _ in bounds), dtype=np.int64, count=len(bounds))
+    ends = np.fromiter((e for _, e in bounds), dtype=np.int64, count=len(bounds))
+
+    def per_sentence(mask: bytearray) -> list[int]:
+        sums = np.concatenate(([0], np.cumsum(np.frombuffer(mask, dtype=np.uint8), dtype=np.int64)))
+        return (sums[ends] - sums[firsts]).tolist()
+
+    seen_counts, hands, waits, privates = (per_sentence(m) for m in (seen, hand, pending, masked_starts))
+    covered_bytes, text, tokens = bytes(covered), doc.text, doc.tokens
+    out = []
+    for (first, end), seen_count, hands_in, waits_in, private_spans in zip(
+            bounds, seen_counts, hands, waits, privates, strict=True):
+        if seen_count == 0:
+            stretches: tuple[tuple[int, int], ...] = ((first, end),)
+        elif seen_count == end - first:
+            stretches = ()
+        else:
+            stretches = unseen_stretches(seen, first, end)
+        unseen, unseen_end = stretches[0] if stretches else (end, end)
+        words_covered = covered_bytes[first:end]
+        key = (document_id, stamp, first, end, words_covered, private_spans) if stamp is not None else ()
+        out.append(SentenceRef(document_id, first, end,
+                               SentenceView(TextWords(text, tokens, first, end), words_covered, private_spans),
+                               not stretches, hands_in > 0, unseen, waits_in > 0, unseen_end, unseen=stretches,
+                               key=key))
+    return out
 
 
 def _record_rule_links(links: list[tuple[int, int, int, bool]], seen: bytearray, person_private: bytearray,
@@ -252,10 +322,21 @@ def _with_rule_risks(sentences: list[SentenceRef], open_spans: list[tuple[int, i
     return out
 
 
-def _risks(model: RiskModel, sentences: list[SentenceRef]) -> list[float]:
+def _risks(project_id: int, model: RiskModel, sentences: list[SentenceRef]) -> list[float]:
     """Each sentence's risk: the model's (a mention nobody marked) with its doubted public spans'."""
     return [with_rule_risk(risk, s.rule_risk)
-            for risk, s in zip(model.predict([s.view for s in sentences]), sentences, strict=True)]
+            for risk, s in zip(_model_risks(project_id, model, sentences), sentences, strict=True)]
+
+
+#: per project, its model's scores of sentence keys (:attr:`SentenceRef.key`) since the model was fitted
+_scores: dict[int, ScoreMemo] = {}
+
+
+def _model_risks(project_id: int, model: RiskModel, sentences: list[SentenceRef]) -> list[float]:
+    """The model's probability for each sentence; a key the model scored before is not scored again."""
+    with _models_lock:
+        memo = _scores.setdefault(project_id, ScoreMemo())
+    return memo.scores(model, [s.view for s in sentences], [s.key or None for s in sentences])
 
 
 def project_review(conn, project_id: int) -> dict | None:
@@ -286,6 +367,7 @@ def forget_models() -> None:
     """Drop the fitted models (project ids restart in a fresh database)."""
     with _models_lock:
         _models.clear()
+        _scores.clear()
 
 
 def reading_plan(conn, project_id: int) -> ReadingPlan:
@@ -303,7 +385,7 @@ def reading_plan(conn, project_id: int) -> ReadingPlan:
         return plan
     read = [s for s in sentences if s.read]
     plan.model = _model(project_id, read)
-    plan.risks = plan.model_risks = _risks(plan.model, plan.unread)
+    plan.risks = plan.model_risks = _risks(project_id, plan.model, plan.unread)
     if not plan.model.ready:  # too little evidence yet: everything is read
         plan.to_read = list(plan.unread)
         return plan
@@ -411,7 +493,8 @@ def assign_reading(conn, account_id: int, is_admin: bool, size: int, lease_secon
             return Reading(window, "full", 1.0)
         if plan.model is None or not plan.model.ready:
             return Reading(window, "untrained", 1.0)
-        risks = _risks(plan.model, run)
+        by_sentence = dict(zip(map(id, plan.unread), plan.model_risks, strict=True))
+        risks = [by_sentence[id(s)] for s in run]  # the run is of the plan's unread sentences
         riskiest = max(range(len(run)), key=lambda i: risks[i])
         doubted = tuple(f"rule={words}" for words in run[riskiest].doubted)
         return Reading(window, "risk", risks[riskiest], doubted + tuple(plan.model.explain(run[riskiest].view)))
