@@ -343,7 +343,8 @@ def project_review(conn, project_id: int) -> dict | None:
     return db.query_one("SELECT id, review_mode, qa_target FROM project WHERE id = %s", (project_id,), conn)
 
 
-#: a project's model is fitted again when its hand-marked sentences change or its read sentences grow by this share
+#: a project's model is fitted again when its read or its hand-marked sentences grow by more than this share, or
+#: shrink (a fit of 10^4 read sentences takes seconds, and a person waits for it)
 REFIT_GROWTH = 0.05
 _models: dict[int, tuple[int, int, RiskModel]] = {}
 _models_lock = threading.Lock()
@@ -355,12 +356,17 @@ def _model(project_id: int, read: list[SentenceRef]) -> RiskModel:
     hits = sum(s.hit for s in read)
     with _models_lock:
         cached = _models.get(project_id)
-    if cached is not None and cached[1] == hits and cached[0] <= len(read) <= cached[0] * (1 + REFIT_GROWTH):
+    if cached is not None and within_growth(cached[0], len(read)) and within_growth(cached[1], hits):
         return cached[2]
     model = RiskModel().fit([s.view for s in read], [s.hit for s in read])
     with _models_lock:
         _models[project_id] = (len(read), hits, model)
     return model
+
+
+def within_growth(fitted: int, now: int) -> bool:
+    """``now`` is no less than ``fitted`` and no more than :data:`REFIT_GROWTH` above it: the same model serves."""
+    return fitted <= now <= fitted * (1 + REFIT_GROWTH)
 
 
 def forget_models() -> None:
