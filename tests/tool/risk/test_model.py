@@ -67,3 +67,35 @@ def test_risks_of_sentences_it_never_saw_mean_what_they_say():
     fresh = [sentence(10_000 + i, i % 25 == 0) for i in range(1000)]
     mean = sum(model.predict(fresh)) / len(fresh)
     assert 0.9 / 25 < mean < 1.1 / 25  # uncalibrated: 0.84 / 25
+
+
+def test_fitting_on_the_used_columns_only_changes_no_risk():
+    """The model fits on the hashed columns its training sentences use; the same model on all 2^18 columns gives
+    the same probabilities (to the solver's tolerance), on sentences with words it never saw too."""
+    import random
+
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.feature_extraction import FeatureHasher
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from psan.tool.risk.model import CALIBRATION_FOLDS, FEATURES
+    rng = random.Random(11)
+
+    def sentence(hit: bool) -> SentenceView:
+        words = [rng.choice(["the", "court", "held", "a", "claim", "of", "Brno", "Article"]) for _ in range(12)]
+        if hit:
+            words[rng.randrange(12)] = f"Name{rng.randrange(400)}"
+        return SentenceView(words, [rng.random() < 0.2 for _ in words], rng.randrange(3))
+
+    hits = [i % 9 == 0 for i in range(MIN_READ_SENTENCES + 60)]
+    read = [sentence(h) for h in hits]
+    model = RiskModel().fit(read, hits)
+    every_column = make_pipeline(FeatureHasher(n_features=FEATURES, alternate_sign=False),
+                                 CalibratedClassifierCV(LogisticRegression(solver="liblinear", max_iter=1000),
+                                                        method="sigmoid", cv=CALIBRATION_FOLDS, ensemble=False))
+    every_column.fit([sentence_features(s) for s in read], hits)
+    new = [sentence(rng.random() < 0.3) for _ in range(200)]
+    ours = model.predict(new)
+    theirs = every_column.predict_proba([sentence_features(s) for s in new])[:, 1]
+    assert max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) < 1e-5
