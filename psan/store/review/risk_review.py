@@ -227,15 +227,27 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     return masked_mentions(list(zip(firsts[masked].tolist(), ends[masked].tolist(), strict=True)))
 
 
+#: per document: its recognition stamp, the masks its sentences were last made from, and those sentences
+_last_sentences: dict[int, tuple[object, tuple[bytes, ...], list[SentenceRef]]] = {}
+_last_sentences_lock = threading.Lock()
+_last_sentences_tokens = 0
+#: the most tokens the documents in :data:`_last_sentences` may hold together (their masks and records stay in memory)
+LAST_SENTENCES_MAX_TOKENS = 2_000_000
+
+
 def document_sentences(document_id: int, stamp: object, doc: Document, covered: bytearray, seen: bytearray,
                         hand: bytearray, pending: bytearray, masked_starts: bytearray) -> list[SentenceRef]:
     """The sentences of one document as the plan sees them (the token masks: 1 where a span covers, a window
     showed, a hand mark or an undecided span lies, a masked span starts).
 
-    Why sums per sentence: a large project has 10^4-10^5 sentences and is planned again on every reading window;
-    most of them are either wholly unseen or wholly read.
+    Why sums per sentence, and the last plan's records reused: a large project has 10^4-10^5 sentences and is
+    planned again on every reading window, and between two windows only the sentences a decision or a window
+    touched change (``stamp``: the document's recognition, ``None`` to keep nothing).
     """
     n = len(doc.tokens)
+    masks = (bytes(covered), bytes(seen), bytes(hand), bytes(pending), bytes(masked_starts))
+    with _last_sentences_lock:
+        last = _last_sentences.get(document_id)
     bounds = [(s.first_token, min(s.end_token, n)) for s in doc.sentences]
     bounds = [(f, e) for f, e in bounds if f < e]
     if not bounds:
@@ -243,29 +255,55 @@ def document_sentences(document_id: int, stamp: object, doc: Document, covered: 
     firsts = np.fromiter((f for f, _ in bounds), dtype=np.int64, count=len(bounds))
     ends = np.fromiter((e for _, e in bounds), dtype=np.int64, count=len(bounds))
 
-    def per_sentence(mask: bytearray) -> list[int]:
-        sums = np.concatenate(([0], np.cumsum(np.frombuffer(mask, dtype=np.uint8), dtype=np.int64)))
-        return (sums[ends] - sums[firsts]).tolist()
+    def per_sentence(mask: bytes | np.ndarray) -> np.ndarray:
+        values = np.frombuffer(mask, dtype=np.uint8) if isinstance(mask, bytes) else mask
+        sums = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
+        return sums[ends] - sums[firsts]
 
-    seen_counts, hands, waits, privates = (per_sentence(m) for m in (seen, hand, pending, masked_starts))
-    covered_bytes, text, tokens = bytes(covered), doc.text, doc.tokens
-    out = []
-    for (first, end), seen_count, hands_in, waits_in, private_spans in zip(
-            bounds, seen_counts, hands, waits, privates, strict=True):
-        if seen_count == 0:
-            stretches: tuple[tuple[int, int], ...] = ((first, end),)
-        elif seen_count == end - first:
-            stretches = ()
-        else:
-            stretches = unseen_stretches(seen, first, end)
-        unseen, unseen_end = stretches[0] if stretches else (end, end)
-        words_covered = covered_bytes[first:end]
-        key = (document_id, stamp, first, end, words_covered, private_spans) if stamp is not None else ()
-        out.append(SentenceRef(document_id, first, end,
-                               SentenceView(TextWords(text, tokens, first, end), words_covered, private_spans),
-                               not stretches, hands_in > 0, unseen, waits_in > 0, unseen_end, unseen=stretches,
-                               key=key))
+    if stamp is not None and last is not None and last[0] == stamp and len(last[2]) == len(bounds) \
+            and all(len(m) == n for m in last[1]):
+        differs = np.zeros(n, dtype=np.uint8)
+        for now, before in zip(masks, last[1], strict=True):
+            differs |= np.frombuffer(now, dtype=np.uint8) ^ np.frombuffer(before, dtype=np.uint8)
+        todo = np.flatnonzero(per_sentence(differs)).tolist()
+        out = list(last[2])
+    else:
+        todo, out = list(range(len(bounds))), [None] * len(bounds)
+    if todo:
+        seen_counts, hands, waits, privates = (per_sentence(m)[todo].tolist() for m in masks[1:])
+        covered_bytes, text, tokens = masks[0], doc.text, doc.tokens
+        for i, seen_count, hands_in, waits_in, private_spans in zip(todo, seen_counts, hands, waits, privates,
+                                                                     strict=True):
+            first, end = bounds[i]
+            if seen_count == 0:
+                stretches: tuple[tuple[int, int], ...] = ((first, end),)
+            elif seen_count == end - first:
+                stretches = ()
+            else:
+                stretches = unseen_stretches(seen, first, end)
+            unseen, unseen_end = stretches[0] if stretches else (end, end)
+            words_covered = covered_bytes[first:end]
+            key = (document_id, stamp, first, end, words_covered, private_spans) if stamp is not None else ()
+            out[i] = SentenceRef(document_id, first, end,
+                                 SentenceView(TextWords(text, tokens, first, end), words_covered, private_spans),
+                                 not stretches, hands_in > 0, unseen, waits_in > 0, unseen_end, unseen=stretches,
+                                 key=key)
+    if stamp is not None:
+        _keep_sentences(document_id, (stamp, masks, out))
     return out
+
+
+def _keep_sentences(document_id: int, entry: tuple[object, tuple[bytes, ...], list[SentenceRef]]) -> None:
+    """Keep a document's sentence records for the next plan, the least recently planned documents dropped beyond
+    :data:`LAST_SENTENCES_MAX_TOKENS`."""
+    global _last_sentences_tokens
+    with _last_sentences_lock:
+        before = _last_sentences.pop(document_id, None)
+        _last_sentences[document_id] = entry  # dicts keep insertion order: the first is the least recent
+        _last_sentences_tokens += len(entry[1][0]) - (len(before[1][0]) if before else 0)
+        while _last_sentences_tokens > LAST_SENTENCES_MAX_TOKENS and len(_last_sentences) > 1:
+            oldest = next(iter(_last_sentences))
+            _last_sentences_tokens -= len(_last_sentences.pop(oldest)[1][0])
 
 
 def _record_rule_links(links: list[tuple[int, int, int, bool]], seen: bytearray, person_private: bytearray,
@@ -370,10 +408,14 @@ def within_growth(fitted: int, now: int) -> bool:
 
 
 def forget_models() -> None:
-    """Drop the fitted models (project ids restart in a fresh database)."""
+    """Drop the fitted models and kept sentences (project ids restart in a fresh database)."""
+    global _last_sentences_tokens
     with _models_lock:
         _models.clear()
         _scores.clear()
+    with _last_sentences_lock:
+        _last_sentences.clear()
+        _last_sentences_tokens = 0
 
 
 def reading_plan(conn, project_id: int) -> ReadingPlan:

@@ -22,9 +22,7 @@ def _walk(doc: Document, covered, seen, hand, pending, masked_starts):
     return out
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.data())
-def test_sums_per_sentence_give_what_the_walk_gives(data):
+def _document(data) -> Document:
     n = data.draw(st.integers(0, 40))
     text = " ".join(f"w{i}" for i in range(n))
     tokens, at = [], 0
@@ -33,17 +31,50 @@ def test_sums_per_sentence_give_what_the_walk_gives(data):
         at += len(f"w{i}") + 1
     cuts = sorted(set(data.draw(st.lists(st.integers(0, n + 3), max_size=8))) | {0})
     sentences = [Sentence(a, b) for a, b in zip(cuts, [*cuts[1:], n], strict=True)]  # some empty or past the end
-    doc = Document(text, tokens, sentences)
+    return Document(text, tokens, sentences)
+
+
+def _seen_as_the_walk(got, doc: Document, masks) -> None:
+    assert [(s.first_token, s.end_token, list(s.view.words), [bool(c) for c in s.view.covered],
+             s.view.private_spans, s.read, s.hit, s.first_unseen, s.pending, s.unseen_end, s.unseen)
+            for s in got] == _walk(doc, *masks)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_sums_per_sentence_give_what_the_walk_gives(data):
+    doc = _document(data)
+    n = len(doc.tokens)
     masks = [bytearray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))) for _ in range(5)]
-    for stamp in (None, "2026-11-29"):
+    for stamp in (None, object()):
         got = document_sentences(7, stamp, doc, *masks)
-        want = _walk(doc, *masks)
-        assert [(s.first_token, s.end_token, list(s.view.words), [bool(c) for c in s.view.covered],
-                 s.view.private_spans, s.read, s.hit, s.first_unseen, s.pending, s.unseen_end, s.unseen)
-                for s in got] == want
+        _seen_as_the_walk(got, doc, masks)
         assert all(s.document_id == 7 for s in got)
         keys = [s.key for s in got]
         assert (keys == [()] * len(got)) if stamp is None else len(set(keys)) == len(keys)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_the_next_plan_of_a_document_reuses_only_the_sentences_nothing_changed_in(data):
+    """Planned again with some tokens' masks changed (a decision, a window shown), a document's sentences are what
+    the walk gives, and those without a changed token are the same records as before."""
+    doc, stamp = _document(data), object()
+    n = len(doc.tokens)
+    before = [bytearray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))) for _ in range(5)]
+    first = document_sentences(8, stamp, doc, *before)
+    after = [bytearray(m) for m in before]
+    for which, token in data.draw(st.lists(st.tuples(st.integers(0, 4), st.integers(0, max(n - 1, 0))),
+                                           max_size=4 if n else 0)):
+        after[which][token] ^= 1
+    second = document_sentences(8, stamp, doc, *after)
+    _seen_as_the_walk(second, doc, after)
+    changed = {t for t in range(n) if any(b[t] != a[t] for b, a in zip(before, after, strict=True))}
+    for old, new in zip(first, second, strict=True):
+        assert (old is new) == (not any(old.first_token <= t < old.end_token for t in changed))
+    third = document_sentences(8, object(), doc, *after)  # a new recognition: every record made again
+    _seen_as_the_walk(third, doc, after)
+    assert not any(a is b for a, b in zip(second, third, strict=True))
 
 
 @settings(max_examples=150, deadline=None)
