@@ -14,10 +14,12 @@ The first ``--read-share`` of each document counts as read: windows of 300 token
 model is trained and routes.
 
 Timed, through the store functions the annotation API calls (one transaction each, rolled back): the first
-``assign_reading`` of the process (the model is fitted) and ``--repeats`` more (the model is cached, as in a
-running server), for each project.  Printed: the medians and the large project's against the small one's beside
-the ratio of their sizes.  Targets: the large project's next window in < 1 s, and no cost that grows faster than
-the project (ratio ≤ the ratio of the sizes: the plan is the whole project's, so it grows with it).
+``assign_reading`` of the process (the model is fitted) and ``--repeats`` more, each after a person read the
+next window and marked a word in it by hand (the model is cached as in a running server, and refitted when the
+hand marks grow by more than 5 %), for each project.  Printed: the medians and the large project's against the
+small one's beside the ratio of their sizes.  Targets: the large project's next window in < 1 s, and no cost that
+grows faster than the project (ratio ≤ the ratio of the sizes: the plan is the whole project's, so it grows with
+it).
 """
 from __future__ import annotations
 
@@ -75,18 +77,34 @@ def prepare(conn, project_id: int, read_share: float, hit_every: int) -> tuple[i
     return read, marks
 
 
-def time_assign(app, project_id: int, repeats: int) -> tuple[float, list[float], str]:
-    """Seconds of the first ``assign_reading`` and of ``repeats`` more, and the kind of window the last gave."""
+def time_assign(app, project_id: int, repeats: int, read_share: float) -> tuple[float, list[float], str]:
+    """Seconds of the first ``assign_reading`` and of ``repeats`` more, and the kind of window the last gave.
+
+    Before each of the ``repeats``, a person has read the next 300 tokens after the read part (a window in
+    ``window_log``, committed) and decided a word there private by hand: the project changed as between two
+    windows of a working annotator.
+    """
     from psan.store.review import risk_review
-    account = None
     times: list[float] = []
     kind = "none"
     with app.app_context():
-        for _ in range(repeats + 1):
+        with db.transaction() as conn:
+            account = db.query_one("SELECT account_id FROM project_member WHERE project_id = %s LIMIT 1",
+                                   (project_id,), conn)["account_id"]
+            document, tokens = db.query_one("SELECT id, token_count FROM document WHERE project_id = %s LIMIT 1",
+                                            (project_id,), conn).values()
+        at = int(tokens * read_share)
+        for i in range(repeats + 1):
+            if i:
+                with db.transaction() as conn:
+                    db.execute("INSERT INTO window_log (project_id, document_id, account_id, first_token, end_token, "
+                               "decisions, forced, started_at, finished_at) VALUES (%s, %s, %s, %s, %s, 1, false, "
+                               "now(), now())", (project_id, document, account, at, at + WINDOW), conn)
+                    db.execute("INSERT INTO annotation (document_id, first_token, end_token, token_decision, "
+                               "decided_by, decided_at) VALUES (%s, %s, %s, 'PRIVATE', %s, now()) "
+                               "ON CONFLICT DO NOTHING", (document, at + 7, at + 8, account), conn)
+                at += WINDOW
             with db.transaction() as conn:
-                if account is None:
-                    account = db.query_one("SELECT account_id FROM project_member WHERE project_id = %s LIMIT 1",
-                                           (project_id,), conn)["account_id"]
                 db.execute("INSERT INTO annotator_choice (account_id, project_id) VALUES (%s, %s) "
                            "ON CONFLICT (account_id) DO UPDATE SET project_id = excluded.project_id",
                            (account, project_id), conn)
@@ -118,7 +136,7 @@ def main() -> int:
                 print(f"  {label}: {read:,} sentences read, {marks} hand marks", flush=True)
         results = {}
         for label in ("small", "large"):
-            first, warm, kind = time_assign(app, setup.projects[label], args.repeats)
+            first, warm, kind = time_assign(app, setup.projects[label], args.repeats, args.read_share)
             results[label] = (first, statistics.median(warm))
             print(f"{label} ({setup.tokens[label]:,} tokens): first {1000 * first:.0f} ms, then median "
                   f"{1000 * results[label][1]:.0f} ms (each: {', '.join(f'{1000 * t:.0f}' for t in warm)}); "
