@@ -357,3 +357,14 @@ def test_titled_names_start_where_their_shapes_hold(text: str, language: str) ->
     finally:
         prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
     assert with_prescan == recognizer.analyze(text), (language, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=40), max_size=30), st.sampled_from(("int64", "intp", "int32")))
+def test_sorted_distinct_is_numpys_unique(values: list[int], dtype: str) -> None:
+    import numpy as np
+
+    from psan.tool.detection.recognizers.prescan import sorted_distinct
+    array = np.array(values, dtype=dtype)
+    got, want = sorted_distinct(array), np.unique(array)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
