@@ -12,23 +12,9 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from psan.tool.detection.acronym_definitions import _ACRONYM_CORE, _all_definitions
+from psan.tool.detection.acronym_definitions import _ACRONYM_CORE, _all_definitions, definitions_by_alternation
 
 ACRONYMS = ("EU", "EU-X", "EUR", "BNP", "B", "X-", "UN", "UNHCR", "ECHR", "AB-CD")
-
-
-def _alternation(text: str, acronyms: list[str]) -> dict[str, list[int]]:
-    """The form it replaces: one regex of the text's acronyms, longest first."""
-    found: dict[str, list[int]] = {a: [] for a in acronyms}
-    if not acronyms:
-        return found
-    names = "|".join(re.escape(a) for a in sorted(acronyms, key=lambda a: (-len(a), a)))
-    pattern = re.compile(r"\(\s*(?:the\s+)?[“\"‘']?(?:the\s+)?(" + names + r")[”\"’']?\s*[):;,]")
-    for m in pattern.finditer(text):
-        found[m.group(1)].append(m.start())
-    return found
-
-
 #: a bracket as the definitions are written, or nearly: "(", blanks, "the", a quote, the acronym (or a run that goes
 #: on past it), a quote, blanks, a closing character
 bracket = st.tuples(st.sampled_from(("(", "( ", "(the ", "(“", "(the “the ", "(\n", "( the", "x(")),
@@ -47,7 +33,7 @@ piece = st.one_of(bracket, st.sampled_from(ACRONYMS),
 @example("((BNP)", ["BNP"])
 @example("(EU-X) (X-)", ["EU-X", "X-"])
 def test_brackets_read_off_one_regex_are_the_alternations(text: str, acronyms: list[str]) -> None:
-    assert _all_definitions(text, acronyms) == _alternation(text, acronyms)
+    assert _all_definitions(text, acronyms) == definitions_by_alternation(text, acronyms)
 
 
 @given(st.text(st.sampled_from("ABZ-x( "), min_size=1, max_size=12))
@@ -60,5 +46,5 @@ def test_acronyms_the_long_forms_are_found_for_are_capitals_and_dashes(text: str
 
 def test_other_acronyms_keep_the_alternation() -> None:
     text = "The Court (Ž-X) and (Ž-X) again (AB)."
-    assert _all_definitions(text, ["Ž-X", "AB"]) == _alternation(text, ["Ž-X", "AB"]) == {"Ž-X": [10, 20],
+    assert _all_definitions(text, ["Ž-X", "AB"]) == definitions_by_alternation(text, ["Ž-X", "AB"]) == {"Ž-X": [10, 20],
                                                                                          "AB": [32]}

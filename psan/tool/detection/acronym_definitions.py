@@ -67,11 +67,20 @@ def _all_definitions(text: str, acronyms: list[str]) -> dict[str, list[int]]:
     found: dict[str, list[int]] = {a: [] for a in acronyms}
     if not acronyms:
         return found
-    if all(map(_CAPITALS_AND_DASHES.fullmatch, acronyms)):
-        for m in _ANY_DEFINITION.finditer(text):
-            at = found.get(m.group(1))
-            if at is not None:
-                at.append(m.start())
+    if not all(map(_CAPITALS_AND_DASHES.fullmatch, acronyms)):
+        return definitions_by_alternation(text, acronyms)
+    for m in _ANY_DEFINITION.finditer(text):
+        at = found.get(m.group(1))
+        if at is not None:
+            at.append(m.start())
+    return found
+
+
+def definitions_by_alternation(text: str, acronyms: list[str]) -> dict[str, list[int]]:
+    """:func:`_all_definitions` by one regex of the acronyms (longest first), compiled for them: the plain form, for
+    acronyms of other characters."""
+    found: dict[str, list[int]] = {a: [] for a in acronyms}
+    if not acronyms:
         return found
     names = "|".join(re.escape(a) for a in sorted(acronyms, key=lambda a: (-len(a), a)))
     pattern = re.compile(r"\(\s*(?:the\s+)?[“\"‘']?(?:the\s+)?(" + names + r")[”\"’']?\s*[):;,]")
