@@ -220,6 +220,38 @@ def test_candidates_and_entry_regexes_find_what_the_word_loop_found(language: st
     check()
 
 
+def _loop_first_matching(language: str, table: str, word: str, text: str, start: int) -> tuple[int, int] | None:
+    """The obvious form of ``_first_matching``: each entry of the word in the table's order, the first whose phrase
+    stands at ``start`` and ends a word."""
+    lex = gazetteer._lexicon(language)
+    entries = [e for e, _kind in lex.multi.get(word, ())] if table == gazetteer.MULTI else lex.streets.get(word, ())
+    for index, entry in enumerate(entries):
+        phrase = " ".join(entry)
+        end = start + len(phrase)
+        if text.startswith(phrase, start) and not gazetteer._WORD_GOES_ON.match(text, end):
+            return end, index
+    return None
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "sv"])
+def test_first_matching_entry_equals_the_loop_over_the_entries(language: str) -> None:
+    """The entry found by the phrases' lengths is the loop's, at every position of texts of entries cut short, run
+    on (a letter, a hyphened word: no word end), glued and at the text's end."""
+    lex = gazetteer._lexicon(language)
+    tables = [(gazetteer.MULTI, w) for w in lex.multi] + [(gazetteer.STREETS, w) for w in lex.streets]
+
+    @settings(max_examples=300, deadline=None)
+    @given(_entry_texts(language))
+    def check(text: str) -> None:
+        for start in range(len(text) + 1):
+            for table, word in tables:
+                if text.startswith(word, start):
+                    got = gazetteer._first_matching(language, table, word, text, start)
+                    assert got == _loop_first_matching(language, table, word, text, start), (table, word, start)
+
+    check()
+
+
 @pytest.mark.parametrize("language", ["en", "cs", "sk", "pl", "sv", "sl"])
 def test_every_multi_word_entry_is_found_as_the_word_loop_found_it(language: str) -> None:
     """Each entry alone, after a word and before a house number: "Hong Kong SAR China" is not cut at "Hong Kong"."""

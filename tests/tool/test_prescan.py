@@ -357,3 +357,36 @@ def test_titled_names_start_where_their_shapes_hold(text: str, language: str) ->
     finally:
         prescan._MAX_SHARE, prescan._MIN_CHARS = 1 / 32, 20_000  # noqa: SLF001
     assert with_prescan == recognizer.analyze(text), (language, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=40), max_size=30), st.sampled_from(("int64", "intp", "int32")))
+def test_sorted_distinct_is_numpys_unique(values: list[int], dtype: str) -> None:
+    import numpy as np
+
+    from psan.tool.detection.recognizers.prescan import sorted_distinct
+    array = np.array(values, dtype=dtype)
+    got, want = sorted_distinct(array), np.unique(array)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+
+
+_SET_ITEMS = (r"\d", r"\s", r"\w", r"\W", r"\D", "a-z", "A-Z", "0-9", ".", ",", r"\-", "-", "'", "’", " ", r"\t", "é",
+              "ſ", "^", r"\]", r"\\", "ß", "К", r"\u0300", "\U0001d7ce")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_SET_ITEMS), min_size=1, max_size=5).map("".join),
+       st.sampled_from(("[^{}]", "[^]{}]", "[^{}]|[b]", "[^{}][b]", "[^{}]b]", "[{}]", "(?i:[^{}])")))
+@example(r"\d\s", "[^{}]")
+@example("a", "[^{}]|[b]")
+def test_a_negated_sets_table_is_its_own_matches(body: str, form: str) -> None:
+    """``_table`` of a negated set (the complement of its set's table) is the table of the class's own matches, and
+    a class that is no single negated set ("[^a]|[b]", two sets) is looked up by its matches as before."""
+    cls = form.format(body)
+    try:
+        want = prescan.matched_table(cls)
+    except (re.error, ValueError):
+        with pytest.raises((re.error, ValueError)):
+            prescan._table.__wrapped__(cls)
+        return
+    assert (prescan._table.__wrapped__(cls) == want).all()

@@ -46,11 +46,39 @@ def _definitions(text: str, acronym: str) -> list[int]:
     return [m.start() for m in pattern.finditer(text)]
 
 
+#: the brackets of :func:`_definitions` with any acronym of capitals and dashes in them: its group is the whole run
+#: of capitals and dashes after the bracket's opening (a closing quote, a blank or ``):;,`` must follow it)
+_ANY_DEFINITION = re.compile(r"\(\s*(?:the\s+)?[“\"‘']?(?:the\s+)?([A-Z][A-Z\-]*)[”\"’']?\s*[):;,]")
+_CAPITALS_AND_DASHES = re.compile(r"[A-Z][A-Z\-]*")
+
+
 def _all_definitions(text: str, acronyms: list[str]) -> dict[str, list[int]]:
     """:func:`_definitions` of every acronym, in one pass over the text (a pass per acronym cost a third of
     marking long forms on a 10^6-token document).  The same positions: a bracket holds at most one acronym (each
     must be followed by a quote, a space or ``):;,``, none is a letter or a dash) and no match holds a second
-    ``(``, so no match of one acronym hides one of another."""
+    ``(``, so no match of one acronym hides one of another.
+
+    Acronyms of capitals and dashes (all that :func:`mark_long_forms` finds) are read off one fixed regex,
+    :data:`_ANY_DEFINITION`: an acronym in a bracket must be the whole run of capitals and dashes there, since what
+    follows it is none, so the bracket defines the acronym exactly when that run is one of them.  Why: the
+    alternation of a text's own acronyms was compiled for every text (Python's regex compiler is pure Python, a
+    millisecond for a text's dozen acronyms), and no two texts have the same.
+    """
+    found: dict[str, list[int]] = {a: [] for a in acronyms}
+    if not acronyms:
+        return found
+    if not all(map(_CAPITALS_AND_DASHES.fullmatch, acronyms)):
+        return definitions_by_alternation(text, acronyms)
+    for m in _ANY_DEFINITION.finditer(text):
+        at = found.get(m.group(1))
+        if at is not None:
+            at.append(m.start())
+    return found
+
+
+def definitions_by_alternation(text: str, acronyms: list[str]) -> dict[str, list[int]]:
+    """:func:`_all_definitions` by one regex of the acronyms (longest first), compiled for them: the plain form, for
+    acronyms of other characters."""
     found: dict[str, list[int]] = {a: [] for a in acronyms}
     if not acronyms:
         return found

@@ -106,6 +106,29 @@ def _is_speaker(e: Entity) -> bool:
     return e.type == SPEAKER_TYPE
 
 
+#: (language, dictionary installed) → the word kinds and common-word answers of :class:`_View` so far
+_ANSWERS: dict[tuple[str, bool], tuple[dict[str, int], dict[str, bool]]] = {}
+#: the answers kept per language and table at most (a table is emptied when it grows past this)
+_MAX_ANSWERS = 1 << 16
+
+
+def _answers(language: str) -> tuple[dict[str, int], dict[str, bool]]:
+    """The tables of :attr:`_View.kinds` and :attr:`_View.common` for ``language``, shared by the documents of a
+    process.
+
+    Why shared: both answers depend on the word and the language alone (the language's function words and
+    conjunctions, its dictionary and name lists), and a corpus's documents ask about the same words again, each
+    document repeating the tests and the dictionary look-ups of the one before.  Emptied when they grow large, so
+    a long-running worker keeps a bounded table.
+    """
+    from psan.tool.words import lexicon
+    key = (language, lexicon.available())  # (the dictionary's answers differ without it)
+    tables = _ANSWERS.get(key)
+    if tables is None or len(tables[0]) > _MAX_ANSWERS or len(tables[1]) > _MAX_ANSWERS:
+        tables = _ANSWERS[key] = ({}, {})
+    return tables
+
+
 class _View:
     """The document's token texts and anchors for the filler and anchor tests."""
 
@@ -124,9 +147,9 @@ class _View:
         #: the speaker slots in order and the longest one's length: the slots overlapping a span are bisected
         self.speaker_list = sorted(self.speakers)
         self.speaker_max = max((b - a for a, b in self.speakers), default=0)
-        #: word → what :meth:`filler` makes of it apart from its place (see ``_word_kind``); dictionary look-ups
-        self.kinds: dict[str, int] = {}
-        self.common: dict[str, bool] = {}
+        #: word → what :meth:`filler` makes of it apart from its place (see ``_word_kind``), and whether a capitalized
+        #: word is a common word (a dictionary look-up): the process's answers for the language (:func:`_answers`)
+        self.kinds, self.common = _answers(self.language)
         #: anchor text → where it was recognized (an entity nested in a span is no evidence of a cut in it)
         self.where: dict[str, list[tuple[int, int]]] = defaultdict(list)
         #: anchor text → its strongest entity: a piece cut out of a glued span takes that one's category

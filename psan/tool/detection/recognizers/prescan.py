@@ -84,7 +84,37 @@ def literal_starts(words: Iterable[str], length: int, not_before: str | None = N
 
 @cache
 def _table(cls: str) -> np.ndarray:
-    """``table[c]``: whether the character ``chr(c)`` of the BMP matches the one-character class ``cls``."""
+    """``table[c]``: whether the character ``chr(c)`` of the BMP matches the one-character class ``cls``.
+
+    A negated set ``[^…]`` is the complement of its set ``[…]``: found by the set's few matches, not by its own tens
+    of thousands (``[^\\d\\s]`` took 25–30 ms, a few of them built at the first large text).
+    """
+    if _one_negated_set(cls):
+        return ~_table("[" + cls[2:])
+    return matched_table(cls)
+
+
+def _one_negated_set(cls: str) -> bool:
+    """Is ``cls`` one negated set ``[^…]`` whose set ``[…]`` (the same items without the caret) is a set too: no
+    caret after it, no ``]`` closing it early (one right after the caret is a character of the set, in both) and no
+    ``[`` in it (a nested set)?"""
+    if not (cls.startswith("[^") and cls.endswith("]")) or len(cls) < 4 or cls[2] == "^":
+        return False
+    body, i = cls[2:-1], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[" or ch == "]" and i > 0:
+            return False
+        i += 1
+    return i == len(body)  # (a backslash at the end escaped the closing "]": no set)
+
+
+def matched_table(cls: str) -> np.ndarray:
+    """:func:`_table` by the class's own matches in the BMP (the plain form; a class that is no one-character class
+    raises ``ValueError``)."""
     import numpy as np
     found = re.compile(cls).findall(_BMP)
     joined = "".join(found)
@@ -247,7 +277,7 @@ class Scan:
         keyed = None if len(self._astral) else _keyed(shapes)
         if keyed is not None:
             return self._keyed(shapes[0].not_before, *keyed)
-        return np.unique(np.concatenate([self.positions(shape) for shape in shapes]))
+        return sorted_distinct(np.concatenate([self.positions(shape) for shape in shapes]))
 
     def _keyed(self, not_before: str | None, tables: tuple[np.ndarray, ...], keys: np.ndarray) -> np.ndarray:
         """Sorted positions where one of the spelled-out shapes of :func:`_keyed` holds (a text without astral
@@ -293,6 +323,21 @@ class Scan:
 
 
 _last: list[Scan] = []
+
+
+def sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` of a 1-D array: its distinct values in order (a sort and the values unlike the one
+    before them, as ``np.unique`` finds them).
+
+    Why not ``np.unique``: it asks ``np.ma.is_masked`` first, and NumPy then imports its masked arrays
+    (``numpy.ma``, 12 ms) at the first large text, for arrays that are never masked.
+    """
+    import numpy as np
+    ordered = np.sort(values)
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def scan_of(text: str) -> Scan:
