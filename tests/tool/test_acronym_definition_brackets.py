@@ -1,6 +1,6 @@
 """The brackets that define acronyms, read off one fixed regex, against the alternation of the text's acronyms.
 
-Why: :func:`psan.tool.detection.acronym_definitions._all_definitions` compiled an alternation of each text's own
+Why: :func:`psan.tool.detection.acronym_definitions.all_definitions` compiled an alternation of each text's own
 acronyms; it now reads every bracket's run of capitals and dashes off one regex compiled once.  The positions must
 be the ones the alternation found, for acronyms nested in others ("EU", "EU-X"), brackets opened twice, quotes and
 "the" before and after, and runs that go on past an acronym.
@@ -12,7 +12,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from psan.tool.detection.acronym_definitions import _ACRONYM_CORE, _all_definitions, definitions_by_alternation
+from psan.tool.detection.acronym_definitions import ACRONYM_CORE, all_definitions, definitions_by_alternation
 
 ACRONYMS = ("EU", "EU-X", "EUR", "BNP", "B", "X-", "UN", "UNHCR", "ECHR", "AB-CD")
 #: a bracket as the definitions are written, or nearly: "(", blanks, "the", a quote, the acronym (or a run that goes
@@ -33,18 +33,18 @@ piece = st.one_of(bracket, st.sampled_from(ACRONYMS),
 @example("((BNP)", ["BNP"])
 @example("(EU-X) (X-)", ["EU-X", "X-"])
 def test_brackets_read_off_one_regex_are_the_alternations(text: str, acronyms: list[str]) -> None:
-    assert _all_definitions(text, acronyms) == definitions_by_alternation(text, acronyms)
+    assert all_definitions(text, acronyms) == definitions_by_alternation(text, acronyms)
 
 
 @given(st.text(st.sampled_from("ABZ-x( "), min_size=1, max_size=12))
 def test_acronyms_the_long_forms_are_found_for_are_capitals_and_dashes(text: str) -> None:
-    """What :func:`mark_long_forms` takes as an acronym (its ``_ACRONYM_CORE`` group) is capitals and dashes."""
-    m = _ACRONYM_CORE.fullmatch(text)
+    """What :func:`mark_long_forms` takes as an acronym (its ``ACRONYM_CORE`` group) is capitals and dashes."""
+    m = ACRONYM_CORE.fullmatch(text)
     if m is not None:
         assert re.fullmatch(r"[A-Z][A-Z\-]*", m.group(1))
 
 
 def test_other_acronyms_keep_the_alternation() -> None:
     text = "The Court (Ž-X) and (Ž-X) again (AB)."
-    assert _all_definitions(text, ["Ž-X", "AB"]) == definitions_by_alternation(text, ["Ž-X", "AB"]) == {"Ž-X": [10, 20],
+    assert all_definitions(text, ["Ž-X", "AB"]) == definitions_by_alternation(text, ["Ž-X", "AB"]) == {"Ž-X": [10, 20],
                                                                                          "AB": [32]}

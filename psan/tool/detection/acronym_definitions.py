@@ -25,7 +25,8 @@ from operator import le
 from psan.tool.text.document import Category, Document, Entity, token_bounds
 from psan.tool.words.name_joints import FUNCTION_WORDS
 
-__all__ = ["is_defined_acronym", "long_form_start", "mark_long_forms", "TAX_OR_CURRENCY_HEADS"]
+__all__ = ["ACRONYM_CORE", "TAX_OR_CURRENCY_HEADS", "all_definitions", "definitions_by_alternation", "is_defined_acronym",
+           "long_form_start", "mark_long_forms"]
 
 #: the last word of a long form that names a tax, a duty, a national product or a currency, in the languages of
 #: the shared lists: such a definition confirms the list ("Value Added Tax (VAT)", "hrubý domácí produkt (HDP)")
@@ -52,7 +53,7 @@ _ANY_DEFINITION = re.compile(r"\(\s*(?:the\s+)?[“\"‘']?(?:the\s+)?([A-Z][A-Z
 _CAPITALS_AND_DASHES = re.compile(r"[A-Z][A-Z\-]*")
 
 
-def _all_definitions(text: str, acronyms: list[str]) -> dict[str, list[int]]:
+def all_definitions(text: str, acronyms: list[str]) -> dict[str, list[int]]:
     """:func:`_definitions` of every acronym, in one pass over the text (a pass per acronym cost a third of
     marking long forms on a 10^6-token document).  The same positions: a bracket holds at most one acronym (each
     must be followed by a quote, a space or ``):;,``, none is a letter or a dash) and no match holds a second
@@ -77,7 +78,7 @@ def _all_definitions(text: str, acronyms: list[str]) -> dict[str, list[int]]:
 
 
 def definitions_by_alternation(text: str, acronyms: list[str]) -> dict[str, list[int]]:
-    """:func:`_all_definitions` by one regex of the acronyms (longest first), compiled for them: the plain form, for
+    """:func:`all_definitions` by one regex of the acronyms (longest first), compiled for them: the plain form, for
     acronyms of other characters."""
     found: dict[str, list[int]] = {a: [] for a in acronyms}
     if not acronyms:
@@ -128,7 +129,7 @@ def is_defined_acronym(text: str, acronym: str) -> bool:
     return any(long_form_start(text, at, acronym) is not None for at in _definitions(text, acronym))
 
 
-_ACRONYM_CORE = re.compile(r"\(?\s*(?:the\s+)?[“\"‘']?(?:the\s+)?([A-Z][A-Z\-]{1,9})[”\"’']?\s*\)?")
+ACRONYM_CORE = re.compile(r"\(?\s*(?:the\s+)?[“\"‘']?(?:the\s+)?([A-Z][A-Z\-]{1,9})[”\"’']?\s*\)?")
 
 
 def mark_long_forms(doc: Document) -> None:
@@ -142,7 +143,7 @@ def mark_long_forms(doc: Document) -> None:
     acronyms: dict[str, Entity] = {}
     for e in doc.entities:
         if e.category in _LONG_FORM_CATEGORIES and e.end_token - e.first_token <= 6:
-            m = _ACRONYM_CORE.fullmatch(text, token_starts[e.first_token], token_ends[e.end_token - 1])
+            m = ACRONYM_CORE.fullmatch(text, token_starts[e.first_token], token_ends[e.end_token - 1])
             if m is not None and (m.group(1) not in acronyms or e.score > acronyms[m.group(1)].score):
                 acronyms[m.group(1)] = e
     if not acronyms:
@@ -161,7 +162,7 @@ def mark_long_forms(doc: Document) -> None:
     reach = list(accumulate(range_ends, max))
     added_ranges: list[tuple[int, int]] = []
     added: list[Entity] = []
-    definitions = _all_definitions(text, list(acronyms))
+    definitions = all_definitions(text, list(acronyms))
     for acronym, e in sorted(acronyms.items()):
         for bracket in definitions[acronym]:
             start = long_form_start(text, bracket, acronym)
