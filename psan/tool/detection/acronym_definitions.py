@@ -25,8 +25,8 @@ from operator import le
 from psan.tool.text.document import Category, Document, Entity, token_bounds
 from psan.tool.words.name_joints import FUNCTION_WORDS
 
-__all__ = ["ACRONYM_CORE", "TAX_OR_CURRENCY_HEADS", "all_definitions", "definitions_by_alternation", "is_defined_acronym",
-           "long_form_start", "mark_long_forms"]
+__all__ = ["ACRONYM_CORE", "TAX_OR_CURRENCY_HEADS", "all_definitions", "definitions_by_alternation",
+           "is_defined_acronym", "long_form_start", "mark_long_forms"]
 
 #: the last word of a long form that names a tax, a duty, a national product or a currency, in the languages of
 #: the shared lists: such a definition confirms the list ("Value Added Tax (VAT)", "hrubý domácí produkt (HDP)")
