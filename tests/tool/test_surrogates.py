@@ -325,3 +325,16 @@ def test_corpus_no_leaks_exact_reversal(shared_dir, name: str) -> None:
     assert report.documents > 0 and report.regions > 0
     assert report.reversal_errors == 0
     assert report.leaks == 0, report.leaked[:20]
+
+
+def test_a_number_labelled_as_one_entity_with_an_acronym_keeps_its_digits():
+    """A person gave a company's acronym and its phone number one label: the acronym's surrogate is not drawn from
+    the number as if it were the company's long name, and the number keeps its form (found by the property test
+    above: ' ČEZ 00 00', Polish, both labelled 1, gave ' WBSK Wygoda-Bondyra Sp.k.')."""
+    text = " ČEZ 00 00"
+    regions = [PrivateRegion(1, 4, C.ORGANIZATION, 1, "ORG"), PrivateRegion(5, 10, C.CONTACT, 1, "PHONE")]
+    for language in ("pl", "cs", "en", "sv"):
+        out, entries = pseudonymize_document(text, regions, language, 0)
+        assert leaks(text, regions, out.text) == []
+        phone = entries[1]["replacement"]
+        assert sum(c.isdigit() for c in phone) == 4 and phone != "00 00"

@@ -492,8 +492,12 @@ class SurrogateReplacer:
         return self._value(kind, entity, original, type_)
 
     def _long_form(self, entity: str, acronym: str) -> str | None:
-        """The entity's written name an acronym stands for: its initials, else the longest name of the entity."""
-        forms = sorted(self._forms.get(entity, ()))
+        """The entity's written name an acronym stands for: its initials, else the longest name of the entity.
+
+        Only forms with letters are names: a person may label a company and its phone number as one entity, and
+        the number is no long form of the company's acronym.
+        """
+        forms = sorted(f for f in self._forms.get(entity, ()) if any(c.isalpha() for c in f))
         partners = sorted(n for f in forms if acronym in (parts := variants.name_parts(f)) for n in parts
                           if len(n.split()) > 1)  # written together: "Kurdistan Workers' Party (PKK)"
         names_of = partners or sorted({n for f in forms for n in variants.name_parts(f) if len(n.split()) > 1})
