@@ -1,4 +1,5 @@
-"""Helpers of several tool tests: a document of regex tokens, private regions found by their text."""
+"""Helpers of several tool tests: a document of regex tokens, words laid out with their gaps, private regions found
+by their text."""
 from __future__ import annotations
 
 import re
@@ -13,6 +14,17 @@ def regex_document(text: str, language: str) -> Document:
     """One sentence of word and punctuation tokens (no tokenizer model needed)."""
     tokens = [Token(i, m.start(), m.end()) for i, m in enumerate(_TOKEN.finditer(text))]
     return Document(text=text, tokens=tokens, sentences=[Sentence(0, len(tokens))], language=language)
+
+
+def laid_out(pieces: list[tuple[str, str]]) -> tuple[str, list[int], list[int]]:
+    """The text of ``(word, gap)`` pieces in order, and each word's start and end offset in it."""
+    text, starts, ends = "", [], []
+    for word, gap in pieces:
+        starts.append(len(text))
+        text += word
+        ends.append(len(text))
+        text += gap
+    return text, starts, ends
 
 
 def regions_for(text: str, spans: list[tuple[str, Category, int | None, str]]) -> list[PrivateRegion]:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from psan.tool.detection import nonpersonal
 from psan.tool.text.document import Category, CharSpan
+from tests.tool.helpers import laid_out
 
 DATE_PIECES = ["16", "1", "June", "june", "2004", "1998", "12345", " ", "  ", "\n", "\t", "\u00a0", ",", "Law", "Laws",
                "Act", "No.", "no.", "5190", "of", "on", "the", "Convention", "Protocol", "11", "to", "came", "entered",
@@ -183,12 +184,7 @@ def test_glued_spans_one_piece_shortcut_equals_the_general_cut(words: list[tuple
     """split_glued's shortcut for a span with nothing to cut at gives what the general cut gives."""
     from psan.tool.detection import consolidate
     from psan.tool.text.document import Document, Entity, Sentence, TokenArray
-    text, starts, ends = "", [], []
-    for word, gap in words:
-        starts.append(len(text))
-        text += word
-        ends.append(len(text))
-        text += gap
+    text, starts, ends = laid_out(words)
     n = len(starts)
     entities = sorted({Entity(a, min(n, a + k), "SPEAKER" if source == "layout" else str(cat), cat, source, 0.8)
                        for a, k, cat, source in spans if a < n}, key=lambda e: (e.first_token, -e.end_token, e.type))

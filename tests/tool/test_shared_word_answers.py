@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from psan.tool.detection import consolidate
 from psan.tool.text.document import Document, TokenArray
+from tests.tool.helpers import laid_out
 
 #: words of every kind the filler test tells apart: function words, conjunctions, interjections, possessives,
 #: punctuation, numbers, lower-case and capitalized words, common words and names, words in capitals
@@ -23,12 +24,7 @@ document = st.lists(st.tuples(word, st.sampled_from((" ", ". ", "\n", ", "))), m
 
 
 def _doc(pieces: list[tuple[str, str]], language: str) -> Document:
-    text, starts, ends = "", [], []
-    for token, gap in pieces:
-        starts.append(len(text))
-        text += token
-        ends.append(len(text))
-        text += gap
+    text, starts, ends = laid_out(pieces)
     return Document(text, TokenArray(starts, ends), [], [], language)
 
 
