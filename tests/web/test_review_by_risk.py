@@ -346,9 +346,11 @@ def test_a_public_rule_people_contradicted_sends_its_unread_applications_to_read
     assert any("Turkish" in why and "rule" in why for why in reasons)
 
 
-def test_only_a_private_decision_no_recognizer_found_is_a_hand_mark(clean_app):
-    """A hit (what the risk model learns) is a sentence with a private decision that overlaps no recognized span;
-    deciding a recognized name private is no hit, marking a word no recognizer found is one."""
+def test_a_hand_mark_is_a_private_range_no_recognizer_found_and_the_model_sees_its_word_uncovered(clean_app):
+    """A hit (what the risk model learns) is a sentence with a private decision on a range no recognized span has:
+    deciding the recognized name private is no hit; marking a word no recognizer found is one, and so is a name
+    made whole around a recognized part of it.  The read sentence is seen as the person found it: the marked
+    word uncovered, as a name nobody found is in an unread sentence."""
     app = clean_app
     pid, doc, client, _ = _risk_project_with_span(app, 300)
     span = token_index(app, doc, "John")
@@ -361,13 +363,22 @@ def test_only_a_private_decision_no_recognizer_found_is_a_hand_mark(clean_app):
     assert api_decide(admin, doc, other, other + 1, "PUBLIC")[0] == 200
     from psan.runtime import db
     from psan.store.review import risk_review
-    with app.app_context(), db.transaction() as conn:
-        sentences, _ = risk_review.project_sentences(conn, pid)
+
+    def plan() -> list:
+        with app.app_context(), db.transaction() as conn:
+            return risk_review.project_sentences(conn, pid)[0]
+
+    sentences = plan()
     hits = {s.first_token for s in sentences if s.hit}
     span_sentence = next(s for s in sentences if s.first_token <= span < s.end_token)
     assert span_sentence.first_token in hits  # "judge" was marked by hand in it
     assert hits == {span_sentence.first_token}
+    assert span_sentence.read
+    covered = dict(zip(span_sentence.view.words, span_sentence.view.covered, strict=True))
+    assert not covered["judge"] and covered["John"] and covered["Smith"]
+    assert span_sentence.view.private_spans == 1  # the recognized name, not the hand mark
     sql(app, "DELETE FROM annotation WHERE document_id = %s AND first_token = %s", (doc, missed))
-    with app.app_context(), db.transaction() as conn:
-        sentences, _ = risk_review.project_sentences(conn, pid)
-    assert not any(s.hit for s in sentences)  # the recognized name decided private is no hand mark
+    assert not any(s.hit for s in plan())  # the recognized name decided private is no hand mark
+    # "Yesterday John Smith": the name with a word before it, around the recognized span, is one
+    assert api_decide(admin, doc, span - 1, span + 2, "PRIVATE")[0] == 200
+    assert {s.first_token for s in plan() if s.hit} == {span_sentence.first_token}

@@ -4,9 +4,11 @@ Why here: the annotation API hands out reading windows from it, the release's QA
 sentences it leaves unread, and ``ner_eval`` measures both through the API.  Shown text is what any window
 showed (``window_log`` and the live ``annotation_window`` leases) or a QA reviewer read; a sentence counts as
 read when a window showed all of it.  A *hit* is a read sentence holding a mention a person marked by hand: a
-private decision on a span no recognizer found (no ``named_entity`` overlaps it).  The model learns hits from
-read sentences (:class:`psan.tool.risk.RiskModel`), and :func:`psan.tool.risk.route` picks the unread
-sentences to read.  A project in ``full`` review reads every sentence: its queue is every unread sentence.
+private decision on a range no recognizer's span has (no ``named_entity`` of that exact range: a name nobody
+found, the name inside a longer recognized span, a recognized name made whole): what a QA sample counts as a
+miss where nobody reads.  The model learns hits from read sentences as the person found them (a hand mark does
+not cover its words there; :class:`psan.tool.risk.RiskModel`), and :func:`psan.tool.risk.route` picks the
+unread sentences to read.  A project in ``full`` review reads every sentence: its queue is every unread sentence.
 """
 from __future__ import annotations
 
@@ -159,6 +161,22 @@ def ranges_mask(n: int, firsts: np.ndarray | Sequence[int], ends: np.ndarray | S
     return bytearray((np.cumsum(opened[:n]) > 0).astype(np.uint8).tobytes())
 
 
+def starts_mask(n: int, firsts: np.ndarray) -> bytearray:
+    """``n`` bytes, 1 on every token that is one of ``firsts`` (those outside the document left out)."""
+    mask = np.zeros(n, dtype=np.uint8)
+    mask[firsts[(firsts >= 0) & (firsts < n)]] = 1
+    return bytearray(mask.tobytes())
+
+
+#: a span ``[first, end)`` as one number, ``first * RANGE_KEY + end`` (token indexes stay far below it)
+RANGE_KEY = 1 << 32
+
+
+def recognized_keys(doc: Document) -> np.ndarray:
+    """The document's recognized spans as :data:`RANGE_KEY` numbers, to test decided ranges against at once."""
+    return np.fromiter((e.first_token * RANGE_KEY + e.end_token for e in doc.entities), np.int64, len(doc.entities))
+
+
 def unseen_stretches(seen: bytearray, first: int, end: int) -> tuple[tuple[int, int], ...]:
     """The maximal runs of tokens in ``[first, end)`` that ``seen`` does not mark, in order."""
     out = []
@@ -205,25 +223,23 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     firsts, ends = np.array(doc_firsts, dtype=np.int64), np.array(doc_ends, dtype=np.int64)
     flags = np.array(doc_flags, dtype=np.int64)
     masked, waits, decided = (flags & MASKED) > 0, (flags & PENDING) > 0, (flags & DECIDED_PRIVATE) > 0
-    # the recognized spans (``named_entity``: every change to them bumps ``recognized_at``, so the cached
-    # document's are the stored ones)
-    entities = ranges_mask(n, np.fromiter((e.first_token for e in doc.entities), np.int64, len(doc.entities)),
-                           np.fromiter((e.end_token for e in doc.entities), np.int64, len(doc.entities)))
+    # a private decision on a range no recognized span has was marked by hand (the recognized spans are
+    # ``named_entity``'s: every change to them bumps ``recognized_at``, so the cached document's are the stored ones)
+    by_hand = decided & ~np.isin(firsts * RANGE_KEY + ends, recognized_keys(doc))
     covered = ranges_mask(n, firsts, ends)
     pending = ranges_mask(n, firsts[waits], ends[waits])
     person_private = ranges_mask(n, firsts[decided], ends[decided])
-    # a private decision no recognizer's span overlaps was marked by hand
-    by_hand = [entities.find(1, max(f, 0), min(e, n)) < 0 for f, e in zip(firsts[decided].tolist(),
-                                                                         ends[decided].tolist(), strict=True)]
-    hand = ranges_mask(n, firsts[decided][by_hand], ends[decided][by_hand]) if by_hand else bytearray(n)
-    masked_starts = bytearray(n)
-    starts = firsts[masked]
-    for first in starts[(starts >= 0) & (starts < n)].tolist():
-        masked_starts[first] = 1
+    hand = ranges_mask(n, firsts[by_hand], ends[by_hand])
+    # what a person found in a sentence before marking it: its spans but the hand marks
+    found = ~by_hand
+    covered_found = ranges_mask(n, firsts[found], ends[found])
+    masked_starts = starts_mask(n, firsts[masked])
+    found_starts = starts_mask(n, firsts[masked & found])
     seen_ranges = shown.get(row["id"], ())
     seen = ranges_mask(n, [f for f, _ in seen_ranges], [e for _, e in seen_ranges])
     open_spans.extend(_record_rule_links(links.get(row["id"], []), seen, person_private, records, row["id"], doc))
-    out.extend(document_sentences(row["id"], row["recognized_at"], doc, covered, seen, hand, pending, masked_starts))
+    out.extend(document_sentences(row["id"], row["recognized_at"], doc, covered, seen, hand, pending, masked_starts,
+                                  covered_found, found_starts))
     return masked_mentions(list(zip(firsts[masked].tolist(), ends[masked].tolist(), strict=True)))
 
 
@@ -236,16 +252,26 @@ LAST_SENTENCES_MAX_TOKENS = 2_000_000
 
 
 def document_sentences(document_id: int, stamp: object, doc: Document, covered: bytearray, seen: bytearray,
-                        hand: bytearray, pending: bytearray, masked_starts: bytearray) -> list[SentenceRef]:
+                        hand: bytearray, pending: bytearray, masked_starts: bytearray,
+                        covered_found: bytearray | None = None,
+                        found_starts: bytearray | None = None) -> list[SentenceRef]:
     """The sentences of one document as the plan sees them (the token masks: 1 where a span covers, a window
-    showed, a hand mark or an undecided span lies, a masked span starts).
+    showed, a hand mark or an undecided span lies, a masked span starts; ``covered_found`` and ``found_starts``:
+    the same without the hand marks, by default ``covered`` and ``masked_starts``).
+
+    Why a read sentence is seen without its hand marks: the model learns from read sentences what hides a name
+    nobody found, and predicts it for unread ones, where such a name is a word no span covers.  Seen with the
+    mark over the name, a hit looked like a sentence with nothing uncovered, and the model learned that hits
+    show no sign (on court decisions and news the QA samples found 2-10 times the misses it expected).
 
     Why sums per sentence, and the last plan's records reused: a large project has 10^4-10^5 sentences and is
     planned again on every reading window, and between two windows only the sentences a decision or a window
     touched change (``stamp``: the document's recognition, ``None`` to keep nothing).
     """
     n = len(doc.tokens)
-    masks = (bytes(covered), bytes(seen), bytes(hand), bytes(pending), bytes(masked_starts))
+    masks = (bytes(covered), bytes(seen), bytes(hand), bytes(pending), bytes(masked_starts),
+             bytes(covered if covered_found is None else covered_found),
+             bytes(masked_starts if found_starts is None else found_starts))
     with _last_sentences_lock:
         last = _last_sentences.get(document_id)
     bounds = [(s.first_token, min(s.end_token, n)) for s in doc.sentences]
@@ -270,10 +296,11 @@ def document_sentences(document_id: int, stamp: object, doc: Document, covered: 
     else:
         todo, out = list(range(len(bounds))), [None] * len(bounds)
     if todo:
-        seen_counts, hands, waits, privates = (per_sentence(m)[todo].tolist() for m in masks[1:])
-        covered_bytes, text, tokens = masks[0], doc.text, doc.tokens
-        for i, seen_count, hands_in, waits_in, private_spans in zip(todo, seen_counts, hands, waits, privates,
-                                                                     strict=True):
+        seen_counts, hands, waits, privates, _, privates_found = (per_sentence(m)[todo].tolist()
+                                                                  for m in masks[1:])
+        covered_bytes, found_bytes, text, tokens = masks[0], masks[5], doc.text, doc.tokens
+        for i, seen_count, hands_in, waits_in, private_spans, private_found in zip(
+                todo, seen_counts, hands, waits, privates, privates_found, strict=True):
             first, end = bounds[i]
             if seen_count == 0:
                 stretches: tuple[tuple[int, int], ...] = ((first, end),)
@@ -282,7 +309,10 @@ def document_sentences(document_id: int, stamp: object, doc: Document, covered: 
             else:
                 stretches = unseen_stretches(seen, first, end)
             unseen, unseen_end = stretches[0] if stretches else (end, end)
-            words_covered = covered_bytes[first:end]
+            if stretches:
+                words_covered = covered_bytes[first:end]
+            else:  # read: as the person found it
+                words_covered, private_spans = found_bytes[first:end], private_found
             key = (document_id, stamp, first, end, words_covered, private_spans) if stamp is not None else ()
             out[i] = SentenceRef(document_id, first, end,
                                  SentenceView(TextWords(text, tokens, first, end), words_covered, private_spans),

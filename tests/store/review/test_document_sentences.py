@@ -1,14 +1,18 @@
 """A document's sentences as the reading plan sees them, from per-sentence sums, are what a walk over every
-sentence's tokens gives (the plan is rebuilt on every reading window, so it must be cheap and exact)."""
+sentence's tokens gives (the plan is rebuilt on every reading window, so it must be cheap and exact); a read
+sentence is seen as the person found it, without its hand marks."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psan.store.review.risk_review import document_sentences, ranges_mask, unseen_stretches
+from psan.store.review.risk_review import document_sentences, ranges_mask, starts_mask, unseen_stretches
 from psan.tool.text.document import Document, Sentence, Token
 
+MASKS = 7  # covered, seen, hand, pending, masked starts; covered and masked starts without the hand marks
 
-def _walk(doc: Document, covered, seen, hand, pending, masked_starts):
-    """The plan's sentences as the first version built them: every token of every sentence, one by one."""
+
+def _walk(doc: Document, covered, seen, hand, pending, masked_starts, covered_found, found_starts):
+    """The plan's sentences as the first version built them: every token of every sentence, one by one (a read
+    sentence through the masks without its hand marks)."""
     n, out = len(doc.tokens), []
     for s in doc.sentences:
         first, end = s.first_token, min(s.end_token, n)
@@ -16,8 +20,9 @@ def _walk(doc: Document, covered, seen, hand, pending, masked_starts):
             continue
         stretches = unseen_stretches(seen, first, end)
         unseen, unseen_end = stretches[0] if stretches else (end, end)
+        words_covered, starts = (covered, masked_starts) if stretches else (covered_found, found_starts)
         out.append((first, end, [doc.text[t.start:t.end] for t in doc.tokens[first:end]],
-                    [bool(c) for c in covered[first:end]], sum(masked_starts[first:end]), not stretches,
+                    [bool(c) for c in words_covered[first:end]], sum(starts[first:end]), not stretches,
                     any(hand[first:end]), unseen, any(pending[first:end]), unseen_end, stretches))
     return out
 
@@ -45,7 +50,7 @@ def _seen_as_the_walk(got, doc: Document, masks) -> None:
 def test_sums_per_sentence_give_what_the_walk_gives(data):
     doc = _document(data)
     n = len(doc.tokens)
-    masks = [bytearray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))) for _ in range(5)]
+    masks = [bytearray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))) for _ in range(MASKS)]
     for stamp in (None, object()):
         got = document_sentences(7, stamp, doc, *masks)
         _seen_as_the_walk(got, doc, masks)
@@ -61,10 +66,10 @@ def test_the_next_plan_of_a_document_reuses_only_the_sentences_nothing_changed_i
     the walk gives, and those without a changed token are the same records as before."""
     doc, stamp = _document(data), object()
     n = len(doc.tokens)
-    before = [bytearray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))) for _ in range(5)]
+    before = [bytearray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))) for _ in range(MASKS)]
     first = document_sentences(8, stamp, doc, *before)
     after = [bytearray(m) for m in before]
-    for which, token in data.draw(st.lists(st.tuples(st.integers(0, 4), st.integers(0, max(n - 1, 0))),
+    for which, token in data.draw(st.lists(st.tuples(st.integers(0, MASKS - 1), st.integers(0, max(n - 1, 0))),
                                            max_size=4 if n else 0)):
         after[which][token] ^= 1
     second = document_sentences(8, stamp, doc, *after)
@@ -85,3 +90,19 @@ def test_a_mask_of_ranges_marks_what_marking_each_range_marks(n, ranges):
         for t in range(max(first, 0), min(end, n)):
             want[t] = 1
     assert ranges_mask(n, [f for f, _ in ranges], [e for _, e in ranges]) == want
+
+
+def test_masks_default_to_the_ones_with_the_hand_marks():
+    """Without the masks of what the person found, every sentence is seen through the others (as before)."""
+    doc = Document("a b c d", [Token(i, 2 * i, 2 * i + 1) for i in range(4)], [Sentence(0, 2), Sentence(2, 4)])
+    covered, seen, hand = bytearray(b"\x01\x00\x00\x01"), bytearray(b"\x01\x01\x00\x00"), bytearray(4)
+    got = document_sentences(9, None, doc, covered, seen, hand, bytearray(4), bytearray(b"\x01\x00\x00\x00"))
+    assert [list(s.view.covered) for s in got] == [[1, 0], [0, 1]]
+    assert [s.view.private_spans for s in got] == [1, 0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 30), st.lists(st.integers(-3, 35), max_size=12))
+def test_a_mask_of_starts_marks_each_start_in_the_document(n, firsts):
+    import numpy as np
+    assert starts_mask(n, np.array(firsts, dtype=np.int64)) == bytearray(int(t in firsts) for t in range(n))
