@@ -382,3 +382,31 @@ def test_a_hand_mark_is_a_private_range_no_recognizer_found_and_the_model_sees_i
     # "Yesterday John Smith": the name with a word before it, around the recognized span, is one
     assert api_decide(admin, doc, span - 1, span + 2, "PRIVATE")[0] == 200
     assert {s.first_token for s in plan() if s.hit} == {span_sentence.first_token}
+
+
+def test_a_mention_decided_with_its_entity_before_any_window_showed_it_is_no_hand_mark(clean_app):
+    """Marking a name by hand with its entity (``x``) decides its other occurrences in the document; one that no
+    window had shown was found by that decision, not by a person reading it, so its sentence is no hit, even once
+    read (the risk model would learn that sentences hide names whose words it then finds covered everywhere)."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    text = TEXT.replace("the judge.", "the judge Halvorsen.") + " Halvorsen left."
+    doc = add_document(app, text, [("John Smith", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=20)
+    status, body = api_window(client)
+    assert status == 200 and "Halvorsen" in [t["text"] for t in body["tokens"]]
+    marked = token_index(app, doc, "Halvorsen")
+    assert api_decide(client, doc, marked, marked + 1, "PRIVATE", scope="entity")[0] == 200
+    decided = [r["first_token"] for r in sql(app, "SELECT first_token FROM annotation WHERE document_id = %s "
+                                                  "AND token_decision = 'PRIVATE' ORDER BY first_token", (doc,))]
+    assert decided[0] == marked and len(decided) == 2  # and "Halvorsen" of the last sentence, never shown
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": 20000})[0] == 200  # now all is read
+    from psan.runtime import db
+    from psan.store.review import risk_review
+    with app.app_context(), db.transaction() as conn:
+        sentences = risk_review.project_sentences(conn, pid)[0]
+    assert all(s.read for s in sentences)
+    hits = [s for s in sentences if s.hit]
+    assert [s.first_token <= marked < s.end_token for s in hits] == [True]

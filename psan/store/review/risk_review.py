@@ -44,7 +44,8 @@ _ANNOTATIONS = (
     "SELECT a.document_id, array_agg(a.first_token) AS firsts, array_agg(a.end_token) AS ends, array_agg("  # noqa: S608  # nosec B608 - constant fragments
     f"(coalesce(({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}), false))::int "
     f"+ 2 * (coalesce({SUSPICIOUS_SQL}, false))::int "
-    "+ 4 * (coalesce(a.token_decision = 'PRIVATE', false))::int) AS flags "
+    "+ 4 * (coalesce(a.token_decision = 'PRIVATE', false))::int) AS flags, "
+    "array_agg(extract(epoch FROM a.decided_at)::float8) AS decided_at "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
     "WHERE d.project_id = %s AND d.status::text = ANY(%s) GROUP BY a.document_id")
 MASKED, PENDING, DECIDED_PRIVATE = 1, 2, 4
@@ -67,11 +68,14 @@ _SAMPLED = ("SELECT coalesce(sum(s.misses), 0) AS found, coalesce(sum(s.risk), 0
             "(SELECT count(*) FROM risk_sample WHERE project_id = %(p)s) AS drawn "
             "FROM risk_sample_sentence s JOIN risk_sample r ON r.id = s.sample_id "
             "WHERE r.project_id = %(p)s AND s.misses IS NOT NULL")
-_SHOWN = ("SELECT w.document_id, w.first_token, w.end_token FROM window_log w WHERE w.project_id = %(p)s "
-          "UNION ALL SELECT w.document_id, w.first_token, w.end_token FROM annotation_window w "
-          "JOIN document d ON d.id = w.document_id WHERE d.project_id = %(p)s "
-          "UNION ALL SELECT s.document_id, s.first_token, s.end_token FROM risk_sample_sentence s "
-          "JOIN risk_sample r ON r.id = s.sample_id WHERE r.project_id = %(p)s AND s.misses IS NOT NULL")
+#: every window shown (finished, live, a QA sample's reviewed sentence) and when it was opened
+_SHOWN = ("SELECT w.document_id, w.first_token, w.end_token, extract(epoch FROM w.started_at)::float8 AS shown_at "
+          "FROM window_log w WHERE w.project_id = %(p)s "
+          "UNION ALL SELECT w.document_id, w.first_token, w.end_token, extract(epoch FROM w.created_at)::float8 "
+          "FROM annotation_window w JOIN document d ON d.id = w.document_id WHERE d.project_id = %(p)s "
+          "UNION ALL SELECT s.document_id, s.first_token, s.end_token, extract(epoch FROM s.reviewed_at)::float8 "
+          "FROM risk_sample_sentence s JOIN risk_sample r ON r.id = s.sample_id "
+          "WHERE r.project_id = %(p)s AND s.misses IS NOT NULL")
 
 
 @dataclass(slots=True, eq=False)
@@ -161,6 +165,23 @@ def ranges_mask(n: int, firsts: np.ndarray | Sequence[int], ends: np.ndarray | S
     return bytearray((np.cumsum(opened[:n]) > 0).astype(np.uint8).tobytes())
 
 
+def decided_while_shown(firsts: np.ndarray, decided_at: np.ndarray,
+                        shown: Sequence[tuple[int, int, float | None]]) -> np.ndarray:
+    """Per span (its first token, when it was decided; NaN: never), whether a window ``(first, end, opened at)``
+    showed its first token when it was decided (opened no later; a window with no time never counts).
+
+    Why per span: only the private decisions no recognizer's span has are asked (a few per hundred sentences)."""
+    out = np.zeros(len(firsts), dtype=bool)
+    if not len(shown):
+        return out
+    starts = np.array([f for f, _, _ in shown], dtype=np.int64)
+    stops = np.array([e for _, e, _ in shown], dtype=np.int64)
+    opened = np.array([np.nan if t is None else t for _, _, t in shown], dtype=np.float64)
+    for i in np.flatnonzero(~np.isnan(decided_at)).tolist():
+        out[i] = bool(((starts <= firsts[i]) & (firsts[i] < stops) & (opened <= decided_at[i])).any())
+    return out
+
+
 def starts_mask(n: int, firsts: np.ndarray) -> bytearray:
     """``n`` bytes, 1 on every token that is one of ``firsts`` (those outside the document left out)."""
     mask = np.zeros(n, dtype=np.uint8)
@@ -193,11 +214,11 @@ def project_sentences(conn, project_id: int) -> tuple[list[SentenceRef], int]:
     """Every sentence of the project's annotated documents (document order) and the masked mentions."""
     docs = db.query("SELECT id, recognized_at FROM document WHERE project_id = %s AND status::text = ANY(%s) "
                     "ORDER BY id", (project_id, list(ANNOTATED)), conn)
-    spans = {r["document_id"]: (r["firsts"], r["ends"], r["flags"])
+    spans = {r["document_id"]: (r["firsts"], r["ends"], r["flags"], r["decided_at"])
              for r in db.query(_ANNOTATIONS, (project_id, list(ANNOTATED)), conn)}
-    shown: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    shown: dict[int, list[tuple[int, int, float]]] = defaultdict(list)
     for r in db.query(_SHOWN, {"p": project_id}, conn):
-        shown[r["document_id"]].append((r["first_token"], r["end_token"]))
+        shown[r["document_id"]].append((r["first_token"], r["end_token"], r["shown_at"]))
     links: dict[int, list[tuple[int, int, int, bool]]] = defaultdict(list)
     for r in db.query(_PUBLIC_RULE_LINKS, {"p": project_id, "statuses": list(ANNOTATED)}, conn):
         links[r["document_id"]].append((r["first_token"], r["end_token"], r["rule_id"], bool(r["open_public"])))
@@ -219,13 +240,19 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     if doc is None or not doc.tokens:
         return 0
     n = len(doc.tokens)
-    doc_firsts, doc_ends, doc_flags = spans.get(row["id"], ((), (), ()))
+    doc_firsts, doc_ends, doc_flags, doc_decided_at = spans.get(row["id"], ((), (), (), ()))
     firsts, ends = np.array(doc_firsts, dtype=np.int64), np.array(doc_ends, dtype=np.int64)
     flags = np.array(doc_flags, dtype=np.int64)
     masked, waits, decided = (flags & MASKED) > 0, (flags & PENDING) > 0, (flags & DECIDED_PRIVATE) > 0
-    # a private decision on a range no recognized span has was marked by hand (the recognized spans are
-    # ``named_entity``'s: every change to them bumps ``recognized_at``, so the cached document's are the stored ones)
+    seen_ranges = shown.get(row["id"], ())
+    # a private decision on a range no recognized span has, taken while a window showed it, was marked by hand
+    # (the recognized spans are ``named_entity``'s: every change to them bumps ``recognized_at``, so the cached
+    # document's are the stored ones); one taken before any window showed it came from a decision elsewhere (the
+    # entity's other mentions in the document): nobody had to find it there
     by_hand = decided & ~np.isin(firsts * RANGE_KEY + ends, recognized_keys(doc))
+    marked = np.flatnonzero(by_hand)
+    by_hand[marked] = decided_while_shown(firsts[marked], np.array(doc_decided_at, dtype=np.float64)[marked],
+                                          seen_ranges)
     covered = ranges_mask(n, firsts, ends)
     pending = ranges_mask(n, firsts[waits], ends[waits])
     person_private = ranges_mask(n, firsts[decided], ends[decided])
@@ -235,8 +262,7 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     covered_found = ranges_mask(n, firsts[found], ends[found])
     masked_starts = starts_mask(n, firsts[masked])
     found_starts = starts_mask(n, firsts[masked & found])
-    seen_ranges = shown.get(row["id"], ())
-    seen = ranges_mask(n, [f for f, _ in seen_ranges], [e for _, e in seen_ranges])
+    seen = ranges_mask(n, [f for f, _, _ in seen_ranges], [e for _, e, _ in seen_ranges])
     open_spans.extend(_record_rule_links(links.get(row["id"], []), seen, person_private, records, row["id"], doc))
     out.extend(document_sentences(row["id"], row["recognized_at"], doc, covered, seen, hand, pending, masked_starts,
                                   covered_found, found_starts))

@@ -106,3 +106,20 @@ def test_masks_default_to_the_ones_with_the_hand_marks():
 def test_a_mask_of_starts_marks_each_start_in_the_document(n, firsts):
     import numpy as np
     assert starts_mask(n, np.array(firsts, dtype=np.int64)) == bytearray(int(t in firsts) for t in range(n))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 20), st.one_of(st.none(), st.integers(0, 5))), max_size=8),
+       st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20), st.one_of(st.none(), st.integers(0, 5))),
+                max_size=8))
+def test_a_decision_counts_as_taken_in_a_window_when_one_open_then_showed_it(spans, windows):
+    """A span decided at ``t`` was decided in a window when some window showed its first token and opened no
+    later than ``t`` (a span never decided, or a window with no time, counts nothing)."""
+    import numpy as np
+
+    from psan.store.review.risk_review import decided_while_shown
+    firsts = np.array([f for f, _ in spans], dtype=np.int64)
+    decided_at = np.array([np.nan if t is None else float(t) for _, t in spans], dtype=np.float64)
+    shown = [(f, e, None if t is None else float(t)) for f, e, t in windows]
+    want = [t is not None and any(a <= f < b and o is not None and o <= t for a, b, o in windows) for f, t in spans]
+    assert decided_while_shown(firsts, decided_at, shown).tolist() == want
