@@ -5,8 +5,8 @@ sentences it leaves unread, and ``ner_eval`` measures both through the API.  Sho
 showed (``window_log`` and the live ``annotation_window`` leases) or a QA reviewer read; a sentence counts as
 read when a window showed all of it.  A *hit* is a read sentence holding a mention a person marked by hand: a
 private decision on a range no recognizer's span has (no ``named_entity`` of that exact range: a name nobody
-found, the name inside a longer recognized span, a recognized name made whole): what a QA sample counts as a
-miss where nobody reads.  The model learns hits from read sentences as the person found them (a hand mark does
+found, the name inside a longer recognized span, a recognized name made whole), taken while a window showed it:
+what a QA sample counts as a miss where nobody reads.  The model learns hits from read sentences as the person found them (a hand mark does
 not cover its words there; :class:`psan.tool.risk.RiskModel`), and :func:`psan.tool.risk.route` picks the
 unread sentences to read.  A project in ``full`` review reads every sentence: its queue is every unread sentence.
 """
