@@ -384,11 +384,9 @@ def test_a_hand_mark_is_a_private_range_no_recognizer_found_and_the_model_sees_i
     assert {s.first_token for s in plan() if s.hit} == {span_sentence.first_token}
 
 
-def test_a_mention_decided_with_its_entity_before_any_window_showed_it_is_no_hand_mark(clean_app):
-    """Marking a name by hand with its entity (``x``) decides its other occurrences in the document; one that no
-    window had shown was found by that decision, not by a person reading it, so its sentence is no hit, even once
-    read (the risk model would learn that sentences hide names whose words it then finds covered everywhere)."""
-    app = clean_app
+def _halvorsen_project(app):
+    """A project by risk whose document names "Halvorsen" (no recognizer finds it) in the span sentence and in
+    the last; an annotator who saw the span sentence and marked the name there by hand (``scope``)."""
     pid = default_project(app)
     _by_risk(app, pid)
     text = TEXT.replace("the judge.", "the judge Halvorsen.") + " Halvorsen left."
@@ -396,6 +394,40 @@ def test_a_mention_decided_with_its_entity_before_any_window_showed_it_is_no_han
     client = annotator_client(app, "a@example.org", window_size=20)
     status, body = api_window(client)
     assert status == 200 and "Halvorsen" in [t["text"] for t in body["tokens"]]
+    return pid, doc, client
+
+
+def _hit_sentences(app, pid: int) -> list:
+    from psan.runtime import db
+    from psan.store.review import risk_review
+    with app.app_context(), db.transaction() as conn:
+        sentences = risk_review.project_sentences(conn, pid)[0]
+    assert all(s.read for s in sentences)
+    return [s for s in sentences if s.hit]
+
+
+def test_a_name_a_rule_had_already_shown_is_no_hand_mark_where_a_person_decides_it(clean_app):
+    """A name marked by hand leaves a lookup rule that shows its other occurrences as suspicious spans; deciding
+    one of those private is a decision on what a rule showed, not a name a person had to find: no hit there."""
+    app = clean_app
+    pid, doc, client = _halvorsen_project(app)
+    marked = token_index(app, doc, "Halvorsen")
+    assert api_decide(client, doc, marked, marked + 1, "PRIVATE")[0] == 200
+    shown = [r["first_token"] for r in sql(app, "SELECT first_token FROM annotation WHERE document_id = %s "
+                                                "AND first_token > %s AND token_decision IS NULL", (doc, marked))]
+    assert len(shown) == 1  # the lookup rule's span on the last "Halvorsen", suspicious
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": 20000})[0] == 200
+    assert api_decide(admin, doc, shown[0], shown[0] + 1, "PRIVATE")[0] == 200
+    assert [s.first_token <= marked < s.end_token for s in _hit_sentences(app, pid)] == [True]
+
+
+def test_a_mention_decided_with_its_entity_before_any_window_showed_it_is_no_hand_mark(clean_app):
+    """Marking a name by hand with its entity (``x``) decides its other occurrences in the document; one that no
+    window had shown was found by that decision, not by a person reading it, so its sentence is no hit, even once
+    read (the risk model would learn that sentences hide names whose words it then finds covered everywhere)."""
+    app = clean_app
+    pid, doc, client = _halvorsen_project(app)
     marked = token_index(app, doc, "Halvorsen")
     assert api_decide(client, doc, marked, marked + 1, "PRIVATE", scope="entity")[0] == 200
     decided = [r["first_token"] for r in sql(app, "SELECT first_token FROM annotation WHERE document_id = %s "
@@ -403,10 +435,4 @@ def test_a_mention_decided_with_its_entity_before_any_window_showed_it_is_no_han
     assert decided[0] == marked and len(decided) == 2  # and "Halvorsen" of the last sentence, never shown
     admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
     assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": 20000})[0] == 200  # now all is read
-    from psan.runtime import db
-    from psan.store.review import risk_review
-    with app.app_context(), db.transaction() as conn:
-        sentences = risk_review.project_sentences(conn, pid)[0]
-    assert all(s.read for s in sentences)
-    hits = [s for s in sentences if s.hit]
-    assert [s.first_token <= marked < s.end_token for s in hits] == [True]
+    assert [s.first_token <= marked < s.end_token for s in _hit_sentences(app, pid)] == [True]

@@ -4,11 +4,12 @@ Why here: the annotation API hands out reading windows from it, the release's QA
 sentences it leaves unread, and ``ner_eval`` measures both through the API.  Shown text is what any window
 showed (``window_log`` and the live ``annotation_window`` leases) or a QA reviewer read; a sentence counts as
 read when a window showed all of it.  A *hit* is a read sentence holding a mention a person marked by hand: a
-private decision on a range no recognizer's span has (no ``named_entity`` of that exact range: a name nobody
-found, the name inside a longer recognized span, a recognized name made whole), taken while a window showed it:
-what a QA sample counts as a miss where nobody reads.  The model learns hits from read sentences as the person found them (a hand mark does
-not cover its words there; :class:`psan.tool.risk.RiskModel`), and :func:`psan.tool.risk.route` picks the
-unread sentences to read.  A project in ``full`` review reads every sentence: its queue is every unread sentence.
+private decision on a range no recognizer's span (no ``named_entity`` of that exact range: a name nobody found,
+the name inside a longer recognized span, a recognized name made whole) and no earlier rule had, taken while a
+window showed it: what a QA sample counts as a miss where nobody reads.  The model learns hits from read
+sentences as the person found them (a hand mark does not cover its words there; :class:`psan.tool.risk.RiskModel`),
+and :func:`psan.tool.risk.route` picks the unread sentences to read.  A project in ``full`` review reads every
+sentence: its queue is every unread sentence.
 """
 from __future__ import annotations
 
@@ -39,16 +40,21 @@ from psan.tool.text.document import Document, collector_paused
 REVIEW_MODES = ("full", "risk")
 
 #: per document, its spans' token ranges and flags: 1 masked (private or undecided), 2 undecided, 4 decided private
-#: by a person (arrays: one row per document, not per span, for a project of 10^5 spans planned per window)
+#: by a person, 8 decided private where a rule had put the span before (a rule of another span that matches it and
+#: is older than the decision, not one the same decision made: the span was shown, not hidden), and when each was
+#: decided (arrays: one row per document, not per span, for a project of 10^5 spans planned per window)
 _ANNOTATIONS = (
     "SELECT a.document_id, array_agg(a.first_token) AS firsts, array_agg(a.end_token) AS ends, array_agg("  # noqa: S608  # nosec B608 - constant fragments
     f"(coalesce(({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}), false))::int "
     f"+ 2 * (coalesce({SUSPICIOUS_SQL}, false))::int "
-    "+ 4 * (coalesce(a.token_decision = 'PRIVATE', false))::int) AS flags, "
+    "+ 4 * (coalesce(a.token_decision = 'PRIVATE', false))::int "
+    "+ 8 * (CASE WHEN a.token_decision = 'PRIVATE' THEN EXISTS (SELECT 1 FROM annotation_rule ar "
+    "JOIN rule r ON r.id = ar.rule_id WHERE ar.annotation_id = a.id AND r.annotation_id IS DISTINCT FROM a.id "
+    "AND r.created_at < a.decided_at) ELSE false END)::int) AS flags, "
     "array_agg(extract(epoch FROM a.decided_at)::float8) AS decided_at "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
     "WHERE d.project_id = %s AND d.status::text = ANY(%s) GROUP BY a.document_id")
-MASKED, PENDING, DECIDED_PRIVATE = 1, 2, 4
+MASKED, PENDING, DECIDED_PRIVATE, RULE_FOUND = 1, 2, 4, 8
 #: every application of a public rule that a person contradicted somewhere (a private decision overlaps one of its
 #: spans; the others add no risk and are not fetched), one row per span and rule, and whether the span is still
 #: public by rules alone
@@ -245,11 +251,11 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     flags = np.array(doc_flags, dtype=np.int64)
     masked, waits, decided = (flags & MASKED) > 0, (flags & PENDING) > 0, (flags & DECIDED_PRIVATE) > 0
     seen_ranges = shown.get(row["id"], ())
-    # a private decision on a range no recognized span has, taken while a window showed it, was marked by hand
-    # (the recognized spans are ``named_entity``'s: every change to them bumps ``recognized_at``, so the cached
-    # document's are the stored ones); one taken before any window showed it came from a decision elsewhere (the
-    # entity's other mentions in the document): nobody had to find it there
-    by_hand = decided & ~np.isin(firsts * RANGE_KEY + ends, recognized_keys(doc))
+    # a private decision on a range no recognized span and no earlier rule had, taken while a window showed it,
+    # was marked by hand (the recognized spans are ``named_entity``'s: every change to them bumps
+    # ``recognized_at``, so the cached document's are the stored ones); one taken before any window showed it
+    # came from a decision elsewhere (the entity's other mentions in the document): nobody had to find it there
+    by_hand = decided & ((flags & RULE_FOUND) == 0) & ~np.isin(firsts * RANGE_KEY + ends, recognized_keys(doc))
     marked = np.flatnonzero(by_hand)
     by_hand[marked] = decided_while_shown(firsts[marked], np.array(doc_decided_at, dtype=np.float64)[marked],
                                           seen_ranges)
