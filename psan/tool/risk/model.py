@@ -6,10 +6,8 @@ would route text away from reading on no evidence.  Until the project has read :
 sentences, :meth:`RiskModel.predict` says 1 for every sentence: everything is read.  A project that has read them
 but found fewer than :data:`MIN_HIT_SENTENCES` sentences with a hand mark (its recognizers miss almost nothing: a
 meeting's 2,000 sentences with 5 hand marks) has too few hits to learn *where* they hide, but its reading shows
-*how rarely*: every unread sentence gets the one-sided 95 % upper bound of the hits per read word (exact Poisson,
-as the QA bound) times its words.  Per word, not per sentence: the same risk for every sentence made the shortest
-("Okay.", "Yeah.") the most risk per word read, and routing read a meeting's fillers first.  Either way the QA
-sample of the unread text certifies the release.
+*how rarely*: every unread sentence gets the one-sided 95 % upper bound of the hit rate per read sentence (exact
+Poisson, as the QA bound), the same for all.  Either way the QA sample of the unread text certifies the release.
 
 Why calibrated by cross-validation: the model learns single words ("w=novak"), so on the sentences it was fitted on
 it is surer than anywhere else, and its fitted intercept makes every sentence it has not seen look safer than it
@@ -63,7 +61,7 @@ class RiskModel:
 
     def __init__(self) -> None:
         self._model = None
-        #: the risk per word of every sentence while hits are too rare to learn from (see the module docstring)
+        #: the risk of every sentence while hits are too rare to learn from (see the module docstring)
         self._rate: float | None = None
         self.trained_on = 0
         self.hits = 0
@@ -80,8 +78,7 @@ class RiskModel:
             return self
         if self.hits < MIN_HIT_SENTENCES:
             from scipy.stats import chi2
-            words = sum(len(s.words) for s in sentences)
-            self._rate = float(chi2.ppf(CONFIDENCE, 2 * self.hits + 2)) / 2 / max(words, 1)
+            self._rate = min(1.0, float(chi2.ppf(CONFIDENCE, 2 * self.hits + 2)) / 2 / self.trained_on)
             return self
         from sklearn.calibration import CalibratedClassifierCV
         from sklearn.feature_extraction import FeatureHasher
@@ -115,11 +112,9 @@ class RiskModel:
 
     def predict(self, sentences: Sequence[SentenceView]) -> list[float]:
         """Per sentence, the probability that it hides a hand-marked mention (1.0 while not ready; the bound of the
-        hits per word times its words while hits are too rare to learn from)."""
+        hit rate, the same for all, while hits are too rare to learn from)."""
         if self._model is None:
-            if self._rate is None:
-                return [1.0] * len(sentences)
-            return [min(1.0, self._rate * len(s.words)) for s in sentences]
+            return [1.0 if self._rate is None else self._rate] * len(sentences)
         if not sentences:
             return []
         probabilities = self._model.predict_proba([sentence_features(s) for s in sentences])[:, 1]

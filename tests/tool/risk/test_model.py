@@ -38,18 +38,16 @@ def test_explains_a_risky_sentence_by_its_uncovered_words():
     assert RiskModel().explain(_view("a b")) == []
 
 
-def test_rare_hits_give_every_sentence_the_bound_of_the_hit_rate_per_word():
-    """Enough read but too few hand marks to learn where they hide: every sentence the 95 % upper bound of hits per
-    read word times its words (0 in 1,000 sentences of 3 words: 3.0 / 3,000 a word), never above 1 and never below
-    the observed rate."""
+def test_rare_hits_give_every_sentence_the_bound_of_the_hit_rate():
+    """Enough read but too few hand marks to learn where they hide: the same risk everywhere, the 95 % upper bound
+    of hits per read sentence (0 in 1,000: 3.0 / 1,000), never 1 and never below the observed rate."""
     read = [_view(f"plain sentence {i}") for i in range(1000)]
     model = RiskModel().fit(read, [False] * 1000)
     assert model.ready
-    three, five = model.predict([_view("anything at all"), _view("the witness Novak said so")])
-    assert abs(three - 0.0029957) < 1e-5 and abs(five - 5 / 3 * 0.0029957) < 1e-5
-    assert model.predict([_view(" ".join(["w"] * 5000))]) == [1.0]
+    (risk,) = set(model.predict([_view("anything at all"), _view("the witness Novak said so")]))
+    assert abs(risk - 0.0029957) < 1e-5
     few = RiskModel().fit(read, [i < MIN_HIT_SENTENCES - 1 for i in range(1000)])
-    assert few.ready and few.predict([_view("x y z")])[0] > (MIN_HIT_SENTENCES - 1) / 1000
+    assert few.ready and few.predict([_view("x")])[0] > (MIN_HIT_SENTENCES - 1) / 1000
     assert few.explain(_view("x")) == []
 
 
