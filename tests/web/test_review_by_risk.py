@@ -422,6 +422,23 @@ def test_a_name_a_rule_had_already_shown_is_no_hand_mark_where_a_person_decides_
     assert [s.first_token <= marked < s.end_token for s in _hit_sentences(app, pid)] == [True]
 
 
+def test_a_private_decision_against_an_older_public_rule_is_a_hand_mark(clean_app):
+    """Decided public by word type, "Halvorsen" is public everywhere by that rule; where a person then finds it
+    private, nobody reading would have let it through: the sentence hid a mention (a QA reviewer counts such gold
+    under a public span as a miss), so it is a hit."""
+    app = clean_app
+    pid, doc, client = _halvorsen_project(app)
+    marked = token_index(app, doc, "Halvorsen")
+    assert api_decide(client, doc, marked, marked + 1, "PUBLIC", scope="word_type")[0] == 200
+    ruled = [r["first_token"] for r in sql(app, "SELECT first_token FROM annotation WHERE document_id = %s "
+                                                "AND first_token > %s AND token_decision IS NULL", (doc, marked))]
+    assert len(ruled) == 1  # the word rule's span on the last "Halvorsen", public by the rule
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": 20000})[0] == 200
+    assert api_decide(admin, doc, ruled[0], ruled[0] + 1, "PRIVATE")[0] == 200
+    assert [s.first_token <= ruled[0] < s.end_token for s in _hit_sentences(app, pid)] == [True]
+
+
 def test_a_mention_decided_with_its_entity_before_any_window_showed_it_is_no_hand_mark(clean_app):
     """Marking a name by hand with its entity (``x``) decides its other occurrences in the document; one that no
     window had shown was found by that decision, not by a person reading it, so its sentence is no hit, even once

@@ -40,9 +40,11 @@ from psan.tool.text.document import Document, collector_paused
 REVIEW_MODES = ("full", "risk")
 
 #: per document, its spans' token ranges and flags: 1 masked (private or undecided), 2 undecided, 4 decided private
-#: by a person, 8 decided private where a rule had put the span before (a rule of another span that matches it and
-#: is older than the decision, not one the same decision made: the span was shown, not hidden), and when each was
-#: decided (arrays: one row per document, not per span, for a project of 10^5 spans planned per window)
+#: by a person, 8 decided private where a rule had shown or masked the span before (a rule of another span that
+#: matches it, is older than the decision, not one the same decision made, and does not vote public: a lookup rule's
+#: suspicious span, a private word rule's; a private decision against a public rule corrects what would have been
+#: released, as a QA reviewer's miss under a public span), and when each was decided (arrays: one row per document,
+#: not per span, for a project of 10^5 spans planned per window)
 _ANNOTATIONS = (
     "SELECT a.document_id, array_agg(a.first_token) AS firsts, array_agg(a.end_token) AS ends, array_agg("  # noqa: S608  # nosec B608 - constant fragments
     f"(coalesce(({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}), false))::int "
@@ -50,7 +52,7 @@ _ANNOTATIONS = (
     "+ 4 * (coalesce(a.token_decision = 'PRIVATE', false))::int "
     "+ 8 * (CASE WHEN a.token_decision = 'PRIVATE' THEN EXISTS (SELECT 1 FROM annotation_rule ar "
     "JOIN rule r ON r.id = ar.rule_id WHERE ar.annotation_id = a.id AND r.annotation_id IS DISTINCT FROM a.id "
-    "AND r.created_at < a.decided_at) ELSE false END)::int) AS flags, "
+    "AND r.created_at < a.decided_at AND r.confidence <= 0) ELSE false END)::int) AS flags, "
     "array_agg(extract(epoch FROM a.decided_at)::float8) AS decided_at "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
     "WHERE d.project_id = %s AND d.status::text = ANY(%s) GROUP BY a.document_id")
