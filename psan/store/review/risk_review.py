@@ -259,8 +259,9 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     # came from a decision elsewhere (the entity's other mentions in the document): nobody had to find it there
     by_hand = decided & ((flags & RULE_FOUND) == 0) & ~np.isin(firsts * RANGE_KEY + ends, recognized_keys(doc))
     marked = np.flatnonzero(by_hand)
-    by_hand[marked] = decided_while_shown(firsts[marked], np.array(doc_decided_at, dtype=np.float64)[marked],
-                                          seen_ranges)
+    if marked.size:  # most documents have none: their decision times are not read
+        by_hand[marked] = decided_while_shown(firsts[marked], np.array(doc_decided_at, dtype=np.float64)[marked],
+                                              seen_ranges)
     covered = ranges_mask(n, firsts, ends)
     pending = ranges_mask(n, firsts[waits], ends[waits])
     person_private = ranges_mask(n, firsts[decided], ends[decided])
