@@ -43,8 +43,9 @@ REVIEW_MODES = ("full", "risk")
 #: by a person, 8 decided private where a rule had shown or masked the span before (a rule of another span that
 #: matches it, is older than the decision, not one the same decision made, and does not vote public: a lookup rule's
 #: suspicious span, a private word rule's; a private decision against a public rule corrects what would have been
-#: released, as a QA reviewer's miss under a public span), and when each was decided (arrays: one row per document,
-#: not per span, for a project of 10^5 spans planned per window)
+#: released, as a QA reviewer's miss under a public span), 16 decided public by a person (a span neither masked
+#: nor decided is public by rules alone), and when each was decided (arrays: one row per document, not per span,
+#: for a project of 10^5 spans planned per window)
 _ANNOTATIONS = (
     "SELECT a.document_id, array_agg(a.first_token) AS firsts, array_agg(a.end_token) AS ends, array_agg("  # noqa: S608  # nosec B608 - constant fragments
     f"(coalesce(({store_windows.PRIVATE_SQL}) OR ({SUSPICIOUS_SQL}), false))::int "
@@ -52,11 +53,12 @@ _ANNOTATIONS = (
     "+ 4 * (coalesce(a.token_decision = 'PRIVATE', false))::int "
     "+ 8 * (CASE WHEN a.token_decision = 'PRIVATE' THEN EXISTS (SELECT 1 FROM annotation_rule ar "
     "JOIN rule r ON r.id = ar.rule_id WHERE ar.annotation_id = a.id AND r.annotation_id IS DISTINCT FROM a.id "
-    "AND r.created_at < a.decided_at AND r.confidence <= 0) ELSE false END)::int) AS flags, "
+    "AND r.created_at < a.decided_at AND r.confidence <= 0) ELSE false END)::int "
+    "+ 16 * (coalesce(a.token_decision = 'PUBLIC', false))::int) AS flags, "
     "array_agg(extract(epoch FROM a.decided_at)::float8) AS decided_at "
     "FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "
     "WHERE d.project_id = %s AND d.status::text = ANY(%s) GROUP BY a.document_id")
-MASKED, PENDING, DECIDED_PRIVATE, RULE_FOUND = 1, 2, 4, 8
+MASKED, PENDING, DECIDED_PRIVATE, RULE_FOUND, DECIDED_PUBLIC = 1, 2, 4, 8, 16
 #: every application of a public rule that a person contradicted somewhere (a private decision overlaps one of its
 #: spans; the others add no risk and are not fetched), one row per span and rule, and whether the span is still
 #: public by rules alone
@@ -190,6 +192,12 @@ def decided_while_shown(firsts: np.ndarray, decided_at: np.ndarray,
     return out
 
 
+def without(mask: bytearray, other: bytearray) -> bytearray:
+    """``mask`` with the tokens ``other`` marks cleared (two masks of one document)."""
+    a, b = np.frombuffer(mask, dtype=np.uint8), np.frombuffer(other, dtype=np.uint8)
+    return bytearray((a & (b ^ 1)).tobytes())
+
+
 def starts_mask(n: int, firsts: np.ndarray) -> bytearray:
     """``n`` bytes, 1 on every token that is one of ``firsts`` (those outside the document left out)."""
     mask = np.zeros(n, dtype=np.uint8)
@@ -271,10 +279,15 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     covered_found = ranges_mask(n, firsts[found], ends[found])
     masked_starts = starts_mask(n, firsts[masked])
     found_starts = starts_mask(n, firsts[masked & found])
+    # words only rules made public (no span masks them, no person decided them public): a miss can hide there
+    by_rules = ranges_mask(n, firsts[~masked & ((flags & DECIDED_PUBLIC) == 0)],
+                           ends[~masked & ((flags & DECIDED_PUBLIC) == 0)])
+    public = without(by_rules, ranges_mask(n, firsts[masked], ends[masked]))
+    public_found = without(by_rules, ranges_mask(n, firsts[masked & found], ends[masked & found]))
     seen = ranges_mask(n, [f for f, _, _ in seen_ranges], [e for _, e, _ in seen_ranges])
     open_spans.extend(_record_rule_links(links.get(row["id"], []), seen, person_private, records, row["id"], doc))
     out.extend(document_sentences(row["id"], row["recognized_at"], doc, covered, seen, hand, pending, masked_starts,
-                                  covered_found, found_starts))
+                                  covered_found, found_starts, public, public_found))
     return masked_mentions(list(zip(firsts[masked].tolist(), ends[masked].tolist(), strict=True)))
 
 
@@ -287,12 +300,11 @@ LAST_SENTENCES_MAX_TOKENS = 2_000_000
 
 
 def document_sentences(document_id: int, stamp: object, doc: Document, covered: bytearray, seen: bytearray,
-                        hand: bytearray, pending: bytearray, masked_starts: bytearray,
-                        covered_found: bytearray | None = None,
-                        found_starts: bytearray | None = None) -> list[SentenceRef]:
+                        hand: bytearray, pending: bytearray, masked_starts: bytearray, covered_found: bytearray,
+                        found_starts: bytearray, public: bytearray, public_found: bytearray) -> list[SentenceRef]:
     """The sentences of one document as the plan sees them (the token masks: 1 where a span covers, a window
-    showed, a hand mark or an undecided span lies, a masked span starts; ``covered_found`` and ``found_starts``:
-    the same without the hand marks, by default ``covered`` and ``masked_starts``).
+    showed, a hand mark or an undecided span lies, a masked span starts, only spans rules made public cover;
+    ``covered_found``, ``found_starts`` and ``public_found``: the same without the hand marks).
 
     Why a read sentence is seen without its hand marks: the model learns from read sentences what hides a name
     nobody found, and predicts it for unread ones, where such a name is a word no span covers.  Seen with the
@@ -304,9 +316,8 @@ def document_sentences(document_id: int, stamp: object, doc: Document, covered: 
     touched change (``stamp``: the document's recognition, ``None`` to keep nothing).
     """
     n = len(doc.tokens)
-    masks = (bytes(covered), bytes(seen), bytes(hand), bytes(pending), bytes(masked_starts),
-             bytes(covered if covered_found is None else covered_found),
-             bytes(masked_starts if found_starts is None else found_starts))
+    masks = (bytes(covered), bytes(seen), bytes(hand), bytes(pending), bytes(masked_starts), bytes(covered_found),
+             bytes(found_starts), bytes(public), bytes(public_found))
     with _last_sentences_lock:
         last = _last_sentences.get(document_id)
     bounds = [(s.first_token, min(s.end_token, n)) for s in doc.sentences]
@@ -331,9 +342,10 @@ def document_sentences(document_id: int, stamp: object, doc: Document, covered: 
     else:
         todo, out = list(range(len(bounds))), [None] * len(bounds)
     if todo:
-        seen_counts, hands, waits, privates, _, privates_found = (per_sentence(m)[todo].tolist()
-                                                                  for m in masks[1:])
+        seen_counts, hands, waits, privates, privates_found = (per_sentence(masks[m])[todo].tolist()
+                                                               for m in (1, 2, 3, 4, 6))
         covered_bytes, found_bytes, text, tokens = masks[0], masks[5], doc.text, doc.tokens
+        public_bytes, public_found_bytes = masks[7], masks[8]
         for i, seen_count, hands_in, waits_in, private_spans, private_found in zip(
                 todo, seen_counts, hands, waits, privates, privates_found, strict=True):
             first, end = bounds[i]
@@ -345,12 +357,15 @@ def document_sentences(document_id: int, stamp: object, doc: Document, covered: 
                 stretches = unseen_stretches(seen, first, end)
             unseen, unseen_end = stretches[0] if stretches else (end, end)
             if stretches:
-                words_covered = covered_bytes[first:end]
+                words_covered, words_public = covered_bytes[first:end], public_bytes[first:end]
             else:  # read: as the person found it
                 words_covered, private_spans = found_bytes[first:end], private_found
-            key = (document_id, stamp, first, end, words_covered, private_spans) if stamp is not None else ()
+                words_public = public_found_bytes[first:end]
+            key = (document_id, stamp, first, end, words_covered, private_spans, words_public) \
+                if stamp is not None else ()
             out[i] = SentenceRef(document_id, first, end,
-                                 SentenceView(TextWords(text, tokens, first, end), words_covered, private_spans),
+                                 SentenceView(TextWords(text, tokens, first, end), words_covered, private_spans,
+                                              words_public),
                                  not stretches, hands_in > 0, unseen, waits_in > 0, unseen_end, unseen=stretches,
                                  key=key)
     if stamp is not None:

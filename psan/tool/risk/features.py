@@ -3,8 +3,10 @@
 Why these features (the Tacita approach, thesis seed ``003``: dictionary, word shape and context words, but
 per sentence): a mention nobody found is a word no span covers, so only uncovered words count; its shape
 (capitalised inside the sentence, digits, all capitals) and the words around it ("born in", "a lawyer",
-"Mr") are what a person's hand marks teach the project's model.  Counts are log-scaled so that one long
-sentence does not outweigh its words.
+"Mr") are what a person's hand marks teach the project's model.  A mention can also hide under a span that only
+a rule made public (the name "Turkish" inside "a Turkish national" released by a type rule): nobody looked at
+it there, so the words of such spans are features of their own (``pub=``), apart from the uncovered ones.
+Counts are log-scaled so that one long sentence does not outweigh its words.
 """
 from __future__ import annotations
 
@@ -50,6 +52,8 @@ class SentenceView:
     covered: Sequence[bool]
     #: spans in the sentence that are private or undecided (a sentence about a person tends to name more)
     private_spans: int = 0
+    #: per word: only spans that rules made public, with no person's decision, cover it (empty: none does)
+    public: Sequence[bool] = ()
 
 
 def _shape(word: str) -> str:
@@ -70,7 +74,9 @@ def sentence_features(sentence: SentenceView) -> dict[str, float]:
     counts = {"Xx": 0, "X": 0, "d": 0}
     first_alpha = next((i for i, w in enumerate(sentence.words) if w[:1].isalnum()), 0)
     previous = "<s>"
-    for i, (word, covered) in enumerate(zip(sentence.words, sentence.covered, strict=True)):
+    public = sentence.public or (False,) * len(sentence.words)
+    public_words = 0
+    for i, (word, covered, by_rule) in enumerate(zip(sentence.words, sentence.covered, public, strict=True)):
         shape = _shape(word)
         if not covered and shape != ".":
             lower = word.lower()
@@ -78,8 +84,12 @@ def sentence_features(sentence: SentenceView) -> dict[str, float]:
             if shape in counts and not (shape == "Xx" and i == first_alpha):
                 counts[shape] += 1
                 feats[f"prev={previous}|{shape}"] = 1.0
+        elif by_rule and shape != ".":
+            feats[f"pub={word.lower()}"] = 1.0
+            public_words += 1
         if shape != ".":
             previous = word.lower()
     for shape, n in counts.items():
         feats[f"uncovered_{shape}"] = math.log1p(n)
+    feats["public_words"] = math.log1p(public_words)
     return feats

@@ -7,10 +7,13 @@ from hypothesis import strategies as st
 from psan.store.review.risk_review import document_sentences, ranges_mask, starts_mask, unseen_stretches
 from psan.tool.text.document import Document, Sentence, Token
 
-MASKS = 7  # covered, seen, hand, pending, masked starts; covered and masked starts without the hand marks
+#: covered, seen, hand, pending, masked starts; covered and masked starts without the hand marks; covered only by
+#: spans rules made public, with and without the hand marks
+MASKS = 9
 
 
-def _walk(doc: Document, covered, seen, hand, pending, masked_starts, covered_found, found_starts):
+def _walk(doc: Document, covered, seen, hand, pending, masked_starts, covered_found, found_starts, public,
+          public_found):
     """The plan's sentences as the first version built them: every token of every sentence, one by one (a read
     sentence through the masks without its hand marks)."""
     n, out = len(doc.tokens), []
@@ -20,9 +23,11 @@ def _walk(doc: Document, covered, seen, hand, pending, masked_starts, covered_fo
             continue
         stretches = unseen_stretches(seen, first, end)
         unseen, unseen_end = stretches[0] if stretches else (end, end)
-        words_covered, starts = (covered, masked_starts) if stretches else (covered_found, found_starts)
+        words_covered, starts, by_rules = ((covered, masked_starts, public) if stretches
+                                           else (covered_found, found_starts, public_found))
         out.append((first, end, [doc.text[t.start:t.end] for t in doc.tokens[first:end]],
-                    [bool(c) for c in words_covered[first:end]], sum(starts[first:end]), not stretches,
+                    [bool(c) for c in words_covered[first:end]], [bool(c) for c in by_rules[first:end]],
+                    sum(starts[first:end]), not stretches,
                     any(hand[first:end]), unseen, any(pending[first:end]), unseen_end, stretches))
     return out
 
@@ -41,7 +46,7 @@ def _document(data) -> Document:
 
 def _seen_as_the_walk(got, doc: Document, masks) -> None:
     assert [(s.first_token, s.end_token, list(s.view.words), [bool(c) for c in s.view.covered],
-             s.view.private_spans, s.read, s.hit, s.first_unseen, s.pending, s.unseen_end, s.unseen)
+             [bool(c) for c in s.view.public], s.view.private_spans, s.read, s.hit, s.first_unseen, s.pending, s.unseen_end, s.unseen)
             for s in got] == _walk(doc, *masks)
 
 
@@ -92,15 +97,6 @@ def test_a_mask_of_ranges_marks_what_marking_each_range_marks(n, ranges):
     assert ranges_mask(n, [f for f, _ in ranges], [e for _, e in ranges]) == want
 
 
-def test_masks_default_to_the_ones_with_the_hand_marks():
-    """Without the masks of what the person found, every sentence is seen through the others (as before)."""
-    doc = Document("a b c d", [Token(i, 2 * i, 2 * i + 1) for i in range(4)], [Sentence(0, 2), Sentence(2, 4)])
-    covered, seen, hand = bytearray(b"\x01\x00\x00\x01"), bytearray(b"\x01\x01\x00\x00"), bytearray(4)
-    got = document_sentences(9, None, doc, covered, seen, hand, bytearray(4), bytearray(b"\x01\x00\x00\x00"))
-    assert [list(s.view.covered) for s in got] == [[1, 0], [0, 1]]
-    assert [s.view.private_spans for s in got] == [1, 0]
-
-
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 30), st.lists(st.integers(-3, 35), max_size=12))
 def test_a_mask_of_starts_marks_each_start_in_the_document(n, firsts):
@@ -123,3 +119,11 @@ def test_a_decision_counts_as_taken_in_a_window_when_one_open_then_showed_it(spa
     shown = [(f, e, None if t is None else float(t)) for f, e, t in windows]
     want = [t is not None and any(a <= f < b and o is not None and o <= t for a, b, o in windows) for f, t in spans]
     assert decided_while_shown(firsts, decided_at, shown).tolist() == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), max_size=30))
+def test_a_mask_without_another_keeps_only_what_the_other_does_not_mark(pairs):
+    from psan.store.review.risk_review import without
+    mask, other = bytearray(a for a, _ in pairs), bytearray(b for _, b in pairs)
+    assert without(mask, other) == bytearray(int(a and not b) for a, b in pairs)

@@ -99,3 +99,27 @@ def test_fitting_on_the_used_columns_only_changes_no_risk():
     ours = model.predict(new)
     theirs = every_column.predict_proba([sentence_features(s) for s in new])[:, 1]
     assert max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) < 1e-5
+
+
+def test_words_only_rules_made_public_are_features_of_their_own():
+    """A name can hide under a span a rule released ("Turkish" in "a Turkish national"): its words count apart
+    from the uncovered ones, and a word a person's private span covers counts as neither."""
+    words = "by a Turkish national , Mr Novak".split()
+    covered = [False, False, True, True, False, True, True]
+    public = [False, False, True, True, False, False, False]
+    feats = sentence_features(SentenceView(words, covered, 1, public))
+    assert feats["pub=turkish"] == 1.0 and feats["pub=national"] == 1.0
+    assert not any(k.startswith("pub=") and k not in ("pub=turkish", "pub=national") for k in feats)
+    assert "w=turkish" not in feats and "w=novak" not in feats
+    assert feats["public_words"] > sentence_features(SentenceView(words, covered, 1))["public_words"] == 0.0
+
+
+def test_a_model_learns_hits_under_spans_rules_made_public():
+    hit = [SentenceView(f"a Turkish national named {i}".split(), [False, True, True, False, False], 0,
+                        [False, True, True, False, False]) for i in range(40)]
+    calm = [SentenceView(f"a Strasbourg court named {i}".split(), [False, True, True, False, False], 0,
+                         [False, True, True, False, False]) for i in range(300)]
+    model = RiskModel().fit(hit + calm, [True] * len(hit) + [False] * len(calm))
+    risky, safe = model.predict([hit[0], calm[0]])
+    assert risky > 0.5 > safe
+    assert "pub=turkish" in model.explain(hit[0])
