@@ -46,7 +46,8 @@ def _document(data) -> Document:
 
 def _seen_as_the_walk(got, doc: Document, masks) -> None:
     assert [(s.first_token, s.end_token, list(s.view.words), [bool(c) for c in s.view.covered],
-             [bool(c) for c in s.view.public], s.view.private_spans, s.read, s.hit, s.first_unseen, s.pending, s.unseen_end, s.unseen)
+             [bool(c) for c in s.view.public], s.view.private_spans, s.read, s.hit, s.first_unseen, s.pending,
+             s.unseen_end, s.unseen)
             for s in got] == _walk(doc, *masks)
 
 
