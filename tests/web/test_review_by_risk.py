@@ -453,3 +453,38 @@ def test_a_mention_decided_with_its_entity_before_any_window_showed_it_is_no_han
     admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
     assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": 20000})[0] == 200  # now all is read
     assert [s.first_token <= marked < s.end_token for s in _hit_sentences(app, pid)] == [True]
+
+
+def test_the_model_sees_the_words_only_a_rule_made_public_and_a_name_marked_inside_them(clean_app):
+    """A span a person decided public was looked at; its copies a rule made public were not, and a name can hide
+    in them ("Turkish" in "a Turkish national"): the plan shows their words as public to the model, unread or
+    read, and a name a person marked by hand inside one stays public in the read sentence, as the person found
+    it (the model learns that such released words hid a name)."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    text = "Applicant one is a Turkish national. " + plain_sentences(0, 5) + " Applicant two is a Turkish national."
+    doc = add_document(app, text, [("Turkish national", "NORP")])
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    first = token_index(app, doc, "Turkish")
+    second = token_index(app, doc, "Turkish", 1)
+    assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": first + 3})[0] == 200
+    assert api_decide(admin, doc, first, first + 2, "PUBLIC", "word_type")[0] == 200
+    from psan.runtime import db
+    from psan.store.review import risk_review
+
+    def sentence_of(token: int):
+        with app.app_context(), db.transaction() as conn:
+            sentences = risk_review.project_sentences(conn, pid)[0]
+        return next(s for s in sentences if s.first_token <= token < s.end_token)
+
+    def public_words(s) -> list[str]:
+        return [w for w, p in zip(s.view.words, s.view.public or [0] * len(s.view.words), strict=True) if p]
+
+    decided, ruled = sentence_of(first), sentence_of(second)
+    assert decided.read and public_words(decided) == []  # a person decided that span
+    assert not ruled.read and public_words(ruled) == ["Turkish", "national"]
+    assert api_post(admin, "open", {"document_id": doc, "start": 0, "size": 20000})[0] == 200
+    assert api_decide(admin, doc, second, second + 1, "PRIVATE")[0] == 200  # the name inside, by hand
+    ruled = sentence_of(second)
+    assert ruled.read and ruled.hit and public_words(ruled) == ["Turkish", "national"]
