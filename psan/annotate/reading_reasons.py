@@ -17,6 +17,8 @@ def _feature(name: str) -> str | None:
         return gettext("“%(words)s”, public by a rule that may be wrong here", words=name[5:])
     if name.startswith("w="):
         return gettext("the word “%(word)s”, which no span covers", word=name[2:])
+    if name.startswith("pub="):
+        return gettext("the word “%(word)s”, released by a rule where nobody checked it", word=name[4:])
     if name.startswith("prev="):
         before, _, shape = name[5:].rpartition("|")
         what = {"Xx": gettext("a capitalised word"), "X": gettext("a word in capitals"),
@@ -30,6 +32,7 @@ def _feature(name: str) -> str | None:
             "uncovered_X": gettext("words in capitals no span covers"),
             "uncovered_d": gettext("numbers no span covers"),
             "private_spans": gettext("private or highlighted spans in the same sentence"),
+            "public_words": gettext("words released by rules where nobody checked them"),
             "len": gettext("a long sentence")}.get(name)
 
 
