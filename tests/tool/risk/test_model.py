@@ -38,16 +38,16 @@ def test_explains_a_risky_sentence_by_its_uncovered_words():
     assert RiskModel().explain(_view("a b")) == []
 
 
-def test_rare_hits_give_every_sentence_the_bound_of_the_hit_rate():
-    """Enough read but too few hand marks to learn where they hide: the same risk everywhere, the 95 % upper bound
-    of hits per read sentence (0 in 1,000: 3.0 / 1,000), never 1 and never below the observed rate."""
+def test_rare_hits_give_every_sentence_the_hit_rate():
+    """Enough read but too few hand marks to learn where they hide: the same risk everywhere, the hit rate per read
+    sentence as Jeffreys' posterior mean (0 in 1,000: 0.5 / 1,000, never 0; 9 in 1,000: 9.5 / 1,000)."""
     read = [_view(f"plain sentence {i}") for i in range(1000)]
     model = RiskModel().fit(read, [False] * 1000)
     assert model.ready
     (risk,) = set(model.predict([_view("anything at all"), _view("the witness Novak said so")]))
-    assert abs(risk - 0.0029957) < 1e-5
+    assert risk == 0.5 / 1000
     few = RiskModel().fit(read, [i < MIN_HIT_SENTENCES - 1 for i in range(1000)])
-    assert few.ready and few.predict([_view("x")])[0] > (MIN_HIT_SENTENCES - 1) / 1000
+    assert few.ready and few.predict([_view("x")]) == [(MIN_HIT_SENTENCES - 0.5) / 1000]
     assert few.explain(_view("x")) == []
 
 
