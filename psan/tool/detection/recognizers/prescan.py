@@ -188,6 +188,10 @@ class Scan:
     The positions of a first class are found once per text (shared by every shape that starts with it: the
     digits of a text serve the dates, amounts, phone numbers and file numbers alike); the following characters
     and the one before are looked up at those positions only.
+
+    Arrays are indexed by ``take`` and filtered by ``compress``, which give what ``a[indices]`` and ``a[mask]`` give
+    (1-D arrays): NumPy's subscript of a table by 32-bit codes, or by a mask, costs two to three times as much, and
+    a 10^6-token document's sections make thousands of such look-ups.
     """
 
     def __init__(self, text: str) -> None:
@@ -213,9 +217,9 @@ class Scan:
         if self._index_of is None:
             codes16 = self._codes.astype(np.uint16)  # (astral characters are 0xFFFF here, redone by _first)
             order = np.argsort(codes16, kind="stable")
-            ordered = codes16[order]
+            ordered = codes16.take(order)
             bounds = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-            distinct = ordered[np.concatenate(([0], bounds))] if self.n else ordered
+            distinct = ordered.take(np.concatenate(([0], bounds))) if self.n else ordered
             self._index_of = order, distinct, np.concatenate(([0], bounds, [self.n]))
         return self._index_of
 
@@ -224,9 +228,9 @@ class Scan:
         if ``ordered``."""
         import numpy as np
         order, distinct, bounds = self._index()
-        chosen = np.flatnonzero(table[distinct])
-        if ordered and int(np.diff(bounds)[chosen].sum()) * _DENSE > self.n:  # common: one look-up of each character
-            return np.flatnonzero(table[self._codes])
+        chosen = np.flatnonzero(table.take(distinct))
+        if ordered and int(np.diff(bounds).take(chosen).sum()) * _DENSE > self.n:  # common: look up every character
+            return np.flatnonzero(table.take(self._codes))
         chosen = chosen.tolist()
         if len(chosen) == 1:
             return order[bounds[chosen[0]]:bounds[chosen[0] + 1]]
@@ -250,7 +254,7 @@ class Scan:
     def _at(self, cls: str, positions: np.ndarray) -> np.ndarray:
         """Whether the characters at ``positions`` (all inside the text) match ``cls``."""
         import numpy as np
-        found = _table(cls)[self._codes[positions]]
+        found = _table(cls).take(self._codes.take(positions))
         if len(self._astral):
             for k in np.flatnonzero(np.isin(positions, self._astral)).tolist():
                 found[k] = _astral(cls, self.text[int(positions[k])])
@@ -261,11 +265,11 @@ class Scan:
         import numpy as np
         found = self._first(shape.chars[0])
         for offset, cls in enumerate(shape.chars[1:], 1):
-            found = found[found + offset < self.n]
-            found = found[self._at(cls, found + offset)]
+            found = found.compress(found + offset < self.n)
+            found = found.compress(self._at(cls, found + offset))
         if shape.not_before is not None and len(found):
-            inner = found[found > 0]
-            kept = inner[~self._at(shape.not_before, inner - 1)]
+            inner = found.compress(found > 0)
+            kept = inner.compress(~self._at(shape.not_before, inner - 1))
             found = np.concatenate((found[:1], kept)) if found[0] == 0 else kept
         return found
 
@@ -285,18 +289,18 @@ class Scan:
         the survivors' characters packed into one key and looked up among the shapes' (sorted) keys by bisection."""
         import numpy as np
         found = self._of(tables[0], ordered=False)
-        found = found[found + len(tables) <= self.n]
+        found = found.compress(found + len(tables) <= self.n)
         for offset, table in enumerate(tables[1:], 1):
-            found = found[table[self._codes[found + offset]]]
-        key = self._codes[found].astype(np.uint64)
+            found = found.compress(table.take(self._codes.take(found + offset)))
+        key = self._codes.take(found).astype(np.uint64)
         for offset in range(1, len(tables)):
-            key = key << np.uint64(16) | self._codes[found + offset].astype(np.uint64)
+            key = key << np.uint64(16) | self._codes.take(found + offset).astype(np.uint64)
         at = np.searchsorted(keys, key)  # (not ``np.isin``: it sorts the survivors' keys with the shapes')
         at[at == len(keys)] = 0
-        found = np.sort(found[keys[at] == key])
+        found = np.sort(found.compress(keys.take(at) == key))
         if not_before is not None and len(found):
-            inner = found[found > 0]
-            kept = inner[~self._at(not_before, inner - 1)]
+            inner = found.compress(found > 0)
+            kept = inner.compress(~self._at(not_before, inner - 1))
             found = np.concatenate((found[:1], kept)) if found[0] == 0 else kept
         return found
 
@@ -308,8 +312,8 @@ class Scan:
         stops = self._first(stop)
         following = np.searchsorted(stops, found, side="right")
         inside = following < len(stops)
-        found, after = found[inside], stops[following[inside]]
-        return found[self._at(to, after)]
+        found, after = found.compress(inside), stops.take(following.compress(inside))
+        return found.compress(self._at(to, after))
 
     def candidates(self, shapes: tuple[Start, ...]) -> list[int] | None:
         """The positions where ``shapes`` hold, ``None`` when there are so many that the regex's own scan is the
