@@ -126,10 +126,10 @@ def test_a_worker_waits_until_the_schema_is_migrated(app, redis_url):
     message; once the migrations are applied it returns at once."""
     from psan import create_app
     from psan.runtime import migrate
-    from psan.runtime.throwaway import fresh_database
+    from psan.runtime.throwaway import fresh_database, with_database
     from tests.services import app_config
     assert app.test_cli_runner().invoke(args=["db", "wait", "--timeout", "5"]).exit_code == 0
-    server = app.config["DATABASE_URL"].rsplit("/", 1)[0] + "/postgres"
+    server = with_database(app.config["DATABASE_URL"], "postgres")  # (an embedded server's URL has a socket path)
     with fresh_database(server, "psan_wait") as url:
         empty = create_app(app_config(url, redis_url))
         result = empty.test_cli_runner().invoke(args=["db", "wait", "--timeout", "1"])
