@@ -119,7 +119,8 @@ def test_open_pool_opens_the_connection_at_start_and_survives_a_missing_database
     from psan import create_app
     assert db.open_pool(clean_app)
     assert db.app_pool(clean_app)._pool  # the first connection is open, before any request
-    gone = create_app(app_config(database_url.rsplit("/", 1)[0] + "/psan_no_such_database", redis_url))
+    from psan.runtime.throwaway import with_database
+    gone = create_app(app_config(with_database(database_url, "psan_no_such_database"), redis_url))
     # a new app makes its Celery app the default, whose tasks run in that app's context: give it back, or a later
     # test calling a task directly runs it against the missing database
     clean_app.extensions["celery"].set_current()
