@@ -280,8 +280,8 @@ def _document_plan(conn, row: dict, spans: dict, shown: dict, links: dict,
     masked_starts = starts_mask(n, firsts[masked])
     found_starts = starts_mask(n, firsts[masked & found])
     # words only rules made public (no span masks them, no person decided them public): a miss can hide there
-    by_rules = ranges_mask(n, firsts[~masked & ((flags & DECIDED_PUBLIC) == 0)],
-                           ends[~masked & ((flags & DECIDED_PUBLIC) == 0)])
+    public_by_rule = ~masked & ((flags & DECIDED_PUBLIC) == 0)
+    by_rules = ranges_mask(n, firsts[public_by_rule], ends[public_by_rule])
     public = without(by_rules, ranges_mask(n, firsts[masked], ends[masked]))
     public_found = without(by_rules, ranges_mask(n, firsts[masked & found], ends[masked & found]))
     seen = ranges_mask(n, [f for f, _, _ in seen_ranges], [e for _, e, _ in seen_ranges])

@@ -1,6 +1,6 @@
 """Growing a name's end: the one-regex screen (``extension.GROWS_AT_END``) changes no grown mention.
 
-Why: the screen exists for speed only (issue 41: six regexes called from Python per name of a large document); a name
+Why: the screen exists for speed only (six regexes called from Python per name of a large document); a name
 it wrongly stops would leave the rest of a court's name, its bracket or its possessive in clear.  The property
 compares :func:`psan.tool.detection.extension.extend_mentions` with the screen against the same call with a screen
 that never stops a name (the plain rules), on texts built from the words the rules look for.
