@@ -357,6 +357,37 @@ def _hinted(text: str) -> bool:
     lowered = text.lower()
     return any(hint in lowered for hint in KEYWORD_HINTS)
 
+
+#: the keywords' (and password words') first three letters, as :data:`SECRET_STARTS` has them (lower case)
+SECRET_PREFIXES = tuple(dict.fromkeys(word[:3].lower() for word in (*SECRET_KEYWORDS, *_PASSWORD_WORDS.split("|"))))
+#: the characters that ``(?i:x)`` matches for a letter ``x`` of :data:`SECRET_PREFIXES` whose ``lower()`` is not ``x``
+#: (Unicode case folding's extras: the long s, the dotless i; the dotted capital I lowers to two characters); a text
+#: with one is searched whole (the tests derive this list from every Unicode character)
+FOLDED_ONLY = "ſıİ"
+
+
+def keyword_starts(text: str, lowered: str) -> list[int] | None:
+    """The sorted positions where the lower-cased text ``lowered`` of ``text`` starts with one of
+    :data:`SECRET_PREFIXES`: every position where :data:`SECRET_AFTER_KEYWORD` matches is one; ``None`` (search the
+    whole text) when ``lowered`` is not one character per character of ``text`` or ``text`` holds a character of
+    :data:`FOLDED_ONLY`.
+
+    Why: a short text (no pre-scan) with a hint ("key", "pin", "pass": most court decisions) was scanned whole by the
+    keyword regex, whose first class holds eight common letters; the lowered text, made for the hints anyway, gives
+    the keywords' places by substring searches.  Where the regex matches, its first three characters match a prefix
+    ignoring case, and each such character outside :data:`FOLDED_ONLY` lowers to the prefix's letter.
+    """
+    if len(lowered) != len(text) or any(ch in text for ch in FOLDED_ONLY):
+        return None
+    found: list[int] = []
+    for prefix in SECRET_PREFIXES:
+        pos = lowered.find(prefix)
+        while pos >= 0:
+            found.append(pos)
+            pos = lowered.find(prefix, pos + 1)
+    found.sort()
+    return found
+
 _COMMON_NON_SECRETS = frozenset({"none", "null", "****", "xxxx", "required", "optional", "string", "hidden"})
 #: transcript markup ("password to <unintelligible/>"): a tag, not a value
 _MARKUP = re.compile(r"</?[A-Za-z][\w-]*/?>?")
@@ -375,7 +406,9 @@ class SecretRecognizer(PatternRecognizer):
         # first, and its hints are looked for only when that finds something (lower-casing it costs more)
         at = candidates(text, self.starts)
         if at is None:
-            found = finditer_in(self.regex, text, None) if _hinted(text) else []
+            lowered = text.lower()
+            hinted = any(hint in lowered for hint in KEYWORD_HINTS)
+            found = finditer_in(self.regex, text, keyword_starts(text, lowered)) if hinted else []
         else:
             found = finditer_in(self.regex, text, at)
             if found and not _hinted(text):

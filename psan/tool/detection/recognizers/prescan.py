@@ -25,6 +25,8 @@ from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING
 
+from psan.tool.detection.recognizers.digit_runs import digit_led, run_starts
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -359,9 +361,17 @@ def scan_of(text: str) -> Scan:
 
 def candidates(text: str, shapes: tuple[Start, ...] | None) -> list[int] | None:
     """The positions of ``text`` where ``shapes`` hold, ``None`` when the regex's own scan is the cheaper way (no
-    shapes, a short text, or too many candidates)."""
-    if shapes is None or len(text) < _MIN_CHARS:
+    shapes, a short text whose shapes do not start with digits after a class that holds them, or too many
+    candidates).  A short text's positions for shapes that do are the starts of its runs of digits that the shapes
+    allow (:mod:`psan.tool.detection.recognizers.digit_runs`, a superset of the shapes' positions)."""
+    if shapes is None:
         return None
+    if len(text) < _MIN_CHARS:
+        led = digit_led(shapes)
+        if led is None:
+            return None
+        found = run_starts(text, led)
+        return None if len(found) > len(text) * _MAX_SHARE else found
     return scan_of(text).candidates(shapes)
 
 
