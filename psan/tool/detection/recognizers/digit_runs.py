@@ -10,11 +10,20 @@ text for its runs of digits serves every such regex, each tried at the few run s
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from psan.tool.detection.recognizers.prescan import Start
+
+class Start(Protocol):
+    """The pre-scan's shape of a regex's start (``prescan.Start``) as read here: its one-character classes from the
+    start on, and the class the character before the start must not match (``None``: no condition)."""
+
+    @property
+    def chars(self) -> Sequence[str]: ...
+
+    @property
+    def not_before(self) -> str | None: ...
 
 _DIGIT = r"\d"
 #: ``\d+`` written so that the engine finds a run's first digit by its fast loop over the leading class (a leading
