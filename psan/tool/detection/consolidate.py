@@ -49,7 +49,7 @@ from psan.tool.text.document import (
 from psan.tool.words.function_words import function_words
 from psan.tool.words.name_joints import LEGAL_FORM_RE
 
-__all__ = ["join_slashed", "split_glued", "unify_categories", "SPEAKER_TYPE"]
+__all__ = ["join_slashed", "split_glued", "unify_categories", "legal_base", "legal_base_by_regex", "SPEAKER_TYPE"]
 
 SPEAKER_TYPE = "SPEAKER"
 #: spoken fillers that open or close an utterance; never part of a name
@@ -535,16 +535,21 @@ def _weight(e: Entity) -> float:
     return e.score
 
 
-def _legal_base(text: str) -> str:
-    """"Serco" of "Serco Limited", "" when the text ends in no legal form written as one: a word of three
-    letters or more ("Limited", "GmbH"), an abbreviation with a dot ("Co.") or in capitals ("AG"): "Kim Se" is a
-    name.
+def legal_base(text: str) -> str:
+    """"Serco" of "Serco Limited", "" when the text ends in no legal form written as one (:func:`legal_base_by_regex`).
 
     A text of one word at most (blanks around it aside) is "" without the regex: a legal form needs a blank before it,
     and the only blanks before a word of such a text stand at its start, where the match would start, leaving no base
     (a third of the corpora's groups are one word; the regex, anchored at the end, is tried at every position)."""
     if len(text.split(None, 1)) < 2:
         return ""
+    return legal_base_by_regex(text)
+
+
+def legal_base_by_regex(text: str) -> str:
+    """"Serco" of "Serco Limited", "" when the text ends in no legal form written as one: a word of three
+    letters or more ("Limited", "GmbH"), an abbreviation with a dot ("Co.") or in capitals ("AG"): "Kim Se" is a
+    name."""
     m = LEGAL_FORM_RE.search(text)
     if m is None:
         return ""
@@ -571,7 +576,7 @@ def _legal_form_evidence(doc: Document, groups: dict[str, list[int]]) -> dict[st
         evidence[text] = (old + votes, model)
 
     for text, members in groups.items():
-        base = _legal_base(text)
+        base = legal_base(text)
         if base:
             add(text, len(members), members)
             if base in groups:

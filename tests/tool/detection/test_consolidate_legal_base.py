@@ -1,6 +1,6 @@
 """A name's base before its legal form: the one-word shortcut gives what the regex gives.
 
-Why: :func:`psan.tool.detection.consolidate._legal_base` answers "" for a text of one word at most without its regex
+Why: :func:`psan.tool.detection.consolidate.legal_base` answers "" for a text of one word at most without its regex
 (speed only); a wrong "" would drop a company's evidence and change a category.  The property compares it with the
 regex alone on texts of words, legal forms, commas and blanks of every kind.
 """
@@ -9,23 +9,10 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from psan.tool.detection import consolidate
-from psan.tool.words.name_joints import LEGAL_FORM_RE
+from psan.tool.detection.consolidate import legal_base, legal_base_by_regex
 
 PIECES = ["Serco", "Kim", "Se", "Ltd", "ltd.", "Limited", "GmbH", "AG", "ag", "Co.", "s.", "r.", "o.", "s.r.o.",
           "Inc.", "plc", "AB", "oy", "x", ",", ", ", " ", "  ", "\t", "\n", "\u00a0", "\u2003", "\x1c", ".", "-"]
-
-
-def by_the_regex(text: str) -> str:
-    """The plain form: the regex on every text."""
-    m = LEGAL_FORM_RE.search(text)
-    if m is None:
-        return ""
-    form = m.group().strip(" ,")
-    letters = [c for c in form if c.isalpha()]
-    if len(letters) < 3 and "." not in form and not form.isupper():
-        return ""
-    return text[:m.start()].rstrip(" ,")
 
 
 @settings(max_examples=2000, deadline=None)
@@ -35,4 +22,4 @@ def by_the_regex(text: str) -> str:
 @example("Serco Limited")
 @example(",\nGmbH")
 def test_the_legal_base_is_the_regexs(text: str) -> None:
-    assert consolidate._legal_base(text) == by_the_regex(text), text  # noqa: SLF001 - the shortcut against its plain form
+    assert legal_base(text) == legal_base_by_regex(text), text
