@@ -25,6 +25,7 @@ class Start(Protocol):
     @property
     def not_before(self) -> str | None: ...
 
+
 _DIGIT = r"\d"
 #: ``\d+`` written so that the engine finds a run's first digit by its fast loop over the leading class (a leading
 #: repeat has no such loop: the pattern is entered at every character, twice the time)
@@ -98,10 +99,7 @@ def run_starts(text: str, led: tuple[tuple[int, re.Pattern[str], re.Pattern[str]
     spans = runs(text)
     for lead, before, after in led:
         not_after = before.match
-        if after is None:
-            found.update(s for s, e in spans if e - s >= lead and (s == 0 or not_after(text, s - 1) is None))
-            continue
-        then = after.match
-        found.update(s for s, e in spans if e - s >= lead and then(text, s + lead) is not None
+        then = after.match if after is not None else None
+        found.update(s for s, e in spans if e - s >= lead and (then is None or then(text, s + lead) is not None)
                      and (s == 0 or not_after(text, s - 1) is None))
     return sorted(found)

@@ -354,7 +354,11 @@ def _shape_hit(text: str) -> bool:
 
 def _hinted(text: str) -> bool:
     """Whether the lower-cased text holds a keyword hint (a text without one is not searched for keywords)."""
-    lowered = text.lower()
+    return _lowered_hinted(text.lower())
+
+
+def _lowered_hinted(lowered: str) -> bool:
+    """:func:`_hinted` of a text already lower-cased."""
     return any(hint in lowered for hint in KEYWORD_HINTS)
 
 
@@ -407,8 +411,7 @@ class SecretRecognizer(PatternRecognizer):
         at = candidates(text, self.starts)
         if at is None:
             lowered = text.lower()
-            hinted = any(hint in lowered for hint in KEYWORD_HINTS)
-            found = finditer_in(self.regex, text, keyword_starts(text, lowered)) if hinted else []
+            found = finditer_in(self.regex, text, keyword_starts(text, lowered)) if _lowered_hinted(lowered) else []
         else:
             found = finditer_in(self.regex, text, at)
             if found and not _hinted(text):
