@@ -276,3 +276,22 @@ def test_private_x_decides_the_same_words_around_a_recognized_span_not_inside_on
     assert inside is None or inside["token_decision"] is None
     alone = annotation(app, a, sami[3], sami[3] + 1)
     assert alone is None or alone["token_decision"] is None
+
+
+def test_public_x_leaves_a_mention_a_person_decided_private(clean_app):
+    """A public ``X`` never unmasks what a person decided private: a mention decided private one by one earlier
+    (the applicant's school, private where it stands) and a span marked by hand around it stay private; the
+    undecided mentions become public."""
+    app = clean_app
+    text = "He went to Harbour Mills School in 1995. Harbour Mills School closed. Harbour Mills School reopened."
+    document, client = _only_document(app, text, [("Harbour Mills School", "ORG")])
+    first, second, third = (token_index(app, document, "Harbour", i) for i in range(3))
+    assert _decide(client, document, first, first + 3, "PRIVATE", "token").status_code == 200
+    r = _decide(client, document, first, first + 5, "PRIVATE", "token")  # "Harbour Mills School in 1995" by hand
+    assert r.status_code == 200, r.get_json()
+    r = _decide(client, document, third, third + 3, "PUBLIC", "entity")
+    assert r.status_code == 200, r.get_json()
+    assert annotation(app, document, first, first + 3)["token_decision"] == "PRIVATE"
+    assert annotation(app, document, first, first + 5)["token_decision"] == "PRIVATE"
+    assert annotation(app, document, second, second + 3)["token_decision"] == "PUBLIC"
+    assert annotation(app, document, third, third + 3)["token_decision"] == "PUBLIC"

@@ -147,6 +147,7 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
                 store_decisions.log_decision(
                     conn, Span(span.project_id, m["document_id"], m["first_token"], m["end_token"]), account_id,
                     "entity", decision, None, rule_id, detail)
+    here = _decidable(conn, span, here, decision)
     if all(mention != span for mention, _ in here):  # the selection itself, when it is not a mention
         here.append((span, span_text(conn, span.document_id, span.first_token, span.end_token)))
     if same_words:
@@ -158,6 +159,30 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
             outcome.annotation_id = one.annotation_id
         outcome.add(one)
     return outcome
+
+
+def _decidable(conn, span: Span, here: list[tuple[Span, list[str]]], decision: str) -> list[tuple[Span, list[str]]]:
+    """The mentions of ``here`` the decision may decide: all for PRIVATE; for PUBLIC, not one outside the selection
+    that a person decided PRIVATE.
+
+    Why: a person who decided one mention private (the applicant's school where it names the applicant's
+    education) and later keeps another mention of the same entity public has not changed their mind about the
+    first; unmasking it would release what a person saw and masked.  Fail closed: the earlier private decision
+    stays, and so does a span marked by hand that is a mention.  A mention inside the selection is what the person
+    selected now ("Later Harper" around "Harper"): the new decision is theirs.
+    """
+    others = [(m.first_token, m.end_token) for m, _ in here if not _inside(m, span)]
+    if decision != "PUBLIC" or not others:
+        return here
+    private = {(r["first_token"], r["end_token"]) for r in db.query(
+        "SELECT a.first_token, a.end_token FROM annotation a JOIN unnest(%s::int[], %s::int[]) AS s(f, e) "
+        "ON a.first_token = s.f AND a.end_token = s.e WHERE a.document_id = %s AND a.token_decision = 'PRIVATE'",
+        ([f for f, _ in others], [e for _, e in others], span.document_id), conn)}
+    return [(m, tokens) for m, tokens in here if _inside(m, span) or (m.first_token, m.end_token) not in private]
+
+
+def _inside(mention: Span, selection: Span) -> bool:
+    return selection.first_token <= mention.first_token and mention.end_token <= selection.end_token
 
 
 def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tuple[Span, list[str]]]:
