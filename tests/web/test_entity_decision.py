@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from psan.runtime import db
 from psan.store.corpus.reannotate import reannotate_document_now
@@ -295,3 +297,47 @@ def test_public_x_leaves_a_mention_a_person_decided_private(clean_app):
     assert annotation(app, document, first, first + 5)["token_decision"] == "PRIVATE"
     assert annotation(app, document, second, second + 3)["token_decision"] == "PUBLIC"
     assert annotation(app, document, third, third + 3)["token_decision"] == "PUBLIC"
+
+
+#: a selection relative to a mention of "Harbour Mills School": the mention, the word before it with it, "Mills"
+_SELECTIONS = {"mention": (0, 3), "around": (-1, 3), "inside": (1, 2)}
+
+
+_STEPS = st.lists(st.tuples(st.integers(0, 2), st.sampled_from(sorted(_SELECTIONS)),
+                            st.sampled_from(["token", "entity"]), st.sampled_from(["PUBLIC", "PRIVATE"])),
+                  min_size=1, max_size=6)
+
+
+def test_public_x_never_unmasks_a_private_decision_outside_its_selection(clean_app):
+    """Whatever a person decided before, a public ``X`` turns no span outside its selection from PRIVATE to
+    PUBLIC (the selection itself gets the person's decision)."""
+    app = clean_app
+    text = "He went to Harbour Mills School in 1995. Then Harbour Mills School closed. Harbour Mills School won."
+    document, client = _only_document(app, text, [("Harbour Mills School", "ORG")])
+    starts = [token_index(app, document, "Harbour", i) for i in range(3)]
+
+    def decisions() -> dict[tuple[int, int], str | None]:
+        return {(r["first_token"], r["end_token"]): r["token_decision"] for r in sql(
+            app, "SELECT first_token, end_token, token_decision::text AS token_decision FROM annotation "
+                 "WHERE document_id = %s", (document,))}
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(steps=_STEPS)
+    def check(steps: list[tuple[int, str, str, str]]) -> None:
+        sql(app, "UPDATE annotation SET token_decision = NULL")
+        for mention, selection, scope, decision in steps:
+            first, end = (starts[mention] + offset for offset in _SELECTIONS[selection])
+            before = decisions()
+            r = _decide(client, document, first, end, decision, scope)
+            if r.status_code == 400:  # e.g. no entity at the selection: nothing may change
+                assert decisions() == before
+                continue
+            assert r.status_code == 200, r.get_json()
+            after = decisions()
+            assert after[(first, end)] == decision
+            if decision == "PUBLIC":
+                unmasked = [span for span, was in before.items() if was == "PRIVATE" and after.get(span) == "PUBLIC"
+                            and not (first <= span[0] and span[1] <= end)]
+                assert not unmasked, (steps, unmasked)
+
+    check()
