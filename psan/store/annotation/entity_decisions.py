@@ -4,7 +4,9 @@ Why: a person mentioned twenty times is one decision for the annotator, not twen
 (and what ``ner_eval``'s simulated annotator counts for its ``entity`` lever, exactly):
 
 * every mention of the entity in the window's document gets the person's token decision (PRIVATE
-  also creates each mention's lookup rule, as a token decision does);
+  also creates each mention's lookup rule, as a token decision does), except that PUBLIC leaves a mention
+  outside the selection that a person decided PRIVATE (a span marked by hand joins the entity it overlaps):
+  nothing a person masked is unmasked by a decision about another mention;
 * when the entity is a person, an ID or a contact (:data:`CROSS_DOCUMENT_CATEGORIES`), its mentions in
   the project's other documents (and documents added later) get it by word type: one WORD_TYPE rule
   with confidence −1 / +1 per distinct mention text, as "decide by word type" does – the project's
