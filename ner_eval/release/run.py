@@ -539,6 +539,23 @@ def _explain_leaks(conn, project: Project, examples: list[dict[str, Any]], sente
         e["annotations"] = [dict(r) for r in rows]
 
 
+def overridden_private(trace: Sequence[Sequence[Any]], decisions: dict[tuple[int, int, int], str | None],
+                       names: dict[int, str]) -> list[dict[str, Any]]:
+    """The spans whose last verdict of the person was private and which the app holds decided public at the release.
+
+    ``trace``: :attr:`Work.trace` (in order); ``decisions``: the app's token decision per span
+    (:func:`psan.store.publish.release_audit.token_decisions`).  Why: a person's decision on a span beats every
+    rule and every decision about another span; one that ends up public was overridden by the app (a public entity
+    decision about another mention did it until ``c48caa8``), which no leak count shows unless the gold agrees.
+    """
+    last: dict[tuple[int, int, int], tuple[bool, str]] = {}
+    for _, doc_id, kind, _, private, first, end in trace:
+        last[(doc_id, first, end)] = (bool(private), kind)
+    return [{"document": names.get(doc_id, str(doc_id)), "first_token": first, "end_token": end, "kind": kind}
+            for (doc_id, first, end), (private, kind) in last.items()
+            if private and decisions.get((doc_id, first, end)) == "PUBLIC"]
+
+
 def _reading_floor(conn, project_id: int, sentences: Sequence[Any], mentions: int) -> ReadingFloor:
     """The run's :func:`ner_eval.release.floor.reading_floor`: the project's sentences as the app holds them (a hit:
     a mention marked by hand; ``sentences`` and ``mentions`` of :func:`psan.store.review.risk_review.project_sentences`)
@@ -629,6 +646,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
             _explain_leaks(conn, project, released.leaked_examples, sentences)
             attribution = attribute(conn, project_id, corpus, project.doc_ids, project.tokens, archive, key, preset)
             floor = _reading_floor(conn, project_id, sentences, mentions)
+            decided = release_audit.token_decisions(conn, sorted({(t[1], t[5], t[6]) for t in session.work.trace
+                                                                   if t[4]}))
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())
@@ -655,6 +674,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
                                                                         - floor.tokens_read))},
                            "flipped_verdicts": person.flipped, "overlooked_spans": person.overlooked,
                            "background_tasks": dict(instance.tasks), "leaked_examples": released.leaked_examples,
+                           # spans a person decided private that the app holds public: must be none
+                           "overridden_private": overridden_private(work.trace, decided, names),
                            "run_seconds": {"preprocess": round(preprocess_seconds, 1),
                                            "annotate": round(annotate_seconds, 1),
                                            "total": round(time.perf_counter() - started, 1)}}

@@ -21,6 +21,7 @@ from ner_eval.release.run import (
     SECONDS_PER_LABEL,
     SECONDS_PER_TOKEN_READ,
     miss_kinds,
+    overridden_private,
 )
 
 #: (text, names to mark as gold); a name the NER may miss ("Quarrington") must be marked by hand
@@ -96,6 +97,7 @@ def test_perfect_annotator_leaks_nothing(tmp_path, redis_url, workflow):
     out = _run(tmp_path, redis_url, workflow)
     _consistent(out)
     assert out["leaked_mentions"] == 0, out["leaked_examples"]
+    assert out["overridden_private"] == []
     assert out["flipped_verdicts"] == out["overlooked_spans"] == 0
     assert out["work"]["by_hand"] >= 1  # "1961" is no entity of any NER here
     assert out["candidate_misses"] == 0 and out["qa"]["misses"] == 0
@@ -115,6 +117,7 @@ def test_noisy_annotator_is_counted(tmp_path, redis_url):
     out = _run(tmp_path, redis_url, "psan", "noisy")
     _consistent(out)
     assert out["leaked_mentions"] <= out["flipped_verdicts"] + out["overlooked_spans"]
+    assert out["overridden_private"] == []  # the person's own verdicts, flipped or not, stand
 
 
 def test_measure_counts_a_replacement_that_prints_the_original_as_released():
@@ -361,3 +364,11 @@ def test_a_qa_window_tells_a_wrong_public_span_from_text_no_span_covered():
     view = View(1, 0, 8, tuple("abcdefgh"), (Shown(0, 1, "PUBLIC"), Shown(2, 3, "PRIVATE"), Shown(4, 5, "SUSPICIOUS")),
                 ((0, 1), (2, 3), (4, 5), (6, 7)))
     assert miss_kinds(view) == {"public": 1, "suspicious": 1, "uncovered": 1}
+
+
+def test_a_private_verdict_the_app_holds_public_is_reported_unless_the_person_changed_it():
+    trace = [[1, 7, "accept", "ORG", 1, 3, 5], [1, 7, "hand", "-", 1, 3, 8], [2, 7, "token", "ORG", 1, 9, 10],
+             [3, 7, "token", "ORG", 0, 9, 10], [3, 8, "entity", "ORG", 1, 0, 2]]
+    decisions = {(7, 3, 5): "PUBLIC", (7, 3, 8): "PRIVATE", (7, 9, 10): "PUBLIC", (8, 0, 2): None}
+    out = overridden_private(trace, decisions, {7: "doc-a"})
+    assert out == [{"document": "doc-a", "first_token": 3, "end_token": 5, "kind": "accept"}]
