@@ -379,7 +379,7 @@ def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: i
     with _refused_decision():
         decided = workflow.decide_entity(conn, window, span, decision, current_user.id, label_id=label_id,
                                          lease_seconds=_lease_seconds(), request_id=validate.request_id(payload))
-    return _decided_answer(conn, decided, category_needed=False)
+    return _decided_answer(conn, decided, category_needed=False, kept_private=decided.outcome.kept_private)
 
 
 @bp.route("/api/accept", methods=["POST"])

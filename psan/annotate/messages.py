@@ -106,6 +106,7 @@ MESSAGES: tuple[str, ...] = (
     N_("unknown label"),
     N_("scope must be token, word_type, ne_type or entity"),
     N_("Every mention of the entity decided."),
+    N_("Every mention of the entity decided, except %(count)s that you had decided private: they stay private."),
     N_("This entity has too many mentions to decide at once; decide by word type."),
     N_("the span has no named entity of that type"),
     N_("no named entity was recognized on exactly this span"),

@@ -425,8 +425,11 @@
   function afterDecision(result, decision, scope) {
     if (!accept(result, true)) { return; }
     var done = state.data.document && state.data.document.status === "DONE";
-    showMessage(t(done ? "Document finished: nothing suspicious is left. Press w for the next window."
-      : (scope === "entity" ? "Every mention of the entity decided." : "Saved.")), done ? "success" : "info");
+    var kept = scope === "entity" && result.data.kept_private;
+    showMessage(done ? t("Document finished: nothing suspicious is left. Press w for the next window.")
+      : kept ? t("Every mention of the entity decided, except %(count)s that you had decided private: they stay private.",
+                 {count: kept})
+      : t(scope === "entity" ? "Every mention of the entity decided." : "Saved."), done ? "success" : "info");
     var a = state.sel && annotationFor(state.sel.first, state.sel.end);
     // the label dialog opens by itself only when the project asks for labels (otherwise e opens it),
     // or when nothing recognized overlaps the span and no label has a category: ask (else it is [OTHER])

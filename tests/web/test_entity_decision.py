@@ -293,6 +293,7 @@ def test_public_x_leaves_a_mention_a_person_decided_private(clean_app):
     assert r.status_code == 200, r.get_json()
     r = _decide(client, document, third, third + 3, "PUBLIC", "entity")
     assert r.status_code == 200, r.get_json()
+    assert r.get_json()["kept_private"] >= 1  # the page says so: "… except N that you had decided private"
     assert annotation(app, document, first, first + 3)["token_decision"] == "PRIVATE"
     assert annotation(app, document, first, first + 5)["token_decision"] == "PRIVATE"
     assert annotation(app, document, second, second + 3)["token_decision"] == "PUBLIC"
@@ -335,6 +336,7 @@ def test_public_x_never_unmasks_a_private_decision_outside_its_selection(clean_a
             assert r.status_code == 200, r.get_json()
             after = decisions()
             assert after[(first, end)] == decision
+            assert r.get_json().get("kept_private", 0) == 0 or (scope, decision) == ("entity", "PUBLIC")
             if decision == "PUBLIC":
                 unmasked = [span for span, was in before.items() if was == "PRIVATE" and after.get(span) == "PUBLIC"
                             and not (first <= span[0] and span[1] <= end)]

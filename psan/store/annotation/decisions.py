@@ -105,6 +105,8 @@ class Outcome:
     #: ``case_sensitive``, ``elsewhere``): what :func:`psan.store.annotation.apply_rule.apply_new_rules` would read
     document: dict[str, Any] | None = None
     rule_facts: list[dict[str, Any]] = field(default_factory=list)
+    #: mentions a public entity decision left private because a person had decided them so (shown to the person)
+    kept_private: int = 0
 
     @property
     def changes_spans(self) -> bool:
