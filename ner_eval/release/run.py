@@ -546,7 +546,7 @@ def overridden_private(trace: Sequence[Sequence[Any]], decisions: dict[tuple[int
     ``trace``: :attr:`Work.trace` (in order); ``decisions``: the app's token decision per span
     (:func:`psan.store.publish.release_audit.token_decisions`).  Why: a person's decision on a span beats every
     rule and every decision about another span; one that ends up public was overridden by the app (a public entity
-    decision about another mention did it until ``c48caa8``), which no leak count shows unless the gold agrees.
+    decision about another mention once did it), which no leak count shows unless the gold agrees.
     """
     last: dict[tuple[int, int, int], tuple[bool, str]] = {}
     for _, doc_id, kind, _, private, first, end in trace:
