@@ -175,18 +175,27 @@ def _decidable(conn, span: Span, here: list[tuple[Span, list[str]]], decision: s
     stays, and so does a span marked by hand that is a mention.  A mention inside the selection is what the person
     selected now ("Later Harper" around "Harper"): the new decision is theirs.
     """
-    others = [(m.first_token, m.end_token) for m, _ in here if not _inside(m, span)]
-    if decision != "PUBLIC" or not others:
+    if decision != "PUBLIC":
         return here
-    private = {(r["first_token"], r["end_token"]) for r in db.query(
-        "SELECT a.first_token, a.end_token FROM annotation a JOIN unnest(%s::int[], %s::int[]) AS s(f, e) "
-        "ON a.first_token = s.f AND a.end_token = s.e WHERE a.document_id = %s AND a.token_decision = 'PRIVATE'",
-        ([f for f, _ in others], [e for _, e in others], span.document_id), conn)}
-    return [(m, tokens) for m, tokens in here if _inside(m, span) or (m.first_token, m.end_token) not in private]
+    others = [(m.first_token, m.end_token) for m, _ in here if not _inside(m, span)]
+    decided = _token_decisions(conn, span.document_id, others)
+    return [(m, tokens) for m, tokens in here
+            if _inside(m, span) or decided.get((m.first_token, m.end_token)) != "PRIVATE"]
 
 
 def _inside(mention: Span, selection: Span) -> bool:
     return selection.first_token <= mention.first_token and mention.end_token <= selection.end_token
+
+
+def _token_decisions(conn, document_id: int, spans: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """(first token, end token) → a person's decision on exactly that span of the document, for those decided."""
+    if not spans:
+        return {}
+    return {(r["first_token"], r["end_token"]): r["decision"] for r in db.query(
+        "SELECT a.first_token, a.end_token, a.token_decision::text AS decision FROM annotation a "
+        "JOIN unnest(%s::int[], %s::int[]) AS s(f, e) ON a.first_token = s.f AND a.end_token = s.e "
+        "WHERE a.document_id = %s AND a.token_decision IS NOT NULL",
+        ([f for f, _ in spans], [e for _, e in spans], document_id), conn)}
 
 
 def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tuple[Span, list[str]]]:
@@ -219,10 +228,7 @@ def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tu
              if not any(f <= first and end <= e for f, e in recognized)]
     if not found:
         return []
-    decided = {(r["first_token"], r["end_token"]) for r in db.query(
-        "SELECT a.first_token, a.end_token FROM annotation a JOIN unnest(%s::int[], %s::int[]) AS s(f, e) "
-        "ON a.first_token = s.f AND a.end_token = s.e WHERE a.document_id = %s AND a.token_decision IS NOT NULL",
-        ([f for f, _, _ in found], [e for _, e, _ in found], span.document_id), conn)}
+    decided = _token_decisions(conn, span.document_id, [(first, end) for first, end, _ in found])
     return [(Span(span.project_id, span.document_id, first, end), list(words))
             for first, end, words in found if (first, end) not in decided]
 
