@@ -94,6 +94,8 @@ def test_7_the_second_annotation_form_shows_the_words_keeps_the_choices_and_stay
     assert page.locator("#second-waiting").inner_text() == offered
     page.click("#claim-second")
     page.wait_for_selector("#second-spans")
+    # the page's script focuses the first row once it has run; a key pressed before that would be lost
+    wait_js(page, "document.activeElement && document.activeElement.matches('.span-row[data-span=\"0\"]')")
     texts = page.locator("#second-spans .span-text").all_inner_texts()
     assert "Karel Novak" in texts and "Brno" in texts, texts  # each row says which words it is about
     rows = page.locator(".span-row").count()
