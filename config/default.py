@@ -8,7 +8,7 @@ SETTING_TYPES = {
     "SECRET_KEY": "str",  # nosec B105 - a type name, not a password
     "SMTP_PASSWORD": "str?",  # nosec B105 - a type name, not a password
     "DATABASE_URL": "str?", "REDIS_URL": "str?", "SMTP_HOST": "str?", "SMTP_USERNAME": "str?",
-    "NAMETAG_MODELS_DIR": "str?", "MODEL_THRESHOLD": "float?", "WTF_CSRF_TIME_LIMIT": "int?",
+    "NAMETAG_MODELS_DIR": "str?", "QA_SAMPLE_SEED": "str?", "MODEL_THRESHOLD": "float?", "WTF_CSRF_TIME_LIMIT": "int?",
     "RATELIMIT_KEY_PREFIX": "str", "RATELIMIT_STORAGE_URI": "str?", "MAX_FORM_MEMORY_SIZE": "int?",
     "PREFERRED_URL_SCHEME": "str", "INSTANCE_PATH": "str",
     "OIDC_ISSUER": "str?", "OIDC_DISCOVERY_URL": "str?", "OIDC_CLIENT_ID": "str?",
@@ -163,6 +163,10 @@ MODEL_FIRST_AFTER_DECISIONS = 20
 #: (psan.store.annotation.suggestions.learn_type_rules; False: only an explicit "by NE type" decision or an
 #: admin sets a type's rule, as in the 2021 app)
 LEARN_ENTITY_TYPES = True
+#: evaluation runs only (ner_eval release): the QA samples' draws seeded with this text, so two runs of one
+#: corpus and document order draw the same sentences; production refuses to start while it is set (a seeded sample
+#: is predictable).  Unset: the operating system's randomness (psan.store.shared.sampling)
+QA_SAMPLE_SEED = None
 #: p(private) from which the project model suggests a span (None = the model's own, 0.5)
 MODEL_THRESHOLD = None
 #: True: a document longer than its pipeline's sections.min_chars (default 200,000 characters) is recognized

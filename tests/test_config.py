@@ -20,6 +20,12 @@ def test_production_refuses_missing_secret(database_url):
         create_app({"PSAN_CONFIG": "production", "DATABASE_URL": database_url, "SECRET_KEY": ""})
 
 
+def test_production_refuses_a_seeded_qa_sample(database_url):
+    with pytest.raises(ConfigurationError, match="QA_SAMPLE_SEED"):
+        create_app({"PSAN_CONFIG": "production", "DATABASE_URL": database_url,
+                    "SECRET_KEY": "a-long-enough-production-secret", "QA_SAMPLE_SEED": "1"})
+
+
 def test_production_sets_secure_cookies(database_url, redis_url):
     app = create_app({"PSAN_CONFIG": "production", "DATABASE_URL": database_url, "REDIS_URL": redis_url,
                       "SECRET_KEY": "a-long-enough-production-secret"})

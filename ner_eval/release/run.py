@@ -608,6 +608,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
     # config/default.py) and learns no type by itself; its person decides by NE type instead, at the same evidence
     config = {"MODEL_FIRST_AFTER_DECISIONS": 0, "MODEL_RETRAIN_AFTER_DECISIONS": 0,
               "LEARN_ENTITY_TYPES": False} if workflow == "thesis" else {}
+    if order_seed is not None:  # the QA samples too: two runs of one code, corpus and order give the same numbers
+        config["QA_SAMPLE_SEED"] = f"order-{order_seed}"
     with throwaway_instance(database_url, redis_url, **config) as instance:
         project_id, admin_email, annotator_email, annotator_id = _setup(instance, workflow, lang, models,
                                                                         choose=order_seed is not None, review=review)

@@ -121,7 +121,8 @@ def draw_qa_sample(payload: dict[str, Any], project_id: int):
     """Draw a random QA sample of public candidate tokens (each with a short context) for a second reviewer."""
     body_is_json()
     allowed_project(project_id)
-    sample_id, _ = store_qa.draw_sample(db.get_conn(), project_id, payload["size"], current_token().account_id)
+    sample_id, _ = store_qa.draw_sample(db.get_conn(), project_id, payload["size"], current_token().account_id,
+                                       current_app.config.get("QA_SAMPLE_SEED"))
     return _sample(project_id, sample_id)
 
 
@@ -178,7 +179,8 @@ def draw_review_sample(payload: dict[str, Any], project_id: int):
     project's target when at most one miss is found)."""
     body_is_json()
     allowed_project(project_id)
-    sample_id, _ = store_risk_qa.draw(db.get_conn(), project_id, current_token().account_id, payload.get("size"))
+    sample_id, _ = store_risk_qa.draw(db.get_conn(), project_id, current_token().account_id, payload.get("size"),
+                                      current_app.config.get("QA_SAMPLE_SEED"))
     return _review(project_id, sample_id)
 
 

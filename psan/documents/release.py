@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
@@ -93,7 +93,8 @@ def qa_draw(project_id: int):
         abort(400, gettext("The sample size must be a whole number."))
     if not 1 <= size <= store_qa.MAX_SAMPLE:
         abort(400, gettext("The sample size must be between 1 and %(max)s.", max=store_qa.MAX_SAMPLE))
-    sample_id, drawn = store_qa.draw_sample(db.get_conn(), project_id, size, current_user.id)
+    sample_id, drawn = store_qa.draw_sample(db.get_conn(), project_id, size, current_user.id,
+                                           current_app.config.get("QA_SAMPLE_SEED"))
     flash(gettext("%(count)s tokens drawn for review.", count=drawn), "success")
     return redirect(url_for("documents.qa_review", project_id=project_id, sample_id=sample_id))
 
@@ -142,7 +143,8 @@ def review_sample_draw(project_id: int):
     raw = request.form.get("size", "").strip()
     if raw and not (raw.isdigit() and 1 <= int(raw) <= store_risk_qa.MAX_SENTENCES):
         abort(400, gettext("The sample size must be between 1 and %(max)s.", max=store_risk_qa.MAX_SENTENCES))
-    sample_id, drawn = store_risk_qa.draw(db.get_conn(), project_id, current_user.id, int(raw) if raw else None)
+    sample_id, drawn = store_risk_qa.draw(db.get_conn(), project_id, current_user.id, int(raw) if raw else None,
+                                          current_app.config.get("QA_SAMPLE_SEED"))
     flash(gettext("%(count)s unread sentences drawn for review.", count=drawn), "success")
     return redirect(url_for("documents.review_sample", project_id=project_id, sample_id=sample_id))
 

@@ -141,5 +141,10 @@ def check_config(config: Mapping[str, Any], mode: str) -> None:
                 "e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`) "
                 "or SECRET_KEY in instance/config.py."
             )
+        if config.get("QA_SAMPLE_SEED"):
+            raise ConfigurationError(
+                "QA_SAMPLE_SEED is set: it makes every QA sample predictable and is meant for evaluation runs only. "
+                "Unset PSAN_QA_SAMPLE_SEED (or QA_SAMPLE_SEED in instance/config.py)."
+            )
     if not config.get("DATABASE_URL"):
         raise ConfigurationError("DATABASE_URL is not set (PSAN_DATABASE_URL or instance/config.py).")

@@ -488,3 +488,28 @@ def test_the_model_sees_the_words_only_a_rule_made_public_and_a_name_marked_insi
     assert api_decide(admin, doc, second, second + 1, "PRIVATE")[0] == 200  # the name inside, by hand
     ruled = sentence_of(second)
     assert ruled.read and ruled.hit and public_words(ruled) == ["Turkish", "national"]
+
+
+def test_a_seeded_qa_sample_draws_the_same_sentences_in_the_same_state(clean_app, monkeypatch):
+    """``QA_SAMPLE_SEED`` (evaluation runs): the app's own draw, from the release page, repeats in the same state;
+    the unread-sentence sample and the public-token sample alike."""
+    app = clean_app
+    pid, _, _, _ = _risk_project_with_span(app, 100)
+    monkeypatch.setitem(app.config, "QA_SAMPLE_SEED", "order-1")
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    page = f"/documents/project/{pid}/release"
+
+    def drawn(path: str, table: str, rows: str) -> list[tuple]:
+        response = admin.post(f"/documents/project/{pid}/{path}", data={"csrf_token": csrf_token(admin, page),
+                                                                         "size": "5"})
+        assert response.status_code == 302
+        sample = sql(app, f"SELECT max(id) AS id FROM {table}")[0]["id"]  # noqa: S608 - the test's own names
+        chosen = sql(app, f"SELECT {rows} FROM {table}_{'sentence' if table == 'risk_sample' else 'token'} "  # noqa: S608
+                          "WHERE sample_id = %s ORDER BY 1, 2", (sample,))
+        sql(app, f"DELETE FROM {table} WHERE id = %s", (sample,))  # noqa: S608 - the same state for the next draw
+        return [tuple(r.values()) for r in chosen]
+
+    first = drawn("review-sample", "risk_sample", "document_id, first_token")
+    assert len(first) == 5 and drawn("review-sample", "risk_sample", "document_id, first_token") == first
+    tokens = drawn("qa", "qa_sample", "document_id, token_id")
+    assert len(tokens) == 5 and drawn("qa", "qa_sample", "document_id, token_id") == tokens

@@ -8,7 +8,6 @@ reviewed with 0 misses gives ≈ 1.5 %.  Samples are stored by (document, token 
 """
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import psycopg2.extras
@@ -18,6 +17,7 @@ from psan.runtime import db
 from psan.store.corpus.documents import load_document
 from psan.store.publish import regions as store_regions
 from psan.store.shared.document_status import ANNOTATED
+from psan.store.shared.sampling import sample_random
 
 #: default and largest sample size
 DEFAULT_SAMPLE = 200
@@ -57,11 +57,16 @@ def public_candidates(conn, project_id: int) -> list[tuple[int, int]]:
     return found
 
 
-def draw_sample(conn, project_id: int, size: int, account_id: int | None) -> tuple[int, int]:
-    """Store a new sample of up to ``size`` candidate tokens; returns (sample id, tokens drawn)."""
+def draw_sample(conn, project_id: int, size: int, account_id: int | None,
+                seed: str | None = None) -> tuple[int, int]:
+    """Store a new sample of up to ``size`` candidate tokens; returns (sample id, tokens drawn).
+
+    ``seed``: evaluation runs only (:func:`psan.store.shared.sampling.sample_random`)."""
     size = max(1, min(int(size), MAX_SAMPLE))
     pool = public_candidates(conn, project_id)
-    chosen = secrets.SystemRandom().sample(pool, min(size, len(pool)))
+    number = 1 + int(db.query_one("SELECT count(*) AS n FROM qa_sample WHERE project_id = %s", (project_id,),
+                                  conn)["n"])
+    chosen = sample_random(seed, "public", project_id, number).sample(pool, min(size, len(pool)))
     sample_id = int(db.query_one("INSERT INTO qa_sample (project_id, created_by) VALUES (%s, %s) RETURNING id",
                                  (project_id, account_id), conn)["id"])
     if chosen:

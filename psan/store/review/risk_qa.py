@@ -10,13 +10,13 @@ A project whose every sentence was read has bound 0.  Samples are stored as toke
 """
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import psycopg2.extras
 
 from psan.runtime import db
 from psan.store.review import risk_review
+from psan.store.shared.sampling import sample_random
 from psan.tool.risk import missed_share_bound, risk_strata, sample_size, sequential_confidence, stratified_sample
 
 #: the most sentences one sample may hold
@@ -25,18 +25,21 @@ MAX_SENTENCES = 5000
 MAX_MISSES = 1000
 
 
-def draw(conn, project_id: int, account_id: int | None, size: int | None = None) -> tuple[int, int]:
+def draw(conn, project_id: int, account_id: int | None, size: int | None = None,
+         seed: str | None = None) -> tuple[int, int]:
     """Store a new sample of the project's unread sentences; returns (sample id, sentences drawn).
 
-    ``size`` defaults to what certifies the project's target if at most one miss is found.
+    ``size`` defaults to what certifies the project's target if at most one miss is found.  ``seed``: evaluation
+    runs only (:func:`psan.store.shared.sampling.sample_random`).
     """
     plan = risk_review.reading_plan(conn, project_id)
     population = len(plan.unread)
+    number = _drawn(conn, project_id) + 1
     if size is None:
-        size = sample_size(population, plan.mentions, plan.target, sequential_confidence(_drawn(conn, project_id) + 1),
+        size = sample_size(population, plan.mentions, plan.target, sequential_confidence(number),
                            expected_miss_rate(conn, project_id, plan))
     size = max(0, min(int(size), population, MAX_SENTENCES))
-    chosen = stratified_sample(plan.risks, size, secrets.SystemRandom())
+    chosen = stratified_sample(plan.risks, size, sample_random(seed, "unread", project_id, number))
     strata = risk_strata(plan.risks)
     row = db.query_one("INSERT INTO risk_sample (project_id, created_by, population, mentions) "
                        "VALUES (%s, %s, %s, %s) RETURNING id",
