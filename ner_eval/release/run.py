@@ -544,7 +544,7 @@ def overridden_private(trace: Sequence[Sequence[Any]], decisions: dict[tuple[int
     """The spans whose last verdict of the person was private and which the app holds decided public at the release.
 
     ``trace``: :attr:`Work.trace` (in order); ``decisions``: the app's token decision per span
-    (:func:`psan.store.publish.release_audit.token_decisions`).  Why: a person's decision on a span beats every
+    (:func:`psan.store.annotation.decisions.token_decisions`).  Why: a person's decision on a span beats every
     rule and every decision about another span; one that ends up public was overridden by the app (a public entity
     decision about another mention once did it), which no leak count shows unless the gold agrees.
     """
@@ -642,14 +642,14 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
         import json
         report = json.loads(archive.read("RELEASE_REPORT.json"))
         released = measure_release(corpus, project.doc_ids, archive, key, project.tokens)
+        from psan.store.annotation.decisions import token_decisions
         from psan.store.review.risk_review import project_sentences
         with instance.app.app_context(), db.transaction() as conn:
             sentences, mentions = project_sentences(conn, project_id)  # read once: the leaks and the floor use them
             _explain_leaks(conn, project, released.leaked_examples, sentences)
             attribution = attribute(conn, project_id, corpus, project.doc_ids, project.tokens, archive, key, preset)
             floor = _reading_floor(conn, project_id, sentences, mentions)
-            decided = release_audit.token_decisions(conn, sorted({(t[1], t[5], t[6]) for t in session.work.trace
-                                                                   if t[4]}))
+            decided = token_decisions(conn, sorted({(t[1], t[5], t[6]) for t in session.work.trace if t[4]}))
         work = session.work
         work.requests = session.annotator.requests + admin.requests
     tokens = sum(len(t) for t in project.tokens.values())

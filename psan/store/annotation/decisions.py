@@ -305,6 +305,22 @@ def _type_rule_confidence(conn, project_id: int, rule_type: str, condition: str)
     return None if row is None else float(row["confidence"])
 
 
+def token_decisions(conn, spans: Sequence[tuple[int, int, int]]) -> dict[tuple[int, int, int], str]:
+    """(document id, first token, end token) → a person's token decision on exactly that span, for the spans decided.
+
+    Why one query for many spans: an entity decision asks it of every mention it reaches, and the release
+    measurement of every span a person decided private.
+    """
+    if not spans:
+        return {}
+    rows = db.query(
+        "SELECT a.document_id, a.first_token, a.end_token, a.token_decision::text AS decision FROM annotation a "
+        "JOIN unnest(%s::bigint[], %s::int[], %s::int[]) AS s(d, f, e) "
+        "ON a.document_id = s.d AND a.first_token = s.f AND a.end_token = s.e WHERE a.token_decision IS NOT NULL",
+        ([d for d, _, _ in spans], [f for _, f, _ in spans], [e for _, _, e in spans]), conn)
+    return {(int(r["document_id"]), int(r["first_token"]), int(r["end_token"])): r["decision"] for r in rows}
+
+
 def span_entity_types(conn, span: Span) -> list[str]:
     return [r["type"] for r in db.query(
         prepared("SELECT DISTINCT type FROM named_entity WHERE document_id = %s AND first_token = %s "

@@ -177,25 +177,14 @@ def _decidable(conn, span: Span, here: list[tuple[Span, list[str]]], decision: s
     """
     if decision != "PUBLIC":
         return here
-    others = [(m.first_token, m.end_token) for m, _ in here if not _inside(m, span)]
-    decided = _token_decisions(conn, span.document_id, others)
+    others = [(m.document_id, m.first_token, m.end_token) for m, _ in here if not _inside(m, span)]
+    decided = store_decisions.token_decisions(conn, others)
     return [(m, tokens) for m, tokens in here
-            if _inside(m, span) or decided.get((m.first_token, m.end_token)) != "PRIVATE"]
+            if _inside(m, span) or decided.get((m.document_id, m.first_token, m.end_token)) != "PRIVATE"]
 
 
 def _inside(mention: Span, selection: Span) -> bool:
     return selection.first_token <= mention.first_token and mention.end_token <= selection.end_token
-
-
-def _token_decisions(conn, document_id: int, spans: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
-    """(first token, end token) → a person's decision on exactly that span of the document, for those decided."""
-    if not spans:
-        return {}
-    return {(r["first_token"], r["end_token"]): r["decision"] for r in db.query(
-        "SELECT a.first_token, a.end_token, a.token_decision::text AS decision FROM annotation a "
-        "JOIN unnest(%s::int[], %s::int[]) AS s(f, e) ON a.first_token = s.f AND a.end_token = s.e "
-        "WHERE a.document_id = %s AND a.token_decision IS NOT NULL",
-        ([f for f, _ in spans], [e for _, e in spans], document_id), conn)}
 
 
 def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tuple[Span, list[str]]]:
@@ -228,9 +217,9 @@ def _same_words(conn, span: Span, here: list[tuple[Span, list[str]]]) -> list[tu
              if not any(f <= first and end <= e for f, e in recognized)]
     if not found:
         return []
-    decided = _token_decisions(conn, span.document_id, [(first, end) for first, end, _ in found])
+    decided = store_decisions.token_decisions(conn, [(span.document_id, first, end) for first, end, _ in found])
     return [(Span(span.project_id, span.document_id, first, end), list(words))
-            for first, end, words in found if (first, end) not in decided]
+            for first, end, words in found if (span.document_id, first, end) not in decided]
 
 
 def _recognized_spans(conn, document_id: int) -> list[tuple[int, int]]:

@@ -70,19 +70,3 @@ def annotations_overlapping(conn, document_id: int, first_token: int, end_token:
         "AND a.first_token < %s AND %s < a.end_token ORDER BY a.first_token, a.end_token",
         (document_id, end_token, first_token), conn)
 
-
-def token_decisions(conn, spans: list[tuple[int, int, int]]) -> dict[tuple[int, int, int], str | None]:
-    """(document id, first token, end token) → the person's token decision on exactly that span now (``None``: no
-    decision, or no such annotation).
-
-    Why: a person's decision on a span must stand until a person changes it; the measurement checks every span a
-    person decided private against what the app holds at the release.
-    """
-    if not spans:
-        return {}
-    rows = db.query(
-        "SELECT s.d AS document_id, s.f AS first_token, s.e AS end_token, a.token_decision::text AS decision "
-        "FROM unnest(%s::bigint[], %s::int[], %s::int[]) AS s(d, f, e) LEFT JOIN annotation a "
-        "ON a.document_id = s.d AND a.first_token = s.f AND a.end_token = s.e",
-        ([d for d, _, _ in spans], [f for _, f, _ in spans], [e for _, _, e in spans]), conn)
-    return {(int(r["document_id"]), int(r["first_token"]), int(r["end_token"])): r["decision"] for r in rows}
