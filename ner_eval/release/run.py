@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -38,6 +39,7 @@ from ner_eval.release.floor import ReadingFloor, reading_floor
 from ner_eval.release.instance import Instance, throwaway_instance
 from ner_eval.release.measure import measure_release
 from ner_eval.release.person import NAME_CATEGORIES, WORKFLOWS, Action, Person, Shown, View
+from ner_eval.seen import seen_documents, warning
 from psan.tool.detection.merge import align
 from psan.tool.text.categories import category_of
 
@@ -604,6 +606,9 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
     lang = Counter(d.lang for d in corpus).most_common(1)[0][0]
     started = time.perf_counter()
     commit = _commit()
+    seen = seen_documents(pipeline_config(workflow, lang, models), [d.text for d in corpus])
+    if (said := warning(seen)) is not None:
+        print(said, file=sys.stderr)
     # the 2021 app had no learned model and no learned types: the thesis instance never trains one (0 = never,
     # config/default.py) and learns no type by itself; its person decides by NE type instead, at the same evidence
     config = {"MODEL_FIRST_AFTER_DECISIONS": 0, "MODEL_RETRAIN_AFTER_DECISIONS": 0,
@@ -663,6 +668,8 @@ def run_release(path: str | Path, workflow: str, annotator: str = "perfect", lim
                            "psan_policy": psan_policy if workflow == "psan" else None,
                            "release_bound": report.get("review", {}).get("bound"), "review_samples": samples,
                            "commit": commit, "limit": limit, "order_seed": order_seed,
+                           # documents of this corpus the pipeline's trained models were trained on (ner_eval.seen)
+                           "models_seen_documents": seen,
                            "document_order": [names[d] for d in session.document_order],
                            "documents": len(corpus), "tokens": tokens, **released.to_dict(),
                            "judgments": work.judgments, "judgments_per_1k_tokens": per_1k(work.judgments),

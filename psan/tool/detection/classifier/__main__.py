@@ -13,9 +13,11 @@ import sys
 import time
 from collections.abc import Sequence
 
-from psan.tool.detection.classifier.data import gold_private_spans, read_jsonl, training_doc_from_gold
+from psan.tool.detection.classifier.data import gold_private_spans, read_jsonl
 from psan.tool.detection.classifier.features import OUTSIDE
+from psan.tool.detection.classifier.gold_training import train_on_corpora
 from psan.tool.detection.classifier.model import TokenClassifier, token_labels
+from psan.tool.detection.classifier.provenance import DIGESTS_KEY
 
 
 def overlap_counts(gold: Sequence[tuple[int, int]], predicted: Sequence[tuple[int, int]]) -> tuple[int, int]:
@@ -68,10 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ev.add_argument("--threshold", type=float, default=None, help="p(private) threshold (default: the model's)")
     args = parser.parse_args(argv)
     if args.command == "train":
-        docs = [training_doc_from_gold(d) for path in args.corpus for d in read_jsonl(path, args.limit)]
-        model = TokenClassifier.train(docs, args.lang, c=args.c, max_iter=args.max_iter)
+        model = train_on_corpora(args.corpus, args.lang, args.limit, c=args.c, max_iter=args.max_iter)
         model.save(args.out)
-        print(json.dumps(model.meta, indent=2))
+        print(json.dumps({k: v for k, v in model.meta.items() if k != DIGESTS_KEY}, indent=2))
         return 0
     model = TokenClassifier.load(args.model)
     started = time.perf_counter()
