@@ -1,10 +1,14 @@
 """What a QA sample of the unread text certifies: a one-sided 95 % upper bound on the share of missed mentions.
 
 The reviewer reads each sampled sentence in full and counts the mentions nobody had marked.  With ``k`` found
-in ``n`` sentences, the exact Poisson upper bound of the mean per sentence is ``chi2.ppf(0.95, 2k + 2) / 2n``;
-times the unread sentences not sampled it bounds the mentions still missed, and over all mentions (masked plus
-those) it bounds their share.  The sample is stratified by risk with proportional allocation, so the pooled
-count estimates the whole population and the riskier sentences are never left out by chance.
+in ``n`` sentences and ``r`` unread sentences left, the bound is on the mentions the release *does* leave in those
+``r``, not on their expected number: with misses Poisson at any one rate per sentence, the ``k`` found, given
+all ``k + y`` of sample and rest, are binomial with the sample's share ``n / (n + r)`` of the sentences, whatever
+the rate; the bound is the largest ``y`` a one-sided test at 5 % does not reject (a prediction bound).  Over all
+mentions (masked plus those) it bounds their share.  A bound on the mean was smaller, and a release left a
+mention more than it said whenever fewer than one was expected in a short rest.  The sample is stratified by
+risk with proportional allocation, so the pooled count estimates the whole population and the riskier sentences
+are never left out by chance.
 
 A project may draw again after a sample failed (its routed text read in between).  Each further look is a
 further chance of a lucky sample, so the ``k``-th sample is judged at the confidence
@@ -20,7 +24,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
-from scipy.stats import chi2, poisson
+from scipy.special import betainc
+from scipy.stats import beta, poisson
 
 __all__ = ["CONFIDENCE", "STRATA", "missed_share_bound", "missed_upper", "risk_strata", "sample_calibration",
            "sample_plan", "sample_size", "sequential_confidence", "stratified_sample"]
@@ -40,13 +45,27 @@ def sequential_confidence(look: int, confidence: float = CONFIDENCE) -> float:
 
 
 def missed_upper(found: int, sampled: int, population: int, confidence: float = CONFIDENCE) -> float:
-    """Upper bound on the mentions still missed in the ``population - sampled`` unread sentences."""
+    """Upper prediction bound on the mentions still missed in the ``population - sampled`` unread sentences:
+    the largest ``y`` for which finding at most ``found`` of ``found + y`` mentions in the sample's share of the
+    sentences is still more likely than ``1 - confidence`` (see the module docstring)."""
     rest = max(population - sampled, 0)
     if rest == 0:
         return 0.0
     if sampled <= 0:
         return math.inf
-    return float(chi2.ppf(confidence, 2 * found + 2) / 2 / sampled * rest)
+    k, alpha, left = max(int(found), 0), 1.0 - confidence, rest / (sampled + rest)
+
+    def rejected(y: int) -> bool:  # P(X <= k | X ~ Bin(k + y, 1 - left)) <= alpha
+        return float(betainc(y, k + 1, left)) <= alpha
+
+    hi = 1
+    while not rejected(hi):
+        hi *= 2
+    lo = hi // 2  # not rejected (0 never is)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if rejected(mid) else (mid, hi)
+    return float(lo)
 
 
 def missed_share_bound(found: int, sampled: int, population: int, mentions: int,
@@ -88,40 +107,43 @@ def sample_plan(population: int, mentions: int, target: float, confidence: float
     expected_all = rate * population
     # beyond this many misses a sample of the whole population would find fewer with certainty (ten deviations)
     found = np.arange(PLANNED_MISSES, PLANNED_MISSES + 2 + int(expected_all + 10 * math.sqrt(expected_all + 1)))
-    c = _quantiles(confidence, len(found))
-    # the smallest n with c / 2n * (population - n) <= allowed (see missed_upper)
-    sizes = np.maximum(1, np.ceil(c * population / (2 * allowed + c))).astype(np.int64)
+    # the smallest n whose bound (missed_upper) stays within the misses allowed, for each number found
+    shares = _certifying_shares(confidence, math.floor(allowed + 1e-9), len(found))
+    sizes = np.clip(np.ceil(shares * population - 1e-9), 1, population).astype(np.int64)
     certifies = poisson.cdf(found, rate * sizes) if rate > 0 else np.ones(len(found))
     cost = np.where((sizes < population) & (certifies > 0), sizes / np.maximum(certifies, 1e-300), np.inf)
     at = int(np.argmin(cost))
     if not math.isfinite(cost[at]) or cost[at] >= population:
         return population, float(population)  # reading every sentence (bound 0) is cheaper
-    size = _smallest_allowing(float(c[at]), int(sizes[at]), population, allowed)
+    size = _smallest_allowing(int(found[at]), int(sizes[at]), population, allowed, confidence)
     return size, float(cost[at]) * size / int(sizes[at])
 
 
-def _quantiles(confidence: float, count: int) -> np.ndarray:
-    """``chi2.ppf(confidence, 2k + 2)`` for ``k`` = :data:`PLANNED_MISSES` … (``count`` of them), read-only.
+def _certifying_shares(confidence: float, allowed: int, count: int) -> np.ndarray:
+    """For ``k`` = :data:`PLANNED_MISSES` … (``count`` of them): the least share of the unread sentences a sample
+    must hold so that finding ``k`` bounds the rest's misses by ``allowed`` (``missed_upper`` rejects
+    ``allowed + 1``), read-only.
 
     Why kept: routing plans a sample for dozens of cuts per reading window, and SciPy's quantile costs far more
-    than the rest of a plan; the values depend only on the confidence.
+    than the rest of a plan; the values depend only on the confidence and the misses allowed.
     """
-    return _quantile_table(float(confidence), 1 << max(int(count) - 1, 0).bit_length())[:count]
+    return _share_table(float(confidence), int(allowed), 1 << max(int(count) - 1, 0).bit_length())[:count]
 
 
-@lru_cache(maxsize=64)
-def _quantile_table(confidence: float, count: int) -> np.ndarray:
-    table = chi2.ppf(confidence, 2 * np.arange(PLANNED_MISSES, PLANNED_MISSES + count) + 2)
+@lru_cache(maxsize=256)
+def _share_table(confidence: float, allowed: int, count: int) -> np.ndarray:
+    found = np.arange(PLANNED_MISSES, PLANNED_MISSES + count)
+    # rejected: betainc(allowed + 1, k + 1, rest share) <= 1 - confidence, so the rest share is at most its quantile
+    table = 1.0 - beta.ppf(1.0 - confidence, max(allowed, 0) + 1, found + 1)
     table.flags.writeable = False
     return table
 
 
-def _smallest_allowing(quantile: float, guess: int, population: int, allowed: float) -> int:
-    """The smallest sample in which finding the misses whose Poisson quantile is ``quantile`` still certifies
-    ``allowed`` (``guess``: the closed form's, which floating point may leave one off); the bound as
-    :func:`missed_upper` computes it."""
+def _smallest_allowing(found: int, guess: int, population: int, allowed: float, confidence: float) -> int:
+    """The smallest sample in which finding ``found`` misses still certifies ``allowed`` (``guess``: the closed
+    form's, which floating point may leave one off); the bound as :func:`missed_upper` computes it."""
     def upper(sampled: int) -> float:
-        return float(quantile / 2 / sampled * (population - sampled))
+        return missed_upper(found, sampled, population, confidence)
     n = min(max(guess, 1), population)
     while n > 1 and upper(n - 1) <= allowed:
         n -= 1
