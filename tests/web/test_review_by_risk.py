@@ -110,7 +110,9 @@ def test_the_risk_model_learns_where_names_hide(clean_app):
     are left to the QA sample."""
     app = clean_app
     pid = default_project(app)
-    _by_risk(app, pid, target=0.02)  # a small project (26 mentions): a budget of a quarter of a missed mention
+    # a small project (26 mentions): a target that leaves room for one missed mention, so a sample can certify
+    # the plain sentences without reading them all (at 2 %, no room for any, it must read 97 % of them)
+    _by_risk(app, pid, target=0.05)
     seen_text = " ".join(_witness(i) if i % 10 == 0 else f"This is plain sentence number {i}." for i in range(260))
     seen = add_document(app, seen_text, name="seen.txt")
     unseen_text = " ".join(_witness(i) if i % 10 == 0 else f"This is plain sentence number {i}."
@@ -300,7 +302,7 @@ def test_a_public_rule_people_contradicted_sends_its_unread_applications_to_read
     saying why; the plain unread sentences are not, and nothing changes while nobody contradicts the rule."""
     app = clean_app
     pid = default_project(app)
-    _by_risk(app, pid, target=0.02)
+    _by_risk(app, pid, target=0.05)  # a sample may certify the plain sentences (see the test above)
 
     def sentence(i: int) -> str:
         return _witness(i) if i % 10 == 0 else _applicant(i) if i % 10 == 5 else f"This is plain sentence number {i}."
