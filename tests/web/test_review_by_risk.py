@@ -101,6 +101,33 @@ def test_reading_queue_and_release_gate(clean_app):
     assert body["window"]["document_id"] == doc
 
 
+def test_a_project_with_no_room_for_a_miss_says_so_and_what_to_do(clean_app):
+    """Two masked mentions at 0.5 % leave room for no missed mention: the release page says so and what to do (a
+    sample must hold nearly every unread sentence); a target with room for one shows the room and no such note."""
+    app = clean_app
+    pid = default_project(app)
+    _by_risk(app, pid)
+    text = plain_sentences(0, 30) + " Yesterday John Smith met Mary Jones. " + plain_sentences(30, 30)
+    doc = add_document(app, text, [("John Smith", "PERSON"), ("Mary Jones", "PERSON")])
+    client = annotator_client(app, "a@example.org", window_size=100)
+    assert api_window(client)[0] == 200
+    for name in ("John", "Mary"):
+        first = token_index(app, doc, name)
+        assert api_decide(client, doc, first, first + 2, "PRIVATE")[0] == 200
+    admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
+    review = _review(app, pid)
+    assert review["mentions"] == 2 and review["room"] == 0 and review["unread"] > 0
+    assert review["suggested_sample"] >= 0.95 * review["unread"]
+    html = admin.get(f"/documents/project/{pid}/release").get_data(as_text=True)
+    assert 'id="release-no-room"' in html and "leaves no room for a single missed mention" in html
+    assert 'class="review-room">0<' in html
+    report = admin.get(f"/documents/project/{pid}/release.json").get_json()
+    assert report["review"]["room"] == 0
+    _by_risk(app, pid, target=0.4)  # 2 mentions: room for one (1 / 3 <= 40 %)
+    html = admin.get(f"/documents/project/{pid}/release").get_data(as_text=True)
+    assert 'id="release-no-room"' not in html and 'class="review-room">1<' in html
+
+
 def _witness(i: int) -> str:
     return f"The witness Novak{i} testified about it."
 

@@ -246,7 +246,8 @@ def report_html(report: dict[str, Any]) -> str:
                 ["unread sentences sampled / reviewed (latest sample)", f"{rv['sampled']} / {rv['reviewed']}"],
                 ["missed mentions found in the sample", rv["found"]],
                 ["95 % upper bound on the share of missed mentions", review_bound],
-                ["target", f"{100 * rv['target']:.2f} %"]], ["", "value"])]
+                ["target", f"{100 * rv['target']:.2f} %"],
+                ["missed mentions the target leaves room for", rv.get("room", "–")]], ["", "value"])]
     parts += [
         "<h2>Inter-annotator agreement (double-annotated windows)</h2>",
         _agreement_html(report.get("agreement") or {}),

@@ -17,7 +17,14 @@ import psycopg2.extras
 from psan.runtime import db
 from psan.store.review import risk_review
 from psan.store.shared.sampling import sample_random
-from psan.tool.risk import missed_share_bound, risk_strata, sample_size, sequential_confidence, stratified_sample
+from psan.tool.risk import (
+    allowed_misses,
+    missed_share_bound,
+    risk_strata,
+    sample_size,
+    sequential_confidence,
+    stratified_sample,
+)
 
 #: the most sentences one sample may hold
 MAX_SENTENCES = 5000
@@ -159,6 +166,8 @@ def summary(conn, project_id: int) -> dict[str, Any]:
     drawn = _drawn(conn, project_id)
     out: dict[str, Any] = {"mode": plan.mode, "target": plan.target, "sentences": len(plan.sentences),
                            "unread": len(plan.unread), "to_read": len(plan.to_read), "mentions": plan.mentions,
+                           # whole missed mentions the target leaves room for (0: only reading certifies)
+                           "room": allowed_misses(plan.mentions, plan.target),
                            "model_ready": bool(plan.model and plan.model.ready),
                            "suggested_sample": sample_size(len(plan.unread), plan.mentions, plan.target,
                                                            sequential_confidence(drawn + 1),

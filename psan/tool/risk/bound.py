@@ -27,8 +27,8 @@ import numpy as np
 from scipy.special import betainc
 from scipy.stats import beta, poisson
 
-__all__ = ["CONFIDENCE", "STRATA", "missed_share_bound", "missed_upper", "risk_strata", "sample_calibration",
-           "sample_plan", "sample_size", "sequential_confidence", "stratified_sample"]
+__all__ = ["CONFIDENCE", "STRATA", "allowed_misses", "missed_share_bound", "missed_upper", "risk_strata",
+           "sample_calibration", "sample_plan", "sample_size", "sequential_confidence", "stratified_sample"]
 
 CONFIDENCE = 0.95
 #: risk strata of the sample (thirds of the unread sentences by risk)
@@ -68,6 +68,16 @@ def missed_upper(found: int, sampled: int, population: int, confidence: float = 
     return float(lo)
 
 
+def allowed_misses(mentions: int, target: float) -> int:
+    """The whole missed mentions a bound may leave while its share stays within ``target``: ``m`` with
+    ``m / (mentions + m) <= target`` (0: a sample certifies only when it leaves almost nothing unread)."""
+    if target <= 0:
+        return 0
+    if target >= 1:
+        return sys.maxsize
+    return max(math.floor(target / (1 - target) * max(int(mentions), 1) + 1e-9), 0)
+
+
 def missed_share_bound(found: int, sampled: int, population: int, mentions: int,
                        confidence: float = CONFIDENCE) -> float:
     """Upper bound on the share of all mentions that the release still misses (0 when nothing is unread)."""
@@ -100,15 +110,15 @@ def sample_plan(population: int, mentions: int, target: float, confidence: float
     """:func:`sample_size`'s size and the sentences expected to be read until a sample certifies."""
     if population <= 0:
         return 0, 0.0
-    allowed = target / (1 - target) * max(mentions, 1)  # missed mentions the target allows
-    if allowed <= 0:
+    if target <= 0:
         return population, float(population)
+    allowed = allowed_misses(mentions, target)
     rate = max(float(miss_rate), 0.0)
     expected_all = rate * population
     # beyond this many misses a sample of the whole population would find fewer with certainty (ten deviations)
     found = np.arange(PLANNED_MISSES, PLANNED_MISSES + 2 + int(expected_all + 10 * math.sqrt(expected_all + 1)))
     # the smallest n whose bound (missed_upper) stays within the misses allowed, for each number found
-    shares = _certifying_shares(confidence, math.floor(allowed + 1e-9), len(found))
+    shares = _certifying_shares(confidence, allowed, len(found))
     sizes = np.clip(np.ceil(shares * population - 1e-9), 1, population).astype(np.int64)
     certifies = poisson.cdf(found, rate * sizes) if rate > 0 else np.ones(len(found))
     cost = np.where((sizes < population) & (certifies > 0), sizes / np.maximum(certifies, 1e-300), np.inf)

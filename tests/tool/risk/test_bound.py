@@ -2,14 +2,23 @@
 import math
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import numpy as np
 from scipy.stats import binom, poisson
 
-from psan.tool.risk import missed_share_bound, risk_strata, sample_size, stratified_sample
+from psan.tool.risk import allowed_misses, missed_share_bound, risk_strata, sample_size, stratified_sample
 from psan.tool.risk.bound import STRATA, missed_upper
+
+
+@given(st.integers(0, 10**6), st.sampled_from([0.0, 0.001, 0.005, 0.02, 0.5, 0.99]))
+def test_room_is_the_most_whole_misses_within_the_target(mentions, target):
+    room = allowed_misses(mentions, target)
+    base = max(mentions, 1)
+    assert room >= 0
+    assert room / (base + room) <= target + 1e-12  # within the target ...
+    assert (room + 1) / (base + room + 1) > target - 1e-12  # ... and one more is not
 
 
 def test_nothing_unread_is_bound_zero():
