@@ -166,7 +166,7 @@ def summary(conn, project_id: int) -> dict[str, Any]:
     drawn = _drawn(conn, project_id)
     out: dict[str, Any] = {"mode": plan.mode, "target": plan.target, "sentences": len(plan.sentences),
                            "unread": len(plan.unread), "to_read": len(plan.to_read), "mentions": plan.mentions,
-                           # whole missed mentions the target leaves room for (0: only reading certifies)
+                           # whole missed mentions the target allows (0: a sample must hold nearly all unread text)
                            "room": allowed_misses(plan.mentions, plan.target),
                            "model_ready": bool(plan.model and plan.model.ready),
                            "suggested_sample": sample_size(len(plan.unread), plan.mentions, plan.target,

@@ -149,7 +149,7 @@ def _share_table(confidence: float, allowed: int, count: int) -> np.ndarray:
     return table
 
 
-def _smallest_allowing(found: int, guess: int, population: int, allowed: float, confidence: float) -> int:
+def _smallest_allowing(found: int, guess: int, population: int, allowed: int, confidence: float) -> int:
     """The smallest sample in which finding ``found`` misses still certifies ``allowed`` (``guess``: the closed
     form's, which floating point may leave one off); the bound as :func:`missed_upper` computes it."""
     def upper(sampled: int) -> float:
