@@ -246,3 +246,35 @@ def test_a_span_suggested_by_a_document_only_lookup_keeps_its_scope(clean_app):
                       "WHERE a.document_id = %s AND a.first_token = 6", (numbers,))[0]
     assert second["document_only"] and _linked(app, second["id"], elsewhere) == []
     _full_run_changes_nothing(app, project_id)
+
+
+def _levels(app, document_id: int, phrase: str) -> list[float]:
+    """The rule level of each occurrence of the phrase (``None``: no span there)."""
+    out = []
+    for first, end in phrase_spans(app, document_id, phrase):
+        rows = sql(app, "SELECT rule_level FROM annotation WHERE document_id = %s AND first_token = %s "
+                        "AND end_token = %s", (document_id, first, end))
+        out.append(rows[0]["rule_level"] if rows else None)
+    return out
+
+
+def test_a_private_decision_keeps_its_words_suspicious_in_its_document_against_a_public_word_rule(clean_app):
+    """The person decided "London" public by word type; in one document they find it private: its other mention
+    there waits for a person instead of staying public, and the other document keeps the word rule's verdict."""
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    first, end = phrase_spans(app, there, "London")[0]
+    with app.app_context(), db.transaction() as conn:
+        out = store_decisions.decide(conn, store_decisions.Span(project_id, there, first, end),
+                                     store_decisions.Scope.WORD_TYPE, "PUBLIC", account, ["London"], None)
+        apply_new_rules(conn, there, out.changed_rule_ids + out.removed_rule_ids,
+                        affected_annotation_ids=out.affected_annotation_ids)
+    _run(app, project_id)
+    assert _levels(app, here, "London") == [1.0, 1.0]
+    _decide(app, project_id, account, here, "London", "PRIVATE")
+    assert _levels(app, here, "London")[1] == 0.0  # suspicious: masked until a person decides it
+    assert _levels(app, there, "London") == [1.0]
+    _full_run_changes_nothing(app, project_id)
+    _decide(app, project_id, account, here, "London", "PUBLIC")  # the person changes their mind: no lookup left
+    assert _levels(app, here, "London") == [1.0, 1.0]
+    _full_run_changes_nothing(app, project_id)

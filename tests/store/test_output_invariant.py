@@ -106,18 +106,22 @@ def _build(app, account: int, sc: dict) -> tuple[int, list[int]]:
 def _expected_masked(conn, doc: int, thresholds: Thresholds) -> set[int]:
     """Tokens covered by a span whose final decision is not PUBLIC (the oracle, own SQL)."""
     # a person's public word rule (authored, no digit) outranks the unauthored private NE-type votes on its span;
-    # TYPES hold no sensitive type, so nothing blocks that here (psan.tool.decisions.precedence)
+    # TYPES hold no sensitive type, so nothing blocks that here; and a word rule at 0 (a lookup) keeps a public
+    # sum at 0 (psan.tool.decisions.precedence)
     rows = db.query("SELECT a.first_token, a.end_token, a.token_decision::text AS decision, "
                     "coalesce(sum(r.confidence), 0) AS level, "
                     "coalesce(sum(r.confidence) FILTER (WHERE r.type = 'NE_TYPE' AND r.author_id IS NULL "
                     "AND r.confidence < 0), 0) AS unauthored_private, "
                     "coalesce(bool_or(r.type = 'WORD_TYPE' AND r.author_id IS NOT NULL AND r.confidence > 0 "
-                    "AND r.condition !~ '[0-9]'), false) AS persons_words FROM annotation a "
+                    "AND r.condition !~ '[0-9]'), false) AS persons_words, "
+                    "coalesce(bool_or(r.type IN ('WORD_TYPE', 'LEMMA') AND r.confidence = 0), false) AS lookup "
+                    "FROM annotation a "
                     "LEFT JOIN annotation_rule ar ON ar.annotation_id = a.id LEFT JOIN rule r ON r.id = ar.rule_id "
                     "WHERE a.document_id = %s GROUP BY a.id", (doc,), conn)
     masked: set[int] = set()
     for r in rows:
         level = float(r["level"]) - (float(r["unauthored_private"]) if r["persons_words"] else 0.0)
+        level = min(level, 0.0) if r["lookup"] else level
         public = r["decision"] == "PUBLIC" if r["decision"] else level >= thresholds.public
         if not public:
             masked.update(range(r["first_token"], r["end_token"]))

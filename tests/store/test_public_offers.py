@@ -150,10 +150,12 @@ def test_confirming_decides_matching_spans_public_except_a_persons_private_decis
     with pytest.raises(public_offers.OfferError):
         with app.app_context(), db.transaction() as conn:
             public_offers.confirm(conn, project_id, COURT, account)
-    # a later private decision of a person on a matching span beats the rule
+    # a later private decision of a person on a matching span beats the rule, and its lookup keeps the court's
+    # other mention in that document waiting for a person (the rule still decides the other documents)
     _decide(app, project_id, account, docs[2], court[docs[2]][0], "PRIVATE")
     assert _state(app, docs[2], court[docs[2]][0])[0] == "PRIVATE"
-    assert _state(app, docs[2], court[docs[2]][1])[1] >= 1
+    assert _state(app, docs[2], court[docs[2]][1]) == (None, 0.0)
+    assert _state(app, docs[1], court[docs[1]][1])[1] >= 1
     _full_run_changes_nothing(app, project_id)
     # undo: the rule goes, the spans fall back to suspicious; the person's decisions stay
     with app.app_context(), db.transaction() as conn:

@@ -55,8 +55,8 @@ def test_zero_confidence_lookup_rule_is_suspicious() -> None:
     rs = RuleSet([word(1, "Jan", 0), word(2, "Petr", 0), word(3, "Petr", 1)])
     anns = by_span(doc, annotate(doc, rs))
     assert final_decision(anns["Jan"]) is Decision.SUSPICIOUS
-    # a lookup rule does not change other votes
-    assert final_decision(anns["Petr"]) is Decision.PUBLIC
+    # a public vote does not release words a lookup rule asks a person to see
+    assert final_decision(anns["Petr"]) is Decision.SUSPICIOUS
 
 
 def test_person_decision_wins_over_rules() -> None:

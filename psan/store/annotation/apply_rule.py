@@ -136,8 +136,11 @@ _PERSONS_PUBLIC_WORDS = ("(rule_type IN ('WORD_TYPE', 'LEMMA') AND author_id IS 
 #: an NE type on whose spans no precedence is given (the ruleset's ``blocking``)
 _BLOCKS = "(rule_type = 'NE_TYPE' AND condition = ANY(%(blocking)s::text[]))"
 #: the votes summed in rule-id order, without the unauthored private NE-type ones where ``outranked``
-_LEVEL = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranked AND rule_type = 'NE_TYPE' "
-          "AND author_id IS NULL AND confidence < 0)), 0)")
+_SUM = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranked AND rule_type = 'NE_TYPE' "
+        "AND author_id IS NULL AND confidence < 0)), 0)")
+#: ... never above 0 where a word rule at 0 matched (asks_a_person)
+_LEVEL = (f"CASE WHEN bool_or(rule_type IN ('WORD_TYPE', 'LEMMA') AND confidence = 0) THEN least({_SUM}, 0) "
+          f"ELSE {_SUM} END")
 
 
 # --- writing ------------------------------------------------------------------------------------------------

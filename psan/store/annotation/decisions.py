@@ -14,7 +14,8 @@
   are personal depends on the document (the applicant's occupation "a lawyer" in one judgment, the
   representative's in every other; tab-dev: 286 of psan's 2588 judgments were such words, decided
   private in another document and public here).  Lookups only add suspicion: narrowing them makes
-  nothing public that a person did not see.
+  nothing public that a person did not see; and no public vote releases what a lookup matches (a public word rule
+  on the same words included: :mod:`psan.tool.decisions.precedence`), so it waits for a person.
 * **word type** – a project WORD_TYPE rule for the span's tokens with confidence −1 / +1
   (optionally carrying a label: "always use this label for this text"), plus the token decision.
 * **NE type** – the confidence of the NE_TYPE rule(s) of the span's entity type(s), plus the

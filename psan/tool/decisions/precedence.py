@@ -1,4 +1,5 @@
-"""A span's rule level: the sum of its rules' votes, where a person's word rule outranks a learned type.
+"""A span's rule level: the sum of its rules' votes, where a person's word rule outranks a learned type and a
+lookup keeps its words from being released.
 
 Why: an annotator who decided words public by word type (``S``: a WORD_TYPE rule at +1 that they
 authored) has decided exactly those words; an entity type the project learned private on its own
@@ -17,6 +18,12 @@ What stays as it was (the precedence never applies):
 * NE-type votes a person chose (an annotator's "by NE type", an admin's edit: their rule has an
   author) and private word rules: they are summed as before.
 
+A word rule at 0 (a lookup: the words of a span a person decided private, made suspicious where they recur)
+keeps every span it matches at most suspicious, whatever votes public there.  Why: a person who finds the words
+private in this document has contradicted the public rules on them here (a court decided public by word type in
+other judgments, the applicant's employer in this one); summed, the public vote released the other mentions in
+the same document unseen, and a person reading found them one by one.  Private votes are summed as before.
+
 A person's token decision still beats every rule (:func:`psan.tool.decisions.voting.final_decision`).  The same
 semantics are computed in SQL by :mod:`psan.store.annotation.apply_rule` (targeted re-application;
 ``tests/store/test_apply_rule.py`` checks both agree).
@@ -29,7 +36,7 @@ from collections.abc import Collection, Iterable
 from .rules import SEQUENCE_KINDS, Rule, RuleType
 from .sensitivity import sensitive_type
 
-__all__ = ["rule_level", "persons_public_words", "yields_to_person", "DIGIT"]
+__all__ = ["rule_level", "asks_a_person", "persons_public_words", "yields_to_person", "DIGIT"]
 
 #: a word rule with a digit gets no precedence (SQL: the same character class, ``~ '[0-9]'``)
 DIGIT = re.compile("[0-9]")
@@ -39,6 +46,11 @@ def persons_public_words(rule: Rule) -> bool:
     """A public word rule a person authored, on words without a digit."""
     return (rule.type in SEQUENCE_KINDS and rule.author is not None and rule.confidence > 0
             and not DIGIT.search(" ".join(rule.condition)))
+
+
+def asks_a_person(rule: Rule) -> bool:
+    """A word rule at 0: exact words a person wants to see (the lookup of a span decided private)."""
+    return rule.type in SEQUENCE_KINDS and rule.confidence == 0
 
 
 def yields_to_person(rule: Rule) -> bool:
@@ -61,4 +73,7 @@ def rule_level(rules: Iterable[Rule], blocking: Collection[str] | None = None) -
     ordered = sorted(rules, key=lambda r: r.id)
     if any(persons_public_words(r) for r in ordered) and not any(_blocks(r, blocking) for r in ordered):
         ordered = [r for r in ordered if not yields_to_person(r)]
-    return float(sum(r.confidence for r in ordered))
+    level = float(sum(r.confidence for r in ordered))
+    if level > 0 and any(asks_a_person(r) for r in ordered):
+        return 0.0
+    return level
