@@ -324,8 +324,9 @@ def _applicant(i: int) -> str:
 
 
 def test_a_public_rule_people_contradicted_sends_its_unread_applications_to_reading(clean_app):
-    """A person's word rule made "Turkish" public; in read text a person decided one "Turkish" private.  The
-    rule's unread applications are as doubtful as its record (contradicted once in the seen ones) and are read,
+    """A person's word rule made "Turkish" public; in a judgment people read, a person decided one "Turkish"
+    private.  There, its other mentions wait for a person (the lookup of that decision); in the judgment nobody
+    read, the rule's applications are as doubtful as its record (contradicted once in the seen ones) and are read,
     saying why; the plain unread sentences are not, and nothing changes while nobody contradicts the rule."""
     app = clean_app
     pid = default_project(app)
@@ -333,28 +334,33 @@ def test_a_public_rule_people_contradicted_sends_its_unread_applications_to_read
 
     def sentence(i: int) -> str:
         return _witness(i) if i % 10 == 0 else _applicant(i) if i % 10 == 5 else f"This is plain sentence number {i}."
-    seen_text = " ".join(sentence(i) for i in range(260))
-    doc = add_document(app, seen_text + " " + " ".join(sentence(i) for i in range(1000, 1100)),
-                       [("Turkish", "NORP")])
-    seen_end = token_index(app, doc, "Novak1000") - 2  # where the unread part begins
+    doc = add_document(app, " ".join(sentence(i) for i in range(260)), [("Turkish", "NORP")], name="read.txt")
+    add_document(app, " ".join(sentence(i) for i in range(1000, 1100)), [("Turkish", "NORP")], name="unread.txt")
+    seen_end = sql(app, "SELECT count(*) AS n FROM token WHERE document_id = %s", (doc,))[0]["n"]
     admin = annotator_client(app, "admin@example.org", "ADMIN", member=False)
     status, body = api_post(admin, "open", {"document_id": doc, "start": 0, "size": seen_end})
-    assert status == 200 and body["window"]["end_token"] <= seen_end + 1
+    assert status == 200 and body["window"]["end_token"] == seen_end
     for i in range(0, 260, 10):
         first = token_index(app, doc, f"Novak{i}")
         assert api_decide(admin, doc, first, first + 1, "PRIVATE")[0] == 200
     turkish = token_index(app, doc, "Turkish")
     assert api_decide(admin, doc, turkish, turkish + 1, "PUBLIC", "word_type")[0] == 200
     from psan.runtime import db
+    from psan.store.corpus.rule_changes import reannotate_changed
     from psan.store.review import risk_review
 
     def plan():
-        with app.app_context(), db.transaction() as conn:
-            return risk_review.reading_plan(conn, pid)
+        with app.app_context():
+            reannotate_changed(db.transaction, pid)  # the project run applies the decisions' rules everywhere
+            with db.transaction() as conn:
+                return risk_review.reading_plan(conn, pid)
     applicants = [s for s in plan().unread if s.view.words[:1] == ["Applicant"]]
     assert len(applicants) == 10 and all(s.rule_risk == 0 for s in applicants)  # nobody contradicted the rule yet
     contradicted = token_index(app, doc, "Turkish", 3)
     assert api_decide(admin, doc, contradicted, contradicted + 1, "PRIVATE")[0] == 200
+    other = token_index(app, doc, "Turkish", 4)
+    assert sql(app, "SELECT rule_level FROM annotation WHERE document_id = %s AND first_token = %s "
+                    "AND end_token = %s", (doc, other, other + 1))[0]["rule_level"] == 0.0
     after = plan()
     applicants = [s for s in after.unread if s.view.words[:1] == ["Applicant"]]
     # 26 applications seen (one contradicted): each unread one is wrong with probability 1/26
