@@ -278,3 +278,36 @@ def test_a_private_decision_keeps_its_words_suspicious_in_its_document_against_a
     _decide(app, project_id, account, here, "London", "PUBLIC")  # the person changes their mind: no lookup left
     assert _levels(app, here, "London") == [1.0, 1.0]
     _full_run_changes_nothing(app, project_id)
+
+
+def test_the_migration_brings_levels_stored_before_to_the_new_rule(clean_app):
+    """A project annotated by the code before (the public word rule outvoted the lookup: level 1, document DONE)
+    gets the level the code computes now and waits for a person again, by ``db/migrations/0047``."""
+    from pathlib import Path
+
+    app = clean_app
+    project_id, account, here, there = _project(app)
+    first, end = phrase_spans(app, there, "London")[0]
+    with app.app_context(), db.transaction() as conn:
+        out = store_decisions.decide(conn, store_decisions.Span(project_id, there, first, end),
+                                     store_decisions.Scope.WORD_TYPE, "PUBLIC", account, ["London"], None)
+        apply_new_rules(conn, there, out.changed_rule_ids + out.removed_rule_ids,
+                        affected_annotation_ids=out.affected_annotation_ids)
+    _run(app, project_id)
+    _decide(app, project_id, account, here, "London", "PRIVATE")
+    second = phrase_spans(app, here, "London")[1]
+    sql(app, "UPDATE annotation SET rule_level = 1 WHERE document_id = %s AND first_token = %s AND end_token = %s",
+        (here, *second))  # as the code before stored it
+    sql(app, "UPDATE annotation SET token_decision = 'PUBLIC' WHERE document_id = %s AND token_decision IS NULL "
+             "AND (first_token, end_token) <> (%s, %s)", (here, *second))  # nothing else left open there
+    sql(app, "UPDATE document SET status = 'DONE' WHERE id = %s", (here,))
+    migration = Path(__file__).resolve().parents[2] / "db" / "migrations" / "0047.lookup-keeps-words-waiting.sql"
+    with app.app_context(), db.transaction() as conn:
+        code = "\n".join(line for line in migration.read_text(encoding="utf-8").splitlines()
+                         if not line.startswith("--"))
+        for statement in filter(str.strip, code.split(";")):
+            db.execute(statement, None, conn)
+    assert _levels(app, here, "London")[1] == 0.0
+    assert sql(app, "SELECT status::text AS s FROM document WHERE id = %s", (here,))[0]["s"] == "PRE_ANNOTATED"
+    assert _levels(app, there, "London") == [1.0]
+    _full_run_changes_nothing(app, project_id)
