@@ -258,18 +258,23 @@ def _levels(app, document_id: int, phrase: str) -> list[float]:
     return out
 
 
+def _public_by_word_type(app, project_id: int, account: int, document_id: int, phrase: str) -> None:
+    """Decide the phrase's first occurrence public by word type (a person's public word rule), and run the project."""
+    first, end = phrase_spans(app, document_id, phrase)[0]
+    with app.app_context(), db.transaction() as conn:
+        out = store_decisions.decide(conn, store_decisions.Span(project_id, document_id, first, end),
+                                     store_decisions.Scope.WORD_TYPE, "PUBLIC", account, phrase.split(), None)
+        apply_new_rules(conn, document_id, out.changed_rule_ids + out.removed_rule_ids,
+                        affected_annotation_ids=out.affected_annotation_ids)
+    _run(app, project_id)
+
+
 def test_a_private_decision_keeps_its_words_suspicious_in_its_document_against_a_public_word_rule(clean_app):
     """The person decided "London" public by word type; in one document they find it private: its other mention
     there waits for a person instead of staying public, and the other document keeps the word rule's verdict."""
     app = clean_app
     project_id, account, here, there = _project(app)
-    first, end = phrase_spans(app, there, "London")[0]
-    with app.app_context(), db.transaction() as conn:
-        out = store_decisions.decide(conn, store_decisions.Span(project_id, there, first, end),
-                                     store_decisions.Scope.WORD_TYPE, "PUBLIC", account, ["London"], None)
-        apply_new_rules(conn, there, out.changed_rule_ids + out.removed_rule_ids,
-                        affected_annotation_ids=out.affected_annotation_ids)
-    _run(app, project_id)
+    _public_by_word_type(app, project_id, account, there, "London")
     assert _levels(app, here, "London") == [1.0, 1.0]
     _decide(app, project_id, account, here, "London", "PRIVATE")
     assert _levels(app, here, "London")[1] == 0.0  # suspicious: masked until a person decides it
@@ -287,13 +292,7 @@ def test_the_migration_brings_levels_stored_before_to_the_new_rule(clean_app):
 
     app = clean_app
     project_id, account, here, there = _project(app)
-    first, end = phrase_spans(app, there, "London")[0]
-    with app.app_context(), db.transaction() as conn:
-        out = store_decisions.decide(conn, store_decisions.Span(project_id, there, first, end),
-                                     store_decisions.Scope.WORD_TYPE, "PUBLIC", account, ["London"], None)
-        apply_new_rules(conn, there, out.changed_rule_ids + out.removed_rule_ids,
-                        affected_annotation_ids=out.affected_annotation_ids)
-    _run(app, project_id)
+    _public_by_word_type(app, project_id, account, there, "London")
     _decide(app, project_id, account, here, "London", "PRIVATE")
     second = phrase_spans(app, here, "London")[1]
     sql(app, "UPDATE annotation SET rule_level = 1 WHERE document_id = %s AND first_token = %s AND end_token = %s",
