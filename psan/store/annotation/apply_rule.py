@@ -133,14 +133,15 @@ def _search(conn, document_id: int, condition: Sequence[str], case_sensitive: bo
 #: a public word rule a person authored, on words without a digit (persons_public_words)
 _PERSONS_PUBLIC_WORDS = ("(rule_type IN ('WORD_TYPE', 'LEMMA') AND author_id IS NOT NULL AND confidence > 0 "
                          "AND condition !~ '[0-9]')")
+#: a word rule at 0, the lookup of a span decided private (asks_a_person)
+_ASKS_A_PERSON = "(rule_type IN ('WORD_TYPE', 'LEMMA') AND confidence = 0)"
 #: an NE type on whose spans no precedence is given (the ruleset's ``blocking``)
 _BLOCKS = "(rule_type = 'NE_TYPE' AND condition = ANY(%(blocking)s::text[]))"
 #: the votes summed in rule-id order, without the unauthored private NE-type ones where ``outranked``
 _SUM = ("coalesce(sum(confidence ORDER BY rule_id) FILTER (WHERE NOT (outranked AND rule_type = 'NE_TYPE' "
         "AND author_id IS NULL AND confidence < 0)), 0)")
-#: ... never above 0 where a word rule at 0 matched (asks_a_person)
-_LEVEL = (f"CASE WHEN bool_or(rule_type IN ('WORD_TYPE', 'LEMMA') AND confidence = 0) THEN least({_SUM}, 0) "
-          f"ELSE {_SUM} END")
+#: ... never above 0 where a lookup matched
+_LEVEL = f"CASE WHEN bool_or{_ASKS_A_PERSON} THEN least({_SUM}, 0) ELSE {_SUM} END"
 
 
 # --- writing ------------------------------------------------------------------------------------------------
