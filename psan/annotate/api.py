@@ -74,6 +74,7 @@ from psan.store.shared.document_status import ANNOTATABLE
 from psan.web import shown
 from psan.web.access import admin, user
 from psan.web.code_names import action_name, decision_name, status_name
+from psan.web.ids import ascii_digits
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +202,7 @@ def api_window():
         values: dict[str, Any] = {}
         for key in ("document_id", "first_token", "end_token"):
             raw = request.args.get(key, "")
-            values[key] = int(raw) if raw.isdigit() and len(raw) < 19 else raw
+            values[key] = int(raw) if ascii_digits(raw) and len(raw) < 19 else raw
         document_id, first, end = validate.span(values)
         window = _owned_window(conn)
         _check_span(window, document_id, first, end)
@@ -431,7 +432,7 @@ def api_history():
     """The caller's own actions, newest first (for the history list of the annotate page)."""
     from psan.store.annotation import actions as store_actions
     raw = request.args.get("limit", "50")
-    limit = min(int(raw), 200) if raw.isdigit() and len(raw) < 6 else 50
+    limit = min(int(raw), 200) if ascii_digits(raw) and len(raw) < 6 else 50
     conn = db.get_conn()
     db.autocommit_from_here(conn)
     actions = store_actions.history(conn, current_user.id, max(limit, 1))
@@ -509,7 +510,7 @@ def api_entity():
     values: dict[str, Any] = {}
     for key in ("document_id", "first_token", "end_token"):
         raw = request.args.get(key, "")
-        values[key] = int(raw) if raw.isdigit() and len(raw) < 19 else raw
+        values[key] = int(raw) if ascii_digits(raw) and len(raw) < 19 else raw
     document_id, first, end = validate.span(values)
     conn = db.get_conn()
     window = _owned_window(conn)

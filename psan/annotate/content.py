@@ -17,6 +17,7 @@ from psan.store.annotation.suggestions import add_suggestions
 from psan.store.annotation.windows import Window
 from psan.tool.decisions.voting import Thresholds
 from psan.web.code_names import status_name
+from psan.web.ids import ascii_digits
 
 #: whitespace between two tokens is shown up to this length (long runs add nothing)
 MAX_GAP_CHARS = 200
@@ -34,7 +35,7 @@ def annotation_ref(first: int, end: int) -> str:
 def parse_annotation_ref(ref: str) -> tuple[int, int] | None:
     """``(first, end)`` of :func:`annotation_ref`; ``None`` for anything else (a forged or old numeric id)."""
     first, sep, end = ref.partition("-")
-    if not sep or not first.isdigit() or not end.isdigit() or len(first) > 9 or len(end) > 9:
+    if not sep or not ascii_digits(first) or not ascii_digits(end) or len(first) > 9 or len(end) > 9:
         return None
     return int(first), int(end)
 

@@ -21,6 +21,7 @@ from psan.store.publish import output as store_output
 from psan.tool.release.key import KeyFileError, key_csv, key_json, parse_key, restore_output
 from psan.web.access import admin
 from psan.web.downloads import private_download
+from psan.web.ids import ascii_digits
 
 #: upper bound of an uploaded key or output file (both are plain text of one project)
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024
@@ -131,7 +132,7 @@ def depseudonymize() -> Response:
         abort(400, str(exc))
     project = (key.project or {}).get("id")
     _log("depseudonymize", reason, project if isinstance(project, int) and not isinstance(project, bool) else None,
-         int(document) if document.isdigit() and len(document) < 19 else None, output=output_name[:200],
+         int(document) if ascii_digits(document) and len(document) < 19 else None, output=output_name[:200],
          key_document=document[:200])
     return _private_download(original, "text/plain", _restored_name(output_name))
 

@@ -22,6 +22,7 @@ from psan.store.publish import regions as store_regions
 from psan.store.publish.release import project_report, undecided_by_category
 from psan.store.review import risk_qa as store_risk_qa
 from psan.web.access import admin
+from psan.web.ids import ascii_digits
 
 
 def _project(project_id: int) -> dict:
@@ -103,7 +104,7 @@ def _sample_fields(prefix: str) -> Iterator[tuple[tuple[int, int], str]]:
     """The posted form's ``<prefix>-<document id>-<token>`` fields: ((document id, token), value)."""
     for name, value in request.form.items():
         parts = name.split("-")
-        if len(parts) == 3 and parts[0] == prefix and parts[1].isdigit() and parts[2].isdigit():
+        if len(parts) == 3 and parts[0] == prefix and ascii_digits(parts[1]) and ascii_digits(parts[2]):
             yield (int(parts[1]), int(parts[2])), value
 
 
@@ -141,7 +142,7 @@ def review_sample_draw(project_id: int):
     """Draw a stratified sample of the sentences nobody read (empty size: what certifies the target)."""
     _posted_project(project_id)
     raw = request.form.get("size", "").strip()
-    if raw and not (raw.isdigit() and 1 <= int(raw) <= store_risk_qa.MAX_SENTENCES):
+    if raw and not (ascii_digits(raw) and 1 <= int(raw) <= store_risk_qa.MAX_SENTENCES):
         abort(400, gettext("The sample size must be between 1 and %(max)s.", max=store_risk_qa.MAX_SENTENCES))
     sample_id, drawn = store_risk_qa.draw(db.get_conn(), project_id, current_user.id, int(raw) if raw else None,
                                           current_app.config.get("QA_SAMPLE_SEED"))
@@ -165,7 +166,7 @@ def review_sample(project_id: int, sample_id: int):
             value = value.strip()
             if not value:
                 continue
-            if not (value.isdigit() and int(value) <= store_risk_qa.MAX_MISSES):
+            if not (ascii_digits(value) and int(value) <= store_risk_qa.MAX_MISSES):
                 abort(400, gettext("Missed mentions must be a whole number from 0 to %(max)s.",
                                    max=store_risk_qa.MAX_MISSES))
             misses[place] = int(value)

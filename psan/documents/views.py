@@ -34,6 +34,7 @@ from psan.tool.text.language import detect_language
 from psan.web.access import admin
 from psan.web.code_names import document_status_word, retryable
 from psan.web.downloads import private_download
+from psan.web.ids import ascii_digits
 
 DOWNLOAD_KINDS = ("input", "xml", *store_output.OUTPUT_MODES)
 #: a language change recognizes these again (unless people decided spans); a running worker is left alone
@@ -126,7 +127,7 @@ def status():
 def upload():
     form = UploadForm()
     form.project.choices = [(p["id"], p["name"]) for p in store_projects.list_projects()]
-    if request.method == "GET" and request.args.get("project", "").isdigit():
+    if request.method == "GET" and ascii_digits(request.args.get("project", "")):
         form.project.data = int(request.args["project"])
     if not form.validate_on_submit():
         return render_template("documents/upload.html", form=form)

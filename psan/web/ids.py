@@ -9,6 +9,15 @@ from werkzeug.routing import IntegerConverter
 MAX_ID = 2**63 - 1  # bigint: larger ids would make PostgreSQL raise instead of returning nothing
 
 
+def ascii_digits(text: str) -> bool:
+    """Is ``text`` a run of ASCII digits 0-9 (at least one)?
+
+    Why not ``str.isdigit``: it also holds for superscripts and other digit signs ("²") that ``int`` refuses, so a
+    check by ``isdigit`` before ``int`` let a forged parameter raise (a 500) instead of being refused.
+    """
+    return text.isascii() and text.isdigit()
+
+
 def valid_id(value: Any) -> int | None:
     """``value`` as a database id, or None when it is not a positive bigint."""
     try:

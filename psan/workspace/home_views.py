@@ -11,6 +11,7 @@ from psan.store.review import annotator_home
 from psan.store.review import double_annotation as store_double
 from psan.web import shown
 from psan.web.access import user
+from psan.web.ids import ascii_digits
 from psan.workspace.blueprint import bp
 from psan.workspace.undo import undo_posted_action
 
@@ -45,7 +46,7 @@ def home():
 def _int_or_none(value: str | None) -> int | None:
     if not value:
         return None
-    if not value.isdigit() or len(value) > 18:
+    if not ascii_digits(value) or len(value) > 18:
         abort(400)
     return int(value)
 

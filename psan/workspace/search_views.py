@@ -14,6 +14,7 @@ from psan.store.admin import projects as store_projects
 from psan.store.corpus.processing import request_reannotation
 from psan.store.review import bulk_decisions, concordance
 from psan.web.access import admin
+from psan.web.ids import ascii_digits
 from psan.workspace.blueprint import bp
 from psan.workspace.undo import undo_posted_action
 
@@ -42,7 +43,7 @@ def search(project_id: int):
     undo = request.args.get("undo", "")
     return render_template("workspace/search.html", project=project, query=query, result=result, error=error,
                            modes=concordance.MODES, max_hits=concordance.MAX_HITS,
-                           undo=int(undo) if undo.isdigit() and len(undo) < 18 else None)
+                           undo=int(undo) if ascii_digits(undo) and len(undo) < 18 else None)
 
 
 def _selected() -> list[tuple[int, int, int]]:
@@ -50,7 +51,7 @@ def _selected() -> list[tuple[int, int, int]]:
     spans = []
     for value in request.form.getlist("occurrence")[:bulk_decisions.MAX_BULK]:
         parts = value.split(":")
-        if len(parts) != 3 or not all(p.isdigit() and len(p) < 12 for p in parts):
+        if len(parts) != 3 or not all(ascii_digits(p) and len(p) < 12 for p in parts):
             abort(400)
         spans.append((int(parts[0]), int(parts[1]), int(parts[2])))
     return spans

@@ -8,12 +8,13 @@ from flask_login import current_user
 from psan.annotate import workflow
 from psan.runtime import db
 from psan.store.annotation.decisions import DecisionError
+from psan.web.ids import ascii_digits
 
 
 def undo_posted_action() -> None:
     """Undo the posted ``action_id`` of the caller (only the author may: psan.store.annotation.actions) and say so."""
     raw = request.form.get("action_id", "")
-    if not raw.isdigit() or len(raw) > 18:
+    if not ascii_digits(raw) or len(raw) > 18:
         abort(400)
     try:
         undone = workflow.undo(db.get_conn(), current_user.id, int(raw))

@@ -132,7 +132,7 @@ def clear(conn, project_id: int) -> None:
 def _to_stored(key: str, numbers_to_ids: Mapping[int, int]) -> str | None:
     if key.startswith("label:"):
         number = key[len("label:"):]
-        label_id = numbers_to_ids.get(int(number)) if number.isdigit() else None
+        label_id = numbers_to_ids.get(int(number)) if number.isascii() and number.isdigit() else None
         return None if label_id is None else f"label-id:{label_id}"
     return key
 
@@ -140,7 +140,7 @@ def _to_stored(key: str, numbers_to_ids: Mapping[int, int]) -> str | None:
 def _from_stored(key: str, ids_to_numbers: Mapping[int, int]) -> str | None:
     if key.startswith("label-id:"):
         raw = key[len("label-id:"):]
-        number = ids_to_numbers.get(int(raw)) if raw.isdigit() else None
+        number = ids_to_numbers.get(int(raw)) if raw.isascii() and raw.isdigit() else None
         return None if number is None else f"label:{number}"
     return key
 
