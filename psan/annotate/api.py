@@ -225,7 +225,8 @@ def api_next():
     conn = db.get_conn()
     window = store_windows.current_window(conn, current_user.id)
     if (window is not None and not current_user.is_admin and window.decisions == 0
-            and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
+            and not store_windows.lost_to_other(conn, window)
+            and store_windows.has_undecided(conn, window, _hidden(window))):
         raise Conflict(gettext("Decide at least one highlighted span in this window before moving on."))
     return _assign_next(conn)
 
@@ -238,7 +239,8 @@ def api_read():
     conn = db.get_conn()
     window = store_windows.current_window(conn, current_user.id)
     if (window is not None and not current_user.is_admin and window.decisions == 0
-            and not store_windows.lost_to_other(conn, window) and store_windows.has_undecided(conn, window)):
+            and not store_windows.lost_to_other(conn, window)
+            and store_windows.has_undecided(conn, window, _hidden(window))):
         raise Conflict(gettext("Decide at least one highlighted span in this window before moving on."))
     reading = store_risk.assign_reading(conn, current_user.id, current_user.is_admin, _window_size(),
                                         _lease_seconds())
@@ -380,7 +382,10 @@ def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: i
     with _refused_decision():
         decided = workflow.decide_entity(conn, window, span, decision, current_user.id, label_id=label_id,
                                          lease_seconds=_lease_seconds(), request_id=validate.request_id(payload))
-    return _decided_answer(conn, decided, category_needed=False, kept_private=decided.outcome.kept_private)
+    hidden = _hidden(window)
+    kept = [(a, b) for a, b in decided.outcome.kept_private
+            if window.contains(a, b) and not visibility.hidden_span(a, b, hidden)]  # nothing outside the window
+    return _decided_answer(conn, decided, category_needed=False, kept_private=len(kept))
 
 
 @bp.route("/api/accept", methods=["POST"])
@@ -396,7 +401,7 @@ def api_accept():
     request_id = validate.request_id(payload)
     with _refused_decision():
         decided = workflow.accept_suggestions(conn, window, current_user.id, lease_seconds=_lease_seconds(),
-                                              request_id=request_id)
+                                              request_id=request_id, elided=_hidden(window))
     if decided is None:
         if request_id is not None and decision_requests.seen(conn, current_user.id, request_id):
             raise workflow.AlreadySaved(request_id)  # the retry of an accept that was saved: nothing left now
@@ -494,6 +499,11 @@ def _range(window: Window) -> tuple[int, int]:
     return window.first_token, window.end_token
 
 
+def _hidden(window: Window) -> tuple[int, int] | None:
+    """The window's elided middle, whose mentions entity counts leave out as well."""
+    return elided_range(window, _shown_size())
+
+
 def _entity_error(exc) -> validate.Invalid:  # noqa: ANN001 - psan.store.annotation.entities.EntityError
     messages = {
         "none": gettext("No entity was recognized at that span."),
@@ -515,7 +525,8 @@ def api_entity():
     conn = db.get_conn()
     window = _owned_window(conn)
     _check_span(window, document_id, first, end)
-    entity = store_entities.entity_of_span(conn, document_id, first, end, within=_range(window))
+    entity = store_entities.entity_of_span(conn, document_id, first, end, within=_range(window),
+                                            hidden=_hidden(window))
     return jsonify(entity=annotator_entity(entity))
 
 
@@ -540,7 +551,7 @@ def api_entity_merge():
     _entity_action(conn, window, "entity_merge", first, end)
     try:
         entity = store_entities.merge(conn, document_id, (first, end), (other[1], other[2]), current_user.id,
-                                      within=_range(window))
+                                      within=_range(window), hidden=_hidden(window))
     except store_entities.EntityError as exc:
         raise _entity_error(exc) from None
     return jsonify(entity=annotator_entity(entity))
@@ -557,7 +568,8 @@ def api_entity_split():
     _check_span(window, document_id, first, end)
     _entity_action(conn, window, "entity_split", first, end)
     try:
-        entity = store_entities.split(conn, document_id, (first, end), current_user.id, within=_range(window))
+        entity = store_entities.split(conn, document_id, (first, end), current_user.id, within=_range(window),
+                                     hidden=_hidden(window))
     except store_entities.EntityError as exc:
         raise _entity_error(exc) from None
     return jsonify(entity=annotator_entity(entity))

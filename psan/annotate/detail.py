@@ -70,8 +70,9 @@ def annotation_detail(conn, window: Window, annotation_id: int,
         "ne_type_names": sorted({ne_type_name(t) for t in entities}),
         "topics": topics,
         "model_score": model_score,
+        # (no rule ids: they are numbered across projects, so they would count the rules made elsewhere)
         "rules": [{**r, "reason": _reason(r)} for r in visibility.shown_rules([{
-                   "id": r["id"], "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
+                   "type": r["type"], "condition": r["condition"], "confidence": r["confidence"],
                    "lookup": r["lookup"], "case_sensitive": r["case_sensitive"],
                    "vote": _vote(r["confidence"]), "vote_name": vote_name(_vote(r["confidence"])),
                    "label": names.get(r["label_id"]) if r["label_id"] is not None else None,
@@ -84,7 +85,7 @@ def annotation_detail(conn, window: Window, annotation_id: int,
         "history": [{"action": h["action"], "action_name": action_name(h["action"]), "decision": h["decision"],
                      "decision_name": decision_name(h["decision"]) if h["decision"] else "", "label": h["label_name"],
                      "author": h["author_name"] or "?", "at": _iso(h["created_at"])} for h in history],
-        "entity": _entity(conn, window, a["first_token"], a["end_token"]),
+        "entity": _entity(conn, window, a["first_token"], a["end_token"], elided),
     }
 
 
@@ -100,8 +101,11 @@ def _reason(rule: dict[str, Any]) -> str:
     return f"{rule_type_name(rule['type'])}: {condition}"
 
 
-def _entity(conn, window: Window, first_token: int, end_token: int) -> dict[str, Any] | None:
-    """The span's entity (psan.store.annotation.entities), so the panel can show it and the dialog propose its label."""
+def _entity(conn, window: Window, first_token: int, end_token: int,
+            elided: tuple[int, int] | None) -> dict[str, Any] | None:
+    """The span's entity (psan.store.annotation.entities), so the panel can show it and the dialog propose its label;
+    its mentions counted in the window as the caller is shown it (without the ``elided`` middle)."""
     from psan.store.annotation.entities import entity_of_span
     within = (window.first_token, window.end_token)
-    return annotator_entity(entity_of_span(conn, window.document_id, first_token, end_token, within=within))
+    return annotator_entity(entity_of_span(conn, window.document_id, first_token, end_token, within=within,
+                                           hidden=elided))

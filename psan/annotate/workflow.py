@@ -35,7 +35,15 @@ from psan.celery import scheduling
 from psan.celery.retry import log_unscheduled
 from psan.celery.webhooks import dispatch_quietly
 from psan.runtime import db
-from psan.store.annotation import actions, apply_rule, decision_requests, document_locks, entity_decisions, suggestions
+from psan.store.annotation import (
+    actions,
+    apply_rule,
+    decision_requests,
+    document_locks,
+    entity_decisions,
+    suggestions,
+    visibility,
+)
 from psan.store.annotation import decisions as store_decisions
 from psan.store.annotation import windows as store_windows
 from psan.store.annotation.apply_rule import NeedsWholeDocument
@@ -100,15 +108,19 @@ def decide_entity(conn, window: Window, span: Span, decision: str, account_id: i
 
 
 def accept_suggestions(conn, window: Window, account_id: int, *, lease_seconds: int,
-                       request_id: str | None = None) -> Decided | None:
+                       request_id: str | None = None, elided: tuple[int, int] | None = None) -> Decided | None:
     """Decide every suspicious span of the window as suggested, by token; ``None`` when nothing is left.
+
+    ``elided``: the middle of an over-long window the caller is not shown; its spans are neither decided nor
+    counted (a person accepts what they saw).
 
     By token only (a rule is a person's choice): accepting never creates a project rule (the keys ``S``, ``P``, ``C``,
     ``x`` say when a rule is wanted); a PRIVATE token decision keeps its lookup rule (confidence 0:
     the same words become suspicious elsewhere, never public).  One action: ``u`` undoes it whole.
     """
     pending = [a for a in annotations_json(conn, window, window.first_token, window.end_token)
-               if a["decision"] == "SUSPICIOUS" and a.get("suggestion")]
+               if a["decision"] == "SUSPICIOUS" and a.get("suggestion")
+               and not visibility.hidden_span(a["first_token"], a["end_token"], elided)]
     if not pending:
         return None
     spans = [Span(window.project_id, window.document_id, a["first_token"], a["end_token"]) for a in pending]

@@ -38,7 +38,8 @@ def home():
     if window is not None and window.live and (current_user.is_admin or window.member):
         current = {"project_name": window.project_name, "document_name": window.document_name}
     return render_template("workspace/home.html", projects=projects, chosen=chosen, documents=documents,
-                           current=current, history=annotator_home.history(conn, current_user.id),
+                           current=current,
+                           history=annotator_home.history(conn, current_user.id, size=shown.shown_size()),
                            second_waiting=store_double.waiting(conn, current_user.id, current_user.is_admin,
                                                                           shown.shown_size()))
 

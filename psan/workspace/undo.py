@@ -7,6 +7,7 @@ from flask_login import current_user
 
 from psan.annotate import workflow
 from psan.runtime import db
+from psan.store.annotation.actions import Undone
 from psan.store.annotation.decisions import DecisionError
 from psan.web.ids import ascii_digits
 
@@ -21,4 +22,12 @@ def undo_posted_action() -> None:
     except DecisionError as exc:
         flash(str(exc), "warning")
     else:
-        flash(gettext("Undone: %(n)s decisions restored.", n=undone.spans), "success")
+        _say_undone(undone)
+
+
+def _say_undone(undone: Undone) -> None:
+    """How much the undo restored; an entity decision's count would count mentions outside the window."""
+    if undone.shown_spans is None:  # an entity decision: how many it restored would count mentions elsewhere
+        flash(gettext("Undone."), "success")
+    else:
+        flash(gettext("Undone: %(n)s decisions restored.", n=undone.shown_spans), "success")

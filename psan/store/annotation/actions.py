@@ -91,10 +91,17 @@ class Undone:
     document_ids: list[int] = field(default_factory=list)
     rule_ids: list[int] = field(default_factory=list)
     spans: int = 0
+    #: the action's kind (an entity decision's count reaches outside the window: not shown, as in :func:`history`)
+    kind: str = ""
 
     @property
     def rules_changed(self) -> bool:
         return bool(self.rule_ids)
+
+    @property
+    def shown_spans(self) -> int | None:
+        """The restored decisions a person may be told of: ``None`` for an entity decision (see :func:`history`)."""
+        return None if self.kind == ENTITY_KIND else self.spans
 
 
 def _action(conn, action_id: int) -> dict[str, Any] | None:
@@ -145,7 +152,7 @@ def undo_action(conn, action_id: int, account_id: int, *, any_author: bool = Fal
     later = _later_conflict(conn, action_id)
     if later is not None:
         raise DecisionError(gettext("A later action changed the same decisions or rules; undo that one first."), 409)
-    undone = Undone(action_id, int(act["project_id"]), documents)
+    undone = Undone(action_id, int(act["project_id"]), documents, kind=act["kind"])
     pause(conn)
     for c in changes:  # newest first: a rule is back before the annotation it belongs to is looked at
         if c["target"] == "rule":

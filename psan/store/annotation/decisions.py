@@ -106,8 +106,9 @@ class Outcome:
     #: ``case_sensitive``, ``elsewhere``): what :func:`psan.store.annotation.apply_rule.apply_new_rules` would read
     document: dict[str, Any] | None = None
     rule_facts: list[dict[str, Any]] = field(default_factory=list)
-    #: mentions a public entity decision left private because a person had decided them so (shown to the person)
-    kept_private: int = 0
+    #: mentions (token ranges in the decided span's document) a public entity decision left private because a person
+    #: had decided them so: the page counts those its caller is shown
+    kept_private: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def changes_spans(self) -> bool:

@@ -132,13 +132,14 @@ def _mention(conn, document_id: int, first: int, end: int) -> dict[str, Any] | N
         (document_id, first, end), conn)
 
 
-def entity_of_span(conn, document_id: int, first: int, end: int,
-                   within: tuple[int, int] | None = None) -> dict[str, Any] | None:
+def entity_of_span(conn, document_id: int, first: int, end: int, within: tuple[int, int] | None = None,
+                   hidden: tuple[int, int] | None = None) -> dict[str, Any] | None:
     """The entity of a span for the detail panel: key, category, size, and the label to propose.
 
     ``within``: the annotator's window ``[first, end)``; the mention count is then of the window
     only and the number of documents is left out, so an annotator learns nothing about mentions
-    outside its window.  The key is the stored one (it may be derived from the full name): the
+    outside its window.  ``hidden``: the window's elided middle (:mod:`psan.store.annotation.visibility`), whose
+    mentions are not counted either.  The key is the stored one (it may be derived from the full name): the
     annotator API shows an opaque reference instead (:mod:`psan.annotate.entity_view`).
     """
     m = _mention(conn, document_id, first, end)
@@ -148,9 +149,11 @@ def entity_of_span(conn, document_id: int, first: int, end: int,
         stats = db.query_one("SELECT count(*) AS mentions, count(DISTINCT document_id) AS documents "
                              "FROM entity_mention WHERE entity_id = %s", (m["entity_id"],), conn)
     else:
+        middle = hidden if hidden is not None else (within[1], within[0])  # (no mention of the window lies in this)
         stats = db.query_one("SELECT count(*) AS mentions, NULL AS documents FROM entity_mention "
-                             "WHERE entity_id = %s AND document_id = %s AND first_token >= %s AND end_token <= %s",
-                             (m["entity_id"], document_id, within[0], within[1]), conn)
+                             "WHERE entity_id = %s AND document_id = %s AND first_token >= %s AND end_token <= %s "
+                             "AND NOT (first_token >= %s AND end_token <= %s)",
+                             (m["entity_id"], document_id, within[0], within[1], *middle), conn)
     label = db.query_one(
         "SELECT l.id, l.name, l.category, count(*) AS uses FROM entity_mention m "
         "JOIN annotation a ON a.document_id = m.document_id AND a.first_token = m.first_token "
@@ -227,7 +230,8 @@ def _log(conn, project_id: int, document_id: int, account_id: int, first: int, e
 
 
 def merge(conn, document_id: int, span: tuple[int, int], other: tuple[int, int], account_id: int,
-          within: tuple[int, int] | None = None) -> dict[str, Any]:
+          within: tuple[int, int] | None = None,
+          hidden: tuple[int, int] | None = None) -> dict[str, Any]:
     """Merge the entity of ``other`` into the entity of ``span`` (all its mentions, in every document)."""
     a = _mention(conn, document_id, *span)
     b = _mention(conn, document_id, *other)
@@ -245,11 +249,12 @@ def merge(conn, document_id: int, span: tuple[int, int], other: tuple[int, int],
                (a["entity_id"], b["entity_id"], b["entity_id"]), conn)
     _log(conn, a["project_id"], document_id, account_id, span[0], span[1], "entity_merge",
          {"entity": a["key"], "merged": b["key"]})
-    return entity_of_span(conn, document_id, *span, within=within) or {}
+    return entity_of_span(conn, document_id, *span, within=within, hidden=hidden) or {}
 
 
 def split(conn, document_id: int, span: tuple[int, int], account_id: int,
-          within: tuple[int, int] | None = None) -> dict[str, Any]:
+          within: tuple[int, int] | None = None,
+          hidden: tuple[int, int] | None = None) -> dict[str, Any]:
     """Make the mention at ``span`` an entity of its own (an annotator says "not the same person")."""
     m = _mention(conn, document_id, *span)
     if m is None:
@@ -257,7 +262,7 @@ def split(conn, document_id: int, span: tuple[int, int], account_id: int,
     first, end = m["first_token"], m["end_token"]
     alone = db.query_one("SELECT count(*) AS n FROM entity_mention WHERE entity_id = %s", (m["entity_id"],), conn)
     if alone["n"] <= 1:  # already alone: the same answer as a split, so it tells nothing about other mentions
-        return entity_of_span(conn, document_id, first, end, within=within) or {}
+        return entity_of_span(conn, document_id, first, end, within=within, hidden=hidden) or {}
     key = f"manual:{document_id}:{first}:{end}"
     # a fresh entity even if this span was split off and merged back before (no alias to follow)
     new_id = int(db.query_one(
@@ -270,7 +275,7 @@ def split(conn, document_id: int, span: tuple[int, int], account_id: int,
     db.execute("UPDATE entity_mention SET manual = true WHERE entity_id = %s", (m["entity_id"],), conn)
     _log(conn, m["project_id"], document_id, account_id, first, end, "entity_split",
          {"entity": m["key"], "new": key})
-    return entity_of_span(conn, document_id, first, end, within=within) or {}
+    return entity_of_span(conn, document_id, first, end, within=within, hidden=hidden) or {}
 
 
 def mention_keys(conn, document_id: int) -> dict[tuple[int, int], str]:

@@ -150,7 +150,8 @@ def decide_entity(conn, span: Span, decision: str, account_id: int, label_id: in
                     conn, Span(span.project_id, m["document_id"], m["first_token"], m["end_token"]), account_id,
                     "entity", decision, None, rule_id, detail)
     decidable = _decidable(conn, span, here, decision)
-    outcome.kept_private = len(here) - len(decidable)
+    left = {(m.first_token, m.end_token) for m, _ in decidable}
+    outcome.kept_private = [(m.first_token, m.end_token) for m, _ in here if (m.first_token, m.end_token) not in left]
     here = decidable
     if all(mention != span for mention, _ in here):  # the selection itself, when it is not a mention
         here.append((span, span_text(conn, span.document_id, span.first_token, span.end_token)))

@@ -51,7 +51,7 @@ UNLEASED_SQL = ("NOT EXISTS (SELECT 1 FROM annotation_window w WHERE w.document_
 _UNDECIDED_IN_RANGE = (
     "SELECT 1 FROM annotation a JOIN document d ON d.id = a.document_id JOIN project p ON p.id = d.project_id "  # noqa: S608  # nosec B608
     "WHERE a.document_id = %s AND a.first_token >= %s AND a.first_token < %s AND a.end_token <= %s "
-    f"AND {SUSPICIOUS_SQL} LIMIT 1")
+    f"AND NOT (a.first_token >= %s AND a.end_token <= %s) AND {SUSPICIOUS_SQL} LIMIT 1")
 _ANCHOR_QUERIES = tuple(
     "SELECT a.first_token, a.end_token FROM annotation a JOIN document d ON d.id = a.document_id "  # noqa: S608  # nosec B608
     f"JOIN project p ON p.id = d.project_id WHERE a.document_id = %(doc)s AND {condition} "
@@ -212,10 +212,13 @@ def release(conn, account_id: int) -> None:
     db.execute(prepared("DELETE FROM annotation_window WHERE account_id = %s"), (account_id,), conn)
 
 
-def has_undecided(conn, window: Window) -> bool:
-    """Whether a suspicious span is left inside the window (then leaving needs a decision first)."""
+def has_undecided(conn, window: Window, elided: tuple[int, int] | None = None) -> bool:
+    """Whether a suspicious span the caller is shown is left inside the window (then leaving needs a decision
+    first); ``elided``: the middle of an over-long window the caller is not shown (:mod:`.visibility`), whose spans
+    do not count."""
+    middle = elided if elided is not None else (window.end_token, window.first_token)  # (holds no span)
     return db.query_one(prepared(_UNDECIDED_IN_RANGE),
-                        (window.document_id, window.first_token, window.end_token, window.end_token),
+                        (window.document_id, window.first_token, window.end_token, window.end_token, *middle),
                         conn) is not None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from psan.runtime import db
-from psan.store.annotation import actions
+from psan.store.annotation import actions, visibility
 from psan.store.annotation.window_content import span_text
 from psan.store.review.dashboard import DONE_SQL, windows_left
 from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
@@ -84,10 +84,16 @@ def choose(conn, account_id: int, is_admin: bool, project_id: int | None, docume
     return True
 
 
-def history(conn, account_id: int, limit: int = HISTORY) -> list[dict[str, Any]]:
+def history(conn, account_id: int, limit: int = HISTORY, size: int | None = None) -> list[dict[str, Any]]:
     """The account's own latest actions (:func:`psan.store.annotation.actions.history`: undoable units) with the names
-    of their documents and projects and the words of each span (their own decisions only)."""
+    of their documents and projects and the words of each span (their own decisions only).
+
+    ``size``: the caller's window size (``None``: an administrator, not capped); a span's words then stop where the
+    window it was decided in stopped showing them (:func:`shown_ends`)."""
     rows = actions.history(conn, account_id, limit)
+    if size is not None:
+        for r, end in zip(rows, shown_ends(conn, account_id, rows, size), strict=True):
+            r["shown_end"] = end
     ids = sorted({r["document_id"] for r in rows if r["document_id"] is not None})
     names = {r["id"]: r for r in db.query(
         "SELECT d.id, d.name, p.name AS project_name, (a.role = 'ADMIN' OR EXISTS (SELECT 1 FROM project_member m "
@@ -107,6 +113,40 @@ def _words(conn, row: dict[str, Any]) -> str:
     nobody which name was meant); long spans are cut after :data:`SPAN_WORDS` words."""
     if row["first_token"] is None or row["end_token"] is None:
         return ""
-    end = min(row["end_token"], row["first_token"] + SPAN_WORDS)
-    words = span_text(conn, row["document_id"], row["first_token"], end)
-    return " ".join(words) + (" …" if end < row["end_token"] else "")
+    end = min(row["end_token"], row["first_token"] + SPAN_WORDS, row.get("shown_end", row["end_token"]))
+    words = span_text(conn, row["document_id"], row["first_token"], end) if end > row["first_token"] else []
+    return " ".join(words + (["…"] if end < row["end_token"] else []))
+
+
+def shown_ends(conn, account_id: int, rows: list[dict[str, Any]], size: int) -> list[int | None]:
+    """For each action row, where its span's words stopped being shown in the window the account decided it in: the
+    span's end, or the start of that window's elided middle (:func:`psan.store.annotation.visibility.elided_range`)
+    when the span reaches into it from before; ``None`` (no words) when no window of the account held the span then.
+
+    Why: an over-long window shows a long span by its two ends only; its middle words must not reach the annotator
+    later through the history either.
+    """
+    spans = [(i, r) for i, r in enumerate(rows) if r["first_token"] is not None and r["end_token"] is not None
+             and r["document_id"] is not None]
+    out: list[int | None] = [r["end_token"] for r in rows]
+    if not spans:
+        return out
+    found = {int(w["i"]): w for w in db.query(
+        "SELECT s.i, w.first_token, w.end_token FROM unnest(%s::int[], %s::bigint[], %s::int[], %s::int[], "
+        "%s::timestamptz[]) AS s (i, document_id, first_token, end_token, at) "
+        "CROSS JOIN LATERAL (SELECT first_token, end_token FROM (SELECT first_token, end_token, created_at AS started "
+        "FROM annotation_window WHERE account_id = %s AND document_id = s.document_id UNION ALL "
+        "SELECT first_token, end_token, started_at FROM window_log WHERE account_id = %s "
+        "AND document_id = s.document_id) k WHERE k.first_token <= s.first_token AND k.end_token >= s.end_token "
+        "AND k.started <= s.at ORDER BY k.started DESC LIMIT 1) w",
+        ([i for i, _ in spans], [r["document_id"] for _, r in spans], [r["first_token"] for _, r in spans],
+         [r["end_token"] for _, r in spans], [r["created_at"] for _, r in spans], account_id, account_id), conn)}
+    for i, r in spans:
+        window = found.get(i)
+        if window is None:
+            out[i] = None
+            continue
+        elided = visibility.elided_range(window["first_token"], window["end_token"], size)
+        if elided is not None and r["first_token"] < elided[1]:
+            out[i] = min(r["end_token"], max(r["first_token"], elided[0]))
+    return out
