@@ -25,7 +25,8 @@ Routes (all for logged-in accounts unless noted):
 * ``GET  /annotate/api/history`` – the caller's own actions, newest first (``?limit=``, at most 200):
   ``{actions: [{id, kind, decision, created_at, undone, document_id, first_token, end_token, spans,
   rules}]}``.
-* Every deciding answer (decide, accept, label) carries ``action_id``: the action to undo.
+* Every deciding answer (decide, accept, label) carries ``action_id``: the action to undo.  Action ids here and in
+  the history are the numbers :mod:`psan.web.action_refs` shows, not database ids.
 * ``POST /annotate/api/label`` – ``{document_id, first_token, end_token, label_id | label_name
   [+ label_category], always?}`` marks the span private with that (possibly new) label.
 * ``GET  /annotate/api/annotation/<id>`` – why an annotation of the window is decided; ``id`` is the
@@ -71,7 +72,7 @@ from psan.store.annotation.windows import Window
 from psan.store.corpus import document_text
 from psan.store.review import risk_review as store_risk
 from psan.store.shared.document_status import ANNOTATABLE
-from psan.web import shown
+from psan.web import action_refs, shown
 from psan.web.access import admin, user
 from psan.web.code_names import action_name, decision_name, status_name
 from psan.web.ids import ascii_digits
@@ -348,7 +349,8 @@ def _decided_answer(conn, decided: workflow.Decided, **extra: Any):
         window = replace(window, document_status=decided.status)
     return _window_answer(conn, window, annotation_id=_ref_of(conn, decided.outcome),
                           document_status=decided.status,
-                          rules_changed=decided.outcome.rules_changed, action_id=decided.action_id, **extra)
+                          rules_changed=decided.outcome.rules_changed,
+                          action_id=action_refs.to_ref(decided.action_id) if decided.action_id else None, **extra)
 
 
 @bp.route("/api/decide", methods=["POST"])
@@ -415,7 +417,8 @@ def api_undo():
     """Undo one of the caller's own actions (key ``u``; the history list names the others)."""
     from psan.store.annotation import actions as store_actions
     payload = _payload()
-    action_id = validate.integer(payload, "action_id", validate.MAX_ID, required=False)
+    shown = validate.integer(payload, "action_id", validate.MAX_ID, required=False)
+    action_id = None if shown is None else action_refs.from_ref(shown) or 0  # (0: no such action: a 404)
     conn = db.get_conn()
     try:
         undone = workflow.undo(conn, current_user.id, action_id)
@@ -427,8 +430,9 @@ def api_undo():
     if window is not None and (store_windows.lost_to_other(conn, window)
                                or not (current_user.is_admin or window.member)):
         window = None
-    return _window_answer(conn, window, undone=undone.action_id, rules_changed=undone.rules_changed,
-                          history=store_actions.history(conn, current_user.id, 20))
+    return _window_answer(conn, window, undone=action_refs.to_ref(undone.action_id),
+                          rules_changed=undone.rules_changed,
+                          history=action_refs.with_refs(store_actions.history(conn, current_user.id, 20)))
 
 
 @bp.route("/api/history", methods=["GET"])
@@ -440,7 +444,7 @@ def api_history():
     limit = min(int(raw), 200) if ascii_digits(raw) and len(raw) < 6 else 50
     conn = db.get_conn()
     db.autocommit_from_here(conn)
-    actions = store_actions.history(conn, current_user.id, max(limit, 1))
+    actions = action_refs.with_refs(store_actions.history(conn, current_user.id, max(limit, 1)))
     for a in actions:  # the kind and decision as words in the user's language, never the codes
         a["kind_name"] = action_name(a["kind"])
         a["decision_name"] = decision_name(a["decision"]) if a["decision"] else ""

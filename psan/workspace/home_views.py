@@ -9,7 +9,7 @@ from psan.runtime import db
 from psan.store.annotation import windows as store_windows
 from psan.store.review import annotator_home
 from psan.store.review import double_annotation as store_double
-from psan.web import shown
+from psan.web import action_refs, shown
 from psan.web.access import user
 from psan.web.ids import ascii_digits
 from psan.workspace.blueprint import bp
@@ -39,7 +39,8 @@ def home():
         current = {"project_name": window.project_name, "document_name": window.document_name}
     return render_template("workspace/home.html", projects=projects, chosen=chosen, documents=documents,
                            current=current,
-                           history=annotator_home.history(conn, current_user.id, size=shown.shown_size()),
+                           history=action_refs.with_refs(annotator_home.history(conn, current_user.id,
+                                                                                size=shown.shown_size())),
                            second_waiting=store_double.waiting(conn, current_user.id, current_user.is_admin,
                                                                           shown.shown_size()))
 

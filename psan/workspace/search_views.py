@@ -13,6 +13,7 @@ from psan.runtime import db
 from psan.store.admin import projects as store_projects
 from psan.store.corpus.processing import request_reannotation
 from psan.store.review import bulk_decisions, concordance
+from psan.web import action_refs
 from psan.web.access import admin
 from psan.web.ids import ascii_digits
 from psan.workspace.blueprint import bp
@@ -43,7 +44,7 @@ def search(project_id: int):
     undo = request.args.get("undo", "")
     return render_template("workspace/search.html", project=project, query=query, result=result, error=error,
                            modes=concordance.MODES, max_hits=concordance.MAX_HITS,
-                           undo=int(undo) if ascii_digits(undo) and len(undo) < 18 else None)
+                           undo=int(undo) if ascii_digits(undo) and len(undo) < 17 else None)
 
 
 def _selected() -> list[tuple[int, int, int]]:
@@ -84,7 +85,7 @@ def bulk_decide(project_id: int):
             request_reannotation(conn, project_id)
     flash(gettext("%(n)s occurrences decided %(decision)s.", n=decided,
                   decision=gettext("public") if decision == "PUBLIC" else gettext("private")), "success")
-    return redirect(url_for("workspace.search", project_id=project_id, undo=action_id, **params))
+    return redirect(url_for("workspace.search", project_id=project_id, undo=action_refs.to_ref(action_id), **params))
 
 
 @bp.route("/projects/<int:project_id>/search/undo", methods=["POST"])

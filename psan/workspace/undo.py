@@ -9,6 +9,7 @@ from psan.annotate import workflow
 from psan.runtime import db
 from psan.store.annotation.actions import Undone
 from psan.store.annotation.decisions import DecisionError
+from psan.web import action_refs
 from psan.web.ids import ascii_digits
 
 
@@ -18,7 +19,7 @@ def undo_posted_action() -> None:
     if not ascii_digits(raw) or len(raw) > 18:
         abort(400)
     try:
-        undone = workflow.undo(db.get_conn(), current_user.id, int(raw))
+        undone = workflow.undo(db.get_conn(), current_user.id, action_refs.from_ref(int(raw)) or 0)
     except DecisionError as exc:
         flash(str(exc), "warning")
     else:
