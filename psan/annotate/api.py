@@ -415,7 +415,6 @@ def api_accept():
 @user
 def api_undo():
     """Undo one of the caller's own actions (key ``u``; the history list names the others)."""
-    from psan.store.annotation import actions as store_actions
     payload = _payload()
     shown = validate.integer(payload, "action_id", validate.MAX_ID, required=False)
     action_id = None if shown is None else action_refs.from_ref(shown) or 0  # (0: no such action: a 404)
@@ -431,24 +430,29 @@ def api_undo():
                                or not (current_user.is_admin or window.member)):
         window = None
     return _window_answer(conn, window, undone=action_refs.to_ref(undone.action_id),
-                          rules_changed=undone.rules_changed,
-                          history=action_refs.with_refs(store_actions.history(conn, current_user.id, 20)))
+                          rules_changed=undone.rules_changed, history=_named_history(conn, 20))
 
 
 @bp.route("/api/history", methods=["GET"])
 @user
 def api_history():
     """The caller's own actions, newest first (for the history list of the annotate page)."""
-    from psan.store.annotation import actions as store_actions
     raw = request.args.get("limit", "50")
     limit = min(int(raw), 200) if ascii_digits(raw) and len(raw) < 6 else 50
     conn = db.get_conn()
     db.autocommit_from_here(conn)
-    actions = action_refs.with_refs(store_actions.history(conn, current_user.id, max(limit, 1)))
-    for a in actions:  # the kind and decision as words in the user's language, never the codes
+    return jsonify(actions=_named_history(conn, max(limit, 1)))
+
+
+def _named_history(conn, limit: int) -> list[dict[str, Any]]:
+    """The caller's own actions, newest first, with their shown numbers and the kind and decision as words in the
+    user's language (never the codes): the history list after an undo reads the same as the one it replaces."""
+    from psan.store.annotation import actions as store_actions
+    actions = action_refs.with_refs(store_actions.history(conn, current_user.id, limit))
+    for a in actions:
         a["kind_name"] = action_name(a["kind"])
         a["decision_name"] = decision_name(a["decision"]) if a["decision"] else ""
-    return jsonify(actions=actions)
+    return actions
 
 
 def _label_from_payload(conn, payload: dict[str, Any], project_id: int) -> int:

@@ -128,3 +128,21 @@ def test_entity_merge_and_split_are_undone(clean_app):
     assert grouping() == before and sql(app, "SELECT id, key, merged_into FROM entity ORDER BY id") == entities
     kinds = [a["kind"] for a in annotator.get("/annotate/api/history").get_json()["actions"]]
     assert kinds == ["entity_split", "entity_merge"]
+
+
+def test_deciding_a_span_again_as_it_was_leaves_nothing_to_undo(clean_app):
+    app = clean_app
+    text = "Mr E. Cinmen met Jan Novák in Praha. " + plain_sentences(0, 2)
+    doc = add_document(app, text, [("E. Cinmen", "PERSON"), ("Jan Novák", "P"), ("Praha", "gu")])
+    annotator = annotator_client(app, ANNOTATOR, window_size=300)
+    assert api_window(annotator)[0] == 200
+    first = token_index(app, doc, "Jan")
+    end = first + 2
+    for _ in range(2):  # the second ``s`` changes nothing
+        status, data = api_post(annotator, "decide", {"document_id": doc, "first_token": first, "end_token": end,
+                                                      "decision": "PRIVATE"})
+        assert status == 200, data
+    history = annotator.get("/annotate/api/history").get_json()["actions"]
+    assert len(history) == 1 and history[0]["spans"] == 1  # the empty action is not listed
+    assert api_post(annotator, "undo", {})[0] == 200  # ``u`` takes back the decision itself
+    assert (first, end) not in _decisions(app, doc)

@@ -109,10 +109,15 @@ def _action(conn, action_id: int) -> dict[str, Any] | None:
                         (action_id,), conn)
 
 
+#: an action (``a``) that changed a row: one that changed none is neither listed nor undone by ``u``
+_CHANGED = "EXISTS (SELECT 1 FROM action_change c WHERE c.action_id = a.id)"
+
+
 def latest_undoable(conn, account_id: int) -> int | None:
-    """The caller's newest action that is not undone (key ``u``)."""
-    row = db.query_one("SELECT id FROM action WHERE account_id = %s AND undone_at IS NULL AND kind <> 'undo' "
-                       "ORDER BY id DESC LIMIT 1", (account_id,), conn)
+    """The caller's newest action that is not undone and changed something (key ``u``: deciding a span again as it
+    was decided changes nothing, and undoing that would seem to do nothing)."""
+    row = db.query_one(f"SELECT id FROM action a WHERE account_id = %s AND undone_at IS NULL AND kind <> 'undo' "  # noqa: S608  # nosec B608
+                       f"AND {_CHANGED} ORDER BY id DESC LIMIT 1", (account_id,), conn)
     return int(row["id"]) if row else None
 
 
@@ -250,14 +255,14 @@ def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
     (the window is the confidentiality boundary).
     """
     rows = db.query(
-        "SELECT a.id, a.kind, a.created_at, a.undone_at, a.document_id, a.first_token, a.end_token, "
+        "SELECT a.id, a.kind, a.created_at, a.undone_at, a.document_id, a.first_token, a.end_token, "  # noqa: S608  # nosec B608
         "a.detail->>'decision' AS decision, "
         "(SELECT count(*) FROM action_change c WHERE c.action_id = a.id AND c.target = 'annotation') AS spans, "
         "(SELECT count(*) FROM action_change c LEFT JOIN rule r ON r.id = c.row_id "
         " WHERE c.action_id = a.id AND c.target = 'rule' "
         "   AND COALESCE(r.annotation_id::text, c.before->>'annotation_id') IS NULL "
         "   AND COALESCE(r.type::text, c.before->>'type') <> 'NE_TYPE') AS rules "
-        "FROM action a WHERE a.account_id = %s AND a.kind <> 'undo' ORDER BY a.id DESC LIMIT %s",
+        f"FROM action a WHERE a.account_id = %s AND a.kind <> 'undo' AND {_CHANGED} ORDER BY a.id DESC LIMIT %s",
         (account_id, limit), conn)
     return [{"id": int(r["id"]), "kind": r["kind"], "decision": r["decision"],
              "created_at": r["created_at"].isoformat(), "undone": r["undone_at"] is not None,
