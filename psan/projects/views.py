@@ -6,6 +6,7 @@ worker-side cost is paid once); any error becomes a form message, never a 500.
 from __future__ import annotations
 
 import json
+import re
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -22,6 +23,8 @@ from psan.store.corpus.pipelines import lacks_ner, validate_config
 from psan.store.corpus.reannotate import refresh_project_statuses
 from psan.store.shared.names import clean_name
 from psan.tool.models.fetch import install_hint
+from psan.tool.text.categories import category_of
+from psan.tool.text.document import Category
 from psan.web.access import admin
 from psan.web.input_guard import MAX_JSON_DEPTH, BadInput, json_problem
 from psan.web.reannotate import reannotate
@@ -61,6 +64,11 @@ def _parse_pipeline(form: ProjectForm) -> tuple[dict | None, bool]:
     return config, True
 
 
+#: what a category or an entity type can be called: letters, digits, "_", "-" and "." (CNEC "gu", "P", "B-PER")
+_TYPE_NAME = re.compile(r"[^\W_][\w.-]*")
+_CATEGORY_NAMES = frozenset(c.value for c in Category)
+
+
 def _save(form: ProjectForm, project_id: int | None) -> int | None:
     ok = form.validate_on_submit()
     if not ok:
@@ -68,6 +76,11 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
     config, ok = _parse_pipeline(form)
     if form.private_threshold.data >= form.public_threshold.data:
         form.private_threshold.errors.append(gettext("Must be below the public threshold."))
+        ok = False
+    odd = [t for t in store_projects.parse_sensitive_types(form.sensitive_types.data) if not _TYPE_NAME.fullmatch(t)]
+    if odd:  # "<b>", ";;;": a typo or markup, never the name of a category or an entity type
+        form.sensitive_types.errors.append(gettext("Not a category or an entity type: %(items)s.",
+                                                   items=", ".join(odd)))
         ok = False
     name = clean_name(form.name.data)
     if not name:
@@ -88,6 +101,10 @@ def _save(form: ProjectForm, project_id: int | None) -> int | None:
               "double_share": (form.double_percent.data or 0) / 100,
               "review_mode": form.review_mode.data, "qa_target": (form.qa_percent.data or 0.5) / 100}
     before = project_sensitive_types(db.get_conn(), project_id) if project_id is not None else frozenset()
+    unknown = [t for t in values["sensitive_types"] if t not in _CATEGORY_NAMES and category_of(t) is Category.OTHER]
+    if unknown:  # a project's own model may have such a type; a typo would otherwise go unnoticed
+        flash(gettext("No recognizer of psan knows these types; they are kept as written: %(items)s.",
+                      items=", ".join(unknown)), "warning")
     saved_id = store_projects.save_project(values, project_id)
     store_projects.set_members(saved_id, form.members.data or [])
     refresh_project_statuses(db.get_conn(), saved_id)

@@ -139,3 +139,16 @@ def test_saving_a_project_mentions_the_pipeline_only_when_it_changed(admin_clien
     _form(admin_client, f"/projects/{pid}", name="Saved", language="en",
           pipeline='{"tokenizer": "regex", "ner": [], "recognizers": ["patterns"]}')
     assert "A changed pipeline applies" in admin_client.get("/projects/").get_data(as_text=True)
+
+
+def test_a_sensitive_type_list_with_markup_is_refused_and_an_unknown_type_is_named(admin_client, clean_app):
+    refused = _form(admin_client, "/projects/new", name="Marked", sensitive_types="gu, <b>, FOO")
+    assert refused.status_code == 200 and "Not a category or an entity type: &lt;b&gt;." in \
+        refused.get_data(as_text=True)
+    assert not sql(clean_app, "SELECT 1 FROM project WHERE name = 'Marked'")
+    saved = _form(admin_client, "/projects/new", name="Typo", sensitive_types="gu, ADDRESS, FOO")
+    assert saved.status_code == 302
+    page = admin_client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert "they are kept as written: FOO." in page
+    assert sql(clean_app, "SELECT sensitive_types FROM project WHERE name = 'Typo'") == \
+        [{"sensitive_types": ["gu", "ADDRESS", "FOO"]}]
