@@ -4,9 +4,10 @@ Run: ``.venv/bin/python bench/nametag_steps.py [--rounds 3] [--model PATH]``
 
 Why: ``bench_nametag_ratio.py`` gives one ratio; this says which step to look at.  The steps of
 ``Pipeline.process`` are timed one by one around the same calls (NameTag's run, tokens, every
-recognizer, mention extension, token splitting, the never-personal filter, merge, name completion,
-propagation, the JSONL lines of ``psan-tool spans``), with NameTag alone (its tokenizer and recognizer,
-as the ratio bench runs it) timed in the same process.  CPU time (``time.process_time``), the minimum over ``--rounds``.
+recognizer, mention extension, token splitting, the never-personal filter, merge, the cut of glued spans, long
+forms, name completion, propagation, category unification, the JSONL lines of ``psan-tool spans``), with NameTag
+alone (its tokenizer and recognizer, as the ratio bench runs it) timed in the same process.  CPU time
+(``time.process_time``), the minimum over ``--rounds``.
 Recognizers that share a name (the three ``date`` recognizers) are summed.
 """
 from __future__ import annotations
@@ -22,7 +23,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import SHARED, best_steps, print_steps, step_texts, timed_candidates  # noqa: E402
 
 from psan.tool.cli import span_lines  # noqa: E402
-from psan.tool.detection import completion, extension, merge, nonpersonal, propagate  # noqa: E402
+from psan.tool.detection import (  # noqa: E402
+    acronym_definitions,
+    completion,
+    consolidate,
+    extension,
+    merge,
+    nonpersonal,
+    propagate,
+)
 from psan.tool.detection.pipeline import Pipeline  # noqa: E402
 from psan.tool.text.document import collector_paused, forget_token_texts  # noqa: E402
 from psan.tool.text.tokens import split_tokens_and_sentences  # noqa: E402
@@ -71,13 +80,22 @@ def one_round(pipe: Pipeline, texts: list[str]) -> dict[str, float]:
             doc.entities = merge.resolve(doc, patterns + found)
             t6 = clock()
             acc["merge"] += t6 - t5
+            consolidate.split_glued(doc)
+            t6a = clock()
+            acc["glued spans cut"] += t6a - t6
+            acronym_definitions.mark_long_forms(doc)
+            t6b = clock()
+            acc["long forms"] += t6b - t6a
             completion.complete_names(doc)
             t7 = clock()
-            acc["name completion"] += t7 - t6
+            acc["name completion"] += t7 - t6b
             if pipe.propagate is not None:
                 propagate.with_propagation(doc, **pipe.propagate)
+            t7a = clock()
+            acc["propagation"] += t7a - t7
+            consolidate.unify_categories(doc)
             t8 = clock()
-            acc["propagation"] += t8 - t7
+            acc["categories unified"] += t8 - t7a
             forget_token_texts(doc.tokens)
             "".join(span_lines("corpus/0000.txt", doc))
             acc["JSONL lines"] += clock() - t8
