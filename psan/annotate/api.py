@@ -149,10 +149,14 @@ def _shown_size() -> int | None:
 def _check_span(window: Window, document_id: int, first: int, end: int) -> None:
     """Refuse (403) anything outside the window, including forged document ids, and the elided middle
     of an over-long window (:func:`psan.annotate.content.elided_range`: never shown, never decided alone)."""
-    if document_id != window.document_id or not window.contains(first, end):
+    if document_id != window.document_id or not _shows(window, first, end):
         raise Refused(gettext("That text is outside your annotation window."))
-    if visibility.hidden_span(first, end, elided_range(window, _shown_size())):
-        raise Refused(gettext("That text is outside your annotation window."))
+
+
+def _shows(window: Window, first: int, end: int) -> bool:
+    """Is the span ``[first, end)`` of the window's document one the caller is shown: inside the window, not in its
+    elided middle?"""
+    return window.contains(first, end) and not visibility.hidden_span(first, end, _hidden(window))
 
 
 def _nothing_to_annotate(conn) -> str:
@@ -384,9 +388,7 @@ def _decide_entity(payload: dict[str, Any], document_id: int, first: int, end: i
     with _refused_decision():
         decided = workflow.decide_entity(conn, window, span, decision, current_user.id, label_id=label_id,
                                          lease_seconds=_lease_seconds(), request_id=validate.request_id(payload))
-    hidden = _hidden(window)
-    kept = [(a, b) for a, b in decided.outcome.kept_private
-            if window.contains(a, b) and not visibility.hidden_span(a, b, hidden)]  # nothing outside the window
+    kept = [span for span in decided.outcome.kept_private if _shows(window, *span)]  # nothing outside the window
     return _decided_answer(conn, decided, category_needed=False, kept_private=len(kept))
 
 
@@ -498,7 +500,7 @@ def api_annotation(ref: str):
     annotation_id = window_content.annotation_at(conn, window.document_id, *span)
     if annotation_id is None:
         raise _not_found()
-    return jsonify(annotation_detail(conn, window, annotation_id, elided_range(window, _shown_size())))
+    return jsonify(annotation_detail(conn, window, annotation_id, _hidden(window)))
 
 
 # --- entities (psan.store.annotation.entities) -------------------------------------------------------------------
@@ -508,7 +510,8 @@ def _range(window: Window) -> tuple[int, int]:
 
 
 def _hidden(window: Window) -> tuple[int, int] | None:
-    """The window's elided middle, whose mentions entity counts leave out as well."""
+    """The window's elided middle as the caller is shown the window (none for an administrator): never decided,
+    counted or waited for."""
     return elided_range(window, _shown_size())
 
 

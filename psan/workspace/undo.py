@@ -28,7 +28,7 @@ def undo_posted_action() -> None:
 
 def _say_undone(undone: Undone) -> None:
     """How much the undo restored; an entity decision's count would count mentions outside the window."""
-    if undone.shown_spans is None:  # an entity decision: how many it restored would count mentions elsewhere
+    if undone.shown_spans is None:
         flash(gettext("Undone."), "success")
     else:
         flash(gettext("Undone: %(n)s decisions restored.", n=undone.shown_spans), "success")

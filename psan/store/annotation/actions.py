@@ -101,7 +101,7 @@ class Undone:
     @property
     def shown_spans(self) -> int | None:
         """The restored decisions a person may be told of: ``None`` for an entity decision (see :func:`history`)."""
-        return None if self.kind == ENTITY_KIND else self.spans
+        return _shown_count(self.kind, self.spans)
 
 
 def _action(conn, action_id: int) -> dict[str, Any] | None:
@@ -267,5 +267,11 @@ def history(conn, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
     return [{"id": int(r["id"]), "kind": r["kind"], "decision": r["decision"],
              "created_at": r["created_at"].isoformat(), "undone": r["undone_at"] is not None,
              "document_id": r["document_id"], "first_token": r["first_token"], "end_token": r["end_token"],
-             "spans": None if r["kind"] == ENTITY_KIND else int(r["spans"]),
-             "rules": None if r["kind"] == ENTITY_KIND else int(r["rules"])} for r in rows]
+             "spans": _shown_count(r["kind"], int(r["spans"])),
+             "rules": _shown_count(r["kind"], int(r["rules"]))} for r in rows]
+
+
+def _shown_count(kind: str, count: int) -> int | None:
+    """A count of what an action changed as its author may be told it: ``None`` for an entity decision, which reaches
+    mentions outside the window (see :func:`history`)."""
+    return None if kind == ENTITY_KIND else count

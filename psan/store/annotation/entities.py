@@ -18,7 +18,7 @@ from typing import Any
 
 from psan.runtime import db
 from psan.runtime.sql import warm_on_open
-from psan.store.annotation import suggestions
+from psan.store.annotation import suggestions, visibility
 from psan.store.corpus.document_text import document_text
 from psan.tool.entities.grouping import document_entity_spans
 from psan.tool.text.document import Document
@@ -150,7 +150,7 @@ def entity_of_span(conn, document_id: int, first: int, end: int, within: tuple[i
         stats = db.query_one("SELECT count(*) AS mentions, count(DISTINCT document_id) AS documents "
                              "FROM entity_mention WHERE entity_id = %s", (m["entity_id"],), conn)
     else:
-        middle = hidden if hidden is not None else (within[1], within[0])  # (no mention of the window lies in this)
+        middle = visibility.sql_middle(hidden, *within)
         stats = db.query_one("SELECT count(*) AS mentions, NULL AS documents FROM entity_mention "
                              "WHERE entity_id = %s AND document_id = %s AND first_token >= %s AND end_token <= %s "
                              "AND NOT (first_token >= %s AND end_token <= %s)",

@@ -55,6 +55,13 @@ def shown_rules(rules: list[dict], first: int, end: int, elided: tuple[int, int]
     return [r if r.get("type") == "NE_TYPE" else {**r, "condition": ELIDED_CONDITION} for r in rules]
 
 
+def sql_middle(elided: tuple[int, int] | None, first: int, end: int) -> tuple[int, int]:
+    """The bounds ``(lo, hi)`` of a SQL test ``NOT (first_token >= lo AND end_token <= hi)`` that leaves out the spans
+    :func:`hidden_span` hides in the window ``[first, end)``: the elided middle, or without one a range no span of the
+    window lies in (``(end, first)``)."""
+    return elided if elided is not None else (end, first)
+
+
 def hidden_span(first: int, end: int, elided: tuple[int, int] | None) -> bool:
     """A span lying wholly in the elided middle: never shown, never decided alone by this annotator."""
     return elided is not None and elided[0] <= first and end <= elided[1]

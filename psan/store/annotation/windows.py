@@ -28,7 +28,7 @@ from typing import Any
 
 from psan.runtime import db
 from psan.runtime.sql import prepared, warm_on_open
-from psan.store.annotation.visibility import WINDOW_TOLERANCE
+from psan.store.annotation.visibility import WINDOW_TOLERANCE, sql_middle
 from psan.store.shared.document_status import SUSPICIOUS_SQL, DocumentStatus, sql_value
 from psan.tool.decisions.windows import plan_window, span_review_window
 
@@ -216,7 +216,7 @@ def has_undecided(conn, window: Window, elided: tuple[int, int] | None = None) -
     """Whether a suspicious span the caller is shown is left inside the window (then leaving needs a decision
     first); ``elided``: the middle of an over-long window the caller is not shown (:mod:`.visibility`), whose spans
     do not count."""
-    middle = elided if elided is not None else (window.end_token, window.first_token)  # (holds no span)
+    middle = sql_middle(elided, window.first_token, window.end_token)
     return db.query_one(prepared(_UNDECIDED_IN_RANGE),
                         (window.document_id, window.first_token, window.end_token, window.end_token, *middle),
                         conn) is not None
